@@ -1,0 +1,30 @@
+# Two commands for a newcomer: `make lab` and `make test`.
+# Each creates .venv on first use and installs the project into it (editable).
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: lab test test-fast bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[lab,test]"
+	touch $(STAMP)
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab notebooks/00_start_here.ipynb
+
+test: $(STAMP)
+	$(BIN)/python -m pytest --nbval-lax -p no:cacheprovider README.md tests notebooks
+
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -p no:cacheprovider -x -q tests
+
+bench: $(STAMP)
+	$(BIN)/python bench/run_all.py
+
+clean:
+	rm -rf $(VENV) build .pytest_cache

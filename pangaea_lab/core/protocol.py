@@ -1,0 +1,161 @@
+"""The game protocol every game in pangaea_lab follows.
+
+A game is a module with ``new_game(players=..., seed=...)`` returning an immutable
+:class:`GameState`.  A state lists its :meth:`~GameState.legal_actions`, and
+:meth:`~GameState.apply` returns a *new* state (the old one is never changed), so a history
+is just a list of states and undo is free.  Actions are small frozen dataclasses with a
+``kind`` (used to group them in the widgets) and a :meth:`~Action.describe` in plain words.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Iterable, Mapping, Sequence, TypeVar
+
+from .errors import IllegalAction
+
+S = TypeVar("S", bound="GameState")
+
+
+class Action:
+    """Base for actions.  Subclasses are ``@dataclass(frozen=True)`` so they are hashable."""
+
+    kind: ClassVar[str] = "action"
+
+    def describe(self) -> str:  # pragma: no cover - every game overrides it
+        """One line in plain words, e.g. "Place a Seed on (2, -1) (Sun)"."""
+        return repr(self)
+
+
+@dataclass(frozen=True)
+class ScoreBreakdown:
+    """A player's points by category, in display order, and their total.
+
+    >>> s = ScoreBreakdown(player=0, categories=(("Rituals", 12), ("Most Trees", 2)))
+    >>> s.total, s["Most Trees"]
+    (14, 2)
+    """
+
+    player: int
+    categories: tuple[tuple[str, int], ...]
+    notes: tuple[str, ...] = field(default=(), compare=False)
+
+    @property
+    def total(self) -> int:
+        return sum(points for _, points in self.categories)
+
+    def __getitem__(self, name: str) -> int:
+        for key, points in self.categories:
+            if key == name:
+                return points
+        raise KeyError(name)
+
+    def as_dict(self) -> dict[str, int]:
+        """Categories and ``"Total"`` as a plain dict."""
+        out = dict(self.categories)
+        out["Total"] = self.total
+        return out
+
+
+class GameState(ABC):
+    """An immutable position of a game, with whose decision it is and what they may do."""
+
+    #: short name of the game, e.g. "pangaea"; also written into save files
+    game: ClassVar[str] = "game"
+
+    @property
+    @abstractmethod
+    def num_players(self) -> int:
+        """How many seats the game has."""
+
+    @property
+    @abstractmethod
+    def current_player(self) -> int | None:
+        """Index of the player who decides next, or ``None`` when the game is over."""
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool:
+        """True once the game has ended and final scores are known."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """Every action the current player may take now, in a stable order."""
+
+    @abstractmethod
+    def apply(self: S, action: Action) -> S:
+        """The state after ``action``; raises :class:`IllegalAction` and changes nothing if
+        the rules forbid it."""
+
+    @abstractmethod
+    def scores(self) -> list[ScoreBreakdown]:
+        """Each player's points so far (final points once the game is over)."""
+
+    @abstractmethod
+    def to_json(self) -> str:
+        """The whole state as JSON text; ``type(self).from_json`` reads it back exactly."""
+
+    @classmethod
+    @abstractmethod
+    def from_json(cls: type[S], text: str) -> S:
+        """Read a state saved by :meth:`to_json`; raises ``InvalidData`` naming the bad field."""
+
+    # ----- optional hooks with sensible defaults -----------------------------------------
+
+    def player_name(self, player: int) -> str:
+        """Display name of a seat."""
+        return f"Player {player + 1}"
+
+    def player_summary(self, player: int) -> str:
+        """What a player holds, in a line or two of plain words."""
+        return ""
+
+    def to_svg(self, highlight: Iterable[Any] = ()) -> str:
+        """The board as an SVG string (games override)."""
+        return "<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10'></svg>"
+
+    def _repr_svg_(self) -> str:
+        return self.to_svg()
+
+    def winners(self) -> list[int]:
+        """The players who win (several on a shared victory); empty until the game is over."""
+        if not self.is_over:
+            return []
+        totals = [s.total for s in self.scores()]
+        best = max(totals)
+        return [p for p, t in enumerate(totals) if t == best]
+
+    def check_invariants(self) -> None:
+        """Raise ``AssertionError`` if component counts are not conserved (games override)."""
+
+    def reject(self, reason: str, rule: str | None = None,
+               like: type | None = None) -> IllegalAction:
+        """Build an :class:`IllegalAction` listing a few legal alternatives (of kind ``like``
+        where given).  Use as ``raise self.reject(...)``."""
+        options = self.legal_actions()
+        if like is not None:
+            same = [a for a in options if isinstance(a, like)]
+            options = same or options
+        return IllegalAction(reason, rule=rule, alternatives=[a.describe() for a in options[:5]])
+
+
+def group_by_kind(actions: Sequence[Action]) -> dict[str, list[Action]]:
+    """Actions grouped by their ``kind`` label, kinds in first-seen order."""
+    groups: dict[str, list[Action]] = {}
+    for action in actions:
+        groups.setdefault(action.kind, []).append(action)
+    return groups
+
+
+def score_gain(before: GameState, after: GameState, player: int) -> int:
+    """How many points ``player`` gained between two states."""
+    return after.scores()[player].total - before.scores()[player].total
+
+
+def as_mapping(obj: Any) -> Mapping[str, Any]:
+    """Helper for ``from_json``: the object if it is a JSON object, else an error."""
+    from .errors import InvalidData
+    if not isinstance(obj, dict):
+        raise InvalidData(f"expected a JSON object, found {type(obj).__name__}")
+    return obj

@@ -1,0 +1,111 @@
+"""A tiny deterministic SVG builder for board pictures.
+
+Numbers are rounded to two decimals and attributes written in a fixed order, so the same
+board always gives byte-identical SVG (which keeps notebook outputs stable).
+
+>>> pic = Svg(20, 10)
+>>> pic.circle(5, 5, 4, fill="green", title="a seed")
+>>> "<circle" in pic.render()
+True
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Iterable, Sequence
+
+from . import hexgrid
+
+
+def _num(x: float) -> str:
+    text = f"{x:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def _attrs(attrs: dict) -> str:
+    parts = []
+    for key, value in attrs.items():
+        if value is None:
+            continue
+        name = key.rstrip("_").replace("_", "-")
+        if isinstance(value, float):
+            value = _num(value)
+        parts.append(f'{name}="{escape(str(value), quote=True)}"')
+    return " ".join(parts)
+
+
+class Svg:
+    """Collects shapes and renders them as one ``<svg>`` element."""
+
+    def __init__(self, width: float, height: float, min_x: float = 0.0, min_y: float = 0.0,
+                 background: str | None = None) -> None:
+        self.width, self.height = width, height
+        self.min_x, self.min_y = min_x, min_y
+        self.items: list[str] = []
+        if background:
+            self.rect(min_x, min_y, width, height, fill=background)
+
+    def _add(self, tag: str, attrs: dict, title: str | None = None, text: str | None = None) -> None:
+        inner = ""
+        if title:
+            inner += f"<title>{escape(title)}</title>"
+        if text is not None:
+            inner += escape(text)
+        self.items.append(f"<{tag} {_attrs(attrs)}>{inner}</{tag}>" if inner
+                          else f"<{tag} {_attrs(attrs)}/>")
+
+    def polygon(self, points: Sequence[tuple[float, float]], title: str | None = None,
+                **attrs) -> None:
+        pts = " ".join(f"{_num(x)},{_num(y)}" for x, y in points)
+        self._add("polygon", {"points": pts, **attrs}, title)
+
+    def polyline(self, points: Sequence[tuple[float, float]], title: str | None = None,
+                 **attrs) -> None:
+        pts = " ".join(f"{_num(x)},{_num(y)}" for x, y in points)
+        self._add("polyline", {"points": pts, "fill": "none", **attrs}, title)
+
+    def circle(self, cx: float, cy: float, r: float, title: str | None = None, **attrs) -> None:
+        self._add("circle", {"cx": float(cx), "cy": float(cy), "r": float(r), **attrs}, title)
+
+    def rect(self, x: float, y: float, w: float, h: float, title: str | None = None,
+             **attrs) -> None:
+        self._add("rect", {"x": float(x), "y": float(y), "width": float(w), "height": float(h),
+                           **attrs}, title)
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, **attrs) -> None:
+        self._add("line", {"x1": float(x1), "y1": float(y1), "x2": float(x2), "y2": float(y2),
+                           **attrs})
+
+    def text(self, x: float, y: float, text: str, size: float = 10, anchor: str = "middle",
+             **attrs) -> None:
+        self._add("text", {"x": float(x), "y": float(y), "font_size": float(size),
+                           "text_anchor": anchor, "font_family": "sans-serif",
+                           "dominant_baseline": "central", **attrs}, text=text)
+
+    def hexagon(self, h: hexgrid.Hex, size: float, orientation: str = "pointy",
+                origin: tuple[float, float] = (0.0, 0.0), title: str | None = None,
+                **attrs) -> None:
+        pts = [(x + origin[0], y + origin[1]) for x, y in hexgrid.corners(h, size, orientation)]
+        self.polygon(pts, title=title, **attrs)
+
+    def raw(self, fragment: str) -> None:
+        """Add an already-built SVG fragment (e.g. a ``<g>`` from another builder)."""
+        self.items.append(fragment)
+
+    def render(self) -> str:
+        head = (f'<svg xmlns="http://www.w3.org/2000/svg" '
+                f'viewBox="{_num(self.min_x)} {_num(self.min_y)} {_num(self.width)} '
+                f'{_num(self.height)}" width="{_num(self.width)}" height="{_num(self.height)}">')
+        return head + "".join(self.items) + "</svg>"
+
+    def _repr_svg_(self) -> str:
+        return self.render()
+
+
+def hex_canvas(cells: Iterable[hexgrid.Hex], size: float, orientation: str = "pointy",
+               margin: float = 10.0, extra_bottom: float = 0.0,
+               background: str | None = None) -> Svg:
+    """An :class:`Svg` whose view box fits the given hexes with a margin."""
+    x0, y0, x1, y1 = hexgrid.bounding_box(cells, size, orientation)
+    return Svg(x1 - x0 + 2 * margin, y1 - y0 + 2 * margin + extra_bottom,
+               min_x=x0 - margin, min_y=y0 - margin, background=background)
