@@ -62,7 +62,7 @@ def rotate(h: Hex, steps: int, center: Hex = (0, 0)) -> Hex:
     q, r = h[0] - center[0], h[1] - center[1]
     s = -q - r
     for _ in range(steps % 6):
-        q, r, s = -r, -s, -q
+        q, r, s = -s, -q, -r
     return (q + center[0], r + center[1])
 
 
