@@ -1,0 +1,696 @@
+"""The step-through widget: play any game of the package one action at a time.
+
+Two layers, so the logic is testable without a browser:
+
+* :class:`StepThroughModel` is plain Python.  It holds the history of states and actions, a
+  redo stack, a log in plain words, the selected action, and which seats the computer plays.
+* :class:`StepThroughView` is a thin ipywidgets layer that shows the model and forwards clicks.
+
+:func:`step_through` builds both and returns the root widget; the model is ``widget.model``
+and the view ``widget.view``::
+
+    from pangaea_lab import harmonies
+    from pangaea_lab.core.widget import step_through
+    w = step_through(harmonies.new_game, players=2, seed=7, computer={1: "greedy"})
+    w                      # shows the board, the legal actions and the buttons
+    w.model.state          # the current GameState
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from html import escape
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Union
+
+from .errors import IllegalAction, InvalidSetup, PangaeaLabError
+from .players import GreedyPlayer, Player, RandomPlayer
+from .protocol import Action, GameState, ScoreBreakdown, group_by_kind
+
+if TYPE_CHECKING:  # pragma: no cover
+    import ipywidgets
+
+#: who plays a seat: "human", "random", "greedy" or a :class:`Player`
+Controller = Union[str, Player, None]
+CONTROLLERS = ("human", "random", "greedy")
+
+
+@dataclass(frozen=True)
+class Move:
+    """One step of the history: the seat that moved, the action, and who chose it
+    (``"human"`` or the computer player's name)."""
+
+    seat: int
+    action: Action
+    by: str
+    text: str
+
+
+def _notifies(method: Callable) -> Callable:
+    """Run ``method``, then tell the listeners once (nested calls tell them only once)."""
+
+    @functools.wraps(method)
+    def wrapper(self: StepThroughModel, *args: Any, **kwargs: Any) -> Any:
+        self._depth += 1
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            self._depth -= 1
+            if self._depth == 0:
+                for listener in list(self._listeners):
+                    listener()
+
+    return wrapper
+
+
+class StepThroughModel:
+    """History, selection and computer seats for one game; no ipywidgets needed.
+
+    ``new_game`` is a game's ``new_game(players=..., seed=..., **options)``.  ``computer``
+    maps a seat index to ``"random"``, ``"greedy"`` or a :class:`Player`; other seats are
+    human.  Every change is a new state appended to :attr:`history`, so undo and redo are
+    just moves along that list.
+
+    >>> # m = StepThroughModel(harmonies.new_game, players=2, seed=7, computer={1: "greedy"})
+    >>> # m.play(m.legal_actions()[0])   # your move, then the computer replies
+    """
+
+    #: bound on computer moves in one :meth:`run_computers` or :meth:`play_to_end`
+    max_steps: int = 10_000
+
+    def __init__(self, new_game: Callable[..., GameState], players: int = 2,
+                 seed: int | str = 0, player_range: tuple[int, int] = (2, 4),
+                 computer: Mapping[int, Controller] | None = None, **options: Any) -> None:
+        self.new_game = new_game
+        self.options = dict(options)
+        lo, hi = player_range
+        if not (isinstance(lo, int) and isinstance(hi, int) and 1 <= lo <= hi):
+            raise InvalidSetup(f"player_range must be two whole numbers (low, high), "
+                               f"not {player_range!r}")
+        self.player_range = (lo, hi)
+        self._controllers: dict[int, str | Player] = {}
+        self._own: dict[int, Player] = {}
+        for seat, controller in (computer or {}).items():
+            self._set_controller(seat, controller)
+        self._listeners: list[Callable[[], None]] = []
+        self._depth = 0
+        #: the last rejection or problem, in plain words ("" when the last step went well)
+        self.message = ""
+        self.players = players
+        self.seed = seed
+        self.restart(players, seed)
+
+    # ----- listening ---------------------------------------------------------------------
+
+    def subscribe(self, listener: Callable[[], None]) -> None:
+        """Call ``listener()`` after every change (the view uses this to redraw)."""
+        self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Callable[[], None]) -> None:
+        self._listeners.remove(listener)
+
+    # ----- the game and its history ------------------------------------------------------
+
+    @property
+    def state(self) -> GameState:
+        """The current state."""
+        return self._states[-1]
+
+    @property
+    def history(self) -> list[GameState]:
+        """Every state from the start to now (``history[-1] is state``)."""
+        return list(self._states)
+
+    @property
+    def moves(self) -> list[Move]:
+        """The moves that led from ``history[0]`` to now, one per step."""
+        return list(self._moves)
+
+    @property
+    def actions(self) -> list[Action]:
+        """The actions taken so far, in order."""
+        return [m.action for m in self._moves]
+
+    @property
+    def log(self) -> list[str]:
+        """What happened, one line per move, e.g. ``"Player 2: Take 3 tokens"``; a last line
+        gives the result once the game is over."""
+        lines = [m.text for m in self._moves]
+        if self.state.is_over:
+            lines.append(self.result_text())
+        return lines
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._moves)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_over
+
+    @_notifies
+    def restart(self, players: int | None = None, seed: int | str | None = None) -> None:
+        """A new game (same options); ``players`` and ``seed`` default to the current ones.
+        Raises :class:`InvalidSetup` (and keeps the old game) if the game cannot start."""
+        players = self.players if players is None else players
+        seed = self.seed if seed is None else seed
+        lo, hi = self.player_range
+        if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
+            raise InvalidSetup(f"this game is for {lo} to {hi} players, not {players!r}")
+        state = self.new_game(players=players, seed=seed, **self.options)
+        self.players, self.seed = players, seed
+        self._states: list[GameState] = [state]
+        self._moves: list[Move] = []
+        self._redo: list[tuple[Move, GameState]] = []
+        self._cache: dict[int, tuple[GameState, list[Action], dict, list]] = {}
+        self._bots = {seat: self._make_bot(seat, c) for seat, c in self._controllers.items()}
+        self._stand_in = RandomPlayer(f"{seed}/stand-in")
+        self.message = ""
+        self.selected_kind: str | None = None
+        self.selected: Action | None = None
+        self._reselect()
+
+    # ----- computer seats ----------------------------------------------------------------
+
+    def _set_controller(self, seat: int, controller: Controller) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat < 0:
+            raise InvalidSetup(f"a seat is a number from 0, not {seat!r}")
+        if controller == "own" and seat in self._own:
+            controller = self._own[seat]
+        if controller is None or controller == "human":
+            self._controllers.pop(seat, None)
+        elif isinstance(controller, Player):
+            self._controllers[seat] = self._own[seat] = controller
+        elif controller in CONTROLLERS:
+            self._controllers[seat] = controller
+        else:
+            raise InvalidSetup(f"seat {seat} can be played by 'human', 'random', 'greedy' or "
+                               f"a Player, not {controller!r}")
+
+    def _make_bot(self, seat: int, controller: str | Player) -> Player:
+        if isinstance(controller, Player):
+            return controller
+        kind = RandomPlayer if controller == "random" else GreedyPlayer
+        return kind(f"{self.seed}/{seat}")
+
+    @_notifies
+    def set_seat(self, seat: int, controller: Controller) -> None:
+        """Let ``"human"``, ``"random"``, ``"greedy"`` or a :class:`Player` play ``seat``
+        (``"own"`` brings back the :class:`Player` this seat was given before)."""
+        self._set_controller(seat, controller)
+        if seat in self._controllers:
+            self._bots[seat] = self._make_bot(seat, self._controllers[seat])
+        else:
+            self._bots.pop(seat, None)
+
+    def seat(self, seat: int) -> str:
+        """Who plays ``seat``: ``"human"``, ``"random"``, ``"greedy"`` or ``"own"`` (a
+        :class:`Player` given by the user)."""
+        controller = self._controllers.get(seat, "human")
+        return "own" if isinstance(controller, Player) else controller
+
+    def own_player(self, seat: int) -> Player | None:
+        """The :class:`Player` the user gave for ``seat``, if any."""
+        return self._own.get(seat)
+
+    def controller_name(self, seat: int) -> str:
+        """``"human"`` or the name of the computer player of ``seat``."""
+        bot = self._bots.get(seat)
+        return "human" if bot is None else bot.name
+
+    def is_computer(self, seat: int | None) -> bool:
+        return seat is not None and seat in self._controllers
+
+    @property
+    def has_human_seat(self) -> bool:
+        return any(not self.is_computer(p) for p in range(self.state.num_players))
+
+    @property
+    def has_computer_seat(self) -> bool:
+        return any(self.is_computer(p) for p in range(self.state.num_players))
+
+    # ----- legal actions and the selection -----------------------------------------------
+
+    def _cached(self) -> tuple[GameState, list[Action], dict, list]:
+        """Legal actions, their groups and the scores of the current state, computed once
+        (the last states are kept, so undo and redo redraw at once too)."""
+        state = self.state
+        entry = self._cache.get(id(state))
+        if entry is None or entry[0] is not state:
+            legal = state.legal_actions()
+            entry = (state, legal, group_by_kind(legal), [])
+            if len(self._cache) >= 64:
+                self._cache.pop(next(iter(self._cache)))
+            self._cache[id(state)] = entry
+        return entry
+
+    def legal_actions(self) -> list[Action]:
+        """The current player's legal actions (computed once per state)."""
+        return list(self._cached()[1])
+
+    def legal_groups(self) -> dict[str, list[Action]]:
+        """The legal actions grouped by kind, kinds in first-seen order."""
+        return {kind: list(actions) for kind, actions in self._cached()[2].items()}
+
+    def scores(self) -> list[ScoreBreakdown]:
+        """The current state's scores (computed once per state)."""
+        memo = self._cached()[3]
+        if not memo:
+            memo.extend(self.state.scores())
+        return list(memo)
+
+    def _reselect(self) -> None:
+        """After a change of state: keep the chosen kind if it is still offered, and select
+        the first action of that kind."""
+        groups = self.legal_groups()
+        if self.selected_kind not in groups:
+            self.selected_kind = next(iter(groups), None)
+        self.selected = groups[self.selected_kind][0] if self.selected_kind else None
+
+    @_notifies
+    def select_kind(self, kind: str) -> None:
+        """Show actions of ``kind``; selects the first of them."""
+        groups = self.legal_groups()
+        if kind not in groups:
+            self.message = f"no legal action of kind {kind!r} now; kinds: {', '.join(groups)}"
+            return
+        self.selected_kind = kind
+        self.selected = groups[kind][0]
+
+    @_notifies
+    def select(self, action: Action | None) -> None:
+        """Select ``action`` (it must be legal now); ``None`` clears the selection."""
+        if action is None:
+            self.selected = None
+            return
+        if action not in self._cached()[2].get(action.kind, []):
+            self.message = f"not a legal choice now: {action.describe()}"
+            return
+        self.selected_kind = action.kind
+        self.selected = action
+
+    @property
+    def highlight(self) -> tuple:
+        """The board cells the selected action concerns, when the state offers
+        ``action_highlight(action)``; otherwise empty."""
+        hook = getattr(self.state, "action_highlight", None)
+        if hook is None or self.selected is None:
+            return ()
+        return tuple(hook(self.selected))
+
+    def svg(self) -> str:
+        """The board with the selected action's cells highlighted."""
+        return self.state.to_svg(highlight=self.highlight)
+
+    # ----- moving ------------------------------------------------------------------------
+
+    def _advance(self, action: Action, by: str) -> bool:
+        state = self.state
+        if state.is_over:
+            self.message = "The game is over: undo, or start a new game."
+            return False
+        seat = state.current_player
+        assert seat is not None
+        try:
+            after = state.apply(action)
+        except IllegalAction as exc:
+            self.message = str(exc)
+            return False
+        text = f"{state.player_name(seat)}: {action.describe()}"
+        if by != "human":
+            text += f" ({by})"
+        self._states.append(after)
+        self._moves.append(Move(seat, action, by, text))
+        self._redo.clear()
+        self.message = ""
+        self._reselect()
+        return True
+
+    @_notifies
+    def apply(self, action: Action | None = None) -> None:
+        """Play ``action`` (default: the selected one) for the current player.  If the rules
+        forbid it, :attr:`message` says why and nothing changes."""
+        if action is None:
+            action = self.selected
+        if action is None:
+            self.message = ("The game is over." if self.state.is_over
+                            else "Choose an action first.")
+            return
+        self._advance(action, "human")
+
+    @_notifies
+    def play(self, action: Action | None = None) -> None:
+        """:meth:`apply`, then let computer seats reply (see :meth:`autoplay`)."""
+        before = len(self._moves)
+        self.apply(action)
+        if len(self._moves) > before:
+            self.autoplay()
+
+    @_notifies
+    def computer_step(self) -> bool:
+        """One move for the seat to play, chosen by its computer player (a random player
+        stands in for a human seat).  Returns whether a move was made."""
+        if self.state.is_over:
+            self.message = "The game is over."
+            return False
+        seat = self.state.current_player
+        bot = self._bots.get(seat, self._stand_in) if seat is not None else self._stand_in
+        return self._advance(bot.choose(self.state), bot.name)
+
+    @_notifies
+    def run_computers(self, max_steps: int | None = None) -> int:
+        """Computer seats play until a human seat is to decide or the game is over (at most
+        ``max_steps`` moves); returns how many moves were made."""
+        bound = self.max_steps if max_steps is None else max_steps
+        done = 0
+        while (done < bound and not self.state.is_over
+               and self.is_computer(self.state.current_player)):
+            if not self.computer_step():
+                return done
+            done += 1
+        if done >= bound and not self.state.is_over and \
+                self.is_computer(self.state.current_player):
+            self.message = f"stopped after {bound} computer moves"
+        return done
+
+    @_notifies
+    def autoplay(self) -> int:
+        """Let computer seats reply when at least one seat is human (with only computer seats
+        a learner steps through by hand instead); returns the number of moves made."""
+        return self.run_computers() if self.has_human_seat else 0
+
+    @_notifies
+    def play_to_end(self, max_steps: int | None = None) -> int:
+        """Every seat plays by computer (random for human seats) until the game is over, at
+        most ``max_steps`` moves; returns how many moves were made."""
+        bound = self.max_steps if max_steps is None else max_steps
+        done = 0
+        while done < bound and not self.state.is_over:
+            if not self.computer_step():
+                return done
+            done += 1
+        if not self.state.is_over:
+            self.message = f"the game has not ended after {bound} moves"
+        return done
+
+    @_notifies
+    def undo(self, to_human: bool = False) -> bool:
+        """Take back the last move; with ``to_human``, keep taking back computer moves until a
+        human seat is to decide.  Returns whether anything was undone."""
+        if not self._moves:
+            self.message = "Nothing to undo."
+            return False
+        self._step_back()
+        while to_human and self._moves and self.is_computer(self.state.current_player):
+            self._step_back()
+        self.message = ""
+        self._reselect()
+        return True
+
+    def _step_back(self) -> None:
+        self._redo.append((self._moves.pop(), self._states.pop()))
+
+    @_notifies
+    def redo(self, to_human: bool = False) -> bool:
+        """Play again the last move undone; with ``to_human``, go on until a human seat is to
+        decide.  Returns whether anything was redone."""
+        if not self._redo:
+            self.message = "Nothing to redo."
+            return False
+        self._step_forward()
+        while to_human and self._redo and self.is_computer(self.state.current_player):
+            self._step_forward()
+        self.message = ""
+        self._reselect()
+        return True
+
+    def _step_forward(self) -> None:
+        move, state = self._redo.pop()
+        self._moves.append(move)
+        self._states.append(state)
+
+    # ----- results -----------------------------------------------------------------------
+
+    def scores_table(self) -> list[list]:
+        """The scores as rows: a header ``["", name, ...]``, one row per category (in the
+        order first seen) and a last ``["Total", ...]`` row."""
+        state = self.state
+        scores = self.scores()
+        categories: dict[str, None] = {}
+        for s in scores:
+            for name, _ in s.categories:
+                categories.setdefault(name, None)
+        rows: list[list] = [["", *(state.player_name(s.player) for s in scores)]]
+        for name in categories:
+            rows.append([name, *(dict(s.categories).get(name, 0) for s in scores)])
+        rows.append(["Total", *(s.total for s in scores)])
+        return rows
+
+    def winners(self) -> list[int]:
+        return self.state.winners()
+
+    def result_text(self) -> str:
+        """``"Game over: Player 1 wins with 12 points."`` (or a shared win)."""
+        state = self.state
+        best = self.winners()
+        if not best:
+            return "Game over."
+        names = " and ".join(state.player_name(p) for p in best)
+        points = self.scores()[best[0]].total
+        verb = "wins" if len(best) == 1 else "share the win"
+        return f"Game over: {names} {verb} with {points} points."
+
+    def status(self) -> str:
+        """Whose turn it is (and who plays that seat), or the result."""
+        state = self.state
+        if state.is_over:
+            return self.result_text()
+        seat = state.current_player
+        assert seat is not None
+        who = "" if not self.is_computer(seat) else f" (computer: {self.controller_name(seat)})"
+        return f"Move {len(self._moves) + 1}: {state.player_name(seat)}{who} to play."
+
+
+class StepThroughView:
+    """A thin ipywidgets view of a :class:`StepThroughModel`: it shows the model and forwards
+    clicks, nothing more.  ``view.root`` is the widget to display (``display(view)`` works
+    too); the parts are attributes (``apply_button``, ``action_list``...) so tests can drive
+    them with ``button.click()`` and ``widget.value = ...``."""
+
+    SEAT_OPTIONS = (("Human", "human"), ("Random", "random"), ("Greedy", "greedy"))
+
+    def __init__(self, model: StepThroughModel) -> None:
+        import ipywidgets as w
+
+        self.model = model
+        self._w = w
+        self._quiet = False
+        lo, hi = model.player_range
+        wide = w.Layout(width="100%")
+        self.board = w.HTML()
+        self.turn_line = w.HTML()
+        self.players_html = w.HTML()
+        self.kind_picker = w.Dropdown(description="Kind", options=[])
+        self.action_list = w.Select(options=[], rows=8, layout=wide)
+        self.apply_button = w.Button(description="Apply", button_style="success",
+                                     tooltip="Play the selected action")
+        self.undo_button = w.Button(description="Undo", tooltip="Take back the last move "
+                                    "(back to your last decision when playing the computer)")
+        self.redo_button = w.Button(description="Redo", tooltip="Play again what was undone")
+        self.computer_button = w.Button(description="Computer move",
+                                        tooltip="Let the computer choose one move")
+        self.end_button = w.Button(description="Play to end",
+                                   tooltip="The computer plays every seat to the end")
+        self.message_line = w.HTML()
+        self.scores_html = w.HTML()
+        self.log_box = w.Textarea(disabled=True, rows=8, layout=wide,
+                                  description="Log")
+        self.seed_box = w.IntText(description="Seed")
+        self.players_picker = w.Dropdown(description="Players",
+                                         options=list(range(lo, hi + 1)))
+        self.new_game_button = w.Button(description="New game", button_style="info")
+        self.seats_box = w.HBox()
+        self.seat_pickers: list[ipywidgets.Dropdown] = []
+
+        setup = w.HBox([self.seed_box, self.players_picker, self.new_game_button])
+        buttons = w.HBox([self.apply_button, self.undo_button, self.redo_button,
+                          self.computer_button, self.end_button])
+        side = w.VBox([self.turn_line, self.players_html, self.kind_picker, self.action_list,
+                       buttons, self.message_line, self.scores_html],
+                      layout=w.Layout(width="50%"))
+        self.root = w.VBox([setup, self.seats_box,
+                            w.HBox([w.VBox([self.board], layout=w.Layout(width="50%")), side]),
+                            self.log_box])
+        self.root.model = model
+        self.root.view = self
+
+        self.kind_picker.observe(self._on_kind, names="value")
+        self.action_list.observe(self._on_action, names="value")
+        self.apply_button.on_click(self._forward(lambda: model.play()))
+        self.undo_button.on_click(self._forward(
+            lambda: model.undo(to_human=self._mixed())))
+        self.redo_button.on_click(self._forward(
+            lambda: model.redo(to_human=self._mixed())))
+        self.computer_button.on_click(self._forward(self._computer_move))
+        self.end_button.on_click(self._forward(lambda: model.play_to_end()))
+        self.new_game_button.on_click(self._forward(self._new_game))
+        self._sync_setup()
+        model.subscribe(self.refresh)
+        self.refresh()
+
+    # ----- display -----------------------------------------------------------------------
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+        display(self.root)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.root._repr_mimebundle_(**kwargs)
+
+    def refresh(self) -> None:
+        """Redraw every part from the model."""
+        m = self.model
+        state = m.state
+        self._quiet = True
+        try:
+            self.board.value = m.svg()
+            self.turn_line.value = f"<b>{escape(m.status())}</b>"
+            self.players_html.value = self._players_html()
+            groups = m.legal_groups()
+            kinds = list(groups)
+            if list(self.kind_picker.options) != kinds:
+                self.kind_picker.options = kinds
+            self.kind_picker.value = m.selected_kind
+            actions = groups.get(m.selected_kind, []) if m.selected_kind else []
+            options = [(a.describe(), i) for i, a in enumerate(actions)]
+            if list(self.action_list.options) != options:
+                self.action_list.options = options
+            self.action_list.value = (actions.index(m.selected)
+                                      if m.selected in actions else None)
+            over = state.is_over
+            self.apply_button.disabled = over or m.selected is None
+            self.undo_button.disabled = not m.can_undo
+            self.redo_button.disabled = not m.can_redo
+            self.computer_button.disabled = over
+            self.end_button.disabled = over
+            self.message_line.value = (f"<span style='color:#b03a2e'>"
+                                       f"{escape(m.message)}</span>" if m.message else "")
+            self.scores_html.value = self._scores_html()
+            lines = m.log
+            self.log_box.value = "\n".join(f"{i}. {line}" for i, line in
+                                           reversed(list(enumerate(lines, 1))))
+            for seat, picker in enumerate(self.seat_pickers):
+                picker.value = m.seat(seat)
+        finally:
+            self._quiet = False
+
+    def _players_html(self) -> str:
+        m = self.model
+        state = m.state
+        rows = []
+        for p in range(state.num_players):
+            mark = "&#9654; " if p == state.current_player else ""
+            who = ("" if not m.is_computer(p)
+                   else f" <i>(computer: {escape(m.controller_name(p))})</i>")
+            summary = escape(state.player_summary(p))
+            rows.append(f"<div>{mark}<b>{escape(state.player_name(p))}</b>{who}"
+                        f"{': ' + summary if summary else ''}</div>")
+        return "".join(rows)
+
+    def _scores_html(self) -> str:
+        m = self.model
+        rows = m.scores_table()
+        winners = set(m.winners())
+        cell = "style='padding:1px 8px;text-align:right'"
+        head = "".join(f"<th {cell}>{escape(str(x))}{' &#9733;' if i - 1 in winners else ''}"
+                       f"</th>" for i, x in enumerate(rows[0]))
+        body = "".join("<tr>" + "".join(
+            f"<td {cell}>{'<b>' if r[0] == 'Total' else ''}{escape(str(x))}"
+            f"{'</b>' if r[0] == 'Total' else ''}</td>" for x in r) + "</tr>" for r in rows[1:])
+        title = "Final scores" if m.is_over else "Scores so far"
+        return (f"<div><b>{title}</b></div><table style='border-collapse:collapse'>"
+                f"<tr>{head}</tr>{body}</table>")
+
+    def _sync_setup(self) -> None:
+        """Set the seed box, the player count and the seat pickers from the model."""
+        w, m = self._w, self.model
+        self._quiet = True
+        try:
+            self._shown_seed = m.seed if isinstance(m.seed, int) else 0
+            self.seed_box.value = self._shown_seed
+            self.players_picker.value = m.players
+            for picker in self.seat_pickers:
+                picker.unobserve(self._on_seat, names="value")
+            self.seat_pickers = []
+            for seat in range(m.state.num_players):
+                options = list(self.SEAT_OPTIONS)
+                own = m.own_player(seat)
+                if own is not None:
+                    options.append((f"Own ({own.name})", "own"))
+                picker = w.Dropdown(description=m.state.player_name(seat), options=options,
+                                    value=m.seat(seat), layout=w.Layout(width="auto"))
+                picker.observe(self._on_seat, names="value")
+                self.seat_pickers.append(picker)
+            self.seats_box.children = tuple(self.seat_pickers)
+        finally:
+            self._quiet = False
+
+    # ----- forwarding clicks -------------------------------------------------------------
+
+    def _mixed(self) -> bool:
+        return self.model.has_human_seat and self.model.has_computer_seat
+
+    def _forward(self, call: Callable[[], Any]) -> Callable[[Any], None]:
+        def handler(_button: Any) -> None:
+            try:
+                call()
+            except PangaeaLabError as exc:
+                self.model.message = str(exc)
+                self.refresh()
+        return handler
+
+    def _computer_move(self) -> None:
+        if self.model.computer_step():
+            self.model.autoplay()
+
+    def _new_game(self) -> None:
+        m = self.model
+        seed = m.seed if self.seed_box.value == self._shown_seed else self.seed_box.value
+        m.restart(players=self.players_picker.value, seed=seed)
+        self._sync_setup()
+        m.autoplay()
+        self.refresh()
+
+    def _on_kind(self, change: dict) -> None:
+        if not self._quiet and change["new"] is not None:
+            self.model.select_kind(change["new"])
+
+    def _on_action(self, change: dict) -> None:
+        if self._quiet or change["new"] is None:
+            return
+        actions = self.model.legal_groups().get(self.model.selected_kind or "", [])
+        self.model.select(actions[change["new"]])
+
+    def _on_seat(self, change: dict) -> None:
+        if self._quiet:
+            return
+        seat = self.seat_pickers.index(change["owner"])
+        self.model.set_seat(seat, change["new"])
+        self.model.autoplay()
+
+
+def step_through(new_game: Callable[..., GameState], players: int = 2, seed: int | str = 0,
+                 player_range: tuple[int, int] = (2, 4),
+                 computer: Mapping[int, Controller] | None = None,
+                 **options: Any) -> ipywidgets.VBox:
+    """A step-through widget for a game: returns the root ``VBox``, with the
+    :class:`StepThroughModel` as ``.model`` and the :class:`StepThroughView` as ``.view``."""
+    model = StepThroughModel(new_game, players=players, seed=seed, player_range=player_range,
+                             computer=computer, **options)
+    if model.has_human_seat:
+        model.autoplay()
+    return StepThroughView(model).root
