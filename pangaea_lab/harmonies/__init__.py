@@ -1,0 +1,27 @@
+"""Harmonies (Libellud, 2024): personal boards, token stacking, landscapes, animal habitats,
+Nature's Spirits and solo play.
+
+>>> from pangaea_lab import harmonies
+>>> g = harmonies.new_game(players=2, seed=7, side="A", spirits=True)
+>>> g.current_player, len(g.central)
+(0, 5)
+"""
+
+from .actions import ChooseSpirit, DiscardCard, EndTurn, PlaceCube, PlaceToken, TakeCard, \
+    TakeTokens
+from .board import board_graph, can_stack, cells, legal_stacks, neighbours
+from .cards import Card, all_cards, card, load_cards
+from .habitats import habitat_cells, pattern_cells
+from .rules import new_game
+from .scoring import BoardScore, card_points, score_board, solo_suns
+from .state import HarmoniesState, PlayerArea
+
+GameState = HarmoniesState
+
+__all__ = [
+    "BoardScore", "Card", "ChooseSpirit", "DiscardCard", "EndTurn", "GameState",
+    "HarmoniesState", "PlaceCube", "PlaceToken", "PlayerArea", "TakeCard", "TakeTokens",
+    "all_cards", "board_graph", "can_stack", "card", "card_points", "cells", "habitat_cells",
+    "legal_stacks", "load_cards", "neighbours", "new_game", "pattern_cells", "score_board",
+    "solo_suns",
+]

@@ -1,0 +1,318 @@
+"""Scoring: landscapes (rulebook "End of the game" scoring pages), animal cards, Nature's
+Spirits and the solo result in suns.
+
+Works on any board you describe, no game needed:
+
+>>> stacks = {(1, 2): ["blue"], (2, 1): ["brown", "green"], (3, 1): ["gray", "red"]}
+>>> s = score_board(side="A", stacks=stacks)
+>>> (s.trees, s.mountains, s.fields, s.buildings, s.water, s.total)
+(3, 0, 0, 0, 0, 3)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable, Mapping
+
+from ..core.errors import InvalidSetup
+from .board import Cell, Stack, _neighbour_table, cells, check_side, rules_data, stacks_tuple
+from .cards import Card, card
+
+RIVER_RULES = ("loops", "shortest")
+
+
+@dataclass(frozen=True)
+class BoardScore:
+    """Landscape points of one board, by scoresheet row."""
+
+    trees: int
+    mountains: int
+    fields: int
+    buildings: int
+    water: int
+    side: str
+    #: river length on side A, number of islands on side B
+    water_size: int
+
+    @property
+    def total(self) -> int:
+        return self.trees + self.mountains + self.fields + self.buildings + self.water
+
+    def rows(self) -> tuple[tuple[str, int], ...]:
+        """``(row name, points)`` in scoresheet order."""
+        water = "Water (river)" if self.side == "A" else "Water (islands)"
+        return (("Trees", self.trees), ("Mountains", self.mountains), ("Fields", self.fields),
+                ("Buildings", self.buildings), (water, self.water))
+
+    def explain(self) -> str:
+        """The breakdown in a few plain lines."""
+        lines = [f"{name}: {pts}" for name, pts in self.rows()]
+        what = "longest river" if self.side == "A" else "islands"
+        lines[-1] += f"  ({what}: {self.water_size})"
+        return "\n".join(lines + [f"Total: {self.total}"])
+
+
+def _land() -> dict:
+    return rules_data()["landscapes"]
+
+
+def groups(side: str, board: tuple[Stack, ...], keep) -> list[list[int]]:
+    """Connected groups (board indices) of the spaces whose stack satisfies ``keep``."""
+    nbrs = _neighbour_table(side)
+    inside = [bool(keep(s)) for s in board]
+    seen = [False] * len(board)
+    out = []
+    for start in range(len(board)):
+        if not inside[start] or seen[start]:
+            continue
+        seen[start] = True
+        todo, group = [start], []
+        while todo:
+            i = todo.pop()
+            group.append(i)
+            for j in nbrs[i]:
+                if inside[j] and not seen[j]:
+                    seen[j] = True
+                    todo.append(j)
+        out.append(sorted(group))
+    return out
+
+
+def is_tree(s: Stack) -> bool:
+    return bool(s) and s[-1] == "green"
+
+
+def is_mountain(s: Stack) -> bool:
+    return bool(s) and s[-1] == "gray"
+
+
+def is_building(s: Stack) -> bool:
+    return len(s) == 2 and s[-1] == "red"
+
+
+def _top(s: Stack) -> str | None:
+    return s[-1] if s else None
+
+
+def tree_points(board: tuple[Stack, ...]) -> int:
+    """Trees: green on 0, 1 or 2 brown scores 1, 3 or 7 by height."""
+    pts = _land()["tree_points_by_height"]
+    return sum(pts[len(s) - 1] for s in board if is_tree(s))
+
+
+def mountain_points(side: str, board: tuple[Stack, ...]) -> int:
+    """Mountains: 1, 3 or 7 by height, but only next to at least one other mountain."""
+    pts = _land()["mountain_points_by_height"]
+    return sum(pts[len(board[i]) - 1] for g in groups(side, board, is_mountain) if len(g) > 1
+               for i in g)
+
+
+def field_points(side: str, board: tuple[Stack, ...]) -> int:
+    """Fields: 5 points per connected group of at least two yellow tokens."""
+    return _land()["field_group_points"] * sum(
+        1 for g in groups(side, board, lambda s: s == ("yellow",)) if len(g) > 1)
+
+
+def building_points(side: str, board: tuple[Stack, ...]) -> int:
+    """Buildings: 5 points each when the neighbours' top tokens show 3 or more colours."""
+    nbrs = _neighbour_table(side)
+    need = _land()["building_colours_needed"]
+    total = 0
+    for i, s in enumerate(board):
+        if is_building(s):
+            colours = {board[j][-1] for j in nbrs[i] if board[j]}
+            if len(colours) >= need:
+                total += _land()["building_points"]
+    return total
+
+
+def river_points(length: int) -> int:
+    """Points of a river of ``length`` tokens (2, 5, 8, 11, 15, then +4 per token)."""
+    table = _land()["river_points_by_length"]
+    if length < len(table):
+        return table[length]
+    return table[-1] + _land()["river_points_per_extra_token"] * (length - len(table) + 1)
+
+
+def _distances_max(group: list[int], nbrs) -> int:
+    members = set(group)
+    best = 0
+    for start in group:
+        dist = {start: 0}
+        frontier = [start]
+        while frontier:
+            nxt = []
+            for i in frontier:
+                for j in nbrs[i]:
+                    if j in members and j not in dist:
+                        dist[j] = dist[i] + 1
+                        nxt.append(j)
+            frontier = nxt
+        best = max(best, max(dist.values()))
+    return best + 1
+
+
+def longest_loop(group: Iterable[int], nbrs) -> int:
+    """Number of tokens in the longest closed loop inside a group (0 if it has none)."""
+    order = sorted(group)
+    pos = {v: k for k, v in enumerate(order)}
+    adj = [0] * len(order)
+    for v in order:
+        for w in nbrs[v]:
+            if w in pos:
+                adj[pos[v]] |= 1 << pos[w]
+    n = len(order)
+    best = 0
+
+    def reach(frm: int, allowed: int) -> int:
+        seen, todo = 1 << frm, 1 << frm
+        while todo:
+            nxt = 0
+            bits = todo
+            while bits:
+                low = bits & -bits
+                nxt |= adj[low.bit_length() - 1]
+                bits ^= low
+            todo = nxt & allowed & ~seen
+            seen |= todo
+        return seen
+
+    for s in range(n):
+        if n - s <= best:
+            break
+        higher = ((1 << n) - 1) & ~((1 << (s + 1)) - 1)
+        stack = [(s, 1 << s, 1)]
+        while stack:
+            v, used, length = stack.pop()
+            if length >= 3 and adj[v] >> s & 1 and length > best:
+                best = length
+                if best == n - s:
+                    return best
+            free = higher & ~used
+            if length + bin(reach(v, free) & free).count("1") <= best:
+                continue
+            bits = adj[v] & free
+            while bits:
+                low = bits & -bits
+                w = low.bit_length() - 1
+                stack.append((w, used | low, length + 1))
+                bits ^= low
+    return best
+
+
+def river_length(side: str, board: tuple[Stack, ...], river_rule: str = "loops") -> int:
+    """Tokens in the best river: the shortest path between its two farthest ends, and (with
+    ``river_rule="loops"``) at least the length of its longest loop."""
+    nbrs = _neighbour_table(side)
+    best = 0
+    for g in groups(side, board, lambda s: s == ("blue",)):
+        length = _distances_max(g, nbrs)
+        if river_rule == "loops" and len(g) >= 3:
+            length = max(length, longest_loop(g, nbrs))
+        best = max(best, length)
+    return best
+
+
+def island_count(side: str, board: tuple[Stack, ...]) -> int:
+    """Islands: groups of spaces (empty ones included) not covered by water."""
+    return len(groups(side, board, lambda s: s != ("blue",)))
+
+
+def check_river_rule(rule: object) -> str:
+    if rule not in RIVER_RULES:
+        raise InvalidSetup(f"river_rule must be 'loops' (the online edition's reading) or "
+                           f"'shortest' (shortest path only), not {rule!r}")
+    return rule  # type: ignore[return-value]
+
+
+def landscape_score(side: str, board: tuple[Stack, ...], river_rule: str = "loops") -> BoardScore:
+    """Landscape points of a board tuple (the fast form the game uses)."""
+    if side == "A":
+        size = river_length(side, board, river_rule)
+        water = river_points(size)
+    else:
+        size = island_count(side, board)
+        water = _land()["island_points"] * size
+    return BoardScore(tree_points(board), mountain_points(side, board),
+                      field_points(side, board), building_points(side, board), water, side,
+                      size)
+
+
+def score_board(side: str = "A", stacks: Mapping[Cell, Iterable[str]] | None = None,
+                river_rule: str = "loops") -> BoardScore:
+    """Landscape points of a board given as ``{(col, row): [colours bottom to top]}``.
+
+    Unknown colours, stacks the chart forbids and cells off the board raise a ``ValueError``
+    naming the problem."""
+    side = check_side(side)
+    return landscape_score(side, stacks_tuple(side, stacks), check_river_rule(river_rule))
+
+
+# ----- cards -----------------------------------------------------------------------------
+
+def card_points(card_key: int | str | Card, placed: int, side: str = "A",
+                stacks: Mapping[Cell, Iterable[str]] | None = None) -> int:
+    """Points of a card with ``placed`` cubes on the board: the highest uncovered value of
+    an animal card; for a spirit, its count on the board (only once its cube is placed)."""
+    c = card(card_key)
+    if c.is_spirit:
+        if placed < 1:
+            return 0
+        side = check_side(side)
+        return spirit_points(c, side, stacks_tuple(side, stacks))
+    if not 0 <= placed <= c.cubes:
+        raise ValueError(f"{c.name} holds {c.cubes} cubes, so 0-{c.cubes} can be placed, "
+                         f"not {placed}")
+    return c.value(placed)
+
+
+def _by_size(points: tuple[int, ...], size: int) -> int:
+    return points[min(size, len(points)) - 1]
+
+
+def spirit_points(spirit: Card, side: str, board: tuple[Stack, ...]) -> int:
+    """What a Nature's Spirit scores on this board (its cube assumed placed)."""
+    pts = spirit.count_points
+    kind = spirit.count
+    if kind in ("yellow_groups", "water_groups", "building_groups"):
+        keep = {"yellow_groups": lambda s: _top(s) == "yellow",
+                "water_groups": lambda s: _top(s) == "blue",
+                "building_groups": is_building}[kind]
+        return sum(_by_size(pts, len(g)) for g in groups(side, board, keep))
+    if kind == "trees":
+        return sum(_by_size(pts, len(s)) for s in board if is_tree(s))
+    if kind == "mountains":
+        return sum(_by_size(pts, len(s)) for s in board if is_mountain(s))
+    if kind == "blue_tokens":
+        return pts[0] * sum(s.count("blue") for s in board)
+    raise ValueError(f"unknown spirit count {kind!r}")
+
+
+@lru_cache(maxsize=None)
+def _solo() -> dict:
+    return rules_data()["solo"]
+
+
+def suns_for_score(score: int) -> int:
+    """Suns earned by a solo score before modifiers (40, 70, 90 ... 160 points)."""
+    return sum(1 for t in _solo()["sun_thresholds"] if score >= t)
+
+
+def solo_suns(score: int, side: str, spirit: int | str | Card | None = None) -> int:
+    """The solo result: suns for the score, +1 on side A, +2 without a spirit, +1 with a
+    "groups" spirit, +0 with a "number of landscapes" spirit.
+
+    >>> solo_suns(130, "A", "Lion")
+    7
+    """
+    side = check_side(side)
+    suns = suns_for_score(score) + _solo()["side_bonus"][side]
+    if spirit is None:
+        return suns + _solo()["no_spirit_bonus"]
+    return suns + _solo()["spirit_family_bonus"][card(spirit).family]
+
+
+def board_cells_text(side: str, board: tuple[Stack, ...]) -> dict[Cell, list[str]]:
+    """A board tuple back as ``{cell: [colours]}`` (non-empty cells only)."""
+    return {c: list(s) for c, s in zip(cells(side), board) if s}
