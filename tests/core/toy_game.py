@@ -8,7 +8,7 @@ stones side by side ("Links").
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar, Iterable
 
 from pangaea_lab.core import hexgrid, jsonio
@@ -80,11 +80,10 @@ class MossState(GameState):
                               rule="Placing a stone", like=type(action))
         turn = (self.turn + 1) % self.players
         if isinstance(action, Pass):
-            return MossState(self.players, self.seed, self.rocks, self.stones, turn,
-                             self.passes + 1)
+            return replace(self, turn=turn, passes=self.passes + 1)
         assert isinstance(action, Place)
-        return MossState(self.players, self.seed, self.rocks,
-                         self.stones + ((action.cell, self.turn),), turn, 0)
+        return replace(self, stones=self.stones + ((action.cell, self.turn),), turn=turn,
+                       passes=0)
 
     def scores(self) -> list[ScoreBreakdown]:
         owner = dict(self.stones)
