@@ -1,0 +1,29 @@
+"""The Dawn of Pangaea: the family game (no Favor Tokens, no Ancient Guardians).
+
+>>> from pangaea_lab import pangaea
+>>> state = pangaea.new_game(players=2, seed=7)
+>>> state.current_player in (0, 1), state.is_over
+(True, False)
+>>> kinds = {a.kind for a in state.legal_actions()}
+>>> sorted(kinds)[:3]
+['Expand Forest', 'Flying Seed', 'Play a Ritual Card']
+"""
+
+from .actions import (BlessFlyingSeed, BlessVigorousSeed, DrawFromDeck, EndTurn,
+                      ExchangeWeather, ExpandForest, FlyingSeed, MoveTree, PlayCreature,
+                      PlayLand, SpiritGrowth, TakeBackSeed, TakeMarketCard)
+from .board import Board, build_continent, custom_board
+from .edition import Edition, load_edition
+from .rituals import Position, RitualOption, explain_path, land_ritual_options
+from .scoring import mountain_position, most_trees_holder
+from .setup import SetupStep, new_game, setup_steps
+from .state import PLAYER_NAMES, GameState, PlayerState
+
+__all__ = [
+    "BlessFlyingSeed", "BlessVigorousSeed", "Board", "DrawFromDeck", "Edition", "EndTurn",
+    "ExchangeWeather", "ExpandForest", "FlyingSeed", "GameState", "MoveTree", "PLAYER_NAMES",
+    "PlayCreature", "PlayLand", "PlayerState", "Position", "RitualOption", "SetupStep",
+    "SpiritGrowth", "TakeBackSeed", "TakeMarketCard", "build_continent", "custom_board",
+    "explain_path", "land_ritual_options", "load_edition", "mountain_position",
+    "most_trees_holder", "new_game", "setup_steps",
+]

@@ -1,0 +1,199 @@
+"""The actions of The Dawn of Pangaea as plain, hashable values.
+
+Cells are ``(q, r)`` pairs.  ``label`` is filled in by ``legal_actions()`` with card titles and
+scores for display; it is not part of an action's identity, so a hand-built action equals the
+listed one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from ..core.hexgrid import Hex
+from ..core.protocol import Action
+
+MAIN, FREE, DECISION = "main", "free", "decision"
+
+
+@dataclass(frozen=True)
+class PangaeaAction(Action):
+    label: str = field(default="", compare=False, kw_only=True)
+    tier: ClassVar[str] = MAIN
+
+    def _text(self) -> str:  # pragma: no cover - overridden
+        return self.kind
+
+    def describe(self) -> str:
+        return self.label or self._text()
+
+
+@dataclass(frozen=True)
+class FlyingSeed(PangaeaAction):
+    """Main action: a Seed on any empty Land Space."""
+
+    cell: Hex
+    kind: ClassVar[str] = "Flying Seed"
+
+    def _text(self) -> str:
+        return f"Flying Seed: place a Seed on {self.cell}"
+
+
+@dataclass(frozen=True)
+class ExpandForest(PangaeaAction):
+    """Main action: up to 2 Seeds on empty Land Spaces next to your Trees."""
+
+    cells: tuple[Hex, ...]
+    kind: ClassVar[str] = "Expand Forest"
+
+    def _text(self) -> str:
+        return "Expand Forest: Seeds on " + " and ".join(str(c) for c in self.cells)
+
+
+@dataclass(frozen=True)
+class SpiritGrowth(PangaeaAction):
+    """Main action: Spirit to (or stays on) a Water Space; adjacent Seeds grow."""
+
+    cell: Hex
+    kind: ClassVar[str] = "Spirit Growth"
+
+    def _text(self) -> str:
+        return f"Spirit Growth: Spirit on {self.cell}"
+
+
+@dataclass(frozen=True)
+class PlayCreature(PangaeaAction):
+    """Main action: play a Creature Ritual, paying Weather Tokens (and Wild Weather Blessings)."""
+
+    card: str
+    from_market: bool
+    pay: tuple[tuple[str, int], ...]
+    wild_blessings: int = 0
+    kind: ClassVar[str] = "Play a Ritual Card"
+
+    def _text(self) -> str:
+        where = "market" if self.from_market else "hand"
+        paid = ", ".join(f"{n} {w}" for w, n in self.pay if n)
+        if self.wild_blessings:
+            paid += (", " if paid else "") + f"{self.wild_blessings} Wild Weather"
+        return f"Creature Ritual {self.card} from {where}, paying {paid or 'nothing'}"
+
+
+@dataclass(frozen=True)
+class PlayLand(PangaeaAction):
+    """Main action: play a Land Ritual along a shortest path of Trees and Spirits."""
+
+    card: str
+    from_market: bool
+    path: tuple[Hex, ...]
+    kind: ClassVar[str] = "Play a Ritual Card"
+
+    @property
+    def start(self) -> Hex:
+        return self.path[0]
+
+    @property
+    def end(self) -> Hex:
+        return self.path[-1]
+
+    def _text(self) -> str:
+        where = "market" if self.from_market else "hand"
+        return (f"Land Ritual {self.card} from {where}: {self.start} to {self.end} "
+                f"over {len(self.path)} spaces")
+
+
+@dataclass(frozen=True)
+class TakeMarketCard(PangaeaAction):
+    """Step 3 after playing from hand: take a card from the Open Market."""
+
+    card: str
+    kind: ClassVar[str] = "Draw New Card"
+    tier: ClassVar[str] = DECISION
+
+    def _text(self) -> str:
+        return f"Take {self.card} from the Open Market into your hand"
+
+
+@dataclass(frozen=True)
+class DrawFromDeck(PangaeaAction):
+    """Step 3 after playing from hand: draw the top card of a Ritual deck."""
+
+    deck: str  # "land" or "creature"
+    kind: ClassVar[str] = "Draw New Card"
+    tier: ClassVar[str] = DECISION
+
+    def _text(self) -> str:
+        return f"Draw the top card of the {self.deck.title()} Ritual deck"
+
+
+@dataclass(frozen=True)
+class MoveTree(PangaeaAction):
+    """Moving Trees: a Seed grows but its owner has no Tree in supply, so they move one."""
+
+    origin: Hex
+    target: Hex
+    kind: ClassVar[str] = "Move a Tree"
+    tier: ClassVar[str] = DECISION
+
+    def _text(self) -> str:
+        return f"Move your Tree from {self.origin} to the growing Seed on {self.target}"
+
+
+@dataclass(frozen=True)
+class TakeBackSeed(PangaeaAction):
+    """Free: take one of your Seeds back from the continent."""
+
+    cell: Hex
+    kind: ClassVar[str] = "Take back a Seed"
+    tier: ClassVar[str] = FREE
+
+    def _text(self) -> str:
+        return f"Take your Seed on {self.cell} back to your supply"
+
+
+@dataclass(frozen=True)
+class BlessFlyingSeed(PangaeaAction):
+    """Free: the Flying Seed Blessing places a Seed without using an action."""
+
+    cell: Hex
+    kind: ClassVar[str] = "Use a Blessing"
+    tier: ClassVar[str] = FREE
+
+    def _text(self) -> str:
+        return f"Flying Seed Blessing: place a Seed on {self.cell}"
+
+
+@dataclass(frozen=True)
+class BlessVigorousSeed(PangaeaAction):
+    """Free: the Vigorous Seed Blessing grows any one Seed on the continent."""
+
+    cell: Hex
+    kind: ClassVar[str] = "Use a Blessing"
+    tier: ClassVar[str] = FREE
+
+    def _text(self) -> str:
+        return f"Vigorous Seed Blessing: grow the Seed on {self.cell}"
+
+
+@dataclass(frozen=True)
+class ExchangeWeather(PangaeaAction):
+    """Free, once per turn for the holder of Most Trees: swap one Weather Token."""
+
+    give: str
+    take: str
+    kind: ClassVar[str] = "Most Trees exchange"
+    tier: ClassVar[str] = FREE
+
+    def _text(self) -> str:
+        return f"Most Trees: exchange 1 {self.give} token for 1 {self.take} token"
+
+
+@dataclass(frozen=True)
+class EndTurn(PangaeaAction):
+    """Finish your turn (the Open Market is refilled) — or, in the final round, pass."""
+
+    kind: ClassVar[str] = "End turn"
+    tier: ClassVar[str] = FREE
+
+    def _text(self) -> str:
+        return "End your turn"

@@ -1,0 +1,252 @@
+"""The continent: Biome Tiles laid around the Sacred Mountain, as a networkx graph.
+
+A board is built once per (edition, player count, seed) and cached; game states refer to it
+and keep only what changes (trees, seeds, spirits, tokens).  Spaces are hexes in axial
+coordinates; two spaces are adjacent when they share an edge, across tile borders too
+(the hex grid and tile shape are labelled assumptions of the reference edition).
+
+>>> from pangaea_lab.pangaea.edition import load_edition
+>>> board = build_continent(load_edition(), players=2, seed=1)
+>>> len(board.tiles), len(board.land), len(board.water)
+(8, 24, 16)
+>>> board.is_contiguous()
+True
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from typing import Iterable, Mapping
+
+import networkx as nx
+
+from ..core import hexgrid
+from ..core.errors import InvalidData, InvalidSetup
+from ..core.hexgrid import Hex
+from ..core.rng import make_rng
+from .edition import Edition, tiles_per_player
+
+LAND, WATER = "land", "water"
+
+
+@dataclass(frozen=True)
+class Tile:
+    """One Biome Tile as laid: its biome and the hexes it covers."""
+
+    index: int
+    biome: str
+    land: tuple[Hex, ...]
+    water: tuple[Hex, ...]
+    blessing: tuple[Hex, ...]
+
+    @property
+    def cells(self) -> tuple[Hex, ...]:
+        return self.land + self.water
+
+
+@dataclass(frozen=True)
+class Space:
+    """What a space is made of (never changes during a game)."""
+
+    cell: Hex
+    terrain: str
+    biome: str
+    tile: int
+    blessing: bool
+
+
+class Board:
+    """The static topology of one continent.
+
+    ``cells`` are sorted; ``index[cell]`` gives a space's number, used by game states to keep
+    per-space data in tuples.  ``graph`` is the networkx adjacency graph of all spaces with
+    node attributes ``terrain``, ``biome``, ``tile`` and ``blessing``.
+    """
+
+    def __init__(self, spaces: Iterable[Space], mountain: Iterable[Hex] = ()) -> None:
+        spaces = sorted(spaces, key=lambda s: s.cell)
+        self.spaces: tuple[Space, ...] = tuple(spaces)
+        self.cells: tuple[Hex, ...] = tuple(s.cell for s in spaces)
+        if len(set(self.cells)) != len(self.cells):
+            raise InvalidData("a board lists the same space twice")
+        self.index: dict[Hex, int] = {c: i for i, c in enumerate(self.cells)}
+        self.mountain: tuple[Hex, ...] = tuple(sorted(mountain))
+        if set(self.mountain) & set(self.cells):
+            raise InvalidData("a board space cannot lie on the Sacred Mountain")
+        self.terrain = tuple(s.terrain for s in spaces)
+        self.biome = tuple(s.biome for s in spaces)
+        self.tile_of = tuple(s.tile for s in spaces)
+        self.blessing_marked = tuple(s.blessing for s in spaces)
+        self.neighbours: tuple[tuple[int, ...], ...] = tuple(
+            tuple(self.index[n] for n in hexgrid.neighbours(c) if n in self.index)
+            for c in self.cells)
+        self.land = tuple(i for i, t in enumerate(self.terrain) if t == LAND)
+        self.water = tuple(i for i, t in enumerate(self.terrain) if t == WATER)
+        self.key = tuple((s.cell, s.terrain, s.biome, s.tile, s.blessing) for s in spaces)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Board) and other.key == self.key and other.mountain == self.mountain
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __len__(self) -> int:
+        return len(self.cells)
+
+    @cached_property
+    def graph(self) -> nx.Graph:
+        g = nx.Graph()
+        for s in self.spaces:
+            g.add_node(s.cell, terrain=s.terrain, biome=s.biome, tile=s.tile, blessing=s.blessing)
+        for i, c in enumerate(self.cells):
+            for j in self.neighbours[i]:
+                if i < j:
+                    g.add_edge(c, self.cells[j])
+        return g
+
+    @cached_property
+    def tiles(self) -> tuple[Tile, ...]:
+        groups: dict[int, list[Space]] = {}
+        for s in self.spaces:
+            groups.setdefault(s.tile, []).append(s)
+        return tuple(Tile(t, ss[0].biome,
+                          tuple(s.cell for s in ss if s.terrain == LAND),
+                          tuple(s.cell for s in ss if s.terrain == WATER),
+                          tuple(s.cell for s in ss if s.blessing))
+                     for t, ss in sorted(groups.items()))
+
+    def is_contiguous(self) -> bool:
+        """True when every space can be reached from every other through adjacent spaces."""
+        return len(self.cells) > 0 and nx.is_connected(self.graph)
+
+    def cell_of(self, cell: Hex | Iterable[int]) -> int:
+        """The index of a space given as a (q, r) pair; a clear error if it is not one."""
+        try:
+            key = (int(cell[0]), int(cell[1]))  # type: ignore[index]
+        except (TypeError, ValueError, IndexError):
+            raise InvalidData(f"{cell!r} is not a (q, r) pair") from None
+        if key not in self.index:
+            raise InvalidData(f"{key} is not a space of this continent")
+        return self.index[key]
+
+    def describe(self, i: int) -> str:
+        """A space in words, e.g. "(2, -1) Sun land"."""
+        return f"{self.cells[i]} {self.biome[i]} {self.terrain[i]}"
+
+    def to_list(self) -> list:
+        """The board as JSON-ready data: one [q, r, terrain, biome, tile, blessing] per space."""
+        return [[s.cell[0], s.cell[1], s.terrain, s.biome, s.tile, s.blessing] for s in self.spaces]
+
+
+def board_from_list(rows: object, mountain: object, biomes: Iterable[str]) -> Board:
+    """Rebuild a board saved by :meth:`Board.to_list`, checking every row."""
+    if not isinstance(rows, list) or not rows:
+        raise InvalidData("field 'board' must be a non-empty list of spaces")
+    biomes = set(biomes)
+    spaces = []
+    for k, row in enumerate(rows):
+        if (not isinstance(row, list) or len(row) != 6 or not all(isinstance(x, int) and not isinstance(x, bool) for x in row[:2])
+                or row[2] not in (LAND, WATER) or row[3] not in biomes
+                or not isinstance(row[4], int) or not isinstance(row[5], bool)):
+            raise InvalidData(f"field board[{k}] must be [q, r, 'land'|'water', biome, tile, "
+                              f"blessing], found {row!r}")
+        if row[5] and row[2] != WATER:
+            raise InvalidData(f"field board[{k}]: only a Water Space can carry a blessing icon")
+        spaces.append(Space((row[0], row[1]), row[2], row[3], row[4], row[5]))
+    if not isinstance(mountain, list) or not all(
+            isinstance(h, list) and len(h) == 2 and all(isinstance(x, int) for x in h) for h in mountain):
+        raise InvalidData("field 'mountain' must be a list of [q, r] pairs")
+    return _cached_board(tuple(spaces), tuple((h[0], h[1]) for h in mountain))
+
+
+@lru_cache(maxsize=256)
+def _cached_board(spaces: tuple[Space, ...], mountain: tuple[Hex, ...]) -> Board:
+    return Board(spaces, mountain)
+
+
+def custom_board(spaces: Mapping[Hex, tuple[str, str]], blessing: Iterable[Hex] = (),
+                 mountain: Iterable[Hex] = ()) -> Board:
+    """A hand-built board, e.g. for a lesson: ``{(0, 0): ("land", "Sun"), ...}``.
+
+    Each space is its own tile (there are no tile borders to draw)."""
+    marked = set(blessing)
+    items = []
+    for k, (cell, (terrain, biome)) in enumerate(sorted(spaces.items())):
+        if terrain not in (LAND, WATER):
+            raise InvalidData(f"space {cell}: terrain must be 'land' or 'water', not {terrain!r}")
+        items.append(Space(tuple(cell), terrain, biome, k, cell in marked))
+    return _cached_board(tuple(sorted(items, key=lambda s: s.cell)), tuple(sorted(mountain)))
+
+
+def _tile_cells(ed: Edition, rotation: int, offset: Hex) -> tuple[list[Hex], list[Hex], list[Hex]]:
+    def place(cells):
+        return [hexgrid.add(hexgrid.rotate(c, rotation), offset) for c in cells]
+    return place(ed.land_shape), place(ed.water_shape), place(ed.blessing_shape)
+
+
+def _lay_tiles(ed: Edition, biomes: list[str], rng: random.Random) -> list[Tile]:
+    """Attach tiles one at a time: each touches the mountain or earlier tiles, never overlaps,
+    and prefers the snuggest spots (most shared edges), chosen at random among equals."""
+    mountain = set(hexgrid.spiral((0, 0), ed.mountain_radius))
+    taken: set[Hex] = set()
+    tiles: list[Tile] = []
+    shape = list(ed.land_shape) + list(ed.water_shape)
+    for index, biome in enumerate(biomes):
+        blocked = mountain | taken
+        frontier = sorted({n for c in blocked for n in hexgrid.neighbours(c)} - blocked)
+        seen: set[frozenset[Hex]] = set()
+        best: list[tuple[int, Hex]] = []
+        best_score = -1
+        for rotation in range(6):
+            rotated = [hexgrid.rotate(c, rotation) for c in shape]
+            for anchor in frontier:
+                for c in rotated:
+                    offset = hexgrid.sub(anchor, c)
+                    cells = frozenset(hexgrid.add(r, offset) for r in rotated)
+                    if cells & blocked or cells in seen:
+                        continue
+                    seen.add(cells)
+                    touch_tiles = sum(1 for h in cells for n in hexgrid.neighbours(h) if n in taken)
+                    touch_mountain = sum(1 for h in cells for n in hexgrid.neighbours(h)
+                                         if n in mountain)
+                    if tiles and touch_tiles == 0:
+                        continue  # must join the continent, not float beside the mountain
+                    score = touch_tiles + 2 * touch_mountain
+                    if score > best_score:
+                        best, best_score = [], score
+                    if score == best_score:
+                        best.append((rotation, offset))
+        rotation, offset = rng.choice(best)
+        land, water, blessing = _tile_cells(ed, rotation, offset)
+        tiles.append(Tile(index, biome, tuple(land), tuple(water), tuple(blessing)))
+        taken.update(land)
+        taken.update(water)
+    return tiles
+
+
+def build_continent(edition: Edition, players: int, seed: int | str) -> Board:
+    """The continent for this player count and seed (Game Setup: 4 Biome Tiles per player,
+    shuffled and attached to the Sacred Mountain as one contiguous continent)."""
+    if not edition.min_players <= players <= edition.max_players:
+        raise InvalidSetup(f"The Dawn of Pangaea is for {edition.min_players} to "
+                           f"{edition.max_players} players, not {players}")
+    return _build(edition, players, seed)
+
+
+@lru_cache(maxsize=128)
+def _build(edition: Edition, players: int, seed: int | str) -> Board:
+    rng = make_rng(seed, "continent")
+    biomes = [b for b, n in tiles_per_player(edition).items() for _ in range(n * players)]
+    rng.shuffle(biomes)
+    tiles = _lay_tiles(edition, biomes, rng)
+    spaces = []
+    for t in tiles:
+        spaces += [Space(c, LAND, t.biome, t.index, False) for c in t.land]
+        spaces += [Space(c, WATER, t.biome, t.index, c in t.blessing) for c in t.water]
+    board = _cached_board(tuple(sorted(spaces, key=lambda s: s.cell)),
+                          tuple(sorted(hexgrid.spiral((0, 0), edition.mountain_radius))))
+    if not board.is_contiguous():  # pragma: no cover - the layout rule makes this impossible
+        raise InvalidSetup("the tiles did not form one contiguous continent")
+    return board

@@ -1,0 +1,362 @@
+"""Component data for The Dawn of Pangaea: the edition file and its validation.
+
+Every item in an edition file carries a ``source`` label: ``rulebook`` (stated in the
+rulebook), ``public source`` (found in a public preview) or ``assumption`` (a modelling choice
+where nothing public gives the fact).  :func:`load_edition` checks the whole file and names
+the first bad field; :meth:`Edition.sources` lists the labels for display.
+
+>>> ed = load_edition()
+>>> ed.summit_steps, ed.biomes
+(30, ('Wind', 'Sun', 'Rain', 'Snow'))
+>>> ed.source_of("summit_steps")
+'assumption'
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Mapping
+
+from ..core.errors import InvalidData
+from ..core.jsonio import dumps, load_file
+
+SOURCES = ("rulebook", "public source", "assumption")
+BLESSING_KINDS = ("Flying Seed", "Vigorous Seed", "Call Ancient", "Wild Weather")
+ANCIENTS = ("Okuma", "Chelon", "Thorondal")
+REQUIRED = ("biomes", "players", "tiles_per_player", "tile_shape", "mountain", "summit_steps",
+            "trees_per_player", "seeds_per_player", "weather_tokens", "blessings",
+            "favor_tokens", "most_trees", "land_rituals", "creature_rituals", "rule_gaps",
+            "round_limit")
+
+
+@dataclass(frozen=True)
+class LandCard:
+    """A Land Ritual card: connect a Tree on one biome to a Tree on the other."""
+
+    id: str
+    biomes: tuple[str, str]
+    solo: bool
+
+    @property
+    def kind(self) -> str:
+        return "land"
+
+    @property
+    def title(self) -> str:
+        return f"Land Ritual {self.id} ({self.biomes[0]}–{self.biomes[1]})"
+
+
+@dataclass(frozen=True)
+class CreatureCard:
+    """A Creature Ritual card: pay its Weather Tokens, score its fixed points."""
+
+    id: str
+    name: str
+    ancient: str
+    points: int
+    cost: tuple[tuple[str, int], ...]
+    wild: int
+    solo: bool
+
+    @property
+    def kind(self) -> str:
+        return "creature"
+
+    @property
+    def size(self) -> int:
+        return sum(n for _, n in self.cost) + self.wild
+
+    def cost_text(self) -> str:
+        parts = [f"{n} {w}" for w, n in self.cost]
+        if self.wild:
+            parts.append(f"{self.wild} any")
+        return " + ".join(parts)
+
+    @property
+    def title(self) -> str:
+        return f"{self.name} [{self.id}] ({self.points} pts, pay {self.cost_text()})"
+
+
+Card = LandCard | CreatureCard
+
+
+@dataclass(frozen=True, eq=False)
+class Edition:
+    """A validated edition: component counts, cards, tile shape and track length."""
+
+    raw: Mapping[str, Any] = field(repr=False)
+    name: str
+    label: str
+    biomes: tuple[str, ...]
+    min_players: int
+    max_players: int
+    summit_steps: int
+    trees_per_player: int
+    seeds_per_player: int
+    weather_tokens: tuple[int, ...]
+    blessings: tuple[tuple[str, int], ...]
+    land_cards: tuple[LandCard, ...]
+    creature_cards: tuple[CreatureCard, ...]
+    land_shape: tuple[tuple[int, int], ...]
+    water_shape: tuple[tuple[int, int], ...]
+    blessing_shape: tuple[tuple[int, int], ...]
+    mountain_radius: int
+    most_trees_minimum: int
+    most_trees_bonus: int
+    round_limit: int
+    digest: str
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Edition) and other.digest == self.digest
+
+    def __hash__(self) -> int:
+        return hash(self.digest)
+
+    @property
+    def cards(self) -> dict[str, Card]:
+        return _card_index(self)
+
+    def card(self, card_id: str) -> Card:
+        """The card with this id; a clear error naming the id otherwise."""
+        try:
+            return self.cards[card_id]
+        except KeyError:
+            raise InvalidData(f"no Ritual card with id {card_id!r} in edition {self.name!r}") from None
+
+    def source_of(self, item: str) -> str:
+        return self.raw[item]["source"]
+
+    def sources(self) -> list[tuple[str, str, str]]:
+        """``(item, source, note)`` for every item, for showing which data are facts."""
+        return [(k, self.raw[k]["source"], self.raw[k].get("note", "")) for k in REQUIRED]
+
+    def rule_gaps(self) -> list[dict]:
+        """The situations the rulebook does not settle and the choice made for each."""
+        return list(self.raw["rule_gaps"]["value"])
+
+    def to_dict(self) -> dict:
+        return copy.deepcopy(dict(self.raw))
+
+
+@lru_cache(maxsize=None)
+def _card_index(ed: Edition) -> dict[str, Card]:
+    return {c.id: c for c in (*ed.land_cards, *ed.creature_cards)}
+
+
+def _value(data: Mapping, key: str) -> Any:
+    entry = data.get(key)
+    if not isinstance(entry, dict) or "value" not in entry:
+        raise InvalidData(f"edition field {key!r} is missing or is not an object with a 'value'")
+    source = entry.get("source")
+    if source not in SOURCES:
+        raise InvalidData(f"edition field {key!r}: 'source' must be one of {list(SOURCES)}, "
+                          f"found {source!r}")
+    return entry["value"]
+
+
+def _int(value: Any, where: str, low: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise InvalidData(f"edition field {where} must be a whole number of at least {low}, "
+                          f"found {value!r}")
+    return value
+
+
+def _cells(value: Any, where: str) -> tuple[tuple[int, int], ...]:
+    if not isinstance(value, list) or not value:
+        raise InvalidData(f"edition field {where} must be a non-empty list of [q, r] pairs")
+    out = []
+    for cell in value:
+        if (not isinstance(cell, list) or len(cell) != 2
+                or not all(isinstance(x, int) and not isinstance(x, bool) for x in cell)):
+            raise InvalidData(f"edition field {where}: {cell!r} is not a [q, r] pair of integers")
+        out.append((cell[0], cell[1]))
+    if len(set(out)) != len(out):
+        raise InvalidData(f"edition field {where} lists a cell twice")
+    return tuple(out)
+
+
+def edition_from_dict(data: Any) -> Edition:
+    """Validate an edition given as a dict (e.g. parsed JSON) and build an :class:`Edition`."""
+    if not isinstance(data, dict):
+        raise InvalidData("an edition must be a JSON object")
+    for key in REQUIRED:
+        _value(data, key)
+    name = data.get("edition")
+    label = data.get("label")
+    if not isinstance(name, str) or not name:
+        raise InvalidData("edition field 'edition' (its name) must be a non-empty text")
+    if not isinstance(label, str):
+        raise InvalidData("edition field 'label' must be a text saying what the data are")
+
+    biomes = _value(data, "biomes")
+    if (not isinstance(biomes, list) or len(biomes) < 2
+            or not all(isinstance(b, str) and b for b in biomes) or len(set(biomes)) != len(biomes)):
+        raise InvalidData("edition field 'biomes' must list at least 2 different biome names")
+    biomes = tuple(biomes)
+
+    players = _value(data, "players")
+    if not isinstance(players, dict):
+        raise InvalidData("edition field 'players' must be an object with 'min' and 'max'")
+    pmin = _int(players.get("min"), "players.min", 2)
+    pmax = _int(players.get("max"), "players.max", pmin)
+
+    per_player = _value(data, "tiles_per_player")
+    if not isinstance(per_player, dict) or set(per_player) != set(biomes):
+        raise InvalidData("edition field 'tiles_per_player' must give a count for every biome")
+    for b, n in per_player.items():
+        _int(n, f"tiles_per_player.{b}", 0)
+    if sum(per_player.values()) < 1:
+        raise InvalidData("edition field 'tiles_per_player' must give each player at least one tile")
+
+    shape = _value(data, "tile_shape")
+    if not isinstance(shape, dict):
+        raise InvalidData("edition field 'tile_shape' must be an object with land, water, blessing")
+    land = _cells(shape.get("land"), "tile_shape.land")
+    water = _cells(shape.get("water"), "tile_shape.water")
+    blessing = _cells(shape.get("blessing", [[*water[0]]]), "tile_shape.blessing")
+    if set(land) & set(water):
+        raise InvalidData("edition field tile_shape: a hex cannot be both land and water")
+    if not set(blessing) <= set(water):
+        raise InvalidData("edition field tile_shape.blessing must list water hexes only")
+    from ..core import hexgrid
+    tile_cells = set(land) | set(water)
+    seen = {land[0]}
+    frontier = [land[0]]
+    while frontier:
+        h = frontier.pop()
+        for n in hexgrid.neighbours(h):
+            if n in tile_cells and n not in seen:
+                seen.add(n)
+                frontier.append(n)
+    if seen != tile_cells:
+        raise InvalidData("edition field tile_shape: the hexes of a tile must be connected")
+
+    mountain = _value(data, "mountain")
+    if not isinstance(mountain, dict):
+        raise InvalidData("edition field 'mountain' must be an object with 'radius'")
+    radius = _int(mountain.get("radius"), "mountain.radius", 0)
+
+    summit = _int(_value(data, "summit_steps"), "summit_steps", 5)
+    trees = _int(_value(data, "trees_per_player"), "trees_per_player", 1)
+    seeds = _int(_value(data, "seeds_per_player"), "seeds_per_player", 2)
+
+    weather = _value(data, "weather_tokens")
+    if not isinstance(weather, dict) or set(weather) != set(biomes):
+        raise InvalidData("edition field 'weather_tokens' must give a count for every biome")
+    weather_counts = tuple(_int(weather[b], f"weather_tokens.{b}") for b in biomes)
+
+    blessings = _value(data, "blessings")
+    if not isinstance(blessings, dict) or not set(blessings) <= set(BLESSING_KINDS):
+        raise InvalidData(f"edition field 'blessings' must map kinds among {list(BLESSING_KINDS)} "
+                          "to counts")
+    bless = tuple((k, _int(blessings.get(k, 0), f"blessings.{k}")) for k in BLESSING_KINDS)
+
+    favor = _value(data, "favor_tokens")
+    if not isinstance(favor, dict) or set(favor) != set(ANCIENTS):
+        raise InvalidData(f"edition field 'favor_tokens' must give a count for each of {list(ANCIENTS)}")
+    for k, v in favor.items():
+        _int(v, f"favor_tokens.{k}")
+
+    most = _value(data, "most_trees")
+    if not isinstance(most, dict):
+        raise InvalidData("edition field 'most_trees' must be an object with minimum and bonus")
+    most_min = _int(most.get("minimum"), "most_trees.minimum", 1)
+    most_bonus = _int(most.get("bonus"), "most_trees.bonus", 0)
+
+    ids: set[str] = set()
+
+    def new_id(card: Any, where: str) -> str:
+        if not isinstance(card, dict):
+            raise InvalidData(f"edition field {where} must be an object")
+        cid = card.get("id")
+        if not isinstance(cid, str) or not cid:
+            raise InvalidData(f"edition field {where}.id must be a non-empty text")
+        if cid in ids:
+            raise InvalidData(f"edition field {where}.id: card id {cid!r} is used twice")
+        ids.add(cid)
+        return cid
+
+    land_cards = []
+    raw_land = _value(data, "land_rituals")
+    if not isinstance(raw_land, list):
+        raise InvalidData("edition field 'land_rituals' must be a list of cards")
+    for i, card in enumerate(raw_land):
+        where = f"land_rituals[{i}]"
+        cid = new_id(card, where)
+        pair = card.get("biomes")
+        if not isinstance(pair, list) or len(pair) != 2 or not all(b in biomes for b in pair):
+            raise InvalidData(f"edition field {where}.biomes must name 2 of the biomes {list(biomes)}, "
+                              f"found {pair!r}")
+        land_cards.append(LandCard(cid, (pair[0], pair[1]), bool(card.get("solo", False))))
+
+    creature_cards = []
+    raw_creature = _value(data, "creature_rituals")
+    if not isinstance(raw_creature, list):
+        raise InvalidData("edition field 'creature_rituals' must be a list of cards")
+    for i, card in enumerate(raw_creature):
+        where = f"creature_rituals[{i}]"
+        cid = new_id(card, where)
+        ancient = card.get("ancient")
+        if ancient not in ANCIENTS:
+            raise InvalidData(f"edition field {where}.ancient must be one of {list(ANCIENTS)}, "
+                              f"found {ancient!r}")
+        points = _int(card.get("points"), f"{where}.points", 1)
+        cost = card.get("cost")
+        if not isinstance(cost, dict) or not set(cost) <= set(biomes):
+            raise InvalidData(f"edition field {where}.cost must map weather names {list(biomes)} "
+                              f"to counts, found {cost!r}")
+        cost_items = tuple((b, _int(cost[b], f"{where}.cost.{b}", 1)) for b in biomes if b in cost)
+        wild = _int(card.get("wild", 0), f"{where}.wild")
+        if not cost_items and not wild:
+            raise InvalidData(f"edition field {where}: a Creature Ritual must cost something")
+        cname = card.get("name", cid)
+        if not isinstance(cname, str):
+            raise InvalidData(f"edition field {where}.name must be a text")
+        creature_cards.append(CreatureCard(cid, cname, ancient, points, cost_items, wild,
+                                           bool(card.get("solo", False))))
+    need = pmax + 2
+    if len(land_cards) < need or len(creature_cards) < need:
+        raise InvalidData(f"an edition needs at least {need} Land and {need} Creature Rituals "
+                          f"for {pmax} players (hands and market)")
+
+    gaps = _value(data, "rule_gaps")
+    if not isinstance(gaps, list) or not all(isinstance(g, dict) and "id" in g and "text" in g
+                                             for g in gaps):
+        raise InvalidData("edition field 'rule_gaps' must be a list of {id, text} objects")
+    round_limit = _int(_value(data, "round_limit"), "round_limit", 1)
+
+    digest = hashlib.sha256(dumps(data).encode("utf-8")).hexdigest()[:16]
+    return Edition(
+        raw=copy.deepcopy(data), name=name, label=label, biomes=biomes, min_players=pmin,
+        max_players=pmax, summit_steps=summit, trees_per_player=trees, seeds_per_player=seeds,
+        weather_tokens=weather_counts, blessings=bless, land_cards=tuple(land_cards),
+        creature_cards=tuple(creature_cards), land_shape=land, water_shape=water,
+        blessing_shape=blessing, mountain_radius=radius, most_trees_minimum=most_min,
+        most_trees_bonus=most_bonus, round_limit=round_limit, digest=digest)
+
+
+def tiles_per_player(ed: Edition) -> dict[str, int]:
+    return dict(ed.raw["tiles_per_player"]["value"])
+
+
+@lru_cache(maxsize=1)
+def _reference() -> Edition:
+    text = resources.files(__package__).joinpath("data/edition.json").read_text("utf-8")
+    return edition_from_dict(json.loads(text))
+
+
+def load_edition(source: str | Path | Mapping | Edition | None = None) -> Edition:
+    """The reference edition (no argument), or a user's edition from a path or a dict."""
+    if source is None:
+        return _reference()
+    if isinstance(source, Edition):
+        return source
+    if isinstance(source, Mapping):
+        return edition_from_dict(dict(source))
+    return edition_from_dict(load_file(source, what="edition file"))

@@ -1,0 +1,120 @@
+"""Game Setup for The Dawn of Pangaea, as a sequence of steps a learner can watch.
+
+>>> state = new_game(players=3, seed=11)
+>>> state.num_players, len(state.board.tiles), state.players[0].seeds
+(3, 12, 2)
+>>> [step.title for step in setup_steps(players=2, seed=1)][:2]
+['Players take their pieces', 'Build the continent']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Mapping
+
+from ..core.errors import InvalidSetup
+from ..core.rng import check_seed, make_rng
+from .board import build_continent
+from .edition import BLESSING_KINDS, Edition, load_edition
+from .rituals import NOBODY
+from .state import PLAYER_NAMES, GameState, PlayerState
+
+
+@dataclass(frozen=True)
+class SetupStep:
+    """One step of Game Setup: a title, what happens in plain words, and the state after it."""
+
+    title: str
+    explanation: str
+    state: GameState
+
+
+def setup_steps(players: int = 2, seed: int | str = 0, family: bool = True,
+                edition: Edition | str | Path | Mapping | None = None) -> list[SetupStep]:
+    """Every step of Game Setup with the state after it; the last one is the first state of
+    the game (the same as :func:`new_game` gives)."""
+    ed = load_edition(edition)
+    check_seed(seed)
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise InvalidSetup(f"players must be a whole number, not {players!r}")
+    if not family:
+        raise InvalidSetup("Only the family rules are available so far: the Ancient Guardians "
+                           "and Favor Tokens come with the full game. Use family=True.")
+    if len(PLAYER_NAMES) < players:
+        raise InvalidSetup(f"at most {len(PLAYER_NAMES)} players have colours")
+    board = build_continent(ed, players, seed)
+    rng = make_rng(seed, "setup")
+    steps: list[SetupStep] = []
+    n_cells = len(board)
+    start = PlayerState(trees=ed.trees_per_player, seeds=ed.seeds_per_player - 1, hand=(),
+                        weather=(0,) * len(ed.biomes), blessings=(0,) * len(BLESSING_KINDS))
+    bag = [k for k, count in ed.blessings for _ in range(count)]
+    land = [c.id for c in ed.land_cards]
+    creature = [c.id for c in ed.creature_cards]
+    state = GameState(
+        edition=ed, board=board, seed=seed, family=family, trees=(NOBODY,) * n_cells,
+        seeds=(NOBODY,) * n_cells, spirits=(NOBODY,) * players, board_blessings=("",) * n_cells,
+        players=(start,) * players, land_deck=tuple(land), creature_deck=tuple(creature),
+        market=(None,) * 4, weather_supply=ed.weather_tokens, blessing_bag=tuple(bag),
+        blessing_discard=(), most_trees=NOBODY, first_player=0, turn_player=0)
+    steps.append(SetupStep(
+        "Players take their pieces",
+        f"Each player takes {ed.trees_per_player} Trees, {ed.seeds_per_player} Seeds and a "
+        "Spirit of their colour. One Seed becomes the score marker beside the Sacred Mountain, "
+        f"so {ed.seeds_per_player - 1} Seeds stay in the supply.", state))
+    steps.append(SetupStep(
+        "Build the continent",
+        f"Each player brings one Biome Tile of each type ({players * len(board.tiles) // players} "
+        "tiles in all). They are shuffled and attached to the Sacred Mountain one by one so that "
+        "they form one contiguous continent.", state))
+
+    rng.shuffle(bag)
+    blessings = [""] * n_cells
+    for i in range(n_cells):
+        if board.blessing_marked[i]:
+            blessings[i] = bag.pop(0)
+    state = replace(state, board_blessings=tuple(blessings), blessing_bag=tuple(bag))
+    steps.append(SetupStep(
+        "Blessings on the marked Water Spaces",
+        "A Blessing Token from the bag is laid face up on every Water Space with the blessing "
+        f"icon ({sum(board.blessing_marked)} here). The others stay in the bag.", state))
+
+    rng.shuffle(land)
+    rng.shuffle(creature)
+    hands = []
+    base = list(state.players)
+    for p in range(players):
+        hands.append((land.pop(0), creature.pop(0)))
+        base[p] = replace(base[p], hand=hands[-1])
+    state = replace(state, players=tuple(base), land_deck=tuple(land),
+                    creature_deck=tuple(creature))
+    steps.append(SetupStep(
+        "Shuffle the Ritual decks and deal hands",
+        "The Land and the Creature Ritual decks are shuffled separately; every player draws one "
+        "card of each into a hidden hand.", state))
+
+    market = (land.pop(0), land.pop(0), creature.pop(0), creature.pop(0))
+    state = replace(state, market=market, land_deck=tuple(land), creature_deck=tuple(creature))
+    steps.append(SetupStep(
+        "Open the market",
+        "Two cards of each deck are turned face up to form the Open Market."
+        + (" (Family rules: no Favor Tokens are placed on them.)" if family else ""), state))
+
+    first = rng.randrange(players)
+    state = replace(state, first_player=first, turn_player=first)
+    steps.append(SetupStep(
+        "Choose the starting player",
+        f"One Seed of each player is drawn blindly: {PLAYER_NAMES[first]} starts and takes the "
+        "First Player Marker. Play goes clockwise.", state))
+    return steps
+
+
+def new_game(players: int = 2, seed: int | str = 0, family: bool = True,
+             edition: Edition | str | Path | Mapping | None = None) -> GameState:
+    """The first state of a game: ``players`` 2..4, everything random drawn from ``seed``.
+
+    ``family=True`` (the default for now) plays without Favor Tokens and Ancient Guardians;
+    ``edition`` takes a user's component file (path or dict) instead of the reference set.
+    """
+    return setup_steps(players=players, seed=seed, family=family, edition=edition)[-1].state
