@@ -1,0 +1,22 @@
+"""Forest Shuffle (base game): cards, forests, scoring, the turn engine and widgets.
+
+>>> from pangaea_lab import forest_shuffle as fs
+>>> forest = fs.Forest.from_dict({"trees": [{"tree": "Oak", "top": ["Red Squirrel"]}]})
+>>> fs.score([forest])[0].by_species
+{'Oak': 0, 'Red Squirrel': 5}
+"""
+
+from .actions import (Decide, DrawCard, Finish, KeepHand, Mulligan, Pay, PlaceFree, PlayDweller,
+                      PlaySapling, PlayTree, ToCave)
+from .cards import Catalog, catalog, load_catalog, rules_data
+from .forest import Dweller, Forest, Tree
+from .rules import OPTION_DEFAULTS, legal_actions, new_game
+from .scoring import ForestScore, explain, score, score_forest
+from .state import GameState, Step
+
+__all__ = [
+    "Catalog", "Decide", "DrawCard", "Dweller", "Finish", "Forest", "ForestScore", "GameState",
+    "KeepHand", "Mulligan", "OPTION_DEFAULTS", "Pay", "PlaceFree", "PlayDweller", "PlaySapling",
+    "PlayTree", "Step", "ToCave", "Tree", "catalog", "explain", "legal_actions", "load_catalog",
+    "new_game", "rules_data", "score", "score_forest",
+]

@@ -307,6 +307,9 @@ class Catalog:
 
     def species(self, name: str) -> Species:
         """A species by name (any letter case); a clear error naming close matches."""
+        exact = self._species.get(name) if isinstance(name, str) else None
+        if exact is not None:
+            return exact
         if isinstance(name, str):
             real = self._lower.get(name.strip().lower())
             if real is not None:

@@ -1,0 +1,169 @@
+"""What happens after a card is placed: mushroom draws, effects and bonuses (appendix).
+
+Every function works on the mutable working copy used inside :func:`.rules.apply`
+(``w``, a :class:`.rules.Work`); each adds steps to ``w.pending`` or changes zones.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Mapping
+
+from .cards import SIDES, catalog
+from .state import Step, dweller_of
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .rules import Work
+
+#: effect kinds that need no decision when a card is played (passive or permanent)
+PASSIVE = ("mushroom", "counts_as_tree")
+
+
+def played_species(card: int, placement: str) -> str | None:
+    """The species a played card shows: a tree's species, a half's species, or None."""
+    c = catalog().card(card)
+    if placement == "sapling":
+        return None
+    if placement == "tree":
+        return c.species
+    half = c.half_for(placement)
+    return half.species if half else None
+
+
+def played_symbol(card: int, placement: str) -> str | None:
+    c = catalog().card(card)
+    if placement == "tree":
+        return c.species
+    half = c.half_for(placement) if placement in SIDES else None
+    return half.symbol if half else None
+
+
+def bonus_earned(card: int, placement: str, paid: tuple[int, ...]) -> bool:
+    """The bonus applies only if at least one card was paid and every payment card shows
+    the played card's tree symbol (a split card on either half)."""
+    symbol = played_symbol(card, placement)
+    return bool(paid) and symbol is not None and all(
+        symbol in catalog().card(c).symbols() for c in paid)
+
+
+def active(parts: Any) -> list[Mapping[str, Any]]:
+    return [e for e in parts if e["kind"] not in PASSIVE]
+
+
+def mushroom_steps(w: "Work", card: int, placement: str) -> list[Step]:
+    """One optional draw per mushroom (played on an earlier turn) that the new card triggers."""
+    species = played_species(card, placement)
+    types = catalog().species(species).types if species and placement in SIDES else ()
+    out = []
+    for _, _, d in w.forests[w.current].dwellers():
+        if d.card in w.this_turn:
+            continue
+        for e in catalog().species(d.species).effect:
+            if e["kind"] != "mushroom":
+                continue
+            trigger = e["trigger"]
+            if trigger == "tree":
+                hit = placement == "tree" or (
+                    placement == "sapling" and w.options["sapling_triggers_chanterelle"])
+            elif trigger in SIDES:
+                hit = placement == trigger
+            else:
+                hit = trigger in types
+            if hit:
+                out.append(Step("mushroom", card=int(d.card or 0), tag=d.species))
+    return out
+
+
+def after_play_steps(w: "Work", card: int, placement: str, paid: tuple[int, ...]) -> list[Step]:
+    """Mushroom draws, then the effect, then the bonus of a card just paid for and placed."""
+    steps = mushroom_steps(w, card, placement)
+    species = played_species(card, placement)
+    if species is None:
+        return steps
+    sp = catalog().species(species)
+    if active(sp.effect):
+        steps.append(Step("effect", card=card, tag=sp.name))
+    if active(sp.bonus) and bonus_earned(card, placement, paid):
+        steps.append(Step("bonus", card=card, tag=sp.name))
+    return steps
+
+
+def count_type(w: "Work", kind: str) -> int:
+    forest = w.forests[w.current]
+    n = len(forest.trees) if kind == "tree" else 0
+    return n + sum(1 for _, _, d in forest.dwellers() if kind in catalog().species(d.species).types)
+
+
+def free_options(w: "Work", kind: str) -> list[tuple[int, str, int]]:
+    """(card, side, tree) for each hand card half of type ``kind`` that has a free slot."""
+    from .forest import can_join
+    out = []
+    forest = w.forests[w.current]
+    for c in sorted(w.hands[w.current]):
+        card = catalog().card(c)
+        if not card.is_split:
+            continue
+        for side, half in zip(card.sides(), card.halves):
+            if kind not in catalog().species(half.species).types:
+                continue
+            for i, tree in enumerate(forest.trees):
+                if can_join(tree.slot(side), half.species) is None:
+                    out.append((c, side, i))
+    return out
+
+
+def resolve(w: "Work", what: str, step: Step) -> None:
+    """Carry out a used effect, bonus or mushroom draw."""
+    if what == "mushroom":
+        w.draw_to_hand(1)
+        return
+    sp = catalog().species(step.tag)
+    parts = active(sp.effect if what == "effect" else sp.bonus)
+    for e in parts:
+        _apply_part(w, e, step.card)
+        if w.over:
+            return
+
+
+def _apply_part(w: "Work", e: Mapping[str, Any], card: int) -> None:
+    p = w.current
+    kind = e["kind"]
+    if kind == "draw":
+        w.draw_to_hand(int(e["n"]))
+    elif kind == "extra_turn":
+        w.extra_turns += 1
+    elif kind == "free_place":
+        if free_options(w, e["type"]):
+            w.pending.insert(0, Step("free", card=card, n=0 if e["many"] else 1, tag=e["type"]))
+    elif kind == "mole":
+        if w.hands[p]:
+            w.pending.insert(0, Step("mole", card=card, cards=tuple(sorted(w.hands[p]))))
+    elif kind == "bear_cave":
+        w.caves[p].extend(w.clearing)
+        w.clearing.clear()
+    elif kind == "raccoon":
+        if w.hands[p]:
+            w.pending.insert(0, Step("raccoon", card=card))
+    elif kind == "draw_per_species":
+        w.draw_to_hand(w.forests[p].count_species(e["species"]))
+    elif kind == "draw_per_type":
+        w.draw_to_hand(count_type(w, e["type"]))
+    else:  # pragma: no cover - data validation lists the kinds
+        raise ValueError(f"unknown effect kind {kind!r}")
+
+
+def place_free(w: "Work", card: int, side: str, tree: int) -> None:
+    """Place a hand card for free (no cost, effect or bonus); mushrooms may still draw."""
+    step = w.pending[0]
+    w.hands[w.current].remove(card)
+    w.forests[w.current] = w.forests[w.current].place(tree, side, dweller_of(card, side))
+    w.this_turn.append(card)
+    if step.n == 1:
+        w.pending.pop(0)
+    elif not free_options(w, step.tag):
+        w.pending.pop(0)
+    if w.options["free_place_triggers_mushrooms"]:
+        w.pending[0:0] = mushroom_steps(w, card, side)
+
+
+EFFECT_KINDS = ("draw", "extra_turn", "free_place", "mole", "bear_cave", "raccoon",
+                "draw_per_species", "draw_per_type") + PASSIVE
