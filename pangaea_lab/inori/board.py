@@ -1,0 +1,58 @@
+"""The fixed shape of the Inori board: the Great Tree's spaces and the card slots.
+
+The Great Tree is a small graph (trunk, branches and roots) built once per edition and cached;
+it gives each tree space a drawing position.  Card slots are numbered 1.. from left to right:
+three start slots, then one more slot per season for the New Start cards.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import networkx as nx
+
+from .edition import Edition
+
+#: marker colours of the four seats and of the neutral markers (value -1)
+SEAT_COLOURS = ("#202020", "#f4f4f4", "#ff8c1a", "#19a7b8")
+NEUTRAL = -1
+NEUTRAL_COLOUR = "#9e9e9e"
+
+
+@lru_cache(maxsize=8)
+def tree_graph(edition: Edition) -> nx.Graph:
+    """Nodes are tree-space indices (plus ``"trunk"``) with ``pos``, ``altar`` and ``root``
+    attributes; altar spaces sit on branches above the trunk, roots below it."""
+    g = nx.Graph()
+    g.add_node("trunk", pos=(0.0, 0.0), altar=False, root=False)
+    altar = [i for i, t in enumerate(edition.tree) if t.altar]
+    roots = [i for i, t in enumerate(edition.tree) if not t.altar]
+    per_row = 3
+    for k, i in enumerate(altar):
+        row, col = divmod(k, per_row)
+        count = min(per_row, len(altar) - row * per_row)
+        x = (col - (count - 1) / 2) * 1.0
+        y = -1.0 - row * 0.9
+        g.add_node(i, pos=(x, y), altar=True, root=False)
+        g.add_edge("trunk", i)
+    for k, i in enumerate(roots):
+        x = (k - (len(roots) - 1) / 2) * 1.0
+        g.add_node(i, pos=(x, 1.0), altar=False, root=True)
+        g.add_edge("trunk", i)
+    return g
+
+
+def tree_positions(edition: Edition) -> dict[int, tuple[float, float]]:
+    """Drawing position of each tree space (unit grid, y grows downward)."""
+    g = tree_graph(edition)
+    return {n: g.nodes[n]["pos"] for n in g.nodes if n != "trunk"}
+
+
+def root_spaces(edition: Edition) -> tuple[int, ...]:
+    """Indices of the root spaces (the ones holding set-aside tokens), in order."""
+    return tuple(i for i, t in enumerate(edition.tree) if not t.altar)
+
+
+def max_slots(edition: Edition) -> int:
+    """Cards on the board in the last season: the start cards plus one per season end."""
+    return edition.start_cards_dealt + edition.seasons - 1

@@ -1,0 +1,398 @@
+"""An Inori edition: every card, rune, altar, Great Tree space and table of numbers, as data.
+
+Much of the printed card data is not public, so the package ships a *reference edition*
+(``data/reference_edition.json``) built from public facts plus labelled assumptions, and a user
+can load their own file with :func:`load_edition`.  Every section carries a ``source`` label
+(``rulebook`` / ``public source`` / ``assumption``) that the notebooks and summaries show.
+
+>>> ed = load_edition()
+>>> ed.label, len(ed.cards), len(ed.runes), len(ed.tree)
+('assumption', 54, 15, 9)
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import InvalidData
+from ..core.jsonio import dumps, load_file, parse
+from .cards import Card, Effect, parse_card, parse_effect
+
+DATA_DIR = Path(__file__).parent / "data"
+REFERENCE_FILE = DATA_DIR / "reference_edition.json"
+
+#: Great Tree effects (rules summary, "Offer to the Great Tree"), with their needed fields
+TREE_EFFECTS: dict[str, tuple[str, ...]] = {
+    "favor_any": ("count",),               # take any N favor tokens
+    "points": ("count",),                  # score N points
+    "rune_and_altar_favor": ("count",),    # a rune + N tokens of the altar colour
+    "points_altar_colour": (),             # 1 point per token of the altar colour
+    "block_and_altar_favor": ("count",),   # block card spaces + N altar-colour tokens
+    "altar_favor": ("count",),             # N tokens of the altar colour
+    "set_aside": (),                       # the tokens set aside at setup
+}
+
+RUNE_KINDS = ("gain_favor", "move_to_colour", "move_from_slot", "offer_occupied")
+RUNE_TIMINGS = ("own_turn", "before_offering")
+LABELS = ("rulebook", "public source", "assumption")
+
+
+@dataclass(frozen=True)
+class TreeSpace:
+    """A Great Tree space: altar spaces take an Altar tile on first use; roots do not."""
+
+    id: str
+    name: str
+    altar: bool
+    effect: Effect
+    first: int = 0
+    second: int = 0
+
+
+@dataclass(frozen=True)
+class Rune:
+    """A Rune tile; ``timing`` is ``own_turn`` (any moment of your turn) or
+    ``before_offering`` (only before you place this turn's marker)."""
+
+    id: str
+    kind: str
+    timing: str
+    colour: str | None = None
+    count: int = 0
+    slot: int = 0
+
+    def describe(self, names: dict[str, str]) -> str:
+        if self.kind == "gain_favor":
+            return f"gain {self.count} {names[self.colour]} favor"  # type: ignore[index]
+        if self.kind == "move_to_colour":
+            return f"move a marker onto a {names[self.colour]} card"  # type: ignore[index]
+        if self.kind == "move_from_slot":
+            return f"move a marker off the card in slot {self.slot}"
+        return "offer on a space held by another player"
+
+
+class Edition:
+    """A validated edition.  Two editions are equal when their data are equal."""
+
+    def __init__(self, raw: dict, origin: str) -> None:
+        self.raw = raw
+        self.origin = origin
+        self.fingerprint = hashlib.sha256(dumps(raw).encode("utf-8")).hexdigest()[:16]
+        _validate_into(self, raw, origin)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Edition) and other.fingerprint == self.fingerprint
+
+    def __hash__(self) -> int:
+        return hash(self.fingerprint)
+
+    def __repr__(self) -> str:
+        return f"<Inori edition {self.name!r} ({self.label}), {len(self.cards)} cards>"
+
+    @property
+    def is_reference(self) -> bool:
+        return self.fingerprint == reference_edition().fingerprint
+
+    def colour_name(self, colour: str | None) -> str:
+        return self.names.get(colour, str(colour)) if colour else "-"
+
+    def summary(self) -> str:
+        """A few lines naming the edition, its label and each section's source label."""
+        lines = [f"Edition: {self.name}  [label: {self.label}]", self.description]
+        for section, label in self.sources.items():
+            lines.append(f"  {section}: {label}")
+        return "\n".join(line for line in lines if line)
+
+    def assumption_table(self) -> list[tuple[str, str, str]]:
+        """(topic, text, label) rows for every assumption the edition lists."""
+        return [(a["topic"], a["text"], a.get("source", "assumption"))
+                for a in self.assumptions]
+
+
+def _need(obj: Any, key: str, where: str) -> Any:
+    if not isinstance(obj, dict):
+        raise InvalidData(f"{where} must be a JSON object")
+    if key not in obj:
+        raise InvalidData(f"missing field {where}.{key}" if where else f"missing field {key!r}")
+    return obj[key]
+
+
+def _value(raw: dict, key: str, low: int, high: int) -> int:
+    item = _need(raw, key, "edition")
+    value = _need(item, "value", key)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidData(f"field {key}.value must be a whole number from {low} to {high}, "
+                          f"found {value!r}")
+    return value
+
+
+def _label(item: Any, where: str) -> str:
+    label = item.get("source", "assumption") if isinstance(item, dict) else "assumption"
+    if not isinstance(label, str) or not label:
+        raise InvalidData(f"{where}.source must be a text label such as "
+                          f"{', '.join(repr(x) for x in LABELS)}")
+    return label
+
+
+def _validate_into(ed: Edition, raw: Any, origin: str) -> None:
+    """Check ``raw`` field by field and fill ``ed``; errors name the file and the field."""
+    try:
+        _fill(ed, raw)
+    except InvalidData as exc:
+        raise InvalidData(f"Inori edition {origin}: {exc}") from None
+
+
+def _fill(ed: Edition, raw: Any) -> None:
+    if not isinstance(raw, dict):
+        raise InvalidData("the edition must be a JSON object at the top level")
+    if raw.get("format") != 1:
+        raise InvalidData(f"field 'format' must be 1, found {raw.get('format')!r}")
+    ed.name = _need(raw, "name", "")
+    ed.label = _need(raw, "label", "")
+    if not isinstance(ed.name, str) or not isinstance(ed.label, str):
+        raise InvalidData("fields 'name' and 'label' must be texts")
+    ed.description = raw.get("description", "")
+    sources: dict[str, str] = {}
+
+    # colours in opposed pairs
+    cols = _need(raw, "colours", "")
+    if not isinstance(cols, list) or len(cols) < 2 or len(cols) % 2:
+        raise InvalidData("field 'colours' must be a list with an even number of colours "
+                          "(spirits come in opposed pairs)")
+    ed.colours = tuple(_need(c, "id", f"colours[{i}]") for i, c in enumerate(cols))
+    if len(set(ed.colours)) != len(ed.colours) or not all(isinstance(c, str) for c in ed.colours):
+        raise InvalidData("field 'colours': colour ids must be distinct texts")
+    known = set(ed.colours)
+    ed.names = {c["id"]: str(c.get("name", c["id"])) for c in cols}
+    ed.draw = {c["id"]: str(c.get("draw", "#999999")) for c in cols}
+    ed.opposite = {}
+    for i, c in enumerate(cols):
+        opp = _need(c, "opposite", f"colours[{i}]")
+        if opp not in known or opp == c["id"]:
+            raise InvalidData(f"colours[{i}].opposite: {opp!r} is not another known colour")
+        ed.opposite[c["id"]] = opp
+    for c, o in ed.opposite.items():
+        if ed.opposite[o] != c:
+            raise InvalidData(f"colours: {c!r} is opposed to {o!r} but {o!r} is opposed to "
+                              f"{ed.opposite[o]!r}; opposition must go both ways")
+    sources["colours"] = raw.get("colours_source", "assumption")
+
+    ed.favor_per_colour = _value(raw, "favor_tokens_per_colour", 1, 99)
+    sources["favor tokens"] = _label(raw["favor_tokens_per_colour"], "favor_tokens_per_colour")
+    ed.seasons = _value(raw, "seasons", 1, 10)
+    sources["seasons"] = _label(raw["seasons"], "seasons")
+    ed.neutral_markers = _value(raw, "neutral_markers", 0, 10)
+    sources["neutral markers"] = _label(raw["neutral_markers"], "neutral_markers")
+    ed.start_cards_dealt = _value(raw, "start_cards_dealt", 1, 12)
+    sources["start cards dealt"] = _label(raw["start_cards_dealt"], "start_cards_dealt")
+    ed.new_start_draw = _value(raw, "new_start_draw", 1, 6)
+    sources["new start draw"] = _label(raw["new_start_draw"], "new_start_draw")
+
+    # markers per player count and the season schedule
+    pm = _need(raw, "player_markers", "")
+    total = _need(pm, "total", "player_markers")
+    ed.markers_total = {}
+    for n in (2, 3, 4):
+        v = _need(total, str(n), "player_markers.total")
+        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 20:
+            raise InvalidData(f"field player_markers.total.{n} must be a whole number 1-20")
+        ed.markers_total[n] = v
+    sources["player markers"] = _label(pm, "player_markers")
+    ms = _need(raw, "marker_schedule", "")
+    ed.schedules = {}
+    for variant, table in ms.items():
+        if variant == "source":
+            continue
+        where = f"marker_schedule.{variant}"
+        if not isinstance(table, dict):
+            raise InvalidData(f"{where} must map player counts to lists")
+        ed.schedules[variant] = {}
+        for n in (2, 3, 4):
+            row = _need(table, str(n), where)
+            if (not isinstance(row, list) or len(row) != ed.seasons
+                    or not all(isinstance(x, int) and not isinstance(x, bool) for x in row)):
+                raise InvalidData(f"{where}.{n} must list {ed.seasons} whole numbers, "
+                                  f"one per season")
+            if row[0] < 1 or any(b < a for a, b in zip(row, row[1:])):
+                raise InvalidData(f"{where}.{n}: markers per season must start at 1 or more "
+                                  f"and never go down, found {row}")
+            if row[-1] > ed.markers_total[n]:
+                raise InvalidData(f"{where}.{n}: season {ed.seasons} needs {row[-1]} markers "
+                                  f"but player_markers.total.{n} is {ed.markers_total[n]}")
+            ed.schedules[variant][n] = tuple(row)
+    if "default" not in ed.schedules:
+        raise InvalidData("marker_schedule must have a 'default' table")
+    sources["marker schedule"] = _label(ms, "marker_schedule")
+
+    # cards
+    cards_raw = _need(raw, "cards", "")
+    if not isinstance(cards_raw, list):
+        raise InvalidData("field 'cards' must be a list")
+    cards: dict[str, Card] = {}
+    for i, c in enumerate(cards_raw):
+        card = parse_card(c, f"cards[{i}]", known)
+        if card.id in cards:
+            raise InvalidData(f"cards[{i}].id: the id {card.id!r} is used twice")
+        cards[card.id] = card
+    ed.cards = cards
+    ed.start_ids = tuple(c.id for c in cards.values() if c.type == "start")
+    ed.new_start_ids = tuple(c.id for c in cards.values() if c.type == "new_start")
+    ed.piles = {col: tuple(c.id for c in cards.values() if c.type == "journey" and c.colour == col)
+                for col in ed.colours}
+    for col, pile in ed.piles.items():
+        if not pile:
+            raise InvalidData(f"cards: there is no journey card of colour {col!r}; each colour "
+                              f"needs a pile for replacements")
+    need_new = ed.new_start_draw * (ed.seasons - 1)
+    if len(ed.new_start_ids) < need_new:
+        raise InvalidData(f"cards: {len(ed.new_start_ids)} new_start cards, but "
+                          f"{ed.seasons - 1} season ends x {ed.new_start_draw} drawn need "
+                          f"{need_new}")
+    if not _can_deal_start(ed):
+        raise InvalidData(f"cards: the start cards cannot give {ed.start_cards_dealt} cards "
+                          f"with no two opposed spirits")
+    sources["cards"] = raw.get("cards_source", "assumption")
+
+    # Great Tree
+    gt = _need(raw, "great_tree", "")
+    spaces_raw = _need(gt, "spaces", "great_tree")
+    if not isinstance(spaces_raw, list) or not spaces_raw:
+        raise InvalidData("great_tree.spaces must be a non-empty list")
+    tree = []
+    for i, s in enumerate(spaces_raw):
+        where = f"great_tree.spaces[{i}]"
+        sid = _need(s, "id", where)
+        altar = _need(s, "altar", where)
+        if not isinstance(altar, bool):
+            raise InvalidData(f"{where}.altar must be true or false")
+        eff = parse_effect(_need(s, "effect", where), f"{where}.effect", known, TREE_EFFECTS)
+        if altar == (eff.type == "set_aside"):
+            raise InvalidData(f"{where}: set_aside effects belong on root spaces "
+                              f"(altar false) and every other effect on altar spaces")
+        first, second = s.get("first", 0), s.get("second", 0)
+        for name, v in (("first", first), ("second", second)):
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 50:
+                raise InvalidData(f"{where}.{name} must be a whole number from 0 to 50")
+        tree.append(TreeSpace(id=str(sid), name=str(s.get("name", sid)), altar=altar,
+                              effect=eff, first=first, second=second))
+    ed.tree = tuple(tree)
+    if len({t.id for t in tree}) != len(tree):
+        raise InvalidData("great_tree.spaces: space ids must be distinct")
+    roots = [t for t in tree if not t.altar]
+    if len(roots) != ed.start_cards_dealt:
+        raise InvalidData(f"great_tree.spaces: {len(roots)} root spaces, but each of the "
+                          f"{ed.start_cards_dealt} start cards needs one for its set-aside tokens")
+    ed.altar_cost = gt.get("altar_cost", 1)
+    ed.set_aside_per_root = gt.get("set_aside_per_root", 2)
+    for name in ("altar_cost", "set_aside_per_root"):
+        v = getattr(ed, name)
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 10:
+            raise InvalidData(f"great_tree.{name} must be a whole number from 0 to 10")
+    sources["great tree"] = _label(gt, "great_tree")
+    altars = _need(raw, "altars", "")
+    ed.altar_colours = tuple(_need(altars, "colours", "altars"))
+    if set(ed.altar_colours) - known or len(set(ed.altar_colours)) != len(ed.altar_colours):
+        raise InvalidData("altars.colours must list distinct known colour ids")
+    if len(ed.altar_colours) < sum(t.altar for t in tree):
+        raise InvalidData(f"altars.colours: {len(ed.altar_colours)} altar tiles for "
+                          f"{sum(t.altar for t in tree)} altar spaces")
+    sources["altars"] = _label(altars, "altars")
+
+    # runes
+    runes_raw = _need(raw, "runes", "")
+    if not isinstance(runes_raw, list):
+        raise InvalidData("field 'runes' must be a list")
+    runes = {}
+    for i, r in enumerate(runes_raw):
+        where = f"runes[{i}]"
+        rid = _need(r, "id", where)
+        kind = _need(r, "kind", where)
+        if kind not in RUNE_KINDS:
+            raise InvalidData(f"{where}.kind: unknown rune kind {kind!r} "
+                              f"(known: {', '.join(RUNE_KINDS)})")
+        timing = r.get("timing", "own_turn")
+        if timing not in RUNE_TIMINGS:
+            raise InvalidData(f"{where}.timing must be one of {', '.join(RUNE_TIMINGS)}")
+        colour = r.get("colour")
+        if kind in ("gain_favor", "move_to_colour") and colour not in known:
+            raise InvalidData(f"{where}.colour: rune kind {kind!r} needs a known colour, "
+                              f"found {colour!r}")
+        count, slot = r.get("count", 0), r.get("slot", 0)
+        if kind == "gain_favor" and (not isinstance(count, int) or count < 1):
+            raise InvalidData(f"{where}.count must be a whole number of 1 or more")
+        if kind == "move_from_slot" and (not isinstance(slot, int) or
+                                         not 1 <= slot <= ed.start_cards_dealt):
+            raise InvalidData(f"{where}.slot must name a card slot from 1 to "
+                              f"{ed.start_cards_dealt} (slots that always hold a card)")
+        if rid in runes:
+            raise InvalidData(f"{where}.id: the id {rid!r} is used twice")
+        runes[rid] = Rune(id=rid, kind=kind, timing=timing, colour=colour, count=count,
+                          slot=slot)
+    ed.runes = runes
+    sources["runes"] = raw.get("runes_source", "assumption")
+
+    tb = _need(raw, "tie_break", "")
+    if _need(tb, "rule", "tie_break") not in ("most_favor_left", "shared"):
+        raise InvalidData("tie_break.rule must be 'most_favor_left' or 'shared'")
+    ed.tie_break = tb["rule"]
+    sources["tie-break"] = _label(tb, "tie_break")
+    ed.assumptions = tuple(a for a in raw.get("assumptions", []) if isinstance(a, dict)
+                           and "topic" in a and "text" in a)
+    ed.sources = sources
+
+
+def _can_deal_start(ed: Edition) -> bool:
+    """Whether some choice of start cards has no two opposed colours (small search)."""
+    colours = {ed.cards[i].colour for i in ed.start_ids}
+    chosen: set[str] = set()
+    for c in sorted(colours):
+        if ed.opposite[c] not in chosen:
+            chosen.add(c)
+    return len(chosen) >= ed.start_cards_dealt
+
+
+@lru_cache(maxsize=1)
+def reference_edition() -> Edition:
+    """The bundled reference edition (cached)."""
+    return Edition(load_file(REFERENCE_FILE, what="reference edition"), "reference")
+
+
+_CACHE: dict[str, Edition] = {}
+
+
+def load_edition(source: str | Path | dict | Edition | None = None) -> Edition:
+    """Load and validate an edition.
+
+    ``source`` may be None (the reference edition), a path to a JSON file, JSON text, a dict
+    (e.g. the reference data changed in a few places) or an :class:`Edition`.  A malformed
+    file raises :class:`InvalidData` naming the field, e.g.
+    ``cards[3] (S-fire-2).spaces[1].cost must be null, "majority" or a colour id``.
+    """
+    if source is None:
+        return reference_edition()
+    if isinstance(source, Edition):
+        return source
+    if isinstance(source, dict):
+        raw, origin = copy.deepcopy(source), "(given as a dict)"
+    elif isinstance(source, Path) or (isinstance(source, str) and
+                                      not source.lstrip().startswith("{")):
+        raw, origin = load_file(source, what="edition file"), repr(str(source))
+    elif isinstance(source, str):
+        raw, origin = parse(source, what="edition text"), "(given as text)"
+    else:
+        raise InvalidData(f"an edition must be a file path, JSON text or a dict, "
+                          f"not {type(source).__name__}")
+    key = dumps(raw)
+    if key not in _CACHE:
+        _CACHE[key] = Edition(raw, origin)
+    return _CACHE[key]
+
+
+def reference_data() -> dict:
+    """A fresh copy of the reference edition's data, to edit and load as your own."""
+    return copy.deepcopy(reference_edition().raw)

@@ -1,0 +1,582 @@
+"""The Inori turn engine: which actions are legal, what each one does, and the season's end.
+
+Rule names cited in messages follow the sections of the rules summary: "Turn", "Offer to a
+Card", "Offer to the Great Tree", "Play a Rune Tile", "End of Season", "End of Game".
+Choices inside an effect (which altar, which favor colours, which spaces to block, which New
+Start card) are asked one at a time as *pending* decisions, so the list of legal actions stays
+short and each step can be explained on its own.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+from ..core.errors import IllegalAction
+from ..core.jsonio import dumps
+from ..core.protocol import Action
+from .actions import (BlockSpace, ChooseAltar, ChooseNewStart, EndTurn, OfferCard, OfferTree,
+                      RuneGain, RuneMove, RuneOffer, SetAside, TakeFavor)
+from .board import NEUTRAL, root_spaces
+from .cards import Effect
+from .edition import Edition
+from .scoring import least_colours, majority_colours, score_card, score_majorities
+from .state import CATEGORIES, InoriState
+
+CARD_PTS, TREE_PTS, SEASON_PTS, MAJ_PTS = range(len(CATEGORIES))
+
+
+# ----- legal actions ---------------------------------------------------------------------
+
+def _pay_options(s: InoriState, player: int, cost: str | None, amount: int = 1
+                 ) -> list[str | None]:
+    """Ways to pay a cost: nothing, one set colour, or one of your majority colours."""
+    ed = s.edition
+    held = s.favor[player]
+    if cost is None:
+        return [None]
+    if cost == "majority":
+        return [c for c in majority_colours(held, ed.colours) if held[ed.colours.index(c)] >= amount]
+    return [cost] if held[ed.colours.index(cost)] >= amount else []
+
+
+def _cost_words(ed: Edition, cost: str | None) -> str:
+    if cost is None:
+        return "free"
+    return "cost: 1 of your majority colour" if cost == "majority" else \
+        f"cost: 1 {ed.names[cost]}"
+
+
+@lru_cache(maxsize=4096)
+def _space_note(ed: Edition, cid: str, j: int) -> str:
+    card = ed.cards[cid]
+    sp = card.spaces[j]
+    return f"{card.name}, {sp.effect.describe(ed.names)} ({_cost_words(ed, sp.cost)})"
+
+
+def _card_offers(s: InoriState, player: int) -> list[Action]:
+    ed = s.edition
+    out: list[Action] = []
+    for i, (cid, spaces) in enumerate(s.slots):
+        card = ed.cards[cid]
+        for j, occ in enumerate(spaces):
+            if occ:
+                continue
+            cost = card.spaces[j].cost
+            pays = [None] if cost is None else _pay_options(s, player, cost)
+            out += [OfferCard(i, j, pay, note=_space_note(ed, cid, j)) for pay in pays]
+    return out
+
+
+def _tree_offers(s: InoriState, player: int) -> list[Action]:
+    ed = s.edition
+    out: list[Action] = []
+    for t, space in enumerate(ed.tree):
+        if s.tree_markers[t] is not None:
+            continue
+        altar = s.altars[t]
+        if space.altar and altar is not None:
+            if s.favor[player][ed.colours.index(altar)] >= ed.altar_cost:
+                note = (f"{space.effect.describe(ed.names, altar)} "
+                        f"(altar {ed.names[altar]}, cost {ed.altar_cost} {ed.names[altar]})")
+                out.append(OfferTree(t, altar, note=note))
+        elif space.altar:
+            note = f"{space.effect.describe(ed.names)}, then place an Altar tile (free)"
+            out.append(OfferTree(t, None, note=note))
+        else:
+            k = root_spaces(ed).index(t)
+            left = s.root_tokens[k]
+            what = f"take {left} set-aside {ed.names[s.root_colours[k]]}" if left else \
+                "the set-aside tokens are gone: no effect"
+            out.append(OfferTree(t, None, note=f"root space, {what} (free)"))
+    return out
+
+
+def _rune_offers(s: InoriState, player: int, rune: str) -> list[Action]:
+    """Offerings on occupied card spaces held only by other players (an occupied-space rune)."""
+    ed = s.edition
+    out: list[Action] = []
+    for i, (cid, spaces) in enumerate(s.slots):
+        card = ed.cards[cid]
+        for j, occ in enumerate(spaces):
+            if not occ or player in occ or NEUTRAL in occ:
+                continue
+            sp = card.spaces[j]
+            note = _space_note(ed, cid, j)
+            out += [RuneOffer(rune, i, j, pay, note=note)
+                    for pay in _pay_options(s, player, sp.cost)]
+    return out
+
+
+def _own_card_markers(s: InoriState, player: int) -> list[tuple[int, int]]:
+    return [(i, j) for i, (_, spaces) in enumerate(s.slots) for j, occ in enumerate(spaces)
+            if player in occ]
+
+
+def _free_card_spaces(s: InoriState) -> list[tuple[int, int]]:
+    return [(i, j) for i, (_, spaces) in enumerate(s.slots) for j, occ in enumerate(spaces)
+            if not occ]
+
+
+def _rune_actions(s: InoriState, player: int) -> list[Action]:
+    """Playable runes, one per distinct kind of tile in hand (identical tiles act alike)."""
+    ed = s.edition
+    out: list[Action] = []
+    seen = set()
+    for rid in s.rune_hands[player]:
+        rune = ed.runes[rid]
+        sig = (rune.kind, rune.colour, rune.count, rune.slot, rune.timing)
+        if sig in seen:
+            continue
+        seen.add(sig)
+        if rune.timing == "before_offering" and s.offered:
+            continue
+        if rune.kind == "gain_favor":
+            out.append(RuneGain(rid, note=rune.describe(ed.names)))
+        elif rune.kind == "offer_occupied":
+            if not s.offered:
+                out += _rune_offers(s, player, rid)
+        else:
+            free = _free_card_spaces(s)
+            for fi, fj in _own_card_markers(s, player):
+                if rune.kind == "move_from_slot" and fi != rune.slot - 1:
+                    continue
+                for ti, tj in free:
+                    if ti == fi:
+                        continue
+                    if rune.kind == "move_to_colour" and \
+                            ed.cards[s.slots[ti][0]].colour != rune.colour:
+                        continue
+                    out.append(RuneMove(rid, fi, fj, ti, tj))
+    return out
+
+
+def legal_actions(s: InoriState) -> list[Action]:
+    """Every action the current player may take, in a stable order."""
+    if s.over:
+        return []
+    ed = s.edition
+    if s.pending:
+        item = s.pending[0]
+        kind = item[0]
+        p = s.turn
+        if kind == "new_start":
+            return [ChooseNewStart(c, note=_card_note(ed, c)) for c in item[2]]
+        if kind == "altar":
+            used = {a for a in s.altars if a}
+            return [ChooseAltar(c) for c in ed.altar_colours if c not in used]
+        if kind == "favor_any":
+            return [TakeFavor(c, note=f"{item[1]} left to take")
+                    for k, c in enumerate(ed.colours) if s.supply[k] > 0]
+        if kind == "favor_least":
+            return [TakeFavor(c, note=f"gain {item[1]} of your least-held colour")
+                    for c in least_colours(s.favor[p], ed.colours)]
+        if kind == "block":
+            return [BlockSpace(i, j) for i, j in _free_card_spaces(s)]
+        raise AssertionError(f"unknown pending decision {kind!r}")
+    p = s.turn
+    out: list[Action] = []
+    if not s.offered:
+        offers = _card_offers(s, p) + _tree_offers(s, p)
+        runes = _rune_actions(s, p)
+        if not offers and not any(isinstance(a, RuneOffer) for a in runes):
+            offers = [SetAside()]
+        return offers + runes
+    out = _rune_actions(s, p)
+    return out + [EndTurn()] if out else []
+
+
+def _card_note(ed: Edition, cid: str) -> str:
+    card = ed.cards[cid]
+    effects = "; ".join(sp.effect.describe(ed.names) for sp in card.spaces)
+    return f"{card.name} ({ed.names[card.colour]}): {effects}"
+
+
+# ----- applying actions ------------------------------------------------------------------
+
+class _Work:
+    """A mutable working copy of a state; ``freeze`` makes the new immutable state."""
+
+    def __init__(self, s: InoriState) -> None:
+        self.s = s
+        self.ed = s.edition
+        self.favor = [list(r) for r in s.favor]
+        self.supply = list(s.supply)
+        self.root_tokens = list(s.root_tokens)
+        self.slots = [[cid, [list(o) for o in spaces]] for cid, spaces in s.slots]
+        self.piles = [list(p) for p in s.piles]
+        self.new_start_deck = list(s.new_start_deck)
+        self.spent_cards = list(s.spent_cards)
+        self.altars = list(s.altars)
+        self.tree_markers = list(s.tree_markers)
+        self.neutral_home = s.neutral_home
+        self.rune_deck = list(s.rune_deck)
+        self.rune_hands = [list(h) for h in s.rune_hands]
+        self.runes_used = list(s.runes_used)
+        self.points = [list(p) for p in s.points]
+        self.hand = list(s.hand)
+        self.set_aside = list(s.set_aside)
+        self.pending = list(s.pending)
+        self.offered = s.offered
+        self.season = s.season
+        self.first_player = s.first_player
+        self.turn = s.turn
+        self.over = s.over
+        self.reports = list(s.reports)
+
+    def freeze(self) -> InoriState:
+        s = self.s
+        return InoriState(
+            edition=s.edition, players=s.players, seed=s.seed, schedule=s.schedule,
+            season=self.season, first_player=self.first_player, turn=self.turn,
+            hand=tuple(self.hand), set_aside=tuple(self.set_aside),
+            favor=tuple(tuple(r) for r in self.favor), supply=tuple(self.supply),
+            root_colours=s.root_colours, root_tokens=tuple(self.root_tokens),
+            slots=tuple((cid, tuple(tuple(o) for o in sp)) for cid, sp in self.slots),
+            piles=tuple(tuple(p) for p in self.piles),
+            new_start_deck=tuple(self.new_start_deck), unused_start=s.unused_start,
+            spent_cards=tuple(self.spent_cards), altars=tuple(self.altars),
+            tree_markers=tuple(self.tree_markers), neutral_home=self.neutral_home,
+            rune_deck=tuple(self.rune_deck), rune_hands=tuple(tuple(sorted(h)) for h in
+                                                              self.rune_hands),
+            runes_used=tuple(self.runes_used), points=tuple(tuple(p) for p in self.points),
+            offered=self.offered, pending=tuple(self.pending), over=self.over,
+            reports=tuple(self.reports))
+
+    # small operations
+    def gain(self, p: int, colour: str, n: int) -> None:
+        """Take up to ``n`` tokens from the supply (fewer if it runs short)."""
+        k = self.ed.colours.index(colour)
+        n = min(n, self.supply[k])
+        self.supply[k] -= n
+        self.favor[p][k] += n
+
+    def pay(self, p: int, colour: str, n: int = 1) -> None:
+        k = self.ed.colours.index(colour)
+        assert self.favor[p][k] >= n
+        self.favor[p][k] -= n
+        self.supply[k] += n
+
+    def draw_runes(self, p: int, n: int) -> None:
+        for _ in range(n):
+            if self.rune_deck:
+                self.rune_hands[p].append(self.rune_deck.pop(0))
+
+    def use_rune(self, p: int, rid: str) -> None:
+        self.rune_hands[p].remove(rid)
+        self.runes_used.append(rid)
+
+    def effect(self, p: int, eff: Effect, altar: str | None, category: int) -> None:
+        """Carry out an effect; choices it needs are queued as pending decisions."""
+        held = self.favor[p]
+        t = eff.type
+        queued: list[tuple] = []
+        if t == "favor":
+            for c in eff.colours:
+                self.gain(p, c, 1)
+        elif t == "favor_least":
+            queued.append(("favor_least", eff.count))
+        elif t == "rune":
+            self.draw_runes(p, eff.count)
+        elif t == "points_distinct":
+            self.points[p][category] += sum(1 for n in held if n > 0)
+        elif t == "points_colour":
+            self.points[p][category] += held[self.ed.colours.index(eff.colour)]
+        elif t == "points_majority":
+            self.points[p][category] += max(held)
+        elif t == "favor_any":
+            if eff.count:
+                queued.append(("favor_any", eff.count))
+        elif t == "points":
+            self.points[p][category] += eff.count
+        elif t == "rune_and_altar_favor":
+            self.draw_runes(p, 1)
+            self.gain(p, altar, eff.count)
+        elif t == "points_altar_colour":
+            self.points[p][category] += held[self.ed.colours.index(altar)]
+        elif t == "block_and_altar_favor":
+            self.gain(p, altar, eff.count)
+            if eff.block:
+                queued.append(("block", eff.block))
+        elif t == "altar_favor":
+            self.gain(p, altar, eff.count)
+        else:
+            raise AssertionError(f"effect {t!r} is not handled here")
+        self.pending[0:0] = queued
+
+    def place_on_card(self, p: int, slot: int, space: int, pay: str | None) -> None:
+        if pay is not None:
+            self.pay(p, pay)
+        self.slots[slot][1][space].append(p)
+        self.hand[p] -= 1
+        self.offered = True
+        sp = self.ed.cards[self.slots[slot][0]].spaces[space]
+        self.effect(p, sp.effect, None, CARD_PTS)
+
+
+def _settle(w: _Work) -> None:
+    """Drop pending decisions that have no choice left, then end the turn if nothing remains
+    to decide and the player has no rune they could still play."""
+    while True:
+        while w.pending:
+            kind = w.pending[0][0]
+            if kind == "favor_any" and not any(w.supply):
+                w.pending.pop(0)
+            elif kind == "block" and (w.neutral_home == 0 or not any(
+                    not o for _, sp in w.slots for o in sp)):
+                w.pending.pop(0)
+            else:
+                break
+        if w.pending or w.over or not w.offered:
+            return
+        if w.rune_hands[w.turn] and _rune_actions(w.freeze(), w.turn):
+            return
+        _end_turn(w)
+        if w.pending or w.over or not w.offered:
+            return
+
+
+def _end_turn(w: _Work) -> None:
+    w.offered = False
+    n = len(w.hand)
+    if not any(w.hand):
+        _season_end(w)
+        return
+    for k in range(1, n + 1):
+        q = (w.turn + k) % n
+        if w.hand[q] > 0:
+            w.turn = q
+            return
+
+
+def _canon(obj: Any) -> Any:
+    """The JSON form of a report, so a saved and reloaded report compares equal."""
+    return json.loads(dumps(obj))
+
+
+def _draw_journey(w: _Work, colour: str) -> str | None:
+    """Top card of the pile of ``colour``; if that pile is empty, the next non-empty pile in
+    colour order (labelled assumption)."""
+    cols = w.ed.colours
+    start = cols.index(colour)
+    for k in range(len(cols)):
+        pile = w.piles[(start + k) % len(cols)]
+        if pile:
+            return pile.pop(0)
+    return None
+
+
+def _season_end(w: _Work) -> None:
+    """End of Season: score complete cards, replace every card, bring markers back, give the
+    new season's markers, and let the lowest score choose a New Start card."""
+    ed = w.ed
+    s = w.s
+    last = w.season == ed.seasons
+    results = []
+    for i, (cid, spaces) in enumerate(w.slots):
+        r = score_card(ed, cid, spaces, w.favor)
+        for p, n in r["points"].items():
+            w.points[p][SEASON_PTS] += n
+        r["slot"] = i
+        r["points"] = {str(p): n for p, n in r["points"].items()}
+        if not last:
+            new = _draw_journey(w, r["next_colour"])
+            if new is not None:
+                w.spent_cards.append(cid)
+                w.slots[i] = [new, [[] for _ in ed.cards[new].spaces]]
+            else:
+                w.slots[i] = [cid, [[] for _ in spaces]]
+            r["replaced_by"] = new
+        results.append(r)
+    for i, (cid, spaces) in enumerate(w.slots):
+        w.slots[i] = [cid, [[] for _ in spaces]]
+    w.tree_markers = [None] * len(ed.tree)
+    w.neutral_home = ed.neutral_markers
+    w.set_aside = [0] * len(w.hand)
+    report: dict[str, Any] = {"season": w.season, "cards": results}
+    order = [(w.first_player + k) % len(w.hand) for k in range(len(w.hand))]
+    if last:
+        majorities = score_majorities(ed, w.altars, w.favor)
+        for m in majorities:
+            for p, n in m["points"].items():
+                w.points[p][MAJ_PTS] += n
+            m["points"] = {str(p): n for p, n in m["points"].items()}
+            m["counts"] = {str(p): n for p, n in m["counts"].items()}
+        report["majorities"] = majorities
+        w.over = True
+        w.hand = [0] * len(w.hand)
+        w.offered = False
+    else:
+        w.season += 1
+        w.hand = [s.schedule[w.season - 1]] * len(w.hand)
+        totals = [sum(p) for p in w.points]
+        low = min(totals)
+        chooser = [p for p in order if totals[p] == low][-1]
+        options = tuple(w.new_start_deck[:ed.new_start_draw])
+        del w.new_start_deck[:ed.new_start_draw]
+        report["lowest"] = chooser
+        report["new_start_options"] = list(options)
+        w.turn = chooser
+        w.pending.insert(0, ("new_start", chooser, options))
+    w.reports.append(_canon(report))
+
+
+# ----- why an action is illegal ----------------------------------------------------------
+
+def _why(s: InoriState, a: Action) -> tuple[str, str]:
+    """A plain-words reason and the rule section for an action that is not legal now."""
+    ed = s.edition
+    if s.over:
+        return "the game is over (after season 4 nobody offers any more)", "End of Game"
+    if not isinstance(a, Action):
+        return f"{a!r} is not an Inori action", "Turn"
+    if s.pending:
+        kind = s.pending[0][0]
+        wanted = {"altar": "choose an Altar tile for the tree space you just used",
+                  "favor_any": "choose the colour of a favor token to take",
+                  "favor_least": "choose which least-held colour to take",
+                  "block": "choose an empty card space to block with a neutral marker",
+                  "new_start": "the player with the fewest points must keep a New Start card"}
+        return f"first {wanted[kind]}", {"new_start": "End of Season", "block":
+                                         "Offer to the Great Tree", "altar":
+                                         "Offer to the Great Tree"}.get(kind, "Turn")
+    p = s.turn
+    if isinstance(a, (OfferCard, RuneOffer)):
+        if isinstance(a, RuneOffer) and a.rune not in s.rune_hands[p]:
+            return f"you do not hold rune {a.rune}", "Play a Rune Tile"
+        if s.offered:
+            return "you have already made this turn's offering", "Turn"
+        if not (0 <= a.slot < len(s.slots)) or not (0 <= a.space < len(s.slots[a.slot][1])):
+            return f"there is no card {a.slot + 1} with a space {a.space + 1}", \
+                "Offer to a Card"
+        occ = s.slots[a.slot][1][a.space]
+        sp = ed.cards[s.slots[a.slot][0]].spaces[a.space]
+        if isinstance(a, OfferCard) and occ:
+            return ("that space is taken; each space holds one marker unless an "
+                    "occupied-space rune is played", "Offer to a Card")
+        if isinstance(a, RuneOffer) and (not occ or p in occ or NEUTRAL in occ):
+            return ("the occupied-space rune needs a space held by another player, "
+                    "not an empty one, one of yours or a blocked one", "Play a Rune Tile")
+        options = _pay_options(s, p, sp.cost)
+        if a.pay not in options:
+            if not options:
+                return (f"you cannot pay this space's cost ({_cost_words(ed, sp.cost)})",
+                        "Offer to a Card")
+            return (f"this space must be paid with {' or '.join(map(str, options))}",
+                    "Offer to a Card")
+    if isinstance(a, OfferTree):
+        if s.offered:
+            return "you have already made this turn's offering", "Turn"
+        if not 0 <= a.space < len(ed.tree):
+            return f"there is no Great Tree space {a.space + 1}", "Offer to the Great Tree"
+        if s.tree_markers[a.space] is not None:
+            return "that Great Tree space already holds a marker", "Offer to the Great Tree"
+        altar = s.altars[a.space]
+        if altar is not None and a.pay != altar:
+            return (f"this space has the {altar} altar: pay {ed.altar_cost} {altar} "
+                    f"favor", "Offer to the Great Tree")
+        if altar is not None:
+            return f"you need {ed.altar_cost} {altar} favor to offer here", \
+                "Offer to the Great Tree"
+        if a.pay is not None:
+            return "an empty tree space costs nothing", "Offer to the Great Tree"
+    if isinstance(a, (RuneGain, RuneMove)):
+        if a.rune not in s.rune_hands[p]:
+            return f"you do not hold rune {a.rune}", "Play a Rune Tile"
+        return "this rune cannot be played that way now", "Play a Rune Tile"
+    if isinstance(a, EndTurn) and not s.offered:
+        return "place this turn's marker before ending your turn", "Turn"
+    if isinstance(a, SetAside):
+        return "a marker may only be set aside when no offering is possible", "Turn"
+    if isinstance(a, (ChooseAltar, TakeFavor, BlockSpace, ChooseNewStart)):
+        return "there is no such choice to make now", "Turn"
+    return "that action is not allowed now", "Turn"
+
+
+def _candidates(s: InoriState, a: Action) -> list[Action]:
+    """The legal actions of the same family as ``a`` (a cheaper legality test than listing
+    every legal action)."""
+    if s.over or s.pending or isinstance(a, SetAside):
+        return legal_actions(s)
+    if isinstance(a, OfferCard):
+        return [] if s.offered else _card_offers(s, s.turn)
+    if isinstance(a, OfferTree):
+        return [] if s.offered else _tree_offers(s, s.turn)
+    if isinstance(a, (RuneGain, RuneMove, RuneOffer)):
+        return _rune_actions(s, s.turn)
+    return legal_actions(s)
+
+
+# ----- apply -----------------------------------------------------------------------------
+
+def apply_action(s: InoriState, a: Action) -> InoriState:
+    """The state after ``a``; raises :class:`IllegalAction` (state unchanged) if not legal."""
+    if a not in _candidates(s, a):
+        legal = legal_actions(s)
+        reason, rule = _why(s, a)
+        same = [x for x in legal if type(x) is type(a)] or legal
+        raise IllegalAction(reason, rule=rule, alternatives=[x.describe() for x in same[:5]])
+    w = _Work(s)
+    ed = s.edition
+    p = s.current_player
+    assert p is not None
+    if isinstance(a, OfferCard):
+        w.place_on_card(p, a.slot, a.space, a.pay)
+    elif isinstance(a, RuneOffer):
+        w.use_rune(p, a.rune)
+        w.place_on_card(p, a.slot, a.space, a.pay)
+    elif isinstance(a, OfferTree):
+        space = ed.tree[a.space]
+        w.tree_markers[a.space] = p
+        w.hand[p] -= 1
+        w.offered = True
+        if not space.altar:
+            k = root_spaces(ed).index(a.space)
+            w.favor[p][ed.colours.index(s.root_colours[k])] += w.root_tokens[k]
+            w.root_tokens[k] = 0
+        elif s.altars[a.space] is None:
+            w.pending.insert(0, ("altar", a.space))
+        else:
+            w.pay(p, a.pay, ed.altar_cost)
+            w.effect(p, space.effect, s.altars[a.space], TREE_PTS)
+    elif isinstance(a, ChooseAltar):
+        t = w.pending.pop(0)[1]
+        w.altars[t] = a.colour
+        w.effect(p, ed.tree[t].effect, a.colour, TREE_PTS)
+    elif isinstance(a, TakeFavor):
+        kind, left = w.pending.pop(0)
+        if kind == "favor_least":
+            w.gain(p, a.colour, left)
+        else:
+            w.gain(p, a.colour, 1)
+            if left > 1:
+                w.pending.insert(0, ("favor_any", left - 1))
+    elif isinstance(a, BlockSpace):
+        _, left = w.pending.pop(0)
+        w.slots[a.slot][1][a.space].append(NEUTRAL)
+        w.neutral_home -= 1
+        if left > 1:
+            w.pending.insert(0, ("block", left - 1))
+    elif isinstance(a, RuneGain):
+        rune = ed.runes[a.rune]
+        w.use_rune(p, a.rune)
+        w.gain(p, rune.colour, rune.count)
+    elif isinstance(a, RuneMove):
+        w.use_rune(p, a.rune)
+        w.slots[a.from_slot][1][a.from_space].remove(p)
+        w.slots[a.to_slot][1][a.to_space].append(p)
+    elif isinstance(a, SetAside):
+        w.hand[p] -= 1
+        w.set_aside[p] += 1
+        w.offered = True
+    elif isinstance(a, EndTurn):
+        _end_turn(w)
+    elif isinstance(a, ChooseNewStart):
+        _, chooser, options = w.pending.pop(0)
+        w.slots.append([a.card, [[] for _ in ed.cards[a.card].spaces]])
+        w.spent_cards.extend(c for c in options if c != a.card)
+        w.first_player = chooser
+        w.turn = chooser
+    _settle(w)
+    return w.freeze()

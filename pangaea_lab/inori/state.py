@@ -1,0 +1,234 @@
+"""The changing state of an Inori game: an immutable value; ``apply`` returns a new one.
+
+The rules themselves (what is legal, what an action does, the end of a season) live in
+:mod:`.rules`; this module holds the data, JSON save/load, summaries and the component-count
+checks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, Iterable
+
+from ..core.errors import InvalidData
+from ..core.jsonio import FORMAT_VERSION, convert, dumps, open_save
+from ..core.protocol import Action, GameState, ScoreBreakdown
+from .board import NEUTRAL
+from .edition import Edition, load_edition, reference_edition
+
+#: score categories, in display order
+CATEGORIES = ("Card spaces", "Great Tree", "Season cards", "Altar majorities")
+
+Slot = tuple[str, tuple[tuple[int, ...], ...]]
+
+
+@dataclass(frozen=True, eq=True)
+class InoriState(GameState):
+    """A position of an Inori game.  Build one with :func:`pangaea_lab.inori.new_game`.
+
+    Favor counts are per player, per colour in the edition's colour order.  ``slots`` holds the
+    cards on the board, each as (card id, markers on each space; -1 is a neutral marker).
+    """
+
+    game: ClassVar[str] = "inori"
+
+    edition: Edition
+    players: int
+    seed: int | str
+    schedule: tuple[int, ...]
+    season: int
+    first_player: int
+    turn: int
+    hand: tuple[int, ...]
+    set_aside: tuple[int, ...]
+    favor: tuple[tuple[int, ...], ...]
+    supply: tuple[int, ...]
+    root_colours: tuple[str, ...]
+    root_tokens: tuple[int, ...]
+    slots: tuple[Slot, ...]
+    piles: tuple[tuple[str, ...], ...]
+    new_start_deck: tuple[str, ...]
+    unused_start: tuple[str, ...]
+    spent_cards: tuple[str, ...]
+    altars: tuple[str | None, ...]
+    tree_markers: tuple[int | None, ...]
+    neutral_home: int
+    rune_deck: tuple[str, ...]
+    rune_hands: tuple[tuple[str, ...], ...]
+    runes_used: tuple[str, ...]
+    points: tuple[tuple[int, ...], ...]
+    offered: bool
+    pending: tuple[tuple, ...]
+    over: bool
+    reports: tuple[Any, ...]
+
+    # ----- protocol ------------------------------------------------------------------------
+
+    @property
+    def num_players(self) -> int:
+        return self.players
+
+    @property
+    def current_player(self) -> int | None:
+        if self.over:
+            return None
+        if self.pending and self.pending[0][0] == "new_start":
+            return self.pending[0][1]
+        return self.turn
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    def legal_actions(self) -> list[Action]:
+        from .rules import legal_actions
+        return legal_actions(self)
+
+    def apply(self, action: Action) -> "InoriState":
+        from .rules import apply_action
+        return apply_action(self, action)
+
+    def scores(self) -> list[ScoreBreakdown]:
+        return [ScoreBreakdown(player=p, categories=tuple(zip(CATEGORIES, self.points[p])))
+                for p in range(self.players)]
+
+    def winners(self) -> list[int]:
+        """Most points; the labelled tie-break (most favor tokens left) settles a tie, and a
+        tie that remains is a shared win."""
+        if not self.over:
+            return []
+        totals = [sum(p) for p in self.points]
+        best = [p for p in range(self.players) if totals[p] == max(totals)]
+        if self.edition.tie_break == "most_favor_left" and len(best) > 1:
+            left = {p: sum(self.favor[p]) for p in best}
+            best = [p for p in best if left[p] == max(left.values())]
+        return best
+
+    # ----- display -------------------------------------------------------------------------
+
+    def player_name(self, player: int) -> str:
+        return f"Player {player + 1}"
+
+    def player_summary(self, player: int) -> str:
+        ed = self.edition
+        held = ", ".join(f"{ed.names[c]} {n}" for c, n in zip(ed.colours, self.favor[player])
+                         if n) or "no favor"
+        runes = ", ".join(ed.runes[r].describe(ed.names) for r in self.rune_hands[player])
+        waiting = self.schedule[-1] - self.schedule[self.season - 1]
+        return (f"{sum(self.points[player])} points; favor: {held}; markers in hand "
+                f"{self.hand[player]}, waiting for later seasons {waiting}; "
+                f"runes: {runes or 'none'}")
+
+    def to_svg(self, highlight: Iterable[Any] = ()) -> str:
+        from .render import board_svg
+        return board_svg(self, highlight=highlight)
+
+    def action_highlight(self, action: Action) -> list[tuple]:
+        from .render import action_cells
+        return action_cells(self, action)
+
+    def describe_card(self, slot: int) -> str:
+        from .render import card_text
+        return card_text(self, slot)
+
+    # ----- helpers -------------------------------------------------------------------------
+
+    def colour_index(self, colour: str) -> int:
+        return self.edition.colours.index(colour)
+
+    def markers_on_board(self, player: int) -> int:
+        on_cards = sum(s.count(player) for _, spaces in self.slots for s in spaces)
+        return on_cards + sum(1 for m in self.tree_markers if m == player)
+
+    # ----- invariants ----------------------------------------------------------------------
+
+    def check_invariants(self) -> None:
+        ed = self.edition
+        for k, colour in enumerate(ed.colours):
+            held = sum(row[k] for row in self.favor)
+            roots = sum(n for c, n in zip(self.root_colours, self.root_tokens) if c == colour)
+            assert self.supply[k] >= 0 and all(row[k] >= 0 for row in self.favor)
+            assert held + self.supply[k] + roots == ed.favor_per_colour, \
+                f"{colour} favor tokens not conserved"
+        season_markers = self.schedule[self.season - 1]
+        for p in range(self.players):
+            used = self.markers_on_board(p) + self.set_aside[p]
+            if not self.over:
+                assert self.hand[p] + used == season_markers, f"player {p} markers not conserved"
+            else:
+                assert self.hand[p] == 0 and used == 0
+        neutral_out = sum(s.count(NEUTRAL) for _, spaces in self.slots for s in spaces)
+        assert neutral_out + self.neutral_home == ed.neutral_markers, "neutral markers lost"
+        for _, spaces in self.slots:
+            for s in spaces:
+                assert len(set(s)) == len(s), "a player twice on one space"
+                assert NEUTRAL not in s or len(s) == 1, "a neutral marker shares a space"
+        runes = list(self.rune_deck) + list(self.runes_used)
+        for h in self.rune_hands:
+            runes += h
+        assert sorted(runes) == sorted(ed.runes), "rune tiles not conserved"
+        cards = [c for c, _ in self.slots] + list(self.new_start_deck)
+        for group in (*self.piles, self.unused_start, self.spent_cards):
+            cards += group
+        for item in self.pending:
+            if item[0] == "new_start":
+                cards += item[2]
+        assert sorted(cards) == sorted(ed.cards), "cards not conserved"
+        assert len([a for a in self.altars if a]) == len({a for a in self.altars if a})
+
+    # ----- JSON ----------------------------------------------------------------------------
+
+    def to_json(self) -> str:
+        data: dict[str, Any] = {"game": self.game, "format": FORMAT_VERSION}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "edition":
+                value = "reference" if value.is_reference else value.raw
+            data[f.name] = value
+        return dumps(data)
+
+    @classmethod
+    def from_json(cls, text: str) -> "InoriState":
+        data = open_save(text, cls.game)
+        raw_ed = data.get("edition", "reference")
+        edition = reference_edition() if raw_ed == "reference" else load_edition(raw_ed)
+        names = [f.name for f in fields(cls)]
+        missing = [n for n in names if n not in data]
+        if missing:
+            raise InvalidData(f"missing field {missing[0]!r} in the Inori save file")
+
+        def tup(x: Any) -> Any:
+            return tuple(tup(v) for v in x) if isinstance(x, list) else x
+
+        def build() -> InoriState:
+            values = {n: tup(data[n]) for n in names if n not in ("edition", "reports")}
+            values["reports"] = tuple(data["reports"])
+            return cls(edition=edition, **values)
+
+        state = convert("the Inori save file", build)
+        _check_save(state)
+        return state
+
+
+def _check_save(state: InoriState) -> None:
+    """Reject a save whose fields do not fit together, naming the field."""
+    ed = state.edition
+    if not 2 <= state.players <= 4:
+        raise InvalidData(f"field 'players' must be 2, 3 or 4, found {state.players!r}")
+    for name in ("hand", "set_aside", "favor", "rune_hands", "points"):
+        if len(getattr(state, name)) != state.players:
+            raise InvalidData(f"field {name!r} must have one entry per player")
+    for cid, _ in state.slots:
+        if cid not in ed.cards:
+            raise InvalidData(f"field 'slots': unknown card id {cid!r} for this edition")
+    for r in state.rune_deck:
+        if r not in ed.runes:
+            raise InvalidData(f"field 'rune_deck': unknown rune id {r!r}")
+    if len(state.altars) != len(ed.tree) or len(state.tree_markers) != len(ed.tree):
+        raise InvalidData("fields 'altars' and 'tree_markers' need one entry per tree space")
+    if not 1 <= state.season <= ed.seasons:
+        raise InvalidData(f"field 'season' must be 1 to {ed.seasons}")
+    try:
+        state.check_invariants()
+    except (AssertionError, KeyError, IndexError, TypeError, ValueError) as exc:
+        raise InvalidData(f"the Inori save file breaks a component count: {exc}") from None
