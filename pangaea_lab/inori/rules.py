@@ -580,3 +580,25 @@ def apply_action(s: InoriState, a: Action) -> InoriState:
         w.turn = chooser
     _settle(w)
     return w.freeze()
+
+
+# ----- a simple evaluation for computer players -------------------------------------------
+
+def _outlook(s: InoriState, player: int) -> float:
+    """Points now, plus what the season's cards and the altar majorities would give if they
+    were scored now, plus a little for every favor token and rune held."""
+    ed = s.edition
+    value = float(sum(s.points[player]))
+    if s.over:
+        return value
+    for cid, spaces in s.slots:
+        r = score_card(ed, cid, spaces, s.favor)
+        value += r["points"].get(player, 0)
+    for m in score_majorities(ed, s.altars, s.favor):
+        value += 0.5 * m["points"].get(player, 0)
+    return value + 0.3 * sum(s.favor[player]) + 0.5 * len(s.rune_hands[player])
+
+
+def evaluate(s: InoriState, action: Action, player: int) -> float:
+    """The change in :func:`_outlook` that ``action`` brings (the greedy player's measure)."""
+    return _outlook(s.apply(action), player) - _outlook(s, player)

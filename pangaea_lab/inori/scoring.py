@@ -117,7 +117,7 @@ def describe_preview(state, preview: dict | None = None) -> str:
         scored = f" scores {ed.colour_name(c['scored_colour'])}: {pts or 'nobody present'}" \
             if c["scored_colour"] else " scores nothing"
         lines.append(f"  card {c['slot'] + 1} {c['name']}: {status}, present: {who};{scored}; "
-                     f"replaced by a {ed.colour_name(c['next_colour'])} card")
+                     f"next card colour: {ed.colour_name(c['next_colour'])}")
     lines.append("Great Tree majorities (scored after the last season):")
     if not pv["majorities"]:
         lines.append("  no altar placed yet")

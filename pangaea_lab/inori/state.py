@@ -123,6 +123,11 @@ class InoriState(GameState):
         from .render import board_svg
         return board_svg(self, highlight=highlight)
 
+    def evaluate(self, action: Action, player: int) -> float:
+        """How good ``action`` looks for ``player`` (used by the greedy computer player)."""
+        from .rules import evaluate
+        return evaluate(self, action, player)
+
     def action_highlight(self, action: Action) -> list[tuple]:
         from .render import action_cells
         return action_cells(self, action)

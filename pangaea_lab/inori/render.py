@@ -1,0 +1,217 @@
+"""Drawing an Inori position as SVG: the cards with their spaces and who holds them, the Great
+Tree with its altars, and each player's favor tokens by colour.
+
+Highlight keys: ``("card", slot, space)``, ``("slot", slot)`` and ``("tree", space)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from ..core.svg import Svg
+from .actions import (BlockSpace, ChooseAltar, OfferCard, OfferTree, RuneMove, RuneOffer)
+from .board import NEUTRAL, NEUTRAL_COLOUR, SEAT_COLOURS, max_slots, root_spaces, \
+    tree_positions
+
+CARD_W, CARD_H, GAP = 136, 150, 8
+TOP = 34
+HIGHLIGHT = "#ff2d95"
+
+
+def _marker_fill(m: int) -> str:
+    return NEUTRAL_COLOUR if m == NEUTRAL else SEAT_COLOURS[m % len(SEAT_COLOURS)]
+
+
+def _who(state, m: int) -> str:
+    return "neutral marker" if m == NEUTRAL else state.player_name(m)
+
+
+def _cost_label(ed, cost: str | None) -> str:
+    if cost is None:
+        return ""
+    return "maj" if cost == "majority" else ed.names[cost][:2]
+
+
+def board_svg(state, highlight: Iterable[Any] = ()) -> str:
+    """The whole board; ``highlight`` marks cards, spaces or tree spaces in bright pink."""
+    ed = state.edition
+    marks = {tuple(h) for h in highlight}
+    n_slots = max(max_slots(ed), len(state.slots))
+    width = max(n_slots * (CARD_W + GAP) + GAP, 860)
+    tree_top = TOP + CARD_H + 20
+    height = tree_top + 295
+    pic = Svg(width, height, background="#fbf8f1")
+    status = "game over" if state.is_over else \
+        f"{state.player_name(state.current_player)} to play"
+    pic.text(GAP, 16, f"Inori - season {state.season} of {ed.seasons} - {status}",
+             size=14, anchor="start", font_weight="bold")
+    pic.text(width - GAP, 16, f"{ed.name} [{ed.label}]", size=11, anchor="end",
+             fill="#555555")
+
+    for i, (cid, spaces) in enumerate(state.slots):
+        _draw_card(pic, state, i, cid, spaces, GAP + i * (CARD_W + GAP), TOP, marks)
+    for i in range(len(state.slots), n_slots):
+        x = GAP + i * (CARD_W + GAP)
+        pic.rect(x, TOP, CARD_W, CARD_H, fill="none", stroke="#cccccc",
+                 stroke_dasharray="4 4", title="slot for a New Start card in a later season")
+        pic.text(x + CARD_W / 2, TOP + CARD_H / 2, f"slot {i + 1}: later", size=10,
+                 fill="#aaaaaa")
+
+    _draw_tree(pic, state, 20, tree_top, marks)
+    _draw_players(pic, state, 470, tree_top)
+    return pic.render()
+
+
+def _draw_card(pic: Svg, state, i: int, cid: str, spaces, x: float, y: float,
+               marks: set) -> None:
+    ed = state.edition
+    card = ed.cards[cid]
+    colour = ed.draw[card.colour]
+    lit = ("slot", i) in marks
+    pic.rect(x, y, CARD_W, CARD_H, fill="#ffffff", stroke=HIGHLIGHT if lit else colour,
+             stroke_width=4 if lit else 2, rx=6,
+             title=f"card {i + 1}: {card.name} ({card.type.replace('_', ' ')} card)")
+    pic.rect(x + 2, y + 2, CARD_W - 4, 8, fill=colour)
+    # corner colours: top right = complete, bottom right = incomplete
+    pic.rect(x + CARD_W - 20, y + 14, 14, 14, fill=ed.draw[card.complete_colour],
+             stroke="#333333", title=f"complete: scores and is replaced by "
+                                     f"{ed.names[card.complete_colour]}")
+    pic.rect(x + CARD_W - 20, y + CARD_H - 22, 14, 14, fill=ed.draw[card.incomplete_colour],
+             stroke="#333333", title=f"incomplete: replaced by "
+                                     f"{ed.names[card.incomplete_colour]}")
+    n = len(spaces)
+    step = (CARD_W - 30) / max(n, 1)
+    for j, occ in enumerate(spaces):
+        sp = card.spaces[j]
+        cx, cy = x + 10 + step * (j + 0.5), y + 32
+        lit = ("card", i, j) in marks
+        who = ", ".join(_who(state, m) for m in occ) or "free"
+        tip = (f"space {j + 1}: {sp.effect.describe(ed.names)}; "
+               f"{'cost ' + (ed.names.get(sp.cost, sp.cost)) if sp.cost else 'no cost'}; {who}")
+        pic.circle(cx, cy, 12, fill="#ffffff", stroke=HIGHLIGHT if lit else "#555555",
+                   stroke_width=4 if lit else 1.5, title=tip)
+        for k, m in enumerate(occ):
+            off = (k - (len(occ) - 1) / 2) * 8
+            pic.circle(cx + off, cy, 8 if len(occ) == 1 else 6, fill=_marker_fill(m),
+                       stroke="#000000", stroke_width=1, title=tip)
+        if sp.cost:
+            fill = "#ffffff" if sp.cost == "majority" else ed.draw[sp.cost]
+            pic.circle(cx + 10, cy - 10, 5, fill=fill, stroke="#000000", stroke_width=0.8,
+                       title=f"cost: {'your majority colour' if sp.cost == 'majority' else ed.names[sp.cost]}")
+        pic.text(cx, cy + 22, sp.effect.short(), size=9)
+        if sp.cost:
+            pic.text(cx, cy + 33, _cost_label(ed, sp.cost), size=8, fill="#666666")
+    pic.text(x + 8, y + 96, f"{i + 1}. {card.name}", size=10, anchor="start",
+             font_weight="bold")
+    pic.text(x + 8, y + 112, f"{ed.names[card.colour]} {card.type.replace('_', ' ')}",
+             size=9, anchor="start", fill="#555555")
+    if card.incomplete_score:
+        pic.text(x + 8, y + 128, f"incomplete: pts/{ed.names[card.incomplete_score]}",
+                 size=8, anchor="start", fill="#555555")
+
+
+def _draw_tree(pic: Svg, state, x0: float, y0: float, marks: set) -> None:
+    ed = state.edition
+    pos = tree_positions(ed)
+    cx, cy, unit = x0 + 210, y0 + 175, 120
+    pic.text(x0, y0 + 4, "The Great Tree", size=12, anchor="start", font_weight="bold")
+    pic.rect(cx - 12, cy - 110, 24, 160, fill="#8b6b4a", rx=4)
+    pic.text(cx + 60, y0 + 4, f"neutral markers at the tree: {state.neutral_home}", size=9,
+             anchor="start", fill="#555555")
+    roots = root_spaces(ed)
+    for t, space in enumerate(ed.tree):
+        px, py = pos[t]
+        sx, sy = cx + px * unit, cy + py * unit * 0.6
+        pic.line(cx, cy, sx, sy, stroke="#8b6b4a", stroke_width=5)
+    for t, space in enumerate(ed.tree):
+        px, py = pos[t]
+        sx, sy = cx + px * unit, cy + py * unit * 0.6
+        altar = state.altars[t]
+        lit = ("tree", t) in marks
+        if space.altar:
+            label = space.effect.describe(ed.names, altar)
+            ring = ed.draw[altar] if altar else "#dddddd"
+            extra = (f"altar {ed.names[altar]}: costs {ed.altar_cost} {ed.names[altar]}; "
+                     f"end majority {space.first}/{space.second}") if altar else \
+                "no altar yet: free, then place an Altar tile"
+        else:
+            k = roots.index(t)
+            label = f"{state.root_tokens[k]} set-aside {ed.names[state.root_colours[k]]}"
+            ring = ed.draw[state.root_colours[k]]
+            extra = "root space, free"
+        m = state.tree_markers[t]
+        who = _who(state, m) if m is not None else "free"
+        pic.circle(sx, sy, 22, fill="#f3ead8", stroke=HIGHLIGHT if lit else ring,
+                   stroke_width=6 if lit or altar or not space.altar else 2,
+                   title=f"{space.id}: {label}; {extra}; {who}")
+        if m is not None:
+            pic.circle(sx, sy, 9, fill=_marker_fill(m), stroke="#000000", stroke_width=1)
+        pic.text(sx, sy - 30, space.id, size=9, font_weight="bold")
+        short = {"favor_any": "any 2", "points": "5 pts", "rune_and_altar_favor": "rune+1",
+                 "points_altar_colour": "pt/altar", "block_and_altar_favor": "block+1",
+                 "altar_favor": "+3", "set_aside": f"+{state.root_tokens[roots.index(t)]}"
+                 if not space.altar else ""}.get(space.effect.type, space.effect.type)
+        pic.text(sx, sy + 31, short, size=9)
+
+
+def _draw_players(pic: Svg, state, x0: float, y0: float) -> None:
+    ed = state.edition
+    pic.text(x0, y0 + 4, "Players", size=12, anchor="start", font_weight="bold")
+    sw = 22
+    for k, c in enumerate(ed.colours):
+        pic.text(x0 + 150 + k * sw + sw / 2, y0 + 20, ed.names[c][:2], size=8, fill="#555555")
+    pic.text(x0 + 150 + len(ed.colours) * sw + 6, y0 + 20, "hand runes pts", size=8,
+             anchor="start", fill="#555555")
+    for p in range(state.num_players):
+        y = y0 + 36 + p * 28
+        current = p == state.current_player
+        pic.circle(x0 + 8, y, 7, fill=_marker_fill(p), stroke="#000000", stroke_width=1)
+        pic.text(x0 + 20, y, state.player_name(p) + (" *" if current else ""), size=11,
+                 anchor="start", font_weight="bold" if current else None)
+        for k, c in enumerate(ed.colours):
+            n = state.favor[p][k]
+            pic.rect(x0 + 150 + k * sw, y - 9, sw - 3, 18, fill=ed.draw[c] if n else "#ffffff",
+                     stroke=ed.draw[c], title=f"{ed.names[c]}: {n}")
+            pic.text(x0 + 150 + k * sw + (sw - 3) / 2, y, str(n), size=10,
+                     fill="#000000" if n else "#bbbbbb")
+        pic.text(x0 + 150 + len(ed.colours) * sw + 6, y,
+                 f"{state.hand[p]}    {len(state.rune_hands[p])}    {sum(state.points[p])}",
+                 size=10, anchor="start")
+    y = y0 + 36 + state.num_players * 28
+    supply = " ".join(f"{ed.names[c][:2]} {n}" for c, n in zip(ed.colours, state.supply))
+    pic.text(x0, y, f"supply: {supply}", size=9, anchor="start", fill="#555555")
+    pic.text(x0, y + 14, f"runes left {len(state.rune_deck)}; New Start cards left "
+             f"{len(state.new_start_deck)}", size=9, anchor="start", fill="#555555")
+
+
+def action_cells(state, action) -> list[tuple]:
+    """What to highlight on the board when ``action`` is selected."""
+    if isinstance(action, (OfferCard, RuneOffer, BlockSpace)):
+        return [("card", action.slot, action.space)]
+    if isinstance(action, RuneMove):
+        return [("card", action.from_slot, action.from_space),
+                ("card", action.to_slot, action.to_space)]
+    if isinstance(action, OfferTree):
+        return [("tree", action.space)]
+    if isinstance(action, ChooseAltar) and state.pending and state.pending[0][0] == "altar":
+        return [("tree", state.pending[0][1])]
+    return []
+
+
+def card_text(state, slot: int) -> str:
+    """A card in plain words: colours, each space's cost, effect and occupants."""
+    ed = state.edition
+    cid, spaces = state.slots[slot]
+    card = ed.cards[cid]
+    lines = [f"Card {slot + 1}: {card.name} ({ed.names[card.colour]} {card.type.replace('_', ' ')}"
+             f" card, source: {card.source}); complete -> scores and becomes "
+             f"{ed.names[card.complete_colour]}, incomplete -> becomes "
+             f"{ed.names[card.incomplete_colour]}"]
+    for j, occ in enumerate(spaces):
+        sp = card.spaces[j]
+        cost = "no cost" if sp.cost is None else (
+            "pay 1 of your majority colour" if sp.cost == "majority" else
+            f"pay 1 {ed.names[sp.cost]}")
+        who = ", ".join(_who(state, m) for m in occ) or "free"
+        lines.append(f"  space {j + 1}: {sp.effect.describe(ed.names)}; {cost}; {who}")
+    return "\n".join(lines)
