@@ -11,12 +11,13 @@ from .actions import (Decide, DrawCard, Finish, KeepHand, Mulligan, Pay, PlaceFr
 from .cards import Catalog, catalog, load_catalog, rules_data
 from .forest import Dweller, Forest, Tree
 from .rules import OPTION_DEFAULTS, legal_actions, new_game
+from .scenario import arrange
 from .scoring import ForestScore, explain, score, score_forest
 from .state import GameState, Step
 
 __all__ = [
     "Catalog", "Decide", "DrawCard", "Dweller", "Finish", "Forest", "ForestScore", "GameState",
     "KeepHand", "Mulligan", "OPTION_DEFAULTS", "Pay", "PlaceFree", "PlayDweller", "PlaySapling",
-    "PlayTree", "Step", "ToCave", "Tree", "catalog", "explain", "legal_actions", "load_catalog",
+    "PlayTree", "Step", "ToCave", "Tree", "arrange", "catalog", "explain", "legal_actions", "load_catalog",
     "new_game", "rules_data", "score", "score_forest",
 ]
