@@ -69,10 +69,11 @@ class StepThroughModel:
     ``new_game`` is a game's ``new_game(players=..., seed=..., **options)``.  ``computer``
     maps a seat index to ``"random"``, ``"greedy"`` or a :class:`Player`; other seats are
     human.  Every change is a new state appended to :attr:`history`, so undo and redo are
-    just moves along that list.
+    just moves along that list::
 
-    >>> # m = StepThroughModel(harmonies.new_game, players=2, seed=7, computer={1: "greedy"})
-    >>> # m.play(m.legal_actions()[0])   # your move, then the computer replies
+        m = StepThroughModel(harmonies.new_game, players=2, seed=7, computer={1: "greedy"})
+        m.play(m.legal_actions()[0])     # your move, then the computer replies
+        m.undo(to_human=True)            # back to your decision
     """
 
     #: bound on computer moves in one :meth:`run_computers` or :meth:`play_to_end`
@@ -507,8 +508,7 @@ class StepThroughView:
                                    tooltip="The computer plays every seat to the end")
         self.message_line = w.HTML()
         self.scores_html = w.HTML()
-        self.log_box = w.Textarea(disabled=True, rows=8, layout=wide,
-                                  description="Log")
+        self.log_box = w.HTML(layout=wide)
         self.seed_box = w.IntText(description="Seed")
         self.players_picker = w.Dropdown(description="Players",
                                          options=list(range(lo, hi + 1)))
@@ -521,10 +521,11 @@ class StepThroughView:
                           self.computer_button, self.end_button])
         side = w.VBox([self.turn_line, self.players_html, self.kind_picker, self.action_list,
                        buttons, self.message_line, self.scores_html],
-                      layout=w.Layout(width="50%"))
-        self.root = w.VBox([setup, self.seats_box,
-                            w.HBox([w.VBox([self.board], layout=w.Layout(width="50%")), side]),
-                            self.log_box])
+                      layout=w.Layout(flex="1 1 360px", min_width="360px"))
+        # a wide board pushes the panel below it instead of squeezing it
+        middle = w.HBox([w.VBox([self.board], layout=w.Layout(overflow="auto")), side],
+                        layout=w.Layout(flex_flow="row wrap", align_items="flex-start"))
+        self.root = w.VBox([setup, self.seats_box, middle, self.log_box])
         self.root.model = model
         self.root.view = self
 
@@ -555,6 +556,10 @@ class StepThroughView:
         """Redraw every part from the model."""
         m = self.model
         state = m.state
+        if self._shown_start is not m.history[0] or any(
+                m.seat(seat) not in [value for _, value in picker.options]
+                for seat, picker in enumerate(self.seat_pickers)):
+            self._sync_setup()      # a new game, or an own player given through the model
         self._quiet = True
         try:
             self.board.value = m.svg()
@@ -580,9 +585,7 @@ class StepThroughView:
             self.message_line.value = (f"<span style='color:#b03a2e'>"
                                        f"{escape(m.message)}</span>" if m.message else "")
             self.scores_html.value = self._scores_html()
-            lines = m.log
-            self.log_box.value = "\n".join(f"{i}. {line}" for i, line in
-                                           reversed(list(enumerate(lines, 1))))
+            self.log_box.value = self._log_html()
             for seat, picker in enumerate(self.seat_pickers):
                 picker.value = m.seat(seat)
         finally:
@@ -601,6 +604,13 @@ class StepThroughView:
                         f"{': ' + summary if summary else ''}</div>")
         return "".join(rows)
 
+    def _log_html(self) -> str:
+        """The log, newest line first, in a box that scrolls."""
+        lines = "\n".join(f"{i}. {escape(line)}"
+                          for i, line in reversed(list(enumerate(self.model.log, 1))))
+        return (f"<div><b>Log</b> (newest first)</div>\n<pre style='max-height:12em;"
+                f"overflow-y:auto;margin:0;white-space:pre-wrap'>{lines}</pre>")
+
     def _scores_html(self) -> str:
         m = self.model
         rows = m.scores_table()
@@ -618,6 +628,7 @@ class StepThroughView:
     def _sync_setup(self) -> None:
         """Set the seed box, the player count and the seat pickers from the model."""
         w, m = self._w, self.model
+        self._shown_start = m.history[0]
         self._quiet = True
         try:
             self._shown_seed = m.seed if isinstance(m.seed, int) else 0
@@ -661,9 +672,7 @@ class StepThroughView:
         m = self.model
         seed = m.seed if self.seed_box.value == self._shown_seed else self.seed_box.value
         m.restart(players=self.players_picker.value, seed=seed)
-        self._sync_setup()
         m.autoplay()
-        self.refresh()
 
     def _on_kind(self, change: dict) -> None:
         if not self._quiet and change["new"] is not None:
@@ -691,6 +700,5 @@ def step_through(new_game: Callable[..., GameState], players: int = 2, seed: int
     :class:`StepThroughModel` as ``.model`` and the :class:`StepThroughView` as ``.view``."""
     model = StepThroughModel(new_game, players=players, seed=seed, player_range=player_range,
                              computer=computer, **options)
-    if model.has_human_seat:
-        model.autoplay()
+    model.autoplay()
     return StepThroughView(model).root
