@@ -12,6 +12,7 @@ from .actions import ChooseSpirit, DiscardCard, EndTurn, PlaceCube, PlaceToken, 
 from .board import board_graph, can_stack, cells, legal_stacks, neighbours
 from .cards import Card, all_cards, card, load_cards
 from .habitats import habitat_cells, pattern_cells
+from .render import board_svg, plot_board
 from .rules import new_game
 from .scoring import BoardScore, card_points, score_board, solo_suns
 from .state import HarmoniesState, PlayerArea
@@ -21,7 +22,7 @@ GameState = HarmoniesState
 __all__ = [
     "BoardScore", "Card", "ChooseSpirit", "DiscardCard", "EndTurn", "GameState",
     "HarmoniesState", "PlaceCube", "PlaceToken", "PlayerArea", "TakeCard", "TakeTokens",
-    "all_cards", "board_graph", "can_stack", "card", "card_points", "cells", "habitat_cells",
-    "legal_stacks", "load_cards", "neighbours", "new_game", "pattern_cells", "score_board",
+    "all_cards", "board_graph", "board_svg", "can_stack", "card", "card_points", "cells", "habitat_cells",
+    "legal_stacks", "load_cards", "neighbours", "new_game", "pattern_cells", "plot_board", "score_board",
     "solo_suns",
 ]

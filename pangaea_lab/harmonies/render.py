@@ -1,0 +1,198 @@
+"""Drawing boards and games: deterministic SVG, and matplotlib for figures.
+
+A stack is drawn as nested hexagons, bottom token outermost, top token in the middle, with
+its height written in the centre, so "a tree of height 3" reads at a glance.  A cube is a
+small square marked with its card's number.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+
+from ..core import hexgrid
+from ..core.svg import Svg
+from .board import Cell, Stack, cells, check_side, describe_stack, stacks_tuple, to_axial
+from .cards import card
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.axes import Axes
+
+    from .state import HarmoniesState
+
+PALETTE = {"blue": "#3b7dd8", "gray": "#8e8e8e", "brown": "#8b5a2b", "green": "#3f9b41",
+           "yellow": "#e9c64a", "red": "#c8413a"}
+TEXT_ON = {"blue": "white", "gray": "white", "brown": "white", "green": "white",
+           "yellow": "black", "red": "white"}
+EMPTY = "#f4efe1"
+HIGHLIGHT = "#ff8c00"
+LEVEL_SCALE = (0.92, 0.64, 0.38)
+SIZE = 22.0
+
+
+def _centre(cell: Cell, size: float, origin: tuple[float, float]) -> tuple[float, float]:
+    x, y = hexgrid.to_pixel(to_axial(cell), size, "flat")
+    return x + origin[0], y + origin[1]
+
+
+def _board_extent(side: str, size: float) -> tuple[float, float, float, float]:
+    return hexgrid.bounding_box([to_axial(c) for c in cells(side)], size, "flat")
+
+
+def draw_board_into(pic: Svg, side: str, board: Sequence[Stack], cubes: Sequence[int] = (),
+                    highlight: Iterable[Cell] = (), origin: tuple[float, float] = (0, 0),
+                    size: float = SIZE, label: bool = False) -> None:
+    """Draw one personal board into ``pic`` with its top-left corner at ``origin``."""
+    x0, y0, _, _ = _board_extent(side, size)
+    org = (origin[0] - x0, origin[1] - y0)
+    marked = {tuple(c) for c in highlight}
+    for i, cell in enumerate(cells(side)):
+        stack = board[i]
+        h = to_axial(cell)
+        title = f"{cell}: {describe_stack(stack)}"
+        cube = cubes[i] if cubes else 0
+        owner = card(cube).name if cube > 0 else "a card"
+        if cube:
+            title += f"; cube of {owner}"
+        edge = HIGHLIGHT if cell in marked else "#6b6250"
+        width = 3.0 if cell in marked else 1.0
+        pic.hexagon(h, size * 0.97, "flat", origin=org, title=title, fill=EMPTY, stroke=edge,
+                    stroke_width=width)
+        for level, colour in enumerate(stack):
+            pic.hexagon(h, size * LEVEL_SCALE[level], "flat", origin=org,
+                        fill=PALETTE[colour], stroke="white", stroke_width=0.8)
+        cx, cy = _centre(cell, size, org)
+        if stack:
+            pic.text(cx, cy, str(len(stack)), size=size * 0.42,
+                     fill=TEXT_ON[stack[-1]], font_weight="bold")
+        elif label:
+            pic.text(cx, cy, f"{cell[0]},{cell[1]}", size=size * 0.32, fill="#a09878")
+        if cube:
+            s = size * 0.34
+            pic.rect(cx + size * 0.22, cy - size * 0.62, s, s, fill="#fdfdfd", stroke="black",
+                     stroke_width=0.8, title=f"cube of {owner}")
+            if cube > 0:
+                pic.text(cx + size * 0.22 + s / 2, cy - size * 0.62 + s / 2, str(cube),
+                         size=size * 0.22)
+
+
+def board_svg(side: str = "A", stacks: Mapping[Cell, Iterable[str]] | None = None,
+              cubes: Mapping[Cell, int | str] | Iterable[Cell] = (),
+              highlight: Iterable[Cell] = (), size: float = SIZE, label: bool = True) -> Svg:
+    """A personal board drawn as SVG from ``{(col, row): [colours bottom to top]}``.
+
+    ``cubes`` lists cells holding a cube (or maps them to the card); ``highlight`` outlines
+    cells (e.g. the result of :func:`habitat_cells`).  The result shows inline in Jupyter."""
+    side = check_side(side)
+    board = stacks_tuple(side, stacks)
+    index = {c: i for i, c in enumerate(cells(side))}
+    cube_list = [0] * len(board)
+    items = cubes.items() if isinstance(cubes, Mapping) else ((c, 0) for c in cubes)
+    for cell, which in items:
+        cube_list[index[tuple(cell)]] = card(which).id if which else -1
+    x0, y0, x1, y1 = _board_extent(side, size)
+    pic = Svg(x1 - x0 + 12, y1 - y0 + 12, background="white")
+    draw_board_into(pic, side, board, cube_list, highlight, origin=(6, 6), size=size,
+                    label=label)
+    return pic
+
+
+def _token_dots(pic: Svg, x: float, y: float, tokens: Sequence[str], r: float = 6) -> None:
+    for k, colour in enumerate(tokens):
+        pic.circle(x + k * (2 * r + 2), y, r, fill=PALETTE[colour], stroke="black",
+                   stroke_width=0.6, title=colour)
+
+
+def game_svg(state: "HarmoniesState", highlight: Iterable[Any] = ()) -> str:
+    """The whole table: central board, face-up cards, and every player's board, cards and
+    held tokens; ``highlight`` outlines cells of the current player's board."""
+    size = 18.0
+    x0, y0, x1, y1 = _board_extent(state.side, size)
+    bw, bh = x1 - x0, y1 - y0
+    n = state.num_players
+    col_w = max(bw + 20, 200)
+    width = max(n * col_w + 20, 560)
+    top = 88
+    height = top + bh + 150
+    pic = Svg(width, height, background="white")
+    status = ("Game over" if state.over else f"{state.player_name(state.player)} to play")
+    if state.end_reason:
+        status += f" (end triggered: {state.end_reason})"
+    pic.text(10, 10, status, size=12, anchor="start")
+    pic.text(10, 30, "Central board:", size=11, anchor="start")
+    for k, space in enumerate(state.central):
+        x = 100 + k * 62
+        pic.rect(x - 4, 22, 58, 16, fill="#efe6cf", stroke="#b8a77a", stroke_width=0.6,
+                 title=f"central space {k + 1}")
+        _token_dots(pic, x + 6, 30, space, r=5.5)
+    pic.text(100 + len(state.central) * 62 + 6, 30, f"pouch: {len(state.pouch)}", size=10,
+             anchor="start")
+    pic.text(10, 52, "Face-up cards:", size=11, anchor="start")
+    x = 100
+    for cid in state.row:
+        c = card(cid)
+        label = f"{c.name} {'/'.join(map(str, c.points))}"
+        w = 7 + 5.6 * len(label)
+        pic.rect(x, 44, w, 16, fill="#fbf7ea", stroke="#8a7d55", stroke_width=0.6,
+                 title=c.habitat_text())
+        pic.text(x + w / 2, 52, label, size=9)
+        x += w + 4
+    marked = list(highlight)
+    scores = state.scores()
+    for p, area in enumerate(state.areas):
+        ox = 10 + p * col_w
+        pic.text(ox, top - 12, f"{state.player_name(p)}: {scores[p].total} pts", size=11,
+                 anchor="start",
+                 font_weight="bold" if (p == state.player and not state.over) else None)
+        mark = marked if p == state.player else ()
+        draw_board_into(pic, state.side, area.stacks, area.cubes, mark, origin=(ox, top),
+                        size=size)
+        y = top + bh + 14
+        if p == state.player and state.hand:
+            pic.text(ox, y, "holding:", size=9, anchor="start")
+            _token_dots(pic, ox + 50, y, state.hand, r=5)
+            y += 14
+        for cid, placed in area.cards:
+            c = card(cid)
+            tag = "spirit " if c.is_spirit else ""
+            pic.text(ox, y, f"{tag}{c.name}: {placed}/{c.cubes} cubes", size=9, anchor="start")
+            y += 12
+        if area.spirit_offer:
+            names = " or ".join(card(s).name for s in area.spirit_offer)
+            pic.text(ox, y, f"spirit to keep: {names}", size=9, anchor="start")
+    return pic.render()
+
+
+def plot_board(side: str = "A", stacks: Mapping[Cell, Iterable[str]] | None = None,
+               ax: "Axes | None" = None, highlight: Iterable[Cell] = (),
+               title: str | None = None) -> "Axes":
+    """Draw a personal board on a matplotlib Axes (created if not given) and return it."""
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import RegularPolygon
+
+    side = check_side(side)
+    board = stacks_tuple(side, stacks)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(4, 4))
+    marked = {tuple(c) for c in highlight}
+    for cell, stack in zip(cells(side), board):
+        x, y = hexgrid.to_pixel(to_axial(cell), 1.0, "flat")
+        y = -y
+        ax.add_patch(RegularPolygon((x, y), 6, radius=0.97, orientation=math.pi / 6,
+                                    facecolor=EMPTY,
+                                    edgecolor=HIGHLIGHT if cell in marked else "#6b6250",
+                                    linewidth=2.5 if cell in marked else 0.8))
+        for level, colour in enumerate(stack):
+            ax.add_patch(RegularPolygon((x, y), 6, radius=LEVEL_SCALE[level],
+                                        orientation=math.pi / 6,
+                                        facecolor=PALETTE[colour], edgecolor="white",
+                                        linewidth=0.6))
+        if stack:
+            ax.text(x, y, str(len(stack)), ha="center", va="center", fontsize=9,
+                    color=TEXT_ON[stack[-1]], fontweight="bold")
+    ax.set_aspect("equal")
+    ax.autoscale_view()
+    ax.set_axis_off()
+    if title:
+        ax.set_title(title)
+    return ax

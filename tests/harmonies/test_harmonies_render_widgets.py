@@ -1,0 +1,101 @@
+"""Drawing (SVG and matplotlib) and the widgets, driven without a browser."""
+
+import xml.dom.minidom
+
+import matplotlib
+import pytest
+
+from pangaea_lab import harmonies
+from pangaea_lab.harmonies import render
+from pangaea_lab.harmonies.actions import TakeCard
+from pangaea_lab.harmonies.widgets import BoardEditorModel, board_editor, play
+
+matplotlib.use("Agg")
+
+STACKS = {(1, 2): ["blue"], (2, 1): ["brown", "green"], (3, 1): ["gray", "red"],
+          (0, 0): ["brown", "brown", "green"]}
+
+
+def test_board_svg_is_deterministic_and_shows_heights():
+    a = render.board_svg("A", STACKS, cubes={(2, 1): "Koala"}, highlight=[(0, 0)]).render()
+    b = render.board_svg("A", STACKS, cubes={(2, 1): "Koala"}, highlight=[(0, 0)]).render()
+    assert a == b
+    xml.dom.minidom.parseString(a)
+    assert ">3</text>" in a and ">2</text>" in a       # heights written on the stacks
+    assert "tree of height 3" in a and "cube of Koala" in a
+    assert a.count("<polygon") == 23 + 1 + 2 + 2 + 3  # one hexagon per space and per token
+    assert render.HIGHLIGHT in a
+
+
+def test_game_svg_for_every_player_count():
+    for players in (1, 2, 4):
+        g = harmonies.new_game(players=players, seed=3, side="B")
+        svg = g.to_svg()
+        xml.dom.minidom.parseString(svg)
+        assert svg == harmonies.new_game(players=players, seed=3, side="B").to_svg()
+        assert svg.count("Central board") == 1
+        assert "spirit to keep" in svg
+
+
+def test_plot_board_on_matplotlib_axes():
+    ax = render.plot_board("A", STACKS, highlight=[(0, 0)], title="demo")
+    assert len(ax.patches) == 23 + 8   # a hexagon per space and per token
+    assert ax.get_title() == "demo"
+    matplotlib.pyplot.close(ax.figure)
+
+
+def test_action_highlight_lists_fitting_cells():
+    g = harmonies.new_game(players=2, seed=3, spirits=False)
+    take = next(a for a in g.legal_actions() if isinstance(a, TakeCard))
+    assert g.action_highlight(take) == []   # empty board: no habitat yet
+
+
+def test_board_editor_model_updates_score_and_habitats():
+    m = BoardEditorModel("A", cards=["Fennec Fox"])
+    assert m.score().total == 0
+    m.select((0, 1))
+    m.set_stack(["yellow"])
+    m.set_stack(["gray"], (1, 1))
+    m.set_stack(["gray"], (2, 2))
+    assert m.score().mountains == 2
+    assert m.habitats() == {"Fennec Fox": [(2, 2)]}
+    assert "Fennec Fox: (2, 2)" in m.summary_html()
+    m.select((2, 2))
+    m.set_stack(["gray", "blue"])
+    assert "blue cannot go on gray" in m.message
+    assert m.stack_at((2, 2)) == ("gray",)
+    m.set_stack([])
+    assert m.stack_at((2, 2)) == () and m.habitats() == {"Fennec Fox": []}
+    with pytest.raises(ValueError, match="not a space of side A"):
+        m.select((1, 4))
+
+
+def test_board_editor_view_click_and_choose():
+    root = board_editor("B", cards=["Frog"])
+    view, model = root.view, root.model
+    view.cell_buttons[(2, 2)].click()
+    assert model.selected == (2, 2)
+    view.stack_picker.value = ("green",)
+    view.cell_buttons[(2, 1)].click()
+    view.stack_picker.value = ("blue",)
+    assert model.habitats() == {"Frog": [(2, 1)]}
+    assert "Frog: (2, 1)" in view.scores.value
+    assert view.cell_buttons[(2, 1)].description == "2,1 W1"
+    view.card_picker.value = (harmonies.card("Koala").id,)
+    assert list(model.habitats()) == ["Koala"]
+
+
+def test_play_widget_runs_solo_with_suns_shown():
+    root = play(players=1, seed=4, computer={0: "greedy"}, side="A", spirits=False)
+    model = root.model
+    model.play_to_end()
+    assert model.state.is_over
+    assert "suns" in root.view.players_html.value
+
+
+def test_play_widget_multiplayer_with_computer_seat():
+    root = play(players=2, seed=4, computer={1: "random"})
+    model = root.model
+    assert model.state.current_player == 0
+    model.play(model.legal_actions()[0])
+    assert model.state.current_player == 0   # first player keeps going (take tokens next)
