@@ -5,10 +5,9 @@ lands on a board space holding exactly the required stack (same height and colou
 building's lower token may be red, brown or gray).  The cube's own space must not already hold
 a cube; the other spaces may, since one token can serve several habitats.
 
->>> from pangaea_lab.harmonies import board
->>> stacks = {(1, 1): ["yellow"], (2, 1): ["gray"], (3, 1): ["gray"]}
+>>> stacks = {(0, 1): ["yellow"], (1, 1): ["gray"], (2, 2): ["gray"]}
 >>> habitat_cells("Fennec Fox", side="A", stacks=stacks)
-[(3, 1)]
+[(2, 2)]
 """
 
 from __future__ import annotations
