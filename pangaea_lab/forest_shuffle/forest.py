@@ -72,10 +72,9 @@ def can_join(slot: tuple[Dweller, ...], species: str) -> str | None:
     if not slot:
         return None
     sp = catalog().species(species)
-    if any(d.species != sp.name for d in slot):
-        return f"the slot already holds {slot[0].species}, and only the same stacking species may join it"
-    if sp.stack == 1:
-        return f"the slot already holds a {slot[0].species}, and only one card fits a slot"
+    if sp.stack == 1 or any(d.species != sp.name for d in slot):
+        return (f"the slot already holds {slot[0].species}, and only one card fits a slot "
+                f"(only European Hares, and Common Toads two high, may share one)")
     if sp.stack is not None and len(slot) >= sp.stack:
         return f"at most {sp.stack} {sp.name} cards may share a slot"
     return None

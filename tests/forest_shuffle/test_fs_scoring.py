@@ -296,7 +296,7 @@ def test_card_points_add_up_and_cave_counts():
     ({"trees": [{"tree": "Oak", "top": ["Barbastelle Bat"]}]}, "cannot sit in a top slot"),
     ({"trees": [{"tree": "Oak", "bottom": ["Common Toad"] * 3}]}, "at most 2"),
     ({"trees": [{"tree": "Oak", "top": ["Red Squirrel", "Red Squirrel"]}]}, "only one card"),
-    ({"trees": [{"tree": "Oak", "left": ["European Hare", "Red Fox"]}]}, "same stacking"),
+    ({"trees": [{"tree": "Oak", "left": ["European Hare", "Red Fox"]}]}, "only one card"),
     ({"trees": [{"tree": "Oak", "left": ["Roe Deer"]}]}, "tree symbol"),
     ({"trees": [{"tree": "Oak", "left": ["Red Fox/Birch"]}]}, "no Red Fox card shows"),
     ({"trees": [{"tree": "Oak", "left": ["Red Fox/Palm"]}]}, "not a tree symbol"),

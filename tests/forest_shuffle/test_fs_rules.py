@@ -1,0 +1,260 @@
+"""Setup and the turn (rulebook: "Setup", "Course of play", "Winter cards", "End of the game")."""
+
+import pytest
+from fs_helpers import CAT, decide, draw_twice, find, kinds, play, start
+
+from pangaea_lab import forest_shuffle as fs
+from pangaea_lab.core.errors import IllegalAction, InvalidData, InvalidSetup
+
+
+# ----- setup --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("players,removed", [(2, 30), (3, 20), (4, 10), (5, 0)])
+def test_setup_removes_cards_and_deals_six(players, removed):
+    g = fs.new_game(players=players, seed=3)
+    assert len(g.removed) == removed
+    assert all(len(h) == 6 for h in g.hands)
+    assert len(g.deck) == 158 + 3 - removed - 6 * players
+    g.check_invariants()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_all_winter_cards_in_the_bottom_third(players):
+    for seed in range(5):
+        g = fs.new_game(players=players, seed=seed)
+        deck = list(g.deck)
+        winter = [i for i, c in enumerate(deck) if CAT.card(c).kind == "winter"]
+        pile = (158 - len(g.removed)) // 3
+        assert len(winter) == 3
+        # the third winter card lies on top of the bottom pile, the other two inside it
+        assert winter[0] == len(deck) - pile - 3
+        assert winter[-1] < len(deck)
+
+
+def test_same_seed_same_game_and_bad_setup():
+    assert fs.new_game(players=3, seed=9) == fs.new_game(players=3, seed=9)
+    assert fs.new_game(players=3, seed=9) != fs.new_game(players=3, seed=10)
+    for bad in (1, 6, "2", True):
+        with pytest.raises(InvalidSetup, match="2 to 5 players"):
+            fs.new_game(players=bad)
+    with pytest.raises(InvalidSetup, match="unknown option"):
+        fs.new_game(players=2, colour="red")
+    with pytest.raises(InvalidSetup, match="True or False"):
+        fs.new_game(players=2, sapling_flips_clearing=1)
+
+
+def _no_tree_seed():
+    for seed in range(200):
+        g = fs.new_game(players=2, seed=seed)
+        if g.phase == "mulligan":
+            return g
+    raise AssertionError("no seed with a tree-less starting hand")
+
+
+def test_mulligan_only_for_a_hand_without_trees_and_only_once():
+    g = _no_tree_seed()
+    p = g.current
+    assert not any(CAT.card(c).is_tree for c in g.hands[p])
+    assert g.legal_actions() == [fs.KeepHand(), fs.Mulligan()]
+    with pytest.raises(IllegalAction, match="starting hand"):
+        g.apply(fs.DrawCard(None))
+    old = g.hands[p]
+    h = g.apply(fs.Mulligan())
+    assert len(h.hands[p]) == 6 and set(old) <= set(h.box)
+    assert p not in h.mulligan_left
+    h.check_invariants()
+    k = g.apply(fs.KeepHand())
+    assert k.hands[p] == old
+
+
+# ----- drawing ------------------------------------------------------------------------------
+
+def test_draw_two_cards_one_at_a_time_from_deck_or_clearing():
+    st = start(["Oak"], clearing=["Birch", "Beech"])
+    clearing_card = st.clearing[0]
+    st = st.apply(fs.DrawCard(clearing_card))
+    assert st.step.kind == "draw" and st.current == 0
+    assert clearing_card in st.hands[0]
+    top = st.deck[0]
+    st = st.apply(fs.DrawCard(None))
+    assert top in st.hands[0] and st.current == 1 and len(st.hands[0]) == 3
+
+
+def test_hand_limit_nine_draws_one_ten_cannot_draw():
+    nine = ["Birch"] * 9
+    st = start(nine)
+    st = st.apply(fs.DrawCard(None))
+    assert st.current == 1 and len(st.hands[0]) == 10
+    ten = start(["Birch"] * 10)
+    assert not any(isinstance(a, fs.DrawCard) for a in ten.legal_actions())
+    with pytest.raises(IllegalAction, match="hand limit"):
+        ten.apply(fs.DrawCard(None))
+
+
+def test_winter_card_is_laid_out_and_replaced():
+    st = start(["Oak"], deck_top=["Winter", "Birch"])
+    birch = st.deck[1]
+    st = st.apply(fs.DrawCard(None))
+    assert len(st.winter) == 1 and birch in st.hands[0]
+
+
+def test_third_winter_card_ends_the_game_at_once():
+    st = start(["Oak"], deck_top=["Winter", "Winter", "Winter", "Birch"])
+    end = st.apply(fs.DrawCard(None))
+    assert end.is_over and end.current_player is None and end.legal_actions() == []
+    assert len(end.winter) == 3 and "third winter" in end.ended_by
+    end.check_invariants()
+    with pytest.raises(IllegalAction, match="game is over"):
+        end.apply(fs.DrawCard(None))
+
+
+def test_tie_is_shared():
+    st = start(["Oak"], deck_top=["Winter", "Winter", "Winter"])
+    end = st.apply(fs.DrawCard(None))
+    assert [s.total for s in end.scores()] == [0, 0]
+    assert end.winners() == [0, 1]
+
+
+# ----- playing ------------------------------------------------------------------------------
+
+def test_tree_cost_goes_to_the_clearing_and_a_card_is_flipped():
+    st = start(["Oak", "Birch", "Beech"], deck_top=["Linden"])
+    linden = st.deck[0]
+    st = play(st, "Oak", pay=["Birch"])
+    assert st.step.kind == "pay" if st.step else True
+    st = st.apply(fs.Pay(find(st, "Beech")))
+    assert [CAT.card(c).name for c in st.clearing][:2] == ["Birch", "Beech"]
+    assert linden in st.clearing
+    assert st.forests[0].trees[0].species == "Oak"
+
+
+def test_bonus_only_when_every_payment_shows_the_symbol():
+    # Oak bonus: another turn; pay with two Oak-symbol cards
+    st = start(["Oak", "Oak", "Red Squirrel/Oak"])
+    st = play(st, "Oak", pay=["Oak", "Red Squirrel"])
+    assert kinds(st) == ["bonus"]
+    st = decide(st)
+    assert st.current == 0 and st.turn == 2
+    # one payment card without the Oak symbol: no bonus, next player
+    st = start(["Oak", "Oak", "Birch"])
+    st = play(st, "Oak", pay=["Oak", "Birch"])
+    assert st.current == 1
+
+
+def test_zero_cost_card_never_gets_a_bonus():
+    st = start(["Birch", "Birch"])
+    st = play(st, "Birch")
+    assert kinds(st) == ["effect"]  # Birch: draw a card (its effect), no bonus
+    st = decide(st)
+    assert st.current == 1 and len(st.hands[0]) == 2
+
+
+def test_cost_too_high_is_refused_with_the_rule():
+    st = start(["Brown Bear", "Birch"], forest={"trees": ["Beech"]})
+    bear = find(st, "Brown Bear")
+    side = "left" if CAT.card(bear).halves[0].species == "Brown Bear" else "right"
+    with pytest.raises(IllegalAction, match="costs 3 but you hold only 1") as err:
+        st.apply(fs.PlayDweller(bear, side, 0))
+    assert "pay its cost" in str(err.value)
+
+
+def test_slot_rules_are_refused_and_state_unchanged():
+    st = start(["Red Squirrel", "Red Squirrel"], forest={"trees": [{"tree": "Oak", "top": ["Chaffinch"]}]})
+    before = st.to_json()
+    card = find(st, "Red Squirrel")
+    with pytest.raises(IllegalAction, match="only one card fits"):
+        st.apply(fs.PlayDweller(card, "top", 0))
+    with pytest.raises(IllegalAction, match="no tree number 5"):
+        st.apply(fs.PlayDweller(card, "top", 4))
+    with pytest.raises(IllegalAction, match="no half for a left slot"):
+        st.apply(fs.PlayDweller(card, "left", 0))
+    assert st.to_json() == before
+
+
+def test_card_not_in_hand_and_wrong_moment():
+    st = start(["Oak", "Birch", "Birch"])
+    with pytest.raises(IllegalAction, match="not in your hand"):
+        st.apply(fs.PlayTree(st.deck[-1] if CAT.card(st.deck[-1]).is_tree else 1))
+    st2 = st.apply(fs.PlayTree(find(st, "Oak")))
+    with pytest.raises(IllegalAction, match="finish paying"):
+        st2.apply(fs.DrawCard(None))
+    with pytest.raises(IllegalAction, match="not a Forest Shuffle action"):
+        st.apply("draw")
+
+
+def test_sapling_any_card_face_down_cost_zero():
+    st = start(["Brown Bear"], deck_top=["Birch"])
+    st = play(st, "Brown Bear", sapling=True)
+    tree = st.forests[0].trees[0]
+    assert tree.is_sapling and st.current == 1
+    assert len(st.clearing) == 1  # assumption: a sapling flips a card too
+    st = start(["Brown Bear"], sapling_flips_clearing=False)
+    st = play(st, "Brown Bear", sapling=True)
+    assert st.clearing == ()
+
+
+def test_split_card_needs_a_matching_free_slot():
+    st = start(["Red Squirrel"])
+    assert all(not isinstance(a, fs.PlayDweller) for a in st.legal_actions())
+    st = start(["Red Squirrel"], forest={"trees": ["Sapling"]})
+    assert any(isinstance(a, fs.PlayDweller) for a in st.legal_actions())
+
+
+def test_clearing_is_emptied_at_ten_cards_at_turn_end():
+    st = start(["Oak", "Birch", "Birch"], clearing=["Linden"] * 7, deck_top=["Beech"])
+    st = play(st, "Oak", pay=["Birch", "Birch"])
+    assert st.current == 1
+    assert st.clearing == () and len(st.box) >= 10
+    st.check_invariants()
+    st = start(["Oak", "Birch", "Birch"], clearing=["Linden"] * 6, deck_top=["Beech"])
+    st = play(st, "Oak", pay=["Birch", "Birch"])
+    assert len(st.clearing) == 9
+
+
+def test_hares_stack_toads_two_high():
+    st = start(["European Hare"], forest={"trees": [{"tree": "Birch", "left": ["European Hare"] * 2,
+                                                     "right": ["European Hare"]}]})
+    acts = {(a.side, a.tree) for a in st.legal_actions() if isinstance(a, fs.PlayDweller)
+            and CAT.card(a.card).half_for(a.side).species == "European Hare"}
+    assert acts in ({("left", 0)}, {("right", 0)})
+    st = start(["Common Toad"], forest={"trees": [{"tree": "Birch", "bottom": ["Common Toad"]},
+                                                  {"tree": "Beech", "bottom": ["Common Toad"] * 2}]})
+    acts = [(a.side, a.tree) for a in st.legal_actions() if isinstance(a, fs.PlayDweller)
+            and CAT.card(a.card).half_for(a.side).species == "Common Toad"]
+    assert acts == [("bottom", 0)]
+
+
+# ----- save files ---------------------------------------------------------------------------
+
+def test_json_round_trip_mid_turn():
+    st = start(["Oak", "Oak", "Red Squirrel/Oak"])
+    st = play(st, "Oak", pay=["Oak"])
+    again = fs.GameState.from_json(st.to_json())
+    assert again == st and again.to_json() == st.to_json()
+
+
+@pytest.mark.parametrize("mangle,words", [
+    (lambda d: d.pop("deck"), "lacks field"),
+    (lambda d: d.update(game="harmonies"), "save of 'harmonies'"),
+    (lambda d: d.update(deck=d["deck"][1:]), "not conserved"),
+    (lambda d: d.update(phase="lunch"), "phase"),
+    (lambda d: d.update(options={}), "options"),
+    (lambda d: d.update(hands="x"), "hands"),
+    (lambda d: d.update(forests=[[[999, False, {}]], []]), "no card with id 999"),
+])
+def test_bad_save_files_name_the_field(mangle, words):
+    import json
+    data = json.loads(fs.new_game(players=2, seed=1).to_json())
+    mangle(data)
+    with pytest.raises(InvalidData, match=words):
+        fs.GameState.from_json(json.dumps(data))
+
+
+def test_not_json_at_all():
+    with pytest.raises(InvalidData, match="not valid JSON"):
+        fs.GameState.from_json("{oops")
+
+
+def test_draw_twice_helper_passes_turn():
+    st = draw_twice(start(["Oak"]))
+    assert st.current == 1
