@@ -6,7 +6,7 @@
 (True, False)
 >>> kinds = {a.kind for a in state.legal_actions()}
 >>> sorted(kinds)[:3]
-['Expand Forest', 'Flying Seed', 'Play a Ritual Card']
+['Flying Seed', 'Spirit Growth']
 """
 
 from .actions import (BlessFlyingSeed, BlessVigorousSeed, DrawFromDeck, EndTurn,

@@ -15,7 +15,7 @@ from typing import Mapping
 
 from ..core.errors import InvalidSetup
 from ..core.rng import check_seed, make_rng
-from .board import build_continent
+from .board import Board, build_continent
 from .edition import BLESSING_KINDS, Edition, load_edition
 from .rituals import NOBODY
 from .state import PLAYER_NAMES, GameState, PlayerState
@@ -31,9 +31,11 @@ class SetupStep:
 
 
 def setup_steps(players: int = 2, seed: int | str = 0, family: bool = True,
-                edition: Edition | str | Path | Mapping | None = None) -> list[SetupStep]:
+                edition: Edition | str | Path | Mapping | None = None,
+                board: Board | None = None) -> list[SetupStep]:
     """Every step of Game Setup with the state after it; the last one is the first state of
-    the game (the same as :func:`new_game` gives)."""
+    the game (the same as :func:`new_game` gives).  ``board`` replaces the seeded continent
+    with a hand-built one (see :func:`~.board.custom_board`), e.g. for a lesson."""
     ed = load_edition(edition)
     check_seed(seed)
     if isinstance(players, bool) or not isinstance(players, int):
@@ -43,7 +45,13 @@ def setup_steps(players: int = 2, seed: int | str = 0, family: bool = True,
                            "and Favor Tokens come with the full game. Use family=True.")
     if len(PLAYER_NAMES) < players:
         raise InvalidSetup(f"at most {len(PLAYER_NAMES)} players have colours")
-    board = build_continent(ed, players, seed)
+    if board is None:
+        board = build_continent(ed, players, seed)
+    elif not set(board.biome) <= set(ed.biomes):
+        raise InvalidSetup(f"the board uses biomes outside the edition's {list(ed.biomes)}")
+    elif not ed.min_players <= players <= ed.max_players:
+        raise InvalidSetup(f"The Dawn of Pangaea is for {ed.min_players} to "
+                           f"{ed.max_players} players, not {players}")
     rng = make_rng(seed, "setup")
     steps: list[SetupStep] = []
     n_cells = len(board)
@@ -65,8 +73,7 @@ def setup_steps(players: int = 2, seed: int | str = 0, family: bool = True,
         f"so {ed.seeds_per_player - 1} Seeds stay in the supply.", state))
     steps.append(SetupStep(
         "Build the continent",
-        f"Each player brings one Biome Tile of each type ({players * len(board.tiles) // players} "
-        "tiles in all). They are shuffled and attached to the Sacred Mountain one by one so that "
+        f"Each player brings one Biome Tile of each type ({len(board.tiles)} tiles in all). They are shuffled and attached to the Sacred Mountain one by one so that "
         "they form one contiguous continent.", state))
 
     rng.shuffle(bag)
@@ -111,10 +118,12 @@ def setup_steps(players: int = 2, seed: int | str = 0, family: bool = True,
 
 
 def new_game(players: int = 2, seed: int | str = 0, family: bool = True,
-             edition: Edition | str | Path | Mapping | None = None) -> GameState:
+             edition: Edition | str | Path | Mapping | None = None,
+             board: Board | None = None) -> GameState:
     """The first state of a game: ``players`` 2..4, everything random drawn from ``seed``.
 
     ``family=True`` (the default for now) plays without Favor Tokens and Ancient Guardians;
     ``edition`` takes a user's component file (path or dict) instead of the reference set.
     """
-    return setup_steps(players=players, seed=seed, family=family, edition=edition)[-1].state
+    return setup_steps(players=players, seed=seed, family=family, edition=edition,
+                       board=board)[-1].state

@@ -7,7 +7,7 @@ space data are tuples indexed like ``board.cells``; -1 means "nobody".
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from ..core import jsonio
 from ..core.errors import InvalidData
@@ -190,6 +190,30 @@ class GameState(BaseState):
 
     def with_players(self, players: list[PlayerState]) -> "GameState":
         return replace(self, players=tuple(players))
+
+    def arranged(self, trees: Mapping[Hex, int] | None = None,
+                 seeds: Mapping[Hex, int] | None = None,
+                 spirits: Mapping[int, Hex | None] | None = None,
+                 weather: Mapping[int, Mapping[str, int]] | None = None,
+                 blessings: Mapping[int, Mapping[str, int]] | None = None,
+                 hands: Mapping[int, Iterable[str]] | None = None,
+                 points: Mapping[int, int] | None = None) -> "GameState":
+        """The same game with pieces placed by hand, for lessons and "score this" questions.
+
+        Trees and Seeds come from (or go back to) their owners' supplies; Weather Tokens and
+        Blessings from the supply and the bag; hand cards from the decks or the market
+        (replaced from the decks).  Anything impossible raises InvalidSetup naming it, e.g.
+        more than 10 Trees for a player.
+
+        >>> from pangaea_lab import pangaea
+        >>> s = pangaea.new_game(players=2, seed=1)
+        >>> cell = s.board.cells[s.board.land[0]]
+        >>> s.arranged(trees={cell: 1}).players[1].trees
+        9
+        """
+        from .arrange import arrange
+        return arrange(self, trees=trees, seeds=seeds, spirits=spirits, weather=weather,
+                       blessings=blessings, hands=hands, points=points)
 
     # ----- invariants ---------------------------------------------------------------------------
 

@@ -1,0 +1,126 @@
+"""Placing pieces by hand on a game in progress (see :meth:`GameState.arranged`)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Iterable, Mapping
+
+from ..core.errors import InvalidData, InvalidSetup
+from ..core.hexgrid import Hex
+from . import scoring
+from .edition import BLESSING_KINDS, CreatureCard
+from .rituals import NOBODY
+from .state import MARKET_SLOTS, GameState
+
+
+def arrange(s: GameState, trees: Mapping[Hex, int] | None = None,
+            seeds: Mapping[Hex, int] | None = None,
+            spirits: Mapping[int, Hex | None] | None = None,
+            weather: Mapping[int, Mapping[str, int]] | None = None,
+            blessings: Mapping[int, Mapping[str, int]] | None = None,
+            hands: Mapping[int, Iterable[str]] | None = None,
+            points: Mapping[int, int] | None = None) -> GameState:
+    board, ed, n = s.board, s.edition, s.num_players
+
+    def space(cell: Hex) -> int:
+        try:
+            return board.cell_of(cell)
+        except InvalidData as exc:
+            raise InvalidSetup(str(exc)) from None
+
+    def player(p: int) -> int:
+        if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < n:
+            raise InvalidSetup(f"{p!r} is not a player number 0..{n - 1}")
+        return p
+
+    t, sd, sp = list(s.trees), list(s.seeds), list(s.spirits)
+    for cell, p in (trees or {}).items():
+        i = space(cell)
+        if board.terrain[i] != "land":
+            raise InvalidSetup(f"{cell} is water; Trees stand on land")
+        t[i] = NOBODY if p is None else player(p)
+        sd[i] = NOBODY if t[i] != NOBODY else sd[i]
+    for cell, p in (seeds or {}).items():
+        i = space(cell)
+        if board.terrain[i] != "land":
+            raise InvalidSetup(f"{cell} is water; Seeds go on land")
+        sd[i] = NOBODY if p is None else player(p)
+        if sd[i] != NOBODY and t[i] != NOBODY:
+            raise InvalidSetup(f"{cell} already holds a Tree")
+    for p, cell in (spirits or {}).items():
+        if cell is None:
+            sp[player(p)] = NOBODY
+            continue
+        i = space(cell)
+        if board.terrain[i] != "water":
+            raise InvalidSetup(f"{cell} is land; Spirits stand on water")
+        if i in [x for q, x in enumerate(sp) if q != p]:
+            raise InvalidSetup(f"another Spirit already stands on {cell}")
+        sp[player(p)] = i
+    players = list(s.players)
+    supply = list(s.weather_supply)
+    bag = list(s.blessing_bag)
+    land_deck, creature_deck, market = list(s.land_deck), list(s.creature_deck), list(s.market)
+    for p in range(n):
+        ps = players[p]
+        tree_supply = ed.trees_per_player - t.count(p)
+        seed_supply = ed.seeds_per_player - 1 - sd.count(p)
+        if tree_supply < 0:
+            raise InvalidSetup(f"player {p} has only {ed.trees_per_player} Trees")
+        if seed_supply < 0:
+            raise InvalidSetup(f"player {p} has only {ed.seeds_per_player - 1} Seeds to place")
+        ps = replace(ps, trees=tree_supply, seeds=seed_supply)
+        if weather and p in weather:
+            want = [weather[p].get(b, 0) for b in ed.biomes]
+            if set(weather[p]) - set(ed.biomes):
+                raise InvalidSetup(f"unknown weather in {dict(weather[p])}; use {list(ed.biomes)}")
+            for k in range(len(want)):
+                supply[k] += ps.weather[k] - want[k]
+                if supply[k] < 0:
+                    raise InvalidSetup(f"not enough {ed.biomes[k]} Weather Tokens in the supply")
+            ps = replace(ps, weather=tuple(want))
+        if blessings and p in blessings:
+            if set(blessings[p]) - set(BLESSING_KINDS):
+                raise InvalidSetup(f"unknown Blessing in {dict(blessings[p])}; use {list(BLESSING_KINDS)}")
+            want = [blessings[p].get(k, 0) for k in BLESSING_KINDS]
+            for k, kind in enumerate(BLESSING_KINDS):
+                bag.extend([kind] * ps.blessings[k])
+                for _ in range(want[k]):
+                    if kind not in bag:
+                        raise InvalidSetup(f"no {kind} Blessing left in the bag")
+                    bag.remove(kind)
+            ps = replace(ps, blessings=tuple(want))
+        if hands and p in hands:
+            for c in ps.hand:
+                (creature_deck if isinstance(ed.card(c), CreatureCard) else land_deck).insert(0, c)
+            new_hand = []
+            for c in hands[p]:
+                try:
+                    card = ed.card(c)
+                except InvalidData as exc:
+                    raise InvalidSetup(str(exc)) from None
+                if c in land_deck:
+                    land_deck.remove(c)
+                elif c in creature_deck:
+                    creature_deck.remove(c)
+                elif c in market:
+                    market[market.index(c)] = None
+                else:
+                    raise InvalidSetup(f"card {c} is already in a hand or played")
+                new_hand.append(card.id)
+            ps = replace(ps, hand=tuple(new_hand))
+        if points and p in points:
+            ps = replace(ps, creature_points=0, land_points=int(points[p]))
+        players[p] = ps
+    for k, slot in enumerate(MARKET_SLOTS):
+        if market[k] is None:
+            deck = land_deck if slot == "land" else creature_deck
+            market[k] = deck.pop(0) if deck else None
+    counts = [t.count(p) for p in range(n)]
+    new = replace(s, trees=tuple(t), seeds=tuple(sd), spirits=tuple(sp), players=tuple(players),
+                  weather_supply=tuple(supply), blessing_bag=tuple(bag),
+                  land_deck=tuple(land_deck), creature_deck=tuple(creature_deck),
+                  market=tuple(market),
+                  most_trees=scoring.most_trees_holder(counts, ed.most_trees_minimum))
+    new.check_invariants()
+    return new

@@ -1,0 +1,218 @@
+"""Drawing a Dawn of Pangaea position: SVG for notebooks and widgets, matplotlib for figures.
+
+Land Spaces are coloured by biome (with the biome's initial), Water Spaces blue, the Sacred
+Mountain grey.  Trees are triangles, Seeds small dots, Spirits ringed discs, Blessing Tokens
+gold diamonds with their initial.  Every space shows its (q, r) coordinates, which are the
+names actions use.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+from ..core import hexgrid
+from ..core.svg import Svg, hex_canvas
+from .board import Board
+from .edition import BLESSING_KINDS
+from .rituals import NOBODY
+
+SIZE = 26.0
+BIOME_COLOURS = {"Wind": "#d7e9b9", "Sun": "#f6d77c", "Rain": "#9fd1a9", "Snow": "#eef2f8"}
+FALLBACK = ("#e0c9a6", "#c9d6e0", "#e6c3d8", "#d0e6c3")
+WATER, MOUNTAIN = "#7fb6dd", "#a3a3a3"
+PLAYER_COLOURS = ("#d62728", "#1f5fbf", "#f28c28", "#8e44ad")
+PATH_COLOURS = ("#ff4f00", "#00a08a", "#c21a8a", "#3b6e00", "#6d4c9f", "#b36b00")
+
+
+def biome_colour(board_biomes: Sequence[str], biome: str) -> str:
+    if biome in BIOME_COLOURS:
+        return BIOME_COLOURS[biome]
+    return FALLBACK[list(board_biomes).index(biome) % len(FALLBACK)] if biome in board_biomes else "#ddd"
+
+
+def _edge(a: hexgrid.Hex, b: hexgrid.Hex) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The shared edge between two neighbouring hexes, as two points."""
+    ax, ay = hexgrid.to_pixel(a, SIZE)
+    bx, by = hexgrid.to_pixel(b, SIZE)
+    mx, my = (ax + bx) / 2, (ay + by) / 2
+    pts = sorted(hexgrid.corners(a, SIZE), key=lambda p: (p[0] - mx) ** 2 + (p[1] - my) ** 2)
+    return pts[0], pts[1]
+
+
+def _is_path(cells: Sequence[hexgrid.Hex]) -> bool:
+    return len(cells) >= 2 and all(hexgrid.distance(a, b) == 1 for a, b in zip(cells, cells[1:]))
+
+
+def board_svg(state: Any = None, highlight: Iterable[Any] = (), paths: Sequence[Sequence] = (),
+              board: Board | None = None, show_coords: bool = True, status: bool = True) -> str:
+    """The continent with everything on it.  ``highlight`` outlines spaces (an ordered chain of
+    adjacent spaces is also drawn as a path); ``paths`` draws several paths in distinct colours."""
+    board = board if board is not None else state.board
+    biomes = sorted(set(board.biome))
+    players = state.num_players if state is not None else 0
+    pic = hex_canvas(list(board.cells) + list(board.mountain), SIZE, margin=12,
+                     extra_bottom=22 * players + 30 if (status and state is not None) else 24,
+                     background="#ffffff")
+    # spaces
+    for i, cell in enumerate(board.cells):
+        fill = WATER if board.terrain[i] == "water" else biome_colour(biomes, board.biome[i])
+        pic.hexagon(cell, SIZE, fill=fill, stroke="#ffffff", stroke_width=1.0,
+                    title=f"{cell} {board.biome[i]} {board.terrain[i]}")
+        x, y = hexgrid.to_pixel(cell, SIZE)
+        if board.terrain[i] == "land":
+            pic.text(x, y - SIZE * 0.55, board.biome[i][:2], size=8, fill="#555555")
+        if show_coords:
+            pic.text(x, y + SIZE * 0.62, f"{cell[0]},{cell[1]}", size=6.5, fill="#333333")
+        if board.blessing_marked[i]:
+            pic.circle(x, y - SIZE * 0.5, 2.2, fill="#ffffff", stroke="none")
+    for cell in board.mountain:
+        pic.hexagon(cell, SIZE, fill=MOUNTAIN, stroke="#8a8a8a", stroke_width=0.8,
+                    title="Sacred Mountain")
+    if board.mountain:
+        cx, cy = hexgrid.to_pixel((0, 0), SIZE)
+        pic.polygon([(cx - 14, cy + 8), (cx, cy - 14), (cx + 14, cy + 8)], fill="#6f6f6f")
+        pic.text(cx, cy + 16, "Sacred Mountain", size=7, fill="#ffffff")
+    # tile borders
+    for i, cell in enumerate(board.cells):
+        for n in hexgrid.neighbours(cell):
+            j = board.index.get(n)
+            if j is None or board.tile_of[j] != board.tile_of[i]:
+                (x1, y1), (x2, y2) = _edge(cell, n)
+                pic.line(x1, y1, x2, y2, stroke="#5a4a3a", stroke_width=1.8, stroke_linecap="round")
+    if state is not None:
+        _pieces(pic, state)
+    # highlights
+    hl = [tuple(h) for h in highlight if isinstance(h, (tuple, list)) and len(h) == 2]
+    for cell in hl:
+        if cell in board.index:
+            pic.hexagon(cell, SIZE * 0.92, fill="none", stroke="#ffcc00", stroke_width=3.5)
+    drawn = list(paths) + ([hl] if _is_path(hl) else [])
+    for k, path in enumerate(drawn):
+        colour = PATH_COLOURS[k % len(PATH_COLOURS)]
+        off = (k - (len(drawn) - 1) / 2) * 3.0
+        pts = [(x + off, y + off) for x, y in (hexgrid.to_pixel(tuple(c), SIZE) for c in path)]
+        pic.polyline(pts, stroke=colour, stroke_width=3.2, stroke_linejoin="round",
+                     stroke_linecap="round", opacity="0.85")
+        for x, y in (pts[0], pts[-1]):
+            pic.circle(x, y, 4, fill=colour)
+    if status and state is not None:
+        _status(pic, state)
+    return pic.render()
+
+
+def _tree(pic: Svg, x: float, y: float, colour: str, title: str) -> None:
+    pic.polygon([(x - 9, y + 7), (x, y - 10), (x + 9, y + 7)], fill=colour, stroke="#1e1e1e",
+                stroke_width=1.0, title=title)
+    pic.rect(x - 1.8, y + 7, 3.6, 3.5, fill="#5b3a1e")
+
+
+def _pieces(pic: Svg, state: Any) -> None:
+    from .state import PLAYER_NAMES
+    board = state.board
+    for i, cell in enumerate(board.cells):
+        x, y = hexgrid.to_pixel(cell, SIZE)
+        if state.trees[i] != NOBODY:
+            p = state.trees[i]
+            _tree(pic, x, y, PLAYER_COLOURS[p], f"{PLAYER_NAMES[p]} Tree on {cell}")
+        if state.seeds[i] != NOBODY:
+            p = state.seeds[i]
+            pic.circle(x, y, 5.5, fill=PLAYER_COLOURS[p], stroke="#ffffff", stroke_width=1.5,
+                       title=f"{PLAYER_NAMES[p]} Seed on {cell}")
+        kind = state.board_blessings[i]
+        if kind:
+            pic.polygon([(x, y - 9), (x + 7, y), (x, y + 9), (x - 7, y)], fill="#e3b505",
+                        stroke="#7a5c00", stroke_width=0.8, title=f"{kind} Blessing on {cell}")
+            pic.text(x, y, kind[0], size=8, fill="#3a2a00", font_weight="bold")
+    for p, i in enumerate(state.spirits):
+        if i != NOBODY:
+            x, y = hexgrid.to_pixel(board.cells[i], SIZE)
+            pic.circle(x, y, 10, fill=PLAYER_COLOURS[p], stroke="#ffffff", stroke_width=2.5,
+                       title=f"{PLAYER_NAMES[p]} Spirit on {board.cells[i]}")
+            pic.text(x, y, "S", size=9, fill="#ffffff", font_weight="bold")
+
+
+def _status(pic: Svg, state: Any) -> None:
+    from .state import PLAYER_NAMES
+    x0 = pic.min_x + 10
+    y = pic.min_y + pic.height - 22 * state.num_players - 18
+    summit = state.edition.summit_steps
+    phase = {"main": f"Round {state.round}", "final": "Final ritual round",
+             "over": "Game over"}[state.phase]
+    pic.text(x0, y, f"{phase} — summit at {summit} steps"
+             + (" — end triggered" if state.end_triggered and state.phase == "main" else ""),
+             size=10, anchor="start", fill="#222222")
+    for p, ps in enumerate(state.players):
+        yy = y + 20 + 22 * p
+        marker = "▶ " if state.current_player == p else ""
+        step, markers = state.mountain(p)
+        pic.rect(x0, yy - 7, 14, 14, fill=PLAYER_COLOURS[p])
+        weather = " ".join(f"{b[:2]}{n}" for b, n in zip(state.edition.biomes, ps.weather))
+        bless = " ".join(f"{k.split()[0][:3]}{n}" for k, n in zip(BLESSING_KINDS, ps.blessings) if n)
+        text = (f"{marker}{PLAYER_NAMES[p]}: {ps.points} pts (step {step}"
+                f"{f' +{markers} summit' if markers else ''}) · Trees {ps.trees} · Seeds {ps.seeds}"
+                f" · {weather}{' · ' + bless if bless else ''}"
+                f"{' · Most Trees' if state.most_trees == p else ''}")
+        pic.text(x0 + 20, yy, text, size=9.5, anchor="start", fill="#222222")
+
+
+def draw_board(state: Any, ax: Any = None, highlight: Iterable[Any] = ()) -> Any:
+    """Draw the continent on a matplotlib Axes (made if not given) and return the Axes."""
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Polygon, RegularPolygon
+
+    from .state import PLAYER_NAMES
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 7))
+    board = state.board
+    biomes = sorted(set(board.biome))
+    for i, cell in enumerate(board.cells):
+        x, y = hexgrid.to_pixel(cell, 1.0)
+        fill = WATER if board.terrain[i] == "water" else biome_colour(biomes, board.biome[i])
+        ax.add_patch(RegularPolygon((x, -y), 6, radius=1.0, orientation=0, facecolor=fill,
+                                    edgecolor="white"))
+        if state.trees[i] != NOBODY:
+            ax.add_patch(Polygon([(x - .35, -y - .3), (x, -y + .4), (x + .35, -y - .3)],
+                                 facecolor=PLAYER_COLOURS[state.trees[i]], edgecolor="black"))
+        if state.seeds[i] != NOBODY:
+            ax.plot(x, -y, "o", color=PLAYER_COLOURS[state.seeds[i]], markersize=5)
+    for cell in board.mountain:
+        x, y = hexgrid.to_pixel(cell, 1.0)
+        ax.add_patch(RegularPolygon((x, -y), 6, radius=1.0, facecolor=MOUNTAIN, edgecolor="white"))
+    for p, i in enumerate(state.spirits):
+        if i != NOBODY:
+            x, y = hexgrid.to_pixel(board.cells[i], 1.0)
+            ax.plot(x, -y, "o", color=PLAYER_COLOURS[p], markersize=12, markeredgecolor="white",
+                    label=f"{PLAYER_NAMES[p]} Spirit")
+    for cell in highlight:
+        x, y = hexgrid.to_pixel(tuple(cell), 1.0)
+        ax.add_patch(RegularPolygon((x, -y), 6, radius=0.9, facecolor="none",
+                                    edgecolor="#ffcc00", linewidth=2.5))
+    ax.set_aspect("equal")
+    ax.autoscale_view()
+    ax.axis("off")
+    return ax
+
+
+def plot_climb(history: Sequence[Any], ax: Any = None) -> Any:
+    """Each player's points after every turn of a game (a list of states), as a line chart
+    with the summit drawn; returns the Axes."""
+    import matplotlib.pyplot as plt
+
+    from .state import PLAYER_NAMES
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 3.5))
+    first = history[0]
+    turns: list[list[int]] = []
+    for s in history:
+        if not turns or s.turn_player != prev_turn or s.is_over:
+            turns.append([ps.points for ps in s.players])
+        prev_turn = s.turn_player
+    for p in range(first.num_players):
+        ax.plot(range(len(turns)), [t[p] for t in turns], color=PLAYER_COLOURS[p],
+                label=PLAYER_NAMES[p], linewidth=2)
+    ax.axhline(first.edition.summit_steps, color="#777777", linestyle="--", linewidth=1)
+    ax.text(0, first.edition.summit_steps + 0.5, "summit", color="#555555", fontsize=8)
+    ax.set_xlabel("turn")
+    ax.set_ylabel("points (steps up the Sacred Mountain)")
+    ax.legend(loc="upper left", fontsize=8)
+    return ax

@@ -1,0 +1,86 @@
+"""Game Components: the reference edition and loading a user's edition file."""
+
+import json
+
+import pytest
+
+from pangaea_lab.core.errors import InvalidData
+from pangaea_lab.pangaea import load_edition, new_game
+from pangaea_lab.pangaea.edition import edition_from_dict
+
+
+def test_reference_edition_matches_the_component_list():
+    # Game Components: 40 Trees, 12 Seeds, 16 Biome Tiles, 20 Land and 24 Creature Rituals,
+    # 48 Weather Tokens, 24 Blessing Tokens, 36 Favor Tokens, 4 Summit Markers.
+    ed = load_edition()
+    assert ed.trees_per_player * 4 == 40
+    assert ed.seeds_per_player * 4 == 12
+    assert len(ed.land_cards) == 20 and len(ed.creature_cards) == 24
+    assert sum(ed.weather_tokens) == 48
+    assert sum(n for _, n in ed.blessings) == 24
+    assert sum(ed.raw["favor_tokens"]["value"].values()) == 36
+    assert sum(ed.raw["tiles_per_player"]["value"].values()) * ed.max_players == 16
+    assert {c.points for c in ed.creature_cards} == {3, 4, 5}
+    assert all(c.size == c.points for c in ed.creature_cards)
+
+
+def test_every_item_carries_a_source_label():
+    ed = load_edition()
+    labels = {item: source for item, source, _ in ed.sources()}
+    assert labels["trees_per_player"] == "rulebook"
+    assert labels["summit_steps"] == "assumption"
+    assert labels["creature_rituals"] == "assumption"
+    assert set(labels.values()) <= {"rulebook", "public source", "assumption"}
+    assert "assumption" in ed.label.lower() or "assumption" in ed.label
+
+
+def test_rule_gaps_are_listed_in_data():
+    ids = {g["id"] for g in load_edition().rule_gaps()}
+    assert {"moved-tree-weather", "cards-exhausted", "round-limit"} <= ids
+
+
+def _raw():
+    return load_edition().to_dict()
+
+
+@pytest.mark.parametrize("mutate, field", [
+    (lambda d: d.pop("summit_steps"), "summit_steps"),
+    (lambda d: d["summit_steps"].update(value="high"), "summit_steps"),
+    (lambda d: d["biomes"].update(source="a blog"), "source"),
+    (lambda d: d["land_rituals"]["value"][0].update(biomes=["Sun", "Lava"]), "land_rituals[0].biomes"),
+    (lambda d: d["creature_rituals"]["value"][3].update(ancient="Godzilla"), "creature_rituals[3].ancient"),
+    (lambda d: d["creature_rituals"]["value"][3].update(id="L01"), "used twice"),
+    (lambda d: d["weather_tokens"]["value"].pop("Sun"), "weather_tokens"),
+    (lambda d: d["tile_shape"]["value"].update(land=[[0, 0], [5, 5]]), "connected"),
+    (lambda d: d["tile_shape"]["value"].update(blessing=[[0, 0]]), "tile_shape.blessing"),
+    (lambda d: d["blessings"]["value"].update({"Magic": 2}), "blessings"),
+])
+def test_bad_edition_names_the_field(mutate, field):
+    data = _raw()
+    mutate(data)
+    with pytest.raises(InvalidData, match=field.replace("[", r"\[").replace("]", r"\]")):
+        edition_from_dict(data)
+
+
+def test_user_edition_file(tmp_path):
+    data = _raw()
+    data["edition"] = "my club"
+    data["summit_steps"]["value"] = 20
+    path = tmp_path / "club.json"
+    path.write_text(json.dumps(data))
+    state = new_game(players=2, seed=1, edition=path)
+    assert state.edition.name == "my club" and state.edition.summit_steps == 20
+
+
+def test_broken_edition_file(tmp_path):
+    path = tmp_path / "broken.json"
+    path.write_text("{ not json")
+    with pytest.raises(InvalidData, match="not valid JSON"):
+        load_edition(path)
+    with pytest.raises(InvalidData, match="cannot read"):
+        load_edition(tmp_path / "missing.json")
+
+
+def test_wrong_card_id_is_named():
+    with pytest.raises(InvalidData, match="'Z99'"):
+        load_edition().card("Z99")
