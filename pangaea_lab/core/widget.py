@@ -19,9 +19,10 @@ and the view ``widget.view``::
 from __future__ import annotations
 
 import functools
+from contextlib import contextmanager
 from dataclasses import dataclass
 from html import escape
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Union
 
 from .errors import IllegalAction, InvalidSetup, PangaeaLabError
 from .players import GreedyPlayer, Player, RandomPlayer
@@ -51,14 +52,8 @@ def _notifies(method: Callable) -> Callable:
 
     @functools.wraps(method)
     def wrapper(self: StepThroughModel, *args: Any, **kwargs: Any) -> Any:
-        self._depth += 1
-        try:
+        with self.batch():
             return method(self, *args, **kwargs)
-        finally:
-            self._depth -= 1
-            if self._depth == 0:
-                for listener in list(self._listeners):
-                    listener()
 
     return wrapper
 
@@ -109,6 +104,23 @@ class StepThroughModel:
 
     def unsubscribe(self, listener: Callable[[], None]) -> None:
         self._listeners.remove(listener)
+
+    @contextmanager
+    def batch(self) -> Iterator[StepThroughModel]:
+        """Group several calls so the listeners hear about them once, at the end::
+
+            with model.batch():
+                model.apply(action)
+                model.run_computers()
+        """
+        self._depth += 1
+        try:
+            yield self
+        finally:
+            self._depth -= 1
+            if self._depth == 0:
+                for listener in list(self._listeners):
+                    listener()
 
     # ----- the game and its history ------------------------------------------------------
 
@@ -168,6 +180,7 @@ class StepThroughModel:
         self._moves: list[Move] = []
         self._redo: list[tuple[Move, GameState]] = []
         self._cache: dict[int, tuple[GameState, list[Action], dict, list]] = {}
+        self._drawn: tuple[GameState, tuple, str] | None = None
         self._bots = {seat: self._make_bot(seat, c) for seat, c in self._controllers.items()}
         self._stand_in = RandomPlayer(f"{seed}/stand-in")
         self.message = ""
@@ -304,8 +317,12 @@ class StepThroughModel:
         return tuple(hook(self.selected))
 
     def svg(self) -> str:
-        """The board with the selected action's cells highlighted."""
-        return self.state.to_svg(highlight=self.highlight)
+        """The board with the selected action's cells highlighted (drawn once per state and
+        selection, so a redraw that changes neither is free)."""
+        key = (self.state, self.highlight)
+        if self._drawn is None or self._drawn[0] is not key[0] or self._drawn[1] != key[1]:
+            self._drawn = (key[0], key[1], self.state.to_svg(highlight=key[1]))
+        return self._drawn[2]
 
     # ----- moving ------------------------------------------------------------------------
 
@@ -455,13 +472,16 @@ class StepThroughModel:
         return self.state.winners()
 
     def result_text(self) -> str:
-        """``"Game over: Player 1 wins with 12 points."`` (or a shared win)."""
+        """``"Game over: Player 1 wins with 12 points."`` (or a shared win, or a solo
+        score)."""
         state = self.state
         best = self.winners()
         if not best:
             return "Game over."
         names = " and ".join(state.player_name(p) for p in best)
         points = self.scores()[best[0]].total
+        if state.num_players == 1:
+            return f"Game over: {names} scores {points} points."
         verb = "wins" if len(best) == 1 else "share the win"
         return f"Game over: {names} {verb} with {points} points."
 
@@ -665,14 +685,16 @@ class StepThroughView:
         return handler
 
     def _computer_move(self) -> None:
-        if self.model.computer_step():
-            self.model.autoplay()
+        with self.model.batch():
+            if self.model.computer_step():
+                self.model.autoplay()
 
     def _new_game(self) -> None:
         m = self.model
         seed = m.seed if self.seed_box.value == self._shown_seed else self.seed_box.value
-        m.restart(players=self.players_picker.value, seed=seed)
-        m.autoplay()
+        with m.batch():
+            m.restart(players=self.players_picker.value, seed=seed)
+            m.autoplay()
 
     def _on_kind(self, change: dict) -> None:
         if not self._quiet and change["new"] is not None:
@@ -688,8 +710,9 @@ class StepThroughView:
         if self._quiet:
             return
         seat = self.seat_pickers.index(change["owner"])
-        self.model.set_seat(seat, change["new"])
-        self.model.autoplay()
+        with self.model.batch():
+            self.model.set_seat(seat, change["new"])
+            self.model.autoplay()
 
 
 def step_through(new_game: Callable[..., GameState], players: int = 2, seed: int | str = 0,

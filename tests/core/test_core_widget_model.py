@@ -366,3 +366,34 @@ def test_apply_and_redraw_are_quick():
         m.scores_table()
         m.legal_groups()
     assert (time.perf_counter() - start) / 15 < 0.05
+
+
+def test_batch_tells_listeners_once():
+    m = model()
+    heard = []
+    m.subscribe(lambda: heard.append(len(m.moves)))
+    with m.batch() as same:
+        assert same is m
+        m.apply(Pass())
+        m.apply(Pass())
+        assert heard == []
+    assert heard == [2]
+
+
+def test_a_redraw_without_change_reuses_the_picture():
+    m = model()
+    first = m.svg()
+    assert m.svg() is first
+    m.select(Place((1, 0)))
+    assert m.svg() is not first
+    m.select(Place((0, 0)))
+    assert m.svg() == first
+
+
+def test_solo_result_is_a_score_not_a_win():
+    m = model(player_range=(1, 4))
+    solo = toy_game.MossState(1, 0, ())
+    m.new_game = lambda players, seed, **options: solo
+    m.restart(players=1)
+    m.play_to_end()
+    assert m.result_text() == f"Game over: Red scores {m.scores()[0].total} points."
