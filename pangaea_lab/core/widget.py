@@ -451,6 +451,26 @@ class StepThroughModel:
         self._moves.append(move)
         self._states.append(state)
 
+    @property
+    def reachable(self) -> int:
+        """How many moves :meth:`go_to` can reach: those played plus those undone."""
+        return len(self._moves) + len(self._redo)
+
+    @_notifies
+    def go_to(self, move: int) -> None:
+        """Step back or forward through the history to the position after ``move`` moves
+        (0 is the start), keeping the rest available to redo."""
+        if isinstance(move, bool) or not isinstance(move, int) or \
+                not 0 <= move <= self.reachable:
+            self.message = f"there is no move {move!r}: choose 0 to {self.reachable}"
+            return
+        while len(self._moves) > move:
+            self._step_back()
+        while len(self._moves) < move:
+            self._step_forward()
+        self.message = ""
+        self._reselect()
+
     # ----- results -----------------------------------------------------------------------
 
     def scores_table(self) -> list[list]:
@@ -534,6 +554,9 @@ class StepThroughView:
                                          options=list(range(lo, hi + 1)))
         self.new_game_button = w.Button(description="New game", button_style="info")
         self.seats_box = w.HBox()
+        self.history_slider = w.IntSlider(description="Move", min=0, max=0,
+                                          continuous_update=False,
+                                          tooltip="Step through the moves played so far")
         self.seat_pickers: list[ipywidgets.Dropdown] = []
 
         setup = w.HBox([self.seed_box, self.players_picker, self.new_game_button])
@@ -545,12 +568,13 @@ class StepThroughView:
         # a wide board pushes the panel below it instead of squeezing it
         middle = w.HBox([w.VBox([self.board], layout=w.Layout(overflow="auto")), side],
                         layout=w.Layout(flex_flow="row wrap", align_items="flex-start"))
-        self.root = w.VBox([setup, self.seats_box, middle, self.log_box])
+        self.root = w.VBox([setup, self.seats_box, middle, self.history_slider, self.log_box])
         self.root.model = model
         self.root.view = self
 
         self.kind_picker.observe(self._on_kind, names="value")
         self.action_list.observe(self._on_action, names="value")
+        self.history_slider.observe(self._on_slider, names="value")
         self.apply_button.on_click(self._forward(lambda: model.play()))
         self.undo_button.on_click(self._forward(
             lambda: model.undo(to_human=self._mixed())))
@@ -606,6 +630,8 @@ class StepThroughView:
                                        f"{escape(m.message)}</span>" if m.message else "")
             self.scores_html.value = self._scores_html()
             self.log_box.value = self._log_html()
+            self.history_slider.max = m.reachable
+            self.history_slider.value = len(m.moves)
             for seat, picker in enumerate(self.seat_pickers):
                 picker.value = m.seat(seat)
         finally:
@@ -705,6 +731,10 @@ class StepThroughView:
             return
         actions = self.model.legal_groups().get(self.model.selected_kind or "", [])
         self.model.select(actions[change["new"]])
+
+    def _on_slider(self, change: dict) -> None:
+        if not self._quiet:
+            self.model.go_to(change["new"])
 
     def _on_seat(self, change: dict) -> None:
         if self._quiet:

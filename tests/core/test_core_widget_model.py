@@ -397,3 +397,19 @@ def test_solo_result_is_a_score_not_a_win():
     m.restart(players=1)
     m.play_to_end()
     assert m.result_text() == f"Game over: Red scores {m.scores()[0].total} points."
+
+
+def test_go_to_any_point_of_the_history():
+    m = model()
+    m.play_to_end()
+    states = m.history
+    total = len(m.moves)
+    m.go_to(2)
+    assert m.state is states[2] and m.reachable == total and m.can_redo
+    m.go_to(total)
+    assert m.state is states[-1] and not m.can_redo
+    m.go_to(0)
+    assert m.state is states[0] and m.log == []
+    m.go_to(total + 1)
+    assert m.message == f"there is no move {total + 1}: choose 0 to {total}"
+    assert m.state is states[0]

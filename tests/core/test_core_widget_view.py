@@ -267,3 +267,17 @@ def test_the_view_follows_changes_made_through_the_model():
     assert v.seat_pickers[2].value == "own"
     m.set_seat(0, "greedy")
     assert v.seat_pickers[0].value == "greedy"
+
+
+def test_the_history_slider_steps_through_the_game():
+    w, m, v = make(seed=3)
+    for _ in range(4):
+        v.apply_button.click()
+    assert (v.history_slider.value, v.history_slider.max) == (4, 4)
+    v.history_slider.value = 1
+    assert len(m.moves) == 1 and m.reachable == 4
+    assert v.board.value == m.svg() and len(log_lines(v)) == 1
+    v.undo_button.click()
+    assert v.history_slider.value == 0 and v.history_slider.max == 4
+    v.apply_button.click()
+    assert (v.history_slider.value, v.history_slider.max) == (1, 1), "a new move drops the rest"
