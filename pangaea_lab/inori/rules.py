@@ -69,6 +69,15 @@ def _card_offers(s: InoriState, player: int) -> list[Action]:
     return out
 
 
+@lru_cache(maxsize=1024)
+def _tree_note(ed: Edition, t: int, altar: str | None) -> str:
+    space = ed.tree[t]
+    if altar is None:
+        return f"{space.effect.describe(ed.names)}, then place an Altar tile (free)"
+    return (f"{space.effect.describe(ed.names, altar)} "
+            f"(altar {ed.names[altar]}, cost {ed.altar_cost} {ed.names[altar]})")
+
+
 def _tree_offers(s: InoriState, player: int) -> list[Action]:
     ed = s.edition
     out: list[Action] = []
@@ -78,12 +87,9 @@ def _tree_offers(s: InoriState, player: int) -> list[Action]:
         altar = s.altars[t]
         if space.altar and altar is not None:
             if s.favor[player][ed.colours.index(altar)] >= ed.altar_cost:
-                note = (f"{space.effect.describe(ed.names, altar)} "
-                        f"(altar {ed.names[altar]}, cost {ed.altar_cost} {ed.names[altar]})")
-                out.append(OfferTree(t, altar, note=note))
+                out.append(OfferTree(t, altar, note=_tree_note(ed, t, altar)))
         elif space.altar:
-            note = f"{space.effect.describe(ed.names)}, then place an Altar tile (free)"
-            out.append(OfferTree(t, None, note=note))
+            out.append(OfferTree(t, None, note=_tree_note(ed, t, None)))
         else:
             k = root_spaces(ed).index(t)
             left = s.root_tokens[k]

@@ -156,18 +156,27 @@ class InoriState(GameState):
             assert held + self.supply[k] + roots == ed.favor_per_colour, \
                 f"{colour} favor tokens not conserved"
         season_markers = self.schedule[self.season - 1]
+        placed = [0] * self.players
+        neutral_out = 0
+        for _, spaces in self.slots:
+            for s in spaces:
+                for m in s:
+                    if m == NEUTRAL:
+                        neutral_out += 1
+                    else:
+                        placed[m] += 1
+                assert len(set(s)) == len(s), "a player twice on one space"
+                assert NEUTRAL not in s or len(s) == 1, "a neutral marker shares a space"
+        for m in self.tree_markers:
+            if m is not None:
+                placed[m] += 1
         for p in range(self.players):
-            used = self.markers_on_board(p) + self.set_aside[p]
+            used = placed[p] + self.set_aside[p]
             if not self.over:
                 assert self.hand[p] + used == season_markers, f"player {p} markers not conserved"
             else:
                 assert self.hand[p] == 0 and used == 0
-        neutral_out = sum(s.count(NEUTRAL) for _, spaces in self.slots for s in spaces)
         assert neutral_out + self.neutral_home == ed.neutral_markers, "neutral markers lost"
-        for _, spaces in self.slots:
-            for s in spaces:
-                assert len(set(s)) == len(s), "a player twice on one space"
-                assert NEUTRAL not in s or len(s) == 1, "a neutral marker shares a space"
         runes = list(self.rune_deck) + list(self.runes_used)
         for h in self.rune_hands:
             runes += h
