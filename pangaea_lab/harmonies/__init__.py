@@ -9,7 +9,7 @@ Nature's Spirits and solo play.
 
 from .actions import ChooseSpirit, DiscardCard, EndTurn, PlaceCube, PlaceToken, TakeCard, \
     TakeTokens
-from .board import board_graph, can_stack, cells, legal_stacks, neighbours
+from .board import assumptions, board_graph, data_sources, can_stack, cells, legal_stacks, neighbours
 from .cards import Card, all_cards, card, load_cards
 from .habitats import habitat_cells, pattern_cells
 from .render import board_svg, plot_board
@@ -22,7 +22,7 @@ GameState = HarmoniesState
 __all__ = [
     "BoardScore", "Card", "ChooseSpirit", "DiscardCard", "EndTurn", "GameState",
     "HarmoniesState", "PlaceCube", "PlaceToken", "PlayerArea", "TakeCard", "TakeTokens",
-    "all_cards", "board_graph", "board_svg", "can_stack", "card", "card_points", "cells", "habitat_cells",
+    "all_cards", "assumptions", "board_graph", "data_sources", "board_svg", "can_stack", "card", "card_points", "cells", "habitat_cells",
     "legal_stacks", "load_cards", "neighbours", "new_game", "pattern_cells", "plot_board", "score_board",
     "solo_suns",
 ]

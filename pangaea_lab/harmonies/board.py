@@ -41,6 +41,23 @@ def rules_data() -> dict:
     return json.loads(text)
 
 
+def assumptions() -> list[dict]:
+    """The modelling choices where public sources are silent or disagree, each with its
+    source label (``rulebook`` / ``public source`` / ``assumption``)."""
+    return [dict(a) for a in rules_data()["assumptions"]]
+
+
+def data_sources() -> dict[str, str]:
+    """The source label of each shipped data set."""
+    from .cards import _load
+    d = rules_data()
+    out = {k: d[k]["source"] for k in ("tokens", "legal_stacks", "central_board",
+                                       "landscapes", "solo")}
+    out["animal cards"] = _load("animals.json", None)["source"]
+    out["spirit cards"] = _load("spirits.json", None)["source"]
+    return out
+
+
 def check_side(side: object) -> str:
     """``"A"`` or ``"B"`` (lower case accepted); a clear error otherwise."""
     if isinstance(side, str) and side.upper() in SIDES:
