@@ -11,13 +11,16 @@ from .actions import (Decide, DrawCard, Finish, KeepHand, Mulligan, Pay, PlaceFr
 from .cards import Catalog, catalog, load_catalog, rules_data
 from .forest import Dweller, Forest, Tree
 from .rules import OPTION_DEFAULTS, legal_actions, new_game
+from .render import forest_svg, state_svg
 from .scenario import arrange
 from .scoring import ForestScore, explain, score, score_forest
 from .state import GameState, Step
+from .widgets import ForestBuilderModel, forest_builder, play
 
 __all__ = [
-    "Catalog", "Decide", "DrawCard", "Dweller", "Finish", "Forest", "ForestScore", "GameState",
-    "KeepHand", "Mulligan", "OPTION_DEFAULTS", "Pay", "PlaceFree", "PlayDweller", "PlaySapling",
-    "PlayTree", "Step", "ToCave", "Tree", "arrange", "catalog", "explain", "legal_actions", "load_catalog",
-    "new_game", "rules_data", "score", "score_forest",
+    "Catalog", "Decide", "DrawCard", "Dweller", "Finish", "Forest", "ForestBuilderModel",
+    "ForestScore", "GameState", "KeepHand", "Mulligan", "OPTION_DEFAULTS", "Pay",
+    "PlaceFree", "PlayDweller", "PlaySapling", "PlayTree", "Step", "ToCave", "Tree",
+    "arrange", "catalog", "explain", "forest_builder", "forest_svg", "legal_actions",
+    "load_catalog", "new_game", "play", "rules_data", "score", "score_forest", "state_svg",
 ]

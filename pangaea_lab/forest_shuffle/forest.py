@@ -135,6 +135,10 @@ class Forest:
         trees[index] = trees[index].with_dweller(side, dweller)
         return replace(self, trees=tuple(trees))
 
+    def _repr_svg_(self) -> str:
+        from .render import forest_svg
+        return forest_svg(self)
+
     # ----- dictionaries -------------------------------------------------------------------
 
     @classmethod

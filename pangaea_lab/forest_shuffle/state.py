@@ -289,13 +289,17 @@ class GameState(BaseState):
 
 
 def _forest_cards(forest: Forest) -> list[int]:
-    """Card ids lying in a forest (trees, saplings and dwellers)."""
-    out = []
-    for t in forest.trees:
-        out.append(t.card)
-        for side in SIDES:
-            out += [d.card for d in t.slot(side)]
-    return out
+    """Card ids lying in a forest (trees, saplings and dwellers); kept with the (immutable)
+    forest value once worked out."""
+    cached = forest.__dict__.get("_cards")
+    if cached is None:
+        cached = []
+        for t in forest.trees:
+            cached.append(t.card)
+            for side in SIDES:
+                cached += [d.card for d in t.slot(side)]
+        object.__setattr__(forest, "_cards", cached)
+    return cached
 
 
 def _check_slots(forest: Forest, p: int) -> None:

@@ -1,0 +1,188 @@
+"""Drawings: a forest as cards around their trees with each card's points, and a whole game
+(clearing, deck, winter cards, the current hand and every forest).  SVG, deterministic.
+
+>>> from pangaea_lab.forest_shuffle.forest import Forest
+>>> svg = forest_svg(Forest.from_dict({"trees": [{"tree": "Oak", "top": ["Red Squirrel"]}]}))
+>>> svg.startswith("<svg") and "Red Squirrel" in svg
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+from ..core.svg import Svg
+from .cards import SAPLING, catalog
+from .forest import Forest, Tree
+from .scoring import ForestScore, score
+
+CARD_W, CARD_H, GAP = 62.0, 72.0, 6.0
+CELL_W = 3 * CARD_W + 4 * GAP
+CELL_H = 3 * CARD_H + 4 * GAP
+PER_ROW = 5
+
+COLOURS = {
+    "tree": "#5b8c3a", "bird": "#4a7fb5", "butterfly": "#c062a6", "insect": "#a89a2e",
+    "bat": "#5a5a7a", "deer": "#9c6428", "cloven-hoofed animal": "#84563a",
+    "pawed animal": "#b07a4a", "amphibian": "#2f9484", "plant": "#5fa04a",
+    "mushroom": "#c8553d", SAPLING: "#9aa68a", "winter": "#8fb8de", "back": "#777777",
+}
+
+
+def colour_of(species: str | None) -> str:
+    if species is None:
+        return COLOURS["back"]
+    if species == SAPLING:
+        return COLOURS[SAPLING]
+    return COLOURS.get(catalog().species(species).types[0], COLOURS["back"])
+
+
+def wrap(text: str, width: int = 11, lines: int = 3) -> list[str]:
+    """Split a name into short lines that fit on a card."""
+    out: list[str] = []
+    for word in text.replace("/", " / ").split():
+        if out and len(out[-1]) + 1 + len(word) <= width:
+            out[-1] += " " + word
+        else:
+            out.append(word)
+    if len(out) > lines:
+        out = out[:lines - 1] + [" ".join(out[lines - 1:])[:width]]
+    return out
+
+
+def draw_card(pic: Svg, x: float, y: float, title: str, colour: str, points: int | None = None,
+              count: int = 1, highlight: bool = False, note: str = "") -> None:
+    """One card: a rounded rectangle with a name, a points badge and a stack count."""
+    pic.rect(x, y, CARD_W, CARD_H, rx=5, fill=colour, stroke="#ff8c00" if highlight else "#333",
+             stroke_width=3.5 if highlight else 1, title=title + (f" ({note})" if note else ""))
+    lines = wrap(title)
+    top = y + CARD_H / 2 - 5 * (len(lines) - 1)
+    for k, line in enumerate(lines):
+        pic.text(x + CARD_W / 2, top + 10 * k, line, size=8.5, fill="white")
+    if points is not None:
+        pic.circle(x + CARD_W - 9, y + 9, 8, fill="white", stroke="#333")
+        pic.text(x + CARD_W - 9, y + 9, str(points), size=8.5, fill="#222", font_weight="bold")
+    if count > 1:
+        pic.text(x + 10, y + CARD_H - 9, f"x{count}", size=9, fill="white", font_weight="bold")
+    if note:
+        pic.text(x + CARD_W / 2, y + CARD_H - 8, note, size=7, fill="white")
+
+
+def _slot_origin(side: str) -> tuple[float, float]:
+    col, row = {"top": (1, 0), "bottom": (1, 2), "left": (0, 1), "right": (2, 1),
+                "tree": (1, 1)}[side]
+    return GAP + col * (CARD_W + GAP), GAP + row * (CARD_H + GAP)
+
+
+def draw_tree(pic: Svg, ox: float, oy: float, index: int, tree: Tree, points: dict,
+              highlight: set) -> None:
+    """A tree (or sapling) with its four slots around it."""
+    x, y = _slot_origin("tree")
+    pts = points.get((index, "tree", 0))
+    name = "Sapling" if tree.is_sapling else tree.species
+    draw_card(pic, ox + x, oy + y, name, colour_of(tree.species), pts,
+              highlight=("tree", index) in highlight or ("card", tree.card) in highlight,
+              note=f"tree {index + 1}")
+    for side in ("top", "bottom", "left", "right"):
+        sx, sy = _slot_origin(side)
+        stack = tree.slot(side)
+        if not stack:
+            if ("slot", index, side) in highlight:
+                pic.rect(ox + sx, oy + sy, CARD_W, CARD_H, rx=5, fill="none", stroke="#ff8c00",
+                         stroke_width=3, stroke_dasharray="5,3", title=f"{side} of tree {index + 1}")
+            continue
+        top = stack[-1]
+        total = sum(points.get((index, side, k), 0) for k in range(len(stack)))
+        hl = ("slot", index, side) in highlight or any(("card", d.card) in highlight for d in stack)
+        label = top.species if not top.symbol else f"{top.species}"
+        draw_card(pic, ox + sx, oy + sy, label, colour_of(top.species), total,
+                  count=len(stack), highlight=hl, note=top.symbol or "")
+
+
+def draw_forest(pic: Svg, ox: float, oy: float, forest: Forest, result: ForestScore | None,
+                highlight: set = frozenset()) -> float:
+    """Draw a forest at (ox, oy); returns the height used."""
+    points = dict(result.card_points) if result is not None else {}
+    n = len(forest.trees) + 1
+    rows = (n + PER_ROW - 1) // PER_ROW
+    for i, tree in enumerate(forest.trees):
+        r, c = divmod(i, PER_ROW)
+        draw_tree(pic, ox + c * CELL_W, oy + r * CELL_H, i, tree, points, highlight)
+    r, c = divmod(len(forest.trees), PER_ROW)
+    x, y = _slot_origin("tree")
+    draw_card(pic, ox + c * CELL_W + x, oy + r * CELL_H + y, "Cave", "#6b5b4b",
+              forest.cave, note=f"{forest.cave} cards")
+    return rows * CELL_H
+
+
+def forest_svg(forest: Forest, others: Sequence[Forest] = (), title: str | None = None) -> str:
+    """A forest drawn card by card with each card's points (rivals matter for Linden and
+    the Woodpecker)."""
+    result = score([forest, *others])[0]
+    n = len(forest.trees) + 1
+    rows = (n + PER_ROW - 1) // PER_ROW
+    width = min(n, PER_ROW) * CELL_W
+    head = 24.0
+    pic = Svg(width, rows * CELL_H + head, background="#f4f1e8")
+    pic.text(8, 12, title or f"Forest: {result.total} points", size=12, anchor="start",
+             font_weight="bold")
+    draw_forest(pic, 0, head, forest, result)
+    return pic.render()
+
+
+def _card_label(cid: int) -> tuple[str, str]:
+    card = catalog().card(cid)
+    if card.kind == "winter":
+        return "Winter", COLOURS["winter"]
+    if card.is_tree:
+        return str(card.species), colour_of(card.species)
+    return card.name, "#707070"
+
+
+def _row_of_cards(pic: Svg, x: float, y: float, cards: Iterable[int], highlight: set,
+                  label: str) -> None:
+    pic.text(x, y + 8, label, size=11, anchor="start", font_weight="bold")
+    for k, cid in enumerate(cards):
+        name, colour = _card_label(cid)
+        c = catalog().card(cid)
+        if c.is_split:
+            half = c.halves
+            name = f"{half[0].species} / {half[1].species}"
+            colour = colour_of(half[0].species)
+        draw_card(pic, x + k * (CARD_W + 4), y + 18, name, colour,
+                  highlight=("card", cid) in highlight, note=f"#{cid}")
+
+
+def state_svg(state: Any, highlight: Iterable[Any] = ()) -> str:
+    """The whole table: deck size, winter cards, clearing, the current hand, all forests."""
+    marks = set(highlight)
+    results = state.scores()
+    p = state.current
+    heights = []
+    for f in state.forests:
+        n = len(f.trees) + 1
+        heights.append(((n + PER_ROW - 1) // PER_ROW) * CELL_H + 26)
+    top = 3 * (CARD_H + 34)
+    widest = max(len(state.clearing), max(len(h) for h in state.hands), 10)
+    width = max(PER_ROW * CELL_W, widest * (CARD_W + 4) + 20)
+    pic = Svg(width, top + sum(heights), background="#f4f1e8")
+    status = ("Game over: " + state.ended_by) if state.is_over else (
+        f"{state.player_name(p)} to play (turn {state.turn})")
+    pic.text(8, 12, f"Deck: {len(state.deck)} cards   Winter cards: {len(state.winter)}/3   "
+                    f"{status}", size=12, anchor="start", font_weight="bold")
+    _row_of_cards(pic, 8, 24, state.clearing, marks, f"Clearing ({len(state.clearing)}/10)")
+    hand_owner = p if not state.is_over else 0
+    _row_of_cards(pic, 8, 24 + CARD_H + 34, state.hands[hand_owner], marks,
+                  f"Hand of {state.player_name(hand_owner)} ({len(state.hands[hand_owner])}/10)")
+    step = state.step
+    if step is not None:
+        pic.text(8, 24 + 2 * (CARD_H + 34) + 10, f"Now: {step.kind} ({step.tag or ''})",
+                 size=11, anchor="start")
+    y = top
+    for k, f in enumerate(state.forests):
+        pic.text(8, y + 10, f"{state.player_name(k)}: {results[k].total} points",
+                 size=12, anchor="start", font_weight="bold",
+                 fill="#b35900" if k == p and not state.is_over else "#222")
+        draw_forest(pic, 0, y + 22, f, results[k], marks if k == p else set())
+        y += heights[k]
+    return pic.render()
