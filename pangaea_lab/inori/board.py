@@ -14,7 +14,7 @@ import networkx as nx
 from .edition import Edition
 
 #: marker colours of the four seats and of the neutral markers (value -1)
-SEAT_COLOURS = ("#202020", "#f4f4f4", "#ff8c1a", "#19a7b8")
+SEAT_COLOURS = ("#202020", "#ffffff", "#ff8c1a", "#00bfa5")
 NEUTRAL = -1
 NEUTRAL_COLOUR = "#9e9e9e"
 
@@ -32,7 +32,7 @@ def tree_graph(edition: Edition) -> nx.Graph:
         row, col = divmod(k, per_row)
         count = min(per_row, len(altar) - row * per_row)
         x = (col - (count - 1) / 2) * 1.0
-        y = -1.0 - row * 0.9
+        y = -1.0 - row * 1.1
         g.add_node(i, pos=(x, y), altar=True, root=False)
         g.add_edge("trunk", i)
     for k, i in enumerate(roots):

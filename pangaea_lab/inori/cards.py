@@ -75,9 +75,9 @@ class Effect:
         """A few letters for drawing on a small card space."""
         t = self.type
         if t == "favor":
-            return "+" + "".join(c[:1].upper() for c in self.colours)
+            return "+" + "".join(c[:2].capitalize() for c in self.colours)
         return {"favor_least": f"+{self.count}min", "rune": "rune", "points_distinct": "pt/col",
-                "points_colour": f"pt/{(self.colour or '?')[:1].upper()}",
+                "points_colour": f"pt/{(self.colour or '?')[:2].capitalize()}",
                 "points_majority": "pt/maj"}.get(t, t)
 
 

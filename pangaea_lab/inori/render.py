@@ -39,7 +39,7 @@ def board_svg(state, highlight: Iterable[Any] = ()) -> str:
     n_slots = max(max_slots(ed), len(state.slots))
     width = max(n_slots * (CARD_W + GAP) + GAP, 860)
     tree_top = TOP + CARD_H + 20
-    height = tree_top + 295
+    height = tree_top + 305
     pic = Svg(width, height, background="#fbf8f1")
     status = "game over" if state.is_over else \
         f"{state.player_name(state.current_player)} to play"
@@ -80,7 +80,8 @@ def _draw_card(pic: Svg, state, i: int, cid: str, spaces, x: float, y: float,
              stroke="#333333", title=f"incomplete: replaced by "
                                      f"{ed.names[card.incomplete_colour]}")
     n = len(spaces)
-    step = (CARD_W - 30) / max(n, 1)
+    step = (CARD_W - 40) / max(n, 1)
+    radius = min(12.0, step / 2 - 1.5)
     for j, occ in enumerate(spaces):
         sp = card.spaces[j]
         cx, cy = x + 10 + step * (j + 0.5), y + 32
@@ -88,12 +89,13 @@ def _draw_card(pic: Svg, state, i: int, cid: str, spaces, x: float, y: float,
         who = ", ".join(_who(state, m) for m in occ) or "free"
         tip = (f"space {j + 1}: {sp.effect.describe(ed.names)}; "
                f"{'cost ' + (ed.names.get(sp.cost, sp.cost)) if sp.cost else 'no cost'}; {who}")
-        pic.circle(cx, cy, 12, fill="#ffffff", stroke=HIGHLIGHT if lit else "#555555",
-                   stroke_width=4 if lit else 1.5, title=tip)
+        pic.circle(cx, cy, radius, fill="#efe9dc", stroke=HIGHLIGHT if lit else "#777777",
+                   stroke_width=4 if lit else 1.2, title=tip)
         for k, m in enumerate(occ):
             off = (k - (len(occ) - 1) / 2) * 8
-            pic.circle(cx + off, cy, 8 if len(occ) == 1 else 6, fill=_marker_fill(m),
-                       stroke="#000000", stroke_width=1, title=tip)
+            pic.circle(cx + off, cy, radius - 4 if len(occ) == 1 else radius / 2,
+                       fill=_marker_fill(m),
+                       stroke="#000000", stroke_width=2, title=tip)
         if sp.cost:
             fill = "#ffffff" if sp.cost == "majority" else ed.draw[sp.cost]
             pic.circle(cx + 10, cy - 10, 5, fill=fill, stroke="#000000", stroke_width=0.8,
@@ -113,11 +115,9 @@ def _draw_card(pic: Svg, state, i: int, cid: str, spaces, x: float, y: float,
 def _draw_tree(pic: Svg, state, x0: float, y0: float, marks: set) -> None:
     ed = state.edition
     pos = tree_positions(ed)
-    cx, cy, unit = x0 + 210, y0 + 175, 120
+    cx, cy, unit = x0 + 230, y0 + 190, 120
     pic.text(x0, y0 + 4, "The Great Tree", size=12, anchor="start", font_weight="bold")
     pic.rect(cx - 12, cy - 110, 24, 160, fill="#8b6b4a", rx=4)
-    pic.text(cx + 60, y0 + 4, f"neutral markers at the tree: {state.neutral_home}", size=9,
-             anchor="start", fill="#555555")
     roots = root_spaces(ed)
     for t, space in enumerate(ed.tree):
         px, py = pos[t]
@@ -145,7 +145,7 @@ def _draw_tree(pic: Svg, state, x0: float, y0: float, marks: set) -> None:
                    stroke_width=6 if lit or altar or not space.altar else 2,
                    title=f"{space.id}: {label}; {extra}; {who}")
         if m is not None:
-            pic.circle(sx, sy, 9, fill=_marker_fill(m), stroke="#000000", stroke_width=1)
+            pic.circle(sx, sy, 9, fill=_marker_fill(m), stroke="#000000", stroke_width=2)
         pic.text(sx, sy - 30, space.id, size=9, font_weight="bold")
         short = {"favor_any": "any 2", "points": "5 pts", "rune_and_altar_favor": "rune+1",
                  "points_altar_colour": "pt/altar", "block_and_altar_favor": "block+1",
@@ -165,7 +165,7 @@ def _draw_players(pic: Svg, state, x0: float, y0: float) -> None:
     for p in range(state.num_players):
         y = y0 + 36 + p * 28
         current = p == state.current_player
-        pic.circle(x0 + 8, y, 7, fill=_marker_fill(p), stroke="#000000", stroke_width=1)
+        pic.circle(x0 + 8, y, 7, fill=_marker_fill(p), stroke="#000000", stroke_width=2)
         pic.text(x0 + 20, y, state.player_name(p) + (" *" if current else ""), size=11,
                  anchor="start", font_weight="bold" if current else None)
         for k, c in enumerate(ed.colours):
@@ -181,7 +181,8 @@ def _draw_players(pic: Svg, state, x0: float, y0: float) -> None:
     supply = " ".join(f"{ed.names[c][:2]} {n}" for c, n in zip(ed.colours, state.supply))
     pic.text(x0, y, f"supply: {supply}", size=9, anchor="start", fill="#555555")
     pic.text(x0, y + 14, f"runes left {len(state.rune_deck)}; New Start cards left "
-             f"{len(state.new_start_deck)}", size=9, anchor="start", fill="#555555")
+             f"{len(state.new_start_deck)}; neutral markers at the tree {state.neutral_home}",
+             size=9, anchor="start", fill="#555555")
 
 
 def action_cells(state, action) -> list[tuple]:
