@@ -153,8 +153,18 @@ def _distances_max(group: list[int], nbrs) -> int:
     return best + 1
 
 
-def longest_loop(group: Iterable[int], nbrs) -> int:
-    """Number of tokens in the longest closed loop inside a group (0 if it has none)."""
+#: work limit of the longest-loop search (steps of a depth-first search); see below
+LOOP_SEARCH_BUDGET = 50_000
+
+
+def longest_loop(group: Iterable[int], nbrs, budget: int = LOOP_SEARCH_BUDGET) -> int:
+    """Number of tokens in the longest closed loop inside a group (0 if it has none).
+
+    A depth-first search over simple cycles, pruned by how many spaces are still reachable
+    and trying the most hemmed-in neighbour first so long loops turn up early.  It is exact
+    unless it runs out of ``budget`` steps, which only happens for very large water areas
+    (about 18 or more connected blue tokens); it then returns the longest loop found so far,
+    the same on every machine."""
     order = sorted(group)
     pos = {v: k for k, v in enumerate(order)}
     adj = [0] * len(order)
@@ -164,6 +174,7 @@ def longest_loop(group: Iterable[int], nbrs) -> int:
                 adj[pos[v]] |= 1 << pos[w]
     n = len(order)
     best = 0
+    popcount = int.bit_count
 
     def reach(frm: int, allowed: int) -> int:
         seen, todo = 1 << frm, 1 << frm
@@ -178,26 +189,33 @@ def longest_loop(group: Iterable[int], nbrs) -> int:
             seen |= todo
         return seen
 
+    work = 0
     for s in range(n):
         if n - s <= best:
             break
         higher = ((1 << n) - 1) & ~((1 << (s + 1)) - 1)
         stack = [(s, 1 << s, 1)]
         while stack:
+            work += 1
+            if work > budget:
+                return best
             v, used, length = stack.pop()
             if length >= 3 and adj[v] >> s & 1 and length > best:
                 best = length
                 if best == n - s:
                     return best
             free = higher & ~used
-            if length + bin(reach(v, free) & free).count("1") <= best:
+            if length + popcount(reach(v, free) & free) <= best:
                 continue
             bits = adj[v] & free
+            options = []
             while bits:
                 low = bits & -bits
                 w = low.bit_length() - 1
-                stack.append((w, used | low, length + 1))
+                options.append((popcount(adj[w] & free), w, low))
                 bits ^= low
+            for _, w, low in sorted(options, reverse=True):
+                stack.append((w, used | low, length + 1))
     return best
 
 

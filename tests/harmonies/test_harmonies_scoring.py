@@ -177,3 +177,34 @@ def test_sun_modifiers():
     assert harmonies.solo_suns(100, "B") == 3 + 2
     assert harmonies.solo_suns(100, "A", "Ram") == 3 + 1
     assert harmonies.solo_suns(100, "B", "Dragonfly") == 3 + 1
+
+
+def test_longest_loop_agrees_with_networkx_on_random_small_rivers():
+    import random
+
+    import networkx as nx
+
+    from pangaea_lab.harmonies.board import _neighbour_table, board_graph, cells
+    rng = random.Random(4)
+    nbrs = _neighbour_table("A")
+    all_cells = cells("A")
+    for _ in range(60):
+        chosen = sorted(rng.sample(range(23), rng.randint(3, 11)))
+        sub = board_graph("A").subgraph(all_cells[i] for i in chosen)
+        for comp in nx.connected_components(sub):
+            expected = max((len(c) for c in nx.simple_cycles(sub.subgraph(comp))
+                            if len(c) >= 3), default=0)
+            group = [i for i in chosen if all_cells[i] in comp]
+            assert scoring.longest_loop(group, nbrs) == expected
+
+
+def test_two_loops_joined_count_the_longest_loop():
+    # a ring of six around (2, 1) plus a second ring of six around (2, 3) sharing (2, 2)
+    top = [(1, 0), (1, 1), (2, 0), (2, 2), (3, 0), (3, 1)]
+    bottom = [(1, 2), (1, 3), (2, 4), (3, 2), (3, 3)]
+    s = harmonies.score_board("A", water(top + bottom))
+    # the largest loop winds through all eleven tokens, (2, 2) included:
+    # (2,0) (3,0) (3,1) (2,2) (3,2) (3,3) (2,4) (1,3) (1,2) (1,1) (1,0)
+    assert s.water_size == 11 and s.water == 35
+    plain = harmonies.score_board("A", water(top + bottom), river_rule="shortest")
+    assert plain.water_size == 6   # e.g. (2,0) (1,0) (1,1) (1,2) (1,3) (2,4)
