@@ -12,8 +12,8 @@ from .cards import Catalog, catalog, load_catalog, rules_data
 from .forest import Dweller, Forest, Tree
 from .rules import OPTION_DEFAULTS, legal_actions, new_game
 from .render import forest_svg, state_svg
-from .scenario import arrange
-from .scoring import ForestScore, explain, score, score_forest
+from .scenario import arrange, find_card, play_named
+from .scoring import ForestScore, check_answer, explain, score, score_forest
 from .state import GameState, Step
 from .widgets import ForestBuilderModel, forest_builder, play
 
@@ -21,6 +21,6 @@ __all__ = [
     "Catalog", "Decide", "DrawCard", "Dweller", "Finish", "Forest", "ForestBuilderModel",
     "ForestScore", "GameState", "KeepHand", "Mulligan", "OPTION_DEFAULTS", "Pay",
     "PlaceFree", "PlayDweller", "PlaySapling", "PlayTree", "Step", "ToCave", "Tree",
-    "arrange", "catalog", "explain", "forest_builder", "forest_svg", "legal_actions",
-    "load_catalog", "new_game", "play", "rules_data", "score", "score_forest", "state_svg",
+    "arrange", "catalog", "check_answer", "explain", "find_card", "forest_builder", "forest_svg", "legal_actions",
+    "load_catalog", "new_game", "play", "play_named", "rules_data", "score", "score_forest", "state_svg",
 ]

@@ -165,5 +165,34 @@ def place_free(w: "Work", card: int, side: str, tree: int) -> None:
         w.pending[0:0] = mushroom_steps(w, card, side)
 
 
+def part_text(part: Mapping[str, Any]) -> str:
+    """One effect or bonus part in plain words (built from the card data)."""
+    kind = part["kind"]
+    return {
+        "draw": lambda: f"draw {part.get('n')} card{'s' if part.get('n', 1) > 1 else ''}",
+        "extra_turn": lambda: "take another turn",
+        "free_place": lambda: (f"place {'any number of' if part.get('many') else 'a'} "
+                               f"{part.get('type')} card{'s' if part.get('many') else ''} "
+                               f"from your hand for free"),
+        "mole": lambda: "play any number of hand cards, paying their costs",
+        "bear_cave": lambda: "put every card of the clearing under your cave",
+        "raccoon": lambda: "put hand cards under your cave, then draw as many",
+        "draw_per_species": lambda: f"draw a card per {part.get('species')} in your forest",
+        "draw_per_type": lambda: f"draw a card per {part.get('type')} in your forest",
+        "mushroom": lambda: (f"from your next turn on, draw a card whenever you play "
+                             + {"tree": "a tree", "top": "a card atop a tree",
+                                "bottom": "a card below a tree"}.get(
+                                 part.get("trigger", ""), f"a {part.get('trigger')}")),
+        "counts_as_tree": lambda: "counts as one more tree of its host's species",
+    }[kind]()
+
+
+def effect_text(species: str) -> tuple[str, str]:
+    """(effect, bonus) of a species in plain words; "-" where it has none."""
+    sp = catalog().species(species)
+    words = lambda parts: " and ".join(part_text(p) for p in parts) or "-"
+    return words(sp.effect), words(sp.bonus)
+
+
 EFFECT_KINDS = ("draw", "extra_turn", "free_place", "mole", "bear_cave", "raccoon",
                 "draw_per_species", "draw_per_type") + PASSIVE

@@ -21,6 +21,7 @@ from typing import Any, Sequence
 from ..core.errors import InvalidData
 from .cards import SAPLING, SIDES, catalog
 from .forest import Forest
+from .actions import Pay, PlayDweller, PlaySapling, PlayTree
 from .state import GameState, dweller_of, tree_of
 
 Spec = Any  # a card id or a name
@@ -139,3 +140,38 @@ def _build_forest(spec: Any, pool: _Pool) -> Forest:
                 cid = pool.take(item, side=side, where=f"trees[{i}].{side}")
                 forest = forest.place(i, side, dweller_of(cid, side))
     return forest
+
+
+def shows(card: int, name: str) -> bool:
+    """Does a card show ``name`` (a tree species, or the species of either half)?"""
+    c = catalog().card(card)
+    if c.is_tree:
+        return c.species == name
+    return any(h.species == name for h in c.halves)
+
+
+def find_card(state: GameState, name: str, exclude: Sequence[int] = ()) -> int:
+    """The id of a card in the current player's hand that shows ``name``."""
+    for c in state.hands[state.current]:
+        if c not in exclude and shows(c, name):
+            return c
+    raise InvalidData(f"{state.player_name(state.current)} holds no {name}")
+
+
+def play_named(state: GameState, name: str, tree: int = 0, pay: Sequence[str] = (),
+               sapling: bool = False) -> GameState:
+    """Play the hand card showing ``name`` (a tree, or that half on tree number ``tree``,
+    counting from 0), then pay with the hand cards named in ``pay``, in order."""
+    card = find_card(state, name)
+    c = catalog().card(card)
+    if sapling:
+        action: Any = PlaySapling(card)
+    elif c.is_tree:
+        action = PlayTree(card)
+    else:
+        side = next(s for s, h in zip(c.sides(), c.halves) if h.species == name)
+        action = PlayDweller(card, side, tree)
+    state = state.apply(action)
+    for k, payer in enumerate(pay):
+        state = state.apply(Pay(find_card(state, payer)))
+    return state

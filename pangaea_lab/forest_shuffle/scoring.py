@@ -238,10 +238,11 @@ def explain(species: str) -> str:
     r: Mapping[str, Any] = sp.scoring
     k = r["kind"]
     words = {
-        "fixed": lambda: f"{r['points']} points",
+        "fixed": lambda: f"{r['points']} point{'' if r['points'] == 1 else 's'}",
         "per_type": lambda: f"{r['points']} per {' or '.join(r['types'])} in the forest",
         "per_species": lambda: f"{r['points']} per {r['species']} in the forest",
-        "host": lambda: f"{r['points']} if it sits on a {r['species']}",
+        "host": lambda: (f"{r['points']} if it sits on "
+                         f"{'an' if r['species'][0] in 'AEIOU' else 'a'} {r['species']}"),
         "present": lambda: f"{r['points']} if the forest has at least one {r['species']}",
         "all_tree_species": lambda: f"{r['points']} if the forest has all 8 tree species",
         "own_slots": lambda: f"{r['points']} per card in its own slots",
@@ -262,3 +263,24 @@ def explain(species: str) -> str:
                                 f"{' / '.join(map(str, r['table']))} for sets of 1-5"),
     }
     return words[k]()
+
+
+def check_answer(answer: int | None, forests: Sequence[Forest] | Forest,
+                 species: str | None = None) -> str:
+    """A learner's guess for the first forest's points (of one ``species``, or in total),
+    checked without giving the answer away.
+
+    >>> from pangaea_lab.forest_shuffle.forest import Forest
+    >>> f = Forest.from_dict({"trees": ["Douglas Fir", "Douglas Fir"]})
+    >>> check_answer(10, f, "Douglas Fir")
+    'Correct: Douglas Fir scores 10 here.'
+    """
+    result = score(forests)[0]
+    what = species or "this forest"
+    truth = result.by_species.get(catalog().species(species).name, 0) if species else result.total
+    if answer is None:
+        return f"Your turn: how many points does {what} score? Put your number in `answer`."
+    if answer == truth:
+        return f"Correct: {what} scores {truth} here."
+    hint = f" Rule: {explain(species)}." if species else " Add up every species, then the cave."
+    return f"Not quite: {what} does not score {answer} here.{hint}"
