@@ -10,9 +10,10 @@ from .edition import Edition, load_edition, reference_data, reference_edition
 from .scoring import describe_preview, score_card, score_majorities, season_end_preview
 from .setup import new_game
 from .state import InoriState
+from .widgets import play, season_explorer
 
 GameState = InoriState
 
 __all__ = ["Edition", "GameState", "InoriState", "describe_preview", "load_edition",
-           "new_game", "reference_data", "reference_edition", "score_card",
-           "score_majorities", "season_end_preview"]
+           "new_game", "play", "reference_data", "reference_edition", "score_card",
+           "score_majorities", "season_end_preview", "season_explorer"]

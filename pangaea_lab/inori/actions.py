@@ -55,7 +55,7 @@ class ChooseAltar(Action):
     colour: str
 
     def describe(self) -> str:
-        return f"Place the {self.colour} Altar tile"
+        return f"Place the {self.colour.capitalize()} Altar tile"
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,7 @@ class TakeFavor(Action):
     note: str = field(default="", compare=False, repr=False)
 
     def describe(self) -> str:
-        return _with_note(f"Take {self.colour} favor", self.note)
+        return _with_note(f"Take {self.colour.capitalize()} favor", self.note)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ CATEGORIES = ("Card spaces", "Great Tree", "Season cards", "Altar majorities")
 Slot = tuple[str, tuple[tuple[int, ...], ...]]
 
 
-@dataclass(frozen=True, eq=True)
+@dataclass(frozen=True, eq=True, repr=False)
 class InoriState(GameState):
     """A position of an Inori game.  Build one with :func:`pangaea_lab.inori.new_game`.
 
@@ -135,6 +135,13 @@ class InoriState(GameState):
     def describe_card(self, slot: int) -> str:
         from .render import card_text
         return card_text(self, slot)
+
+    def __repr__(self) -> str:
+        status = "game over" if self.over else \
+            f"{self.player_name(self.current_player)} to play"  # type: ignore[arg-type]
+        return (f"<Inori game: {self.players} players, seed {self.seed!r}, season "
+                f"{self.season}, {status}; edition {self.edition.name!r} "
+                f"[{self.edition.label}]>")
 
     # ----- helpers -------------------------------------------------------------------------
 
