@@ -99,3 +99,13 @@ def test_play_widget_multiplayer_with_computer_seat():
     assert model.state.current_player == 0
     model.play(model.legal_actions()[0])
     assert model.state.current_player == 0   # first player keeps going (take tokens next)
+
+
+def test_selected_action_is_highlighted_in_the_widget():
+    root = play(players=2, seed=4, spirits=False)
+    model = root.model
+    model.play(harmonies.TakeTokens(0))
+    place = next(a for a in model.legal_actions() if isinstance(a, harmonies.PlaceToken))
+    model.select(place)
+    assert tuple(model.highlight) == (place.cell,)
+    assert render.HIGHLIGHT in root.view.board.value
