@@ -5,7 +5,7 @@ replays the same game, and the game ends (with the third winter card)."""
 import pytest
 
 from pangaea_lab import forest_shuffle as fs
-from pangaea_lab.core.players import RandomPlayer
+from pangaea_lab.core.players import RandomPlayer, play_game
 from pangaea_lab.core.testing import check_playout, check_replay
 
 SEEDS = range(300)
@@ -42,13 +42,14 @@ def test_three_hundred_seeded_playouts():
         endings[final.ended_by] = endings.get(final.ended_by, 0) + 1
         assert len(final.winter) == 3 or final.ended_by == "the deck ran out"
         assert final.winners()
+        if seed % 10 == 0:  # the same seed and player replay the same game
+            assert play_game(fs.new_game(players=players, seed=seed), RandomPlayer(seed)) == final
     assert endings.get("the third winter card was revealed", 0) == len(SEEDS)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_full_checks_on_a_few_seeds(players):
-    for seed in range(2):
-        check_playout(fs.new_game, players, 1000 + seed, apply_all_every=7, json_every=3)
+    check_playout(fs.new_game, players, 1000 + players, apply_all_every=7, json_every=3)
 
 
 @pytest.mark.parametrize("players", [2, 5])
