@@ -67,8 +67,10 @@ class Work:
         from dataclasses import replace
         forests = tuple(f if f.cave == len(c) else replace(f, cave=len(c))
                         for f, c in zip(self.forests, self.caves))
-        return replace(
-            self.st, deck=tuple(self.deck), hands=tuple(tuple(sorted(h)) for h in self.hands),
+        st = self.st
+        return GameState(
+            players=st.players, seed=st.seed, options=st.options, removed=st.removed,
+            deck=tuple(self.deck), hands=tuple(tuple(sorted(h)) for h in self.hands),
             clearing=tuple(self.clearing), forests=forests,
             caves=tuple(tuple(c) for c in self.caves), box=tuple(self.box),
             winter=tuple(self.winter), current=self.current, phase=self.phase,
@@ -225,27 +227,45 @@ def new_game(players: int = 2, seed: int | str = 0, **options: bool) -> GameStat
 
 # ----- legal actions ----------------------------------------------------------------------
 
+def _card_plays(cid: int) -> tuple:
+    """How a card can be played: ("tree", cost) or ((side, species, cost), ...) per half."""
+    cached = _PLAYS.get(cid)
+    if cached is None:
+        cat = catalog()
+        card = cat.card(cid)
+        if card.is_tree:
+            cached = ("tree", cat.species(str(card.species)).cost)
+        else:
+            cached = tuple((side, h.species, cat.species(h.species).cost)
+                           for side, h in zip(card.sides(), card.halves))
+        _PLAYS[cid] = cached
+    return cached
+
+
+_PLAYS: dict[int, tuple] = {}
+
+
 def play_options(st: GameState, allowed: tuple[int, ...] | None = None) -> list[Action]:
     """Every card the current player can play now (paying from the rest of the hand)."""
-    cat = catalog()
     p = st.current
     hand = st.hands[p]
     budget = len(hand) - 1
-    forest = st.forests[p]
+    trees_in_forest = st.forests[p].trees
     trees, dwellers, saplings = [], [], []
     for c in hand:
         if allowed is not None and c not in allowed:
             continue
-        card = cat.card(c)
-        if card.is_tree:
-            if cat.species(str(card.species)).cost <= budget:
+        plays = _card_plays(c)
+        if plays[0] == "tree":
+            if plays[1] <= budget:
                 trees.append(PlayTree(c))
         else:
-            for side, half in zip(card.sides(), card.halves):
-                if cat.species(half.species).cost > budget:
+            for side, species, cost in plays:
+                if cost > budget:
                     continue
-                for i, tree in enumerate(forest.trees):
-                    if can_join(tree.slot(side), half.species) is None:
+                for i, tree in enumerate(trees_in_forest):
+                    slot = getattr(tree, side)
+                    if not slot or can_join(slot, species) is None:
                         dwellers.append(PlayDweller(c, side, i))
         saplings.append(PlaySapling(c))
     return trees + dwellers + saplings
