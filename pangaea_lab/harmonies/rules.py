@@ -49,6 +49,9 @@ def new_game(players: int = 2, seed: int | str = 0, side: str = "A", spirits: bo
     side = check_side(side)
     if not isinstance(spirits, bool):
         raise InvalidSetup(f"spirits must be True or False, not {spirits!r}")
+    if not isinstance(tiebreak_counts_spirit, bool):
+        raise InvalidSetup(f"tiebreak_counts_spirit must be True or False, "
+                           f"not {tiebreak_counts_spirit!r}")
     check_river_rule(river_rule)
     spaces, row_size = setup_numbers(players)
     tokens = [c for c, n in token_mix().items() for _ in range(n)]

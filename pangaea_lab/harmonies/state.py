@@ -185,15 +185,37 @@ class HarmoniesState(GameState):
         return b.total + sum(pts for _, _, pts in self.card_scores(0))
 
     def evaluate(self, action: Action, player: int) -> float:
-        """Immediate gain for the greedy player; taking a card counts its first value when
-        its habitat is already built (so greedy players collect cards)."""
+        """Immediate gain for the greedy player: the change in score plus the change in what
+        the cubes that could be placed right now would add (cube placement is free and may
+        follow at once), so a greedy player builds habitats and collects cards."""
         from .actions import TakeCard
+        after = self.apply(action)
+        gain = after.scores()[player].total - self.scores()[player].total
+        gain += after._cube_potential(player) - self._cube_potential(player)
+        if isinstance(action, TakeCard) and not after._fits(player, action.card):
+            gain += 0.5  # a card whose habitat is not built yet is still worth having
+        return gain
+
+    def _fits(self, player: int, card_id: int) -> bool:
         from .habitats import habitat_indices
-        if isinstance(action, TakeCard):
+        area = self.areas[player]
+        return bool(habitat_indices(self.side, card_id, area.stacks, area.cubes))
+
+    def _cube_potential(self, player: int) -> int:
+        """Points the next cube of each unfinished card would add if placed now."""
+        key = ("potential", player)
+        if key not in self._cache:
             area = self.areas[player]
-            fits = habitat_indices(self.side, action.card, area.stacks, area.cubes)
-            return card(action.card).points[0] if fits else 0.5
-        return self.apply(action).scores()[player].total - self.scores()[player].total
+            total = 0
+            for c, k in area.cards:
+                cd = card(c)
+                if k < cd.cubes and self._fits(player, c):
+                    if cd.is_spirit:
+                        total += spirit_points(cd, self.side, area.stacks)
+                    else:
+                        total += cd.value(k + 1) - cd.value(k)
+            self._cache[key] = total
+        return self._cache[key]
 
     # ----- descriptions ------------------------------------------------------------------
 

@@ -63,6 +63,8 @@ def test_same_seed_same_game_and_bad_setup():
         harmonies.new_game(side="C")
     with pytest.raises(InvalidSetup, match="spirits must be"):
         harmonies.new_game(spirits="yes")
+    with pytest.raises(InvalidSetup, match="river_rule"):
+        harmonies.new_game(river_rule="diameter")
 
 
 # ----- spirits -----------------------------------------------------------------------------------
@@ -330,3 +332,20 @@ def test_descriptions_are_plain_words():
     kinds = {a.kind for a in g.legal_actions()}
     assert kinds == {"take tokens", "take an animal card"}
     assert "spirit" in g.player_summary(0)
+
+
+def test_greedy_evaluation_counts_the_cube_a_placement_unlocks():
+    g = harmonies.new_game(players=2, seed=2, spirits=False)
+    frog = harmonies.card("Frog").id
+    stacks = list(g.areas[0].stacks)
+    stacks[0] = ("green",)
+    area = replace(g.areas[0], stacks=tuple(stacks), cards=((frog, 0),))
+    g = replace(g, areas=(area, g.areas[1]), pouch=_remove(g.pouch, ["green", "blue"]),
+                central=(("blue",),) + g.central[1:], boxed_tokens=g.central[0],
+                deck=tuple(c for c in g.deck if c != frog),
+                row=tuple(c for c in g.row if c != frog), cube_supply=66 - 5)
+    g.check_invariants()
+    g = g.apply(TakeTokens(0))
+    next_to_tree = g.evaluate(PlaceToken("blue", (0, 1)), 0)
+    far_away = g.evaluate(PlaceToken("blue", (4, 4)), 0)
+    assert next_to_tree == far_away + 2   # the Frog's first cube is worth 2
