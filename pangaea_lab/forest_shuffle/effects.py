@@ -49,8 +49,9 @@ def active(parts: Any) -> list[Mapping[str, Any]]:
     return [e for e in parts if e["kind"] not in PASSIVE]
 
 
-def mushroom_steps(w: "Work", card: int, placement: str) -> list[Step]:
-    """One optional draw per mushroom (played on an earlier turn) that the new card triggers."""
+def mushroom_steps(w: "Work", card: int, placement: str, host: int | None = None) -> list[Step]:
+    """One optional draw per mushroom (played on an earlier turn) that the new card triggers;
+    ``host`` is the tree number a split card was placed at."""
     species = played_species(card, placement)
     types = catalog().species(species).types if species and placement in SIDES else ()
     out = []
@@ -65,7 +66,9 @@ def mushroom_steps(w: "Work", card: int, placement: str) -> list[Step]:
                 hit = placement == "tree" or (
                     placement == "sapling" and w.options["sapling_triggers_chanterelle"])
             elif trigger in SIDES:
-                hit = placement == trigger
+                hit = placement == trigger and (
+                    w.options["sapling_hosts_trigger_mushrooms"] or host is None
+                    or not w.forests[w.current].trees[host].is_sapling)
             else:
                 hit = trigger in types
             if hit:
@@ -73,9 +76,10 @@ def mushroom_steps(w: "Work", card: int, placement: str) -> list[Step]:
     return out
 
 
-def after_play_steps(w: "Work", card: int, placement: str, paid: tuple[int, ...]) -> list[Step]:
+def after_play_steps(w: "Work", card: int, placement: str, paid: tuple[int, ...],
+                     host: int | None = None) -> list[Step]:
     """Mushroom draws, then the effect, then the bonus of a card just paid for and placed."""
-    steps = mushroom_steps(w, card, placement)
+    steps = mushroom_steps(w, card, placement, host)
     species = played_species(card, placement)
     if species is None:
         return steps
@@ -162,7 +166,7 @@ def place_free(w: "Work", card: int, side: str, tree: int) -> None:
     elif not free_options(w, step.tag):
         w.pending.pop(0)
     if w.options["free_place_triggers_mushrooms"]:
-        w.pending[0:0] = mushroom_steps(w, card, side)
+        w.pending[0:0] = mushroom_steps(w, card, side, tree)
 
 
 def part_text(part: Mapping[str, Any]) -> str:

@@ -135,7 +135,11 @@ class Work:
             self.flip()
             if self.over:
                 return
-        steps = after_play_steps(self, step.card, step.tag, step.cards)
+        host = None
+        if step.tag not in ("tree", "sapling"):
+            host = next(i for i, t in enumerate(self.forests[self.current].trees)
+                        if any(d.card == step.card for d in t.slot(step.tag)))
+        steps = after_play_steps(self, step.card, step.tag, step.cards, host)
         if step.via != "mole":
             self.pending[0:0] = steps
             return

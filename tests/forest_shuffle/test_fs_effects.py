@@ -272,3 +272,19 @@ def test_cards_without_an_instant_effect_ask_nothing(card):
     cost = CAT.species(card).cost
     st = play(st, card, pay=["Linden"] * cost)
     assert st.pending == () and st.current == 1
+
+
+def test_parasol_and_penny_bun_on_saplings_follow_the_option():
+    forest = {"trees": [{"tree": "Birch", "bottom": ["Penny Bun"]}, "Sapling"]}
+    for option, expected in ((False, 0), (True, 1)):
+        st = start(["Eurasian Jay", "Birch"], forest=forest, sapling_hosts_trigger_mushrooms=option)
+        st = play(st, "Eurasian Jay", tree=1, pay=["Birch"])
+        assert kinds(st).count("mushroom") == expected
+
+
+def test_chanterelle_and_saplings_follow_the_option():
+    forest = {"trees": [{"tree": "Birch", "bottom": ["Chanterelle"]}]}
+    for option, expected in ((False, 0), (True, 1)):
+        st = start(["Oak"], forest=forest, sapling_triggers_chanterelle=option)
+        st = play(st, "Oak", sapling=True)
+        assert kinds(st).count("mushroom") == expected
