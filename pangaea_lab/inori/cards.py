@@ -118,11 +118,11 @@ def parse_effect(raw: Any, where: str, colours: set[str], allowed: dict[str, tup
     if not isinstance(cols, list) or not cols and "colours" in allowed[kind]:
         raise InvalidData(f"{where}.colours must be a non-empty list of colour ids")
     for c in cols:
-        if c not in colours:
+        if not isinstance(c, str) or c not in colours:
             raise InvalidData(f"{where}.colours: unknown colour {c!r} "
                               f"(known: {', '.join(sorted(colours))})")
     colour = raw.get("colour")
-    if colour is not None and colour not in colours:
+    if colour is not None and (not isinstance(colour, str) or colour not in colours):
         raise InvalidData(f"{where}.colour: unknown colour {colour!r} "
                           f"(known: {', '.join(sorted(colours))})")
     count = raw.get("count", 1)
@@ -150,7 +150,7 @@ def parse_card(raw: Any, where: str, colours: set[str]) -> Card:
         raise InvalidData(f"{where}.type must be one of {', '.join(CARD_TYPES)}, "
                           f"found {raw['type']!r}")
     for key in ("colour", "complete_colour", "incomplete_colour"):
-        if raw[key] not in colours:
+        if not isinstance(raw[key], str) or raw[key] not in colours:
             raise InvalidData(f"{where}.{key}: unknown colour {raw[key]!r} "
                               f"(known: {', '.join(sorted(colours))})")
     if raw["complete_colour"] != raw["colour"]:
@@ -168,7 +168,8 @@ def parse_card(raw: Any, where: str, colours: set[str]) -> Card:
         if not isinstance(sp, dict) or "effect" not in sp:
             raise InvalidData(f"{sw} must be an object with 'cost' and 'effect'")
         cost = sp.get("cost")
-        if cost is not None and cost != "majority" and cost not in colours:
+        if cost is not None and cost != "majority" and (not isinstance(cost, str)
+                                                        or cost not in colours):
             raise InvalidData(f"{sw}.cost must be null, \"majority\" or a colour id, "
                               f"found {cost!r}")
         spaces.append(Space(cost=cost, effect=parse_effect(sp["effect"], f"{sw}.effect",
@@ -176,7 +177,8 @@ def parse_card(raw: Any, where: str, colours: set[str]) -> Card:
     inc = raw.get("incomplete_score")
     inc_colour = None
     if inc is not None:
-        if not isinstance(inc, dict) or inc.get("colour") not in colours:
+        if not isinstance(inc, dict) or not isinstance(inc.get("colour"), str) \
+            or inc.get("colour") not in colours:
             raise InvalidData(f"{where}.incomplete_score must be null or "
                               f"{{\"colour\": <colour id>}}")
         inc_colour = inc["colour"]

@@ -145,6 +145,9 @@ def _validate_into(ed: Edition, raw: Any, origin: str) -> None:
         _fill(ed, raw)
     except InvalidData as exc:
         raise InvalidData(f"Inori edition {origin}: {exc}") from None
+    except (KeyError, TypeError, IndexError, ValueError, AttributeError) as exc:
+        raise InvalidData(f"Inori edition {origin}: a field has the wrong shape "
+                          f"({type(exc).__name__}: {exc})") from None
 
 
 def _fill(ed: Edition, raw: Any) -> None:
@@ -173,7 +176,7 @@ def _fill(ed: Edition, raw: Any) -> None:
     ed.opposite = {}
     for i, c in enumerate(cols):
         opp = _need(c, "opposite", f"colours[{i}]")
-        if opp not in known or opp == c["id"]:
+        if not isinstance(opp, str) or opp not in known or opp == c["id"]:
             raise InvalidData(f"colours[{i}].opposite: {opp!r} is not another known colour")
         ed.opposite[c["id"]] = opp
     for c, o in ed.opposite.items():
@@ -311,6 +314,8 @@ def _fill(ed: Edition, raw: Any) -> None:
     for i, r in enumerate(runes_raw):
         where = f"runes[{i}]"
         rid = _need(r, "id", where)
+        if not isinstance(rid, str) or not rid:
+            raise InvalidData(f"{where}.id must be a non-empty text")
         kind = _need(r, "kind", where)
         if kind not in RUNE_KINDS:
             raise InvalidData(f"{where}.kind: unknown rune kind {kind!r} "
@@ -319,6 +324,8 @@ def _fill(ed: Edition, raw: Any) -> None:
         if timing not in RUNE_TIMINGS:
             raise InvalidData(f"{where}.timing must be one of {', '.join(RUNE_TIMINGS)}")
         colour = r.get("colour")
+        if colour is not None and not isinstance(colour, str):
+            raise InvalidData(f"{where}.colour must be a colour id")
         if kind in ("gain_favor", "move_to_colour") and colour not in known:
             raise InvalidData(f"{where}.colour: rune kind {kind!r} needs a known colour, "
                               f"found {colour!r}")

@@ -227,7 +227,7 @@ class InoriState(GameState):
             return cls(edition=edition, **values)
 
         state = convert("the Inori save file", build)
-        _check_save(state)
+        convert("the Inori save file", lambda: _check_save(state))
         return state
 
 
@@ -239,6 +239,16 @@ def _check_save(state: InoriState) -> None:
     for name in ("hand", "set_aside", "favor", "rune_hands", "points"):
         if len(getattr(state, name)) != state.players:
             raise InvalidData(f"field {name!r} must have one entry per player")
+    def whole(x: Any) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool) and x >= 0
+
+    for name in ("hand", "set_aside", "supply", "root_tokens"):
+        if not all(whole(x) for x in getattr(state, name)):
+            raise InvalidData(f"field {name!r} must hold whole numbers of 0 or more")
+    for name in ("favor", "points"):
+        if not all(isinstance(row, tuple) and all(whole(x) for x in row)
+                   for row in getattr(state, name)):
+            raise InvalidData(f"field {name!r} must hold one list of whole numbers per player")
     for cid, _ in state.slots:
         if cid not in ed.cards:
             raise InvalidData(f"field 'slots': unknown card id {cid!r} for this edition")

@@ -129,3 +129,41 @@ def test_marker_schedule_option_and_bad_setup_arguments():
         inori.new_game(players=5, seed=1)
     with pytest.raises(InvalidSetup, match="seed"):
         inori.new_game(players=2, seed=1.5)
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 30) | st.sampled_from(
+        ["water", "majority", "favor", "", "x"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["type", "colour", "count", "cost", "effect"]), inner, max_size=3),
+    max_leaves=6)
+SECTIONS = st.sampled_from(["cards", "runes", "great_tree", "colours", "marker_schedule",
+                            "player_markers", "altars", "seasons", "tie_break"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(section=SECTIONS, index=st.integers(0, 60), key=st.sampled_from(
+    ["id", "colour", "spaces", "cost", "effect", "kind", "opposite", "value", "2", "rule",
+     "complete_colour", "timing", "slot", "count", "spaces", "altar"]), value=JSON_VALUES)
+def test_any_corrupted_field_gives_invalid_data_never_a_crash(section, index, key, value):
+    data = inori.reference_data()
+    target = data[section]
+    if isinstance(target, list):
+        target = target[index % len(target)]
+    elif section == "great_tree":
+        target = target["spaces"][index % 9]
+    elif section == "marker_schedule":
+        target = target["default"]
+    if key == "cost" and "spaces" in target:
+        target = target["spaces"][0]
+    target[key] = value
+    try:
+        ed = inori.load_edition(data)
+    except InvalidData as exc:
+        assert "Inori edition" in str(exc)
+        return
+    state = inori.new_game(players=4, seed=index, edition=ed)   # a valid file must play
+    state.check_invariants()
