@@ -35,6 +35,13 @@ def _centre(cell: Cell, size: float, origin: tuple[float, float]) -> tuple[float
     return x + origin[0], y + origin[1]
 
 
+def _hex_points(centre: tuple[float, float], radius: float) -> list[tuple[float, float]]:
+    """Corners of a flat-topped hexagon of circumradius ``radius`` around ``centre``."""
+    cx, cy = centre
+    return [(cx + radius * math.cos(math.radians(60 * k)),
+             cy + radius * math.sin(math.radians(60 * k))) for k in range(6)]
+
+
 def _board_extent(side: str, size: float) -> tuple[float, float, float, float]:
     return hexgrid.bounding_box([to_axial(c) for c in cells(side)], size, "flat")
 
@@ -48,7 +55,6 @@ def draw_board_into(pic: Svg, side: str, board: Sequence[Stack], cubes: Sequence
     marked = {tuple(c) for c in highlight}
     for i, cell in enumerate(cells(side)):
         stack = board[i]
-        h = to_axial(cell)
         title = f"{cell}: {describe_stack(stack)}"
         cube = cubes[i] if cubes else 0
         owner = card(cube).name if cube > 0 else "a card"
@@ -56,12 +62,12 @@ def draw_board_into(pic: Svg, side: str, board: Sequence[Stack], cubes: Sequence
             title += f"; cube of {owner}"
         edge = HIGHLIGHT if cell in marked else "#6b6250"
         width = 3.0 if cell in marked else 1.0
-        pic.hexagon(h, size * 0.97, "flat", origin=org, title=title, fill=EMPTY, stroke=edge,
+        cx, cy = _centre(cell, size, org)
+        pic.polygon(_hex_points((cx, cy), size * 0.97), title=title, fill=EMPTY, stroke=edge,
                     stroke_width=width)
         for level, colour in enumerate(stack):
-            pic.hexagon(h, size * LEVEL_SCALE[level], "flat", origin=org,
+            pic.polygon(_hex_points((cx, cy), size * LEVEL_SCALE[level]),
                         fill=PALETTE[colour], stroke="white", stroke_width=0.8)
-        cx, cy = _centre(cell, size, org)
         if stack:
             pic.text(cx, cy, str(len(stack)), size=size * 0.42,
                      fill=TEXT_ON[stack[-1]], font_weight="bold")
@@ -111,9 +117,12 @@ def game_svg(state: "HarmoniesState", highlight: Iterable[Any] = ()) -> str:
     bw, bh = x1 - x0, y1 - y0
     n = state.num_players
     col_w = max(bw + 20, 200)
-    width = max(n * col_w + 20, 560)
+    labels = [f"{card(c).name} {'/'.join(map(str, card(c).points))}" for c in state.row]
+    row_w = 100 + sum(7 + 5.6 * len(t) + 4 for t in labels) + 10
+    width = max(n * col_w + 20, 560, row_w)
     top = 88
-    height = top + bh + 150
+    lines = max(len(a.cards) + (1 if a.spirit_offer else 0) for a in state.areas) + 1
+    height = top + bh + 24 + 12 * lines
     pic = Svg(width, height, background="white")
     status = ("Game over" if state.over else f"{state.player_name(state.player)} to play")
     if state.end_reason:
@@ -129,9 +138,8 @@ def game_svg(state: "HarmoniesState", highlight: Iterable[Any] = ()) -> str:
              anchor="start")
     pic.text(10, 52, "Face-up cards:", size=11, anchor="start")
     x = 100
-    for cid in state.row:
+    for cid, label in zip(state.row, labels):
         c = card(cid)
-        label = f"{c.name} {'/'.join(map(str, c.points))}"
         w = 7 + 5.6 * len(label)
         pic.rect(x, 44, w, 16, fill="#fbf7ea", stroke="#8a7d55", stroke_width=0.6,
                  title=c.habitat_text())
