@@ -172,6 +172,6 @@ def play_named(state: GameState, name: str, tree: int = 0, pay: Sequence[str] = 
         side = next(s for s, h in zip(c.sides(), c.halves) if h.species == name)
         action = PlayDweller(card, side, tree)
     state = state.apply(action)
-    for k, payer in enumerate(pay):
+    for payer in pay:
         state = state.apply(Pay(find_card(state, payer)))
     return state

@@ -1,7 +1,7 @@
 """Every effect and bonus of the base game (appendix), plus the mushrooms' permanent draws."""
 
 import pytest
-from fs_helpers import CAT, decide, find, kinds, play, start
+from fs_helpers import CAT, decide, kinds, play, start
 
 from pangaea_lab import forest_shuffle as fs
 from pangaea_lab.core.errors import IllegalAction
