@@ -127,6 +127,8 @@ def game_svg(state: "HarmoniesState", highlight: Iterable[Any] = ()) -> str:
     status = ("Game over" if state.over else f"{state.player_name(state.player)} to play")
     if state.end_reason:
         status += f" (end triggered: {state.end_reason})"
+    if state.solo:
+        status += f" — solo result so far: {state.suns()} suns"
     pic.text(10, 10, status, size=12, anchor="start")
     pic.text(10, 30, "Central board:", size=11, anchor="start")
     for k, space in enumerate(state.central):

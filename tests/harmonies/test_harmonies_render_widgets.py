@@ -109,3 +109,9 @@ def test_selected_action_is_highlighted_in_the_widget():
     model.select(place)
     assert tuple(model.highlight) == (place.cell,)
     assert render.HIGHLIGHT in root.view.board.value
+
+
+def test_solo_picture_shows_the_sun_result():
+    g = harmonies.new_game(players=1, seed=2, spirits=False)
+    assert f"solo result so far: {g.suns()} suns" in g.to_svg()
+    assert g.suns() == 0 + 1 + 2   # no points yet; side A and no spirit
