@@ -349,3 +349,14 @@ def test_greedy_evaluation_counts_the_cube_a_placement_unlocks():
     next_to_tree = g.evaluate(PlaceToken("blue", (0, 1)), 0)
     far_away = g.evaluate(PlaceToken("blue", (4, 4)), 0)
     assert next_to_tree == far_away + 2   # the Frog's first cube is worth 2
+
+
+def test_empty_deck_leaves_the_row_short_and_stops_solo_discards():
+    g = harmonies.new_game(players=1, seed=6, spirits=False)
+    g = replace(g, deck=(), discard_pile=g.deck)
+    assert not any(isinstance(a, DiscardCard) for a in g.legal_actions())
+    taken = g.row[0]
+    g = g.apply(TakeCard(taken))
+    g = play_turn(g)
+    assert len(g.row) == 2 and taken not in g.row
+    g.check_invariants()
