@@ -64,6 +64,7 @@ def main() -> None:
     full = tuple(("blue",) for _ in harmonies.cells("A"))
     print(f"board scoring, worst case river (every space blue): "
           f"{timed(lambda: landscape_score('A', full), 20):.3f} ms")
+    print(f"drawing the whole table as SVG: {timed(lambda: type(state).to_svg(state), 50):.2f} ms")
     print(f"legal actions of a mid-game state: "
           f"{timed(lambda: type(state).legal_actions(state.apply(state.legal_actions()[0])), 300):.3f} ms"
           " (includes one apply)")
