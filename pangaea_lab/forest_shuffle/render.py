@@ -18,7 +18,6 @@ from .scoring import ForestScore, score
 
 CARD_W, CARD_H, GAP = 62.0, 72.0, 6.0
 CELL_W = 3 * CARD_W + 4 * GAP
-CELL_H = 3 * CARD_H + 4 * GAP
 PER_ROW = 5
 
 COLOURS = {
@@ -68,23 +67,45 @@ def draw_card(pic: Svg, x: float, y: float, title: str, colour: str, points: int
         pic.text(x + CARD_W / 2, y + CARD_H - 8, note, size=7, fill="white")
 
 
-def _slot_origin(side: str) -> tuple[float, float]:
+def _slot_origin(side: str, top_row: bool = True) -> tuple[float, float]:
     col, row = {"top": (1, 0), "bottom": (1, 2), "left": (0, 1), "right": (2, 1),
                 "tree": (1, 1)}[side]
+    if not top_row:
+        row -= 1
     return GAP + col * (CARD_W + GAP), GAP + row * (CARD_H + GAP)
 
 
+def _rows(forest: Forest, highlight: set = frozenset()) -> list[tuple[bool, bool]]:
+    """Per row of trees: does it need a line for top cards, and one for bottom cards?"""
+    out = []
+    extra = {(m[1], m[2]) for m in highlight if isinstance(m, tuple) and m[:1] == ("slot",)}
+    cells = list(forest.trees) + [None]
+    for start in range(0, len(cells), PER_ROW):
+        idx = range(start, min(start + PER_ROW, len(forest.trees)))
+        out.append((any(forest.trees[i].top or (i, "top") in extra for i in idx),
+                    any(forest.trees[i].bottom or (i, "bottom") in extra for i in idx)))
+    return out
+
+
+def _row_height(row: tuple[bool, bool]) -> float:
+    return GAP + (CARD_H + GAP) * (1 + row[0] + row[1])
+
+
+def forest_height(forest: Forest, highlight: set = frozenset()) -> float:
+    return sum(_row_height(r) for r in _rows(forest, highlight)) + GAP
+
+
 def draw_tree(pic: Svg, ox: float, oy: float, index: int, tree: Tree, points: dict,
-              highlight: set) -> None:
+              highlight: set, top_row: bool = True) -> None:
     """A tree (or sapling) with its four slots around it."""
-    x, y = _slot_origin("tree")
+    x, y = _slot_origin("tree", top_row)
     pts = points.get((index, "tree", 0))
     name = "Sapling" if tree.is_sapling else tree.species
     draw_card(pic, ox + x, oy + y, name, colour_of(tree.species), pts,
               highlight=("tree", index) in highlight or ("card", tree.card) in highlight,
               note=f"tree {index + 1}")
     for side in ("top", "bottom", "left", "right"):
-        sx, sy = _slot_origin(side)
+        sx, sy = _slot_origin(side, top_row)
         stack = tree.slot(side)
         if not stack:
             if ("slot", index, side) in highlight:
@@ -103,27 +124,27 @@ def draw_forest(pic: Svg, ox: float, oy: float, forest: Forest, result: ForestSc
                 highlight: set = frozenset()) -> float:
     """Draw a forest at (ox, oy); returns the height used."""
     points = dict(result.card_points) if result is not None else {}
-    n = len(forest.trees) + 1
-    rows = (n + PER_ROW - 1) // PER_ROW
+    rows = _rows(forest, highlight)
+    tops = [oy]
+    for row in rows:
+        tops.append(tops[-1] + _row_height(row))
     for i, tree in enumerate(forest.trees):
         r, c = divmod(i, PER_ROW)
-        draw_tree(pic, ox + c * CELL_W, oy + r * CELL_H, i, tree, points, highlight)
+        draw_tree(pic, ox + c * CELL_W, tops[r], i, tree, points, highlight, rows[r][0])
     r, c = divmod(len(forest.trees), PER_ROW)
-    x, y = _slot_origin("tree")
-    draw_card(pic, ox + c * CELL_W + x, oy + r * CELL_H + y, "Cave", "#6b5b4b",
+    x, y = _slot_origin("tree", rows[r][0])
+    draw_card(pic, ox + c * CELL_W + x, tops[r] + y, "Cave", "#6b5b4b",
               forest.cave, note=f"{forest.cave} cards")
-    return rows * CELL_H
+    return tops[-1] - oy + GAP
 
 
 def forest_svg(forest: Forest, others: Sequence[Forest] = (), title: str | None = None) -> str:
     """A forest drawn card by card with each card's points (rivals matter for Linden and
     the Woodpecker)."""
     result = score([forest, *others])[0]
-    n = len(forest.trees) + 1
-    rows = (n + PER_ROW - 1) // PER_ROW
-    width = min(n, PER_ROW) * CELL_W
+    width = min(len(forest.trees) + 1, PER_ROW) * CELL_W
     head = 24.0
-    pic = Svg(width, rows * CELL_H + head, background="#f4f1e8")
+    pic = Svg(width, forest_height(forest) + head, background="#f4f1e8")
     pic.text(8, 12, title or f"Forest: {result.total} points", size=12, anchor="start",
              font_weight="bold")
     draw_forest(pic, 0, head, forest, result)
@@ -146,11 +167,26 @@ def _row_of_cards(pic: Svg, x: float, y: float, cards: Iterable[int], highlight:
         name, colour = _card_label(cid)
         c = catalog().card(cid)
         if c.is_split:
-            half = c.halves
-            name = f"{half[0].species} / {half[1].species}"
-            colour = colour_of(half[0].species)
+            draw_split_card(pic, x + k * (CARD_W + 4), y + 18, cid, ("card", cid) in highlight)
+            continue
         draw_card(pic, x + k * (CARD_W + 4), y + 18, name, colour,
                   highlight=("card", cid) in highlight, note=f"#{cid}")
+
+
+def draw_split_card(pic: Svg, x: float, y: float, cid: int, highlight: bool = False) -> None:
+    """A split card in hand or clearing: its two halves, each with species and tree symbol."""
+    card = catalog().card(cid)
+    for k, (side, half) in enumerate(zip(card.sides(), card.halves)):
+        hy = y + k * CARD_H / 2
+        pic.rect(x, hy, CARD_W, CARD_H / 2, fill=colour_of(half.species), stroke="#333",
+                 stroke_width=0.5, title=f"{side} half: {half.species} ({half.symbol})")
+        lines = wrap(half.species, 13, 2)
+        for j, line in enumerate(lines):
+            pic.text(x + CARD_W / 2, hy + 10 + 8.5 * j, line, size=7.5, fill="white")
+        pic.text(x + CARD_W / 2, hy + CARD_H / 2 - 6, f"{side}: {half.symbol}", size=6,
+                 fill="white")
+    pic.rect(x, y, CARD_W, CARD_H, rx=5, fill="none", stroke="#ff8c00" if highlight else "#333",
+             stroke_width=3.5 if highlight else 1, title=f"{card.name} #{cid}")
 
 
 def state_svg(state: Any, highlight: Iterable[Any] = ()) -> str:
@@ -158,10 +194,8 @@ def state_svg(state: Any, highlight: Iterable[Any] = ()) -> str:
     marks = set(highlight)
     results = state.scores()
     p = state.current
-    heights = []
-    for f in state.forests:
-        n = len(f.trees) + 1
-        heights.append(((n + PER_ROW - 1) // PER_ROW) * CELL_H + 26)
+    heights = [forest_height(f, marks if k == p else set()) + 26
+               for k, f in enumerate(state.forests)]
     top = 3 * (CARD_H + 34)
     widest = max(len(state.clearing), max(len(h) for h in state.hands), 10)
     width = max(PER_ROW * CELL_W, widest * (CARD_W + 4) + 20)
@@ -180,7 +214,8 @@ def state_svg(state: Any, highlight: Iterable[Any] = ()) -> str:
                  size=11, anchor="start")
     y = top
     for k, f in enumerate(state.forests):
-        pic.text(8, y + 10, f"{state.player_name(k)}: {results[k].total} points",
+        total = results[k].total
+        pic.text(8, y + 10, f"{state.player_name(k)}: {total} point{'' if total == 1 else 's'}",
                  size=12, anchor="start", font_weight="bold",
                  fill="#b35900" if k == p and not state.is_over else "#222")
         draw_forest(pic, 0, y + 22, f, results[k], marks if k == p else set())
