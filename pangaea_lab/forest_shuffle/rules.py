@@ -157,6 +157,9 @@ class Work:
         self.busy = False
         self.this_turn.clear()
         self.turn += 1
+        if not self.deck:
+            self.end_game("the deck ran out")
+            return
         if self.extra_turns > 0:
             self.extra_turns -= 1
         else:

@@ -258,3 +258,17 @@ def test_not_json_at_all():
 def test_draw_twice_helper_passes_turn():
     st = draw_twice(start(["Oak"]))
     assert st.current == 1
+
+
+def test_deck_running_out_ends_the_game():
+    from dataclasses import replace
+    st = start(["Oak", "Birch", "Birch"], clearing=["Linden"])
+    st = replace(st, deck=(), removed=st.removed + st.deck)
+    assert fs.DrawCard(None) not in st.legal_actions()
+    st.check_invariants()
+    end = play(st, "Oak", pay=["Birch", "Birch"])
+    assert end.is_over and end.ended_by == "the deck ran out"
+    quiet = start(["Birch"], sapling_flips_clearing=False)
+    quiet = replace(quiet, deck=(), removed=quiet.removed + quiet.deck)
+    end2 = play(quiet, "Birch", sapling=True)
+    assert end2.is_over and end2.ended_by == "the deck ran out"
