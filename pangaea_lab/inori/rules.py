@@ -599,9 +599,14 @@ def _outlook(s: InoriState, player: int) -> float:
         return value
     for cid, spaces in s.slots:
         r = score_card(ed, cid, spaces, s.favor)
-        value += r["points"].get(player, 0)
+        if r["complete"]:
+            value += r["points"].get(player, 0)
+        elif player in r["present"]:
+            # an incomplete card counts for part of what it would give, by how full it is
+            filled = sum(1 for o in spaces if o) / len(spaces)
+            value += 0.5 * filled * s.favor[player][ed.colours.index(ed.cards[cid].colour)]
     for m in score_majorities(ed, s.altars, s.favor):
-        value += 0.5 * m["points"].get(player, 0)
+        value += m["points"].get(player, 0)
     return value + 0.3 * sum(s.favor[player]) + 0.5 * len(s.rune_hands[player])
 
 
