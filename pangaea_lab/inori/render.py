@@ -59,7 +59,8 @@ def board_svg(state, highlight: Iterable[Any] = ()) -> str:
 
     _draw_tree(pic, state, 20, tree_top, marks)
     _draw_players(pic, state, 470, tree_top)
-    return pic.render()
+    # let the picture shrink to fit a narrow notebook column (e.g. beside the widget controls)
+    return pic.render().replace("<svg ", '<svg style="max-width:100%;height:auto" ', 1)
 
 
 def _draw_card(pic: Svg, state, i: int, cid: str, spaces, x: float, y: float,

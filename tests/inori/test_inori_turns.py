@@ -66,6 +66,8 @@ def test_a_majority_cost_is_paid_in_your_majority_colour_with_a_choice_on_ties()
 
 
 def test_card_effects_least_colour_rune_distinct_named_colour():
+    # "favor tokens of the colour you have least of", "draw a Rune tile", "a point for each
+    # unique colour", "a point for each of a specific colour"
     s = with_cards(game(), "S-light-1", "S-light-2", "N-water")
     s = give(s, 0, light=2, water=1, earth=1)
     # favor of your least-held colour: a choice among the colours you hold fewest of
@@ -114,6 +116,7 @@ def test_first_use_of_a_tree_space_takes_its_effect_and_places_an_altar():
 
 
 def test_a_tree_space_with_an_altar_costs_one_token_of_its_colour():
+    # "this becomes the cost to use this space later" (1 token: labelled assumption)
     s = game()
     t6 = tree_index(s, "T6")
     s = play_all(s, [OfferTree(t6), ChooseAltar("water")])
@@ -127,6 +130,7 @@ def test_a_tree_space_with_an_altar_costs_one_token_of_its_colour():
 
 
 def test_any_two_favors_and_points_per_altar_token():
+    # "Take any two Favor tokens"; "Score a point for each token you have matching the Altar"
     s = give(game(), 0, earth=2)
     t1, t4 = tree_index(s, "T1"), tree_index(s, "T4")
     s1 = play_all(s, [OfferTree(t1), ChooseAltar("light"), TakeFavor("fire"),
@@ -137,6 +141,8 @@ def test_any_two_favors_and_points_per_altar_token():
 
 
 def test_rune_and_favor_and_block_two_spaces_with_the_neutral_markers():
+    # "Take a Rune tile plus a Favor token matching the Altar"; "Block two card spaces with
+    # the neutral markers and gain a Favor token matching the Altar"
     s = game()
     t3, t5 = tree_index(s, "T3"), tree_index(s, "T5")
     s1 = play_all(s, [OfferTree(t3), ChooseAltar("darkness")])
@@ -164,6 +170,8 @@ def test_root_spaces_give_the_set_aside_tokens_once():
 # ----- Rune tiles ----------------------------------------------------------------------------
 
 def test_favor_rune_before_or_after_the_offering_then_end_turn():
+    # "Some give you Favor tokens of a shown colour"; playable at any moment of your own turn
+    # (labelled assumption for the timing)
     s = with_runes(with_cards(game(), "S-light-1", "S-water-1", "S-wind-1"), 0, "R-gain-fire")
     assert RuneGain("R-gain-fire") in s.legal_actions()
     s1 = s.apply(RuneGain("R-gain-fire"))
@@ -190,6 +198,7 @@ def test_move_rune_to_a_card_of_its_colour():
 
 
 def test_move_rune_off_a_named_card_slot():
+    # "move a marker from a shown card to an unoccupied space on any other card"
     s = with_cards(game(), "S-light-1", "S-water-1", "S-wind-1")
     s = with_runes(occupy(occupy(s, 0, 0, 0), 1, 0, 0), 0, "R-move-from-2")
     moves = [a for a in s.legal_actions() if isinstance(a, RuneMove)]
@@ -222,6 +231,7 @@ def test_a_before_offering_rune_timing_from_the_edition_data():
 
 
 def test_a_player_who_cannot_offer_sets_the_marker_aside():
+    # The summary is silent; labelled assumption "No legal offering".
     s = with_cards(game(), "S-light-1", "S-water-1", "S-wind-1")
     from dataclasses import replace
     ed = s.edition
