@@ -40,14 +40,6 @@ def stack_matches(code: str, stack: Stack) -> bool:
     return stack[-1] == "green" and all(t == "brown" for t in stack[:-1])
 
 
-def stack_code(stack: Stack) -> str | None:
-    """The code of a stack (``"T2"``, ``"BLD"``...), or ``None`` if no habitat uses it."""
-    for code in ("W", "Y", "M1", "M2", "M3", "T1", "T2", "T3", "BLD"):
-        if stack_matches(code, stack):
-            return code
-    return None
-
-
 @lru_cache(maxsize=None)
 def rotations(card_id: int) -> tuple[tuple[tuple[int, int, str], ...], ...]:
     """The card's other hexes in each of the six rotations (axial offsets from the cube)."""

@@ -60,6 +60,8 @@ def test_each_pattern_uses_distinct_adjacent_cells():
 def test_fennec_fox_example_and_side_a_edges():
     stacks = {(0, 1): ["yellow"], (1, 1): ["gray"], (2, 2): ["gray"]}
     assert harmonies.habitat_cells("Fennec Fox", "A", stacks) == [(2, 2)]
+    assert habitats.fits_at("Fennec Fox", "A", stacks, (2, 2))
+    assert not habitats.fits_at("Fennec Fox", "A", stacks, (2, 2), cubes=[(2, 2)])
     # a line running off the board never fits
     assert harmonies.habitat_cells("Fennec Fox", "A", {(4, 0): ["gray"]}) == []
 
