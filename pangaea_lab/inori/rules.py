@@ -182,15 +182,13 @@ def legal_actions(s: InoriState) -> list[Action]:
             return [BlockSpace(i, j) for i, j in _free_card_spaces(s)]
         raise AssertionError(f"unknown pending decision {kind!r}")
     p = s.turn
-    out: list[Action] = []
+    runes = _rune_actions(s, p)
     if not s.offered:
         offers = _card_offers(s, p) + _tree_offers(s, p)
-        runes = _rune_actions(s, p)
         if not offers and not any(isinstance(a, RuneOffer) for a in runes):
             offers = [SetAside()]
         return offers + runes
-    out = _rune_actions(s, p)
-    return out + [EndTurn()] if out else []
+    return runes + [EndTurn()] if runes else []
 
 
 def _card_note(ed: Edition, cid: str) -> str:

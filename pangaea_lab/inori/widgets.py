@@ -56,6 +56,12 @@ class SeasonExplorerModel:
         return {"season": raw["season"], "cards": cards, "majorities": majorities,
                 "lowest": raw.get("lowest")}
 
+    def highlight(self) -> list[tuple]:
+        """The complete cards of the current season, to mark on the board."""
+        if self.index != 0:
+            return []
+        return [("slot", c["slot"]) for c in self.report()["cards"] if c["complete"]]
+
     def card_points(self) -> list[int]:
         """Points each player gets from the chosen season's cards."""
         totals = [0] * self.state.num_players
@@ -114,21 +120,24 @@ class SeasonExplorerModel:
 
 
 def season_explorer(state: InoriState):
-    """A widget: pick a season (or "now") and see the season-end results beside the board."""
+    """A widget: pick a season (or "now") and see the season-end results above the board,
+    where the cards that are complete now are outlined."""
     import ipywidgets as w
 
     model = SeasonExplorerModel(state)
     picker = w.Dropdown(options=model.choices, value=model.index, description="Season")
     tables = w.HTML(model.html())
-    board = w.HTML(state.to_svg())
+    board = w.HTML(state.to_svg(highlight=model.highlight()))
 
     def on_change(change: dict) -> None:
         model.index = change["new"]
         tables.value = model.html()
+        board.value = state.to_svg(highlight=model.highlight())
 
     picker.observe(on_change, names="value")
     root = w.VBox([picker, tables, board])
     root.model = model
     root.picker = picker
     root.tables = tables
+    root.board = board
     return root

@@ -73,6 +73,7 @@ def test_season_explorer_shows_complete_cards_scores_and_majorities():
     assert "J-water-1" not in html and "Water Journey 1" in html
     assert "complete" in html and "Player 1 +3" in html and "[label: assumption]" in html
     assert explorer.model.card_points() == [3, 0]
+    assert explorer.model.highlight() == [("slot", 0)] and HIGHLIGHT in explorer.board.value
 
     final = play_game(inori.new_game(players=3, seed=8), RandomPlayer(8))
     explorer = widgets.season_explorer(final)
