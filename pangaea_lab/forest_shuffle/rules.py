@@ -65,16 +65,18 @@ class Work:
 
     def freeze(self) -> GameState:
         from dataclasses import replace
+        st = self.st
         forests = tuple(f if f.cave == len(c) else replace(f, cave=len(c))
                         for f, c in zip(self.forests, self.caves))
-        st = self.st
+        hands = tuple(old if len(old) == len(new) and set(old) == set(new) else tuple(sorted(new))
+                      for old, new in zip(st.hands, self.hands))
+        caves = tuple(old if len(old) == len(new) else tuple(new)
+                      for old, new in zip(st.caves, self.caves))
         return GameState(
             players=st.players, seed=st.seed, options=st.options, removed=st.removed,
-            deck=tuple(self.deck), hands=tuple(tuple(sorted(h)) for h in self.hands),
-            clearing=tuple(self.clearing), forests=forests,
-            caves=tuple(tuple(c) for c in self.caves), box=tuple(self.box),
-            winter=tuple(self.winter), current=self.current, phase=self.phase,
-            mulligan_left=tuple(self.mulligan_left),
+            deck=tuple(self.deck), hands=hands, clearing=tuple(self.clearing), forests=forests,
+            caves=caves, box=tuple(self.box), winter=tuple(self.winter), current=self.current,
+            phase=self.phase, mulligan_left=tuple(self.mulligan_left),
             pending=() if self.over else tuple(self.pending), busy=self.busy and not self.over,
             extra_turns=self.extra_turns, this_turn=tuple(self.this_turn), turn=self.turn,
             ended_by=self.ended_by)
