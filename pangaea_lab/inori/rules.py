@@ -65,8 +65,14 @@ def _card_offers(s: InoriState, player: int) -> list[Action]:
                 continue
             cost = card.spaces[j].cost
             pays = [None] if cost is None else _pay_options(s, player, cost)
-            out += [OfferCard(i, j, pay, note=_space_note(ed, cid, j)) for pay in pays]
+            out += [_offer_card(ed, cid, i, j, pay) for pay in pays]
     return out
+
+
+@lru_cache(maxsize=8192)
+def _offer_card(ed: Edition, cid: str, i: int, j: int, pay: str | None) -> OfferCard:
+    """Actions are immutable values, so the same one is built once and reused."""
+    return OfferCard(i, j, pay, note=_space_note(ed, cid, j))
 
 
 @lru_cache(maxsize=1024)
@@ -78,6 +84,11 @@ def _tree_note(ed: Edition, t: int, altar: str | None) -> str:
             f"(altar {ed.names[altar]}, cost {ed.altar_cost} {ed.names[altar]})")
 
 
+@lru_cache(maxsize=1024)
+def _offer_tree(ed: Edition, t: int, altar: str | None) -> OfferTree:
+    return OfferTree(t, altar, note=_tree_note(ed, t, altar))
+
+
 def _tree_offers(s: InoriState, player: int) -> list[Action]:
     ed = s.edition
     out: list[Action] = []
@@ -87,9 +98,9 @@ def _tree_offers(s: InoriState, player: int) -> list[Action]:
         altar = s.altars[t]
         if space.altar and altar is not None:
             if s.favor[player][ed.colours.index(altar)] >= ed.altar_cost:
-                out.append(OfferTree(t, altar, note=_tree_note(ed, t, altar)))
+                out.append(_offer_tree(ed, t, altar))
         elif space.altar:
-            out.append(OfferTree(t, None, note=_tree_note(ed, t, None)))
+            out.append(_offer_tree(ed, t, None))
         else:
             k = root_spaces(ed).index(t)
             left = s.root_tokens[k]
