@@ -83,3 +83,21 @@ def test_season_explorer_shows_complete_cards_scores_and_majorities():
     explorer.picker.value = 2
     assert "Season 2: cards" in explorer.tables.value
     assert "New Start card" in explorer.tables.value
+
+
+def test_a_learner_plays_a_whole_game_with_the_widget_controls_only():
+    # Done means: a full game in the widget against computer players.
+    root = widgets.play(players=2, seed=6)
+    model, view = root.model, root.view
+    clicks = 0
+    while not model.is_over:
+        assert model.state.current_player == 0          # the computer has replied
+        kinds = list(view.kind_picker.options)
+        view.kind_picker.value = kinds[clicks % len(kinds)]
+        view.action_list.value = len(view.action_list.options) - 1
+        view.apply_button.click()
+        clicks += 1
+        assert clicks < 200 and model.message == ""
+    assert "Game over" in view.turn_line.value and len(model.state.reports) == 4
+    assert [row[0] for row in model.scores_table()][1:] == list(
+        ("Card spaces", "Great Tree", "Season cards", "Altar majorities", "Total"))
