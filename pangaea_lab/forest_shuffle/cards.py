@@ -140,6 +140,14 @@ class Catalog:
         for cid in self._field(data, "winter_cards", list):
             self._new_card(Card(id=self._int(cid, "winter_cards"), kind="winter"), "winter_cards")
         self._lower = {name.lower(): name for name in self._species}
+        caves = self._field(data, "caves", dict)
+        self.cave_points = self._int(caves.get("points_per_card"), "caves.points_per_card")
+        for key in ("caves", "reference_cards"):
+            entry = self._field(data, key, dict)
+            short = "cave" if key == "caves" else "reference"
+            if entry.get("count") != self.component_counts.get(short):
+                raise InvalidData(f"{self.where}: {key}.count is {entry.get('count')!r}, "
+                                  f"component_counts says {self.component_counts.get(short)}")
         self._check_totals()
 
     # ----- loading helpers ----------------------------------------------------------------

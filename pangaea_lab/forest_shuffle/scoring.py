@@ -187,7 +187,8 @@ def _score(facts: _Facts, rivals: list[_Facts], player: int) -> ForestScore:
         by_species[name] = sum(shares[s] for s in spots)
     order = {sp.name: k for k, sp in enumerate(cat.all_species())}
     categories = tuple(sorted(by_species.items(), key=lambda kv: order[kv[0]]))
-    return ForestScore(player=player, categories=categories + (("Cave", facts.forest.cave),),
+    cave = facts.forest.cave * cat.cave_points
+    return ForestScore(player=player, categories=categories + (("Cave", cave),),
                        card_points=tuple(per_card))
 
 

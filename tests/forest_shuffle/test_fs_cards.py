@@ -65,6 +65,8 @@ def test_every_entry_has_a_source_label():
     (lambda d: d.pop("winter_cards"), "winter_cards"),
     (lambda d: d["split_cards"][0].__setitem__("layout", "diagonal"), "layout"),
     (lambda d: d["split_cards"][60]["halves"].reverse(), "cannot be a"),
+    (lambda d: d["caves"].__setitem__("count", 4), "caves.count"),
+    (lambda d: d.pop("reference_cards"), "reference_cards"),
 ])
 def test_bad_card_files_name_the_problem(raw, mangle, words):
     data = copy.deepcopy(raw)
