@@ -28,11 +28,13 @@ def tree_graph(edition: Edition) -> nx.Graph:
     altar = [i for i, t in enumerate(edition.tree) if t.altar]
     roots = [i for i, t in enumerate(edition.tree) if not t.altar]
     per_row = 3
+    rows = max(1, -(-len(altar) // per_row))
+    gap = 1.1 if rows <= 2 else 1.1 / (rows - 1)     # more rows squeeze into the same height
     for k, i in enumerate(altar):
         row, col = divmod(k, per_row)
         count = min(per_row, len(altar) - row * per_row)
         x = (col - (count - 1) / 2) * 1.0
-        y = -1.0 - row * 1.1
+        y = -1.0 - row * gap
         g.add_node(i, pos=(x, y), altar=True, root=False)
         g.add_edge("trunk", i)
     for k, i in enumerate(roots):
