@@ -17,7 +17,7 @@ DWELLERS = [(sp.name, side, sym) for sp in CAT.all_species() if not sp.is_tree
 @st.composite
 def forests(draw):
     forest = fs.Forest(cave=draw(st.integers(0, 20)))
-    for name in draw(st.lists(st.sampled_from(TREES), min_size=1, max_size=8)):
+    for name in draw(st.lists(st.sampled_from(TREES), min_size=1, max_size=6)):
         forest = forest.plant(Tree(name))
     for name, side, sym in draw(st.lists(st.sampled_from(DWELLERS), max_size=25)):
         index = draw(st.integers(0, len(forest.trees) - 1))
