@@ -148,7 +148,9 @@ class Forest:
         ``{"cave": 2, "trees": [{"tree": "Oak", "top": ["Red Squirrel"], "left": [...]}]}``.
         A dweller is a species name, optionally ``"Species/Tree symbol"`` (needed for Roe
         Deer); a tree is a species or ``"Sapling"``.  Unknown names, wrong slots, too many
-        cards in a slot and more copies than the base game has raise ``InvalidData``."""
+        cards in a slot and more copies than the base game has raise ``InvalidData``.  A
+        left/right species may be typed on either side with any symbol its cards show (the
+        printed side of each half is not enforced, so a teacher need not look it up)."""
         if not isinstance(data, dict):
             raise InvalidData("a forest must be a dict with 'trees' (a list) and 'cave'")
         unknown = set(data) - {"trees", "cave"}
