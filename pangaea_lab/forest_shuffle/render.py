@@ -221,3 +221,22 @@ def state_svg(state: Any, highlight: Iterable[Any] = ()) -> str:
         draw_forest(pic, 0, y + 22, f, results[k], marks if k == p else set())
         y += heights[k]
     return pic.render()
+
+
+def plot_scores(scores: Sequence[ForestScore], names: Sequence[str] | None = None, ax: Any = None):
+    """A stacked bar per forest: points by species (and cave), on a matplotlib Axes.
+
+    Returns the Axes; a new figure is made when ``ax`` is not given."""
+    import matplotlib.pyplot as plt
+    if ax is None:
+        _, ax = plt.subplots(figsize=(9, 4))
+    labels = list(names) if names is not None else [f"Forest {k + 1}" for k in range(len(scores))]
+    species = sorted({n for s in scores for n, p in s.categories if p})
+    bottom = [0] * len(scores)
+    for name in species:
+        values = [dict(s.categories).get(name, 0) for s in scores]
+        ax.bar(labels, values, bottom=bottom, label=name)
+        bottom = [b + v for b, v in zip(bottom, values)]
+    ax.set_ylabel("points")
+    ax.legend(fontsize=6, ncol=3, loc="upper left", bbox_to_anchor=(1, 1))
+    return ax

@@ -97,3 +97,14 @@ def test_step_through_widget_plays_forest_shuffle():
     model.set_seat(0, "greedy")
     model.play_to_end()
     assert model.state.is_over and len(model.state.winter) == 3
+
+
+def test_plot_scores_stacks_species():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    f = fs.Forest.from_dict({"cave": 1, "trees": ["Douglas Fir", "Birch"]})
+    ax = fs.plot_scores(fs.score([f, f]), ["A", "B"])
+    heights = sorted(round(p.get_height()) for p in ax.patches)
+    assert heights == [1, 1, 1, 1, 5, 5]
+    plt.close(ax.figure)
