@@ -15,13 +15,14 @@ from .actions import (BlessFlyingSeed, BlessVigorousSeed, DrawFromDeck, EndTurn,
 from .board import Board, build_continent, custom_board
 from .edition import Edition, load_edition
 from .rituals import Position, RitualOption, explain_path, land_ritual_options
+from .players import ForesterPlayer
 from .scoring import mountain_position, most_trees_holder
 from .setup import SetupStep, new_game, setup_steps
 from .state import PLAYER_NAMES, GameState, PlayerState
 
 __all__ = [
     "BlessFlyingSeed", "BlessVigorousSeed", "Board", "DrawFromDeck", "Edition", "EndTurn",
-    "ExchangeWeather", "ExpandForest", "FlyingSeed", "GameState", "MoveTree", "PLAYER_NAMES",
+    "ExchangeWeather", "ExpandForest", "FlyingSeed", "ForesterPlayer", "GameState", "MoveTree", "PLAYER_NAMES",
     "PlayCreature", "PlayLand", "PlayerState", "Position", "RitualOption", "SetupStep",
     "SpiritGrowth", "TakeBackSeed", "TakeMarketCard", "build_continent", "custom_board",
     "explain_path", "land_ritual_options", "load_edition", "mountain_position",

@@ -143,6 +143,16 @@ class Edition:
     def to_dict(self) -> dict:
         return copy.deepcopy(dict(self.raw))
 
+    @property
+    def canonical_json(self) -> str:
+        """The edition as canonical JSON text (cached; saves embed it)."""
+        return _canonical(self)
+
+
+@lru_cache(maxsize=None)
+def _canonical(ed: Edition) -> str:
+    return dumps(ed.raw)
+
 
 @lru_cache(maxsize=None)
 def _card_index(ed: Edition) -> dict[str, Card]:
@@ -185,6 +195,13 @@ def edition_from_dict(data: Any) -> Edition:
     """Validate an edition given as a dict (e.g. parsed JSON) and build an :class:`Edition`."""
     if not isinstance(data, dict):
         raise InvalidData("an edition must be a JSON object")
+    return _validated(dumps(data))
+
+
+@lru_cache(maxsize=32)
+def _validated(text: str) -> Edition:
+    """Editions are validated once per distinct content (saves repeat the same edition)."""
+    data = json.loads(text)
     for key in REQUIRED:
         _value(data, key)
     name = data.get("edition")
@@ -331,9 +348,9 @@ def edition_from_dict(data: Any) -> Edition:
         raise InvalidData("edition field 'rule_gaps' must be a list of {id, text} objects")
     round_limit = _int(_value(data, "round_limit"), "round_limit", 1)
 
-    digest = hashlib.sha256(dumps(data).encode("utf-8")).hexdigest()[:16]
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
     return Edition(
-        raw=copy.deepcopy(data), name=name, label=label, biomes=biomes, min_players=pmin,
+        raw=data, name=name, label=label, biomes=biomes, min_players=pmin,
         max_players=pmax, summit_steps=summit, trees_per_player=trees, seeds_per_player=seeds,
         weather_tokens=weather_counts, blessings=bless, land_cards=tuple(land_cards),
         creature_cards=tuple(creature_cards), land_shape=land, water_shape=water,

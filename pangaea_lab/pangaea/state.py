@@ -260,7 +260,7 @@ class GameState(BaseState):
 
         data = {
             "game": self.game, "format": jsonio.FORMAT_VERSION,
-            "edition": ed.to_dict(), "seed": self.seed, "family": self.family,
+            "seed": self.seed, "family": self.family,
             "board": b.to_list(), "mountain": [list(h) for h in b.mountain],
             "trees": cells(self.trees), "seeds": cells(self.seeds),
             "spirits": [None if i == NOBODY else list(b.cells[i]) for i in self.spirits],
@@ -285,7 +285,8 @@ class GameState(BaseState):
             "round": self.round, "end_triggered": self.end_triggered, "phase": self.phase,
             "final_ritual_done": self.final_ritual_done, "end_reason": self.end_reason,
         }
-        return jsonio.dumps(data)
+        # the edition is written first, from its cached canonical text (it is the bulk of a save)
+        return '{"edition":' + ed.canonical_json + "," + jsonio.dumps(data)[1:]
 
     @classmethod
     def from_json(cls, text: str | bytes) -> "GameState":

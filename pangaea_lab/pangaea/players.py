@@ -1,0 +1,78 @@
+"""A computer player that knows a little about The Dawn of Pangaea.
+
+:class:`ForesterPlayer` plays like a sensible beginner: it performs the best-scoring Ritual it
+can, lets its Spirit grow as many of its own Seeds as possible, sows Seeds next to free water
+(where a Spirit can reach them) and never throws away a Seed it has sown.  Ties are broken by
+its seed, so a game between foresters is the same every time.
+
+>>> from pangaea_lab import pangaea
+>>> from pangaea_lab.core.players import play_game
+>>> final = play_game(pangaea.new_game(players=2, seed=4), [ForesterPlayer(1), ForesterPlayer(2)])
+>>> final.is_over and "summit" in final.end_reason or "Sacred Mountain" in final.end_reason
+True
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..core.players import Player
+from .actions import (BlessFlyingSeed, BlessVigorousSeed, EndTurn, ExpandForest, FlyingSeed,
+                      PangaeaAction, PlayCreature, PlayLand, SpiritGrowth, TakeBackSeed,
+                      TakeMarketCard)
+from .rituals import NOBODY
+from .state import GameState
+
+
+class ForesterPlayer(Player):
+    """Heuristic player: rituals first, then growth, then sowing near free water."""
+
+    name = "forester"
+
+    def __init__(self, seed: int | str = 0) -> None:
+        self.seed = seed
+        self.rng = random.Random(repr(seed))
+
+    def value(self, s: GameState, a: PangaeaAction, p: int) -> float:
+        b = s.board
+        if isinstance(a, (PlayCreature, PlayLand)):
+            after = s.apply(a)
+            gain = after.players[p].points - s.players[p].points
+            # a Land Ritual also costs the Trees it returns: prefer it only when it pays well
+            cost = 0.4 * (s.trees.count(p) - after.trees.count(p))
+            spent = 0.3 * a.wild_blessings if isinstance(a, PlayCreature) else 0
+            return 10 * gain - cost - spent
+        if isinstance(a, (SpiritGrowth, BlessVigorousSeed)):
+            i = b.index[a.cell]
+            near = b.neighbours[i] if isinstance(a, SpiritGrowth) else (i,)
+            mine = sum(1 for j in near if s.seeds[j] == p)
+            theirs = sum(1 for j in near if s.seeds[j] not in (NOBODY, p))
+            bonus = 1.0 if isinstance(a, SpiritGrowth) and s.board_blessings[i] else 0.0
+            return 6 * mine - 1.5 * theirs + bonus - (3 if isinstance(a, BlessVigorousSeed) and not mine else 0)
+        if isinstance(a, (FlyingSeed, ExpandForest, BlessFlyingSeed)):
+            cells = a.cells if isinstance(a, ExpandForest) else (a.cell,)
+            spirits = {i for q, i in enumerate(s.spirits) if q != p}
+            score = 0.0
+            for c in cells:
+                i = b.index[c]
+                water = [j for j in b.neighbours[i] if b.terrain[j] == "water" and j not in spirits]
+                score += 1.0 + 0.5 * len(water) if water else 0.2
+            return score + (0.5 if isinstance(a, BlessFlyingSeed) else 0.0)
+        if isinstance(a, TakeBackSeed):
+            return -5.0
+        if isinstance(a, TakeMarketCard):
+            return 0.5
+        if isinstance(a, EndTurn):
+            return 0.0
+        return 0.1
+
+    def choose(self, state: GameState) -> PangaeaAction:
+        actions = state.legal_actions()
+        if not actions:
+            raise ValueError("no legal action: the game is over")
+        p = state.current_player
+        assert p is not None
+        scored = [(self.value(state, a, p), k) for k, a in enumerate(actions)]
+        best = max(v for v, _ in scored)
+        top = [actions[k] for v, k in scored if v == best]
+        return self.rng.choice(top)

@@ -1,0 +1,260 @@
+"""Notebook widgets for The Dawn of Pangaea.
+
+* :func:`play`: the shared step-through widget on a seeded game, computer players optional.
+* :class:`SetupStepper` / :func:`setup_stepper`: Game Setup one step at a time.
+* :class:`RitualExplorer` / :func:`ritual_explorer`: choose a Land Ritual card and two of your
+  Trees, see every shortest path with its score, and test a path of your own.
+
+Each has a plain-Python model (testable without a browser) and a thin ipywidgets view.
+"""
+
+from __future__ import annotations
+
+import re
+from html import escape
+from typing import Any, Sequence
+
+from ..core.hexgrid import Hex
+from ..core.widget import step_through
+from .edition import LandCard
+from .players import ForesterPlayer
+from .render import PATH_COLOURS, board_svg
+from .rituals import RitualOption, endpoints, explain_path, land_ritual_options
+from .setup import new_game, setup_steps
+from .state import PLAYER_NAMES, GameState
+
+
+def play(players: int = 2, seed: int | str = 0, computer: dict | None = None, **options: Any):
+    """The step-through widget on a new game.  ``computer`` maps seats to "forester" (the
+    default for every seat but Red's), "greedy", "random" or a player object; ``{}`` makes every
+    seat human.  The model is ``widget.model``."""
+    if computer is None:
+        computer = {seat: "forester" for seat in range(1, players)}
+    seats = {seat: ForesterPlayer(seat) if who == "forester" else who
+             for seat, who in computer.items()}
+    return step_through(new_game, players=players, seed=seed, player_range=(2, 4),
+                        computer=seats, **options)
+
+
+# ----- setup ------------------------------------------------------------------------------------
+
+
+class SetupStepper:
+    """Game Setup step by step: ``step`` is the index into :func:`setup_steps`."""
+
+    def __init__(self, players: int = 2, seed: int | str = 0) -> None:
+        self.steps = setup_steps(players=players, seed=seed)
+        self.step = 0
+
+    def next(self) -> None:
+        self.step = min(self.step + 1, len(self.steps) - 1)
+
+    def previous(self) -> None:
+        self.step = max(self.step - 1, 0)
+
+    def html(self) -> str:
+        s = self.steps[self.step]
+        return (f"<h4>Step {self.step + 1} of {len(self.steps)}: {escape(s.title)}</h4>"
+                f"<p>{escape(s.explanation)}</p>")
+
+    def svg(self) -> str:
+        return self.steps[self.step].state.to_svg()
+
+
+def setup_stepper(players: int = 2, seed: int | str = 0):
+    """A widget with Back / Next buttons walking through Game Setup."""
+    import ipywidgets as w
+
+    model = SetupStepper(players, seed)
+    text, picture = w.HTML(), w.HTML()
+    back, forward = w.Button(description="◀ Back"), w.Button(description="Next ▶")
+
+    def show() -> None:
+        text.value = model.html()
+        picture.value = model.svg()
+        back.disabled = model.step == 0
+        forward.disabled = model.step == len(model.steps) - 1
+
+    back.on_click(lambda _: (model.previous(), show()))
+    forward.on_click(lambda _: (model.next(), show()))
+    show()
+    box = w.VBox([w.HBox([back, forward]), text, picture])
+    box.model = model  # type: ignore[attr-defined]
+    return box
+
+
+# ----- the Land Ritual explorer -----------------------------------------------------------------
+
+
+def parse_path(text: str) -> list[Hex]:
+    """Read a path typed as ``(0,0) (1,0) (1,1)`` or ``0,0; 1,0; 1,1``."""
+    numbers = [int(x) for x in re.findall(r"-?\d+", text)]
+    if len(numbers) % 2:
+        raise ValueError("a path is a list of (q, r) pairs; an odd number of values was given")
+    return [(numbers[k], numbers[k + 1]) for k in range(0, len(numbers), 2)]
+
+
+class RitualExplorer:
+    """Which Land Rituals can a player perform, and what do they score?
+
+    Choose ``card`` (any Land Ritual of the edition), then ``start`` and ``end`` among the
+    player's Trees on the card's biomes (both optional: leaving them out shows every pair).
+    ``options()`` lists the legal shortest paths, best first; ``check(path)`` explains why a
+    path of your own is or is not allowed.
+    """
+
+    def __init__(self, state: GameState, player: int | None = None) -> None:
+        self.state = state
+        self.player = state.current_player if player is None else player
+        if self.player is None:
+            self.player = 0
+        cards = list(self.cards())
+        self.card: str = cards[0] if cards else ""
+        self.start: Hex | None = None
+        self.end: Hex | None = None
+
+    def cards(self) -> dict[str, str]:
+        """Card id -> title, cards the player can play now first (hand, market), then the rest."""
+        s, p = self.state, self.player
+        order = list(s.players[p].hand) + [c for c in s.market if c]
+        order += [c.id for c in s.edition.land_cards]
+        out: dict[str, str] = {}
+        for cid in order:
+            card = s.card(cid)
+            if isinstance(card, LandCard) and cid not in out:
+                where = (" (in hand)" if cid in s.players[p].hand else
+                         " (in the market)" if cid in s.market else "")
+                out[cid] = card.title + where
+        return out
+
+    @property
+    def land_card(self) -> LandCard:
+        card = self.state.card(self.card)
+        assert isinstance(card, LandCard)
+        return card
+
+    def trees(self) -> tuple[list[Hex], list[Hex]]:
+        """The player's Trees that may start / end a ritual with the chosen card."""
+        pos, board = self.state.position, self.state.board
+        pairs = endpoints(pos, self.player, self.land_card)
+        starts = sorted({board.cells[a] for a, _ in pairs})
+        ends = sorted({board.cells[b] for a, b in pairs
+                       if self.start is None or board.cells[a] == self.start})
+        return starts, ends
+
+    def options(self) -> list[RitualOption]:
+        opts = land_ritual_options(self.state.position, self.player, self.land_card)
+        return [o for o in opts if (self.start is None or o.start == self.start)
+                and (self.end is None or o.end == self.end)]
+
+    def best(self) -> int:
+        opts = self.options()
+        return max((o.points for o in opts), default=0)
+
+    def check(self, path: Sequence[Hex] | str) -> str:
+        """"Legal: N points" or the reason the path is refused."""
+        if isinstance(path, str):
+            try:
+                path = parse_path(path)
+            except ValueError as exc:
+                return f"Not understood: {exc}."
+        why = explain_path(self.state.position, self.player, self.land_card, path)
+        if why:
+            return "Not allowed: " + why
+        match = [o for o in land_ritual_options(self.state.position, self.player, self.land_card)
+                 if o.path in (tuple(map(tuple, path)), tuple(map(tuple, path))[::-1])]
+        points = match[0].points if match else 0
+        return f"Legal: this path scores {points} points ({match[0].explain(PLAYER_NAMES)})."
+
+    def svg(self) -> str:
+        opts = self.options()
+        chosen = [c for c in (self.start, self.end) if c is not None]
+        return board_svg(self.state, highlight=chosen, paths=[o.path for o in opts[:6]])
+
+    def table_html(self) -> str:
+        opts = self.options()
+        if not opts:
+            return ("<p>No legal Land Ritual: the player needs two Trees on the card's biomes "
+                    "joined by Trees and Spirits.</p>")
+        rows = "".join(
+            f"<tr><td style='color:{PATH_COLOURS[k % len(PATH_COLOURS)] if k < 6 else '#000'}'>■</td>"
+            f"<td>{o.start} → {o.end}</td><td>{' '.join(map(str, o.path))}</td>"
+            f"<td>{o.points}</td><td>{escape(o.explain(PLAYER_NAMES))}</td></tr>"
+            for k, o in enumerate(opts))
+        return ("<table><tr><th></th><th>trees</th><th>shortest path</th><th>points</th>"
+                f"<th>why</th></tr>{rows}</table>")
+
+
+def ritual_explorer(state: GameState, player: int | None = None):
+    """The Land Ritual explorer as a widget (the model is ``widget.model``)."""
+    import ipywidgets as w
+
+    model = RitualExplorer(state, player)
+    card_pick = w.Dropdown(description="Card", options=[(t, c) for c, t in model.cards().items()],
+                           value=model.card or None, layout=w.Layout(width="420px"))
+    start_pick = w.Dropdown(description="Start Tree")
+    end_pick = w.Dropdown(description="End Tree")
+    picture, table, verdict = w.HTML(), w.HTML(), w.HTML()
+    typed = w.Text(description="Your path", placeholder="(0,0) (1,0) (1,1)",
+                   layout=w.Layout(width="420px"))
+    check = w.Button(description="Check my path")
+    busy = [False]
+
+    def choices(cells: list[Hex]) -> list:
+        return [("any", None)] + [(str(c), c) for c in cells]
+
+    def refresh() -> None:
+        busy[0] = True
+        starts, ends = model.trees()
+        start_pick.options = choices(starts)
+        start_pick.value = model.start if model.start in starts else None
+        model.start = start_pick.value
+        starts, ends = model.trees()
+        end_pick.options = choices(ends)
+        end_pick.value = model.end if model.end in ends else None
+        model.end = end_pick.value
+        busy[0] = False
+        picture.value = model.svg()
+        table.value = model.table_html()
+
+    def on_card(change: dict) -> None:
+        if not busy[0] and change["new"]:
+            model.card, model.start, model.end = change["new"], None, None
+            refresh()
+
+    def on_start(change: dict) -> None:
+        if not busy[0]:
+            model.start, model.end = change["new"], None
+            refresh()
+
+    def on_end(change: dict) -> None:
+        if not busy[0]:
+            model.end = change["new"]
+            refresh()
+
+    card_pick.observe(on_card, names="value")
+    start_pick.observe(on_start, names="value")
+    end_pick.observe(on_end, names="value")
+    check.on_click(lambda _: setattr(verdict, "value", escape(model.check(typed.value))))
+    refresh()
+    box = w.VBox([w.HTML(f"<b>Land Rituals for {PLAYER_NAMES[model.player]}</b>"), card_pick,
+                  w.HBox([start_pick, end_pick]), picture, table, w.HBox([typed, check]), verdict])
+    box.model = model  # type: ignore[attr-defined]
+    box.card_pick, box.start_pick, box.end_pick = card_pick, start_pick, end_pick  # type: ignore
+    box.picture, box.table, box.typed, box.check, box.verdict = (  # type: ignore[attr-defined]
+        picture, table, typed, check, verdict)
+    return box
+
+
+def check_answer(state: GameState, player: int, card_id: str, answer: int) -> str:
+    """Exercise helper: is ``answer`` the best score this card can give the player now?"""
+    card = state.card(card_id)
+    if not isinstance(card, LandCard):
+        return f"{card_id} is not a Land Ritual card."
+    opts = land_ritual_options(state.position, player, card)
+    best = max((o.points for o in opts), default=0)
+    if answer == best:
+        return f"Right: the best Land Ritual with {card_id} scores {best} points."
+    hint = ("Count 1 per own Tree or Spirit on the path, then +1 for each other colour."
+            if opts else "Look again: is there any legal path at all?")
+    return f"Not quite: {answer} is not the best score. {hint}"

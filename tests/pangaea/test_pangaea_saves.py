@@ -1,0 +1,77 @@
+"""Saving and loading games, and bad input leaving the state unchanged."""
+
+import json
+
+import pytest
+
+from pangaea_lab import pangaea
+from pangaea_lab.core.errors import IllegalAction, InvalidData
+from pangaea_lab.core.players import RandomPlayer
+from pangaea_lab.pangaea import FlyingSeed, GameState
+
+
+def midgame(seed=3, players=3, steps=150):
+    s = pangaea.new_game(players=players, seed=seed)
+    bot = RandomPlayer(seed)
+    for _ in range(steps):
+        s = s.apply(bot.choose(s))
+    return s
+
+
+def test_round_trip_is_exact():
+    s = midgame()
+    text = s.to_json()
+    again = GameState.from_json(text)
+    assert again == s and again.to_json() == text
+    assert again.legal_actions() == s.legal_actions()
+
+
+def tampered(mutate):
+    data = json.loads(midgame().to_json())
+    mutate(data)
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize("mutate, message", [
+    (lambda d: d.update(game="chess"), "field 'game'"),
+    (lambda d: d.update(format=99), "field 'format'"),
+    (lambda d: d.pop("trees"), "missing field save.trees"),
+    (lambda d: d["players"][0].update(trees=10), "Trees"),
+    (lambda d: d["players"][0]["weather"].update(Sun=40), "Weather Tokens"),
+    (lambda d: d["players"][1].update(hand=["NOPE"]), "'NOPE' is not a card"),
+    (lambda d: d["land_deck"].append(d["land_deck"][0]), "exactly one place"),
+    (lambda d: d["trees"].append([99, 99, 0]), "not a space"),
+    (lambda d: d.update(phase="halftime"), "field 'phase'"),
+    (lambda d: d.update(turn_player=7), "turn_player"),
+    (lambda d: d["spirits"].__setitem__(0, d["trees"][0][:2] if d["trees"] else [99, 0]), "Spirit|not a space"),
+    (lambda d: d["edition"]["summit_steps"].update(value=-3), "summit_steps"),
+    (lambda d: d.update(actions_taken=5), "actions_taken"),
+])
+def test_tampered_save_names_the_problem(mutate, message):
+    with pytest.raises(InvalidData, match=message):
+        GameState.from_json(tampered(mutate))
+
+
+def test_not_json_at_all():
+    with pytest.raises(InvalidData, match="not valid JSON"):
+        GameState.from_json("{{{")
+    with pytest.raises(InvalidData, match="JSON object"):
+        GameState.from_json("[1, 2]")
+
+
+def test_illegal_action_leaves_the_state_unchanged_and_lists_alternatives():
+    s = midgame(steps=20)
+    before = s.to_json()
+    water = s.board.cells[s.board.water[0]]
+    with pytest.raises(IllegalAction) as info:
+        s.apply(FlyingSeed(water))
+    assert s.to_json() == before
+    message = str(info.value)
+    assert "rule: Flying Seed" in message or "decision" in message or "actions" in message
+    assert isinstance(info.value, ValueError)
+
+
+def test_foreign_objects_are_refused():
+    s = pangaea.new_game(players=2, seed=1)
+    with pytest.raises(IllegalAction, match="not an action"):
+        s.apply("place a seed")
