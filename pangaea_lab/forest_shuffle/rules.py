@@ -353,8 +353,8 @@ def _why(st: GameState, action: Action) -> IllegalAction:
             return st.reject(f"card #{action.card} is not in the clearing",
                              rule="Draw 2 cards", like=DrawCard)
         return st.reject("the deck is empty", rule="Draw 2 cards", like=DrawCard)
-    if card is not None and isinstance(action, (PlayTree, PlaySapling, PlayDweller, Pay,
-                                                PlaceFree, ToCave)) and card not in hand:
+    if isinstance(action, (PlayTree, PlaySapling, PlayDweller, Pay, PlaceFree, ToCave)) and (
+            card not in hand):
         return st.reject(f"{_name(card)} is not in your hand", like=type(action))
     if isinstance(action, PlayTree):
         c = catalog().card(card)

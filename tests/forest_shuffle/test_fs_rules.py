@@ -272,3 +272,23 @@ def test_deck_running_out_ends_the_game():
     quiet = replace(quiet, deck=(), removed=quiet.removed + quiet.deck)
     end2 = play(quiet, "Birch", sapling=True)
     assert end2.is_over and end2.ended_by == "the deck ran out"
+
+
+def test_garbage_actions_are_refused_as_illegal_actions():
+    from pangaea_lab.core.players import RandomPlayer
+    st = fs.new_game(players=3, seed=5)
+    bot = RandomPlayer(5)
+    junk = [fs.PlayTree(None), fs.PlayTree(999), fs.PlaySapling("x"), fs.Pay(-1),
+            fs.PlayDweller(None, "middle", -1), fs.PlaceFree(70, "top", 9), fs.ToCave(2.5),
+            fs.DrawCard(999), fs.Decide("x", "Oak", True), fs.Finish("x"), fs.KeepHand()]
+    for _ in range(120):
+        if st.is_over:
+            break
+        before = st.to_json()
+        for action in junk:
+            if action in st.legal_actions():
+                continue
+            with pytest.raises(IllegalAction):
+                st.apply(action)
+        assert st.to_json() == before
+        st = st.apply(bot.choose(st))
