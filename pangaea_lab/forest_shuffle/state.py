@@ -251,8 +251,10 @@ class GameState(BaseState):
         if state.phase not in ("mulligan", "turn", "over"):
             raise InvalidData(f"field 'phase' must be mulligan, turn or over, "
                               f"found {state.phase!r}")
-        if not 2 <= state.players <= 5 or len(state.hands) != state.players:
-            raise InvalidData("fields 'players' and 'hands' disagree or are out of range 2-5")
+        if not 2 <= state.players <= 5 or not (
+                len(state.hands) == len(state.caves) == state.players):
+            raise InvalidData("fields 'players', 'hands', 'caves' and 'forests' disagree, "
+                              "or the player count is not 2-5")
         if not 0 <= state.current < state.players:
             raise InvalidData(f"field 'current' must be a seat 0-{state.players - 1}")
         try:

@@ -241,6 +241,10 @@ def test_json_round_trip_mid_turn():
     (lambda d: d.update(options={}), "options"),
     (lambda d: d.update(hands="x"), "hands"),
     (lambda d: d.update(forests=[[[999, False, {}]], []]), "no card with id 999"),
+    (lambda d: d.update(forests=[["x"], []]), "forests"),
+    (lambda d: d.update(caves=[[], [], []], forests=[[], [], []]), "disagree"),
+    (lambda d: d.update(seed={"a": 1}), "seed"),
+    (lambda d: d.update(pending=[["pay", 1]]), "pending"),
 ])
 def test_bad_save_files_name_the_field(mangle, words):
     import json
