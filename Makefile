@@ -17,8 +17,11 @@ $(STAMP): pyproject.toml
 lab: $(STAMP)
 	$(BIN)/jupyter lab notebooks/00_start_here.ipynb
 
+# Two workers: the suite (random playouts over hundreds of seeds, every notebook) is made to
+# finish in a few minutes on a 2-core machine.
 test: $(STAMP)
-	$(BIN)/python -m pytest --nbval-lax -p no:cacheprovider README.md tests notebooks
+	$(BIN)/python -m pytest -n 2 --nbval-lax --doctest-modules -p no:cacheprovider \
+		pangaea_lab README.md tests notebooks
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -p no:cacheprovider -x -q tests
