@@ -20,7 +20,7 @@ lab: $(STAMP)
 # Two workers: the suite (random playouts over hundreds of seeds, every notebook) is made to
 # finish in a few minutes on a 2-core machine.
 test: $(STAMP)
-	$(BIN)/python -m pytest -n 2 --nbval-lax --doctest-modules -p no:cacheprovider \
+	$(BIN)/python -m pytest -n 2 --dist loadfile --nbval-lax --doctest-modules -p no:cacheprovider \
 		pangaea_lab README.md tests notebooks
 
 test-fast: $(STAMP)
