@@ -569,6 +569,13 @@ class StepThroughView:
         middle = w.HBox([w.VBox([self.board], layout=w.Layout(overflow="auto")), side],
                         layout=w.Layout(flex_flow="row wrap", align_items="flex-start"))
         self.root = w.VBox([setup, self.seats_box, middle, self.history_slider, self.log_box])
+        # stable handles for styling and for the browser tests (tests/browser)
+        for part, name in ((self.root, "step-through"), (self.board, "board"),
+                           (self.kind_picker, "kinds"), (self.action_list, "actions"),
+                           (self.apply_button, "apply"), (self.undo_button, "undo"),
+                           (self.redo_button, "redo"), (self.log_box, "log"),
+                           (self.new_game_button, "new-game")):
+            part.add_class(f"pl-{name}")
         self.root.model = model
         self.root.view = self
 

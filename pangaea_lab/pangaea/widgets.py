@@ -239,6 +239,11 @@ def ritual_explorer(state: GameState, player: int | None = None):
     refresh()
     box = w.VBox([w.HTML(f"<b>Land Rituals for {PLAYER_NAMES[model.player]}</b>"), card_pick,
                   w.HBox([start_pick, end_pick]), picture, table, w.HBox([typed, check]), verdict])
+    # stable handles for styling and for the browser tests (tests/browser)
+    for part, name in ((box, "ritual-explorer"), (card_pick, "ritual-card"),
+                       (start_pick, "ritual-start"), (end_pick, "ritual-end"),
+                       (picture, "ritual-board"), (table, "ritual-table")):
+        part.add_class(f"pl-{name}")
     box.model = model  # type: ignore[attr-defined]
     box.card_pick, box.start_pick, box.end_pick = card_pick, start_pick, end_pick  # type: ignore
     box.picture, box.table, box.typed, box.check, box.verdict = (  # type: ignore[attr-defined]
