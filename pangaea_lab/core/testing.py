@@ -16,11 +16,14 @@ from .protocol import GameState
 
 def check_playout(new_game: Callable[..., GameState], players: int, seed: int,
                   max_steps: int = 5000, apply_all_every: int = 1,
-                  json_every: int = 1) -> GameState:
+                  json_every: int = 1,
+                  on_step: Callable[[GameState, object, GameState], None] | None = None
+                  ) -> GameState:
     """Play one random game and check invariants after every step; returns the final state.
 
     ``apply_all_every=k`` tries *every* legal action on one step in ``k``; ``json_every``
-    likewise for the JSON round-trip (both 1 by default)."""
+    likewise for the JSON round-trip (both 1 by default).  ``on_step(before, action, after)``
+    adds a game's own checks on every step."""
     state = new_game(players=players, seed=seed)
     cls = type(state)
     bot = RandomPlayer(seed)
@@ -43,7 +46,11 @@ def check_playout(new_game: Callable[..., GameState], players: int, seed: int,
             for action in actions:
                 state.apply(action)
             assert state.to_json() == snapshot, f"apply() changed the old state at step {step}"
-        state = state.apply(bot.choose(state))
+        action = bot.choose(state)
+        after = state.apply(action)
+        if on_step is not None:
+            on_step(state, action, after)
+        state = after
     raise AssertionError(f"seed {seed}: game with {players} players did not end "
                          f"within {max_steps} steps")
 

@@ -1,4 +1,5 @@
-"""The Dawn of Pangaea: the family game (no Favor Tokens, no Ancient Guardians).
+"""The Dawn of Pangaea: the full game with the Ancient Guardians, Favor Tokens and Ritual
+Chains, and the family rules without them (``new_game(..., family=True)``).
 
 >>> from pangaea_lab import pangaea
 >>> state = pangaea.new_game(players=2, seed=7)
@@ -9,22 +10,26 @@
 ['Flying Seed', 'Spirit Growth']
 """
 
-from .actions import (BlessFlyingSeed, BlessVigorousSeed, DrawFromDeck, EndTurn,
-                      ExchangeWeather, ExpandForest, FlyingSeed, MoveTree, PlayCreature,
-                      PlayLand, SpiritGrowth, TakeBackSeed, TakeMarketCard)
+from .actions import (ActivateFavor, BlessCallAncient, BlessFlyingSeed, BlessVigorousSeed,
+                      ConvertFavor, DrawFromDeck, EndTurn, ExchangeWeather, ExpandForest,
+                      FlyingSeed, MoveOkuma, MoveTree, PlaceAncient, PlaceInChain, PlayCreature,
+                      PlayLand, SpiritGrowth, SummonAncient, TakeBackSeed, TakeBlessing,
+                      TakeMarketCard)
 from .board import Board, build_continent, custom_board
 from .edition import Edition, load_edition
 from .rituals import Position, RitualOption, explain_path, land_ritual_options
 from .players import ForesterPlayer
+from .rules import rank_rituals
 from .scoring import mountain_position, most_trees_holder
 from .setup import SetupStep, new_game, setup_steps
 from .state import PLAYER_NAMES, GameState, PlayerState
 
 __all__ = [
-    "BlessFlyingSeed", "BlessVigorousSeed", "Board", "DrawFromDeck", "Edition", "EndTurn",
+    "ActivateFavor", "BlessCallAncient", "ConvertFavor", "MoveOkuma", "PlaceAncient",
+    "PlaceInChain", "SummonAncient", "TakeBlessing", "BlessFlyingSeed", "BlessVigorousSeed", "Board", "DrawFromDeck", "Edition", "EndTurn",
     "ExchangeWeather", "ExpandForest", "FlyingSeed", "ForesterPlayer", "GameState", "MoveTree", "PLAYER_NAMES",
     "PlayCreature", "PlayLand", "PlayerState", "Position", "RitualOption", "SetupStep",
     "SpiritGrowth", "TakeBackSeed", "TakeMarketCard", "build_continent", "custom_board",
     "explain_path", "land_ritual_options", "load_edition", "mountain_position",
-    "most_trees_holder", "new_game", "setup_steps",
+    "most_trees_holder", "new_game", "rank_rituals", "setup_steps",
 ]

@@ -197,3 +197,115 @@ class EndTurn(PangaeaAction):
 
     def _text(self) -> str:
         return "End your turn"
+
+
+# ----- the full game: Ancient Guardians, Favor Tokens, Ritual Chains -------------------------
+
+
+@dataclass(frozen=True)
+class SummonAncient(PangaeaAction):
+    """Main action (full game): call one of the three Ancient Guardians; where it goes is
+    chosen next."""
+
+    ancient: str
+    kind: ClassVar[str] = "Summon the Ancients"
+
+    def _text(self) -> str:
+        return f"Summon the Ancients: call {self.ancient}"
+
+
+@dataclass(frozen=True)
+class BlessCallAncient(PangaeaAction):
+    """Free: the Call Ancient Blessing is a Summon the Ancients that costs no action."""
+
+    ancient: str
+    kind: ClassVar[str] = "Use a Blessing"
+    tier: ClassVar[str] = FREE
+
+    def _text(self) -> str:
+        return f"Call Ancient Blessing: summon {self.ancient}"
+
+
+@dataclass(frozen=True)
+class ActivateFavor(PangaeaAction):
+    """Free: put a Favor Token on a matching played Ritual card to summon that Ancient."""
+
+    card: str
+    ancient: str
+    kind: ClassVar[str] = "Activate a Favor Token"
+    tier: ClassVar[str] = FREE
+
+    def _text(self) -> str:
+        return f"Place a {self.ancient} Favor Token on {self.card} and summon {self.ancient}"
+
+
+@dataclass(frozen=True)
+class ConvertFavor(PangaeaAction):
+    """Free: return 2 unactivated Favor Tokens of one type to the bag for 1 of your choice."""
+
+    give: str
+    take: str
+    kind: ClassVar[str] = "Convert Favor Tokens"
+    tier: ClassVar[str] = FREE
+
+    def _text(self) -> str:
+        return f"Return 2 {self.give} Favor Tokens to the bag and take 1 {self.take} token"
+
+
+@dataclass(frozen=True)
+class PlaceAncient(PangaeaAction):
+    """Decision: where a summoned Ancient goes, and the space of its direct effect (the Seed
+    Chelon grows, the Seed Thorondal lets you place), if any."""
+
+    ancient: str
+    cell: Hex
+    second: Hex | None = None
+    kind: ClassVar[str] = "Place the Ancient"
+    tier: ClassVar[str] = DECISION
+
+    def _text(self) -> str:
+        text = f"Place {self.ancient} on {self.cell}"
+        if self.second is not None:
+            text += (f" and grow the Seed on {self.second}" if self.ancient == "Chelon"
+                     else f" and place a Seed on {self.second}")
+        return text
+
+
+@dataclass(frozen=True)
+class MoveOkuma(PangaeaAction):
+    """Decision: the Seed under Okuma grew, so Okuma moves one space on."""
+
+    cell: Hex
+    kind: ClassVar[str] = "Move Okuma"
+    tier: ClassVar[str] = DECISION
+
+    def _text(self) -> str:
+        return f"Move Okuma to {self.cell}"
+
+
+@dataclass(frozen=True)
+class PlaceInChain(PangaeaAction):
+    """Decision: where a played Ritual card joins your Ritual Chains."""
+
+    card: str
+    chain: int          # index of the chain; -1 starts a new chain
+    side: str = "right"  # "left" or "right" end of the chain
+    kind: ClassVar[str] = "Ritual Chain"
+    tier: ClassVar[str] = DECISION
+
+    def _text(self) -> str:
+        if self.chain < 0:
+            return f"Start a new Ritual Chain with {self.card}"
+        return f"Join {self.card} to the {self.side} end of chain {self.chain + 1}"
+
+
+@dataclass(frozen=True)
+class TakeBlessing(PangaeaAction):
+    """Decision: the Blessing an Ecosystem earns, chosen from the discard pile."""
+
+    blessing: str
+    kind: ClassVar[str] = "Ecosystem reward"
+    tier: ClassVar[str] = DECISION
+
+    def _text(self) -> str:
+        return f"Ecosystem: take a {self.blessing} Blessing from the discard pile"

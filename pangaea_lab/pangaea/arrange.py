@@ -8,7 +8,7 @@ from typing import Iterable, Mapping
 from ..core.errors import InvalidData, InvalidSetup
 from ..core.hexgrid import Hex
 from . import scoring
-from .edition import BLESSING_KINDS, CreatureCard
+from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard
 from .rituals import NOBODY
 from .state import MARKET_SLOTS, GameState
 
@@ -19,8 +19,13 @@ def arrange(s: GameState, trees: Mapping[Hex, int] | None = None,
             weather: Mapping[int, Mapping[str, int]] | None = None,
             blessings: Mapping[int, Mapping[str, int]] | None = None,
             hands: Mapping[int, Iterable[str]] | None = None,
-            points: Mapping[int, int] | None = None) -> GameState:
+            points: Mapping[int, int] | None = None,
+            favors: Mapping[int, Mapping[str, int]] | None = None,
+            chains: Mapping[int, Iterable[Iterable[str]]] | None = None,
+            ancients: Mapping[str, Hex | None] | None = None) -> GameState:
     board, ed, n = s.board, s.edition, s.num_players
+    if s.family and (favors or chains or ancients):
+        raise InvalidSetup("the family game has no Favor Tokens, Ritual Chains or Ancients")
 
     def space(cell: Hex) -> int:
         try:
@@ -60,6 +65,7 @@ def arrange(s: GameState, trees: Mapping[Hex, int] | None = None,
     players = list(s.players)
     supply = list(s.weather_supply)
     bag = list(s.blessing_bag)
+    fbag = list(s.favor_bag)
     land_deck, creature_deck, market = list(s.land_deck), list(s.creature_deck), list(s.market)
     for p in range(n):
         ps = players[p]
@@ -111,13 +117,42 @@ def arrange(s: GameState, trees: Mapping[Hex, int] | None = None,
             ps = replace(ps, hand=tuple(new_hand))
         if points and p in points:
             ps = replace(ps, creature_points=0, land_points=int(points[p]))
+        if favors and p in favors:
+            if set(favors[p]) - set(ANCIENTS):
+                raise InvalidSetup(f"unknown Favor Token in {dict(favors[p])}; use {list(ANCIENTS)}")
+            want = [favors[p].get(a, 0) for a in ANCIENTS]
+            for k, ancient in enumerate(ANCIENTS):
+                fbag.extend([ancient] * ps.favors[k])
+                for _ in range(want[k]):
+                    if ancient not in fbag:
+                        raise InvalidSetup(f"no {ancient} Favor Token left in the bag")
+                    fbag.remove(ancient)
+            ps = replace(ps, favors=tuple(want))
+        if chains and p in chains:
+            rows = [list(row) for row in chains[p]]
+            for row in rows:
+                for c in row:
+                    if c in land_deck:
+                        land_deck.remove(c)
+                    elif c in creature_deck:
+                        creature_deck.remove(c)
+                    else:
+                        raise InvalidSetup(f"card {c} is not in a deck, so it cannot be arranged "
+                                           "as played")
+            ps = replace(ps, chains=tuple(tuple(r) for r in rows),
+                         played=tuple(c for r in rows for c in r), activated=())
         players[p] = ps
     for k, slot in enumerate(MARKET_SLOTS):
         if market[k] is None:
             deck = land_deck if slot == "land" else creature_deck
             market[k] = deck.pop(0) if deck else None
+    anc = list(s.ancients)
+    for name, cell in (ancients or {}).items():
+        if name not in ANCIENTS:
+            raise InvalidSetup(f"{name!r} is not an Ancient; use {list(ANCIENTS)}")
+        anc[ANCIENTS.index(name)] = NOBODY if cell is None else space(cell)
     counts = [t.count(p) for p in range(n)]
-    new = replace(s, trees=tuple(t), seeds=tuple(sd), spirits=tuple(sp), players=tuple(players),
+    new = replace(s, ancients=tuple(anc), favor_bag=tuple(fbag), trees=tuple(t), seeds=tuple(sd), spirits=tuple(sp), players=tuple(players),
                   weather_supply=tuple(supply), blessing_bag=tuple(bag),
                   land_deck=tuple(land_deck), creature_deck=tuple(creature_deck),
                   market=tuple(market),

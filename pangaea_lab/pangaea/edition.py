@@ -42,6 +42,7 @@ class LandCard:
     id: str
     biomes: tuple[str, str]
     solo: bool
+    winds: str = "LR"
 
     @property
     def kind(self) -> str:
@@ -63,6 +64,7 @@ class CreatureCard:
     cost: tuple[tuple[str, int], ...]
     wild: int
     solo: bool
+    winds: str = "LR"
 
     @property
     def kind(self) -> str:
@@ -110,6 +112,7 @@ class Edition:
     most_trees_minimum: int
     most_trees_bonus: int
     round_limit: int
+    favor_tokens: tuple[int, ...]
     digest: str
 
     def __eq__(self, other: object) -> bool:
@@ -288,6 +291,13 @@ def _validated(text: str) -> Edition:
 
     ids: set[str] = set()
 
+    def winds(card: dict, where: str) -> str:
+        w = card.get("winds", "LR")
+        if w not in ("LR", "L", "R", ""):
+            raise InvalidData(f"edition field {where}.winds must be 'LR', 'L', 'R' or '' "
+                              f"(white winds on the left/right top corner), found {w!r}")
+        return w
+
     def new_id(card: Any, where: str) -> str:
         if not isinstance(card, dict):
             raise InvalidData(f"edition field {where} must be an object")
@@ -310,7 +320,8 @@ def _validated(text: str) -> Edition:
         if not isinstance(pair, list) or len(pair) != 2 or not all(b in biomes for b in pair):
             raise InvalidData(f"edition field {where}.biomes must name 2 of the biomes {list(biomes)}, "
                               f"found {pair!r}")
-        land_cards.append(LandCard(cid, (pair[0], pair[1]), bool(card.get("solo", False))))
+        land_cards.append(LandCard(cid, (pair[0], pair[1]), bool(card.get("solo", False)),
+                                   winds(card, where)))
 
     creature_cards = []
     raw_creature = _value(data, "creature_rituals")
@@ -336,7 +347,7 @@ def _validated(text: str) -> Edition:
         if not isinstance(cname, str):
             raise InvalidData(f"edition field {where}.name must be a text")
         creature_cards.append(CreatureCard(cid, cname, ancient, points, cost_items, wild,
-                                           bool(card.get("solo", False))))
+                                           bool(card.get("solo", False)), winds(card, where)))
     need = pmax + 2
     if len(land_cards) < need or len(creature_cards) < need:
         raise InvalidData(f"an edition needs at least {need} Land and {need} Creature Rituals "
@@ -355,7 +366,8 @@ def _validated(text: str) -> Edition:
         weather_tokens=weather_counts, blessings=bless, land_cards=tuple(land_cards),
         creature_cards=tuple(creature_cards), land_shape=land, water_shape=water,
         blessing_shape=blessing, mountain_radius=radius, most_trees_minimum=most_min,
-        most_trees_bonus=most_bonus, round_limit=round_limit, digest=digest)
+        most_trees_bonus=most_bonus, round_limit=round_limit,
+        favor_tokens=tuple(favor[a] for a in ANCIENTS), digest=digest)
 
 
 def tiles_per_player(ed: Edition) -> dict[str, int]:

@@ -17,9 +17,10 @@ from __future__ import annotations
 import random
 
 from ..core.players import Player
-from .actions import (BlessFlyingSeed, BlessVigorousSeed, EndTurn, ExpandForest, FlyingSeed,
-                      PangaeaAction, PlayCreature, PlayLand, SpiritGrowth, TakeBackSeed,
-                      TakeMarketCard)
+from .actions import (ActivateFavor, BlessCallAncient, BlessFlyingSeed, BlessVigorousSeed,
+                      ConvertFavor, EndTurn, ExpandForest, FlyingSeed, PangaeaAction,
+                      PlaceAncient, PlayCreature, PlayLand, SpiritGrowth, SummonAncient,
+                      TakeBackSeed, TakeBlessing, TakeMarketCard)
 from .rituals import NOBODY
 from .state import GameState
 
@@ -58,6 +59,18 @@ class ForesterPlayer(Player):
                 water = [j for j in b.neighbours[i] if b.terrain[j] == "water" and j not in spirits]
                 score += 1.0 + 0.5 * len(water) if water else 0.2
             return score + (0.5 if isinstance(a, BlessFlyingSeed) else 0.0)
+        if isinstance(a, PlaceAncient):
+            return self._placement(s, a, p)
+        if isinstance(a, (SummonAncient, BlessCallAncient, ActivateFavor)):
+            from .rules import placements
+            best = max((self._placement(s, x, p) for x in placements(s, a.ancient, p)),
+                       default=0.0)
+            cost = 1.5 if isinstance(a, SummonAncient) else (0.5 if isinstance(a, BlessCallAncient) else 0)
+            return best - cost
+        if isinstance(a, TakeBlessing):
+            return 0.3 if a.blessing == "Vigorous Seed" else 0.2
+        if isinstance(a, ConvertFavor):
+            return 0.05
         if isinstance(a, TakeBackSeed):
             return -5.0
         if isinstance(a, TakeMarketCard):
@@ -65,6 +78,20 @@ class ForesterPlayer(Player):
         if isinstance(a, EndTurn):
             return 0.0
         return 0.1
+
+    def _placement(self, s: GameState, a: PlaceAncient, p: int) -> float:
+        """How much a summoned Ancient's direct effect helps: Okuma's Weather Token, the Seed
+        Chelon grows, Thorondal guarding your own Tree and sowing a Seed."""
+        b = s.board
+        if a.ancient == "Okuma":
+            return 1.5
+        if a.ancient == "Chelon":
+            if a.second is None:
+                i = b.index[a.cell]
+                return 0.3 * sum(1 for j in b.neighbours[i] if s.trees[j] == p)
+            return 6.0 if s.seeds[b.index[a.second]] == p else -1.0
+        own = 1.0 if s.trees[b.index[a.cell]] == p else 0.0
+        return own + (1.0 if a.second is not None else 0.0)
 
     def choose(self, state: GameState) -> PangaeaAction:
         actions = state.legal_actions()

@@ -21,6 +21,9 @@ BIOME_COLOURS = {"Wind": "#d7e9b9", "Sun": "#f6d77c", "Rain": "#9fd1a9", "Snow":
 FALLBACK = ("#e0c9a6", "#c9d6e0", "#e6c3d8", "#d0e6c3")
 WATER, MOUNTAIN = "#7fb6dd", "#a3a3a3"
 PLAYER_COLOURS = ("#d62728", "#1f5fbf", "#f28c28", "#8e44ad")
+# Ancient Guardians: offset from the space's centre (so they do not hide what is there), colour
+ANCIENT_MARKS = {"Okuma": (10.0, 9.0, "#7b4a1e"), "Chelon": (-10.0, 9.0, "#2e7d32"),
+                 "Thorondal": (0.0, -14.0, "#b8860b")}
 PATH_COLOURS = ("#ff4f00", "#00a08a", "#c21a8a", "#3b6e00", "#6d4c9f", "#b36b00")
 
 
@@ -51,7 +54,7 @@ def board_svg(state: Any = None, highlight: Iterable[Any] = (), paths: Sequence[
     biomes = sorted(set(board.biome))
     players = state.num_players if state is not None else 0
     pic = hex_canvas(list(board.cells) + list(board.mountain), SIZE, margin=12,
-                     extra_bottom=22 * players + 30 if (status and state is not None) else 24,
+                     extra_bottom=22 * players + 52 if (status and state is not None) else 24,
                      background="#ffffff")
     # spaces
     for i, cell in enumerate(board.cells):
@@ -129,12 +132,19 @@ def _pieces(pic: Svg, state: Any) -> None:
             pic.circle(x, y, 10, fill=PLAYER_COLOURS[p], stroke="#ffffff", stroke_width=2.5,
                        title=f"{PLAYER_NAMES[p]} Spirit on {board.cells[i]}")
             pic.text(x, y, "S", size=9, fill="#ffffff", font_weight="bold")
+    for name, i in zip(("Okuma", "Chelon", "Thorondal"), getattr(state, "ancients", ())):
+        if i != NOBODY:
+            x, y = hexgrid.to_pixel(board.cells[i], SIZE)
+            dx, dy, fill = ANCIENT_MARKS[name]
+            pic.circle(x + dx, y + dy, 7.5, fill=fill, stroke="#ffffff", stroke_width=1.5,
+                       title=f"{name} on {board.cells[i]}")
+            pic.text(x + dx, y + dy, name[:2], size=7, fill="#ffffff", font_weight="bold")
 
 
 def _status(pic: Svg, state: Any) -> None:
     from .state import PLAYER_NAMES
     x0 = pic.min_x + 10
-    y = pic.min_y + pic.height - 22 * state.num_players - 18
+    y = pic.min_y + pic.height - 22 * state.num_players - 40
     summit = state.edition.summit_steps
     phase = {"main": f"Round {state.round}", "final": "Final ritual round",
              "over": "Game over"}[state.phase]
@@ -153,6 +163,15 @@ def _status(pic: Svg, state: Any) -> None:
                 f" · {weather}{' · ' + bless if bless else ''}"
                 f"{' · Most Trees' if state.most_trees == p else ''}")
         pic.text(x0 + 20, yy, text, size=9.5, anchor="start", fill="#222222")
+    market = []
+    for k, card in enumerate(state.market):
+        if card is None:
+            market.append("—")
+            continue
+        token = state.market_favors[k]
+        market.append(card + (f" ({token})" if token else ""))
+    pic.text(x0, y + 20 + 22 * state.num_players, "Open Market: " + " · ".join(market),
+             size=9.5, anchor="start", fill="#222222")
 
 
 def draw_board(state: Any, ax: Any = None, highlight: Iterable[Any] = ()) -> Any:
@@ -216,3 +235,39 @@ def plot_climb(history: Sequence[Any], ax: Any = None) -> Any:
     ax.set_ylabel("points (steps up the Sacred Mountain)")
     ax.legend(loc="upper left", fontsize=8)
     return ax
+
+
+def chains_svg(state: Any, player: int) -> str:
+    """A player's Ritual Chains as rows of cards: Land cards green, Creature cards amber with
+    their Ancient, white winds drawn on the top corners, a gold dot for an activated Favor
+    Token."""
+    from .state import PLAYER_NAMES
+    ps = state.players[player]
+    rows = ps.chains or ((),)
+    w, h, gap = 86.0, 52.0, 6.0
+    width = 20 + max(len(r) for r in rows) * (w + gap) if any(rows) else 240
+    pic = Svg(max(width, 240), 28 + len(rows) * (h + 14), background="#ffffff")
+    pic.text(8, 12, f"{PLAYER_NAMES[player]}'s Ritual Chains", size=11, anchor="start",
+             fill="#222222")
+    activated = dict(ps.activated)
+    for r, row in enumerate(rows):
+        y = 26 + r * (h + 14)
+        for k, card_id in enumerate(row):
+            card = state.edition.card(card_id)
+            x = 10 + k * (w + gap)
+            land = card.kind == "land"
+            pic.rect(x, y, w, h, fill="#cfe8c4" if land else "#f6ddb0", stroke="#6b5b45",
+                     stroke_width=1.2, rx=6, title=card.title)
+            pic.text(x + w / 2, y + 16, card_id, size=11, fill="#222222", font_weight="bold")
+            sub = "–".join(b[:2] for b in card.biomes) if land else card.ancient
+            pic.text(x + w / 2, y + 34, sub, size=9, fill="#444444")
+            for side, cx in (("L", x + 7), ("R", x + w - 7)):
+                if side in card.winds:
+                    pic.polygon([(cx - 6, y), (cx + 6, y), (cx, y + 8)], fill="#ffffff",
+                                stroke="#7fa7c9", stroke_width=1.2, title="white wind")
+            if card_id in activated:
+                pic.circle(x + w - 10, y + h - 10, 6, fill="#e3b505", stroke="#7a5c00",
+                           title=f"{activated[card_id]} Favor Token activated")
+    if not any(rows):
+        pic.text(10, 40, "no Ritual card played yet", size=10, anchor="start", fill="#666666")
+    return pic.render()

@@ -25,27 +25,34 @@ NOBODY = -1
 
 @dataclass(frozen=True)
 class Position:
-    """Who holds each space: ``trees[i]``/``spirit_at[i]`` are player numbers or -1."""
+    """Who holds each space: ``trees[i]``/``spirit_at[i]`` are player numbers or -1;
+    ``chelon`` is the space of the Ancient Chelon (a bridge worth +1) or -1."""
 
     board: Board
     trees: tuple[int, ...]
     spirit_at: tuple[int, ...]
+    chelon: int = NOBODY
 
     @classmethod
-    def build(cls, board: Board, trees: dict[Hex, int], spirits: dict[int, Hex] | None = None
-              ) -> "Position":
-        """A position from ``{cell: player}`` Trees and ``{player: cell}`` Spirits."""
+    def build(cls, board: Board, trees: dict[Hex, int], spirits: dict[int, Hex] | None = None,
+              chelon: Hex | None = None) -> "Position":
+        """A position from ``{cell: player}`` Trees, ``{player: cell}`` Spirits and Chelon."""
         t = [NOBODY] * len(board)
         for cell, p in trees.items():
             t[board.cell_of(cell)] = p
         s = [NOBODY] * len(board)
         for p, cell in (spirits or {}).items():
             s[board.cell_of(cell)] = p
-        return cls(board, tuple(t), tuple(s))
+        c = NOBODY if chelon is None else board.cell_of(chelon)
+        return cls(board, tuple(t), tuple(s), c)
 
     def holder(self, i: int) -> int:
         """The player whose Tree or Spirit stands on space ``i`` (-1 if none)."""
         return self.trees[i] if self.trees[i] != NOBODY else self.spirit_at[i]
+
+    def connects(self, i: int) -> bool:
+        """True if a Land Ritual path may pass space ``i`` (a Tree, a Spirit or Chelon)."""
+        return i == self.chelon or self.trees[i] != NOBODY or self.spirit_at[i] != NOBODY
 
 
 @dataclass(frozen=True)
@@ -70,7 +77,7 @@ class RitualOption:
         if colours:
             text += f" + {len(colours)} for other colours ({', '.join(colours)})"
         if self.bonus:
-            text += f" + {self.bonus} bonus"
+            text += f" + {self.bonus} for the Chelon bridge"
         return f"{text} = {self.points} points"
 
 
@@ -81,7 +88,7 @@ def _bfs(pos: Position, source: int) -> dict[int, int]:
     while queue:
         i = queue.popleft()
         for j in board.neighbours[i]:
-            if j not in dist and pos.holder(j) != NOBODY:
+            if j not in dist and pos.connects(j):
                 dist[j] = dist[i] + 1
                 queue.append(j)
     return dist
@@ -152,8 +159,9 @@ def land_ritual_options(pos: Position, player: int, card: LandCard) -> list[Ritu
     for a, b in endpoints(pos, player, card):
         for path in shortest_paths(pos, a, b):
             own, others = score_path(pos, path, player)
+            bonus = 1 if pos.chelon in path else 0   # Chelon as a bridge: +1
             options.append(RitualOption(card.id, board.cells[a], board.cells[b],
-                                        tuple(board.cells[i] for i in path), own, others))
+                                        tuple(board.cells[i] for i in path), own, others, bonus))
     options.sort(key=lambda o: (-o.points, o.start, o.end, o.path))
     return options
 
@@ -182,9 +190,9 @@ def explain_path(pos: Position, player: int, card: LandCard, path: Sequence[Hex]
         if j not in board.neighbours[i]:
             return f"{board.cells[i]} and {board.cells[j]} are not adjacent."
     for i in idx[1:-1]:
-        if pos.holder(i) == NOBODY:
+        if not pos.connects(i):
             return (f"{board.cells[i]} holds no Tree or Spirit; only Trees and Spirits connect "
-                    "(a Seed or an empty space breaks the path).")
+                    "(and Chelon; a Seed or an empty space breaks the path).")
     best = _bfs(pos, start).get(end)
     if best is not None and len(idx) - 1 > best:
         return (f"This path takes {len(idx) - 1} steps but a shorter connection of "

@@ -13,12 +13,17 @@ from typing import Iterator
 
 from ..core.errors import IllegalAction, InvalidData
 from . import scoring
-from .actions import (MAIN, BlessFlyingSeed, BlessVigorousSeed, DrawFromDeck, EndTurn,
-                      ExchangeWeather, ExpandForest, FlyingSeed, MoveTree, PangaeaAction,
-                      PlayCreature, PlayLand, SpiritGrowth, TakeBackSeed, TakeMarketCard)
-from .edition import BLESSING_KINDS, CreatureCard, LandCard
+from ..core.rng import make_rng
+from .actions import (DECISION, MAIN, ActivateFavor, BlessCallAncient, BlessFlyingSeed,
+                      BlessVigorousSeed, ConvertFavor, DrawFromDeck, EndTurn, ExchangeWeather,
+                      ExpandForest, FlyingSeed, MoveOkuma, MoveTree, PangaeaAction, PlaceAncient,
+                      PlaceInChain, PlayCreature, PlayLand, SpiritGrowth, SummonAncient,
+                      TakeBackSeed, TakeBlessing, TakeMarketCard)
+from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard, LandCard
 from .rituals import NOBODY, explain_path, land_ritual_options
 from .state import MARKET_SLOTS, PLAYER_NAMES, GameState, Pending, PlayerState
+
+OKUMA, CHELON, THORONDAL = range(3)
 
 FLY, VIGOR, CALL, WILD = (BLESSING_KINDS.index(k) for k in BLESSING_KINDS)
 
@@ -39,14 +44,29 @@ class Draft:
         self.players = [dict(trees=p.trees, seeds=p.seeds, hand=list(p.hand),
                              weather=list(p.weather), blessings=list(p.blessings),
                              creature_points=p.creature_points, land_points=p.land_points,
-                             played=list(p.played)) for p in s.players]
+                             played=list(p.played), favors=list(p.favors),
+                             chains=[list(c) for c in p.chains], activated=list(p.activated))
+                        for p in s.players]
         self.land_deck = list(s.land_deck)
         self.creature_deck = list(s.creature_deck)
         self.market = list(s.market)
         self.weather_supply = list(s.weather_supply)
         self.blessing_bag = list(s.blessing_bag)
         self.blessing_discard = list(s.blessing_discard)
+        self.ancients = list(s.ancients)
+        self.favor_bag = list(s.favor_bag)
+        self.market_favors = list(s.market_favors)
+        self.decisions = list(s.decisions)
+        self.new_decisions: list[Pending] = []
         self.fields: dict = {}
+
+    def push(self, decision: Pending) -> None:
+        """A decision this action creates; it is taken before any decision already waiting."""
+        self.new_decisions.append(decision)
+
+    def draw_favor(self) -> str | None:
+        """The top Favor Token of the bag (None if the bag is empty)."""
+        return self.favor_bag.pop(0) if self.favor_bag else None
 
     def gain_weather(self, player: int, space: int) -> None:
         """Gain Weather Tokens: 1 token of the biome of a space where a new Tree stands."""
@@ -62,7 +82,10 @@ class Draft:
         players = tuple(PlayerState(trees=p["trees"], seeds=p["seeds"], hand=tuple(p["hand"]),
                                     weather=tuple(p["weather"]), blessings=tuple(p["blessings"]),
                                     creature_points=p["creature_points"],
-                                    land_points=p["land_points"], played=tuple(p["played"]))
+                                    land_points=p["land_points"], played=tuple(p["played"]),
+                                    favors=tuple(p["favors"]),
+                                    chains=tuple(tuple(c) for c in p["chains"]),
+                                    activated=tuple(tuple(x) for x in p["activated"]))
                         for p in self.players)
         return replace(s, trees=tuple(self.trees), seeds=tuple(self.seeds),
                        spirits=tuple(self.spirits), board_blessings=tuple(self.board_blessings),
@@ -71,7 +94,9 @@ class Draft:
                        weather_supply=tuple(self.weather_supply),
                        blessing_bag=tuple(self.blessing_bag),
                        blessing_discard=tuple(self.blessing_discard), most_trees=holder,
-                       **self.fields)
+                       ancients=tuple(self.ancients), favor_bag=tuple(self.favor_bag),
+                       market_favors=tuple(self.market_favors),
+                       decisions=tuple(self.new_decisions + self.decisions), **self.fields)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -141,6 +166,37 @@ def _ritual_actions(s: GameState, player: int) -> list[PangaeaAction]:
     return out
 
 
+def ritual_points(s: GameState, action: PangaeaAction, player: int | None = None) -> int:
+    """Points a Ritual action would score now (0 for other actions)."""
+    player = s.turn_player if player is None else player
+    if isinstance(action, PlayCreature):
+        return s.card(action.card).points
+    if isinstance(action, PlayLand):
+        card = s.card(action.card)
+        options = {o.path: o.points for o in land_ritual_options(s.position, player, card)}
+        return options.get(tuple(action.path), 0)
+    return 0
+
+
+def rank_rituals(s: GameState, player: int | None = None) -> list[tuple[int, PangaeaAction]]:
+    """Every Ritual the player can perform now (hand and market; Land Rituals with every
+    start, end and shortest path; Creature Rituals with every payment), best first, as
+    ``(points, action)``."""
+    player = s.turn_player if player is None else player
+    points: dict[str, dict] = {}
+    ranked = []
+    for a in _ritual_actions(s, player):
+        if isinstance(a, PlayLand):
+            if a.card not in points:
+                points[a.card] = {o.path: o.points for o in
+                                  land_ritual_options(s.position, player, s.card(a.card))}
+            ranked.append((points[a.card][a.path], a))
+        else:
+            ranked.append((s.card(a.card).points, a))
+    ranked.sort(key=lambda pa: -pa[0])
+    return ranked
+
+
 def _free_actions(s: GameState, player: int) -> list[PangaeaAction]:
     ps = s.players[player]
     b = s.board
@@ -153,7 +209,112 @@ def _free_actions(s: GameState, player: int) -> list[PangaeaAction]:
         biomes = s.edition.biomes
         out += [ExchangeWeather(g, t) for (gi, g), (ti, t) in product(enumerate(biomes), repeat=2)
                 if gi != ti and ps.weather[gi] > 0 and s.weather_supply[ti] > 0]
+    if s.family:
+        return out
+    if ps.blessings[CALL]:
+        out += [BlessCallAncient(a) for a in ANCIENTS if summonable(s, a, player)]
+    done = {c for c, _ in ps.activated}
+    for card_id in ps.played:
+        if card_id in done:
+            continue
+        for a in favor_types(s, player, card_id):
+            if ps.favors[ANCIENTS.index(a)] and summonable(s, a, player):
+                out.append(ActivateFavor(card_id, a))
+    out += [ConvertFavor(g, t) for g, t in product(ANCIENTS, repeat=2)
+            if g != t and ps.favors[ANCIENTS.index(g)] >= 2 and t in s.favor_bag]
     return out
+
+
+def _decision_actions(s: GameState, pend: Pending) -> list[PangaeaAction]:
+    b = s.board
+    if pend.kind == "draw":
+        out: list[PangaeaAction] = [TakeMarketCard(c) for c in s.market if c is not None]
+        if s.land_deck:
+            out.append(DrawFromDeck("land"))
+        if s.creature_deck:
+            out.append(DrawFromDeck("creature"))
+        return out
+    if pend.kind == "move":
+        target = pend.targets[0]
+        return [MoveTree(b.cells[i], b.cells[target]) for i in b.land
+                if s.trees[i] == pend.player and i not in pend.grown
+                and i != s.ancients[THORONDAL]]
+    if pend.kind == "okuma":
+        return [MoveOkuma(b.cells[i]) for i in okuma_steps(s.board, s.trees, s.ancients[OKUMA])]
+    if pend.kind == "summon":
+        return placements(s, pend.ancient, pend.player)
+    if pend.kind == "chain":
+        chains = s.players[pend.player].chains
+        return [PlaceInChain(pend.card, k, side)
+                for k, side in chain_options(s, chains, pend.card)]
+    # "ecosystem": a Blessing of any kind in the discard pile
+    return [TakeBlessing(k) for k in BLESSING_KINDS if k in s.blessing_discard]
+
+
+def okuma_steps(board, trees: tuple[int, ...] | list[int], at: int) -> list[int]:
+    """Okuma passive: the land spaces next to Okuma with no Tree (empty, or only a Seed)."""
+    return [j for j in board.neighbours[at] if board.terrain[j] == "land" and trees[j] == NOBODY]
+
+
+def placements(s: GameState, ancient: str, player: int) -> list[PangaeaAction]:
+    """Every place a summoned Ancient can go, with the space of its direct effect."""
+    b = s.board
+    here = s.ancients[ANCIENTS.index(ancient)]
+    out: list[PangaeaAction] = []
+    if ancient == "Okuma":   # an empty Land Space; the player takes a Weather Token of it
+        return [PlaceAncient(ancient, b.cells[i]) for i in _empty_land(s) if i != here]
+    if ancient == "Chelon":  # any Water Space; then grow one Seed next to it
+        for i in b.water:
+            if i == here:
+                continue
+            seeds = [j for j in b.neighbours[i] if s.seeds[j] != NOBODY]
+            out += ([PlaceAncient(ancient, b.cells[i], b.cells[j]) for j in seeds]
+                    or [PlaceAncient(ancient, b.cells[i])])
+        return out
+    # Thorondal: on any player's Tree; then one of your Seeds next to it
+    for i in b.land:
+        if i == here or s.trees[i] == NOBODY:
+            continue
+        spots = [j for j in b.neighbours[i] if b.terrain[j] == "land"
+                 and s.trees[j] == NOBODY and s.seeds[j] == NOBODY] if s.players[player].seeds else []
+        out += ([PlaceAncient(ancient, b.cells[i], b.cells[j]) for j in spots]
+                or [PlaceAncient(ancient, b.cells[i])])
+    return out
+
+
+def chain_options(s: GameState, chains, card_id: str) -> list[tuple[int, str]]:
+    """Ritual Chains: the chain ends a card can join (touching top corners both show a white
+    wind); ``[(-1, "right")]`` (a new chain) when it joins none."""
+    new = s.card(card_id)
+    out = []
+    for k, chain in enumerate(chains):
+        if "L" in new.winds and "R" in s.card(chain[-1]).winds:
+            out.append((k, "right"))
+        if "R" in new.winds and "L" in s.card(chain[0]).winds:
+            out.append((k, "left"))
+    return out or [(-1, "right")]
+
+
+def favor_types(s: GameState, player: int, card_id: str) -> list[str]:
+    """Activating Favor Tokens: the types a played card accepts.  A Creature card takes its
+    own Ancient; a Land card takes the Ancient of a Creature card next to it in its chain."""
+    card = s.card(card_id)
+    if isinstance(card, CreatureCard):
+        return [card.ancient]
+    out: set[str] = set()
+    for chain in s.players[player].chains:
+        if card_id in chain:
+            k = chain.index(card_id)
+            for j in (k - 1, k + 1):
+                if 0 <= j < len(chain):
+                    other = s.card(chain[j])
+                    if isinstance(other, CreatureCard):
+                        out.add(other.ancient)
+    return [a for a in ANCIENTS if a in out]
+
+
+def summonable(s: GameState, ancient: str, player: int) -> bool:
+    return bool(placements(s, ancient, player))
 
 
 def legal_actions(s: GameState) -> list[PangaeaAction]:
@@ -161,18 +322,8 @@ def legal_actions(s: GameState) -> list[PangaeaAction]:
     if s.phase == "over":
         return []
     b = s.board
-    if s.pending is not None:
-        pend = s.pending
-        if pend.kind == "draw":
-            out: list[PangaeaAction] = [TakeMarketCard(c) for c in s.market if c is not None]
-            if s.land_deck:
-                out.append(DrawFromDeck("land"))
-            if s.creature_deck:
-                out.append(DrawFromDeck("creature"))
-            return out
-        target = pend.targets[0]
-        return [MoveTree(b.cells[i], b.cells[target]) for i in b.land
-                if s.trees[i] == pend.player and i not in pend.grown]
+    if s.decisions:
+        return _decision_actions(s, s.decisions[0])
     p = s.turn_player
     ps = s.players[p]
     out = []
@@ -185,6 +336,8 @@ def legal_actions(s: GameState) -> list[PangaeaAction]:
                 out += [ExpandForest((b.cells[i], b.cells[j])) for i, j in combinations(targets, 2)]
         out += [SpiritGrowth(b.cells[i]) for i in _spirit_targets(s, p)]
         out += _ritual_actions(s, p)
+        if not s.family:
+            out += [SummonAncient(a) for a in ANCIENTS if summonable(s, a, p)]
     elif s.phase == "final" and not s.final_ritual_done:
         out += _ritual_actions(s, p)
     out += _free_actions(s, p)
@@ -205,7 +358,8 @@ def _check_space(s: GameState, cell, what: str) -> int:
 
 
 def _grow(d: Draft, spaces: list[int]) -> None:
-    """Seeds on these spaces grow into their owners' Trees (Spirit Growth, Moving Trees)."""
+    """Seeds on these spaces grow into their owners' Trees (Spirit Growth, Moving Trees); if
+    the Seed under Okuma grew, Okuma moves on."""
     s = d.s
     waiting: list[tuple[int, int]] = []
     grown: list[int] = []
@@ -225,21 +379,31 @@ def _grow(d: Draft, spaces: list[int]) -> None:
     if waiting:
         # Moving Trees: each owner without Trees in supply moves one of theirs per Seed; the
         # decisions are taken one at a time, in board order.
-        d.fields["pending"] = Pending("move", waiting[0][0], tuple(i for _, i in waiting),
-                                      tuple(o for o, _ in waiting), tuple(grown))
+        d.push(Pending("move", waiting[0][0], tuple(i for _, i in waiting),
+                       tuple(o for o, _ in waiting), tuple(grown)))
+    okuma = d.ancients[OKUMA]
+    if okuma in grown:
+        steps = okuma_steps(s.board, d.trees, okuma)
+        if len(steps) == 1:
+            d.ancients[OKUMA] = steps[0]
+        elif steps:
+            d.push(Pending("okuma", s.turn_player))
 
 
 def _check_turn(s: GameState, action: PangaeaAction) -> None:
     if s.phase == "over":
         raise IllegalAction("The game is over; no more actions can be taken.", rule="End of the Game")
-    if s.pending is not None and action.tier != "decision":
-        what = ("choose your new Hand Ritual first" if s.pending.kind == "draw"
-                else f"{PLAYER_NAMES[s.pending.player]} must first choose which Tree to move")
-        raise s.reject(f"A decision is waiting: {what}.",
-                       rule="Step 3: Draw New Card" if s.pending.kind == "draw" else "Moving Trees")
-    if s.pending is None and action.tier == "decision":
-        raise s.reject("There is no card to draw or Tree to move right now.",
-                       rule="Play a Ritual Card")
+    pend = s.pending
+    if pend is not None and action.tier != DECISION:
+        what, rule = _WAITING[pend.kind]
+        raise s.reject(f"A decision is waiting: {PLAYER_NAMES[pend.player]} must first {what}.",
+                       rule=rule)
+    if pend is None and action.tier == DECISION:
+        raise s.reject("No decision is waiting right now.", rule="Gameplay Overview")
+    if pend is not None and action not in _decision_actions(s, pend):
+        what, rule = _WAITING[pend.kind]
+        raise s.reject(f"That is not one of the choices: {PLAYER_NAMES[pend.player]} must {what}.",
+                       rule=rule)
     if action.tier == MAIN:
         if s.phase == "final":
             if not isinstance(action, (PlayCreature, PlayLand)):
@@ -252,6 +416,16 @@ def _check_turn(s: GameState, action: PangaeaAction) -> None:
                            "or end your turn.", rule="Gameplay Overview")
 
 
+_WAITING = {
+    "draw": ("choose a new Hand Ritual", "Step 3: Draw New Card"),
+    "move": ("choose which Tree moves onto the growing Seed", "Moving Trees"),
+    "okuma": ("move Okuma to a neighbouring space", "Summon the Ancients: Okuma"),
+    "summon": ("place the summoned Ancient", "Summon the Ancients"),
+    "chain": ("place the played card in a Ritual Chain", "Step 2: Ritual Chains"),
+    "ecosystem": ("choose the Blessing the Ecosystem earns", "Creating Ecosystems"),
+}
+
+
 def apply(s: GameState, action: PangaeaAction) -> GameState:
     """The state after ``action``; raises :class:`IllegalAction` (state unchanged) if the rules
     forbid it."""
@@ -260,6 +434,8 @@ def apply(s: GameState, action: PangaeaAction) -> GameState:
     _check_turn(s, action)
     handler = _HANDLERS[type(action)]
     d = Draft(s)
+    if action.tier == DECISION:
+        d.decisions.pop(0)   # the decision this action answers
     handler(s, d, action)
     if action.tier == MAIN and s.phase == "main":
         d.fields["actions_taken"] = s.actions_taken + 1
@@ -344,7 +520,11 @@ def _do_spirit_growth(s: GameState, d: Draft, a: SpiritGrowth) -> None:
         if kind:  # a Blessing Token on the Water Space is taken
             d.board_blessings[i] = ""
             d.players[p]["blessings"][BLESSING_KINDS.index(kind)] += 1
-    _grow(d, [j for j in s.board.neighbours[i] if s.seeds[j] != NOBODY])
+    growing = [j for j in s.board.neighbours[i] if s.seeds[j] != NOBODY]
+    okuma = s.ancients[OKUMA]
+    if okuma != NOBODY and s.seeds[okuma] != NOBODY and okuma not in growing:
+        growing.append(okuma)   # Okuma passive: the Seed on Okuma's space grows too
+    _grow(d, growing)
 
 
 def _do_vigorous(s: GameState, d: Draft, a: BlessVigorousSeed) -> None:
@@ -365,17 +545,69 @@ def _take_card(s: GameState, d: Draft, card_id: str, from_market: bool) -> None:
     if from_market:
         if card_id not in s.market:
             raise s.reject(f"{card_id} is not in the Open Market.", rule="Play a Ritual Card")
-        d.market[d.market.index(card_id)] = None
+        slot = d.market.index(card_id)
+        d.market[slot] = None
+        _collect_favor(d, p, slot)   # Step 3, option 2: the card's Favor Token
     else:
         if card_id not in s.players[p].hand:
             raise s.reject(f"{card_id} is not in your hand.", rule="Play a Ritual Card")
         d.players[p]["hand"].remove(card_id)
     d.players[p]["played"].append(card_id)
+    if not s.family:   # Step 2: Ritual Chains
+        options = chain_options(s, s.players[p].chains, card_id)
+        if len(options) == 1:
+            _place_in_chain(s, d, p, card_id, *options[0])
+        else:
+            d.push(Pending("chain", p, card=card_id))
     if s.phase == "final":
         d.fields["final_ritual_done"] = True
     elif not from_market and (any(c is not None for c in d.market) or s.land_deck
                               or s.creature_deck):
-        d.fields["pending"] = Pending("draw", p)
+        d.push(Pending("draw", p))
+
+
+def _collect_favor(d: Draft, player: int, slot: int) -> None:
+    token = d.market_favors[slot]
+    if token is not None:
+        d.market_favors[slot] = None
+        d.players[player]["favors"][ANCIENTS.index(token)] += 1
+
+
+def _place_in_chain(s: GameState, d: Draft, p: int, card_id: str, chain: int, side: str) -> None:
+    """Put a played card in a Ritual Chain; a Land card closing Creature cards between itself
+    and another Land card creates an Ecosystem (a Blessing from the discard pile or the bag)."""
+    chains = d.players[p]["chains"]
+    if chain < 0:
+        chains.append([card_id])
+        return
+    row = chains[chain]
+    if side == "left":
+        row.insert(0, card_id)
+        inward = row[1:]
+    else:
+        row.append(card_id)
+        inward = row[-2::-1]
+    if not isinstance(s.card(card_id), LandCard):
+        return
+    creatures = 0
+    for other in inward:
+        if isinstance(s.card(other), LandCard):
+            if creatures:
+                _ecosystem(s, d, p)
+            return
+        creatures += 1
+
+
+def _ecosystem(s: GameState, d: Draft, p: int) -> None:
+    kinds = sorted({k for k in d.blessing_discard}, key=BLESSING_KINDS.index)
+    if len(kinds) > 1:
+        d.push(Pending("ecosystem", p))
+    elif kinds:
+        d.blessing_discard.remove(kinds[0])
+        d.players[p]["blessings"][BLESSING_KINDS.index(kinds[0])] += 1
+    elif d.blessing_bag:
+        kind = d.blessing_bag.pop(0)
+        d.players[p]["blessings"][BLESSING_KINDS.index(kind)] += 1
 
 
 def _do_creature(s: GameState, d: Draft, a: PlayCreature) -> None:
@@ -431,7 +663,7 @@ def _do_land(s: GameState, d: Draft, a: PlayLand) -> None:
     if s.phase != "final":  # the final round keeps Trees on the continent
         for c in path:
             i = s.board.index[c]
-            if d.trees[i] == p:
+            if d.trees[i] == p and i != s.ancients[THORONDAL]:   # Thorondal protects
                 d.trees[i] = NOBODY
                 d.players[p]["trees"] += 1
 
@@ -444,9 +676,10 @@ def _do_take_market(s: GameState, d: Draft, a: TakeMarketCard) -> None:
     if a.card not in s.market:
         raise s.reject(f"{a.card} is not in the Open Market.", rule="Step 3: Draw New Card",
                        like=TakeMarketCard)
-    d.market[d.market.index(a.card)] = None
+    slot = d.market.index(a.card)
+    d.market[slot] = None
     d.players[s.pending.player]["hand"].append(a.card)
-    d.fields["pending"] = None
+    _collect_favor(d, s.pending.player, slot)
 
 
 def _do_draw(s: GameState, d: Draft, a: DrawFromDeck) -> None:
@@ -458,7 +691,10 @@ def _do_draw(s: GameState, d: Draft, a: DrawFromDeck) -> None:
         raise s.reject(f"The {a.deck} deck is empty.", rule="Step 3: Draw New Card",
                        like=DrawFromDeck)
     d.players[s.pending.player]["hand"].append(deck.pop(0))
-    d.fields["pending"] = None
+    if not s.family:   # ... and a Favor Token from the bag
+        token = d.draw_favor()
+        if token is not None:
+            d.players[s.pending.player]["favors"][ANCIENTS.index(token)] += 1
 
 
 def _do_move_tree(s: GameState, d: Draft, a: MoveTree) -> None:
@@ -471,7 +707,7 @@ def _do_move_tree(s: GameState, d: Draft, a: MoveTree) -> None:
         raise s.reject(f"The Tree must move to the growing Seed's space {s.board.cells[target]}.",
                        rule="Moving Trees", like=MoveTree)
     i = _check_space(s, a.origin, "Moving Trees")
-    if s.trees[i] != pend.player or i in pend.grown:
+    if s.trees[i] != pend.player or i in pend.grown or i == s.ancients[THORONDAL]:
         raise s.reject(f"{s.board.cells[i]} does not hold a Tree of "
                        f"{PLAYER_NAMES[pend.player]} that may move.", rule="Moving Trees",
                        like=MoveTree)
@@ -479,10 +715,7 @@ def _do_move_tree(s: GameState, d: Draft, a: MoveTree) -> None:
     d.trees[target] = pend.player
     d.gain_weather(pend.player, target)  # assumption 'moved-tree-weather'
     if len(pend.targets) > 1:
-        d.fields["pending"] = Pending("move", pend.owners[1], pend.targets[1:], pend.owners[1:],
-                                      pend.grown)
-    else:
-        d.fields["pending"] = None
+        d.push(Pending("move", pend.owners[1], pend.targets[1:], pend.owners[1:], pend.grown))
 
 
 # ----- free actions --------------------------------------------------------------------------------
@@ -523,12 +756,15 @@ def _do_exchange(s: GameState, d: Draft, a: ExchangeWeather) -> None:
 
 
 def _refill_market(d: Draft) -> None:
-    """End of Turn: fill empty market slots, 2 Land and 2 Creature Rituals."""
+    """End of Turn: fill empty market slots, 2 Land and 2 Creature Rituals, each new card with
+    a Favor Token from the bag (full game)."""
     for k, slot in enumerate(MARKET_SLOTS):
         if d.market[k] is None:
             deck = d.land_deck if slot == "land" else d.creature_deck
             if deck:
                 d.market[k] = deck.pop(0)
+                if not d.s.family and d.market_favors[k] is None:
+                    d.market_favors[k] = d.draw_favor()
 
 
 def _do_end_turn(s: GameState, d: Draft, a: EndTurn) -> None:
@@ -556,10 +792,123 @@ def _do_end_turn(s: GameState, d: Draft, a: EndTurn) -> None:
             d.fields.update(phase="over")
 
 
+# ----- the full game: Ancient Guardians, Favor Tokens, Ritual Chains --------------------------
+
+
+def _full_game_only(s: GameState, what: str) -> None:
+    if s.family:
+        raise IllegalAction(f"{what} is not part of the family game (no Ancient Guardians and no "
+                            "Favor Tokens).", rule="Game Setup (family rules)")
+
+
+def _check_ancient(s: GameState, ancient: str, rule: str) -> None:
+    if ancient not in ANCIENTS:
+        raise IllegalAction(f"{ancient!r} is not an Ancient Guardian; choose one of "
+                            f"{list(ANCIENTS)}.", rule=rule)
+    if not summonable(s, ancient, s.turn_player):
+        raise s.reject(f"{ancient} has nowhere to go right now"
+                       + (" (Thorondal needs a Tree to stand on)." if ancient == "Thorondal" else "."),
+                       rule=rule)
+
+
+def _do_summon(s: GameState, d: Draft, a: SummonAncient) -> None:
+    _full_game_only(s, "Summon the Ancients")
+    _check_ancient(s, a.ancient, "Summon the Ancients")
+    d.push(Pending("summon", s.turn_player, ancient=a.ancient))
+
+
+def _do_call_ancient(s: GameState, d: Draft, a: BlessCallAncient) -> None:
+    _full_game_only(s, "The Call Ancient Blessing")
+    p = s.turn_player
+    if not s.players[p].blessings[CALL]:
+        raise s.reject("You hold no Call Ancient Blessing.", rule="Blessing Tokens: Call Ancient")
+    _check_ancient(s, a.ancient, "Blessing Tokens: Call Ancient")
+    d.players[p]["blessings"][CALL] -= 1
+    d.blessing_discard.append("Call Ancient")
+    d.push(Pending("summon", p, ancient=a.ancient))
+
+
+def _do_activate(s: GameState, d: Draft, a: ActivateFavor) -> None:
+    _full_game_only(s, "Activating Favor Tokens")
+    p = s.turn_player
+    rule = "Activating Favor Tokens"
+    ps = s.players[p]
+    if a.card not in ps.played:
+        raise s.reject(f"{a.card} is not one of your played Ritual cards.", rule=rule,
+                       like=ActivateFavor)
+    if a.card in {c for c, _ in ps.activated}:
+        raise s.reject(f"{a.card} already holds a Favor Token; each card takes one per game.",
+                       rule=rule, like=ActivateFavor)
+    if a.ancient not in favor_types(s, p, a.card):
+        raise s.reject(f"{a.card} does not match a {a.ancient} Favor Token (a Land card takes "
+                       "the type of a Creature card next to it in its chain).", rule=rule,
+                       like=ActivateFavor)
+    k = ANCIENTS.index(a.ancient)
+    if not ps.favors[k]:
+        raise s.reject(f"You hold no unactivated {a.ancient} Favor Token.", rule=rule,
+                       like=ActivateFavor)
+    _check_ancient(s, a.ancient, rule)
+    d.players[p]["favors"][k] -= 1
+    d.players[p]["activated"].append((a.card, a.ancient))
+    d.push(Pending("summon", p, ancient=a.ancient))
+
+
+def _do_convert(s: GameState, d: Draft, a: ConvertFavor) -> None:
+    _full_game_only(s, "Converting Favor Tokens")
+    p = s.turn_player
+    rule = "Converting Favor Tokens"
+    if a.give not in ANCIENTS or a.take not in ANCIENTS or a.give == a.take:
+        raise s.reject("Convert 2 tokens of one Ancient into 1 token of another.", rule=rule,
+                       like=ConvertFavor)
+    g = ANCIENTS.index(a.give)
+    if s.players[p].favors[g] < 2:
+        raise s.reject(f"You need 2 unactivated {a.give} Favor Tokens.", rule=rule,
+                       like=ConvertFavor)
+    if a.take not in s.favor_bag:
+        raise s.reject(f"The bag holds no {a.take} Favor Token.", rule=rule, like=ConvertFavor)
+    d.players[p]["favors"][g] -= 2
+    d.favor_bag.remove(a.take)
+    d.players[p]["favors"][ANCIENTS.index(a.take)] += 1
+    rng = make_rng(s.seed, "favor-bag", s.round, p, len(s.favor_bag), tuple(s.favor_bag[:3]))
+    for _ in range(2):   # assumption 'favor-bag-order': mixed back in by the seed
+        d.favor_bag.insert(rng.randrange(len(d.favor_bag) + 1), a.give)
+
+
+def _do_place_ancient(s: GameState, d: Draft, a: PlaceAncient) -> None:
+    """Each Ancient's direct effect (Summon the Ancients)."""
+    p = s.pending.player
+    b = s.board
+    i = b.index[a.cell]
+    d.ancients[ANCIENTS.index(a.ancient)] = i
+    if a.ancient == "Okuma":      # a Weather Token of the space's biome
+        d.gain_weather(p, i)
+    elif a.ancient == "Chelon" and a.second is not None:   # grow one adjacent Seed
+        _grow(d, [b.index[a.second]])
+    elif a.ancient == "Thorondal" and a.second is not None:  # one of your Seeds next to it
+        d.seeds[b.index[a.second]] = p
+        d.players[p]["seeds"] -= 1
+
+
+def _do_move_okuma(s: GameState, d: Draft, a: MoveOkuma) -> None:
+    d.ancients[OKUMA] = s.board.index[a.cell]
+
+
+def _do_place_in_chain(s: GameState, d: Draft, a: PlaceInChain) -> None:
+    _place_in_chain(s, d, s.pending.player, a.card, a.chain, a.side)
+
+
+def _do_take_blessing(s: GameState, d: Draft, a: TakeBlessing) -> None:
+    d.blessing_discard.remove(a.blessing)
+    d.players[s.pending.player]["blessings"][BLESSING_KINDS.index(a.blessing)] += 1
+
+
 _HANDLERS = {
     FlyingSeed: _do_flying_seed, BlessFlyingSeed: _do_flying_seed, ExpandForest: _do_expand,
     SpiritGrowth: _do_spirit_growth, BlessVigorousSeed: _do_vigorous,
     PlayCreature: _do_creature, PlayLand: _do_land, TakeMarketCard: _do_take_market,
     DrawFromDeck: _do_draw, MoveTree: _do_move_tree, TakeBackSeed: _do_take_back,
-    ExchangeWeather: _do_exchange, EndTurn: _do_end_turn,
+    ExchangeWeather: _do_exchange, EndTurn: _do_end_turn, SummonAncient: _do_summon,
+    BlessCallAncient: _do_call_ancient, ActivateFavor: _do_activate, ConvertFavor: _do_convert,
+    PlaceAncient: _do_place_ancient, MoveOkuma: _do_move_okuma,
+    PlaceInChain: _do_place_in_chain, TakeBlessing: _do_take_blessing,
 }

@@ -16,7 +16,7 @@ from typing import Mapping
 from ..core.errors import InvalidSetup
 from ..core.rng import check_seed, make_rng
 from .board import Board, build_continent
-from .edition import BLESSING_KINDS, Edition, load_edition
+from .edition import ANCIENTS, BLESSING_KINDS, Edition, load_edition
 from .rituals import NOBODY
 from .state import PLAYER_NAMES, GameState, PlayerState
 
@@ -30,7 +30,7 @@ class SetupStep:
     state: GameState
 
 
-def setup_steps(players: int = 2, seed: int | str = 0, family: bool = True,
+def setup_steps(players: int = 2, seed: int | str = 0, family: bool = False,
                 edition: Edition | str | Path | Mapping | None = None,
                 board: Board | None = None) -> list[SetupStep]:
     """Every step of Game Setup with the state after it; the last one is the first state of
@@ -40,9 +40,8 @@ def setup_steps(players: int = 2, seed: int | str = 0, family: bool = True,
     check_seed(seed)
     if isinstance(players, bool) or not isinstance(players, int):
         raise InvalidSetup(f"players must be a whole number, not {players!r}")
-    if not family:
-        raise InvalidSetup("Only the family rules are available so far: the Ancient Guardians "
-                           "and Favor Tokens come with the full game. Use family=True.")
+    if not isinstance(family, bool):
+        raise InvalidSetup(f"family must be True or False, not {family!r}")
     if len(PLAYER_NAMES) < players:
         raise InvalidSetup(f"at most {len(PLAYER_NAMES)} players have colours")
     if board is None:
@@ -65,7 +64,9 @@ def setup_steps(players: int = 2, seed: int | str = 0, family: bool = True,
         seeds=(NOBODY,) * n_cells, spirits=(NOBODY,) * players, board_blessings=("",) * n_cells,
         players=(start,) * players, land_deck=tuple(land), creature_deck=tuple(creature),
         market=(None,) * 4, weather_supply=ed.weather_tokens, blessing_bag=tuple(bag),
-        blessing_discard=(), most_trees=NOBODY, first_player=0, turn_player=0)
+        blessing_discard=(), most_trees=NOBODY, first_player=0, turn_player=0,
+        favor_bag=() if family else tuple(a for a, n in zip(ANCIENTS, ed.favor_tokens)
+                                          for _ in range(n)))
     steps.append(SetupStep(
         "Players take their pieces",
         f"Each player takes {ed.trees_per_player} Trees, {ed.seeds_per_player} Seeds and a "
@@ -103,10 +104,21 @@ def setup_steps(players: int = 2, seed: int | str = 0, family: bool = True,
 
     market = (land.pop(0), land.pop(0), creature.pop(0), creature.pop(0))
     state = replace(state, market=market, land_deck=tuple(land), creature_deck=tuple(creature))
-    steps.append(SetupStep(
-        "Open the market",
-        "Two cards of each deck are turned face up to form the Open Market."
-        + (" (Family rules: no Favor Tokens are placed on them.)" if family else ""), state))
+    if family:
+        steps.append(SetupStep(
+            "Open the market",
+            "Two cards of each deck are turned face up to form the Open Market. (Family rules: "
+            "no Favor Tokens and no Ancient Guardians.)", state))
+    else:
+        favors = list(state.favor_bag)
+        rng.shuffle(favors)
+        market_favors = tuple(favors.pop(0) for _ in market)
+        state = replace(state, favor_bag=tuple(favors), market_favors=market_favors)
+        steps.append(SetupStep(
+            "Open the market and its Favor Tokens",
+            "Two cards of each deck are turned face up to form the Open Market, and a Favor "
+            "Token drawn from the bag is laid on each of them. The three Ancient Guardians "
+            "(Okuma, Chelon and Thorondal) wait beside the market.", state))
 
     first = rng.randrange(players)
     state = replace(state, first_player=first, turn_player=first)
@@ -117,12 +129,13 @@ def setup_steps(players: int = 2, seed: int | str = 0, family: bool = True,
     return steps
 
 
-def new_game(players: int = 2, seed: int | str = 0, family: bool = True,
+def new_game(players: int = 2, seed: int | str = 0, family: bool = False,
              edition: Edition | str | Path | Mapping | None = None,
              board: Board | None = None) -> GameState:
     """The first state of a game: ``players`` 2..4, everything random drawn from ``seed``.
 
-    ``family=True`` (the default for now) plays without Favor Tokens and Ancient Guardians;
+    The full game is the default; ``family=True`` plays the family rules, without Favor
+    Tokens and Ancient Guardians;
     ``edition`` takes a user's component file (path or dict) instead of the reference set.
     """
     return setup_steps(players=players, seed=seed, family=family, edition=edition,

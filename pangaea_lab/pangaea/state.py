@@ -14,7 +14,7 @@ from ..core.errors import InvalidData
 from ..core.hexgrid import Hex
 from ..core.protocol import GameState as BaseState, ScoreBreakdown
 from .board import Board, board_from_list
-from .edition import BLESSING_KINDS, CreatureCard, Edition, LandCard, edition_from_dict
+from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard, Edition, LandCard, edition_from_dict
 from . import scoring
 from .rituals import NOBODY, Position
 
@@ -35,6 +35,9 @@ class PlayerState:
     creature_points: int = 0
     land_points: int = 0
     played: tuple[str, ...] = ()
+    favors: tuple[int, ...] = (0, 0, 0)             # unactivated Favor Tokens per Ancient
+    chains: tuple[tuple[str, ...], ...] = ()        # Ritual Chains, each a row left to right
+    activated: tuple[tuple[str, str], ...] = ()     # (card, Ancient) with a Favor Token on it
 
     @property
     def points(self) -> int:
@@ -43,16 +46,26 @@ class PlayerState:
     def blessing_count(self, kind: str) -> int:
         return self.blessings[BLESSING_KINDS.index(kind)]
 
+    def favor_count(self, ancient: str) -> int:
+        return self.favors[ANCIENTS.index(ancient)]
+
+
+DECISIONS = ("draw", "move", "okuma", "summon", "chain", "ecosystem")
+
 
 @dataclass(frozen=True)
 class Pending:
-    """A decision that interrupts the turn: Step 3 (draw a new card) or moving Trees."""
+    """A decision that interrupts the turn: Step 3 (draw a new card), moving Trees, moving
+    Okuma, placing a summoned Ancient, placing a card in a Ritual Chain, or choosing the
+    Blessing an Ecosystem earns."""
 
-    kind: str                                  # "draw" or "move"
+    kind: str                       # one of DECISIONS
     player: int
     targets: tuple[int, ...] = ()   # for "move": growing spaces still waiting for a Tree
     owners: tuple[int, ...] = ()    # ... and whose Tree each of them waits for
     grown: tuple[int, ...] = ()     # spaces grown in this growth (their Trees cannot move)
+    ancient: str = ""               # for "summon": which Ancient
+    card: str = ""                  # for "chain": the card to place
 
 
 @dataclass(frozen=True, eq=True)
@@ -81,12 +94,15 @@ class GameState(BaseState):
     turn_player: int
     actions_taken: int = 0
     exchange_used: bool = False
-    pending: Pending | None = None
+    decisions: tuple[Pending, ...] = ()
     round: int = 1
     end_triggered: bool = False
     phase: str = "main"
     final_ritual_done: bool = False
     end_reason: str = ""
+    ancients: tuple[int, ...] = (NOBODY, NOBODY, NOBODY)   # Okuma, Chelon, Thorondal spaces
+    favor_bag: tuple[str, ...] = ()
+    market_favors: tuple[str | None, ...] = (None, None, None, None)
 
     # ----- protocol -------------------------------------------------------------------------
 
@@ -95,11 +111,16 @@ class GameState(BaseState):
         return len(self.players)
 
     @property
+    def pending(self) -> Pending | None:
+        """The decision to take before anything else, if any."""
+        return self.decisions[0] if self.decisions else None
+
+    @property
     def current_player(self) -> int | None:
         if self.phase == "over":
             return None
-        if self.pending is not None:
-            return self.pending.player
+        if self.decisions:
+            return self.decisions[0].player
         return self.turn_player
 
     @property
@@ -144,6 +165,10 @@ class GameState(BaseState):
                 f"Hand: {hand}")
         if self.most_trees == player:
             text += "; holds Most Trees"
+        if not self.family:
+            favors = ", ".join(f"{n} {a}" for a, n in zip(ANCIENTS, ps.favors) if n) or "none"
+            chains = " | ".join(" ".join(c) for c in ps.chains) or "none yet"
+            text += f"; Favor Tokens: {favors}; Ritual Chains: {chains}"
         return text
 
     def to_svg(self, highlight: Iterable[Any] = ()) -> str:
@@ -155,10 +180,15 @@ class GameState(BaseState):
         for name in ("path", "cells"):
             if hasattr(action, name):
                 return list(getattr(action, name))
-        for name in ("cell", "origin", "target"):
-            if hasattr(action, name):
-                return [getattr(action, name)]
-        return []
+        cells = [getattr(action, n) for n in ("cell", "second", "origin", "target")
+                 if getattr(action, n, None) is not None]
+        return cells
+
+    def evaluate(self, action, player: int) -> int:
+        """The immediate score gain of an action (used by GreedyPlayer): a Ritual's points
+        from the ranking of :func:`~.rules.rank_rituals`, 0 for anything else."""
+        from .rules import ritual_points
+        return ritual_points(self, action) if player == self.turn_player else 0
 
     # ----- helpers ----------------------------------------------------------------------------
 
@@ -169,7 +199,7 @@ class GameState(BaseState):
         for p, i in enumerate(self.spirits):
             if i != NOBODY:
                 at[i] = p
-        return Position(self.board, self.trees, tuple(at))
+        return Position(self.board, self.trees, tuple(at), self.ancients[1])
 
     def card(self, card_id: str) -> LandCard | CreatureCard:
         return self.edition.card(card_id)
@@ -197,13 +227,17 @@ class GameState(BaseState):
                  weather: Mapping[int, Mapping[str, int]] | None = None,
                  blessings: Mapping[int, Mapping[str, int]] | None = None,
                  hands: Mapping[int, Iterable[str]] | None = None,
-                 points: Mapping[int, int] | None = None) -> "GameState":
+                 points: Mapping[int, int] | None = None,
+                 favors: Mapping[int, Mapping[str, int]] | None = None,
+                 chains: Mapping[int, Iterable[Iterable[str]]] | None = None,
+                 ancients: Mapping[str, Hex | None] | None = None) -> "GameState":
         """The same game with pieces placed by hand, for lessons and "score this" questions.
 
         Trees and Seeds come from (or go back to) their owners' supplies; Weather Tokens and
         Blessings from the supply and the bag; hand cards from the decks or the market
-        (replaced from the decks).  Anything impossible raises InvalidSetup naming it, e.g.
-        more than 10 Trees for a player.
+        (replaced from the decks); in the full game also Favor Tokens, Ritual Chains of played
+        cards (from the decks) and the Ancients' spaces.  Anything impossible raises
+        InvalidSetup naming it, e.g. more than 10 Trees for a player.
 
         >>> from pangaea_lab import pangaea
         >>> s = pangaea.new_game(players=2, seed=1)
@@ -213,7 +247,8 @@ class GameState(BaseState):
         """
         from .arrange import arrange
         return arrange(self, trees=trees, seeds=seeds, spirits=spirits, weather=weather,
-                       blessings=blessings, hands=hands, points=points)
+                       blessings=blessings, hands=hands, points=points, favors=favors,
+                       chains=chains, ancients=ancients)
 
     # ----- invariants ---------------------------------------------------------------------------
 
@@ -248,6 +283,29 @@ class GameState(BaseState):
         counts = [self.trees.count(p) for p in range(n)]
         assert self.most_trees == scoring.most_trees_holder(counts, ed.most_trees_minimum), \
             "the Most Trees marker is with the wrong player"
+        for k, ancient in enumerate(ANCIENTS if not self.family else ()):
+            held = (self.favor_bag.count(ancient) + self.market_favors.count(ancient)
+                    + sum(ps.favors[k] for ps in self.players)
+                    + sum(1 for ps in self.players for _, a in ps.activated if a == ancient))
+            assert held == ed.favor_tokens[k], f"{ancient} Favor Tokens: {held} in play, {ed.favor_tokens[k]} in the box"
+        for p, ps in enumerate(self.players):
+            cards_on = [c for c, _ in ps.activated]
+            assert len(set(cards_on)) == len(cards_on), "a card holds more than one Favor Token"
+            assert set(cards_on) <= set(ps.played), "a Favor Token sits on a card not played"
+            if not self.family:
+                chained = [c for chain in ps.chains for c in chain]
+                assert sorted(chained) == sorted(ps.played) or (
+                    self.pending is not None and self.pending.kind == "chain"
+                    and sorted(chained + [self.pending.card]) == sorted(ps.played)), \
+                    "every played card belongs to exactly one Ritual Chain"
+        okuma, chelon, thorondal = self.ancients
+        assert okuma == NOBODY or self.board.terrain[okuma] == "land", "Okuma stands on land"
+        assert chelon == NOBODY or self.board.terrain[chelon] == "water", "Chelon stands on water"
+        assert thorondal == NOBODY or self.trees[thorondal] != NOBODY, "Thorondal stands on a Tree"
+        if self.family:
+            assert self.ancients == (NOBODY,) * 3 and not self.favor_bag and not any(
+                sum(ps.favors) for ps in self.players) and set(self.market_favors) == {None}, \
+                "the family game has no Ancients and no Favor Tokens"
 
     # ----- JSON ---------------------------------------------------------------------------------
 
@@ -270,18 +328,23 @@ class GameState(BaseState):
                 "weather": dict(zip(ed.biomes, ps.weather)),
                 "blessings": dict(zip(BLESSING_KINDS, ps.blessings)),
                 "creature_points": ps.creature_points, "land_points": ps.land_points,
-                "played": list(ps.played)} for ps in self.players],
+                "played": list(ps.played), "favors": dict(zip(ANCIENTS, ps.favors)),
+                "chains": [list(c) for c in ps.chains],
+                "activated": [list(x) for x in ps.activated]} for ps in self.players],
             "land_deck": list(self.land_deck), "creature_deck": list(self.creature_deck),
             "market": list(self.market),
             "weather_supply": dict(zip(ed.biomes, self.weather_supply)),
             "blessing_bag": list(self.blessing_bag), "blessing_discard": list(self.blessing_discard),
             "first_player": self.first_player, "turn_player": self.turn_player,
             "actions_taken": self.actions_taken, "exchange_used": self.exchange_used,
-            "pending": None if self.pending is None else {
-                "kind": self.pending.kind, "player": self.pending.player,
-                "targets": [list(b.cells[i]) for i in self.pending.targets],
-                "owners": list(self.pending.owners),
-                "grown": [list(b.cells[i]) for i in self.pending.grown]},
+            "decisions": [{
+                "kind": d.kind, "player": d.player,
+                "targets": [list(b.cells[i]) for i in d.targets], "owners": list(d.owners),
+                "grown": [list(b.cells[i]) for i in d.grown], "ancient": d.ancient,
+                "card": d.card} for d in self.decisions],
+            "ancients": {a: (None if i == NOBODY else list(b.cells[i]))
+                         for a, i in zip(ANCIENTS, self.ancients)},
+            "favor_bag": list(self.favor_bag), "market_favors": list(self.market_favors),
             "round": self.round, "end_triggered": self.end_triggered, "phase": self.phase,
             "final_ritual_done": self.final_ritual_done, "end_reason": self.end_reason,
         }
@@ -354,6 +417,12 @@ class GameState(BaseState):
                 raise InvalidData(f"field {where} must list Blessing kinds {list(BLESSING_KINDS)}")
             return tuple(v)
 
+        def _activation(x: Any, where: str) -> tuple[str, str]:
+            if (not isinstance(x, list) or len(x) != 2 or x[0] not in ed.cards
+                    or x[1] not in ANCIENTS):
+                raise InvalidData(f"field {where} must list [card, Ancient] pairs")
+            return (x[0], x[1])
+
         players = []
         for p, raw in enumerate(raw_players):
             w = f"players[{p}]"
@@ -364,7 +433,10 @@ class GameState(BaseState):
                 blessings=counts(f(raw, "blessings", dict, w), BLESSING_KINDS, f"{w}.blessings"),
                 creature_points=f(raw, "creature_points", int, w),
                 land_points=f(raw, "land_points", int, w),
-                played=card_list(f(raw, "played", list, w), f"{w}.played")))
+                played=card_list(f(raw, "played", list, w), f"{w}.played"),
+                favors=counts(f(raw, "favors", dict, w), ANCIENTS, f"{w}.favors"),
+                chains=tuple(card_list(c, f"{w}.chains") for c in f(raw, "chains", list, w)),
+                activated=tuple(_activation(x, f"{w}.activated") for x in f(raw, "activated", list, w))))
 
         spirits = []
         for p, v in enumerate(f(data, "spirits", list, "save")):
@@ -387,20 +459,36 @@ class GameState(BaseState):
         market = card_list(f(data, "market", list, "save"), "market", allow_none=True)
         if len(market) != len(MARKET_SLOTS):
             raise InvalidData(f"field 'market' must have {len(MARKET_SLOTS)} slots")
-        pending = None
-        raw_pending = data.get("pending")
-        if raw_pending is not None:
-            pk = f(raw_pending, "kind", str, "pending")
-            if pk not in ("draw", "move"):
-                raise InvalidData(f"field pending.kind must be 'draw' or 'move', found {pk!r}")
-            pending = Pending(
-                pk, player_no(f(raw_pending, "player", int, "pending"), "pending.player"),
-                tuple(space(v, "pending.targets") for v in f(raw_pending, "targets", list, "pending")),
-                tuple(player_no(v, "pending.owners") for v in f(raw_pending, "owners", list, "pending")),
-                tuple(space(v, "pending.grown") for v in f(raw_pending, "grown", list, "pending")))
-            if pk == "move" and (not pending.targets or len(pending.owners) != len(pending.targets)
-                                 or pending.owners[0] != pending.player):
-                raise InvalidData("field 'pending': a Tree move needs matching targets and owners")
+        decisions = []
+        for k, raw in enumerate(f(data, "decisions", list, "save")):
+            w = f"decisions[{k}]"
+            kind = f(raw, "kind", str, w)
+            if kind not in DECISIONS:
+                raise InvalidData(f"field {w}.kind must be one of {list(DECISIONS)}, found {kind!r}")
+            d = Pending(kind, player_no(f(raw, "player", int, w), f"{w}.player"),
+                        tuple(space(v, f"{w}.targets") for v in f(raw, "targets", list, w)),
+                        tuple(player_no(v, f"{w}.owners") for v in f(raw, "owners", list, w)),
+                        tuple(space(v, f"{w}.grown") for v in f(raw, "grown", list, w)),
+                        f(raw, "ancient", str, w), f(raw, "card", str, w))
+            if kind == "move" and (not d.targets or len(d.owners) != len(d.targets)
+                                   or d.owners[0] != d.player):
+                raise InvalidData(f"field {w}: a Tree move needs matching targets and owners")
+            if kind == "summon" and d.ancient not in ANCIENTS:
+                raise InvalidData(f"field {w}.ancient must be one of {list(ANCIENTS)}")
+            if kind == "chain" and d.card not in ed.cards:
+                raise InvalidData(f"field {w}.card must be a card of this edition")
+            decisions.append(d)
+        raw_anc = f(data, "ancients", dict, "save")
+        if set(raw_anc) != set(ANCIENTS):
+            raise InvalidData(f"field 'ancients' must give a space (or null) for each of {list(ANCIENTS)}")
+        ancients = tuple(NOBODY if raw_anc[a] is None else space(raw_anc[a], f"ancients.{a}")
+                         for a in ANCIENTS)
+        favor_bag = f(data, "favor_bag", list, "save")
+        market_favors = f(data, "market_favors", list, "save")
+        if not all(t in ANCIENTS for t in favor_bag):
+            raise InvalidData(f"field 'favor_bag' must list Favor Tokens of {list(ANCIENTS)}")
+        if len(market_favors) != 4 or not all(t is None or t in ANCIENTS for t in market_favors):
+            raise InvalidData("field 'market_favors' must give 4 slots, each an Ancient or null")
         phase = f(data, "phase", str, "save")
         if phase not in PHASES:
             raise InvalidData(f"field 'phase' must be one of {list(PHASES)}, found {phase!r}")
@@ -424,7 +512,8 @@ class GameState(BaseState):
             first_player=player_no(f(data, "first_player", int, "save"), "first_player"),
             turn_player=player_no(f(data, "turn_player", int, "save"), "turn_player"),
             actions_taken=actions_taken, exchange_used=f(data, "exchange_used", bool, "save"),
-            pending=pending, round=rnd, end_triggered=f(data, "end_triggered", bool, "save"),
+            decisions=tuple(decisions), ancients=ancients, favor_bag=tuple(favor_bag),
+            market_favors=tuple(market_favors), round=rnd, end_triggered=f(data, "end_triggered", bool, "save"),
             phase=phase, final_ritual_done=f(data, "final_ritual_done", bool, "save"),
             end_reason=f(data, "end_reason", str, "save"))
         counts_now = [state.trees.count(p) for p in range(n)]

@@ -42,8 +42,8 @@ def play(players: int = 2, seed: int | str = 0, computer: dict | None = None, **
 class SetupStepper:
     """Game Setup step by step: ``step`` is the index into :func:`setup_steps`."""
 
-    def __init__(self, players: int = 2, seed: int | str = 0) -> None:
-        self.steps = setup_steps(players=players, seed=seed)
+    def __init__(self, players: int = 2, seed: int | str = 0, family: bool = False) -> None:
+        self.steps = setup_steps(players=players, seed=seed, family=family)
         self.step = 0
 
     def next(self) -> None:
@@ -61,11 +61,11 @@ class SetupStepper:
         return self.steps[self.step].state.to_svg()
 
 
-def setup_stepper(players: int = 2, seed: int | str = 0):
+def setup_stepper(players: int = 2, seed: int | str = 0, family: bool = False):
     """A widget with Back / Next buttons walking through Game Setup."""
     import ipywidgets as w
 
-    model = SetupStepper(players, seed)
+    model = SetupStepper(players, seed, family)
     text, picture = w.HTML(), w.HTML()
     back, forward = w.Button(description="◀ Back"), w.Button(description="Next ▶")
 
@@ -263,3 +263,17 @@ def check_answer(state: GameState, player: int, card_id: str, answer: int) -> st
     hint = ("Count 1 per own Tree or Spirit on the path, then +1 for each other colour."
             if opts else "Look again: is there any legal path at all?")
     return f"Not quite: {answer} is not the best score. {hint}"
+
+
+def check_favor_answer(state: GameState, player: int, card_id: str, answer: Sequence[str]) -> str:
+    """Exercise helper: which Favor Token types does this played card accept right now?"""
+    from .rules import favor_types
+    if card_id not in state.players[player].played:
+        return f"{card_id} is not one of {PLAYER_NAMES[player]}'s played cards."
+    right = set(favor_types(state, player, card_id))
+    given = set(answer)
+    if given == right:
+        return f"Right: {card_id} accepts {', '.join(sorted(right)) or 'no token'}."
+    hint = ("A Creature card takes its own Ancient's token; a Land card takes the type of a "
+            "Creature card right next to it in its chain.")
+    return f"Not quite. {hint}"

@@ -25,8 +25,8 @@ def strip_board():
 
 @pytest.fixture
 def small():
-    """A 2-player game on the strip board; Red (0) to play its first action."""
-    s = pangaea.new_game(players=2, seed=5, board=strip_board())
+    """A 2-player family game on the strip board; Red (0) to play its first action."""
+    s = pangaea.new_game(players=2, seed=5, board=strip_board(), family=True)
     return replace(s, first_player=0, turn_player=0)
 
 
@@ -46,8 +46,10 @@ def card_with(state, biomes):
 
 
 @pytest.fixture
-def game2():
-    return pangaea.new_game(players=2, seed=11)
+def full():
+    """The same as ``small`` but with the full game's Ancients and Favor Tokens."""
+    s = pangaea.new_game(players=2, seed=5, board=strip_board())
+    return replace(s, first_player=0, turn_player=0)
 
 
 def do(state, action):

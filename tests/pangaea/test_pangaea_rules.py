@@ -1,4 +1,5 @@
-"""Every rule of the family game, each test naming the rulebook section it checks.
+"""Every rule of the family game, each test naming the rulebook section it checks (the
+full game's additions are in test_pangaea_ancients.py).
 
 The strip board of conftest.py: land (0,0) Sun, (1,0) Rain, (2,0) Snow, (3,0) Wind, (4,0) Sun,
 (5,0) Rain; water (0,1)..(4,1) with a blessing icon on (2,1); land (-1,2) Wind, (0,2) Snow,
@@ -46,7 +47,11 @@ def test_game_setup(players):
     assert sum(1 for k in s.board_blessings if k) == len(marked) == 4 * players
     assert len(s.blessing_bag) == 24 - len(marked)
     assert s.turn_player == s.first_player
-    assert s.family and s.phase == "main" and s.round == 1
+    assert not s.family and s.phase == "main" and s.round == 1   # the full game by default
+    assert all(t is not None for t in s.market_favors)          # a Favor Token on each card
+    assert len(s.favor_bag) == 36 - 4 and s.ancients == (-1, -1, -1)
+    family = pangaea.new_game(players=players, seed=9, family=True)
+    assert family.family and not family.favor_bag and family.market_favors == (None,) * 4
     s.check_invariants()
 
 
@@ -63,7 +68,7 @@ def test_setup_rejects_bad_arguments():
     with pytest.raises(InvalidSetup, match="seed"):
         pangaea.new_game(players=2, seed=1.5)
     with pytest.raises(InvalidSetup, match="family"):
-        pangaea.new_game(players=2, family=False)
+        pangaea.new_game(players=2, family="yes")
 
 
 def test_setup_steps_end_in_the_first_state():
@@ -178,7 +183,7 @@ def test_moving_trees_when_the_supply_is_empty():
     assert {a.origin for a in moves} <= {(3, 0), (4, 0), (5, 0)}
     target = moves[0].target
     rejected(s, FlyingSeed((5, 0)), "decision is waiting")
-    rejected(s, MoveTree((0, 0), target), "does not hold a Tree")
+    rejected(s, MoveTree((0, 0), target), "not one of the choices")
     s = do(s, moves[0])
     assert target in s.trees_of(1) and moves[0].origin not in s.trees_of(1)
     s.check_invariants()
