@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab test test-fast bench clean
+.PHONY: lab test test-fast bench clean notebook-outputs
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,6 +25,11 @@ test: $(STAMP)
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -p no:cacheprovider -x -q tests
+
+# After changing a notebook: store the outputs that nbval checks (cells marked
+# NBVAL_CHECK_OUTPUT) and clear the others.
+notebook-outputs: $(STAMP)
+	$(BIN)/python tests/notebook_outputs.py
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py

@@ -36,7 +36,7 @@ class GameInfo:
 GAMES = (
     GameInfo("pangaea", "The Dawn of Pangaea", (2, 4),
              "Plant Seeds, let Spirits grow forests, and perform Rituals to climb the Sacred "
-             "Mountain (family rules).",
+             "Mountain, with the Ancient Guardians (or the family rules).",
              ("pangaea/01_setup.ipynb", "pangaea/02_turns.ipynb",
               "pangaea/03_land_rituals.ipynb", "pangaea/04_scoring.ipynb")),
     GameInfo("harmonies", "Harmonies", (1, 4),

@@ -191,29 +191,32 @@ def _lay_tiles(ed: Edition, biomes: list[str], rng: random.Random) -> list[Tile]
     and prefers the snuggest spots (most shared edges), chosen at random among equals."""
     mountain = set(hexgrid.spiral((0, 0), ed.mountain_radius))
     taken: set[Hex] = set()
-    tiles: list[Tile] = []
+    near_tiles: dict[Hex, int] = {}      # how many taken hexes touch each hex
+    near_mountain: dict[Hex, int] = {}
+    for m in mountain:
+        for n in hexgrid.neighbours(m):
+            near_mountain[n] = near_mountain.get(n, 0) + 1
     shape = list(ed.land_shape) + list(ed.water_shape)
+    rotations = [[hexgrid.rotate(c, r) for c in shape] for r in range(6)]
+    tiles: list[Tile] = []
     for index, biome in enumerate(biomes):
         blocked = mountain | taken
         frontier = sorted({n for c in blocked for n in hexgrid.neighbours(c)} - blocked)
         seen: set[frozenset[Hex]] = set()
         best: list[tuple[int, Hex]] = []
         best_score = -1
-        for rotation in range(6):
-            rotated = [hexgrid.rotate(c, rotation) for c in shape]
+        for rotation, rotated in enumerate(rotations):
             for anchor in frontier:
                 for c in rotated:
-                    offset = hexgrid.sub(anchor, c)
-                    cells = frozenset(hexgrid.add(r, offset) for r in rotated)
-                    if cells & blocked or cells in seen:
+                    offset = (anchor[0] - c[0], anchor[1] - c[1])
+                    cells = frozenset((r[0] + offset[0], r[1] + offset[1]) for r in rotated)
+                    if cells in seen or not cells.isdisjoint(blocked):
                         continue
                     seen.add(cells)
-                    touch_tiles = sum(1 for h in cells for n in hexgrid.neighbours(h) if n in taken)
-                    touch_mountain = sum(1 for h in cells for n in hexgrid.neighbours(h)
-                                         if n in mountain)
+                    touch_tiles = sum(near_tiles.get(h, 0) for h in cells)
                     if tiles and touch_tiles == 0:
                         continue  # must join the continent, not float beside the mountain
-                    score = touch_tiles + 2 * touch_mountain
+                    score = touch_tiles + 2 * sum(near_mountain.get(h, 0) for h in cells)
                     if score > best_score:
                         best, best_score = [], score
                     if score == best_score:
@@ -221,8 +224,10 @@ def _lay_tiles(ed: Edition, biomes: list[str], rng: random.Random) -> list[Tile]
         rotation, offset = rng.choice(best)
         land, water, blessing = _tile_cells(ed, rotation, offset)
         tiles.append(Tile(index, biome, tuple(land), tuple(water), tuple(blessing)))
-        taken.update(land)
-        taken.update(water)
+        for h in land + water:
+            taken.add(h)
+            for n in hexgrid.neighbours(h):
+                near_tiles[n] = near_tiles.get(n, 0) + 1
     return tiles
 
 

@@ -314,7 +314,15 @@ def favor_types(s: GameState, player: int, card_id: str) -> list[str]:
 
 
 def summonable(s: GameState, ancient: str, player: int) -> bool:
-    return bool(placements(s, ancient, player))
+    """True when the Ancient has somewhere new to go (the same test as :func:`placements`,
+    without listing them)."""
+    here = s.ancients[ANCIENTS.index(ancient)]
+    b = s.board
+    if ancient == "Okuma":
+        return any(i != here for i in _empty_land(s))
+    if ancient == "Chelon":
+        return any(i != here for i in b.water)
+    return any(s.trees[i] != NOBODY and i != here for i in b.land)
 
 
 def legal_actions(s: GameState) -> list[PangaeaAction]:

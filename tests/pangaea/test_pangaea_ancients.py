@@ -307,3 +307,60 @@ def test_full_game_save_round_trip(full):
     s = do(s, ActivateFavor(s.players[0].played[1], "Okuma"))
     again = type(s).from_json(s.to_json())
     assert again == s and again.pending.kind == "summon"
+
+
+# ----- explorers and players ------------------------------------------------------------------
+
+def midgame(seed=77, steps=120):
+    from pangaea_lab.pangaea import ForesterPlayer
+    state = pangaea.new_game(players=3, seed=seed)
+    bots = [ForesterPlayer(k) for k in range(3)]
+    for _ in range(steps):
+        state = state.apply(bots[state.current_player].choose(state))
+    return state
+
+
+def test_rank_rituals_lists_every_legal_ritual_best_first():
+    from pangaea_lab.pangaea.rules import ritual_points
+    s = midgame()
+    while s.pending is not None or s.actions_taken == 2:
+        s = s.apply(s.legal_actions()[-1])
+    ranked = pangaea.rank_rituals(s)
+    legal = {a for a in s.legal_actions() if isinstance(a, (PlayLand, PlayCreature))}
+    assert {a for _, a in ranked} == legal
+    points = [p for p, _ in ranked]
+    assert points == sorted(points, reverse=True)
+    for p, a in ranked:
+        assert p == ritual_points(s, a)
+        after = s.apply(a)
+        assert after.players[s.turn_player].points - s.players[s.turn_player].points == p
+
+
+def test_greedy_player_takes_the_best_ritual():
+    from pangaea_lab.core.players import GreedyPlayer
+    s = midgame()
+    while s.pending is not None or s.actions_taken == 2:
+        s = s.apply(s.legal_actions()[-1])
+    ranked = pangaea.rank_rituals(s)
+    if ranked:
+        choice = GreedyPlayer(3).choose(s)
+        assert pangaea.rank_rituals(s)[0][0] == s.evaluate(choice, s.turn_player)
+
+
+def test_chains_picture_and_favor_exercise(full):
+    from pangaea_lab.pangaea.render import chains_svg
+    from pangaea_lab.pangaea.widgets import check_favor_answer
+    s, land, c = creature_chain(full, "Chelon")
+    s = do(s, ActivateFavor(c, "Chelon"))
+    s = do(s, s.legal_actions()[0])
+    svg = chains_svg(s, 0)
+    assert land in svg and c in svg and "Favor Token activated" in svg
+    assert check_favor_answer(s, 0, land, ["Chelon"]).startswith("Right")
+    assert check_favor_answer(s, 0, land, ["Okuma"]).startswith("Not quite")
+    assert "not one of" in check_favor_answer(s, 0, "L20", [])
+
+
+def test_board_shows_the_ancients(full):
+    s = summon(full, "Chelon", (4, 1))
+    assert "Chelon on (4, 1)" in s.to_svg()
+    assert "Okuma on" not in s.to_svg()
