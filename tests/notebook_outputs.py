@@ -31,6 +31,7 @@ def refresh(path: Path) -> None:
     nb = nbformat.read(path, as_version=4)
     NotebookClient(nb, timeout=900, kernel_name="python3",
                    resources={"metadata": {"path": str(path.parent)}}).execute()
+    nb.metadata.pop("widgets", None)      # widget state would only bloat the file
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
