@@ -32,11 +32,13 @@ class Position:
     trees: tuple[int, ...]
     spirit_at: tuple[int, ...]
     chelon: int = NOBODY
+    protected: int = NOBODY          # the space under Thorondal
 
     @classmethod
     def build(cls, board: Board, trees: dict[Hex, int], spirits: dict[int, Hex] | None = None,
-              chelon: Hex | None = None) -> "Position":
-        """A position from ``{cell: player}`` Trees, ``{player: cell}`` Spirits and Chelon."""
+              chelon: Hex | None = None, thorondal: Hex | None = None) -> "Position":
+        """A position from ``{cell: player}`` Trees, ``{player: cell}`` Spirits, Chelon's and
+        Thorondal's spaces."""
         t = [NOBODY] * len(board)
         for cell, p in trees.items():
             t[board.cell_of(cell)] = p
@@ -44,7 +46,8 @@ class Position:
         for p, cell in (spirits or {}).items():
             s[board.cell_of(cell)] = p
         c = NOBODY if chelon is None else board.cell_of(chelon)
-        return cls(board, tuple(t), tuple(s), c)
+        guard = NOBODY if thorondal is None else board.cell_of(thorondal)
+        return cls(board, tuple(t), tuple(s), c, guard)
 
     def holder(self, i: int) -> int:
         """The player whose Tree or Spirit stands on space ``i`` (-1 if none)."""
@@ -66,6 +69,7 @@ class RitualOption:
     own: int
     other_colours: tuple[int, ...]
     bonus: int = 0
+    kept: tuple[Hex, ...] = ()       # your Trees on the path that Thorondal keeps in place
 
     @property
     def points(self) -> int:
@@ -78,7 +82,10 @@ class RitualOption:
             text += f" + {len(colours)} for other colours ({', '.join(colours)})"
         if self.bonus:
             text += f" + {self.bonus} for the Chelon bridge"
-        return f"{text} = {self.points} points"
+        text = f"{text} = {self.points} points"
+        if self.kept:
+            text += f"; Thorondal keeps your Tree on {self.kept[0]} in place"
+        return text
 
 
 def _bfs(pos: Position, source: int) -> dict[int, int]:
@@ -160,8 +167,11 @@ def land_ritual_options(pos: Position, player: int, card: LandCard) -> list[Ritu
         for path in shortest_paths(pos, a, b):
             own, others = score_path(pos, path, player)
             bonus = 1 if pos.chelon in path else 0   # Chelon as a bridge: +1
+            kept = tuple(board.cells[i] for i in path
+                         if i == pos.protected and pos.trees[i] == player)
             options.append(RitualOption(card.id, board.cells[a], board.cells[b],
-                                        tuple(board.cells[i] for i in path), own, others, bonus))
+                                        tuple(board.cells[i] for i in path), own, others, bonus,
+                                        kept))
     options.sort(key=lambda o: (-o.points, o.start, o.end, o.path))
     return options
 

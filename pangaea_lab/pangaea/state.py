@@ -199,7 +199,7 @@ class GameState(BaseState):
         for p, i in enumerate(self.spirits):
             if i != NOBODY:
                 at[i] = p
-        return Position(self.board, self.trees, tuple(at), self.ancients[1])
+        return Position(self.board, self.trees, tuple(at), self.ancients[1], self.ancients[2])
 
     def card(self, card_id: str) -> LandCard | CreatureCard:
         return self.edition.card(card_id)

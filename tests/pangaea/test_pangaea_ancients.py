@@ -135,6 +135,8 @@ def test_thorondal_protects_its_tree_from_rituals(full):
     cid = deck_card(full, "land", biomes=["Sun", "Snow"])
     s = full.arranged(trees={(0, 0): 0, (1, 0): 0, (2, 0): 0}, hands={0: [cid]},
                       ancients={"Thorondal": (1, 0)})
+    (option,) = pangaea.land_ritual_options(s.position, 0, s.card(cid))
+    assert option.kept == ((1, 0),) and "Thorondal keeps your Tree on (1, 0)" in option.explain()
     s = do(s, PlayLand(cid, False, ((0, 0), (1, 0), (2, 0))))
     assert s.trees_of(0) == [(1, 0)]         # the protected Tree stays, the others go home
     assert s.players[0].trees == 9
