@@ -183,7 +183,7 @@ def part_text(part: Mapping[str, Any]) -> str:
         "raccoon": lambda: "put hand cards under your cave, then draw as many",
         "draw_per_species": lambda: f"draw a card per {part.get('species')} in your forest",
         "draw_per_type": lambda: f"draw a card per {part.get('type')} in your forest",
-        "mushroom": lambda: (f"from your next turn on, draw a card whenever you play "
+        "mushroom": lambda: ("from your next turn on, draw a card whenever you play "
                              + {"tree": "a tree", "top": "a card atop a tree",
                                 "bottom": "a card below a tree"}.get(
                                  part.get("trigger", ""), f"a {part.get('trigger')}")),

@@ -13,6 +13,20 @@ from .rituals import NOBODY
 from .state import MARKET_SLOTS, GameState
 
 
+def _swap(held: tuple[int, ...], want: Mapping[str, int], kinds: tuple[str, ...],
+          bag: list[str], what: str) -> tuple[int, ...]:
+    """Give back the tokens a player holds to ``bag`` and take the wanted ones from it."""
+    if set(want) - set(kinds):
+        raise InvalidSetup(f"unknown {what} in {dict(want)}; use {list(kinds)}")
+    for k, kind in enumerate(kinds):
+        bag.extend([kind] * held[k])
+        for _ in range(want.get(kind, 0)):
+            if kind not in bag:
+                raise InvalidSetup(f"no {kind} {what} left in the bag")
+            bag.remove(kind)
+    return tuple(want.get(kind, 0) for kind in kinds)
+
+
 def arrange(s: GameState, trees: Mapping[Hex, int] | None = None,
             seeds: Mapping[Hex, int] | None = None,
             spirits: Mapping[int, Hex | None] | None = None,
@@ -86,16 +100,8 @@ def arrange(s: GameState, trees: Mapping[Hex, int] | None = None,
                     raise InvalidSetup(f"not enough {ed.biomes[k]} Weather Tokens in the supply")
             ps = replace(ps, weather=tuple(want))
         if blessings and p in blessings:
-            if set(blessings[p]) - set(BLESSING_KINDS):
-                raise InvalidSetup(f"unknown Blessing in {dict(blessings[p])}; use {list(BLESSING_KINDS)}")
-            want = [blessings[p].get(k, 0) for k in BLESSING_KINDS]
-            for k, kind in enumerate(BLESSING_KINDS):
-                bag.extend([kind] * ps.blessings[k])
-                for _ in range(want[k]):
-                    if kind not in bag:
-                        raise InvalidSetup(f"no {kind} Blessing left in the bag")
-                    bag.remove(kind)
-            ps = replace(ps, blessings=tuple(want))
+            ps = replace(ps, blessings=_swap(ps.blessings, blessings[p], BLESSING_KINDS, bag,
+                                             "Blessing"))
         if hands and p in hands:
             for c in ps.hand:
                 (creature_deck if isinstance(ed.card(c), CreatureCard) else land_deck).insert(0, c)
@@ -118,16 +124,7 @@ def arrange(s: GameState, trees: Mapping[Hex, int] | None = None,
         if points and p in points:
             ps = replace(ps, creature_points=0, land_points=int(points[p]))
         if favors and p in favors:
-            if set(favors[p]) - set(ANCIENTS):
-                raise InvalidSetup(f"unknown Favor Token in {dict(favors[p])}; use {list(ANCIENTS)}")
-            want = [favors[p].get(a, 0) for a in ANCIENTS]
-            for k, ancient in enumerate(ANCIENTS):
-                fbag.extend([ancient] * ps.favors[k])
-                for _ in range(want[k]):
-                    if ancient not in fbag:
-                        raise InvalidSetup(f"no {ancient} Favor Token left in the bag")
-                    fbag.remove(ancient)
-            ps = replace(ps, favors=tuple(want))
+            ps = replace(ps, favors=_swap(ps.favors, favors[p], ANCIENTS, fbag, "Favor Token"))
         if chains and p in chains:
             rows = [list(row) for row in chains[p]]
             for row in rows:

@@ -33,6 +33,8 @@ REQUIRED = ("biomes", "players", "tiles_per_player", "tile_shape", "mountain", "
             "trees_per_player", "seeds_per_player", "weather_tokens", "blessings",
             "favor_tokens", "most_trees", "land_rituals", "creature_rituals", "rule_gaps",
             "round_limit")
+# Return of the Ancients (solo/co-op): optional; an edition without them uses the reference's
+COOP_ITEMS = ("ancients_mountain", "scourge_markers", "shadow_markers", "moon_board", "moon_cards")
 
 
 @dataclass(frozen=True)
@@ -114,6 +116,7 @@ class Edition:
     round_limit: int
     favor_tokens: tuple[int, ...]
     digest: str
+    coop: "CoopData | None" = None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Edition) and other.digest == self.digest
@@ -137,7 +140,8 @@ class Edition:
 
     def sources(self) -> list[tuple[str, str, str]]:
         """``(item, source, note)`` for every item, for showing which data are facts."""
-        return [(k, self.raw[k]["source"], self.raw[k].get("note", "")) for k in REQUIRED]
+        return [(k, self.raw[k]["source"], self.raw[k].get("note", ""))
+                for k in (*REQUIRED, *COOP_ITEMS) if k in self.raw]
 
     def rule_gaps(self) -> list[dict]:
         """The situations the rulebook does not settle and the choice made for each."""
@@ -359,6 +363,7 @@ def _validated(text: str) -> Edition:
         raise InvalidData("edition field 'rule_gaps' must be a list of {id, text} objects")
     round_limit = _int(_value(data, "round_limit"), "round_limit", 1)
 
+    coop = _coop_data(data, summit) if any(k in data for k in COOP_ITEMS) else None
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
     return Edition(
         raw=data, name=name, label=label, biomes=biomes, min_players=pmin,
@@ -367,7 +372,114 @@ def _validated(text: str) -> Edition:
         creature_cards=tuple(creature_cards), land_shape=land, water_shape=water,
         blessing_shape=blessing, mountain_radius=radius, most_trees_minimum=most_min,
         most_trees_bonus=most_bonus, round_limit=round_limit,
-        favor_tokens=tuple(favor[a] for a in ANCIENTS), digest=digest)
+        favor_tokens=tuple(favor[a] for a in ANCIENTS), digest=digest, coop=coop)
+
+
+SHADOW_KINDS = ("Dream", "Devour", "Dance")
+MOON_EFFECTS = ("blessing_each", "remove_dream", "scourge_each")
+DIFFICULTIES = {"standard": "", "cozy": "Cozy Afternoon", "midnight": "Midnight Hour"}
+
+
+@dataclass(frozen=True)
+class CoopData:
+    """Return of the Ancients components: the mountain set-up, Scourge supply, Shadow Marker
+    mix, the Moon Board's cycles and the two Moon Cards (see the edition's source labels)."""
+
+    ancient_start: int
+    devour_steps: tuple[int, ...]
+    dance_step: int
+    scourge_total: int
+    scourge_per_player: int
+    shadow_mix: tuple[tuple[str, int], ...]
+    black: frozenset[str]
+    cycles: tuple[tuple[str, ...], ...]                 # markers per Moon Cycle I, II, III
+    moon_cards: tuple[tuple[str, str, tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]], ...]
+    # (key, name, ((markers, effects) for Cycle II, for Cycle III))
+
+    def cycle_plan(self, difficulty: str) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+        """``(markers, effects)`` for each of the three cycles at a difficulty."""
+        first = ((self.cycles[0], ()),)
+        if difficulty == "standard":
+            return first + tuple((c, ()) for c in self.cycles[1:])
+        for key, _, later in self.moon_cards:
+            if key == difficulty:
+                return first + later
+        raise InvalidData(f"no Moon Card for difficulty {difficulty!r}")
+
+
+def _markers(value: Any, where: str) -> tuple[str, ...]:
+    if not isinstance(value, dict) or not set(value) <= set(SHADOW_KINDS):
+        raise InvalidData(f"edition field {where} must map Shadow Marker kinds {list(SHADOW_KINDS)} to counts")
+    return tuple(k for k in SHADOW_KINDS for _ in range(_int(value.get(k, 0), f"{where}.{k}")))
+
+
+def _coop_data(data: Mapping, summit: int) -> CoopData:
+    """Validate the Return of the Ancients items (each missing one comes from the reference)."""
+    ref = None
+
+    def item(key: str) -> Any:
+        nonlocal ref
+        if key in data:
+            return _value(data, key)
+        if ref is None:
+            ref = json.loads(resources.files(__package__).joinpath("data/edition.json").read_text("utf-8"))
+        return _value(ref, key)
+
+    mountain = item("ancients_mountain")
+    if not isinstance(mountain, dict):
+        raise InvalidData("edition field 'ancients_mountain' must be an object")
+    start = _int(mountain.get("ancient_start"), "ancients_mountain.ancient_start", 1)
+    devour = mountain.get("devour")
+    if not isinstance(devour, list):
+        raise InvalidData("edition field ancients_mountain.devour must list steps")
+    devour_steps = tuple(_int(v, "ancients_mountain.devour", 1) for v in devour)
+    dance = _int(mountain.get("dance"), "ancients_mountain.dance", 0)
+    if not (dance < min(devour_steps, default=start) and max(devour_steps, default=0) < start < summit):
+        raise InvalidData("edition field 'ancients_mountain': the Dance Marker must lie below the "
+                          "Devour Markers, and they below the Ancients' start, below the summit")
+    scourge = item("scourge_markers")
+    if not isinstance(scourge, dict):
+        raise InvalidData("edition field 'scourge_markers' must be an object")
+    total = _int(scourge.get("total"), "scourge_markers.total", 1)
+    per = _int(scourge.get("per_player"), "scourge_markers.per_player", 1)
+    shadow = item("shadow_markers")
+    if not isinstance(shadow, dict):
+        raise InvalidData("edition field 'shadow_markers' must be an object with mix and black")
+    mix = _markers(shadow.get("mix"), "shadow_markers.mix")
+    black = shadow.get("black")
+    if not isinstance(black, list) or not set(black) <= set(SHADOW_KINDS):
+        raise InvalidData(f"edition field shadow_markers.black must list kinds of {list(SHADOW_KINDS)}")
+    board = item("moon_board")
+    if not isinstance(board, list) or len(board) != 3:
+        raise InvalidData("edition field 'moon_board' must list the markers of 3 Moon Cycles")
+    cycles = tuple(_markers(c, f"moon_board[{k}]") for k, c in enumerate(board))
+    cards = item("moon_cards")
+    if not isinstance(cards, dict) or set(cards) != {"cozy", "midnight"}:
+        raise InvalidData("edition field 'moon_cards' must describe the 'cozy' and 'midnight' cards")
+    moon = []
+    for key in ("cozy", "midnight"):
+        card = cards[key]
+        where = f"moon_cards.{key}"
+        if not isinstance(card, dict) or not isinstance(card.get("cycles"), list) or len(card["cycles"]) != 2:
+            raise InvalidData(f"edition field {where} must give a name and 2 cycles (II and III)")
+        later = []
+        for k, c in enumerate(card["cycles"]):
+            effects = c.get("effects", []) if isinstance(c, dict) else None
+            if not isinstance(effects, list) or not set(effects) <= set(MOON_EFFECTS):
+                raise InvalidData(f"edition field {where}.cycles[{k}].effects must list some of {list(MOON_EFFECTS)}")
+            later.append((_markers(c.get("markers"), f"{where}.cycles[{k}].markers"), tuple(effects)))
+        moon.append((key, str(card.get("name", key)), tuple(later)))
+    on_mountain = ["Devour"] * len(devour_steps) + ["Dance"]
+    for plan in ([cycles[0], cycles[1], cycles[2]],
+                 *([cycles[0], *(m for m, _ in later)] for _, _, later in moon)):
+        used = on_mountain + [m for c in plan for m in c]
+        for kind in SHADOW_KINDS:
+            if used.count(kind) > mix.count(kind):
+                raise InvalidData(f"edition: the mountain and the Moon Cycles need {used.count(kind)} "
+                                  f"{kind} Shadow Markers but the mix has {mix.count(kind)}")
+    return CoopData(start, devour_steps, dance, total, per,
+                    tuple((k, mix.count(k)) for k in SHADOW_KINDS), frozenset(black), cycles,
+                    tuple(moon))
 
 
 def tiles_per_player(ed: Edition) -> dict[str, int]:

@@ -221,11 +221,12 @@ def plot_climb(history: Sequence[Any], ax: Any = None) -> Any:
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 3.5))
     first = history[0]
-    turns: list[list[int]] = []
+    turns: list[list[int]] = []      # points at the start of every turn, and at the end
+    previous = None
     for s in history:
-        if not turns or s.turn_player != prev_turn or s.is_over:
+        if s.turn_player != previous or s.is_over:
             turns.append([ps.points for ps in s.players])
-        prev_turn = s.turn_player
+        previous = s.turn_player
     for p in range(first.num_players):
         ax.plot(range(len(turns)), [t[p] for t in turns], color=PLAYER_COLOURS[p],
                 label=PLAYER_NAMES[p], linewidth=2)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from itertools import combinations, product
-from typing import Iterator
+from typing import Any, Iterator
 
 from ..core.errors import IllegalAction, InvalidData
 from . import scoring
@@ -618,15 +618,24 @@ def _ecosystem(s: GameState, d: Draft, p: int) -> None:
         d.players[p]["blessings"][BLESSING_KINDS.index(kind)] += 1
 
 
-def _do_creature(s: GameState, d: Draft, a: PlayCreature) -> None:
-    p = s.turn_player
+def _ritual_card(s: GameState, card_id: str, kind: type) -> Any:
+    """The card an action names, checked to be of the right kind of Ritual."""
     try:
-        card = s.card(a.card)
+        card = s.card(card_id)
     except InvalidData as exc:
         raise IllegalAction(str(exc), rule="Play a Ritual Card") from None
-    if not isinstance(card, CreatureCard):
-        raise IllegalAction(f"{a.card} is a Land Ritual; play it with a path of Trees.",
-                            rule="Land Rituals")
+    if not isinstance(card, kind):
+        if kind is CreatureCard:
+            raise IllegalAction(f"{card_id} is a Land Ritual; play it with a path of Trees.",
+                                rule="Land Rituals")
+        raise IllegalAction(f"{card_id} is a Creature Ritual; it is paid with Weather Tokens.",
+                            rule="Creature Rituals")
+    return card
+
+
+def _do_creature(s: GameState, d: Draft, a: PlayCreature) -> None:
+    p = s.turn_player
+    card = _ritual_card(s, a.card, CreatureCard)
     ps = s.players[p]
     biomes = s.edition.biomes
     pay = dict(a.pay)
@@ -651,13 +660,7 @@ def _do_creature(s: GameState, d: Draft, a: PlayCreature) -> None:
 
 def _do_land(s: GameState, d: Draft, a: PlayLand) -> None:
     p = s.turn_player
-    try:
-        card = s.card(a.card)
-    except InvalidData as exc:
-        raise IllegalAction(str(exc), rule="Play a Ritual Card") from None
-    if not isinstance(card, LandCard):
-        raise IllegalAction(f"{a.card} is a Creature Ritual; it is paid with Weather Tokens.",
-                            rule="Creature Rituals")
+    card = _ritual_card(s, a.card, LandCard)
     why = explain_path(s.position, p, card, a.path)
     if why:
         raise s.reject(why, rule="Land Rituals", like=PlayLand)

@@ -6,8 +6,8 @@ space data are tuples indexed like ``board.cells``; -1 means "nobody".
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Iterable
 
 from ..core import jsonio
 from ..core.errors import InvalidData
@@ -221,17 +221,14 @@ class GameState(BaseState):
     def with_players(self, players: list[PlayerState]) -> "GameState":
         return replace(self, players=tuple(players))
 
-    def arranged(self, trees: Mapping[Hex, int] | None = None,
-                 seeds: Mapping[Hex, int] | None = None,
-                 spirits: Mapping[int, Hex | None] | None = None,
-                 weather: Mapping[int, Mapping[str, int]] | None = None,
-                 blessings: Mapping[int, Mapping[str, int]] | None = None,
-                 hands: Mapping[int, Iterable[str]] | None = None,
-                 points: Mapping[int, int] | None = None,
-                 favors: Mapping[int, Mapping[str, int]] | None = None,
-                 chains: Mapping[int, Iterable[Iterable[str]]] | None = None,
-                 ancients: Mapping[str, Hex | None] | None = None) -> "GameState":
+    def arranged(self, **changes: Any) -> "GameState":
         """The same game with pieces placed by hand, for lessons and "score this" questions.
+
+        Keywords (see :func:`~.arrange.arrange`): ``trees={cell: player}``,
+        ``seeds={cell: player}``, ``spirits={player: cell}``, ``weather={player: {biome: n}}``,
+        ``blessings={player: {kind: n}}``, ``hands={player: [card, ...]}``,
+        ``points={player: n}``, ``favors={player: {ancient: n}}``,
+        ``chains={player: [[card, ...], ...]}``, ``ancients={name: cell}``.
 
         Trees and Seeds come from (or go back to) their owners' supplies; Weather Tokens and
         Blessings from the supply and the bag; hand cards from the decks or the market
@@ -246,9 +243,7 @@ class GameState(BaseState):
         9
         """
         from .arrange import arrange
-        return arrange(self, trees=trees, seeds=seeds, spirits=spirits, weather=weather,
-                       blessings=blessings, hands=hands, points=points, favors=favors,
-                       chains=chains, ancients=ancients)
+        return arrange(self, **changes)
 
     # ----- invariants ---------------------------------------------------------------------------
 

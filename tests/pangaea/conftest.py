@@ -70,3 +70,13 @@ def end_turn(state):
         while state.pending is not None:
             state = state.apply(state.legal_actions()[0])
     return state.apply(EndTurn())
+
+
+def forester_game(seed=77, steps=60, players=3, **options):
+    """A game after ``steps`` actions by seeded foresters (a busy, realistic position)."""
+    from pangaea_lab.pangaea import ForesterPlayer
+    state = pangaea.new_game(players=players, seed=seed, **options)
+    bots = [ForesterPlayer(k) for k in range(players)]
+    for _ in range(steps):
+        state = state.apply(bots[state.current_player].choose(state))
+    return state

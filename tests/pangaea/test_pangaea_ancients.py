@@ -15,7 +15,7 @@ from pangaea_lab.pangaea import (ActivateFavor, BlessCallAncient, ConvertFavor, 
                                  PlayCreature, PlayLand, SpiritGrowth, SummonAncient,
                                  TakeBlessing, TakeMarketCard)
 
-from conftest import do, few_trees_edition, strip_board
+from conftest import do, few_trees_edition, forester_game, strip_board
 
 
 def rejected(state, action, match):
@@ -236,7 +236,6 @@ def play_land(state, cid, path):
 
 def test_first_card_starts_a_chain_and_cards_join_by_matching_winds(full):
     left_only = deck_card(full, "creature", winds="L")
-    right_only = deck_card(full, "creature", winds="R")
     land = deck_card(full, "land", winds="LR")
     s = full.arranged(chains={0: [[land]]}, weather={0: {b: 5 for b in full.edition.biomes}},
                       hands={0: [left_only]})
@@ -314,12 +313,7 @@ def test_full_game_save_round_trip(full):
 # ----- explorers and players ------------------------------------------------------------------
 
 def midgame(seed=77, steps=120):
-    from pangaea_lab.pangaea import ForesterPlayer
-    state = pangaea.new_game(players=3, seed=seed)
-    bots = [ForesterPlayer(k) for k in range(3)]
-    for _ in range(steps):
-        state = state.apply(bots[state.current_player].choose(state))
-    return state
+    return forester_game(seed, steps)
 
 
 def test_rank_rituals_lists_every_legal_ritual_best_first():

@@ -8,7 +8,7 @@ import pytest
 
 from pangaea_lab import pangaea
 from pangaea_lab.pangaea import (PlayLand, Position, custom_board, explain_path,
-                                 land_ritual_options, load_edition)
+                                 land_ritual_options)
 from pangaea_lab.pangaea.edition import LandCard
 from pangaea_lab.pangaea.rituals import shortest_paths
 

@@ -5,17 +5,15 @@ import pytest
 from pangaea_lab import pangaea
 from pangaea_lab.core.players import play_game
 from pangaea_lab.pangaea import ForesterPlayer, PlayLand
-from pangaea_lab.pangaea.render import board_svg, draw_board, plot_climb
+from pangaea_lab.pangaea.render import draw_board, plot_climb
 from pangaea_lab.pangaea.widgets import (RitualExplorer, check_answer, parse_path, play,
                                          ritual_explorer, setup_stepper)
 
+from conftest import forester_game
+
 
 def busy_state(seed=77, steps=60):
-    state = pangaea.new_game(players=3, seed=seed)
-    bots = [ForesterPlayer(k) for k in range(3)]
-    for _ in range(steps):
-        state = state.apply(bots[state.current_player].choose(state))
-    return state
+    return forester_game(seed, steps)
 
 
 def test_svg_is_deterministic_and_shows_pieces():
