@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab test test-fast bench clean notebook-outputs
+.PHONY: lab test test-fast bench clean notebook-outputs app test-browser
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,7 +21,7 @@ lab: $(STAMP)
 # finish in a few minutes on a 2-core machine.
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadfile --nbval-lax --doctest-modules -p no:cacheprovider \
-		pangaea_lab README.md tests notebooks
+		--ignore=tests/browser pangaea_lab README.md tests notebooks
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -p no:cacheprovider -x -q tests
@@ -30,6 +30,35 @@ test-fast: $(STAMP)
 # NBVAL_CHECK_OUTPUT) and clear the others.
 notebook-outputs: $(STAMP)
 	$(BIN)/python tests/notebook_outputs.py
+
+# The notebooks as Voilà apps for a classroom: widgets live, code hidden.  The landing page
+# is the start notebook (its URL is printed); its table links every game's notebooks.
+# `make app APP_PORT=9000` picks another port.
+APP_PORT ?= 8866
+APP_IP   ?= 127.0.0.1
+
+app: $(STAMP)
+	@echo "Landing page: http://$(APP_IP):$(APP_PORT)/voila/render/00_start_here.ipynb  (Ctrl-C stops)"
+	$(BIN)/voila notebooks --no-browser --Voila.ip=$(APP_IP) --port=$(APP_PORT)
+
+# Every game's widgets clicked in a real browser (JupyterLab and the Voilà app), with
+# Playwright and the system Chromium; installs Debian's chromium package when missing (as
+# root). Screenshots go to build/screenshots/, server logs to build/browser-logs/.
+CHROMIUM ?= /usr/bin/chromium
+BROWSER_STAMP := $(VENV)/.installed-browser
+
+$(BROWSER_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[lab,test,browser]"
+	touch $(BROWSER_STAMP)
+
+test-browser: $(BROWSER_STAMP)
+	@if [ ! -x $(CHROMIUM) ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "Installing Chromium from the Debian packages"; \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
+	fi
+	@test -x $(CHROMIUM) || echo "Chromium is missing at $(CHROMIUM): install the chromium package (apt-get install chromium) or set CHROMIUM=/path/to/chromium"
+	PANGAEA_BROWSER_TESTS=1 PANGAEA_CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest tests/browser \
+		-p no:cacheprovider -n 2 --dist loadgroup -q
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py

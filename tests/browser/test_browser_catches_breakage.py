@@ -1,0 +1,38 @@
+"""The browser checks really catch a broken widget: in a temporary copy of the package the
+Apply button's callback is cut, the Voilà app is served from that copy, and the same check the
+real tests use must fail, saying that Apply did nothing."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from browser_support import REPO, STEP_THROUGH, check_step_through, open_in_voila, voila_server
+
+APPLY_WIRING = "self.apply_button.on_click(self._forward(lambda: model.play()))"
+
+
+@pytest.fixture(scope="module")
+def broken_voila(served, workdir, logs):
+    copy = workdir / "broken"
+    shutil.copytree(REPO / "pangaea_lab", copy / "pangaea_lab",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    widget = copy / "pangaea_lab" / "core" / "widget.py"
+    source = widget.read_text()
+    assert APPLY_WIRING in source, "the Apply wiring moved: update this demonstration"
+    widget.write_text(source.replace(APPLY_WIRING,
+                                     "self.apply_button.on_click(lambda _button: None)"))
+    # PYTHONPATH comes before the editable install, so the kernels import the broken copy
+    server = voila_server(served, workdir / "broken-home", logs / "voila-broken.log",
+                          extra_env={"PYTHONPATH": str(copy)})
+    try:
+        yield server.start()
+    finally:
+        server.stop()
+
+
+@pytest.mark.xdist_group("voila")
+def test_a_dead_apply_button_is_caught(broken_voila, page):
+    open_in_voila(page, broken_voila, STEP_THROUGH["pangaea"])
+    with pytest.raises(AssertionError, match="pressing Apply did not change the board picture"):
+        check_step_through(page.page, "Voilà with a broken Apply", patience=8_000)
