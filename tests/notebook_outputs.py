@@ -21,7 +21,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def is_checked(cell) -> bool:
-    return cell.cell_type == "code" and cell.source.lstrip().startswith(MARK)
+    """nbval checks a cell with the marker comment on any line of it."""
+    return cell.cell_type == "code" and any(line.strip() == MARK
+                                            for line in cell.source.splitlines())
 
 
 def refresh(path: Path) -> None:

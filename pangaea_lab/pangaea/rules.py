@@ -161,8 +161,9 @@ def _ritual_actions(s: GameState, player: int) -> list[PangaeaAction]:
         else:
             for opt in land_ritual_options(pos, player, card):
                 a = PlayLand(card_id, from_market, opt.path)
-                out.append(replace(a, label=f"{card.title} from {where}: {opt.start}→{opt.end}, "
-                                   f"{len(opt.path)} spaces, {opt.points} points"))
+                via = " ".join(str(c) for c in opt.path[1:-1])
+                out.append(replace(a, label=f"{card.title} from {where}: {opt.start}→{opt.end}"
+                                   + (f" via {via}" if via else "") + f", {opt.points} points"))
     return out
 
 
