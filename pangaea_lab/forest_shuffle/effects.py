@@ -98,7 +98,8 @@ def count_type(w: "Work", kind: str) -> int:
 
 
 def free_options(w: "Work", kind: str) -> list[tuple[int, str, int]]:
-    """(card, side, tree) for each hand card half of type ``kind`` that has a free slot."""
+    """(card, side, tree) for each hand card half of type ``kind`` that has a free slot
+    (a Hare or Toad joins only cards placed on an earlier turn)."""
     from .forest import can_join
     out = []
     forest = w.forests[w.current]
@@ -110,7 +111,7 @@ def free_options(w: "Work", kind: str) -> list[tuple[int, str, int]]:
             if kind not in catalog().species(half.species).types:
                 continue
             for i, tree in enumerate(forest.trees):
-                if can_join(tree.slot(side), half.species) is None:
+                if can_join(tree.slot(side), half.species, w.this_turn) is None:
                     out.append((c, side, i))
     return out
 
@@ -159,7 +160,8 @@ def place_free(w: "Work", card: int, side: str, tree: int) -> None:
     """Place a hand card for free (no cost, effect or bonus); mushrooms may still draw."""
     step = w.pending[0]
     w.hands[w.current].remove(card)
-    w.forests[w.current] = w.forests[w.current].place(tree, side, dweller_of(card, side))
+    w.forests[w.current] = w.forests[w.current].place(tree, side, dweller_of(card, side),
+                                                      w.this_turn)
     w.this_turn.append(card)
     if step.n == 1:
         w.pending.pop(0)

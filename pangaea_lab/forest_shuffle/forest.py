@@ -11,8 +11,9 @@ hand with :meth:`Forest.from_dict` names cards by species only (``card`` is ``No
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, replace
-from typing import Any, Iterator
+from typing import Any
 
 from ..core.errors import InvalidData
 from .cards import SAPLING, SIDES, catalog
@@ -65,10 +66,13 @@ class Tree:
         return sum(len(self.slot(s)) for s in SIDES)
 
 
-def can_join(slot: tuple[Dweller, ...], species: str) -> str | None:
+def can_join(slot: tuple[Dweller, ...], species: str,
+             placed_now: Collection[int] = ()) -> str | None:
     """Why ``species`` may not go into a slot holding ``slot``, or None if it may.
 
-    One card per slot; European Hares stack without limit and Common Toads two high."""
+    One card per slot; European Hares stack without limit and Common Toads two high, but
+    only onto cards placed on an earlier turn: ``placed_now`` holds the ids of the cards
+    placed this turn (empty for a finished forest, where any stack is allowed)."""
     if not slot:
         return None
     sp = catalog().species(species)
@@ -77,6 +81,10 @@ def can_join(slot: tuple[Dweller, ...], species: str) -> str | None:
                 f"(only European Hares, and Common Toads two high, may share one)")
     if sp.stack is not None and len(slot) >= sp.stack:
         return f"at most {sp.stack} {sp.name} cards may share a slot"
+    if placed_now and any(d.card in placed_now for d in slot):
+        return (f"a {sp.name} may only join other {sp.name}s placed on an earlier turn, not "
+                f"one placed this turn (a free placement or a Mole play is still the same "
+                f"turn; an extra turn is a later one)")
     return None
 
 
@@ -103,13 +111,15 @@ class Forest:
         """Cards lying in the forest (trees, saplings, dwellers), not counting the cave."""
         return len(self.trees) + sum(t.card_count() for t in self.trees)
 
-    def free_spots(self, species: str) -> list[tuple[int, str]]:
-        """(tree index, side) where a half of ``species`` could be placed now."""
+    def free_spots(self, species: str,
+                   placed_now: Collection[int] = ()) -> list[tuple[int, str]]:
+        """(tree index, side) where a half of ``species`` could be placed now (``placed_now``:
+        cards placed this turn, see :func:`can_join`)."""
         sp = catalog().species(species)
         out = []
         for i, tree in enumerate(self.trees):
             for side in SIDES:
-                if sp.fits(side) and can_join(tree.slot(side), sp.name) is None:
+                if sp.fits(side) and can_join(tree.slot(side), sp.name, placed_now) is None:
                     out.append((i, side))
         return out
 
@@ -118,8 +128,10 @@ class Forest:
     def plant(self, tree: Tree) -> "Forest":
         return replace(self, trees=self.trees + (tree,))
 
-    def place(self, index: int, side: str, dweller: Dweller) -> "Forest":
-        """The forest with ``dweller`` added to slot ``side`` of tree ``index`` (checked)."""
+    def place(self, index: int, side: str, dweller: Dweller,
+              placed_now: Collection[int] = ()) -> "Forest":
+        """The forest with ``dweller`` added to slot ``side`` of tree ``index`` (checked;
+        ``placed_now``: cards placed this turn in a game, see :func:`can_join`)."""
         if not 0 <= index < len(self.trees):
             raise InvalidData(f"there is no tree number {index} in this forest "
                               f"(it has {len(self.trees)})")
@@ -128,7 +140,7 @@ class Forest:
             where = "left or right" if sp.slot == "side" else sp.slot
             raise InvalidData(f"{sp.name} cannot sit in a {side} slot; it belongs {where} "
                               f"of a tree")
-        why = can_join(self.trees[index].slot(side), sp.name)
+        why = can_join(self.trees[index].slot(side), sp.name, placed_now)
         if why:
             raise InvalidData(f"cannot put {sp.name} {side} of tree {index}: {why}")
         trees = list(self.trees)

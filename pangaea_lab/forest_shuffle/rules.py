@@ -181,7 +181,7 @@ class Work:
         else:
             assert isinstance(action, PlayDweller)
             d = dweller_of(action.card, action.side)
-            self.forests[p] = self.forests[p].place(action.tree, action.side, d)
+            self.forests[p] = self.forests[p].place(action.tree, action.side, d, self.this_turn)
             placement, cost = action.side, cat.species(d.species).cost
         self.this_turn.append(action.card)  # type: ignore[attr-defined]
         kind = "pay" if cost else "placed"
@@ -260,6 +260,7 @@ def play_options(st: GameState, allowed: tuple[int, ...] | None = None) -> list[
     hand = st.hands[p]
     budget = len(hand) - 1
     trees_in_forest = st.forests[p].trees
+    placed_now = st.this_turn
     trees, dwellers, saplings = [], [], []
     for c in hand:
         if allowed is not None and c not in allowed:
@@ -274,7 +275,7 @@ def play_options(st: GameState, allowed: tuple[int, ...] | None = None) -> list[
                     continue
                 for i, tree in enumerate(trees_in_forest):
                     slot = getattr(tree, side)
-                    if not slot or can_join(slot, species) is None:
+                    if not slot or can_join(slot, species, placed_now) is None:
                         dwellers.append(PlayDweller(c, side, i))
         saplings.append(PlaySapling(c))
     return trees + dwellers + saplings
@@ -396,10 +397,15 @@ def _why_slot(st: GameState, action: PlayDweller | PlaceFree) -> IllegalAction:
     if not 0 <= action.tree < len(forest.trees):
         return st.reject(f"you have no tree number {action.tree + 1}",
                          rule="Play a card: split cards", like=like)
-    why = can_join(forest.trees[action.tree].slot(action.side), half.species)
+    slot = forest.trees[action.tree].slot(action.side)
+    why = can_join(slot, half.species)
+    rule = "Play a card: split cards"
+    if why is None:
+        why = can_join(slot, half.species, st.this_turn)
+        rule = f"{half.species} (appendix): sharing a slot only on a later turn"
     if why:
         return st.reject(f"{half.species} cannot go {action.side} of tree {action.tree + 1}: "
-                         f"{why}", rule="Play a card: split cards", like=like)
+                         f"{why}", rule=rule, like=like)
     sp = cat.species(half.species)
     if isinstance(action, PlaceFree):
         step = st.step
