@@ -23,6 +23,9 @@ from .scoring import ForestScore, score
 DECISIONS = ("draw", "pay", "mushroom", "effect", "bonus", "free", "raccoon", "mole")
 STEP_KINDS = DECISIONS + ("placed",)
 
+#: fields a save may lack (an older or hand-written save), and the value they then take
+SAVE_DEFAULTS: dict[str, Any] = {"this_turn": []}
+
 
 @dataclass(frozen=True)
 class Step:
@@ -208,6 +211,7 @@ class GameState(BaseState):
     @classmethod
     def from_data(cls, data: dict) -> "GameState":
         names = [f.name for f in fields(cls)]
+        data = {**SAVE_DEFAULTS, **data}
         missing = [n for n in names if n not in data]
         if missing:
             raise InvalidData(f"the save file lacks field(s): {', '.join(missing)}")
@@ -288,6 +292,23 @@ class GameState(BaseState):
         for p, forest in enumerate(self.forests):
             assert forest.cave == len(self.caves[p]), "cave count out of step"
             _check_slots(forest, p)
+        self._check_this_turn()
+
+    def _check_this_turn(self) -> None:
+        """Cards placed this turn lie in the current player's forest, once each, and a Hare
+        or Toad placed this turn never sits on another one placed this turn."""
+        placed = self.this_turn
+        if not placed:
+            return
+        assert len(set(placed)) == len(placed), "a card is listed twice as placed this turn"
+        forest = self.forests[self.current]
+        assert set(placed) <= set(_forest_cards(forest)), (
+            "a card listed as placed this turn is not in the current player's forest")
+        for i, t in enumerate(forest.trees):
+            for side in SIDES:
+                slot = t.slot(side)
+                assert all(d.card not in placed for d in slot[:-1]), (
+                    f"slot {side} of tree {i + 1} stacks a card on one placed this turn")
 
 
 _ALL_IDS = frozenset(catalog().card_ids)
