@@ -260,7 +260,17 @@ def open_in_voila(watched: Watched, server: Server, notebook: str) -> None:
     """Render ``notebook`` (a path under the served folder) in Voilà and wait for the page."""
     page = watched.page
     page.goto(f"{server.url}/voila/render/{notebook}", wait_until="load", timeout=PAGE_LOAD)
-    # Voilà runs the notebook on the server; the widgets then render from the kernel's state
+    # Voilà runs the notebook on the server and sends its outputs within the page; the
+    # widgets then render from the kernel's state, one after the other
+    count = ("() => [document.querySelectorAll('.jupyter-widgets').length, "
+             "document.querySelectorAll('.jp-OutputArea-output').length]")
+    last, since = page.evaluate(count), time.monotonic()
+    deadline = time.monotonic() + WIDGET / 1000
+    while time.monotonic() < deadline and time.monotonic() - since < 2.0:
+        page.wait_for_timeout(250)
+        now = page.evaluate(count)
+        if now != last:
+            last, since = now, time.monotonic()
     wait_for_widgets(page)
 
 
