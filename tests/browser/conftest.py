@@ -87,9 +87,11 @@ def browser(workdir: Path) -> Iterator[Any]:
     """One Chromium with a fresh profile for the whole run."""
     from browser_support import CHROMIUM_ARGS, chromium_or_fail, keep_local
     try:
-        chromium = chromium_or_fail()
+        chromium, problem = chromium_or_fail(), ""
     except FileNotFoundError as exc:
-        pytest.fail(str(exc), pytrace=False)
+        problem = str(exc)
+    if problem:
+        pytest.fail(problem, pytrace=False)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
