@@ -363,7 +363,7 @@ def _validated(text: str) -> Edition:
         raise InvalidData("edition field 'rule_gaps' must be a list of {id, text} objects")
     round_limit = _int(_value(data, "round_limit"), "round_limit", 1)
 
-    coop = _coop_data(data, summit) if any(k in data for k in COOP_ITEMS) else None
+    coop = _coop_data(data) if any(k in data for k in COOP_ITEMS) else None
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
     return Edition(
         raw=data, name=name, label=label, biomes=biomes, min_players=pmin,
@@ -413,7 +413,7 @@ def _markers(value: Any, where: str) -> tuple[str, ...]:
     return tuple(k for k in SHADOW_KINDS for _ in range(_int(value.get(k, 0), f"{where}.{k}")))
 
 
-def _coop_data(data: Mapping, summit: int) -> CoopData:
+def _coop_data(data: Mapping) -> CoopData:
     """Validate the Return of the Ancients items (each missing one comes from the reference)."""
     ref = None
 
@@ -434,9 +434,9 @@ def _coop_data(data: Mapping, summit: int) -> CoopData:
         raise InvalidData("edition field ancients_mountain.devour must list steps")
     devour_steps = tuple(_int(v, "ancients_mountain.devour", 1) for v in devour)
     dance = _int(mountain.get("dance"), "ancients_mountain.dance", 0)
-    if not (dance < min(devour_steps, default=start) and max(devour_steps, default=0) < start < summit):
+    if not (dance < min(devour_steps, default=start) and max(devour_steps, default=0) < start):
         raise InvalidData("edition field 'ancients_mountain': the Dance Marker must lie below the "
-                          "Devour Markers, and they below the Ancients' start, below the summit")
+                          "Devour Markers, and they below the Ancients' start")
     scourge = item("scourge_markers")
     if not isinstance(scourge, dict):
         raise InvalidData("edition field 'scourge_markers' must be an object")
