@@ -1,5 +1,6 @@
 """The Dawn of Pangaea: the full game with the Ancient Guardians, Favor Tokens and Ritual
-Chains, and the family rules without them (``new_game(..., family=True)``).
+Chains, the family rules without them (``new_game(..., family=True)``), and the cooperative
+Return of the Ancients for 1-4 players (``new_game(..., mode="ancients")``).
 
 >>> from pangaea_lab import pangaea
 >>> state = pangaea.new_game(players=2, seed=7)
@@ -15,6 +16,8 @@ from .actions import (ActivateFavor, BlessCallAncient, BlessFlyingSeed, BlessVig
                       FlyingSeed, MoveOkuma, MoveTree, PlaceAncient, PlaceInChain, PlayCreature,
                       PlayLand, SpiritGrowth, SummonAncient, TakeBackSeed, TakeBlessing,
                       TakeMarketCard)
+from .actions import (AscendAncient, LeaveSeed, MoveShadow, PlaceScourge, PlaceSeed,
+                      ShareWeather)
 from .board import Board, build_continent, custom_board
 from .edition import Edition, load_edition
 from .rituals import Position, RitualOption, explain_path, land_ritual_options
@@ -25,6 +28,7 @@ from .setup import SetupStep, new_game, setup_steps
 from .state import PLAYER_NAMES, GameState, PlayerState
 
 __all__ = [
+    "AscendAncient", "LeaveSeed", "MoveShadow", "PlaceScourge", "PlaceSeed", "ShareWeather",
     "ActivateFavor", "BlessCallAncient", "ConvertFavor", "MoveOkuma", "PlaceAncient",
     "PlaceInChain", "SummonAncient", "TakeBlessing", "BlessFlyingSeed", "BlessVigorousSeed", "Board", "DrawFromDeck", "Edition", "EndTurn",
     "ExchangeWeather", "ExpandForest", "FlyingSeed", "ForesterPlayer", "GameState", "MoveTree", "PLAYER_NAMES",

@@ -309,3 +309,79 @@ class TakeBlessing(PangaeaAction):
 
     def _text(self) -> str:
         return f"Ecosystem: take a {self.blessing} Blessing from the discard pile"
+
+
+# ----- Return of the Ancients (solo/co-op) ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MoveShadow(PangaeaAction):
+    """Decision (Shadow Phase): where the Spirit of Shadows goes, 2 spaces from where it is."""
+
+    cell: Hex
+    kind: ClassVar[str] = "Move the Shadow"
+    tier: ClassVar[str] = DECISION
+
+    def _text(self) -> str:
+        return f"Shadow Phase: move the Spirit of Shadows to {self.cell}"
+
+
+@dataclass(frozen=True)
+class PlaceScourge(PangaeaAction):
+    """Decision: the space a Scourge Marker spreads to (Dance, or a Moon Card)."""
+
+    cell: Hex
+    kind: ClassVar[str] = "Place a Scourge"
+    tier: ClassVar[str] = DECISION
+
+    def _text(self) -> str:
+        return f"Scourge: place a Scourge Marker on {self.cell}"
+
+
+@dataclass(frozen=True)
+class AscendAncient(PangaeaAction):
+    """Decision: the Ancient Marker a Land Ritual moves up the mountain."""
+
+    ancient: str
+    kind: ClassVar[str] = "Move an Ancient up"
+    tier: ClassVar[str] = DECISION
+
+    def _text(self) -> str:
+        return f"Move the {self.ancient} Marker up the Sacred Mountain"
+
+
+@dataclass(frozen=True)
+class LeaveSeed(PangaeaAction):
+    """Decision: after a Devour took your Tree, leave one of your Seeds on its space or not."""
+
+    leave: bool
+    kind: ClassVar[str] = "Devour: leave a Seed"
+    tier: ClassVar[str] = DECISION
+
+    def _text(self) -> str:
+        return "Leave a Seed where the Tree was devoured" if self.leave else "Leave no Seed behind"
+
+
+@dataclass(frozen=True)
+class PlaceSeed(PangaeaAction):
+    """Decision: the second Seed a returned Thorondal lets you place next to it."""
+
+    cell: Hex
+    kind: ClassVar[str] = "Thorondal's second Seed"
+    tier: ClassVar[str] = DECISION
+
+    def _text(self) -> str:
+        return f"Thorondal: place a second Seed on {self.cell}"
+
+
+@dataclass(frozen=True)
+class ShareWeather(PangaeaAction):
+    """Free action, once per turn: give a Weather Token to a player whose Trees touch yours."""
+
+    to: int
+    weather: str
+    kind: ClassVar[str] = "Share a Weather Token"
+    tier: ClassVar[str] = FREE
+
+    def _text(self) -> str:
+        return f"Give 1 {self.weather} token to player {self.to + 1}"

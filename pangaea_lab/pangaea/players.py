@@ -21,6 +21,9 @@ from .actions import (ActivateFavor, BlessCallAncient, BlessFlyingSeed, BlessVig
                       ConvertFavor, EndTurn, ExpandForest, FlyingSeed, PangaeaAction,
                       PlaceAncient, PlayCreature, PlayLand, SpiritGrowth, SummonAncient,
                       TakeBackSeed, TakeBlessing, TakeMarketCard)
+from . import coop
+from .actions import (AscendAncient, LeaveSeed, MoveShadow, PlaceScourge, PlaceSeed,
+                      ShareWeather)
 from .rituals import NOBODY
 from .state import GameState
 
@@ -36,9 +39,14 @@ class ForesterPlayer(Player):
 
     def value(self, s: GameState, a: PangaeaAction, p: int) -> float:
         b = s.board
+        if s.mode == coop.MODE:
+            v = self._coop_value(s, a, p)
+            if v is not None:
+                return v
         if isinstance(a, (PlayCreature, PlayLand)):
             after = s.apply(a)
-            gain = after.players[p].points - s.players[p].points
+            gain = (coop.progress(after) - coop.progress(s) if s.mode == coop.MODE
+                    else after.players[p].points - s.players[p].points)
             # a Land Ritual also costs the Trees it returns: prefer it only when it pays well
             cost = 0.4 * (s.trees.count(p) - after.trees.count(p))
             spent = 0.3 * a.wild_blessings if isinstance(a, PlayCreature) else 0
@@ -78,6 +86,37 @@ class ForesterPlayer(Player):
         if isinstance(a, EndTurn):
             return 0.0
         return 0.1
+
+    def _coop_value(self, s: GameState, a: PangaeaAction, p: int) -> float | None:
+        """Return of the Ancients: the team's interest. The Shadow goes where it does least
+        harm, Scourge spreads onto empty spaces, Land Rituals lift the Ancient nearest the
+        summit when it would return, otherwise the one nearest the Dance Marker."""
+        b = s.board
+        if isinstance(a, MoveShadow):
+            i = b.index[a.cell]
+            if s.trees[i] != NOBODY:
+                return 3.0
+            if s.seeds[i] != NOBODY:
+                return 2.0
+            return -3.0 if i in s.scourged else -1.0 - 0.2 * sum(
+                1 for j in b.neighbours[i] if s.trees[j] != NOBODY)
+        if isinstance(a, PlaceScourge):
+            i = b.index[a.cell]
+            return (-2.0 if s.trees[i] != NOBODY else -1.0 if s.seeds[i] != NOBODY else 0.0) \
+                + (0.5 if b.terrain[i] == "water" else 0.0)
+        if isinstance(a, AscendAncient):
+            k = coop.ANCIENTS.index(a.ancient)
+            summit = s.edition.summit_steps
+            amount = s.pending.amount if s.pending else 0
+            step = s.ancient_steps[k]
+            return 100.0 + step if step + amount >= summit else 50.0 - step
+        if isinstance(a, (LeaveSeed, PlaceSeed)):
+            return 1.0 if not isinstance(a, LeaveSeed) or a.leave else 0.0
+        if isinstance(a, ShareWeather):
+            return -0.1
+        if isinstance(a, BlessCallAncient) and not coop.returned(s, a.ancient):
+            return 2.0 + s.ancient_steps[coop.ANCIENTS.index(a.ancient)] / 100
+        return None
 
     def _placement(self, s: GameState, a: PlaceAncient, p: int) -> float:
         """How much a summoned Ancient's direct effect helps: Okuma's Weather Token, the Seed

@@ -54,7 +54,8 @@ def board_svg(state: Any = None, highlight: Iterable[Any] = (), paths: Sequence[
     biomes = sorted(set(board.biome))
     players = state.num_players if state is not None else 0
     pic = hex_canvas(list(board.cells) + list(board.mountain), SIZE, margin=12,
-                     extra_bottom=22 * players + 52 if (status and state is not None) else 24,
+                     extra_bottom=22 * players + 52 + 20 * _coop_lines(state)
+                     if (status and state is not None) else 24,
                      background="#ffffff")
     # spaces
     for i, cell in enumerate(board.cells):
@@ -126,6 +127,8 @@ def _pieces(pic: Svg, state: Any) -> None:
             pic.polygon([(x, y - 9), (x + 7, y), (x, y + 9), (x - 7, y)], fill="#e3b505",
                         stroke="#7a5c00", stroke_width=0.8, title=f"{kind} Blessing on {cell}")
             pic.text(x, y, kind[0], size=8, fill="#3a2a00", font_weight="bold")
+    if getattr(state, "mode", "") == "ancients":
+        _shadow_and_scourge(pic, state)
     for p, i in enumerate(state.spirits):
         if i != NOBODY:
             x, y = hexgrid.to_pixel(board.cells[i], SIZE)
@@ -141,13 +144,53 @@ def _pieces(pic: Svg, state: Any) -> None:
             pic.text(x + dx, y + dy, name[:2], size=7, fill="#ffffff", font_weight="bold")
 
 
+def _coop_lines(state: Any) -> int:
+    return 3 if getattr(state, "mode", "") == "ancients" else 0
+
+
+def _shadow_and_scourge(pic: Svg, state: Any) -> None:
+    """Return of the Ancients: Scourge Markers as dark hexes, the Spirit of Shadows as a black
+    disc with a crescent."""
+    board = state.board
+    for i in state.scourged:
+        pic.hexagon(board.cells[i], SIZE * 0.8, fill="#2b1d2f", stroke="#7d4e8c",
+                    stroke_width=1.2, opacity="0.55", title=f"Scourge on {board.cells[i]}")
+        if i in state.paired:
+            x, y = hexgrid.to_pixel(board.cells[i], SIZE)
+            pic.text(x + 8, y - 6, "×2", size=7, fill="#ffffff", font_weight="bold")
+    x, y = hexgrid.to_pixel(board.cells[state.shadow], SIZE)
+    pic.circle(x - 6, y + 6, 8.5, fill="#111111", stroke="#b39ddb", stroke_width=2,
+               title=f"Spirit of Shadows on {board.cells[state.shadow]}")
+    pic.text(x - 6, y + 6, "☾", size=9, fill="#e0d7f0", font_weight="bold")
+
+
+def _coop_status(pic: Svg, state: Any, x0: float, y: float) -> None:
+    """The Ancient Markers' steps, the mountain's Devour and Dance Markers, Scourge supply and
+    the Moon Board."""
+    from .coop import coop_data
+    data = coop_data(state.edition)
+    summit = state.edition.summit_steps
+    marks = " · ".join(f"{a} {'back' if s >= summit else s}"
+                       for a, s in zip(("Okuma", "Chelon", "Thorondal"), state.ancient_steps))
+    devour = ", ".join(map(str, state.devour_steps)) or "none"
+    stacks = " | ".join(" ".join(m[:2] for m in st) for st in state.moon_stacks) or "empty"
+    lines = [f"Ancient Markers: {marks} (summit {summit})",
+             f"Devour on {devour} · Dance on {data.dance_step} · Scourge supply {state.scourge_supply}",
+             f"Moon Cycle {state.cycle}/3 ({state.difficulty}) · bag {len(state.shadow_bag)} · "
+             f"stacks: {stacks}"]
+    for k, line in enumerate(lines):
+        pic.text(x0, y + 20 * k, line, size=9.5, anchor="start", fill="#3b2060")
+
+
 def _status(pic: Svg, state: Any) -> None:
     from .state import PLAYER_NAMES
     x0 = pic.min_x + 10
-    y = pic.min_y + pic.height - 22 * state.num_players - 40
+    y = pic.min_y + pic.height - 22 * state.num_players - 40 - 20 * _coop_lines(state)
     summit = state.edition.summit_steps
     phase = {"main": f"Round {state.round}", "final": "Final ritual round",
              "over": "Game over"}[state.phase]
+    if getattr(state, "result", ""):
+        phase += f" — {state.result}"
     pic.text(x0, y, f"{phase} — summit at {summit} steps"
              + (" — end triggered" if state.end_triggered and state.phase == "main" else ""),
              size=10, anchor="start", fill="#222222")
@@ -172,6 +215,8 @@ def _status(pic: Svg, state: Any) -> None:
         market.append(card + (f" ({token})" if token else ""))
     pic.text(x0, y + 20 + 22 * state.num_players, "Open Market: " + " · ".join(market),
              size=9.5, anchor="start", fill="#222222")
+    if _coop_lines(state):
+        _coop_status(pic, state, x0, y + 40 + 22 * state.num_players)
 
 
 def draw_board(state: Any, ax: Any = None, highlight: Iterable[Any] = ()) -> Any:

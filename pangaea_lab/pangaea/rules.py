@@ -19,6 +19,9 @@ from .actions import (DECISION, MAIN, ActivateFavor, BlessCallAncient, BlessFlyi
                       ExpandForest, FlyingSeed, MoveOkuma, MoveTree, PangaeaAction, PlaceAncient,
                       PlaceInChain, PlayCreature, PlayLand, SpiritGrowth, SummonAncient,
                       TakeBackSeed, TakeBlessing, TakeMarketCard)
+from . import coop
+from .actions import (AscendAncient, LeaveSeed, MoveShadow, PlaceScourge, PlaceSeed,
+                      ShareWeather)
 from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard, LandCard
 from .rituals import NOBODY, explain_path, land_ritual_options
 from .state import MARKET_SLOTS, PLAYER_NAMES, GameState, Pending, PlayerState
@@ -59,6 +62,7 @@ class Draft:
         self.decisions = list(s.decisions)
         self.new_decisions: list[Pending] = []
         self.fields: dict = {}
+        self.co = coop.CoopDraft(s) if s.mode == coop.MODE else None   # Return of the Ancients
 
     def push(self, decision: Pending) -> None:
         """A decision this action creates; it is taken before any decision already waiting."""
@@ -96,7 +100,8 @@ class Draft:
                        blessing_discard=tuple(self.blessing_discard), most_trees=holder,
                        ancients=tuple(self.ancients), favor_bag=tuple(self.favor_bag),
                        market_favors=tuple(self.market_favors),
-                       decisions=tuple(self.new_decisions + self.decisions), **self.fields)
+                       decisions=tuple(self.new_decisions + self.decisions),
+                       **(self.co.frozen() if self.co is not None else {}), **self.fields)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -110,13 +115,14 @@ def _empty_land(s: GameState) -> list[int]:
 def _expand_targets(s: GameState, player: int) -> list[int]:
     b = s.board
     near = {j for i in b.land if s.trees[i] == player for j in b.neighbours[i]}
+    pairs = set(coop.pair_targets(s, player)) if s.mode == coop.MODE else set()
     return sorted(j for j in near if b.terrain[j] == "land"
-                  and s.trees[j] == NOBODY and s.seeds[j] == NOBODY)
+                  and s.trees[j] == NOBODY and (s.seeds[j] == NOBODY or j in pairs))
 
 
 def _spirit_targets(s: GameState, player: int) -> list[int]:
     taken = {i for p, i in enumerate(s.spirits) if p != player and i != NOBODY}
-    return [i for i in s.board.water if i not in taken]
+    return [i for i in s.board.water if i not in taken and i not in s.scourged]
 
 
 def payments(card: CreatureCard, have: tuple[int, ...], wild_blessings: int,
@@ -153,7 +159,8 @@ def _ritual_actions(s: GameState, player: int) -> list[PangaeaAction]:
         card = s.card(card_id)
         where = "market" if from_market else "hand"
         if isinstance(card, CreatureCard):
-            for pay, wild in payments(card, ps.weather, ps.blessings[WILD], s.edition.biomes):
+            free = (((), 0),) if coop.free_ritual(s, card) else None   # a returned Ancient's card
+            for pay, wild in free or payments(card, ps.weather, ps.blessings[WILD], s.edition.biomes):
                 a = PlayCreature(card_id, from_market, pay, wild)
                 out.append(replace(a, label=f"{card.title} from {where}: pay "
                                    + ", ".join([f"{n} {w}" for w, n in pay]
@@ -213,7 +220,8 @@ def _free_actions(s: GameState, player: int) -> list[PangaeaAction]:
     if s.family:
         return out
     if ps.blessings[CALL]:
-        out += [BlessCallAncient(a) for a in ANCIENTS if summonable(s, a, player)]
+        out += [BlessCallAncient(a) for a in ANCIENTS if summonable(s, a, player)
+                or (s.mode == coop.MODE and not coop.returned(s, a))]
     done = {c for c, _ in ps.activated}
     for card_id in ps.played:
         if card_id in done:
@@ -223,11 +231,15 @@ def _free_actions(s: GameState, player: int) -> list[PangaeaAction]:
                 out.append(ActivateFavor(card_id, a))
     out += [ConvertFavor(g, t) for g, t in product(ANCIENTS, repeat=2)
             if g != t and ps.favors[ANCIENTS.index(g)] >= 2 and t in s.favor_bag]
+    if s.mode == coop.MODE:
+        out += coop.free_actions(s, player)
     return out
 
 
 def _decision_actions(s: GameState, pend: Pending) -> list[PangaeaAction]:
     b = s.board
+    if pend.kind in coop.WAITING:
+        return coop.decision_actions(s, pend)
     if pend.kind == "draw":
         out: list[PangaeaAction] = [TakeMarketCard(c) for c in s.market if c is not None]
         if s.land_deck:
@@ -317,6 +329,8 @@ def favor_types(s: GameState, player: int, card_id: str) -> list[str]:
 def summonable(s: GameState, ancient: str, player: int) -> bool:
     """True when the Ancient has somewhere new to go (the same test as :func:`placements`,
     without listing them)."""
+    if s.mode == coop.MODE and not coop.returned(s, ancient):
+        return False   # Returned Ancients: only an Ancient back from exile can be summoned
     here = s.ancients[ANCIENTS.index(ancient)]
     b = s.board
     if ancient == "Okuma":
@@ -338,7 +352,8 @@ def legal_actions(s: GameState) -> list[PangaeaAction]:
     out = []
     if s.phase == "main" and s.actions_taken < 2:
         if ps.seeds:
-            out += [FlyingSeed(b.cells[i]) for i in _empty_land(s)]
+            out += [FlyingSeed(b.cells[i]) for i in _empty_land(s)
+                    + (coop.pair_targets(s, p) if s.mode == coop.MODE else [])]
             targets = _expand_targets(s, p)
             out += [ExpandForest((b.cells[i],)) for i in targets]
             if ps.seeds >= 2:
@@ -366,7 +381,7 @@ def _check_space(s: GameState, cell, what: str) -> int:
         raise IllegalAction(f"{what}: {exc}") from None
 
 
-def _grow(d: Draft, spaces: list[int]) -> None:
+def _grow(d: Draft, spaces: list[int], forced: bool = False) -> None:
     """Seeds on these spaces grow into their owners' Trees (Spirit Growth, Moving Trees); if
     the Seed under Okuma grew, Okuma moves on."""
     s = d.s
@@ -374,8 +389,10 @@ def _grow(d: Draft, spaces: list[int]) -> None:
     grown: list[int] = []
     for i in sorted(spaces):
         owner = d.seeds[i]
-        if owner == NOBODY:
+        if owner == NOBODY or (d.co is not None and not coop.may_grow(d, i, forced)):
             continue
+        if d.co is not None:   # Healing Scourge
+            coop.grow_here(d, i, owner)
         d.seeds[i] = NOBODY
         d.players[owner]["seeds"] += 1
         grown.append(i)
@@ -395,6 +412,8 @@ def _grow(d: Draft, spaces: list[int]) -> None:
         steps = okuma_steps(s.board, d.trees, okuma)
         if len(steps) == 1:
             d.ancients[OKUMA] = steps[0]
+            if d.co is not None:
+                coop.ancient_entered(d, "Okuma", steps[0])
         elif steps:
             d.push(Pending("okuma", s.turn_player))
 
@@ -432,6 +451,7 @@ _WAITING = {
     "summon": ("place the summoned Ancient", "Summon the Ancients"),
     "chain": ("place the played card in a Ritual Chain", "Step 2: Ritual Chains"),
     "ecosystem": ("choose the Blessing the Ecosystem earns", "Creating Ecosystems"),
+    **coop.WAITING,
 }
 
 
@@ -453,7 +473,7 @@ def apply(s: GameState, action: PangaeaAction) -> GameState:
 
 def _after(s: GameState) -> GameState:
     """Checks that follow any action: the end trigger on the mountain."""
-    if s.phase == "main" and not s.end_triggered:
+    if s.phase == "main" and not s.end_triggered and s.mode != coop.MODE:
         summit = s.edition.summit_steps
         for p, ps in enumerate(s.players):
             if ps.points >= summit:
@@ -484,11 +504,14 @@ def _do_flying_seed(s: GameState, d: Draft, a: FlyingSeed | BlessFlyingSeed) -> 
     if s.board.terrain[i] != "land":
         raise s.reject(f"{s.board.cells[i]} is a Water Space; Seeds go on Land Spaces only.",
                        rule=rule, like=type(a))
-    if s.trees[i] != NOBODY or s.seeds[i] != NOBODY:
+    pair = s.mode == coop.MODE and i in coop.pair_targets(s, p)
+    if (s.trees[i] != NOBODY or s.seeds[i] != NOBODY) and not pair:
         raise s.reject(f"{s.board.cells[i]} is already taken by a Tree or a Seed.", rule=rule,
                        like=type(a))
     d.seeds[i] = p
     d.players[p]["seeds"] -= 1
+    if pair:   # Healing Scourge: a second Seed on a scourged Land Space
+        d.co.paired.add(i)
 
 
 def _do_expand(s: GameState, d: Draft, a: ExpandForest) -> None:
@@ -509,6 +532,8 @@ def _do_expand(s: GameState, d: Draft, a: ExpandForest) -> None:
                    "is already taken" if s.trees[i] != NOBODY or s.seeds[i] != NOBODY else
                    "is not next to one of your Trees")
             raise s.reject(f"{s.board.cells[i]} {why}.", rule=rule, like=ExpandForest)
+        if s.seeds[i] == p:   # Healing Scourge: a second Seed on a scourged Land Space
+            d.co.paired.add(i)
         d.seeds[i] = p
     d.players[p]["seeds"] -= len(idx)
 
@@ -520,6 +545,9 @@ def _do_spirit_growth(s: GameState, d: Draft, a: SpiritGrowth) -> None:
     if s.board.terrain[i] != "water":
         raise s.reject(f"{s.board.cells[i]} is land; a Spirit moves to a Water Space.", rule=rule,
                        like=SpiritGrowth)
+    if i in s.scourged and s.spirits[p] != i:
+        raise s.reject(f"{s.board.cells[i]} is scourged; Spirits cannot enter scourged water.",
+                       rule="Scourge", like=SpiritGrowth)
     if i in s.spirits and s.spirits.index(i) != p:
         raise s.reject(f"Another Spirit already stands on {s.board.cells[i]}.", rule=rule,
                        like=SpiritGrowth)
@@ -546,7 +574,7 @@ def _do_vigorous(s: GameState, d: Draft, a: BlessVigorousSeed) -> None:
                        rule="Blessing Tokens: Vigorous Seed", like=BlessVigorousSeed)
     d.players[p]["blessings"][VIGOR] -= 1
     d.blessing_discard.append("Vigorous Seed")
-    _grow(d, [i])
+    _grow(d, [i], forced=True)   # also heals a scourged space (Healing Scourge)
 
 
 def _take_card(s: GameState, d: Draft, card_id: str, from_market: bool) -> None:
@@ -567,7 +595,8 @@ def _take_card(s: GameState, d: Draft, card_id: str, from_market: bool) -> None:
         if len(options) == 1:
             _place_in_chain(s, d, p, card_id, *options[0])
         else:
-            d.push(Pending("chain", p, card=card_id))
+            d.push(Pending("chain", p, card=card_id,
+                           amount=int(d.co is not None and d.co.free_card == card_id)))
     if s.phase == "final":
         d.fields["final_ritual_done"] = True
     elif not from_market and (any(c is not None for c in d.market) or s.land_deck
@@ -596,6 +625,8 @@ def _place_in_chain(s: GameState, d: Draft, p: int, card_id: str, chain: int, si
     else:
         row.append(card_id)
         inward = row[-2::-1]
+    if d.co is not None:   # +1 for a Creature next to one of the same Ancient
+        coop.chain_bonus(s, d, p, card_id, inward[0] if inward else None)
     if not isinstance(s.card(card_id), LandCard):
         return
     creatures = 0
@@ -644,19 +675,25 @@ def _do_creature(s: GameState, d: Draft, a: PlayCreature) -> None:
         raise IllegalAction(f"A payment names Weather Tokens of {list(biomes)} with counts.",
                             rule="Creature Rituals")
     tokens = tuple(pay.get(b, 0) for b in biomes)
-    options = set(payments(card, ps.weather, ps.blessings[WILD], biomes))
+    free = coop.free_ritual(s, card)   # a returned Ancient's Ritual costs nothing
+    options = {((), 0)} if free else set(payments(card, ps.weather, ps.blessings[WILD], biomes))
     if (tuple((b, t) for b, t in zip(biomes, tokens) if t), a.wild_blessings) not in options:
         raise s.reject(f"That payment does not match {card.title} with what you hold "
                        f"(you have {dict(zip(biomes, ps.weather))} and "
                        f"{ps.blessings[WILD]} Wild Weather).", rule="Creature Rituals",
                        like=PlayCreature)
+    if free:
+        d.co.free_card = a.card
     _take_card(s, d, a.card, a.from_market)
     for k, n in enumerate(tokens):
         d.players[p]["weather"][k] -= n
         d.weather_supply[k] += n
     d.players[p]["blessings"][WILD] -= a.wild_blessings
     d.blessing_discard.extend(["Wild Weather"] * a.wild_blessings)
-    d.players[p]["creature_points"] += card.points
+    if d.co is not None:   # Return of the Ancients: the Ancient climbs instead
+        coop.creature_played(s, d, p, card)
+    else:
+        d.players[p]["creature_points"] += card.points
 
 
 def _do_land(s: GameState, d: Draft, a: PlayLand) -> None:
@@ -671,7 +708,10 @@ def _do_land(s: GameState, d: Draft, a: PlayLand) -> None:
     if option is None:  # pragma: no cover - explain_path covers every failure
         raise s.reject("That path is not a legal Land Ritual.", rule="Land Rituals", like=PlayLand)
     _take_card(s, d, a.card, a.from_market)
-    d.players[p]["land_points"] += option.points
+    if d.co is not None:   # Return of the Ancients: an Ancient of the player's choice climbs
+        coop.land_played(s, d, p, option.points)
+    else:
+        d.players[p]["land_points"] += option.points
     if s.phase != "final":  # the final round keeps Trees on the continent
         for c in path:
             i = s.board.index[c]
@@ -739,7 +779,10 @@ def _do_take_back(s: GameState, d: Draft, a: TakeBackSeed) -> None:
     if s.seeds[i] != p:
         raise s.reject(f"There is no Seed of yours on {s.board.cells[i]}.",
                        rule="Expand Forest (note on Seeds)", like=TakeBackSeed)
-    d.seeds[i] = NOBODY
+    if i in s.paired:
+        d.co.paired.discard(i)
+    else:
+        d.seeds[i] = NOBODY
     d.players[p]["seeds"] += 1
 
 
@@ -780,6 +823,9 @@ def _refill_market(d: Draft) -> None:
 
 
 def _do_end_turn(s: GameState, d: Draft, a: EndTurn) -> None:
+    if s.mode == coop.MODE:
+        coop.end_turn(s, d)
+        return
     n = s.num_players
     if s.phase == "main":
         if s.actions_taken < 2:
@@ -834,6 +880,11 @@ def _do_call_ancient(s: GameState, d: Draft, a: BlessCallAncient) -> None:
     p = s.turn_player
     if not s.players[p].blessings[CALL]:
         raise s.reject("You hold no Call Ancient Blessing.", rule="Blessing Tokens: Call Ancient")
+    if s.mode == coop.MODE and a.ancient in ANCIENTS and not coop.returned(s, a.ancient):
+        d.players[p]["blessings"][CALL] -= 1
+        d.blessing_discard.append("Call Ancient")
+        coop.call_step(s, d, a.ancient)   # Returned Ancients: one step up the mountain
+        return
     _check_ancient(s, a.ancient, "Blessing Tokens: Call Ancient")
     d.players[p]["blessings"][CALL] -= 1
     d.blessing_discard.append("Call Ancient")
@@ -892,6 +943,8 @@ def _do_place_ancient(s: GameState, d: Draft, a: PlaceAncient) -> None:
     b = s.board
     i = b.index[a.cell]
     d.ancients[ANCIENTS.index(a.ancient)] = i
+    if d.co is not None:   # returned Okuma and Chelon heal the space they enter
+        coop.ancient_entered(d, a.ancient, i)
     if a.ancient == "Okuma":      # a Weather Token of the space's biome
         d.gain_weather(p, i)
     elif a.ancient == "Chelon" and a.second is not None:   # grow one adjacent Seed
@@ -899,10 +952,14 @@ def _do_place_ancient(s: GameState, d: Draft, a: PlaceAncient) -> None:
     elif a.ancient == "Thorondal" and a.second is not None:  # one of your Seeds next to it
         d.seeds[b.index[a.second]] = p
         d.players[p]["seeds"] -= 1
+        if d.co is not None:   # a returned Thorondal places 2 Seeds
+            coop.thorondal_second_seed(d, p, i)
 
 
 def _do_move_okuma(s: GameState, d: Draft, a: MoveOkuma) -> None:
     d.ancients[OKUMA] = s.board.index[a.cell]
+    if d.co is not None:
+        coop.ancient_entered(d, "Okuma", d.ancients[OKUMA])
 
 
 def _do_place_in_chain(s: GameState, d: Draft, a: PlaceInChain) -> None:
@@ -923,4 +980,8 @@ _HANDLERS = {
     BlessCallAncient: _do_call_ancient, ActivateFavor: _do_activate, ConvertFavor: _do_convert,
     PlaceAncient: _do_place_ancient, MoveOkuma: _do_move_okuma,
     PlaceInChain: _do_place_in_chain, TakeBlessing: _do_take_blessing,
+    # Return of the Ancients
+    MoveShadow: coop.do_move_shadow, PlaceScourge: coop.do_place_scourge,
+    AscendAncient: coop.do_ascend, LeaveSeed: coop.do_leave_seed, PlaceSeed: coop.do_place_seed,
+    ShareWeather: coop.do_share_weather,
 }

@@ -32,12 +32,22 @@ class SetupStep:
 
 def setup_steps(players: int = 2, seed: int | str = 0, family: bool = False,
                 edition: Edition | str | Path | Mapping | None = None,
-                board: Board | None = None) -> list[SetupStep]:
+                board: Board | None = None, mode: str = "",
+                difficulty: str = "standard") -> list[SetupStep]:
     """Every step of Game Setup with the state after it; the last one is the first state of
     the game (the same as :func:`new_game` gives).  ``board`` replaces the seeded continent
-    with a hand-built one (see :func:`~.board.custom_board`), e.g. for a lesson."""
+    with a hand-built one (see :func:`~.board.custom_board`), e.g. for a lesson.
+    ``mode="ancients"`` gives the 9 steps of Return of the Ancients instead."""
     ed = load_edition(edition)
     check_seed(seed)
+    if mode not in ("", "ancients"):
+        raise InvalidSetup(f"mode must be 'ancients' (Return of the Ancients) or left out, not {mode!r}")
+    if mode == "ancients":
+        if family:
+            raise InvalidSetup("Return of the Ancients uses the Ancients and Favor Tokens; it "
+                               "cannot be played with family=True")
+        from .coop import setup_steps as coop_steps
+        return coop_steps(players, seed, difficulty, ed, board)
     if isinstance(players, bool) or not isinstance(players, int):
         raise InvalidSetup(f"players must be a whole number, not {players!r}")
     if not isinstance(family, bool):
@@ -131,12 +141,15 @@ def setup_steps(players: int = 2, seed: int | str = 0, family: bool = False,
 
 def new_game(players: int = 2, seed: int | str = 0, family: bool = False,
              edition: Edition | str | Path | Mapping | None = None,
-             board: Board | None = None) -> GameState:
+             board: Board | None = None, mode: str = "",
+             difficulty: str = "standard") -> GameState:
     """The first state of a game: ``players`` 2..4, everything random drawn from ``seed``.
 
     The full game is the default; ``family=True`` plays the family rules, without Favor
-    Tokens and Ancient Guardians;
+    Tokens and Ancient Guardians; ``mode="ancients"`` plays the cooperative Return of the
+    Ancients for 1..4 players at ``difficulty`` "standard", "cozy" (Cozy Afternoon) or
+    "midnight" (Midnight Hour);
     ``edition`` takes a user's component file (path or dict) instead of the reference set.
     """
     return setup_steps(players=players, seed=seed, family=family, edition=edition,
-                       board=board)[-1].state
+                       board=board, mode=mode, difficulty=difficulty)[-1].state

@@ -21,6 +21,13 @@ from .rituals import NOBODY, Position
 PLAYER_NAMES = ("Red", "Blue", "Orange", "Purple")
 MARKET_SLOTS = ("land", "land", "creature", "creature")
 PHASES = ("main", "final", "over")
+COOP_MARKET_SLOTS = ("land", "creature", "creature", "creature")
+
+
+def market_slots(state: "GameState") -> tuple[str, ...]:
+    """The kind of card each Open Market slot holds: 2 Land + 2 Creature, or in Return of the
+    Ancients 1 Land + 3 Creature (Game Setup step 5)."""
+    return COOP_MARKET_SLOTS if state.mode == "ancients" else MARKET_SLOTS
 
 
 @dataclass(frozen=True)
@@ -50,7 +57,9 @@ class PlayerState:
         return self.favors[ANCIENTS.index(ancient)]
 
 
-DECISIONS = ("draw", "move", "okuma", "summon", "chain", "ecosystem")
+DECISIONS = ("draw", "move", "okuma", "summon", "chain", "ecosystem",
+             # Return of the Ancients
+             "shadow", "scourge", "ascend", "devour", "seed")
 
 
 @dataclass(frozen=True)
@@ -66,6 +75,8 @@ class Pending:
     grown: tuple[int, ...] = ()     # spaces grown in this growth (their Trees cannot move)
     ancient: str = ""               # for "summon": which Ancient
     card: str = ""                  # for "chain": the card to place
+    amount: int = 0                 # "ascend": steps; "chain": 1 if the card was a free Ritual
+    area: str = ""                  # "scourge": "shadow" (around the Shadow) or "any"
 
 
 @dataclass(frozen=True, eq=True)
@@ -103,6 +114,23 @@ class GameState(BaseState):
     ancients: tuple[int, ...] = (NOBODY, NOBODY, NOBODY)   # Okuma, Chelon, Thorondal spaces
     favor_bag: tuple[str, ...] = ()
     market_favors: tuple[str | None, ...] = (None, None, None, None)
+    # Return of the Ancients (mode "ancients"); the defaults leave the other games unchanged
+    mode: str = ""
+    difficulty: str = ""
+    ancient_steps: tuple[int, ...] = ()        # Ancient Markers on the mountain (Okuma, Chelon, Thorondal)
+    devour_steps: tuple[int, ...] = ()         # Devour Markers still on the mountain
+    scourged: tuple[int, ...] = ()             # scourged spaces, in board order
+    scourge_supply: int = 0
+    shadow: int = NOBODY                       # the Spirit of Shadows' space
+    shadow_bag: tuple[str, ...] = ()           # Shadow Markers, top first
+    moon_stacks: tuple[tuple[str, ...], ...] = ()   # drawn markers on the Moon Board, by stack
+    moon_board: tuple[tuple[str, ...], ...] = ()    # markers waiting for the later cycles
+    shadow_box: tuple[str, ...] = ()           # Shadow Markers out of the game
+    box_cards: tuple[str, ...] = ()            # Ritual cards not used in this mode
+    cycle: int = 0
+    weather_shared: bool = False
+    paired: tuple[int, ...] = ()               # scourged Land Spaces holding a second Seed
+    result: str = ""                           # "won" or "lost" when a co-op game ends
 
     # ----- protocol -------------------------------------------------------------------------
 
@@ -145,6 +173,8 @@ class GameState(BaseState):
     def winners(self) -> list[int]:
         if not self.is_over:
             return []
+        if self.mode == "ancients":   # co-op: everyone wins or everyone loses
+            return list(range(self.num_players)) if self.result == "won" else []
         return scoring.rank([s.total for s in self.scores()],
                             [sum(ps.weather) for ps in self.players])
 
@@ -254,7 +284,8 @@ class GameState(BaseState):
         for p, ps in enumerate(self.players):
             assert ps.trees + self.trees.count(p) == ed.trees_per_player, \
                 f"{PLAYER_NAMES[p]} should own {ed.trees_per_player} Trees (supply + continent)"
-            assert ps.seeds + self.seeds.count(p) + 1 == ed.seeds_per_player, \
+            paired = sum(1 for i in self.paired if self.seeds[i] == p)
+            assert ps.seeds + self.seeds.count(p) + paired + 1 == ed.seeds_per_player, \
                 f"{PLAYER_NAMES[p]} should own {ed.seeds_per_player} Seeds (supply + continent + score marker)"
             assert ps.trees >= 0 and ps.seeds >= 0 and min(ps.weather) >= 0 and min(ps.blessings) >= 0
         for k, total in enumerate(ed.weather_tokens):
@@ -265,7 +296,8 @@ class GameState(BaseState):
                      + self.blessing_bag.count(kind) + self.blessing_discard.count(kind))
             assert count == dict(ed.blessings)[kind], f"{kind} Blessings are not conserved"
         cards = (list(self.land_deck) + list(self.creature_deck) + [c for c in self.market if c]
-                 + [c for ps in self.players for c in ps.hand] + [c for ps in self.players for c in ps.played])
+                 + [c for ps in self.players for c in ps.hand] + [c for ps in self.players for c in ps.played]
+                 + list(self.box_cards))
         assert sorted(cards) == sorted(ed.cards), "every Ritual card must be in exactly one place"
         for i in range(len(self.board)):
             if self.trees[i] != NOBODY or self.seeds[i] != NOBODY:
@@ -281,7 +313,8 @@ class GameState(BaseState):
         for k, ancient in enumerate(ANCIENTS if not self.family else ()):
             held = (self.favor_bag.count(ancient) + self.market_favors.count(ancient)
                     + sum(ps.favors[k] for ps in self.players)
-                    + sum(1 for ps in self.players for _, a in ps.activated if a == ancient))
+                    + sum(1 for ps in self.players for _, a in ps.activated if a == ancient)
+                    + (self.mode == "ancients"))   # the Ancient Marker on the mountain
             assert held == ed.favor_tokens[k], f"{ancient} Favor Tokens: {held} in play, {ed.favor_tokens[k]} in the box"
         for p, ps in enumerate(self.players):
             cards_on = [c for c, _ in ps.activated]
@@ -297,6 +330,9 @@ class GameState(BaseState):
         assert okuma == NOBODY or self.board.terrain[okuma] == "land", "Okuma stands on land"
         assert chelon == NOBODY or self.board.terrain[chelon] == "water", "Chelon stands on water"
         assert thorondal == NOBODY or self.trees[thorondal] != NOBODY, "Thorondal stands on a Tree"
+        if self.mode == "ancients":
+            from .coop import check_invariants
+            check_invariants(self)
         if self.family:
             assert self.ancients == (NOBODY,) * 3 and not self.favor_bag and not any(
                 sum(ps.favors) for ps in self.players) and set(self.market_favors) == {None}, \
@@ -336,13 +372,17 @@ class GameState(BaseState):
                 "kind": d.kind, "player": d.player,
                 "targets": [list(b.cells[i]) for i in d.targets], "owners": list(d.owners),
                 "grown": [list(b.cells[i]) for i in d.grown], "ancient": d.ancient,
-                "card": d.card} for d in self.decisions],
+                "card": d.card, **({"amount": d.amount} if d.amount else {}),
+                **({"area": d.area} if d.area else {})} for d in self.decisions],
             "ancients": {a: (None if i == NOBODY else list(b.cells[i]))
                          for a, i in zip(ANCIENTS, self.ancients)},
             "favor_bag": list(self.favor_bag), "market_favors": list(self.market_favors),
             "round": self.round, "end_triggered": self.end_triggered, "phase": self.phase,
             "final_ritual_done": self.final_ritual_done, "end_reason": self.end_reason,
         }
+        if self.mode == "ancients":
+            from .coop import coop_to_dict
+            data["ancients_mode"] = coop_to_dict(self)
         # the edition is written first, from its cached canonical text (it is the bulk of a save)
         return '{"edition":' + ed.canonical_json + "," + jsonio.dumps(data)[1:]
 
@@ -358,9 +398,10 @@ class GameState(BaseState):
         family = f(data, "family", bool, "save")
         raw_players = f(data, "players", list, "save")
         n = len(raw_players)
-        if not ed.min_players <= n <= ed.max_players:
+        low = 1 if "ancients_mode" in data else ed.min_players   # solo is allowed in co-op
+        if not low <= n <= ed.max_players:
             raise InvalidData(f"field 'players' lists {n} players; the game is for "
-                              f"{ed.min_players} to {ed.max_players}")
+                              f"{low} to {ed.max_players}")
 
         def player_no(v: Any, where: str, allow_none: bool = False) -> int:
             if allow_none and v in (None, -1):
@@ -464,7 +505,12 @@ class GameState(BaseState):
                         tuple(space(v, f"{w}.targets") for v in f(raw, "targets", list, w)),
                         tuple(player_no(v, f"{w}.owners") for v in f(raw, "owners", list, w)),
                         tuple(space(v, f"{w}.grown") for v in f(raw, "grown", list, w)),
-                        f(raw, "ancient", str, w), f(raw, "card", str, w))
+                        f(raw, "ancient", str, w), f(raw, "card", str, w),
+                        raw.get("amount", 0), raw.get("area", ""))
+            if (isinstance(d.amount, bool) or not isinstance(d.amount, int) or d.amount < 0
+                    or d.area not in ("", "shadow", "any")):
+                raise InvalidData(f"field {w}: 'amount' must be a whole number >= 0 and 'area' "
+                                  "'shadow' or 'any'")
             if kind == "move" and (not d.targets or len(d.owners) != len(d.targets)
                                    or d.owners[0] != d.player):
                 raise InvalidData(f"field {w}: a Tree move needs matching targets and owners")
@@ -511,11 +557,15 @@ class GameState(BaseState):
             market_favors=tuple(market_favors), round=rnd, end_triggered=f(data, "end_triggered", bool, "save"),
             phase=phase, final_ritual_done=f(data, "final_ritual_done", bool, "save"),
             end_reason=f(data, "end_reason", str, "save"))
+        if "ancients_mode" in data:
+            from .coop import coop_from_dict
+            state = replace(state, **coop_from_dict(data["ancients_mode"], board, n))
         counts_now = [state.trees.count(p) for p in range(n)]
         state = replace(state, most_trees=scoring.most_trees_holder(counts_now, ed.most_trees_minimum))
+        slots = market_slots(state)
         for p, c in enumerate(market):
-            if c is not None and ed.card(c).kind != MARKET_SLOTS[p]:
-                raise InvalidData(f"field market[{p}] must hold a {MARKET_SLOTS[p]} card")
+            if c is not None and ed.card(c).kind != slots[p]:
+                raise InvalidData(f"field market[{p}] must hold a {slots[p]} card")
         try:
             state.check_invariants()
         except AssertionError as exc:

@@ -27,12 +27,14 @@ from .state import PLAYER_NAMES, GameState
 def play(players: int = 2, seed: int | str = 0, computer: dict | None = None, **options: Any):
     """The step-through widget on a new game.  ``computer`` maps seats to "forester" (the
     default for every seat but Red's), "greedy", "random" or a player object; ``{}`` makes every
-    seat human.  The model is ``widget.model``."""
+    seat human.  The model is ``widget.model``.  ``mode="ancients"`` plays the cooperative
+    Return of the Ancients (1-4 players), e.g. ``play(players=1, mode="ancients")``."""
     if computer is None:
         computer = {seat: "forester" for seat in range(1, players)}
     seats = {seat: ForesterPlayer(seat) if who == "forester" else who
              for seat, who in computer.items()}
-    return step_through(new_game, players=players, seed=seed, player_range=(2, 4),
+    low = 1 if options.get("mode") == "ancients" else 2
+    return step_through(new_game, players=players, seed=seed, player_range=(low, 4),
                         computer=seats, **options)
 
 

@@ -1,0 +1,796 @@
+"""Return of the Ancients: the solo / co-op mode of The Dawn of Pangaea.
+
+The players work together to bring the three Ancient Markers from step 23 up to the summit of
+the Sacred Mountain before the third Moon Cycle ends, while the Spirit of Shadows spreads
+Scourge over the continent.  This module holds what is new in the mode: its Game Setup, the
+Shadow Phase, Scourge and healing, the Moon Board and End of Cycle, and the end of the game.
+The turn structure in :mod:`.rules` calls in here through a few hooks.
+
+>>> from pangaea_lab import pangaea
+>>> s = pangaea.new_game(players=1, seed=3, mode="ancients")
+>>> s.ancient_steps, s.devour_steps, len(s.scourged), s.scourge_supply, s.cycle
+((23, 23, 23), (19, 16), 1, 4, 1)
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, TYPE_CHECKING
+
+from ..core.errors import IllegalAction, InvalidData, InvalidSetup
+from ..core.rng import make_rng
+from .actions import (AscendAncient, LeaveSeed, MoveShadow, PangaeaAction, PlaceScourge,
+                      PlaceSeed, ShareWeather)
+from .edition import ANCIENTS, BLESSING_KINDS, DIFFICULTIES, SHADOW_KINDS, CoopData, Edition, load_edition
+from .rituals import NOBODY
+from .state import COOP_MARKET_SLOTS, PLAYER_NAMES, GameState, Pending, PlayerState
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .rules import Draft
+
+MODE = "ancients"
+
+
+def coop_data(ed: Edition) -> CoopData:
+    """The edition's Return of the Ancients data, or the reference set's if it has none."""
+    data = ed.coop or load_edition().coop
+    assert data is not None
+    return data
+
+
+def is_returned(steps, k: int, summit: int) -> bool:
+    """An Ancient has returned from exile once its marker reached the summit."""
+    return steps[k] >= summit
+
+
+def returned(s: GameState, ancient: str) -> bool:
+    return is_returned(s.ancient_steps, ANCIENTS.index(ancient), s.edition.summit_steps)
+
+
+def distances(board, start: int) -> dict[int, int]:
+    """Steps from ``start`` to every space, moving between neighbouring spaces."""
+    out = {start: 0}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for i in frontier:
+            for j in board.neighbours[i]:
+                if j not in out:
+                    out[j] = out[i] + 1
+                    nxt.append(j)
+        frontier = nxt
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# Game Setup (steps 1-9)
+
+
+def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, board) -> list:
+    """Game Setup of Return of the Ancients, step by step (see :func:`.setup.setup_steps`)."""
+    from .board import _build
+    from .setup import SetupStep
+    co = coop_data(ed)
+    if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= ed.max_players:
+        raise InvalidSetup(f"Return of the Ancients is for 1 to {ed.max_players} players, not {players!r}")
+    if difficulty not in DIFFICULTIES:
+        raise InvalidSetup(f"difficulty must be one of {list(DIFFICULTIES)}, not {difficulty!r} "
+                           "(Game Setup step 9)")
+    if co.scourge_per_player * players > co.scourge_total:
+        raise InvalidSetup(f"{players} players need {co.scourge_per_player * players} Scourge Markers; "
+                           f"the edition has {co.scourge_total}")
+    if co.ancient_start >= ed.summit_steps:
+        raise InvalidSetup(f"the Ancient Markers start on step {co.ancient_start}, which must lie "
+                           f"below the summit (step {ed.summit_steps})")
+    if board is None:
+        board = _build(ed, players, seed)   # one player brings 4 tiles, like any other
+    rng = make_rng(seed, "setup", MODE)
+    n_cells = len(board)
+    steps = []
+    start = PlayerState(trees=ed.trees_per_player, seeds=ed.seeds_per_player - 1, hand=(),
+                        weather=(0,) * len(ed.biomes), blessings=(0,) * len(BLESSING_KINDS))
+    favors = [a for a, n in zip(ANCIENTS, ed.favor_tokens) for _ in range(n)]
+    land = [c.id for c in ed.land_cards]
+    creature = [c.id for c in ed.creature_cards]
+    mix = [k for k, n in co.shadow_mix for _ in range(n)]
+    state = GameState(
+        edition=ed, board=board, seed=seed, family=False, trees=(NOBODY,) * n_cells,
+        seeds=(NOBODY,) * n_cells, spirits=(NOBODY,) * players, board_blessings=("",) * n_cells,
+        players=(start,) * players, land_deck=tuple(land), creature_deck=tuple(creature),
+        market=(None,) * 4, weather_supply=ed.weather_tokens,
+        blessing_bag=tuple(k for k, count in ed.blessings for _ in range(count)),
+        blessing_discard=(), most_trees=NOBODY, first_player=0, turn_player=0,
+        favor_bag=tuple(favors), mode=MODE, difficulty=difficulty,
+        ancient_steps=(0, 0, 0), shadow_box=tuple(mix), cycle=0)
+    steps.append(SetupStep(
+        "1. Players take their pieces",
+        f"Each player takes {ed.trees_per_player} Trees, {ed.seeds_per_player} Seeds and a Spirit. "
+        "As in the base game one Seed stays beside the mountain, so "
+        f"{ed.seeds_per_player - 1} are in the supply.", state))
+
+    for a in ANCIENTS:
+        favors.remove(a)
+    rng.shuffle(favors)
+    box = list(mix)
+    for kind in ["Devour"] * len(co.devour_steps) + ["Dance"]:
+        box.remove(kind)
+    state = replace(state, favor_bag=tuple(favors), ancient_steps=(co.ancient_start,) * 3,
+                    devour_steps=co.devour_steps, shadow_box=tuple(box))
+    steps.append(SetupStep(
+        "2. Ancient Markers, Devour and Dance on the mountain",
+        f"One Favor Token of each Ancient marks where that Ancient waits: step {co.ancient_start}. "
+        f"Devour Markers lie on steps {' and '.join(map(str, co.devour_steps))} and the Dance "
+        f"Marker on step {co.dance_step}: an Ancient falling to the Dance Marker loses the game.",
+        state))
+
+    bag = list(state.blessing_bag)
+    rng.shuffle(bag)
+    blessings = [""] * n_cells
+    for i in range(n_cells):
+        if board.blessing_marked[i]:
+            blessings[i] = bag.pop(0)
+    state = replace(state, board_blessings=tuple(blessings), blessing_bag=tuple(bag))
+    steps.append(SetupStep(
+        "3. Build the continent",
+        f"{len(board.tiles)} Biome Tiles (4 per player) form the continent around the mountain, "
+        "and a Blessing lies on each marked Water Space.", state))
+
+    land = [c.id for c in ed.land_cards if c.solo]
+    creature = [c.id for c in ed.creature_cards if c.solo]
+    out = tuple(c for c in ed.cards if c not in land and c not in creature)
+    rng.shuffle(land)
+    rng.shuffle(creature)
+    state = replace(state, land_deck=tuple(land), creature_deck=tuple(creature), box_cards=out)
+    steps.append(SetupStep(
+        "4. Only the solo-marked Ritual Cards",
+        f"The cards marked for solo/co-op play are kept ({len(creature)} Creature and {len(land)} "
+        f"Land Rituals) and shuffled into two decks; the other {len(out)} go back to the box.",
+        state))
+
+    market: list[str | None] = [land.pop(0) if land else None]
+    seen: set[str] = set()
+    tries = 0
+    while len(market) < 4 and creature and tries < 100:
+        card = creature.pop(0)
+        ancient = ed.card(card).ancient
+        if ancient in seen and tries < 99:   # a type already shown: shuffle it back, reveal again
+            creature.insert(rng.randrange(len(creature) + 1), card)
+            tries += 1
+            continue
+        seen.add(ancient)
+        market.append(card)
+    market += [None] * (4 - len(market))
+    state = replace(state, market=tuple(market), land_deck=tuple(land), creature_deck=tuple(creature))
+    steps.append(SetupStep(
+        "5. The Open Market",
+        "One Land Ritual and three Creature Rituals, one for each Ancient, are turned face up "
+        "(a Creature of a type already shown is shuffled back and another revealed). Nobody "
+        "holds Hand Rituals in this mode.", state))
+
+    state = replace(state, scourge_supply=co.scourge_per_player * players)
+    steps.append(SetupStep(
+        "6. The Scourge supply",
+        f"{co.scourge_per_player} Scourge Markers per player ({state.scourge_supply}) form the "
+        "common supply. Placing the last one loses the game.", state))
+
+    centre = distances_to_mountain(board)
+    options = []
+    for i in board.water:
+        far = [j for j, k in distances(board, i).items() if k == 2 and board.terrain[j] == "land"]
+        if len(far) >= players:
+            options.append((centre[i], i))
+    if not options:
+        raise InvalidSetup("no Water Space has enough Land Spaces 2 steps away for the starting Trees")
+    best = min(d for d, _ in options)
+    shadow = rng.choice([i for d, i in options if d == best])
+    state = replace(state, shadow=shadow, scourged=(shadow,), scourge_supply=state.scourge_supply - 1)
+    steps.append(SetupStep(
+        "7. The Spirit of Shadows",
+        f"The Spirit of Shadows and one Scourge Marker go on a Water Space near the middle "
+        f"of the continent, {board.cells[shadow]} (assumption 'coop-setup-shadow').", state))
+
+    trees = list(state.trees)
+    ring = [j for j, k in distances(board, shadow).items() if k == 2 and board.terrain[j] == "land"]
+    ring.sort()
+    base = list(state.players)
+    for p in range(players):
+        i = ring.pop(rng.randrange(len(ring)))
+        trees[i] = p
+        base[p] = replace(base[p], trees=base[p].trees - 1)
+    state = replace(state, trees=tuple(trees), players=tuple(base))
+    steps.append(SetupStep(
+        "8. The first Trees",
+        "Each player plants one Tree two spaces away from the Shadow.", state))
+
+    plan = co.cycle_plan(difficulty)
+    box = list(state.shadow_box)
+    for markers, _ in plan:
+        for m in markers:
+            box.remove(m)
+    first = list(plan[0][0])
+    rng.shuffle(first)
+    player = rng.randrange(players)
+    state = replace(state, shadow_bag=tuple(first), moon_board=tuple(m for m, _ in plan[1:]),
+                    shadow_box=tuple(box), cycle=1, first_player=player, turn_player=player)
+    card = "" if difficulty == "standard" else f" The {DIFFICULTIES[difficulty]} Moon Card replaces Cycles II and III."
+    steps.append(SetupStep(
+        "9. The Moon Board",
+        f"Each Moon Cycle's Shadow Markers lie on the Moon Board ({difficulty} difficulty).{card} "
+        f"Cycle I begins: its {len(first)} markers go into the Shadow Bag. "
+        f"{PLAYER_NAMES[player]} starts.", state))
+    return steps
+
+
+def distances_to_mountain(board) -> dict[int, int]:
+    """Hex distance from each space to the nearest mountain hex (for "near the centre")."""
+    from ..core.hexgrid import distance
+    mountain = list(board.mountain) or [board.cells[0]]
+    return {i: min(distance(c, m) for m in mountain) for i, c in enumerate(board.cells)}
+
+
+# ----------------------------------------------------------------------------------------------
+# the working copy of the co-op parts
+
+
+class CoopDraft:
+    """Mutable copies of the co-op fields, frozen back with the rest of a :class:`Draft`."""
+
+    def __init__(self, s: GameState) -> None:
+        self.ancient_steps = list(s.ancient_steps)
+        self.devour_steps = list(s.devour_steps)
+        self.scourged = set(s.scourged)
+        self.scourge_supply = s.scourge_supply
+        self.shadow = s.shadow
+        self.shadow_bag = list(s.shadow_bag)
+        self.moon_stacks = [list(x) for x in s.moon_stacks]
+        self.moon_board = list(s.moon_board)
+        self.shadow_box = list(s.shadow_box)
+        self.cycle = s.cycle
+        self.weather_shared = s.weather_shared
+        self.paired = set(s.paired)
+        self.result = s.result
+        self.free_card = ""
+
+    def frozen(self) -> dict[str, Any]:
+        return dict(ancient_steps=tuple(self.ancient_steps), devour_steps=tuple(self.devour_steps),
+                    scourged=tuple(sorted(self.scourged)), scourge_supply=self.scourge_supply,
+                    shadow=self.shadow, shadow_bag=tuple(self.shadow_bag),
+                    moon_stacks=tuple(tuple(x) for x in self.moon_stacks),
+                    moon_board=tuple(self.moon_board), shadow_box=tuple(self.shadow_box),
+                    cycle=self.cycle, weather_shared=self.weather_shared,
+                    paired=tuple(sorted(self.paired)), result=self.result)
+
+
+def finish(d: "Draft", result: str, reason: str) -> None:
+    """End of the Game (Solo/Co-op): the game ends at once, won or lost."""
+    if d.co.result:
+        return
+    d.co.result = result
+    d.fields.update(phase="over", end_triggered=True, end_reason=reason)
+    d.decisions.clear()
+    d.new_decisions.clear()
+
+
+def over(d: "Draft") -> bool:
+    return bool(d.co.result)
+
+
+# ----- the mountain ---------------------------------------------------------------------------
+
+
+def ascend(d: "Draft", k: int, steps: int, player: int) -> None:
+    """Move Ancient Marker ``k`` up; at the summit the Ancient returns from exile and is placed
+    on the continent at once (Returned Ancients).  The last one to return wins the game."""
+    co = d.co
+    summit = d.s.edition.summit_steps
+    if over(d) or steps <= 0 or is_returned(co.ancient_steps, k, summit):
+        return
+    co.ancient_steps[k] = min(summit, co.ancient_steps[k] + steps)
+    if not is_returned(co.ancient_steps, k, summit):
+        return
+    if all(is_returned(co.ancient_steps, j, summit) for j in range(3)):
+        finish(d, "won", "all three Ancients returned to the summit: Pangaea is saved")
+        return
+    if _can_place(d, ANCIENTS[k]):
+        d.push(Pending("summon", player, ancient=ANCIENTS[k]))
+
+
+def _can_place(d: "Draft", ancient: str) -> bool:
+    b = d.s.board
+    if ancient == "Okuma":
+        return any(d.trees[i] == NOBODY and d.seeds[i] == NOBODY for i in b.land)
+    if ancient == "Thorondal":
+        return any(d.trees[i] != NOBODY for i in b.land)
+    return True
+
+
+def descend(d: "Draft", steps: int) -> None:
+    """Ancient Markers still on the mountain go down; a Devour Marker reached (or passed) by an
+    Ancient joins the Shadow Bag; an Ancient reaching the Dance Marker loses the game."""
+    co = d.co
+    s = d.s
+    summit = s.edition.summit_steps
+    waiting = [k for k in range(3) if not is_returned(co.ancient_steps, k, summit)]
+    if over(d) or steps <= 0 or not waiting:
+        return
+    for k in waiting:
+        co.ancient_steps[k] = max(0, co.ancient_steps[k] - steps)
+    low = min(co.ancient_steps[k] for k in waiting)
+    for step in list(co.devour_steps):
+        if low <= step:
+            co.devour_steps.remove(step)
+            rng = make_rng(s.seed, "devour-into-bag", co.cycle, step, len(co.shadow_bag))
+            co.shadow_bag.insert(rng.randrange(len(co.shadow_bag) + 1), "Devour")
+    dance = coop_data(s.edition).dance_step
+    if low <= dance:
+        k = min(waiting, key=lambda j: co.ancient_steps[j])
+        finish(d, "lost", f"the {ANCIENTS[k]} Marker fell to the Dance Marker on step {dance}")
+
+
+# ----- Scourge --------------------------------------------------------------------------------
+
+
+def scourge(d: "Draft", i: int) -> None:
+    """Scourge a space: any Tree or Seed on it goes back to its owner, a Scourge Marker goes on
+    it; placing the last Scourge from the supply loses the game."""
+    co = d.co
+    if over(d) or i in co.scourged or co.scourge_supply == 0:
+        return
+    tree = d.trees[i]
+    if tree != NOBODY:
+        d.trees[i] = NOBODY
+        d.players[tree]["trees"] += 1
+    _seed_back(d, i)
+    co.scourged.add(i)
+    co.scourge_supply -= 1
+    if co.scourge_supply == 0:
+        finish(d, "lost", "the last Scourge Marker was placed")
+
+
+def _seed_back(d: "Draft", i: int) -> None:
+    owner = d.seeds[i]
+    if owner != NOBODY:
+        d.seeds[i] = NOBODY
+        d.players[owner]["seeds"] += 1 + (i in d.co.paired)
+        d.co.paired.discard(i)
+
+
+def heal(d: "Draft", i: int) -> None:
+    """Healing Scourge: the marker goes back to the supply."""
+    if i in d.co.scourged:
+        d.co.scourged.discard(i)
+        d.co.scourge_supply += 1
+
+
+def _blocked(s_or_d, board) -> set[int]:
+    return ({i for i in s_or_d.spirits if i != NOBODY} | {i for i in s_or_d.ancients if i != NOBODY})
+
+
+def scourge_targets(s: GameState, area: str) -> list[int]:
+    """Where a spreading Scourge may go: next to the scourged area around the Shadow ("shadow")
+    or next to any scourged area ("any"); never on a Spirit or an Ancient (assumption
+    'coop-scourge-spaces')."""
+    b = s.board
+    taken = set(s.scourged) | _blocked(s, b)
+    free = [i for i in range(len(b)) if i not in taken]
+    out: set[int] = set()
+    if area == "shadow" and s.shadow != NOBODY:
+        region = {s.shadow}
+        frontier = [s.shadow]
+        while frontier:
+            i = frontier.pop()
+            for j in b.neighbours[i]:
+                if j in s.scourged and j not in region:
+                    region.add(j)
+                    frontier.append(j)
+        out = {j for i in region for j in b.neighbours[i]} & set(free)
+    if not out:
+        out = {j for i in s.scourged for j in b.neighbours[i]} & set(free)
+    return sorted(out or free)
+
+
+# ----- the Shadow Phase -----------------------------------------------------------------------
+
+
+def shadow_targets(s: GameState) -> list[int]:
+    """Spaces the Spirit of Shadows may move to: 2 steps away, no Spirit or Ancient on them
+    (assumption 'coop-shadow-distance' when none is free at 2)."""
+    blocked = _blocked(s, s.board) | {s.shadow}
+    far = distances(s.board, s.shadow)
+    for reach in (2, 1, 3, 4, 5, 6):
+        out = sorted(i for i, k in far.items() if k == reach and i not in blocked)
+        if out:
+            return out
+    return sorted(i for i in far if i not in blocked)
+
+
+def end_turn(s: GameState, d: "Draft") -> None:
+    """End of Turn: refill the market to 3 Creature and 1 Land Ritual, pass the turn, and the
+    player who ended it takes the Shadow Phase (a decision, taken before the next turn)."""
+    if s.actions_taken < 2:
+        raise s.reject(f"Take {2 - s.actions_taken} more action(s) first: every turn has "
+                       "2 actions.", rule="Gameplay Overview")
+    for k, slot in enumerate(COOP_MARKET_SLOTS):
+        if d.market[k] is None:
+            deck = d.land_deck if slot == "land" else d.creature_deck
+            if deck:
+                d.market[k] = deck.pop(0)
+    n = s.num_players
+    nxt = (s.turn_player + 1) % n
+    d.fields.update(turn_player=nxt, actions_taken=0, exchange_used=False,
+                    round=s.round + (1 if nxt == s.first_player else 0))
+    d.co.weather_shared = False
+    d.push(Pending("shadow", s.turn_player))
+
+
+def do_move_shadow(s: GameState, d: "Draft", a: MoveShadow) -> None:
+    """Shadow Phase: move the Shadow, act on the space it reaches, draw a Shadow Marker."""
+    i = _space(s, a.cell, "Shadow Phase")
+    if i not in shadow_targets(s):
+        raise s.reject(f"The Shadow moves 2 spaces away and never onto a Spirit or an Ancient; "
+                       f"{s.board.cells[i]} is not such a space.", rule="Shadow Phase",
+                       like=MoveShadow)
+    co = d.co
+    co.shadow = i
+    if d.trees[i] != NOBODY or d.seeds[i] != NOBODY:
+        pass                                  # a Tree or a Seed: the Shadow does nothing
+    elif i in co.scourged:
+        descend(d, 1)                         # on a Scourge: every Ancient Marker down a step
+    else:
+        scourge(d, i)                         # an empty space is scourged
+    if not over(d):
+        draw_marker(s, d, s.pending.player)
+
+
+def draw_marker(s: GameState, d: "Draft", player: int) -> None:
+    """Draw a Shadow Marker onto the Moon Board's current stack and apply it (Dream, Devour,
+    Dance); an empty bag ends the Moon Cycle."""
+    co = d.co
+    data = coop_data(s.edition)
+    marker = co.shadow_bag.pop(0)
+    if not co.moon_stacks or co.moon_stacks[-1][-1] == "Dance":
+        co.moon_stacks.append([])
+    co.moon_stacks[-1].append(marker)
+    i = co.shadow
+    if marker == "Dream":
+        if d.trees[i] != NOBODY:
+            d.gain_weather(d.trees[i], i)
+    elif marker == "Devour":
+        owner = d.trees[i]
+        if owner != NOBODY:
+            d.trees[i] = NOBODY
+            d.players[owner]["trees"] += 1
+            if d.players[owner]["seeds"] and i not in co.scourged:
+                d.push(Pending("devour", owner, targets=(i,)))
+        else:
+            _seed_back(d, i)
+    else:   # Dance
+        count = s.num_players
+        if i not in co.scourged:
+            scourge(d, i)
+            count -= 1
+        for _ in range(count):
+            d.push(Pending("scourge", player, area="shadow"))
+        descend(d, sum(1 for m in co.moon_stacks[-1] if m in data.black))
+    if not over(d) and not co.shadow_bag:
+        end_of_cycle(s, d)
+
+
+def end_of_cycle(s: GameState, d: "Draft") -> None:
+    """End of Cycle: after the third the game is lost; otherwise every drawn marker goes back
+    into the bag with the next cycle's markers, and a Moon Card's effects apply."""
+    co = d.co
+    if co.cycle >= 3:
+        finish(d, "lost", "the third Moon Cycle ended before all Ancients returned")
+        return
+    co.cycle += 1
+    markers = [m for stack in co.moon_stacks for m in stack] + list(co.moon_board.pop(0))
+    co.moon_stacks = []
+    effects = coop_data(s.edition).cycle_plan(s.difficulty)[co.cycle - 1][1]
+    if "remove_dream" in effects and "Dream" in markers:
+        markers.remove("Dream")
+        co.shadow_box.append("Dream")
+    make_rng(s.seed, "shadow-bag", co.cycle).shuffle(markers)
+    co.shadow_bag = markers
+    for q in range(s.num_players):
+        if "blessing_each" in effects and d.blessing_bag:
+            kind = d.blessing_bag.pop(0)
+            d.players[q]["blessings"][BLESSING_KINDS.index(kind)] += 1
+        if "scourge_each" in effects:
+            d.push(Pending("scourge", q, area="any"))
+
+
+def do_place_scourge(s: GameState, d: "Draft", a: PlaceScourge) -> None:
+    i = _space(s, a.cell, "Scourge")
+    if i not in scourge_targets(s, s.pending.area):
+        raise s.reject(f"A Scourge spreads next to the scourged area, never onto a Spirit or an "
+                       f"Ancient; {s.board.cells[i]} is not allowed.", rule="Scourge",
+                       like=PlaceScourge)
+    scourge(d, i)
+
+
+def do_ascend(s: GameState, d: "Draft", a: AscendAncient) -> None:
+    if a.ancient not in ANCIENTS or returned(s, a.ancient):
+        raise s.reject("A Land Ritual moves up an Ancient Marker still on the mountain.",
+                       rule="Changes in the Player Phase: Playing Ritual Cards", like=AscendAncient)
+    ascend(d, ANCIENTS.index(a.ancient), s.pending.amount, s.pending.player)
+
+
+def do_leave_seed(s: GameState, d: "Draft", a: LeaveSeed) -> None:
+    pend = s.pending
+    if a.leave:
+        i = pend.targets[0]
+        d.seeds[i] = pend.player
+        d.players[pend.player]["seeds"] -= 1
+
+
+def do_place_seed(s: GameState, d: "Draft", a: PlaceSeed) -> None:
+    i = _space(s, a.cell, "Scourge: Thorondal")
+    p = s.pending.player
+    d.seeds[i] = p
+    d.players[p]["seeds"] -= 1
+
+
+def do_share_weather(s: GameState, d: "Draft", a: ShareWeather) -> None:
+    rule = "Changes in the Player Phase: Weather Token Sharing"
+    p = s.turn_player
+    if s.mode != MODE:
+        raise IllegalAction("Weather Tokens are shared only in Return of the Ancients.", rule=rule)
+    if s.weather_shared:
+        raise s.reject("You may give only one Weather Token per turn.", rule=rule)
+    if not isinstance(a.to, int) or not 0 <= a.to < s.num_players or a.to == p:
+        raise s.reject("Give the token to another player.", rule=rule, like=ShareWeather)
+    if a.to not in neighbours_of(s, p):
+        raise s.reject(f"{PLAYER_NAMES[a.to]}'s Trees are not next to yours.", rule=rule,
+                       like=ShareWeather)
+    biomes = s.edition.biomes
+    if a.weather not in biomes or not s.players[p].weather[biomes.index(a.weather)]:
+        raise s.reject(f"You hold no {a.weather} token to give.", rule=rule, like=ShareWeather)
+    k = biomes.index(a.weather)
+    d.players[p]["weather"][k] -= 1
+    d.players[a.to]["weather"][k] += 1
+    d.co.weather_shared = True
+
+
+def neighbours_of(s: GameState, p: int) -> set[int]:
+    """Players with a Tree next to one of ``p``'s Trees."""
+    b = s.board
+    return {s.trees[j] for i in b.land if s.trees[i] == p for j in b.neighbours[i]
+            if s.trees[j] not in (NOBODY, p)}
+
+
+def _space(s: GameState, cell, what: str) -> int:
+    try:
+        return s.board.cell_of(cell)
+    except InvalidData as exc:
+        raise IllegalAction(f"{what}: {exc}") from None
+
+
+# ----- hooks used by the turn structure in rules.py ---------------------------------------------
+
+
+def free_ritual(s: GameState, card) -> bool:
+    """Rituals of a returned Ancient cost no Weather Tokens."""
+    return s.mode == MODE and card.kind == "creature" and returned(s, card.ancient)
+
+
+def gain_favor(d: "Draft", p: int, ancient: str) -> None:
+    if ancient in d.favor_bag:
+        d.favor_bag.remove(ancient)
+        d.players[p]["favors"][ANCIENTS.index(ancient)] += 1
+
+
+def creature_played(s: GameState, d: "Draft", p: int, card) -> None:
+    """A Creature Ritual moves its own Ancient up by its points, or, once that Ancient has
+    returned, gives a Favor Token of its type instead."""
+    if free_ritual(s, card):
+        gain_favor(d, p, card.ancient)
+    else:
+        ascend(d, ANCIENTS.index(card.ancient), card.points, p)
+
+
+def land_played(s: GameState, d: "Draft", p: int, points: int) -> None:
+    """A Land Ritual moves an Ancient Marker of the player's choice (a decision)."""
+    if points > 0 and not over(d):
+        d.push(Pending("ascend", p, amount=points))
+
+
+def chain_bonus(s: GameState, d: "Draft", p: int, card_id: str, neighbour: str | None) -> None:
+    """+1 for a Creature card placed next to a Creature of the same Ancient: a step up, or a
+    second Favor Token for a returned Ancient's card."""
+    if neighbour is None:
+        return
+    card, other = s.card(card_id), s.card(neighbour)
+    if card.kind != "creature" or other.kind != "creature" or card.ancient != other.ancient:
+        return
+    free = d.co.free_card == card_id or (s.pending is not None and s.pending.kind == "chain"
+                                         and s.pending.amount == 1)
+    if free:
+        gain_favor(d, p, card.ancient)
+    else:
+        ascend(d, ANCIENTS.index(card.ancient), 1, p)
+
+
+def call_step(s: GameState, d: "Draft", ancient: str) -> None:
+    """Call Ancient before an Ancient has returned: its marker goes up one step."""
+    ascend(d, ANCIENTS.index(ancient), 1, s.turn_player)
+
+
+def ancient_entered(d: "Draft", ancient: str, i: int) -> None:
+    """Returned Chelon and Okuma heal a scourged space they enter; Thorondal sows a second
+    Seed next to it (a decision) when one is free."""
+    if ancient in ("Okuma", "Chelon"):
+        heal(d, i)
+
+
+def thorondal_second_seed(d: "Draft", p: int, at: int) -> None:
+    if d.players[p]["seeds"] and _second_seed_spots(d.s.board, d.trees, d.seeds, at):
+        d.push(Pending("seed", p, targets=(at,)))
+
+
+def _second_seed_spots(board, trees, seeds, at: int) -> list[int]:
+    return [j for j in board.neighbours[at] if board.terrain[j] == "land"
+            and trees[j] == NOBODY and seeds[j] == NOBODY]
+
+
+def may_grow(d: "Draft", i: int, forced: bool) -> bool:
+    """Healing Scourge: a single Seed on a scourged Land Space does not grow; two Seeds (or a
+    Vigorous Seed) do."""
+    return i not in d.co.scourged or forced or i in d.co.paired
+
+
+def grow_here(d: "Draft", i: int, owner: int) -> None:
+    """A Tree grows on a scourged space: the second Seed goes back too and the space heals."""
+    if i in d.co.paired:
+        d.co.paired.discard(i)
+        d.players[owner]["seeds"] += 1
+    heal(d, i)
+
+
+def pair_targets(s: GameState, p: int) -> list[int]:
+    """Scourged Land Spaces where ``p`` may add a second Seed to their own single Seed."""
+    return [i for i in s.scourged if s.board.terrain[i] == "land" and s.seeds[i] == p
+            and i not in s.paired and s.trees[i] == NOBODY]
+
+
+def decision_actions(s: GameState, pend: Pending) -> list[PangaeaAction]:
+    b = s.board
+    if pend.kind == "shadow":
+        return [MoveShadow(b.cells[i]) for i in shadow_targets(s)]
+    if pend.kind == "scourge":
+        return [PlaceScourge(b.cells[i]) for i in scourge_targets(s, pend.area)]
+    if pend.kind == "ascend":
+        return [AscendAncient(a) for a in ANCIENTS if not returned(s, a)]
+    if pend.kind == "devour":
+        i = pend.targets[0]
+        ok = s.players[pend.player].seeds and s.seeds[i] == NOBODY and s.trees[i] == NOBODY
+        return ([LeaveSeed(True)] if ok else []) + [LeaveSeed(False)]
+    # "seed": Thorondal's second Seed
+    spots = _second_seed_spots(b, s.trees, s.seeds, pend.targets[0])
+    return [PlaceSeed(b.cells[j]) for j in spots] if s.players[pend.player].seeds else []
+
+
+def free_actions(s: GameState, p: int) -> list[PangaeaAction]:
+    if s.weather_shared or s.num_players == 1:
+        return []
+    ps = s.players[p]
+    return [ShareWeather(q, w) for q in sorted(neighbours_of(s, p))
+            for k, w in enumerate(s.edition.biomes) if ps.weather[k]]
+
+
+WAITING = {
+    "shadow": ("move the Spirit of Shadows", "Shadow Phase"),
+    "scourge": ("place a spreading Scourge Marker", "Scourge"),
+    "ascend": ("choose the Ancient Marker the Land Ritual moves up",
+               "Changes in the Player Phase: Playing Ritual Cards"),
+    "devour": ("decide whether to leave a Seed where the Tree was devoured", "Shadow Phase: Devour"),
+    "seed": ("place Thorondal's second Seed", "Scourge: Healing Scourge"),
+}
+
+
+def progress(s: GameState) -> int:
+    """A rough measure of how the team is doing: Ancient steps (with a Land Ritual's steps
+    still to be assigned) and Favor Tokens held; used by the computer players."""
+    waiting = sum(d.amount for d in s.decisions if d.kind == "ascend")
+    return sum(s.ancient_steps) + waiting + sum(sum(ps.favors) for ps in s.players)
+
+
+# ----------------------------------------------------------------------------------------------
+# invariants and saving
+
+
+def check_invariants(s: GameState) -> None:
+    data = coop_data(s.edition)
+    n = s.num_players
+    b = s.board
+    assert s.scourge_supply >= 0 and len(set(s.scourged)) == len(s.scourged)
+    assert s.scourge_supply + len(s.scourged) == data.scourge_per_player * n, \
+        "Scourge Markers: supply + continent must equal 5 per player"
+    assert not any(i in s.scourged for i in s.spirits if i != NOBODY), \
+        "a Spirit stands on a scourged Water Space"
+    held = (list(s.shadow_bag) + [m for st in s.moon_stacks for m in st]
+            + [m for c in s.moon_board for m in c] + ["Devour"] * len(s.devour_steps) + ["Dance"]
+            + list(s.shadow_box))
+    for kind, total in data.shadow_mix:
+        assert held.count(kind) == total, f"{kind} Shadow Markers: {held.count(kind)} in play, {total} in the box"
+    for i in s.paired:
+        assert i in s.scourged and b.terrain[i] == "land" and s.seeds[i] != NOBODY, \
+            "a second Seed lies only on a scourged Land Space with a Seed"
+    assert s.shadow != NOBODY and 0 <= s.shadow < len(b), "the Shadow stands on the continent"
+    assert all(0 <= x <= s.edition.summit_steps for x in s.ancient_steps)
+    assert all(not ps.hand for ps in s.players), "Return of the Ancients has no Hand Rituals"
+    assert (s.phase == "over") == bool(s.result), "a co-op game ends won or lost"
+    assert s.result in ("", "won", "lost")
+
+
+def coop_to_dict(s: GameState) -> dict:
+    cells = s.board.cells
+    return {
+        "difficulty": s.difficulty, "ancient_steps": dict(zip(ANCIENTS, s.ancient_steps)),
+        "devour_steps": list(s.devour_steps), "scourged": [list(cells[i]) for i in s.scourged],
+        "scourge_supply": s.scourge_supply, "shadow": list(cells[s.shadow]),
+        "shadow_bag": list(s.shadow_bag), "moon_stacks": [list(x) for x in s.moon_stacks],
+        "moon_board": [list(x) for x in s.moon_board], "shadow_box": list(s.shadow_box),
+        "box_cards": list(s.box_cards), "cycle": s.cycle, "weather_shared": s.weather_shared,
+        "paired": [list(cells[i]) for i in s.paired], "result": s.result,
+    }
+
+
+def coop_from_dict(raw: Any, board, n: int) -> dict:
+    """The co-op fields of a save, checked; a bad field raises InvalidData naming it."""
+    def bad(what: str) -> InvalidData:
+        return InvalidData(f"field ancients_mode.{what}")
+
+    if not isinstance(raw, dict):
+        raise InvalidData("field 'ancients_mode' must be an object")
+
+    def get(key: str, kind):
+        if key not in raw or not isinstance(raw[key], kind) or isinstance(raw[key], bool) and kind is int:
+            raise bad(f"{key} is missing or has the wrong type")
+        return raw[key]
+
+    def space(v, key):
+        try:
+            return board.cell_of(tuple(v))
+        except (InvalidData, TypeError):
+            raise bad(f"{key}: {v!r} is not a space of the board") from None
+
+    def markers(v, key):
+        if not isinstance(v, list) or not all(m in SHADOW_KINDS for m in v):
+            raise bad(f"{key} must list Shadow Markers of {list(SHADOW_KINDS)}")
+        return tuple(v)
+
+    steps = get("ancient_steps", dict)
+    if set(steps) != set(ANCIENTS) or not all(isinstance(steps[a], int) and not isinstance(steps[a], bool)
+                                              for a in ANCIENTS):
+        raise bad(f"ancient_steps must give a step for each of {list(ANCIENTS)}")
+    difficulty = get("difficulty", str)
+    if difficulty not in DIFFICULTIES:
+        raise bad(f"difficulty must be one of {list(DIFFICULTIES)}")
+    result = get("result", str)
+    if result not in ("", "won", "lost"):
+        raise bad("result must be '', 'won' or 'lost'")
+    devour = get("devour_steps", list)
+    if not all(isinstance(x, int) and not isinstance(x, bool) for x in devour):
+        raise bad("devour_steps must list steps")
+    supply = get("scourge_supply", int)
+    cycle = get("cycle", int)
+    if supply < 0 or not 1 <= cycle <= 3:
+        raise bad("scourge_supply must be >= 0 and cycle 1..3")
+    box_cards = get("box_cards", list)
+    if not all(isinstance(c, str) for c in box_cards):
+        raise bad("box_cards must list card ids")
+    weather_shared = raw.get("weather_shared")
+    if not isinstance(weather_shared, bool):
+        raise bad("weather_shared must be true or false")
+    return dict(
+        mode=MODE, difficulty=difficulty, ancient_steps=tuple(steps[a] for a in ANCIENTS),
+        devour_steps=tuple(devour),
+        scourged=tuple(sorted(space(v, "scourged") for v in get("scourged", list))),
+        scourge_supply=supply, shadow=space(get("shadow", list), "shadow"),
+        shadow_bag=markers(get("shadow_bag", list), "shadow_bag"),
+        moon_stacks=tuple(markers(x, "moon_stacks") for x in get("moon_stacks", list)),
+        moon_board=tuple(markers(x, "moon_board") for x in get("moon_board", list)),
+        shadow_box=markers(get("shadow_box", list), "shadow_box"), box_cards=tuple(box_cards),
+        cycle=cycle, weather_shared=weather_shared,
+        paired=tuple(sorted(space(v, "paired") for v in get("paired", list))), result=result)
