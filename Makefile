@@ -5,6 +5,8 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# Jupyter refuses to run as root unless asked to (containers, classroom servers).
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .PHONY: lab test test-fast bench clean notebook-outputs app test-browser
 
@@ -15,7 +17,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks/00_start_here.ipynb
+	$(BIN)/jupyter lab $(ROOT_FLAG) notebooks/00_start_here.ipynb
 
 # Two workers: the suite (random playouts over hundreds of seeds, every notebook) is made to
 # finish in a few minutes on a 2-core machine.
