@@ -7,8 +7,8 @@ Return of the Ancients for 1-4 players (``new_game(..., mode="ancients")``).
 >>> state.current_player in (0, 1), state.is_over
 (True, False)
 >>> kinds = {a.kind for a in state.legal_actions()}
->>> sorted(kinds)[:3]
-['Flying Seed', 'Spirit Growth']
+>>> sorted(kinds)
+['Flying Seed', 'Spirit Growth', 'Summon the Ancients']
 """
 
 from .actions import (ActivateFavor, BlessCallAncient, BlessFlyingSeed, BlessVigorousSeed,
