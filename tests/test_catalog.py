@@ -1,0 +1,39 @@
+"""The start page's catalogue: every game, its notebooks and its launcher."""
+
+from pathlib import Path
+
+import pytest
+
+from pangaea_lab.catalog import GAMES, game, game_picker
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("info", GAMES, ids=lambda g: g.key)
+def test_every_listed_notebook_exists_and_the_game_starts(info):
+    for nb in info.notebooks:
+        assert (ROOT / "notebooks" / nb).is_file(), nb
+    low, high = info.players
+    for n in (low, high):
+        state = info.module.new_game(players=n, seed=1)
+        assert state.num_players == n and state.legal_actions()
+
+
+def test_every_notebook_folder_is_listed():
+    listed = {nb for g in GAMES for nb in g.notebooks}
+    found = {str(p.relative_to(ROOT / "notebooks")) for p in (ROOT / "notebooks").glob("*/*.ipynb")}
+    assert found == listed
+
+
+def test_picker_starts_each_game():
+    box = game_picker(seed=3)
+    for info in GAMES:
+        box.pick.value = info.key
+        assert (box.seats.min, box.seats.max) == info.players
+        box.start.click()
+        assert box.area.children and hasattr(box.area.children[0], "model")
+
+
+def test_unknown_game_is_named():
+    with pytest.raises(KeyError, match="chess"):
+        game("chess")
