@@ -123,13 +123,8 @@ def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, boa
         f"Marker on step {co.dance_step}: an Ancient falling to the Dance Marker loses the game.",
         state))
 
-    bag = list(state.blessing_bag)
-    rng.shuffle(bag)
-    blessings = [""] * n_cells
-    for i in range(n_cells):
-        if board.blessing_marked[i]:
-            blessings[i] = bag.pop(0)
-    state = replace(state, board_blessings=tuple(blessings), blessing_bag=tuple(bag))
+    from .setup import lay_blessings   # setup imports this module when it is needed
+    state = lay_blessings(state, rng)
     steps.append(SetupStep(
         "3. Build the continent",
         f"{len(board.tiles)} Biome Tiles (4 per player) form the continent around the mountain, "

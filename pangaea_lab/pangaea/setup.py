@@ -30,6 +30,18 @@ class SetupStep:
     state: GameState
 
 
+def lay_blessings(state: GameState, rng) -> GameState:
+    """Game Setup: shuffle the Blessing bag and lay one token face up on every Water Space
+    with the blessing icon; the rest stay in the bag, in their shuffled order."""
+    bag = list(state.blessing_bag)
+    rng.shuffle(bag)
+    blessings = [""] * len(state.board)
+    for i, marked in enumerate(state.board.blessing_marked):
+        if marked:
+            blessings[i] = bag.pop(0)
+    return replace(state, board_blessings=tuple(blessings), blessing_bag=tuple(bag))
+
+
 def setup_steps(players: int = 2, seed: int | str = 0, family: bool = False,
                 edition: Edition | str | Path | Mapping | None = None,
                 board: Board | None = None, mode: str = "",
@@ -87,12 +99,7 @@ def setup_steps(players: int = 2, seed: int | str = 0, family: bool = False,
         f"Each player brings one Biome Tile of each type ({len(board.tiles)} tiles in all). They are shuffled and attached to the Sacred Mountain one by one so that "
         "they form one contiguous continent.", state))
 
-    rng.shuffle(bag)
-    blessings = [""] * n_cells
-    for i in range(n_cells):
-        if board.blessing_marked[i]:
-            blessings[i] = bag.pop(0)
-    state = replace(state, board_blessings=tuple(blessings), blessing_bag=tuple(bag))
+    state = lay_blessings(state, rng)
     steps.append(SetupStep(
         "Blessings on the marked Water Spaces",
         "A Blessing Token from the bag is laid face up on every Water Space with the blessing "
