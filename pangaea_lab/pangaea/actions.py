@@ -30,13 +30,17 @@ class PangaeaAction(Action):
 
 @dataclass(frozen=True)
 class FlyingSeed(PangaeaAction):
-    """Main action: a Seed on any empty Land Space."""
+    """Main action: a Seed on any empty Land Space.  In Wild Woods ``blessings`` Flying Seed
+    Blessings may join it, so their Seeds land on the same space at once."""
 
     cell: Hex
+    blessings: int = 0
     kind: ClassVar[str] = "Flying Seed"
 
     def _text(self) -> str:
-        return f"Flying Seed: place a Seed on {self.cell}"
+        extra = (f" together with {self.blessings} Flying Seed Blessing(s) "
+                 f"({self.blessings + 1} Seeds)") if self.blessings else ""
+        return f"Flying Seed: place a Seed on {self.cell}{extra}"
 
 
 @dataclass(frozen=True)
@@ -385,3 +389,113 @@ class ShareWeather(PangaeaAction):
 
     def _text(self) -> str:
         return f"Give 1 {self.weather} token to player {self.to + 1}"
+
+
+# ----- Wild Woods --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SowSeeds(PangaeaAction):
+    """Main action (Wild Woods Expand Forest): the first Seeds, ``count`` of them on one space
+    within range of your Trees; more spaces may follow (:class:`MoreSeeds`)."""
+
+    cell: Hex
+    count: int = 1
+    kind: ClassVar[str] = "Expand Forest"
+
+    def _text(self) -> str:
+        return f"Expand Forest: sow {self.count} Seed(s) on {self.cell}"
+
+
+@dataclass(frozen=True)
+class MoreSeeds(PangaeaAction):
+    """Decision: Expand Forest goes on, ``count`` more Seeds on another space in range."""
+
+    cell: Hex
+    count: int = 1
+    kind: ClassVar[str] = "Expand Forest: more Seeds"
+    tier: ClassVar[str] = DECISION
+
+    def _text(self) -> str:
+        return f"Expand Forest: also sow {self.count} Seed(s) on {self.cell}"
+
+
+@dataclass(frozen=True)
+class StopSowing(PangaeaAction):
+    """Decision: Expand Forest ends; the other Seeds stay in the supply."""
+
+    kind: ClassVar[str] = "Expand Forest: stop"
+    tier: ClassVar[str] = DECISION
+
+    def _text(self) -> str:
+        return "Expand Forest: keep the remaining Seeds in your supply"
+
+
+@dataclass(frozen=True)
+class AddTreetop(PangaeaAction):
+    """Main action (Wild Woods): take the Treetop of a Player Board slot, paying its cost in
+    Weather Tokens of different types (``wild`` Wild Weather Blessings stand in for some)."""
+
+    slot: int
+    pay: tuple[str, ...] = ()
+    wild: int = 0
+    kind: ClassVar[str] = "Add Treetop"
+
+    def _text(self) -> str:
+        paid = list(self.pay) + ["Wild Weather"] * self.wild
+        return (f"Add Treetop: take the Treetop of slot {self.slot + 1}, paying "
+                + (", ".join(paid) if paid else "nothing"))
+
+
+@dataclass(frozen=True)
+class BlessStrongCanopy(PangaeaAction):
+    """Free: the Strong Canopy Blessing takes a Treetop (its cost still paid) without using an
+    action."""
+
+    slot: int
+    pay: tuple[str, ...] = ()
+    wild: int = 0
+    kind: ClassVar[str] = "Use a Blessing"
+    tier: ClassVar[str] = FREE
+
+    def _text(self) -> str:
+        paid = list(self.pay) + ["Wild Weather"] * self.wild
+        return (f"Strong Canopy Blessing: take the Treetop of slot {self.slot + 1}, paying "
+                + (", ".join(paid) if paid else "nothing"))
+
+
+@dataclass(frozen=True)
+class PlaceTreetop(PangaeaAction):
+    """Decision: the Tree of yours that the Treetop just taken goes on (a level higher)."""
+
+    cell: Hex
+    kind: ClassVar[str] = "Place the Treetop"
+    tier: ClassVar[str] = DECISION
+
+    def _text(self) -> str:
+        return f"Put the Treetop on your Tree on {self.cell}"
+
+
+@dataclass(frozen=True)
+class ReturnTreetop(PangaeaAction):
+    """Decision: the empty Player Board slot a Treetop taken off a Tree goes back to."""
+
+    slot: int
+    kind: ClassVar[str] = "Return a Treetop"
+    tier: ClassVar[str] = DECISION
+
+    def _text(self) -> str:
+        return f"Put the Treetop back on slot {self.slot + 1} of your Player Board"
+
+
+@dataclass(frozen=True)
+class BlessForesight(PangaeaAction):
+    """Free: the Foresight Blessing takes a Ritual from the Open Market into your hand for good
+    (with its Favor Token)."""
+
+    card: str
+    kind: ClassVar[str] = "Use a Blessing"
+    tier: ClassVar[str] = FREE
+
+    def _text(self) -> str:
+        return f"Foresight Blessing: take {self.card} from the Open Market into your hand"

@@ -38,6 +38,15 @@ def coop_data(ed: Edition) -> CoopData:
     return data
 
 
+def moon_plan(ed: Edition, difficulty: str, wild_woods: bool) -> tuple:
+    """``(markers, effects)`` of each Moon Cycle: the base side of the Moon Board and its Moon
+    Cards, or with Wild Woods the Wild Woods side and its two Moon Cards."""
+    if wild_woods:
+        from .woods import woods_data
+        return woods_data(ed).cycle_plan(difficulty)
+    return coop_data(ed).cycle_plan(difficulty)
+
+
 def is_returned(steps, k: int, summit: int) -> bool:
     """An Ancient has returned from exile once its marker reached the summit."""
     return steps[k] >= summit
@@ -66,7 +75,8 @@ def distances(board, start: int) -> dict[int, int]:
 # Game Setup (steps 1-9)
 
 
-def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, board) -> list:
+def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, board,
+                wild_woods: bool = False) -> list:
     """Game Setup of Return of the Ancients, step by step (see :func:`.setup.setup_steps`)."""
     from .board import _build
     from .setup import SetupStep
@@ -197,7 +207,7 @@ def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, boa
         "8. The first Trees",
         "Each player plants one Tree two spaces away from the Shadow.", state))
 
-    plan = co.cycle_plan(difficulty)
+    plan = moon_plan(ed, difficulty, wild_woods)
     box = list(state.shadow_box)
     for markers, _ in plan:
         for m in markers:
@@ -208,6 +218,11 @@ def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, boa
     state = replace(state, shadow_bag=tuple(first), moon_board=tuple(m for m, _ in plan[1:]),
                     shadow_box=tuple(box), cycle=1, first_player=player, turn_player=player)
     card = "" if difficulty == "standard" else f" The {DIFFICULTIES[difficulty]} Moon Card replaces Cycles II and III."
+    if wild_woods:
+        card = " The Wild Woods side of the Moon Board is used" + (
+            "." if difficulty == "standard" else
+            f", and the Wild Woods {DIFFICULTIES[difficulty]} Moon Card replaces Cycles II and III "
+            "(each player gives up a starting Seed when it begins).")
     steps.append(SetupStep(
         "9. The Moon Board",
         f"Each Moon Cycle's Shadow Markers lie on the Moon Board ({difficulty} difficulty).{card} "
@@ -333,6 +348,9 @@ def scourge(d: "Draft", i: int) -> None:
         return
     tree = d.trees[i]
     if tree != NOBODY:
+        if d.ww is not None:
+            from .woods import tree_removed
+            tree_removed(d, i)
         d.trees[i] = NOBODY
         d.players[tree]["trees"] += 1
     _seed_back(d, i)
@@ -343,6 +361,9 @@ def scourge(d: "Draft", i: int) -> None:
 
 
 def _seed_back(d: "Draft", i: int) -> None:
+    if d.ww is not None:
+        d.return_seeds(i)
+        return
     owner = d.seeds[i]
     if owner != NOBODY:
         d.seeds[i] = NOBODY
@@ -408,13 +429,22 @@ def end_turn(s: GameState, d: "Draft") -> None:
     for k, slot in enumerate(COOP_MARKET_SLOTS):
         if d.market[k] is None:
             deck = d.land_deck if slot == "land" else d.creature_deck
-            if deck:
+            if d.ww is not None:
+                from .woods import reveal
+                d.market[k] = reveal(d, deck)
+            elif deck:
                 d.market[k] = deck.pop(0)
     n = s.num_players
     nxt = (s.turn_player + 1) % n
     d.fields.update(turn_player=nxt, actions_taken=0, exchange_used=False,
                     round=s.round + (1 if nxt == s.first_player else 0))
     d.co.weather_shared = False
+    if d.ww is not None and d.ww.grown_tall != NOBODY:
+        # Wild Woods: a Tree reached level 3 this turn; the Shadow moves onto it and the
+        # Shadow Phase is skipped
+        d.co.shadow = d.ww.grown_tall
+        d.ww.grown_tall = NOBODY
+        return
     d.push(Pending("shadow", s.turn_player))
 
 
@@ -453,6 +483,9 @@ def draw_marker(s: GameState, d: "Draft", player: int) -> None:
     elif marker == "Devour":
         owner = d.trees[i]
         if owner != NOBODY:
+            if d.ww is not None:
+                from .woods import tree_removed
+                tree_removed(d, i)
             d.trees[i] = NOBODY
             d.players[owner]["trees"] += 1
             if d.players[owner]["seeds"] and i not in co.scourged:
@@ -481,7 +514,7 @@ def end_of_cycle(s: GameState, d: "Draft") -> None:
     co.cycle += 1
     markers = [m for stack in co.moon_stacks for m in stack] + list(co.moon_board.pop(0))
     co.moon_stacks = []
-    effects = coop_data(s.edition).cycle_plan(s.difficulty)[co.cycle - 1][1]
+    effects = moon_plan(s.edition, s.difficulty, s.wild_woods)[co.cycle - 1][1]
     if "remove_dream" in effects and "Dream" in markers:
         markers.remove("Dream")
         co.shadow_box.append("Dream")
@@ -493,6 +526,9 @@ def end_of_cycle(s: GameState, d: "Draft") -> None:
             d.players[q]["blessings"][BLESSING_KINDS.index(kind)] += 1
         if "scourge_each" in effects:
             d.push(Pending("scourge", q, area="any"))
+        if "give_up_seed" in effects and d.ww is not None:
+            from .woods import give_up_seed
+            give_up_seed(d, q)
 
 
 def do_place_scourge(s: GameState, d: "Draft", a: PlaceScourge) -> None:
@@ -514,16 +550,13 @@ def do_ascend(s: GameState, d: "Draft", a: AscendAncient) -> None:
 def do_leave_seed(s: GameState, d: "Draft", a: LeaveSeed) -> None:
     pend = s.pending
     if a.leave:
-        i = pend.targets[0]
-        d.seeds[i] = pend.player
-        d.players[pend.player]["seeds"] -= 1
+        d.put_seed(pend.targets[0], pend.player)
 
 
 def do_place_seed(s: GameState, d: "Draft", a: PlaceSeed) -> None:
     i = _space(s, a.cell, "Scourge: Thorondal")
     p = s.pending.player
-    d.seeds[i] = p
-    d.players[p]["seeds"] -= 1
+    d.put_seed(i, p)
 
 
 def do_share_weather(s: GameState, d: "Draft", a: ShareWeather) -> None:
@@ -631,6 +664,8 @@ def _second_seed_spots(board, trees, seeds, at: int) -> list[int]:
 def may_grow(d: "Draft", i: int, forced: bool) -> bool:
     """Healing Scourge: a single Seed on a scourged Land Space does not grow; two Seeds (or a
     Vigorous Seed) do."""
+    if d.ww is not None:   # Wild Woods: two Seeds of the majority holder
+        return i not in d.co.scourged or forced or max(d.ww.stacks[i]) >= 2
     return i not in d.co.scourged or forced or i in d.co.paired
 
 
@@ -643,7 +678,10 @@ def grow_here(d: "Draft", i: int, owner: int) -> None:
 
 
 def pair_targets(s: GameState, p: int) -> list[int]:
-    """Scourged Land Spaces where ``p`` may add a second Seed to their own single Seed."""
+    """Scourged Land Spaces where ``p`` may add a second Seed to their own single Seed (in
+    Wild Woods Seed Competition already allows it)."""
+    if s.wild_woods:
+        return []
     return [i for i in s.scourged if s.board.terrain[i] == "land" and s.seeds[i] == p
             and i not in s.paired and s.trees[i] == NOBODY]
 

@@ -27,7 +27,9 @@ from ..core.errors import InvalidData
 from ..core.jsonio import dumps, load_file
 
 SOURCES = ("rulebook", "public source", "assumption")
-BLESSING_KINDS = ("Flying Seed", "Vigorous Seed", "Call Ancient", "Wild Weather")
+BLESSING_KINDS = ("Flying Seed", "Vigorous Seed", "Call Ancient", "Wild Weather",
+                  # Wild Woods
+                  "Strong Canopy", "Foresight")
 ANCIENTS = ("Okuma", "Chelon", "Thorondal")
 REQUIRED = ("biomes", "players", "tiles_per_player", "tile_shape", "mountain", "summit_steps",
             "trees_per_player", "seeds_per_player", "weather_tokens", "blessings",
@@ -35,6 +37,8 @@ REQUIRED = ("biomes", "players", "tiles_per_player", "tile_shape", "mountain", "
             "round_limit")
 # Return of the Ancients (solo/co-op): optional; an edition without them uses the reference's
 COOP_ITEMS = ("ancients_mountain", "scourge_markers", "shadow_markers", "moon_board", "moon_cards")
+# The Wild Woods expansion: optional; an edition without it uses the reference's
+WOODS_ITEM = "wild_woods"
 
 
 @dataclass(frozen=True)
@@ -117,6 +121,7 @@ class Edition:
     favor_tokens: tuple[int, ...]
     digest: str
     coop: "CoopData | None" = None
+    woods: "WoodsData | None" = None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Edition) and other.digest == self.digest
@@ -141,7 +146,7 @@ class Edition:
     def sources(self) -> list[tuple[str, str, str]]:
         """``(item, source, note)`` for every item, for showing which data are facts."""
         return [(k, self.raw[k]["source"], self.raw[k].get("note", ""))
-                for k in (*REQUIRED, *COOP_ITEMS) if k in self.raw]
+                for k in (*REQUIRED, *COOP_ITEMS, WOODS_ITEM) if k in self.raw]
 
     def rule_gaps(self) -> list[dict]:
         """The situations the rulebook does not settle and the choice made for each."""
@@ -364,6 +369,7 @@ def _validated(text: str) -> Edition:
     round_limit = _int(_value(data, "round_limit"), "round_limit", 1)
 
     coop = _coop_data(data) if any(k in data for k in COOP_ITEMS) else None
+    woods = _woods_data(data[WOODS_ITEM], biomes, coop) if WOODS_ITEM in data else None
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
     return Edition(
         raw=data, name=name, label=label, biomes=biomes, min_players=pmin,
@@ -372,11 +378,13 @@ def _validated(text: str) -> Edition:
         creature_cards=tuple(creature_cards), land_shape=land, water_shape=water,
         blessing_shape=blessing, mountain_radius=radius, most_trees_minimum=most_min,
         most_trees_bonus=most_bonus, round_limit=round_limit,
-        favor_tokens=tuple(favor[a] for a in ANCIENTS), digest=digest, coop=coop)
+        favor_tokens=tuple(favor[a] for a in ANCIENTS), digest=digest, coop=coop,
+        woods=woods)
 
 
 SHADOW_KINDS = ("Dream", "Devour", "Dance")
-MOON_EFFECTS = ("blessing_each", "remove_dream", "scourge_each")
+MOON_EFFECTS = ("blessing_each", "remove_dream", "scourge_each",
+                "give_up_seed")   # the last only on the Wild Woods Moon Cards
 DIFFICULTIES = {"standard": "", "cozy": "Cozy Afternoon", "midnight": "Midnight Hour"}
 
 
@@ -453,13 +461,21 @@ def _coop_data(data: Mapping) -> CoopData:
     if not isinstance(board, list) or len(board) != 3:
         raise InvalidData("edition field 'moon_board' must list the markers of 3 Moon Cycles")
     cycles = tuple(_markers(c, f"moon_board[{k}]") for k, c in enumerate(board))
-    cards = item("moon_cards")
+    moon = _moon_cards(item("moon_cards"), "moon_cards")
+    _check_plans(cycles, moon, devour_steps, mix, "shadow_markers")
+    return CoopData(start, devour_steps, dance, total, per,
+                    tuple((k, mix.count(k)) for k in SHADOW_KINDS), frozenset(black), cycles,
+                    tuple(moon))
+
+
+def _moon_cards(cards: Any, field: str) -> tuple:
+    """The two Moon Cards (Cozy Afternoon, Midnight Hour), each replacing Cycles II and III."""
     if not isinstance(cards, dict) or set(cards) != {"cozy", "midnight"}:
-        raise InvalidData("edition field 'moon_cards' must describe the 'cozy' and 'midnight' cards")
+        raise InvalidData(f"edition field '{field}' must describe the 'cozy' and 'midnight' cards")
     moon = []
     for key in ("cozy", "midnight"):
         card = cards[key]
-        where = f"moon_cards.{key}"
+        where = f"{field}.{key}"
         if not isinstance(card, dict) or not isinstance(card.get("cycles"), list) or len(card["cycles"]) != 2:
             raise InvalidData(f"edition field {where} must give a name and 2 cycles (II and III)")
         later = []
@@ -469,17 +485,113 @@ def _coop_data(data: Mapping) -> CoopData:
                 raise InvalidData(f"edition field {where}.cycles[{k}].effects must list some of {list(MOON_EFFECTS)}")
             later.append((_markers(c.get("markers"), f"{where}.cycles[{k}].markers"), tuple(effects)))
         moon.append((key, str(card.get("name", key)), tuple(later)))
+    return tuple(moon)
+
+
+def _check_plans(cycles: tuple, moon: tuple, devour_steps: tuple, mix: tuple, field: str) -> None:
+    """Every Moon Cycle plan must fit in the Shadow Marker mix (with those on the mountain)."""
     on_mountain = ["Devour"] * len(devour_steps) + ["Dance"]
     for plan in ([cycles[0], cycles[1], cycles[2]],
                  *([cycles[0], *(m for m, _ in later)] for _, _, later in moon)):
         used = on_mountain + [m for c in plan for m in c]
         for kind in SHADOW_KINDS:
             if used.count(kind) > mix.count(kind):
-                raise InvalidData(f"edition: the mountain and the Moon Cycles need {used.count(kind)} "
-                                  f"{kind} Shadow Markers but the mix has {mix.count(kind)}")
-    return CoopData(start, devour_steps, dance, total, per,
-                    tuple((k, mix.count(k)) for k in SHADOW_KINDS), frozenset(black), cycles,
-                    tuple(moon))
+                raise InvalidData(f"edition field {field}: the mountain and the Moon Cycles need "
+                                  f"{used.count(kind)} {kind} Shadow Markers but the mix has "
+                                  f"{mix.count(kind)}")
+
+
+@dataclass(frozen=True)
+class WoodsSlot:
+    """One Treetop slot of a Wild Woods Player Board."""
+
+    cost: int            # Weather Tokens of different types to take its Treetop
+    blessing: bool       # a Blessing Token lies on it at the start
+    seed: int            # the extra Seed it holds back (0, 1, 2)
+    points: int          # points it scores when empty at the end
+
+
+@dataclass(frozen=True)
+class WoodsData:
+    """The Wild Woods components: the Player Board layout, its Blessing mix, the Elemental
+    Storm cards and the Wild Woods side of the Moon Board with its two Moon Cards."""
+
+    slots: tuple[WoodsSlot, ...]
+    extra_seeds: int
+    max_level: int
+    blessings: tuple[tuple[str, int], ...]
+    storms: tuple[str, ...]          # the weather on each Elemental Storm card
+    storms_per_deck: int
+    cycles: tuple[tuple[str, ...], ...]
+    moon_cards: tuple
+
+    def cycle_plan(self, difficulty: str) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+        """``(markers, effects)`` of each Moon Cycle on the Wild Woods side of the Moon Board."""
+        first = ((self.cycles[0], ()),)
+        if difficulty == "standard":
+            return first + tuple((c, ()) for c in self.cycles[1:])
+        for key, _, later in self.moon_cards:
+            if key == difficulty:
+                return first + later
+        raise InvalidData(f"no Wild Woods Moon Card for difficulty {difficulty!r}")
+
+    def slots_of_seed(self, seed: int) -> tuple[int, ...]:
+        return tuple(k for k, s in enumerate(self.slots) if s.seed == seed)
+
+
+def _woods_data(raw: Any, biomes: tuple[str, ...], coop: "CoopData | None") -> WoodsData:
+    """Validate the Wild Woods item of an edition file."""
+    if not isinstance(raw, dict) or "value" not in raw or raw.get("source") not in SOURCES:
+        raise InvalidData(f"edition field '{WOODS_ITEM}' must be an object with 'value' and a "
+                          f"'source' among {list(SOURCES)}")
+    v = raw["value"]
+    if not isinstance(v, dict):
+        raise InvalidData(f"edition field {WOODS_ITEM}.value must be an object")
+    where = f"{WOODS_ITEM}.value"
+    extra = _int(v.get("extra_seeds"), f"{where}.extra_seeds", 0)
+    level = _int(v.get("max_level"), f"{where}.max_level", 1)
+    raw_slots = v.get("slots")
+    if not isinstance(raw_slots, list) or not raw_slots:
+        raise InvalidData(f"edition field {where}.slots must list the Treetop slots")
+    slots = []
+    for k, s in enumerate(raw_slots):
+        w = f"{where}.slots[{k}]"
+        if not isinstance(s, dict) or not isinstance(s.get("blessing"), bool):
+            raise InvalidData(f"edition field {w} must give cost, blessing (true/false), seed and points")
+        cost = _int(s.get("cost"), f"{w}.cost")
+        if cost > len(biomes):
+            raise InvalidData(f"edition field {w}.cost: a cost of {cost} cannot be paid in "
+                              f"different weather types (there are {len(biomes)})")
+        seed = s.get("seed")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < extra):
+            raise InvalidData(f"edition field {w}.seed must be an extra Seed number 0..{extra - 1} or null")
+        slots.append(WoodsSlot(cost, s["blessing"], -1 if seed is None else seed,
+                               _int(s.get("points", 0), f"{w}.points")))
+    for n in range(extra):
+        if not any(s.seed == n for s in slots):
+            raise InvalidData(f"edition field {where}: extra Seed {n} is tied to no slot")
+    bless = v.get("blessings")
+    if not isinstance(bless, dict) or not set(bless) <= set(BLESSING_KINDS):
+        raise InvalidData(f"edition field {where}.blessings must map kinds among {list(BLESSING_KINDS)} to counts")
+    blessings = tuple((k, _int(bless.get(k, 0), f"{where}.blessings.{k}")) for k in BLESSING_KINDS)
+    need = 4 * sum(s.blessing for s in slots)
+    if sum(n for _, n in blessings) < need:
+        raise InvalidData(f"edition field {where}.blessings: 4 Player Boards need {need} Blessings")
+    storms = v.get("storms")
+    if not isinstance(storms, list) or not all(s in biomes for s in storms):
+        raise InvalidData(f"edition field {where}.storms must list a weather of {list(biomes)} per card")
+    per_deck = _int(v.get("storms_per_deck"), f"{where}.storms_per_deck")
+    if 2 * per_deck > len(storms):
+        raise InvalidData(f"edition field {where}: {per_deck} Storms per deck need {2 * per_deck} cards")
+    board = v.get("moon_board")
+    if not isinstance(board, list) or len(board) != 3:
+        raise InvalidData(f"edition field {where}.moon_board must list the markers of 3 Moon Cycles")
+    cycles = tuple(_markers(c, f"{where}.moon_board[{k}]") for k, c in enumerate(board))
+    moon = _moon_cards(v.get("moon_cards"), f"{where}.moon_cards")
+    if coop is not None:
+        mix = tuple(k for k, n in coop.shadow_mix for _ in range(n))
+        _check_plans(cycles, moon, coop.devour_steps, mix, where)
+    return WoodsData(tuple(slots), extra, level, blessings, tuple(storms), per_deck, cycles, moon)
 
 
 def tiles_per_player(ed: Edition) -> dict[str, int]:

@@ -22,13 +22,17 @@ from .actions import (DECISION, MAIN, ActivateFavor, BlessCallAncient, BlessFlyi
 from . import coop
 from .actions import (AscendAncient, LeaveSeed, MoveShadow, PlaceScourge, PlaceSeed,
                       ShareWeather)
+from .actions import (AddTreetop, BlessForesight, BlessStrongCanopy, MoreSeeds, PlaceTreetop,
+                      ReturnTreetop, SowSeeds, StopSowing)
+from . import woods
 from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard, LandCard
 from .rituals import NOBODY, explain_path, land_ritual_options
 from .state import MARKET_SLOTS, PLAYER_NAMES, GameState, Pending, PlayerState
 
 OKUMA, CHELON, THORONDAL = range(3)
 
-FLY, VIGOR, CALL, WILD = (BLESSING_KINDS.index(k) for k in BLESSING_KINDS)
+FLY, VIGOR, CALL, WILD = (BLESSING_KINDS.index(k) for k in
+                          ("Flying Seed", "Vigorous Seed", "Call Ancient", "Wild Weather"))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -63,6 +67,7 @@ class Draft:
         self.new_decisions: list[Pending] = []
         self.fields: dict = {}
         self.co = coop.CoopDraft(s) if s.mode == coop.MODE else None   # Return of the Ancients
+        self.ww = woods.WoodsDraft(s) if s.wild_woods else None        # Wild Woods
 
     def push(self, decision: Pending) -> None:
         """A decision this action creates; it is taken before any decision already waiting."""
@@ -72,15 +77,42 @@ class Draft:
         """The top Favor Token of the bag (None if the bag is empty)."""
         return self.favor_bag.pop(0) if self.favor_bag else None
 
-    def gain_weather(self, player: int, space: int) -> None:
-        """Gain Weather Tokens: 1 token of the biome of a space where a new Tree stands."""
+    def gain_weather(self, player: int, space: int, grow: bool = False) -> None:
+        """Gain Weather Tokens: 1 token of the biome of a space where a new Tree stands (in
+        Wild Woods a Storm-covered tile counts as the Storm's weather, and growing Seeds take
+        the token from the tile)."""
+        if self.ww is not None and self.ww.storm_tiles:
+            woods.take_weather(self, player, space, grow)
+            return
         k = self.s.edition.biomes.index(self.s.board.biome[space])
         if self.weather_supply[k] > 0:
             self.weather_supply[k] -= 1
             self.players[player]["weather"][k] += 1
 
+    def put_seed(self, i: int, p: int, n: int = 1) -> None:
+        """``n`` of ``p``'s Seeds from the supply onto space ``i``."""
+        self.players[p]["seeds"] -= n
+        if self.ww is not None:
+            self.ww.stacks[i][p] += n
+            self.seeds[i] = woods.majority(self.ww.stacks[i])
+        else:
+            self.seeds[i] = p
+
+    def return_seeds(self, i: int) -> None:
+        """Every Seed on space ``i`` goes back to its owner's supply."""
+        if self.ww is not None:
+            for q, n in enumerate(self.ww.stacks[i]):
+                self.players[q]["seeds"] += n
+            self.ww.stacks[i] = [0] * len(self.ww.stacks[i])
+            self.seeds[i] = NOBODY
+        elif self.seeds[i] != NOBODY:
+            self.players[self.seeds[i]]["seeds"] += 1
+            self.seeds[i] = NOBODY
+
     def freeze(self) -> GameState:
         s = self.s
+        if self.ww is not None:
+            woods.flush(self)   # returned Treetops: their owners choose the slots
         counts = [self.trees.count(p) for p in range(s.num_players)]
         holder = scoring.most_trees_holder(counts, s.edition.most_trees_minimum)
         players = tuple(PlayerState(trees=p["trees"], seeds=p["seeds"], hand=tuple(p["hand"]),
@@ -101,7 +133,8 @@ class Draft:
                        ancients=tuple(self.ancients), favor_bag=tuple(self.favor_bag),
                        market_favors=tuple(self.market_favors),
                        decisions=tuple(self.new_decisions + self.decisions),
-                       **(self.co.frozen() if self.co is not None else {}), **self.fields)
+                       **(self.co.frozen() if self.co is not None else {}),
+                       **(self.ww.frozen() if self.ww is not None else {}), **self.fields)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -208,9 +241,17 @@ def rank_rituals(s: GameState, player: int | None = None) -> list[tuple[int, Pan
 def _free_actions(s: GameState, player: int) -> list[PangaeaAction]:
     ps = s.players[player]
     b = s.board
-    out: list[PangaeaAction] = [TakeBackSeed(b.cells[i]) for i in b.land if s.seeds[i] == player]
-    if ps.blessings[FLY] and ps.seeds:
-        out += [BlessFlyingSeed(b.cells[i]) for i in _empty_land(s)]
+    if s.wild_woods:
+        out: list[PangaeaAction] = [TakeBackSeed(b.cells[i]) for i in b.land
+                                    if woods.may_take_back(s, player, i)]
+        if ps.blessings[FLY] and ps.seeds:
+            out += [BlessFlyingSeed(b.cells[i]) for i in b.land if s.trees[i] == NOBODY
+                    and woods.flying_need(s, player, i) == 1]
+        out += woods.free_actions(s, player)
+    else:
+        out = [TakeBackSeed(b.cells[i]) for i in b.land if s.seeds[i] == player]
+        if ps.blessings[FLY] and ps.seeds:
+            out += [BlessFlyingSeed(b.cells[i]) for i in _empty_land(s)]
     if ps.blessings[VIGOR]:
         out += [BlessVigorousSeed(b.cells[i]) for i in b.land if s.seeds[i] != NOBODY]
     if s.most_trees == player and not s.exchange_used:
@@ -240,11 +281,13 @@ def _decision_actions(s: GameState, pend: Pending) -> list[PangaeaAction]:
     b = s.board
     if pend.kind in coop.WAITING:
         return coop.decision_actions(s, pend)
+    if pend.kind in woods.WAITING:
+        return woods.decision_actions(s, pend)
     if pend.kind == "draw":
         out: list[PangaeaAction] = [TakeMarketCard(c) for c in s.market if c is not None]
-        if s.land_deck:
+        if woods.real_cards(s.land_deck):
             out.append(DrawFromDeck("land"))
-        if s.creature_deck:
+        if woods.real_cards(s.creature_deck):
             out.append(DrawFromDeck("creature"))
         return out
     if pend.kind == "move":
@@ -350,7 +393,14 @@ def legal_actions(s: GameState) -> list[PangaeaAction]:
     p = s.turn_player
     ps = s.players[p]
     out = []
-    if s.phase == "main" and s.actions_taken < 2:
+    if s.phase == "main" and s.actions_taken < 2 and s.wild_woods:
+        out += _woods_seed_actions(s, p)
+        out += woods.treetop_actions(s, p, AddTreetop)
+        out += [SpiritGrowth(b.cells[i]) for i in _spirit_targets(s, p)]
+        out += _ritual_actions(s, p)
+        if not s.family:
+            out += [SummonAncient(a) for a in ANCIENTS if summonable(s, a, p)]
+    elif s.phase == "main" and s.actions_taken < 2:
         if ps.seeds:
             out += [FlyingSeed(b.cells[i]) for i in _empty_land(s)
                     + (coop.pair_targets(s, p) if s.mode == coop.MODE else [])]
@@ -367,6 +417,27 @@ def legal_actions(s: GameState) -> list[PangaeaAction]:
     out += _free_actions(s, p)
     if s.phase == "final" or s.actions_taken == 2:
         out.append(EndTurn())
+    return out
+
+
+def _woods_seed_actions(s: GameState, p: int) -> list[PangaeaAction]:
+    """Wild Woods Flying Seed (on any space without a Tree where the Seeds then hold the strict
+    majority, with Flying Seed Blessings joining when one Seed is not enough) and the first
+    step of Expand Forest."""
+    b = s.board
+    ps = s.players[p]
+    out: list[PangaeaAction] = []
+    if not ps.seeds:
+        return out
+    for i in b.land:
+        if s.trees[i] != NOBODY:
+            continue
+        need = woods.flying_need(s, p, i)
+        if need == 1:
+            out.append(FlyingSeed(b.cells[i]))
+        elif need - 1 <= ps.blessings[FLY] and need <= ps.seeds:
+            out.append(FlyingSeed(b.cells[i], need - 1))
+    out += [SowSeeds(b.cells[i], k) for i, k in woods.sow_options(s, p, ps.seeds)]
     return out
 
 
@@ -393,13 +464,12 @@ def _grow(d: Draft, spaces: list[int], forced: bool = False) -> None:
             continue
         if d.co is not None:   # Healing Scourge
             coop.grow_here(d, i, owner)
-        d.seeds[i] = NOBODY
-        d.players[owner]["seeds"] += 1
+        d.return_seeds(i)      # Seed Competition: every Seed returns, the majority grows
         grown.append(i)
         if d.players[owner]["trees"] > 0:
             d.players[owner]["trees"] -= 1
             d.trees[i] = owner
-            d.gain_weather(owner, i)
+            d.gain_weather(owner, i, grow=True)
         else:
             waiting.append((owner, i))
     if waiting:
@@ -452,6 +522,7 @@ _WAITING = {
     "chain": ("place the played card in a Ritual Chain", "Step 2: Ritual Chains"),
     "ecosystem": ("choose the Blessing the Ecosystem earns", "Creating Ecosystems"),
     **coop.WAITING,
+    **woods.WAITING,
 }
 
 
@@ -479,8 +550,8 @@ def _after(s: GameState) -> GameState:
             if ps.points >= summit:
                 return replace(s, end_triggered=True,
                                end_reason=f"{PLAYER_NAMES[p]} reached the top of the Sacred Mountain")
-        if not s.land_deck and not s.creature_deck and not any(s.market) and not any(
-                ps.hand for ps in s.players):
+        if (not woods.real_cards(s.land_deck) and not woods.real_cards(s.creature_deck)
+                and not any(s.market) and not any(ps.hand for ps in s.players)):
             return replace(s, end_triggered=True,
                            end_reason="no Ritual Card is left (assumption 'cards-exhausted')")
     return s
@@ -504,6 +575,12 @@ def _do_flying_seed(s: GameState, d: Draft, a: FlyingSeed | BlessFlyingSeed) -> 
     if s.board.terrain[i] != "land":
         raise s.reject(f"{s.board.cells[i]} is a Water Space; Seeds go on Land Spaces only.",
                        rule=rule, like=type(a))
+    if s.wild_woods:
+        _woods_flying_seed(s, d, a, i, p, rule)
+        return
+    if getattr(a, "blessings", 0):
+        raise s.reject("Flying Seed Blessings join a Flying Seed only in Wild Woods.", rule=rule,
+                       like=type(a))
     pair = s.mode == coop.MODE and i in coop.pair_targets(s, p)
     if (s.trees[i] != NOBODY or s.seeds[i] != NOBODY) and not pair:
         raise s.reject(f"{s.board.cells[i]} is already taken by a Tree or a Seed.", rule=rule,
@@ -514,9 +591,39 @@ def _do_flying_seed(s: GameState, d: Draft, a: FlyingSeed | BlessFlyingSeed) -> 
         d.co.paired.add(i)
 
 
+def _woods_flying_seed(s: GameState, d: Draft, a, i: int, p: int, rule: str) -> None:
+    """Seed Competition: Seeds may join other Seeds when their owner then holds the strict
+    majority on the space (Flying Seed Blessings may join the action to get there)."""
+    extra = getattr(a, "blessings", 0)
+    if isinstance(extra, bool) or not isinstance(extra, int) or extra < 0:
+        raise s.reject("'blessings' counts the Flying Seed Blessings joining the action.",
+                       rule=rule, like=type(a))
+    if extra > s.players[p].blessings[FLY]:
+        raise s.reject(f"You hold only {s.players[p].blessings[FLY]} Flying Seed Blessing(s).",
+                       rule="Seed Competition", like=type(a))
+    if s.trees[i] != NOBODY:
+        raise s.reject(f"{s.board.cells[i]} holds a Tree.", rule=rule, like=type(a))
+    count = 1 + extra
+    if count > s.players[p].seeds:
+        raise s.reject(f"You have only {s.players[p].seeds} Seed(s) in your supply.", rule=rule,
+                       like=type(a))
+    need = woods.flying_need(s, p, i)
+    if count < need:
+        raise s.reject(f"Other Seeds lie on {s.board.cells[i]}: you may add yours only if you then "
+                       f"hold more Seeds there than anyone else ({need} needed; a tie is never "
+                       "allowed).", rule="Seed Competition", like=type(a))
+    if extra:
+        d.players[p]["blessings"][FLY] -= extra
+        d.blessing_discard.extend(["Flying Seed"] * extra)
+    d.put_seed(i, p, count)
+
+
 def _do_expand(s: GameState, d: Draft, a: ExpandForest) -> None:
     p = s.turn_player
     rule = "Expand Forest"
+    if s.wild_woods:
+        raise s.reject("In Wild Woods, Expand Forest sows by range: use SowSeeds(cell, count) "
+                       "and then MoreSeeds / StopSowing.", rule="Expand Forest (Wild Woods)")
     if not isinstance(a.cells, tuple) or not 1 <= len(a.cells) <= 2:
         raise s.reject("Expand Forest places 1 or 2 Seeds.", rule=rule, like=ExpandForest)
     idx = [_check_space(s, c, rule) for c in a.cells]
@@ -599,8 +706,8 @@ def _take_card(s: GameState, d: Draft, card_id: str, from_market: bool) -> None:
                            amount=int(d.co is not None and d.co.free_card == card_id)))
     if s.phase == "final":
         d.fields["final_ritual_done"] = True
-    elif not from_market and (any(c is not None for c in d.market) or s.land_deck
-                              or s.creature_deck):
+    elif not from_market and (any(c is not None for c in d.market)
+                              or woods.real_cards(s.land_deck) or woods.real_cards(s.creature_deck)):
         d.push(Pending("draw", p))
 
 
@@ -712,7 +819,9 @@ def _do_land(s: GameState, d: Draft, a: PlayLand) -> None:
         coop.land_played(s, d, p, option.points)
     else:
         d.players[p]["land_points"] += option.points
-    if s.phase != "final":  # the final round keeps Trees on the continent
+    if s.wild_woods:   # Trees go down a level; higher Trees earn their owners Weather
+        woods.land_ritual(s, d, p, [s.board.index[c] for c in path])
+    elif s.phase != "final":  # the final round keeps Trees on the continent
         for c in path:
             i = s.board.index[c]
             if d.trees[i] == p and i != s.ancients[THORONDAL]:   # Thorondal protects
@@ -739,10 +848,10 @@ def _do_draw(s: GameState, d: Draft, a: DrawFromDeck) -> None:
     deck = {"land": d.land_deck, "creature": d.creature_deck}.get(a.deck)
     if deck is None:
         raise s.reject("Draw from the 'land' or the 'creature' deck.", rule="Step 3: Draw New Card")
-    if not deck:
+    if not woods.real_cards(deck):
         raise s.reject(f"The {a.deck} deck is empty.", rule="Step 3: Draw New Card",
                        like=DrawFromDeck)
-    d.players[s.pending.player]["hand"].append(deck.pop(0))
+    d.players[s.pending.player]["hand"].append(woods.draw_card(deck))   # never a Storm
     if not s.family:   # ... and a Favor Token from the bag
         token = d.draw_favor()
         if token is not None:
@@ -765,7 +874,9 @@ def _do_move_tree(s: GameState, d: Draft, a: MoveTree) -> None:
                        like=MoveTree)
     d.trees[i] = NOBODY
     d.trees[target] = pend.player
-    d.gain_weather(pend.player, target)  # assumption 'moved-tree-weather'
+    if d.ww is not None:   # the Tree keeps its Treetops (assumption 'ww-moved-tree')
+        d.ww.treetops[target], d.ww.treetops[i] = d.ww.treetops[i], 0
+    d.gain_weather(pend.player, target, grow=True)  # assumption 'moved-tree-weather'
     if len(pend.targets) > 1:
         d.push(Pending("move", pend.owners[1], pend.targets[1:], pend.owners[1:], pend.grown))
 
@@ -776,6 +887,18 @@ def _do_move_tree(s: GameState, d: Draft, a: MoveTree) -> None:
 def _do_take_back(s: GameState, d: Draft, a: TakeBackSeed) -> None:
     p = s.turn_player
     i = _check_space(s, a.cell, "Take back a Seed")
+    if s.wild_woods:
+        if not s.seed_stacks[i][p]:
+            raise s.reject(f"There is no Seed of yours on {s.board.cells[i]}.",
+                           rule="Expand Forest (note on Seeds)", like=TakeBackSeed)
+        if not woods.may_take_back(s, p, i):
+            raise s.reject(f"Taking a Seed back from {s.board.cells[i]} would leave two colours "
+                           "tied there, which is never allowed.", rule="Seed Competition",
+                           like=TakeBackSeed)
+        d.ww.stacks[i][p] -= 1
+        d.seeds[i] = woods.majority(d.ww.stacks[i])
+        d.players[p]["seeds"] += 1
+        return
     if s.seeds[i] != p:
         raise s.reject(f"There is no Seed of yours on {s.board.cells[i]}.",
                        rule="Expand Forest (note on Seeds)", like=TakeBackSeed)
@@ -816,8 +939,9 @@ def _refill_market(d: Draft) -> None:
     for k, slot in enumerate(MARKET_SLOTS):
         if d.market[k] is None:
             deck = d.land_deck if slot == "land" else d.creature_deck
-            if deck:
-                d.market[k] = deck.pop(0)
+            card = woods.reveal(d, deck) if d.ww is not None else (deck.pop(0) if deck else None)
+            if card is not None:
+                d.market[k] = card
                 if not d.s.family and d.market_favors[k] is None:
                     d.market_favors[k] = d.draw_favor()
 
@@ -832,6 +956,8 @@ def _do_end_turn(s: GameState, d: Draft, a: EndTurn) -> None:
             raise s.reject(f"Take {2 - s.actions_taken} more action(s) first: every turn has "
                            "2 actions.", rule="Gameplay Overview")
         _refill_market(d)
+        if d.ww is not None:
+            d.ww.grown_tall = NOBODY
         nxt = (s.turn_player + 1) % n
         rnd = s.round + (1 if nxt == s.first_player else 0)
         d.fields.update(turn_player=nxt, actions_taken=0, exchange_used=False, round=rnd)
@@ -950,8 +1076,7 @@ def _do_place_ancient(s: GameState, d: Draft, a: PlaceAncient) -> None:
     elif a.ancient == "Chelon" and a.second is not None:   # grow one adjacent Seed
         _grow(d, [b.index[a.second]])
     elif a.ancient == "Thorondal" and a.second is not None:  # one of your Seeds next to it
-        d.seeds[b.index[a.second]] = p
-        d.players[p]["seeds"] -= 1
+        d.put_seed(b.index[a.second], p)
         if d.co is not None:   # a returned Thorondal places 2 Seeds
             coop.thorondal_second_seed(d, p, i)
 
@@ -984,4 +1109,9 @@ _HANDLERS = {
     MoveShadow: coop.do_move_shadow, PlaceScourge: coop.do_place_scourge,
     AscendAncient: coop.do_ascend, LeaveSeed: coop.do_leave_seed, PlaceSeed: coop.do_place_seed,
     ShareWeather: coop.do_share_weather,
+    # Wild Woods
+    SowSeeds: woods.do_sow, MoreSeeds: woods.do_more_seeds, StopSowing: woods.do_stop_sowing,
+    AddTreetop: woods.do_add_treetop, BlessStrongCanopy: woods.do_add_treetop,
+    PlaceTreetop: woods.do_place_treetop, ReturnTreetop: woods.do_return_treetop,
+    BlessForesight: woods.do_foresight,
 }

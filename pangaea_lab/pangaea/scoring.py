@@ -33,11 +33,14 @@ def most_trees_holder(tree_counts: Sequence[int], minimum: int) -> int:
 
 
 def breakdown(player: int, creature: int, land: int, most_trees: int,
-              final: bool) -> ScoreBreakdown:
-    """A player's points by category; the Most Trees bonus counts only in the final scoring."""
+              final: bool, board: int | None = None) -> ScoreBreakdown:
+    """A player's points by category; the Most Trees bonus (and in Wild Woods the free slots
+    of the Player Board) count only in the final scoring."""
     cats = [("Creature Rituals", creature), ("Land Rituals", land)]
     if final:
         cats.append(("Most Trees", most_trees))
+        if board is not None:
+            cats.append(("Player Board", board))
     return ScoreBreakdown(player=player, categories=tuple(cats))
 
 

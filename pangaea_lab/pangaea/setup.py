@@ -45,21 +45,34 @@ def lay_blessings(state: GameState, rng) -> GameState:
 def setup_steps(players: int = 2, seed: int | str = 0, family: bool = False,
                 edition: Edition | str | Path | Mapping | None = None,
                 board: Board | None = None, mode: str = "",
-                difficulty: str = "standard") -> list[SetupStep]:
+                difficulty: str = "standard", wild_woods: bool = False,
+                storms: bool = True) -> list[SetupStep]:
     """Every step of Game Setup with the state after it; the last one is the first state of
     the game (the same as :func:`new_game` gives).  ``board`` replaces the seeded continent
     with a hand-built one (see :func:`~.board.custom_board`), e.g. for a lesson.
-    ``mode="ancients"`` gives the 9 steps of Return of the Ancients instead."""
+    ``mode="ancients"`` (or ``"coop"``) gives the 9 steps of Return of the Ancients instead;
+    ``wild_woods=True`` adds the Wild Woods steps (with Elemental Storms unless
+    ``storms=False``)."""
     ed = load_edition(edition)
     check_seed(seed)
+    if mode == "coop":
+        mode = "ancients"
     if mode not in ("", "ancients"):
-        raise InvalidSetup(f"mode must be 'ancients' (Return of the Ancients) or left out, not {mode!r}")
+        raise InvalidSetup(f"mode must be 'coop' or 'ancients' (Return of the Ancients) or left "
+                           f"out, not {mode!r}")
+    for name, flag in (("wild_woods", wild_woods), ("storms", storms)):
+        if not isinstance(flag, bool):
+            raise InvalidSetup(f"{name} must be True or False, not {flag!r}")
+    if wild_woods:
+        from .woods import check_new_game
+        check_new_game(players, mode, ed)
     if mode == "ancients":
         if family:
             raise InvalidSetup("Return of the Ancients uses the Ancients and Favor Tokens; it "
                                "cannot be played with family=True")
         from .coop import setup_steps as coop_steps
-        return coop_steps(players, seed, difficulty, ed, board)
+        steps = coop_steps(players, seed, difficulty, ed, board, wild_woods)
+        return _with_woods(steps, seed, storms) if wild_woods else steps
     if isinstance(players, bool) or not isinstance(players, int):
         raise InvalidSetup(f"players must be a whole number, not {players!r}")
     if not isinstance(family, bool):
@@ -143,20 +156,32 @@ def setup_steps(players: int = 2, seed: int | str = 0, family: bool = False,
         "Choose the starting player",
         f"One Seed of each player is drawn blindly: {PLAYER_NAMES[first]} starts and takes the "
         "First Player Marker. Play goes clockwise.", state))
-    return steps
+    return _with_woods(steps, seed, storms) if wild_woods else steps
+
+
+def _with_woods(steps: list[SetupStep], seed: int | str, storms: bool) -> list[SetupStep]:
+    """The Wild Woods setup steps after the others (Player Boards, then the Storms)."""
+    from .woods import setup
+    rng = make_rng(seed, "setup", "wild woods")
+    return steps + [SetupStep(title, text, state)
+                    for title, text, state in setup(steps[-1].state, rng, storms)]
 
 
 def new_game(players: int = 2, seed: int | str = 0, family: bool = False,
              edition: Edition | str | Path | Mapping | None = None,
              board: Board | None = None, mode: str = "",
-             difficulty: str = "standard") -> GameState:
+             difficulty: str = "standard", wild_woods: bool = False,
+             storms: bool = True) -> GameState:
     """The first state of a game: ``players`` 2..4, everything random drawn from ``seed``.
 
     The full game is the default; ``family=True`` plays the family rules, without Favor
-    Tokens and Ancient Guardians; ``mode="ancients"`` plays the cooperative Return of the
-    Ancients for 1..4 players at ``difficulty`` "standard", "cozy" (Cozy Afternoon) or
-    "midnight" (Midnight Hour);
+    Tokens and Ancient Guardians; ``mode="coop"`` (also spelled ``"ancients"``) plays the
+    cooperative Return of the Ancients for 1..4 players at ``difficulty`` "standard", "cozy"
+    (Cozy Afternoon) or "midnight" (Midnight Hour); ``wild_woods=True`` adds the Wild Woods
+    expansion (2..4 players, or with ``mode="coop"`` 1..4), its optional Elemental Storms
+    unless ``storms=False``;
     ``edition`` takes a user's component file (path or dict) instead of the reference set.
     """
     return setup_steps(players=players, seed=seed, family=family, edition=edition,
-                       board=board, mode=mode, difficulty=difficulty)[-1].state
+                       board=board, mode=mode, difficulty=difficulty, wild_woods=wild_woods,
+                       storms=storms)[-1].state

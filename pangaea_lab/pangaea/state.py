@@ -59,7 +59,9 @@ class PlayerState:
 
 DECISIONS = ("draw", "move", "okuma", "summon", "chain", "ecosystem",
              # Return of the Ancients
-             "shadow", "scourge", "ascend", "devour", "seed")
+             "shadow", "scourge", "ascend", "devour", "seed",
+             # Wild Woods
+             "expand", "raise", "treetop")
 
 
 @dataclass(frozen=True)
@@ -131,6 +133,17 @@ class GameState(BaseState):
     weather_shared: bool = False
     paired: tuple[int, ...] = ()               # scourged Land Spaces holding a second Seed
     result: str = ""                           # "won" or "lost" when a co-op game ends
+    # Wild Woods; the defaults leave the other games unchanged
+    wild_woods: bool = False
+    storms: bool = False                       # Elemental Storms are in the Ritual decks
+    treetops: tuple[int, ...] = ()             # Treetops on the Tree of each space (level - 1)
+    seed_stacks: tuple[tuple[int, ...], ...] = ()   # Seeds of each player on each space
+    player_boards: tuple = ()                  # a woods.PlayerBoard per player
+    storm_tiles: tuple[tuple[int, str, int], ...] = ()   # (tile, Storm weather, tokens on it)
+    storm_discard: tuple[str, ...] = ()
+    storm_box: tuple[str, ...] = ()
+    woods_box: tuple[str, ...] = ()            # Wild Woods Blessings not on a Player Board
+    grown_tall: int = NOBODY                   # a Tree that reached level 3 this turn
 
     # ----- protocol -------------------------------------------------------------------------
 
@@ -166,8 +179,10 @@ class GameState(BaseState):
     def scores(self) -> list[ScoreBreakdown]:
         final = self.is_over
         bonus = self.edition.most_trees_bonus
+        from .woods import board_points
         return [scoring.breakdown(p, ps.creature_points, ps.land_points,
-                                  bonus if self.most_trees == p else 0, final)
+                                  bonus if self.most_trees == p else 0, final,
+                                  board_points(self, p) if self.wild_woods else None)
                 for p, ps in enumerate(self.players)]
 
     def winners(self) -> list[int]:
@@ -195,6 +210,14 @@ class GameState(BaseState):
                 f"Hand: {hand}")
         if self.most_trees == player:
             text += "; holds Most Trees"
+        if self.wild_woods:
+            from .woods import level, woods_data
+            pb = self.player_boards[player]
+            tall = [level(self, i) for i in self.board.land if self.trees[i] == player]
+            text += (f"; Player Board: {pb.slots.count(True)} Treetops left, "
+                     f"{pb.unlocked.count(True)} extra Seed(s) unlocked, free slots worth "
+                     f"{pb.free_points(woods_data(self.edition))}; Trees by level: "
+                     + (", ".join(f"{tall.count(k)}×L{k}" for k in (1, 2, 3) if tall.count(k)) or "none"))
         if not self.family:
             favors = ", ".join(f"{n} {a}" for a, n in zip(ANCIENTS, ps.favors) if n) or "none"
             chains = " | ".join(" ".join(c) for c in ps.chains) or "none yet"
@@ -229,7 +252,11 @@ class GameState(BaseState):
         for p, i in enumerate(self.spirits):
             if i != NOBODY:
                 at[i] = p
-        return Position(self.board, self.trees, tuple(at), self.ancients[1], self.ancients[2])
+        board = self.board
+        if self.storm_tiles:   # Storm-covered tiles count as the Storm's weather
+            from .woods import ritual_board
+            board = ritual_board(self)
+        return Position(board, self.trees, tuple(at), self.ancients[1], self.ancients[2])
 
     def card(self, card_id: str) -> LandCard | CreatureCard:
         return self.edition.card(card_id)
@@ -285,19 +312,37 @@ class GameState(BaseState):
             assert ps.trees + self.trees.count(p) == ed.trees_per_player, \
                 f"{PLAYER_NAMES[p]} should own {ed.trees_per_player} Trees (supply + continent)"
             paired = sum(1 for i in self.paired if self.seeds[i] == p)
-            assert ps.seeds + self.seeds.count(p) + paired + 1 == ed.seeds_per_player, \
-                f"{PLAYER_NAMES[p]} should own {ed.seeds_per_player} Seeds (supply + continent + score marker)"
+            if self.wild_woods:
+                from .woods import woods_data
+                pb = self.player_boards[p]
+                owned = ed.seeds_per_player + woods_data(ed).extra_seeds
+                held = (ps.seeds + sum(x[p] for x in self.seed_stacks) + 1 + pb.locked()
+                        + pb.given_up)
+                assert held == owned, (f"{PLAYER_NAMES[p]} should own {owned} Seeds (supply + "
+                                       "continent + score marker + locked + given up)")
+            else:
+                assert ps.seeds + self.seeds.count(p) + paired + 1 == ed.seeds_per_player, \
+                    f"{PLAYER_NAMES[p]} should own {ed.seeds_per_player} Seeds (supply + continent + score marker)"
             assert ps.trees >= 0 and ps.seeds >= 0 and min(ps.weather) >= 0 and min(ps.blessings) >= 0
         for k, total in enumerate(ed.weather_tokens):
-            held = self.weather_supply[k] + sum(ps.weather[k] for ps in self.players)
+            held = (self.weather_supply[k] + sum(ps.weather[k] for ps in self.players)
+                    + sum(n for _, w, n in self.storm_tiles if w == ed.biomes[k]))
             assert held == total, f"{ed.biomes[k]} Weather Tokens: {held} in play, {total} in the box"
+        woods_bless: dict[str, int] = {}
+        if self.wild_woods:
+            from .woods import woods_data
+            woods_bless = dict(woods_data(ed).blessings)
         for k, kind in enumerate(BLESSING_KINDS):
             count = (sum(ps.blessings[k] for ps in self.players) + self.board_blessings.count(kind)
-                     + self.blessing_bag.count(kind) + self.blessing_discard.count(kind))
-            assert count == dict(ed.blessings)[kind], f"{kind} Blessings are not conserved"
+                     + self.blessing_bag.count(kind) + self.blessing_discard.count(kind)
+                     + sum(pb.blessings.count(kind) for pb in self.player_boards)
+                     + self.woods_box.count(kind))
+            assert count == dict(ed.blessings)[kind] + woods_bless.get(kind, 0), \
+                f"{kind} Blessings are not conserved"
         cards = (list(self.land_deck) + list(self.creature_deck) + [c for c in self.market if c]
                  + [c for ps in self.players for c in ps.hand] + [c for ps in self.players for c in ps.played]
                  + list(self.box_cards))
+        cards = [c for c in cards if not c.startswith("storm-")]
         assert sorted(cards) == sorted(ed.cards), "every Ritual card must be in exactly one place"
         for i in range(len(self.board)):
             if self.trees[i] != NOBODY or self.seeds[i] != NOBODY:
@@ -333,6 +378,9 @@ class GameState(BaseState):
         if self.mode == "ancients":
             from .coop import check_invariants
             check_invariants(self)
+        if self.wild_woods:
+            from .woods import check_invariants as woods_invariants
+            woods_invariants(self)
         if self.family:
             assert self.ancients == (NOBODY,) * 3 and not self.favor_bag and not any(
                 sum(ps.favors) for ps in self.players) and set(self.market_favors) == {None}, \
@@ -383,6 +431,9 @@ class GameState(BaseState):
         if self.mode == "ancients":
             from .coop import coop_to_dict
             data["ancients_mode"] = coop_to_dict(self)
+        if self.wild_woods:
+            from .woods import woods_to_dict
+            data["wild_woods"] = woods_to_dict(self)
         # the edition is written first, from its cached canonical text (it is the bulk of a save)
         return '{"edition":' + ed.canonical_json + "," + jsonio.dumps(data)[1:]
 
@@ -438,11 +489,16 @@ class GameState(BaseState):
                     raise InvalidData(f"field {where}.{k} must be a whole number >= 0, found {v!r}")
             return tuple(obj[k] for k in keys)
 
-        def card_list(v: Any, where: str, allow_none: bool = False) -> tuple:
+        storm_cards: set[str] = set()
+        if isinstance(data.get("wild_woods"), dict) and data["wild_woods"].get("storms") is True:
+            from .woods import storm_ids
+            storm_cards = set(storm_ids(ed))
+
+        def card_list(v: Any, where: str, allow_none: bool = False, deck: bool = False) -> tuple:
             if not isinstance(v, list):
                 raise InvalidData(f"field {where} must be a list of card ids")
             for c in v:
-                if c is None and allow_none:
+                if c is None and allow_none or deck and c in storm_cards:
                     continue
                 if not isinstance(c, str) or c not in ed.cards:
                     raise InvalidData(f"field {where}: {c!r} is not a card of this edition")
@@ -466,7 +522,8 @@ class GameState(BaseState):
                 trees=f(raw, "trees", int, w), seeds=f(raw, "seeds", int, w),
                 hand=card_list(f(raw, "hand", list, w), f"{w}.hand"),
                 weather=counts(f(raw, "weather", dict, w), ed.biomes, f"{w}.weather"),
-                blessings=counts(f(raw, "blessings", dict, w), BLESSING_KINDS, f"{w}.blessings"),
+                blessings=counts({**{k: 0 for k in BLESSING_KINDS[4:]}, **f(raw, "blessings", dict, w)},
+                                 BLESSING_KINDS, f"{w}.blessings"),
                 creature_points=f(raw, "creature_points", int, w),
                 land_points=f(raw, "land_points", int, w),
                 played=card_list(f(raw, "played", list, w), f"{w}.played"),
@@ -543,8 +600,8 @@ class GameState(BaseState):
             edition=ed, board=board, seed=seed, family=family,
             trees=occupancy("trees"), seeds=occupancy("seeds"), spirits=tuple(spirits),
             board_blessings=tuple(blessings), players=tuple(players),
-            land_deck=card_list(f(data, "land_deck", list, "save"), "land_deck"),
-            creature_deck=card_list(f(data, "creature_deck", list, "save"), "creature_deck"),
+            land_deck=card_list(f(data, "land_deck", list, "save"), "land_deck", deck=True),
+            creature_deck=card_list(f(data, "creature_deck", list, "save"), "creature_deck", deck=True),
             market=market,
             weather_supply=counts(f(data, "weather_supply", dict, "save"), ed.biomes, "weather_supply"),
             blessing_bag=kinds(f(data, "blessing_bag", list, "save"), "blessing_bag"),
@@ -560,6 +617,9 @@ class GameState(BaseState):
         if "ancients_mode" in data:
             from .coop import coop_from_dict
             state = replace(state, **coop_from_dict(data["ancients_mode"], board, n))
+        if "wild_woods" in data:
+            from .woods import woods_from_dict
+            state = replace(state, **woods_from_dict(data["wild_woods"], board, n, ed))
         counts_now = [state.trees.count(p) for p in range(n)]
         state = replace(state, most_trees=scoring.most_trees_holder(counts_now, ed.most_trees_minimum))
         slots = market_slots(state)

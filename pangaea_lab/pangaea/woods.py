@@ -1,0 +1,763 @@
+"""Wild Woods: the expansion of The Dawn of Pangaea with Treetops, Seed Competition and Storms.
+
+Each player gets a Player Board with 6 Treetops and 3 extra Seeds.  Taking Treetops (the new
+Add Treetop action) raises Trees to level 2 and 3, unlocks Seeds and Blessings, and leaves
+slots that score at the end.  Higher Trees sow further (range 1, 2 or 3, even across water);
+Seeds may join other players' Seeds as long as their owner then holds the strict majority;
+Land Rituals lower the Trees they use; Elemental Storms blow over Biome Tiles.  This module
+holds what is new; the turn structure in :mod:`.rules` calls in here through a few hooks.
+
+>>> from pangaea_lab import pangaea
+>>> s = pangaea.new_game(players=2, seed=5, wild_woods=True)
+>>> s.wild_woods, s.player_boards[0].slots, s.players[0].seeds
+(True, (True, True, True, True, True, True), 2)
+>>> [slot.cost for slot in s.edition.woods.slots]
+[0, 1, 1, 2, 2, 3]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from itertools import combinations
+from typing import Any, TYPE_CHECKING
+
+from ..core.errors import IllegalAction, InvalidData, InvalidSetup
+from ..core.rng import make_rng
+from .actions import (AddTreetop, BlessForesight, BlessStrongCanopy, MoreSeeds, PangaeaAction,
+                      PlaceTreetop, ReturnTreetop, SowSeeds, StopSowing)
+from .edition import ANCIENTS, BLESSING_KINDS, Edition, WoodsData, load_edition
+from .rituals import NOBODY
+from .state import PLAYER_NAMES, GameState, Pending
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .rules import Draft
+
+STORM = "storm-"          # Elemental Storm cards are "storm-1" .. "storm-4" in the decks
+WILD = BLESSING_KINDS.index("Wild Weather")
+FLY = BLESSING_KINDS.index("Flying Seed")
+CANOPY = BLESSING_KINDS.index("Strong Canopy")
+FORESIGHT = BLESSING_KINDS.index("Foresight")
+
+
+def woods_data(ed: Edition) -> WoodsData:
+    """The edition's Wild Woods data, or the reference set's if it has none."""
+    data = ed.woods or load_edition().woods
+    assert data is not None
+    return data
+
+
+def is_storm(card_id: str | None) -> bool:
+    return isinstance(card_id, str) and card_id.startswith(STORM)
+
+
+def storm_weather(ed: Edition, card_id: str) -> str:
+    """The weather printed on an Elemental Storm card."""
+    return woods_data(ed).storms[int(card_id[len(STORM):]) - 1]
+
+
+def storm_ids(ed: Edition) -> tuple[str, ...]:
+    return tuple(f"{STORM}{k + 1}" for k in range(len(woods_data(ed).storms)))
+
+
+@dataclass(frozen=True)
+class PlayerBoard:
+    """One player's Wild Woods Player Board."""
+
+    slots: tuple[bool, ...]        # a Treetop still lies on each slot
+    blessings: tuple[str, ...]     # the Blessing still lying on each slot ("" for none)
+    unlocked: tuple[bool, ...]     # extra Seeds already taken into the supply for good
+    given_up: int = 0              # starting Seeds given up (Wild Woods Moon Cards)
+    owed: int = 0                  # ... still to give up once one is back in the supply
+
+    def locked(self) -> int:
+        """Extra Seeds still held back by Treetops."""
+        return self.unlocked.count(False)
+
+    def free_points(self, data: WoodsData) -> int:
+        """Points of the empty slots (Final Scoring)."""
+        return sum(slot.points for slot, full in zip(data.slots, self.slots) if not full)
+
+
+def level(s: GameState, i: int) -> int:
+    """A Tree's level: 1, plus 1 per Treetop on it (0 if no Tree stands there)."""
+    if s.trees[i] == NOBODY:
+        return 0
+    return 1 + (s.treetops[i] if s.wild_woods else 0)
+
+
+def majority(stack) -> int:
+    """The one player with the most Seeds on a space (NOBODY when there are none)."""
+    best = max(stack, default=0)
+    if best == 0:
+        return NOBODY
+    return list(stack).index(best)
+
+
+def needed(stack, p: int) -> int:
+    """Seeds ``p`` must add to a space to hold the strict majority there (at least 1)."""
+    others = max((n for q, n in enumerate(stack) if q != p), default=0)
+    return max(1, others - stack[p] + 1)
+
+
+@lru_cache(maxsize=4096)
+def within(board, start: int, reach: int) -> tuple[int, ...]:
+    """Land Spaces 1..reach steps from ``start`` (steps between neighbouring spaces of any
+    kind, so across water; assumption 'ww-range')."""
+    seen = {start: 0}
+    frontier = [start]
+    for step in range(1, reach + 1):
+        nxt = []
+        for i in frontier:
+            for j in board.neighbours[i]:
+                if j not in seen:
+                    seen[j] = step
+                    nxt.append(j)
+        frontier = nxt
+    return tuple(sorted(j for j, k in seen.items() if k >= 1 and board.terrain[j] == "land"))
+
+
+def in_range(s: GameState, p: int) -> set[int]:
+    """Land Spaces within range of ``p``'s Trees (1, 2 or 3 by their level)."""
+    out: set[int] = set()
+    for i in s.board.land:
+        if s.trees[i] == p:
+            out.update(within(s.board, i, level(s, i)))
+    return out
+
+
+def sow_options(s: GameState, p: int, seeds: int, done: tuple[int, ...] = ()) -> list[tuple[int, int]]:
+    """``(space, count)`` for every way to sow ``count`` Seeds on one space in range: a Tree
+    blocks a space; on other players' Seeds the player must end with the strict majority."""
+    out = []
+    for j in sorted(in_range(s, p)):
+        if s.trees[j] != NOBODY or j in done:
+            continue
+        low = needed(s.seed_stacks[j], p)
+        out += [(j, k) for k in range(low, seeds + 1)]
+    return out
+
+
+def flying_need(s: GameState, p: int, i: int) -> int:
+    """Seeds a Flying Seed needs to land on space ``i`` (1 on an empty space)."""
+    return needed(s.seed_stacks[i], p)
+
+
+def may_take_back(s: GameState, p: int, i: int) -> bool:
+    """Taking a Seed back must not leave a tie between two colours (assumption 'ww-take-back')."""
+    stack = list(s.seed_stacks[i])
+    if stack[p] == 0:
+        return False
+    stack[p] -= 1
+    best = max(stack)
+    return best == 0 or stack.count(best) == 1
+
+
+# ----------------------------------------------------------------------------------------------
+# Treetops
+
+
+def payments(s: GameState, p: int, cost: int) -> list[tuple[tuple[str, ...], int]]:
+    """Every way to pay a Treetop: ``(weather types, Wild Weather Blessings)``; the types are
+    all different (a Wild Weather stands for a type not otherwise paid)."""
+    ps = s.players[p]
+    held = [b for k, b in enumerate(s.edition.biomes) if ps.weather[k] > 0]
+    out = []
+    for wild in range(0, min(cost, ps.blessings[WILD]) + 1):
+        if cost - wild > len(held) or cost > len(s.edition.biomes):
+            continue
+        out += [(combo, wild) for combo in combinations(held, cost - wild)]
+    return out
+
+
+def raisable(s: GameState, p: int) -> list[int]:
+    """``p``'s Trees that can take another Treetop (below the top level)."""
+    top = woods_data(s.edition).max_level - 1
+    return [i for i in s.board.land if s.trees[i] == p and s.treetops[i] < top]
+
+
+def treetop_actions(s: GameState, p: int, cls) -> list[PangaeaAction]:
+    """Add Treetop (or Strong Canopy) for every slot still holding a Treetop and every
+    payment, when a Tree can take it."""
+    if not raisable(s, p):
+        return []
+    data = woods_data(s.edition)
+    out: list[PangaeaAction] = []
+    for k, full in enumerate(s.player_boards[p].slots):
+        if full:
+            out += [cls(k, pay, wild) for pay, wild in payments(s, p, data.slots[k].cost)]
+    return out
+
+
+def take_treetop(s: GameState, d: "Draft", p: int, a: AddTreetop | BlessStrongCanopy) -> None:
+    """Pay a slot's cost and take its Treetop (with its Blessing; a Seed whose slots are all
+    empty now is unlocked for good), then put it on one of the player's Trees."""
+    rule = "Add Treetop" if isinstance(a, AddTreetop) else "New Blessing Tokens: Strong Canopy"
+    if not s.wild_woods:
+        raise IllegalAction("Treetops belong to the Wild Woods expansion (new_game(..., "
+                            "wild_woods=True)).", rule="Wild Woods")
+    data = woods_data(s.edition)
+    board = s.player_boards[p]
+    if not isinstance(a.slot, int) or isinstance(a.slot, bool) or not 0 <= a.slot < len(data.slots):
+        raise s.reject(f"A Player Board has slots 1 to {len(data.slots)}.", rule=rule, like=type(a))
+    if not board.slots[a.slot]:
+        raise s.reject(f"Slot {a.slot + 1} of your Player Board holds no Treetop any more.",
+                       rule=rule, like=type(a))
+    if not raisable(s, p):
+        raise s.reject("None of your Trees can take a Treetop (a Tree has at most 2 Treetops, "
+                       "level 3).", rule=rule)
+    cost = data.slots[a.slot].cost
+    pay = tuple(a.pay)
+    if (pay, a.wild) not in payments(s, p, cost) and (tuple(sorted(pay, key=s.edition.biomes.index)),
+                                                       a.wild) not in payments(s, p, cost):
+        raise s.reject(f"Slot {a.slot + 1} costs {cost} Weather Token(s), all of different types "
+                       f"(a Wild Weather Blessing may stand for one); {list(pay)} with {a.wild} "
+                       "Wild Weather does not fit what you hold.", rule=rule, like=type(a))
+    if isinstance(a, BlessStrongCanopy):
+        if not s.players[p].blessings[CANOPY]:
+            raise s.reject("You hold no Strong Canopy Blessing.", rule=rule)
+        d.players[p]["blessings"][CANOPY] -= 1
+        d.blessing_discard.append("Strong Canopy")
+    biomes = s.edition.biomes
+    for w in pay:
+        k = biomes.index(w)
+        d.players[p]["weather"][k] -= 1
+        d.weather_supply[k] += 1
+    d.players[p]["blessings"][WILD] -= a.wild
+    d.blessing_discard.extend(["Wild Weather"] * a.wild)
+    pb = d.ww.boards[p]
+    pb["slots"][a.slot] = False
+    kind = pb["blessings"][a.slot]
+    if kind:
+        pb["blessings"][a.slot] = ""
+        d.players[p]["blessings"][BLESSING_KINDS.index(kind)] += 1
+    for n in range(data.extra_seeds):
+        if not pb["unlocked"][n] and not any(pb["slots"][k] for k in data.slots_of_seed(n)):
+            pb["unlocked"][n] = True
+            d.players[p]["seeds"] += 1
+    trees = raisable(s, p)
+    if len(trees) == 1:
+        raise_tree(d, trees[0])
+    else:
+        d.push(Pending("raise", p))
+
+
+def raise_tree(d: "Draft", i: int) -> None:
+    """A Treetop goes on the Tree of space ``i``; a Tree reaching level 3 is remembered for the
+    Shadow (Return of the Ancients with Wild Woods)."""
+    d.ww.treetops[i] += 1
+    if d.ww.treetops[i] == woods_data(d.s.edition).max_level - 1:
+        d.ww.grown_tall = i
+
+
+def give_back(d: "Draft", owner: int, n: int) -> None:
+    """``n`` Treetops go back to empty slots of the owner's board, chosen by the owner (a
+    decision; taken at the end of the action)."""
+    if n > 0:
+        d.ww.to_return[owner] = d.ww.to_return.get(owner, 0) + n
+
+
+def flush(d: "Draft") -> None:
+    """Ask each owner where their returned Treetops go (automatic when every empty slot fills);
+    Seeds owed to the box leave the supply."""
+    settle(d)
+    for owner in sorted(d.ww.to_return):
+        n = d.ww.to_return[owner]
+        slots = d.ww.boards[owner]["slots"]
+        empty = [k for k, full in enumerate(slots) if not full]
+        if len(empty) <= n:
+            for k in empty:
+                slots[k] = True
+        else:
+            d.push(Pending("treetop", owner, amount=n))
+    d.ww.to_return.clear()
+
+
+def tree_removed(d: "Draft", i: int) -> None:
+    """A whole Tree left the continent: its Treetops go back to its owner's board."""
+    owner = d.trees[i]
+    n = d.ww.treetops[i]
+    d.ww.treetops[i] = 0
+    give_back(d, owner, n)
+
+
+def lower(d: "Draft", i: int) -> None:
+    """Play Ritual Card (Wild Woods): a Tree goes down a level; a level-1 Tree goes back to the
+    supply, a higher one gives one Treetop back to its owner's board."""
+    owner = d.trees[i]
+    if d.ww.treetops[i] > 0:
+        d.ww.treetops[i] -= 1
+        give_back(d, owner, 1)
+    else:
+        d.trees[i] = NOBODY
+        d.players[owner]["trees"] += 1
+
+
+def land_ritual(s: GameState, d: "Draft", p: int, path: list[int]) -> None:
+    """Higher-level Trees on the path earn their owners a Weather Token each; then every Tree
+    of the player on the path goes down a level (Thorondal protects; not in the final round)."""
+    biomes = s.edition.biomes
+    for i in path:
+        owner = s.trees[i]
+        if owner != NOBODY and s.treetops[i] > 0:
+            k = biomes.index(biome_at(s, i))
+            if d.weather_supply[k] > 0:
+                d.weather_supply[k] -= 1
+                d.players[owner]["weather"][k] += 1
+    if s.phase == "final":   # Treetops, like Trees, stay in the final Rituals
+        return
+    for i in path:
+        if s.trees[i] == p and i != s.ancients[2]:
+            lower(d, i)
+
+
+def decision_actions(s: GameState, pend: Pending) -> list[PangaeaAction]:
+    b = s.board
+    if pend.kind == "expand":
+        opts = sow_options(s, pend.player, s.players[pend.player].seeds, pend.grown)
+        return [MoreSeeds(b.cells[i], k) for i, k in opts] + [StopSowing()]
+    if pend.kind == "raise":
+        return [PlaceTreetop(b.cells[i]) for i in raisable(s, pend.player)]
+    # "treetop": an empty slot for a returned Treetop
+    return [ReturnTreetop(k) for k, full in enumerate(s.player_boards[pend.player].slots)
+            if not full]
+
+
+def sow(s: GameState, d: "Draft", p: int, cell, count: int, done: tuple[int, ...]) -> None:
+    """Sow ``count`` Seeds on one space; Expand Forest goes on while Seeds and spaces remain."""
+    from .rules import _check_space
+    rule = "Expand Forest (Wild Woods)"
+    i = _check_space(s, cell, rule)
+    seeds = s.players[p].seeds
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise s.reject("Sow at least 1 Seed.", rule=rule, like=SowSeeds)
+    if count > seeds:
+        raise s.reject(f"You have only {seeds} Seed(s) in your supply.", rule=rule, like=SowSeeds)
+    if (i, count) not in sow_options(s, p, seeds, done):
+        b = s.board
+        why = ("is not a Land Space" if b.terrain[i] != "land" else
+               "holds a Tree" if s.trees[i] != NOBODY else
+               "was already sown in this Expand Forest" if i in done else
+               "is out of range of your Trees (level 1 reaches 1 space, level 2 two, level 3 three)"
+               if i not in in_range(s, p) else
+               f"would not give you the strict majority of Seeds there (you need "
+               f"{needed(s.seed_stacks[i], p)})")
+        raise s.reject(f"{b.cells[i]} {why}.", rule=rule, like=SowSeeds)
+    d.put_seed(i, p, count)
+    done = tuple(done) + (i,)
+    left = seeds - count
+    if left and sow_options(replace(s, seed_stacks=tuple(tuple(x) for x in d.ww.stacks),
+                                    seeds=tuple(d.seeds)), p, left, done):
+        d.push(Pending("expand", p, grown=done))
+
+
+def do_sow(s: GameState, d: "Draft", a: SowSeeds) -> None:
+    if not s.wild_woods:
+        raise IllegalAction("Sowing several Seeds by range is the Wild Woods Expand Forest; the "
+                            "base game uses ExpandForest(cells).", rule="Expand Forest")
+    sow(s, d, s.turn_player, a.cell, a.count, ())
+
+
+def do_more_seeds(s: GameState, d: "Draft", a: MoreSeeds) -> None:
+    sow(s, d, s.pending.player, a.cell, a.count, s.pending.grown)
+
+
+def do_stop_sowing(s: GameState, d: "Draft", a: StopSowing) -> None:
+    """Expand Forest ends here."""
+
+
+def do_add_treetop(s: GameState, d: "Draft", a: AddTreetop | BlessStrongCanopy) -> None:
+    take_treetop(s, d, s.turn_player, a)
+
+
+def do_place_treetop(s: GameState, d: "Draft", a: PlaceTreetop) -> None:
+    raise_tree(d, s.board.index[tuple(a.cell)])
+
+
+def do_return_treetop(s: GameState, d: "Draft", a: ReturnTreetop) -> None:
+    pend = s.pending
+    d.ww.boards[pend.player]["slots"][a.slot] = True
+    if pend.amount > 1:
+        d.ww.to_return[pend.player] = d.ww.to_return.get(pend.player, 0) + pend.amount - 1
+
+
+def do_foresight(s: GameState, d: "Draft", a: BlessForesight) -> None:
+    """Foresight: a market Ritual joins the hand for good, with its Favor Token."""
+    from .rules import _collect_favor
+    rule = "New Blessing Tokens: Foresight"
+    p = s.turn_player
+    if not s.wild_woods or not s.players[p].blessings[FORESIGHT]:
+        raise s.reject("You hold no Foresight Blessing.", rule=rule)
+    if s.mode == "ancients":
+        raise s.reject("Return of the Ancients has no Hand Rituals.", rule=rule)
+    if a.card not in s.market:
+        raise s.reject(f"{a.card} is not in the Open Market.", rule=rule, like=BlessForesight)
+    slot = d.market.index(a.card)
+    d.market[slot] = None
+    d.players[p]["hand"].append(a.card)
+    _collect_favor(d, p, slot)
+    d.players[p]["blessings"][FORESIGHT] -= 1
+    d.blessing_discard.append("Foresight")
+
+
+def free_actions(s: GameState, p: int) -> list[PangaeaAction]:
+    ps = s.players[p]
+    out: list[PangaeaAction] = []
+    if ps.blessings[CANOPY]:
+        out += treetop_actions(s, p, BlessStrongCanopy)
+    if ps.blessings[FORESIGHT] and s.mode != "ancients":
+        out += [BlessForesight(c) for c in s.market if c is not None]
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# Elemental Storms
+
+
+def biome_at(s_or_d: Any, i: int) -> str:
+    """The biome a space counts as: a Storm's weather while its tokens cover the tile."""
+    s = s_or_d.s if hasattr(s_or_d, "s") else s_or_d
+    tiles = s_or_d.ww.storm_tiles if hasattr(s_or_d, "ww") else dict(
+        (t, (w, n)) for t, w, n in s.storm_tiles)
+    got = tiles.get(s.board.tile_of[i]) if tiles else None
+    return got[0] if got else s.board.biome[i]
+
+
+@lru_cache(maxsize=256)
+def _stormy(board, overrides: tuple[tuple[int, str, int], ...]):
+    import copy
+    out = copy.copy(board)
+    weather = {t: w for t, w, _ in overrides}
+    out.biome = tuple(weather.get(t, b) for t, b in zip(board.tile_of, board.biome))
+    return out
+
+
+def ritual_board(s: GameState):
+    """The board as Land Rituals see it: Storm-covered tiles count as the Storm's weather."""
+    return _stormy(s.board, s.storm_tiles) if s.storm_tiles else s.board
+
+
+def draw_card(deck: list[str]) -> str | None:
+    """A Hand Ritual from a deck: the first card that is not a Storm (a Storm on top stays
+    there; assumption 'ww-storm-no-spirit')."""
+    for k, c in enumerate(deck):
+        if not is_storm(c):
+            return deck.pop(k)
+    return None
+
+
+def real_cards(deck) -> int:
+    return sum(1 for c in deck if not is_storm(c))
+
+
+def reveal(d: "Draft", deck: list[str]) -> str | None:
+    """Refilling the Open Market: Storms revealed on the way blow over the current player's
+    Spirit's tile; the first Ritual card fills the slot."""
+    while deck and is_storm(deck[0]):
+        storm(d, deck.pop(0))
+    return deck.pop(0) if deck else None
+
+
+def storm(d: "Draft", card: str) -> None:
+    """An Elemental Storm on the Biome Tile of the current player's Spirit: level-1 Trees there
+    blow away (their owners draw a Blessing each), then Storm tokens, one per empty space,
+    cover the tile and change its type while they last."""
+    s = d.s
+    b = s.board
+    d.ww.storm_discard.append(card)
+    spirit = d.spirits[s.turn_player]
+    if spirit == NOBODY:
+        return
+    weather = storm_weather(s.edition, card)
+    tile = b.tile_of[spirit]
+    lands = [i for i in b.land if b.tile_of[i] == tile]
+    for i in lands:
+        owner = d.trees[i]
+        if owner != NOBODY and d.ww.treetops[i] == 0 and i != d.ancients[2]:
+            d.trees[i] = NOBODY
+            d.players[owner]["trees"] += 1
+            if d.blessing_bag:
+                kind = d.blessing_bag.pop(0)
+                d.players[owner]["blessings"][BLESSING_KINDS.index(kind)] += 1
+    biomes = s.edition.biomes
+    old = d.ww.storm_tiles.pop(tile, None)
+    if old:   # a second Storm: the first one's tokens go back (assumption 'ww-storm-empty')
+        d.weather_supply[biomes.index(old[0])] += old[1]
+    if lands and weather == b.biome[lands[0]]:
+        return
+    empty = sum(1 for i in lands if d.trees[i] == NOBODY and d.seeds[i] == NOBODY)
+    k = biomes.index(weather)
+    n = min(empty, d.weather_supply[k])
+    if n:
+        d.weather_supply[k] -= n
+        d.ww.storm_tiles[tile] = (weather, n)
+
+
+def take_weather(d: "Draft", player: int, i: int, grow: bool) -> None:
+    """A Weather Token of the biome a space counts as; growing Seeds on a Storm-covered tile
+    take it from the tile."""
+    k = d.s.edition.biomes.index(biome_at(d, i))
+    tile = d.s.board.tile_of[i]
+    on_tile = d.ww.storm_tiles.get(tile)
+    if grow and on_tile:
+        weather, n = on_tile
+        if n > 1:
+            d.ww.storm_tiles[tile] = (weather, n - 1)
+        else:
+            del d.ww.storm_tiles[tile]
+        d.players[player]["weather"][k] += 1
+    elif d.weather_supply[k] > 0:
+        d.weather_supply[k] -= 1
+        d.players[player]["weather"][k] += 1
+
+
+# ----------------------------------------------------------------------------------------------
+# the working copy
+
+
+class WoodsDraft:
+    """Mutable copies of the Wild Woods fields, frozen back with the rest of a Draft."""
+
+    def __init__(self, s: GameState) -> None:
+        self.treetops = list(s.treetops)
+        self.stacks = [list(x) for x in s.seed_stacks]
+        self.boards = [dict(slots=list(b.slots), blessings=list(b.blessings),
+                            unlocked=list(b.unlocked), given_up=b.given_up, owed=b.owed)
+                       for b in s.player_boards]
+        self.storm_tiles = {t: (w, n) for t, w, n in s.storm_tiles}
+        self.storm_discard = list(s.storm_discard)
+        self.grown_tall = s.grown_tall
+        self.to_return: dict[int, int] = {}
+
+    def frozen(self) -> dict[str, Any]:
+        return dict(treetops=tuple(self.treetops), seed_stacks=tuple(tuple(x) for x in self.stacks),
+                    player_boards=tuple(PlayerBoard(tuple(b["slots"]), tuple(b["blessings"]),
+                                                    tuple(b["unlocked"]), b["given_up"], b["owed"])
+                                        for b in self.boards),
+                    storm_tiles=tuple((t, w, n) for t, (w, n) in sorted(self.storm_tiles.items())),
+                    storm_discard=tuple(self.storm_discard), grown_tall=self.grown_tall)
+
+
+def give_up_seed(d: "Draft", p: int) -> None:
+    """Wild Woods Moon Card: a player gives up a starting Seed for the rest of the game, from
+    the supply; with none there, the next Seed coming back to the supply is given up
+    (assumption 'ww-give-up-seed')."""
+    d.ww.boards[p]["owed"] += 1
+    settle(d)
+
+
+def settle(d: "Draft") -> None:
+    """Seeds owed to the box leave the supply as soon as there is one."""
+    for p, pb in enumerate(d.ww.boards):
+        while pb["owed"] and d.players[p]["seeds"] > 0:
+            d.players[p]["seeds"] -= 1
+            pb["owed"] -= 1
+            pb["given_up"] += 1
+
+
+# ----------------------------------------------------------------------------------------------
+# Game Setup
+
+
+def setup(state: GameState, rng, storms: bool) -> list[tuple[str, str, GameState]]:
+    """The Wild Woods setup steps on top of a finished base (or co-op) setup:
+    ``(title, explanation, state)`` for each."""
+    ed = state.edition
+    data = woods_data(ed)
+    n = state.num_players
+    coop = state.mode == "ancients"
+    pool = [k for k, c in data.blessings for _ in range(c)]
+    rng.shuffle(pool)
+    if coop:   # no Hand Rituals in co-op: Foresight stays in the box (assumption)
+        pool = [k for k in pool if k != "Foresight"] + [k for k in pool if k == "Foresight"]
+    boards = []
+    for _ in range(n):
+        bless = tuple(pool.pop(0) if slot.blessing else "" for slot in data.slots)
+        boards.append(PlayerBoard((True,) * len(data.slots), bless, (False,) * data.extra_seeds))
+    cells = len(state.board)
+    state = replace(state, wild_woods=True, treetops=(0,) * cells,
+                    seed_stacks=tuple(tuple(int(o == p) for p in range(n)) for o in state.seeds),
+                    player_boards=tuple(boards), woods_box=tuple(pool))
+    steps = [("Wild Woods Player Boards",
+              f"Each player takes a Player Board with {len(data.slots)} Treetops and "
+              f"{data.extra_seeds} extra Seeds on its slots, and a Blessing from the Wild Woods "
+              f"Blessings is laid on each marked slot ({sum(s.blessing for s in data.slots)} per "
+              "board). Those Blessings never go on the continent"
+              + ("; Foresight stays in the box, as nobody holds Hand Rituals in co-op." if coop else "."),
+              state)]
+    if storms:
+        ids = list(storm_ids(ed))
+        rng.shuffle(ids)
+        land, creature = list(state.land_deck), list(state.creature_deck)
+        per = data.storms_per_deck
+        for deck, cards in ((land, ids[:per]), (creature, ids[per:2 * per])):
+            for c in cards:
+                deck.insert(rng.randrange(len(deck) + 1), c)
+        state = replace(state, storms=True, land_deck=tuple(land), creature_deck=tuple(creature),
+                        storm_box=tuple(ids[2 * per:]))
+        steps.append(("Elemental Storms",
+                      f"{per} Elemental Storm cards are shuffled into each Ritual deck. A Storm "
+                      "revealed while the market is refilled blows over the tile of the current "
+                      "player's Spirit.", state))
+    return steps
+
+
+# ----------------------------------------------------------------------------------------------
+# invariants, scoring, saving
+
+
+def check_invariants(s: GameState) -> None:
+    data = woods_data(s.edition)
+    n = s.num_players
+    b = s.board
+    top = data.max_level - 1
+    assert len(s.treetops) == len(b) and len(s.seed_stacks) == len(b) and len(s.player_boards) == n
+    for i in range(len(b)):
+        t = s.treetops[i]
+        assert 0 <= t <= top, f"{b.cells[i]}: a Tree has at most {top} Treetops"
+        assert t == 0 or s.trees[i] != NOBODY, f"{b.cells[i]}: Treetops stand only on Trees"
+        stack = s.seed_stacks[i]
+        assert len(stack) == n and min(stack) >= 0
+        if sum(stack):
+            best = max(stack)
+            assert stack.count(best) == 1, f"{b.cells[i]}: two colours tie on Seeds"
+            assert s.trees[i] == NOBODY, f"{b.cells[i]} holds a Tree and Seeds"
+        assert s.seeds[i] == majority(stack), f"{b.cells[i]}: the Seed holder is not the majority"
+    for p, pb in enumerate(s.player_boards):
+        on_trees = sum(s.treetops[i] for i in b.land if s.trees[i] == p)
+        held = sum(1 for x in s.decisions if x.kind == "raise" and x.player == p)
+        back = sum(x.amount for x in s.decisions if x.kind == "treetop" and x.player == p)
+        assert not pb.owed or s.players[p].seeds == 0, "an owed Seed leaves the supply at once"
+        assert on_trees + pb.slots.count(True) + held + back == len(data.slots), \
+            f"{PLAYER_NAMES[p]} should own {len(data.slots)} Treetops (board + Trees + in hand)"
+        for k in range(data.extra_seeds):
+            assert pb.unlocked[k] or any(pb.slots[j] for j in data.slots_of_seed(k)), \
+                "an extra Seed with all its slots empty is unlocked"
+        for k, kind in enumerate(pb.blessings):
+            assert not kind or (pb.slots[k] and data.slots[k].blessing), \
+                "a Blessing lies only on a marked slot that still holds its Treetop"
+    assert not s.storm_tiles or s.storms, "Storm tokens need Elemental Storms"
+    if s.storms:
+        held = sorted([c for c in (*s.land_deck, *s.creature_deck) if is_storm(c)]
+                      + list(s.storm_discard) + list(s.storm_box))
+        assert held == sorted(storm_ids(s.edition)), "every Elemental Storm card is in one place"
+    for t, w, k in s.storm_tiles:
+        assert k > 0 and w in s.edition.biomes
+
+
+def board_points(s: GameState, p: int) -> int:
+    return s.player_boards[p].free_points(woods_data(s.edition)) if s.wild_woods else 0
+
+
+def woods_to_dict(s: GameState) -> dict:
+    cells = s.board.cells
+    return {
+        "storms": s.storms,
+        "treetops": [[*cells[i], t] for i, t in enumerate(s.treetops) if t],
+        "seed_stacks": [[*cells[i], list(x)] for i, x in enumerate(s.seed_stacks) if sum(x)],
+        "boards": [{"slots": list(pb.slots), "blessings": list(pb.blessings),
+                    "unlocked": list(pb.unlocked), "given_up": pb.given_up, "owed": pb.owed}
+                   for pb in s.player_boards],
+        "storm_tiles": [list(x) for x in s.storm_tiles], "storm_discard": list(s.storm_discard),
+        "storm_box": list(s.storm_box), "woods_box": list(s.woods_box),
+        "grown_tall": None if s.grown_tall == NOBODY else list(cells[s.grown_tall]),
+    }
+
+
+def woods_from_dict(raw: Any, board, n: int, ed: Edition) -> dict:
+    """The Wild Woods fields of a save, checked; a bad field raises InvalidData naming it."""
+    data = woods_data(ed)
+
+    def bad(what: str) -> InvalidData:
+        return InvalidData(f"field wild_woods.{what}")
+
+    if not isinstance(raw, dict):
+        raise InvalidData("field 'wild_woods' must be an object")
+
+    def get(key: str, kind):
+        if key not in raw or not isinstance(raw[key], kind):
+            raise bad(f"{key} is missing or has the wrong type")
+        return raw[key]
+
+    def space(v, key):
+        try:
+            return board.cell_of(tuple(v[:2]))
+        except (InvalidData, TypeError):
+            raise bad(f"{key}: {v!r} does not start with a space of the board") from None
+
+    def count(v, key, low=0, high=None):
+        if isinstance(v, bool) or not isinstance(v, int) or v < low or (high is not None and v > high):
+            raise bad(f"{key} must be a whole number {low}..{high if high is not None else ''}")
+        return v
+
+    treetops = [0] * len(board)
+    for k, row in enumerate(get("treetops", list)):
+        if not isinstance(row, list) or len(row) != 3:
+            raise bad(f"treetops[{k}] must be [q, r, treetops]")
+        treetops[space(row, f"treetops[{k}]")] = count(row[2], f"treetops[{k}]", 0, data.max_level - 1)
+    stacks = [(0,) * n for _ in range(len(board))]
+    for k, row in enumerate(get("seed_stacks", list)):
+        if (not isinstance(row, list) or len(row) != 3 or not isinstance(row[2], list)
+                or len(row[2]) != n):
+            raise bad(f"seed_stacks[{k}] must be [q, r, [Seeds of each of the {n} players]]")
+        stacks[space(row, f"seed_stacks[{k}]")] = tuple(count(x, f"seed_stacks[{k}]") for x in row[2])
+    boards = []
+    raw_boards = get("boards", list)
+    if len(raw_boards) != n:
+        raise bad(f"boards must list one Player Board per player ({n})")
+    for p, pb in enumerate(raw_boards):
+        w = f"boards[{p}]"
+        if not isinstance(pb, dict):
+            raise bad(f"{w} must be an object")
+        slots, bless, unl = pb.get("slots"), pb.get("blessings"), pb.get("unlocked")
+        if (not isinstance(slots, list) or len(slots) != len(data.slots)
+                or not all(isinstance(x, bool) for x in slots)):
+            raise bad(f"{w}.slots must give true/false for each of the {len(data.slots)} slots")
+        if (not isinstance(bless, list) or len(bless) != len(data.slots)
+                or not all(x == "" or x in BLESSING_KINDS for x in bless)):
+            raise bad(f"{w}.blessings must give a Blessing kind or '' for each slot")
+        if (not isinstance(unl, list) or len(unl) != data.extra_seeds
+                or not all(isinstance(x, bool) for x in unl)):
+            raise bad(f"{w}.unlocked must give true/false for each of the {data.extra_seeds} extra Seeds")
+        boards.append(PlayerBoard(tuple(slots), tuple(bless), tuple(unl),
+                                  count(pb.get("given_up", 0), f"{w}.given_up", 0, 2),
+                                  count(pb.get("owed", 0), f"{w}.owed", 0, 2)))
+    tiles = []
+    for k, row in enumerate(get("storm_tiles", list)):
+        if (not isinstance(row, list) or len(row) != 3 or row[1] not in ed.biomes
+                or not any(t == row[0] for t in board.tile_of)):
+            raise bad(f"storm_tiles[{k}] must be [tile, weather, tokens]")
+        tiles.append((row[0], row[1], count(row[2], f"storm_tiles[{k}]", 1)))
+    storms = get("storms", bool)
+    known = set(storm_ids(ed))
+    discard, box = get("storm_discard", list), get("storm_box", list)
+    if not set(discard) | set(box) <= known:
+        raise bad(f"storm_discard and storm_box must list Storm cards of {sorted(known)}")
+    woods_box = get("woods_box", list)
+    if not all(k in BLESSING_KINDS for k in woods_box):
+        raise bad("woods_box must list Blessing kinds")
+    tall = raw.get("grown_tall")
+    return dict(wild_woods=True, storms=storms, treetops=tuple(treetops), seed_stacks=tuple(stacks),
+                player_boards=tuple(boards), storm_tiles=tuple(sorted(tiles)),
+                storm_discard=tuple(discard), storm_box=tuple(box), woods_box=tuple(woods_box),
+                grown_tall=NOBODY if tall is None else space(tall, "grown_tall"))
+
+
+WAITING = {
+    "expand": ("sow more Seeds or stop", "Expand Forest (Wild Woods)"),
+    "raise": ("choose the Tree that takes the Treetop", "Add Treetop"),
+    "treetop": ("choose the empty slot a returned Treetop goes back to",
+                "Play Ritual Card (Wild Woods)"),
+}
+
+
+def check_new_game(players: int, mode: str, ed: Edition) -> None:
+    if mode != "ancients" and not 2 <= players <= min(ed.max_players, 4):
+        raise InvalidSetup(f"Wild Woods is for 2 to 4 players, not {players}")
+
+
+def rng_for(seed) -> Any:
+    return make_rng(seed, "setup", "wild woods")
+
+
+__all__ = ["PlayerBoard", "level", "in_range", "sow_options", "payments", "ANCIENTS"]
