@@ -36,8 +36,12 @@ def arrange(s: GameState, trees: Mapping[Hex, int] | None = None,
             points: Mapping[int, int] | None = None,
             favors: Mapping[int, Mapping[str, int]] | None = None,
             chains: Mapping[int, Iterable[Iterable[str]]] | None = None,
-            ancients: Mapping[str, Hex | None] | None = None) -> GameState:
+            ancients: Mapping[str, Hex | None] | None = None,
+            treetops: Mapping[Hex, int] | None = None) -> GameState:
     board, ed, n = s.board, s.edition, s.num_players
+    if treetops and not s.wild_woods:
+        raise InvalidSetup("Treetops belong to the Wild Woods expansion")
+    stacks = [list(x) for x in s.seed_stacks]
     if s.family and (favors or chains or ancients):
         raise InvalidSetup("the family game has no Favor Tokens, Ritual Chains or Ancients")
 
@@ -59,11 +63,29 @@ def arrange(s: GameState, trees: Mapping[Hex, int] | None = None,
             raise InvalidSetup(f"{cell} is water; Trees stand on land")
         t[i] = NOBODY if p is None else player(p)
         sd[i] = NOBODY if t[i] != NOBODY else sd[i]
+        if stacks and t[i] != NOBODY:
+            stacks[i] = [0] * n
     for cell, p in (seeds or {}).items():
         i = space(cell)
         if board.terrain[i] != "land":
             raise InvalidSetup(f"{cell} is water; Seeds go on land")
-        sd[i] = NOBODY if p is None else player(p)
+        if isinstance(p, Mapping):   # Wild Woods: {player: Seeds} on one space
+            if not stacks:
+                raise InvalidSetup("several Seeds on one space need the Wild Woods expansion")
+            counts = [0] * n
+            for q, k in p.items():
+                if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+                    raise InvalidSetup(f"{cell}: Seed counts must be whole numbers >= 0")
+                counts[player(q)] = k
+            best = max(counts)
+            if best and counts.count(best) > 1:
+                raise InvalidSetup(f"{cell}: two colours may never tie on Seeds")
+            stacks[i] = counts
+            sd[i] = counts.index(best) if best else NOBODY
+        else:
+            sd[i] = NOBODY if p is None else player(p)
+            if stacks:
+                stacks[i] = [int(sd[i] == q) for q in range(n)]
         if sd[i] != NOBODY and t[i] != NOBODY:
             raise InvalidSetup(f"{cell} already holds a Tree")
     for p, cell in (spirits or {}).items():
@@ -81,10 +103,21 @@ def arrange(s: GameState, trees: Mapping[Hex, int] | None = None,
     bag = list(s.blessing_bag)
     fbag = list(s.favor_bag)
     land_deck, creature_deck, market = list(s.land_deck), list(s.creature_deck), list(s.market)
+    tops = list(s.treetops)
+    boards = list(s.player_boards)
+    if s.wild_woods:
+        from .woods import arrange_boards
+        tops, boards = arrange_boards(s, t, tops, treetops or {}, players, space)
     for p in range(n):
         ps = players[p]
         tree_supply = ed.trees_per_player - t.count(p)
         seed_supply = ed.seeds_per_player - 1 - sd.count(p)
+        if s.wild_woods:
+            from .woods import woods_data
+            pb = boards[p]
+            seed_supply = (ed.seeds_per_player - 1 + woods_data(ed).extra_seeds - pb.locked()
+                           - pb.given_up - sum(x[p] for x in stacks))
+            ps = players[p]
         if tree_supply < 0:
             raise InvalidSetup(f"player {p} has only {ed.trees_per_player} Trees")
         if seed_supply < 0:
@@ -149,6 +182,9 @@ def arrange(s: GameState, trees: Mapping[Hex, int] | None = None,
             raise InvalidSetup(f"{name!r} is not an Ancient; use {list(ANCIENTS)}")
         anc[ANCIENTS.index(name)] = NOBODY if cell is None else space(cell)
     counts = [t.count(p) for p in range(n)]
+    if s.wild_woods:
+        s = replace(s, seed_stacks=tuple(tuple(x) for x in stacks), treetops=tuple(tops),
+                    player_boards=tuple(boards))
     new = replace(s, ancients=tuple(anc), favor_bag=tuple(fbag), trees=tuple(t), seeds=tuple(sd), spirits=tuple(sp), players=tuple(players),
                   weather_supply=tuple(supply), blessing_bag=tuple(bag),
                   land_deck=tuple(land_deck), creature_deck=tuple(creature_deck),

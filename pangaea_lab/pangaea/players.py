@@ -24,6 +24,9 @@ from .actions import (ActivateFavor, BlessCallAncient, BlessFlyingSeed, BlessVig
 from . import coop
 from .actions import (AscendAncient, LeaveSeed, MoveShadow, PlaceScourge, PlaceSeed,
                       ShareWeather)
+from .actions import (AddTreetop, BlessForesight, BlessStrongCanopy, MoreSeeds, PlaceTreetop,
+                      ReturnTreetop, SowSeeds, StopSowing)
+from . import woods
 from .rituals import NOBODY
 from .state import GameState
 
@@ -58,6 +61,10 @@ class ForesterPlayer(Player):
             theirs = sum(1 for j in near if s.seeds[j] not in (NOBODY, p))
             bonus = 1.0 if isinstance(a, SpiritGrowth) and s.board_blessings[i] else 0.0
             return 6 * mine - 1.5 * theirs + bonus - (3 if isinstance(a, BlessVigorousSeed) and not mine else 0)
+        if s.wild_woods:
+            v = self._woods_value(s, a, p)
+            if v is not None:
+                return v
         if isinstance(a, (FlyingSeed, ExpandForest, BlessFlyingSeed)):
             cells = a.cells if isinstance(a, ExpandForest) else (a.cell,)
             spirits = {i for q, i in enumerate(s.spirits) if q != p}
@@ -86,6 +93,48 @@ class ForesterPlayer(Player):
         if isinstance(a, EndTurn):
             return 0.0
         return 0.1
+
+    def _sow_spot(self, s: GameState, i: int, p: int) -> float:
+        """How good a space is for a Seed: next to free water a Spirit can reach."""
+        b = s.board
+        spirits = {j for q, j in enumerate(s.spirits) if q != p}
+        water = [j for j in b.neighbours[i] if b.terrain[j] == "water" and j not in spirits]
+        return 1.0 + 0.5 * len(water) if water else 0.2
+
+    def _woods_value(self, s: GameState, a: PangaeaAction, p: int) -> float | None:
+        """Wild Woods: sow good spots one Seed at a time (more only to win a majority), take
+        cheap Treetops that free Seeds or Blessings, raise Trees that reach new ground, and
+        send returned Treetops to slots that score nothing."""
+        b = s.board
+        data = woods.woods_data(s.edition)
+        if isinstance(a, (SowSeeds, MoreSeeds)):
+            i = b.index[a.cell]
+            stack = s.seed_stacks[i]
+            others = max((n for q, n in enumerate(stack) if q != p), default=0)
+            steal = 1.5 if others else 0.0
+            waste = 1.2 * (a.count - woods.needed(stack, p))
+            return self._sow_spot(s, i, p) + steal - waste + (0.2 if isinstance(a, MoreSeeds) else 0.0)
+        if isinstance(a, StopSowing):
+            return 0.6
+        if isinstance(a, (AddTreetop, BlessStrongCanopy)):
+            slot = data.slots[a.slot]
+            pb = s.player_boards[p]
+            frees_seed = slot.seed >= 0 and not pb.unlocked[slot.seed] and all(
+                not pb.slots[k] for k in data.slots_of_seed(slot.seed) if k != a.slot)
+            gain = (1.5 + (1.0 if pb.blessings[a.slot] else 0.0) + (2.0 if frees_seed else 0.0)
+                    - 0.7 * slot.cost - 0.8 * a.wild + 0.3 * slot.points)
+            return gain + (0.5 if isinstance(a, BlessStrongCanopy) else 0.0)
+        if isinstance(a, PlaceTreetop):
+            i = b.index[a.cell]
+            now = set(woods.within(b, i, woods.level(s, i)))
+            wider = set(woods.within(b, i, woods.level(s, i) + 1))
+            return 0.2 * len(wider - now) + (0.5 if i == s.ancients[2] else 0.0)
+        if isinstance(a, ReturnTreetop):
+            slot = data.slots[a.slot]
+            return -slot.points - 0.1 * slot.cost
+        if isinstance(a, BlessForesight):
+            return 0.4
+        return None
 
     def _coop_value(self, s: GameState, a: PangaeaAction, p: int) -> float | None:
         """Return of the Ancients: the team's interest. The Shadow goes where it does least

@@ -285,7 +285,9 @@ class GameState(BaseState):
         ``seeds={cell: player}``, ``spirits={player: cell}``, ``weather={player: {biome: n}}``,
         ``blessings={player: {kind: n}}``, ``hands={player: [card, ...]}``,
         ``points={player: n}``, ``favors={player: {ancient: n}}``,
-        ``chains={player: [[card, ...], ...]}``, ``ancients={name: cell}``.
+        ``chains={player: [[card, ...], ...]}``, ``ancients={name: cell}``; in Wild Woods
+        also ``treetops={cell: n}`` (0-2 on a Tree, taken from its owner's Player Board in slot
+        order) and ``seeds={cell: {player: n}}`` for several Seeds on one space.
 
         Trees and Seeds come from (or go back to) their owners' supplies; Weather Tokens and
         Blessings from the supply and the bag; hand cards from the decks or the market

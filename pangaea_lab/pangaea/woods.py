@@ -743,6 +743,48 @@ def woods_from_dict(raw: Any, board, n: int, ed: Edition) -> dict:
                 grown_tall=NOBODY if tall is None else space(tall, "grown_tall"))
 
 
+def arrange_boards(s: GameState, trees: list[int], tops: list[int], wanted, players: list,
+                   space) -> tuple[list[int], list[PlayerBoard]]:
+    """Hand-placed Treetops (see :meth:`GameState.arranged`): each player's Treetops come off
+    their board's slots in slot order (Blessings there go to the player, Seeds held back only
+    by empty slots are unlocked) or go back onto the first empty slots."""
+    data = woods_data(s.edition)
+    b = s.board
+    tops = [x if trees[i] != NOBODY and trees[i] == s.trees[i] else 0 for i, x in enumerate(tops)]
+    for cell, k in wanted.items():
+        i = space(cell)
+        if trees[i] == NOBODY:
+            raise InvalidSetup(f"{cell} holds no Tree to carry Treetops")
+        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < data.max_level:
+            raise InvalidSetup(f"{cell}: a Tree carries 0 to {data.max_level - 1} Treetops")
+        tops[i] = k
+    boards = []
+    for p, pb in enumerate(s.player_boards):
+        slots, bless, unl = list(pb.slots), list(pb.blessings), list(pb.unlocked)
+        want = sum(tops[i] for i in b.land if trees[i] == p)
+        have = len(slots) - slots.count(True)
+        if want > len(slots):
+            raise InvalidSetup(f"player {p} has only {len(slots)} Treetops")
+        for k in range(len(slots)):
+            if want > have and slots[k]:
+                slots[k] = False
+                have += 1
+                if bless[k]:
+                    ps = players[p]
+                    got = list(ps.blessings)
+                    got[BLESSING_KINDS.index(bless[k])] += 1
+                    players[p] = replace(ps, blessings=tuple(got))
+                    bless[k] = ""
+            elif want < have and not slots[k]:
+                slots[k] = True
+                have -= 1
+        for n in range(data.extra_seeds):
+            if not any(slots[j] for j in data.slots_of_seed(n)):
+                unl[n] = True
+        boards.append(PlayerBoard(tuple(slots), tuple(bless), tuple(unl), pb.given_up, pb.owed))
+    return tops, boards
+
+
 WAITING = {
     "expand": ("sow more Seeds or stop", "Expand Forest (Wild Woods)"),
     "raise": ("choose the Tree that takes the Treetop", "Add Treetop"),
