@@ -4,7 +4,9 @@
 - a full 4-player game between foresters,
 - legal_actions() on a mid-game state,
 - the Land Ritual option listing on a crowded 4-player continent,
-- one apply + SVG redraw (what a click in the widget costs).
+- one apply + SVG redraw (what a click in the widget costs),
+- Wild Woods: a random and a forester 4-player game, a co-op game with Wild Woods, and
+  legal_actions() on a Wild Woods mid-game state (Seed Competition, ranges, Treetop payments).
 """
 
 from __future__ import annotations
@@ -83,6 +85,29 @@ def main() -> None:
     text = mid.to_json()
     print(f"save + load a game: {timed(lambda: type(mid).from_json(mid.to_json()), 20):.1f} ms "
           f"({len(text) // 1024} KiB)")
+    woods()
+
+
+def woods() -> None:
+    """Wild Woods figures."""
+    def new(**kw):
+        return pangaea.new_game(players=4, seed=11, wild_woods=True, **kw)
+
+    ms = timed(lambda: play_game(new(), RandomPlayer(11)), 3)
+    print(f"Wild Woods: full random 4-player game: {ms:.0f} ms")
+    ms = timed(lambda: play_game(new(), [ForesterPlayer(k) for k in range(4)]), 3)
+    print(f"Wild Woods: full 4-player game between foresters: {ms:.0f} ms")
+    ms = timed(lambda: play_game(pangaea.new_game(players=4, seed=11, wild_woods=True, mode="coop"),
+                                 [ForesterPlayer(k) for k in range(4)]), 3)
+    print(f"Wild Woods with Return of the Ancients: 4 foresters: {ms:.0f} ms")
+    mid = new()
+    bots = [ForesterPlayer(k) for k in range(4)]
+    for _ in range(120):
+        if mid.is_over:
+            break
+        mid = mid.apply(bots[mid.current_player].choose(mid))
+    n = len(mid.legal_actions())
+    print(f"Wild Woods: legal_actions() mid-game ({n} actions): {timed(mid.legal_actions, 50):.2f} ms")
 
 
 if __name__ == "__main__":
