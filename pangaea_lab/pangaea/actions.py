@@ -408,11 +408,9 @@ class SowSeeds(PangaeaAction):
 
 
 @dataclass(frozen=True)
-class MoreSeeds(PangaeaAction):
+class MoreSeeds(SowSeeds):
     """Decision: Expand Forest goes on, ``count`` more Seeds on another space in range."""
 
-    cell: Hex
-    count: int = 1
     kind: ClassVar[str] = "Expand Forest: more Seeds"
     tier: ClassVar[str] = DECISION
 
@@ -448,20 +446,15 @@ class AddTreetop(PangaeaAction):
 
 
 @dataclass(frozen=True)
-class BlessStrongCanopy(PangaeaAction):
+class BlessStrongCanopy(AddTreetop):
     """Free: the Strong Canopy Blessing takes a Treetop (its cost still paid) without using an
     action."""
 
-    slot: int
-    pay: tuple[str, ...] = ()
-    wild: int = 0
     kind: ClassVar[str] = "Use a Blessing"
     tier: ClassVar[str] = FREE
 
     def _text(self) -> str:
-        paid = list(self.pay) + ["Wild Weather"] * self.wild
-        return (f"Strong Canopy Blessing: take the Treetop of slot {self.slot + 1}, paying "
-                + (", ".join(paid) if paid else "nothing"))
+        return "Strong Canopy Blessing: " + super()._text()[len("Add Treetop: "):]
 
 
 @dataclass(frozen=True)

@@ -406,13 +406,19 @@ class CoopData:
 
     def cycle_plan(self, difficulty: str) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
         """``(markers, effects)`` for each of the three cycles at a difficulty."""
-        first = ((self.cycles[0], ()),)
-        if difficulty == "standard":
-            return first + tuple((c, ()) for c in self.cycles[1:])
-        for key, _, later in self.moon_cards:
-            if key == difficulty:
-                return first + later
-        raise InvalidData(f"no Moon Card for difficulty {difficulty!r}")
+        return _cycle_plan(self.cycles, self.moon_cards, difficulty, "")
+
+
+def _cycle_plan(cycles: tuple, moon_cards: tuple, difficulty: str, side: str) -> tuple:
+    """Cycle I from the Moon Board, Cycles II and III from the board (standard) or from the
+    Moon Card chosen by the difficulty."""
+    first = ((cycles[0], ()),)
+    if difficulty == "standard":
+        return first + tuple((c, ()) for c in cycles[1:])
+    for key, _, later in moon_cards:
+        if key == difficulty:
+            return first + later
+    raise InvalidData(f"no {side}Moon Card for difficulty {difficulty!r}")
 
 
 def _markers(value: Any, where: str) -> tuple[str, ...]:
@@ -527,13 +533,7 @@ class WoodsData:
 
     def cycle_plan(self, difficulty: str) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
         """``(markers, effects)`` of each Moon Cycle on the Wild Woods side of the Moon Board."""
-        first = ((self.cycles[0], ()),)
-        if difficulty == "standard":
-            return first + tuple((c, ()) for c in self.cycles[1:])
-        for key, _, later in self.moon_cards:
-            if key == difficulty:
-                return first + later
-        raise InvalidData(f"no Wild Woods Moon Card for difficulty {difficulty!r}")
+        return _cycle_plan(self.cycles, self.moon_cards, difficulty, "Wild Woods ")
 
     def slots_of_seed(self, seed: int) -> tuple[int, ...]:
         return tuple(k for k, s in enumerate(self.slots) if s.seed == seed)

@@ -192,7 +192,7 @@ def treetop_actions(s: GameState, p: int, cls) -> list[PangaeaAction]:
 def take_treetop(s: GameState, d: "Draft", p: int, a: AddTreetop | BlessStrongCanopy) -> None:
     """Pay a slot's cost and take its Treetop (with its Blessing; a Seed whose slots are all
     empty now is unlocked for good), then put it on one of the player's Trees."""
-    rule = "Add Treetop" if isinstance(a, AddTreetop) else "New Blessing Tokens: Strong Canopy"
+    rule = "New Blessing Tokens: Strong Canopy" if isinstance(a, BlessStrongCanopy) else "Add Treetop"
     if not s.wild_woods:
         raise IllegalAction("Treetops belong to the Wild Woods expansion (new_game(..., "
                             "wild_woods=True)).", rule="Wild Woods")
