@@ -1,6 +1,7 @@
 """The Dawn of Pangaea: the full game with the Ancient Guardians, Favor Tokens and Ritual
-Chains, the family rules without them (``new_game(..., family=True)``), and the cooperative
-Return of the Ancients for 1-4 players (``new_game(..., mode="ancients")``).
+Chains, the family rules without them (``new_game(..., family=True)``), the cooperative
+Return of the Ancients for 1-4 players (``new_game(..., mode="coop")``) and the Wild Woods
+expansion (``new_game(..., wild_woods=True)``, also with ``mode="coop"``).
 
 >>> from pangaea_lab import pangaea
 >>> state = pangaea.new_game(players=2, seed=7)
@@ -18,6 +19,8 @@ from .actions import (ActivateFavor, BlessCallAncient, BlessFlyingSeed, BlessVig
                       TakeMarketCard)
 from .actions import (AscendAncient, LeaveSeed, MoveShadow, PlaceScourge, PlaceSeed,
                       ShareWeather)
+from .actions import (AddTreetop, BlessForesight, BlessStrongCanopy, MoreSeeds, PlaceTreetop,
+                      ReturnTreetop, SowSeeds, StopSowing)
 from .board import Board, build_continent, custom_board
 from .edition import Edition, load_edition
 from .rituals import Position, RitualOption, explain_path, land_ritual_options
@@ -28,6 +31,8 @@ from .setup import SetupStep, new_game, setup_steps
 from .state import PLAYER_NAMES, GameState, PlayerState
 
 __all__ = [
+    "AddTreetop", "BlessForesight", "BlessStrongCanopy", "MoreSeeds", "PlaceTreetop",
+    "ReturnTreetop", "SowSeeds", "StopSowing",
     "AscendAncient", "LeaveSeed", "MoveShadow", "PlaceScourge", "PlaceSeed", "ShareWeather",
     "ActivateFavor", "BlessCallAncient", "ConvertFavor", "MoveOkuma", "PlaceAncient",
     "PlaceInChain", "SummonAncient", "TakeBlessing", "BlessFlyingSeed", "BlessVigorousSeed", "Board", "DrawFromDeck", "Edition", "EndTurn",

@@ -12,18 +12,23 @@ from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard
 from .rituals import NOBODY
 from .state import MARKET_SLOTS, GameState
 
+WOODS_ONLY = ("Strong Canopy", "Foresight")   # Wild Woods Blessings that never enter the bag
+
 
 def _swap(held: tuple[int, ...], want: Mapping[str, int], kinds: tuple[str, ...],
-          bag: list[str], what: str) -> tuple[int, ...]:
-    """Give back the tokens a player holds to ``bag`` and take the wanted ones from it."""
+          bag: list[str], what: str, box: list[str] | None = None) -> tuple[int, ...]:
+    """Give back the tokens a player holds to ``bag`` and take the wanted ones from it (the
+    Wild Woods Blessings that never go in the bag come from and go back to ``box``)."""
     if set(want) - set(kinds):
         raise InvalidSetup(f"unknown {what} in {dict(want)}; use {list(kinds)}")
     for k, kind in enumerate(kinds):
-        bag.extend([kind] * held[k])
+        source = box if box is not None and kind in WOODS_ONLY else bag
+        source.extend([kind] * held[k])
         for _ in range(want.get(kind, 0)):
-            if kind not in bag:
-                raise InvalidSetup(f"no {kind} {what} left in the bag")
-            bag.remove(kind)
+            if kind not in source:
+                raise InvalidSetup(f"no {kind} {what} left in the "
+                                   + ("box" if source is box else "bag"))
+            source.remove(kind)
     return tuple(want.get(kind, 0) for kind in kinds)
 
 
@@ -101,6 +106,7 @@ def arrange(s: GameState, trees: Mapping[Hex, int] | None = None,
     players = list(s.players)
     supply = list(s.weather_supply)
     bag = list(s.blessing_bag)
+    box = list(s.woods_box) if s.wild_woods else None
     fbag = list(s.favor_bag)
     land_deck, creature_deck, market = list(s.land_deck), list(s.creature_deck), list(s.market)
     tops = list(s.treetops)
@@ -134,7 +140,7 @@ def arrange(s: GameState, trees: Mapping[Hex, int] | None = None,
             ps = replace(ps, weather=tuple(want))
         if blessings and p in blessings:
             ps = replace(ps, blessings=_swap(ps.blessings, blessings[p], BLESSING_KINDS, bag,
-                                             "Blessing"))
+                                             "Blessing", box))
         if hands and p in hands:
             for c in ps.hand:
                 (creature_deck if isinstance(ed.card(c), CreatureCard) else land_deck).insert(0, c)
@@ -184,7 +190,7 @@ def arrange(s: GameState, trees: Mapping[Hex, int] | None = None,
     counts = [t.count(p) for p in range(n)]
     if s.wild_woods:
         s = replace(s, seed_stacks=tuple(tuple(x) for x in stacks), treetops=tuple(tops),
-                    player_boards=tuple(boards))
+                    player_boards=tuple(boards), woods_box=tuple(box or ()))
     new = replace(s, ancients=tuple(anc), favor_bag=tuple(fbag), trees=tuple(t), seeds=tuple(sd), spirits=tuple(sp), players=tuple(players),
                   weather_supply=tuple(supply), blessing_bag=tuple(bag),
                   land_deck=tuple(land_deck), creature_deck=tuple(creature_deck),

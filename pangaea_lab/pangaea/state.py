@@ -492,9 +492,15 @@ class GameState(BaseState):
             return tuple(obj[k] for k in keys)
 
         storm_cards: set[str] = set()
-        if isinstance(data.get("wild_woods"), dict) and data["wild_woods"].get("storms") is True:
-            from .woods import storm_ids
-            storm_cards = set(storm_ids(ed))
+        if "wild_woods" in data:   # checked first: Storm cards may lie in the decks
+            woods_raw = data["wild_woods"]
+            if not isinstance(woods_raw, dict):
+                raise InvalidData("field 'wild_woods' must be an object")
+            if not isinstance(woods_raw.get("storms"), bool):
+                raise InvalidData("field wild_woods.storms must be true or false")
+            if woods_raw["storms"]:
+                from .woods import storm_ids
+                storm_cards = set(storm_ids(ed))
 
         def card_list(v: Any, where: str, allow_none: bool = False, deck: bool = False) -> tuple:
             if not isinstance(v, list):

@@ -207,6 +207,11 @@ def take_treetop(s: GameState, d: "Draft", p: int, a: AddTreetop | BlessStrongCa
         raise s.reject("None of your Trees can take a Treetop (a Tree has at most 2 Treetops, "
                        "level 3).", rule=rule)
     cost = data.slots[a.slot].cost
+    biomes = s.edition.biomes
+    if (not isinstance(a.pay, (tuple, list)) or not all(w in biomes for w in a.pay)
+            or isinstance(a.wild, bool) or not isinstance(a.wild, int) or a.wild < 0):
+        raise s.reject(f"Pay a Treetop with a list of Weather Tokens among {list(biomes)} and a "
+                       "number of Wild Weather Blessings.", rule=rule, like=type(a))
     pay = tuple(a.pay)
     if (pay, a.wild) not in payments(s, p, cost) and (tuple(sorted(pay, key=s.edition.biomes.index)),
                                                        a.wild) not in payments(s, p, cost):
@@ -218,7 +223,6 @@ def take_treetop(s: GameState, d: "Draft", p: int, a: AddTreetop | BlessStrongCa
             raise s.reject("You hold no Strong Canopy Blessing.", rule=rule)
         d.players[p]["blessings"][CANOPY] -= 1
         d.blessing_discard.append("Strong Canopy")
-    biomes = s.edition.biomes
     for w in pay:
         k = biomes.index(w)
         d.players[p]["weather"][k] -= 1
@@ -390,8 +394,9 @@ def do_foresight(s: GameState, d: "Draft", a: BlessForesight) -> None:
         raise s.reject("You hold no Foresight Blessing.", rule=rule)
     if s.mode == "ancients":
         raise s.reject("Return of the Ancients has no Hand Rituals.", rule=rule)
-    if a.card not in s.market:
-        raise s.reject(f"{a.card} is not in the Open Market.", rule=rule, like=BlessForesight)
+    if not isinstance(a.card, str) or a.card not in s.market:
+        raise s.reject(f"{a.card!r} is not a card in the Open Market.", rule=rule,
+                       like=BlessForesight)
     slot = d.market.index(a.card)
     d.market[slot] = None
     d.players[p]["hand"].append(a.card)
@@ -614,15 +619,16 @@ def check_invariants(s: GameState) -> None:
     assert len(s.treetops) == len(b) and len(s.seed_stacks) == len(b) and len(s.player_boards) == n
     for i in range(len(b)):
         t = s.treetops[i]
-        assert 0 <= t <= top, f"{b.cells[i]}: a Tree has at most {top} Treetops"
-        assert t == 0 or s.trees[i] != NOBODY, f"{b.cells[i]}: Treetops stand only on Trees"
+        assert 0 <= t <= top, f"wild_woods.treetops {b.cells[i]}: a Tree has at most {top} Treetops"
+        assert t == 0 or s.trees[i] != NOBODY, f"wild_woods.treetops {b.cells[i]}: Treetops stand only on Trees"
         stack = s.seed_stacks[i]
         assert len(stack) == n and min(stack) >= 0
         if sum(stack):
             best = max(stack)
-            assert stack.count(best) == 1, f"{b.cells[i]}: two colours tie on Seeds"
-            assert s.trees[i] == NOBODY, f"{b.cells[i]} holds a Tree and Seeds"
-        assert s.seeds[i] == majority(stack), f"{b.cells[i]}: the Seed holder is not the majority"
+            assert stack.count(best) == 1, f"wild_woods.seed_stacks {b.cells[i]}: two colours tie on Seeds"
+            assert s.trees[i] == NOBODY, f"wild_woods.seed_stacks {b.cells[i]}: a Tree and Seeds on one space"
+        assert s.seeds[i] == majority(stack), \
+            f"seeds {b.cells[i]}: the Seed holder is not the majority of wild_woods.seed_stacks"
     for p, pb in enumerate(s.player_boards):
         on_trees = sum(s.treetops[i] for i in b.land if s.trees[i] == p)
         held = sum(1 for x in s.decisions if x.kind == "raise" and x.player == p)
