@@ -36,11 +36,12 @@ class GameInfo:
 GAMES = (
     GameInfo("pangaea", "The Dawn of Pangaea", (2, 4),
              "Plant Seeds, let Spirits grow forests, and perform Rituals to climb the Sacred "
-             "Mountain, with the Ancient Guardians (or the family rules).",
+             "Mountain, with the Ancient Guardians (or the family rules), the solo/co-op "
+             "Return of the Ancients and the Wild Woods expansion.",
              ("pangaea/01_setup.ipynb", "pangaea/02_turns.ipynb",
               "pangaea/03_land_rituals.ipynb", "pangaea/04_scoring.ipynb",
               "pangaea/05_ancients.ipynb", "pangaea/06_chains_and_favor.ipynb",
-              "pangaea/07_return_of_the_ancients.ipynb")),
+              "pangaea/07_return_of_the_ancients.ipynb", "pangaea/08_wild_woods.ipynb")),
     GameInfo("harmonies", "Harmonies", (1, 4),
              "Stack coloured tokens into landscapes and give animals the habitats they need "
              "(with Nature's Spirits and solo).",

@@ -4,6 +4,11 @@ Land Spaces are coloured by biome (with the biome's initial), Water Spaces blue,
 Mountain grey.  Trees are triangles, Seeds small dots, Spirits ringed discs, Blessing Tokens
 gold diamonds with their initial.  Every space shows its (q, r) coordinates, which are the
 names actions use.
+
+With Wild Woods a Tree has one tier per level and its level in a small disc; several Seeds on
+one space show as a row of discs with their counts (the majority first, ringed in gold); a
+Biome Tile under an Elemental Storm is washed in the Storm's colour with a badge giving the
+weather and the tokens left; the status lines add each Player Board.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ PLAYER_COLOURS = ("#d62728", "#1f5fbf", "#f28c28", "#8e44ad")
 # Ancient Guardians: offset from the space's centre (so they do not hide what is there), colour
 ANCIENT_MARKS = {"Okuma": (10.0, 9.0, "#7b4a1e"), "Chelon": (-10.0, 9.0, "#2e7d32"),
                  "Thorondal": (0.0, -14.0, "#b8860b")}
+WOODS_WIDTH = 560.0      # Wild Woods status lines are longer: the picture is at least this wide
 PATH_COLOURS = ("#ff4f00", "#00a08a", "#c21a8a", "#3b6e00", "#6d4c9f", "#b36b00")
 
 
@@ -42,26 +48,50 @@ def _edge(a: hexgrid.Hex, b: hexgrid.Hex) -> tuple[tuple[float, float], tuple[fl
     return pts[0], pts[1]
 
 
+def _canvas(cells: list[hexgrid.Hex], extra_bottom: float, min_width: float) -> Svg:
+    """The picture's canvas: the hexes with a margin and room below for the status lines, at
+    least ``min_width`` wide (the continent centred)."""
+    if not min_width:
+        return hex_canvas(cells, SIZE, margin=12, extra_bottom=extra_bottom,
+                          background="#ffffff")
+    x0, y0, x1, y1 = hexgrid.bounding_box(cells, SIZE)
+    width = max(x1 - x0 + 24, min_width)
+    return Svg(width, y1 - y0 + 24 + extra_bottom, min_x=(x0 + x1 - width) / 2, min_y=y0 - 12,
+               background="#ffffff")
+
+
+def _inner_hex(pic: Svg, cell: hexgrid.Hex, scale: float, title: str | None = None,
+               **attrs: Any) -> None:
+    """A smaller hexagon centred on a space (outlines, Scourge, Storm washes)."""
+    (x, y), (sx, sy) = hexgrid.to_pixel(cell, SIZE), hexgrid.to_pixel(cell, SIZE * scale)
+    pic.hexagon(cell, SIZE * scale, origin=(x - sx, y - sy), title=title, **attrs)
+
+
 def _is_path(cells: Sequence[hexgrid.Hex]) -> bool:
     return len(cells) >= 2 and all(hexgrid.distance(a, b) == 1 for a, b in zip(cells, cells[1:]))
 
 
 def board_svg(state: Any = None, highlight: Iterable[Any] = (), paths: Sequence[Sequence] = (),
-              board: Board | None = None, show_coords: bool = True, status: bool = True) -> str:
+              board: Board | None = None, show_coords: bool = True, status: bool = True,
+              chain: bool = True) -> str:
     """The continent with everything on it.  ``highlight`` outlines spaces (an ordered chain of
-    adjacent spaces is also drawn as a path); ``paths`` draws several paths in distinct colours."""
+    adjacent spaces is also drawn as a path, unless ``chain=False``, e.g. for a set of spaces
+    such as a sowing range); ``paths`` draws several paths in distinct colours."""
     board = board if board is not None else state.board
     biomes = sorted(set(board.biome))
     players = state.num_players if state is not None else 0
-    pic = hex_canvas(list(board.cells) + list(board.mountain), SIZE, margin=12,
-                     extra_bottom=22 * players + 52 + 20 * _coop_lines(state)
-                     if (status and state is not None) else 24,
-                     background="#ffffff")
+    wide = WOODS_WIDTH if status and getattr(state, "wild_woods", False) else 0.0
+    pic = _canvas(list(board.cells) + list(board.mountain),
+                  _row(state) * players + 52 + 20 * _extra_lines(state)
+                  if (status and state is not None) else 24, wide)
+    stormy = bool(getattr(state, "storm_tiles", ()))
     # spaces
     for i, cell in enumerate(board.cells):
         fill = WATER if board.terrain[i] == "water" else biome_colour(biomes, board.biome[i])
         pic.hexagon(cell, SIZE, fill=fill, stroke="#ffffff", stroke_width=1.0,
                     title=f"{cell} {board.biome[i]} {board.terrain[i]}")
+        if stormy and board.terrain[i] == "land":
+            _storm_wash(pic, state, i, biomes)
         x, y = hexgrid.to_pixel(cell, SIZE)
         if board.terrain[i] == "land":
             pic.text(x, y - SIZE * 0.55, board.biome[i][:2], size=8, fill="#555555")
@@ -85,12 +115,14 @@ def board_svg(state: Any = None, highlight: Iterable[Any] = (), paths: Sequence[
                 pic.line(x1, y1, x2, y2, stroke="#5a4a3a", stroke_width=1.8, stroke_linecap="round")
     if state is not None:
         _pieces(pic, state)
+        if stormy:
+            _storm_badges(pic, state)
     # highlights
     hl = [tuple(h) for h in highlight if isinstance(h, (tuple, list)) and len(h) == 2]
     for cell in hl:
         if cell in board.index:
-            pic.hexagon(cell, SIZE * 0.92, fill="none", stroke="#ffcc00", stroke_width=3.5)
-    drawn = list(paths) + ([hl] if _is_path(hl) else [])
+            _inner_hex(pic, cell, 0.92, fill="none", stroke="#ffcc00", stroke_width=3.5)
+    drawn = list(paths) + ([hl] if chain and _is_path(hl) else [])
     for k, path in enumerate(drawn):
         colour = PATH_COLOURS[k % len(PATH_COLOURS)]
         off = (k - (len(drawn) - 1) / 2) * 3.0
@@ -104,24 +136,99 @@ def board_svg(state: Any = None, highlight: Iterable[Any] = (), paths: Sequence[
     return pic.render()
 
 
-def _tree(pic: Svg, x: float, y: float, colour: str, title: str) -> None:
-    pic.polygon([(x - 9, y + 7), (x, y - 10), (x + 9, y + 7)], fill=colour, stroke="#1e1e1e",
+# A Tree's outline by level, relative to the space's centre: one tier per level (a level-1
+# Tree is the plain triangle of the base game), the tiers drawn as one notched polygon.
+TREE_SHAPES = {
+    1: ((-9, 7), (0, -10), (9, 7)),
+    2: ((-9, 7), (-3.6, 1), (-7, 1), (0, -11), (7, 1), (3.6, 1), (9, 7)),
+    3: ((-9, 7), (-3.86, 3), (-7.5, 3), (-3.33, -2), (-6, -2), (0, -11), (6, -2), (3.33, -2),
+        (7.5, 3), (3.86, 3), (9, 7)),
+}
+
+
+def _tree(pic: Svg, x: float, y: float, colour: str, title: str, level: int = 1) -> None:
+    """A Tree; from level 2 on (Wild Woods) with a tier per level and its level in a disc."""
+    shape = TREE_SHAPES[min(max(level, 1), 3)]
+    pic.polygon([(x + dx, y + dy) for dx, dy in shape], fill=colour, stroke="#1e1e1e",
                 stroke_width=1.0, title=title)
     pic.rect(x - 1.8, y + 7, 3.6, 3.5, fill="#5b3a1e")
+    if level > 1:
+        pic.circle(x + 10, y - 6, 4.8, fill="#ffffff", stroke=colour, stroke_width=1.4,
+                   title=title)
+        pic.text(x + 10, y - 6, str(level), size=7, fill="#1e1e1e", font_weight="bold")
+
+
+def _seed_stack(pic: Svg, x: float, y: float, cell: Any, stack: Sequence[int],
+                holder: int) -> None:
+    """Several Seeds on one space (Wild Woods): a disc per colour with its count, the majority
+    holder first and ringed in gold; one title tells the whole stack."""
+    from .state import PLAYER_NAMES
+    order = [holder] + [p for p, n in enumerate(stack) if n and p != holder]
+    title = (f"Seeds on {cell}: "
+             + ", ".join(f"{PLAYER_NAMES[p]} {stack[p]}" for p in order)
+             + f" ({PLAYER_NAMES[holder]} holds the majority)")
+    step = 11.0
+    x0 = x - step * (len(order) - 1) / 2
+    for k, p in enumerate(order):
+        cx = x0 + k * step
+        pic.circle(cx, y, 5.5, fill=PLAYER_COLOURS[p],
+                   stroke="#e3b505" if p == holder else "#ffffff",
+                   stroke_width=2.0 if p == holder else 1.2, title=title)
+        pic.text(cx, y, str(stack[p]), size=7, fill="#ffffff", font_weight="bold")
+
+
+def _storm_wash(pic: Svg, state: Any, i: int, biomes: Sequence[str]) -> None:
+    """Elemental Storms: a covered tile's Land Space washed in the Storm's colour (drawn under
+    the labels), since the tile counts as that weather while Storm tokens lie on it."""
+    board = state.board
+    for tile, weather, tokens in state.storm_tiles:
+        if board.tile_of[i] == tile:
+            _inner_hex(pic, board.cells[i], 0.8, fill=biome_colour(biomes, weather),
+                       stroke="#34495e", stroke_width=1.1, stroke_dasharray="3,2",
+                       title=_storm_title(board, i, weather, tokens))
+
+
+def _storm_title(board: Board, i: int, weather: str, tokens: int) -> str:
+    return (f"Elemental Storm on {board.cells[i]}: the tile counts as {weather} while "
+            f"{tokens} Storm token(s) lie on it (printed biome {board.biome[i]})")
+
+
+def _storm_badges(pic: Svg, state: Any) -> None:
+    """A badge on each Land Space of a covered tile: the Storm's weather and the tokens left."""
+    board = state.board
+    for tile, weather, tokens in state.storm_tiles:
+        for i in board.land:
+            if board.tile_of[i] == tile:
+                x, y = hexgrid.to_pixel(board.cells[i], SIZE)
+                title = _storm_title(board, i, weather, tokens)
+                pic.rect(x - 22, y + 3.5, 16, 9, rx=2, fill="#34495e", title=title)
+                pic.text(x - 14, y + 8, f"{weather[:2]}{tokens}", size=6.2, fill="#ffffff",
+                         font_weight="bold")
 
 
 def _pieces(pic: Svg, state: Any) -> None:
     from .state import PLAYER_NAMES
+    from .woods import level
     board = state.board
+    woods = bool(getattr(state, "wild_woods", False))
     for i, cell in enumerate(board.cells):
         x, y = hexgrid.to_pixel(cell, SIZE)
         if state.trees[i] != NOBODY:
             p = state.trees[i]
-            _tree(pic, x, y, PLAYER_COLOURS[p], f"{PLAYER_NAMES[p]} Tree on {cell}")
+            if woods:
+                tall = level(state, i)
+                _tree(pic, x, y, PLAYER_COLOURS[p], f"{PLAYER_NAMES[p]} Tree on {cell}, "
+                      f"level {tall} ({tall - 1} Treetop{'' if tall == 2 else 's'})", tall)
+            else:
+                _tree(pic, x, y, PLAYER_COLOURS[p], f"{PLAYER_NAMES[p]} Tree on {cell}")
         if state.seeds[i] != NOBODY:
             p = state.seeds[i]
-            pic.circle(x, y, 5.5, fill=PLAYER_COLOURS[p], stroke="#ffffff", stroke_width=1.5,
-                       title=f"{PLAYER_NAMES[p]} Seed on {cell}")
+            stack = state.seed_stacks[i] if woods else ()
+            if sum(stack) > 1:
+                _seed_stack(pic, x, y, cell, stack, p)
+            else:
+                pic.circle(x, y, 5.5, fill=PLAYER_COLOURS[p], stroke="#ffffff", stroke_width=1.5,
+                           title=f"{PLAYER_NAMES[p]} Seed on {cell}")
         kind = state.board_blessings[i]
         if kind:
             pic.polygon([(x, y - 9), (x + 7, y), (x, y + 9), (x - 7, y)], fill="#e3b505",
@@ -148,12 +255,22 @@ def _coop_lines(state: Any) -> int:
     return 3 if getattr(state, "mode", "") == "ancients" else 0
 
 
+def _row(state: Any) -> int:
+    """Height of a player's status row: a second line for the Player Board in Wild Woods."""
+    return 36 if getattr(state, "wild_woods", False) else 22
+
+
+def _extra_lines(state: Any) -> int:
+    """Status lines below the market: the co-op lines and the Elemental Storms line."""
+    return _coop_lines(state) + (1 if getattr(state, "storms", False) else 0)
+
+
 def _shadow_and_scourge(pic: Svg, state: Any) -> None:
     """Return of the Ancients: Scourge Markers as dark hexes, the Spirit of Shadows as a black
     disc with a crescent."""
     board = state.board
     for i in state.scourged:
-        pic.hexagon(board.cells[i], SIZE * 0.8, fill="#2b1d2f", stroke="#7d4e8c",
+        _inner_hex(pic, board.cells[i], 0.8, fill="#2b1d2f", stroke="#7d4e8c",
                     stroke_width=1.2, opacity="0.55", title=f"Scourge on {board.cells[i]}")
         if i in state.paired:
             x, y = hexgrid.to_pixel(board.cells[i], SIZE)
@@ -185,7 +302,8 @@ def _coop_status(pic: Svg, state: Any, x0: float, y: float) -> None:
 def _status(pic: Svg, state: Any) -> None:
     from .state import PLAYER_NAMES
     x0 = pic.min_x + 10
-    y = pic.min_y + pic.height - 22 * state.num_players - 40 - 20 * _coop_lines(state)
+    row = _row(state)
+    y = pic.min_y + pic.height - row * state.num_players - 40 - 20 * _extra_lines(state)
     summit = state.edition.summit_steps
     phase = {"main": f"Round {state.round}", "final": "Final ritual round",
              "over": "Game over"}[state.phase]
@@ -195,7 +313,7 @@ def _status(pic: Svg, state: Any) -> None:
              + (" — end triggered" if state.end_triggered and state.phase == "main" else ""),
              size=10, anchor="start", fill="#222222")
     for p, ps in enumerate(state.players):
-        yy = y + 20 + 22 * p
+        yy = y + 20 + row * p
         marker = "▶ " if state.current_player == p else ""
         step, markers = state.mountain(p)
         pic.rect(x0, yy - 7, 14, 14, fill=PLAYER_COLOURS[p])
@@ -206,6 +324,8 @@ def _status(pic: Svg, state: Any) -> None:
                 f" · {weather}{' · ' + bless if bless else ''}"
                 f"{' · Most Trees' if state.most_trees == p else ''}")
         pic.text(x0 + 20, yy, text, size=9.5, anchor="start", fill="#222222")
+        if state.wild_woods:
+            _player_board(pic, state, p, x0 + 20, yy + 15)
     market = []
     for k, card in enumerate(state.market):
         if card is None:
@@ -213,21 +333,81 @@ def _status(pic: Svg, state: Any) -> None:
             continue
         token = state.market_favors[k]
         market.append(card + (f" ({token})" if token else ""))
-    pic.text(x0, y + 20 + 22 * state.num_players, "Open Market: " + " · ".join(market),
+    below = y + 20 + row * state.num_players
+    pic.text(x0, below, "Open Market: " + " · ".join(market),
              size=9.5, anchor="start", fill="#222222")
     if _coop_lines(state):
-        _coop_status(pic, state, x0, y + 40 + 22 * state.num_players)
+        _coop_status(pic, state, x0, below + 20)
+    if state.storms:
+        _storm_status(pic, state, x0, below + 20 + 20 * _coop_lines(state))
+
+
+def _player_board(pic: Svg, state: Any, p: int, x0: float, y: float) -> None:
+    """One player's Wild Woods Player Board as a row of slots: a Treetop (in the player's
+    colour, with the slot's cost) on a full slot, an empty slot shows the points it scores;
+    then the free-slot points and the extra Seeds unlocked."""
+    from .state import PLAYER_NAMES
+    from .woods import woods_data
+    data = woods_data(state.edition)
+    pb = state.player_boards[p]
+    pic.text(x0, y, "Player Board", size=8.5, anchor="start", fill="#444444")
+    x = x0 + 58
+    for k, (slot, full) in enumerate(zip(data.slots, pb.slots)):
+        bless = pb.blessings[k]
+        title = (f"{PLAYER_NAMES[p]}'s slot {k + 1} (cost {slot.cost}, extra Seed "
+                 f"{slot.seed + 1}, {slot.points} point(s) when empty): "
+                 + ("holds its Treetop" + (f" and a {bless} Blessing" if bless else "")
+                    if full else "empty"))
+        pic.rect(x, y - 6, 13, 12, rx=2, fill="#ffffff" if not full else "#f3efe6",
+                 stroke="#8a7a62", stroke_width=0.8,
+                 stroke_dasharray=None if full else "2,1.5", title=title)
+        if full:
+            pic.polygon([(x + 1.5, y + 4.5), (x + 6.5, y - 5), (x + 11.5, y + 4.5)],
+                        fill=PLAYER_COLOURS[p], stroke="#1e1e1e", stroke_width=0.6, title=title)
+            pic.text(x + 6.5, y + 1.5, str(slot.cost), size=6.5, fill="#ffffff",
+                     font_weight="bold")
+            if bless:
+                pic.circle(x + 12, y - 5.5, 2.6, fill="#e3b505", stroke="#7a5c00",
+                           stroke_width=0.6, title=title)
+        else:
+            pic.text(x + 6.5, y, f"+{slot.points}" if slot.points else "·", size=6.5,
+                     fill="#555555")
+        x += 15
+    left = pb.slots.count(True)
+    given = f" · {pb.given_up} Seed(s) given up" if pb.given_up else ""
+    pic.text(x + 4, y, f"{left} Treetop{'' if left == 1 else 's'} on slots · free slots "
+             f"{pb.free_points(data)} pts · extra Seeds unlocked {pb.unlocked.count(True)}/"
+             f"{data.extra_seeds}{given}", size=8.5, anchor="start", fill="#444444")
+
+
+def _storm_status(pic: Svg, state: Any, x0: float, y: float) -> None:
+    """Elemental Storms: the Storm cards played and still in the decks, and each covered tile
+    (a space of it, printed biome → the Storm's weather, tokens left)."""
+    from .woods import is_storm
+    board = state.board
+    covered = []
+    for tile, weather, tokens in state.storm_tiles:
+        i = next(i for i in board.land if board.tile_of[i] == tile)
+        covered.append(f"{board.cells[i]} {board.biome[i]}→{weather}, {tokens} token"
+                       f"{'' if tokens == 1 else 's'}")
+    waiting = sum(1 for c in (*state.land_deck, *state.creature_deck) if is_storm(c))
+    pic.text(x0, y, f"Elemental Storms ({len(state.storm_discard)} played, {waiting} in the "
+             "decks) — covered tiles: " + (" · ".join(covered) or "none"),
+             size=9, anchor="start", fill="#34495e")
 
 
 def draw_board(state: Any, ax: Any = None, highlight: Iterable[Any] = ()) -> Any:
-    """Draw the continent on a matplotlib Axes (made if not given) and return the Axes."""
+    """Draw the continent on a matplotlib Axes (made if not given) and return the Axes (with
+    Wild Woods, Trees above level 1 carry their level and a stack of Seeds its counts)."""
     import matplotlib.pyplot as plt
     from matplotlib.patches import Polygon, RegularPolygon
 
     from .state import PLAYER_NAMES
+    from .woods import level
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 7))
     board = state.board
+    woods = bool(getattr(state, "wild_woods", False))
     biomes = sorted(set(board.biome))
     for i, cell in enumerate(board.cells):
         x, y = hexgrid.to_pixel(cell, 1.0)
@@ -237,8 +417,14 @@ def draw_board(state: Any, ax: Any = None, highlight: Iterable[Any] = ()) -> Any
         if state.trees[i] != NOBODY:
             ax.add_patch(Polygon([(x - .35, -y - .3), (x, -y + .4), (x + .35, -y - .3)],
                                  facecolor=PLAYER_COLOURS[state.trees[i]], edgecolor="black"))
+            if woods and level(state, i) > 1:
+                ax.text(x + .45, -y + .3, str(level(state, i)), fontsize=7, ha="center",
+                        va="center", fontweight="bold")
         if state.seeds[i] != NOBODY:
             ax.plot(x, -y, "o", color=PLAYER_COLOURS[state.seeds[i]], markersize=5)
+            if woods and sum(state.seed_stacks[i]) > 1:
+                ax.text(x, -y - .45, "/".join(str(n) for n in state.seed_stacks[i] if n),
+                        fontsize=6, ha="center", va="center")
     for cell in board.mountain:
         x, y = hexgrid.to_pixel(cell, 1.0)
         ax.add_patch(RegularPolygon((x, -y), 6, radius=1.0, facecolor=MOUNTAIN, edgecolor="white"))
@@ -316,4 +502,61 @@ def chains_svg(state: Any, player: int) -> str:
                            title=f"{activated[card_id]} Favor Token activated")
     if not any(rows):
         pic.text(10, 40, "no Ritual card played yet", size=10, anchor="start", fill="#666666")
+    return pic.render()
+
+
+def player_board_svg(state: Any, player: int) -> str:
+    """One player's Wild Woods Player Board, larger than in the status lines: each slot with
+    its cost, its Treetop (in the player's colour) while it is there, the Blessing lying on it
+    and the points it scores when empty; below, each extra Seed under the slots that hold it
+    back (filled while locked, an outline once unlocked)."""
+    from .state import PLAYER_NAMES
+    from .woods import woods_data
+    data = woods_data(state.edition)
+    pb = state.player_boards[player]
+    colour = PLAYER_COLOURS[player]
+    w, gap, x0, y0 = 70.0, 8.0, 10.0, 28.0
+    pic = Svg(2 * x0 + len(data.slots) * (w + gap) - gap, 178, background="#ffffff")
+    pic.text(x0, 12, f"{PLAYER_NAMES[player]}'s Player Board: {pb.slots.count(True)} "
+             f"Treetops on slots · free slots {pb.free_points(data)} pts · extra Seeds "
+             f"unlocked {pb.unlocked.count(True)}/{data.extra_seeds}", size=10,
+             anchor="start", fill="#222222")
+    for k, (slot, full) in enumerate(zip(data.slots, pb.slots)):
+        x = x0 + k * (w + gap)
+        bless = pb.blessings[k]
+        pic.rect(x, y0, w, 92, rx=6, fill="#f3efe6" if full else "#ffffff", stroke="#8a7a62",
+                 stroke_width=1.2, stroke_dasharray=None if full else "4,3",
+                 title=f"slot {k + 1}: cost {slot.cost}" + (f", {bless} Blessing" if bless else "")
+                 + f", {slot.points} point(s) when empty")
+        pic.text(x + w / 2, y0 + 10, f"slot {k + 1} · cost {slot.cost}", size=8.5,
+                 fill="#444444")
+        if full:
+            cx, cy = x + w / 2, y0 + 44
+            pic.polygon([(cx - 17, cy + 16), (cx, cy - 18), (cx + 17, cy + 16)], fill=colour,
+                        stroke="#1e1e1e", stroke_width=1.0, title="Treetop")
+        else:
+            pic.text(x + w / 2, y0 + 44, "empty", size=9, fill="#777777")
+        if bless:
+            bx, by = x + w - 12, y0 + 26
+            pic.polygon([(bx, by - 9), (bx + 7, by), (bx, by + 9), (bx - 7, by)], fill="#e3b505",
+                        stroke="#7a5c00", stroke_width=0.8, title=f"{bless} Blessing")
+            pic.text(bx, by, bless[0], size=8, fill="#3a2a00", font_weight="bold")
+        pic.text(x + w / 2, y0 + 80, f"+{slot.points} if empty" if slot.points else
+                 "no points", size=8.5, fill="#2e7d32" if slot.points else "#888888",
+                 font_weight="bold" if slot.points else None)
+    for n in range(data.extra_seeds):
+        ks = data.slots_of_seed(n)
+        if not ks:
+            continue
+        left = x0 + min(ks) * (w + gap) + 6
+        right = x0 + max(ks) * (w + gap) + w - 6
+        y = y0 + 112
+        pic.line(left, y - 10, right, y - 10, stroke="#8a7a62", stroke_width=1.2)
+        locked = not pb.unlocked[n]
+        pic.circle((left + right) / 2, y + 4, 8, fill=colour if locked else "#ffffff",
+                   stroke=colour, stroke_width=2, title=f"extra Seed {n + 1}: "
+                   + ("held back by slots " if locked else "unlocked (in the supply for good); "
+                      "it was held back by slots ") + " and ".join(str(k + 1) for k in ks))
+        pic.text((left + right) / 2, y + 24, "locked" if locked else "unlocked", size=8.5,
+                 fill="#444444")
     return pic.render()

@@ -27,13 +27,22 @@ from .state import PLAYER_NAMES, GameState
 def play(players: int = 2, seed: int | str = 0, computer: dict | None = None, **options: Any):
     """The step-through widget on a new game.  ``computer`` maps seats to "forester" (the
     default for every seat but Red's), "greedy", "random" or a player object; ``{}`` makes every
-    seat human.  The model is ``widget.model``.  ``mode="ancients"`` plays the cooperative
-    Return of the Ancients (1-4 players), e.g. ``play(players=1, mode="ancients")``."""
+    seat human.  The model is ``widget.model``.  Other keywords go to :func:`new_game`:
+
+    * ``wild_woods=True`` plays the Wild Woods expansion (2-4 players), with Elemental Storms
+      unless ``storms=False``, e.g. ``play(players=2, seed=8, wild_woods=True)``;
+    * ``mode="coop"`` (or ``"ancients"``) plays the cooperative Return of the Ancients (1-4
+      players), e.g. ``play(players=1, mode="coop")``, also with ``wild_woods=True``.
+
+    >>> w = play(players=1, seed=3, mode="coop", wild_woods=True, computer={})
+    >>> w.model.state.mode, w.model.state.wild_woods, w.model.player_range
+    ('ancients', True, (1, 4))
+    """
     if computer is None:
         computer = {seat: "forester" for seat in range(1, players)}
     seats = {seat: ForesterPlayer(seat) if who == "forester" else who
              for seat, who in computer.items()}
-    low = 1 if options.get("mode") == "ancients" else 2
+    low = 1 if options.get("mode") in ("ancients", "coop") else 2
     return step_through(new_game, players=players, seed=seed, player_range=(low, 4),
                         computer=seats, **options)
 
@@ -42,10 +51,12 @@ def play(players: int = 2, seed: int | str = 0, computer: dict | None = None, **
 
 
 class SetupStepper:
-    """Game Setup step by step: ``step`` is the index into :func:`setup_steps`."""
+    """Game Setup step by step: ``step`` is the index into :func:`setup_steps`.  ``options``
+    go to :func:`setup_steps` (``mode="coop"``, ``wild_woods=True``, ``storms=False``...)."""
 
-    def __init__(self, players: int = 2, seed: int | str = 0, family: bool = False) -> None:
-        self.steps = setup_steps(players=players, seed=seed, family=family)
+    def __init__(self, players: int = 2, seed: int | str = 0, family: bool = False,
+                 **options: Any) -> None:
+        self.steps = setup_steps(players=players, seed=seed, family=family, **options)
         self.step = 0
 
     def next(self) -> None:
@@ -63,11 +74,12 @@ class SetupStepper:
         return self.steps[self.step].state.to_svg()
 
 
-def setup_stepper(players: int = 2, seed: int | str = 0, family: bool = False):
-    """A widget with Back / Next buttons walking through Game Setup."""
+def setup_stepper(players: int = 2, seed: int | str = 0, family: bool = False, **options: Any):
+    """A widget with Back / Next buttons walking through Game Setup (``options`` as for
+    :func:`setup_steps`, e.g. ``wild_woods=True``)."""
     import ipywidgets as w
 
-    model = SetupStepper(players, seed, family)
+    model = SetupStepper(players, seed, family, **options)
     text, picture = w.HTML(), w.HTML()
     back, forward = w.Button(description="◀ Back"), w.Button(description="Next ▶")
 

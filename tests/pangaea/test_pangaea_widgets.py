@@ -139,3 +139,110 @@ def test_forester_games_reach_the_summit():
                           [ForesterPlayer(k) for k in range(2 + seed)])
         assert "Sacred Mountain" in final.end_reason
         assert max(s.total for s in final.scores()) >= final.edition.summit_steps
+
+
+# ----- Wild Woods and Return of the Ancients in the step-through widget -------------------------
+
+
+def learner_moves(widget, learner, limit=1500, prefer=("Add Treetop", "Place the Treetop")):
+    """Play the human seats through the view (kind picker, action list, Apply), preferring the
+    kinds in ``prefer`` and otherwise what ``learner`` chooses; returns the kinds seen."""
+    m, v = widget.model, widget.view
+    seen = set()
+    for _ in range(limit):
+        if m.is_over:
+            break
+        groups = m.legal_groups()
+        seen |= set(groups)
+        kind = next((k for k in prefer if k in groups), None)
+        if kind is not None:
+            v.kind_picker.value = kind
+        else:
+            action = learner.choose(m.state)
+            v.kind_picker.value = action.kind
+            v.action_list.value = groups[action.kind].index(action)
+        before = len(m.moves)
+        v.apply_button.click()
+        assert len(m.moves) > before, m.message
+    return seen
+
+
+def test_play_widget_wild_woods_to_the_end():
+    from pangaea_lab.core.players import RandomPlayer
+    widget = play(players=2, seed=8, wild_woods=True, computer={1: "greedy"})
+    m, v = widget.model, widget.view
+    assert m.state.wild_woods and m.state.storms and list(v.players_picker.options) == [2, 3, 4]
+    assert "Player Board" in v.board.value and "Player Board" in v.players_html.value
+    seen = learner_moves(widget, RandomPlayer("learner"))
+    assert m.is_over, "the game should end within the move bound"
+    assert "Add Treetop" in seen and "Expand Forest" in seen
+    assert any(line.startswith("Red: Add Treetop") for line in m.log)
+    table = dict((row[0], row[1:]) for row in m.scores_table())
+    assert "Player Board" in table and table["Total"] == [s.total for s in m.state.scores()]
+    assert m.log[-1].startswith("Game over")
+    # undo walks back through the whole game, redo forward again
+    end = m.state
+    m.go_to(0)
+    assert sum(m.state.treetops) == 0 and m.state == m.history[0]
+    m.go_to(m.reachable)
+    assert m.state == end
+
+
+@pytest.mark.parametrize("options", [dict(players=2, wild_woods=True),
+                                     dict(players=1, mode="coop", wild_woods=True)],
+                         ids=["wild woods", "coop wild woods"])
+def test_play_widget_default_seats_play_to_the_end(options):
+    widget = play(seed=4, **options)
+    m = widget.model
+    assert [m.controller_name(p) for p in range(m.state.num_players)] == \
+        ["human"] + ["forester"] * (options["players"] - 1)
+    m.play(m.legal_actions()[0])
+    m.play_to_end()
+    assert m.is_over and m.log[-1].startswith("Game over")
+
+
+def test_play_widget_wild_woods_computers_only():
+    widget = play(players=3, seed=2, wild_woods=True, storms=False,
+                  computer={0: "greedy", 1: "random", 2: "greedy"})
+    m = widget.model
+    assert not m.has_human_seat and not m.moves      # nobody moves until asked
+    m.play_to_end()
+    assert m.is_over and not m.state.storms
+    assert [row[0] for row in m.scores_table()][-2:] == ["Player Board", "Total"]
+    assert "Game over" in widget.view.turn_line.value
+
+
+@pytest.mark.parametrize("players", [1, 2])
+def test_play_widget_coop_with_wild_woods_to_the_end(players):
+    from pangaea_lab.core.players import RandomPlayer
+    computer = {} if players == 1 else {1: "greedy"}
+    widget = play(players=players, seed=3, mode="coop", wild_woods=True, computer=computer)
+    m, v = widget.model, widget.view
+    assert m.state.mode == "ancients" and m.state.wild_woods
+    assert list(v.players_picker.options) == [1, 2, 3, 4]
+    assert "Ancient Markers" in v.board.value and "Player Board" in v.board.value
+    learner_moves(widget, RandomPlayer(f"learner {players}"), limit=3000)
+    assert m.is_over and m.state.result in ("won", "lost")
+    assert m.log[-1].startswith("Game over")
+    assert m.winners() == (list(range(players)) if m.state.result == "won" else [])
+
+
+def test_play_coop_alias_and_new_game_button():
+    widget = play(players=1, seed=5, mode="coop", computer={})
+    m, v = widget.model, widget.view
+    assert m.state.mode == "ancients" and not m.state.wild_woods
+    v.players_picker.value = 2
+    v.seed_box.value = 6
+    v.new_game_button.click()
+    assert m.state.num_players == 2 and m.seed == 6 and m.state.mode == "ancients"
+
+
+def test_setup_stepper_with_wild_woods():
+    box = setup_stepper(players=2, seed=3, wild_woods=True)
+    titles = [step.title for step in box.model.steps]
+    assert titles[-2:] == ["Wild Woods Player Boards", "Elemental Storms"]
+    forward = box.children[0].children[1]
+    while not forward.disabled:
+        forward.click()
+    assert "Elemental Storms" in box.children[1].value
+    assert "Player Board" in box.children[2].value
