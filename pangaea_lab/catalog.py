@@ -14,23 +14,39 @@ from typing import Any
 
 
 @dataclass(frozen=True)
+class Variant:
+    """A way to play a game: its name, its seat range and the options for ``new_game``."""
+
+    name: str
+    players: tuple[int, int]
+    options: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
 class GameInfo:
-    """One game: its package, seat range, a line about it, and its notebooks."""
+    """One game: its package, seat range, a line about it, its notebooks and its variants
+    (the first is the standard game)."""
 
     key: str
     title: str
     players: tuple[int, int]
     blurb: str
     notebooks: tuple[str, ...]
+    variants: tuple[Variant, ...] = ()
+
+    def ways_to_play(self) -> tuple[Variant, ...]:
+        return self.variants or (Variant("Standard game", self.players),)
 
     @property
     def module(self) -> Any:
         return importlib.import_module(f"pangaea_lab.{self.key}")
 
-    def play(self, players: int, seed: int | str = 0, computer: dict | None = None) -> Any:
-        """The game's step-through widget."""
+    def play(self, players: int, seed: int | str = 0, computer: dict | None = None,
+             variant: int = 0) -> Any:
+        """The game's step-through widget, for one of its :meth:`ways_to_play`."""
         widgets = importlib.import_module(f"pangaea_lab.{self.key}.widgets")
-        return widgets.play(players=players, seed=seed, computer=computer)
+        return widgets.play(players=players, seed=seed, computer=computer,
+                            **dict(self.ways_to_play()[variant].options))
 
 
 GAMES = (
@@ -41,7 +57,13 @@ GAMES = (
              ("pangaea/01_setup.ipynb", "pangaea/02_turns.ipynb",
               "pangaea/03_land_rituals.ipynb", "pangaea/04_scoring.ipynb",
               "pangaea/05_ancients.ipynb", "pangaea/06_chains_and_favor.ipynb",
-              "pangaea/07_return_of_the_ancients.ipynb", "pangaea/08_wild_woods.ipynb")),
+              "pangaea/07_return_of_the_ancients.ipynb", "pangaea/08_wild_woods.ipynb"),
+             (Variant("Full game with the Ancients", (2, 4)),
+              Variant("Family rules", (2, 4), (("family", True),)),
+              Variant("Return of the Ancients (solo/co-op)", (1, 4), (("mode", "coop"),)),
+              Variant("Wild Woods", (2, 4), (("wild_woods", True),)),
+              Variant("Return of the Ancients with Wild Woods", (1, 4),
+                      (("mode", "coop"), ("wild_woods", True))))),
     GameInfo("harmonies", "Harmonies", (1, 4),
              "Stack coloured tokens into landscapes and give animals the habitats they need "
              "(with Nature's Spirits and solo).",
@@ -71,31 +93,44 @@ def game(key: str) -> GameInfo:
 
 
 def game_picker(seed: int = 2024) -> Any:
-    """A small launcher: choose a game, the number of players and a seed, press Start; the
-    game's step-through widget appears below (the first seat is yours, the others the
-    computer's)."""
+    """A small launcher: choose a game, a way to play it, the number of players and a seed,
+    press Start; the game's step-through widget appears below (the first seat is yours, the
+    others the computer's)."""
     import ipywidgets as w
 
     pick = w.Dropdown(description="Game", options=[(g.title, g.key) for g in GAMES])
+    way = w.Dropdown(description="Variant")
     seats = w.BoundedIntText(description="Players", value=2, min=1, max=5)
     seed_box = w.IntText(description="Seed", value=seed)
     start = w.Button(description="Start", button_style="success")
     about = w.HTML()
     area = w.VBox()
 
+    def on_way(_: Any = None) -> None:
+        g = game(pick.value)
+        low, high = g.ways_to_play()[way.value or 0].players
+        seats.max = max(high, seats.min)
+        seats.min, seats.max = low, high
+        seats.value = min(max(seats.value, low), high)
+        about.value = f"<i>{g.blurb}</i> ({low}–{high} players)"
+
     def on_pick(_: Any = None) -> None:
         g = game(pick.value)
-        seats.min, seats.max = g.players
-        seats.value = min(max(seats.value, g.players[0]), g.players[1])
-        about.value = f"<i>{g.blurb}</i> ({g.players[0]}–{g.players[1]} players)"
+        way.options = [(v.name, k) for k, v in enumerate(g.ways_to_play())]
+        way.value = 0
+        way.layout.display = None if len(g.ways_to_play()) > 1 else "none"
+        on_way()
 
     def on_start(_: Any) -> None:
         g = game(pick.value)
-        area.children = (g.play(players=seats.value, seed=seed_box.value),)
+        area.children = (g.play(players=seats.value, seed=seed_box.value,
+                                variant=way.value or 0),)
 
     pick.observe(on_pick, names="value")
+    way.observe(on_way, names="value")
     start.on_click(on_start)
     on_pick()
-    box = w.VBox([w.HBox([pick, seats, seed_box, start]), about, area])
-    box.pick, box.seats, box.seed_box, box.start, box.area = pick, seats, seed_box, start, area  # type: ignore[attr-defined]
+    box = w.VBox([w.HBox([pick, way, seats, seed_box, start]), about, area])
+    box.pick, box.way, box.seats, box.seed_box, box.start, box.area = (  # type: ignore[attr-defined]
+        pick, way, seats, seed_box, start, area)
     return box

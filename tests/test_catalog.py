@@ -34,6 +34,24 @@ def test_picker_starts_each_game():
         assert box.area.children and hasattr(box.area.children[0], "model")
 
 
+def test_picker_offers_every_way_to_play_the_dawn_of_pangaea():
+    box = game_picker(seed=5)
+    box.pick.value = "pangaea"
+    names = [name for name, _ in box.way.options]
+    assert names == [v.name for v in game("pangaea").ways_to_play()] and len(names) == 5
+    for k, variant in enumerate(game("pangaea").ways_to_play()):
+        box.way.value = k
+        assert (box.seats.min, box.seats.max) == variant.players
+        box.seats.value = variant.players[0]
+        box.start.click()
+        state = box.area.children[0].model.state
+        assert state.num_players == variant.players[0]
+        for key, value in variant.options:
+            assert getattr(state, key) == ("ancients" if value == "coop" else value)
+    box.pick.value = "inori"
+    assert [name for name, _ in box.way.options] == ["Standard game"]
+
+
 def test_unknown_game_is_named():
     with pytest.raises(KeyError, match="chess"):
         game("chess")

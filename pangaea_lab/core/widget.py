@@ -495,6 +495,10 @@ class StepThroughModel:
         """``"Game over: Player 1 wins with 12 points."`` (or a shared win, or a solo
         score)."""
         state = self.state
+        outcome = getattr(state, "outcome", None)
+        text = outcome() if callable(outcome) else ""
+        if text:   # a game with its own way to say how it ended (e.g. a co-op result)
+            return f"Game over: {text}"
         best = self.winners()
         if not best:
             return "Game over."

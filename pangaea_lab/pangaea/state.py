@@ -193,6 +193,13 @@ class GameState(BaseState):
         return scoring.rank([s.total for s in self.scores()],
                             [sum(ps.weather) for ps in self.players])
 
+    def outcome(self) -> str:
+        """How a co-op game ended, for the widget's last line ("" for the competitive game)."""
+        if self.mode != "ancients" or not self.result:
+            return ""
+        team = "you" if self.num_players == 1 else "the team"
+        return f"{team} {self.result} ({self.end_reason})."
+
     def player_name(self, player: int) -> str:
         return PLAYER_NAMES[player]
 

@@ -246,3 +246,14 @@ def test_setup_stepper_with_wild_woods():
         forward.click()
     assert "Elemental Storms" in box.children[1].value
     assert "Player Board" in box.children[2].value
+
+
+def test_the_widget_says_how_a_co_op_game_ended():
+    from pangaea_lab.pangaea.widgets import play
+    w = play(players=1, seed=1, mode="coop", computer={0: "forester"})
+    model = w.model
+    model.play_to_end()
+    state = model.state
+    assert state.is_over and state.result in ("won", "lost")
+    assert model.result_text() == f"Game over: you {state.result} ({state.end_reason})."
+    assert pangaea.new_game(players=2, seed=1).outcome() == ""
