@@ -5,6 +5,7 @@ from dataclasses import replace
 import pytest
 
 from pangaea_lab import pangaea
+from pangaea_lab.core.errors import IllegalAction
 from pangaea_lab.pangaea import custom_board, load_edition
 
 
@@ -80,3 +81,13 @@ def forester_game(seed=77, steps=60, players=3, **options):
     for _ in range(steps):
         state = state.apply(bots[state.current_player].choose(state))
     return state
+
+
+def rejected(state, action, match):
+    """The action is refused with a message matching ``match``; the state is unchanged and the
+    action is not among the legal ones."""
+    before = state.to_json()
+    with pytest.raises(IllegalAction, match=match):
+        state.apply(action)
+    assert state.to_json() == before
+    assert action not in state.legal_actions()

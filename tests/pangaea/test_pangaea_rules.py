@@ -17,16 +17,8 @@ from pangaea_lab.pangaea import (BlessFlyingSeed, BlessVigorousSeed, DrawFromDec
                                  PlayCreature, PlayLand, SpiritGrowth, TakeBackSeed,
                                  TakeMarketCard)
 
-from conftest import card_with, do, end_turn, few_trees_edition, strip_board
+from conftest import card_with, do, end_turn, few_trees_edition, rejected, strip_board
 
-
-def rejected(state, action, match):
-    """The action is refused with a message matching ``match`` and the state is unchanged."""
-    before = state.to_json()
-    with pytest.raises(IllegalAction, match=match):
-        state.apply(action)
-    assert state.to_json() == before
-    assert action not in state.legal_actions()
 
 
 # ----- Game Setup ------------------------------------------------------------------------------

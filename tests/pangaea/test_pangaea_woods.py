@@ -29,7 +29,7 @@ from pangaea_lab.pangaea.actions import (AddTreetop, BlessForesight, BlessStrong
 from pangaea_lab.pangaea.edition import ANCIENTS, BLESSING_KINDS
 from pangaea_lab.pangaea.state import Pending
 
-from conftest import card_with, do, strip_board
+from conftest import card_with, do, rejected, strip_board
 
 WOODS_KINDS = ("Strong Canopy", "Foresight")
 
@@ -50,14 +50,6 @@ def coop(players=1, difficulty="standard", seed=5):
                          difficulty=difficulty, wild_woods=True, storms=False)
     return replace(s, first_player=0, turn_player=0)
 
-
-def rejected(state, action, match):
-    """The action is refused with a message matching ``match``; the state is untouched."""
-    before = state.to_json()
-    with pytest.raises(IllegalAction, match=match):
-        state.apply(action)
-    assert state.to_json() == before
-    assert action not in state.legal_actions()
 
 
 def at(s, cell):
