@@ -11,7 +11,6 @@ from dataclasses import replace
 import pytest
 
 from pangaea_lab import pangaea
-from pangaea_lab.core.errors import IllegalAction
 from pangaea_lab.pangaea import (BlessFlyingSeed, BlessVigorousSeed, DrawFromDeck, EndTurn,
                                  ExchangeWeather, ExpandForest, FlyingSeed, MoveTree,
                                  PlayCreature, PlayLand, SpiritGrowth, TakeBackSeed,
