@@ -177,6 +177,12 @@ class GameState(BaseState):
         return apply(self, action)
 
     def scores(self) -> list[ScoreBreakdown]:
+        """Each player's points by category.  In Return of the Ancients nobody scores points:
+        every player shows the team's progress, the step of each Ancient Marker (a returned
+        Ancient stands on the summit)."""
+        if self.mode == "ancients":
+            team = tuple((f"{a} Marker step", step) for a, step in zip(ANCIENTS, self.ancient_steps))
+            return [ScoreBreakdown(player=p, categories=team) for p in range(self.num_players)]
         final = self.is_over
         bonus = self.edition.most_trees_bonus
         from .woods import board_points
