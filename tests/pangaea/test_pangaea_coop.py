@@ -496,3 +496,11 @@ def test_step_through_widget_plays_a_solo_game():
         model.play(rng.choice(model.legal_actions()))
     assert model.is_over and model.state.result in ("won", "lost")
     assert "Spirit of Shadows" in model.state.to_svg()
+
+
+def test_co_op_scores_show_the_team_progress_not_competitive_points():
+    s = pangaea.new_game(players=2, seed=3, mode="coop")
+    for score in s.scores():
+        assert dict(score.categories) == {"Okuma Marker step": 23, "Chelon Marker step": 23,
+                                          "Thorondal Marker step": 23}
+        assert score.total == sum(s.ancient_steps)
