@@ -23,7 +23,7 @@ from .actions import (AscendAncient, LeaveSeed, MoveShadow, PangaeaAction, Place
                       PlaceSeed, ShareWeather)
 from .edition import ANCIENTS, BLESSING_KINDS, DIFFICULTIES, SHADOW_KINDS, CoopData, Edition, load_edition
 from .rituals import NOBODY
-from .state import COOP_MARKET_SLOTS, PLAYER_NAMES, GameState, Pending, PlayerState
+from .state import COOP_MARKET_SLOTS, PLAYER_NAMES, GameState, Pending
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rules import Draft
@@ -95,23 +95,12 @@ def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, boa
     if board is None:
         board = _build(ed, players, seed)   # one player brings 4 tiles, like any other
     rng = make_rng(seed, "setup", MODE)
-    n_cells = len(board)
     steps = []
-    start = PlayerState(trees=ed.trees_per_player, seeds=ed.seeds_per_player - 1, hand=(),
-                        weather=(0,) * len(ed.biomes), blessings=(0,) * len(BLESSING_KINDS))
-    favors = [a for a, n in zip(ANCIENTS, ed.favor_tokens) for _ in range(n)]
-    land = [c.id for c in ed.land_cards]
-    creature = [c.id for c in ed.creature_cards]
+    from .setup import blank_state
     mix = [k for k, n in co.shadow_mix for _ in range(n)]
-    state = GameState(
-        edition=ed, board=board, seed=seed, family=False, trees=(NOBODY,) * n_cells,
-        seeds=(NOBODY,) * n_cells, spirits=(NOBODY,) * players, board_blessings=("",) * n_cells,
-        players=(start,) * players, land_deck=tuple(land), creature_deck=tuple(creature),
-        market=(None,) * 4, weather_supply=ed.weather_tokens,
-        blessing_bag=tuple(k for k, count in ed.blessings for _ in range(count)),
-        blessing_discard=(), most_trees=NOBODY, first_player=0, turn_player=0,
-        favor_bag=tuple(favors), mode=MODE, difficulty=difficulty,
-        ancient_steps=(0, 0, 0), shadow_box=tuple(mix), cycle=0)
+    state = blank_state(ed, board, players, seed, mode=MODE, difficulty=difficulty,
+                        ancient_steps=(0, 0, 0), shadow_box=tuple(mix), cycle=0)
+    favors = list(state.favor_bag)
     steps.append(SetupStep(
         "1. Players take their pieces",
         f"Each player takes {ed.trees_per_player} Trees, {ed.seeds_per_player} Seeds and a Spirit. "

@@ -42,6 +42,27 @@ def lay_blessings(state: GameState, rng) -> GameState:
     return replace(state, board_blessings=tuple(blessings), blessing_bag=tuple(bag))
 
 
+def blank_state(ed: Edition, board: Board, players: int, seed: int | str, family: bool = False,
+                **fields) -> GameState:
+    """Everything still in the box: each player's Trees and Seeds in their supply (one Seed
+    kept back as the score marker), the Ritual decks in edition order, every Blessing in the
+    bag and (full game) every Favor Token in its bag.  ``fields`` sets further state fields
+    (e.g. those of Return of the Ancients)."""
+    cells = len(board)
+    start = PlayerState(trees=ed.trees_per_player, seeds=ed.seeds_per_player - 1, hand=(),
+                        weather=(0,) * len(ed.biomes), blessings=(0,) * len(BLESSING_KINDS))
+    return GameState(
+        edition=ed, board=board, seed=seed, family=family, trees=(NOBODY,) * cells,
+        seeds=(NOBODY,) * cells, spirits=(NOBODY,) * players, board_blessings=("",) * cells,
+        players=(start,) * players, land_deck=tuple(c.id for c in ed.land_cards),
+        creature_deck=tuple(c.id for c in ed.creature_cards), market=(None,) * 4,
+        weather_supply=ed.weather_tokens,
+        blessing_bag=tuple(k for k, count in ed.blessings for _ in range(count)),
+        blessing_discard=(), most_trees=NOBODY, first_player=0, turn_player=0,
+        favor_bag=() if family else tuple(a for a, n in zip(ANCIENTS, ed.favor_tokens)
+                                          for _ in range(n)), **fields)
+
+
 def setup_steps(players: int = 2, seed: int | str = 0, family: bool = False,
                 edition: Edition | str | Path | Mapping | None = None,
                 board: Board | None = None, mode: str = "",
@@ -88,20 +109,9 @@ def setup_steps(players: int = 2, seed: int | str = 0, family: bool = False,
                            f"{ed.max_players} players, not {players}")
     rng = make_rng(seed, "setup")
     steps: list[SetupStep] = []
-    n_cells = len(board)
-    start = PlayerState(trees=ed.trees_per_player, seeds=ed.seeds_per_player - 1, hand=(),
-                        weather=(0,) * len(ed.biomes), blessings=(0,) * len(BLESSING_KINDS))
-    bag = [k for k, count in ed.blessings for _ in range(count)]
-    land = [c.id for c in ed.land_cards]
-    creature = [c.id for c in ed.creature_cards]
-    state = GameState(
-        edition=ed, board=board, seed=seed, family=family, trees=(NOBODY,) * n_cells,
-        seeds=(NOBODY,) * n_cells, spirits=(NOBODY,) * players, board_blessings=("",) * n_cells,
-        players=(start,) * players, land_deck=tuple(land), creature_deck=tuple(creature),
-        market=(None,) * 4, weather_supply=ed.weather_tokens, blessing_bag=tuple(bag),
-        blessing_discard=(), most_trees=NOBODY, first_player=0, turn_player=0,
-        favor_bag=() if family else tuple(a for a, n in zip(ANCIENTS, ed.favor_tokens)
-                                          for _ in range(n)))
+    state = blank_state(ed, board, players, seed, family)
+    land = list(state.land_deck)
+    creature = list(state.creature_deck)
     steps.append(SetupStep(
         "Players take their pieces",
         f"Each player takes {ed.trees_per_player} Trees, {ed.seeds_per_player} Seeds and a "
