@@ -428,12 +428,13 @@ def end_turn(s: GameState, d: "Draft") -> None:
     d.fields.update(turn_player=nxt, actions_taken=0, exchange_used=False,
                     round=s.round + (1 if nxt == s.first_player else 0))
     d.co.weather_shared = False
-    if d.ww is not None and d.ww.grown_tall != NOBODY:
-        # Wild Woods: a Tree reached level 3 this turn; the Shadow moves onto it and the
-        # Shadow Phase is skipped
-        d.co.shadow = d.ww.grown_tall
-        d.ww.grown_tall = NOBODY
-        return
+    if d.ww is not None:
+        tall, d.ww.grown_tall = d.ww.grown_tall, NOBODY
+        if tall != NOBODY and d.trees[tall] != NOBODY:
+            # Wild Woods: a Tree reached level 3 this turn (and still stands); the Shadow
+            # moves onto it and the Shadow Phase is skipped
+            d.co.shadow = tall
+            return
     d.push(Pending("shadow", s.turn_player))
 
 

@@ -827,6 +827,11 @@ def test_a_level_three_tree_draws_the_shadow():
     low = do(do(low, AddTreetop(1, ("Sun",))), PlaceTreetop((4, 0)))
     after = do(replace(low, actions_taken=2), EndTurn())
     assert after.pending.kind == "shadow" and after.shadow == low.shadow
+    # a level-3 Tree gone again before the end of the turn draws nothing either
+    gone = replace(s, actions_taken=2).arranged(trees={(4, 0): None})
+    assert gone.grown_tall == at(s, (4, 0))
+    after = do(gone, EndTurn())
+    assert after.pending.kind == "shadow" and after.shadow == s.shadow
 
 
 def test_devour_returns_the_treetops_of_a_higher_tree():
