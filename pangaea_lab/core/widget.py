@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Union
 
+from .board_widget import clickable_board
 from .errors import IllegalAction, InvalidSetup, PangaeaLabError
 from .players import GreedyPlayer, Player, RandomPlayer
 from .protocol import Action, GameState, ScoreBreakdown, group_by_kind
@@ -92,6 +93,7 @@ class StepThroughModel:
         self._depth = 0
         #: the last rejection or problem, in plain words ("" when the last step went well)
         self.message = ""
+        self._picked: tuple | None = None   # (state, cell) of the last click on the board
         self.players = players
         self.seed = seed
         self.restart(players, seed)
@@ -306,6 +308,33 @@ class StepThroughModel:
             return
         self.selected_kind = action.kind
         self.selected = action
+
+    @_notifies
+    def pick_cell(self, cell: Any) -> None:
+        """A click on the board: select a legal action on that space (one whose
+        ``action_highlight`` includes it), preferring the kind shown; clicking the same space
+        again moves on to its next action."""
+        hook = getattr(self.state, "action_highlight", None)
+        cell = tuple(cell)
+        on_cell = [] if hook is None else [
+            a for a in self.legal_actions() if cell in {tuple(c) for c in hook(a)}]
+        if not on_cell:
+            self.message = f"No legal action concerns the space {cell} now."
+            self._picked = None
+            return
+        same_kind = [a for a in on_cell if a.kind == self.selected_kind]
+        choices = same_kind or on_cell
+        picked = self._picked
+        if picked is not None and picked[0] is self.state and picked[1] == cell \
+                and self.selected in choices:
+            k = (choices.index(self.selected) + 1) % len(choices)
+        else:
+            k = 0
+        self._picked = (self.state, cell)
+        self.selected_kind = choices[k].kind
+        self.selected = choices[k]
+        self.message = (f"{choices[k].describe()} — choice {k + 1} of {len(choices)} on "
+                        f"{cell}; click the space again for the next." if len(choices) > 1 else "")
 
     @property
     def highlight(self) -> tuple:
@@ -536,7 +565,7 @@ class StepThroughView:
         self._quiet = False
         lo, hi = model.player_range
         wide = w.Layout(width="100%")
-        self.board = w.HTML()
+        self.board = clickable_board()   # clicking a space selects an action on it
         self.turn_line = w.HTML()
         self.players_html = w.HTML()
         self.kind_picker = w.Dropdown(description="Kind", options=[])
@@ -583,6 +612,8 @@ class StepThroughView:
         self.root.model = model
         self.root.view = self
 
+        if hasattr(self.board, "on_space"):
+            self.board.on_space(self._forward_cell)
         self.kind_picker.observe(self._on_kind, names="value")
         self.action_list.observe(self._on_action, names="value")
         self.history_slider.observe(self._on_slider, names="value")
@@ -720,6 +751,10 @@ class StepThroughView:
                 self.model.message = str(exc)
                 self.refresh()
         return handler
+
+    def _forward_cell(self, cell: tuple[int, ...]) -> None:
+        """A space of the board was clicked."""
+        self._forward(lambda: self.model.pick_cell(cell))(None)
 
     def _computer_move(self) -> None:
         with self.model.batch():

@@ -48,8 +48,9 @@ def _board_extent(side: str, size: float) -> tuple[float, float, float, float]:
 
 def draw_board_into(pic: Svg, side: str, board: Sequence[Stack], cubes: Sequence[int] = (),
                     highlight: Iterable[Cell] = (), origin: tuple[float, float] = (0, 0),
-                    size: float = SIZE, label: bool = False) -> None:
-    """Draw one personal board into ``pic`` with its top-left corner at ``origin``."""
+                    size: float = SIZE, label: bool = False, clickable: bool = False) -> None:
+    """Draw one personal board into ``pic`` with its top-left corner at ``origin``;
+    ``clickable`` marks each cell with ``data-cell`` so a click on it names the cell."""
     x0, y0, _, _ = _board_extent(side, size)
     org = (origin[0] - x0, origin[1] - y0)
     marked = {tuple(c) for c in highlight}
@@ -64,7 +65,8 @@ def draw_board_into(pic: Svg, side: str, board: Sequence[Stack], cubes: Sequence
         width = 3.0 if cell in marked else 1.0
         cx, cy = _centre(cell, size, org)
         pic.polygon(_hex_points((cx, cy), size * 0.97), title=title, fill=EMPTY, stroke=edge,
-                    stroke_width=width)
+                    stroke_width=width,
+                    data_cell=f"{cell[0]},{cell[1]}" if clickable else None)
         for level, colour in enumerate(stack):
             pic.polygon(_hex_points((cx, cy), size * LEVEL_SCALE[level]),
                         fill=PALETTE[colour], stroke="white", stroke_width=0.8)
@@ -156,7 +158,7 @@ def game_svg(state: "HarmoniesState", highlight: Iterable[Any] = ()) -> str:
                  font_weight="bold" if (p == state.player and not state.over) else None)
         mark = marked if p == state.player else ()
         draw_board_into(pic, state.side, area.stacks, area.cubes, mark, origin=(ox, top),
-                        size=size)
+                        size=size, clickable=p == state.player and not state.over)
         y = top + bh + 14
         if p == state.player and state.hand:
             pic.text(ox, y, "holding:", size=9, anchor="start")

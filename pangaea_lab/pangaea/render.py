@@ -89,7 +89,8 @@ def board_svg(state: Any = None, highlight: Iterable[Any] = (), paths: Sequence[
     for i, cell in enumerate(board.cells):
         fill = WATER if board.terrain[i] == "water" else biome_colour(biomes, board.biome[i])
         pic.hexagon(cell, SIZE, fill=fill, stroke="#ffffff", stroke_width=1.0,
-                    title=f"{cell} {board.biome[i]} {board.terrain[i]}")
+                    title=f"{cell} {board.biome[i]} {board.terrain[i]}",
+                    data_cell=f"{cell[0]},{cell[1]}")   # a click on it names the space
         if stormy and board.terrain[i] == "land":
             _storm_wash(pic, state, i, biomes)
         x, y = hexgrid.to_pixel(cell, SIZE)

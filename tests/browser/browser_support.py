@@ -480,6 +480,38 @@ def check_step_through(page: Any, where: str, steps: int = 2, patience: int = CL
         _settle(page, (board, log))
 
 
+def check_board_click(page: Any, where: str, patience: int = CLICK) -> None:
+    """Clicking a Land Space of a new game's board (a Tree or a piece drawn on it counts too)
+    selects the Flying Seed onto that space in the action list."""
+    root = ".pl-step-through"
+    board, actions = f"{root} .pl-board", f"{root} .pl-actions select"
+    page.wait_for_selector(root, state="visible", timeout=WIDGET)
+    page.locator(root).first.scroll_into_view_if_needed(timeout=CLICK)
+    page.locator(f"{root} button.pl-new-game").first.click(timeout=CLICK)
+    _settle(page, (board, actions))
+    land = page.locator(board).first.evaluate(
+        "b => [...b.querySelectorAll('[data-cell]')].filter(e => { const t = e.querySelector("
+        "'title'); return t && t.textContent.includes('land'); })"
+        ".map(e => e.getAttribute('data-cell'))")
+    assert land, f"{where}: the board marks no Land Space as clickable"
+    for cell in (land[0], land[len(land) // 2]):
+        q, r = cell.split(",")
+        space = page.locator(f"{board} [data-cell='{cell}']").first
+        space.scroll_into_view_if_needed(timeout=CLICK)
+        space.click(timeout=CLICK, force=True)
+
+        def chosen() -> str:
+            return page.locator(actions).first.evaluate(
+                "s => s.selectedIndex < 0 ? '' : s.options[s.selectedIndex].text"
+            ).replace("\xa0", " ")   # option texts keep their spaces as no-break spaces
+        try:
+            _wait_until(page, "", lambda: f"({q}, {r})" in chosen(), patience)
+        except AssertionError:
+            raise AssertionError(f"{where}: clicking the space ({q}, {r}) did not select an "
+                                 f"action on it (selected: {chosen()!r}; "
+                                 f"{_html(page, root + ' .pl-board')[:300]})") from None
+
+
 # ----- the Land Ritual explorer --------------------------------------------------------------
 
 

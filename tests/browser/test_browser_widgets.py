@@ -4,9 +4,9 @@ in JupyterLab (after Run All from a fresh kernel) and in the Voilà app."""
 from __future__ import annotations
 
 import pytest
-from browser_support import (RITUALS, STEP_THROUGH, assert_clean, check_ritual_explorer,
-                             check_step_through, open_in_lab, open_in_voila, ritual_plan,
-                             screenshot)
+from browser_support import (RITUALS, STEP_THROUGH, assert_clean, check_board_click,
+                             check_ritual_explorer, check_step_through, open_in_lab,
+                             open_in_voila, ritual_plan, screenshot)
 
 
 
@@ -50,4 +50,20 @@ def test_ritual_explorer_in_lab(lab_page, plan):
     open_in_lab(lab_page, RITUALS)
     check_ritual_explorer(lab_page.page, where, plan)
     screenshot(lab_page.page, "lab_land_rituals", focus=".pl-ritual-explorer")
+    assert_clean(lab_page, where)
+
+
+@pytest.mark.xdist_group("voila")
+def test_clicking_the_board_selects_an_action_in_voila(voila, page):
+    where = f"Voilà, {STEP_THROUGH['pangaea']}"
+    open_in_voila(page, voila, STEP_THROUGH["pangaea"])
+    check_board_click(page.page, where)
+    assert_clean(page, where)
+
+
+@pytest.mark.xdist_group("lab")
+def test_clicking_the_board_selects_an_action_in_lab(lab_page):
+    where = f"JupyterLab, {STEP_THROUGH['pangaea']}"
+    open_in_lab(lab_page, STEP_THROUGH["pangaea"])
+    check_board_click(lab_page.page, where)
     assert_clean(lab_page, where)

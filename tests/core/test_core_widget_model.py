@@ -413,3 +413,21 @@ def test_go_to_any_point_of_the_history():
     m.go_to(total + 1)
     assert m.message == f"there is no move {total + 1}: choose 0 to {total}"
     assert m.state is states[0]
+
+
+def test_clicking_a_space_selects_the_action_on_it():
+    m = model(players=2, seed=5)
+    m.pick_cell((1, 0))
+    assert m.selected == Place((1, 0)) and m.selected_kind == "place" and m.message == ""
+    assert m.highlight == ((1, 0),)
+    m.pick_cell([1, 0])                      # again: still the only action there
+    assert m.selected == Place((1, 0))
+
+
+def test_clicking_a_space_without_an_action_says_so_and_keeps_the_choice():
+    m = model(players=2, seed=5)
+    m.play(Place((0, 0)))
+    chosen = m.selected
+    m.pick_cell((0, 0))                      # a stone already lies there
+    assert "No legal action concerns the space (0, 0)" in m.message
+    assert m.selected == chosen

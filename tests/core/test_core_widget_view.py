@@ -281,3 +281,15 @@ def test_the_history_slider_steps_through_the_game():
     assert v.history_slider.value == 0 and v.history_slider.max == 4
     v.apply_button.click()
     assert (v.history_slider.value, v.history_slider.max) == (1, 1), "a new move drops the rest"
+
+
+def test_a_click_on_the_board_picture_selects_an_action():
+    from pangaea_lab.core.board_widget import clickable_board
+    board = clickable_board()
+    assert hasattr(board, "on_space") and "data-cell" not in board.value
+    seen = []
+    board.on_space(seen.append)
+    board.clicked = "2,-1#1"
+    board.clicked = "not a space#2"          # ignored
+    board.clicked = "2,-1#3"
+    assert seen == [(2, -1), (2, -1)]

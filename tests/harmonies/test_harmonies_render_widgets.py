@@ -115,3 +115,25 @@ def test_solo_picture_shows_the_sun_result():
     g = harmonies.new_game(players=1, seed=2, spirits=False)
     assert f"solo result so far: {g.suns()} suns" in g.to_svg()
     assert g.suns() == 0 + 1 + 2   # no points yet; side A and no spirit
+
+
+def test_clicking_a_cell_of_the_current_board_picks_a_token_placement():
+    from pangaea_lab.harmonies.widgets import play
+    w = play(players=2, seed=3, computer={})
+    m = w.model
+    for _ in range(20):
+        placements = [a for a in m.legal_actions() if type(a).__name__ == "PlaceToken"]
+        if placements:
+            break
+        m.play(m.legal_actions()[0])
+    svg = w.view.board.value
+    # only the current player's board can be clicked: one mark per cell of one board
+    assert svg.count("data-cell=") == len(render.cells(m.state.side))
+    cell = placements[-1].cell
+    seen = []
+    for k in range(3):
+        w.view.board.clicked = f"{cell[0]},{cell[1]}#{k}"
+        seen.append(m.selected)
+    assert all(a.cell == cell for a in seen)
+    options = [a for a in placements if a.cell == cell]
+    assert len(set(seen)) == min(3, len(options))

@@ -257,3 +257,27 @@ def test_the_widget_says_how_a_co_op_game_ended():
     assert state.is_over and state.result in ("won", "lost")
     assert model.result_text() == f"Game over: you {state.result} ({state.end_reason})."
     assert pangaea.new_game(players=2, seed=1).outcome() == ""
+
+
+def test_clicking_a_space_of_the_board_picks_its_actions_one_after_another():
+    w = play(players=2, seed=3, computer={})
+    view, m = w.view, w.model
+    assert 'data-cell="' in view.board.value
+    land = next(c for c in (m.state.board.cells[i] for i in m.state.board.land))
+    view.board.clicked = f"{land[0]},{land[1]}#1"
+    assert m.selected.kind == "Flying Seed" and m.selected.cell == land
+    assert view.action_list.value is not None and view.kind_picker.value == "Flying Seed"
+    # a space with several actions of the kind shown: each click moves on to the next one
+    from pangaea_lab.core.widget import StepThroughModel
+    start = pangaea.new_game(players=2, seed=3, wild_woods=True)
+    tree = start.board.cells[start.board.land[0]]
+    start = start.arranged(trees={tree: start.turn_player})
+    sow = StepThroughModel(lambda players, seed: start, players=2, seed=3)
+    spot = next(a.cell for a in sow.legal_actions() if a.kind == "Expand Forest")
+    sow.select_kind("Expand Forest")
+    counts = []
+    for _ in range(3):
+        sow.pick_cell(spot)
+        assert sow.selected.kind == "Expand Forest" and sow.selected.cell == spot
+        counts.append(sow.selected.count)
+    assert counts == [1, 2, 1] and "click the space again" in sow.message
