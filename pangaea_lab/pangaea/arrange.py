@@ -123,7 +123,6 @@ def arrange(s: GameState, trees: Mapping[Hex, int] | None = None,
             pb = boards[p]
             seed_supply = (ed.seeds_per_player - 1 + woods_data(ed).extra_seeds - pb.locked()
                            - pb.given_up - sum(x[p] for x in stacks))
-            ps = players[p]
         if tree_supply < 0:
             raise InvalidSetup(f"player {p} has only {ed.trees_per_player} Trees")
         if seed_supply < 0:

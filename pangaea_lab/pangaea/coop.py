@@ -335,13 +335,8 @@ def scourge(d: "Draft", i: int) -> None:
     co = d.co
     if over(d) or i in co.scourged or co.scourge_supply == 0:
         return
-    tree = d.trees[i]
-    if tree != NOBODY:
-        if d.ww is not None:
-            from .woods import tree_removed
-            tree_removed(d, i)
-        d.trees[i] = NOBODY
-        d.players[tree]["trees"] += 1
+    if d.trees[i] != NOBODY:
+        d.remove_tree(i)
     _seed_back(d, i)
     co.scourged.add(i)
     co.scourge_supply -= 1
@@ -415,14 +410,7 @@ def end_turn(s: GameState, d: "Draft") -> None:
     if s.actions_taken < 2:
         raise s.reject(f"Take {2 - s.actions_taken} more action(s) first: every turn has "
                        "2 actions.", rule="Gameplay Overview")
-    for k, slot in enumerate(COOP_MARKET_SLOTS):
-        if d.market[k] is None:
-            deck = d.land_deck if slot == "land" else d.creature_deck
-            if d.ww is not None:
-                from .woods import reveal
-                d.market[k] = reveal(d, deck)
-            elif deck:
-                d.market[k] = deck.pop(0)
+    d.refill_market(COOP_MARKET_SLOTS, favors=False)   # assumption 'coop-no-market-favors'
     n = s.num_players
     nxt = (s.turn_player + 1) % n
     d.fields.update(turn_player=nxt, actions_taken=0, exchange_used=False,
@@ -471,13 +459,8 @@ def draw_marker(s: GameState, d: "Draft", player: int) -> None:
         if d.trees[i] != NOBODY:
             d.gain_weather(d.trees[i], i)
     elif marker == "Devour":
-        owner = d.trees[i]
-        if owner != NOBODY:
-            if d.ww is not None:
-                from .woods import tree_removed
-                tree_removed(d, i)
-            d.trees[i] = NOBODY
-            d.players[owner]["trees"] += 1
+        if d.trees[i] != NOBODY:
+            owner = d.remove_tree(i)
             if d.players[owner]["seeds"] and i not in co.scourged:
                 d.push(Pending("devour", owner, targets=(i,)))
         else:

@@ -89,6 +89,29 @@ class Draft:
             self.weather_supply[k] -= 1
             self.players[player]["weather"][k] += 1
 
+    def remove_tree(self, i: int) -> int:
+        """The Tree on space ``i`` goes back to its owner's supply (in Wild Woods its Treetops
+        go back to the owner's Player Board); returns the owner."""
+        owner = self.trees[i]
+        if self.ww is not None:
+            woods.treetops_back(self, i)
+        self.trees[i] = NOBODY
+        self.players[owner]["trees"] += 1
+        return owner
+
+    def refill_market(self, slots: tuple[str, ...], favors: bool) -> None:
+        """End of Turn: fill the empty market slots from the decks (in Wild Woods a Storm
+        turned up on the way blows first); ``favors`` lays a Favor Token on each new card."""
+        for k, slot in enumerate(slots):
+            if self.market[k] is None:
+                deck = self.land_deck if slot == "land" else self.creature_deck
+                card = woods.reveal(self, deck) if self.ww is not None else (
+                    deck.pop(0) if deck else None)
+                if card is not None:
+                    self.market[k] = card
+                    if favors and self.market_favors[k] is None:
+                        self.market_favors[k] = self.draw_favor()
+
     def put_seed(self, i: int, p: int, n: int = 1) -> None:
         """``n`` of ``p``'s Seeds from the supply onto space ``i``."""
         self.players[p]["seeds"] -= n
@@ -825,8 +848,7 @@ def _do_land(s: GameState, d: Draft, a: PlayLand) -> None:
         for c in path:
             i = s.board.index[c]
             if d.trees[i] == p and i != s.ancients[THORONDAL]:   # Thorondal protects
-                d.trees[i] = NOBODY
-                d.players[p]["trees"] += 1
+                d.remove_tree(i)
 
 
 # ----- decisions ----------------------------------------------------------------------------------
@@ -933,19 +955,6 @@ def _do_exchange(s: GameState, d: Draft, a: ExchangeWeather) -> None:
     d.fields["exchange_used"] = True
 
 
-def _refill_market(d: Draft) -> None:
-    """End of Turn: fill empty market slots, 2 Land and 2 Creature Rituals, each new card with
-    a Favor Token from the bag (full game)."""
-    for k, slot in enumerate(MARKET_SLOTS):
-        if d.market[k] is None:
-            deck = d.land_deck if slot == "land" else d.creature_deck
-            card = woods.reveal(d, deck) if d.ww is not None else (deck.pop(0) if deck else None)
-            if card is not None:
-                d.market[k] = card
-                if not d.s.family and d.market_favors[k] is None:
-                    d.market_favors[k] = d.draw_favor()
-
-
 def _do_end_turn(s: GameState, d: Draft, a: EndTurn) -> None:
     if s.mode == coop.MODE:
         coop.end_turn(s, d)
@@ -955,7 +964,8 @@ def _do_end_turn(s: GameState, d: Draft, a: EndTurn) -> None:
         if s.actions_taken < 2:
             raise s.reject(f"Take {2 - s.actions_taken} more action(s) first: every turn has "
                            "2 actions.", rule="Gameplay Overview")
-        _refill_market(d)
+        # 2 Land and 2 Creature Rituals, each new card with a Favor Token (full game)
+        d.refill_market(MARKET_SLOTS, favors=not s.family)
         if d.ww is not None:
             d.ww.grown_tall = NOBODY
         nxt = (s.turn_player + 1) % n

@@ -23,10 +23,9 @@ from itertools import combinations
 from typing import Any, TYPE_CHECKING
 
 from ..core.errors import IllegalAction, InvalidData, InvalidSetup
-from ..core.rng import make_rng
 from .actions import (AddTreetop, BlessForesight, BlessStrongCanopy, MoreSeeds, PangaeaAction,
                       PlaceTreetop, ReturnTreetop, SowSeeds, StopSowing)
-from .edition import ANCIENTS, BLESSING_KINDS, Edition, WoodsData, load_edition
+from .edition import BLESSING_KINDS, Edition, WoodsData, load_edition
 from .rituals import NOBODY
 from .state import PLAYER_NAMES, GameState, Pending
 
@@ -212,9 +211,8 @@ def take_treetop(s: GameState, d: "Draft", p: int, a: AddTreetop | BlessStrongCa
             or isinstance(a.wild, bool) or not isinstance(a.wild, int) or a.wild < 0):
         raise s.reject(f"Pay a Treetop with a list of Weather Tokens among {list(biomes)} and a "
                        "number of Wild Weather Blessings.", rule=rule, like=type(a))
-    pay = tuple(a.pay)
-    if (pay, a.wild) not in payments(s, p, cost) and (tuple(sorted(pay, key=s.edition.biomes.index)),
-                                                       a.wild) not in payments(s, p, cost):
+    pay = tuple(sorted(a.pay, key=biomes.index))   # payments() lists types in biome order
+    if (pay, a.wild) not in payments(s, p, cost):
         raise s.reject(f"Slot {a.slot + 1} costs {cost} Weather Token(s), all of different types "
                        f"(a Wild Weather Blessing may stand for one); {list(pay)} with {a.wild} "
                        "Wild Weather does not fit what you hold.", rule=rule, like=type(a))
@@ -277,8 +275,8 @@ def flush(d: "Draft") -> None:
     d.ww.to_return.clear()
 
 
-def tree_removed(d: "Draft", i: int) -> None:
-    """A whole Tree left the continent: its Treetops go back to its owner's board."""
+def treetops_back(d: "Draft", i: int) -> None:
+    """A whole Tree leaves the continent: its Treetops go back to its owner's board."""
     owner = d.trees[i]
     n = d.ww.treetops[i]
     d.ww.treetops[i] = 0
@@ -293,8 +291,7 @@ def lower(d: "Draft", i: int) -> None:
         d.ww.treetops[i] -= 1
         give_back(d, owner, 1)
     else:
-        d.trees[i] = NOBODY
-        d.players[owner]["trees"] += 1
+        d.remove_tree(i)
 
 
 def land_ritual(s: GameState, d: "Draft", p: int, path: list[int]) -> None:
@@ -304,7 +301,7 @@ def land_ritual(s: GameState, d: "Draft", p: int, path: list[int]) -> None:
     for i in path:
         owner = s.trees[i]
         if owner != NOBODY and s.treetops[i] > 0:
-            k = biomes.index(biome_at(s, i))
+            k = biomes.index(_biome(s.board, d.ww.storm_tiles, i))
             if d.weather_supply[k] > 0:
                 d.weather_supply[k] -= 1
                 d.players[owner]["weather"][k] += 1
@@ -419,13 +416,14 @@ def free_actions(s: GameState, p: int) -> list[PangaeaAction]:
 # Elemental Storms
 
 
-def biome_at(s_or_d: Any, i: int) -> str:
+def _biome(board, storm_tiles: dict, i: int) -> str:
+    got = storm_tiles.get(board.tile_of[i])
+    return got[0] if got else board.biome[i]
+
+
+def biome_at(s: GameState, i: int) -> str:
     """The biome a space counts as: a Storm's weather while its tokens cover the tile."""
-    s = s_or_d.s if hasattr(s_or_d, "s") else s_or_d
-    tiles = s_or_d.ww.storm_tiles if hasattr(s_or_d, "ww") else dict(
-        (t, (w, n)) for t, w, n in s.storm_tiles)
-    got = tiles.get(s.board.tile_of[i]) if tiles else None
-    return got[0] if got else s.board.biome[i]
+    return _biome(s.board, {t: (w, n) for t, w, n in s.storm_tiles}, i)
 
 
 @lru_cache(maxsize=256)
@@ -477,10 +475,8 @@ def storm(d: "Draft", card: str) -> None:
     tile = b.tile_of[spirit]
     lands = [i for i in b.land if b.tile_of[i] == tile]
     for i in lands:
-        owner = d.trees[i]
-        if owner != NOBODY and d.ww.treetops[i] == 0 and i != d.ancients[2]:
-            d.trees[i] = NOBODY
-            d.players[owner]["trees"] += 1
+        if d.trees[i] != NOBODY and d.ww.treetops[i] == 0 and i != d.ancients[2]:
+            owner = d.remove_tree(i)
             if d.blessing_bag:
                 kind = d.blessing_bag.pop(0)
                 d.players[owner]["blessings"][BLESSING_KINDS.index(kind)] += 1
@@ -501,7 +497,7 @@ def storm(d: "Draft", card: str) -> None:
 def take_weather(d: "Draft", player: int, i: int, grow: bool) -> None:
     """A Weather Token of the biome a space counts as; growing Seeds on a Storm-covered tile
     take it from the tile."""
-    k = d.s.edition.biomes.index(biome_at(d, i))
+    k = d.s.edition.biomes.index(_biome(d.s.board, d.ww.storm_tiles, i))
     tile = d.s.board.tile_of[i]
     on_tile = d.ww.storm_tiles.get(tile)
     if grow and on_tile:
@@ -804,8 +800,3 @@ def check_new_game(players: int, mode: str, ed: Edition) -> None:
         raise InvalidSetup(f"Wild Woods is for 2 to 4 players, not {players}")
 
 
-def rng_for(seed) -> Any:
-    return make_rng(seed, "setup", "wild woods")
-
-
-__all__ = ["PlayerBoard", "level", "in_range", "sow_options", "payments", "ANCIENTS"]
