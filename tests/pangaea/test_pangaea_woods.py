@@ -576,6 +576,83 @@ def test_storm_blows_over_the_tile_of_the_current_spirit():
     assert GameState.from_json(after.to_json()) == after
 
 
+def test_storm_spares_the_tree_under_thorondal():
+    """Elemental Storms (assumption 'ww-storm-empty'): the level-1 Tree under Thorondal is not
+    blown away; the other level-1 Tree on the tile is."""
+    s, lands, water, biome = storm_game()
+    guarded, small, _ = lands
+    s = s.arranged(trees={guarded: 1, small: 1}, spirits={0: water},
+                   ancients={"Thorondal": guarded})
+    after = do(storm_next(s, storm_card(s, other_than=biome)), EndTurn())
+    assert after.trees_of(1) == [guarded] and after.ancients[2] == at(after, guarded)
+    after.check_invariants()
+
+
+def test_storm_without_a_spirit_on_the_continent_blows_over():
+    """Elemental Storms (assumption 'ww-storm-no-spirit'): with the current player's Spirit
+    not yet on the continent, the Storm is discarded and nothing else happens."""
+    s, lands, water, biome = storm_game()
+    s = s.arranged(trees={lands[0]: 1})
+    assert s.spirits[0] == -1
+    card = storm_card(s, other_than=biome)
+    after = do(storm_next(s, card), EndTurn())
+    assert after.storm_discard == (card,) and after.storm_tiles == ()
+    assert after.trees_of(1) == [lands[0]] and after.market[0] is not None
+
+
+def test_a_second_storm_on_a_tile_returns_the_first_storms_tokens():
+    """Elemental Storms (assumption 'ww-storm-empty'): a second Storm on a covered tile sends
+    the first Storm's tokens back to the supply before laying its own."""
+    s, lands, water, biome = storm_game()
+    first, second = [c for c in woods.storm_ids(s.edition)
+                     if woods.storm_weather(s.edition, c) != biome][:2]
+    w1, w2 = (woods.storm_weather(s.edition, c) for c in (first, second))
+    s = s.arranged(spirits={0: water})
+    once = do(storm_next(s, first), EndTurn())
+    tile = once.board.tile_of[at(once, lands[0])]
+    assert once.storm_tiles == ((tile, w1, 3),)
+    again = replace(once, turn_player=0, actions_taken=2)
+    land = [c for c in again.land_deck if not woods.is_storm(c)]
+    market = list(again.market)
+    land.append(market[0])
+    market[0] = None
+    again = replace(again, land_deck=(second, *land), storm_box=tuple(
+        c for c in again.storm_box if c != second), market=tuple(market))
+    again.check_invariants()
+    twice = do(again, EndTurn())
+    assert twice.storm_tiles == ((tile, w2, 3),)
+    k1, k2 = (s.edition.biomes.index(w) for w in (w1, w2))
+    assert twice.weather_supply[k1] == once.weather_supply[k1] + 3
+    assert twice.weather_supply[k2] == once.weather_supply[k2] - 3
+    twice.check_invariants()
+
+
+def test_storm_in_co_op_when_the_market_is_refilled():
+    """Return of the Ancients with Wild Woods and Elemental Storms: refilling the co-op market
+    (1 Land, 3 Creature Rituals, no Favor Tokens) reveals a Storm the same way."""
+    s = pangaea.new_game(players=1, seed=5, mode="coop", wild_woods=True, storms=True)
+    b = s.board
+    tile = b.tile_of[b.land[0]]
+    lands = [b.cells[i] for i in b.land if b.tile_of[i] == tile]
+    water = next(b.cells[i] for i in b.water if b.tile_of[i] == tile and i not in s.scourged
+                 and i != s.shadow)
+    biome = b.biome[b.land[0]]
+    s = s.arranged(spirits={0: water})
+    card = storm_card(s, other_than=biome)
+    storms = [c for c in s.land_deck + s.creature_deck if woods.is_storm(c)]
+    land = [c for c in s.land_deck if not woods.is_storm(c)] + [s.market[0]]
+    s = replace(s, land_deck=(card, *land), market=(None, *s.market[1:]),
+                creature_deck=tuple(c for c in s.creature_deck if not woods.is_storm(c)),
+                storm_box=tuple(c for c in storms if c != card), actions_taken=2)
+    s.check_invariants()
+    empty = sum(1 for c in lands if s.trees[at(s, c)] == -1 and s.seeds[at(s, c)] == -1)
+    after = do(s, EndTurn())
+    assert after.storm_discard == (card,) and after.market[0] == land[0]
+    assert after.storm_tiles == ((tile, woods.storm_weather(s.edition, card), empty),)
+    assert after.market_favors == s.market_favors
+    after.check_invariants()
+
+
 def test_storm_of_the_tiles_own_weather_leaves_no_tokens():
     """Elemental Storms: no tokens when the Storm and the Biome have the same type (the
     level-1 Trees still go)."""
