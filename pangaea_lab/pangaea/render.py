@@ -216,12 +216,10 @@ def _pieces(pic: Svg, state: Any) -> None:
         x, y = hexgrid.to_pixel(cell, SIZE)
         if state.trees[i] != NOBODY:
             p = state.trees[i]
-            if woods:
-                tall = level(state, i)
-                _tree(pic, x, y, PLAYER_COLOURS[p], f"{PLAYER_NAMES[p]} Tree on {cell}, "
-                      f"level {tall} ({tall - 1} Treetop{'' if tall == 2 else 's'})", tall)
-            else:
-                _tree(pic, x, y, PLAYER_COLOURS[p], f"{PLAYER_NAMES[p]} Tree on {cell}")
+            tall = level(state, i)   # always 1 outside Wild Woods
+            title = f"{PLAYER_NAMES[p]} Tree on {cell}" + (
+                f", level {tall} ({tall - 1} Treetop{'' if tall == 2 else 's'})" if woods else "")
+            _tree(pic, x, y, PLAYER_COLOURS[p], title, tall)
         if state.seeds[i] != NOBODY:
             p = state.seeds[i]
             stack = state.seed_stacks[i] if woods else ()
