@@ -504,3 +504,19 @@ def test_co_op_scores_show_the_team_progress_not_competitive_points():
         assert dict(score.categories) == {"Okuma Marker step": 23, "Chelon Marker step": 23,
                                           "Thorondal Marker step": 23}
         assert score.total == sum(s.ancient_steps)
+
+
+def test_returned_okuma_heals_the_land_it_enters():
+    """Healing Scourge: a returned Okuma placed on (or moved onto) a scourged Land Space heals
+    it; the Scourge Marker goes back to the supply."""
+    s = solo()
+    land = idx(s, (3, 0))
+    s = replace(s, scourged=tuple(sorted((*s.scourged, land))), scourge_supply=s.scourge_supply - 1,
+                ancient_steps=(30, 23, 23), decisions=(Pending("summon", 0, ancient="Okuma"),))
+    s.check_invariants()
+    after = do(s, PlaceAncient("Okuma", (3, 0)))
+    assert land not in after.scourged and after.scourge_supply == s.scourge_supply + 1
+    assert after.ancients[0] == land
+    # an Okuma not yet returned heals nothing: Summon is not even offered before it returns
+    assert not any(isinstance(a, SummonAncient) for a in replace(
+        s, ancient_steps=(23, 23, 23), decisions=()).legal_actions())
