@@ -12,7 +12,7 @@ True
 from __future__ import annotations
 
 from html import escape
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from . import hexgrid
 
@@ -32,6 +32,32 @@ def _attrs(attrs: dict) -> str:
             value = _num(value)
         parts.append(f'{name}="{escape(str(value), quote=True)}"')
     return " ".join(parts)
+
+
+class SvgImage(str):
+    """SVG source that a notebook shows as a picture.
+
+    It is a plain ``str`` (so it can be searched, saved or embedded in HTML), with a
+    ``_repr_svg_`` so that a cell ending in a drawing shows the drawing, not its source text.
+
+    >>> pic = SvgImage('<svg xmlns="http://www.w3.org/2000/svg"></svg>')
+    >>> pic.startswith("<svg"), pic._repr_svg_() == pic
+    (True, True)
+    """
+
+    __slots__ = ()
+
+    def _repr_svg_(self) -> str:
+        return str(self)
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        # the plain-text form (terminals, doctests' display) says what it is in one line
+        printer.text(f"<drawing: SVG, {len(self)} characters>")
+
+
+def as_image(svg: str) -> SvgImage:
+    """Wrap SVG source so a notebook shows it as a drawing."""
+    return svg if isinstance(svg, SvgImage) else SvgImage(svg)
 
 
 class Svg:
@@ -92,11 +118,11 @@ class Svg:
         """Add an already-built SVG fragment (e.g. a ``<g>`` from another builder)."""
         self.items.append(fragment)
 
-    def render(self) -> str:
+    def render(self) -> SvgImage:
         head = (f'<svg xmlns="http://www.w3.org/2000/svg" '
                 f'viewBox="{_num(self.min_x)} {_num(self.min_y)} {_num(self.width)} '
                 f'{_num(self.height)}" width="{_num(self.width)}" height="{_num(self.height)}">')
-        return head + "".join(self.items) + "</svg>"
+        return SvgImage(head + "".join(self.items) + "</svg>")
 
     def _repr_svg_(self) -> str:
         return self.render()

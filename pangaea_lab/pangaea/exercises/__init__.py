@@ -1,0 +1,8 @@
+"""Exercise generators for The Dawn of Pangaea (see :mod:`pangaea_lab.core.exercises`).
+
+``first_steps`` covers notebooks 01-04 (setup, turns, Land Rituals, scoring);
+``ancients_and_woods`` covers notebooks 05-08 (Ancients, chains and Favor, Return of the
+Ancients, Wild Woods).  Importing this package registers every kind.
+"""
+
+from . import ancients_and_woods, first_steps  # noqa: F401  (importing registers the kinds)
