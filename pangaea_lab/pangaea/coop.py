@@ -266,6 +266,9 @@ def finish(d: "Draft", result: str, reason: str) -> None:
         return
     d.co.result = result
     d.fields.update(phase="over", end_triggered=True, end_reason=reason)
+    if d.ww is not None:   # Treetops still on their way find a place (assumption 'coop-end-treetops')
+        from .woods import place_at_end
+        place_at_end(d, d.new_decisions + d.decisions)
     d.decisions.clear()
     d.new_decisions.clear()
 

@@ -70,7 +70,10 @@ class Draft:
         self.ww = woods.WoodsDraft(s) if s.wild_woods else None        # Wild Woods
 
     def push(self, decision: Pending) -> None:
-        """A decision this action creates; it is taken before any decision already waiting."""
+        """A decision this action creates; it is taken before any decision already waiting
+        (none once a co-op game has ended: a finished game waits for nobody)."""
+        if self.co is not None and self.co.result:
+            return
         self.new_decisions.append(decision)
 
     def draw_favor(self) -> str | None:

@@ -260,19 +260,37 @@ def give_back(d: "Draft", owner: int, n: int) -> None:
 
 
 def flush(d: "Draft") -> None:
-    """Ask each owner where their returned Treetops go (automatic when every empty slot fills);
-    Seeds owed to the box leave the supply."""
+    """Ask each owner where their returned Treetops go (automatic when every empty slot fills,
+    and once the game is over: the first empty slots); Seeds owed to the box leave the supply."""
     settle(d)
+    over = d.co is not None and bool(d.co.result)
     for owner in sorted(d.ww.to_return):
         n = d.ww.to_return[owner]
         slots = d.ww.boards[owner]["slots"]
         empty = [k for k, full in enumerate(slots) if not full]
-        if len(empty) <= n:
-            for k in empty:
+        if len(empty) <= n or over:
+            for k in empty[:n]:
                 slots[k] = True
         else:
             d.push(Pending("treetop", owner, amount=n))
     d.ww.to_return.clear()
+
+
+def place_at_end(d: "Draft", waiting: list[Pending]) -> None:
+    """A co-op game ended while Treetops were on their way (assumption 'coop-end-treetops'): a
+    Treetop taken but not yet placed goes on the first of its owner's Trees that can take it
+    (back to the Player Board if none can); Treetops returning to a Player Board fill its first
+    empty slots.  So a lost game still accounts for every Treetop."""
+    top = woods_data(d.s.edition).max_level - 1
+    for x in waiting:
+        if x.kind == "raise":
+            trees = [i for i in d.s.board.land if d.trees[i] == x.player and d.ww.treetops[i] < top]
+            if trees:
+                d.ww.treetops[trees[0]] += 1
+            else:
+                give_back(d, x.player, 1)
+        elif x.kind == "treetop":
+            give_back(d, x.player, x.amount)
 
 
 def treetops_back(d: "Draft", i: int) -> None:
