@@ -30,16 +30,22 @@ class PangaeaAction(Action):
 
 @dataclass(frozen=True)
 class FlyingSeed(PangaeaAction):
-    """Main action: a Seed on any empty Land Space.  In Wild Woods ``blessings`` Flying Seed
-    Blessings may join it, so their Seeds land on the same space at once."""
+    """Main action: a Seed on any empty Land Space.  In Wild Woods several Flying Seed actions
+    may be used together to win a space from another colour (Seed Competition): ``actions``
+    main actions of the turn (1 or 2) and ``blessings`` Flying Seed Blessings, one Seed each,
+    land on the same space at once."""
 
     cell: Hex
     blessings: int = 0
+    actions: int = 1
     kind: ClassVar[str] = "Flying Seed"
 
     def _text(self) -> str:
-        extra = (f" together with {self.blessings} Flying Seed Blessing(s) "
-                 f"({self.blessings + 1} Seeds)") if self.blessings else ""
+        seeds = self.actions + self.blessings if isinstance(self.actions, int) and isinstance(
+            self.blessings, int) else "several"
+        parts = (["both actions"] if self.actions == 2 else []) + (
+            [f"{self.blessings} Flying Seed Blessing(s)"] if self.blessings else [])
+        extra = f" using {' and '.join(parts)} ({seeds} Seeds at once)" if parts else ""
         return f"Flying Seed: place a Seed on {self.cell}{extra}"
 
 
@@ -157,13 +163,17 @@ class TakeBackSeed(PangaeaAction):
 
 @dataclass(frozen=True)
 class BlessFlyingSeed(PangaeaAction):
-    """Free: the Flying Seed Blessing places a Seed without using an action."""
+    """Free: the Flying Seed Blessing places a Seed without using an action.  In Wild Woods
+    ``count`` Blessings may be played together on one space (Seed Competition)."""
 
     cell: Hex
+    count: int = 1
     kind: ClassVar[str] = "Use a Blessing"
     tier: ClassVar[str] = FREE
 
     def _text(self) -> str:
+        if self.count != 1:
+            return f"{self.count} Flying Seed Blessings together: {self.count} Seeds on {self.cell}"
         return f"Flying Seed Blessing: place a Seed on {self.cell}"
 
 

@@ -49,6 +49,10 @@ def arrange(s: GameState, trees: Mapping[Hex, int] | None = None,
     stacks = [list(x) for x in s.seed_stacks]
     if s.family and (favors or chains or ancients):
         raise InvalidSetup("the family game has no Favor Tokens, Ritual Chains or Ancients")
+    if s.family and any(want.get("Call Ancient") for want in (blessings or {}).values()
+                        if isinstance(want, Mapping)):
+        raise InvalidSetup("the family game has no Call Ancient Blessings: they stay in the box "
+                           "(assumption 'family-no-call-ancient')")
 
     def space(cell: Hex) -> int:
         try:

@@ -270,9 +270,13 @@ def _free_actions(s: GameState, player: int) -> list[PangaeaAction]:
     if s.wild_woods:
         out: list[PangaeaAction] = [TakeBackSeed(b.cells[i]) for i in b.land
                                     if woods.may_take_back(s, player, i)]
-        if ps.blessings[FLY] and ps.seeds:
-            out += [BlessFlyingSeed(b.cells[i]) for i in b.land if s.trees[i] == NOBODY
-                    and woods.flying_need(s, player, i) == 1]
+        if ps.blessings[FLY] and ps.seeds:   # several together to win a space (Seed Competition)
+            for i in b.land:
+                need = woods.flying_need(s, player, i) if s.trees[i] == NOBODY else 0
+                if need == 1:
+                    out.append(BlessFlyingSeed(b.cells[i]))
+                elif 1 < need <= min(ps.blessings[FLY], ps.seeds):
+                    out.append(BlessFlyingSeed(b.cells[i], need))
         out += woods.free_actions(s, player)
     else:
         out = [TakeBackSeed(b.cells[i]) for i in b.land if s.seeds[i] == player]
@@ -448,21 +452,25 @@ def legal_actions(s: GameState) -> list[PangaeaAction]:
 
 def _woods_seed_actions(s: GameState, p: int) -> list[PangaeaAction]:
     """Wild Woods Flying Seed (on any space without a Tree where the Seeds then hold the strict
-    majority, with Flying Seed Blessings joining when one Seed is not enough) and the first
-    step of Expand Forest."""
+    majority; when one Seed is not enough, the turn's second action and Flying Seed Blessings
+    may join it, exactly as many as needed: Seed Competition) and the first step of Expand
+    Forest."""
     b = s.board
     ps = s.players[p]
     out: list[PangaeaAction] = []
     if not ps.seeds:
         return out
+    left = 2 - s.actions_taken
     for i in b.land:
         if s.trees[i] != NOBODY:
             continue
         need = woods.flying_need(s, p, i)
         if need == 1:
             out.append(FlyingSeed(b.cells[i]))
-        elif need - 1 <= ps.blessings[FLY] and need <= ps.seeds:
-            out.append(FlyingSeed(b.cells[i], need - 1))
+        elif need <= ps.seeds:
+            for actions in range(1, min(left, need) + 1):
+                if need - actions <= ps.blessings[FLY]:
+                    out.append(FlyingSeed(b.cells[i], need - actions, actions))
     out += [SowSeeds(b.cells[i], k) for i, k in woods.sow_options(s, p, ps.seeds)]
     return out
 
@@ -563,8 +571,8 @@ def apply(s: GameState, action: PangaeaAction) -> GameState:
     if action.tier == DECISION:
         d.decisions.pop(0)   # the decision this action answers
     handler(s, d, action)
-    if action.tier == MAIN and s.phase == "main":
-        d.fields["actions_taken"] = s.actions_taken + 1
+    if action.tier == MAIN and s.phase == "main":   # two Flying Seeds together use both actions
+        d.fields["actions_taken"] = s.actions_taken + getattr(action, "actions", 1)
     return _after(d.freeze())
 
 
@@ -591,11 +599,9 @@ def _do_flying_seed(s: GameState, d: Draft, a: FlyingSeed | BlessFlyingSeed) -> 
     p = s.turn_player
     rule = "Flying Seed"
     if isinstance(a, BlessFlyingSeed):
+        rule = "Blessing Tokens: Flying Seed"
         if not s.players[p].blessings[FLY]:
             raise s.reject("You hold no Flying Seed Blessing.", rule="Blessing Tokens")
-        d.players[p]["blessings"][FLY] -= 1
-        d.blessing_discard.append("Flying Seed")
-        rule = "Blessing Tokens: Flying Seed"
     if s.players[p].seeds == 0:
         raise s.reject("You have no Seed left in your supply (take one back first).", rule=rule)
     if s.board.terrain[i] != "land":
@@ -604,43 +610,69 @@ def _do_flying_seed(s: GameState, d: Draft, a: FlyingSeed | BlessFlyingSeed) -> 
     if s.wild_woods:
         _woods_flying_seed(s, d, a, i, p, rule)
         return
-    if getattr(a, "blessings", 0):
-        raise s.reject("Flying Seed Blessings join a Flying Seed only in Wild Woods.", rule=rule,
+    if getattr(a, "blessings", 0) or getattr(a, "actions", 1) != 1 or getattr(a, "count", 1) != 1:
+        raise s.reject("Several Flying Seeds land together only in Wild Woods (Seed "
+                       "Competition); in the base game each places 1 Seed.", rule=rule,
                        like=type(a))
     pair = s.mode == coop.MODE and i in coop.pair_targets(s, p)
     if (s.trees[i] != NOBODY or s.seeds[i] != NOBODY) and not pair:
         raise s.reject(f"{s.board.cells[i]} is already taken by a Tree or a Seed.", rule=rule,
                        like=type(a))
+    if isinstance(a, BlessFlyingSeed):
+        d.players[p]["blessings"][FLY] -= 1
+        d.blessing_discard.append("Flying Seed")
     d.seeds[i] = p
     d.players[p]["seeds"] -= 1
     if pair:   # Healing Scourge: a second Seed on a scourged Land Space
         d.co.paired.add(i)
 
 
+def _whole(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 def _woods_flying_seed(s: GameState, d: Draft, a, i: int, p: int, rule: str) -> None:
     """Seed Competition: Seeds may join other Seeds when their owner then holds the strict
-    majority on the space (Flying Seed Blessings may join the action to get there)."""
-    extra = getattr(a, "blessings", 0)
-    if isinstance(extra, bool) or not isinstance(extra, int) or extra < 0:
-        raise s.reject("'blessings' counts the Flying Seed Blessings joining the action.",
-                       rule=rule, like=type(a))
-    if extra > s.players[p].blessings[FLY]:
-        raise s.reject(f"You hold only {s.players[p].blessings[FLY]} Flying Seed Blessing(s).",
+    majority on the space.  Several Flying Seed actions (the turn's main actions and Flying
+    Seed Blessings) may be used together for that: their Seeds land at once, exactly as many as
+    the majority needs (assumption 'ww-flying-together')."""
+    if isinstance(a, BlessFlyingSeed):
+        actions, blessings = 0, a.count
+        if not _whole(blessings) or blessings < 1:
+            raise s.reject("'count' is the number of Flying Seed Blessings played together "
+                           "(at least 1).", rule=rule, like=type(a))
+    else:
+        actions, blessings = a.actions, a.blessings
+        if not _whole(blessings) or blessings < 0:
+            raise s.reject("'blessings' counts the Flying Seed Blessings joining the action.",
+                           rule=rule, like=type(a))
+        if not _whole(actions) or not 1 <= actions <= 2:
+            raise s.reject("'actions' is 1, or 2 when both actions of the turn are Flying Seeds "
+                           "landing together.", rule=rule, like=type(a))
+        if actions > 2 - s.actions_taken:
+            raise s.reject(f"You have only {2 - s.actions_taken} action(s) left this turn.",
+                           rule="Seed Competition", like=type(a))
+    held = s.players[p].blessings[FLY]
+    if blessings > held:
+        raise s.reject(f"You hold only {held} Flying Seed Blessing(s).",
                        rule="Seed Competition", like=type(a))
     if s.trees[i] != NOBODY:
         raise s.reject(f"{s.board.cells[i]} holds a Tree.", rule=rule, like=type(a))
-    count = 1 + extra
+    count = actions + blessings
     if count > s.players[p].seeds:
         raise s.reject(f"You have only {s.players[p].seeds} Seed(s) in your supply.", rule=rule,
                        like=type(a))
     need = woods.flying_need(s, p, i)
     if count < need:
         raise s.reject(f"Other Seeds lie on {s.board.cells[i]}: you may add yours only if you then "
-                       f"hold more Seeds there than anyone else ({need} needed; a tie is never "
-                       "allowed).", rule="Seed Competition", like=type(a))
-    if extra:
-        d.players[p]["blessings"][FLY] -= extra
-        d.blessing_discard.extend(["Flying Seed"] * extra)
+                       f"hold more Seeds there than anyone else ({need} needed, {count} would land; "
+                       "a tie is never allowed).", rule="Seed Competition", like=type(a))
+    if count > need:
+        raise s.reject(f"Flying Seeds land together only to win a space: {need} Seed(s) are "
+                       f"enough on {s.board.cells[i]}; place more one at a time.",
+                       rule="Seed Competition", like=type(a))
+    d.players[p]["blessings"][FLY] -= blessings
+    d.blessing_discard.extend(["Flying Seed"] * blessings)
     d.put_seed(i, p, count)
 
 

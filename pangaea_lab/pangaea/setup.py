@@ -42,6 +42,11 @@ def lay_blessings(state: GameState, rng) -> GameState:
     return replace(state, board_blessings=tuple(blessings), blessing_bag=tuple(bag))
 
 
+#: Blessings the family rules leave in the box: without Ancient Guardians a Call Ancient
+#: Blessing could never be used (assumption 'family-no-call-ancient')
+FAMILY_BOXED_BLESSINGS = ("Call Ancient",)
+
+
 def blank_state(ed: Edition, board: Board, players: int, seed: int | str, family: bool = False,
                 **fields) -> GameState:
     """Everything still in the box: each player's Trees and Seeds in their supply (one Seed
@@ -57,7 +62,8 @@ def blank_state(ed: Edition, board: Board, players: int, seed: int | str, family
         players=(start,) * players, land_deck=tuple(c.id for c in ed.land_cards),
         creature_deck=tuple(c.id for c in ed.creature_cards), market=(None,) * 4,
         weather_supply=ed.weather_tokens,
-        blessing_bag=tuple(k for k, count in ed.blessings for _ in range(count)),
+        blessing_bag=tuple(k for k, count in ed.blessings for _ in range(count)
+                           if not (family and k in FAMILY_BOXED_BLESSINGS)),
         blessing_discard=(), most_trees=NOBODY, first_player=0, turn_player=0,
         favor_bag=() if family else tuple(a for a, n in zip(ANCIENTS, ed.favor_tokens)
                                           for _ in range(n)), **fields)
@@ -126,7 +132,10 @@ def setup_steps(players: int = 2, seed: int | str = 0, family: bool = False,
     steps.append(SetupStep(
         "Blessings on the marked Water Spaces",
         "A Blessing Token from the bag is laid face up on every Water Space with the blessing "
-        f"icon ({sum(board.blessing_marked)} here). The others stay in the bag.", state))
+        f"icon ({sum(board.blessing_marked)} here). The others stay in the bag."
+        + (" Family rules: the Call Ancient Blessings stay in the box, because there are no "
+           "Ancient Guardians to call (a choice of this project: the rulebook does not say)."
+           if family else ""), state))
 
     rng.shuffle(land)
     rng.shuffle(creature)

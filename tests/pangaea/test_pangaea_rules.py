@@ -10,6 +10,8 @@ from dataclasses import replace
 
 import pytest
 
+from pangaea_lab.core.errors import InvalidData, InvalidSetup
+
 from pangaea_lab import pangaea
 from pangaea_lab.pangaea import (BlessFlyingSeed, BlessVigorousSeed, DrawFromDeck, EndTurn,
                                  ExchangeWeather, ExpandForest, FlyingSeed, MoveTree,
@@ -314,10 +316,12 @@ def test_vigorous_seed_grows_any_seed(small):
     rejected(s, BlessVigorousSeed((4, 0)), "no Vigorous Seed")
 
 
-def test_call_ancient_waits_for_the_ancients(small):
-    s = small.arranged(blessings={0: {"Call Ancient": 1}})
-    assert not any("Call Ancient" in a.describe() for a in s.legal_actions())
-    assert s.players[0].blessing_count("Call Ancient") == 1
+def test_call_ancient_is_not_part_of_the_family_game(small):
+    """Family rules leave the Ancients out, and with them the Call Ancient Blessings
+    (assumption 'family-no-call-ancient')."""
+    with pytest.raises(InvalidSetup, match="no Call Ancient Blessings"):
+        small.arranged(blessings={0: {"Call Ancient": 1}})
+    assert not any("Call Ancient" in a.describe() for a in small.legal_actions())
 
 
 # ----- Achievement: Most Trees --------------------------------------------------------------------
@@ -411,3 +415,33 @@ def test_no_action_after_the_end(small):
     s = to_final(small.arranged(points={0: 30}))
     s = do(do(s, EndTurn()), EndTurn())
     rejected(s, EndTurn(), "game is over")
+
+
+# ----- family rules: no Ancients, so no Call Ancient Blessings -------------------------------------
+
+
+@pytest.mark.parametrize("players,wild_woods", [(2, False), (3, False), (4, False), (2, True)])
+def test_family_rules_leave_the_call_ancient_blessings_in_the_box(players, wild_woods):
+    """Game Setup (family rules): the Ancient Guardians are left out, so a Call Ancient Blessing
+    could never be used; they stay in the box (assumption 'family-no-call-ancient')."""
+    s = pangaea.new_game(players=players, seed=11, family=True, wild_woods=wild_woods)
+    assert "Call Ancient" not in s.blessing_bag and "Call Ancient" not in s.board_blessings
+    assert all(pb.blessings.count("Call Ancient") == 0 for pb in s.player_boards)
+    other = [k for k, n in s.edition.blessings if n and k != "Call Ancient"]
+    assert sorted(set(s.blessing_bag) | {b for b in s.board_blessings if b}) == sorted(other)
+    assert any(g["id"] == "family-no-call-ancient" for g in s.edition.rule_gaps())
+    assert "Call Ancient Blessings stay in the box" in pangaea.setup_steps(
+        players=players, seed=11, family=True)[2].explanation
+    full = pangaea.new_game(players=players, seed=11)
+    assert (full.blessing_bag + full.board_blessings).count("Call Ancient") == dict(
+        full.edition.blessings)["Call Ancient"]
+
+
+def test_a_family_save_holding_a_call_ancient_blessing_is_refused():
+    """The family game has no Call Ancient Blessing anywhere; a save that shows one is not a
+    family game that can exist."""
+    s = pangaea.new_game(players=2, seed=11, family=True)
+    full = dict(s.edition.blessings)["Call Ancient"]   # as many as the full game has
+    broken = replace(s, blessing_bag=s.blessing_bag + ("Call Ancient",) * full)
+    with pytest.raises(InvalidData, match="Blessings"):
+        pangaea.GameState.from_json(broken.to_json())

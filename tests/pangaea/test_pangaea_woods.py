@@ -380,6 +380,72 @@ def test_flying_seed_may_not_tie():
     rejected(s, FlyingSeed((0, 0)), "tie")
 
 
+def test_two_flying_seed_actions_together_outnumber_another_colour():
+    """Seed Competition: several Flying Seed actions can be used to outnumber another colour's
+    Seeds.  One Seed alone would tie, so both actions of the turn land their Seeds at once
+    (assumption 'ww-flying-together')."""
+    s = wild().arranged(seeds={(0, 0): 1})
+    assert blessing(s, 0, "Flying Seed") == 0
+    rejected(s, FlyingSeed((0, 0)), "tie")
+    assert FlyingSeed((0, 0), 0, 2) in s.legal_actions()
+    after = do(s, FlyingSeed((0, 0), 0, 2))
+    assert stack(after, (0, 0)) == (2, 1) and after.seeds[at(after, (0, 0))] == 0
+    assert after.actions_taken == 2 and after.players[0].seeds == 0
+    after.check_invariants()
+
+
+def test_flying_seed_actions_and_blessings_join_only_with_actions_left():
+    """Seed Competition: with one action left, only Blessings can join that action; a second
+    action that is already used cannot."""
+    s = wild().arranged(trees={(1, 0): 0}, treetops={(1, 0): 2}, seeds={(0, 0): {1: 2}})
+    s = s.arranged(blessings={0: {"Flying Seed": 1}})
+    assert s.players[0].seeds == 3 and blessing(s, 0, "Flying Seed") == 1
+    assert FlyingSeed((0, 0), 1, 2) in s.legal_actions()       # 3 Seeds against 2
+    one_left = replace(s, actions_taken=1)
+    assert not any(type(a) is FlyingSeed and a.cell == (0, 0) for a in one_left.legal_actions())
+    rejected(one_left, FlyingSeed((0, 0), 1, 2), "only 1 action")
+    rejected(one_left, FlyingSeed((0, 0), 1), "3 needed")
+    after = do(s, FlyingSeed((0, 0), 1, 2))
+    assert stack(after, (0, 0)) == (3, 2) and after.actions_taken == 2
+    assert blessing(after, 0, "Flying Seed") == 0
+    after.check_invariants()
+
+
+def test_several_flying_seed_blessings_together_win_a_space():
+    """Seed Competition: Flying Seed Blessings are Flying Seed actions too (played free); two
+    of them together outnumber a single Seed of another colour."""
+    s = wild().arranged(seeds={(0, 0): 1}, blessings={0: {"Flying Seed": 2}})
+    rejected(s, BlessFlyingSeed((0, 0)), "tie")
+    assert BlessFlyingSeed((0, 0), 2) in s.legal_actions()
+    after = do(s, BlessFlyingSeed((0, 0), 2))
+    assert stack(after, (0, 0)) == (2, 1) and after.actions_taken == 0
+    assert blessing(after, 0, "Flying Seed") == 0
+    after.check_invariants()
+
+
+def test_flying_seeds_land_together_only_as_many_as_needed():
+    """Seed Competition (assumption 'ww-flying-together'): Seeds land together only to win a
+    space, exactly as many as needed; more can follow one at a time."""
+    s = wild().arranged(blessings={0: {"Flying Seed": 2}})
+    empty = next(c for c in s.board.cells if s.board.terrain[s.board.index[c]] == "land"
+                 and s.seeds[s.board.index[c]] == -1 and s.trees[s.board.index[c]] == -1)
+    rejected(s, FlyingSeed(empty, 0, 2), "are enough")
+    rejected(s, BlessFlyingSeed(empty, 2), "are enough")
+    rejected(s, FlyingSeed(empty, 0, 3), "'actions' is 1, or 2")
+    once = do(s, FlyingSeed(empty))
+    twice = do(once, FlyingSeed(empty))          # the holder adds to their own Seeds
+    assert stack(twice, empty)[0] == 2 and twice.actions_taken == 2
+
+
+def test_several_flying_seeds_together_belong_to_wild_woods():
+    """Base game: every Flying Seed places 1 Seed on an empty space."""
+    s = pangaea.new_game(players=2, seed=5).arranged(blessings={0: {"Flying Seed": 2}})
+    empty = next(c for c in s.board.cells if s.board.terrain[s.board.index[c]] == "land"
+                 and s.seeds[s.board.index[c]] == -1 and s.trees[s.board.index[c]] == -1)
+    rejected(s, FlyingSeed(empty, 0, 2), "only in Wild Woods")
+    rejected(s, BlessFlyingSeed(empty, 2), "only in Wild Woods")
+
+
 def test_sowing_onto_other_seeds_needs_the_strict_majority():
     """Seed Competition with Expand Forest: sowing on an opponent's Seeds must win the space."""
     s = wild().arranged(trees={(1, 0): 0}, treetops={(1, 0): 2}, seeds={(0, 0): {1: 2}})
