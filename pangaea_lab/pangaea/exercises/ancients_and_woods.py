@@ -1,5 +1,1372 @@
-"""Exercise generators for The Dawn of Pangaea: see the package docstring."""
+"""Exercise generators for The Dawn of Pangaea, notebooks 05-08: the Ancient Guardians, Ritual
+Chains and Favor Tokens, Return of the Ancients and Wild Woods (see the package docstring).
+
+Every generator builds a small position with the rules engine from ``random.Random(seed)``,
+asks one question, and takes the answer, and the reason a wrong answer is wrong, from the
+engine: the legal placements of an Ancient, the spaces the Shadow may reach, the state after a
+Spirit Growth, a Ritual or a Storm, the Seeds a majority needs, and so on.
+
+>>> from pangaea_lab import exercises
+>>> ex = exercises.generate("pangaea.sowing_range", seed=4)
+>>> ex.check(ex.answer).correct
+True
+"""
 
 from __future__ import annotations
 
-from ...core.exercises import Exercise, Option, Verdict, register  # noqa: F401
+import random
+import re
+from dataclasses import replace
+from typing import Callable, Iterable
+
+from ...core import hexgrid
+from ...core.errors import IllegalAction, InvalidSetup
+from ...core.exercises import Exercise, Option, Verdict, register
+from ...core.svg import as_image
+from .. import coop, render, woods
+from ..actions import (MoveShadow, PlaceInChain, PlayLand, SpiritGrowth)
+from ..board import custom_board
+from ..edition import ANCIENTS, BLESSING_KINDS, CreatureCard, LandCard
+from ..rituals import NOBODY
+from ..rules import Draft, chain_options, favor_types, okuma_steps, placements
+from ..setup import new_game
+from ..state import PLAYER_NAMES, GameState, Pending
+
+GAME = "pangaea"
+NB05 = "pangaea/05_ancients.ipynb"
+NB06 = "pangaea/06_chains_and_favor.ipynb"
+NB07 = "pangaea/07_return_of_the_ancients.ipynb"
+NB08 = "pangaea/08_wild_woods.ipynb"
+BIOMES = ("Sun", "Rain", "Snow", "Wind")
+TRIES = 400
+
+
+# ----------------------------------------------------------------------------------------------
+# small boards and drawings
+
+
+def _board(rng: random.Random, cols: int = 6, rows: int = 4, water: float = 0.3,
+           keep_land: Iterable = ()):
+    """A small rectangular board of single-space tiles: random biomes, about ``water`` of the
+    spaces water (never those in ``keep_land``)."""
+    keep = set(keep_land)
+    spaces = {}
+    for r in range(rows):
+        for c in range(cols):
+            cell = (c - r // 2, r)
+            wet = cell not in keep and rng.random() < water
+            spaces[cell] = ("water" if wet else "land", rng.choice(BIOMES))
+    return custom_board(spaces)
+
+
+def _owners(rng: random.Random, n: int) -> list[int]:
+    """Owners for ``n`` Seeds (at most 4), at most 2 each: each player has 2 in supply."""
+    out = [0, 1, 0, 1][:n]
+    rng.shuffle(out)
+    return out
+
+
+def _first(state: GameState) -> GameState:
+    """Red (player 1) to play the first action of the turn."""
+    return replace(state, first_player=0, turn_player=0)
+
+
+def _game(board, seed: int, players: int = 2, **options) -> GameState:
+    return _first(new_game(players=players, seed=seed, board=board, **options))
+
+
+def _free_land(s: GameState) -> list:
+    return [s.board.cells[i] for i in s.board.land
+            if s.trees[i] == NOBODY and s.seeds[i] == NOBODY]
+
+
+def _where(s: GameState, cell) -> int:
+    return s.board.index[tuple(cell)]
+
+
+def _name(p: int) -> str:
+    return PLAYER_NAMES[p]
+
+
+def _mark(x: float, y: float, text: str, ring: str = "#111111") -> str:
+    return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="7" fill="#ffffff" stroke="{ring}" '
+            f'stroke-width="2"/><text x="{x:.1f}" y="{y:.1f}" font-size="9" '
+            'text-anchor="middle" dominant-baseline="central" font-family="sans-serif" '
+            f'font-weight="bold" fill="#111111">{text}</text>')
+
+
+def _owner_letters(s: GameState) -> str:
+    """Each Tree's and Seed's owner as a letter too (R, B, ...), not by colour alone."""
+    out = []
+    for i, cell in enumerate(s.board.cells):
+        x, y = hexgrid.to_pixel(cell, render.SIZE)
+        if s.trees[i] != NOBODY:
+            out.append(f'<text x="{x - 12:.1f}" y="{y + 3:.1f}" font-size="8" text-anchor="middle" '
+                       'font-family="sans-serif" font-weight="bold" fill="#111111">'
+                       f'{_name(s.trees[i])[0]}</text>')
+        if s.seeds[i] != NOBODY:
+            stack = s.seed_stacks[i] if s.wild_woods else ()
+            label = (" ".join(f"{_name(p)[0]}{n}" for p, n in enumerate(stack) if n)
+                     if sum(stack) > 1 else f"{_name(s.seeds[i])[0]} Seed")
+            out.append(f'<text x="{x:.1f}" y="{y + 12:.1f}" font-size="6.5" text-anchor="middle" '
+                       'font-family="sans-serif" font-weight="bold" fill="#111111">'
+                       f'{label}</text>')
+    return "".join(out)
+
+
+def _draw(s: GameState, marked=(), fixed: dict | None = None, path=(), status: bool = False,
+          numbered: bool = False) -> str:
+    """The position with the learner's ``marked`` spaces outlined and ticked (numbered 1, 2...
+    when ``numbered``), ``fixed`` letters on spaces the question names, and a ``path``."""
+    marked = [tuple(c) for c in marked if isinstance(c, (tuple, list)) and len(c) == 2
+              and tuple(c) in s.board.index]
+    svg = render.board_svg(s, highlight=marked, paths=[path] if path else (), chain=False,
+                           status=status)
+    extra = [_owner_letters(s)]
+    for cell, letter in (fixed or {}).items():
+        x, y = hexgrid.to_pixel(cell, render.SIZE)
+        extra.append(_mark(x - 11, y - 11, letter, ring="#7a1fa2"))
+    for k, cell in enumerate(marked):
+        x, y = hexgrid.to_pixel(cell, render.SIZE)
+        extra.append(_mark(x + 11, y - 11, str(k + 1) if numbered else "✓"))
+    return as_image(svg.replace("</svg>", '<g pointer-events="none">' + "".join(extra)
+                                + "</g></svg>", 1))
+
+
+def _size(svg: str) -> tuple[float, float]:
+    w = re.search(r'width="([0-9.]+)"', svg)
+    h = re.search(r'height="([0-9.]+)"', svg)
+    return float(w.group(1)), float(h.group(1))
+
+
+def _stack(*svgs: str) -> str:
+    """Several drawings one below the other, as one picture."""
+    sizes = [_size(x) for x in svgs]
+    width = max(w for w, _ in sizes)
+    height = sum(h for _, h in sizes) + 6 * (len(svgs) - 1)
+    parts, y = [], 0.0
+    for svg, (_, h) in zip(svgs, sizes):
+        parts.append(f'<g transform="translate(0,{y:.1f})">{svg}</g>')
+        y += h + 6
+    return as_image(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" '
+                    f'height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}">'
+                    + "".join(parts) + "</svg>")
+
+
+def _cells_text(cells) -> str:
+    cells = sorted(cells)
+    return ", ".join(str(c) for c in cells) if cells else "no space"
+
+
+def _cells_checker(right: set, why_not: Callable, why_yes: Callable, done: str) -> Callable:
+    """Judge a set of clicked spaces: each wrong one with the engine's reason, then what is
+    missing (one example and how many)."""
+    right = {tuple(c) for c in right}
+
+    def check(answer) -> Verdict:
+        wrong = sorted(set(answer) - right)
+        missed = sorted(right - set(answer))
+        if not wrong and not missed:
+            return Verdict(True, done)
+        parts = [f"{c} {why_not(c)}." for c in wrong[:3]]
+        if len(wrong) > 3:
+            parts.append(f"({len(wrong) - 3} more of your spaces are wrong too.)")
+        if missed:
+            parts.append(f"You missed {len(missed)} space(s): for example {missed[0]}, which "
+                         f"{why_yes(missed[0])}.")
+        return Verdict(False, " ".join(parts), marks=tuple(wrong))
+
+    return check
+
+
+def _retry(build: Callable[[random.Random], Exercise | None], seed: int) -> Exercise:
+    """Build positions from one seeded stream until one fits the question."""
+    rng = random.Random(seed)
+    for _ in range(TRIES):
+        ex = build(rng)
+        if ex is not None:
+            return ex
+    raise InvalidSetup(f"no position found for seed {seed}")  # pragma: no cover
+
+
+# ----------------------------------------------------------------------------------------------
+# 05 — the Ancient Guardians
+
+
+@register("pangaea.okuma_direct", game=GAME, notebook=NB05,
+          rule="Summoned Okuma goes on any empty Land Space other than the one he stands on",
+          title="Where may Okuma go?")
+def okuma_direct(seed: int) -> Exercise:
+    def build(rng):
+        board = _board(rng, cols=5, rows=3, water=0.3)
+        s = _game(board, seed)
+        land = [s.board.cells[i] for i in s.board.land]
+        if len(land) < 8:
+            return None
+        rng.shuffle(land)
+        k = rng.randint(2, 3)
+        s = s.arranged(trees={c: rng.randrange(2) for c in land[:k]},
+                       seeds=dict(zip(land[k:k + 2], _owners(rng, 2))))
+        if rng.random() < 0.6:
+            s = s.arranged(ancients={"Okuma": land[k + 2]})
+        right = {a.cell for a in placements(s, "Okuma", 0)}
+        if not 2 <= len(right) <= 6:
+            return None
+        here = s.ancients[0]
+
+        def why_not(c):
+            i = _where(s, c)
+            if s.board.terrain[i] == "water":
+                return "is a Water Space: Okuma goes on land"
+            if s.trees[i] != NOBODY:
+                return f"holds {_name(s.trees[i])}'s Tree: Okuma needs an empty space"
+            if s.seeds[i] != NOBODY:
+                return f"holds {_name(s.seeds[i])}'s Seed: Okuma needs an empty space"
+            if i == here:
+                return "is where Okuma stands already: a summon moves him to another space"
+            return "is not a place for Okuma"
+
+        return Exercise(
+            kind="pangaea.okuma_direct", seed=seed, answer_kind="cells", answer=right,
+            question="Red summons Okuma the bear (the brown disc 'Ok', if he is on the board "
+                     "already). Click every space where Okuma may go.",
+            checker=_cells_checker(right, why_not, lambda c: "is an empty Land Space",
+                                   "Right: Okuma goes on any empty Land Space (no Tree, no "
+                                   "Seed) except the one he stands on."),
+            draw=lambda m: _draw(s, m),
+            hint="Okuma stands on land, on a space with nothing on it.",
+            explanation="Okuma's direct effect: he goes on an empty Land Space and Red takes a "
+                        "Weather Token of that space's biome. Spaces with a Tree or a Seed, "
+                        "Water Spaces and his own space are not allowed.",
+            context={"state": s})
+
+    return _retry(build, seed)
+
+
+@register("pangaea.okuma_passive", game=GAME, notebook=NB05,
+          rule="When the Seed under Okuma grows, Okuma moves to a neighbouring Land Space "
+               "without a Tree",
+          title="Where does Okuma walk?")
+def okuma_passive(seed: int) -> Exercise:
+    def build(rng):
+        board = _board(rng, cols=5, rows=4, water=0.25)
+        s = _game(board, seed)
+        land = [s.board.cells[i] for i in s.board.land]
+        rng.shuffle(land)
+        at = land[0]
+        near = [s.board.cells[j] for j in s.board.neighbours[_where(s, at)]]
+        near_land = [c for c in near if c in land]
+        if len(near_land) < 3:
+            return None
+        rng.shuffle(near_land)
+        trees = {c: rng.randrange(2) for c in near_land[:rng.randint(1, 2)]}
+        seeds = {at: 0}
+        if len(near_land) > 3:
+            seeds[near_land[-1]] = 1
+        s = s.arranged(trees=trees, seeds=seeds, ancients={"Okuma": at})
+        far = [s.board.cells[i] for i in s.board.water
+               if all(s.board.cells[j] not in near + [at] for j in s.board.neighbours[i])
+               and _where(s, at) not in s.board.neighbours[i]]
+        if not far:
+            return None
+        water = rng.choice(far)
+        grown = s.apply(SpiritGrowth(water))
+        if grown.trees[_where(s, at)] != 0 or grown.pending is None or grown.pending.kind != "okuma":
+            return None
+        right = {a.cell for a in grown.legal_actions()}
+        if len(right) < 2:
+            return None
+
+        def why_not(c):
+            i = _where(s, c)
+            if c == at:
+                return "is Okuma's own space, where Red's new Tree now stands"
+            if i not in s.board.neighbours[_where(s, at)]:
+                return "is not next to Okuma: he moves one step"
+            if s.board.terrain[i] == "water":
+                return "is a Water Space: Okuma walks on land"
+            if grown.trees[i] != NOBODY:
+                return f"holds {_name(grown.trees[i])}'s Tree"
+            return "is not a step Okuma may take"
+
+        return Exercise(
+            kind="pangaea.okuma_passive", seed=seed, answer_kind="cells", answer=right,
+            question=f"Okuma stands on Red's Seed at {at} (marked O). Red performs Spirit Growth "
+                     f"on the far Water Space {water} (marked W): Red's Seed under Okuma grows too. "
+                     "Click every space where Okuma may move next.",
+            checker=_cells_checker(right, why_not,
+                                   lambda c: "is a neighbouring Land Space without a Tree",
+                                   "Right: Okuma moves one step to a neighbouring Land Space "
+                                   "with no Tree (a Seed there is fine)."),
+            draw=lambda m: _draw(s, m, fixed={at: "O", water: "W"}),
+            hint="Okuma's passive: the Seed under him grows with any Spirit Growth, then he "
+                 "walks one step. Trees block him; Seeds do not.",
+            explanation="The Seed under Okuma grows whenever anyone performs Spirit Growth. "
+                        "Then the current player moves Okuma to a neighbouring Land Space "
+                        "without a Tree.",
+            context={"state": s, "after": grown})
+
+    return _retry(build, seed)
+
+
+@register("pangaea.chelon_direct", game=GAME, notebook=NB05,
+          rule="Summoned Chelon goes on a Water Space and one Seed next to it grows",
+          title="Which Seed can Chelon grow?")
+def chelon_direct(seed: int) -> Exercise:
+    def build(rng):
+        board = _board(rng, cols=5, rows=4, water=0.35)
+        s = _game(board, seed)
+        water = [s.board.cells[i] for i in s.board.water]
+        if not water:
+            return None
+        w = rng.choice(water)
+        land = [s.board.cells[i] for i in s.board.land]
+        near = [c for c in land if _where(s, c) in s.board.neighbours[_where(s, w)]]
+        far = [c for c in land if c not in near]
+        if len(near) < 3 or len(far) < 2:
+            return None
+        rng.shuffle(near)
+        rng.shuffle(far)
+        seeds = dict(zip(near[:2] + far[:1], _owners(rng, 3)))
+        trees = {near[2]: rng.randrange(2), far[1]: rng.randrange(2)}
+        s = s.arranged(trees=trees, seeds=seeds)
+        right = {a.second for a in placements(s, "Chelon", 0) if a.cell == w and a.second}
+
+        def why_not(c):
+            i = _where(s, c)
+            if s.seeds[i] == NOBODY:
+                return "holds no Seed"
+            return f"is not next to {w}"
+
+        return Exercise(
+            kind="pangaea.chelon_direct", seed=seed, answer_kind="cells", answer=right,
+            question=f"Red summons Chelon the turtle onto the Water Space {w} (marked C). Chelon "
+                     "then makes one Seed grow. Click every Seed Chelon may choose.",
+            checker=_cells_checker(right, why_not, lambda c: f"is a Seed next to {w}",
+                                   "Right: any Seed next to Chelon's Water Space may grow, "
+                                   "whoever owns it."),
+            draw=lambda m: _draw(s, m, fixed={w: "C"}),
+            hint="Look only at the spaces touching Chelon's Water Space.",
+            explanation="Chelon's direct effect: she goes on any Water Space and one Seed next "
+                        "to it, of any colour, grows into its owner's Tree.",
+            context={"state": s})
+
+    return _retry(build, seed)
+
+
+@register("pangaea.thorondal_protects", game=GAME, notebook=NB05,
+          rule="A Land Ritual sends your Trees on its path back, except the Tree Thorondal "
+               "stands on",
+          title="Which Trees go back?")
+def thorondal_protects(seed: int) -> Exercise:
+    def build(rng):
+        cols = 6
+        spaces = {(q, 0): ("land", rng.choice(BIOMES)) for q in range(cols)}
+        spaces.update({(q, 1): ("water", "Rain") for q in range(cols - 1)})
+        spaces.update({(q, 2): ("land", rng.choice(BIOMES)) for q in range(-1, cols - 2)})
+        board = custom_board(spaces)
+        s = _game(board, seed)
+        a = rng.randrange(0, 2)
+        b = rng.randrange(a + 2, cols)
+        path = tuple((q, 0) for q in range(a, b + 1))
+        biomes = sorted([spaces[path[0]][1], spaces[path[-1]][1]])
+        cards = [c.id for c in s.edition.land_cards if sorted(c.biomes) == biomes
+                 and c.id not in s.players[1].hand]
+        if not cards:
+            return None
+        extra = {(q, 2): 0 for q in range(-1, cols - 2) if rng.random() < 0.3}
+        s = s.arranged(trees={**{c: 0 for c in path}, **extra}, hands={0: [cards[0]]})
+        guard = rng.choice(path)
+        s = s.arranged(ancients={"Thorondal": guard})
+        try:
+            done = s.apply(PlayLand(cards[0], False, path))
+        except IllegalAction:
+            return None
+        right = {c for c in path if done.trees[_where(s, c)] == NOBODY}
+
+        def why_not(c):
+            if c == guard:
+                return "holds the Tree Thorondal stands on: it is protected"
+            if c not in path:
+                return "is not on the Ritual's path"
+            return "holds no Red Tree"
+
+        return Exercise(
+            kind="pangaea.thorondal_protects", seed=seed, answer_kind="cells", answer=right,
+            question=f"Red plays a Land Ritual along the drawn path from {path[0]} to {path[-1]}. "
+                     f"Thorondal the eagle ('Th') stands on Red's Tree at {guard}. Click every "
+                     "Red Tree that goes back to Red's supply.",
+            checker=_cells_checker(right, why_not,
+                                   lambda c: "is a Red Tree on the path without Thorondal",
+                                   "Right: every Red Tree on the path goes back, except the one "
+                                   "under Thorondal."),
+            draw=lambda m: _draw(s, m, path=path),
+            hint="Only Trees on the path count; look for the eagle.",
+            explanation="After a Land Ritual your Trees on its path go back to your supply. "
+                        "Thorondal's passive protects the Tree he stands on.",
+            context={"state": s, "after": done})
+
+    return _retry(build, seed)
+
+
+@register("pangaea.thorondal_seed", game=GAME, notebook=NB05,
+          rule="Summoned Thorondal lands on any player's Tree and you place a Seed next to it",
+          title="Where does Thorondal's Seed go?")
+def thorondal_seed(seed: int) -> Exercise:
+    def build(rng):
+        board = _board(rng, cols=5, rows=4, water=0.25)
+        s = _game(board, seed)
+        land = [s.board.cells[i] for i in s.board.land]
+        rng.shuffle(land)
+        tree = land[0]
+        near = [c for c in land if _where(s, c) in s.board.neighbours[_where(s, tree)]]
+        if len(near) < 3:
+            return None
+        rng.shuffle(near)
+        s = s.arranged(trees={tree: 1, near[0]: rng.randrange(2)}, seeds={near[1]: 1})
+        right = {a.second for a in placements(s, "Thorondal", 0) if a.cell == tree and a.second}
+        if not right:
+            return None
+
+        def why_not(c):
+            i = _where(s, c)
+            if i not in s.board.neighbours[_where(s, tree)]:
+                return f"is not next to the Tree at {tree}"
+            if s.board.terrain[i] == "water":
+                return "is a Water Space: Seeds go on land"
+            return "is not empty"
+
+        return Exercise(
+            kind="pangaea.thorondal_seed", seed=seed, answer_kind="cells", answer=right,
+            question=f"Red summons Thorondal the eagle onto Blue's Tree at {tree} (marked T). "
+                     "Click every space where Red may then place its Seed.",
+            checker=_cells_checker(right, why_not,
+                                   lambda c: "is an empty Land Space next to Thorondal",
+                                   "Right: Red's Seed goes on an empty Land Space next to the "
+                                   "Tree Thorondal landed on."),
+            draw=lambda m: _draw(s, m, fixed={tree: "T"}),
+            hint="The Seed goes next to Thorondal, on land, where nothing stands yet.",
+            explanation="Thorondal's direct effect: he lands on any player's Tree and you place "
+                        "one of your Seeds on an empty Land Space next to it.",
+            context={"state": s})
+
+    return _retry(build, seed)
+
+
+# ----------------------------------------------------------------------------------------------
+# 06 — Ritual Chains, Favor Tokens, Ecosystems
+
+
+def _cards(s: GameState, kind: type, rng: random.Random, winds: str | None = None) -> list[str]:
+    pool = [c for c in s.land_deck + s.creature_deck
+            if isinstance(s.card(c), kind) and (winds is None or s.card(c).winds == winds)]
+    rng.shuffle(pool)
+    return pool
+
+
+def _card_label(s: GameState, c: str) -> str:
+    card = s.card(c)
+    if isinstance(card, LandCard):
+        return f"{c} (Land, {' and '.join(card.biomes)})"
+    return f"{c} (Creature of {card.ancient})"
+
+
+def _random_chains(s: GameState, rng: random.Random, rows: int, length: tuple[int, int]):
+    """Chains of cards that follow the wind rule (each neighbour pair joined by white winds)."""
+    lands = _cards(s, LandCard, rng)
+    creatures = _cards(s, CreatureCard, rng)
+    out = []
+    for _ in range(rows):
+        row = [lands.pop() if rng.random() < 0.5 else creatures.pop()]
+        for _ in range(rng.randint(*length) - 1):
+            pool = [c for c in lands[-6:] + creatures[-10:] if "L" in s.card(c).winds]
+            if "R" not in s.card(row[-1]).winds or not pool:
+                break
+            c = rng.choice(pool)
+            (lands if c in lands else creatures).remove(c)
+            row.append(c)
+        out.append(row)
+    return out
+
+
+@register("pangaea.chain_place", game=GAME, notebook=NB06,
+          rule="A played card joins a chain end where both touching top corners show a white "
+               "wind; otherwise it starts a new chain",
+          title="Where does the card go in the chains?")
+def chain_place(seed: int) -> Exercise:
+    def build(rng):
+        s = _first(new_game(players=2, seed=seed))
+        rows = _random_chains(s, rng, rng.randint(1, 2), (1, 3))
+        s = s.arranged(chains={0: rows})
+        new = rng.choice(_cards(s, CreatureCard, rng) + _cards(s, LandCard, rng)[:3])
+        fits = chain_options(s, s.players[0].chains, new)
+        options = []
+        for k in range(len(rows)):
+            options += [Option(f"{k}:left", f"left end of chain {k + 1}"),
+                        Option(f"{k}:right", f"right end of chain {k + 1}")]
+        options.append(Option("new", "a new chain of its own"))
+        right = {"new" if k < 0 else f"{k}:{side}" for k, side in fits}
+        if rng.random() < 0.5 and right == {"new"}:
+            return None
+
+        def check(answer):
+            if answer in right:
+                return Verdict(True, "Right: " + ("it fits no chain end, so it starts a new chain."
+                                                  if answer == "new" else
+                                                  "the touching top corners both show a white wind."))
+            if answer == "new":
+                k, side = next(iter(fits))
+                return Verdict(False, f"It does fit: it can join the {side} end of chain {k + 1}, "
+                                      "and a card that fits a chain joins it.")
+            k, side = answer.split(":")
+            k = int(k)
+            end = s.players[0].chains[k][0 if side == "left" else -1]
+            mine, theirs = ("R", "L") if side == "left" else ("L", "R")
+            corner = "right" if mine == "R" else "left"
+            if mine not in s.card(new).winds:
+                return Verdict(False, f"{new} has no white wind on its top {corner} corner, "
+                                      f"which would touch chain {k + 1} on that side.")
+            return Verdict(False, f"{end}, at the {side} end of chain {k + 1}, has no white wind on "
+                                  f"its top {'left' if theirs == 'L' else 'right'} corner.")
+
+        card_pic = render.chains_svg(replace(s, players=(replace(
+            s.players[0], chains=((new,),)),) + s.players[1:]), 0).replace(
+            "Red's Ritual Chains", "The card Red plays now")
+        pic = _stack(render.chains_svg(s, 0), card_pic)
+        return Exercise(
+            kind="pangaea.chain_place", seed=seed, answer_kind="choice",
+            answer=sorted(right)[0], options=tuple(options),
+            question=f"Red plays {_card_label(s, new)}. Where may it go in Red's Ritual Chains? "
+                     "(White triangles on the top corners are the white winds.)",
+            checker=check, draw=lambda m: pic,
+            hint="Compare the new card's top corners with the outer corners at each chain end.",
+            explanation="A card joins a chain end when the two touching top corners both show a "
+                        "white wind; if it fits no end, it starts a new chain. Cards never move "
+                        "once placed.",
+            context={"state": s, "card": new, "right": right})
+
+    return _retry(build, seed)
+
+
+@register("pangaea.favor_land", game=GAME, notebook=NB06,
+          rule="A Land card accepts the Favor Token type of a Creature card right next to it in "
+               "its chain",
+          title="Which Favor Tokens fit this Land card?")
+def favor_land(seed: int) -> Exercise:
+    def build(rng):
+        s = _first(new_game(players=2, seed=seed))
+        rows = _random_chains(s, rng, 1, (3, 4))
+        lands = [c for c in rows[0] if isinstance(s.card(c), LandCard)]
+        if not lands:
+            return None
+        s = s.arranged(chains={0: rows})
+        land = rng.choice(lands)
+        right = set(favor_types(s, 0, land))
+        if not right and rng.random() < 0.8:
+            return None
+        options = tuple(Option(a, a) for a in ANCIENTS)
+        row = s.players[0].chains[0]
+        k = row.index(land)
+        beside = [row[j] for j in (k - 1, k + 1) if 0 <= j < len(row)]
+
+        def check(answer):
+            if answer == right:
+                return Verdict(True, "Right: " + (", ".join(sorted(right)) + " — the Creature "
+                               "card(s) next to it" if right else "no Creature card lies next to "
+                               "it, so it takes no Favor Token") + ".")
+            extra = sorted(answer - right)
+            if extra:
+                return Verdict(False, f"No {extra[0]} Creature card lies right next to {land} "
+                                      f"(its neighbours: {', '.join(beside) or 'none'}).")
+            missing = sorted(right - answer)[0]
+            who = next(c for c in beside if isinstance(s.card(c), CreatureCard)
+                       and s.card(c).ancient == missing)
+            return Verdict(False, f"You left out {missing}: the {missing} Creature card {who} "
+                                  f"lies right next to {land}.")
+
+        pic = render.chains_svg(s, 0)
+        return Exercise(
+            kind="pangaea.favor_land", seed=seed, answer_kind="choices", answer=right,
+            options=options,
+            question=f"Red's Land card {land} lies in the chain drawn. Which Favor Token types could "
+                     "Red activate on it? Pick all that fit (none, if none fit).",
+            checker=check, draw=lambda m: pic,
+            hint="A Land card has no Ancient of its own: look at its two neighbours in the chain.",
+            explanation="A Creature card takes Favor Tokens of its own Ancient. A Land card takes "
+                        "the type of a Creature card right next to it in its chain.",
+            context={"state": s, "card": land})
+
+    return _retry(build, seed)
+
+
+@register("pangaea.favor_cards", game=GAME, notebook=NB06,
+          rule="A Favor Token is activated on one of your played cards of the same Ancient, once "
+               "per card per game",
+          title="Which card takes this Favor Token?")
+def favor_cards(seed: int) -> Exercise:
+    def build(rng):
+        s = _first(new_game(players=2, seed=seed))
+        rows = _random_chains(s, rng, 2, (2, 3))
+        ancient = rng.choice(ANCIENTS)
+        land = [s.board.cells[i] for i in s.board.land]
+        s = s.arranged(chains={0: rows}, favors={0: {ancient: 1}},
+                       trees={land[0]: 0, land[5]: 1})
+        played = [c for row in s.players[0].chains for c in row]
+        fitting = [c for c in played if ancient in favor_types(s, 0, c)]
+        if not fitting:
+            return None
+        if len(fitting) > 1 and rng.random() < 0.7:   # one of them already holds a token
+            used = rng.choice(fitting)
+            ps = s.players[0]
+            bag = list(s.favor_bag)
+            bag.remove(ancient)
+            s = replace(s, favor_bag=tuple(bag), players=(replace(
+                ps, activated=ps.activated + ((used, ancient),)),) + s.players[1:])
+        right = {a.card for a in s.legal_actions()
+                 if type(a).__name__ == "ActivateFavor" and a.ancient == ancient}
+        if not right:
+            return None
+        done = dict(s.players[0].activated)
+        options = tuple(Option(c, _card_label(s, c)) for c in played)
+
+        def check(answer):
+            if answer == right:
+                return Verdict(True, f"Right: {', '.join(sorted(right))} can take the {ancient} "
+                                     "token.")
+            for c in sorted(answer - right):
+                if c in done:
+                    return Verdict(False, f"{c} already holds a Favor Token (the gold dot): each "
+                                          "card takes one per game.")
+                return Verdict(False, f"{c} does not match {ancient}: "
+                               + ("a Land card takes the type of a Creature card next to it, and "
+                                  f"none of its neighbours is a {ancient} Creature."
+                                  if isinstance(s.card(c), LandCard) else
+                                  f"it is a Creature of {s.card(c).ancient}."))
+            c = sorted(right - answer)[0]
+            return Verdict(False, f"You left out {c}: "
+                           + (f"it is a {ancient} Creature card."
+                              if isinstance(s.card(c), CreatureCard) else
+                              f"this Land card lies next to a {ancient} Creature card."))
+
+        pic = render.chains_svg(s, 0)
+        return Exercise(
+            kind="pangaea.favor_cards", seed=seed, answer_kind="choices", answer=right,
+            options=options,
+            question=f"Red holds one {ancient} Favor Token. On which of Red's played cards "
+                     "(drawn in its chains) could Red activate it now? Pick all that fit.",
+            checker=check, draw=lambda m: pic,
+            hint="Same Ancient as the card, or for a Land card the Ancient of a Creature next to "
+                 "it; a card with a gold dot is used up.",
+            explanation="Activating a Favor Token summons its Ancient for free. It goes on a played "
+                        "card of the same Ancient (a Land card borrows the type of a neighbouring "
+                        "Creature card), and each card takes one token per game.",
+            context={"state": s, "ancient": ancient})
+
+    return _retry(build, seed)
+
+
+@register("pangaea.ecosystem", game=GAME, notebook=NB06,
+          rule="A Land card that closes Creature cards between itself and another Land card "
+               "creates an Ecosystem (a Blessing)",
+          title="Does it create an Ecosystem?")
+def ecosystem(seed: int) -> Exercise:
+    def build(rng):
+        s = _first(new_game(players=2, seed=seed))
+        rows = _random_chains(s, rng, rng.randint(1, 2), (2, 4))
+        s = s.arranged(chains={0: rows})
+        new = _cards(s, LandCard, rng, winds="LR")
+        if not new:
+            return None
+        new = new[0]
+        s = s.arranged(hands={0: [new]})
+        ps = s.players[0]
+        waiting = replace(s, players=(replace(ps, hand=tuple(c for c in ps.hand if c != new),
+                                              played=ps.played + (new,)),) + s.players[1:],
+                          decisions=(Pending("chain", 0, card=new),))
+        ends = [(k, side) for k, side in chain_options(waiting, ps.chains, new) if k >= 0]
+        if len(ends) < 2:
+            return None
+        makes = set()
+        for k, side in ends:
+            after = waiting.apply(PlaceInChain(new, k, side))
+            if sum(after.players[0].blessings) > sum(ps.blessings) or (
+                    after.pending is not None and after.pending.kind == "ecosystem"):
+                makes.add(f"{k}:{side}")
+        if not makes and rng.random() < 0.7:
+            return None
+        options = tuple(Option(f"{k}:{side}", f"at the {side} end of chain {k + 1}")
+                        for k, side in ends)
+
+        def why(key, yes):
+            k, side = key.split(":")
+            row = ps.chains[int(k)]
+            inward = row if side == "left" else row[::-1]
+            creatures = 0
+            for c in inward:
+                if isinstance(s.card(c), LandCard):
+                    break
+                creatures += 1
+            if yes:
+                return (f"at the {side} end of chain {int(k) + 1} it closes {creatures} Creature "
+                        f"card(s) between itself and the Land card {inward[creatures]}")
+            if creatures == 0:
+                return (f"at the {side} end of chain {int(k) + 1} it would touch a Land card "
+                        "directly: no Creature card in between")
+            return (f"at the {side} end of chain {int(k) + 1} no Land card closes the Creature "
+                    "card(s) on the other side")
+
+        def check(answer):
+            if answer == makes:
+                return Verdict(True, "Right" + (": " + "; ".join(why(k, True) for k in sorted(makes))
+                                                if makes else ": no end closes an Ecosystem") + ".")
+            extra = sorted(answer - makes)
+            if extra:
+                return Verdict(False, "No Ecosystem " + why(extra[0], False) + ".")
+            return Verdict(False, "You missed one: " + why(sorted(makes - answer)[0], True) + ".")
+
+        card_pic = render.chains_svg(replace(s, players=(replace(
+            ps, chains=((new,),)),) + s.players[1:]), 0).replace(
+            "Red's Ritual Chains", "The Land card Red plays now")
+        pic = _stack(render.chains_svg(s, 0), card_pic)
+        return Exercise(
+            kind="pangaea.ecosystem", seed=seed, answer_kind="choices", answer=makes,
+            options=options,
+            question=f"Red plays the Land card {new} (white winds on both corners). At which chain "
+                     "ends would it create an Ecosystem? Pick all that do (none, if none do).",
+            checker=check, draw=lambda m: pic,
+            hint="Green cards are Land cards, amber ones Creature cards. An Ecosystem is one or "
+                 "more Creature cards closed between two Land cards.",
+            explanation="Placing a Land card so that one or more Creature cards lie between it "
+                        "and another Land card of the same chain creates an Ecosystem: Red takes "
+                        "a Blessing of its choice from the discard pile (or the top one of the "
+                        "bag).",
+            context={"state": waiting})
+
+    return _retry(build, seed)
+
+
+# ----------------------------------------------------------------------------------------------
+# 07 — Return of the Ancients
+
+
+def _coop(rng: random.Random, seed: int, players: int = 1):
+    """A small co-op position: a board, the Shadow on a Water Space and some Scourge."""
+    for _ in range(TRIES):
+        board = _board(rng, cols=6, rows=5, water=0.3)
+        try:
+            s = _first(new_game(players=players, seed=seed, board=board, mode="ancients"))
+        except InvalidSetup:
+            continue
+        return s
+    raise InvalidSetup("no co-op board found")  # pragma: no cover
+
+
+def _scourge(s: GameState, cells) -> GameState:
+    """Scourge Markers from the supply onto empty spaces (for a lesson position)."""
+    idx = sorted(set(s.scourged) | {_where(s, c) for c in cells})
+    used = len(idx) - len(s.scourged)
+    return replace(s, scourged=tuple(idx), scourge_supply=s.scourge_supply - used)
+
+
+def _blockers(s: GameState) -> set[int]:
+    return {i for i in s.spirits if i != NOBODY} | {i for i in s.ancients if i != NOBODY}
+
+
+@register("pangaea.shadow_moves", game=GAME, notebook=NB07,
+          rule="In the Shadow Phase the Spirit of Shadows moves exactly 2 spaces, never onto a "
+               "Spirit or an Ancient",
+          title="Where may the Shadow go?")
+def shadow_moves(seed: int) -> Exercise:
+    def build(rng):
+        s = _coop(rng, seed, players=2)
+        far = coop.distances(s.board, s.shadow)
+        two = [s.board.cells[i] for i, k in far.items() if k == 2]
+        water2 = [c for c in two if s.board.terrain[_where(s, c)] == "water"]
+        if len(two) < 4 or not water2:
+            return None
+        s = s.arranged(spirits={1: rng.choice(water2)})
+        right = {s.board.cells[i] for i in coop.shadow_targets(s)}
+        if not all(far[_where(s, c)] == 2 for c in right):
+            return None
+
+        def why_not(c):
+            i = _where(s, c)
+            if i in _blockers(s):
+                return "holds a Spirit: the Shadow never moves onto a Spirit or an Ancient"
+            if i == s.shadow:
+                return "is where the Shadow stands"
+            return f"is {far[i]} step(s) from the Shadow; it moves exactly 2"
+
+        return Exercise(
+            kind="pangaea.shadow_moves", seed=seed, answer_kind="cells", answer=right,
+            question="Shadow Phase: click every space where the Spirit of Shadows (the black disc "
+                     "with a crescent) may move.",
+            checker=_cells_checker(right, why_not,
+                                   lambda c: "is 2 steps from the Shadow and free of Spirits and "
+                                             "Ancients",
+                                   "Right: exactly 2 steps away, over land or water, never onto a "
+                                   "Spirit or an Ancient."),
+            draw=lambda m: _draw(s, m),
+            hint="Count steps from space to neighbouring space; the Shadow may cross water and "
+                 "Scourge.",
+            explanation="The player who just ended the turn moves the Shadow exactly two spaces "
+                        "away (assumption 'coop-shadow-distance' if none is free at two), never "
+                        "onto a Spirit or an Ancient.",
+            context={"state": s})
+
+    return _retry(build, seed)
+
+
+EFFECTS = (Option("nothing", "Nothing: a Tree or a Seed stops it"),
+           Option("scourge", "A Scourge Marker is placed there"),
+           Option("down", "Every Ancient Marker on the mountain goes down a step"))
+
+
+@register("pangaea.shadow_effect", game=GAME, notebook=NB07,
+          rule="Where the Shadow lands: a Tree or Seed stops it, an empty space is scourged, a "
+               "scourged space pulls the Ancients down",
+          title="What does the Shadow do there?")
+def shadow_effect(seed: int) -> Exercise:
+    def build(rng):
+        s = _coop(rng, seed, players=1)
+        far = coop.distances(s.board, s.shadow)
+        two = [s.board.cells[i] for i, k in far.items() if k == 2]
+        land2 = [c for c in two if s.board.terrain[_where(s, c)] == "land"
+                 and s.trees[_where(s, c)] == NOBODY]
+        if len(land2) < 3:
+            return None
+        rng.shuffle(land2)
+        s = s.arranged(seeds={land2[0]: 0}, trees={land2[1]: 0})
+        s = _scourge(s, [land2[2]])
+        want = rng.choice([o.key for o in EFFECTS])
+        pick = {"nothing": land2[rng.randrange(2)], "scourge": None, "down": land2[2]}[want]
+        if pick is None:
+            empty = [c for c in two if _where(s, c) not in s.scourged
+                     and s.trees[_where(s, c)] == NOBODY and s.seeds[_where(s, c)] == NOBODY]
+            if not empty:
+                return None
+            pick = rng.choice(empty)
+        bag = list(s.shadow_bag)
+        if "Dream" not in bag:
+            return None
+        bag.remove("Dream")      # the marker drawn after the move changes nothing here
+        waiting = replace(s, shadow_bag=("Dream",) + tuple(bag),
+                          decisions=(Pending("shadow", 0),), actions_taken=2)
+        after = waiting.apply(MoveShadow(pick))
+        i = _where(s, pick)
+        got = ("scourge" if i in after.scourged and i not in s.scourged else
+               "down" if sum(after.ancient_steps) < sum(s.ancient_steps) else "nothing")
+        what = {"nothing": "a Tree or a Seed stands there", "scourge": "the space is empty",
+                "down": "the space is already scourged"}
+
+        def check(answer):
+            if answer == got:
+                return Verdict(True, f"Right: {what[got]}.")
+            return Verdict(False, f"No: {what[got]}, so the answer is "
+                                  f"'{dict((o.key, o.label) for o in EFFECTS)[got]}'.")
+
+        return Exercise(
+            kind="pangaea.shadow_effect", seed=seed, answer_kind="choice", answer=got,
+            options=EFFECTS,
+            question=f"The Spirit of Shadows moves to {pick} (marked X). What happens there, before "
+                     "the Shadow Marker is drawn? (Dark hexes are Scourge.)",
+            checker=check, draw=lambda m: _draw(s, m, fixed={pick: "X"}),
+            hint="Look at what lies on the space: a piece, nothing, or a Scourge Marker.",
+            explanation="A Tree or a Seed stops the Shadow; an empty space gets a Scourge Marker "
+                        "from the shared supply; an already scourged space pulls every Ancient "
+                        "Marker still on the mountain down one step.",
+            context={"state": waiting, "after": after})
+
+    return _retry(build, seed)
+
+
+@register("pangaea.scourge_spread", game=GAME, notebook=NB07,
+          rule="A spreading Scourge goes next to the scourged area around the Shadow, never onto "
+               "a Spirit or an Ancient",
+          title="Where may the Scourge spread?")
+def scourge_spread(seed: int) -> Exercise:
+    def build(rng):
+        s = _coop(rng, seed, players=2)
+        near = [j for j in s.board.neighbours[s.shadow] if j not in s.scourged]
+        if len(near) < 3:
+            return None
+        rng.shuffle(near)
+        s = _scourge(s, [s.board.cells[near[0]]])
+        others = [i for i in range(len(s.board)) if i not in s.scourged and i != s.shadow
+                  and coop.distances(s.board, s.shadow)[i] >= 4]
+        if not others:
+            return None
+        s = _scourge(s, [s.board.cells[rng.choice(others)]])
+        region_near = [s.board.cells[j] for j in near[1:]]
+        water = [c for c in region_near if s.board.terrain[_where(s, c)] == "water"]
+        if water:
+            s = s.arranged(spirits={0: water[0]})
+        right = {s.board.cells[i] for i in coop.scourge_targets(s, "shadow")}
+        if not 2 <= len(right) <= 9:
+            return None
+        region = {s.shadow}
+        frontier = [s.shadow]
+        while frontier:
+            i = frontier.pop()
+            for j in s.board.neighbours[i]:
+                if j in s.scourged and j not in region:
+                    region.add(j)
+                    frontier.append(j)
+
+        def why_not(c):
+            i = _where(s, c)
+            if i in s.scourged:
+                return "is already scourged"
+            if i in _blockers(s):
+                return "holds a Spirit: Scourge never goes there"
+            if i == s.shadow:
+                return "is the Shadow's own space"
+            return "does not touch the scourged area around the Shadow"
+
+        return Exercise(
+            kind="pangaea.scourge_spread", seed=seed, answer_kind="cells", answer=right,
+            question="A Dance marker makes the Scourge spread. Click every space where one "
+                     "spreading Scourge Marker may go. (Dark hexes are Scourge; the black disc "
+                     "with a crescent is the Shadow.)",
+            checker=_cells_checker(right, why_not,
+                                   lambda c: "touches the scourged area around the Shadow",
+                                   "Right: next to the scourged area joined to the Shadow, and "
+                                   "never onto a Spirit or an Ancient."),
+            draw=lambda m: _draw(s, m),
+            hint="Start at the Shadow, follow the dark hexes joined to it, and look at the spaces "
+                 "around that area. A Scourge far away does not count.",
+            explanation="A spreading Scourge goes on a space next to the scourged area around the "
+                        "Shadow (its own space and the Scourge joined to it); Spirits and "
+                        "Ancients keep it away (assumption 'coop-scourge-spaces').",
+            context={"state": s})
+
+    return _retry(build, seed)
+
+
+@register("pangaea.dance_descent", game=GAME, notebook=NB07,
+          rule="A Dance marker lowers every Ancient Marker by the black markers in the current "
+               "Moon Board stack",
+          title="How far do the Ancients fall?")
+def dance_descent(seed: int) -> Exercise:
+    def build(rng):
+        s = _coop(rng, seed, players=1)
+        far = coop.distances(s.board, s.shadow)
+        trees = [s.board.cells[i] for i, k in far.items() if k == 2
+                 and s.board.terrain[i] == "land"]
+        if not trees:
+            return None
+        target = trees[0]
+        s = s.arranged(trees={target: 0})
+        stack = [rng.choice(["Dream", "Dream", "Devour"]) for _ in range(rng.randint(1, 3))]
+        # the stack drawn so far and a Dance on top of the bag, taken from the bag, the box or
+        # the Moon Board; the rest stays where it was
+        bag, shadow_box = list(s.shadow_bag), list(s.shadow_box)
+        moon = [list(c) for c in s.moon_board]
+        for marker in stack + ["Dance"]:
+            for source in [bag, shadow_box] + moon:
+                if marker in source:
+                    source.remove(marker)
+                    break
+            else:
+                return None
+        s = replace(s, moon_stacks=(tuple(stack),), shadow_bag=("Dance",) + tuple(bag),
+                    shadow_box=tuple(shadow_box), moon_board=tuple(tuple(c) for c in moon),
+                    ancient_steps=(24, 25, 26), decisions=(Pending("shadow", 0),),
+                    actions_taken=2)
+        try:
+            s.check_invariants()
+        except AssertionError:
+            return None
+        after = s.apply(MoveShadow(target))
+        fall = s.ancient_steps[0] - after.ancient_steps[0]
+        black = sum(1 for m in stack if m != "Dream")
+        words = ", ".join(stack)
+
+        def check(answer):
+            if answer == fall:
+                return Verdict(True, f"Right: {fall} black marker(s) in the stack, counting the "
+                                     "Dance itself.")
+            if answer == black:
+                return Verdict(False, "Count the Dance too: it joins the stack before the "
+                                      "Ancients fall.")
+            return Verdict(False, f"The stack now holds {words}, Dance: {fall} black marker(s) "
+                                  "(Devour and Dance), so each Ancient falls that many steps.")
+
+        return Exercise(
+            kind="pangaea.dance_descent", seed=seed, answer_kind="number", answer=fall,
+            question=f"The current stack on the Moon Board holds {words}. After the Shadow moves "
+                     "onto a Tree (which stops it), the marker drawn is a Dance. How many steps "
+                     "does each Ancient Marker go down?",
+            checker=check, draw=lambda m: _draw(s, m, fixed={target: "X"}, status=True),
+            hint="Dream markers are white; Devour and Dance markers are black.",
+            explanation="A Dance joins the current stack, spreads Scourge, and then every Ancient "
+                        "Marker still on the mountain goes down one step per black marker "
+                        "(Devour or Dance) in that stack.",
+            context={"state": s, "after": after})
+
+    return _retry(build, seed)
+
+
+@register("pangaea.scourged_growth", game=GAME, notebook=NB07,
+          rule="A single Seed on scourged land does not grow; two Seeds there grow and heal it",
+          title="Which Seeds grow on scourged land?")
+def scourged_growth(seed: int) -> Exercise:
+    def build(rng):
+        s = _coop(rng, seed, players=2)
+        water = [i for i in s.board.water if i != s.shadow and i not in s.scourged]
+        rng.shuffle(water)
+        for w in water:
+            near = [j for j in s.board.neighbours[w] if s.board.terrain[j] == "land"
+                    and s.trees[j] == NOBODY and j != s.shadow]
+            if len(near) >= 3:
+                break
+        else:
+            return None
+        rng.shuffle(near)
+        cells = [s.board.cells[j] for j in near[:3 + (len(near) > 3)]]
+        owners = _owners(rng, len(cells))
+        s = s.arranged(seeds=dict(zip(cells, owners)))
+        scourged = [c for c in cells if rng.random() < 0.7]
+        if not scourged or len(scourged) == len(cells) and rng.random() < 0.5:
+            return None
+        s = _scourge(s, scourged)
+        paired = [c for c in scourged if rng.random() < 0.5]
+        if paired:
+            extra = [_where(s, c) for c in paired]
+            players = list(s.players)
+            for i in extra:
+                p = s.seeds[i]
+                if players[p].seeds == 0:
+                    return None
+                players[p] = replace(players[p], seeds=players[p].seeds - 1)
+            s = replace(s, paired=tuple(sorted(extra)), players=tuple(players))
+        try:
+            s.check_invariants()
+        except AssertionError:
+            return None
+        w_cell = s.board.cells[w]
+        after = s.apply(SpiritGrowth(w_cell))
+        right = {c for c in cells if after.trees[_where(s, c)] != NOBODY}
+
+        def why_not(c):
+            i = _where(s, c)
+            if s.seeds[i] == NOBODY:
+                return "holds no Seed"
+            if i not in s.board.neighbours[w]:
+                return f"is not next to {w_cell}"
+            return "is a single Seed on scourged land: it does not grow"
+
+        def why_yes(c):
+            i = _where(s, c)
+            return ("holds two Seeds on scourged land (×2): they grow and heal it"
+                    if i in s.paired else "holds a Seed next to the Spirit on healthy land")
+
+        return Exercise(
+            kind="pangaea.scourged_growth", seed=seed, answer_kind="cells", answer=right,
+            question=f"Red performs Spirit Growth on {w_cell} (marked W). Click every space where a "
+                     "Tree grows. (Dark hexes are Scourge; '×2' means two Seeds lie there.)",
+            checker=_cells_checker(right, why_not, why_yes,
+                                   "Right: Seeds on healthy land grow; on scourged land only two "
+                                   "Seeds grow, and the Scourge is healed."),
+            draw=lambda m: _draw(s, m, fixed={w_cell: "W"}),
+            hint="On a dark (scourged) hex a single Seed is not enough.",
+            explanation="Healing Scourge: a single Seed on a scourged Land Space does not grow. "
+                        "Two Seeds of the same player (or a Vigorous Seed) grow a Tree there; "
+                        "both Seeds return and the Scourge Marker goes back to the supply.",
+            context={"state": s, "after": after})
+
+    return _retry(build, seed)
+
+
+# ----------------------------------------------------------------------------------------------
+# 08 — Wild Woods
+
+
+def _woods(rng: random.Random, seed: int, cols: int = 7, rows: int = 5, water: float = 0.3,
+           keep_land=()) -> GameState:
+    board = _board(rng, cols=cols, rows=rows, water=water, keep_land=keep_land)
+    return _game(board, seed, wild_woods=True, storms=False)
+
+
+@register("pangaea.sowing_range", game=GAME, notebook=NB08,
+          rule="Wild Woods Expand Forest: a level-N Tree sows on Land Spaces up to N steps away, "
+               "across water, never on a Tree, winning any Seeds already there",
+          title="Where can this Tree sow?")
+def sowing_range(seed: int) -> Exercise:
+    def build(rng):
+        centre = (2, 2)
+        s = _woods(rng, seed, keep_land=[centre])
+        lvl = rng.choice([1, 2, 2, 3])
+        s = s.arranged(trees={centre: 0}, treetops={centre: lvl - 1})
+        land = [c for c in _free_land(s) if c != centre]
+        rng.shuffle(land)
+        blue = {land[1]: {1: 2}} if rng.random() < 0.5 else {land[1]: {1: 1}, land[2]: {1: 1}}
+        s = s.arranged(trees={land[0]: 1}, seeds=blue)
+        seeds = s.players[0].seeds
+        right = {s.board.cells[i] for i, _ in woods.sow_options(s, 0, seeds)}
+        if not 2 <= len(right) <= 14:
+            return None
+        reach = set(woods.within(s.board, _where(s, centre), lvl))
+        dist = coop.distances(s.board, _where(s, centre))
+
+        def why_not(c):
+            i = _where(s, c)
+            if s.board.terrain[i] == "water":
+                return "is a Water Space: Seeds go on land"
+            if s.trees[i] != NOBODY:
+                return "holds a Tree"
+            if i not in reach:
+                return (f"is out of range: it is {dist[i]} spaces from your level-{lvl} Tree, "
+                        f"which reaches {lvl}")
+            n = woods.needed(s.seed_stacks[i], 0)
+            return (f"holds {s.seed_stacks[i][1]} Blue Seed(s): you would need {n} Seeds to lead "
+                    f"there and you have {seeds}")
+
+        return Exercise(
+            kind="pangaea.sowing_range", seed=seed, answer_kind="cells", answer=right,
+            question=f"Red's Tree at {centre} is level {lvl} and Red has {seeds} Seeds. Click every "
+                     "space where Red's Expand Forest may sow. (A Seed row like 'B2' means two "
+                     "Blue Seeds.)",
+            checker=_cells_checker(right, why_not,
+                                   lambda c: (f"is {dist[_where(s, c)]} space(s) away, within "
+                                              f"reach of the level-{lvl} Tree"),
+                                   f"Right: Land Spaces up to {lvl} step(s) away, across water "
+                                   "too, with no Tree, where Red's Seeds can hold the lead."),
+            draw=lambda m: _draw(s, m),
+            hint=f"Count up to {lvl} step(s) from the Tree over any space; then drop Trees, water "
+                 "and spaces Red cannot win.",
+            explanation="A level-1 Tree sows next to itself, level 2 up to 2 spaces away, level 3 "
+                        "up to 3, counting steps over land or water (assumption 'ww-range'). On "
+                        "another colour's Seeds Red must end with more Seeds than anyone.",
+            context={"state": s})
+
+    return _retry(build, seed)
+
+
+@register("pangaea.seeds_needed", game=GAME, notebook=NB08,
+          rule="Seed Competition: to add Seeds to a space you must then hold more Seeds there "
+               "than anyone else",
+          title="How many Seeds to lead?")
+def seeds_needed(seed: int) -> Exercise:
+    def build(rng):
+        s = _woods(rng, seed, cols=5, rows=3)
+        land = _free_land(s)
+        rng.shuffle(land)
+        cell = land[0]
+        stack = {1: rng.randint(1, 2)}
+        if rng.random() < 0.5:
+            stack[0] = rng.randint(1, stack[1] - 1) if stack[1] > 1 else 0
+        stack = {p: n for p, n in stack.items() if n}
+        s = s.arranged(seeds={cell: stack})
+        need = woods.needed(s.seed_stacks[_where(s, cell)], 0)
+        red, blue = s.seed_stacks[_where(s, cell)][:2]
+
+        def check(answer):
+            if answer == need:
+                return Verdict(True, f"Right: {red + need} Red against {blue} Blue is a strict "
+                                     "lead.")
+            if red + answer == blue:
+                return Verdict(False, f"{red + answer} against {blue} is a tie, and two colours may "
+                                      "never tie on a space.")
+            if red + answer < blue:
+                return Verdict(False, f"{red + answer} Red Seeds against {blue} Blue would not lead.")
+            return Verdict(False, f"That is more than needed: {need} already give Red "
+                                  f"{red + need} against {blue}.")
+
+        return Exercise(
+            kind="pangaea.seeds_needed", seed=seed, answer_kind="number", answer=need,
+            question=f"On {cell} (marked X) lie {blue} Blue Seed(s)"
+                     + (f" and {red} Red Seed(s)" if red else "")
+                     + ". What is the fewest Seeds Red must add there at once?",
+            checker=check, draw=lambda m: _draw(s, m, fixed={cell: "X"}),
+            hint="Red must end with more Seeds than Blue; a tie is never allowed.",
+            explanation="Seed Competition: Seeds may join another colour's Seeds only if their "
+                        "owner then has more Seeds there than anyone else. Several Flying Seeds "
+                        "(both actions and Blessings) or one Expand Forest can bring them at once.",
+            context={"state": s})
+
+    return _retry(build, seed)
+
+
+@register("pangaea.competition_growth", game=GAME, notebook=NB08,
+          rule="Seed Competition: when a space grows, every Seed goes back and only the colour "
+               "with the most Seeds grows a Tree",
+          title="Whose Tree grows?")
+def competition_growth(seed: int) -> Exercise:
+    def build(rng):
+        s = _woods(rng, seed, cols=5, rows=4, water=0.35)
+        water = list(s.board.water)
+        rng.shuffle(water)
+        for w in water:
+            near = [s.board.cells[j] for j in s.board.neighbours[w]
+                    if s.board.terrain[j] == "land"]
+            if len(near) >= 3:
+                break
+        else:
+            return None
+        rng.shuffle(near)
+        stacks = {}
+        for c in near[:4]:
+            a, b = rng.randint(0, 3), rng.randint(0, 2)
+            if a == b:
+                a += 1
+            stacks[c] = {p: n for p, n in ((0, a), (1, b)) if n}
+        if sum(x.get(0, 0) for x in stacks.values()) > 2 or sum(
+                x.get(1, 0) for x in stacks.values()) > 2:
+            return None
+        try:
+            s = s.arranged(seeds=stacks)
+        except InvalidSetup:
+            return None
+        s = replace(s, turn_player=1)
+        w_cell = s.board.cells[w]
+        after = s.apply(SpiritGrowth(w_cell))
+        right = {c for c in stacks if after.trees[_where(s, c)] == 0}
+        if not right:
+            return None
+
+        def why_not(c):
+            i = _where(s, c)
+            if s.seeds[i] == NOBODY:
+                return "holds no Seeds"
+            red, blue = s.seed_stacks[i][:2]
+            return f"has {red} Red against {blue} Blue: Blue leads, so Blue's Tree grows"
+
+        return Exercise(
+            kind="pangaea.competition_growth", seed=seed, answer_kind="cells", answer=right,
+            question=f"Blue performs Spirit Growth on {w_cell} (marked W). Click every space where "
+                     "a Red Tree grows. (Seed rows like 'R2 B1' give each colour's Seeds.)",
+            checker=_cells_checker(right, why_not,
+                                   lambda c: "is next to the Spirit and Red has the most Seeds there",
+                                   "Right: on each growing space the colour with the most Seeds "
+                                   "grows its Tree, whoever performed the Growth."),
+            draw=lambda m: _draw(s, m, fixed={w_cell: "W"}),
+            hint="Every Seed next to the Spirit grows; on a shared space, the colour with more "
+                 "Seeds wins.",
+            explanation="When a space grows, every Seed on it goes back to its owner's supply and "
+                        "only the player with the most Seeds there grows a Tree.",
+            context={"state": s, "after": after})
+
+    return _retry(build, seed)
+
+
+@register("pangaea.treetop_slots", game=GAME, notebook=NB08,
+          rule="Add Treetop: pay a slot's cost in Weather Tokens of different types (a Wild "
+               "Weather Blessing may stand for one)",
+          title="Which Treetops can Red pay for?")
+def treetop_slots(seed: int) -> Exercise:
+    def build(rng):
+        s = _woods(rng, seed, cols=5, rows=3)
+        tree = _free_land(s)[0]
+        held = {b: rng.choice([0, 0, 1, 2]) for b in BIOMES}
+        wild = rng.choice([0, 0, 1])
+        taken = rng.sample(range(6), rng.randint(0, 2))
+        s = s.arranged(trees={tree: 0}, treetops={tree: min(len(taken), 2)} if taken else {},
+                       weather={0: held}, blessings={0: {"Wild Weather": wild}})
+        data = woods.woods_data(s.edition)
+        pb = s.player_boards[0]
+        right = {str(k) for k, full in enumerate(pb.slots)
+                 if full and woods.payments(s, 0, data.slots[k].cost)}
+        if len(right) in (0, 6):
+            return None
+        tokens = ", ".join(f"{n} {b}" for b, n in zip(s.edition.biomes, s.players[0].weather)
+                           if n) or "no Weather Token"
+        wild_now = s.players[0].blessings[BLESSING_KINDS.index("Wild Weather")]
+        kinds = sum(1 for n in s.players[0].weather if n)
+        options = tuple(Option(str(k), f"slot {k + 1} (cost {slot.cost})")
+                        for k, slot in enumerate(data.slots))
+
+        def why(k):
+            if not pb.slots[k]:
+                return f"slot {k + 1} holds no Treetop any more"
+            cost = data.slots[k].cost
+            return (f"slot {k + 1} costs {cost} token(s) of different types; Red holds "
+                    f"{kinds} type(s)" + (f" and {wild_now} Wild Weather" if wild_now else ""))
+
+        def check(answer):
+            if answer == right:
+                return Verdict(True, "Right: those slots still hold a Treetop and Red can pay "
+                                     "their cost with different types.")
+            extra = sorted(answer - right, key=int)
+            if extra:
+                return Verdict(False, why(int(extra[0])) + ".")
+            k = int(sorted(right - answer, key=int)[0])
+            return Verdict(False, f"You left out slot {k + 1}: it costs {data.slots[k].cost} and "
+                                  "Red can pay that.")
+
+        pic = _stack(render.player_board_svg(s, 0), _draw(s, ()))
+        return Exercise(
+            kind="pangaea.treetop_slots", seed=seed, answer_kind="choices", answer=right,
+            options=options,
+            question=f"Red holds {tokens}" + (f" and {wild_now} Wild Weather Blessing"
+                                              if wild_now else "")
+                     + ". From which slots of Red's Player Board could Red take a Treetop now? "
+                       "Pick all.",
+            checker=check, draw=lambda m: pic,
+            hint="Count the different weather types Red holds; two tokens of one type count once.",
+            explanation="Add Treetop: choose a slot that still holds a Treetop and pay its cost; "
+                        "2 or 3 tokens must all be of different types. A Wild Weather Blessing "
+                        "may stand for one missing type (assumption 'ww-wild-weather-treetop').",
+            context={"state": s})
+
+    return _retry(build, seed)
+
+
+@register("pangaea.storm_blows", game=GAME, notebook=NB08,
+          rule="An Elemental Storm blows away the level-1 Trees on the Biome Tile of the current "
+               "player's Spirit; taller Trees and Thorondal's Tree stand",
+          title="Which Trees does the Storm blow away?")
+def storm_blows(seed: int) -> Exercise:
+    def build(rng):
+        s = _first(new_game(players=2, seed=seed, wild_woods=True, storms=True))
+        b = s.board
+        tile = rng.choice(sorted(set(b.tile_of)))
+        lands = [i for i in b.land if b.tile_of[i] == tile]
+        waters = [i for i in b.water if b.tile_of[i] == tile]
+        if len(lands) < 3 or not waters:
+            return None
+        cells = [b.cells[i] for i in lands]
+        owners = {c: rng.randrange(2) for c in cells}
+        s = s.arranged(trees=owners, spirits={0: b.cells[waters[0]]})
+        tops = {c: rng.choice([0, 0, 1, 2]) for c in cells}
+        s = s.arranged(treetops={c: n for c, n in tops.items() if n})
+        if rng.random() < 0.3:
+            s = s.arranged(ancients={"Thorondal": rng.choice(cells)})
+        d = Draft(s)
+        storm = next(c for c in s.land_deck + s.creature_deck + s.storm_box if woods.is_storm(c))
+        woods.storm(d, storm)
+        after = d.freeze()
+        right = {c for c in cells if after.trees[_where(s, c)] == NOBODY}
+        if not right and rng.random() < 0.7:
+            return None
+        guard = s.ancients[2]
+
+        def why_not(c):
+            i = _where(s, c)
+            if b.tile_of[i] != tile:
+                return "is not on the Biome Tile of Red's Spirit"
+            if s.trees[i] == NOBODY:
+                return "holds no Tree"
+            if i == guard:
+                return "holds the Tree Thorondal protects"
+            return f"holds a level-{woods.level(s, i)} Tree, which stands firm"
+
+        outline = [b.cells[i] for i in lands + waters]
+        return Exercise(
+            kind="pangaea.storm_blows", seed=seed, answer_kind="cells", answer=right,
+            question="An Elemental Storm is revealed at the end of Red's turn. It strikes the Biome "
+                     "Tile of Red's Spirit (the Red disc marked S; the tile's spaces are marked T). "
+                     "Click every Tree that blows away (none, if none do).",
+            checker=_cells_checker(right, why_not,
+                                   lambda c: "holds a level-1 Tree on the struck tile",
+                                   "Right: the level-1 Trees of the struck tile blow away; taller "
+                                   "Trees (and Thorondal's) stand."),
+            draw=lambda m: _draw(s, m, fixed={c: "T" for c in outline}),
+            hint="Only the tile of Red's Spirit; the number in a Tree's disc is its level.",
+            explanation="An Elemental Storm removes every level-1 Tree on the Biome Tile of the "
+                        "current player's Spirit (each owner draws a Blessing), then lays Storm "
+                        "tokens on the tile. Trees of level 2 or 3 are not affected, nor the "
+                        "Tree under Thorondal (assumption 'ww-storm-empty').",
+            context={"state": s, "after": after})
+
+    return _retry(build, seed)
