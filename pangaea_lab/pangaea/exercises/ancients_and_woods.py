@@ -153,6 +153,11 @@ def _stack(*svgs: str) -> str:
                     + "".join(parts) + "</svg>")
 
 
+def _retitle(svg: str, title: str) -> str:
+    """A chains drawing with another heading (for a single card shown on its own)."""
+    return as_image(re.sub(r"Red(&#x27;|&#39;|&apos;|')s Ritual Chains", title, svg, count=1))
+
+
 def _cells_text(cells) -> str:
     cells = sorted(cells)
     return ", ".join(str(c) for c in cells) if cells else "no space"
@@ -530,8 +535,8 @@ def chain_place(seed: int) -> Exercise:
                                   f"its top {'left' if theirs == 'L' else 'right'} corner.")
 
         card_pic = render.chains_svg(replace(s, players=(replace(
-            s.players[0], chains=((new,),)),) + s.players[1:]), 0).replace(
-            "Red's Ritual Chains", "The card Red plays now")
+            s.players[0], chains=((new,),)),) + s.players[1:]), 0)
+        card_pic = _retitle(card_pic, "The card Red plays now")
         pic = _stack(render.chains_svg(s, 0), card_pic)
         return Exercise(
             kind="pangaea.chain_place", seed=seed, answer_kind="choice",
@@ -725,8 +730,8 @@ def ecosystem(seed: int) -> Exercise:
             return Verdict(False, "You missed one: " + why(sorted(makes - answer)[0], True) + ".")
 
         card_pic = render.chains_svg(replace(s, players=(replace(
-            ps, chains=((new,),)),) + s.players[1:]), 0).replace(
-            "Red's Ritual Chains", "The Land card Red plays now")
+            ps, chains=((new,),)),) + s.players[1:]), 0)
+        card_pic = _retitle(card_pic, "The Land card Red plays now")
         pic = _stack(render.chains_svg(s, 0), card_pic)
         return Exercise(
             kind="pangaea.ecosystem", seed=seed, answer_kind="choices", answer=makes,
