@@ -8,6 +8,13 @@ True
 >>> ex.check(ex.answer).correct                      # the engine's own answer is right
 True
 
+In a notebook, :func:`practice` shows one exercise as a widget a learner answers by clicking,
+and :func:`progress` a line "2 of 5 right" for the exercises of the page::
+
+    from pangaea_lab.exercises import practice, progress
+    progress()
+    practice("pangaea.flying_seed_range", seed=1)
+
 Each kind has its ``game``, its ``notebook`` (path under ``notebooks/``), the ``rule`` in plain
 words and ``generate(seed)``; a generated exercise has ``question``, ``answer`` (the engine's)
 and ``check(answer)``, which returns a verdict with ``correct`` and ``reason``.
@@ -16,6 +23,7 @@ and ``check(answer)``, which returns a verdict with ``correct`` and ``reason``.
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from .core.exercises import Exercise, ExerciseKind, Option, Verdict, get, registered
 
@@ -41,5 +49,25 @@ def generate(key: str, seed: int = 0) -> Exercise:
     return get(key).generate(seed)
 
 
+def practice(key: str, seed: int = 0) -> Any:
+    """The exercise widget for kind ``key``, starting at ``seed``: the question, the board or
+    the choices, and the buttons Check, Hint, Show answer and Another one.  It is counted by
+    this kernel's :func:`progress` line (``widget.model`` is the
+    :class:`~pangaea_lab.core.exercise_widget.ExerciseModel`)."""
+    from .core import exercise_widget  # imports ipywidgets: only when a widget is asked for
+
+    registry()
+    get(key)  # an unknown kind is refused here, naming the known ones
+    return exercise_widget.exercise_widget(key, seed, progress=exercise_widget.PROGRESS)
+
+
+def progress() -> Any:
+    """A line "N of M right": the exercises shown in this kernel (one page in JupyterLab and
+    in the classroom app) and how many of them were last checked right; it updates live."""
+    from .core import exercise_widget  # imports ipywidgets: only when a widget is asked for
+
+    return exercise_widget.progress_widget(exercise_widget.PROGRESS)
+
+
 __all__ = ["Exercise", "ExerciseKind", "GAMES", "Option", "Verdict", "generate", "kinds_for",
-           "registry"]
+           "practice", "progress", "registry"]
