@@ -69,3 +69,27 @@ def test_exercise_kind_over_many_seeds(kind):
 def test_the_same_seed_gives_the_same_exercise(kind):
     a, b = kind.generate(7), kind.generate(7)
     assert a.question == b.question and a.answer == b.answer and a.svg() == b.svg()
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=lambda k: k.key)
+def test_answered_in_the_widget_by_clicking(kind):
+    """With the code hidden: the engine's answer given by clicks (or picks, or typing) is
+    judged right; a fresh position comes with "Another one"."""
+    from pangaea_lab.exercises import practice
+    widget = practice(kind.key, seed=1)
+    model = widget.model
+    ex = model.exercise
+    if ex.answer_kind == "cells":
+        for cell in sorted(ex.answer):
+            model.click(f"{cell[0]},{cell[1]}")
+    elif ex.answer_kind == "choice":
+        model.choose(ex.answer)
+    elif ex.answer_kind == "choices":
+        for key in sorted(ex.answer):
+            model.choose(key)
+    else:
+        model.set_number(str(ex.answer))
+    assert model.check().correct
+    assert "data-cell" in model.svg() or ex.answer_kind != "cells"
+    model.another()
+    assert model.exercise.seed != 1
