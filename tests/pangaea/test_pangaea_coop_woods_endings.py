@@ -7,6 +7,7 @@ or was on its way back to a Player Board (issue 15, finding 1).  Rule label
 """
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -47,18 +48,37 @@ def test_a_co_op_wild_woods_game_lost_with_treetops_on_their_way_saves_and_loads
     check_final(random_final(seed, stream))
 
 
-def test_a_treetop_still_to_place_when_the_team_loses_goes_on_a_tree():
-    """Seed 90: the team loses while Red still has to place a Treetop it paid for."""
-    state = pangaea.new_game(players=2, seed=90, mode="coop", wild_woods=True)
-    rng = random.Random(90)
-    seen = False
-    while not state.is_over:
-        before = state
-        state = state.apply(rng.choice(state.legal_actions()))
-        seen = seen or (state.is_over and any(x.kind in ("raise", "treetop")
-                                               for x in before.decisions))
-    assert seen, "the game should end with a Treetop decision waiting"
-    check_final(state)
+def test_treetops_on_their_way_when_the_team_loses_find_a_place():
+    """The team loses while Red still has to place a Treetop it paid for and one of Blue's
+    Treetops is on its way back to Blue's Player Board: Red's goes on Red's Tree, Blue's onto
+    the empty slot (assumption 'coop-end-treetops')."""
+    from pangaea_lab.pangaea import coop
+    from pangaea_lab.pangaea.rules import Draft
+
+    s = pangaea.new_game(players=2, seed=7, mode="coop", wild_woods=True)
+    boards = tuple(replace(pb, slots=(False,) + pb.slots[1:]) for pb in s.player_boards)
+    s = replace(s, player_boards=boards,
+                decisions=(Pending("raise", 0), Pending("treetop", 1, amount=1)))
+    s.check_invariants()                            # Treetops: 5 on the board + 1 on the way
+    red_tree = s.board.index[s.trees_of(0)[0]]
+    d = Draft(s)
+    coop.finish(d, "lost", "the last Scourge Marker was placed")
+    lost = d.freeze()
+    assert lost.result == "lost" and not lost.decisions
+    assert lost.treetops[red_tree] == 1 and lost.player_boards[1].slots == (True,) * 6
+    check_final(lost)
+
+
+def test_known_seeds_still_end_with_treetops_on_their_way():
+    """Random games that end while a returned Treetop still waits for its slot."""
+    for seed, stream in [(41, 41), (271, 271), (590, 100590)]:
+        state = pangaea.new_game(players=2, seed=seed, mode="coop", wild_woods=True)
+        rng = random.Random(stream)
+        while not state.is_over:
+            before = state
+            state = state.apply(rng.choice(state.legal_actions()))
+        assert any(x.kind in ("raise", "treetop") for x in before.decisions), seed
+        check_final(state)
 
 
 @pytest.mark.slow
