@@ -1210,19 +1210,24 @@ def competition_growth(seed: int) -> Exercise:
         else:
             return None
         rng.shuffle(near)
+        # a level-3 Tree each, away from the Spirit: their Treetops unlock a third Seed
+        away = [c for c in _free_land(s) if c not in near
+                and _where(s, c) not in s.board.neighbours[w]]
+        if len(away) < 2:
+            return None
+        s = s.arranged(trees={away[0]: 0, away[-1]: 1}, treetops={away[0]: 2, away[-1]: 2})
         stacks = {}
         for c in near[:4]:
             a, b = rng.randint(0, 3), rng.randint(0, 2)
             if a == b:
                 a += 1
             stacks[c] = {p: n for p, n in ((0, a), (1, b)) if n}
-        if sum(x.get(0, 0) for x in stacks.values()) > 2 or sum(
-                x.get(1, 0) for x in stacks.values()) > 2:
+        if not any(len(x) == 2 for x in stacks.values()):   # at least one shared space
             return None
-        try:
-            s = s.arranged(seeds=stacks)
-        except InvalidSetup:
-            return None
+        for p in (0, 1):
+            if sum(x.get(p, 0) for x in stacks.values()) > s.players[p].seeds:
+                return None
+        s = s.arranged(seeds=stacks)
         s = replace(s, turn_player=1)
         w_cell = s.board.cells[w]
         after = s.apply(SpiritGrowth(w_cell))
