@@ -57,7 +57,8 @@ GAMES = (
              ("pangaea/01_setup.ipynb", "pangaea/02_turns.ipynb",
               "pangaea/03_land_rituals.ipynb", "pangaea/04_scoring.ipynb",
               "pangaea/05_ancients.ipynb", "pangaea/06_chains_and_favor.ipynb",
-              "pangaea/07_return_of_the_ancients.ipynb", "pangaea/08_wild_woods.ipynb"),
+              "pangaea/07_return_of_the_ancients.ipynb", "pangaea/08_wild_woods.ipynb",
+              "pangaea/10_statistics.ipynb"),
              (Variant("Full game with the Ancients", (2, 4)),
               Variant("Family rules", (2, 4), (("family", True),)),
               Variant("Return of the Ancients (solo/co-op)", (1, 4), (("mode", "coop"),)),
@@ -75,12 +76,14 @@ GAMES = (
              "species scores its own way.",
              ("forest_shuffle/01_setup_and_turns.ipynb",
               "forest_shuffle/02_effects_and_bonuses.ipynb",
-              "forest_shuffle/03_scoring_every_species.ipynb", "forest_shuffle/04_full_game.ipynb")),
+              "forest_shuffle/03_scoring_every_species.ipynb", "forest_shuffle/04_full_game.ipynb",
+              "forest_shuffle/05_statistics.ipynb")),
     GameInfo("inori", "Inori", (2, 4),
              "Make offerings to spirit cards and the Great Tree over four seasons and win the "
              "altar majorities.",
              ("inori/01_setup_and_turns.ipynb", "inori/02_great_tree_and_runes.ipynb",
-              "inori/03_seasons_and_majorities.ipynb", "inori/04_full_game.ipynb")),
+              "inori/03_seasons_and_majorities.ipynb", "inori/04_full_game.ipynb",
+              "inori/05_statistics.ipynb")),
 )
 
 

@@ -10,6 +10,7 @@ options) and the table is sorted by seed, so the table is the same on all of the
 
 from __future__ import annotations
 
+import atexit
 import json
 import math
 import os
@@ -228,18 +229,41 @@ def _chunk_size(n: int, workers: int) -> int:
     return max(1, min(20, math.ceil(n / (workers * 6))))
 
 
-def _process_results(spec: RunSpec, parts: list[list[int]], workers: int) -> Iterator[list]:
+#: process pools by number of workers, kept for the next run (starting fresh Python processes
+#: costs about a second, as much as many games); ``shutdown_pools`` ends them
+_POOLS: dict[int, Any] = {}
+
+
+def _pool(workers: int) -> Any:
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-    # "spawn": fresh worker processes everywhere (no fork of a process running threads)
-    context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    from concurrent.futures import ProcessPoolExecutor
+    pool = _POOLS.get(workers)
+    if pool is None or getattr(pool, "_broken", False):
+        # "spawn": fresh worker processes everywhere (no fork of a process running threads)
+        pool = ProcessPoolExecutor(max_workers=workers,
+                                   mp_context=multiprocessing.get_context("spawn"))
+        _POOLS[workers] = pool
+    return pool
+
+
+def shutdown_pools() -> None:
+    """End the worker processes kept by the local-process backend."""
+    while _POOLS:
+        _POOLS.popitem()[1].shutdown(wait=True, cancel_futures=True)
+
+
+atexit.register(shutdown_pools)
+
+
+def _process_results(spec: RunSpec, parts: list[list[int]], workers: int) -> Iterator[list]:
+    from concurrent.futures import as_completed
+    futures = [_pool(workers).submit(play_chunk, spec, seeds) for seeds in parts]
     try:
-        futures = [pool.submit(play_chunk, spec, seeds) for seeds in parts]
         for future in as_completed(futures):
             yield future.result()
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        for future in futures:   # an interrupted run leaves no work queued behind it
+            future.cancel()
 
 
 def _dask_results(spec: RunSpec, parts: list[list[int]], client: Any) -> Iterator[list]:

@@ -1,0 +1,72 @@
+"""Simulation lab benchmark: the cost of ``simulate`` against a plain loop over the same games,
+and the local-process and Dask backends against the in-process one, measured side by side in
+one run.  Prints ratios (the targets: overhead at most 10% at one process; each backend at
+least 1.6x the in-process rate on 2 cores).  Run with ``python bench/bench_simulate.py``.
+
+The plain loop builds the same games and computer players and plays them with
+``play_game``; ``simulate`` also counts turns, reads every seat's score categories, records
+the event table, and draws no bar (``progress=False``) so only the lab's own work is timed.
+The machine's other load moves the figures: each is the best of a few alternating rounds.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+GAME, PLAYERS, BOTS = "pangaea", 2, "greedy"
+GAMES = int(os.environ.get("BENCH_SIM_GAMES", "40"))
+ROUNDS = int(os.environ.get("BENCH_SIM_ROUNDS", "3"))
+
+
+def plain_loop(seeds: range) -> float:
+    from pangaea_lab import pangaea
+    from pangaea_lab.core.players import GreedyPlayer, play_game
+    from pangaea_lab.sim.play import bot_seed
+    start = time.perf_counter()
+    for seed in seeds:
+        state = pangaea.new_game(players=PLAYERS, seed=seed)
+        play_game(state, [GreedyPlayer(bot_seed(seed, p)) for p in range(PLAYERS)])
+    return time.perf_counter() - start
+
+
+def lab(seeds: range, **backend) -> float:
+    from pangaea_lab.simulate import simulate
+    start = time.perf_counter()
+    simulate(GAME, players=PLAYERS, seeds=seeds, bots=BOTS, events=True, progress=False,
+             **backend)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    from distributed import Client, LocalCluster
+    seeds = range(GAMES)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    print(f"{GAMES} games of {GAME}, {PLAYERS} {BOTS} players; {cores} cores; best of {ROUNDS}")
+    best: dict[str, float] = {}
+
+    def keep(name: str, seconds: float) -> None:
+        best[name] = min(best.get(name, seconds), seconds)
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        client.run(lambda: __import__("pangaea_lab.sim.play"))   # workers ready before timing
+        lab(range(2), workers=2)                                  # the pool's processes too
+        for _ in range(ROUNDS):
+            keep("plain loop", plain_loop(seeds))
+            keep("simulate, in-process", lab(seeds))
+            keep("simulate, 2 local processes", lab(seeds, workers=2))
+            keep("simulate, Dask (2 worker processes)", lab(seeds, client=client))
+    for name, seconds in best.items():
+        print(f"  {name:38s} {seconds:7.2f} s   {GAMES / seconds:6.1f} games/s")
+    here = best["simulate, in-process"]
+    overhead = here / best["plain loop"] - 1
+    print(f"overhead of simulate over the plain loop: {overhead:+.1%} (target: at most +10%)")
+    for name in ("simulate, 2 local processes", "simulate, Dask (2 worker processes)"):
+        print(f"{name} vs in-process: {here / best[name]:.2f}x (target: at least 1.6x)")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
