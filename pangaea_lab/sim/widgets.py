@@ -48,7 +48,7 @@ class QuestionWidget:
         self.run = w.Button(description="Run", button_style="success", icon="play",
                             tooltip="Play the games and draw the chart")
         self.bar = w.Output()
-        self.chart = w.Image(format="png", layout=w.Layout(max_width="100%"))
+        self.chart = w.Image(format="png", layout=w.Layout(max_width="760px"))
         self.words = w.HTML()
         self.answer: Answer | None = None
         self.run.on_click(lambda _: self.press())
