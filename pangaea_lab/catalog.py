@@ -70,7 +70,7 @@ GAMES = (
              "(with Nature's Spirits and solo).",
              ("harmonies/01_setup_and_turns.ipynb", "harmonies/02_landscapes.ipynb",
               "harmonies/03_habitats.ipynb", "harmonies/04_spirits_and_solo.ipynb",
-              "harmonies/05_full_game.ipynb")),
+              "harmonies/05_full_game.ipynb", "harmonies/06_statistics.ipynb")),
     GameInfo("forest_shuffle", "Forest Shuffle", (2, 5),
              "Play trees and the animals, plants and mushrooms that live around them; every "
              "species scores its own way.",
