@@ -85,7 +85,10 @@ class QuestionWidget:
         """The numbers behind the chart as plain text (for the notebook's checked output)."""
         if self.answer is None:
             return ""
-        return self.answer.table.round(digits).to_string(index=False)
+        words = {"low": "interval from", "high": "interval to", "place": "place in turn order"}
+        table = self.answer.table.round(digits)
+        table = table.rename(columns=lambda c: words.get(c, c.replace("_", " ")))
+        return table.to_string(index=False)
 
 
 def ask(key: str, games: int | None = None, players: int | None = None, bots: Any = None,

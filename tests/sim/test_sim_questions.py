@@ -61,7 +61,7 @@ def test_widget_runs_on_build_and_again_on_run():
     q.players.value = 3
     q.run.click()
     assert len(q.answer.games) == 6 and set(q.answer.games.players) == {3}
-    assert "place" in q.numbers()
+    assert "place in turn order" in q.numbers() and "win rate" in q.numbers()
 
 
 def test_tournament_widget_explains_a_choice_it_cannot_run():

@@ -84,9 +84,10 @@ def test_three_backends_give_identical_tables():
     here = simulate("inori", **kw)
     processes = simulate("inori", workers=2, **kw)
     with LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                      dashboard_address=None) as cluster, Client(cluster) as client:
+                      dashboard_address=":0") as cluster, Client(cluster) as client:
         on_dask = simulate("inori", client=client, **kw)
-    for other in (processes, on_dask):
+        by_address = simulate("inori", client=cluster.scheduler_address, **kw)
+    for other in (processes, on_dask, by_address):
         pd.testing.assert_frame_equal(here[0], other[0])
         pd.testing.assert_frame_equal(here[1], other[1])
 
