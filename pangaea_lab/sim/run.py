@@ -23,11 +23,13 @@ from .. import __version__
 from ..core.errors import InvalidSetup
 from ..core.players import Player
 from .games import SimulationError, reader
-from .play import RunSpec, play_chunk
+from .play import RunSpec, bot_seed, play_chunk
 from .store import FORMAT, ResultsFolder
 
 Result = tuple[dict[str, Any], list[dict[str, Any]]]
 
+#: the most games one run may ask for (a list of seeds is held in memory)
+MAX_GAMES = 10_000_000
 #: how often results are written to the results file (seconds), at the latest
 FLUSH_SECONDS = 2.0
 #: ... and after how many games, at the latest
@@ -156,6 +158,12 @@ def resolve_bots(read: Any, bots: Any, players: int) -> tuple[tuple[type[Player]
             cls = bot if isinstance(bot, type) else type(bot)
             if not issubclass(cls, Player):
                 raise SimulationError(f"a bot must be a computer player (a Player), not {bot!r}")
+            try:
+                cls(bot_seed(0, 0))
+            except Exception as exc:   # any failure here is the bot's, named in the message
+                raise SimulationError(f"the computer player {cls.__name__} cannot be made "
+                                      f"from a seed alone ({exc}); a bot class is called as "
+                                      "Bot(seed) for each game and seat") from None
             short = [k for k, v in known.items() if v is cls]
             names.append(short[0] if short else f"{cls.__module__}.{cls.__qualname__}")
         classes.append(cls)
@@ -168,11 +176,14 @@ def check_seeds(seeds: Any) -> list[int]:
     if isinstance(seeds, int):
         if seeds <= 0:
             raise SimulationError(f"the number of games must be at least 1, not {seeds}")
+        if seeds > MAX_GAMES:
+            raise SimulationError(f"at most {MAX_GAMES:,} games in one run, not {seeds:,}")
         return list(range(seeds))
-    try:
-        seed_list = list(seeds)
-    except TypeError:
-        raise SimulationError("seeds must be a number of games or a list of seeds") from None
+    if isinstance(seeds, (str, bytes)) or not hasattr(seeds, "__iter__"):
+        raise SimulationError("seeds must be a number of games or a list of seeds")
+    if hasattr(seeds, "__len__") and len(seeds) > MAX_GAMES:
+        raise SimulationError(f"at most {MAX_GAMES:,} games in one run, not {len(seeds):,}")
+    seed_list = list(seeds)
     if not seed_list:
         raise SimulationError("there are no games to play: the list of seeds is empty")
     for s in seed_list:

@@ -41,6 +41,13 @@ class CountingPlayer(RandomPlayer):
                 raise KeyboardInterrupt("stopped by the test")
 
 
+class NeedsMore(RandomPlayer):
+    """A computer player that needs more than a seed to be made."""
+
+    def __init__(self, seed, depth):
+        super().__init__(seed)
+
+
 @pytest.fixture
 def counting():
     CountingPlayer.games = []
@@ -187,6 +194,10 @@ def test_results_file_of_other_settings_is_refused(tmp_path):
     (dict(game="inori", workers=0), "workers must be"),
     (dict(game="inori", resume=True), "resume needs a results file"),
     (dict(game="inori", client=42), "client must be a dask.distributed.Client"),
+    (dict(game="inori", seeds="12"), "number of games or a list of seeds"),
+    (dict(game="inori", seeds=10**12), "at most 10,000,000 games"),
+    (dict(game="inori", bots=[NeedsMore]), "cannot be made from a seed alone"),
+    (dict(game="inori", bots=[int]), "must be a computer player"),
 ])
 def test_bad_arguments_are_refused_in_plain_words(kwargs, words):
     kwargs = {"players": 2, "progress": False, **kwargs}
@@ -220,3 +231,12 @@ def test_flush_writes_parts_as_games_arrive(tmp_path, monkeypatch):
     out = tmp_path / "parts.parquet"
     simulate("inori", players=2, seeds=5, out=out, progress=False)
     assert len(list((out / "games").glob("part-*.parquet"))) == 3
+
+
+def test_bots_given_as_classes_or_instances_are_seeded_per_game_and_seat():
+    by_name = simulate("inori", players=2, seeds=3, bots="random,greedy", progress=False)
+    from pangaea_lab.core.players import GreedyPlayer
+    by_object = simulate("inori", players=2, seeds=3, bots=[RandomPlayer(99), GreedyPlayer],
+                         progress=False)
+    pd.testing.assert_frame_equal(by_name, by_object)
+    assert list(by_object.p1_bot) == ["greedy"] * 3
