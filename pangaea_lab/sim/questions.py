@@ -158,9 +158,10 @@ def land_rituals(game: str = "pangaea", players: int = 2, bots: Any = ("forester
     left, right = fig.subplots(1, 2, width_ratios=(1.2, 1))
     rounds = sorted(lands["round"].unique())
     data = [lands[lands["round"] == r].points.to_numpy() for r in rounds]
-    left.boxplot(data, tick_labels=[str(r) for r in rounds], showmeans=True,
+    left.boxplot(data, showmeans=True,
                  meanprops={"marker": "D", "markerfacecolor": "white",
                             "markeredgecolor": "black"})
+    left.set_xticks(list(range(1, len(rounds) + 1)), [str(r) for r in rounds])
     left.set_xlabel("round")
     left.set_ylabel("points of one Land Ritual")
     left.set_title("by round (box: middle half, diamond: mean)", fontsize=9)
@@ -250,6 +251,13 @@ def winning_species(game: str = "forest_shuffle", players: int = 2, bots: Any = 
     # every forest counts, with 0 for a species it does not have
     forests = events.pivot_table(index=["seed", "seat", "winner"], columns="label",
                                  values="points", aggfunc="sum", fill_value=0)
+    flags = set(forests.index.get_level_values("winner"))
+    if flags != {True, False}:
+        fig = _figure(7, 2)
+        fig.text(0.5, 0.5, "Every forest won (or none did) in these games: play more games.",
+                 ha="center")
+        return Answer(fig, pd.DataFrame(), "No forest lost in these games, so there is "
+                      "nothing to compare: play more games.", table)
     winners = forests.xs(True, level="winner")
     others = forests.xs(False, level="winner")
     rows = []
@@ -277,8 +285,10 @@ def winning_species(game: str = "forest_shuffle", players: int = 2, bots: Any = 
     top = gaps.iloc[-1]
     text = (f"{top.species} gave winning forests {top.winners:.1f} points on average against "
             f"{top.others:.1f} in the others (95% bootstrap intervals {top.winners_low:.1f}–"
-            f"{top.winners_high:.1f} and {top.others_low:.1f}–{top.others_high:.1f}); where the "
-            "two intervals overlap, these games cannot tell the difference from chance.")
+            f"{top.winners_high:.1f} and {top.others_low:.1f}–{top.others_high:.1f}): "
+            + ("the intervals do not overlap, so the lead is more than chance."
+               if top.winners_low > top.others_high else
+               "the intervals overlap, so these games cannot tell the lead from chance."))
     return Answer(fig, gaps, text, table)
 
 
