@@ -240,3 +240,27 @@ def test_bots_given_as_classes_or_instances_are_seeded_per_game_and_seat():
                          progress=False)
     pd.testing.assert_frame_equal(by_name, by_object)
     assert list(by_object.p1_bot) == ["greedy"] * 3
+
+
+def test_progress_bar_counts_games_in_a_terminal(capsys):
+    simulate("inori", players=2, seeds=3)
+    err = capsys.readouterr().err
+    assert "Inori games" in err and "3/3" in err
+
+
+@pytest.mark.parametrize("game, kind, columns", [
+    ("harmonies", "Animal card", {"cubes", "cubes_needed", "completed", "points"}),
+    ("forest_shuffle", "Species", {"label", "points"}),
+    ("inori", "Season card", {"season", "card", "points"}),
+])
+def test_event_tables_of_the_other_games(game, kind, columns):
+    games, events = simulate(game, players=2, seeds=3, bots="greedy", events=True,
+                             progress=False)
+    assert kind in set(events.kind) and columns <= set(events.columns)
+    assert set(events.seed) <= set(games.seed) and (events.seat < 2).all()
+    parts = {"forest_shuffle": ("species",), "harmonies": ("animal_cards", "spirit"),
+             "inori": ("season_cards",)}[game]
+    for row in games.itertuples():   # the events add up to the matching score categories
+        for seat in range(2):
+            mine = events[(events.seed == row.seed) & (events.seat == seat)]
+            assert mine.points.sum() == sum(getattr(row, f"p{seat}_{p}") for p in parts)
