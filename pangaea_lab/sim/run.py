@@ -11,6 +11,7 @@ options) and the table is sorted by seed, so the table is the same on all of the
 from __future__ import annotations
 
 import atexit
+import inspect
 import json
 import math
 import os
@@ -158,12 +159,14 @@ def resolve_bots(read: Any, bots: Any, players: int) -> tuple[tuple[type[Player]
             cls = bot if isinstance(bot, type) else type(bot)
             if not issubclass(cls, Player):
                 raise SimulationError(f"a bot must be a computer player (a Player), not {bot!r}")
-            try:
-                cls(bot_seed(0, 0))
-            except Exception as exc:   # any failure here is the bot's, named in the message
+            try:   # checked without making one: a bot may count the players it makes
+                inspect.signature(cls).bind(bot_seed(0, 0))
+            except TypeError as exc:
                 raise SimulationError(f"the computer player {cls.__name__} cannot be made "
                                       f"from a seed alone ({exc}); a bot class is called as "
                                       "Bot(seed) for each game and seat") from None
+            except ValueError:   # no signature to read (a class made in C): tried in play
+                pass
             short = [k for k, v in known.items() if v is cls]
             names.append(short[0] if short else f"{cls.__module__}.{cls.__qualname__}")
         classes.append(cls)
