@@ -5,3 +5,11 @@ for what they share.
 """
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    """``pangaea_lab.simulate``: the simulation lab, imported on first use (it brings pandas)."""
+    if name == "simulate":
+        import importlib
+        return importlib.import_module(".simulate", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

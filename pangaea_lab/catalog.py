@@ -57,7 +57,8 @@ GAMES = (
              ("pangaea/01_setup.ipynb", "pangaea/02_turns.ipynb",
               "pangaea/03_land_rituals.ipynb", "pangaea/04_scoring.ipynb",
               "pangaea/05_ancients.ipynb", "pangaea/06_chains_and_favor.ipynb",
-              "pangaea/07_return_of_the_ancients.ipynb", "pangaea/08_wild_woods.ipynb"),
+              "pangaea/07_return_of_the_ancients.ipynb", "pangaea/08_wild_woods.ipynb",
+              "pangaea/10_statistics.ipynb"),
              (Variant("Full game with the Ancients", (2, 4)),
               Variant("Family rules", (2, 4), (("family", True),)),
               Variant("Return of the Ancients (solo/co-op)", (1, 4), (("mode", "coop"),)),
@@ -69,18 +70,20 @@ GAMES = (
              "(with Nature's Spirits and solo).",
              ("harmonies/01_setup_and_turns.ipynb", "harmonies/02_landscapes.ipynb",
               "harmonies/03_habitats.ipynb", "harmonies/04_spirits_and_solo.ipynb",
-              "harmonies/05_full_game.ipynb")),
+              "harmonies/05_full_game.ipynb", "harmonies/06_statistics.ipynb")),
     GameInfo("forest_shuffle", "Forest Shuffle", (2, 5),
              "Play trees and the animals, plants and mushrooms that live around them; every "
              "species scores its own way.",
              ("forest_shuffle/01_setup_and_turns.ipynb",
               "forest_shuffle/02_effects_and_bonuses.ipynb",
-              "forest_shuffle/03_scoring_every_species.ipynb", "forest_shuffle/04_full_game.ipynb")),
+              "forest_shuffle/03_scoring_every_species.ipynb", "forest_shuffle/04_full_game.ipynb",
+              "forest_shuffle/05_statistics.ipynb")),
     GameInfo("inori", "Inori", (2, 4),
              "Make offerings to spirit cards and the Great Tree over four seasons and win the "
              "altar majorities.",
              ("inori/01_setup_and_turns.ipynb", "inori/02_great_tree_and_runes.ipynb",
-              "inori/03_seasons_and_majorities.ipynb", "inori/04_full_game.ipynb")),
+              "inori/03_seasons_and_majorities.ipynb", "inori/04_full_game.ipynb",
+              "inori/05_statistics.ipynb")),
 )
 
 

@@ -1,0 +1,98 @@
+"""Playing the games of a run: the part that runs in a worker (a local process or a Dask
+worker), so it imports no table library and keeps its inputs small and picklable.
+
+>>> spec = RunSpec("inori", 2, (), (RandomPlayer, RandomPlayer), ("random", "random"))
+>>> [row["seed"] for row, _ in play_chunk(spec, [3, 4])]
+[3, 4]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.players import Player, RandomPlayer  # noqa: F401  (RandomPlayer: doctest)
+from .games import SimulationError, reader
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """Everything that decides the games of a run except the seeds."""
+
+    game: str
+    players: int
+    options: tuple[tuple[str, Any], ...]
+    bots: tuple[type[Player], ...]
+    bot_names: tuple[str, ...]
+    events: bool = True
+    max_steps: int = 20000
+
+
+def bot_seed(seed: int, seat: int) -> str:
+    """The seed of the computer player in ``seat`` for game ``seed``: fixed for a game and a
+    seat, so a game is the same whichever worker plays it and in whatever order."""
+    return f"sim-{seed}-{seat}"
+
+
+def play_one(spec: RunSpec, seed: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Play game ``seed`` to the end: its row and its event rows."""
+    read = reader(spec.game)
+    first = state = read.new_game(spec.players, seed, dict(spec.options))
+    bots = [cls(bot_seed(seed, seat)) for seat, cls in enumerate(spec.bots)]
+    hook = read.on_step if spec.events else None
+    marker = read.turn_marker
+    events: list[dict[str, Any]] = []
+    steps = turns = 0
+    last: Any = object()
+    while not state.is_over:
+        if steps >= spec.max_steps:
+            raise SimulationError(f"game {seed} of {read.title} did not end within "
+                                  f"{spec.max_steps} actions")
+        mark = marker(state)
+        if mark != last:
+            turns, last = turns + 1, mark
+        action = bots[state.current_player].choose(state)
+        after = state.apply(action)
+        if hook is not None:
+            hook(state, action, after, events)
+        state = after
+        steps += 1
+    return _row(spec, seed, first, state, turns, steps), _events(spec, seed, state, events)
+
+
+def _row(spec: RunSpec, seed: int, first: Any, final: Any, turns: int,
+         steps: int) -> dict[str, Any]:
+    read = reader(spec.game)
+    winners = final.winners()
+    row: dict[str, Any] = {"seed": seed, "game": spec.game, "players": spec.players,
+                           "options": options_text(spec.options),
+                           "first_player": int(getattr(first, "first_player",
+                                                       first.current_player or 0)),
+                           "turns": turns, "steps": steps, "winners": len(winners)}
+    row.update(read.extra_columns(final))
+    scores = final.scores()
+    for seat in range(spec.players):
+        row[f"p{seat}_bot"] = spec.bot_names[seat]
+        row[f"p{seat}_won"] = seat in winners
+        row[f"p{seat}_total"] = int(scores[seat].total)
+        for name, points in read.seat_columns(final, seat).items():
+            row[f"p{seat}_{name}"] = points
+    return row
+
+
+def _events(spec: RunSpec, seed: int, final: Any,
+            during: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    if not spec.events:
+        return []
+    rows = during + reader(spec.game).final_events(final)
+    return [{"seed": seed, "n": n, **row} for n, row in enumerate(rows)]
+
+
+def play_chunk(spec: RunSpec, seeds: list[int]) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """Play several games in a row (one task of a backend)."""
+    return [play_one(spec, seed) for seed in seeds]
+
+
+def options_text(options: tuple[tuple[str, Any], ...]) -> str:
+    """Options in one short line, e.g. ``"side=A, spirits=True"`` (``"-"`` for none)."""
+    return ", ".join(f"{k}={v}" for k, v in options) or "-"

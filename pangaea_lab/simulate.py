@@ -1,0 +1,117 @@
+"""Run many seeded games and collect the results: ``pangaea_lab.simulate(...)`` in Python,
+``python -m pangaea_lab.simulate`` on the command line.
+
+    python -m pangaea_lab.simulate harmonies --players 3 --games 10000 \\
+        --bots greedy,random,random --out runs/h3.parquet
+
+prints a summary (each seat's mean points and win rate with its 95% Wilson interval) and
+writes the table to the results folder as games arrive; ``--resume`` continues an interrupted
+run, ``--workers 2`` uses two local processes, ``--scheduler tcp://host:8786`` a Dask cluster.
+This module is callable, so ``pangaea_lab.simulate("inori", seeds=10)`` works after
+``import pangaea_lab``; see :func:`pangaea_lab.sim.run.simulate` for every argument.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import types
+from typing import Any, Sequence
+
+from .sim.games import READERS, SimulationError
+from .sim.run import load, simulate
+
+__all__ = ["SimulationError", "load", "main", "simulate"]
+
+
+def _value(text: str) -> Any:
+    """A command-line option value: true/false, a whole number, or the text itself."""
+    low = text.lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m pangaea_lab.simulate",
+        description="Play many seeded games between computer players and collect the results.")
+    p.add_argument("game", help=f"one of: {', '.join(READERS)}")
+    p.add_argument("--players", type=int, default=2, help="number of players (default 2)")
+    p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    p.add_argument("--first-seed", type=int, default=0, help="seed of the first game (default 0)")
+    p.add_argument("--bots", default="random",
+                   help="computer players by seat, e.g. greedy,random,random, or one name for "
+                        "everyone (random, greedy, and forester in The Dawn of Pangaea)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a game option, e.g. --option side=B (repeatable)")
+    p.add_argument("--out", help="results folder (Parquet), written as games arrive")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the run in --out, playing only the seeds not yet there")
+    p.add_argument("--workers", type=int, default=None, help="local processes (default: 1)")
+    p.add_argument("--scheduler", help="address of a Dask scheduler, e.g. tcp://host:8786")
+    p.add_argument("--events", action="store_true",
+                   help="also record the event table (Rituals, animal cards, species, ...)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    return p
+
+
+def summary(table: Any) -> str:
+    """Each seat's bot, mean points and win rate (shared wins count half) with a 95% Wilson
+    interval, in a few plain lines."""
+    from .sim.stats import seat_summary
+    lines = [f"{len(table)} games"]
+    for row in seat_summary(table).itertuples():
+        lines.append(f"seat {row.seat + 1} ({row.bot}): mean {row.mean_points:.1f} points, "
+                     f"wins {row.win_rate:.1%} (95% interval {row.low:.1%} to {row.high:.1%})")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        options = {}
+        for item in args.option:
+            name, sep, value = item.partition("=")
+            if not sep or not name:
+                raise SimulationError(f"an option is written NAME=VALUE, not {item!r}")
+            options[name] = _value(value)
+        if args.games is None or args.games < 1:
+            raise SimulationError(f"the number of games must be at least 1, not {args.games}")
+        if args.first_seed < 0:
+            raise SimulationError("the first seed must be 0 or more")
+        seeds = range(args.first_seed, args.first_seed + args.games)
+        result = simulate(args.game, players=args.players, seeds=seeds, bots=args.bots,
+                          options=options, client=args.scheduler, out=args.out,
+                          resume=args.resume, workers=args.workers, events=args.events,
+                          progress=not args.quiet)
+    except SimulationError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        where = f"; what finished is in {args.out} (add --resume to continue)" if args.out else ""
+        print(f"\nstopped{where}", file=sys.stderr)
+        return 130
+    table = result[0] if args.events else result
+    print(summary(table))
+    if args.out:
+        print(f"results: {args.out}")
+    return 0
+
+
+class _CallableModule(types.ModuleType):
+    """``pangaea_lab.simulate(...)`` calls :func:`simulate` although it names this module."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return simulate(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
+
+if __name__ == "__main__":
+    sys.exit(main())
