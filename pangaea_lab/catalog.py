@@ -103,6 +103,37 @@ def game(key: str) -> GameInfo:
     raise KeyError(f"no game {key!r}; the games are {[g.key for g in GAMES]}")
 
 
+def _page_name(notebook: str) -> str:
+    """"harmonies/02_landscapes.ipynb" -> "Landscapes"."""
+    stem = notebook.rsplit("/", 1)[-1].removesuffix(".ipynb")
+    words = stem.split("_", 1)[-1].replace("_", " ")
+    return words[:1].upper() + words[1:]
+
+
+def exercise_pages() -> Any:
+    """The pages with exercises, game by game, each with a link and the exercises it asks
+    (read from the exercise registry, so the list is always current)."""
+    from html import escape
+
+    from IPython.display import HTML  # only for showing the list in a notebook
+
+    from .exercises import kinds_for
+
+    parts = []
+    for g in GAMES:
+        items = []
+        for notebook in g.notebooks:
+            if notebook.endswith("full_game.ipynb"):
+                continue
+            titles = [kind.title for kind in kinds_for(notebook)]
+            line = f'<a href="{escape(notebook, quote=True)}">{escape(_page_name(notebook))}</a>'
+            if titles:
+                line += ": " + " · ".join(escape(t) for t in titles)
+            items.append(f"<li>{line}</li>")
+        parts.append(f"<p><b>{escape(g.title)}</b></p><ul>{''.join(items)}</ul>")
+    return HTML('<div class="pl-exercise-pages">' + "".join(parts) + "</div>")
+
+
 def game_picker(seed: int = 2024) -> Any:
     """A small launcher: choose a game, a way to play it, the number of players and a seed,
     press Start; the game's step-through widget appears below.  The first seat is yours; the
