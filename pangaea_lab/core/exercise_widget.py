@@ -58,6 +58,21 @@ def _cell(cell: Any) -> tuple[int, ...]:
     return tuple(cell)
 
 
+#: a verdict word a reason may start with, which the widget already shows
+_LEADING_WORD = re.compile(r"^\s*(right|correct|yes|wrong|not quite|no)\s*[.:!,;—-]\s*",
+                           re.IGNORECASE)
+
+
+def reason_text(verdict: Verdict) -> str:
+    """The verdict's reason without a leading "Right:" or "Not quite." (the widget says that
+    already, with its mark), so the learner never reads "Right. Right: ..."."""
+    reason = verdict.reason.strip()
+    stripped = _LEADING_WORD.sub("", reason, count=1)
+    if stripped != reason:
+        return stripped[:1].upper() + stripped[1:]
+    return reason
+
+
 def cell_text(cell: Iterable[int]) -> str:
     """A space as the learner reads it: ``(2, 1)``."""
     return "(" + ", ".join(str(c) for c in cell) + ")"
@@ -309,7 +324,7 @@ class ExerciseModel:
         if self.verdict is None:
             return ""
         word = "✓ Right." if self.verdict.correct else "✗ Not quite."
-        return f"{word} {self.verdict.reason}".strip()
+        return f"{word} {reason_text(self.verdict)}".strip()
 
 
 class ExerciseProgress:
@@ -569,7 +584,7 @@ class ExerciseView:
             css = "pl-right" if verdict.correct else "pl-wrong"
             word = "✓ Right." if verdict.correct else "✗ Not quite."
             self.feedback.value = (f'<div class="{css}" data-correct="{str(verdict.correct).lower()}">'
-                                   f"<b>{word}</b> {escape(verdict.reason)}</div>")
+                                   f"<b>{word}</b> {escape(reason_text(verdict))}</div>")
         self.hint_line.value = (f"<b>Hint:</b> {escape(ex.hint or 'Look again at the rule above.')}"
                                 if m.hint_shown else "")
         if m.answer_shown:
