@@ -421,6 +421,13 @@ class ExerciseView:
         self.board = clickable_board()        # cells and path answers: click the spaces
         self.picture = w.HTML()               # choice and number answers: the position only
         self.selection_line = w.HTML()
+        # the same clicks without a mouse: choose a space from the list, then Mark it
+        self.space_list = w.Dropdown(description="Without a mouse", options=[],
+                                     style={"description_width": "initial"})
+        self.space_button = w.Button(description="Mark this space", layout=w.Layout(width="auto"),
+                                     tooltip="Does what a click on that space does")
+        self.keyboard_row = w.HBox([self.space_list, self.space_button])
+        self._spaces_for: Exercise | None = None
         self.options_box = w.VBox()
         self.option_buttons: list[ipywidgets.Button] = []
         self.number_box = w.Text(placeholder="a whole number", description="Your answer",
@@ -447,7 +454,8 @@ class ExerciseView:
         self.root = w.VBox([self.style, header,
                             self.question,
                             w.VBox([self.board, self.picture], layout=w.Layout(overflow="auto")),
-                            self.selection_line, self.options_box, self.number_box, buttons,
+                            self.selection_line, self.keyboard_row, self.options_box,
+                            self.number_box, buttons,
                             self.message_line, self.feedback, self.hint_line, self.answer_box],
                            layout=w.Layout(border="1px solid #999", padding="6px",
                                            margin="8px 0"))
@@ -458,6 +466,8 @@ class ExerciseView:
                            (self.question, "exercise-question"), (self.board, "exercise-board"),
                            (self.picture, "exercise-picture"),
                            (self.selection_line, "exercise-selection"),
+                           (self.space_list, "exercise-space-list"),
+                           (self.space_button, "exercise-space-mark"),
                            (self.options_box, "exercise-options"),
                            (self.number_box, "exercise-number"),
                            (self.clear_button, "exercise-clear"),
@@ -477,6 +487,7 @@ class ExerciseView:
         if hasattr(self.board, "on_space"):
             self.board.on_space(model.click)
         self.number_box.observe(self._on_number, names="value")
+        self.space_button.on_click(self._mark_listed_space)
         self.clear_button.on_click(lambda _b: model.clear())
         self.check_button.on_click(lambda _b: model.check())
         self.hint_button.on_click(lambda _b: model.show_hint())
@@ -506,6 +517,22 @@ class ExerciseView:
                 self.model.message = f"That exercise could not be made: {exc}"
                 self.refresh()
         return click
+
+    def _mark_listed_space(self, _button: Any) -> None:
+        if self.space_list.value is not None:
+            self.model.click(self.space_list.value)
+
+    def _list_spaces(self, drawing: str) -> None:
+        """The spaces the drawing lets the learner click, for the keyboard list."""
+        if self._spaces_for is self.model.exercise:
+            return
+        self._spaces_for = self.model.exercise
+        seen: dict[tuple[int, ...], None] = {}
+        for text in re.findall(r'data-cell="(-?\d+(?:,-?\d+)*)"', drawing):
+            seen.setdefault(tuple(int(x) for x in text.split(",")), None)
+        self.space_list.options = [(cell_text(c), c) for c in seen]
+        if seen:
+            self.space_list.index = 0
 
     def _pick(self, key: str) -> Callable[[Any], None]:
         return lambda _button: self.model.choose(key)
@@ -554,6 +581,9 @@ class ExerciseView:
             else:
                 self.picture.value = drawing
         self._show(self.board, clickable)
+        self._show(self.keyboard_row, clickable)
+        if clickable:
+            self._list_spaces(drawing)
         self._show(self.picture, not clickable and bool(drawing))
         self._show(self.selection_line, kind != "number")
         self.selection_line.value = f"Your answer: {escape(m.answer_text())}"
