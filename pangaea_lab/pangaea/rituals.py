@@ -392,33 +392,45 @@ def checked_option(pos: Position, player: int, card: LandCard,
 
 def explain_path(pos: Position, player: int, card: LandCard, path: Sequence[Hex]) -> str:
     """Why a proposed path is not a legal Land Ritual, in plain words ("" if it is legal)."""
+    return path_fault(pos, player, card, path)[1]
+
+
+#: the kinds of fault :func:`path_fault` names, in the order they are checked
+FAULTS = ("short", "off-board", "loop", "ends", "biomes", "adjacent", "gap", "detour")
+
+
+def path_fault(pos: Position, player: int, card: LandCard,
+               path: Sequence[Hex]) -> tuple[str, str]:
+    """``(kind, reason)`` of the first rule a proposed path breaks (see :data:`FAULTS`), or
+    ``("", "")`` if it is a legal Land Ritual."""
     board = pos.board
     cells = [tuple(c) for c in path]
     if len(cells) < 2:
-        return "A Land Ritual joins two different Trees, so the path needs at least 2 spaces."
+        return "short", "A Land Ritual joins two different Trees, so the path needs at least 2 spaces."
     for c in cells:
         if c not in board.index:
-            return f"{c} is not a space of this continent."
+            return "off-board", f"{c} is not a space of this continent."
     idx = [board.index[c] for c in cells]
     if len(set(idx)) != len(idx):
-        return "The path visits a space twice; a path never loops back."
+        return "loop", "The path visits a space twice; a path never loops back."
     start, end = idx[0], idx[-1]
     for name, i in (("start", start), ("end", end)):
         if pos.trees[i] != player:
-            return f"The {name} space {board.cells[i]} must hold one of your own Trees."
+            return "ends", f"The {name} space {board.cells[i]} must hold one of your own Trees."
     biomes = (board.biome[start], board.biome[end])
     if sorted(biomes) != sorted(card.biomes):
-        return (f"The card asks for Trees on {card.biomes[0]} and {card.biomes[1]}, but this path "
-                f"joins {biomes[0]} and {biomes[1]}.")
+        return "biomes", (f"The card asks for Trees on {card.biomes[0]} and {card.biomes[1]}, but "
+                          f"this path joins {biomes[0]} and {biomes[1]}.")
     for i, j in zip(idx, idx[1:]):
         if j not in board.neighbours[i]:
-            return f"{board.cells[i]} and {board.cells[j]} are not adjacent."
+            return "adjacent", f"{board.cells[i]} and {board.cells[j]} are not adjacent."
     for i in idx[1:-1]:
         if not pos.connects(i):
-            return (f"{board.cells[i]} holds no Tree or Spirit; only Trees and Spirits connect "
-                    "(and Chelon; a Seed or an empty space breaks the path).")
+            return "gap", (f"{board.cells[i]} holds no Tree or Spirit; only Trees and Spirits "
+                           "connect (and Chelon; a Seed or an empty space breaks the path).")
     best = _bfs(pos, start).get(end)
     if best is not None and len(idx) - 1 > best:
-        return (f"This path takes {len(idx) - 1} steps but a shorter connection of "
-                f"{best} steps exists; a Land Ritual must use a shortest path, so this is a detour.")
-    return ""
+        return "detour", (f"This path takes {len(idx) - 1} steps but a shorter connection of "
+                          f"{best} steps exists; a Land Ritual must use a shortest path, so this "
+                          "is a detour.")
+    return "", ""
