@@ -137,10 +137,12 @@ def board_svg(state: Any = None, highlight: Iterable[Any] = (), paths: Sequence[
                      stroke_linecap="round", opacity="0.85")
         for x, y in (pts[0], pts[-1]):
             pic.circle(x, y, 4, fill=colour)
-        if k < len(path_labels) and path_labels[k]:
-            x, y = pts[-1]
-            pic.circle(x + 9, y - 9, 7, fill="#ffffff", stroke=colour, stroke_width=2)
-            pic.text(x + 9, y - 9, path_labels[k], size=8, fill="#111111", font_weight="bold")
+        if k < len(path_labels) and path_labels[k]:   # on the path's middle, beside it
+            x, y = pts[len(pts) // 2]
+            text = str(path_labels[k])
+            w = 7 + 5.2 * len(text)
+            pic.rect(x + 4, y - 17, w, 13, rx=4, fill="#ffffff", stroke=colour, stroke_width=2)
+            pic.text(x + 4 + w / 2, y - 10.5, text, size=8.5, fill="#111111", font_weight="bold")
     for cell, text in (labels or {}).items():
         cell = tuple(cell)
         if cell in board.index and text:
