@@ -177,3 +177,38 @@ def test_ordinary_boards_list_every_path_as_before():
     s = s.arranged(trees={c: (p if k % 3 else (p + 1) % 3) for k, c in enumerate(land[:14])})
     listed = listed_options(s.position, p, card)
     assert listed == land_ritual_options(s.position, p, card)
+
+
+def test_the_explorer_widget_pages_through_the_paths(game):
+    pytest.importorskip("ipywidgets")
+    from pangaea_lab.pangaea.widgets import ritual_explorer
+    s, card, best = game
+    box = ritual_explorer(s, ME)
+    assert box.card_pick.value == card.id
+    assert "512 shortest paths" in box.summary.value and box.earlier.disabled
+    first = box.table.value
+    box.later.click()
+    assert box.model.page == 1 and box.table.value != first and not box.earlier.disabled
+    for _ in range(box.model.pages()):
+        box.later.click()
+    assert box.later.disabled and box.model.page == box.model.pages() - 1
+    box.typed.value = " ".join(f"({q},{r})" for q, r in best)
+    box.check.click()
+    assert "12 points" in box.verdict.value
+
+
+def test_the_explorer_opens_on_a_card_with_a_legal_ritual():
+    """Issue 13: the explorer of notebook 3 opened on a card with no legal Ritual."""
+    from pangaea_lab.pangaea import ForesterPlayer
+    state = pangaea.new_game(players=3, seed=77)
+    bots = [ForesterPlayer(k) for k in range(3)]
+    for _ in range(60):
+        state = state.apply(bots[state.current_player].choose(state))
+    model = RitualExplorer(state, 0)
+    best = {}
+    for cid in model.cards():
+        probe = RitualExplorer(state, 0)
+        probe.card = cid
+        best[cid] = probe.best()
+    assert best[model.card] == max(best.values()) > 0
+    assert model.options() and "No legal Land Ritual" not in model.summary_html()
