@@ -122,3 +122,16 @@ def test_a_detour_is_refused_with_the_shorter_length():
         verdict = ex.check(path[:1] + path[2:])
         assert not verdict.correct and "adjacent" in verdict.reason
         assert ex.check(path[::-1]).correct     # from B to A is the same chain
+
+
+def test_the_numbers_in_the_scoring_notebook_are_the_editions():
+    """Notebook 4 says Most Trees needs at least 5 Trees and is worth 2 points."""
+    import json
+    from pathlib import Path
+    from pangaea_lab.pangaea import load_edition
+    ed = load_edition()
+    nb = json.loads((Path(__file__).resolve().parents[2] / "notebooks/pangaea/04_scoring.ipynb")
+                    .read_text(encoding="utf-8"))
+    text = " ".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    assert f"gains {ed.most_trees_bonus} points" in text
+    assert f"at least {ed.most_trees_minimum} Trees" in text

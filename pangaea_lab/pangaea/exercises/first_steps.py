@@ -730,7 +730,7 @@ def land_best_score(seed: int) -> Exercise:
         checker=_number_checker(best.points, parts,
                                 f"Right: {best.start} → {best.end} scores "
                                 f"{best.explain(PLAYER_NAMES)}."),
-        draw=_drawer(state, "cells"),
+        draw=_drawer(state, "path"),
         hint=(f"Find Red's Trees on {card.biomes[0]} and on {card.biomes[1]}, then the shortest "
               "chains between them."),
         explanation=(f"Best: {' → '.join(map(str, best.path))}, {best.explain(PLAYER_NAMES)}."),
