@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from html import escape
+from itertools import islice
 from typing import Any, Sequence
 
 from ..core.hexgrid import Hex
@@ -20,8 +21,8 @@ from .edition import LandCard
 from .players import ForesterPlayer
 from .render import PATH_COLOURS, board_svg
 from ..core.errors import IllegalAction
-from .rituals import (PairSummary, RitualOption, checked_option, endpoints, land_ritual_options,
-                      ritual_pairs)
+from .rituals import (PairSummary, RitualOption, checked_option, endpoints,
+                      iter_ritual_options, land_ritual_options, ritual_pairs)
 from .setup import new_game, setup_steps
 from .state import PLAYER_NAMES, GameState
 
@@ -123,6 +124,8 @@ class RitualExplorer:
     """
 
     PAGE = 12
+    #: more paths than this are paged in board order instead of being sorted by score first
+    SORT_LIMIT = 5000
 
     def __init__(self, state: GameState, player: int | None = None) -> None:
         self.state = state
@@ -195,9 +198,19 @@ class RitualExplorer:
     def pages(self) -> int:
         return max(1, -(-self.total() // self.PAGE))
 
+    def sorted_by_score(self) -> bool:
+        """Whether the pages list the paths best first (else in board order: too many)."""
+        return self.total() <= self.SORT_LIMIT
+
     def page_options(self) -> list[RitualOption]:
+        """The paths of the current page: best first, or in board order when there are more
+        than :attr:`SORT_LIMIT` (every path is still on some page)."""
         self.page = min(max(self.page, 0), self.pages() - 1)
-        return self.options()[self.page * self.PAGE:(self.page + 1) * self.PAGE]
+        lo, hi = self.page * self.PAGE, (self.page + 1) * self.PAGE
+        if self.sorted_by_score():
+            return self.options()[lo:hi]
+        return list(islice(iter_ritual_options(self.state.position, self.player, self.land_card,
+                                               self.start, self.end), lo, hi))
 
     def summary_html(self) -> str:
         pairs = self.pairs()
@@ -210,6 +223,8 @@ class RitualExplorer:
         return (f"<p>{total} shortest path{'s' if total != 1 else ''}. Best: {best} points "
                 f"({tied} path{'s' if tied != 1 else ''} score{'' if tied != 1 else 's'} that)."
                 + (f" Page {self.page + 1} of {self.pages()}." if self.pages() > 1 else "")
+                + ("" if self.sorted_by_score() else " The pages list the paths in board "
+                   "order, not best first: there are too many to sort.")
                 + "</p>")
 
     def check(self, path: Sequence[Hex] | str) -> str:

@@ -212,3 +212,16 @@ def test_the_explorer_opens_on_a_card_with_a_legal_ritual():
         best[cid] = probe.best()
     assert best[model.card] == max(best.values()) > 0
     assert model.options() and "No legal Land Ritual" not in model.summary_html()
+
+
+def test_beyond_the_sort_limit_the_pages_still_reach_every_path(game):
+    s, card, best = game
+    model = RitualExplorer(s, ME)
+    model.SORT_LIMIT = 100          # as if the 512 paths were too many to sort
+    assert not model.sorted_by_score()
+    seen = []
+    for page in range(model.pages()):
+        model.page = page
+        seen += [o.path for o in model.page_options()]
+    assert len(seen) == len(set(seen)) == 512
+    assert "board order" in model.summary_html() and "Best: 12 points" in model.summary_html()
