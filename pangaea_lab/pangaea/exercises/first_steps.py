@@ -483,16 +483,19 @@ def spirit_growth_weather(seed: int) -> Exercise:
     right_gain = {p: {b: after.players[p].weather[k] - before.players[p].weather[k]
                       for k, b in enumerate(biomes)} for p in range(before.num_players)}
     right = _weather_text(before, right_gain)
-    # wrong readings: the mover takes every token; the water's biome; a Seed forgotten
+    # wrong readings: the mover takes every token; every Seed on the board grows; one is missed
     wrong = []
     everything: dict[str, int] = {}
     for c in grew:
         b = board.biome[board.index[c]]
         everything[b] = everything.get(b, 0) + 1
     wrong.append(_weather_text(before, {RED: everything}))
-    wb = board.biome[board.index[water]]
-    wrong.append(_weather_text(before, {p: ({wb: sum(g.values())} if sum(g.values()) else {})
-                                        for p, g in right_gain.items()}))
+    every_seed: dict[int, dict[str, int]] = {}     # every Seed on the board, near or not
+    for i in board.land:
+        if before.seeds[i] != NOBODY:
+            got = every_seed.setdefault(before.seeds[i], {})
+            got[board.biome[i]] = got.get(board.biome[i], 0) + 1
+    wrong.append(_weather_text(before, every_seed))
     for c in sorted(grew):
         owner = before.seeds[board.index[c]]
         less = {p: dict(g) for p, g in right_gain.items()}
