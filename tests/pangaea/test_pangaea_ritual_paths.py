@@ -225,3 +225,43 @@ def test_beyond_the_sort_limit_the_pages_still_reach_every_path(game):
         seen += [o.path for o in model.page_options()]
     assert len(seen) == len(set(seen)) == 512
     assert "board order" in model.summary_html() and "Best: 12 points" in model.summary_html()
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_counting_and_scoring_agree_with_listing_every_path(seed):
+    """On random crowded continents: the layer-by-layer count equals networkx's list of
+    shortest paths, the score distribution equals scoring each listed path, and the example
+    path given for each score is legal and scores it."""
+    import random
+    from collections import Counter
+    from pangaea_lab.pangaea.rituals import paths_by_score, score_path
+    rng = random.Random(seed)
+    state = pangaea.new_game(players=4, seed=seed)
+    board = state.board
+    trees = {board.cells[i]: rng.randrange(4) for i in board.land if rng.random() < 0.75}
+    spirits = dict(enumerate(rng.sample([board.cells[i] for i in board.water], 4)))
+    chelon = rng.choice([board.cells[i] for i in board.water if board.cells[i] not in spirits.values()])
+    pos = Position.build(board, trees, spirits, chelon=chelon)
+    graph = board.graph.subgraph([c for c in board.cells if pos.connects(board.index[c])])
+    mine = sorted(c for c, p in trees.items() if p == ME)[:6]
+    for a in mine:
+        for b in mine:
+            if a >= b:
+                continue
+            i, j = board.index[a], board.index[b]
+            try:
+                listed = [tuple(p) for p in nx.all_shortest_paths(graph, a, b)]
+            except nx.NetworkXNoPath:
+                listed = []
+            assert count_shortest_paths(pos, i, j) == len(listed)
+            scores = Counter()
+            for p in listed:
+                idx = [board.index[c] for c in p]
+                own, others = score_path(pos, idx, ME)
+                scores[own + len(others) + (pos.chelon in idx)] += 1
+            assert score_counts(pos, ME, i, j) == dict(scores)
+            for points, path in paths_by_score(pos, ME, i, j).items():
+                cells = tuple(board.cells[k] for k in path)
+                assert cells in listed
+                own, others = score_path(pos, path, ME)
+                assert own + len(others) + (pos.chelon in path) == points
