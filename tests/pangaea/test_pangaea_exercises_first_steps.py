@@ -135,3 +135,27 @@ def test_the_numbers_in_the_scoring_notebook_are_the_editions():
     text = " ".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
     assert f"gains {ed.most_trees_bonus} points" in text
     assert f"at least {ed.most_trees_minimum} Trees" in text
+
+
+def test_most_trees_and_the_winner_follow_the_rules_as_written():
+    """The exercises take the engine's Most Trees marker and winners; hold them to the rule:
+    Most Trees needs the minimum and a strict lead, the win goes to most points, then most
+    Weather Tokens left, then is shared."""
+    from pangaea_lab.pangaea.scoring import most_trees_holder, rank
+    low = first_steps._edition().most_trees_minimum
+    for seed in SEEDS:
+        ex = exercises.generate("pangaea.most_trees", seed)
+        counts = ex.context["counts"]
+        top = max(counts)
+        expected = counts.index(top) if top >= low and counts.count(top) == 1 else -1
+        assert most_trees_holder(counts, low) == expected
+        assert ex.answer == (str(expected) if expected >= 0 else "nobody")
+        ex = exercises.generate("pangaea.winner", seed)
+        state = ex.context["state"]
+        totals = [s.total for s in state.scores()]
+        left = [sum(ps.weather) for ps in state.players]
+        assert state.winners() == rank(totals, left)
+        best = [q for q, t in enumerate(totals) if t == max(totals)]
+        most = max(left[q] for q in best)
+        won = [q for q in best if left[q] == most]
+        assert ex.answer == (str(won[0]) if len(won) == 1 else "shared")

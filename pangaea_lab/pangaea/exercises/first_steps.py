@@ -27,7 +27,7 @@ from ..render import board_svg
 from ..rituals import (NOBODY, RitualOption, best_ritual, checked_option, count_shortest_paths,
                        land_ritual_options, path_fault, ritual_pairs)
 from ..rules import payments
-from ..scoring import mountain_position, most_trees_holder, rank
+from ..scoring import mountain_position
 from ..setup import new_game, setup_steps
 from ..state import PLAYER_NAMES, GameState
 
@@ -207,9 +207,7 @@ def setup_counts(seed: int) -> Exercise:
     rng = random.Random(seed)
     players = rng.randint(2, 4)
     what = _COUNT_QUESTIONS[seed % len(_COUNT_QUESTIONS)]
-    steps = setup_steps(players=players, seed=seed)
-    first = steps[0].state
-    last = steps[-1].state
+    last = setup_steps(players=players, seed=seed)[-1].state
     ed = last.edition
     types = len(ed.biomes)
     if what == "trees":
@@ -237,7 +235,6 @@ def setup_counts(seed: int) -> Exercise:
         question = f"How many Biome Tiles build the continent in a {players}-player game?"
         why = (f"Each of the {players} players brings one tile of each of the {types} types: "
                f"{players} × {right // players} = {right}.")
-    del first
     return Exercise(
         kind="pangaea.setup_counts", seed=seed, question=question, answer_kind="number",
         answer=right,
@@ -836,9 +833,7 @@ def most_trees(seed: int) -> Exercise:
     rng.shuffle(counts)
     state = _forest(rng, counts)
     on_board = [state.trees.count(p) for p in range(3)]
-    holder = most_trees_holder(on_board, low)
-    if holder != state.most_trees:   # the engine's own marker agrees with the rule
-        raise AssertionError("the Most Trees marker disagrees with the rule")  # pragma: no cover
+    holder = state.most_trees          # the engine's marker (the tests hold it to the rule)
     right = str(holder) if holder != NOBODY else "nobody"
     tally = ", ".join(f"{PLAYER_NAMES[p]} {n}" for p, n in enumerate(on_board))
     if holder != NOBODY:
@@ -957,24 +952,19 @@ def mountain_step(seed: int) -> Exercise:
           title="Who wins?")
 def winner(seed: int) -> Exercise:
     rng = random.Random(seed)
-    while True:
-        state = _finished(rng)
-        totals = [s.total for s in state.scores()]
-        if seed % 2 == 0 or totals.count(max(totals)) > 1:
-            break
-        # make a tie at the top for every other seed
+    state = _finished(rng)
+    totals = [s.total for s in state.scores()]
+    if seed % 2 and totals.count(max(totals)) == 1:
+        # every other seed: a tie at the top, so the Weather Tokens left decide
         lead = totals.index(max(totals))
         other = rng.choice([q for q in range(3) if q != lead])
         players = list(state.players)
         players[other] = replace(players[other], creature_points=players[other].creature_points
                                  + totals[lead] - totals[other])
         state = replace(state, players=tuple(players))
-        break
-    totals = [s.total for s in state.scores()]
+        totals = [s.total for s in state.scores()]
     left = [sum(ps.weather) for ps in state.players]
-    won = state.winners()
-    if won != rank(totals, left):   # pragma: no cover - the engine and the rule agree
-        raise AssertionError("winners disagree with the ranking rule")
+    won = state.winners()               # the engine's winners (the tests hold them to the rule)
     right = str(won[0]) if len(won) == 1 else "shared"
     table = "; ".join(f"{PLAYER_NAMES[q]} {t} points, {w} Weather Tokens left"
                       for q, (t, w) in enumerate(zip(totals, left)))
