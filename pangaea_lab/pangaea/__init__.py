@@ -23,7 +23,8 @@ from .actions import (AddTreetop, BlessForesight, BlessStrongCanopy, MoreSeeds, 
                       ReturnTreetop, SowSeeds, StopSowing)
 from .board import Board, build_continent, custom_board
 from .edition import Edition, load_edition
-from .rituals import Position, RitualOption, explain_path, land_ritual_options
+from .rituals import (PairSummary, Position, RitualOption, best_ritual, explain_path,
+                      land_ritual_options, ritual_pairs)
 from .players import ForesterPlayer
 from .rules import rank_rituals
 from .scoring import mountain_position, most_trees_holder
@@ -39,6 +40,7 @@ __all__ = [
     "ExchangeWeather", "ExpandForest", "FlyingSeed", "ForesterPlayer", "GameState", "MoveTree", "PLAYER_NAMES",
     "PlayCreature", "PlayLand", "PlayerState", "Position", "RitualOption", "SetupStep",
     "SpiritGrowth", "TakeBackSeed", "TakeMarketCard", "build_continent", "custom_board",
+    "PairSummary", "best_ritual", "ritual_pairs",
     "explain_path", "land_ritual_options", "load_edition", "mountain_position",
     "most_trees_holder", "new_game", "rank_rituals", "setup_steps",
 ]

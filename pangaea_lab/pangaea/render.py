@@ -13,7 +13,7 @@ weather and the tokens left; the status lines add each Player Board.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from ..core import hexgrid
 from ..core.svg import Svg, hex_canvas
@@ -73,10 +73,15 @@ def _is_path(cells: Sequence[hexgrid.Hex]) -> bool:
 
 def board_svg(state: Any = None, highlight: Iterable[Any] = (), paths: Sequence[Sequence] = (),
               board: Board | None = None, show_coords: bool = True, status: bool = True,
-              chain: bool = True) -> str:
+              chain: bool = True, labels: Mapping[Any, str] | None = None,
+              path_labels: Sequence[str] = (), letters: bool = False) -> str:
     """The continent with everything on it.  ``highlight`` outlines spaces (an ordered chain of
     adjacent spaces is also drawn as a path, unless ``chain=False``, e.g. for a set of spaces
-    such as a sowing range); ``paths`` draws several paths in distinct colours."""
+    such as a sowing range); ``paths`` draws several paths in distinct colours.
+
+    So that nothing is told by colour alone: ``labels`` puts a short text (a letter, a step
+    number) in a badge on spaces, ``path_labels`` a label at the end of each of ``paths``, and
+    ``letters=True`` writes each player's initial on their Trees and Seeds."""
     board = board if board is not None else state.board
     biomes = sorted(set(board.biome))
     players = state.num_players if state is not None else 0
@@ -115,7 +120,7 @@ def board_svg(state: Any = None, highlight: Iterable[Any] = (), paths: Sequence[
                 (x1, y1), (x2, y2) = _edge(cell, n)
                 pic.line(x1, y1, x2, y2, stroke="#5a4a3a", stroke_width=1.8, stroke_linecap="round")
     if state is not None:
-        _pieces(pic, state)
+        _pieces(pic, state, letters)
         if stormy:
             _storm_badges(pic, state)
     # highlights
@@ -132,6 +137,18 @@ def board_svg(state: Any = None, highlight: Iterable[Any] = (), paths: Sequence[
                      stroke_linecap="round", opacity="0.85")
         for x, y in (pts[0], pts[-1]):
             pic.circle(x, y, 4, fill=colour)
+        if k < len(path_labels) and path_labels[k]:   # on the path's middle, beside it
+            x, y = pts[len(pts) // 2]
+            text = str(path_labels[k])
+            w = 7 + 5.2 * len(text)
+            pic.rect(x + 4, y - 17, w, 13, rx=4, fill="#ffffff", stroke=colour, stroke_width=2)
+            pic.text(x + 4 + w / 2, y - 10.5, text, size=8.5, fill="#111111", font_weight="bold")
+    for cell, text in (labels or {}).items():
+        cell = tuple(cell)
+        if cell in board.index and text:
+            x, y = hexgrid.to_pixel(cell, SIZE)
+            pic.circle(x + 12, y - 12, 7.5, fill="#111111", stroke="#ffcc00", stroke_width=1.5)
+            pic.text(x + 12, y - 12, str(text), size=8.5, fill="#ffffff", font_weight="bold")
     if status and state is not None:
         _status(pic, state)
     return pic.render()
@@ -207,7 +224,7 @@ def _storm_badges(pic: Svg, state: Any) -> None:
                          font_weight="bold")
 
 
-def _pieces(pic: Svg, state: Any) -> None:
+def _pieces(pic: Svg, state: Any, letters: bool = False) -> None:
     from .state import PLAYER_NAMES
     from .woods import level
     board = state.board
@@ -220,6 +237,8 @@ def _pieces(pic: Svg, state: Any) -> None:
             title = f"{PLAYER_NAMES[p]} Tree on {cell}" + (
                 f", level {tall} ({tall - 1} Treetop{'' if tall == 2 else 's'})" if woods else "")
             _tree(pic, x, y, PLAYER_COLOURS[p], title, tall)
+            if letters:
+                pic.text(x, y + 2, PLAYER_NAMES[p][0], size=7.5, fill="#ffffff", font_weight="bold")
         if state.seeds[i] != NOBODY:
             p = state.seeds[i]
             stack = state.seed_stacks[i] if woods else ()
@@ -228,6 +247,9 @@ def _pieces(pic: Svg, state: Any) -> None:
             else:
                 pic.circle(x, y, 5.5, fill=PLAYER_COLOURS[p], stroke="#ffffff", stroke_width=1.5,
                            title=f"{PLAYER_NAMES[p]} Seed on {cell}")
+                if letters:
+                    pic.text(x, y, PLAYER_NAMES[p][0].lower(), size=6.5, fill="#ffffff",
+                             font_weight="bold")
         kind = state.board_blessings[i]
         if kind:
             pic.polygon([(x, y - 9), (x + 7, y), (x, y + 9), (x - 7, y)], fill="#e3b505",
@@ -240,7 +262,8 @@ def _pieces(pic: Svg, state: Any) -> None:
             x, y = hexgrid.to_pixel(board.cells[i], SIZE)
             pic.circle(x, y, 10, fill=PLAYER_COLOURS[p], stroke="#ffffff", stroke_width=2.5,
                        title=f"{PLAYER_NAMES[p]} Spirit on {board.cells[i]}")
-            pic.text(x, y, "S", size=9, fill="#ffffff", font_weight="bold")
+            pic.text(x, y, PLAYER_NAMES[p][0] + "S" if letters else "S", size=8 if letters else 9,
+                     fill="#ffffff", font_weight="bold")
     for name, i in zip(("Okuma", "Chelon", "Thorondal"), getattr(state, "ancients", ())):
         if i != NOBODY:
             x, y = hexgrid.to_pixel(board.cells[i], SIZE)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from ..core.hexgrid import Hex
 from .board import Board
@@ -101,30 +101,143 @@ def _bfs(pos: Position, source: int) -> dict[int, int]:
     return dist
 
 
-def shortest_paths(pos: Position, start: int, end: int, limit: int = 500) -> list[tuple[int, ...]]:
-    """Every shortest connection of Trees and Spirits from space ``start`` to ``end``
-    (space indices, both ends included); empty if they are not connected."""
+def _layers(pos: Position, start: int, end: int) -> tuple[dict[int, int], dict[int, int], int] | None:
+    """Distances from ``start`` and to ``end`` over connecting spaces and the shortest length;
+    a space ``j`` lies on a shortest connection exactly when ``from_start[j] + to_end[j]``
+    equals that length.  None if the two spaces are not connected."""
     from_start = _bfs(pos, start)
     if end not in from_start:
-        return []
-    to_end = _bfs(pos, end)
-    length = from_start[end]
-    out: list[tuple[int, ...]] = []
+        return None
+    return from_start, _bfs(pos, end), from_start[end]
 
-    def extend(path: list[int]) -> None:
-        if len(out) >= limit:
-            return
-        i = path[-1]
-        if i == end:
-            out.append(tuple(path))
-            return
-        for j in pos.board.neighbours[i]:
-            if from_start.get(j) == from_start[i] + 1 and to_end.get(j) == length - from_start[j]:
-                path.append(j)
-                extend(path)
-                path.pop()
 
-    extend([start])
+def _next_steps(pos: Position, layers: tuple[dict[int, int], dict[int, int], int],
+                i: int) -> list[int]:
+    """The spaces after ``i`` on some shortest connection (board neighbour order)."""
+    from_start, to_end, length = layers
+    d = from_start[i] + 1
+    return [j for j in pos.board.neighbours[i]
+            if from_start.get(j) == d and to_end.get(j) == length - d]
+
+
+def iter_shortest_paths(pos: Position, start: int, end: int) -> Iterator[tuple[int, ...]]:
+    """Every shortest connection of Trees and Spirits from space ``start`` to ``end`` (space
+    indices, both ends included), one at a time, in a fixed order; nothing if they are not
+    connected.  There may be very many (they double with each two-way step), so count them
+    with :func:`count_shortest_paths` rather than listing them."""
+    layers = _layers(pos, start, end)
+    if layers is None:
+        return
+    if start == end:
+        yield (start,)
+        return
+    path = [start]
+    stack = [iter(_next_steps(pos, layers, start))]
+    while stack:
+        j = next(stack[-1], None)
+        if j is None:
+            stack.pop()
+            path.pop()
+            continue
+        path.append(j)
+        if j == end:
+            yield tuple(path)
+            path.pop()
+        else:
+            stack.append(iter(_next_steps(pos, layers, j)))
+
+
+def shortest_paths(pos: Position, start: int, end: int) -> list[tuple[int, ...]]:
+    """All shortest connections from ``start`` to ``end`` as a list (see
+    :func:`iter_shortest_paths`; nothing is left out)."""
+    return list(iter_shortest_paths(pos, start, end))
+
+
+def _dag_order(pos: Position, layers: tuple[dict[int, int], dict[int, int], int]) -> list[int]:
+    """The spaces on some shortest connection, nearest the start first."""
+    from_start, to_end, length = layers
+    return sorted((j for j, d in from_start.items() if to_end.get(j) == length - d),
+                  key=lambda j: (from_start[j], j))
+
+
+def count_shortest_paths(pos: Position, start: int, end: int) -> int:
+    """How many shortest connections join ``start`` and ``end`` (0 if none), counted layer by
+    layer (each space adds up the ways of reaching the spaces one step nearer the start), so
+    the count is exact however large it is."""
+    layers = _layers(pos, start, end)
+    if layers is None:
+        return 0
+    ways = {start: 1}
+    for i in _dag_order(pos, layers):
+        for j in _next_steps(pos, layers, i):
+            ways[j] = ways.get(j, 0) + ways[i]
+    return ways[end]
+
+
+def _gain(pos: Position, i: int, player: int) -> tuple[int, int]:
+    """What space ``i`` adds to a path: (points that simply add up: your own piece and the
+    Chelon bridge, the bit of another colour standing there or 0)."""
+    holder = pos.holder(i)
+    add = int(holder == player) + int(i == pos.chelon)
+    return add, (1 << holder) if holder not in (player, NOBODY) else 0
+
+
+def _score_table(pos: Position, player: int, start: int, end: int):
+    """Dynamic programming over the shortest-path layers.  For each space and each
+    (colours other than yours met so far, points that add up so far) it keeps the number of
+    shortest paths from ``start`` arriving that way and the first of them (its previous
+    space and state), so both the exact score distribution and a path for each score come
+    out without listing the paths.  None if not connected."""
+    layers = _layers(pos, start, end)
+    if layers is None:
+        return None
+    add, bit = _gain(pos, start, player)
+    table: dict[int, dict[tuple[int, int], list]] = {start: {(bit, add): [1, None]}}
+    for i in _dag_order(pos, layers):
+        here = table.get(i, {})
+        for j in _next_steps(pos, layers, i):
+            add, bit = _gain(pos, j, player)
+            there = table.setdefault(j, {})
+            for (colours, points), (ways, _) in here.items():
+                key = (colours | bit, points + add)
+                if key in there:
+                    there[key][0] += ways
+                else:
+                    there[key] = [ways, (i, (colours, points))]
+    return table
+
+
+def _total(key: tuple[int, int]) -> int:
+    colours, points = key
+    return points + bin(colours).count("1")
+
+
+def score_counts(pos: Position, player: int, start: int, end: int) -> dict[int, int]:
+    """``{points: number of shortest paths scoring that}`` for a Land Ritual of ``player``
+    between spaces ``start`` and ``end`` (empty if not connected), exact."""
+    table = _score_table(pos, player, start, end)
+    out: dict[int, int] = {}
+    for key, (ways, _) in (table or {}).get(end, {}).items():
+        out[_total(key)] = out.get(_total(key), 0) + ways
+    return dict(sorted(out.items(), reverse=True))
+
+
+def paths_by_score(pos: Position, player: int, start: int, end: int) -> dict[int, tuple[int, ...]]:
+    """``{points: one shortest path scoring that}``, best first: for each score a learner can
+    reach between the two spaces, one path that reaches it (found by the same dynamic
+    programming as :func:`score_counts`)."""
+    table = _score_table(pos, player, start, end)
+    if table is None:
+        return {}
+    out: dict[int, tuple[int, ...]] = {}
+    for key in sorted(table.get(end, {}), key=lambda k: (-_total(k), k)):
+        if _total(key) in out:
+            continue
+        path, node, state = [end], end, key
+        while table[node][state][1] is not None:
+            node, state = table[node][state][1]
+            path.append(node)
+        out[_total(key)] = tuple(reversed(path))
     return out
 
 
@@ -159,52 +272,165 @@ def endpoints(pos: Position, player: int, card: LandCard) -> list[tuple[int, int
     return pairs
 
 
-def land_ritual_options(pos: Position, player: int, card: LandCard) -> list[RitualOption]:
-    """Every legal (start, end, path) for this card and player, best score first."""
+def _option(pos: Position, player: int, card: LandCard, path: Sequence[int]) -> RitualOption:
+    """The scored option for a legal path of space indices."""
     board = pos.board
-    options = []
+    own, others = score_path(pos, path, player)
+    bonus = 1 if pos.chelon in path else 0   # Chelon as a bridge: +1
+    kept = tuple(board.cells[i] for i in path if i == pos.protected and pos.trees[i] == player)
+    return RitualOption(card.id, board.cells[path[0]], board.cells[path[-1]],
+                        tuple(board.cells[i] for i in path), own, others, bonus, kept)
+
+
+def _order(option: RitualOption) -> tuple:
+    return (-option.points, option.start, option.end, option.path)
+
+
+def _pairs(pos: Position, player: int, card: LandCard, start: Hex | None,
+           end: Hex | None) -> list[tuple[int, int]]:
+    cells = pos.board.cells
+    return [(a, b) for a, b in endpoints(pos, player, card)
+            if (start is None or cells[a] == tuple(start)) and (end is None or cells[b] == tuple(end))]
+
+
+def iter_ritual_options(pos: Position, player: int, card: LandCard, start: Hex | None = None,
+                        end: Hex | None = None) -> Iterator[RitualOption]:
+    """Every legal Land Ritual for this card and player (optionally only between the Trees on
+    ``start`` and ``end``), one at a time, pair by pair: nothing is left out, however many."""
+    for a, b in _pairs(pos, player, card, start, end):
+        for path in iter_shortest_paths(pos, a, b):
+            yield _option(pos, player, card, path)
+
+
+def land_ritual_options(pos: Position, player: int, card: LandCard, start: Hex | None = None,
+                        end: Hex | None = None) -> list[RitualOption]:
+    """Every legal (start, end, path) for this card and player, best score first (optionally
+    only between the Trees on ``start`` and ``end``).  The list is complete; where two Trees
+    are joined by a great many shortest paths, :func:`ritual_pairs` counts and scores them
+    without listing them, and :func:`iter_ritual_options` goes through them one at a time."""
+    return sorted(iter_ritual_options(pos, player, card, start, end), key=_order)
+
+
+#: Two Trees joined by more shortest paths than this are offered in the list of legal actions
+#: by one path per score (every other path is just as legal; see :func:`listed_options`).
+LIST_LIMIT = 500
+
+
+@dataclass(frozen=True)
+class PairSummary:
+    """The Land Rituals between two of a player's Trees, counted and scored exactly."""
+
+    start: Hex
+    end: Hex
+    steps: int                      # length of the shortest connection
+    paths: int                      # how many shortest connections there are
+    scores: dict                    # {points: number of paths scoring that}, best first
+    examples: tuple[RitualOption, ...]   # one option for each score, best first
+
+    @property
+    def best(self) -> int:
+        return next(iter(self.scores))
+
+    @property
+    def best_option(self) -> RitualOption:
+        return self.examples[0]
+
+
+def ritual_pairs(pos: Position, player: int, card: LandCard, start: Hex | None = None,
+                 end: Hex | None = None) -> list[PairSummary]:
+    """For each pair of the player's Trees that a Land Ritual with this card may join (and
+    that are connected): the number of shortest paths, how many score each number of points
+    and an example path for each score, by dynamic programming (no path is listed)."""
+    out = []
+    for a, b in _pairs(pos, player, card, start, end):
+        counts = score_counts(pos, player, a, b)
+        if not counts:
+            continue
+        examples = tuple(_option(pos, player, card, path)
+                         for path in paths_by_score(pos, player, a, b).values())
+        out.append(PairSummary(pos.board.cells[a], pos.board.cells[b],
+                               len(examples[0].path) - 1, sum(counts.values()), counts, examples))
+    return out
+
+
+def best_ritual(pos: Position, player: int, card: LandCard) -> RitualOption | None:
+    """A best-scoring legal Land Ritual for this card and player (None if there is none)."""
+    best = [pair.best_option for pair in ritual_pairs(pos, player, card)]
+    return min(best, key=_order) if best else None
+
+
+def listed_options(pos: Position, player: int, card: LandCard) -> list[RitualOption]:
+    """The Land Rituals offered in the list of legal actions, best first: every path between
+    two Trees joined by at most :data:`LIST_LIMIT` shortest paths; for two Trees joined by
+    more, one path for each score they can give (the best among them), so the list stays
+    short while every score, the best included, is on it.  Any other shortest path between
+    them is still legal to play."""
+    options: list[RitualOption] = []
     for a, b in endpoints(pos, player, card):
-        for path in shortest_paths(pos, a, b):
-            own, others = score_path(pos, path, player)
-            bonus = 1 if pos.chelon in path else 0   # Chelon as a bridge: +1
-            kept = tuple(board.cells[i] for i in path
-                         if i == pos.protected and pos.trees[i] == player)
-            options.append(RitualOption(card.id, board.cells[a], board.cells[b],
-                                        tuple(board.cells[i] for i in path), own, others, bonus,
-                                        kept))
-    options.sort(key=lambda o: (-o.points, o.start, o.end, o.path))
-    return options
+        if count_shortest_paths(pos, a, b) <= LIST_LIMIT:
+            options += [_option(pos, player, card, path) for path in iter_shortest_paths(pos, a, b)]
+        else:
+            options += [_option(pos, player, card, path)
+                        for path in paths_by_score(pos, player, a, b).values()]
+    return sorted(options, key=_order)
+
+
+def checked_option(pos: Position, player: int, card: LandCard,
+                   path: Sequence[Hex]) -> RitualOption | str:
+    """The scored option for ``path`` if it is a legal Land Ritual, judged by the path's own
+    properties (your Trees at both ends on the card's biomes, adjacent connecting spaces, a
+    shortest connection), else the reason it is not, in plain words."""
+    try:
+        why = explain_path(pos, player, card, path)
+    except (TypeError, ValueError):
+        return "A path is a list of spaces, each given as (q, r)."
+    if why:
+        return why
+    board = pos.board
+    return _option(pos, player, card, [board.index[tuple(c)] for c in path])
 
 
 def explain_path(pos: Position, player: int, card: LandCard, path: Sequence[Hex]) -> str:
     """Why a proposed path is not a legal Land Ritual, in plain words ("" if it is legal)."""
+    return path_fault(pos, player, card, path)[1]
+
+
+#: the kinds of fault :func:`path_fault` names, in the order they are checked
+FAULTS = ("short", "off-board", "loop", "ends", "biomes", "adjacent", "gap", "detour")
+
+
+def path_fault(pos: Position, player: int, card: LandCard,
+               path: Sequence[Hex]) -> tuple[str, str]:
+    """``(kind, reason)`` of the first rule a proposed path breaks (see :data:`FAULTS`), or
+    ``("", "")`` if it is a legal Land Ritual."""
     board = pos.board
     cells = [tuple(c) for c in path]
     if len(cells) < 2:
-        return "A Land Ritual joins two different Trees, so the path needs at least 2 spaces."
+        return "short", "A Land Ritual joins two different Trees, so the path needs at least 2 spaces."
     for c in cells:
         if c not in board.index:
-            return f"{c} is not a space of this continent."
+            return "off-board", f"{c} is not a space of this continent."
     idx = [board.index[c] for c in cells]
     if len(set(idx)) != len(idx):
-        return "The path visits a space twice; a path never loops back."
+        return "loop", "The path visits a space twice; a path never loops back."
     start, end = idx[0], idx[-1]
     for name, i in (("start", start), ("end", end)):
         if pos.trees[i] != player:
-            return f"The {name} space {board.cells[i]} must hold one of your own Trees."
+            return "ends", f"The {name} space {board.cells[i]} must hold one of your own Trees."
     biomes = (board.biome[start], board.biome[end])
     if sorted(biomes) != sorted(card.biomes):
-        return (f"The card asks for Trees on {card.biomes[0]} and {card.biomes[1]}, but this path "
-                f"joins {biomes[0]} and {biomes[1]}.")
+        return "biomes", (f"The card asks for Trees on {card.biomes[0]} and {card.biomes[1]}, but "
+                          f"this path joins {biomes[0]} and {biomes[1]}.")
     for i, j in zip(idx, idx[1:]):
         if j not in board.neighbours[i]:
-            return f"{board.cells[i]} and {board.cells[j]} are not adjacent."
+            return "adjacent", f"{board.cells[i]} and {board.cells[j]} are not adjacent."
     for i in idx[1:-1]:
         if not pos.connects(i):
-            return (f"{board.cells[i]} holds no Tree or Spirit; only Trees and Spirits connect "
-                    "(and Chelon; a Seed or an empty space breaks the path).")
+            return "gap", (f"{board.cells[i]} holds no Tree or Spirit; only Trees and Spirits "
+                           "connect (and Chelon; a Seed or an empty space breaks the path).")
     best = _bfs(pos, start).get(end)
     if best is not None and len(idx) - 1 > best:
-        return (f"This path takes {len(idx) - 1} steps but a shorter connection of "
-                f"{best} steps exists; a Land Ritual must use a shortest path, so this is a detour.")
-    return ""
+        return "detour", (f"This path takes {len(idx) - 1} steps but a shorter connection of "
+                          f"{best} steps exists; a Land Ritual must use a shortest path, so this "
+                          "is a detour.")
+    return "", ""

@@ -26,7 +26,7 @@ from .actions import (AddTreetop, BlessForesight, BlessStrongCanopy, MoreSeeds, 
                       ReturnTreetop, SowSeeds, StopSowing)
 from . import woods
 from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard, LandCard
-from .rituals import NOBODY, explain_path, land_ritual_options
+from .rituals import NOBODY, RitualOption, checked_option, listed_options
 from .state import MARKET_SLOTS, PLAYER_NAMES, GameState, Pending, PlayerState
 
 OKUMA, CHELON, THORONDAL = range(3)
@@ -225,7 +225,7 @@ def _ritual_actions(s: GameState, player: int) -> list[PangaeaAction]:
                                    + ", ".join([f"{n} {w}" for w, n in pay]
                                                + ([f"{wild} Wild Weather"] if wild else []))))
         else:
-            for opt in land_ritual_options(pos, player, card):
+            for opt in listed_options(pos, player, card):
                 a = PlayLand(card_id, from_market, opt.path)
                 via = " ".join(str(c) for c in opt.path[1:-1])
                 out.append(replace(a, label=f"{card.title} from {where}: {opt.start}→{opt.end}"
@@ -240,15 +240,18 @@ def ritual_points(s: GameState, action: PangaeaAction, player: int | None = None
         return s.card(action.card).points
     if isinstance(action, PlayLand):
         card = s.card(action.card)
-        options = {o.path: o.points for o in land_ritual_options(s.position, player, card)}
-        return options.get(tuple(action.path), 0)
+        if not isinstance(card, LandCard):
+            return 0
+        option = checked_option(s.position, player, card, action.path)
+        return option.points if isinstance(option, RitualOption) else 0
     return 0
 
 
 def rank_rituals(s: GameState, player: int | None = None) -> list[tuple[int, PangaeaAction]]:
     """Every Ritual the player can perform now (hand and market; Land Rituals with every
-    start, end and shortest path; Creature Rituals with every payment), best first, as
-    ``(points, action)``."""
+    start, end and shortest path, or one path per score between two Trees joined by very many
+    paths, see :func:`~.rituals.listed_options`; Creature Rituals with every payment), best
+    first, as ``(points, action)``."""
     player = s.turn_player if player is None else player
     points: dict[str, dict] = {}
     ranked = []
@@ -256,7 +259,7 @@ def rank_rituals(s: GameState, player: int | None = None) -> list[tuple[int, Pan
         if isinstance(a, PlayLand):
             if a.card not in points:
                 points[a.card] = {o.path: o.points for o in
-                                  land_ritual_options(s.position, player, s.card(a.card))}
+                                  listed_options(s.position, player, s.card(a.card))}
             ranked.append((points[a.card][a.path], a))
         else:
             ranked.append((s.card(a.card).points, a))
@@ -864,14 +867,11 @@ def _do_creature(s: GameState, d: Draft, a: PlayCreature) -> None:
 def _do_land(s: GameState, d: Draft, a: PlayLand) -> None:
     p = s.turn_player
     card = _ritual_card(s, a.card, LandCard)
-    why = explain_path(s.position, p, card, a.path)
-    if why:
-        raise s.reject(why, rule="Land Rituals", like=PlayLand)
-    options = {o.path: o for o in land_ritual_options(s.position, p, card)}
-    path = tuple(tuple(c) for c in a.path)
-    option = options.get(path) or options.get(path[::-1])
-    if option is None:  # pragma: no cover - explain_path covers every failure
-        raise s.reject("That path is not a legal Land Ritual.", rule="Land Rituals", like=PlayLand)
+    # legal by its own properties (ends, connection, shortest), not by being on a list
+    option = checked_option(s.position, p, card, a.path)
+    if not isinstance(option, RitualOption):
+        raise s.reject(option, rule="Land Rituals", like=PlayLand)
+    path = option.path
     _take_card(s, d, a.card, a.from_market)
     if d.co is not None:   # Return of the Ancients: an Ancient of the player's choice climbs
         coop.land_played(s, d, p, option.points)

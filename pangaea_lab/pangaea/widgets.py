@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from html import escape
+from itertools import islice
 from typing import Any, Sequence
 
 from ..core.hexgrid import Hex
@@ -19,7 +20,9 @@ from ..core.widget import step_through
 from .edition import LandCard
 from .players import ForesterPlayer
 from .render import PATH_COLOURS, board_svg
-from .rituals import RitualOption, endpoints, explain_path, land_ritual_options
+from ..core.errors import IllegalAction
+from .rituals import (PairSummary, RitualOption, checked_option, endpoints,
+                      iter_ritual_options, land_ritual_options, ritual_pairs)
 from .setup import new_game, setup_steps
 from .state import PLAYER_NAMES, GameState
 
@@ -113,19 +116,31 @@ class RitualExplorer:
 
     Choose ``card`` (any Land Ritual of the edition), then ``start`` and ``end`` among the
     player's Trees on the card's biomes (both optional: leaving them out shows every pair).
-    ``options()`` lists the legal shortest paths, best first; ``check(path)`` explains why a
-    path of your own is or is not allowed.
+    ``options()`` lists the legal shortest paths, best first, a page of :attr:`PAGE` at a time
+    (``page``, :meth:`pages`, :meth:`page_options`), so every path can be reached however many
+    there are; :meth:`total` and :meth:`best` are counted exactly without listing;
+    ``check(path)`` explains why a path of your own is or is not allowed.  The explorer opens
+    on the card with the best legal Ritual (cards in hand and in the market first).
     """
+
+    PAGE = 12
+    #: more paths than this are paged in board order instead of being sorted by score first
+    SORT_LIMIT = 5000
 
     def __init__(self, state: GameState, player: int | None = None) -> None:
         self.state = state
         self.player = state.current_player if player is None else player
         if self.player is None:
             self.player = 0
-        cards = list(self.cards())
-        self.card: str = cards[0] if cards else ""
         self.start: Hex | None = None
         self.end: Hex | None = None
+        self.page = 0
+        self._listed: dict = {}
+        cards = list(self.cards())
+        self.card: str = cards[0] if cards else ""
+        best = {cid: self._best_of(cid) for cid in cards}
+        if best and max(best.values()) > 0:
+            self.card = max(cards, key=lambda cid: (best[cid], -cards.index(cid)))
 
     def cards(self) -> dict[str, str]:
         """Card id -> title, cards the player can play now first (hand, market), then the rest."""
@@ -144,8 +159,14 @@ class RitualExplorer:
     @property
     def land_card(self) -> LandCard:
         card = self.state.card(self.card)
-        assert isinstance(card, LandCard)
+        if not isinstance(card, LandCard):
+            raise IllegalAction(f"{self.card} is not a Land Ritual card")
         return card
+
+    def _best_of(self, card_id: str) -> int:
+        card = self.state.card(card_id)
+        pairs = ritual_pairs(self.state.position, self.player, card)   # type: ignore[arg-type]
+        return max((pair.best for pair in pairs), default=0)
 
     def trees(self) -> tuple[list[Hex], list[Hex]]:
         """The player's Trees that may start / end a ritual with the chosen card."""
@@ -156,14 +177,55 @@ class RitualExplorer:
                        if self.start is None or board.cells[a] == self.start})
         return starts, ends
 
+    def pairs(self) -> list[PairSummary]:
+        """The chosen Trees' connections, counted and scored exactly."""
+        return ritual_pairs(self.state.position, self.player, self.land_card, self.start, self.end)
+
     def options(self) -> list[RitualOption]:
-        opts = land_ritual_options(self.state.position, self.player, self.land_card)
-        return [o for o in opts if (self.start is None or o.start == self.start)
-                and (self.end is None or o.end == self.end)]
+        """Every legal path for the chosen card and Trees, best first."""
+        key = (self.card, self.start, self.end)
+        if key not in self._listed:
+            self._listed = {key: land_ritual_options(self.state.position, self.player,
+                                                     self.land_card, self.start, self.end)}
+        return self._listed[key]
+
+    def total(self) -> int:
+        return sum(pair.paths for pair in self.pairs())
 
     def best(self) -> int:
-        opts = self.options()
-        return max((o.points for o in opts), default=0)
+        return max((pair.best for pair in self.pairs()), default=0)
+
+    def pages(self) -> int:
+        return max(1, -(-self.total() // self.PAGE))
+
+    def sorted_by_score(self) -> bool:
+        """Whether the pages list the paths best first (else in board order: too many)."""
+        return self.total() <= self.SORT_LIMIT
+
+    def page_options(self) -> list[RitualOption]:
+        """The paths of the current page: best first, or in board order when there are more
+        than :attr:`SORT_LIMIT` (every path is still on some page)."""
+        self.page = min(max(self.page, 0), self.pages() - 1)
+        lo, hi = self.page * self.PAGE, (self.page + 1) * self.PAGE
+        if self.sorted_by_score():
+            return self.options()[lo:hi]
+        return list(islice(iter_ritual_options(self.state.position, self.player, self.land_card,
+                                               self.start, self.end), lo, hi))
+
+    def summary_html(self) -> str:
+        pairs = self.pairs()
+        if not pairs:
+            return ("<p>No legal Land Ritual with this card: the player needs two Trees on the "
+                    "card's biomes joined by Trees and Spirits.</p>")
+        best = self.best()
+        tied = sum(pair.scores.get(best, 0) for pair in pairs)
+        total = self.total()
+        return (f"<p>{total} shortest path{'s' if total != 1 else ''}. Best: {best} points "
+                f"({tied} path{'s' if tied != 1 else ''} score{'' if tied != 1 else 's'} that)."
+                + (f" Page {self.page + 1} of {self.pages()}." if self.pages() > 1 else "")
+                + ("" if self.sorted_by_score() else " The pages list the paths in board "
+                   "order, not best first: there are too many to sort.")
+                + "</p>")
 
     def check(self, path: Sequence[Hex] | str) -> str:
         """"Legal: N points" or the reason the path is refused."""
@@ -172,30 +234,31 @@ class RitualExplorer:
                 path = parse_path(path)
             except ValueError as exc:
                 return f"Not understood: {exc}."
-        why = explain_path(self.state.position, self.player, self.land_card, path)
-        if why:
-            return "Not allowed: " + why
-        match = [o for o in land_ritual_options(self.state.position, self.player, self.land_card)
-                 if o.path in (tuple(map(tuple, path)), tuple(map(tuple, path))[::-1])]
-        points = match[0].points if match else 0
-        return f"Legal: this path scores {points} points ({match[0].explain(PLAYER_NAMES)})."
+        option = checked_option(self.state.position, self.player, self.land_card, path)
+        if not isinstance(option, RitualOption):
+            return "Not allowed: " + option
+        return f"Legal: this path scores {option.points} points ({option.explain(PLAYER_NAMES)})."
 
-    def svg(self) -> str:
-        opts = self.options()
+    def svg(self):
+        """The board with the paths of the current page (up to six, numbered as in the table)."""
+        opts = self.page_options()[:len(PATH_COLOURS)]
         chosen = [c for c in (self.start, self.end) if c is not None]
-        return board_svg(self.state, highlight=chosen, paths=[o.path for o in opts[:6]])
+        first = self.page * self.PAGE + 1
+        return board_svg(self.state, highlight=chosen, paths=[o.path for o in opts],
+                         path_labels=[str(first + k) for k in range(len(opts))])
 
     def table_html(self) -> str:
-        opts = self.options()
+        opts = self.page_options()
         if not opts:
-            return ("<p>No legal Land Ritual: the player needs two Trees on the card's biomes "
-                    "joined by Trees and Spirits.</p>")
+            return ""
+        first = self.page * self.PAGE
         rows = "".join(
-            f"<tr><td style='color:{PATH_COLOURS[k % len(PATH_COLOURS)] if k < 6 else '#000'}'>■</td>"
-            f"<td>{o.start} → {o.end}</td><td>{' '.join(map(str, o.path))}</td>"
+            f"<tr><td><b>{first + k + 1}</b>"
+            + (f" <span style='color:{PATH_COLOURS[k]}'>■</span>" if k < len(PATH_COLOURS) else "")
+            + f"</td><td>{o.start} → {o.end}</td><td>{' '.join(map(str, o.path))}</td>"
             f"<td>{o.points}</td><td>{escape(o.explain(PLAYER_NAMES))}</td></tr>"
             for k, o in enumerate(opts))
-        return ("<table><tr><th></th><th>trees</th><th>shortest path</th><th>points</th>"
+        return ("<table><tr><th>#</th><th>trees</th><th>shortest path</th><th>points</th>"
                 f"<th>why</th></tr>{rows}</table>")
 
 
@@ -208,7 +271,8 @@ def ritual_explorer(state: GameState, player: int | None = None):
                            value=model.card or None, layout=w.Layout(width="420px"))
     start_pick = w.Dropdown(description="Start Tree")
     end_pick = w.Dropdown(description="End Tree")
-    picture, table, verdict = w.HTML(), w.HTML(), w.HTML()
+    picture, table, verdict, summary = w.HTML(), w.HTML(), w.HTML(), w.HTML()
+    earlier, later = w.Button(description="◀ Earlier paths"), w.Button(description="More paths ▶")
     typed = w.Text(description="Your path", placeholder="(0,0) (1,0) (1,1)",
                    layout=w.Layout(width="420px"))
     check = w.Button(description="Check my path")
@@ -228,31 +292,44 @@ def ritual_explorer(state: GameState, player: int | None = None):
         end_pick.value = model.end if model.end in ends else None
         model.end = end_pick.value
         busy[0] = False
+        show()
+
+    def show() -> None:
         picture.value = model.svg()
+        summary.value = model.summary_html()
         table.value = model.table_html()
+        earlier.disabled = model.page == 0
+        later.disabled = model.page >= model.pages() - 1
+
+    def turn(by: int) -> None:
+        model.page += by
+        show()
 
     def on_card(change: dict) -> None:
         if not busy[0] and change["new"]:
-            model.card, model.start, model.end = change["new"], None, None
+            model.card, model.start, model.end, model.page = change["new"], None, None, 0
             refresh()
 
     def on_start(change: dict) -> None:
         if not busy[0]:
-            model.start, model.end = change["new"], None
+            model.start, model.end, model.page = change["new"], None, 0
             refresh()
 
     def on_end(change: dict) -> None:
         if not busy[0]:
-            model.end = change["new"]
+            model.end, model.page = change["new"], 0
             refresh()
 
     card_pick.observe(on_card, names="value")
     start_pick.observe(on_start, names="value")
     end_pick.observe(on_end, names="value")
     check.on_click(lambda _: setattr(verdict, "value", escape(model.check(typed.value))))
+    earlier.on_click(lambda _: turn(-1))
+    later.on_click(lambda _: turn(1))
     refresh()
     box = w.VBox([w.HTML(f"<b>Land Rituals for {PLAYER_NAMES[model.player]}</b>"), card_pick,
-                  w.HBox([start_pick, end_pick]), picture, table, w.HBox([typed, check]), verdict])
+                  w.HBox([start_pick, end_pick]), picture, summary, w.HBox([earlier, later]),
+                  table, w.HBox([typed, check]), verdict])
     # stable handles for styling and for the browser tests (tests/browser)
     for part, name in ((box, "ritual-explorer"), (card_pick, "ritual-card"),
                        (start_pick, "ritual-start"), (end_pick, "ritual-end"),
@@ -262,6 +339,7 @@ def ritual_explorer(state: GameState, player: int | None = None):
     box.card_pick, box.start_pick, box.end_pick = card_pick, start_pick, end_pick  # type: ignore
     box.picture, box.table, box.typed, box.check, box.verdict = (  # type: ignore[attr-defined]
         picture, table, typed, check, verdict)
+    box.summary, box.earlier, box.later = summary, earlier, later  # type: ignore[attr-defined]
     return box
 
 
@@ -270,12 +348,12 @@ def check_answer(state: GameState, player: int, card_id: str, answer: int) -> st
     card = state.card(card_id)
     if not isinstance(card, LandCard):
         return f"{card_id} is not a Land Ritual card."
-    opts = land_ritual_options(state.position, player, card)
-    best = max((o.points for o in opts), default=0)
+    pairs = ritual_pairs(state.position, player, card)
+    best = max((pair.best for pair in pairs), default=0)
     if answer == best:
         return f"Right: the best Land Ritual with {card_id} scores {best} points."
     hint = ("Count 1 per own Tree or Spirit on the path, then +1 for each other colour."
-            if opts else "Look again: is there any legal path at all?")
+            if pairs else "Look again: is there any legal path at all?")
     return f"Not quite: {answer} is not the best score. {hint}"
 
 
