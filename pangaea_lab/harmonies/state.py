@@ -16,7 +16,7 @@ from ..core.errors import InvalidData, PangaeaLabError
 from ..core.protocol import Action, GameState, ScoreBreakdown
 from .board import Cell, Stack, cells, legal_stacks, rules_data
 from .cards import Card, animal_ids, card, spirit_ids
-from .scoring import BoardScore, landscape_score, solo_suns, spirit_points
+from .scoring import RIVER_RULES, BoardScore, landscape_score, solo_suns, spirit_points
 
 
 @dataclass(frozen=True)
@@ -365,8 +365,8 @@ def _from_dict(cls: type[HarmoniesState], d: dict) -> HarmoniesState:
         over=f(d, "over", bool, "save"), cube_supply=f(d, "cube_supply", int, "save"))
     if not 0 <= state.player < len(areas):
         raise InvalidData("field save.player names a seat that does not exist")
-    if state.river_rule not in ("loops", "shortest"):
-        raise InvalidData("field save.river_rule must be 'loops' or 'shortest'")
+    if state.river_rule not in RIVER_RULES:
+        raise InvalidData("field save.river_rule must be one of " + ", ".join(RIVER_RULES))
     try:
         state.check_invariants()
     except AssertionError as exc:

@@ -39,7 +39,7 @@ class BoardEditorModel:
     """A board being built by hand: stacks per cell, the selected cell, chosen cards."""
 
     def __init__(self, side: str = "A", stacks: Mapping[Cell, Iterable[str]] | None = None,
-                 cards: Iterable[int | str] = (), river_rule: str = "loops") -> None:
+                 cards: Iterable[int | str] = (), river_rule: str = "rings") -> None:
         self.side = check_side(side)
         self.river_rule = check_river_rule(river_rule)
         self.stacks: dict[Cell, tuple[str, ...]] = {}
@@ -177,7 +177,7 @@ class BoardEditorView:
 
 
 def board_editor(side: str = "A", stacks: Mapping[Cell, Iterable[str]] | None = None,
-                 cards: Iterable[int | str] = (), river_rule: str = "loops"):
+                 cards: Iterable[int | str] = (), river_rule: str = "rings"):
     """The board editor widget; ``.model`` is its :class:`BoardEditorModel`."""
     return BoardEditorView(BoardEditorModel(side, stacks, cards, river_rule)).root
 
