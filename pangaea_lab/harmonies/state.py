@@ -151,8 +151,12 @@ class HarmoniesState(GameState):
                 cs = self.card_scores(p)
                 animals = sum(pts for cd, _, pts in cs if not cd.is_spirit)
                 spirit = sum(pts for cd, _, pts in cs if cd.is_spirit)
-                cats = b.rows() + (("Animal cards", animals), ("Spirit", spirit))
-                notes = [f"cubes placed: {self.cubes_placed(p)}"]
+                # the score pad counts a Nature's Spirit in the animal column ("Spirits")
+                cats = b.rows() + (("Animal cards", animals + spirit),)
+                notes = [f"landscapes: {b.total}",
+                         f"animal cards: {animals} from animals"
+                         + (f" + {spirit} from the spirit" if self.spirits else ""),
+                         f"cubes placed: {self.cubes_placed(p)}"]
                 if self.solo:
                     notes.append(f"suns: {self.suns()}")
                 out.append(ScoreBreakdown(p, cats, tuple(notes)))
