@@ -48,9 +48,12 @@ def _board_extent(side: str, size: float) -> tuple[float, float, float, float]:
 
 def draw_board_into(pic: Svg, side: str, board: Sequence[Stack], cubes: Sequence[int] = (),
                     highlight: Iterable[Cell] = (), origin: tuple[float, float] = (0, 0),
-                    size: float = SIZE, label: bool = False, clickable: bool = False) -> None:
+                    size: float = SIZE, label: bool = False, clickable: bool = False,
+                    badges: Mapping[Cell, str] | None = None) -> None:
     """Draw one personal board into ``pic`` with its top-left corner at ``origin``;
-    ``clickable`` marks each cell with ``data-cell`` so a click on it names the cell."""
+    ``clickable`` marks each cell with ``data-cell`` so a click on it names the cell.
+    ``badges`` writes a short text (a tick, a step number) in a white disc on a cell, so a
+    highlighted cell is marked by more than its outline colour."""
     x0, y0, _, _ = _board_extent(side, size)
     org = (origin[0] - x0, origin[1] - y0)
     marked = {tuple(c) for c in highlight}
@@ -82,15 +85,23 @@ def draw_board_into(pic: Svg, side: str, board: Sequence[Stack], cubes: Sequence
             if cube > 0:
                 pic.text(cx + size * 0.22 + s / 2, cy - size * 0.62 + s / 2, str(cube),
                          size=size * 0.22)
+    for cell, text in (badges or {}).items():
+        cx, cy = _centre(tuple(cell), size, org)
+        bx, by = cx - size * 0.5, cy + size * 0.45
+        pic.circle(bx, by, size * 0.3, fill="white", stroke="black", stroke_width=1.2,
+                   title=f"{tuple(cell)} marked {text}")
+        pic.text(bx, by, text, size=size * 0.38, font_weight="bold", fill="black")
 
 
 def board_svg(side: str = "A", stacks: Mapping[Cell, Iterable[str]] | None = None,
               cubes: Mapping[Cell, int | str] | Iterable[Cell] = (),
-              highlight: Iterable[Cell] = (), size: float = SIZE, label: bool = True) -> Svg:
+              highlight: Iterable[Cell] = (), size: float = SIZE, label: bool = True,
+              clickable: bool = False, badges: Mapping[Cell, str] | None = None) -> Svg:
     """A personal board drawn as SVG from ``{(col, row): [colours bottom to top]}``.
 
     ``cubes`` lists cells holding a cube (or maps them to the card); ``highlight`` outlines
-    cells (e.g. the result of :func:`habitat_cells`).  The result shows inline in Jupyter."""
+    cells (e.g. the result of :func:`habitat_cells`); ``clickable`` and ``badges`` as in
+    :func:`draw_board_into`.  The result shows inline in Jupyter."""
     side = check_side(side)
     board = stacks_tuple(side, stacks)
     index = {c: i for i, c in enumerate(cells(side))}
@@ -101,8 +112,52 @@ def board_svg(side: str = "A", stacks: Mapping[Cell, Iterable[str]] | None = Non
     x0, y0, x1, y1 = _board_extent(side, size)
     pic = Svg(x1 - x0 + 12, y1 - y0 + 12, background="white")
     draw_board_into(pic, side, board, cube_list, highlight, origin=(6, 6), size=size,
-                    label=label)
+                    label=label, clickable=clickable, badges=badges)
     return pic
+
+
+def card_extent(card_key: Any, size: float) -> tuple[float, float]:
+    """Width and height :func:`draw_card_into` needs for a card's habitat."""
+    c = card(card_key)
+    hexes = [(0, 0)] + [(q, r) for q, r, _ in c.others]
+    x0, y0, x1, y1 = hexgrid.bounding_box(hexes, size, "flat")
+    return max(x1 - x0, 7.0 * len(c.name) + 60) + 12, y1 - y0 + 40
+
+
+def draw_card_into(pic: Svg, card_key: Any, origin: tuple[float, float] = (0, 0),
+                   size: float = 16.0, caption: str | None = None) -> None:
+    """Draw a card into ``pic``: its name and points, and its habitat as it is printed (the
+    cube's space carries a small square; a building may stand on red, brown or gray)."""
+    from .habitats import stacks_for_code
+    c = card(card_key)
+    w, h = card_extent(c, size)
+    pic.rect(origin[0], origin[1], w, h, fill="#fbf7ea", stroke="#8a7d55", stroke_width=1.0,
+             title=f"{c.name}: habitat {c.habitat_text()}")
+    if caption is None:
+        track = "/".join(map(str, c.points)) if not c.is_spirit else "spirit"
+        caption = f"{c.name} ({track})"
+    pic.text(origin[0] + 6, origin[1] + 10, caption, size=10, anchor="start",
+             font_weight="bold")
+    hexes = [((0, 0), c.cube)] + [((q, r), code) for q, r, code in c.others]
+    x0, y0, _, _ = hexgrid.bounding_box([hx for hx, _ in hexes], size, "flat")
+    ox, oy = origin[0] + 6 - x0, origin[1] + 22 - y0
+    for (q, r), code in hexes:
+        x, y = hexgrid.to_pixel((q, r), size, "flat")
+        cx, cy = x + ox, y + oy
+        stack = stacks_for_code(code)
+        pic.polygon(_hex_points((cx, cy), size * 0.97), fill=EMPTY, stroke="#6b6250",
+                    stroke_width=1.0, title=f"{code}: {describe_stack(stack)}")
+        for level, colour in enumerate(stack):
+            pic.polygon(_hex_points((cx, cy), size * LEVEL_SCALE[level]),
+                        fill=PALETTE[colour], stroke="white", stroke_width=0.8)
+        text = "B" if code == "BLD" else str(len(stack))
+        pic.text(cx, cy, text, size=size * 0.45, fill=TEXT_ON[stack[-1]], font_weight="bold")
+        if (q, r) == (0, 0):
+            s = size * 0.42
+            pic.rect(cx + size * 0.2, cy - size * 0.7, s, s, fill="#fdfdfd", stroke="black",
+                     stroke_width=1.0, title="the cube goes here")
+    if any(code == "BLD" for _, code in hexes):
+        pic.text(origin[0] + 6, origin[1] + h - 6, "B: any building", size=8, anchor="start")
 
 
 def _token_dots(pic: Svg, x: float, y: float, tokens: Sequence[str], r: float = 6) -> None:
