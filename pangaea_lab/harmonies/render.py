@@ -11,7 +11,7 @@ import math
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from ..core import hexgrid
-from ..core.svg import Svg
+from ..core.svg import Svg, SvgImage
 from .board import Cell, Stack, cells, check_side, describe_stack, stacks_tuple, to_axial
 from .cards import card
 
@@ -166,7 +166,7 @@ def _token_dots(pic: Svg, x: float, y: float, tokens: Sequence[str], r: float = 
                    stroke_width=0.6, title=colour)
 
 
-def game_svg(state: "HarmoniesState", highlight: Iterable[Any] = ()) -> str:
+def game_svg(state: "HarmoniesState", highlight: Iterable[Any] = ()) -> SvgImage:
     """The whole table: central board, face-up cards, and every player's board, cards and
     held tokens; ``highlight`` outlines cells of the current player's board."""
     size = 18.0

@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Iterable
 from ..core import jsonio
 from ..core.errors import InvalidData, PangaeaLabError
 from ..core.protocol import Action, GameState, ScoreBreakdown
+from ..core.svg import SvgImage, as_image
 from .board import Cell, Stack, cells, legal_stacks, rules_data
 from .cards import Card, animal_ids, card, spirit_ids
 from .scoring import RIVER_RULES, BoardScore, landscape_score, solo_suns, spirit_points
@@ -240,9 +241,10 @@ class HarmoniesState(GameState):
             text += f"; {self.scores()[0].total} points = {self.suns()} suns"
         return text
 
-    def to_svg(self, highlight: Iterable[Any] = ()) -> str:
+    def to_svg(self, highlight: Iterable[Any] = ()) -> SvgImage:
+        """The whole table as a drawing (shows as a picture in a notebook)."""
         from .render import game_svg
-        return game_svg(self, highlight)
+        return as_image(game_svg(self, highlight))
 
     def action_highlight(self, action: Action) -> list[Cell]:
         """Cells to highlight for an action: where a token or cube would go, or every cell

@@ -29,10 +29,16 @@ STACK_CHOICES: tuple[tuple[str, ...], ...] = ((),) + tuple(
 def play(players: int = 2, seed: int | str = 0, computer: Mapping[int, Any] | None = None,
          **options: Any):
     """The step-through widget on Harmonies; ``options`` go to :func:`new_game` (``side``,
-    ``spirits``, ``river_rule``).  Use ``players=1`` for solo."""
+    ``spirits``, ``river_rule``).  Use ``players=1`` for solo.
+
+    You play the first seat; by default the greedy computer player takes every other seat
+    (``computer={}`` seats humans everywhere, ``computer={1: "random"}`` chooses)."""
     from ..core.widget import step_through
+    if computer is None:
+        computer = {seat: "greedy" for seat in range(1, players)} \
+            if isinstance(players, int) and not isinstance(players, bool) else {}
     return step_through(new_game, players=players, seed=seed, player_range=(1, 4),
-                        computer=computer if computer is not None else {}, **options)
+                        computer=computer, **options)
 
 
 class BoardEditorModel:
