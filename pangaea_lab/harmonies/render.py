@@ -263,3 +263,23 @@ def plot_board(side: str = "A", stacks: Mapping[Cell, Iterable[str]] | None = No
     if title:
         ax.set_title(title)
     return ax
+
+
+def boards_svg(boards: Sequence[tuple[str, Mapping[Cell, Iterable[str]]]], side: str = "A",
+               size: float = 15.0, highlight: Mapping[str, Iterable[Cell]] | None = None,
+               ) -> SvgImage:
+    """Several small boards side by side, each with a caption under it, as one drawing
+    (e.g. three river shapes with their scores).  ``highlight`` maps a caption to cells to
+    outline and tick on that board."""
+    side = check_side(side)
+    x0, y0, x1, y1 = _board_extent(side, size)
+    bw, bh = x1 - x0, y1 - y0
+    col = max(bw + 16, max((6.0 * len(c) for c, _ in boards), default=0) + 10)
+    pic = Svg(col * len(boards) + 8, bh + 44, background="white")
+    for k, (caption, stacks) in enumerate(boards):
+        marked = [tuple(c) for c in (highlight or {}).get(caption, ())]
+        ox = 8 + k * col + (col - bw - 16) / 2
+        draw_board_into(pic, side, stacks_tuple(side, stacks), (), marked, origin=(ox, 6),
+                        size=size, badges={c: "✓" for c in marked})
+        pic.text(8 + k * col + (col - 8) / 2, bh + 26, caption, size=11)
+    return pic.render()
