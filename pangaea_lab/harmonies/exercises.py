@@ -892,10 +892,13 @@ def card_points_exercise(seed: int) -> Exercise:
     from .scoring import card_points
     right = card_points(cid, placed)
     track = ", ".join(str(p) for p in c.points)
-    detail = (f"{placed} cube{'s' if placed != 1 else ''} moved to the board uncover"
-              f"{'s' if placed == 1 else ''} the {placed} lowest value"
-              f"{'s' if placed != 1 else ''}; the highest uncovered one is {right}."
-              if placed else "No cube has left the card, so it scores nothing.")
+    if placed == 1:
+        detail = f"1 cube moved to the board uncovers the lowest value, {right}."
+    elif placed:
+        detail = (f"{placed} cubes moved to the board uncover the {placed} lowest values; "
+                  f"the highest uncovered one is {right}.")
+    else:
+        detail = "No cube has left the card, so it scores nothing."
 
     def draw(_marked) -> SvgImage:
         w, h = render.card_extent(cid, 14)
@@ -1008,7 +1011,7 @@ def complete_habitat(seed: int) -> Exercise:
             trial[cell] = below + (colour,)
             if habitat_cells(cid, side, trial):
                 answer.add(cell)
-        if answer:
+        if 1 <= len(answer) <= 3:   # a few spaces to find, not a whole ring of them
             break
 
     def checker(given: frozenset) -> Verdict:
@@ -1111,7 +1114,7 @@ def spirit_points_exercise(seed: int) -> Exercise:
     from .scoring import card_points
     right = card_points(spirit, 1 if placed else 0, side, stacks)
     if placed:
-        detail = f"{_spirit_detail(spirit, side, stacks)}: {right} points."
+        detail = f"{_spirit_detail(spirit, side, stacks)} — {right} points in all."
     else:
         detail = "Its cube is still on the card, so the spirit scores nothing."
     state = "Its cube is on the board." if placed else "Its cube was never placed."
