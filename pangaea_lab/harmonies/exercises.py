@@ -265,22 +265,8 @@ def legal_stack_choices(seed: int) -> Exercise:
             f"{k} is a {landscape_of(by_key[k])}" for k in sorted(answer)) + ".")
 
     def draw(_marked) -> SvgImage:
-        # each stack seen from the side: bottom token at the bottom, its colour written on it
-        col, tok = 84, 20
-        pic = Svg(5 * col + 10, 30 + 3 * tok + 24, background="white")
-        base = 30 + 3 * tok
-        for k, s in enumerate(chosen):
-            x = 10 + col * k
-            pic.text(x + (col - 14) / 2, 12, letters[k], size=14, font_weight="bold")
-            for level, colour in enumerate(s):
-                y = base - (level + 1) * tok
-                pic.rect(x, y, col - 14, tok - 2, fill=render.PALETTE[colour], stroke="black",
-                         stroke_width=0.8, title=f"{letters[k]}: token {level + 1} {colour}")
-                pic.text(x + (col - 14) / 2, y + tok / 2 - 1, colour, size=10,
-                         fill=render.TEXT_ON[colour])
-            pic.line(x - 4, base + 1, x + col - 10, base + 1, stroke="#6b6250", stroke_width=2)
-            pic.text(x + (col - 14) / 2, base + 12, f"{len(s)} tokens", size=9)
-        return as_image(pic.render())
+        return render.stacks_svg(chosen, labels=list(letters),
+                                 captions=[f"{len(st)} tokens" for st in chosen])
 
     return Exercise(
         kind="harmonies.legal_stacks", seed=seed,

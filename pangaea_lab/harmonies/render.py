@@ -283,3 +283,32 @@ def boards_svg(boards: Sequence[tuple[str, Mapping[Cell, Iterable[str]]]], side:
                         size=size, badges={c: "✓" for c in marked})
         pic.text(8 + k * col + (col - 8) / 2, bh + 26, caption, size=11)
     return pic.render()
+
+
+def stacks_svg(stacks: Sequence[Sequence[str]], labels: Sequence[str] | None = None,
+               captions: Sequence[str] | None = None, per_row: int = 7) -> SvgImage:
+    """Stacks seen from the side, bottom token at the bottom and each token's colour written
+    on it (so a stack reads without telling colours apart); ``labels`` go above the stacks
+    (e.g. letters to pick from), ``captions`` under them (e.g. what each stack forms)."""
+    col, tok = 92, 20
+    rows = max(1, -(-len(stacks) // per_row))
+    top = 20 if labels else 6
+    row_h = top + 3 * tok + (30 if captions else 16)
+    pic = Svg(min(len(stacks), per_row) * col + 10, rows * row_h + 4, background="white")
+    for k, stack in enumerate(stacks):
+        x = 10 + col * (k % per_row)
+        y0 = (k // per_row) * row_h
+        base = y0 + top + 3 * tok
+        mid = x + (col - 14) / 2
+        if labels:
+            pic.text(mid, y0 + 10, labels[k], size=14, font_weight="bold")
+        for level, colour in enumerate(stack):
+            y = base - (level + 1) * tok
+            pic.rect(x, y, col - 14, tok - 2, fill=PALETTE[colour], stroke="black",
+                     stroke_width=0.8, title=f"token {level + 1}: {colour}")
+            pic.text(mid, y + tok / 2 - 1, colour, size=10, fill=TEXT_ON[colour])
+        pic.line(x - 4, base + 1, x + col - 10, base + 1, stroke="#6b6250", stroke_width=2)
+        if captions:
+            for j, line in enumerate(captions[k].split("\n")[:2]):
+                pic.text(mid, base + 11 + 11 * j, line, size=9)
+    return pic.render()
