@@ -65,7 +65,7 @@ def _where(stacks: Mapping[Cell, tuple], cell: Cell) -> str:
 def _picture(side: str, stacks: Mapping[Cell, Iterable[str]], marked: Iterable = (), *,
              cubes: Mapping[Cell, int] | None = None, cards: Iterable[Any] = (),
              clickable: bool = True, notes: Iterable[str] = (), badge: str = TICK,
-             size: float = 20.0) -> SvgImage:
+             size: float = 26.0) -> SvgImage:
     """The board (spaces clickable, ``marked`` outlined and ticked), the cards beside it
     and a few lines of notes under it."""
     board = stacks_tuple(side, stacks)
@@ -85,7 +85,7 @@ def _picture(side: str, stacks: Mapping[Cell, Iterable[str]], marked: Iterable =
     height = max(bh + 12, sum(h + 6 for _, h in extents) + 6) + 16 * len(notes)
     pic = Svg(width, height, background="white")
     render.draw_board_into(pic, side, board, cube_list, marked, origin=(6, 6), size=size,
-                           label=True, clickable=clickable,
+                           label=True, clickable=clickable, coords=True,
                            badges={c: badge for c in marked})
     y = 6.0
     for c, (_, h) in zip(cards, extents):
@@ -342,7 +342,7 @@ def take_a_card(seed: int) -> Exercise:
         answer_kind="choice", answer=answer, checker=checker,
         options=(Option("yes", "Yes, I may take it"), Option("no", "No, not now")),
         draw=lambda marked: _picture(side, stacks, (), cubes=cubes, clickable=False,
-                                     notes=notes, size=16),
+                                     notes=notes, size=20),
         hint="Count only the unfinished cards (a spirit counts until its cube is placed), "
              "and remember: one card per turn.",
         explanation=(f"Yes: {why_yes}." if legal else f"No: {reason}."),

@@ -49,11 +49,12 @@ def _board_extent(side: str, size: float) -> tuple[float, float, float, float]:
 def draw_board_into(pic: Svg, side: str, board: Sequence[Stack], cubes: Sequence[int] = (),
                     highlight: Iterable[Cell] = (), origin: tuple[float, float] = (0, 0),
                     size: float = SIZE, label: bool = False, clickable: bool = False,
-                    badges: Mapping[Cell, str] | None = None) -> None:
+                    badges: Mapping[Cell, str] | None = None, coords: bool = False) -> None:
     """Draw one personal board into ``pic`` with its top-left corner at ``origin``;
     ``clickable`` marks each cell with ``data-cell`` so a click on it names the cell.
     ``badges`` writes a short text (a tick, a step number) in a white disc on a cell, so a
-    highlighted cell is marked by more than its outline colour."""
+    highlighted cell is marked by more than its outline colour.  ``coords`` writes every
+    space's name small at its foot, stacks included (``label`` names empty spaces only)."""
     x0, y0, _, _ = _board_extent(side, size)
     org = (origin[0] - x0, origin[1] - y0)
     marked = {tuple(c) for c in highlight}
@@ -76,8 +77,11 @@ def draw_board_into(pic: Svg, side: str, board: Sequence[Stack], cubes: Sequence
         if stack:
             pic.text(cx, cy, str(len(stack)), size=size * 0.42,
                      fill=TEXT_ON[stack[-1]], font_weight="bold")
-        elif label:
+        elif label or coords:
             pic.text(cx, cy, f"{cell[0]},{cell[1]}", size=size * 0.32, fill="#a09878")
+        if stack and coords:
+            pic.text(cx, cy + size * 0.62, f"{cell[0]},{cell[1]}", size=size * 0.25,
+                     fill=TEXT_ON[stack[0]])
         if cube:
             s = size * 0.34
             pic.rect(cx + size * 0.22, cy - size * 0.62, s, s, fill="#fdfdfd", stroke="black",
@@ -87,7 +91,7 @@ def draw_board_into(pic: Svg, side: str, board: Sequence[Stack], cubes: Sequence
                          size=size * 0.22)
     for cell, text in (badges or {}).items():
         cx, cy = _centre(tuple(cell), size, org)
-        bx, by = cx - size * 0.5, cy + size * 0.45
+        bx, by = cx - size * 0.5, cy - size * 0.4
         pic.circle(bx, by, size * 0.3, fill="white", stroke="black", stroke_width=1.2,
                    title=f"{tuple(cell)} marked {text}")
         pic.text(bx, by, text, size=size * 0.38, font_weight="bold", fill="black")
