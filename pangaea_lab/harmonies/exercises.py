@@ -35,8 +35,6 @@ NB02 = "harmonies/02_landscapes.ipynb"
 NB03 = "harmonies/03_habitats.ipynb"
 NB04 = "harmonies/04_spirits_and_solo.ipynb"
 
-Stacks = dict  # {cell: tuple of colours bottom to top}
-
 TICK = "✓"
 
 
@@ -571,15 +569,13 @@ def scoring_buildings(seed: int) -> Exercise:
                     stacks[n] = rng.choice([("blue",), ("yellow",), ("green",), ("gray",),
                                             ("brown", "green"), ("red",), ("brown",)])
         board = stacks_tuple(side, stacks)
-        all_cells = cells(side)
-        index = cell_index(side)
         colours = {c: sorted({stacks[n][-1] for n in neighbours(side, c) if n in stacks})
                    for c, s in stacks.items() if is_building(s)}
         answer = {c for c, cs in colours.items() if len(cs) >= need}
         if answer and len(answer) < len(colours):
             break
-    assert_points = building_points(side, board)
-    if assert_points != 5 * len(answer):  # the engine's own total must agree
+    each = rules_data()["landscapes"]["building_points"]
+    if building_points(side, board) != each * len(answer):  # the engine's total agrees
         raise RuntimeError("building check disagrees with the engine")
 
     def seen(c: Cell) -> str:
