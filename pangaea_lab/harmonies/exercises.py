@@ -107,13 +107,11 @@ def _number_verdict(given: int, right: int, parts: list[tuple[str, int]], what: 
     if given == right:
         return Verdict(True, f"Right: {what} is {right}. {detail}")
     missed = [name for name, pts in parts if pts and given == right - pts]
-    extra = [name for name, pts in parts if pts and given == right + pts]
     if missed:
-        lead = f"You left out {' or '.join(missed)} ({right - given} points)."
-    elif extra:
-        lead = f"You counted {' or '.join(extra)} twice ({given - right} points too many)."
+        lead = f"it looks as if you left out {' or '.join(missed)} ({right - given} points)."
     else:
-        lead = f"{given} is {'too high' if given > right else 'too low'}."
+        lead = (f"{given} is {abs(given - right)} too "
+                f"{'high' if given > right else 'low'}.")
     return Verdict(False, f"Not quite: {lead} {detail}")
 
 
@@ -436,7 +434,8 @@ def tree_points_exercise(seed: int) -> Exercise:
                         for c, p in zip(trees, [p for _, p in parts])) + f" = {right}"
     trunks = [c for c, s in stacks.items() if s and s[-1] == "brown"]
     detail += "; " + ", ".join(_cell_text(c) for c in sorted(trunks)) + \
-        " is a trunk without foliage: 0."
+        (" is a trunk without foliage: 0." if len(trunks) == 1
+         else " are trunks without foliage: 0 each.")
 
     return Exercise(
         kind="harmonies.tree_points", seed=seed,

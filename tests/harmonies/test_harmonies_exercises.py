@@ -97,7 +97,7 @@ def test_a_wrong_score_names_the_part_that_was_missed():
     for name, pts in _rows(ex):
         if pts:
             v = ex.check(ex.answer - pts)
-            assert not v.correct and "You left out" in v.reason and name in v.reason
+            assert not v.correct and "you left out" in v.reason and name in v.reason
 
 
 def _rows(ex):
