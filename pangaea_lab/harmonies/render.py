@@ -217,7 +217,9 @@ def game_svg(state: "HarmoniesState", highlight: Iterable[Any] = ()) -> SvgImage
                  font_weight="bold" if (p == state.player and not state.over) else None)
         mark = marked if p == state.player else ()
         draw_board_into(pic, state.side, area.stacks, area.cubes, mark, origin=(ox, top),
-                        size=size, clickable=p == state.player and not state.over)
+                        size=size, clickable=p == state.player and not state.over,
+                        badges={tuple(c): "✓" for c in mark
+                                if isinstance(c, tuple) and len(c) == 2})
         y = top + bh + 14
         if p == state.player and state.hand:
             pic.text(ox, y, "holding:", size=9, anchor="start")

@@ -154,3 +154,10 @@ def test_drawings_are_pictures_not_text():
     g = harmonies.new_game(players=2, seed=1)
     assert isinstance(g.to_svg(), SvgImage) and g.to_svg()._repr_svg_().startswith("<svg")
     assert isinstance(render.board_svg("A").render(), SvgImage)
+
+
+def test_highlighted_cells_carry_a_tick_not_only_a_colour():
+    g = harmonies.new_game(players=2, seed=4, spirits=False).apply(harmonies.TakeTokens(0))
+    svg = g.to_svg(highlight=[(1, 1)])
+    assert "(1, 1) marked ✓" in svg and render.HIGHLIGHT in svg
+    assert "marked ✓" not in g.to_svg()
