@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 #: how many seeds each generator is checked on (drawings are slower: fewer of them)
 SEEDS = range(50)
-DRAW_SEEDS = range(10)
+DRAW_SEEDS = range(50)
 MIN_KINDS = 4
 
 

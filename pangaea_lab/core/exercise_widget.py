@@ -396,10 +396,10 @@ class ExerciseView:
         self.style = w.HTML(_STYLE)
         self.title = w.HTML()
         self.seed_label = w.HTML()
-        self.seed_box = w.BoundedIntText(min=0, max=MAX_SEED, description="Seed",
+        self.seed_box = w.BoundedIntText(min=0, max=MAX_SEED, description="Go to seed",
                                          layout=w.Layout(width="150px"),
                                          style={"description_width": "initial"})
-        self.seed_button = w.Button(description="Go", layout=w.Layout(width="auto"),
+        self.seed_button = w.Button(description="Go", layout=w.Layout(width="60px"),
                                     tooltip="Show the exercise with this seed (the one your "
                                             "teacher gave)")
         self.question = w.HTML()
