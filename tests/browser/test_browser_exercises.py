@@ -311,3 +311,37 @@ def test_the_first_exercise_of_a_notebook_is_found(tmp_path):
     assert PRACTICE.search("practice('inori.altars', 3)").groups() == ("inori.altars", "3")
     assert PRACTICE.search('practice("harmonies.stacks")').groups() == ("harmonies.stacks",
                                                                          None)
+
+
+# ----- the start page ------------------------------------------------------------------------
+
+
+@pytest.mark.xdist_group("voila")
+def test_start_page_lists_the_exercise_pages_and_seats_the_computer_in_voila(voila, page):
+    from pangaea_lab.catalog import GAMES as CATALOG
+
+    where = "Voilà, 00_start_here.ipynb"
+    open_in_voila(page, voila, "00_start_here.ipynb")
+    p = page.page
+    links = p.locator(".pl-exercise-pages a").evaluate_all(
+        "links => links.map(a => a.getAttribute('href'))")
+    assert links == [nb for g in CATALOG for nb in g.notebooks
+                     if not nb.endswith("full_game.ipynb")], f"{where}: the list of pages"
+    picker = p.locator(".pl-game-picker").first
+    picker.scroll_into_view_if_needed(timeout=CLICK)
+    picker.locator("select").first.select_option(label="Harmonies", timeout=CLICK)
+    picker.locator("button", has_text="Start").first.click(timeout=CLICK)
+    p.wait_for_selector(".pl-game-picker .pl-step-through", state="visible", timeout=WIDGET)
+
+    def chosen() -> list[str]:
+        return picker.locator(".pl-step-through select").evaluate_all(
+            "all => all.map(s => s.selectedIndex < 0 ? '' : s.options[s.selectedIndex].text)")
+
+    deadline = time.monotonic() + CLICK / 1000
+    while time.monotonic() < deadline and chosen().count("Greedy") != 1:
+        p.wait_for_timeout(200)
+    seats = chosen()
+    assert seats.count("Human") == 1 and seats.count("Greedy") == 1, (
+        f"{where}: a two-player Harmonies game from the picker should seat you and the "
+        f"computer; the seat choices read {seats}")
+    assert_clean(page, where)
