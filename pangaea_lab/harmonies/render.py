@@ -11,7 +11,7 @@ import math
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from ..core import hexgrid
-from ..core.svg import Svg
+from ..core.svg import Svg, SvgImage
 from .board import Cell, Stack, cells, check_side, describe_stack, stacks_tuple, to_axial
 from .cards import card
 
@@ -48,9 +48,13 @@ def _board_extent(side: str, size: float) -> tuple[float, float, float, float]:
 
 def draw_board_into(pic: Svg, side: str, board: Sequence[Stack], cubes: Sequence[int] = (),
                     highlight: Iterable[Cell] = (), origin: tuple[float, float] = (0, 0),
-                    size: float = SIZE, label: bool = False, clickable: bool = False) -> None:
+                    size: float = SIZE, label: bool = False, clickable: bool = False,
+                    badges: Mapping[Cell, str] | None = None, coords: bool = False) -> None:
     """Draw one personal board into ``pic`` with its top-left corner at ``origin``;
-    ``clickable`` marks each cell with ``data-cell`` so a click on it names the cell."""
+    ``clickable`` marks each cell with ``data-cell`` so a click on it names the cell.
+    ``badges`` writes a short text (a tick, a step number) in a white disc on a cell, so a
+    highlighted cell is marked by more than its outline colour.  ``coords`` writes every
+    space's name small at its foot, stacks included (``label`` names empty spaces only)."""
     x0, y0, _, _ = _board_extent(side, size)
     org = (origin[0] - x0, origin[1] - y0)
     marked = {tuple(c) for c in highlight}
@@ -73,8 +77,11 @@ def draw_board_into(pic: Svg, side: str, board: Sequence[Stack], cubes: Sequence
         if stack:
             pic.text(cx, cy, str(len(stack)), size=size * 0.42,
                      fill=TEXT_ON[stack[-1]], font_weight="bold")
-        elif label:
+        elif label or coords:
             pic.text(cx, cy, f"{cell[0]},{cell[1]}", size=size * 0.32, fill="#a09878")
+        if stack and coords:
+            pic.text(cx, cy + size * 0.62, f"{cell[0]},{cell[1]}", size=size * 0.25,
+                     fill=TEXT_ON[stack[0]])
         if cube:
             s = size * 0.34
             pic.rect(cx + size * 0.22, cy - size * 0.62, s, s, fill="#fdfdfd", stroke="black",
@@ -82,15 +89,23 @@ def draw_board_into(pic: Svg, side: str, board: Sequence[Stack], cubes: Sequence
             if cube > 0:
                 pic.text(cx + size * 0.22 + s / 2, cy - size * 0.62 + s / 2, str(cube),
                          size=size * 0.22)
+    for cell, text in (badges or {}).items():
+        cx, cy = _centre(tuple(cell), size, org)
+        bx, by = cx - size * 0.5, cy - size * 0.4
+        pic.circle(bx, by, size * 0.3, fill="white", stroke="black", stroke_width=1.2,
+                   title=f"{tuple(cell)} marked {text}")
+        pic.text(bx, by, text, size=size * 0.38, font_weight="bold", fill="black")
 
 
 def board_svg(side: str = "A", stacks: Mapping[Cell, Iterable[str]] | None = None,
               cubes: Mapping[Cell, int | str] | Iterable[Cell] = (),
-              highlight: Iterable[Cell] = (), size: float = SIZE, label: bool = True) -> Svg:
+              highlight: Iterable[Cell] = (), size: float = SIZE, label: bool = True,
+              clickable: bool = False, badges: Mapping[Cell, str] | None = None) -> Svg:
     """A personal board drawn as SVG from ``{(col, row): [colours bottom to top]}``.
 
     ``cubes`` lists cells holding a cube (or maps them to the card); ``highlight`` outlines
-    cells (e.g. the result of :func:`habitat_cells`).  The result shows inline in Jupyter."""
+    cells (e.g. the result of :func:`habitat_cells`); ``clickable`` and ``badges`` as in
+    :func:`draw_board_into`.  The result shows inline in Jupyter."""
     side = check_side(side)
     board = stacks_tuple(side, stacks)
     index = {c: i for i, c in enumerate(cells(side))}
@@ -101,8 +116,52 @@ def board_svg(side: str = "A", stacks: Mapping[Cell, Iterable[str]] | None = Non
     x0, y0, x1, y1 = _board_extent(side, size)
     pic = Svg(x1 - x0 + 12, y1 - y0 + 12, background="white")
     draw_board_into(pic, side, board, cube_list, highlight, origin=(6, 6), size=size,
-                    label=label)
+                    label=label, clickable=clickable, badges=badges)
     return pic
+
+
+def card_extent(card_key: Any, size: float) -> tuple[float, float]:
+    """Width and height :func:`draw_card_into` needs for a card's habitat."""
+    c = card(card_key)
+    hexes = [(0, 0)] + [(q, r) for q, r, _ in c.others]
+    x0, y0, x1, y1 = hexgrid.bounding_box(hexes, size, "flat")
+    return max(x1 - x0, 7.0 * len(c.name) + 60) + 12, y1 - y0 + 40
+
+
+def draw_card_into(pic: Svg, card_key: Any, origin: tuple[float, float] = (0, 0),
+                   size: float = 16.0, caption: str | None = None) -> None:
+    """Draw a card into ``pic``: its name and points, and its habitat as it is printed (the
+    cube's space carries a small square; a building may stand on red, brown or gray)."""
+    from .habitats import stacks_for_code
+    c = card(card_key)
+    w, h = card_extent(c, size)
+    pic.rect(origin[0], origin[1], w, h, fill="#fbf7ea", stroke="#8a7d55", stroke_width=1.0,
+             title=f"{c.name}: habitat {c.habitat_text()}")
+    if caption is None:
+        track = "/".join(map(str, c.points)) if not c.is_spirit else "spirit"
+        caption = f"{c.name} ({track})"
+    pic.text(origin[0] + 6, origin[1] + 10, caption, size=10, anchor="start",
+             font_weight="bold")
+    hexes = [((0, 0), c.cube)] + [((q, r), code) for q, r, code in c.others]
+    x0, y0, _, _ = hexgrid.bounding_box([hx for hx, _ in hexes], size, "flat")
+    ox, oy = origin[0] + 6 - x0, origin[1] + 22 - y0
+    for (q, r), code in hexes:
+        x, y = hexgrid.to_pixel((q, r), size, "flat")
+        cx, cy = x + ox, y + oy
+        stack = stacks_for_code(code)
+        pic.polygon(_hex_points((cx, cy), size * 0.97), fill=EMPTY, stroke="#6b6250",
+                    stroke_width=1.0, title=f"{code}: {describe_stack(stack)}")
+        for level, colour in enumerate(stack):
+            pic.polygon(_hex_points((cx, cy), size * LEVEL_SCALE[level]),
+                        fill=PALETTE[colour], stroke="white", stroke_width=0.8)
+        text = "B" if code == "BLD" else str(len(stack))
+        pic.text(cx, cy, text, size=size * 0.45, fill=TEXT_ON[stack[-1]], font_weight="bold")
+        if (q, r) == (0, 0):
+            s = size * 0.42
+            pic.rect(cx + size * 0.2, cy - size * 0.7, s, s, fill="#fdfdfd", stroke="black",
+                     stroke_width=1.0, title="the cube goes here")
+    if any(code == "BLD" for _, code in hexes):
+        pic.text(origin[0] + 6, origin[1] + h - 6, "B: any building", size=8, anchor="start")
 
 
 def _token_dots(pic: Svg, x: float, y: float, tokens: Sequence[str], r: float = 6) -> None:
@@ -111,7 +170,7 @@ def _token_dots(pic: Svg, x: float, y: float, tokens: Sequence[str], r: float = 
                    stroke_width=0.6, title=colour)
 
 
-def game_svg(state: "HarmoniesState", highlight: Iterable[Any] = ()) -> str:
+def game_svg(state: "HarmoniesState", highlight: Iterable[Any] = ()) -> SvgImage:
     """The whole table: central board, face-up cards, and every player's board, cards and
     held tokens; ``highlight`` outlines cells of the current player's board."""
     size = 18.0
@@ -158,7 +217,9 @@ def game_svg(state: "HarmoniesState", highlight: Iterable[Any] = ()) -> str:
                  font_weight="bold" if (p == state.player and not state.over) else None)
         mark = marked if p == state.player else ()
         draw_board_into(pic, state.side, area.stacks, area.cubes, mark, origin=(ox, top),
-                        size=size, clickable=p == state.player and not state.over)
+                        size=size, clickable=p == state.player and not state.over,
+                        badges={tuple(c): "✓" for c in mark
+                                if isinstance(c, tuple) and len(c) == 2})
         y = top + bh + 14
         if p == state.player and state.hand:
             pic.text(ox, y, "holding:", size=9, anchor="start")
@@ -208,3 +269,52 @@ def plot_board(side: str = "A", stacks: Mapping[Cell, Iterable[str]] | None = No
     if title:
         ax.set_title(title)
     return ax
+
+
+def boards_svg(boards: Sequence[tuple[str, Mapping[Cell, Iterable[str]]]], side: str = "A",
+               size: float = 15.0, highlight: Mapping[str, Iterable[Cell]] | None = None,
+               ) -> SvgImage:
+    """Several small boards side by side, each with a caption under it, as one drawing
+    (e.g. three river shapes with their scores).  ``highlight`` maps a caption to cells to
+    outline and tick on that board."""
+    side = check_side(side)
+    x0, y0, x1, y1 = _board_extent(side, size)
+    bw, bh = x1 - x0, y1 - y0
+    col = max(bw + 16, max((6.0 * len(c) for c, _ in boards), default=0) + 10)
+    pic = Svg(col * len(boards) + 8, bh + 44, background="white")
+    for k, (caption, stacks) in enumerate(boards):
+        marked = [tuple(c) for c in (highlight or {}).get(caption, ())]
+        ox = 8 + k * col + (col - bw - 16) / 2
+        draw_board_into(pic, side, stacks_tuple(side, stacks), (), marked, origin=(ox, 6),
+                        size=size, badges={c: "✓" for c in marked})
+        pic.text(8 + k * col + (col - 8) / 2, bh + 26, caption, size=11)
+    return pic.render()
+
+
+def stacks_svg(stacks: Sequence[Sequence[str]], labels: Sequence[str] | None = None,
+               captions: Sequence[str] | None = None, per_row: int = 7) -> SvgImage:
+    """Stacks seen from the side, bottom token at the bottom and each token's colour written
+    on it (so a stack reads without telling colours apart); ``labels`` go above the stacks
+    (e.g. letters to pick from), ``captions`` under them (e.g. what each stack forms)."""
+    col, tok = 92, 20
+    rows = max(1, -(-len(stacks) // per_row))
+    top = 20 if labels else 6
+    row_h = top + 3 * tok + (30 if captions else 16)
+    pic = Svg(min(len(stacks), per_row) * col + 10, rows * row_h + 4, background="white")
+    for k, stack in enumerate(stacks):
+        x = 10 + col * (k % per_row)
+        y0 = (k // per_row) * row_h
+        base = y0 + top + 3 * tok
+        mid = x + (col - 14) / 2
+        if labels:
+            pic.text(mid, y0 + 10, labels[k], size=14, font_weight="bold")
+        for level, colour in enumerate(stack):
+            y = base - (level + 1) * tok
+            pic.rect(x, y, col - 14, tok - 2, fill=PALETTE[colour], stroke="black",
+                     stroke_width=0.8, title=f"token {level + 1}: {colour}")
+            pic.text(mid, y + tok / 2 - 1, colour, size=10, fill=TEXT_ON[colour])
+        pic.line(x - 4, base + 1, x + col - 10, base + 1, stroke="#6b6250", stroke_width=2)
+        if captions:
+            for j, line in enumerate(captions[k].split("\n")[:2]):
+                pic.text(mid, base + 11 + 11 * j, line, size=9)
+    return pic.render()

@@ -35,7 +35,7 @@ def token_mix() -> dict[str, int]:
 
 
 def new_game(players: int = 2, seed: int | str = 0, side: str = "A", spirits: bool = True,
-             river_rule: str = "loops", tiebreak_counts_spirit: bool = False) -> HarmoniesState:
+             river_rule: str = "rings", tiebreak_counts_spirit: bool = False) -> HarmoniesState:
     """A new seeded game ("Setup"): pouch shuffled, central board filled, 5 cards face up
     (3 in solo), and with ``spirits`` two spirit cards dealt to each player.
 

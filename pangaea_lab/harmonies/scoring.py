@@ -19,7 +19,10 @@ from ..core.errors import InvalidSetup
 from .board import Cell, Stack, _neighbour_table, cells, check_side, rules_data, stacks_tuple
 from .cards import Card, card
 
-RIVER_RULES = ("loops", "shortest")
+#: how a river with loops is measured on side A (see :func:`river_length`); the first is
+#: the default, labelled ``river-rings`` in the game's data
+RIVER_RULES = ("rings", "loops", "shortest")
+DEFAULT_RIVER_RULE = RIVER_RULES[0]
 
 
 @dataclass(frozen=True)
@@ -219,15 +222,46 @@ def longest_loop(group: Iterable[int], nbrs, budget: int = LOOP_SEARCH_BUDGET) -
     return best
 
 
-def river_length(side: str, board: tuple[Stack, ...], river_rule: str = "loops") -> int:
-    """Tokens in the best river: the shortest path between its two farthest ends, and (with
-    ``river_rule="loops"``) at least the length of its longest loop."""
+def longest_ring(group: Iterable[int], nbrs) -> int:
+    """Number of tokens in the longest *loop without shortcuts* inside a group (0 if none).
+
+    Such a loop is a closed chain of water tokens in which no two tokens that are not next
+    to each other along the chain are neighbours on the board: a ring of six around another
+    space, or a triangle of three.  A loop that some token of it cuts short does not count
+    at its full length; the shorter loops it splits into are counted instead.
+
+    >>> from pangaea_lab.harmonies.board import _neighbour_table, cells
+    >>> index = {c: i for i, c in enumerate(cells("A"))}
+    >>> ring = [index[c] for c in [(1, 0), (1, 1), (2, 0), (2, 2), (3, 0), (3, 1)]]
+    >>> longest_ring(ring, _neighbour_table("A"))
+    6
+    """
+    import networkx as nx
+    members = set(group)
+    graph = nx.Graph()
+    graph.add_nodes_from(members)
+    graph.add_edges_from((v, w) for v in members for w in nbrs[v] if w in members and v < w)
+    return max((len(c) for c in nx.chordless_cycles(graph) if len(c) >= 3), default=0)
+
+
+def river_length(side: str, board: tuple[Stack, ...],
+                 river_rule: str = DEFAULT_RIVER_RULE) -> int:
+    """Tokens in the best river.
+
+    Every rule starts from the longest shortest path between two tokens of a water group
+    (the rulebook's "shortest path between its two ends").  A river with loops is at least
+    as long as, with ``river_rule="rings"`` (the default), its longest loop without
+    shortcuts (:func:`longest_ring`); with ``"loops"``, its longest loop of any shape
+    (:func:`longest_loop`); ``"shortest"`` uses the path alone."""
     nbrs = _neighbour_table(side)
     best = 0
     for g in groups(side, board, lambda s: s == ("blue",)):
         length = _distances_max(g, nbrs)
-        if river_rule == "loops" and len(g) >= 3:
-            length = max(length, longest_loop(g, nbrs))
+        if len(g) >= 3:
+            if river_rule == "rings":
+                length = max(length, longest_ring(g, nbrs))
+            elif river_rule == "loops":
+                length = max(length, longest_loop(g, nbrs))
         best = max(best, length)
     return best
 
@@ -239,12 +273,14 @@ def island_count(side: str, board: tuple[Stack, ...]) -> int:
 
 def check_river_rule(rule: object) -> str:
     if rule not in RIVER_RULES:
-        raise InvalidSetup(f"river_rule must be 'loops' (the online edition's reading) or "
-                           f"'shortest' (shortest path only), not {rule!r}")
+        raise InvalidSetup(f"river_rule must be 'rings' (loops without shortcuts, the "
+                           f"default), 'loops' (loops of any shape) or 'shortest' (shortest "
+                           f"path only), not {rule!r}")
     return rule  # type: ignore[return-value]
 
 
-def landscape_score(side: str, board: tuple[Stack, ...], river_rule: str = "loops") -> BoardScore:
+def landscape_score(side: str, board: tuple[Stack, ...],
+                    river_rule: str = DEFAULT_RIVER_RULE) -> BoardScore:
     """Landscape points of a board tuple (the fast form the game uses)."""
     if side == "A":
         size = river_length(side, board, river_rule)
@@ -258,7 +294,7 @@ def landscape_score(side: str, board: tuple[Stack, ...], river_rule: str = "loop
 
 
 def score_board(side: str = "A", stacks: Mapping[Cell, Iterable[str]] | None = None,
-                river_rule: str = "loops") -> BoardScore:
+                river_rule: str = DEFAULT_RIVER_RULE) -> BoardScore:
     """Landscape points of a board given as ``{(col, row): [colours bottom to top]}``.
 
     Unknown colours, stacks the chart forbids and cells off the board raise a ``ValueError``

@@ -14,9 +14,10 @@ from typing import Any, ClassVar, Iterable
 from ..core import jsonio
 from ..core.errors import InvalidData, PangaeaLabError
 from ..core.protocol import Action, GameState, ScoreBreakdown
+from ..core.svg import SvgImage, as_image
 from .board import Cell, Stack, cells, legal_stacks, rules_data
 from .cards import Card, animal_ids, card, spirit_ids
-from .scoring import BoardScore, landscape_score, solo_suns, spirit_points
+from .scoring import RIVER_RULES, BoardScore, landscape_score, solo_suns, spirit_points
 
 
 @dataclass(frozen=True)
@@ -151,8 +152,12 @@ class HarmoniesState(GameState):
                 cs = self.card_scores(p)
                 animals = sum(pts for cd, _, pts in cs if not cd.is_spirit)
                 spirit = sum(pts for cd, _, pts in cs if cd.is_spirit)
-                cats = b.rows() + (("Animal cards", animals), ("Spirit", spirit))
-                notes = [f"cubes placed: {self.cubes_placed(p)}"]
+                # the score pad counts a Nature's Spirit in the animal column ("Spirits")
+                cats = b.rows() + (("Animal cards", animals + spirit),)
+                notes = [f"landscapes: {b.total}",
+                         f"animal cards: {animals} from animals"
+                         + (f" + {spirit} from the spirit" if self.spirits else ""),
+                         f"cubes placed: {self.cubes_placed(p)}"]
                 if self.solo:
                     notes.append(f"suns: {self.suns()}")
                 out.append(ScoreBreakdown(p, cats, tuple(notes)))
@@ -236,9 +241,10 @@ class HarmoniesState(GameState):
             text += f"; {self.scores()[0].total} points = {self.suns()} suns"
         return text
 
-    def to_svg(self, highlight: Iterable[Any] = ()) -> str:
+    def to_svg(self, highlight: Iterable[Any] = ()) -> SvgImage:
+        """The whole table as a drawing (shows as a picture in a notebook)."""
         from .render import game_svg
-        return game_svg(self, highlight)
+        return as_image(game_svg(self, highlight))
 
     def action_highlight(self, action: Action) -> list[Cell]:
         """Cells to highlight for an action: where a token or cube would go, or every cell
@@ -365,8 +371,8 @@ def _from_dict(cls: type[HarmoniesState], d: dict) -> HarmoniesState:
         over=f(d, "over", bool, "save"), cube_supply=f(d, "cube_supply", int, "save"))
     if not 0 <= state.player < len(areas):
         raise InvalidData("field save.player names a seat that does not exist")
-    if state.river_rule not in ("loops", "shortest"):
-        raise InvalidData("field save.river_rule must be 'loops' or 'shortest'")
+    if state.river_rule not in RIVER_RULES:
+        raise InvalidData("field save.river_rule must be one of " + ", ".join(RIVER_RULES))
     try:
         state.check_invariants()
     except AssertionError as exc:

@@ -29,17 +29,23 @@ STACK_CHOICES: tuple[tuple[str, ...], ...] = ((),) + tuple(
 def play(players: int = 2, seed: int | str = 0, computer: Mapping[int, Any] | None = None,
          **options: Any):
     """The step-through widget on Harmonies; ``options`` go to :func:`new_game` (``side``,
-    ``spirits``, ``river_rule``).  Use ``players=1`` for solo."""
+    ``spirits``, ``river_rule``).  Use ``players=1`` for solo.
+
+    You play the first seat; by default the greedy computer player takes every other seat
+    (``computer={}`` seats humans everywhere, ``computer={1: "random"}`` chooses)."""
     from ..core.widget import step_through
+    if computer is None:
+        computer = {seat: "greedy" for seat in range(1, players)} \
+            if isinstance(players, int) and not isinstance(players, bool) else {}
     return step_through(new_game, players=players, seed=seed, player_range=(1, 4),
-                        computer=computer if computer is not None else {}, **options)
+                        computer=computer, **options)
 
 
 class BoardEditorModel:
     """A board being built by hand: stacks per cell, the selected cell, chosen cards."""
 
     def __init__(self, side: str = "A", stacks: Mapping[Cell, Iterable[str]] | None = None,
-                 cards: Iterable[int | str] = (), river_rule: str = "loops") -> None:
+                 cards: Iterable[int | str] = (), river_rule: str = "rings") -> None:
         self.side = check_side(side)
         self.river_rule = check_river_rule(river_rule)
         self.stacks: dict[Cell, tuple[str, ...]] = {}
@@ -177,7 +183,7 @@ class BoardEditorView:
 
 
 def board_editor(side: str = "A", stacks: Mapping[Cell, Iterable[str]] | None = None,
-                 cards: Iterable[int | str] = (), river_rule: str = "loops"):
+                 cards: Iterable[int | str] = (), river_rule: str = "rings"):
     """The board editor widget; ``.model`` is its :class:`BoardEditorModel`."""
     return BoardEditorView(BoardEditorModel(side, stacks, cards, river_rule)).root
 

@@ -360,3 +360,20 @@ def test_empty_deck_leaves_the_row_short_and_stops_solo_discards():
     g = play_turn(g)
     assert len(g.row) == 2 and taken not in g.row
     g.check_invariants()
+
+
+def test_spirit_points_count_in_the_animal_column_like_the_score_pad():
+    from pangaea_lab.core.players import GreedyPlayer, play_game
+    g = play_game(harmonies.new_game(players=1, seed=5, side="A", spirits=True), GreedyPlayer(0))
+    cards = g.card_scores(0)
+    spirit = sum(pts for cd, _, pts in cards if cd.is_spirit)
+    animals = sum(pts for cd, _, pts in cards if not cd.is_spirit)
+    assert spirit > 0 and animals > 0            # both parts matter in this game
+    score = g.scores()[0]
+    names = [name for name, _ in score.categories]
+    assert "Spirit" not in names                 # no separate row: the pad has none
+    assert score["Animal cards"] == animals + spirit
+    assert score.total == g.board_score(0).total + animals + spirit
+    # the detail is kept beside the total
+    assert f"animal cards: {animals} from animals + {spirit} from the spirit" in score.notes
+    assert f"{spirit} pts" in g.player_summary(0)

@@ -137,3 +137,27 @@ def test_clicking_a_cell_of_the_current_board_picks_a_token_placement():
     assert all(a.cell == cell for a in seen)
     options = [a for a in placements if a.cell == cell]
     assert len(set(seen)) == min(3, len(options))
+
+
+def test_play_seats_the_computer_on_every_other_seat_by_default():
+    root = play(players=3, seed=4, spirits=False)
+    model = root.model
+    assert [model.is_computer(p) for p in range(3)] == [False, True, True]
+    assert root.model.state.current_player == 0          # the widget opens at the start
+    assert not play(players=1, seed=4).model.is_computer(0)
+    humans = play(players=2, seed=4, computer={}).model
+    assert not humans.is_computer(1)
+
+
+def test_drawings_are_pictures_not_text():
+    from pangaea_lab.core.svg import SvgImage
+    g = harmonies.new_game(players=2, seed=1)
+    assert isinstance(g.to_svg(), SvgImage) and g.to_svg()._repr_svg_().startswith("<svg")
+    assert isinstance(render.board_svg("A").render(), SvgImage)
+
+
+def test_highlighted_cells_carry_a_tick_not_only_a_colour():
+    g = harmonies.new_game(players=2, seed=4, spirits=False).apply(harmonies.TakeTokens(0))
+    svg = g.to_svg(highlight=[(1, 1)])
+    assert "(1, 1) marked ✓" in svg and render.HIGHLIGHT in svg
+    assert "marked ✓" not in g.to_svg()

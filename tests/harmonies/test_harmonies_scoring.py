@@ -198,13 +198,95 @@ def test_longest_loop_agrees_with_networkx_on_random_small_rivers():
             assert scoring.longest_loop(group, nbrs) == expected
 
 
-def test_two_loops_joined_count_the_longest_loop():
+def test_two_loops_joined_count_their_longest_loop_without_shortcuts():
     # a ring of six around (2, 1) plus a second ring of six around (2, 3) sharing (2, 2)
     top = [(1, 0), (1, 1), (2, 0), (2, 2), (3, 0), (3, 1)]
     bottom = [(1, 2), (1, 3), (2, 4), (3, 2), (3, 3)]
     s = harmonies.score_board("A", water(top + bottom))
-    # the largest loop winds through all eleven tokens, (2, 2) included:
-    # (2,0) (3,0) (3,1) (2,2) (3,2) (3,3) (2,4) (1,3) (1,2) (1,1) (1,0)
-    assert s.water_size == 11 and s.water == 35
+    # the outer loop of ten goes round (2, 1), (2, 2) and (2, 3) and no two of its tokens
+    # touch except along it: (2,0) (3,0) (3,1) (3,2) (3,3) (2,4) (1,3) (1,2) (1,1) (1,0)
+    assert s.water_size == 10 and s.water == 31
+    # the loop through all eleven tokens is cut short by (2, 2), which touches (1, 1)
+    old = harmonies.score_board("A", water(top + bottom), river_rule="loops")
+    assert old.water_size == 11 and old.water == 35
     plain = harmonies.score_board("A", water(top + bottom), river_rule="shortest")
     assert plain.water_size == 6   # e.g. (2,0) (1,0) (1,1) (1,2) (1,3) (2,4)
+
+
+# ----- the river with loops (default rule: loops without shortcuts) ---------------------------
+
+def test_compact_blob_of_water_scores_its_longest_path_not_a_loop():
+    # two triangles sharing a side: the loop round all four has a shortcut, (3, 2)-(3, 3)
+    blob = harmonies.score_board("A", water([(2, 3), (3, 2), (3, 3), (4, 3)]))
+    assert (blob.water_size, blob.water) == (3, 5)
+
+
+def test_triangle_counts_three_and_a_ring_with_a_tail_counts_the_longer_of_both():
+    assert harmonies.score_board("A", water([(2, 2), (2, 3), (3, 3)])).water_size == 3
+    ring = [(1, 0), (1, 1), (2, 0), (2, 2), (3, 0), (3, 1)]
+    short_tail = harmonies.score_board("A", water(ring + [(2, 3)]))
+    assert short_tail.water_size == 6             # the ring is longer than any path (5)
+    long_tail = harmonies.score_board("A", water(ring + [(2, 3), (2, 4)]))
+    # (2, 0) ... (2, 4): the shortest way between the far ends passes 6 tokens, the ring 6
+    assert long_tail.water_size == 6
+
+
+def test_a_loop_cut_short_by_one_of_its_tokens_does_not_count_at_full_length():
+    # the ring of six round (2, 1), and (2, 1) itself: a loop of seven can wind through the
+    # centre, but the centre touches every ring token, so that loop has shortcuts
+    ring = [(1, 0), (1, 1), (2, 0), (2, 2), (3, 0), (3, 1)]
+    flower = water(ring + [(2, 1)])
+    assert harmonies.score_board("A", flower).water_size == 6
+    assert harmonies.score_board("A", flower, river_rule="loops").water_size == 7
+    # a ring of eight round (2, 1) and (2, 2), then (2, 2) filled in: the loop of nine
+    # through (2, 2) is cut short by it, the outer ring of eight still counts
+    ring8 = [(1, 0), (2, 0), (3, 0), (3, 1), (3, 2), (2, 3), (1, 2), (1, 1)]
+    assert harmonies.score_board("A", water(ring8)).water_size == 8
+    assert harmonies.score_board("A", water(ring8 + [(2, 2)])).water_size == 8
+    assert harmonies.score_board("A", water(ring8 + [(2, 2)]),
+                                 river_rule="loops").water_size == 9
+
+
+def _rings_by_definition(chosen_cells):
+    """Longest closed chain of the chosen cells in which no two cells that are not next to
+    each other along the chain are neighbours (every simple cycle, filtered by hand)."""
+    import networkx as nx
+
+    from pangaea_lab.harmonies.board import board_graph
+    graph = board_graph("A").subgraph(chosen_cells)
+    best = 0
+    for cycle in nx.simple_cycles(graph):
+        if len(cycle) < 3:
+            continue
+        n = len(cycle)
+        shortcut = any(graph.has_edge(cycle[i], cycle[j])
+                       for i in range(n) for j in range(i + 2, n)
+                       if not (i == 0 and j == n - 1))
+        if not shortcut:
+            best = max(best, n)
+    return best
+
+
+def test_river_length_is_the_longest_of_path_and_loop_without_shortcuts_on_random_boards():
+    import random
+
+    import networkx as nx
+
+    from pangaea_lab.harmonies.board import board_graph, cells
+    rng = random.Random(11)
+    all_cells = cells("A")
+    for _ in range(80):
+        chosen = rng.sample(all_cells, rng.randint(3, 12))
+        graph = board_graph("A").subgraph(chosen)
+        expected = 0
+        for comp in nx.connected_components(graph):
+            diameter = nx.diameter(graph.subgraph(comp)) + 1
+            expected = max(expected, diameter, _rings_by_definition(comp))
+        assert scoring.river_length("A", scoring.stacks_tuple("A", water(chosen))) == expected
+
+
+def test_the_river_rule_is_labelled_in_the_data():
+    labels = {a["id"]: a for a in harmonies.assumptions()}
+    assert "rings" in labels["river-rings"]["text"]
+    assert scoring.RIVER_RULES[0] == "rings" == scoring.DEFAULT_RIVER_RULE
+    assert harmonies.new_game(seed=1).river_rule == "rings"
