@@ -371,8 +371,9 @@ def clearing(seed: int) -> Exercise:
     flips = 1 if not sapling or rules_data_option("sapling_flips_clearing") else 0
     total = len(cleared) + cost + flips
     play_words = (f"play the {species} face down as a sapling (it costs nothing)" if sapling
-                  else f"play the {species} (cost {cost}), paying with the other "
-                       f"{_plural(cost, 'card')} of your hand")
+                  else f"play the {species} (cost {cost}), paying with "
+                       + ("the other card of your hand" if cost == 1
+                          else f"the other {cost} cards of your hand"))
     sum_words = (f"{len(cleared)} cards + {cost} paid + {flips} turned up from the deck = "
                  f"{total}")
     if total >= 10:
@@ -506,8 +507,10 @@ def bonus_payment(seed: int) -> Exercise:
         others = []
         for _ in range(rng.randint(4, 5)):
             match = rng.random() < 0.45
-            others.append(_take(rng, pool, (lambda c: symbol in cat.card(c).symbols()) if match
-                                else (lambda c: True)))
+            seen = {_card_words(c) for c in others}
+            others.append(_take(rng, pool, lambda c: (symbol in cat.card(c).symbols()
+                                                      or not match)
+                                and _card_words(c) not in seen))
         right = frozenset(str(c) for c in others if bonus_earned(cid, placement, (c,)))
         if 0 < len(right) < len(others):
             break
@@ -583,8 +586,8 @@ def effect_or_bonus(seed: int) -> Exercise:
     return Exercise(
         kind="forest_shuffle.effect_or_bonus", seed=seed,
         question=(f"You play the {species} ({symbol} symbol, cost {cost}) {where}, paying with "
-                  f"the other {_plural(cost, 'card')} of your hand. Effect: {effect}; bonus: "
-                  f"{bonus}. What may you use?"),
+                  + ("the other card" if cost == 1 else f"the other {cost} cards")
+                  + f" of your hand. Effect: {effect}; bonus: {bonus}. What may you use?"),
         answer_kind="choice", answer=key, checker=checker, options=options,
         draw=lambda marked: position_svg(forest, hand=[cid] + payment,
                                          title="Effect, bonus, or both?"),
@@ -846,13 +849,14 @@ def _butterfly_words(forest: Forest) -> str:
 
 
 def _points_exercise(kind: str, seed: int, forest: Forest, species: str,
-                     others: tuple = (), title: str = "", together: bool = False) -> Exercise:
+                     others: tuple = (), title: str = "") -> Exercise:
     result = score([forest, *others])[0]
     answer = result.by_species.get(species, 0)
     counts = what_counts(forest, species, others)
     rule = explain(species)
     n = forest.count_species(species)
-    subject = (f"the {_plural(n, species)} together" if n > 1 or together else f"the {species}")
+    subject = f"the {_plural(n, species)} together" if n > 1 else f"the {species}"
+    verb = "do" if n > 1 else "does"
 
     def checker(value: int) -> Verdict:
         if value == answer:
@@ -862,12 +866,13 @@ def _points_exercise(kind: str, seed: int, forest: Forest, species: str,
 
     return Exercise(
         kind=kind, seed=seed,
-        question=(f"How many points do {subject} score in this forest? "
+        question=(f"How many points {verb} {subject} score in this forest? "
                   f"(Rule: {species} scores {rule}.)"),
         answer_kind="number", answer=answer, checker=checker,
         draw=lambda marked: position_svg(forest, others=others, title=title),
         hint=f"Rule: {rule}. Find every card it counts.",
-        explanation=f"{subject[0].upper() + subject[1:]} score {answer}: {counts}.",
+        explanation=f"{subject[0].upper() + subject[1:]} score{'s' if n == 1 else ''} "
+                    f"{answer}: {counts}.",
         context={"forest": forest, "others": others, "species": species})
 
 
@@ -948,7 +953,7 @@ def tree_points(seed: int) -> Exercise:
             rival = _plant(rng, pool, rival, name)
         others = (rival,)
     return _points_exercise("forest_shuffle.tree_points", seed, forest, species, others,
-                            title="A tree species' points", together=True)
+                            title="A tree species' points")
 
 
 _BUTTERFLIES = [sp.name for sp in catalog().all_species()

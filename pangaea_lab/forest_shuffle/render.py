@@ -28,6 +28,18 @@ COLOURS = {
 }
 
 
+_SHORT_TYPES = {"cloven-hoofed animal": "cloven", "pawed animal": "pawed"}
+
+
+def type_words(species: str) -> str:
+    """A dweller's types in a few letters ("bird", "deer, cloven", "butterfly, insect")."""
+    types = catalog().species(species).types
+    if len(types) == 1:
+        return {"cloven-hoofed animal": "cloven-hoofed", "pawed animal": "pawed animal"}.get(
+            types[0], types[0])
+    return ", ".join(_SHORT_TYPES.get(t, t) for t in types)
+
+
 def colour_of(species: str | None) -> str:
     if species is None:
         return COLOURS["back"]
@@ -160,6 +172,9 @@ def draw_tree(pic: Svg, ox: float, oy: float, index: int, tree: Tree, points: di
         hl = ("slot", index, side) in highlight or any(("card", d.card) in highlight for d in stack)
         draw_card(pic, ox + sx, oy + sy, top.species, colour_of(top.species), total,
                   count=len(stack), highlight=hl, note=top.symbol or "", cell=cell, mark=mark)
+        if points is None:   # a question about points: say what kind of card each one is
+            pic.text(ox + sx + CARD_W / 2, oy + sy + 9, type_words(top.species), size=6.5,
+                     fill="white", font_style="italic")
 
 
 def draw_forest(pic: Svg, ox: float, oy: float, forest: Forest, result: ForestScore | None,
