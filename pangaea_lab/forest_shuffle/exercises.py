@@ -209,8 +209,8 @@ def _which_wrong(picked: frozenset, right: frozenset, why: Callable[[str], str],
     extra = sorted(picked - right, key=str)
     missed = sorted(right - picked, key=str)
     if not extra and not missed:
-        return Verdict(True, "Right. " + " ".join(why(k) for k in sorted(right, key=str))
-                       if right else f"Right: no {what} qualifies.")
+        return Verdict(True, " ".join(why(k) for k in sorted(right, key=str))
+                       if right else f"No {what} qualifies.")
     parts = [f"Not this one: {why(k)}" for k in extra]
     parts += [f"You missed one: {why(k)}" for k in missed]
     return Verdict(False, " ".join(parts))
@@ -383,7 +383,7 @@ def clearing(seed: int) -> Exercise:
 
     def checker(value: int) -> Verdict:
         if value == answer:
-            return Verdict(True, f"Right. {because}")
+            return Verdict(True, because)
         return Verdict(False, f"Not {value}. {because}")
 
     return Exercise(
@@ -453,8 +453,8 @@ def winter(seed: int) -> Exercise:
 
     def checker(choice: str) -> Verdict:
         if choice == key:
-            return Verdict(True, f"Right. {because}")
-        return Verdict(False, f"Not quite. {because}")
+            return Verdict(True, because)
+        return Verdict(False, because)
 
     return Exercise(
         kind="forest_shuffle.winter", seed=seed,
@@ -580,7 +580,7 @@ def effect_or_bonus(seed: int) -> Exercise:
     because = " ".join(parts)
 
     def checker(choice: str) -> Verdict:
-        return Verdict(choice == key, ("Right. " if choice == key else "Not quite. ") + because)
+        return Verdict(choice == key, because)
 
     where = "as a tree" if placement == "tree" else f"{placement} of tree 1"
     return Exercise(
@@ -671,7 +671,7 @@ def mushrooms(seed: int) -> Exercise:
 
     def checker(value: int) -> Verdict:
         return Verdict(value == answer,
-                       ("Right. " if value == answer else f"Not {value}. ") + because)
+                       ("" if value == answer else f"Not {value}. ") + because)
 
     legend = "; ".join(f"{n} draws when you play {part_text(next(e for e in cat.species(n).effect if e['kind'] == 'mushroom')).split('whenever you play ', 1)[1]}"
                        for n in present)
@@ -724,7 +724,7 @@ def draw_effect(seed: int) -> Exercise:
 
     def checker(value: int) -> Verdict:
         return Verdict(value == answer,
-                       ("Right. " if value == answer else f"Not {value}. ") + because)
+                       ("" if value == answer else f"Not {value}. ") + because)
 
     return Exercise(
         kind="forest_shuffle.draw_effect", seed=seed,
@@ -860,7 +860,7 @@ def _points_exercise(kind: str, seed: int, forest: Forest, species: str,
 
     def checker(value: int) -> Verdict:
         if value == answer:
-            return Verdict(True, f"Right: {subject} score{'s' if n == 1 else ''} {answer}. "
+            return Verdict(True, f"{subject[0].upper() + subject[1:]} score{'s' if n == 1 else ''} {answer}. "
                                  f"Rule: {rule}; {counts}.")
         return Verdict(False, f"Not {value}. Rule: {rule}. In this forest {counts}.")
 
@@ -979,7 +979,7 @@ def butterflies(seed: int) -> Exercise:
     sets = _butterfly_words(forest)
 
     def checker(value: int) -> Verdict:
-        return Verdict(value == answer, (f"Right: {sets}; {answer} in all." if value == answer
+        return Verdict(value == answer, (f"{sets[0].upper() + sets[1:]}; {answer} in all." if value == answer
                                          else f"Not {value}. Make the sets: {sets}."))
 
     return Exercise(
@@ -1014,7 +1014,7 @@ def top_species(seed: int) -> Exercise:
 
     def checker(choice: str) -> Verdict:
         if choice == best:
-            return Verdict(True, f"Right: {best} scores {points[best]}; next comes "
+            return Verdict(True, f"{best} scores {points[best]}; next comes "
                                  f"{names[1]} with {points[names[1]]}.")
         return Verdict(False, f"{choice} scores {points[choice]} here ({what_counts(forest, choice)}); "
                               f"another species scores more.")
