@@ -314,11 +314,13 @@ def where_to_place(seed: int) -> Exercise:
     card = cat.card(cid)
 
     def why(cell: tuple) -> str:
+        if len(cell) == 1 and 0 <= cell[0] < len(forest.trees):
+            return f"That is tree {cell[0] + 1} itself; a card goes into a slot beside it."
         if len(cell) != 2 or cell[1] not in NUMBER_SIDE or not 0 <= cell[0] < len(forest.trees):
-            return f"{cell} is the tree itself, not a slot beside it: click a slot."
+            return "That is not a slot of your forest."
         i, side = cell[0], NUMBER_SIDE[cell[1]]
         half = card.half_for(side)
-        where = _slot_words(i, side)
+        where = f"Tree {i + 1}, {side} slot"
         if half is None:
             sides = " and ".join(card.sides())
             return (f"{where}: this is a {card.kind} card, so its halves go only {sides} of a "
@@ -564,13 +566,13 @@ def effect_or_bonus(seed: int) -> Exercise:
     steps = {s.kind for s in after.pending} & {"effect", "bonus"}
     key = {frozenset({"effect", "bonus"}): "both", frozenset({"effect"}): "effect",
            frozenset({"bonus"}): "bonus", frozenset(): "none"}[frozenset(steps)]
-    effect, bonus = effect_text(species)
+    effect, bonus = (text if text != "-" else "none" for text in effect_text(species))
     options = (Option("both", "its effect, then its bonus"), Option("effect", "only its effect"),
                Option("bonus", "only its bonus"), Option("none", "neither"))
     parts = []
-    parts.append(f"Its effect ({effect}) always applies." if effect != "-"
+    parts.append(f"Its effect ({effect}) always applies." if effect != "none"
                  else f"The {species} has no effect to use.")
-    if bonus == "-":
+    if bonus == "none":
         parts.append(f"The {species} has no bonus.")
     else:
         bad = [c for c in payment if symbol not in cat.card(c).symbols()]

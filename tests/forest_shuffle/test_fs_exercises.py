@@ -84,7 +84,7 @@ def test_where_to_place_answers_are_the_engines_legal_plays():
             for s in range(4):
                 if (i, s) not in legal:
                     reason = ex.check(set(ex.answer) | {(i, s)}).reason
-                    assert f"tree {i + 1}" in reason
+                    assert f"Tree {i + 1}" in reason
 
 
 def test_clearing_answer_follows_the_limit_of_ten():
