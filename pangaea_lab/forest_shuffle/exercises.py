@@ -18,7 +18,8 @@ from functools import lru_cache
 from typing import Callable, Iterable
 
 from ..core.exercises import Exercise, Option, Verdict, register
-from .actions import Decide, DrawCard, Finish, Pay, PlayDweller, PlaySapling, PlayTree
+from .actions import (Decide, DrawCard, Finish, Pay, PlaceFree, PlayDweller, PlaySapling,
+                      PlayTree)
 from .cards import SAPLING, SIDES, catalog, rules_data
 from .effects import bonus_earned, effect_text, part_text
 from .forest import Forest, Tree, can_join
@@ -350,6 +351,45 @@ def where_to_place(seed: int) -> Exercise:
         context={"state": st, "card": cid})
 
 
+@register("forest_shuffle.draw_two", game=GAME, notebook=NB1,
+          rule="Drawing is one card at a time, two in a turn, but never past 10 cards in hand",
+          title="Drawing two cards")
+def draw_two(seed: int) -> Exercise:
+    rng = _rng("draw_two", seed)
+    pool = _pool()
+    n = rng.choice([5, 7, 8, 9, 9, 10, 10])
+    forest = _random_forest(rng, pool, 1, rng.randint(0, 2), sapling=0)
+    hand = [_take(rng, pool, lambda c: True) for _ in range(n)]
+    cleared = [_take(rng, pool, lambda c: True) for _ in range(rng.randint(1, 4))]
+    st = _state(forest, hand, clearing=cleared)
+    after = st
+    if DrawCard(None) in st.legal_actions():
+        after = st.apply(DrawCard(None))
+        if after.step is not None and after.step.kind == "draw":
+            after = after.apply(DrawCard(None))
+    answer = len(after.hands[0]) - n
+    if n >= 10:
+        because = ("You already hold 10 cards, the hand limit: you cannot draw at all this turn "
+                   "(play a card instead).")
+    elif n == 9:
+        because = "You hold 9 cards: the first card drawn fills your hand to 10, so you stop at 1."
+    else:
+        because = f"You hold {n} cards: two more make {n + 2}, within the limit of 10, so 2."
+
+    def checker(value: int) -> Verdict:
+        return Verdict(value == answer, ("" if value == answer else f"Not {value}. ") + because)
+
+    return Exercise(
+        kind="forest_shuffle.draw_two", seed=seed,
+        question=(f"You hold {n} cards and choose to draw this turn (from the deck or the "
+                  f"clearing). How many cards can you draw?"),
+        answer_kind="number", answer=answer, checker=checker,
+        draw=lambda marked: position_svg(forest, hand=hand, clearing=cleared,
+                                         title="Drawing two cards"),
+        hint="Count your hand: a hand holds at most 10 cards.",
+        explanation=because, context={"state": st, "after": after})
+
+
 @register("forest_shuffle.clearing", game=GAME, notebook=NB1,
           rule="Payments go to the clearing and a new tree turns up the top deck card there; "
                "at the end of a turn a clearing of 10 or more cards is emptied out of the game",
@@ -597,6 +637,145 @@ def effect_or_bonus(seed: int) -> Exercise:
         explanation=because, context={"state": st, "after": after})
 
 
+_FREE = {sp.name: part for sp in catalog().all_species()
+         for part in ("effect", "bonus") for e in getattr(sp, part) if e["kind"] == "free_place"}
+
+
+def _free_type(species: str) -> str:
+    sp = catalog().species(species)
+    return next(e["type"] for e in sp.effect + sp.bonus if e["kind"] == "free_place")
+
+
+@register("forest_shuffle.free_placement", game=GAME, notebook=NB2,
+          rule="A free placement puts a hand card of the named kind into a free slot at no cost, "
+               "without its own effect or bonus",
+          title="Which card can you place for free?")
+def free_placement(seed: int) -> Exercise:
+    rng = _rng("free_placement", seed)
+    cat = catalog()
+    while True:
+        pool = _pool()
+        species = sorted(_FREE)[seed % len(_FREE)] if seed < len(_FREE) else rng.choice(sorted(_FREE))
+        kind = _free_type(species)
+        forest = _random_forest(rng, pool, rng.randint(2, 3), rng.randint(1, 4), sapling=0.2)
+        cid, placement = _card_with(rng, pool, species)
+        symbol = _symbol_of(cid, placement)
+        payment = [_take(rng, pool, lambda c: symbol in cat.card(c).symbols())
+                   for _ in range(cat.species(species).cost)]
+        others = []
+        for _ in range(rng.randint(3, 4)):
+            seen = {_card_words(c) for c in others}
+            want = rng.random() < 0.6
+            others.append(_take(rng, pool, lambda c: cat.card(c).is_split
+                                and _card_words(c) not in seen
+                                and (not want or any(kind in cat.species(h.species).types
+                                                     for h in cat.card(c).halves))))
+        if None in payment or None in others:
+            continue
+        st = _state(forest, [cid] + payment + others)
+        if placement == "tree":
+            play = PlayTree(cid)
+        else:
+            spots = [i for i, t in enumerate(forest.trees) if not t.slot(placement)]
+            if not spots:
+                continue
+            play = PlayDweller(cid, placement, spots[0])
+        after = _pay_all(st.apply(play), payment)
+        while after.step is not None and after.step.kind in ("mushroom", "effect", "bonus"):
+            use = after.step.kind == _FREE[species] and after.step.tag == species
+            after = after.apply(Decide(after.step.kind, after.step.tag, use))
+            if use:
+                break
+        if after.step is None or after.step.kind != "free":
+            continue
+        right = frozenset(str(a.card) for a in after.legal_actions() if isinstance(a, PlaceFree))
+        if 0 < len(right) < len(others):
+            break
+    forest_now = after.forests[0]
+
+    def why(key: str) -> str:
+        c = int(key)
+        card = cat.card(c)
+        fitting = [(side, h) for side, h in zip(card.sides(), card.halves)
+                   if kind in cat.species(h.species).types]
+        if not fitting:
+            return (f"{card.name}: no half is a {kind} card ("
+                    + "; ".join(f"{h.species}: {', '.join(cat.species(h.species).types)}"
+                                for h in card.halves) + ").")
+        for side, h in fitting:
+            free = [i for i, t in enumerate(forest_now.trees)
+                    if can_join(t.slot(side), h.species) is None]
+            if free:
+                return f"{card.name}: {h.species} is a {kind} card and tree {free[0] + 1} has a free {side} slot."
+        side, h = fitting[0]
+        return f"{card.name}: {h.species} is a {kind} card, but no tree has a free {side} slot."
+
+    where = "as a tree" if placement == "tree" else f"{placement} of tree {play.tree + 1}"
+    part = _FREE[species]
+    how = (f"paying with {_plural(len(payment), 'card')} that "
+           f"{'shows' if len(payment) == 1 else 'show'} its {symbol} symbol, so its bonus "
+           f"applies" if part == "bonus" else "and use its effect")
+    text = part_text(next(e for e in getattr(cat.species(species), part)
+                          if e["kind"] == "free_place"))
+    return Exercise(
+        kind="forest_shuffle.free_placement", seed=seed,
+        question=(f"You play the {species} {where}, {how}: {text}. Which of your other hand "
+                  f"cards could you place now? Pick every one."),
+        answer_kind="choices", answer=right,
+        checker=lambda answer: _which_wrong(answer, right, why),
+        options=tuple(Option(str(c), _card_words(c)) for c in others),
+        draw=lambda marked: position_svg(forest_now, hand=others,
+                                         title="Which card can you place for free?"),
+        hint=f"Is a half of the card a {kind} card, and is a slot free on that half's side?",
+        explanation=" ".join(why(str(c)) for c in others), context={"state": st, "after": after})
+
+
+@register("forest_shuffle.brown_bear", game=GAME, notebook=NB2,
+          rule="The Brown Bear's effect puts every card of the clearing under your cave (the "
+               "cards you paid with included); each scores 1 point",
+          title="The Brown Bear and the cave")
+def brown_bear(seed: int) -> Exercise:
+    rng = _rng("brown_bear", seed)
+    cat = catalog()
+    pool = _pool()
+    forest = _random_forest(rng, pool, rng.randint(1, 2), rng.randint(0, 2), sapling=0)
+    forest = _plant(rng, pool, forest, "Birch")       # a tree with free slots for the Bear
+    cid, side = _card_with(rng, pool, "Brown Bear")
+    payment = [_take(rng, pool, lambda c: True) for _ in range(cat.species("Brown Bear").cost)]
+    cleared = [_take(rng, pool, lambda c: True) for _ in range(rng.randint(0, 8))]
+    cave_before = rng.randint(0, 3)
+    st = _state(forest, [cid] + payment, clearing=cleared)
+    if cave_before:
+        extra = [c for c in st.removed][:cave_before]
+        st = replace(st, removed=tuple(c for c in st.removed if c not in extra),
+                     caves=(tuple(extra), ()),
+                     forests=(replace(st.forests[0], cave=len(extra)), st.forests[1]))
+        st.check_invariants()
+    after = _pay_all(st.apply(PlayDweller(cid, side, len(forest.trees) - 1)), payment)
+    while after.step is not None and after.step.kind == "mushroom":  # pragma: no cover
+        after = after.apply(Decide("mushroom", after.step.tag, False))
+    used = after.apply(Decide("effect", "Brown Bear", True))
+    answer = len(used.caves[0])
+    because = (f"The clearing held {len(cleared)} cards and your {len(payment)} payments joined "
+               f"them: all {len(cleared) + len(payment)} go under your cave, which already held "
+               f"{cave_before}, so {answer} (the clearing is emptied before the end of the turn "
+               f"could clear it).")
+
+    def checker(value: int) -> Verdict:
+        return Verdict(value == answer, ("" if value == answer else f"Not {value}. ") + because)
+
+    return Exercise(
+        kind="forest_shuffle.brown_bear", seed=seed,
+        question=(f"Your cave holds {cave_before} cards and the clearing {len(cleared)}. You play "
+                  f"the Brown Bear (cost {len(payment)}), paying with the other cards of your "
+                  f"hand, and use its effect. How many cards lie under your cave then?"),
+        answer_kind="number", answer=answer, checker=checker,
+        draw=lambda marked: position_svg(st.forests[0], hand=[cid] + payment, clearing=cleared,
+                                         title="The Brown Bear and the cave"),
+        hint="Payments go to the clearing first; then the effect takes the whole clearing.",
+        explanation=because, context={"state": st, "after": used})
+
+
 _MUSHROOMS = [sp.name for sp in catalog().all_species()
               if any(e["kind"] == "mushroom" for e in sp.effect)]
 
@@ -787,7 +966,7 @@ def what_counts(forest: Forest, species: str, others: Iterable[Forest] = ()) -> 
         return "it counts " + listed(lambda i, s, c: s == "bottom", "card below a tree")
     if k == "full_trees":
         full = [i + 1 for i, t in enumerate(forest.trees) if t.is_full]
-        return (f"{_plural(len(full), 'tree')} with all four slots taken"
+        return (f"it counts {_plural(len(full), 'tree')} with all four slots taken"
                 + (f" (tree {', '.join(map(str, full))})" if full else ""))
     if k == "own_slots":
         return "; ".join(f"the Silver Fir at tree {i + 1} holds {_plural(t.card_count(), 'card')}"
@@ -821,6 +1000,11 @@ def what_counts(forest: Forest, species: str, others: Iterable[Forest] = ()) -> 
                 for f in others]
             own += f"; the rival forest has {max(rivals, default=0)}"
         return own
+    if k == "bats":
+        bats = sorted({d.species for _, _, d in forest.dwellers()
+                       if "bat" in cat.species(d.species).types})
+        return (f"the forest has {_plural(len(bats), 'different bat species')}"
+                + (f" ({', '.join(bats)})" if bats else "") + f"; {r['distinct']} are needed")
     if k == "all_tree_species":
         have = {t.species for t in forest.trees}
         missing = [s for s in cat.tree_species() if s not in have]
@@ -857,23 +1041,24 @@ def _points_exercise(kind: str, seed: int, forest: Forest, species: str,
     counts = what_counts(forest, species, others)
     rule = explain(species)
     n = forest.count_species(species)
+    plural = n > 1 or (species.endswith("s") and not species.endswith("ss"))
     subject = f"the {_plural(n, species)} together" if n > 1 else f"the {species}"
-    verb = "do" if n > 1 else "does"
+    verb = "do" if plural else "does"
 
     def checker(value: int) -> Verdict:
         if value == answer:
-            return Verdict(True, f"{subject[0].upper() + subject[1:]} score{'s' if n == 1 else ''} {answer}. "
+            return Verdict(True, f"{subject[0].upper() + subject[1:]} score{'' if plural else 's'} {answer}. "
                                  f"Rule: {rule}; {counts}.")
         return Verdict(False, f"Not {value}. Rule: {rule}. In this forest {counts}.")
 
     return Exercise(
         kind=kind, seed=seed,
         question=(f"How many points {verb} {subject} score in this forest? "
-                  f"(Rule: {species} scores {rule}.)"),
+                  f"(Rule: {species} score{'' if plural and n == 1 else 's'} {rule}.)"),
         answer_kind="number", answer=answer, checker=checker,
         draw=lambda marked: position_svg(forest, others=others, title=title),
         hint=f"Rule: {rule}. Find every card it counts.",
-        explanation=f"{subject[0].upper() + subject[1:]} score{'s' if n == 1 else ''} "
+        explanation=f"{subject[0].upper() + subject[1:]} score{'' if plural else 's'} "
                     f"{answer}: {counts}.",
         context={"forest": forest, "others": others, "species": species})
 
@@ -899,6 +1084,7 @@ _COUNTING = {  # species scored by what else lies in the forest, and what to add
     "Wild Boar": lambda s: s == "Squeaker",
     "Lynx": lambda s: s == "Roe Deer",
     "European Fat Dormouse": lambda s: "bat" in catalog().species(s).types,
+    "Barbastelle Bat": lambda s: "bat" in catalog().species(s).types,
 }
 
 
@@ -916,6 +1102,10 @@ def species_points(seed: int) -> Exercise:
     if rng.random() < 0.3:
         forest = _add(rng, pool, forest, lambda s: s == species)
     more = _COUNTING[species]
+    if species == "Beech Marten":      # fill a tree or two, so that full trees occur
+        for i in rng.sample(range(len(forest.trees)), rng.randint(1, 2)):
+            for _ in range(4):
+                forest = _add(rng, pool, forest, lambda s: True, trees=[i])
     for _ in range(rng.randint(3, 6)):
         forest = _add(rng, pool, forest, more if more and rng.random() < 0.6 else lambda s: True)
     return _points_exercise("forest_shuffle.species_points", seed, forest, species,

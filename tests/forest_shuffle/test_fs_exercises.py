@@ -136,3 +136,30 @@ def test_a_malformed_answer_is_simply_wrong():
     ex = fx.where_to_place(1)
     assert not ex.check([(0,)]).correct
     assert not fx.clearing(1).check("ten").correct
+
+
+def test_draw_two_stops_at_the_hand_limit():
+    for seed in SEEDS:
+        ex = fx.draw_two(seed)
+        held = len(ex.context["state"].hands[0])
+        assert ex.answer == max(0, min(2, 10 - held))
+
+
+def test_brown_bear_takes_the_clearing_with_the_payments():
+    for seed in SEEDS:
+        ex = fx.brown_bear(seed)
+        st = ex.context["state"]
+        assert ex.answer == len(st.clearing) + 3 + len(st.caves[0])
+        assert ex.context["after"].clearing == ()
+
+
+def test_free_placement_answers_are_the_engines_free_placements():
+    species = set()
+    for seed in SEEDS:
+        ex = fx.free_placement(seed)
+        after = ex.context["after"]
+        assert after.step.kind == "free"
+        engine = {str(a.card) for a in after.legal_actions() if isinstance(a, fs.PlaceFree)}
+        assert set(ex.answer) == engine
+        species.add(after.step.tag)
+    assert species == {"pawed animal", "bird", "deer", "bat"}
