@@ -284,7 +284,7 @@ def can_play(seed: int) -> Exercise:
                   f"you play into your forest now (not face down as a sapling)? Pick every one."),
         answer_kind="choices", answer=right, checker=checker, options=options,
         draw=lambda marked: position_svg(forest, hand=hand, title="Which cards can you play?"),
-        hint=("A card costs as many other cards from your hand as the number in its circle; "
+        hint=("A card costs as many other cards from your hand as its cost number; "
               "a half also needs a free slot on its own side of one of your trees."),
         explanation=" ".join(verdicts[str(c)][1] for c in hand),
         context={"state": st})
