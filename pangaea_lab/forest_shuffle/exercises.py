@@ -655,7 +655,8 @@ def free_placement(seed: int) -> Exercise:
     cat = catalog()
     while True:
         pool = _pool()
-        species = sorted(_FREE)[seed % len(_FREE)] if seed < len(_FREE) else rng.choice(sorted(_FREE))
+        names = sorted(_FREE)
+        species = names[seed % len(names)] if seed < len(names) else rng.choice(names)
         kind = _free_type(species)
         forest = _random_forest(rng, pool, rng.randint(2, 3), rng.randint(1, 4), sapling=0.2)
         cid, placement = _card_with(rng, pool, species)
@@ -706,7 +707,8 @@ def free_placement(seed: int) -> Exercise:
             free = [i for i, t in enumerate(forest_now.trees)
                     if can_join(t.slot(side), h.species) is None]
             if free:
-                return f"{card.name}: {h.species} is a {kind} card and tree {free[0] + 1} has a free {side} slot."
+                return (f"{card.name}: {h.species} is a {kind} card and tree {free[0] + 1} "
+                        f"has a free {side} slot.")
         side, h = fitting[0]
         return f"{card.name}: {h.species} is a {kind} card, but no tree has a free {side} slot."
 
@@ -780,8 +782,10 @@ _MUSHROOMS = [sp.name for sp in catalog().all_species()
               if any(e["kind"] == "mushroom" for e in sp.effect)]
 
 
-def _trigger(species: str) -> str:
-    return next(e["trigger"] for e in catalog().species(species).effect if e["kind"] == "mushroom")
+def _mushroom_words(species: str) -> str:
+    """What a mushroom waits for, from its effect's words ("a card below a tree")."""
+    part = next(e for e in catalog().species(species).effect if e["kind"] == "mushroom")
+    return part_text(part).split("whenever you play ", 1)[1]
 
 
 @register("forest_shuffle.mushrooms", game=GAME, notebook=NB2,
@@ -854,8 +858,7 @@ def mushrooms(seed: int) -> Exercise:
         return Verdict(value == answer,
                        ("" if value == answer else f"Not {value}. ") + because)
 
-    legend = "; ".join(f"{n} draws when you play {part_text(next(e for e in cat.species(n).effect if e['kind'] == 'mushroom')).split('whenever you play ', 1)[1]}"
-                       for n in present)
+    legend = "; ".join(f"{n} draws when you play {_mushroom_words(n)}" for n in present)
     return Exercise(
         kind="forest_shuffle.mushrooms", seed=seed,
         question=(f"Your mushrooms were placed on earlier turns ({legend}). Now you {words}. "
@@ -988,7 +991,8 @@ def what_counts(forest: Forest, species: str, others: Iterable[Forest] = ()) -> 
     if k in ("threshold", "majority", "set"):
         bees = sum(1 for i, _, d in forest.dwellers()
                    if forest.trees[i].species == species
-                   and any(e.get("kind") == "counts_as_tree" for e in cat.species(d.species).effect))
+                   and any(e.get("kind") == "counts_as_tree"
+                           for e in cat.species(d.species).effect))
         n = sum(1 for t in forest.trees if t.species == species)
         own = f"you have {_plural(n, species)}" + (
             f" and {_plural(bees, 'Violet Carpenter Bee')} at them (each counts as one more)"
@@ -1047,7 +1051,8 @@ def _points_exercise(kind: str, seed: int, forest: Forest, species: str,
 
     def checker(value: int) -> Verdict:
         if value == answer:
-            return Verdict(True, f"{subject[0].upper() + subject[1:]} score{'' if plural else 's'} {answer}. "
+            return Verdict(True, f"{subject[0].upper() + subject[1:]} "
+                                 f"score{'' if plural else 's'} {answer}. "
                                  f"Rule: {rule}; {counts}.")
         return Verdict(False, f"Not {value}. Rule: {rule}. In this forest {counts}.")
 
@@ -1171,8 +1176,9 @@ def butterflies(seed: int) -> Exercise:
     sets = _butterfly_words(forest)
 
     def checker(value: int) -> Verdict:
-        return Verdict(value == answer, (f"{sets[0].upper() + sets[1:]}; {answer} in all." if value == answer
-                                         else f"Not {value}. Make the sets: {sets}."))
+        if value == answer:
+            return Verdict(True, f"{sets[0].upper() + sets[1:]}; {answer} in all.")
+        return Verdict(False, f"Not {value}. Make the sets: {sets}.")
 
     return Exercise(
         kind="forest_shuffle.butterflies", seed=seed,
@@ -1208,8 +1214,8 @@ def top_species(seed: int) -> Exercise:
         if choice == best:
             return Verdict(True, f"{best} scores {points[best]}; next comes "
                                  f"{names[1]} with {points[names[1]]}.")
-        return Verdict(False, f"{choice} scores {points[choice]} here ({what_counts(forest, choice)}); "
-                              f"another species scores more.")
+        return Verdict(False, f"{choice} scores {points[choice]} here "
+                              f"({what_counts(forest, choice)}); another species scores more.")
 
     return Exercise(
         kind="forest_shuffle.top_species", seed=seed,

@@ -308,7 +308,8 @@ def position_svg(forest: Forest | None = None, hand: Sequence[int] = (),
     if clearing is not None:
         rows.append((f"Clearing ({len(clearing)} cards)", clearing, False))
     if hand:
-        rows.append(("Your hand (a number in a white circle, or at the bottom of a tree, is the cost)", hand, True))
+        rows.append(("Your hand (a number in a white circle, or at the bottom of a tree, is "
+                     "the cost)", hand, True))
     head = 24.0 + (18 if winter is not None else 0)
     row_h = CARD_H + 30
     widest = max([len(r[1]) for r in rows] + [0]) * (CARD_W + 6) + 16
