@@ -637,6 +637,78 @@ def effect_or_bonus(seed: int) -> Exercise:
         explanation=because, context={"state": st, "after": after})
 
 
+_EXTRA = {sp.name: part for sp in catalog().all_species()
+          for part in ("effect", "bonus") for e in getattr(sp, part) if e["kind"] == "extra_turn"}
+
+
+@register("forest_shuffle.extra_turn", game=GAME, notebook=NB2,
+          rule="The Eurasian Jay's effect, and the Oak's, Douglas Fir's, Wolf's and Brown Bear's "
+               "bonus, give you another turn once this one is over",
+          title="Who plays next?")
+def extra_turn(seed: int) -> Exercise:
+    rng = _rng("extra_turn", seed)
+    cat = catalog()
+    while True:
+        pool = _pool()
+        names = sorted(_EXTRA)
+        species = names[seed % len(names)] if seed < len(names) else rng.choice(names)
+        forest = _random_forest(rng, pool, 1, rng.randint(0, 2), sapling=0)
+        forest = _plant(rng, pool, forest, "Birch")
+        cid, placement = _card_with(rng, pool, species)
+        symbol = _symbol_of(cid, placement)
+        cost = cat.species(species).cost
+        match = rng.random() < 0.5
+        # with ``match`` every payment shows the symbol; otherwise the first one does not
+        payment = [_take(rng, pool, lambda c, k=k: match == (symbol in cat.card(c).symbols())
+                         or (k > 0 and not match)) for k in range(cost)]
+        if None in payment:
+            continue
+        st = _state(forest, [cid] + payment)
+        play = (PlayTree(cid) if placement == "tree"
+                else PlayDweller(cid, placement, len(forest.trees) - 1))
+        if play not in st.legal_actions():
+            continue
+        after = _pay_all(st.apply(play), payment)
+        turn = after.turn
+        while not after.is_over and after.turn == turn and after.step is not None:
+            step = after.step
+            if step.kind in ("mushroom", "effect", "bonus"):
+                after = after.apply(Decide(step.kind, step.tag, step.kind != "mushroom"))
+            else:
+                after = after.apply(Finish(step.kind))
+        if not after.is_over:
+            break
+    key = "you" if after.current == 0 else "next"
+    part = _EXTRA[species]
+    effect, bonus = (text if text != "-" else "none" for text in effect_text(species))
+    bad = [c for c in payment if symbol not in cat.card(c).symbols()]
+    if part == "effect":
+        because = (f"The {species}'s effect gives you another turn, whatever you paid with: "
+                   f"you play again.")
+    elif bad:
+        because = (f"The {species}'s other turn is its bonus, and it needs every payment card to "
+                   f"show {symbol}: {', '.join(_name(c) for c in bad)} does not, so Player 2 "
+                   f"plays next.")
+    else:
+        because = (f"The {species}'s other turn is its bonus; every payment card shows {symbol}, "
+                   f"so you play again.")
+    options = (Option("you", "you play another turn"), Option("next", "Player 2 plays next"))
+
+    def checker(choice: str) -> Verdict:
+        return Verdict(choice == key, because)
+
+    where = "as a tree" if placement == "tree" else f"{placement} of your last tree"
+    return Exercise(
+        kind="forest_shuffle.extra_turn", seed=seed,
+        question=(f"In a two-player game you play the {species} ({symbol} symbol, cost {cost}) "
+                  f"{where}, paying with the other cards of your hand, and use everything it "
+                  f"gives you (effect: {effect}; bonus: {bonus}). Who plays next?"),
+        answer_kind="choice", answer=key, checker=checker, options=options,
+        draw=lambda marked: position_svg(forest, hand=[cid] + payment, title="Who plays next?"),
+        hint="Is the other turn an effect (always) or a bonus (only with the right payment)?",
+        explanation=because, context={"state": st, "after": after})
+
+
 _FREE = {sp.name: part for sp in catalog().all_species()
          for part in ("effect", "bonus") for e in getattr(sp, part) if e["kind"] == "free_place"}
 

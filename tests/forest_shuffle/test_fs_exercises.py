@@ -163,3 +163,14 @@ def test_free_placement_answers_are_the_engines_free_placements():
         assert set(ex.answer) == engine
         species.add(after.step.tag)
     assert species == {"pawed animal", "bird", "deer", "bat"}
+
+
+def test_extra_turn_follows_the_engine_and_the_bonus_rule():
+    outcomes = set()
+    for seed in SEEDS:
+        ex = fx.extra_turn(seed)
+        after = ex.context["after"]
+        assert ex.answer == ("you" if after.current == 0 else "next")
+        assert ("Player 2 plays next" in ex.explanation) == (ex.answer == "next")
+        outcomes.add(ex.answer)
+    assert outcomes == {"you", "next"}
