@@ -37,11 +37,11 @@ def large_forest() -> fs.Forest:
                "Fire Salamander", "Pond Turtle", "Tree Frog", "Wood Ant", "Hedgehog",
                "Stag Beetle", "Chanterelle"]
     lefts = ["Barbastelle Bat", "Bechstein's Bat", "Brown Long-eared Bat", "Fallow Deer",
-             "Red Deer", "Roe Deer/Linden", "Wild Boar", "Beech Marten", "Lynx", "Red Fox",
+             "Red Deer", "Fallow Deer", "Wild Boar", "Beech Marten", "Lynx", "Red Fox",
              "Wolf", "Gnat"]
     rights = ["Greater Horseshoe Bat", "Squeaker", "European Badger", "European Fat Dormouse",
               "Violet Carpenter Bee", "Raccoon", "Brown Bear", "European Hare",
-              "Roe Deer/Beech", "Gnat", "Violet Carpenter Bee", "Squeaker"]
+              "Red Deer", "Gnat", "Violet Carpenter Bee", "Squeaker"]
     species = ["Beech", "Birch", "Douglas Fir", "Horse Chestnut", "Linden", "Oak",
                "Silver Fir", "Sycamore", "Beech", "Linden", "Oak", "Birch"]
     for k, tree in enumerate(species):

@@ -11,7 +11,7 @@ from .actions import (Decide, DrawCard, Finish, KeepHand, Mulligan, Pay, PlaceFr
 from .cards import Catalog, catalog, load_catalog, rules_data
 from .forest import Dweller, Forest, Tree
 from .rules import OPTION_DEFAULTS, legal_actions, new_game
-from .render import forest_svg, plot_scores, state_svg
+from .render import forest_svg, plot_scores, position_svg, state_svg
 from .scenario import arrange, find_card, play_named
 from .scoring import ForestScore, check_answer, explain, score, score_forest
 from .state import GameState, Step
@@ -23,5 +23,5 @@ __all__ = [
     "PlaceFree", "PlayDweller", "PlaySapling", "PlayTree", "Step", "ToCave", "Tree",
     "arrange", "catalog", "check_answer", "explain", "find_card", "forest_builder",
     "forest_svg", "legal_actions", "load_catalog", "new_game", "play", "play_named",
-    "plot_scores", "rules_data", "score", "score_forest", "state_svg",
+    "plot_scores", "position_svg", "rules_data", "score", "score_forest", "state_svg",
 ]

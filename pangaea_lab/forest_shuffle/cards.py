@@ -139,7 +139,7 @@ class Catalog:
             self._add_split(raw, f"split_cards[{i}]")
         for cid in self._field(data, "winter_cards", list):
             self._new_card(Card(id=self._int(cid, "winter_cards"), kind="winter"), "winter_cards")
-        self._lower = {name.lower(): name for name in self._species}
+        self._lower = {plain_name(name): name for name in self._species}
         caves = self._field(data, "caves", dict)
         self.cave_points = self._int(caves.get("points_per_card"), "caves.points_per_card")
         for key in ("caves", "reference_cards"):
@@ -319,7 +319,11 @@ class Catalog:
         if exact is not None:
             return exact
         if isinstance(name, str):
-            real = self._lower.get(name.strip().lower())
+            real = self._lower.get(plain_name(name))
+            if real is None and plain_name(name).endswith(" tree"):
+                # a tree as printed on its card ("Linden Tree")
+                real = self._lower.get(plain_name(name)[:-len(" tree")].strip())
+                real = real if real is not None and self._species[real].is_tree else None
             if real is not None:
                 return self._species[real]
         close = [n for n in self._species if isinstance(name, str) and name
@@ -336,11 +340,28 @@ class Catalog:
     def symbol(self, name: str) -> str:
         """A tree symbol by name (any case)."""
         if isinstance(name, str):
+            text = plain_name(name)
+            if text.endswith(" tree"):
+                text = text[:-len(" tree")].strip()
             for s in self.symbols:
-                if s.lower() == name.strip().lower():
+                if s.lower() == text:
                     return s
         raise InvalidData(f"{name!r} is not a tree symbol of the base game "
                           f"(one of {', '.join(self.symbols)})")
+
+
+#: typographic quotes (as printed on the cards) and their plain equivalents
+_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'", "\u00b4": "'"})
+
+
+def plain_name(name: str) -> str:
+    """A name as the look-ups compare it: lower case, single spaces, straight apostrophes
+    (so "Bechstein\u2019s Bat" as printed finds "Bechstein's Bat").
+
+    >>> plain_name("  Bechstein\u2019s   BAT ")
+    "bechstein's bat"
+    """
+    return " ".join(name.translate(_QUOTES).split()).lower()
 
 
 def _data_text(name: str) -> str:

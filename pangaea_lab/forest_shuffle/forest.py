@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from ..core.errors import InvalidData
@@ -154,15 +155,21 @@ class Forest:
     # ----- dictionaries -------------------------------------------------------------------
 
     @classmethod
-    def from_dict(cls, data: Any) -> "Forest":
+    def from_dict(cls, data: Any, symbols_needed: bool = True) -> "Forest":
         """A forest from plain data, as a teacher would type it.
 
         ``{"cave": 2, "trees": [{"tree": "Oak", "top": ["Red Squirrel"], "left": [...]}]}``.
         A dweller is a species name, optionally ``"Species/Tree symbol"`` (needed for Roe
-        Deer); a tree is a species or ``"Sapling"``.  Unknown names, wrong slots, too many
-        cards in a slot and more copies than the base game has raise ``InvalidData``.  A
+        Deer); a tree is a species or ``"Sapling"``.  Names may be typed as printed
+        ("Bechstein’s Bat", "Linden Tree") in any letter case.  Unknown names, wrong
+        slots, too many cards in a slot, and forests the deck cannot lay out (more copies of a
+        card than it has, or both halves of one split card) raise ``InvalidData`` naming the
+        card and its place in ``data``; so does a card without its symbol where a Roe Deer
+        counts that symbol (a species printed with one symbol only gets it filled in).  A
         left/right species may be typed on either side with any symbol its cards show (the
-        printed side of each half is not enforced, so a teacher need not look it up)."""
+        printed side of each half is not enforced, so a teacher need not look it up).
+        ``symbols_needed=False`` skips the symbol check, for a position whose cards are then
+        dealt from the deck (which decides their symbols)."""
         if not isinstance(data, dict):
             raise InvalidData("a forest must be a dict with 'trees' (a list) and 'cave'")
         unknown = set(data) - {"trees", "cave"}
@@ -205,7 +212,7 @@ class Forest:
                     raise InvalidData(f"{where}.{side} must be a list of card names")
                 for item in items:
                     forest = forest.place(i, side, parse_dweller(item, side, f"{where}.{side}"))
-        forest.check_copies()
+        forest.check_copies(paths=True, symbols_needed=symbols_needed)
         return forest
 
     def to_dict(self) -> dict:
@@ -219,27 +226,164 @@ class Forest:
             trees.append(entry)
         return {"cave": self.cave, "trees": trees}
 
-    def check_copies(self) -> None:
-        """Raise ``InvalidData`` if the forest holds more copies of a card than exist."""
+    def check_copies(self, paths: bool = False, symbols_needed: bool = True) -> None:
+        """Raise ``InvalidData`` unless the base game's deck can lay out this forest.
+
+        Every tree and every visible half must be a different physical card: the two halves
+        of one split card can never both be in a forest, and no card is used more often than
+        the deck holds it.  Saplings and cave cards take any cards left over.  Where a Roe
+        Deer counts cards of a tree symbol, a card whose symbol could be that one must say
+        its symbol.  The error names the card and where it lies (``paths``: as the input of
+        :meth:`from_dict` spells it, ``trees[1].left[0]``; otherwise "tree 2, left slot")."""
+        _DeckCheck(self, paths).run(symbols_needed)
+
+    check_deck = check_copies
+
+
+def _where(i: int, side: str | None, k: int, paths: bool) -> str:
+    if paths:
+        return f"trees[{i}]" if side is None else f"trees[{i}].{side}[{k}]"
+    return f"tree {i + 1}" if side is None else f"tree {i + 1}, {side} slot" + (
+        f" (card {k + 1} of the stack)" if k else "")
+
+
+def _label(species: str, symbol: str | None) -> str:
+    return f"{species} with the {symbol} symbol" if symbol else species
+
+
+class _DeckCheck:
+    """Match every card of a forest to a distinct card of the deck (augmenting paths)."""
+
+    def __init__(self, forest: "Forest", paths: bool) -> None:
+        self.forest, self.paths = forest, paths
+        #: (where, species, symbol or None, candidate card ids)
+        self.entries: list[tuple[str, str, str | None, tuple[int, ...]]] = []
+        self.saplings = 0
+
+    def run(self, symbols_needed: bool = True) -> None:
         cat = catalog()
-        seen: dict[str, int] = {}
-        seen_sym: dict[tuple[str, str], int] = {}
-        for t in self.trees:
-            if not t.is_sapling:
-                seen[t.species] = seen.get(t.species, 0) + 1
-        for _, side, d in self.dwellers():
-            seen[d.species] = seen.get(d.species, 0) + 1
-            if d.symbol:
-                seen_sym[(d.species, d.symbol)] = seen_sym.get((d.species, d.symbol), 0) + 1
-        for name, n in seen.items():
-            if n > cat.species(name).count:
-                raise InvalidData(f"impossible forest: {n} {name} cards, but the base game "
-                                  f"has only {cat.species(name).count}")
-        for (name, sym), n in seen_sym.items():
-            have = cat.species(name).symbols().get(sym, 0)
-            if n > have:
-                raise InvalidData(f"impossible forest: {n} {name} cards with the {sym} symbol, "
-                                  f"but the base game has only {have}")
+        for i, tree in enumerate(self.forest.trees):
+            where = _where(i, None, 0, self.paths)
+            if tree.is_sapling:
+                if tree.card is None:
+                    self.saplings += 1
+                else:
+                    self.entries.append((where, SAPLING, None, (tree.card,)))
+                continue
+            ids = _tree_cards(tree.species) if tree.card is None else (tree.card,)
+            if tree.card is not None and cat.card(tree.card).species != tree.species:
+                raise InvalidData(f"impossible forest: {where} is card #{tree.card}, "
+                                  f"which is not a {tree.species}")
+            self.entries.append((where, tree.species, None, ids))
+            for side in SIDES:
+                for k, d in enumerate(tree.slot(side)):
+                    where = _where(i, side, k, self.paths)
+                    if d.card is None:
+                        ids = _half_cards(d.species, d.symbol)
+                    else:
+                        half = cat.card(d.card).half_for(side)
+                        if half is None or half.species != d.species or (
+                                d.symbol and half.symbol != d.symbol):
+                            raise InvalidData(f"impossible forest: {where} is card #{d.card}, "
+                                              f"which shows no {_label(d.species, d.symbol)} "
+                                              f"there")
+                        ids = (d.card,)
+                    self.entries.append((where, d.species, d.symbol, ids))
+        self._match()
+        self._check_leftovers()
+        if symbols_needed:
+            self._check_symbols()
+
+    def _match(self) -> None:
+        owner: dict[int, int] = {}          # card id -> entry index
+
+        def augment(e: int, seen: set[int]) -> bool:
+            for cid in self.entries[e][3]:
+                if cid in seen:
+                    continue
+                seen.add(cid)
+                if cid not in owner or augment(owner[cid], seen):
+                    owner[cid] = e
+                    return True
+            return False
+
+        for e in range(len(self.entries)):
+            if not augment(e, set()):
+                raise InvalidData(self._why(e, owner))
+        self.used = len(owner)
+
+    def _why(self, e: int, owner: dict[int, int]) -> str:
+        cat = catalog()
+        where, species, symbol, ids = self.entries[e]
+        same = [x for x in self.entries[:e + 1] if x[1] == species]
+        if species == SAPLING:
+            have = 1
+        elif cat.species(species).is_tree:
+            have = len(_tree_cards(species))
+        else:
+            have = len(_half_cards(species, None))
+        if len(same) > have:
+            return (f"impossible forest: {where} is {species} card number {len(same)}, but "
+                    f"the base game has only {have}")
+        twins = [x for x in self.entries[:e + 1] if x[1] == species and x[2] == symbol]
+        if symbol and len(twins) > len(ids):
+            return (f"impossible forest: {where} is {_label(species, symbol)} card number "
+                    f"{len(twins)}, but the base game has only {len(ids)}")
+        users = []
+        for cid in ids:
+            other = self.entries[owner[cid]] if cid in owner else None
+            if other is not None and other[1] != species:
+                users.append(f"#{cid} ({cat.card(cid).name}) already lies at {other[0]} "
+                             f"as {_label(other[1], other[2])}")
+        if users:
+            return (f"impossible forest: {where} needs a card showing "
+                    f"{_label(species, symbol)}, but " + "; ".join(users)
+                    + ". The two halves of one card cannot both be in a forest")
+        return (f"impossible forest: {where} needs a card showing {_label(species, symbol)}, "
+                f"and every such card of the base game is already used in this forest")
+
+    def _check_leftovers(self) -> None:
+        left = len(catalog().playable_ids) - self.used
+        if self.saplings + self.forest.cave > left:
+            raise InvalidData(f"impossible forest: {self.saplings} saplings and "
+                              f"{self.forest.cave} cave cards need more cards than the "
+                              f"{left} the base game has left over")
+
+    def _check_symbols(self) -> None:
+        """A card whose unknown symbol could change a Roe Deer's count must name it."""
+        cat = catalog()
+        counted = {sym for _, sp, sym, _ in self.entries
+                   if sym and sp != SAPLING and cat.species(sp).scoring.get("kind")
+                   == "same_symbol"}
+        if not counted:
+            return
+        for where, species, symbol, _ in self.entries:
+            if symbol or species == SAPLING or cat.species(species).is_tree:
+                continue
+            could = sorted(set(cat.species(species).symbols()) & counted)
+            if could:
+                raise InvalidData(
+                    f"{where}: which tree symbol does this {species} show? Some {species} "
+                    f"cards show {' or '.join(could)}, which the Roe Deer in this forest "
+                    f"count; write it as '{species}/<tree symbol>' (its cards show "
+                    f"{', '.join(sorted(cat.species(species).symbols()))})")
+
+
+@lru_cache(maxsize=None)
+def _tree_cards(species: str) -> tuple[int, ...]:
+    return tuple(c for c in catalog().card_ids if catalog().card(c).species == species)
+
+
+@lru_cache(maxsize=None)
+def _half_cards(species: str, symbol: str | None) -> tuple[int, ...]:
+    """Split cards with a half showing ``species`` (with ``symbol``, if given)."""
+    out = []
+    for c in catalog().card_ids:
+        card = catalog().card(c)
+        if card.is_split and any(h.species == species and symbol in (None, h.symbol)
+                                 for h in card.halves):
+            out.append(c)
+    return tuple(out)
 
 
 def parse_dweller(item: Any, side: str, where: str) -> Dweller:
@@ -261,6 +405,8 @@ def parse_dweller(item: Any, side: str, where: str) -> Dweller:
         if symbol not in sp.symbols():
             raise InvalidData(f"{where}: no {sp.name} card shows the {symbol} symbol "
                               f"(base game: {', '.join(sorted(sp.symbols()))})")
+    elif len(sp.symbols()) == 1:
+        symbol = next(iter(sp.symbols()))   # every card of it shows the same symbol
     elif sp.scoring.get("kind") == "same_symbol":
         raise InvalidData(f"{where}: {sp.name} scores by its tree symbol, so write it as "
                           f"'{sp.name}/<tree>' (one of {', '.join(sorted(sp.symbols()))})")

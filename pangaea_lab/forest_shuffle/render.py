@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from ..core.svg import Svg
+from ..core.svg import Svg, SvgImage, as_image
 from .cards import SAPLING, catalog
 from .forest import Forest, Tree
 from .scoring import ForestScore, score
@@ -26,6 +26,18 @@ COLOURS = {
     "pawed animal": "#b07a4a", "amphibian": "#2f9484", "plant": "#5fa04a",
     "mushroom": "#c8553d", SAPLING: "#9aa68a", "winter": "#8fb8de", "back": "#777777",
 }
+
+
+_SHORT_TYPES = {"cloven-hoofed animal": "cloven", "pawed animal": "pawed"}
+
+
+def type_words(species: str) -> str:
+    """A dweller's types in a few letters ("bird", "deer, cloven", "butterfly, insect")."""
+    types = catalog().species(species).types
+    if len(types) == 1:
+        return {"cloven-hoofed animal": "cloven-hoofed", "pawed animal": "pawed animal"}.get(
+            types[0], types[0])
+    return ", ".join(_SHORT_TYPES.get(t, t) for t in types)
 
 
 def colour_of(species: str | None) -> str:
@@ -50,10 +62,15 @@ def wrap(text: str, width: int = 11, lines: int = 3) -> list[str]:
 
 
 def draw_card(pic: Svg, x: float, y: float, title: str, colour: str, points: int | None = None,
-              count: int = 1, highlight: bool = False, note: str = "") -> None:
-    """One card: a rounded rectangle with a name, a points badge and a stack count."""
+              count: int = 1, highlight: bool = False, note: str = "", cell: str | None = None,
+              mark: str = "") -> None:
+    """One card: a rounded rectangle with a name, a points badge and a stack count.
+
+    ``cell`` makes it clickable (``data-cell``); ``mark`` draws a thick outline and a
+    numbered badge (so a marked card is told by its shape and number, not colour alone)."""
     pic.rect(x, y, CARD_W, CARD_H, rx=5, fill=colour, stroke="#ff8c00" if highlight else "#333",
-             stroke_width=3.5 if highlight else 1, title=title + (f" ({note})" if note else ""))
+             stroke_width=3.5 if highlight else 1, title=title + (f" ({note})" if note else ""),
+             data_cell=cell, style="cursor:pointer" if cell else None)
     lines = wrap(title)
     top = y + CARD_H / 2 - 5 * (len(lines) - 1)
     for k, line in enumerate(lines):
@@ -65,6 +82,18 @@ def draw_card(pic: Svg, x: float, y: float, title: str, colour: str, points: int
         pic.text(x + 10, y + CARD_H - 9, f"x{count}", size=9, fill="white", font_weight="bold")
     if note:
         pic.text(x + CARD_W / 2, y + CARD_H - 8, note, size=7, fill="white")
+    if mark:
+        draw_mark(pic, x, y, mark, cell)
+
+
+def draw_mark(pic: Svg, x: float, y: float, mark: str, cell: str | None = None) -> None:
+    """A thick black-and-yellow outline with a numbered badge over a card or slot."""
+    pic.rect(x - 2, y - 2, CARD_W + 4, CARD_H + 4, rx=6, fill="none", stroke="#111",
+             stroke_width=5, data_cell=cell)
+    pic.rect(x - 2, y - 2, CARD_W + 4, CARD_H + 4, rx=6, fill="none", stroke="#ffd400",
+             stroke_width=2, stroke_dasharray="6,4", data_cell=cell)
+    pic.circle(x + 10, y + 10, 9, fill="#111", stroke="#ffd400", data_cell=cell)
+    pic.text(x + 10, y + 10, mark, size=10, fill="white", font_weight="bold", data_cell=cell)
 
 
 def _slot_origin(side: str, top_row: bool = True) -> tuple[float, float]:
@@ -75,8 +104,11 @@ def _slot_origin(side: str, top_row: bool = True) -> tuple[float, float]:
     return GAP + col * (CARD_W + GAP), GAP + row * (CARD_H + GAP)
 
 
-def _rows(forest: Forest, highlight: set = frozenset()) -> list[tuple[bool, bool]]:
+def _rows(forest: Forest, highlight: set = frozenset(),
+          every_slot: bool = False) -> list[tuple[bool, bool]]:
     """Per row of trees: does it need a line for top cards, and one for bottom cards?"""
+    if every_slot:
+        return [(True, True)] * (len(forest.trees) // PER_ROW + 1)
     out = []
     extra = {(m[1], m[2]) for m in highlight if isinstance(m, tuple) and m[:1] == ("slot",)}
     cells = list(forest.trees) + [None]
@@ -91,64 +123,105 @@ def _row_height(row: tuple[bool, bool]) -> float:
     return GAP + (CARD_H + GAP) * (1 + row[0] + row[1])
 
 
-def forest_height(forest: Forest, highlight: set = frozenset()) -> float:
-    return sum(_row_height(r) for r in _rows(forest, highlight)) + GAP
+def forest_height(forest: Forest, highlight: set = frozenset(), every_slot: bool = False) -> float:
+    return sum(_row_height(r) for r in _rows(forest, highlight, every_slot)) + GAP
 
 
-def draw_tree(pic: Svg, ox: float, oy: float, index: int, tree: Tree, points: dict,
-              highlight: set, top_row: bool = True) -> None:
-    """A tree (or sapling) with its four slots around it."""
+#: slot numbers in a clickable drawing: ``data-cell="i,s"`` is side ``SIDES[s]`` of tree i
+SIDE_NUMBER = {"top": 0, "bottom": 1, "left": 2, "right": 3}
+
+
+def draw_tree(pic: Svg, ox: float, oy: float, index: int, tree: Tree, points: dict | None,
+              highlight: set, top_row: bool = True, cells: bool = False,
+              marks: dict | None = None) -> None:
+    """A tree (or sapling) with its four slots around it.
+
+    ``points`` None hides the points; ``cells`` makes the tree (``data-cell="i"``) and its
+    four slots (``data-cell="i,s"``, see :data:`SIDE_NUMBER`) clickable, drawing empty slots
+    as dashed outlines; ``marks`` maps such cells to the badge text drawn on them."""
+    marks = marks or {}
     x, y = _slot_origin("tree", top_row)
-    pts = points.get((index, "tree", 0))
+    pts = points.get((index, "tree", 0)) if points is not None else None
     name = "Sapling" if tree.is_sapling else tree.species
     draw_card(pic, ox + x, oy + y, name, colour_of(tree.species), pts,
               highlight=("tree", index) in highlight or ("card", tree.card) in highlight,
-              note=f"tree {index + 1}")
+              note=f"tree {index + 1}", cell=f"{index}" if cells else None,
+              mark=marks.get((index,), ""))
     for side in ("top", "bottom", "left", "right"):
         sx, sy = _slot_origin(side, top_row)
         stack = tree.slot(side)
+        cell = f"{index},{SIDE_NUMBER[side]}" if cells else None
+        mark = marks.get((index, SIDE_NUMBER[side]), "")
         if not stack:
-            if ("slot", index, side) in highlight:
-                pic.rect(ox + sx, oy + sy, CARD_W, CARD_H, rx=5, fill="none", stroke="#ff8c00",
-                         stroke_width=3, stroke_dasharray="5,3", title=f"{side} of tree {index + 1}")
+            if ("slot", index, side) in highlight or cells:
+                pic.rect(ox + sx, oy + sy, CARD_W, CARD_H, rx=5,
+                         fill="#ffffff" if cells else "none",
+                         stroke="#ff8c00" if ("slot", index, side) in highlight else "#888",
+                         stroke_width=3 if ("slot", index, side) in highlight else 1,
+                         stroke_dasharray="5,3", title=f"{side} of tree {index + 1} (empty)",
+                         data_cell=cell, style="cursor:pointer" if cell else None)
+                if cells:
+                    pic.text(ox + sx + CARD_W / 2, oy + sy + CARD_H / 2, f"{side}", size=8,
+                             fill="#777", data_cell=cell)
+            if mark:
+                draw_mark(pic, ox + sx, oy + sy, mark, cell)
             continue
         top = stack[-1]
-        total = sum(points.get((index, side, k), 0) for k in range(len(stack)))
+        total = (sum(points.get((index, side, k), 0) for k in range(len(stack)))
+                 if points is not None else None)
         hl = ("slot", index, side) in highlight or any(("card", d.card) in highlight for d in stack)
-        label = top.species if not top.symbol else f"{top.species}"
-        draw_card(pic, ox + sx, oy + sy, label, colour_of(top.species), total,
-                  count=len(stack), highlight=hl, note=top.symbol or "")
+        draw_card(pic, ox + sx, oy + sy, top.species, colour_of(top.species), total,
+                  count=len(stack), highlight=hl, note=top.symbol or "", cell=cell, mark=mark)
+        if points is None:   # a question about points: say what kind of card each one is
+            pic.text(ox + sx + CARD_W / 2, oy + sy + 9, type_words(top.species), size=6.5,
+                     fill="white", font_style="italic")
 
 
 def draw_forest(pic: Svg, ox: float, oy: float, forest: Forest, result: ForestScore | None,
-                highlight: set = frozenset()) -> float:
-    """Draw a forest at (ox, oy); returns the height used."""
-    points = dict(result.card_points) if result is not None else {}
-    rows = _rows(forest, highlight)
+                highlight: set = frozenset(), show_points: bool = True, cells: bool = False,
+                marks: dict | None = None) -> float:
+    """Draw a forest at (ox, oy); returns the height used (see :func:`draw_tree` for
+    ``cells`` and ``marks``; ``show_points=False`` hides every points badge)."""
+    points = (dict(result.card_points) if result is not None else {}) if show_points else None
+    rows = _rows(forest, highlight, every_slot=cells)
     tops = [oy]
     for row in rows:
         tops.append(tops[-1] + _row_height(row))
     for i, tree in enumerate(forest.trees):
         r, c = divmod(i, PER_ROW)
-        draw_tree(pic, ox + c * CELL_W, tops[r], i, tree, points, highlight, rows[r][0])
+        draw_tree(pic, ox + c * CELL_W, tops[r], i, tree, points, highlight, rows[r][0],
+                  cells=cells, marks=marks)
     r, c = divmod(len(forest.trees), PER_ROW)
     x, y = _slot_origin("tree", rows[r][0])
     draw_card(pic, ox + c * CELL_W + x, tops[r] + y, "Cave", "#6b5b4b",
-              forest.cave, note=f"{forest.cave} cards")
+              forest.cave if show_points else None, note=f"{forest.cave} cards")
     return tops[-1] - oy + GAP
 
 
-def forest_svg(forest: Forest, others: Sequence[Forest] = (), title: str | None = None) -> str:
+def forest_svg(forest: Forest, others: Sequence[Forest] = (), title: str | None = None,
+               show_points: bool = True, cells: bool = False,
+               marked: Iterable[tuple] = ()) -> SvgImage:
     """A forest drawn card by card with each card's points (rivals matter for Linden and
-    the Woodpecker)."""
+    the Woodpecker).
+
+    ``show_points=False`` hides the points (for a question about them); ``cells=True`` makes
+    every tree (``data-cell="i"``) and slot (``data-cell="i,s"``, s numbering top, bottom,
+    left, right from 0) clickable; ``marked`` cells get a thick outline and a number."""
     result = score([forest, *others])[0]
     width = min(len(forest.trees) + 1, PER_ROW) * CELL_W
     head = 24.0
-    pic = Svg(width, forest_height(forest) + head, background="#f4f1e8")
-    pic.text(8, 12, title or f"Forest: {result.total} points", size=12, anchor="start",
-             font_weight="bold")
-    draw_forest(pic, 0, head, forest, result)
-    return pic.render()
+    pic = Svg(width, forest_height(forest, every_slot=cells) + head, background="#f4f1e8")
+    if title is None:
+        title = f"Forest: {result.total} points" if show_points else "Forest"
+    pic.text(8, 12, title, size=12, anchor="start", font_weight="bold")
+    draw_forest(pic, 0, head, forest, result, show_points=show_points, cells=cells,
+                marks=_marks(marked))
+    return as_image(pic.render())
+
+
+def _marks(marked: Iterable[tuple]) -> dict:
+    """Badge text for marked cells: 1, 2, 3 ... in the order given."""
+    return {tuple(m): str(k) for k, m in enumerate(marked, start=1)}
 
 
 def _card_label(cid: int) -> tuple[str, str]:
@@ -173,23 +246,98 @@ def _row_of_cards(pic: Svg, x: float, y: float, cards: Iterable[int], highlight:
                   highlight=("card", cid) in highlight, note=f"#{cid}")
 
 
-def draw_split_card(pic: Svg, x: float, y: float, cid: int, highlight: bool = False) -> None:
-    """A split card in hand or clearing: its two halves, each with species and tree symbol."""
+def draw_split_card(pic: Svg, x: float, y: float, cid: int, highlight: bool = False,
+                    costs: bool = False) -> None:
+    """A split card in hand or clearing: its two halves, each with species and tree symbol
+    (``costs``: each half's cost in a white circle at its right edge)."""
     card = catalog().card(cid)
     for k, (side, half) in enumerate(zip(card.sides(), card.halves)):
         hy = y + k * CARD_H / 2
+        cost = catalog().species(half.species).cost
         pic.rect(x, hy, CARD_W, CARD_H / 2, fill=colour_of(half.species), stroke="#333",
-                 stroke_width=0.5, title=f"{side} half: {half.species} ({half.symbol})")
-        lines = wrap(half.species, 13, 2)
+                 stroke_width=0.5, title=f"{side} half: {half.species} ({half.symbol})"
+                 + (f", cost {cost}" if costs else ""))
+        lines = wrap(half.species, 11 if costs else 13, 2)
         for j, line in enumerate(lines):
-            pic.text(x + CARD_W / 2, hy + 10 + 8.5 * j, line, size=7.5, fill="white")
+            pic.text(x + (CARD_W - 10) / 2 if costs else x + CARD_W / 2, hy + 10 + 8.5 * j,
+                     line, size=7.5, fill="white")
         pic.text(x + CARD_W / 2, hy + CARD_H / 2 - 6, f"{side}: {half.symbol}", size=6,
                  fill="white")
+        if costs:
+            pic.circle(x + CARD_W - 7, hy + 8, 6, fill="white", stroke="#333")
+            pic.text(x + CARD_W - 7, hy + 8, str(cost), size=8, fill="#222", font_weight="bold")
     pic.rect(x, y, CARD_W, CARD_H, rx=5, fill="none", stroke="#ff8c00" if highlight else "#333",
              stroke_width=3.5 if highlight else 1, title=f"{card.name} #{cid}")
 
 
-def state_svg(state: Any, highlight: Iterable[Any] = ()) -> str:
+def cards_row(pic: Svg, x: float, y: float, cards: Sequence[int], label: str,
+              costs: bool = False, cells: bool = False, marks: dict | None = None) -> None:
+    """A labelled row of face-up cards (hand, clearing or the next deck cards); with
+    ``cells`` card k of the row is clickable as ``data-cell="k"``."""
+    marks = marks or {}
+    pic.text(x, y + 8, label, size=11, anchor="start", font_weight="bold")
+    for k, cid in enumerate(cards):
+        cx, cy = x + k * (CARD_W + 6), y + 18
+        c = catalog().card(cid)
+        cell = str(k) if cells else None
+        if c.is_split:
+            draw_split_card(pic, cx, cy, cid, costs=costs)
+            if cell:
+                pic.rect(cx, cy, CARD_W, CARD_H, fill="#ffffff", fill_opacity=0, data_cell=cell,
+                         style="cursor:pointer")
+            if marks.get((k,)):
+                draw_mark(pic, cx, cy, marks[(k,)], cell)
+            continue
+        name, colour = _card_label(cid)
+        cost = catalog().species(str(c.species)).cost if c.is_tree else None
+        draw_card(pic, cx, cy, name, colour, note=f"cost {cost}" if costs and c.is_tree else "",
+                  cell=cell, mark=marks.get((k,), ""))
+
+
+def position_svg(forest: Forest | None = None, hand: Sequence[int] = (),
+                 clearing: Sequence[int] | None = None, deck_top: Sequence[int] = (),
+                 winter: int | None = None, others: Sequence[Forest] = (), title: str = "",
+                 show_points: bool = False, cells: bool = False,
+                 marked: Iterable[tuple] = ()) -> SvgImage:
+    """A teaching position: a title, then (each when given) the winter cards out, the next
+    deck cards, the clearing, the hand (with costs) and the forest; rival forests below.
+    Points stay hidden unless ``show_points``; ``cells``/``marked`` as in :func:`forest_svg`."""
+    rows: list[tuple[str, Sequence[int], bool]] = []
+    if deck_top:
+        rows.append(("Next cards of the deck (top first)", deck_top, False))
+    if clearing is not None:
+        rows.append((f"Clearing ({len(clearing)} cards)", clearing, False))
+    if hand:
+        rows.append(("Your hand (a number in a white circle, or at the bottom of a tree, is "
+                     "the cost)", hand, True))
+    head = 24.0 + (18 if winter is not None else 0)
+    row_h = CARD_H + 30
+    widest = max([len(r[1]) for r in rows] + [0]) * (CARD_W + 6) + 16
+    forests = ([forest] if forest is not None else []) + list(others)
+    fw = max([min(len(f.trees) + 1, PER_ROW) * CELL_W for f in forests] + [0])
+    heights = [forest_height(f, every_slot=cells and k == 0) + 22 for k, f in enumerate(forests)]
+    pic = Svg(max(widest, fw, 360), head + len(rows) * row_h + sum(heights),
+              background="#f4f1e8")
+    pic.text(8, 12, title, size=12, anchor="start", font_weight="bold")
+    if winter is not None:
+        pic.text(8, 32, f"Winter cards already out: {winter} of 3", size=11, anchor="start")
+    y = head
+    for label, cards, costs in rows:
+        cards_row(pic, 8, y, cards, label, costs=costs)
+        y += row_h
+    results = score(forests) if forests else []
+    for k, f in enumerate(forests):
+        name = "Your forest" if k == 0 and forest is not None else f"Rival forest {k}"
+        if show_points:
+            name += f": {results[k].total} points"
+        pic.text(8, y + 8, name, size=11, anchor="start", font_weight="bold")
+        draw_forest(pic, 0, y + 18, f, results[k], show_points=show_points,
+                    cells=cells and k == 0, marks=_marks(marked) if k == 0 else None)
+        y += heights[k]
+    return as_image(pic.render())
+
+
+def state_svg(state: Any, highlight: Iterable[Any] = ()) -> SvgImage:
     """The whole table: deck size, winter cards, clearing, the current hand, all forests."""
     marks = set(highlight)
     results = state.scores()
@@ -220,7 +368,7 @@ def state_svg(state: Any, highlight: Iterable[Any] = ()) -> str:
                  fill="#b35900" if k == p and not state.is_over else "#222")
         draw_forest(pic, 0, y + 22, f, results[k], marks if k == p else set())
         y += heights[k]
-    return pic.render()
+    return as_image(pic.render())
 
 
 def plot_scores(scores: Sequence[ForestScore], names: Sequence[str] | None = None, ax: Any = None):

@@ -125,7 +125,9 @@ def arrange(state: GameState, player: int | None = None, hand: Sequence[Spec] | 
 
 def _build_forest(spec: Any, pool: _Pool) -> Forest:
     """A game forest (with card ids) from the plain form of :meth:`Forest.from_dict`."""
-    Forest.from_dict({"trees": spec.get("trees", [])} if isinstance(spec, dict) else spec)
+    # the cards dealt below decide their symbols, so none needs to be typed here
+    Forest.from_dict({"trees": spec.get("trees", [])} if isinstance(spec, dict) else spec,
+                     symbols_needed=False)
     forest = Forest()
     for i, raw in enumerate(spec.get("trees", [])):
         if isinstance(raw, str):

@@ -36,15 +36,12 @@ def play(players: int = 2, seed: int | str = 0, computer: Mapping[int, Any] | No
 
 
 def card_choices() -> list[str]:
-    """Names a learner can pick for a slot (Roe Deer once per tree symbol)."""
+    """Names a learner can pick for a slot: every species with each tree symbol its cards
+    show (the Roe Deer counts symbols, so every card in the builder carries its own)."""
     out = []
     for sp in catalog().all_species():
-        if sp.is_tree:
-            continue
-        if sp.scoring.get("kind") == "same_symbol":
+        if not sp.is_tree:
             out += [f"{sp.name}/{sym}" for sym in sorted(sp.symbols())]
-        else:
-            out.append(sp.name)
     return out
 
 

@@ -288,3 +288,35 @@ def test_chanterelle_and_saplings_follow_the_option():
         st = start(["Oak"], forest=forest, sapling_triggers_chanterelle=option)
         st = play(st, "Oak", sapling=True)
         assert kinds(st).count("mushroom") == expected
+
+
+# ----- saplings and the mushrooms: the defaults follow the online version (issue 14) -------
+
+def test_by_default_a_card_atop_or_below_a_sapling_triggers_penny_bun_and_parasol():
+    # The online version counts a sapling as a tree for these mushrooms, as the scoring does
+    # for the Wood Ant and the Beech Marten; so a card placed atop (Penny Bun) or below
+    # (Parasol Mushroom) a sapling may draw a card.
+    forest = {"trees": [{"tree": "Birch", "bottom": ["Penny Bun"]},
+                        {"tree": "Birch", "bottom": ["Parasol Mushroom"]}, "Sapling"]}
+    st = play(start(["Eurasian Jay", "Birch"], forest=forest), "Eurasian Jay", tree=2,
+              pay=["Birch"])
+    assert [(s.kind, s.tag) for s in st.pending if s.kind == "mushroom"] == [
+        ("mushroom", "Penny Bun")]
+    st = play(start(["Wood Ant", "Birch"], forest=forest), "Wood Ant", tree=2, pay=["Birch"])
+    assert [s.tag for s in st.pending if s.kind == "mushroom"] == ["Parasol Mushroom"]
+
+
+def test_by_default_playing_a_sapling_triggers_the_chanterelle():
+    forest = {"trees": [{"tree": "Birch", "bottom": ["Chanterelle"]}]}
+    st = play(start(["Oak"], forest=forest), "Oak", sapling=True)
+    assert kinds(st) == ["mushroom"]
+    st = decide(st)
+    assert hand_size(st) == 1
+
+
+def test_the_sapling_mushroom_defaults_are_labelled_in_the_rules_data():
+    entries = {a["id"]: a for a in fs.rules_data()["assumptions"]}
+    for key in ("sapling_triggers_chanterelle", "sapling_hosts_trigger_mushrooms"):
+        entry = entries[key]
+        assert entry["default"] is True and fs.OPTION_DEFAULTS[key] is True
+        assert entry["source"] == "public source" and "online version" in entry["text"]

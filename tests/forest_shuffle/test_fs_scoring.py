@@ -5,6 +5,8 @@ import pytest
 from pangaea_lab import forest_shuffle as fs
 from pangaea_lab.core.errors import InvalidData
 
+CAT = fs.catalog()
+
 
 def forest(*trees, cave=0):
     return fs.Forest.from_dict({"cave": cave, "trees": list(trees)})
@@ -109,8 +111,8 @@ def test_example_tree_frog():
 
 def test_example_wolf():
     f = forest({"tree": "Birch", "left": ["Wolf"], "right": ["Wolf"]},
-               {"tree": "Birch", "left": ["Roe Deer/Linden"], "right": ["Fallow Deer"]},
-               {"tree": "Birch", "left": ["Red Deer"]})
+               {"tree": "Birch", "left": ["Roe Deer/Linden"], "right": ["Fallow Deer/Birch"]},
+               {"tree": "Birch", "left": ["Red Deer/Oak"]})
     assert points(f, "Wolf") == 30
 
 
@@ -325,3 +327,79 @@ def test_forest_dict_round_trip():
 def test_explain_every_species():
     for sp in fs.catalog().all_species():
         assert fs.explain(sp.name)
+
+
+# ----- forests the deck cannot lay out, and names as printed (issue 14) ---------------------
+
+def test_the_two_halves_of_one_card_are_not_two_cards():
+    # Lynx (Horse Chestnut) and Red Fox (Douglas Fir) are the two halves of card 110, the
+    # only card showing either: a forest cannot hold both.
+    data = {"trees": [{"tree": "Birch", "left": ["Lynx/Horse Chestnut"]},
+                      {"tree": "Birch", "right": ["Red Fox/Douglas Fir"]}]}
+    with pytest.raises(InvalidData, match=r"trees\[1\]\.right\[0\].*#110.*trees\[0\]\.left\[0\]"):
+        fs.Forest.from_dict(data)
+    # either half alone is fine
+    fs.Forest.from_dict({"trees": [{"tree": "Birch", "left": ["Lynx/Horse Chestnut"]}]})
+
+
+@pytest.mark.parametrize("data,where,name", [
+    ({"trees": ["Oak"] * 8}, r"trees\[7\]", "Oak"),
+    ({"trees": [{"tree": "Birch", "left": ["European Hare"] * 12}]}, r"trees\[0\]\.left\[11\]",
+     "European Hare"),
+    ({"trees": [{"tree": "Birch", "top": ["Tawny Owl/Birch"]},
+                {"tree": "Birch", "top": ["Tawny Owl/Birch"]}]}, r"trees\[1\]\.top\[0\]",
+     "Tawny Owl"),
+])
+def test_more_copies_than_the_deck_has_are_refused_where_they_are(data, where, name):
+    have = sum(1 for c in CAT.card_ids
+               if CAT.card(c).species == name
+               or any(h.species == name and (name != "Tawny Owl" or h.symbol == "Birch")
+                      for h in CAT.card(c).halves))
+    with pytest.raises(InvalidData, match=where + f".*{name}.*only {have}"):
+        fs.Forest.from_dict(data)
+
+
+def test_saplings_and_cave_cards_take_the_cards_left_over():
+    fs.Forest.from_dict({"trees": ["Sapling"] * 150, "cave": 8})
+    with pytest.raises(InvalidData, match="saplings"):
+        fs.Forest.from_dict({"trees": ["Sapling"] * 150, "cave": 9})
+
+
+def test_a_card_without_the_symbol_a_roe_deer_counts_is_refused():
+    # Roe Deer scores 3 per card with its own symbol; a Fallow Deer typed without its symbol
+    # might show Linden, so the forest cannot be scored without knowing it.
+    data = {"trees": [{"tree": "Birch", "left": ["Roe Deer/Linden"], "right": ["Fallow Deer"]}]}
+    with pytest.raises(InvalidData, match=r"trees\[0\]\.right\[0\].*Fallow Deer/<tree symbol>"):
+        fs.Forest.from_dict(data)
+    data["trees"][0]["right"] = ["Fallow Deer/Linden"]
+    assert points(fs.Forest.from_dict(data), "Roe Deer") == 6
+    # a species none of whose cards shows the counted symbol needs none
+    ok = {"trees": [{"tree": "Oak", "left": ["Roe Deer/Birch"], "top": ["Red Squirrel"]}]}
+    assert points(fs.Forest.from_dict(ok), "Roe Deer") == 3
+
+
+def test_a_species_printed_with_one_symbol_gets_it_filled_in():
+    f = fs.Forest.from_dict({"trees": [{"tree": "Birch", "bottom": ["Penny Bun"]}]})
+    assert f.trees[0].bottom[0].symbol == "Douglas Fir"
+
+
+def test_names_as_printed_are_accepted():
+    f = fs.Forest.from_dict({"trees": [{"tree": "Linden Tree", "left": ["Bechstein\u2019s Bat"],
+                                        "top": ["Tawny Owl/Sycamore Tree"]}]})
+    assert f.trees[0].species == "Linden"
+    assert f.trees[0].left[0].species == "Bechstein's Bat"
+    assert f.trees[0].top[0].symbol == "Sycamore"
+    with pytest.raises(InvalidData):
+        fs.Forest.from_dict({"trees": ["Tree Frog Tree"]})
+
+
+def test_forests_of_a_played_game_pass_the_deck_check_and_a_builder_names_the_slot():
+    from pangaea_lab.core.players import GreedyPlayer, play_game
+    final = play_game(fs.new_game(players=2, seed=5), [GreedyPlayer(1), GreedyPlayer(2)])
+    for f in final.forests:
+        f.check_copies()            # every card carries its id: the ids must be the deck's
+    model = fs.ForestBuilderModel()
+    model.add_tree("Birch")
+    model.add_card("Lynx/Horse Chestnut", "left", 0)
+    assert not model.try_(lambda: model.add_card("Red Fox/Douglas Fir", "right", 0))
+    assert "tree 1, right slot" in model.message and "#110" in model.message
