@@ -27,12 +27,24 @@ def test_board_svg_shows_cards_spaces_tree_and_favor_and_is_deterministic():
 
 def test_action_highlight_points_at_the_space_an_action_uses():
     s = inori.new_game(players=2, seed=1)
-    assert s.action_highlight(OfferCard(1, 2)) == [("card", 1, 2)]
-    assert s.action_highlight(OfferTree(3)) == [("tree", 3)]
-    assert s.action_highlight(RuneMove("R-move-from-1", 0, 1, 2, 0)) == \
-        [("card", 0, 1), ("card", 2, 0)]
+    # card spaces are (slot, space) and tree spaces (space,): the tuples a click reports
+    assert s.action_highlight(OfferCard(1, 2)) == [(1, 2)]
+    assert s.action_highlight(OfferTree(3)) == [(3,)]
+    assert s.action_highlight(RuneMove("R-move-from-1", 0, 1, 2, 0)) == [(0, 1), (2, 0)]
     pending = s.apply(OfferTree(3))
-    assert pending.action_highlight(ChooseAltar("fire")) == [("tree", 3)]
+    assert pending.action_highlight(ChooseAltar("fire")) == [(3,)]
+    svg = s.to_svg()
+    assert 'data-cell="1,2"' in svg and 'data-cell="3"' in svg
+
+
+def test_clicking_a_space_in_the_widget_selects_the_offering_there():
+    root = widgets.play(players=2, seed=1, computer={})
+    model = root.model
+    target = [a for a in model.legal_actions() if isinstance(a, OfferCard)][-1]
+    model.pick_cell((target.slot, target.space))
+    assert model.selected == target
+    model.pick_cell((3,))
+    assert model.selected == OfferTree(3)
 
 
 def test_actions_describe_the_card_and_effect_in_plain_words():
