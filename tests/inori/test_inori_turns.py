@@ -24,7 +24,7 @@ def test_offer_on_a_free_space_takes_its_effect_and_passes_the_turn():
     s = with_cards(game(), "S-light-1", "S-water-1", "S-wind-1")
     after = s.apply(OfferCard(0, 0))
     assert after.slots[0][1][0] == (0,)
-    assert favor_of(after, 0, "light") == 1 and after.hand == (2, 3)
+    assert favor_of(after, 0, "light") == 1 and after.hand == (3, 4)
     assert after.current_player == 1
     assert s.slots[0][1][0] == ()          # the old state is unchanged
 
@@ -240,5 +240,5 @@ def test_a_player_who_cannot_offer_sets_the_marker_aside():
     s = replace(s, slots=full, tree_markers=(1,) * len(ed.tree))
     assert s.legal_actions() == [SetAside()]
     after = s.apply(SetAside())
-    assert after.set_aside == (1, 0) and after.hand == (2, 3)
+    assert after.set_aside == (1, 0) and after.hand == (3, 4)
     assert after.current_player == 1
