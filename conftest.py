@@ -1,0 +1,54 @@
+"""Checks on every notebook cell that nbval runs (``pytest --nbval-lax notebooks``).
+
+A drawing must show as a drawing: a cell whose output is SVG source as text (a function that
+returns an SVG string as the cell's last value, or a ``print`` of one) fails, at no extra cost,
+since nbval keeps the outputs each cell produced.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable
+
+import pytest
+
+#: SVG source in text a learner would see (a printed drawing or the repr of one)
+SVG_TEXT = re.compile(r"""(^|[\s'"(\[,])<(svg[\s>]|\?xml)""")
+
+
+def svg_shown_as_text(outputs: Iterable[Any]) -> list[str]:
+    """The outputs that show SVG source as text, each as a short excerpt.
+
+    A display output counts only when plain text is all it offers (a richer form, such as
+    ``image/svg+xml`` or a widget, is what the notebook shows instead)."""
+    found = []
+    for out in outputs or ():
+        kind = out.get("output_type")
+        if kind == "stream":
+            text = out.get("text", "")
+        elif kind in ("display_data", "execute_result"):
+            data = out.get("data", {})
+            if set(data) - {"text/plain"}:
+                continue
+            text = data.get("text/plain", "")
+        else:
+            continue
+        text = "".join(text) if isinstance(text, list) else str(text)
+        match = SVG_TEXT.search(text)
+        if match:
+            start = match.start()
+            found.append(text[start:start + 60].replace("\n", " "))
+    return found
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Any:
+    result = yield
+    outputs = getattr(item, "test_outputs", None)   # an nbval cell keeps what it produced
+    if outputs is not None and hasattr(item, "raise_cell_error"):
+        shown = svg_shown_as_text(outputs)
+        if shown:
+            item.raise_cell_error(
+                "a drawing is shown as SVG source text instead of a picture (end the cell "
+                f"with an SvgImage or a widget, not a str): {shown[0]!r}...")
+    return result

@@ -1,0 +1,111 @@
+"""What a learner reads in the notebooks: no page asks them to edit code to answer (in the
+classroom app the code is hidden), and no saved output is SVG source shown as text.
+
+The outputs produced when the notebooks run are checked by the root ``conftest.py`` on every
+nbval cell; this file checks the text and the outputs saved in the files.
+"""
+
+import importlib.util
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = sorted(p for p in (ROOT / "notebooks").rglob("*.ipynb")
+                   if ".ipynb_checkpoints" not in p.parts)
+
+#: phrases that ask a learner to change or run code to answer
+EDIT_CODE = [
+    r"\brun (the|this|that|each|every|a) (code )?cells?\b",
+    r"\bre-?run (the|this|that)\b",
+    r"\bmy_answer\b",
+    r"\bput your answers? (in|into)\b",
+    r"\b(type|write|enter) your answers? (in|into) the (code|cell|variable)",
+    r"\bedit (the|this|that) (code|cell|variable|line)\b",
+    r"\bchange (the|this) (code|variable|line)\b",
+    r"\bset (the )?variable\b",
+    r"\bshift\s*\+\s*enter\b",
+    r"\bwrite your (answer|number|total|guess)",
+    r"\brun the check\b",
+    r"\brun (it )?again\b",
+    r"\breplace None\b",
+    r"\b(fill|type) in my_",
+]
+EDIT_CODE_RE = re.compile("|".join(EDIT_CODE), re.IGNORECASE)
+
+
+def _root_conftest():
+    spec = importlib.util.spec_from_file_location("pangaea_lab_root_conftest",
+                                                  ROOT / "conftest.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+svg_shown_as_text = _root_conftest().svg_shown_as_text
+
+
+def cells(path):
+    return json.loads(path.read_text(encoding="utf-8"))["cells"]
+
+
+def for_teachers(text):
+    """A cell that says it is for teachers (or for those who read code) may talk code."""
+    return re.search(r"\bteachers?\b|\bfor (those|anyone) who (read|edit)s? (the )?code",
+                     text, re.IGNORECASE) is not None
+
+
+def comments(source):
+    """The comments of a code cell (what a reader of the cell sees in words)."""
+    return "\n".join(line.split("#", 1)[1] for line in source.splitlines() if "#" in line)
+
+
+def asks_to_edit_code(path):
+    """Markdown (and code comments) asking the learner to edit or run code to answer."""
+    found = []
+    for k, cell in enumerate(cells(path)):
+        text = "".join(cell["source"])
+        if cell["cell_type"] == "code":
+            text = comments(text)
+        elif cell["cell_type"] != "markdown":
+            continue
+        if for_teachers(text):
+            continue
+        for match in EDIT_CODE_RE.finditer(text):
+            found.append(f"cell {k}: {match.group(0)!r}")
+    return found
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: str(p.relative_to(ROOT / "notebooks")))
+def test_no_notebook_asks_the_learner_to_edit_code(path):
+    found = asks_to_edit_code(path)
+    assert not found, ("the text asks the learner to edit or run code, which the classroom "
+                       "app hides (use an exercise widget): " + "; ".join(found))
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: str(p.relative_to(ROOT / "notebooks")))
+def test_no_saved_output_is_svg_source_text(path):
+    for k, cell in enumerate(cells(path)):
+        shown = svg_shown_as_text(cell.get("outputs", []))
+        assert not shown, f"cell {k} shows a drawing as SVG source text: {shown[0]!r}"
+
+
+def test_the_checks_catch_what_they_should():
+    assert EDIT_CODE_RE.search("Put your answer in `my_answer` and run the cell.")
+    assert EDIT_CODE_RE.search("Then re-run this cell to see.")
+    assert EDIT_CODE_RE.search("Write your answer as a list of four numbers and run the check.")
+    assert EDIT_CODE_RE.search(comments("answer = None   # write your number here"))
+    assert not EDIT_CODE_RE.search(comments("# NBVAL_CHECK_OUTPUT\nprint(run_the_cell)"))
+    assert not EDIT_CODE_RE.search("Click the spaces, then press Check. The run of Trees...")
+    assert for_teachers("**For teachers:** change the seed in the cell below.")
+    text = {"output_type": "execute_result", "data": {"text/plain": "'<svg width=\"3\">'"}}
+    shown_ok = {"output_type": "display_data",
+                "data": {"image/svg+xml": "<svg></svg>", "text/plain": "<svg></svg>"}}
+    printed = {"output_type": "stream", "name": "stdout", "text": ["x\n", "<svg a='1'>\n"]}
+    pair = {"output_type": "execute_result", "data": {"text/plain": "('<svg>', 3)"}}
+    words = {"output_type": "stream", "name": "stdout", "text": "a drawing: <drawing: SVG>"}
+    assert svg_shown_as_text([text, printed, pair]) and len(svg_shown_as_text([text])) == 1
+    assert len(svg_shown_as_text([printed])) == 1 and svg_shown_as_text([pair])
+    assert svg_shown_as_text([shown_ok, words]) == []
