@@ -92,7 +92,7 @@ class Rune:
 
     def timing_words(self) -> str:
         if self.any_time:
-            return "any moment, also when a season ends before its scoring"
+            return "at any moment, also when a season ends, before its scoring"
         if self.start_of_turn:
             return "only at the start of your turn, before your offering"
         return "any moment of your own turn"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from ..core.svg import Svg
+from ..core.svg import Svg, as_image
 from .actions import (BlockSpace, ChooseAltar, OfferCard, OfferTree, RuneMove, RuneOffer)
 from .board import NEUTRAL, NEUTRAL_COLOUR, SEAT_COLOURS, max_slots, root_spaces, \
     tree_positions
@@ -82,7 +82,7 @@ def board_svg(state, highlight: Iterable[Any] = (), title: str | None = None) ->
     _draw_tree(pic, state, 20, tree_top, marks)
     _draw_players(pic, state, 470, tree_top)
     # let the picture shrink to fit a narrow notebook column (e.g. beside the widget controls)
-    return pic.render().replace("<svg ", '<svg style="max-width:100%;height:auto" ', 1)
+    return as_image(pic.render().replace("<svg ", '<svg style="max-width:100%;height:auto" ', 1))
 
 
 def _draw_card(pic: Svg, state, i: int, cid: str, spaces, x: float, y: float,
@@ -104,6 +104,10 @@ def _draw_card(pic: Svg, state, i: int, cid: str, spaces, x: float, y: float,
     pic.rect(x + CARD_W - 20, y + CARD_H - 22, 14, 14, fill=ed.draw[card.incomplete_colour],
              stroke="#333333", title=f"incomplete: replaced by "
                                      f"{ed.names[card.incomplete_colour]}")
+    # the bottom-right colour in words too (the top-right one is the card's own colour,
+    # written under its name)
+    pic.text(x + CARD_W - 24, y + CARD_H - 11, "if incomplete: "
+             + ed.names[card.incomplete_colour], size=8, anchor="end", fill="#333333")
     n = len(spaces)
     step = (CARD_W - 40) / max(n, 1)
     radius = min(12.0, step / 2 - 1.5)
