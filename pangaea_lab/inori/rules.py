@@ -422,6 +422,10 @@ def _season_end(w: _Work) -> None:
     ed = w.ed
     s = w.s
     last = w.season == ed.seasons
+    # the board as it is scored, so a season can be looked at again later
+    board = {"slots": [[cid, [list(o) for o in spaces]] for cid, spaces in w.slots],
+             "favor": [list(r) for r in w.favor], "tree_markers": list(w.tree_markers),
+             "altars": list(w.altars)}
     results = []
     for i, (cid, spaces) in enumerate(w.slots):
         r = score_card(ed, cid, spaces, w.favor)
@@ -443,7 +447,7 @@ def _season_end(w: _Work) -> None:
     w.tree_markers = [None] * len(ed.tree)
     w.neutral_home = ed.neutral_markers
     w.set_aside = [0] * len(w.hand)
-    report: dict[str, Any] = {"season": w.season, "cards": results}
+    report: dict[str, Any] = {"season": w.season, "cards": results, "board": board}
     order = [(w.first_player + k) % len(w.hand) for k in range(len(w.hand))]
     if last:
         majorities = score_majorities(ed, w.altars, w.favor)

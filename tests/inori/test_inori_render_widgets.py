@@ -113,3 +113,20 @@ def test_a_learner_plays_a_whole_game_with_the_widget_controls_only():
     assert "Game over" in view.turn_line.value and len(model.state.reports) == 4
     assert [row[0] for row in model.scores_table()][1:] == list(
         ("Card spaces", "Great Tree", "Season cards", "Altar majorities", "Total"))
+
+
+def test_season_explorer_draws_the_board_of_the_season_chosen():
+    # a scored season is drawn as it was scored, not with the cards on the board today
+    final = play_game(inori.new_game(players=3, seed=8), RandomPlayer(8))
+    explorer = widgets.season_explorer(final)
+    ed = final.edition
+    explorer.picker.value = 1
+    first = [c["card"] for c in final.reports[0]["cards"]]
+    now = [c for c, _ in final.slots]
+    assert set(first) != set(now)
+    svg = explorer.board.value
+    assert "Season 1 as it was scored" in svg
+    assert all(ed.cards[c].name in svg for c in first)
+    assert not any(ed.cards[c].name in svg for c in now if c not in first)
+    state = explorer.model.board_state()
+    assert [c for c, _ in state.slots] == first and state.season == 1
