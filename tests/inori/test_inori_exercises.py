@@ -157,3 +157,14 @@ def test_cell_names_are_plain_words():
     s = ex("inori.legal_offerings", 0).context["state"]
     assert inori_exercises.cell_name(s, (1, 2)) == "card 2, space 3"
     assert inori_exercises.cell_name(s, (3,)) == "Great Tree space T4"
+
+
+def test_the_exercise_widget_answers_an_inori_exercise_by_clicking():
+    from pangaea_lab.exercises import practice
+    root = practice("inori.legal_offerings", seed=1)
+    model = root.model
+    for cell in sorted(model.exercise.answer):
+        model.click(",".join(map(str, cell)))          # what a click on the board reports
+    assert model.check().correct
+    model.another()
+    assert model.exercise.seed != 1 and not model.check().correct
