@@ -133,9 +133,12 @@ def _draw_card(pic: Svg, state, i: int, cid: str, spaces, x: float, y: float,
                        title=f"cost: {'your majority colour' if sp.cost == 'majority' else ed.names[sp.cost]}")
         if lit:
             _tag(pic, cx - radius, cy - radius, marks[(i, j)])
-        pic.text(cx, cy + 22, sp.effect.short(), size=9)
+        # on a crowded card the labels alternate between two lines, so they never overlap
+        low = 10 if n >= 4 and j % 2 else 0
+        pic.text(cx, cy + 22 + low, sp.effect.short(), size=9 if n < 4 else 8)
         if sp.cost:
-            pic.text(cx, cy + 33, _cost_label(ed, sp.cost), size=8, fill="#666666")
+            pic.text(cx, cy + (33 if n < 4 else 52), _cost_label(ed, sp.cost), size=8,
+                     fill="#666666")
     pic.text(x + 8, y + 96, f"{i + 1}. {card.name}", size=10, anchor="start",
              font_weight="bold")
     pic.text(x + 8, y + 112, f"{ed.names[card.colour]} {card.type.replace('_', ' ')}",

@@ -3,12 +3,13 @@ while incomplete, the 2-player marker schedule, rune timing and emptied root spa
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import pytest
 
 from pangaea_lab import inori
-from pangaea_lab.core.errors import IllegalAction
+from pangaea_lab.core.errors import IllegalAction, InvalidData
 from pangaea_lab.core.players import RandomPlayer, play_game
 from pangaea_lab.inori import widgets
 from pangaea_lab.inori.actions import (EndTurn, OfferCard, OfferTree, PassRunes, RuneGain,
@@ -183,3 +184,17 @@ def test_the_other_reading_of_an_emptied_root_space_is_an_edition_choice():
     assert OfferTree(root) in s1.legal_actions()
     text = dict((t, x) for t, x, _ in inori.load_edition().assumption_table())
     assert "free_no_effect" in text["Emptied root space"]
+
+
+@pytest.mark.parametrize("change, field", [
+    (lambda d: d["cards"][20].__setitem__("earliest_season", 9), "earliest_season"),
+    (lambda d: d["cards"][20].__setitem__("earliest_season", "3"), "earliest_season"),
+    (lambda d: d["cards"][0].__setitem__("earliest_season", 2), "earliest_season"),
+    (lambda d: d["runes"][0].__setitem__("timing", "whenever"), "runes[0].timing"),
+    (lambda d: d["great_tree"].__setitem__("emptied_root", "open"), "emptied_root"),
+])
+def test_the_new_edition_fields_are_checked_and_named(change, field):
+    data = inori.reference_data()
+    change(data)
+    with pytest.raises(InvalidData, match=re.escape(field)):
+        inori.load_edition(data)
