@@ -17,7 +17,7 @@ from ..core.exercises import Exercise, Option, Verdict, register
 from .actions import OfferCard, OfferTree, RuneGain, RuneMove, RuneOffer, TakeFavor
 from .board import NEUTRAL, root_spaces
 from .render import board_svg
-from .rules import _season_end, _Work
+from .rules import end_season_now
 from .scoring import majority_colours, score_card, score_majorities, season_end_preview
 from .setup import new_game
 from .state import InoriState
@@ -108,16 +108,12 @@ def position(seed: int, players: int, cards: Sequence[str],
     return state
 
 
-def _names(state: InoriState) -> dict[str, str]:
-    return state.edition.names
-
-
 def _cost_words(state: InoriState, cost: str | None) -> str:
     if cost is None:
         return "costs nothing"
     if cost == "majority":
         return "costs 1 token of your majority colour"
-    return f"costs 1 {_names(state)[cost]}"
+    return f"costs 1 {state.edition.names[cost]}"
 
 
 def _holding(state: InoriState, player: int) -> str:
@@ -841,9 +837,7 @@ def new_start_chooser(seed: int) -> Exercise:
         pts[a] = pts[b] = min(pts)
     s = replace(s, points=tuple((p, 0, 0, 0) for p in pts), first_player=0, turn=0)
     # the engine's own season end on the position as drawn
-    work = _Work(s)
-    _season_end(work)
-    end = work.freeze()
+    end = end_season_now(s)
     chooser = end.reports[-1]["lowest"]
     totals = [sum(p) for p in end.points]
     options = tuple(Option(str(p), f"Player {p + 1}") for p in range(players))

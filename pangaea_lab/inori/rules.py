@@ -475,6 +475,14 @@ def _season_end(w: _Work) -> None:
     w.reports.append(_canon(report))
 
 
+def end_season_now(s: InoriState) -> InoriState:
+    """The position right after the End of Season, as if the season ended now with the
+    markers as they stand (for "what if" questions: who scores, who plays first next)."""
+    w = _Work(s)
+    _season_end(w)
+    return w.freeze()
+
+
 # ----- why an action is illegal ----------------------------------------------------------
 
 def _why(s: InoriState, a: Action) -> tuple[str, str]:
