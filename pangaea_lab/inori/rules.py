@@ -442,6 +442,7 @@ def _season_end(w: _Work) -> None:
                 w.slots[i] = [cid, [[] for _ in spaces]]
             r["replaced_by"] = new
         results.append(r)
+    board["points"] = [list(p) for p in w.points]     # after this season's cards
     for i, (cid, spaces) in enumerate(w.slots):
         w.slots[i] = [cid, [[] for _ in spaces]]
     w.tree_markers = [None] * len(ed.tree)

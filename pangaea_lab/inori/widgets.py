@@ -75,6 +75,8 @@ class SeasonExplorerModel:
             return tuple(tup(v) for v in x) if isinstance(x, list) else x
         return replace(self.state, slots=tup(board["slots"]), favor=tup(board["favor"]),
                        tree_markers=tup(board["tree_markers"]), altars=tup(board["altars"]),
+                       points=tup(board.get("points", self.state.points)),
+                       hand=(0,) * self.state.num_players, pending=(), over=False,
                        season=self.state.reports[self.index - 1]["season"])
 
     def svg(self) -> str:

@@ -130,3 +130,4 @@ def test_season_explorer_draws_the_board_of_the_season_chosen():
     assert not any(ed.cards[c].name in svg for c in now if c not in first)
     state = explorer.model.board_state()
     assert [c for c, _ in state.slots] == first and state.season == 1
+    assert sum(map(sum, state.points)) < sum(map(sum, final.points))   # points back then
