@@ -528,8 +528,8 @@ def _why(s: InoriState, a: Action) -> tuple[str, str]:
             if not options:
                 return (f"you cannot pay this space's cost ({_cost_words(ed, sp.cost)})",
                         "Offer to a Card")
-            return (f"this space must be paid with {' or '.join(map(str, options))}",
-                    "Offer to a Card")
+            return (f"this space must be paid with "
+                    f"{' or '.join(ed.colour_name(o) for o in options)}", "Offer to a Card")
     if isinstance(a, OfferTree):
         if s.offered:
             return "you have already made this turn's offering", "Turn"
@@ -543,11 +543,11 @@ def _why(s: InoriState, a: Action) -> tuple[str, str]:
                     "offerings (a labelled choice of the edition)", "Offer to the Great Tree")
         altar = s.altars[a.space]
         if altar is not None and a.pay != altar:
-            return (f"this space has the {altar} altar: pay {ed.altar_cost} {altar} "
-                    f"favor", "Offer to the Great Tree")
+            return (f"this space has the {ed.names[altar]} altar: pay {ed.altar_cost} "
+                    f"{ed.names[altar]} favor", "Offer to the Great Tree")
         if altar is not None:
-            return f"you need {ed.altar_cost} {altar} favor to offer here", \
-                "Offer to the Great Tree"
+            return (f"you need {ed.altar_cost} {ed.names[altar]} favor to offer here (the "
+                    f"space has the {ed.names[altar]} altar)", "Offer to the Great Tree")
         if a.pay is not None:
             return "an empty tree space costs nothing", "Offer to the Great Tree"
     if isinstance(a, (RuneGain, RuneMove)):

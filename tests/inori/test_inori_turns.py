@@ -123,7 +123,7 @@ def test_a_tree_space_with_an_altar_costs_one_token_of_its_colour():
     from dataclasses import replace
     s = replace(s, tree_markers=(None,) * 9, hand=(s.hand[0] + 1, s.hand[1]))
     s = replace(s, turn=0)
-    with pytest.raises(IllegalAction, match="pay 1 water"):
+    with pytest.raises(IllegalAction, match="pay 1 Water"):
         s.apply(OfferTree(t6))
     after = s.apply(OfferTree(t6, "water"))
     assert favor_of(after, 0, "water") == 3 - 1 + 3
