@@ -33,6 +33,8 @@ class GameInfo:
     blurb: str
     notebooks: tuple[str, ...]
     variants: tuple[Variant, ...] = ()
+    #: who plays the other seats when you play against the computer (the game's best player)
+    computer_player: str = "greedy"
 
     def ways_to_play(self) -> tuple[Variant, ...]:
         return self.variants or (Variant("Standard game", self.players),)
@@ -41,9 +43,17 @@ class GameInfo:
     def module(self) -> Any:
         return importlib.import_module(f"pangaea_lab.{self.key}")
 
+    def against_computer(self, players: int) -> dict[int, str]:
+        """The computer seats of a game against the computer: every seat but the first."""
+        return {seat: self.computer_player for seat in range(1, players)}
+
     def play(self, players: int, seed: int | str = 0, computer: dict | None = None,
              variant: int = 0) -> Any:
-        """The game's step-through widget, for one of its :meth:`ways_to_play`."""
+        """The game's step-through widget, for one of its :meth:`ways_to_play`;
+        ``computer`` maps seats to computer players (``None``: every seat but the first,
+        see :meth:`against_computer`; ``{}``: every seat played by people)."""
+        if computer is None:
+            computer = self.against_computer(players)
         widgets = importlib.import_module(f"pangaea_lab.{self.key}.widgets")
         return widgets.play(players=players, seed=seed, computer=computer,
                             **dict(self.ways_to_play()[variant].options))
@@ -63,7 +73,8 @@ GAMES = (
               Variant("Return of the Ancients (solo/co-op)", (1, 4), (("mode", "coop"),)),
               Variant("Wild Woods", (2, 4), (("wild_woods", True),)),
               Variant("Return of the Ancients with Wild Woods", (1, 4),
-                      (("mode", "coop"), ("wild_woods", True))))),
+                      (("mode", "coop"), ("wild_woods", True)))),
+             computer_player="forester"),
     GameInfo("harmonies", "Harmonies", (1, 4),
              "Stack coloured tokens into landscapes and give animals the habitats they need "
              "(with Nature's Spirits and solo).",
@@ -92,16 +103,50 @@ def game(key: str) -> GameInfo:
     raise KeyError(f"no game {key!r}; the games are {[g.key for g in GAMES]}")
 
 
+def _page_name(notebook: str) -> str:
+    """"harmonies/02_landscapes.ipynb" -> "Landscapes"."""
+    stem = notebook.rsplit("/", 1)[-1].removesuffix(".ipynb")
+    words = stem.split("_", 1)[-1].replace("_", " ")
+    return words[:1].upper() + words[1:]
+
+
+def exercise_pages() -> Any:
+    """The pages with exercises, game by game, each with a link and the exercises it asks
+    (read from the exercise registry, so the list is always current)."""
+    from html import escape
+
+    from IPython.display import HTML  # only for showing the list in a notebook
+
+    from .exercises import kinds_for
+
+    parts = []
+    for g in GAMES:
+        items = []
+        for notebook in g.notebooks:
+            if notebook.endswith("full_game.ipynb"):
+                continue
+            titles = [kind.title for kind in kinds_for(notebook)]
+            line = f'<a href="{escape(notebook, quote=True)}">{escape(_page_name(notebook))}</a>'
+            if titles:
+                line += ": " + " · ".join(escape(t) for t in titles)
+            items.append(f"<li>{line}</li>")
+        parts.append(f"<p><b>{escape(g.title)}</b></p><ul>{''.join(items)}</ul>")
+    return HTML('<div class="pl-exercise-pages">' + "".join(parts) + "</div>")
+
+
 def game_picker(seed: int = 2024) -> Any:
     """A small launcher: choose a game, a way to play it, the number of players and a seed,
-    press Start; the game's step-through widget appears below (the first seat is yours, the
-    others the computer's)."""
+    press Start; the game's step-through widget appears below.  The first seat is yours; the
+    others are the computer's unless "Other seats" says they are played by people too."""
     import ipywidgets as w
 
     pick = w.Dropdown(description="Game", options=[(g.title, g.key) for g in GAMES])
     way = w.Dropdown(description="Variant")
     seats = w.BoundedIntText(description="Players", value=2, min=1, max=5)
     seed_box = w.IntText(description="Seed", value=seed)
+    others = w.Dropdown(description="Other seats", value="computer",
+                        options=[("the computer", "computer"), ("people here", "human")],
+                        style={"description_width": "initial"})
     start = w.Button(description="Start", button_style="success")
     about = w.HTML()
     area = w.VBox()
@@ -123,14 +168,18 @@ def game_picker(seed: int = 2024) -> Any:
 
     def on_start(_: Any) -> None:
         g = game(pick.value)
-        area.children = (g.play(players=seats.value, seed=seed_box.value,
+        computer = g.against_computer(seats.value) if others.value == "computer" else {}
+        area.children = (g.play(players=seats.value, seed=seed_box.value, computer=computer,
                                 variant=way.value or 0),)
 
     pick.observe(on_pick, names="value")
     way.observe(on_way, names="value")
     start.on_click(on_start)
     on_pick()
-    box = w.VBox([w.HBox([pick, way, seats, seed_box, start]), about, area])
+    box = w.VBox([w.HBox([pick, way, seats, others, seed_box, start],
+                         layout=w.Layout(flex_flow="row wrap")), about, area])
+    box.add_class("pl-game-picker")
     box.pick, box.way, box.seats, box.seed_box, box.start, box.area = (  # type: ignore[attr-defined]
         pick, way, seats, seed_box, start, area)
+    box.others = others  # type: ignore[attr-defined]
     return box

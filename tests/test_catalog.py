@@ -55,3 +55,50 @@ def test_picker_offers_every_way_to_play_the_dawn_of_pangaea():
 def test_unknown_game_is_named():
     with pytest.raises(KeyError, match="chess"):
         game("chess")
+
+
+@pytest.mark.parametrize("info", GAMES, ids=lambda g: g.key)
+def test_picker_seats_the_computer_for_every_seat_but_the_first(info):
+    box = game_picker(seed=4)
+    box.pick.value = info.key
+    assert box.others.value == "computer"
+    low, high = info.players
+    box.seats.value = high
+    box.start.click()
+    model = box.area.children[0].model
+    assert model.state.num_players == high
+    assert not model.is_computer(0)
+    assert all(model.is_computer(seat) for seat in range(1, high))
+    box.others.value = "human"
+    box.start.click()
+    model = box.area.children[0].model
+    assert not any(model.is_computer(seat) for seat in range(high))
+
+
+def test_the_dawn_of_pangaea_plays_its_own_computer_player():
+    box = game_picker(seed=4)
+    box.pick.value = "pangaea"
+    box.seats.value = 3
+    box.start.click()
+    model = box.area.children[0].model
+    assert [model.seat(s) for s in range(3)] == ["human", "own", "own"]
+    assert game("inori").against_computer(2) == {1: "greedy"}
+
+
+def test_exercise_pages_link_every_rule_notebook_with_its_exercises(monkeypatch):
+    from pangaea_lab import exercises
+    from pangaea_lab.catalog import exercise_pages
+    from pangaea_lab.core import exercises as core_exercises
+    from pangaea_lab.core.exercises import register
+
+    monkeypatch.setattr(core_exercises, "_REGISTRY", dict(core_exercises._REGISTRY))
+    monkeypatch.setattr(exercises, "registry", core_exercises.registered)
+    register("harmonies.toy_stacks", game="harmonies", notebook="harmonies/02_landscapes.ipynb",
+             rule="stacks", title="Which stacks <are> legal")(lambda seed: None)
+    html = exercise_pages()._repr_html_()
+    for g in GAMES:
+        assert f"<b>{g.title}</b>" in html
+        for nb in g.notebooks:
+            assert (f'href="{nb}"' in html) == (not nb.endswith("full_game.ipynb")), nb
+    assert ('<a href="harmonies/02_landscapes.ipynb">Landscapes</a>: '
+            "Which stacks &lt;are&gt; legal</li>") in html

@@ -396,10 +396,10 @@ class ExerciseView:
         self.style = w.HTML(_STYLE)
         self.title = w.HTML()
         self.seed_label = w.HTML()
-        self.seed_box = w.BoundedIntText(min=0, max=MAX_SEED, description="Seed",
+        self.seed_box = w.BoundedIntText(min=0, max=MAX_SEED, description="Go to seed",
                                          layout=w.Layout(width="150px"),
                                          style={"description_width": "initial"})
-        self.seed_button = w.Button(description="Go", layout=w.Layout(width="auto"),
+        self.seed_button = w.Button(description="Go", layout=w.Layout(width="60px"),
                                     tooltip="Show the exercise with this seed (the one your "
                                             "teacher gave)")
         self.question = w.HTML()
@@ -466,8 +466,9 @@ class ExerciseView:
         self.check_button.on_click(lambda _b: model.check())
         self.hint_button.on_click(lambda _b: model.show_hint())
         self.answer_button.on_click(lambda _b: model.show_answer())
-        self.another_button.on_click(lambda _b: model.another())
-        self.seed_button.on_click(lambda _b: model.load(int(self.seed_box.value)))
+        self.another_button.on_click(self._new_position(lambda: model.another()))
+        self.seed_button.on_click(self._new_position(
+            lambda: model.load(int(self.seed_box.value))))
         model.subscribe(self.refresh)
         self.refresh()
 
@@ -479,6 +480,17 @@ class ExerciseView:
     def _on_number(self, change: dict) -> None:
         if not self._quiet:
             self.model.set_number(change["new"])
+
+    def _new_position(self, step: Callable[[], None]) -> Callable[[Any], None]:
+        """A button that builds another exercise: if the generator cannot build that one,
+        the learner is told so and keeps the current exercise."""
+        def click(_button: Any) -> None:
+            try:
+                step()
+            except (ValueError, TypeError) as exc:
+                self.model.message = f"That exercise could not be made: {exc}"
+                self.refresh()
+        return click
 
     def _pick(self, key: str) -> Callable[[Any], None]:
         return lambda _button: self.model.choose(key)

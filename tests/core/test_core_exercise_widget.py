@@ -514,3 +514,18 @@ def test_view_board_clicks_on_a_choice_exercise_say_so():
     w = exercise_widget("toy.pick")
     w.view.board.clicked = "1,1#1"
     assert "choices" in text(w.view.message_line)
+
+
+def test_view_keeps_the_exercise_when_another_cannot_be_made():
+    def flaky(seed):
+        if seed == 1:
+            raise InvalidSetup("no position for seed 1")
+        return cells_exercise(seed)
+
+    w = exercise_widget("toy.lakes", seed=0, generate=flaky)
+    v, m = w.view, w.model
+    v.another_button.click()
+    assert m.seed == 0 and "could not be made: no position for seed 1" in text(v.message_line)
+    v.seed_box.value = 2
+    v.seed_button.click()
+    assert m.seed == 2 and text(v.message_line) == ""
