@@ -148,6 +148,18 @@ def cell_name(state: InoriState, cell: Cell) -> str:
     return f"the space {cell}"
 
 
+class SpacesExercise(Exercise):
+    """An exercise answered by clicking spaces, whose answer is said in words ("card 2,
+    space 3; Great Tree space T4") rather than as numbers."""
+
+    def answer_text(self) -> str:
+        state = self.context.get("state")
+        if state is None or self.answer_kind not in ("cells", "path"):
+            return super().answer_text()
+        cells = self.answer if self.answer_kind == "path" else sorted(self.answer)
+        return "; ".join(cell_name(state, c) for c in cells) or "no space"
+
+
 def _cells_checker(state: InoriState, right: frozenset, explain: Callable[[Cell], str],
                    refuse: Callable[[Cell], str], what: str) -> Callable[[Any], Verdict]:
     """A checker for "click every space where ..." questions: a wrong space is refused with
@@ -230,7 +242,7 @@ def legal_offerings(seed: int) -> Exercise:
             (majority_colours(s.favor[0], ed.colours) or [None])[0] if sp.cost else None)
         return _why(s, OfferCard(cell[0], cell[1], pay)) or "not legal now"
 
-    return Exercise(
+    return SpacesExercise(
         kind="inori.legal_offerings", seed=seed,
         question=("Player 1 (marker 1) is to play and holds the favor tokens shown on the "
                   "right. Click every card space where Player 1 may make an offering now."),
@@ -444,7 +456,7 @@ def tree_offerings(seed: int) -> Exercise:
         t = cell[0]
         return _why(s, OfferTree(t, s.altars[t])) or "not legal now"
 
-    return Exercise(
+    return SpacesExercise(
         kind="inori.tree_offerings", seed=seed,
         question=("Player 1 (marker 1) is to play. Click every Great Tree space where "
                   "Player 1 may offer now."),
@@ -558,7 +570,7 @@ def rune_move_targets(seed: int) -> Exercise:
             return f"card {i + 1} is a {ed.names[card.colour]} card, not {name}"
         return "the marker must come from another card"
 
-    return Exercise(
+    return SpacesExercise(
         kind="inori.rune_move_targets", seed=seed,
         question=(f"Player 1 plays the rune 'move a marker onto a {name} card'. Player 1 has "
                   f"one marker on the cards (marked 1). Click every space it may move to."),

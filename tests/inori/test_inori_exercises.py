@@ -157,6 +157,8 @@ def test_cell_names_are_plain_words():
     s = ex("inori.legal_offerings", 0).context["state"]
     assert inori_exercises.cell_name(s, (1, 2)) == "card 2, space 3"
     assert inori_exercises.cell_name(s, (3,)) == "Great Tree space T4"
+    assert ex("inori.legal_offerings", 0).answer_text().startswith("card ")
+    assert ex("inori.tree_offerings", 0).answer_text().startswith("Great Tree space T")
 
 
 def test_the_exercise_widget_answers_an_inori_exercise_by_clicking():
