@@ -585,6 +585,63 @@ def rune_move_targets(seed: int) -> Exercise:
         context={"state": s})
 
 
+@register("inori.occupied_rune_spaces", game="inori", notebook=NB2,
+          rule="The occupied-space rune lets you offer on a space another player holds "
+               "(not yours, not a neutral marker), paying its cost as usual",
+          title="Offering on an occupied space")
+def occupied_rune_spaces(seed: int) -> Exercise:
+    rng = random.Random(seed)
+    ed = new_game(players=3, seed=seed).edition
+    rid = sorted(r.id for r in ed.runes.values() if r.kind == "offer_occupied")[0]
+    for attempt in range(50):
+        cards = _pick_cards(rng, ed, ("start", "journey"), 3)
+        spaces = [(i, j) for i, c in enumerate(cards) for j in range(len(ed.cards[c].spaces))]
+        taken = rng.sample(spaces, rng.randint(5, 7))
+        pool = _Pool(rng, {0: 2, 1: 3, 2: 3, NEUTRAL: 2})
+        markers = {cell: [pool.take(0, 1, 1, 2, 2, NEUTRAL)] for cell in taken}
+        favor = {0: _random_favor(rng, ed.colours, rng.randint(1, 3), 2)}
+        s = position(seed, 3, cards, markers, favor, runes={0: [rid]})
+        right = frozenset((a.slot, a.space) for a in s.legal_actions()
+                          if isinstance(a, RuneOffer))
+        wrong = [c for c in taken if c not in right and markers[c] != [0]]
+        if right and wrong:
+            break
+
+    def explain(cell: Cell) -> str:
+        who = s.slots[cell[0]][1][cell[1]][0]
+        sp = ed.cards[s.slots[cell[0]][0]].spaces[cell[1]]
+        return f"Player {who + 1} holds it and it {_cost_words(s, sp.cost)}, which Player 1 " \
+               f"can pay"
+
+    def refuse(cell: Cell) -> str:
+        if len(cell) != 2:
+            return "the rune is for card spaces, not the Great Tree"
+        i, j = cell
+        occ = s.slots[i][1][j]
+        if not occ:
+            return "that space is free: offer there as usual, no rune needed"
+        sp = ed.cards[s.slots[i][0]].spaces[j]
+        pay = sp.cost if sp.cost not in (None, "majority") else (
+            (majority_colours(s.favor[0], ed.colours) or [None])[0] if sp.cost else None)
+        return _why(s, RuneOffer(rid, i, j, pay)) or "not legal now"
+
+    return SpacesExercise(
+        kind="inori.occupied_rune_spaces", seed=seed,
+        question=("Player 1 (marker 1) plays the rune 'offer on a space held by another "
+                  "player'. Click every card space where Player 1 may now make this turn's "
+                  "offering with it."),
+        answer_kind="cells", answer=right,
+        checker=_cells_checker(s, right, explain, refuse,
+                               "spaces held by another player whose cost Player 1 can pay"),
+        draw=_drawer(s),
+        hint="Look for spaces with a marker of another player (not 1, not N for neutral), "
+             "then check the cost against Player 1's tokens.",
+        explanation="The rune opens spaces held by other players; your own spaces and the "
+                    "neutral markers' stay closed, and the cost is paid as usual (a labelled "
+                    "reading of the rune).",
+        context={"state": s})
+
+
 @register("inori.rune_timing", game="inori", notebook=NB2,
           rule="Favor runes may be played at any moment, also when a season ends; the others "
                "only at the start of your turn",
