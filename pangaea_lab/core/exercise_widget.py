@@ -58,6 +58,21 @@ def _cell(cell: Any) -> tuple[int, ...]:
     return tuple(cell)
 
 
+#: a verdict word a reason may start with, which the widget already shows
+_LEADING_WORD = re.compile(r"^\s*(right|correct|yes|wrong|not quite|no)\s*[.:!,;—-]\s*",
+                           re.IGNORECASE)
+
+
+def reason_text(verdict: Verdict) -> str:
+    """The verdict's reason without a leading "Right:" or "Not quite." (the widget says that
+    already, with its mark), so the learner never reads "Right. Right: ..."."""
+    reason = verdict.reason.strip()
+    stripped = _LEADING_WORD.sub("", reason, count=1)
+    if stripped != reason:
+        return stripped[:1].upper() + stripped[1:]
+    return reason
+
+
 def cell_text(cell: Iterable[int]) -> str:
     """A space as the learner reads it: ``(2, 1)``."""
     return "(" + ", ".join(str(c) for c in cell) + ")"
@@ -309,7 +324,7 @@ class ExerciseModel:
         if self.verdict is None:
             return ""
         word = "✓ Right." if self.verdict.correct else "✗ Not quite."
-        return f"{word} {self.verdict.reason}".strip()
+        return f"{word} {reason_text(self.verdict)}".strip()
 
 
 class ExerciseProgress:
@@ -406,6 +421,13 @@ class ExerciseView:
         self.board = clickable_board()        # cells and path answers: click the spaces
         self.picture = w.HTML()               # choice and number answers: the position only
         self.selection_line = w.HTML()
+        # the same clicks without a mouse: choose a space from the list, then Mark it
+        self.space_list = w.Dropdown(description="Without a mouse", options=[],
+                                     style={"description_width": "initial"})
+        self.space_button = w.Button(description="Mark this space", layout=w.Layout(width="auto"),
+                                     tooltip="Does what a click on that space does")
+        self.keyboard_row = w.HBox([self.space_list, self.space_button])
+        self._spaces_for: Exercise | None = None
         self.options_box = w.VBox()
         self.option_buttons: list[ipywidgets.Button] = []
         self.number_box = w.Text(placeholder="a whole number", description="Your answer",
@@ -432,7 +454,8 @@ class ExerciseView:
         self.root = w.VBox([self.style, header,
                             self.question,
                             w.VBox([self.board, self.picture], layout=w.Layout(overflow="auto")),
-                            self.selection_line, self.options_box, self.number_box, buttons,
+                            self.selection_line, self.keyboard_row, self.options_box,
+                            self.number_box, buttons,
                             self.message_line, self.feedback, self.hint_line, self.answer_box],
                            layout=w.Layout(border="1px solid #999", padding="6px",
                                            margin="8px 0"))
@@ -443,6 +466,8 @@ class ExerciseView:
                            (self.question, "exercise-question"), (self.board, "exercise-board"),
                            (self.picture, "exercise-picture"),
                            (self.selection_line, "exercise-selection"),
+                           (self.space_list, "exercise-space-list"),
+                           (self.space_button, "exercise-space-mark"),
                            (self.options_box, "exercise-options"),
                            (self.number_box, "exercise-number"),
                            (self.clear_button, "exercise-clear"),
@@ -462,6 +487,7 @@ class ExerciseView:
         if hasattr(self.board, "on_space"):
             self.board.on_space(model.click)
         self.number_box.observe(self._on_number, names="value")
+        self.space_button.on_click(self._mark_listed_space)
         self.clear_button.on_click(lambda _b: model.clear())
         self.check_button.on_click(lambda _b: model.check())
         self.hint_button.on_click(lambda _b: model.show_hint())
@@ -491,6 +517,22 @@ class ExerciseView:
                 self.model.message = f"That exercise could not be made: {exc}"
                 self.refresh()
         return click
+
+    def _mark_listed_space(self, _button: Any) -> None:
+        if self.space_list.value is not None:
+            self.model.click(self.space_list.value)
+
+    def _list_spaces(self, drawing: str) -> None:
+        """The spaces the drawing lets the learner click, for the keyboard list."""
+        if self._spaces_for is self.model.exercise:
+            return
+        self._spaces_for = self.model.exercise
+        seen: dict[tuple[int, ...], None] = {}
+        for text in re.findall(r'data-cell="(-?\d+(?:,-?\d+)*)"', drawing):
+            seen.setdefault(tuple(int(x) for x in text.split(",")), None)
+        self.space_list.options = [(cell_text(c), c) for c in seen]
+        if seen:
+            self.space_list.index = 0
 
     def _pick(self, key: str) -> Callable[[Any], None]:
         return lambda _button: self.model.choose(key)
@@ -539,6 +581,9 @@ class ExerciseView:
             else:
                 self.picture.value = drawing
         self._show(self.board, clickable)
+        self._show(self.keyboard_row, clickable)
+        if clickable:
+            self._list_spaces(drawing)
         self._show(self.picture, not clickable and bool(drawing))
         self._show(self.selection_line, kind != "number")
         self.selection_line.value = f"Your answer: {escape(m.answer_text())}"
@@ -569,7 +614,7 @@ class ExerciseView:
             css = "pl-right" if verdict.correct else "pl-wrong"
             word = "✓ Right." if verdict.correct else "✗ Not quite."
             self.feedback.value = (f'<div class="{css}" data-correct="{str(verdict.correct).lower()}">'
-                                   f"<b>{word}</b> {escape(verdict.reason)}</div>")
+                                   f"<b>{word}</b> {escape(reason_text(verdict))}</div>")
         self.hint_line.value = (f"<b>Hint:</b> {escape(ex.hint or 'Look again at the rule above.')}"
                                 if m.hint_shown else "")
         if m.answer_shown:

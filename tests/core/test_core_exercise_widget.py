@@ -529,3 +529,29 @@ def test_view_keeps_the_exercise_when_another_cannot_be_made():
     v.seed_box.value = 2
     v.seed_button.click()
     assert m.seed == 2 and text(v.message_line) == ""
+
+
+def test_a_reason_does_not_repeat_the_verdict_word():
+    from pangaea_lab.core.exercise_widget import reason_text
+    assert reason_text(Verdict(True, "Right: each of the 4 Water Spaces gets one.")) == \
+        "Each of the 4 Water Spaces gets one."
+    assert reason_text(Verdict(False, "Not quite. (2, 1) is too far.")) == "(2, 1) is too far."
+    assert reason_text(Verdict(False, "No - 7 is one short.")) == "7 is one short."
+    assert reason_text(Verdict(True, "Rightly so, 5 points.")) == "Rightly so, 5 points."
+    assert reason_text(Verdict(False, "Nobody scores 2nd.")) == "Nobody scores 2nd."
+    assert reason_text(Verdict(True, "Right.")) == ""
+
+
+def test_view_spaces_can_be_marked_without_a_mouse():
+    w = exercise_widget("toy.path")
+    v, m = w.view, w.model
+    assert shown(v.keyboard_row)
+    assert [label for label, _ in v.space_list.options] == [f"({q}, {r})" for q, r in GRID]
+    assert v.space_list.value == (0, 0)
+    for cell in [(0, 0), (0, 1), (1, 1)]:
+        v.space_list.value = cell
+        v.space_button.click()
+    assert m.selection == ((0, 0), (0, 1), (1, 1))
+    v.space_button.click()                 # the last space again: taken back, as a click does
+    assert m.selection == ((0, 0), (0, 1))
+    assert not shown(exercise_widget("toy.score").view.keyboard_row)
