@@ -139,6 +139,17 @@ class EndTurn(Action):
 
 
 @dataclass(frozen=True)
+class PassRunes(Action):
+    """At a season's end, outside your turn: play no (more) any-time runes; let the scoring
+    begin."""
+
+    kind: ClassVar[str] = "Let the season be scored"
+
+    def describe(self) -> str:
+        return "Play no rune now: let the season's cards be scored"
+
+
+@dataclass(frozen=True)
 class SetAside(Action):
     """No offering is possible: set this marker aside until the season ends."""
 
@@ -161,4 +172,4 @@ class ChooseNewStart(Action):
 
 
 ALL_ACTIONS = (OfferCard, OfferTree, ChooseAltar, TakeFavor, BlockSpace, RuneGain, RuneMove,
-               RuneOffer, EndTurn, SetAside, ChooseNewStart)
+               RuneOffer, EndTurn, PassRunes, SetAside, ChooseNewStart)

@@ -100,6 +100,9 @@ class Card:
     spaces: tuple[Space, ...]
     incomplete_score: str | None = None
     source: str = "assumption"
+    #: the first season this card may come into play (a replacement drawn for an earlier
+    #: season passes over it); 1 for most cards
+    earliest_season: int = 1
 
 
 def parse_effect(raw: Any, where: str, colours: set[str], allowed: dict[str, tuple[str, ...]]
@@ -185,7 +188,14 @@ def parse_card(raw: Any, where: str, colours: set[str]) -> Card:
     source = raw.get("source", "assumption")
     if not isinstance(source, str):
         raise InvalidData(f"{where}.source must be a text label")
+    earliest = raw.get("earliest_season", 1)
+    if isinstance(earliest, bool) or not isinstance(earliest, int) or not 1 <= earliest <= 20:
+        raise InvalidData(f"{where}.earliest_season must be a whole number from 1 to 20, "
+                          f"found {earliest!r}")
+    if earliest > 1 and raw["type"] != "journey":
+        raise InvalidData(f"{where}.earliest_season: only journey cards wait for a later "
+                          f"season (start and New Start cards come when they are dealt)")
     return Card(id=raw["id"], name=raw["name"], type=raw["type"], colour=raw["colour"],
                 complete_colour=raw["complete_colour"],
                 incomplete_colour=raw["incomplete_colour"], spaces=tuple(spaces),
-                incomplete_score=inc_colour, source=source)
+                incomplete_score=inc_colour, source=source, earliest_season=earliest)

@@ -38,7 +38,13 @@ TREE_EFFECTS: dict[str, tuple[str, ...]] = {
 }
 
 RUNE_KINDS = ("gain_favor", "move_to_colour", "move_from_slot", "offer_occupied")
-RUNE_TIMINGS = ("own_turn", "before_offering")
+#: when a rune may be played: ``any_time`` (any moment of your own turn, and outside it when a
+#: season ends, before its cards are scored), ``turn_start`` (only at the start of your own
+#: turn, before your offering; ``before_offering`` is the same), ``own_turn`` (any moment of
+#: your own turn only)
+RUNE_TIMINGS = ("any_time", "turn_start", "own_turn", "before_offering")
+#: what an emptied root space is: ``closed`` (no more offerings) or ``free_no_effect``
+EMPTIED_ROOT = ("closed", "free_no_effect")
 LABELS = ("rulebook", "public source", "assumption")
 
 
@@ -56,8 +62,7 @@ class TreeSpace:
 
 @dataclass(frozen=True)
 class Rune:
-    """A Rune tile; ``timing`` is ``own_turn`` (any moment of your turn) or
-    ``before_offering`` (only before you place this turn's marker)."""
+    """A Rune tile; ``timing`` is one of :data:`RUNE_TIMINGS`."""
 
     id: str
     kind: str
@@ -74,6 +79,23 @@ class Rune:
         if self.kind == "move_from_slot":
             return f"move a marker off the card in slot {self.slot}"
         return "offer on a space held by another player"
+
+    @property
+    def start_of_turn(self) -> bool:
+        """Only at the start of its owner's turn, before the offering."""
+        return self.timing in ("turn_start", "before_offering")
+
+    @property
+    def any_time(self) -> bool:
+        """Also outside its owner's turn (when a season ends, before the scoring)."""
+        return self.timing == "any_time"
+
+    def timing_words(self) -> str:
+        if self.any_time:
+            return "at any moment, also when a season ends, before its scoring"
+        if self.start_of_turn:
+            return "only at the start of your turn, before your offering"
+        return "any moment of your own turn"
 
 
 class Edition:
@@ -259,6 +281,10 @@ def _fill(ed: Edition, raw: Any) -> None:
     if not _can_deal_start(ed):
         raise InvalidData(f"cards: the start cards cannot give {ed.start_cards_dealt} cards "
                           f"with no two opposed spirits")
+    late = [c.id for c in cards.values() if c.earliest_season > ed.seasons]
+    if late:
+        raise InvalidData(f"cards: {late[0]!r} has an earliest_season after the last "
+                          f"season ({ed.seasons})")
     sources["cards"] = raw.get("cards_source", "assumption")
 
     # Great Tree
@@ -296,6 +322,10 @@ def _fill(ed: Edition, raw: Any) -> None:
         v = getattr(ed, name)
         if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 10:
             raise InvalidData(f"great_tree.{name} must be a whole number from 0 to 10")
+    ed.emptied_root = gt.get("emptied_root", "closed")
+    if ed.emptied_root not in EMPTIED_ROOT:
+        raise InvalidData(f"great_tree.emptied_root must be one of {', '.join(EMPTIED_ROOT)}, "
+                          f"found {ed.emptied_root!r}")
     sources["great tree"] = _label(gt, "great_tree")
     altars = _need(raw, "altars", "")
     ed.altar_colours = tuple(_need(altars, "colours", "altars"))

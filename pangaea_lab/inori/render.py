@@ -1,14 +1,19 @@
 """Drawing an Inori position as SVG: the cards with their spaces and who holds them, the Great
 Tree with its altars, and each player's favor tokens by colour.
 
-Highlight keys: ``("card", slot, space)``, ``("slot", slot)`` and ``("tree", space)``.
+Spaces that can be clicked carry ``data-cell``: a card space is ``(slot, space)`` (two
+numbers, from 0) and a Great Tree space is ``(space,)`` (one number), so a click reports the
+same tuple that :func:`action_cells` and the exercises use.  Highlight keys are those tuples
+(the older ``("card", slot, space)`` and ``("tree", space)`` are accepted too) and
+``("slot", slot)`` for a whole card.  A highlighted space gets a thick outline and a number,
+never colour alone.
 """
 
 from __future__ import annotations
 
 from typing import Any, Iterable
 
-from ..core.svg import Svg
+from ..core.svg import Svg, as_image
 from .actions import (BlockSpace, ChooseAltar, OfferCard, OfferTree, RuneMove, RuneOffer)
 from .board import NEUTRAL, NEUTRAL_COLOUR, SEAT_COLOURS, max_slots, root_spaces, \
     tree_positions
@@ -32,10 +37,25 @@ def _cost_label(ed, cost: str | None) -> str:
     return "maj" if cost == "majority" else ed.names[cost][:2]
 
 
-def board_svg(state, highlight: Iterable[Any] = ()) -> str:
-    """The whole board; ``highlight`` marks cards, spaces or tree spaces in bright pink."""
+def _normalise(mark: Any) -> tuple:
+    mark = tuple(mark)
+    if mark and mark[0] == "card":
+        return tuple(mark[1:])
+    if mark and mark[0] == "tree":
+        return (mark[1],)
+    return mark
+
+
+def board_svg(state, highlight: Iterable[Any] = (), title: str | None = None) -> str:
+    """The whole board; ``highlight`` marks cards, spaces or tree spaces with a thick outline
+    and a number (1, 2, ... in the order given).  ``title`` replaces the top line."""
     ed = state.edition
-    marks = {tuple(h) for h in highlight}
+    order: list[tuple] = []
+    for h in highlight:
+        h = _normalise(h)
+        if h not in order:
+            order.append(h)
+    marks = {h: k + 1 for k, h in enumerate(order)}
     n_slots = max(max_slots(ed), len(state.slots))
     width = max(n_slots * (CARD_W + GAP) + GAP, 860)
     tree_top = TOP + CARD_H + 20
@@ -43,7 +63,9 @@ def board_svg(state, highlight: Iterable[Any] = ()) -> str:
     pic = Svg(width, height, background="#fbf8f1")
     status = "game over" if state.is_over else \
         f"{state.player_name(state.current_player)} to play"
-    pic.text(GAP, 16, f"Inori - season {state.season} of {ed.seasons} - {status}",
+    if state.pending and state.pending[0][0] == "rune_window" and not state.is_over:
+        status += " (the season is ending: an any-time rune may be played)"
+    pic.text(GAP, 16, title or f"Inori - season {state.season} of {ed.seasons} - {status}",
              size=14, anchor="start", font_weight="bold")
     pic.text(width - GAP, 16, f"{ed.name} [{ed.label}]", size=11, anchor="end",
              fill="#555555")
@@ -60,7 +82,7 @@ def board_svg(state, highlight: Iterable[Any] = ()) -> str:
     _draw_tree(pic, state, 20, tree_top, marks)
     _draw_players(pic, state, 470, tree_top)
     # let the picture shrink to fit a narrow notebook column (e.g. beside the widget controls)
-    return pic.render().replace("<svg ", '<svg style="max-width:100%;height:auto" ', 1)
+    return as_image(pic.render().replace("<svg ", '<svg style="max-width:100%;height:auto" ', 1))
 
 
 def _draw_card(pic: Svg, state, i: int, cid: str, spaces, x: float, y: float,
@@ -73,6 +95,8 @@ def _draw_card(pic: Svg, state, i: int, cid: str, spaces, x: float, y: float,
              stroke_width=4 if lit else 2, rx=6,
              title=f"card {i + 1}: {card.name} ({card.type.replace('_', ' ')} card)")
     pic.rect(x + 2, y + 2, CARD_W - 4, 8, fill=colour)
+    if lit:
+        _tag(pic, x + 4, y + 4, marks[("slot", i)])
     # corner colours: top right = complete, bottom right = incomplete
     pic.rect(x + CARD_W - 20, y + 14, 14, 14, fill=ed.draw[card.complete_colour],
              stroke="#333333", title=f"complete: scores and is replaced by "
@@ -80,30 +104,41 @@ def _draw_card(pic: Svg, state, i: int, cid: str, spaces, x: float, y: float,
     pic.rect(x + CARD_W - 20, y + CARD_H - 22, 14, 14, fill=ed.draw[card.incomplete_colour],
              stroke="#333333", title=f"incomplete: replaced by "
                                      f"{ed.names[card.incomplete_colour]}")
+    # the bottom-right colour in words too (the top-right one is the card's own colour,
+    # written under its name)
+    pic.text(x + CARD_W - 24, y + CARD_H - 11, "if incomplete: "
+             + ed.names[card.incomplete_colour], size=8, anchor="end", fill="#333333")
     n = len(spaces)
     step = (CARD_W - 40) / max(n, 1)
     radius = min(12.0, step / 2 - 1.5)
     for j, occ in enumerate(spaces):
         sp = card.spaces[j]
         cx, cy = x + 10 + step * (j + 0.5), y + 32
-        lit = ("card", i, j) in marks
+        lit = (i, j) in marks
         who = ", ".join(_who(state, m) for m in occ) or "free"
         tip = (f"space {j + 1}: {sp.effect.describe(ed.names)}; "
                f"{'cost ' + (ed.names.get(sp.cost, sp.cost)) if sp.cost else 'no cost'}; {who}")
         pic.circle(cx, cy, radius, fill="#efe9dc", stroke=HIGHLIGHT if lit else "#777777",
-                   stroke_width=4 if lit else 1.2, title=tip)
+                   stroke_width=4 if lit else 1.2, title=tip, data_cell=f"{i},{j}")
         for k, m in enumerate(occ):
             off = (k - (len(occ) - 1) / 2) * 8
             pic.circle(cx + off, cy, radius - 4 if len(occ) == 1 else radius / 2,
                        fill=_marker_fill(m),
-                       stroke="#000000", stroke_width=2, title=tip)
+                       stroke="#000000", stroke_width=2, title=tip, data_cell=f"{i},{j}")
+            pic.text(cx + off, cy + 3, _seat_letter(m), size=8 if len(occ) == 1 else 6,
+                     fill="#ffffff" if m == 0 else "#000000")
         if sp.cost:
             fill = "#ffffff" if sp.cost == "majority" else ed.draw[sp.cost]
             pic.circle(cx + 10, cy - 10, 5, fill=fill, stroke="#000000", stroke_width=0.8,
                        title=f"cost: {'your majority colour' if sp.cost == 'majority' else ed.names[sp.cost]}")
-        pic.text(cx, cy + 22, sp.effect.short(), size=9)
+        if lit:
+            _tag(pic, cx - radius, cy - radius, marks[(i, j)])
+        # on a crowded card the labels alternate between two lines, so they never overlap
+        low = 10 if n >= 4 and j % 2 else 0
+        pic.text(cx, cy + 22 + low, sp.effect.short(), size=9 if n < 4 else 8)
         if sp.cost:
-            pic.text(cx, cy + 33, _cost_label(ed, sp.cost), size=8, fill="#666666")
+            pic.text(cx, cy + (33 if n < 4 else 52), _cost_label(ed, sp.cost), size=8,
+                     fill="#666666")
     pic.text(x + 8, y + 96, f"{i + 1}. {card.name}", size=10, anchor="start",
              font_weight="bold")
     pic.text(x + 8, y + 112, f"{ed.names[card.colour]} {card.type.replace('_', ' ')}",
@@ -128,7 +163,7 @@ def _draw_tree(pic: Svg, state, x0: float, y0: float, marks: set) -> None:
         px, py = pos[t]
         sx, sy = cx + px * unit, cy + py * unit * 0.6
         altar = state.altars[t]
-        lit = ("tree", t) in marks
+        lit = (t,) in marks
         if space.altar:
             label = space.effect.describe(ed.names, altar)
             ring = ed.draw[altar] if altar else "#dddddd"
@@ -144,15 +179,34 @@ def _draw_tree(pic: Svg, state, x0: float, y0: float, marks: set) -> None:
         who = _who(state, m) if m is not None else "free"
         pic.circle(sx, sy, 22, fill="#f3ead8", stroke=HIGHLIGHT if lit else ring,
                    stroke_width=6 if lit or altar or not space.altar else 2,
-                   title=f"{space.id}: {label}; {extra}; {who}")
+                   title=f"{space.id}: {label}; {extra}; {who}", data_cell=str(t))
+        if altar:
+            # the altar colour in words too, not by the ring's colour alone
+            pic.text(sx, sy + 5 if m is None else sy - 12, ed.names[altar][:2], size=9,
+                     font_weight="bold")
         if m is not None:
-            pic.circle(sx, sy, 9, fill=_marker_fill(m), stroke="#000000", stroke_width=2)
+            pic.circle(sx, sy, 9, fill=_marker_fill(m), stroke="#000000", stroke_width=2,
+                       data_cell=str(t))
+            pic.text(sx, sy + 3, _seat_letter(m), size=8,
+                     fill="#ffffff" if m == 0 else "#000000")
+        if lit:
+            _tag(pic, sx - 24, sy - 24, marks[(t,)])
         pic.text(sx, sy - 30, space.id, size=9, font_weight="bold")
         short = {"favor_any": "any 2", "points": "5 pts", "rune_and_altar_favor": "rune+1",
                  "points_altar_colour": "pt/altar", "block_and_altar_favor": "block+1",
                  "altar_favor": "+3", "set_aside": f"+{state.root_tokens[roots.index(t)]}"
                  if not space.altar else ""}.get(space.effect.type, space.effect.type)
         pic.text(sx, sy + 31, short, size=9)
+
+
+def _seat_letter(m: int) -> str:
+    return "N" if m == NEUTRAL else str(m + 1)
+
+
+def _tag(pic: Svg, x: float, y: float, number: int) -> None:
+    """A numbered tag beside a highlighted space (the highlight is not colour alone)."""
+    pic.circle(x, y, 7, fill="#ffffff", stroke="#000000", stroke_width=1.5)
+    pic.text(x, y + 3, str(number), size=9, font_weight="bold")
 
 
 def _draw_players(pic: Svg, state, x0: float, y0: float) -> None:
@@ -167,6 +221,7 @@ def _draw_players(pic: Svg, state, x0: float, y0: float) -> None:
         y = y0 + 36 + p * 28
         current = p == state.current_player
         pic.circle(x0 + 8, y, 7, fill=_marker_fill(p), stroke="#000000", stroke_width=2)
+        pic.text(x0 + 8, y + 3, _seat_letter(p), size=8, fill="#ffffff" if p == 0 else "#000000")
         pic.text(x0 + 20, y, state.player_name(p) + (" *" if current else ""), size=11,
                  anchor="start", font_weight="bold" if current else None)
         for k, c in enumerate(ed.colours):
@@ -189,14 +244,13 @@ def _draw_players(pic: Svg, state, x0: float, y0: float) -> None:
 def action_cells(state, action) -> list[tuple]:
     """What to highlight on the board when ``action`` is selected."""
     if isinstance(action, (OfferCard, RuneOffer, BlockSpace)):
-        return [("card", action.slot, action.space)]
+        return [(action.slot, action.space)]
     if isinstance(action, RuneMove):
-        return [("card", action.from_slot, action.from_space),
-                ("card", action.to_slot, action.to_space)]
+        return [(action.from_slot, action.from_space), (action.to_slot, action.to_space)]
     if isinstance(action, OfferTree):
-        return [("tree", action.space)]
+        return [(action.space,)]
     if isinstance(action, ChooseAltar) and state.pending and state.pending[0][0] == "altar":
-        return [("tree", state.pending[0][1])]
+        return [(state.pending[0][1],)]
     return []
 
 

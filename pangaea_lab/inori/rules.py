@@ -17,7 +17,7 @@ from ..core.errors import IllegalAction
 from ..core.jsonio import dumps
 from ..core.protocol import Action
 from .actions import (BlockSpace, ChooseAltar, ChooseNewStart, EndTurn, OfferCard, OfferTree,
-                      RuneGain, RuneMove, RuneOffer, SetAside, TakeFavor)
+                      PassRunes, RuneGain, RuneMove, RuneOffer, SetAside, TakeFavor)
 from .board import NEUTRAL, root_spaces
 from .cards import Effect
 from .edition import Edition
@@ -104,6 +104,8 @@ def _tree_offers(s: InoriState, player: int) -> list[Action]:
         else:
             k = root_spaces(ed).index(t)
             left = s.root_tokens[k]
+            if not left and ed.emptied_root == "closed":
+                continue
             what = f"take {left} set-aside {ed.names[s.root_colours[k]]}" if left else \
                 "the set-aside tokens are gone: no effect"
             out.append(OfferTree(t, None, note=f"root space, {what} (free)"))
@@ -136,8 +138,10 @@ def _free_card_spaces(s: InoriState) -> list[tuple[int, int]]:
             if not occ]
 
 
-def _rune_actions(s: InoriState, player: int) -> list[Action]:
-    """Playable runes, one per distinct kind of tile in hand (identical tiles act alike)."""
+def _rune_actions(s: InoriState, player: int, window: bool = False) -> list[Action]:
+    """Playable runes, one per distinct kind of tile in hand (identical tiles act alike).
+    ``window``: the season is ending and ``player`` plays outside their turn, so only
+    any-time runes count (and no offering can be made)."""
     ed = s.edition
     out: list[Action] = []
     seen = set()
@@ -147,12 +151,14 @@ def _rune_actions(s: InoriState, player: int) -> list[Action]:
         if sig in seen:
             continue
         seen.add(sig)
-        if rune.timing == "before_offering" and s.offered:
+        if window and not rune.any_time:
+            continue
+        if rune.start_of_turn and s.offered:
             continue
         if rune.kind == "gain_favor":
-            out.append(RuneGain(rid, note=rune.describe(ed.names)))
+            out.append(RuneGain(rid, note=f"{rune.describe(ed.names)} ({rune.timing_words()})"))
         elif rune.kind == "offer_occupied":
-            if not s.offered:
+            if not s.offered and not window:
                 out += _rune_offers(s, player, rid)
         else:
             free = _free_card_spaces(s)
@@ -191,6 +197,8 @@ def legal_actions(s: InoriState) -> list[Action]:
                     for c in least_colours(s.favor[p], ed.colours)]
         if kind == "block":
             return [BlockSpace(i, j) for i, j in _free_card_spaces(s)]
+        if kind == "rune_window":
+            return _rune_actions(s, item[1], window=True) + [PassRunes()]
         raise AssertionError(f"unknown pending decision {kind!r}")
     p = s.turn
     runes = _rune_actions(s, p)
@@ -356,7 +364,7 @@ def _end_turn(w: _Work) -> None:
     w.offered = False
     n = len(w.hand)
     if not any(w.hand):
-        _season_end(w)
+        _open_rune_window(w)
         return
     for k in range(1, n + 1):
         q = (w.turn + k) % n
@@ -365,20 +373,46 @@ def _end_turn(w: _Work) -> None:
             return
 
 
+def _window_runes(w: _Work, p: int) -> bool:
+    return any(w.ed.runes[r].any_time for r in w.rune_hands[p]) and \
+        bool(_rune_actions(w.freeze(), p, window=True))
+
+
+def _open_rune_window(w: _Work) -> None:
+    """The last marker of the season is placed: before the cards are scored, every player
+    holding an any-time rune (in turn order from the season's first player) may play it or
+    let the scoring begin; with nobody to ask, the season ends at once."""
+    n = len(w.hand)
+    order = [(w.first_player + k) % n for k in range(n)]
+    w.pending[0:0] = [("rune_window", p) for p in order if _window_runes(w, p)]
+    _close_rune_window(w)
+
+
+def _close_rune_window(w: _Work) -> None:
+    """Skip the players with nothing left to play; when nobody is left, score the season."""
+    while w.pending and w.pending[0][0] == "rune_window" and not _window_runes(
+            w, w.pending[0][1]):
+        w.pending.pop(0)
+    if not w.pending:
+        _season_end(w)
+
+
 def _canon(obj: Any) -> Any:
     """The JSON form of a report, so a saved and reloaded report compares equal."""
     return json.loads(dumps(obj))
 
 
-def _draw_journey(w: _Work, colour: str) -> str | None:
-    """Top card of the pile of ``colour``; if that pile is empty, the next non-empty pile in
-    colour order (labelled assumption)."""
+def _draw_journey(w: _Work, colour: str, season: int) -> str | None:
+    """The first card of the pile of ``colour`` that may come into play in ``season`` (cards
+    of later seasons stay in the pile, in order); if the pile has none, the next pile in
+    colour order that has one (labelled assumptions)."""
     cols = w.ed.colours
     start = cols.index(colour)
     for k in range(len(cols)):
         pile = w.piles[(start + k) % len(cols)]
-        if pile:
-            return pile.pop(0)
+        for i, cid in enumerate(pile):
+            if w.ed.cards[cid].earliest_season <= season:
+                return pile.pop(i)
     return None
 
 
@@ -388,6 +422,10 @@ def _season_end(w: _Work) -> None:
     ed = w.ed
     s = w.s
     last = w.season == ed.seasons
+    # the board as it is scored, so a season can be looked at again later
+    board = {"slots": [[cid, [list(o) for o in spaces]] for cid, spaces in w.slots],
+             "favor": [list(r) for r in w.favor], "tree_markers": list(w.tree_markers),
+             "altars": list(w.altars)}
     results = []
     for i, (cid, spaces) in enumerate(w.slots):
         r = score_card(ed, cid, spaces, w.favor)
@@ -396,7 +434,7 @@ def _season_end(w: _Work) -> None:
         r["slot"] = i
         r["points"] = {str(p): n for p, n in r["points"].items()}
         if not last:
-            new = _draw_journey(w, r["next_colour"])
+            new = _draw_journey(w, r["next_colour"], w.season + 1)
             if new is not None:
                 w.spent_cards.append(cid)
                 w.slots[i] = [new, [[] for _ in ed.cards[new].spaces]]
@@ -404,12 +442,13 @@ def _season_end(w: _Work) -> None:
                 w.slots[i] = [cid, [[] for _ in spaces]]
             r["replaced_by"] = new
         results.append(r)
+    board["points"] = [list(p) for p in w.points]     # after this season's cards
     for i, (cid, spaces) in enumerate(w.slots):
         w.slots[i] = [cid, [[] for _ in spaces]]
     w.tree_markers = [None] * len(ed.tree)
     w.neutral_home = ed.neutral_markers
     w.set_aside = [0] * len(w.hand)
-    report: dict[str, Any] = {"season": w.season, "cards": results}
+    report: dict[str, Any] = {"season": w.season, "cards": results, "board": board}
     order = [(w.first_player + k) % len(w.hand) for k in range(len(w.hand))]
     if last:
         majorities = score_majorities(ed, w.altars, w.favor)
@@ -437,6 +476,14 @@ def _season_end(w: _Work) -> None:
     w.reports.append(_canon(report))
 
 
+def end_season_now(s: InoriState) -> InoriState:
+    """The position right after the End of Season, as if the season ended now with the
+    markers as they stand (for "what if" questions: who scores, who plays first next)."""
+    w = _Work(s)
+    _season_end(w)
+    return w.freeze()
+
+
 # ----- why an action is illegal ----------------------------------------------------------
 
 def _why(s: InoriState, a: Action) -> tuple[str, str]:
@@ -452,8 +499,11 @@ def _why(s: InoriState, a: Action) -> tuple[str, str]:
                   "favor_any": "choose the colour of a favor token to take",
                   "favor_least": "choose which least-held colour to take",
                   "block": "choose an empty card space to block with a neutral marker",
-                  "new_start": "the player with the fewest points must keep a New Start card"}
-        return f"first {wanted[kind]}", {"new_start": "End of Season", "block":
+                  "new_start": "the player with the fewest points must keep a New Start card",
+                  "rune_window": "the season is ending: the player asked may play an "
+                                 "any-time rune or let the scoring begin"}
+        return f"first {wanted[kind]}", {"new_start": "End of Season", "rune_window":
+                                         "Play a Rune Tile", "block":
                                          "Offer to the Great Tree", "altar":
                                          "Offer to the Great Tree"}.get(kind, "Turn")
     p = s.turn
@@ -478,8 +528,8 @@ def _why(s: InoriState, a: Action) -> tuple[str, str]:
             if not options:
                 return (f"you cannot pay this space's cost ({_cost_words(ed, sp.cost)})",
                         "Offer to a Card")
-            return (f"this space must be paid with {' or '.join(map(str, options))}",
-                    "Offer to a Card")
+            return (f"this space must be paid with "
+                    f"{' or '.join(ed.colour_name(o) for o in options)}", "Offer to a Card")
     if isinstance(a, OfferTree):
         if s.offered:
             return "you have already made this turn's offering", "Turn"
@@ -487,24 +537,31 @@ def _why(s: InoriState, a: Action) -> tuple[str, str]:
             return f"there is no Great Tree space {a.space + 1}", "Offer to the Great Tree"
         if s.tree_markers[a.space] is not None:
             return "that Great Tree space already holds a marker", "Offer to the Great Tree"
+        if not ed.tree[a.space].altar and ed.emptied_root == "closed" and \
+                not s.root_tokens[root_spaces(ed).index(a.space)]:
+            return ("the set-aside tokens of this root space are gone, so it takes no more "
+                    "offerings (a labelled choice of the edition)", "Offer to the Great Tree")
         altar = s.altars[a.space]
         if altar is not None and a.pay != altar:
-            return (f"this space has the {altar} altar: pay {ed.altar_cost} {altar} "
-                    f"favor", "Offer to the Great Tree")
+            return (f"this space has the {ed.names[altar]} altar: pay {ed.altar_cost} "
+                    f"{ed.names[altar]} favor", "Offer to the Great Tree")
         if altar is not None:
-            return f"you need {ed.altar_cost} {altar} favor to offer here", \
-                "Offer to the Great Tree"
+            return (f"you need {ed.altar_cost} {ed.names[altar]} favor to offer here (the "
+                    f"space has the {ed.names[altar]} altar)", "Offer to the Great Tree")
         if a.pay is not None:
             return "an empty tree space costs nothing", "Offer to the Great Tree"
     if isinstance(a, (RuneGain, RuneMove)):
         if a.rune not in s.rune_hands[p]:
             return f"you do not hold rune {a.rune}", "Play a Rune Tile"
+        if ed.runes[a.rune].start_of_turn and s.offered:
+            return ("this rune can be played only at the start of your turn, before your "
+                    "offering"), "Play a Rune Tile"
         return "this rune cannot be played that way now", "Play a Rune Tile"
     if isinstance(a, EndTurn) and not s.offered:
         return "place this turn's marker before ending your turn", "Turn"
     if isinstance(a, SetAside):
         return "a marker may only be set aside when no offering is possible", "Turn"
-    if isinstance(a, (ChooseAltar, TakeFavor, BlockSpace, ChooseNewStart)):
+    if isinstance(a, (ChooseAltar, TakeFavor, BlockSpace, ChooseNewStart, PassRunes)):
         return "there is no such choice to make now", "Turn"
     return "that action is not allowed now", "Turn"
 
@@ -581,6 +638,8 @@ def apply_action(s: InoriState, a: Action) -> InoriState:
         w.use_rune(p, a.rune)
         w.slots[a.from_slot][1][a.from_space].remove(p)
         w.slots[a.to_slot][1][a.to_space].append(p)
+    elif isinstance(a, PassRunes):
+        w.pending.pop(0)
     elif isinstance(a, SetAside):
         w.hand[p] -= 1
         w.set_aside[p] += 1
@@ -593,6 +652,8 @@ def apply_action(s: InoriState, a: Action) -> InoriState:
         w.spent_cards.extend(c for c in options if c != a.card)
         w.first_player = chooser
         w.turn = chooser
+    if s.pending and s.pending[0][0] == "rune_window":
+        _close_rune_window(w)
     _settle(w)
     return w.freeze()
 

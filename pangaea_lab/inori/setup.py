@@ -37,8 +37,8 @@ def new_game(players: int = 2, seed: int | str = 0,
 
     ``edition`` is a path to your own edition file (or its data); by default the labelled
     reference edition is used.  ``marker_schedule`` picks a table from the edition's
-    ``marker_schedule`` section (the reference edition offers ``"alternative"``: 4/5/6/7
-    markers in a 2-player game).
+    ``marker_schedule`` section (the reference edition's default gives 4/5/6/7 markers in a
+    2-player game, one more at each season end; ``"three_at_start"`` gives 3/5/6/7).
 
     >>> state = new_game(players=3, seed=1)
     >>> state.season, state.hand, len(state.slots)

@@ -72,7 +72,7 @@ class InoriState(GameState):
     def current_player(self) -> int | None:
         if self.over:
             return None
-        if self.pending and self.pending[0][0] == "new_start":
+        if self.pending and self.pending[0][0] in ("new_start", "rune_window"):
             return self.pending[0][1]
         return self.turn
 

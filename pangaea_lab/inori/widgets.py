@@ -8,9 +8,11 @@ majorities.  Both have a plain-Python model so they are tested without a browser
 
 from __future__ import annotations
 
+from dataclasses import replace
 from html import escape
 from typing import Any, Mapping
 
+from .render import board_svg
 from .scoring import season_end_preview
 from .setup import new_game
 from .state import InoriState
@@ -57,10 +59,34 @@ class SeasonExplorerModel:
                 "lowest": raw.get("lowest")}
 
     def highlight(self) -> list[tuple]:
-        """The complete cards of the current season, to mark on the board."""
-        if self.index != 0:
-            return []
+        """The complete cards of the chosen season, to mark on the board."""
         return [("slot", c["slot"]) for c in self.report()["cards"] if c["complete"]]
+
+    def board_state(self) -> InoriState:
+        """The board of the chosen season: now, or as it was when that season was scored
+        (cards, markers, favor tokens and altars from the season's record)."""
+        if self.index == 0:
+            return self.state
+        board = self.state.reports[self.index - 1].get("board")
+        if not board:        # a record saved without its board: the board as it is now
+            return self.state
+
+        def tup(x: Any) -> Any:
+            return tuple(tup(v) for v in x) if isinstance(x, list) else x
+        return replace(self.state, slots=tup(board["slots"]), favor=tup(board["favor"]),
+                       tree_markers=tup(board["tree_markers"]), altars=tup(board["altars"]),
+                       points=tup(board.get("points", self.state.points)),
+                       hand=(0,) * self.state.num_players, pending=(), over=False,
+                       season=self.state.reports[self.index - 1]["season"])
+
+    def svg(self) -> str:
+        """The chosen season's board with its complete cards outlined and numbered."""
+        st = self.board_state()
+        if self.index == 0:
+            title = f"Season {st.season} now; the outlined cards are complete"
+        else:
+            title = f"Season {st.season} as it was scored; the outlined cards were complete"
+        return board_svg(st, highlight=self.highlight(), title=title)
 
     def card_points(self) -> list[int]:
         """Points each player gets from the chosen season's cards."""
@@ -120,19 +146,19 @@ class SeasonExplorerModel:
 
 
 def season_explorer(state: InoriState):
-    """A widget: pick a season (or "now") and see the season-end results above the board,
-    where the cards that are complete now are outlined."""
+    """A widget: pick a season (or "now") and see the season-end results above that
+    season's board, where the complete cards are outlined."""
     import ipywidgets as w
 
     model = SeasonExplorerModel(state)
     picker = w.Dropdown(options=model.choices, value=model.index, description="Season")
     tables = w.HTML(model.html())
-    board = w.HTML(state.to_svg(highlight=model.highlight()))
+    board = w.HTML(model.svg())
 
     def on_change(change: dict) -> None:
         model.index = change["new"]
         tables.value = model.html()
-        board.value = state.to_svg(highlight=model.highlight())
+        board.value = model.svg()
 
     picker.observe(on_change, names="value")
     root = w.VBox([picker, tables, board])

@@ -121,8 +121,8 @@ def test_editions_given_as_dict_or_text_and_reference_data_is_a_copy():
 
 
 def test_marker_schedule_option_and_bad_setup_arguments():
-    alt = inori.new_game(players=2, seed=1, marker_schedule="alternative")
-    assert alt.hand == (4, 4) and alt.schedule == (4, 5, 6, 7)
+    alt = inori.new_game(players=2, seed=1, marker_schedule="three_at_start")
+    assert alt.hand == (3, 3) and alt.schedule == (3, 5, 6, 7)
     with pytest.raises(InvalidSetup, match="marker_schedule must be one of"):
         inori.new_game(players=2, seed=1, marker_schedule="fast")
     with pytest.raises(InvalidSetup, match="2 to 4 players"):

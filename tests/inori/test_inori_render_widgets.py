@@ -27,12 +27,24 @@ def test_board_svg_shows_cards_spaces_tree_and_favor_and_is_deterministic():
 
 def test_action_highlight_points_at_the_space_an_action_uses():
     s = inori.new_game(players=2, seed=1)
-    assert s.action_highlight(OfferCard(1, 2)) == [("card", 1, 2)]
-    assert s.action_highlight(OfferTree(3)) == [("tree", 3)]
-    assert s.action_highlight(RuneMove("R-move-from-1", 0, 1, 2, 0)) == \
-        [("card", 0, 1), ("card", 2, 0)]
+    # card spaces are (slot, space) and tree spaces (space,): the tuples a click reports
+    assert s.action_highlight(OfferCard(1, 2)) == [(1, 2)]
+    assert s.action_highlight(OfferTree(3)) == [(3,)]
+    assert s.action_highlight(RuneMove("R-move-from-1", 0, 1, 2, 0)) == [(0, 1), (2, 0)]
     pending = s.apply(OfferTree(3))
-    assert pending.action_highlight(ChooseAltar("fire")) == [("tree", 3)]
+    assert pending.action_highlight(ChooseAltar("fire")) == [(3,)]
+    svg = s.to_svg()
+    assert 'data-cell="1,2"' in svg and 'data-cell="3"' in svg
+
+
+def test_clicking_a_space_in_the_widget_selects_the_offering_there():
+    root = widgets.play(players=2, seed=1, computer={})
+    model = root.model
+    target = [a for a in model.legal_actions() if isinstance(a, OfferCard)][-1]
+    model.pick_cell((target.slot, target.space))
+    assert model.selected == target
+    model.pick_cell((3,))
+    assert model.selected == OfferTree(3)
 
 
 def test_actions_describe_the_card_and_effect_in_plain_words():
@@ -101,3 +113,21 @@ def test_a_learner_plays_a_whole_game_with_the_widget_controls_only():
     assert "Game over" in view.turn_line.value and len(model.state.reports) == 4
     assert [row[0] for row in model.scores_table()][1:] == list(
         ("Card spaces", "Great Tree", "Season cards", "Altar majorities", "Total"))
+
+
+def test_season_explorer_draws_the_board_of_the_season_chosen():
+    # a scored season is drawn as it was scored, not with the cards on the board today
+    final = play_game(inori.new_game(players=3, seed=8), RandomPlayer(8))
+    explorer = widgets.season_explorer(final)
+    ed = final.edition
+    explorer.picker.value = 1
+    first = [c["card"] for c in final.reports[0]["cards"]]
+    now = [c for c, _ in final.slots]
+    assert set(first) != set(now)
+    svg = explorer.board.value
+    assert "Season 1 as it was scored" in svg
+    assert all(ed.cards[c].name in svg for c in first)
+    assert not any(ed.cards[c].name in svg for c in now if c not in first)
+    state = explorer.model.board_state()
+    assert [c for c, _ in state.slots] == first and state.season == 1
+    assert sum(map(sum, state.points)) < sum(map(sum, final.points))   # points back then

@@ -8,14 +8,16 @@ from pangaea_lab import inori
 
 
 @pytest.mark.parametrize("players, total, schedule", [
-    (2, 7, (3, 5, 6, 7)), (3, 6, (3, 4, 5, 6)), (4, 5, (3, 3, 4, 5))])
+    (2, 7, (4, 5, 6, 7)), (3, 6, (3, 4, 5, 6)), (4, 5, (3, 3, 4, 5))])
 def test_markers_in_hand_and_waiting_for_later_seasons(players, total, schedule):
-    # "3 markers in hand at the start; the rest wait on the board, one for each later season"
+    # "players gain a new marker from the next season's space (with 4 players, the first
+    # season end gives none)"; the last season uses every marker of the seat
     state = inori.new_game(players=players, seed=2)
     assert state.edition.markers_total[players] == total
-    assert state.schedule == schedule
-    assert state.hand == (3,) * players
-    assert "waiting for later seasons " + str(schedule[-1] - 3) in state.player_summary(0)
+    assert state.schedule == schedule and schedule[-1] == total
+    assert state.hand == (schedule[0],) * players
+    assert "waiting for later seasons " + str(schedule[-1] - schedule[0]) in \
+        state.player_summary(0)
 
 
 @pytest.mark.parametrize("seed", range(40))

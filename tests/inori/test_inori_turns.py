@@ -24,7 +24,7 @@ def test_offer_on_a_free_space_takes_its_effect_and_passes_the_turn():
     s = with_cards(game(), "S-light-1", "S-water-1", "S-wind-1")
     after = s.apply(OfferCard(0, 0))
     assert after.slots[0][1][0] == (0,)
-    assert favor_of(after, 0, "light") == 1 and after.hand == (2, 3)
+    assert favor_of(after, 0, "light") == 1 and after.hand == (3, 4)
     assert after.current_player == 1
     assert s.slots[0][1][0] == ()          # the old state is unchanged
 
@@ -123,7 +123,7 @@ def test_a_tree_space_with_an_altar_costs_one_token_of_its_colour():
     from dataclasses import replace
     s = replace(s, tree_markers=(None,) * 9, hand=(s.hand[0] + 1, s.hand[1]))
     s = replace(s, turn=0)
-    with pytest.raises(IllegalAction, match="pay 1 water"):
+    with pytest.raises(IllegalAction, match="pay 1 Water"):
         s.apply(OfferTree(t6))
     after = s.apply(OfferTree(t6, "water"))
     assert favor_of(after, 0, "water") == 3 - 1 + 3
@@ -240,5 +240,5 @@ def test_a_player_who_cannot_offer_sets_the_marker_aside():
     s = replace(s, slots=full, tree_markers=(1,) * len(ed.tree))
     assert s.legal_actions() == [SetAside()]
     after = s.apply(SetAside())
-    assert after.set_aside == (1, 0) and after.hand == (2, 3)
+    assert after.set_aside == (1, 0) and after.hand == (3, 4)
     assert after.current_player == 1
