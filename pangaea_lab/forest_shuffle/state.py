@@ -15,6 +15,7 @@ from ..core.errors import InvalidData
 from ..core.jsonio import FORMAT_VERSION, convert, dumps, open_save
 from ..core.protocol import Action
 from ..core.protocol import GameState as BaseState
+from ..core.validate import load_guarded, require
 from .cards import SAPLING, SIDES, catalog
 from .forest import Dweller, Forest, Tree, can_join
 from .scoring import ForestScore, score
@@ -205,8 +206,8 @@ class GameState(BaseState):
 
     @classmethod
     def from_json(cls, text: str | bytes) -> "GameState":
-        data = open_save(text, cls.game)
-        return cls.from_data(data)
+        return load_guarded("Forest Shuffle save file",
+                            lambda: cls.from_data(open_save(text, cls.game)))
 
     @classmethod
     def from_data(cls, data: dict) -> "GameState":
@@ -284,13 +285,13 @@ class GameState(BaseState):
     def check_invariants(self) -> None:
         cards = self.all_cards()
         expected = catalog().card_ids
-        assert len(cards) == len(expected) and set(cards) == _ALL_IDS, (
-            f"card total not conserved: {len(cards)} cards in play, expected {len(expected)}")
-        assert len(self.winter) <= 3, "more than three winter cards revealed"
+        require(len(cards) == len(expected) and set(cards) == _ALL_IDS,
+                f"card total not conserved: {len(cards)} cards in play, expected {len(expected)}")
+        require(len(self.winter) <= 3, "more than three winter cards revealed")
         for p, hand in enumerate(self.hands):
-            assert len(hand) <= 10, f"player {p + 1} holds {len(hand)} cards (limit 10)"
+            require(len(hand) <= 10, f"player {p + 1} holds {len(hand)} cards (limit 10)")
         for p, forest in enumerate(self.forests):
-            assert forest.cave == len(self.caves[p]), "cave count out of step"
+            require(forest.cave == len(self.caves[p]), "cave count out of step")
             _check_slots(forest, p)
         self._check_this_turn()
 
@@ -300,15 +301,15 @@ class GameState(BaseState):
         placed = self.this_turn
         if not placed:
             return
-        assert len(set(placed)) == len(placed), "a card is listed twice as placed this turn"
+        require(len(set(placed)) == len(placed), "a card is listed twice as placed this turn")
         forest = self.forests[self.current]
-        assert set(placed) <= set(_forest_cards(forest)), (
-            "a card listed as placed this turn is not in the current player's forest")
+        require(set(placed) <= set(_forest_cards(forest)),
+                "a card listed as placed this turn is not in the current player's forest")
         for i, t in enumerate(forest.trees):
             for side in SIDES:
                 slot = t.slot(side)
-                assert all(d.card not in placed for d in slot[:-1]), (
-                    f"slot {side} of tree {i + 1} stacks a card on one placed this turn")
+                require(all(d.card not in placed for d in slot[:-1]),
+                        f"slot {side} of tree {i + 1} stacks a card on one placed this turn")
 
 
 _ALL_IDS = frozenset(catalog().card_ids)
@@ -336,10 +337,10 @@ def _check_slots(forest: Forest, p: int) -> None:
         for side in SIDES:
             slot = t.slot(side)
             for k, d in enumerate(slot):
-                assert catalog().species(d.species).fits(side), (
-                    f"{d.species} sits in a {side} slot")
-                assert can_join(slot[:k], d.species) is None, (
-                    f"slot {side} of tree {i + 1} of player {p + 1} holds {len(slot)} cards")
+                require(catalog().species(d.species).fits(side),
+                        f"{d.species} sits in a {side} slot")
+                require(can_join(slot[:k], d.species) is None,
+                        f"slot {side} of tree {i + 1} of player {p + 1} holds {len(slot)} cards")
                 if d.card is not None:
-                    assert dweller_of(d.card, side) == d, f"card #{d.card} shows the wrong half"
+                    require(dweller_of(d.card, side) == d, f"card #{d.card} shows the wrong half")
     object.__setattr__(forest, "_slots_ok", True)

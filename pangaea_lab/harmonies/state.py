@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Iterable
 from ..core import jsonio
 from ..core.errors import InvalidData, PangaeaLabError
 from ..core.protocol import Action, GameState, ScoreBreakdown
+from ..core.validate import load_guarded, require
 from .board import Cell, Stack, cells, legal_stacks, rules_data
 from .cards import Card, animal_ids, card, spirit_ids
 from .scoring import BoardScore, landscape_score, solo_suns, spirit_points
@@ -260,14 +261,14 @@ class HarmoniesState(GameState):
         from .rules import token_counts
         mix = rules_data()["tokens"]["counts"]
         counts = token_counts(self)
-        assert dict(counts) == {k: v for k, v in mix.items() if v}, \
-            f"tokens not conserved: {dict(counts)}"
+        require(dict(counts) == {k: v for k, v in mix.items() if v},
+                f"tokens not conserved: {dict(counts)}")
         legal = legal_stacks()
         for p, area in enumerate(self.areas):
             for s in area.stacks:
-                assert not s or s in legal, f"player {p} holds an illegal stack {s}"
+                require(not s or s in legal, f"player {p} holds an illegal stack {s}")
             for s, c in zip(area.stacks, area.cubes):
-                assert not c or s, "a cube sits on an empty space"
+                require(not c or s, "a cube sits on an empty space")
         cb = rules_data()["central_board"]
         animal_cubes = self.cube_supply
         for area in self.areas:
@@ -275,19 +276,19 @@ class HarmoniesState(GameState):
                 if not card(c).is_spirit:
                     animal_cubes += card(c).cubes - k
             animal_cubes += sum(1 for c in area.cubes if c and not card(c).is_spirit)
-        assert animal_cubes == cb["animal_cubes"], f"animal cubes not conserved: {animal_cubes}"
+        require(animal_cubes == cb["animal_cubes"], f"animal cubes not conserved: {animal_cubes}")
         for area in self.areas:
             placed = Counter(c for c in area.cubes if c)
             for c, k in area.cards:
-                assert placed[c] == k, f"card {c}: {k} cubes placed but {placed[c]} on board"
+                require(placed[c] == k, f"card {c}: {k} cubes placed but {placed[c]} on board")
         seen = list(self.deck) + list(self.row) + list(self.discard_pile)
         seen += [c for a in self.areas for c, _ in a.cards if not card(c).is_spirit]
-        assert sorted(seen) == sorted(animal_ids()), "animal cards not conserved"
+        require(sorted(seen) == sorted(animal_ids()), "animal cards not conserved")
         spirits = list(self.boxed_spirits)
         for a in self.areas:
             spirits += list(a.spirit_offer) + [c for c, _ in a.cards if card(c).is_spirit]
-        assert sorted(spirits) == sorted(spirit_ids()), "spirit cards not conserved"
-        assert sum(1 for a in self.areas if a.spirit()) <= cb["spirit_cubes"]
+        require(sorted(spirits) == sorted(spirit_ids()), "spirit cards not conserved")
+        require(sum(1 for a in self.areas if a.spirit()) <= cb["spirit_cubes"])
 
     # ----- JSON --------------------------------------------------------------------------
 
@@ -303,8 +304,8 @@ class HarmoniesState(GameState):
 
     @classmethod
     def from_json(cls, text: str | bytes) -> "HarmoniesState":
-        data = jsonio.open_save(text, cls.game)
-        return jsonio.convert("the Harmonies save file", lambda: _from_dict(cls, data))
+        return load_guarded("Harmonies save file",
+                            lambda: _from_dict(cls, jsonio.open_save(text, cls.game)))
 
 
 def _strs(value: Any, where: str) -> tuple[str, ...]:

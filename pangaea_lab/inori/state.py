@@ -14,7 +14,8 @@ from ..core.errors import InvalidData
 from ..core.jsonio import FORMAT_VERSION, convert, dumps, open_save
 from ..core.protocol import Action, GameState, ScoreBreakdown
 from .board import NEUTRAL
-from .edition import Edition, load_edition, reference_edition
+from ..core.validate import load_guarded, require
+from .edition import Edition, edition_of_save
 
 #: score categories, in display order
 CATEGORIES = ("Card spaces", "Great Tree", "Season cards", "Altar majorities")
@@ -159,9 +160,9 @@ class InoriState(GameState):
         for k, colour in enumerate(ed.colours):
             held = sum(row[k] for row in self.favor)
             roots = sum(n for c, n in zip(self.root_colours, self.root_tokens) if c == colour)
-            assert self.supply[k] >= 0 and all(row[k] >= 0 for row in self.favor)
-            assert held + self.supply[k] + roots == ed.favor_per_colour, \
-                f"{colour} favor tokens not conserved"
+            require(self.supply[k] >= 0 and all(row[k] >= 0 for row in self.favor))
+            require(held + self.supply[k] + roots == ed.favor_per_colour,
+                    f"{colour} favor tokens not conserved")
         season_markers = self.schedule[self.season - 1]
         placed = [0] * self.players
         neutral_out = 0
@@ -172,30 +173,30 @@ class InoriState(GameState):
                         neutral_out += 1
                     else:
                         placed[m] += 1
-                assert len(set(s)) == len(s), "a player twice on one space"
-                assert NEUTRAL not in s or len(s) == 1, "a neutral marker shares a space"
+                require(len(set(s)) == len(s), "a player twice on one space")
+                require(NEUTRAL not in s or len(s) == 1, "a neutral marker shares a space")
         for m in self.tree_markers:
             if m is not None:
                 placed[m] += 1
         for p in range(self.players):
             used = placed[p] + self.set_aside[p]
             if not self.over:
-                assert self.hand[p] + used == season_markers, f"player {p} markers not conserved"
+                require(self.hand[p] + used == season_markers, f"player {p} markers not conserved")
             else:
-                assert self.hand[p] == 0 and used == 0
-        assert neutral_out + self.neutral_home == ed.neutral_markers, "neutral markers lost"
+                require(self.hand[p] == 0 and used == 0)
+        require(neutral_out + self.neutral_home == ed.neutral_markers, "neutral markers lost")
         runes = list(self.rune_deck) + list(self.runes_used)
         for h in self.rune_hands:
             runes += h
-        assert sorted(runes) == sorted(ed.runes), "rune tiles not conserved"
+        require(sorted(runes) == sorted(ed.runes), "rune tiles not conserved")
         cards = [c for c, _ in self.slots] + list(self.new_start_deck)
         for group in (*self.piles, self.unused_start, self.spent_cards):
             cards += group
         for item in self.pending:
             if item[0] == "new_start":
                 cards += item[2]
-        assert sorted(cards) == sorted(ed.cards), "cards not conserved"
-        assert len([a for a in self.altars if a]) == len({a for a in self.altars if a})
+        require(sorted(cards) == sorted(ed.cards), "cards not conserved")
+        require(len([a for a in self.altars if a]) == len({a for a in self.altars if a}))
 
     # ----- JSON ----------------------------------------------------------------------------
 
@@ -210,9 +211,12 @@ class InoriState(GameState):
 
     @classmethod
     def from_json(cls, text: str) -> "InoriState":
+        return load_guarded("Inori save file", lambda: cls._from_json(text))
+
+    @classmethod
+    def _from_json(cls, text: str) -> "InoriState":
         data = open_save(text, cls.game)
-        raw_ed = data.get("edition", "reference")
-        edition = reference_edition() if raw_ed == "reference" else load_edition(raw_ed)
+        edition = edition_of_save(data.get("edition", "reference"))
         names = [f.name for f in fields(cls)]
         missing = [n for n in names if n not in data]
         if missing:

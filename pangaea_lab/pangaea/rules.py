@@ -12,6 +12,7 @@ from itertools import combinations, product
 from typing import Any, Iterator
 
 from ..core.errors import IllegalAction, InvalidData
+from ..core.validate import require
 from . import scoring
 from ..core.rng import make_rng
 from .actions import (DECISION, MAIN, ActivateFavor, BlessCallAncient, BlessFlyingSeed,
@@ -855,7 +856,7 @@ def _do_land(s: GameState, d: Draft, a: PlayLand) -> None:
 
 
 def _do_take_market(s: GameState, d: Draft, a: TakeMarketCard) -> None:
-    assert s.pending is not None
+    require(s.pending is not None)
     if a.card not in s.market:
         raise s.reject(f"{a.card} is not in the Open Market.", rule="Step 3: Draw New Card",
                        like=TakeMarketCard)
@@ -866,7 +867,7 @@ def _do_take_market(s: GameState, d: Draft, a: TakeMarketCard) -> None:
 
 
 def _do_draw(s: GameState, d: Draft, a: DrawFromDeck) -> None:
-    assert s.pending is not None
+    require(s.pending is not None)
     deck = {"land": d.land_deck, "creature": d.creature_deck}.get(a.deck)
     if deck is None:
         raise s.reject("Draw from the 'land' or the 'creature' deck.", rule="Step 3: Draw New Card")
@@ -882,7 +883,7 @@ def _do_draw(s: GameState, d: Draft, a: DrawFromDeck) -> None:
 
 def _do_move_tree(s: GameState, d: Draft, a: MoveTree) -> None:
     pend = s.pending
-    assert pend is not None
+    require(pend is not None)
     if pend.kind != "move":
         raise s.reject("No Tree needs moving now.", rule="Moving Trees")
     target = pend.targets[0]

@@ -15,6 +15,7 @@ from html import escape
 from typing import Any, Sequence
 
 from ..core.hexgrid import Hex
+from ..core.validate import require
 from ..core.widget import step_through
 from .edition import LandCard
 from .players import ForesterPlayer
@@ -144,7 +145,7 @@ class RitualExplorer:
     @property
     def land_card(self) -> LandCard:
         card = self.state.card(self.card)
-        assert isinstance(card, LandCard)
+        require(isinstance(card, LandCard))
         return card
 
     def trees(self) -> tuple[list[Hex], list[Hex]]:
