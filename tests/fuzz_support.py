@@ -83,6 +83,7 @@ def _other_type(value: Any, rng: random.Random) -> Any:
     return copy.deepcopy(rng.choice(options))
 
 
+LAST: tuple = ()
 NEST = "\u2063nest\u2063"
 
 
@@ -95,8 +96,10 @@ def mutate(data: Any, rng: random.Random) -> str:
     path = rng.choice(inner if inner and rng.random() < 0.85 else paths[1:] or paths)
     parent, key = (_get(data, path[:-1]), path[-1]) if path else (None, None)
     value = _get(data, path)
+    global LAST
     op = rng.choice(["drop", "swap", "duplicate", "retype", "retype", "huge", "huge",
                      "longer", "shorter", "nest", "negate", "neighbour"])
+    LAST = (op, path)
     if parent is None:
         return json.dumps(data)
     if op == "drop":

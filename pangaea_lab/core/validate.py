@@ -148,12 +148,12 @@ def _type_words(tp: Any) -> str:
     return getattr(tp, "__name__", str(tp))
 
 
-def check_action(action: Any, base: type) -> None:
+def check_action(action: Any, base: type | tuple[type, ...], game: str = "this game") -> None:
     """Refuse an action that is not a ``base`` dataclass or whose fields do not have their
     declared types, with :class:`IllegalAction` naming the field."""
     if not isinstance(action, base) or not dataclasses.is_dataclass(action):
-        raise IllegalAction(f"expected one of this game's actions, got {kind_of(action)} "
-                            f"({type(action).__name__})")
+        raise IllegalAction(f"{_show(action)} is not an action of {game} (got "
+                            f"{kind_of(action)}, {type(action).__name__})")
     for name, tp in _declared(type(action)):
         value = getattr(action, name)
         if not _fits(value, tp):
@@ -214,3 +214,26 @@ def probe(state: Any, what: str) -> None:
     if not over and (isinstance(who, bool) or not isinstance(who, int)
                      or not 0 <= who < state.num_players):
         raise InvalidData(f"the {what} names no player whose turn it is")
+
+
+def guarded_apply(state: Any, action: Any, base: type | tuple[type, ...],
+                  apply: Callable[[], T], game: str = "this game") -> T:
+    """The front door of a game's ``apply``: the action's fields are checked against their
+    declared types first (:func:`check_action`); then ``apply()`` runs.  If the rules fail on
+    an action that is not among the legal ones (a value no rule foresaw, such as a space off
+    the board), the failure is reported as :class:`IllegalAction`; the state is unchanged
+    either way, because states are never changed in place."""
+    check_action(action, base, game)
+    try:
+        return apply()
+    except IllegalAction:
+        raise
+    except (PangaeaLabError, LookupError, TypeError, ValueError, AttributeError) as exc:
+        try:
+            legal = action in state.legal_actions()
+        except Exception:  # noqa: BLE001 - only used to decide how to report
+            legal = False
+        if legal:
+            raise   # a legal action that fails is the engine's fault: let it show
+        raise IllegalAction(f"{type(action).__name__} with these values is not a legal move "
+                            f"now ({_show(action)})") from exc

@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Iterable
 from ..core import jsonio
 from ..core.errors import InvalidData, PangaeaLabError
 from ..core.protocol import Action, GameState, ScoreBreakdown
-from ..core.validate import load_guarded, require
+from ..core.validate import guarded_apply, load_guarded, require
 from .board import Cell, Stack, cells, legal_stacks, rules_data
 from .cards import Card, animal_ids, card, spirit_ids
 from .scoring import BoardScore, landscape_score, solo_suns, spirit_points
@@ -108,6 +108,11 @@ class HarmoniesState(GameState):
         return list(self._cache["legal"])
 
     def apply(self, action: Action) -> "HarmoniesState":
+        from .actions import ACTION_TYPES
+        return guarded_apply(self, action, ACTION_TYPES, lambda: self._apply(action),
+                             "Harmonies")
+
+    def _apply(self, action: Action) -> "HarmoniesState":
         from .rules import apply, why_illegal
         if self.over:
             raise self.reject("the game is over", rule="End of the game")
@@ -339,8 +344,11 @@ def _from_dict(cls: type[HarmoniesState], d: dict) -> HarmoniesState:
                 raise InvalidData(f"field {where}.stacks holds {list(s)}, which the stacking "
                                   f"chart forbids")
         cards_ = []
-        for item in f(a, "cards", list, where):
-            c, k = _ints(item, f"{where}.cards")
+        for j, item in enumerate(f(a, "cards", list, where)):
+            pair = _ints(item, f"{where}.cards[{j}]")
+            if len(pair) != 2:
+                raise InvalidData(f"field {where}.cards[{j}] must be [card, cubes placed]")
+            c, k = pair
             card(c)
             cards_.append((c, k))
         areas.append(PlayerArea(stacks, cubes, tuple(cards_),

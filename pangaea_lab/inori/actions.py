@@ -162,3 +162,8 @@ class ChooseNewStart(Action):
 
 ALL_ACTIONS = (OfferCard, OfferTree, ChooseAltar, TakeFavor, BlockSpace, RuneGain, RuneMove,
                RuneOffer, EndTurn, SetAside, ChooseNewStart)
+
+
+#: every action type of the game (a hand-built action must be one of them)
+ACTION_TYPES = (OfferCard, OfferTree, ChooseAltar, TakeFavor, BlockSpace, RuneGain, RuneMove,
+                RuneOffer, EndTurn, SetAside, ChooseNewStart)

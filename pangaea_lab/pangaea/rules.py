@@ -802,8 +802,10 @@ def _do_creature(s: GameState, d: Draft, a: PlayCreature) -> None:
     ps = s.players[p]
     biomes = s.edition.biomes
     pay = dict(a.pay)
-    if not set(pay) <= set(biomes) or any(not isinstance(n, int) or n < 0 for n in pay.values()):
-        raise IllegalAction(f"A payment names Weather Tokens of {list(biomes)} with counts.",
+    if (not set(pay) <= set(biomes) or len(pay) != len(a.pay)
+            or any(not isinstance(n, int) or n < 0 for n in pay.values())):
+        raise IllegalAction(f"PlayCreature.pay: a payment names each kind of Weather Token of "
+                            f"{list(biomes)} once, with a count.",
                             rule="Creature Rituals")
     tokens = tuple(pay.get(b, 0) for b in biomes)
     free = coop.free_ritual(s, card)   # a returned Ancient's Ritual costs nothing

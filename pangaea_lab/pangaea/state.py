@@ -13,7 +13,7 @@ from ..core import jsonio
 from ..core.errors import InvalidData
 from ..core.hexgrid import Hex
 from ..core.protocol import GameState as BaseState, ScoreBreakdown
-from ..core.validate import load_guarded, require
+from ..core.validate import guarded_apply, load_guarded, require
 from .board import Board, board_from_list
 from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard, Edition, LandCard, edition_from_dict
 from . import scoring
@@ -174,8 +174,10 @@ class GameState(BaseState):
         return legal_actions(self)
 
     def apply(self, action) -> "GameState":
+        from .actions import PangaeaAction
         from .rules import apply
-        return apply(self, action)
+        return guarded_apply(self, action, PangaeaAction, lambda: apply(self, action),
+                             "The Dawn of Pangaea")
 
     def scores(self) -> list[ScoreBreakdown]:
         """Each player's points by category.  In Return of the Ancients nobody scores points:
@@ -524,7 +526,7 @@ class GameState(BaseState):
             if not isinstance(v, list):
                 raise InvalidData(f"field {where} must be a list of card ids")
             for c in v:
-                if c is None and allow_none or deck and c in storm_cards:
+                if c is None and allow_none or deck and isinstance(c, str) and c in storm_cards:
                     continue
                 if not isinstance(c, str) or c not in ed.cards:
                     raise InvalidData(f"field {where}: {c!r} is not a card of this edition")
