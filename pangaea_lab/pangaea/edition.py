@@ -646,4 +646,7 @@ def load_edition(source: str | Path | Mapping | Edition | None = None) -> Editio
         return source
     if isinstance(source, Mapping):
         return edition_from_dict(dict(source))
+    if not isinstance(source, (str, Path)):
+        raise InvalidData(f"an edition is a file path, a dict or an Edition, not "
+                          f"{type(source).__name__}")
     return edition_from_dict(load_file(source, what="edition file"))
