@@ -335,7 +335,8 @@ def _check_raw(data: dict, ed: Edition) -> None:
             raise InvalidData(f"{key}: expected true/false, got {kind_of(data[key])}")
     for k, item in enumerate(seq("pending", high=20)):
         _check_pending(item, f"pending[{k}]", ed, n)
-    for k, r in enumerate(seq("reports", high=ed.seasons)):
+    done = data["season"] if data["over"] else data["season"] - 1   # seasons already scored
+    for k, r in enumerate(seq("reports", length=done)):
         if not isinstance(r, dict):
             raise InvalidData(f"reports[{k}]: expected an object, got {kind_of(r)}")
 

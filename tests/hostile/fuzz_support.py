@@ -6,7 +6,7 @@ or shorter, a value nested deeply.  Each mutant must either load into a state th
 to the end with random legal moves (every listed action applies, invariants hold), or be
 refused with ``InvalidData`` -- and nothing else, within a time bound.
 
-    python -O tests/fuzz_support.py pangaea 40     # a small fuzz run, exit status 0 if clean
+    python -O tests/hostile/fuzz_support.py pangaea 40     # a small fuzz run, exit status 0 if clean
 """
 
 from __future__ import annotations
@@ -183,7 +183,7 @@ def run(game: str, count: int, first: int = 0) -> dict[str, int]:
     return tally
 
 
-if __name__ == "__main__":   # python -O tests/fuzz_support.py GAME COUNT
+if __name__ == "__main__":   # python -O tests/hostile/fuzz_support.py GAME COUNT
     if sys.flags.optimize:
         try:
             assert False
