@@ -109,6 +109,29 @@ def _flag(value: Any, where: str) -> bool:
     return value
 
 
+def _check_pending(state: "GameState") -> None:
+    """Each queued step names a card where it lies in the current player's forest, and (for effects and bonuses) its species, so the rules can resolve it."""
+    forest = state.forests[state.current]
+    moles = [s for s in state.pending if s.kind == "mole"]
+    for k, s in enumerate(state.pending):
+        where = f"pending[{k}]"
+        if s.via not in ("", "mole") or (s.via == "mole" and not moles):
+            raise InvalidData(f"{where}: 'via' must be empty, or 'mole' with a Mole step queued")
+        if s.kind in ("pay", "placed"):
+            if s.tag in ("tree", "sapling"):
+                here = any(t.card == s.card for t in forest.trees)
+            elif s.tag in SIDES:
+                here = any(d.card == s.card for t in forest.trees for d in t.slot(s.tag))
+            else:
+                raise InvalidData(f"{where}: {s.tag[:30]!r} is not a placement (tree, sapling "
+                                  f"or one of {list(SIDES)})")
+            if not here:
+                raise InvalidData(f"{where}: card {s.card} is not in the forest as a {s.tag}")
+        elif s.kind in ("mushroom", "effect", "bonus"):
+            if s.tag not in {sp.name for sp in catalog().all_species()}:
+                raise InvalidData(f"{where}: {s.tag[:30]!r} is not a species")
+
+
 def _seed(value: Any) -> int | str:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise InvalidData("field 'seed' must be a whole number or a text")
@@ -294,6 +317,7 @@ class GameState(BaseState):
             state.check_invariants()
         except AssertionError as exc:
             raise InvalidData(f"the save file is inconsistent: {exc}") from None
+        _check_pending(state)
         return state
 
     # ----- invariants ---------------------------------------------------------------------

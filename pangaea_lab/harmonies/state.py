@@ -374,6 +374,9 @@ def _from_dict(cls: type[HarmoniesState], d: dict) -> HarmoniesState:
         over=f(d, "over", bool, "save"), cube_supply=f(d, "cube_supply", int, "save"))
     if not 0 <= state.player < len(areas):
         raise InvalidData("field save.player names a seat that does not exist")
+    if len(state.hand) > 3 or (state.hand and not state.took_tokens):
+        raise InvalidData("field save.hand: tokens in hand come from taking tokens this turn "
+                          "(took_tokens), three at most")
     if state.river_rule not in ("loops", "shortest"):
         raise InvalidData("field save.river_rule must be 'loops' or 'shortest'")
     try:
