@@ -119,7 +119,9 @@ def test_an_edition_path_to_a_device_is_refused_before_reading():
     """``load_edition("/dev/zero")`` must not read an endless file (run in a subprocess with a
     memory limit, so a failure cannot exhaust the machine)."""
     code = ("import resource\n"
-            "resource.setrlimit(resource.RLIMIT_AS, (2 * 1024**3, 2 * 1024**3))\n"
+            "hard = resource.getrlimit(resource.RLIMIT_AS)[1]\n"
+            "soft = 2 * 1024**3 if hard == resource.RLIM_INFINITY else min(2 * 1024**3, hard)\n"
+            "resource.setrlimit(resource.RLIMIT_AS, (soft, hard))\n"
             "from pangaea_lab import inori, pangaea\n"
             "from pangaea_lab.core.errors import InvalidData\n"
             "for game in (inori, pangaea):\n"
