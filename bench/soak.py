@@ -86,9 +86,11 @@ def play_one(mode: int, players: int, game: int) -> tuple[int, str]:
         return steps, f"step {steps}: {type(exc).__name__}: {str(exc)[:200]}"
 
 
-def play_batch(mode: int, players: int, games: range) -> tuple[int, int, int, int, list[str]]:
+def play_batch(mode: int, players: int,
+               games: range) -> tuple[int, int, int, int, list[str], float]:
     steps = breaks = 0
     notes = []
+    began = time.process_time()
     for g in games:
         n, why = play_one(mode, players, g)
         steps += n
@@ -96,7 +98,7 @@ def play_batch(mode: int, players: int, games: range) -> tuple[int, int, int, in
             breaks += 1
             seed, stream = divmod(g, 2)
             notes.append(f"{players} players, seed {seed}, stream {stream}: {why}")
-    return mode, players, steps, breaks, notes
+    return mode, players, steps, breaks, notes, time.process_time() - began
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -126,12 +128,13 @@ def main(argv: list[str] | None = None) -> int:
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         futures = {pool.submit(play_batch, *t): len(t[2]) for t in tasks}
         for f in as_completed(futures):
-            mode, players, steps, breaks, notes = f.result()
-            r = results.setdefault((mode, players), [0, 0, 0, []])
+            mode, players, steps, breaks, notes, cpu = f.result()
+            r = results.setdefault((mode, players), [0, 0, 0, [], 0.0])
             r[0] += futures[f]
             r[1] += steps
             r[2] += breaks
             r[3] += notes
+            r[4] += cpu
             done += futures[f]
             if done == total_games or time.monotonic() - shown > 2:
                 shown = time.monotonic()
@@ -139,10 +142,11 @@ def main(argv: list[str] | None = None) -> int:
                       file=sys.stderr, flush=True)
     print(file=sys.stderr)
     everything_ok = True
-    for (mode, players), (games, steps, breaks, notes) in sorted(results.items()):
+    for (mode, players), (games, steps, breaks, notes, cpu) in sorted(results.items()):
         name = MODES[mode][0]
         print(f"{name}, {players} player{'s' if players > 1 else ''}: games {games}, "
-              f"steps {steps}, invariant breaks {breaks}")
+              f"steps {steps}, invariant breaks {breaks} "
+              f"({games / max(cpu, 1e-9):.1f} games per CPU second)")
         for note in notes[:5]:
             print(f"    {note}")
         everything_ok &= breaks == 0
