@@ -354,3 +354,24 @@ def test_jsonio_limits_are_documented_numbers():
 
 def test_illegal_action_is_a_value_error():
     assert issubclass(IllegalAction, ValueError) and issubclass(InvalidData, ValueError)
+
+
+# ----- positions typed by hand -------------------------------------------------------------------
+
+@pytest.mark.parametrize("call", [
+    lambda: harmonies.card_points(1, "2"), lambda: harmonies.card_points(1, 10**9),
+    lambda: harmonies.card_points(1, 1.5), lambda: harmonies.solo_suns("5", "A"),
+    lambda: harmonies.score_board("A", {"ab": ["green"]}),
+    lambda: harmonies.score_board("A", {(0, 0): ["green"] * 50}),
+])
+def test_hand_typed_harmonies_positions_are_refused_with_the_package_errors(call):
+    with pytest.raises((InvalidSetup, InvalidData, IllegalAction)):
+        call()
+
+
+def test_a_hand_typed_forest_shuffle_position_names_a_real_player():
+    from pangaea_lab.forest_shuffle.scenario import arrange
+    state = forest_shuffle.new_game(players=2, seed=1)
+    for player in ("0", 1.0, True, 9):
+        with pytest.raises(InvalidData, match="no player"):
+            arrange(state, player=player)
