@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 # Jupyter refuses to run as root unless asked to (containers, classroom servers).
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test test-fast bench clean notebook-outputs app test-browser
+.PHONY: lab test test-fast bench soak clean notebook-outputs app test-browser
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -64,6 +64,13 @@ test-browser: $(BROWSER_STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
+
+# Many seeded random games of every game, mode and player count, invariants checked after every
+# step, every final state saved and loaded; one summary line per mode. Long: not part of `test`.
+SOAK_GAMES ?= 1000
+
+soak: $(STAMP)
+	$(BIN)/python bench/soak.py --games $(SOAK_GAMES)
 
 clean:
 	rm -rf $(VENV) build .pytest_cache

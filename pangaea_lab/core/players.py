@@ -13,6 +13,7 @@ import random
 from typing import Callable, Sequence
 
 from .protocol import Action, GameState, group_by_kind
+from .validate import require
 
 
 class Player:
@@ -73,7 +74,7 @@ class GreedyPlayer(Player):
         if not actions:
             raise ValueError("no legal action: the game is over")
         player = state.current_player
-        assert player is not None
+        require(player is not None)
         gains = [self.gain(state, a, player) for a in actions]
         best = max(gains)
         top = [a for a, g in zip(actions, gains) if g == best]
@@ -92,7 +93,7 @@ def play_game(state: GameState, players: Sequence[Player] | Player,
         if state.is_over:
             return state
         seat = state.current_player
-        assert seat is not None
+        require(seat is not None)
         action = players[seat].choose(state)
         after = state.apply(action)
         if on_step is not None:

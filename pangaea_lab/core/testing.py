@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Callable
 
 from .players import RandomPlayer
+from .validate import require
 from .protocol import GameState
 
 
@@ -32,20 +33,20 @@ def check_playout(new_game: Callable[..., GameState], players: int, seed: int,
         if step % json_every == 0:
             text = state.to_json()
             again = cls.from_json(text)
-            assert again == state, f"JSON round-trip changed the state at step {step}"
-            assert again.to_json() == text, f"JSON text not stable at step {step}"
+            require(again == state, f"JSON round-trip changed the state at step {step}")
+            require(again.to_json() == text, f"JSON text not stable at step {step}")
         if state.is_over:
-            assert state.legal_actions() == [], "a finished game still lists actions"
-            assert state.current_player is None
+            require(state.legal_actions() == [], "a finished game still lists actions")
+            require(state.current_player is None)
             return state
         actions = state.legal_actions()
-        assert actions, f"no legal action at step {step} but the game is not over"
-        assert len(set(actions)) == len(actions), f"duplicate legal actions at step {step}"
+        require(actions, f"no legal action at step {step} but the game is not over")
+        require(len(set(actions)) == len(actions), f"duplicate legal actions at step {step}")
         if step % apply_all_every == 0:
             snapshot = state.to_json()
             for action in actions:
                 state.apply(action)
-            assert state.to_json() == snapshot, f"apply() changed the old state at step {step}"
+            require(state.to_json() == snapshot, f"apply() changed the old state at step {step}")
         action = bot.choose(state)
         after = state.apply(action)
         if on_step is not None:
@@ -62,7 +63,7 @@ def check_replay(new_game: Callable[..., GameState], players: int, seed: int,
     b = new_game(players=players, seed=seed)
     bot_a, bot_b = RandomPlayer(seed), RandomPlayer(seed)
     for _ in range(steps):
-        assert a.to_json() == b.to_json()
+        require(a.to_json() == b.to_json())
         if a.is_over:
             return
         a = a.apply(bot_a.choose(a))

@@ -25,6 +25,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Union
 
 from .board_widget import clickable_board
+from .validate import require
 from .errors import IllegalAction, InvalidSetup, PangaeaLabError
 from .players import GreedyPlayer, Player, RandomPlayer
 from .protocol import Action, GameState, ScoreBreakdown, group_by_kind
@@ -361,7 +362,7 @@ class StepThroughModel:
             self.message = "The game is over: undo, or start a new game."
             return False
         seat = state.current_player
-        assert seat is not None
+        require(seat is not None)
         try:
             after = state.apply(action)
         except IllegalAction as exc:
@@ -544,7 +545,7 @@ class StepThroughModel:
         if state.is_over:
             return self.result_text()
         seat = state.current_player
-        assert seat is not None
+        require(seat is not None)
         who = "" if not self.is_computer(seat) else f" (computer: {self.controller_name(seat)})"
         return f"Move {len(self._moves) + 1}: {state.player_name(seat)}{who} to play."
 

@@ -161,3 +161,8 @@ class Finish(Action):
         return {"free": "Place no more cards for free",
                 "raccoon": "Stop putting cards under the cave (and draw as many)",
                 "mole": "Play no more cards with the Mole"}.get(self.what, f"Finish {self.what}")
+
+
+#: every action type of the game (a hand-built action must be one of them)
+ACTION_TYPES = (KeepHand, Mulligan, DrawCard, PlayTree, PlaySapling, PlayDweller, Pay, Decide,
+                PlaceFree, ToCave, Finish)

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from ..core.errors import IllegalAction, InvalidData, InvalidSetup
+from ..core.validate import require
 from ..core.protocol import Action
 from ..core.rng import check_seed, make_rng, shuffled
 from .actions import (Decide, DrawCard, Finish, KeepHand, Mulligan, Pay, PlaceFree, PlayDweller,
@@ -179,7 +180,7 @@ class Work:
             self.forests[p] = self.forests[p].plant(Tree(SAPLING, action.card))
             placement, cost = "sapling", 0
         else:
-            assert isinstance(action, PlayDweller)
+            require(isinstance(action, PlayDweller))
             d = dweller_of(action.card, action.side)
             self.forests[p] = self.forests[p].place(action.tree, action.side, d, self.this_turn)
             placement, cost = action.side, cat.species(d.species).cost
@@ -456,21 +457,21 @@ def apply(st: GameState, action: Action) -> GameState:
         w.busy = True
         w.play(action, "mole" if step is not None else "")
     elif isinstance(action, Pay):
-        assert step is not None
+        require(step is not None)
         w.hands[p].remove(action.card)
         w.clearing.append(action.card)
         paid = step.cards + (action.card,)
         kind = "pay" if step.n > 1 else "placed"
         w.pending[0] = Step(kind, step.card, step.n - 1, paid, step.tag, step.via)
     elif isinstance(action, Decide):
-        assert step is not None
+        require(step is not None)
         w.pending.pop(0)
         if action.use:
             resolve(w, step.kind, step)
     elif isinstance(action, PlaceFree):
         place_free(w, action.card, action.side, action.tree)
     elif isinstance(action, ToCave):
-        assert step is not None
+        require(step is not None)
         w.hands[p].remove(action.card)
         w.caves[p].append(action.card)
         w.pending[0] = Step("raccoon", step.card, step.n + 1, step.cards + (action.card,))
@@ -478,7 +479,7 @@ def apply(st: GameState, action: Action) -> GameState:
             w.pending.pop(0)
             w.draw_to_hand(step.n + 1)
     elif isinstance(action, Finish):
-        assert step is not None
+        require(step is not None)
         w.pending.pop(0)
         if step.kind == "raccoon":
             w.draw_to_hand(step.n)

@@ -81,7 +81,7 @@ def arrange(state: GameState, player: int | None = None, hand: Sequence[Spec] | 
     if state.phase == "over":
         raise InvalidData("cannot arrange a finished game")
     p = state.current if player is None else player
-    if not 0 <= p < state.players:
+    if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < state.players:
         raise InvalidData(f"there is no player {p} in a {state.players}-player game")
     removed, box, deck = list(state.removed), list(state.box), list(state.deck)
     hands = [list(h) for h in state.hands]

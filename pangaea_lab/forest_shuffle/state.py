@@ -15,6 +15,7 @@ from ..core.errors import InvalidData
 from ..core.jsonio import FORMAT_VERSION, convert, dumps, open_save
 from ..core.protocol import Action
 from ..core.protocol import GameState as BaseState
+from ..core.validate import guarded_apply, kind_of, load_guarded, require
 from .cards import SAPLING, SIDES, catalog
 from .forest import Dweller, Forest, Tree, can_join
 from .scoring import ForestScore, score
@@ -75,15 +76,60 @@ def tree_of(card: int, sapling: bool) -> Tree:
 
 
 def forest_from_data(data: Any, cave: int, where: str) -> Forest:
+    if not isinstance(data, list) or len(data) > len(_ALL_IDS):
+        raise InvalidData(f"{where}: expected a list of at most {len(_ALL_IDS)} trees")
+
     def build() -> Forest:
         forest = Forest(cave=cave)
         for i, (cid, sapling, slots) in enumerate(data):
-            forest = forest.plant(tree_of(cid, bool(sapling)))
+            forest = forest.plant(tree_of(_whole(cid), _flag(sapling, f"{where}[{i}][1]")))
             for side in SIDES:
                 for d in slots.get(side, []):
                     forest = forest.place(i, side, dweller_of(d, side))
         return forest
     return convert(where, build)
+
+
+def _whole(value: Any) -> int:
+    """A whole number from a save (not true/false, not a decimal, not a text)."""
+    if type(value) is not int:
+        raise TypeError(f"expected a whole number, got {kind_of(value)}")
+    return value
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str) or len(value) > 200:
+        raise TypeError(f"expected a short text, got {kind_of(value)}")
+    return value
+
+
+def _flag(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidData(f"{where}: expected true/false, got {kind_of(value)}")
+    return value
+
+
+def _check_pending(state: "GameState") -> None:
+    """Each queued step names a card where it lies in the current player's forest, and (for effects and bonuses) its species, so the rules can resolve it."""
+    forest = state.forests[state.current]
+    moles = [s for s in state.pending if s.kind == "mole"]
+    for k, s in enumerate(state.pending):
+        where = f"pending[{k}]"
+        if s.via not in ("", "mole") or (s.via == "mole" and not moles):
+            raise InvalidData(f"{where}: 'via' must be empty, or 'mole' with a Mole step queued")
+        if s.kind in ("pay", "placed"):
+            if s.tag in ("tree", "sapling"):
+                here = any(t.card == s.card for t in forest.trees)
+            elif s.tag in SIDES:
+                here = any(d.card == s.card for t in forest.trees for d in t.slot(s.tag))
+            else:
+                raise InvalidData(f"{where}: {s.tag[:30]!r} is not a placement (tree, sapling "
+                                  f"or one of {list(SIDES)})")
+            if not here:
+                raise InvalidData(f"{where}: card {s.card} is not in the forest as a {s.tag}")
+        elif s.kind in ("mushroom", "effect", "bonus"):
+            if s.tag not in {sp.name for sp in catalog().all_species()}:
+                raise InvalidData(f"{where}: {s.tag[:30]!r} is not a species")
 
 
 def _seed(value: Any) -> int | str:
@@ -145,8 +191,10 @@ class GameState(BaseState):
         return list(cached)
 
     def apply(self, action: Action) -> "GameState":
+        from .actions import ACTION_TYPES
         from .rules import apply
-        return apply(self, action)
+        return guarded_apply(self, action, ACTION_TYPES, lambda: apply(self, action),
+                             "Forest Shuffle")
 
     def scores(self) -> list[ForestScore]:
         return score(list(self.forests))
@@ -205,8 +253,8 @@ class GameState(BaseState):
 
     @classmethod
     def from_json(cls, text: str | bytes) -> "GameState":
-        data = open_save(text, cls.game)
-        return cls.from_data(data)
+        return load_guarded("Forest Shuffle save file",
+                            lambda: cls.from_data(open_save(text, cls.game)))
 
     @classmethod
     def from_data(cls, data: dict) -> "GameState":
@@ -215,8 +263,8 @@ class GameState(BaseState):
         missing = [n for n in names if n not in data]
         if missing:
             raise InvalidData(f"the save file lacks field(s): {', '.join(missing)}")
-        ids = lambda key: convert(f"field {key!r}", lambda: tuple(int(x) for x in data[key]))
-        caves = convert("field 'caves'", lambda: tuple(tuple(int(x) for x in c)
+        ids = lambda key: convert(f"field {key!r}", lambda: tuple(_whole(x) for x in data[key]))
+        caves = convert("field 'caves'", lambda: tuple(tuple(_whole(x) for x in c)
                                                        for c in data["caves"]))
         forests_raw = data["forests"]
         if not isinstance(forests_raw, list) or len(forests_raw) != len(caves):
@@ -226,31 +274,35 @@ class GameState(BaseState):
         if not isinstance(options, dict) or set(options) != set(OPTION_DEFAULTS):
             raise InvalidData(f"field 'options' must set exactly {sorted(OPTION_DEFAULTS)}")
         pending = convert("field 'pending'", lambda: tuple(
-            Step(str(k), int(c), int(n), tuple(int(x) for x in cs), str(t), str(v))
+            Step(_text(k), _whole(c), _whole(n), tuple(_whole(x) for x in cs), _text(t), _text(v))
             for k, c, n, cs, t, v in data["pending"]))
-        for s in pending:
+        for k, s in enumerate(pending):
             if s.kind not in STEP_KINDS:
                 raise InvalidData(f"field 'pending' has an unknown step {s.kind!r}")
+            if (s.card != 0 and s.card not in _ALL_IDS or not 0 <= s.n <= 50
+                    or len(s.cards) > 50 or not set(s.cards) <= _ALL_IDS):
+                raise InvalidData(f"pending[{k}]: expected a card of the game, a count from 0 "
+                                  "to 50 and card ids")
         state = cls(
-            players=convert("field 'players'", lambda: int(data["players"])),
+            players=convert("field 'players'", lambda: _whole(data["players"])),
             seed=_seed(data["seed"]),
-            options=tuple(sorted((k, bool(v)) for k, v in options.items())),
+            options=tuple(sorted((k, _flag(v, f"options.{k}")) for k, v in options.items())),
             deck=ids("deck"),
-            hands=convert("field 'hands'", lambda: tuple(tuple(int(x) for x in h)
+            hands=convert("field 'hands'", lambda: tuple(tuple(_whole(x) for x in h)
                                                          for h in data["hands"])),
             clearing=ids("clearing"),
             forests=tuple(forest_from_data(f, len(caves[i]), f"field 'forests'[{i}]")
                           for i, f in enumerate(forests_raw)),
             caves=caves, removed=ids("removed"), box=ids("box"), winter=ids("winter"),
-            current=convert("field 'current'", lambda: int(data["current"])),
-            phase=str(data["phase"]),
+            current=convert("field 'current'", lambda: _whole(data["current"])),
+            phase=convert("field 'phase'", lambda: _text(data["phase"])),
             mulligan_left=ids("mulligan_left"),
             pending=pending,
-            busy=bool(data["busy"]),
-            extra_turns=convert("field 'extra_turns'", lambda: int(data["extra_turns"])),
+            busy=_flag(data["busy"], "busy"),
+            extra_turns=convert("field 'extra_turns'", lambda: _whole(data["extra_turns"])),
             this_turn=ids("this_turn"),
-            turn=convert("field 'turn'", lambda: int(data["turn"])),
-            ended_by=str(data["ended_by"]),
+            turn=convert("field 'turn'", lambda: _whole(data["turn"])),
+            ended_by=convert("field 'ended_by'", lambda: _text(data["ended_by"])),
         )
         if state.phase not in ("mulligan", "turn", "over"):
             raise InvalidData(f"field 'phase' must be mulligan, turn or over, "
@@ -265,6 +317,7 @@ class GameState(BaseState):
             state.check_invariants()
         except AssertionError as exc:
             raise InvalidData(f"the save file is inconsistent: {exc}") from None
+        _check_pending(state)
         return state
 
     # ----- invariants ---------------------------------------------------------------------
@@ -284,13 +337,13 @@ class GameState(BaseState):
     def check_invariants(self) -> None:
         cards = self.all_cards()
         expected = catalog().card_ids
-        assert len(cards) == len(expected) and set(cards) == _ALL_IDS, (
-            f"card total not conserved: {len(cards)} cards in play, expected {len(expected)}")
-        assert len(self.winter) <= 3, "more than three winter cards revealed"
+        require(len(cards) == len(expected) and set(cards) == _ALL_IDS,
+                f"card total not conserved: {len(cards)} cards in play, expected {len(expected)}")
+        require(len(self.winter) <= 3, "more than three winter cards revealed")
         for p, hand in enumerate(self.hands):
-            assert len(hand) <= 10, f"player {p + 1} holds {len(hand)} cards (limit 10)"
+            require(len(hand) <= 10, f"player {p + 1} holds {len(hand)} cards (limit 10)")
         for p, forest in enumerate(self.forests):
-            assert forest.cave == len(self.caves[p]), "cave count out of step"
+            require(forest.cave == len(self.caves[p]), "cave count out of step")
             _check_slots(forest, p)
         self._check_this_turn()
 
@@ -300,15 +353,15 @@ class GameState(BaseState):
         placed = self.this_turn
         if not placed:
             return
-        assert len(set(placed)) == len(placed), "a card is listed twice as placed this turn"
+        require(len(set(placed)) == len(placed), "a card is listed twice as placed this turn")
         forest = self.forests[self.current]
-        assert set(placed) <= set(_forest_cards(forest)), (
-            "a card listed as placed this turn is not in the current player's forest")
+        require(set(placed) <= set(_forest_cards(forest)),
+                "a card listed as placed this turn is not in the current player's forest")
         for i, t in enumerate(forest.trees):
             for side in SIDES:
                 slot = t.slot(side)
-                assert all(d.card not in placed for d in slot[:-1]), (
-                    f"slot {side} of tree {i + 1} stacks a card on one placed this turn")
+                require(all(d.card not in placed for d in slot[:-1]),
+                        f"slot {side} of tree {i + 1} stacks a card on one placed this turn")
 
 
 _ALL_IDS = frozenset(catalog().card_ids)
@@ -336,10 +389,10 @@ def _check_slots(forest: Forest, p: int) -> None:
         for side in SIDES:
             slot = t.slot(side)
             for k, d in enumerate(slot):
-                assert catalog().species(d.species).fits(side), (
-                    f"{d.species} sits in a {side} slot")
-                assert can_join(slot[:k], d.species) is None, (
-                    f"slot {side} of tree {i + 1} of player {p + 1} holds {len(slot)} cards")
+                require(catalog().species(d.species).fits(side),
+                        f"{d.species} sits in a {side} slot")
+                require(can_join(slot[:k], d.species) is None,
+                        f"slot {side} of tree {i + 1} of player {p + 1} holds {len(slot)} cards")
                 if d.card is not None:
-                    assert dweller_of(d.card, side) == d, f"card #{d.card} shows the wrong half"
+                    require(dweller_of(d.card, side) == d, f"card #{d.card} shows the wrong half")
     object.__setattr__(forest, "_slots_ok", True)

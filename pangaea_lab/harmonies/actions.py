@@ -96,3 +96,7 @@ class EndTurn(Action):
 
     def describe(self) -> str:
         return "End the turn (refill the central board and the animal cards)"
+
+
+#: every action type of the game (a hand-built action must be one of them)
+ACTION_TYPES = (ChooseSpirit, TakeTokens, PlaceToken, TakeCard, PlaceCube, DiscardCard, EndTurn)

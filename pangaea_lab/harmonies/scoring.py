@@ -310,14 +310,16 @@ def card_points(card_key: int | str | Card, placed: int, side: str = "A",
     """Points of a card with ``placed`` cubes on the board: the highest uncovered value of
     an animal card; for a spirit, its count on the board (only once its cube is placed)."""
     c = card(card_key)
+    if isinstance(placed, bool) or not isinstance(placed, int):
+        raise InvalidSetup(f"placed: expected a whole number of cubes, got {placed!r}")
     if c.is_spirit:
         if placed < 1:
             return 0
         side = check_side(side)
         return spirit_points(c, side, stacks_tuple(side, stacks))
     if not 0 <= placed <= c.cubes:
-        raise ValueError(f"{c.name} holds {c.cubes} cubes, so 0-{c.cubes} can be placed, "
-                         f"not {placed}")
+        raise InvalidSetup(f"{c.name} holds {c.cubes} cubes, so 0-{c.cubes} can be placed, "
+                           f"not {placed}")
     return c.value(placed)
 
 
@@ -360,6 +362,8 @@ def solo_suns(score: int, side: str, spirit: int | str | Card | None = None) -> 
     >>> solo_suns(130, "A", "Lion")
     7
     """
+    if isinstance(score, bool) or not isinstance(score, int):
+        raise InvalidSetup(f"score: expected a whole number of points, got {score!r}")
     side = check_side(side)
     suns = suns_for_score(score) + _solo()["side_bonus"][side]
     if spirit is None:

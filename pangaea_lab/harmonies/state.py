@@ -15,6 +15,7 @@ from ..core import jsonio
 from ..core.errors import InvalidData, PangaeaLabError
 from ..core.protocol import Action, GameState, ScoreBreakdown
 from ..core.svg import SvgImage, as_image
+from ..core.validate import guarded_apply, load_guarded, require
 from .board import Cell, Stack, cells, legal_stacks, rules_data
 from .cards import Card, animal_ids, card, spirit_ids
 from .scoring import RIVER_RULES, BoardScore, landscape_score, solo_suns, spirit_points
@@ -108,6 +109,11 @@ class HarmoniesState(GameState):
         return list(self._cache["legal"])
 
     def apply(self, action: Action) -> "HarmoniesState":
+        from .actions import ACTION_TYPES
+        return guarded_apply(self, action, ACTION_TYPES, lambda: self._apply(action),
+                             "Harmonies")
+
+    def _apply(self, action: Action) -> "HarmoniesState":
         from .rules import apply, why_illegal
         if self.over:
             raise self.reject("the game is over", rule="End of the game")
@@ -266,14 +272,14 @@ class HarmoniesState(GameState):
         from .rules import token_counts
         mix = rules_data()["tokens"]["counts"]
         counts = token_counts(self)
-        assert dict(counts) == {k: v for k, v in mix.items() if v}, \
-            f"tokens not conserved: {dict(counts)}"
+        require(dict(counts) == {k: v for k, v in mix.items() if v},
+                f"tokens not conserved: {dict(counts)}")
         legal = legal_stacks()
         for p, area in enumerate(self.areas):
             for s in area.stacks:
-                assert not s or s in legal, f"player {p} holds an illegal stack {s}"
+                require(not s or s in legal, f"player {p} holds an illegal stack {s}")
             for s, c in zip(area.stacks, area.cubes):
-                assert not c or s, "a cube sits on an empty space"
+                require(not c or s, "a cube sits on an empty space")
         cb = rules_data()["central_board"]
         animal_cubes = self.cube_supply
         for area in self.areas:
@@ -281,19 +287,19 @@ class HarmoniesState(GameState):
                 if not card(c).is_spirit:
                     animal_cubes += card(c).cubes - k
             animal_cubes += sum(1 for c in area.cubes if c and not card(c).is_spirit)
-        assert animal_cubes == cb["animal_cubes"], f"animal cubes not conserved: {animal_cubes}"
+        require(animal_cubes == cb["animal_cubes"], f"animal cubes not conserved: {animal_cubes}")
         for area in self.areas:
             placed = Counter(c for c in area.cubes if c)
             for c, k in area.cards:
-                assert placed[c] == k, f"card {c}: {k} cubes placed but {placed[c]} on board"
+                require(placed[c] == k, f"card {c}: {k} cubes placed but {placed[c]} on board")
         seen = list(self.deck) + list(self.row) + list(self.discard_pile)
         seen += [c for a in self.areas for c, _ in a.cards if not card(c).is_spirit]
-        assert sorted(seen) == sorted(animal_ids()), "animal cards not conserved"
+        require(sorted(seen) == sorted(animal_ids()), "animal cards not conserved")
         spirits = list(self.boxed_spirits)
         for a in self.areas:
             spirits += list(a.spirit_offer) + [c for c, _ in a.cards if card(c).is_spirit]
-        assert sorted(spirits) == sorted(spirit_ids()), "spirit cards not conserved"
-        assert sum(1 for a in self.areas if a.spirit()) <= cb["spirit_cubes"]
+        require(sorted(spirits) == sorted(spirit_ids()), "spirit cards not conserved")
+        require(sum(1 for a in self.areas if a.spirit()) <= cb["spirit_cubes"])
 
     # ----- JSON --------------------------------------------------------------------------
 
@@ -309,8 +315,8 @@ class HarmoniesState(GameState):
 
     @classmethod
     def from_json(cls, text: str | bytes) -> "HarmoniesState":
-        data = jsonio.open_save(text, cls.game)
-        return jsonio.convert("the Harmonies save file", lambda: _from_dict(cls, data))
+        return load_guarded("Harmonies save file",
+                            lambda: _from_dict(cls, jsonio.open_save(text, cls.game)))
 
 
 def _strs(value: Any, where: str) -> tuple[str, ...]:
@@ -344,8 +350,11 @@ def _from_dict(cls: type[HarmoniesState], d: dict) -> HarmoniesState:
                 raise InvalidData(f"field {where}.stacks holds {list(s)}, which the stacking "
                                   f"chart forbids")
         cards_ = []
-        for item in f(a, "cards", list, where):
-            c, k = _ints(item, f"{where}.cards")
+        for j, item in enumerate(f(a, "cards", list, where)):
+            pair = _ints(item, f"{where}.cards[{j}]")
+            if len(pair) != 2:
+                raise InvalidData(f"field {where}.cards[{j}] must be [card, cubes placed]")
+            c, k = pair
             card(c)
             cards_.append((c, k))
         areas.append(PlayerArea(stacks, cubes, tuple(cards_),
@@ -371,6 +380,9 @@ def _from_dict(cls: type[HarmoniesState], d: dict) -> HarmoniesState:
         over=f(d, "over", bool, "save"), cube_supply=f(d, "cube_supply", int, "save"))
     if not 0 <= state.player < len(areas):
         raise InvalidData("field save.player names a seat that does not exist")
+    if len(state.hand) > 3 or (state.hand and not state.took_tokens):
+        raise InvalidData("field save.hand: tokens in hand come from taking tokens this turn "
+                          "(took_tokens), three at most")
     if state.river_rule not in RIVER_RULES:
         raise InvalidData("field save.river_rule must be one of " + ", ".join(RIVER_RULES))
     try:

@@ -173,3 +173,7 @@ class ChooseNewStart(Action):
 
 ALL_ACTIONS = (OfferCard, OfferTree, ChooseAltar, TakeFavor, BlockSpace, RuneGain, RuneMove,
                RuneOffer, EndTurn, PassRunes, SetAside, ChooseNewStart)
+
+
+#: every action type of the game (a hand-built action must be one of them)
+ACTION_TYPES = ALL_ACTIONS

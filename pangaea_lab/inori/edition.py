@@ -21,6 +21,7 @@ from typing import Any
 
 from ..core.errors import InvalidData
 from ..core.jsonio import dumps, load_file, parse
+from ..core.validate import kind_of
 from .cards import Card, Effect, parse_card, parse_effect
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -136,6 +137,22 @@ class Edition:
                 for a in self.assumptions]
 
 
+#: the largest custom edition the loader accepts (the reference edition is far smaller);
+#: checked before anything is built from a list
+LIMITS = {"colours": 16, "cards": 400, "great_tree.spaces": 40, "runes": 100,
+          "rune count": 20, "altars.colours": 16}
+
+
+def _sized(value: Any, where: str) -> list:
+    """``value`` checked to be a list no longer than ``LIMITS[where]``."""
+    if not isinstance(value, list):
+        raise InvalidData(f"field {where!r} must be a list, got {kind_of(value)}")
+    if len(value) > LIMITS[where]:
+        raise InvalidData(f"field {where!r} lists {len(value)} items; an edition has at most "
+                          f"{LIMITS[where]}")
+    return value
+
+
 def _need(obj: Any, key: str, where: str) -> Any:
     if not isinstance(obj, dict):
         raise InvalidData(f"{where} must be a JSON object")
@@ -185,7 +202,7 @@ def _fill(ed: Edition, raw: Any) -> None:
     sources: dict[str, str] = {}
 
     # colours in opposed pairs
-    cols = _need(raw, "colours", "")
+    cols = _sized(_need(raw, "colours", ""), "colours")
     if not isinstance(cols, list) or len(cols) < 2 or len(cols) % 2:
         raise InvalidData("field 'colours' must be a list with an even number of colours "
                           "(spirits come in opposed pairs)")
@@ -255,7 +272,7 @@ def _fill(ed: Edition, raw: Any) -> None:
     sources["marker schedule"] = _label(ms, "marker_schedule")
 
     # cards
-    cards_raw = _need(raw, "cards", "")
+    cards_raw = _sized(_need(raw, "cards", ""), "cards")
     if not isinstance(cards_raw, list):
         raise InvalidData("field 'cards' must be a list")
     cards: dict[str, Card] = {}
@@ -289,7 +306,7 @@ def _fill(ed: Edition, raw: Any) -> None:
 
     # Great Tree
     gt = _need(raw, "great_tree", "")
-    spaces_raw = _need(gt, "spaces", "great_tree")
+    spaces_raw = _sized(_need(gt, "spaces", "great_tree"), "great_tree.spaces")
     if not isinstance(spaces_raw, list) or not spaces_raw:
         raise InvalidData("great_tree.spaces must be a non-empty list")
     tree = []
@@ -328,7 +345,7 @@ def _fill(ed: Edition, raw: Any) -> None:
                           f"found {ed.emptied_root!r}")
     sources["great tree"] = _label(gt, "great_tree")
     altars = _need(raw, "altars", "")
-    ed.altar_colours = tuple(_need(altars, "colours", "altars"))
+    ed.altar_colours = tuple(_sized(_need(altars, "colours", "altars"), "altars.colours"))
     if set(ed.altar_colours) - known or len(set(ed.altar_colours)) != len(ed.altar_colours):
         raise InvalidData("altars.colours must list distinct known colour ids")
     if len(ed.altar_colours) < sum(t.altar for t in tree):
@@ -337,7 +354,7 @@ def _fill(ed: Edition, raw: Any) -> None:
     sources["altars"] = _label(altars, "altars")
 
     # runes
-    runes_raw = _need(raw, "runes", "")
+    runes_raw = _sized(_need(raw, "runes", ""), "runes")
     if not isinstance(runes_raw, list):
         raise InvalidData("field 'runes' must be a list")
     runes = {}
@@ -360,9 +377,11 @@ def _fill(ed: Edition, raw: Any) -> None:
             raise InvalidData(f"{where}.colour: rune kind {kind!r} needs a known colour, "
                               f"found {colour!r}")
         count, slot = r.get("count", 0), r.get("slot", 0)
-        if kind == "gain_favor" and (not isinstance(count, int) or count < 1):
-            raise InvalidData(f"{where}.count must be a whole number of 1 or more")
-        if kind == "move_from_slot" and (not isinstance(slot, int) or
+        if kind == "gain_favor" and (isinstance(count, bool) or not isinstance(count, int)
+                                     or not 1 <= count <= LIMITS["rune count"]):
+            raise InvalidData(f"{where}.count must be a whole number from 1 to "
+                              f"{LIMITS['rune count']}")
+        if kind == "move_from_slot" and (isinstance(slot, bool) or not isinstance(slot, int) or
                                          not 1 <= slot <= ed.start_cards_dealt):
             raise InvalidData(f"{where}.slot must name a card slot from 1 to "
                               f"{ed.start_cards_dealt} (slots that always hold a card)")
@@ -428,6 +447,26 @@ def load_edition(source: str | Path | dict | Edition | None = None) -> Edition:
     if key not in _CACHE:
         _CACHE[key] = Edition(raw, origin)
     return _CACHE[key]
+
+
+#: the editions shipped with the package, by the name a save may give
+SHIPPED = {"reference": reference_edition}
+
+
+def edition_of_save(value: Any) -> Edition:
+    """The edition a save refers to: the name of a shipped edition, or the edition's data
+    embedded in the save.  Never a file: loading an edition from a file is the explicit call
+    ``load_edition(path)``, so a save cannot make the program open a path."""
+    if isinstance(value, str):
+        if value in SHIPPED:
+            return SHIPPED[value]()
+        raise InvalidData(f"field 'edition': {value[:40]!r} is not an edition shipped with the "
+                          f"package ({', '.join(sorted(SHIPPED))}); a save names a shipped "
+                          "edition or embeds the edition's data")
+    if isinstance(value, dict):
+        return load_edition(value)
+    raise InvalidData("field 'edition': expected the name of a shipped edition or the "
+                      f"edition's data, got {kind_of(value)}")
 
 
 def reference_data() -> dict:

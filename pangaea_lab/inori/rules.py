@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..core.errors import IllegalAction
+from ..core.validate import require
 from ..core.jsonio import dumps
 from ..core.protocol import Action
 from .actions import (BlockSpace, ChooseAltar, ChooseNewStart, EndTurn, OfferCard, OfferTree,
@@ -277,7 +278,7 @@ class _Work:
 
     def pay(self, p: int, colour: str, n: int = 1) -> None:
         k = self.ed.colours.index(colour)
-        assert self.favor[p][k] >= n
+        require(self.favor[p][k] >= n)
         self.favor[p][k] -= n
         self.supply[k] += n
 
@@ -592,7 +593,7 @@ def apply_action(s: InoriState, a: Action) -> InoriState:
     w = _Work(s)
     ed = s.edition
     p = s.current_player
-    assert p is not None
+    require(p is not None)
     if isinstance(a, OfferCard):
         w.place_on_card(p, a.slot, a.space, a.pay)
     elif isinstance(a, RuneOffer):

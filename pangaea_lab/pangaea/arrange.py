@@ -7,10 +7,12 @@ from typing import Iterable, Mapping
 
 from ..core.errors import InvalidData, InvalidSetup
 from ..core.hexgrid import Hex
+from ..core.validate import InvariantError, kind_of
 from . import scoring
 from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard
 from .rituals import NOBODY
 from .state import MARKET_SLOTS, GameState
+from .woods import STORM
 
 WOODS_ONLY = ("Strong Canopy", "Foresight")   # Wild Woods Blessings that never enter the bag
 
@@ -32,6 +34,68 @@ def _swap(held: tuple[int, ...], want: Mapping[str, int], kinds: tuple[str, ...]
     return tuple(want.get(kind, 0) for kind in kinds)
 
 
+def _counts(value: object, where: str, kinds: tuple[str, ...], high: int) -> None:
+    """A ``{kind: count}`` mapping of whole numbers from 0 to ``high``."""
+    if not isinstance(value, Mapping):
+        raise InvalidSetup(f"{where}: expected a mapping of {list(kinds)} to counts, got "
+                           f"{kind_of(value)}")
+    for kind, n in value.items():
+        if kind not in kinds:
+            raise InvalidSetup(f"{where}: unknown {kind!r}; use {list(kinds)}")
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= high:
+            raise InvalidSetup(f"{where}.{kind}: expected a whole number from 0 to {high}, "
+                               f"got {n!r}")
+
+
+def check_arguments(s: GameState, changes: Mapping[str, object]) -> None:
+    """Every argument of :func:`arrange` checked for its type and range before anything is
+    moved, so a bad one raises :class:`InvalidSetup` naming it (``weather[0].Sun: expected a
+    whole number from 0 to 12, got 1.5``)."""
+    n, ed = s.num_players, s.edition
+    per_player = {"spirits", "weather", "blessings", "hands", "points", "favors", "chains"}
+    for name, value in changes.items():
+        if value is None:
+            continue
+        if not isinstance(value, Mapping):
+            raise InvalidSetup(f"{name}: expected a mapping, got {kind_of(value)}")
+        if name in per_player:
+            for p in value:
+                if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < n:
+                    raise InvalidSetup(f"{name}: {p!r} is not a player number 0..{n - 1}")
+        else:   # keyed by space (or by Ancient)
+            for key in value:
+                if name == "ancients":
+                    if key not in ANCIENTS:
+                        raise InvalidSetup(f"{key!r} is not an Ancient; use {list(ANCIENTS)}")
+                elif (not isinstance(key, tuple) or len(key) != 2
+                      or not all(type(x) is int for x in key)):
+                    raise InvalidSetup(f"{name}: {key!r} is not a space (q, r)")
+    for p, want in (changes.get("weather") or {}).items():
+        _counts(want, f"weather[{p}]", ed.biomes, max(ed.weather_tokens))
+    for p, want in (changes.get("blessings") or {}).items():
+        _counts(want, f"blessings[{p}]", BLESSING_KINDS, 100)
+    for p, want in (changes.get("favors") or {}).items():
+        _counts(want, f"favors[{p}]", ANCIENTS, max(ed.favor_tokens))
+    for p, v in (changes.get("points") or {}).items():
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 10 * ed.summit_steps:
+            raise InvalidSetup(f"points[{p}]: expected a whole number from 0 to "
+                               f"{10 * ed.summit_steps}, got {v!r}")
+    for p, cards in (changes.get("hands") or {}).items():
+        if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+            raise InvalidSetup(f"hands[{p}]: expected a list of card ids, got {kind_of(cards)}")
+        cards = list(cards)
+        if any(not isinstance(c, str) for c in cards) or len(set(cards)) != len(cards):
+            raise InvalidSetup(f"hands[{p}]: expected distinct card ids (texts)")
+    for p, rows in (changes.get("chains") or {}).items():
+        if isinstance(rows, (str, bytes)) or not isinstance(rows, Iterable) or any(
+                isinstance(r, (str, bytes)) or not isinstance(r, Iterable)
+                or not all(isinstance(c, str) for c in r) for r in rows):
+            raise InvalidSetup(f"chains[{p}]: expected a list of chains, each a list of card ids")
+    for cell, k in (changes.get("treetops") or {}).items():
+        if isinstance(k, bool) or not isinstance(k, int):
+            raise InvalidSetup(f"treetops[{cell}]: expected a whole number, got {kind_of(k)}")
+
+
 def arrange(s: GameState, trees: Mapping[Hex, int] | None = None,
             seeds: Mapping[Hex, int] | None = None,
             spirits: Mapping[int, Hex | None] | None = None,
@@ -43,6 +107,9 @@ def arrange(s: GameState, trees: Mapping[Hex, int] | None = None,
             chains: Mapping[int, Iterable[Iterable[str]]] | None = None,
             ancients: Mapping[str, Hex | None] | None = None,
             treetops: Mapping[Hex, int] | None = None) -> GameState:
+    check_arguments(s, dict(trees=trees, seeds=seeds, spirits=spirits, weather=weather,
+                            blessings=blessings, hands=hands, points=points, favors=favors,
+                            chains=chains, ancients=ancients, treetops=treetops))
     board, ed, n = s.board, s.edition, s.num_players
     if treetops and not s.wild_woods:
         raise InvalidSetup("Treetops belong to the Wild Woods expansion")
@@ -164,7 +231,7 @@ def arrange(s: GameState, trees: Mapping[Hex, int] | None = None,
                 new_hand.append(card.id)
             ps = replace(ps, hand=tuple(new_hand))
         if points and p in points:
-            ps = replace(ps, creature_points=0, land_points=int(points[p]))
+            ps = replace(ps, creature_points=0, land_points=points[p])
         if favors and p in favors:
             ps = replace(ps, favors=_swap(ps.favors, favors[p], ANCIENTS, fbag, "Favor Token"))
         if chains and p in chains:
@@ -182,9 +249,10 @@ def arrange(s: GameState, trees: Mapping[Hex, int] | None = None,
                          played=tuple(c for r in rows for c in r), activated=())
         players[p] = ps
     for k, slot in enumerate(MARKET_SLOTS):
-        if market[k] is None:
+        if market[k] is None:   # the first Ritual card of the deck (Elemental Storms stay)
             deck = land_deck if slot == "land" else creature_deck
-            market[k] = deck.pop(0) if deck else None
+            real = [j for j, c in enumerate(deck) if not c.startswith(STORM)]
+            market[k] = deck.pop(real[0]) if real else None
     anc = list(s.ancients)
     for name, cell in (ancients or {}).items():
         if name not in ANCIENTS:
@@ -199,5 +267,8 @@ def arrange(s: GameState, trees: Mapping[Hex, int] | None = None,
                   land_deck=tuple(land_deck), creature_deck=tuple(creature_deck),
                   market=tuple(market),
                   most_trees=scoring.most_trees_holder(counts, ed.most_trees_minimum))
-    new.check_invariants()
+    try:
+        new.check_invariants()
+    except InvariantError as exc:
+        raise InvalidSetup(f"that arrangement breaks a rule of the game: {exc}") from None
     return new

@@ -140,23 +140,35 @@ class Board:
         return [[s.cell[0], s.cell[1], s.terrain, s.biome, s.tile, s.blessing] for s in self.spaces]
 
 
+#: limits of a saved board, far above any real one (4 players' tiles and the mountain are
+#: under 200 spaces): checked before the board is built
+MAX_SPACES = 2000
+MAX_COORD = 100
+
+
 def board_from_list(rows: object, mountain: object, biomes: Iterable[str]) -> Board:
     """Rebuild a board saved by :meth:`Board.to_list`, checking every row."""
     if not isinstance(rows, list) or not rows:
         raise InvalidData("field 'board' must be a non-empty list of spaces")
+    if len(rows) > MAX_SPACES:
+        raise InvalidData(f"field 'board' lists {len(rows)} spaces; a board has at most "
+                          f"{MAX_SPACES}")
     biomes = set(biomes)
     spaces = []
     for k, row in enumerate(rows):
-        if (not isinstance(row, list) or len(row) != 6 or not all(isinstance(x, int) and not isinstance(x, bool) for x in row[:2])
-                or row[2] not in (LAND, WATER) or row[3] not in biomes
-                or not isinstance(row[4], int) or not isinstance(row[5], bool)):
+        if (not isinstance(row, list) or len(row) != 6
+                or not all(type(x) is int and abs(x) <= MAX_COORD for x in row[:2])
+                or row[2] not in (LAND, WATER) or not isinstance(row[3], str) or row[3] not in biomes
+                or type(row[4]) is not int or not 0 <= row[4] <= MAX_SPACES
+                or not isinstance(row[5], bool)):
             raise InvalidData(f"field board[{k}] must be [q, r, 'land'|'water', biome, tile, "
-                              f"blessing], found {row!r}")
+                              f"blessing], found {repr(row)[:80]}")
         if row[5] and row[2] != WATER:
             raise InvalidData(f"field board[{k}]: only a Water Space can carry a blessing icon")
         spaces.append(Space((row[0], row[1]), row[2], row[3], row[4], row[5]))
-    if not isinstance(mountain, list) or not all(
-            isinstance(h, list) and len(h) == 2 and all(isinstance(x, int) for x in h) for h in mountain):
+    if not isinstance(mountain, list) or len(mountain) > MAX_SPACES or not all(
+            isinstance(h, list) and len(h) == 2
+            and all(type(x) is int and abs(x) <= MAX_COORD for x in h) for h in mountain):
         raise InvalidData("field 'mountain' must be a list of [q, r] pairs")
     return _cached_board(tuple(spaces), tuple((h[0], h[1]) for h in mountain))
 

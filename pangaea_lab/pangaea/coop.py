@@ -18,6 +18,7 @@ from dataclasses import replace
 from typing import Any, TYPE_CHECKING
 
 from ..core.errors import IllegalAction, InvalidData, InvalidSetup
+from ..core.validate import require
 from ..core.rng import make_rng
 from .actions import (AscendAncient, LeaveSeed, MoveShadow, PangaeaAction, PlaceScourge,
                       PlaceSeed, ShareWeather)
@@ -34,7 +35,7 @@ MODE = "ancients"
 def coop_data(ed: Edition) -> CoopData:
     """The edition's Return of the Ancients data, or the reference set's if it has none."""
     data = ed.coop or load_edition().coop
-    assert data is not None
+    require(data is not None)
     return data
 
 
@@ -712,24 +713,24 @@ def check_invariants(s: GameState) -> None:
     data = coop_data(s.edition)
     n = s.num_players
     b = s.board
-    assert s.scourge_supply >= 0 and len(set(s.scourged)) == len(s.scourged)
-    assert s.scourge_supply + len(s.scourged) == data.scourge_per_player * n, \
-        "Scourge Markers: supply + continent must equal 5 per player"
-    assert not any(i in s.scourged for i in s.spirits if i != NOBODY), \
-        "a Spirit stands on a scourged Water Space"
+    require(s.scourge_supply >= 0 and len(set(s.scourged)) == len(s.scourged))
+    require(s.scourge_supply + len(s.scourged) == data.scourge_per_player * n,
+            "Scourge Markers: supply + continent must equal 5 per player")
+    require(not any(i in s.scourged for i in s.spirits if i != NOBODY),
+            "a Spirit stands on a scourged Water Space")
     held = (list(s.shadow_bag) + [m for st in s.moon_stacks for m in st]
             + [m for c in s.moon_board for m in c] + ["Devour"] * len(s.devour_steps) + ["Dance"]
             + list(s.shadow_box))
     for kind, total in data.shadow_mix:
-        assert held.count(kind) == total, f"{kind} Shadow Markers: {held.count(kind)} in play, {total} in the box"
+        require(held.count(kind) == total, f"{kind} Shadow Markers: {held.count(kind)} in play, {total} in the box")
     for i in s.paired:
-        assert i in s.scourged and b.terrain[i] == "land" and s.seeds[i] != NOBODY, \
-            "a second Seed lies only on a scourged Land Space with a Seed"
-    assert s.shadow != NOBODY and 0 <= s.shadow < len(b), "the Shadow stands on the continent"
-    assert all(0 <= x <= s.edition.summit_steps for x in s.ancient_steps)
-    assert all(not ps.hand for ps in s.players), "Return of the Ancients has no Hand Rituals"
-    assert (s.phase == "over") == bool(s.result), "a co-op game ends won or lost"
-    assert s.result in ("", "won", "lost")
+        require(i in s.scourged and b.terrain[i] == "land" and s.seeds[i] != NOBODY,
+                "a second Seed lies only on a scourged Land Space with a Seed")
+    require(s.shadow != NOBODY and 0 <= s.shadow < len(b), "the Shadow stands on the continent")
+    require(all(0 <= x <= s.edition.summit_steps for x in s.ancient_steps))
+    require(all(not ps.hand for ps in s.players), "Return of the Ancients has no Hand Rituals")
+    require((s.phase == "over") == bool(s.result), "a co-op game ends won or lost")
+    require(s.result in ("", "won", "lost"))
 
 
 def coop_to_dict(s: GameState) -> dict:

@@ -182,20 +182,51 @@ def _value(data: Mapping, key: str) -> Any:
     return entry["value"]
 
 
+#: The largest value an edition may give, by field (the first part of its name).  The shipped
+#: edition is far below every one; a custom edition gets generous room, but a few hundred bytes
+#: cannot ask for 2**63 Shadow Markers or a mountain of radius a million.  Checked before
+#: anything is built from the value.
+LIMITS = {
+    "players": 6, "tiles_per_player": 12, "mountain": 6, "summit_steps": 200,
+    "trees_per_player": 60, "seeds_per_player": 60, "weather_tokens": 200, "blessings": 100,
+    "favor_tokens": 100, "most_trees": 100, "round_limit": 500, "ancients_mountain": 200,
+    "scourge_markers": 100, "shadow_markers": 60, "moon_board": 60, "wild_woods": 100,
+}
+#: the longest list an edition may give, by field
+LIST_LIMITS = {"biomes": 12, "land_rituals": 300, "creature_rituals": 300, "tile_shape": 40,
+               "cost": 12}
+#: any other whole number
+DEFAULT_LIMIT = 1000
+
+
 def _int(value: Any, where: str, low: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise InvalidData(f"edition field {where} must be a whole number of at least {low}, "
-                          f"found {value!r}")
+    high = LIMITS.get(where.split(".")[0].split("[")[0], DEFAULT_LIMIT)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        shown = repr(value) if len(repr(value)) < 30 else f"a number of {len(repr(value))} digits"
+        raise InvalidData(f"edition field {where} must be a whole number from {low} to {high}, "
+                          f"found {shown}")
+    return value
+
+
+def _list(value: Any, where: str) -> list:
+    """A list no longer than its declared limit (``LIST_LIMITS``, else 1000 items)."""
+    if not isinstance(value, list):
+        raise InvalidData(f"edition field {where} must be a list")
+    high = LIST_LIMITS.get(where.split(".")[0], DEFAULT_LIMIT)
+    if len(value) > high:
+        raise InvalidData(f"edition field {where} lists {len(value)} items; at most {high}")
     return value
 
 
 def _cells(value: Any, where: str) -> tuple[tuple[int, int], ...]:
     if not isinstance(value, list) or not value:
         raise InvalidData(f"edition field {where} must be a non-empty list of [q, r] pairs")
+    _list(value, where)
     out = []
     for cell in value:
         if (not isinstance(cell, list) or len(cell) != 2
-                or not all(isinstance(x, int) and not isinstance(x, bool) for x in cell)):
+                or not all(isinstance(x, int) and not isinstance(x, bool) and abs(x) <= 50
+                           for x in cell)):
             raise InvalidData(f"edition field {where}: {cell!r} is not a [q, r] pair of integers")
         out.append((cell[0], cell[1]))
     if len(set(out)) != len(out):
@@ -224,7 +255,7 @@ def _validated(text: str) -> Edition:
         raise InvalidData("edition field 'label' must be a text saying what the data are")
 
     biomes = _value(data, "biomes")
-    if (not isinstance(biomes, list) or len(biomes) < 2
+    if (not isinstance(biomes, list) or len(_list(biomes, "biomes")) < 2
             or not all(isinstance(b, str) and b for b in biomes) or len(set(biomes)) != len(biomes)):
         raise InvalidData("edition field 'biomes' must list at least 2 different biome names")
     biomes = tuple(biomes)
@@ -322,6 +353,7 @@ def _validated(text: str) -> Edition:
     raw_land = _value(data, "land_rituals")
     if not isinstance(raw_land, list):
         raise InvalidData("edition field 'land_rituals' must be a list of cards")
+    _list(raw_land, "land_rituals")
     for i, card in enumerate(raw_land):
         where = f"land_rituals[{i}]"
         cid = new_id(card, where)
@@ -336,6 +368,7 @@ def _validated(text: str) -> Edition:
     raw_creature = _value(data, "creature_rituals")
     if not isinstance(raw_creature, list):
         raise InvalidData("edition field 'creature_rituals' must be a list of cards")
+    _list(raw_creature, "creature_rituals")
     for i, card in enumerate(raw_creature):
         where = f"creature_rituals[{i}]"
         cid = new_id(card, where)
@@ -553,6 +586,7 @@ def _woods_data(raw: Any, biomes: tuple[str, ...], coop: "CoopData | None") -> W
     raw_slots = v.get("slots")
     if not isinstance(raw_slots, list) or not raw_slots:
         raise InvalidData(f"edition field {where}.slots must list the Treetop slots")
+    _list(raw_slots, f"{where}.slots")
     slots = []
     for k, s in enumerate(raw_slots):
         w = f"{where}.slots[{k}]"
@@ -578,7 +612,7 @@ def _woods_data(raw: Any, biomes: tuple[str, ...], coop: "CoopData | None") -> W
     if sum(n for _, n in blessings) < need:
         raise InvalidData(f"edition field {where}.blessings: 4 Player Boards need {need} Blessings")
     storms = v.get("storms")
-    if not isinstance(storms, list) or not all(s in biomes for s in storms):
+    if not isinstance(storms, list) or not all(s in biomes for s in _list(storms, where)):
         raise InvalidData(f"edition field {where}.storms must list a weather of {list(biomes)} per card")
     per_deck = _int(v.get("storms_per_deck"), f"{where}.storms_per_deck")
     if 2 * per_deck > len(storms):
@@ -612,4 +646,7 @@ def load_edition(source: str | Path | Mapping | Edition | None = None) -> Editio
         return source
     if isinstance(source, Mapping):
         return edition_from_dict(dict(source))
+    if not isinstance(source, (str, Path)):
+        raise InvalidData(f"an edition is a file path, a dict or an Edition, not "
+                          f"{type(source).__name__}")
     return edition_from_dict(load_file(source, what="edition file"))

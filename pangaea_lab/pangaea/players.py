@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 
 from ..core.players import Player
+from ..core.validate import require
 from .actions import (ActivateFavor, BlessCallAncient, BlessFlyingSeed, BlessVigorousSeed,
                       ConvertFavor, EndTurn, ExpandForest, FlyingSeed, PangaeaAction,
                       PlaceAncient, PlayCreature, PlayLand, SpiritGrowth, SummonAncient,
@@ -186,7 +187,7 @@ class ForesterPlayer(Player):
         if not actions:
             raise ValueError("no legal action: the game is over")
         p = state.current_player
-        assert p is not None
+        require(p is not None)
         scored = [(self.value(state, a, p), k) for k, a in enumerate(actions)]
         best = max(v for v, _ in scored)
         top = [actions[k] for v, k in scored if v == best]

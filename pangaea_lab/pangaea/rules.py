@@ -12,6 +12,7 @@ from itertools import combinations, product
 from typing import Any, Iterator
 
 from ..core.errors import IllegalAction, InvalidData
+from ..core.validate import require
 from . import scoring
 from ..core.rng import make_rng
 from .actions import (DECISION, MAIN, ActivateFavor, BlessCallAncient, BlessFlyingSeed,
@@ -839,8 +840,10 @@ def _do_creature(s: GameState, d: Draft, a: PlayCreature) -> None:
     ps = s.players[p]
     biomes = s.edition.biomes
     pay = dict(a.pay)
-    if not set(pay) <= set(biomes) or any(not isinstance(n, int) or n < 0 for n in pay.values()):
-        raise IllegalAction(f"A payment names Weather Tokens of {list(biomes)} with counts.",
+    if (not set(pay) <= set(biomes) or len(pay) != len(a.pay)
+            or any(not isinstance(n, int) or n < 0 for n in pay.values())):
+        raise IllegalAction(f"PlayCreature.pay: a payment names each kind of Weather Token of "
+                            f"{list(biomes)} once, with a count.",
                             rule="Creature Rituals")
     tokens = tuple(pay.get(b, 0) for b in biomes)
     free = coop.free_ritual(s, card)   # a returned Ancient's Ritual costs nothing
@@ -890,7 +893,7 @@ def _do_land(s: GameState, d: Draft, a: PlayLand) -> None:
 
 
 def _do_take_market(s: GameState, d: Draft, a: TakeMarketCard) -> None:
-    assert s.pending is not None
+    require(s.pending is not None)
     if a.card not in s.market:
         raise s.reject(f"{a.card} is not in the Open Market.", rule="Step 3: Draw New Card",
                        like=TakeMarketCard)
@@ -901,7 +904,7 @@ def _do_take_market(s: GameState, d: Draft, a: TakeMarketCard) -> None:
 
 
 def _do_draw(s: GameState, d: Draft, a: DrawFromDeck) -> None:
-    assert s.pending is not None
+    require(s.pending is not None)
     deck = {"land": d.land_deck, "creature": d.creature_deck}.get(a.deck)
     if deck is None:
         raise s.reject("Draw from the 'land' or the 'creature' deck.", rule="Step 3: Draw New Card")
@@ -917,7 +920,7 @@ def _do_draw(s: GameState, d: Draft, a: DrawFromDeck) -> None:
 
 def _do_move_tree(s: GameState, d: Draft, a: MoveTree) -> None:
     pend = s.pending
-    assert pend is not None
+    require(pend is not None)
     if pend.kind != "move":
         raise s.reject("No Tree needs moving now.", rule="Moving Trees")
     target = pend.targets[0]

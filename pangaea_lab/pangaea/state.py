@@ -13,6 +13,7 @@ from ..core import jsonio
 from ..core.errors import InvalidData
 from ..core.hexgrid import Hex
 from ..core.protocol import GameState as BaseState, ScoreBreakdown
+from ..core.validate import guarded_apply, load_guarded, require
 from .board import Board, board_from_list
 from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard, Edition, LandCard, edition_from_dict
 from . import scoring
@@ -173,8 +174,10 @@ class GameState(BaseState):
         return legal_actions(self)
 
     def apply(self, action) -> "GameState":
+        from .actions import PangaeaAction
         from .rules import apply
-        return apply(self, action)
+        return guarded_apply(self, action, PangaeaAction, lambda: apply(self, action),
+                             "The Dawn of Pangaea")
 
     def scores(self) -> list[ScoreBreakdown]:
         """Each player's points by category.  In Return of the Ancients nobody scores points:
@@ -324,8 +327,8 @@ class GameState(BaseState):
         ed = self.edition
         n = self.num_players
         for p, ps in enumerate(self.players):
-            assert ps.trees + self.trees.count(p) == ed.trees_per_player, \
-                f"{PLAYER_NAMES[p]} should own {ed.trees_per_player} Trees (supply + continent)"
+            require(ps.trees + self.trees.count(p) == ed.trees_per_player,
+                    f"{PLAYER_NAMES[p]} should own {ed.trees_per_player} Trees (supply + continent)")
             paired = sum(1 for i in self.paired if self.seeds[i] == p)
             if self.wild_woods:
                 from .woods import woods_data
@@ -333,16 +336,16 @@ class GameState(BaseState):
                 owned = ed.seeds_per_player + woods_data(ed).extra_seeds
                 held = (ps.seeds + sum(x[p] for x in self.seed_stacks) + 1 + pb.locked()
                         + pb.given_up)
-                assert held == owned, (f"{PLAYER_NAMES[p]} should own {owned} Seeds (supply + "
+                require(held == owned, f"{PLAYER_NAMES[p]} should own {owned} Seeds (supply + "
                                        "continent + score marker + locked + given up)")
             else:
-                assert ps.seeds + self.seeds.count(p) + paired + 1 == ed.seeds_per_player, \
-                    f"{PLAYER_NAMES[p]} should own {ed.seeds_per_player} Seeds (supply + continent + score marker)"
-            assert ps.trees >= 0 and ps.seeds >= 0 and min(ps.weather) >= 0 and min(ps.blessings) >= 0
+                require(ps.seeds + self.seeds.count(p) + paired + 1 == ed.seeds_per_player,
+                        f"{PLAYER_NAMES[p]} should own {ed.seeds_per_player} Seeds (supply + continent + score marker)")
+            require(ps.trees >= 0 and ps.seeds >= 0 and min(ps.weather) >= 0 and min(ps.blessings) >= 0)
         for k, total in enumerate(ed.weather_tokens):
             held = (self.weather_supply[k] + sum(ps.weather[k] for ps in self.players)
                     + sum(n for _, w, n in self.storm_tiles if w == ed.biomes[k]))
-            assert held == total, f"{ed.biomes[k]} Weather Tokens: {held} in play, {total} in the box"
+            require(held == total, f"{ed.biomes[k]} Weather Tokens: {held} in play, {total} in the box")
         woods_bless: dict[str, int] = {}
         if self.wild_woods:
             from .woods import woods_data
@@ -353,44 +356,44 @@ class GameState(BaseState):
                      + sum(pb.blessings.count(kind) for pb in self.player_boards)
                      + self.woods_box.count(kind))
             boxed = self.family and kind == "Call Ancient"   # assumption 'family-no-call-ancient'
-            assert count == (0 if boxed else dict(ed.blessings)[kind]) + woods_bless.get(kind, 0), \
-                f"{kind} Blessings are not conserved"
+            require(count == (0 if boxed else dict(ed.blessings)[kind]) + woods_bless.get(kind, 0),
+                    f"{kind} Blessings are not conserved")
         cards = (list(self.land_deck) + list(self.creature_deck) + [c for c in self.market if c]
                  + [c for ps in self.players for c in ps.hand] + [c for ps in self.players for c in ps.played]
                  + list(self.box_cards))
         cards = [c for c in cards if not c.startswith("storm-")]
-        assert sorted(cards) == sorted(ed.cards), "every Ritual card must be in exactly one place"
+        require(sorted(cards) == sorted(ed.cards), "every Ritual card must be in exactly one place")
         for i in range(len(self.board)):
             if self.trees[i] != NOBODY or self.seeds[i] != NOBODY:
-                assert self.board.terrain[i] == "land", "Trees and Seeds stand on land only"
-            assert not (self.trees[i] != NOBODY and self.seeds[i] != NOBODY), \
-                f"{self.board.cells[i]} holds a Tree and a Seed"
+                require(self.board.terrain[i] == "land", "Trees and Seeds stand on land only")
+            require(not (self.trees[i] != NOBODY and self.seeds[i] != NOBODY),
+                    f"{self.board.cells[i]} holds a Tree and a Seed")
         spirits = [i for i in self.spirits if i != NOBODY]
-        assert len(set(spirits)) == len(spirits), "two Spirits share a Water Space"
-        assert all(self.board.terrain[i] == "water" for i in spirits), "Spirits stand on water"
+        require(len(set(spirits)) == len(spirits), "two Spirits share a Water Space")
+        require(all(self.board.terrain[i] == "water" for i in spirits), "Spirits stand on water")
         counts = [self.trees.count(p) for p in range(n)]
-        assert self.most_trees == scoring.most_trees_holder(counts, ed.most_trees_minimum), \
-            "the Most Trees marker is with the wrong player"
+        require(self.most_trees == scoring.most_trees_holder(counts, ed.most_trees_minimum),
+                "the Most Trees marker is with the wrong player")
         for k, ancient in enumerate(ANCIENTS if not self.family else ()):
             held = (self.favor_bag.count(ancient) + self.market_favors.count(ancient)
                     + sum(ps.favors[k] for ps in self.players)
                     + sum(1 for ps in self.players for _, a in ps.activated if a == ancient)
                     + (self.mode == "ancients"))   # the Ancient Marker on the mountain
-            assert held == ed.favor_tokens[k], f"{ancient} Favor Tokens: {held} in play, {ed.favor_tokens[k]} in the box"
+            require(held == ed.favor_tokens[k], f"{ancient} Favor Tokens: {held} in play, {ed.favor_tokens[k]} in the box")
         for p, ps in enumerate(self.players):
             cards_on = [c for c, _ in ps.activated]
-            assert len(set(cards_on)) == len(cards_on), "a card holds more than one Favor Token"
-            assert set(cards_on) <= set(ps.played), "a Favor Token sits on a card not played"
+            require(len(set(cards_on)) == len(cards_on), "a card holds more than one Favor Token")
+            require(set(cards_on) <= set(ps.played), "a Favor Token sits on a card not played")
             if not self.family:
                 chained = [c for chain in ps.chains for c in chain]
-                assert sorted(chained) == sorted(ps.played) or (
+                require(sorted(chained) == sorted(ps.played) or (
                     self.pending is not None and self.pending.kind == "chain"
-                    and sorted(chained + [self.pending.card]) == sorted(ps.played)), \
-                    "every played card belongs to exactly one Ritual Chain"
+                    and sorted(chained + [self.pending.card]) == sorted(ps.played)),
+                        "every played card belongs to exactly one Ritual Chain")
         okuma, chelon, thorondal = self.ancients
-        assert okuma == NOBODY or self.board.terrain[okuma] == "land", "Okuma stands on land"
-        assert chelon == NOBODY or self.board.terrain[chelon] == "water", "Chelon stands on water"
-        assert thorondal == NOBODY or self.trees[thorondal] != NOBODY, "Thorondal stands on a Tree"
+        require(okuma == NOBODY or self.board.terrain[okuma] == "land", "Okuma stands on land")
+        require(chelon == NOBODY or self.board.terrain[chelon] == "water", "Chelon stands on water")
+        require(thorondal == NOBODY or self.trees[thorondal] != NOBODY, "Thorondal stands on a Tree")
         if self.mode == "ancients":
             from .coop import check_invariants
             check_invariants(self)
@@ -398,9 +401,9 @@ class GameState(BaseState):
             from .woods import check_invariants as woods_invariants
             woods_invariants(self)
         if self.family:
-            assert self.ancients == (NOBODY,) * 3 and not self.favor_bag and not any(
-                sum(ps.favors) for ps in self.players) and set(self.market_favors) == {None}, \
-                "the family game has no Ancients and no Favor Tokens"
+            require(self.ancients == (NOBODY,) * 3 and not self.favor_bag and not any(
+                sum(ps.favors) for ps in self.players) and set(self.market_favors) == {None},
+                    "the family game has no Ancients and no Favor Tokens")
 
     # ----- JSON ---------------------------------------------------------------------------------
 
@@ -456,6 +459,10 @@ class GameState(BaseState):
     @classmethod
     def from_json(cls, text: str | bytes) -> "GameState":
         """Read a saved game; a tampered or malformed file raises InvalidData naming the field."""
+        return load_guarded("save file", lambda: cls._from_json(text))
+
+    @classmethod
+    def _from_json(cls, text: str | bytes) -> "GameState":
         data = jsonio.open_save(text, cls.game)
         f = jsonio.field
         ed = edition_from_dict(f(data, "edition", dict, "save"))
@@ -520,7 +527,7 @@ class GameState(BaseState):
             if not isinstance(v, list):
                 raise InvalidData(f"field {where} must be a list of card ids")
             for c in v:
-                if c is None and allow_none or deck and c in storm_cards:
+                if c is None and allow_none or deck and isinstance(c, str) and c in storm_cards:
                     continue
                 if not isinstance(c, str) or c not in ed.cards:
                     raise InvalidData(f"field {where}: {c!r} is not a card of this edition")

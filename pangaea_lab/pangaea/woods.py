@@ -23,6 +23,7 @@ from itertools import combinations
 from typing import Any, TYPE_CHECKING
 
 from ..core.errors import IllegalAction, InvalidData, InvalidSetup
+from ..core.validate import require
 from .actions import (AddTreetop, BlessForesight, BlessStrongCanopy, MoreSeeds, PangaeaAction,
                       PlaceTreetop, ReturnTreetop, SowSeeds, StopSowing)
 from .edition import BLESSING_KINDS, Edition, WoodsData, load_edition
@@ -42,7 +43,7 @@ FORESIGHT = BLESSING_KINDS.index("Foresight")
 def woods_data(ed: Edition) -> WoodsData:
     """The edition's Wild Woods data, or the reference set's if it has none."""
     data = ed.woods or load_edition().woods
-    assert data is not None
+    require(data is not None)
     return data
 
 
@@ -630,39 +631,39 @@ def check_invariants(s: GameState) -> None:
     n = s.num_players
     b = s.board
     top = data.max_level - 1
-    assert len(s.treetops) == len(b) and len(s.seed_stacks) == len(b) and len(s.player_boards) == n
+    require(len(s.treetops) == len(b) and len(s.seed_stacks) == len(b) and len(s.player_boards) == n)
     for i in range(len(b)):
         t = s.treetops[i]
-        assert 0 <= t <= top, f"wild_woods.treetops {b.cells[i]}: a Tree has at most {top} Treetops"
-        assert t == 0 or s.trees[i] != NOBODY, f"wild_woods.treetops {b.cells[i]}: Treetops stand only on Trees"
+        require(0 <= t <= top, f"wild_woods.treetops {b.cells[i]}: a Tree has at most {top} Treetops")
+        require(t == 0 or s.trees[i] != NOBODY, f"wild_woods.treetops {b.cells[i]}: Treetops stand only on Trees")
         stack = s.seed_stacks[i]
-        assert len(stack) == n and min(stack) >= 0
+        require(len(stack) == n and min(stack) >= 0)
         if sum(stack):
             best = max(stack)
-            assert stack.count(best) == 1, f"wild_woods.seed_stacks {b.cells[i]}: two colours tie on Seeds"
-            assert s.trees[i] == NOBODY, f"wild_woods.seed_stacks {b.cells[i]}: a Tree and Seeds on one space"
-        assert s.seeds[i] == majority(stack), \
-            f"seeds {b.cells[i]}: the Seed holder is not the majority of wild_woods.seed_stacks"
+            require(stack.count(best) == 1, f"wild_woods.seed_stacks {b.cells[i]}: two colours tie on Seeds")
+            require(s.trees[i] == NOBODY, f"wild_woods.seed_stacks {b.cells[i]}: a Tree and Seeds on one space")
+        require(s.seeds[i] == majority(stack),
+                f"seeds {b.cells[i]}: the Seed holder is not the majority of wild_woods.seed_stacks")
     for p, pb in enumerate(s.player_boards):
         on_trees = sum(s.treetops[i] for i in b.land if s.trees[i] == p)
         held = sum(1 for x in s.decisions if x.kind == "raise" and x.player == p)
         back = sum(x.amount for x in s.decisions if x.kind == "treetop" and x.player == p)
-        assert not pb.owed or s.players[p].seeds == 0, "an owed Seed leaves the supply at once"
-        assert on_trees + pb.slots.count(True) + held + back == len(data.slots), \
-            f"{PLAYER_NAMES[p]} should own {len(data.slots)} Treetops (board + Trees + in hand)"
+        require(not pb.owed or s.players[p].seeds == 0, "an owed Seed leaves the supply at once")
+        require(on_trees + pb.slots.count(True) + held + back == len(data.slots),
+                f"{PLAYER_NAMES[p]} should own {len(data.slots)} Treetops (board + Trees + in hand)")
         for k in range(data.extra_seeds):
-            assert pb.unlocked[k] or any(pb.slots[j] for j in data.slots_of_seed(k)), \
-                "an extra Seed with all its slots empty is unlocked"
+            require(pb.unlocked[k] or any(pb.slots[j] for j in data.slots_of_seed(k)),
+                    "an extra Seed with all its slots empty is unlocked")
         for k, kind in enumerate(pb.blessings):
-            assert not kind or (pb.slots[k] and data.slots[k].blessing), \
-                "a Blessing lies only on a marked slot that still holds its Treetop"
-    assert not s.storm_tiles or s.storms, "Storm tokens need Elemental Storms"
+            require(not kind or (pb.slots[k] and data.slots[k].blessing),
+                    "a Blessing lies only on a marked slot that still holds its Treetop")
+    require(not s.storm_tiles or s.storms, "Storm tokens need Elemental Storms")
     if s.storms:
         held = sorted([c for c in (*s.land_deck, *s.creature_deck) if is_storm(c)]
                       + list(s.storm_discard) + list(s.storm_box))
-        assert held == sorted(storm_ids(s.edition)), "every Elemental Storm card is in one place"
+        require(held == sorted(storm_ids(s.edition)), "every Elemental Storm card is in one place")
     for t, w, k in s.storm_tiles:
-        assert k > 0 and w in s.edition.biomes
+        require(k > 0 and w in s.edition.biomes)
 
 
 def board_points(s: GameState, p: int) -> int:

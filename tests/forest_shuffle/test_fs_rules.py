@@ -178,7 +178,7 @@ def test_card_not_in_hand_and_wrong_moment():
     st2 = st.apply(fs.PlayTree(find(st, "Oak")))
     with pytest.raises(IllegalAction, match="finish paying"):
         st2.apply(fs.DrawCard(None))
-    with pytest.raises(IllegalAction, match="not a Forest Shuffle action"):
+    with pytest.raises(IllegalAction, match="not an action of Forest Shuffle"):
         st.apply("draw")
 
 

@@ -37,14 +37,16 @@ def _broken(change):
 @pytest.mark.parametrize("change, words", [
     (lambda d: d.update(game="harmonies"), "field 'game'"),
     (lambda d: d.pop("favor"), "missing field 'favor'"),
-    (lambda d: d.update(players=7), "field 'players' must be 2, 3 or 4"),
-    (lambda d: d["slots"][0].__setitem__(0, "X-unknown"), "unknown card id 'X-unknown'"),
+    (lambda d: d.update(players=7), "players: expected a whole number from 2 to 4, got 7"),
+    (lambda d: d["slots"][0].__setitem__(0, "X-unknown"), "slots[0][0]: expected a card id of this edition, got a text 'X-unknown'"),
     (lambda d: d["supply"].__setitem__(0, d["supply"][0] + 1), "light favor tokens not conserved"),
-    (lambda d: d.update(hand=[9, 9, 9]), "markers not conserved"),
-    (lambda d: d.update(season=9), "field 'season' must be 1 to 4"),
-    (lambda d: d.update(favor="lots"), "field 'favor'"),
-    (lambda d: d["favor"][1].__setitem__(2, "x"), "field 'favor' must hold"),
-    (lambda d: d["slots"].__setitem__(0, 5), "the Inori save file is malformed"),
+    (lambda d: d.update(hand=[9, 9, 9]), "hand[0]: expected a whole number from 0 to 7, got 9"),
+    (lambda d: d.update(hand=[4, 4, 4]), "markers not conserved"),
+    (lambda d: d.update(hand=[4, 4]), "hand: expected 3 entries, got 2"),
+    (lambda d: d.update(season=9), "season: expected a whole number from 1 to 4, got 9"),
+    (lambda d: d.update(favor="lots"), "favor: expected a list, got a text"),
+    (lambda d: d["favor"][1].__setitem__(2, "x"), "favor[1][2]: expected a whole number, got a text"),
+    (lambda d: d["slots"].__setitem__(0, 5), "slots[0]: expected [card id, spaces], got a whole number"),
 ])
 def test_a_malformed_save_is_refused_with_a_plain_reason(change, words):
     with pytest.raises(InvalidData) as info:
