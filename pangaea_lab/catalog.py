@@ -126,7 +126,7 @@ def exercise_pages() -> Any:
     for g in GAMES:
         items = []
         for notebook in g.notebooks:
-            if notebook.endswith("full_game.ipynb"):
+            if notebook.endswith(("full_game.ipynb", "statistics.ipynb")):
                 continue
             titles = [kind.title for kind in kinds_for(notebook)]
             line = f'<a href="{escape(notebook, quote=True)}">{escape(_page_name(notebook))}</a>'

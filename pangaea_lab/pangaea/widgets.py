@@ -16,7 +16,6 @@ from itertools import islice
 from typing import Any, Sequence
 
 from ..core.hexgrid import Hex
-from ..core.validate import require
 from ..core.widget import step_through
 from .edition import LandCard
 from .players import ForesterPlayer
