@@ -18,7 +18,7 @@ from typing import Callable, Iterable, Sequence
 
 import networkx as nx
 
-from ...core.errors import IllegalAction
+from ...core.errors import IllegalAction, InvalidSetup
 from ...core.exercises import Exercise, Option, Verdict, register
 from ..actions import EndTurn, ExpandForest, FlyingSeed, PlayCreature, SpiritGrowth
 from ..board import Board, custom_board
@@ -544,10 +544,19 @@ def creature_payable(seed: int) -> Exercise:
     if wild:
         holding += f" and {wild} Wild Weather Blessing"
     # the engine must agree: each payable card is played with that payment
-    state = _game(_board(rng, 4, 2, 1), hands={RED: [c.id for c in cards[:1]]},
-                  weather={RED: {b: n for b, n in have.items() if n}},
-                  blessings={RED: {"Wild Weather": wild}} if wild else None)
-    check_card = cards[0]
+    # (a card the seeded game already dealt to another hand cannot be handed to Red: try the
+    # next one of the four)
+    board = _board(rng, 4, 2, 1)
+    for check_card in cards:
+        try:
+            state = _game(board, hands={RED: [check_card.id]},
+                          weather={RED: {b: n for b, n in have.items() if n}},
+                          blessings={RED: {"Wild Weather": wild}} if wild else None)
+            break
+        except InvalidSetup:
+            continue
+    else:
+        raise InvalidSetup("none of the four cards can be handed to Red")
     if pay[check_card.id] is not None:
         tokens_used, used_wild = pay[check_card.id]
         state.apply(PlayCreature(check_card.id, False, tokens_used, used_wild))
