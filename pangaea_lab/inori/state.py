@@ -359,6 +359,10 @@ def _check_pending(item: Any, where: str, ed: Edition, n: int) -> None:
         count(rest[0], f"{where}[1]", 0, len(ed.tree) - 1)
         if not ed.tree[rest[0]].altar:
             raise InvalidData(f"{where}[1]: tree space {rest[0]} holds no altar")
+    elif kind == "rune_window":
+        if len(rest) != 1:
+            raise InvalidData(f"{where}: expected ['rune_window', player]")
+        count(rest[0], f"{where}[1]", 0, n - 1)
     elif kind in ("favor_any", "favor_least", "block"):
         if len(rest) != 1:
             raise InvalidData(f"{where}: expected [{kind!r}, count]")

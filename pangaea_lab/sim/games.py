@@ -111,7 +111,7 @@ class PangaeaReader(GameReader):
 
 class HarmoniesReader(GameReader):
     key, title, players = "harmonies", "Harmonies", (1, 4)
-    options = {"side": "A", "spirits": True, "river_rule": "loops",
+    options = {"side": "A", "spirits": True, "river_rule": "rings",
                "tiebreak_counts_spirit": False}
 
     def turn_marker(self, state: Any) -> Any:
