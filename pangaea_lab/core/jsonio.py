@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Callable, TypeVar
 
 from .errors import InvalidData
+from .validate import kind_of, load_guarded
 
 T = TypeVar("T")
 FORMAT_VERSION = 1
@@ -157,3 +158,178 @@ def convert(where: str, fn: Callable[[], T]) -> T:
         raise
     except (KeyError, TypeError, IndexError, ValueError, AttributeError) as exc:
         raise InvalidData(f"{where} is malformed: {exc}") from None
+
+
+# ----- the save pipeline: declared fields, then build, then invariants ----------------------
+#
+# A game declares the shape of its save as a tree of specs (:class:`Record`, :class:`Seq`,
+# :class:`Int` ...).  ``spec.read(value, where)`` checks a parsed JSON value against it and
+# returns it as Python data (lists become tuples), or raises :class:`InvalidData` naming the
+# field by its path in the file, e.g. ``players[1].hand[3]: expected a text, got a list``.
+# :func:`load_save` is the one template every game's ``from_json`` follows.
+
+def _at(where: str, key: str | int) -> str:
+    if isinstance(key, int):
+        return f"{where}[{key}]"
+    return f"{where}.{key}" if where else key
+
+
+class Spec:
+    """The declared shape of one field of a save."""
+
+    def read(self, value: Any, where: str) -> Any:  # pragma: no cover - every spec overrides
+        raise NotImplementedError
+
+    def fail(self, where: str, wanted: str, value: Any) -> InvalidData:
+        shown = f"a number of {len(str(abs(value)))} digits" if (
+            isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**12
+        ) else kind_of(value)
+        return InvalidData(f"{where or 'the file'}: expected {wanted}, got {shown}")
+
+
+class Int(Spec):
+    """A whole number (not true/false) from ``low`` to ``high``.
+
+    >>> Int(0, 50).read(2**63, "shadow_markers")
+    Traceback (most recent call last):
+    ...
+    pangaea_lab.core.errors.InvalidData: shadow_markers: expected a whole number from 0 to 50, got a number of 19 digits
+    """
+
+    def __init__(self, low: int = 0, high: int = 10_000) -> None:
+        self.low, self.high = low, high
+
+    def read(self, value: Any, where: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) \
+                or not self.low <= value <= self.high:
+            raise self.fail(where, f"a whole number from {self.low} to {self.high}", value)
+        return value
+
+
+class Flag(Spec):
+    """true or false."""
+
+    def read(self, value: Any, where: str) -> bool:
+        if not isinstance(value, bool):
+            raise self.fail(where, "true or false", value)
+        return value
+
+
+class Text(Spec):
+    """A text of at most ``longest`` characters, one of ``choices`` when given."""
+
+    def __init__(self, choices: Any = None, longest: int = 200) -> None:
+        self.choices = None if choices is None else tuple(choices)
+        self.longest = longest
+
+    def read(self, value: Any, where: str) -> str:
+        if not isinstance(value, str) or len(value) > self.longest:
+            raise self.fail(where, f"a text of at most {self.longest} characters", value)
+        if self.choices is not None and value not in self.choices:
+            shown = value if len(value) <= 40 else value[:37] + "..."
+            allowed = ", ".join(repr(c) for c in self.choices[:12])
+            raise InvalidData(f"{where}: {shown!r} is not one of {allowed}")
+        return value
+
+
+class Maybe(Spec):
+    """``null`` or the inner spec."""
+
+    def __init__(self, inner: Spec) -> None:
+        self.inner = inner
+
+    def read(self, value: Any, where: str) -> Any:
+        return None if value is None else self.inner.read(value, where)
+
+
+class Either(Spec):
+    """The first of several specs that accepts the value (e.g. a seed: a number or a text)."""
+
+    def __init__(self, *options: Spec, wanted: str = "") -> None:
+        self.options = options
+        self.wanted = wanted
+
+    def read(self, value: Any, where: str) -> Any:
+        for option in self.options:
+            try:
+                return option.read(value, where)
+            except InvalidData:
+                continue
+        raise self.fail(where, self.wanted or "another kind of value", value)
+
+
+class Seq(Spec):
+    """A list (read as a tuple) of items of one spec, at most ``longest`` long, or exactly
+    ``length`` long when given."""
+
+    def __init__(self, item: Spec, longest: int = 1000, length: int | None = None) -> None:
+        self.item, self.longest, self.length = item, longest, length
+
+    def read(self, value: Any, where: str) -> tuple:
+        if not isinstance(value, list):
+            raise self.fail(where, "a list", value)
+        if self.length is not None and len(value) != self.length:
+            raise InvalidData(f"{where}: expected a list of {self.length} items, "
+                              f"got {len(value)}")
+        if len(value) > self.longest:
+            raise InvalidData(f"{where}: expected at most {self.longest} items, "
+                              f"got {len(value)}")
+        return tuple(self.item.read(v, _at(where, i)) for i, v in enumerate(value))
+
+
+class Record(Spec):
+    """An object with named fields (read as a dict).  ``optional`` fields have a default;
+    keys not declared are refused unless ``extra=True``."""
+
+    def __init__(self, fields: dict[str, Spec], optional: dict[str, tuple[Spec, Any]] | None = None,
+                 extra: bool = False) -> None:
+        self.fields = fields
+        self.optional = optional or {}
+        self.extra = extra
+
+    def read(self, value: Any, where: str) -> dict:
+        if not isinstance(value, dict):
+            raise self.fail(where, "an object", value)
+        out = {}
+        for name, spec in self.fields.items():
+            if name not in value:
+                raise InvalidData(f"{_at(where, name)}: missing")
+            out[name] = spec.read(value[name], _at(where, name))
+        for name, (spec, default) in self.optional.items():
+            out[name] = spec.read(value[name], _at(where, name)) if name in value else default
+        if not self.extra:
+            unknown = [k for k in value if k not in self.fields and k not in self.optional]
+            if unknown:
+                raise InvalidData(f"{_at(where, str(unknown[0])[:40])}: not a field of this "
+                                  "file")
+        return out
+
+
+class Check(Spec):
+    """A spec written as a function ``fn(value, where)`` for a shape the others don't cover
+    (it raises :class:`InvalidData` naming ``where``)."""
+
+    def __init__(self, fn: Callable[[Any, str], Any]) -> None:
+        self.fn = fn
+
+    def read(self, value: Any, where: str) -> Any:
+        return self.fn(value, where)
+
+
+def load_save(text: str | bytes, game: str, schema: Record, build: Callable[[dict], T],
+              what: str = "save file") -> T:
+    """The one way a save is read, for every game:
+
+    1. parse the text (sizes and depth limited) and check its ``game`` and ``format``;
+    2. read every declared field with ``schema`` (the error names the bad field's path);
+    3. ``build(values)`` makes the state;
+    4. the state's invariants are checked (they raise, never ``assert``) and the position is
+       probed (its legal actions, scores and save text can be computed).
+    Any failure is :class:`InvalidData`; nothing is read from any file a save names."""
+    def run() -> T:
+        data = open_save(text, game)
+        values = schema.read({k: v for k, v in data.items() if k not in ("game", "format")}, "")
+        state = build(values)
+        state.check_invariants()
+        return state
+    return load_guarded(what, run)

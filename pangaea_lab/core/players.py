@@ -51,19 +51,24 @@ class RandomPlayer(Player):
 
 
 class GreedyPlayer(Player):
-    """Takes the action with the best immediate gain in its own score; ties broken by seed.
+    """Takes the action with the best immediate gain; ties broken by seed.
 
-    A game can offer a finer ``evaluate(state, action, player)`` hook (e.g. to look through a
-    pending choice); otherwise the gain is the change in the player's total after the action.
+    The gain is ``value(state, action, player)`` when a ``value`` function is given (a game's
+    own players pass theirs instead of copying this loop), otherwise the state's
+    ``evaluate(action, player)`` hook (by default the change in the player's total).
     """
 
     name = "greedy"
 
-    def __init__(self, seed: int | str = 0) -> None:
+    def __init__(self, seed: int | str = 0,
+                 value: Callable[[GameState, Action, int], float] | None = None) -> None:
         self.seed = seed
         self.rng = random.Random(repr(seed))
+        self.value = value
 
     def gain(self, state: GameState, action: Action, player: int) -> float:
+        if self.value is not None:
+            return self.value(state, action, player)
         hook: Callable | None = getattr(state, "evaluate", None)
         if hook is not None:
             return hook(action, player)

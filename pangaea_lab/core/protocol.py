@@ -59,10 +59,19 @@ class ScoreBreakdown:
 
 
 class GameState(ABC):
-    """An immutable position of a game, with whose decision it is and what they may do."""
+    """An immutable position of a game, with whose decision it is and what they may do.
+
+    A game's state class is frozen data; its behaviour lives in the game's rules, reached
+    through the game's :class:`~pangaea_lab.core.game.Game` object (the class attribute
+    ``GAME``): ``legal_actions``, ``apply``, ``scores`` and ``to_svg`` below hand the state to
+    the parts the game bound (see ``Game.bind``).  A state class without a ``GAME`` must
+    override them itself.
+    """
 
     #: short name of the game, e.g. "pangaea"; also written into save files
     game: ClassVar[str] = "game"
+    #: the game's fixed facts and parts (a :class:`pangaea_lab.core.game.Game`)
+    GAME: ClassVar[Any] = None
 
     @property
     @abstractmethod
@@ -79,18 +88,23 @@ class GameState(ABC):
     def is_over(self) -> bool:
         """True once the game has ended and final scores are known."""
 
-    @abstractmethod
     def legal_actions(self) -> list[Action]:
-        """Every action the current player may take now, in a stable order."""
+        """Every action the current player may take now, in a stable order (computed once
+        per state: states never change)."""
+        cached = self.__dict__.get("_legal")
+        if cached is None:
+            cached = tuple(self.GAME.legal_actions(self))
+            object.__setattr__(self, "_legal", cached)
+        return list(cached)
 
-    @abstractmethod
     def apply(self: S, action: Action) -> S:
         """The state after ``action``; raises :class:`IllegalAction` and changes nothing if
         the rules forbid it."""
+        return self.GAME.apply(self, action)
 
-    @abstractmethod
     def scores(self) -> list[ScoreBreakdown]:
         """Each player's points so far (final points once the game is over)."""
+        return self.GAME.scores(self)
 
     @abstractmethod
     def to_json(self) -> str:
@@ -102,6 +116,7 @@ class GameState(ABC):
         """Read a state saved by :meth:`to_json`; raises ``InvalidData`` naming the bad field."""
 
     # ----- optional hooks with sensible defaults -----------------------------------------
+    # The step-through widget, the exercise widget and the computer players call these.
 
     def player_name(self, player: int) -> str:
         """Display name of a seat."""
@@ -112,11 +127,29 @@ class GameState(ABC):
         return ""
 
     def to_svg(self, highlight: Iterable[Any] = ()) -> str:
-        """The board as an SVG string (games override)."""
+        """The board as an SVG string, with the ``highlight`` cells marked."""
+        if self.GAME is not None and self.GAME.has_part("to_svg"):
+            return self.GAME.to_svg(self, highlight)
         return "<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10'></svg>"
 
     def _repr_svg_(self) -> str:
         return self.to_svg()
+
+    def action_highlight(self, action: Action) -> Sequence[Any]:
+        """The board cells an action concerns (the widgets highlight them, and a click on a
+        cell selects the actions that concern it).  Cells are whatever the game's drawing
+        marks with ``data-cell``; empty when the game has none."""
+        return ()
+
+    def outcome(self) -> str:
+        """How a finished game ended, in words, when the winner-by-points sentence does not
+        fit (a co-op win or loss); empty for the usual case."""
+        return ""
+
+    def evaluate(self, action: Action, player: int) -> float:
+        """How much ``action`` is worth to ``player`` now (the greedy computer player takes
+        the best); by default the change in the player's total score."""
+        return self.apply(action).scores()[player].total - self.scores()[player].total
 
     def winners(self) -> list[int]:
         """The players who win (several on a shared victory); empty until the game is over."""
@@ -127,7 +160,8 @@ class GameState(ABC):
         return [p for p, t in enumerate(totals) if t == best]
 
     def check_invariants(self) -> None:
-        """Raise ``AssertionError`` if component counts are not conserved (games override)."""
+        """Raise :class:`~pangaea_lab.core.validate.InvariantError` if component counts are
+        not conserved (games override)."""
 
     def reject(self, reason: str, rule: str | None = None,
                like: type | None = None) -> IllegalAction:

@@ -1,0 +1,190 @@
+"""The turn machinery every game shares: a working copy, decisions, handler tables and the
+front door through which every action enters the rules.
+
+A state is frozen data.  To apply an action, a game's handler takes a :class:`WorkingCopy`
+(the fields it changes thawed into lists), changes it, and freezes it back into a new state;
+the old state is never touched, so a refused action leaves nothing half-changed.
+
+>>> from dataclasses import dataclass
+>>> @dataclass(frozen=True)
+... class Pile:
+...     cards: tuple = ()
+...     turn: int = 0
+>>> w = WorkingCopy(Pile(cards=((1, 2), (3,))), {"cards": 2})
+>>> w.cards[0].append(9); w.turn = 1
+>>> w.freeze()
+Pile(cards=((1, 2, 9), (3,)), turn=1)
+
+A pending decision says, in plain words, what must be done first:
+
+>>> d = Decision("return-treetop", player=1, must="return a Treetop to your Player Board")
+>>> d.words()
+'Player 2 must first return a Treetop to your Player Board.'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping
+
+from .errors import IllegalAction, PangaeaLabError
+from .validate import check_action, guarded_apply
+
+# ----- the working copy ---------------------------------------------------------------------
+
+
+def thaw(value: Any, depth: int = 1) -> Any:
+    """Tuples turned into lists, ``depth`` levels deep (items below stay as they are)."""
+    if depth <= 0 or not isinstance(value, tuple):
+        return value
+    return [thaw(v, depth - 1) for v in value]
+
+
+def freeze(value: Any) -> Any:
+    """Lists turned back into tuples, at every depth."""
+    if isinstance(value, list):
+        return tuple(freeze(v) for v in value)
+    return value
+
+
+class WorkingCopy:
+    """A mutable copy of a frozen dataclass state, used while one action is applied.
+
+    Every field of the state is an attribute of the copy.  The fields named in ``depths`` (with
+    how many levels of nested tuples become lists) are copied into lists; the others are
+    plain references, to be replaced rather than changed.  :meth:`freeze` builds the new
+    state from the fields that changed.  A game subclasses this for its own helper methods
+    (``put_seed``, ``draw`` ...) and may give the table as a class attribute ``THAW``.
+    """
+
+    THAW: Mapping[str, int] = {}
+
+    def __init__(self, state: Any, depths: Mapping[str, int] | None = None) -> None:
+        table = type(self).THAW if depths is None else depths
+        self.state = state
+        self._names = tuple(f.name for f in dataclasses.fields(state) if f.init)
+        self._thawed = dict(table)
+        for name in self._names:
+            value = getattr(state, name)
+            setattr(self, name, thaw(value, table.get(name, 0)))
+
+    def freeze(self, **override: Any) -> Any:
+        """The new state: every field that differs from the old state's, frozen, plus
+        ``override``."""
+        changes: dict[str, Any] = {}
+        old = self.state
+        for name in self._names:
+            value = getattr(self, name)
+            if name in self._thawed:
+                value = freeze(value)
+            if value is not getattr(old, name) and value != getattr(old, name):
+                changes[name] = value
+        changes.update(override)
+        return dataclasses.replace(old, **changes) if changes else old
+
+
+# ----- decisions ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A decision a player must take before anything else: its ``kind`` (a short label),
+    the ``player`` who takes it, what they ``must`` do in plain words (completing "you must
+    first ..."), and any game data it carries."""
+
+    kind: str
+    player: int
+    must: str
+    data: tuple = ()
+
+    def words(self, name: Callable[[int], str] | None = None) -> str:
+        who = name(self.player) if name else f"Player {self.player + 1}"
+        return f"{who} must first {self.must}."
+
+    def refuse(self, rule: str | None = None, alternatives: Iterable[str] = ()) -> IllegalAction:
+        """The error for an action that ignores this decision."""
+        return IllegalAction(f"you must first {self.must}", rule=rule,
+                             alternatives=alternatives)
+
+
+# ----- handler tables -----------------------------------------------------------------------
+
+
+class Handlers:
+    """The function that applies each type of action: ``handlers = Handlers()``, then
+    ``@handlers.on(TakeTokens)`` above ``def take_tokens(state, action)``.
+
+    >>> handlers = Handlers("demo")
+    >>> @handlers.on(int)
+    ... def double(state, action):
+    ...     return state + 2 * action
+    >>> handlers(1, 5)
+    11
+    >>> handlers(1, "x")
+    Traceback (most recent call last):
+    ...
+    pangaea_lab.core.errors.IllegalAction: demo has no rule for a str action
+    """
+
+    def __init__(self, game: str = "this game") -> None:
+        self.game = game
+        self.table: dict[type, Callable[[Any, Any], Any]] = {}
+
+    def on(self, *types: type) -> Callable[[Callable], Callable]:
+        def register(fn: Callable) -> Callable:
+            for tp in types:
+                if tp in self.table:
+                    raise TypeError(f"two handlers for {tp.__name__}")
+                self.table[tp] = fn
+            return fn
+        return register
+
+    def lookup(self, tp: type) -> Callable[[Any, Any], Any]:
+        for base in tp.__mro__:
+            fn = self.table.get(base)
+            if fn is not None:
+                return fn
+        raise IllegalAction(f"{self.game} has no rule for a {tp.__name__} action")
+
+    def __call__(self, state: Any, action: Any) -> Any:
+        return self.lookup(type(action))(state, action)
+
+    def __contains__(self, tp: type) -> bool:
+        return any(base in self.table for base in tp.__mro__)
+
+
+# ----- legality -----------------------------------------------------------------------------
+
+
+def legal_set(state: Any) -> frozenset:
+    """The state's legal actions as a set, computed once per state (states never change)."""
+    cached = state.__dict__.get("_legal_set")
+    if cached is None:
+        cached = frozenset(state.legal_actions())
+        object.__setattr__(state, "_legal_set", cached)
+    return cached
+
+
+def listed(state: Any, action: Any) -> bool:
+    """Is ``action`` among the state's listed legal actions?"""
+    return action in legal_set(state)
+
+
+def front_door(game: Any, state: Any, action: Any) -> Any:
+    """The one way into a game's rules (``state.apply(action)`` comes here).
+
+    1. the action's fields are checked against the types its dataclass declares;
+    2. ``game.why(state, action)`` returns the :class:`IllegalAction` that forbids it, or
+       ``None`` when the rules allow it;
+    3. the handler for the action's type returns the new state.
+    A failure on a value no rule foresaw is reported as :class:`IllegalAction` unless the
+    action was legal (then it is the engine's fault and shows as it is)."""
+    def run() -> Any:
+        refusal = game.why(state, action)
+        if refusal is not None:
+            if not isinstance(refusal, PangaeaLabError):
+                raise TypeError(f"{game.title}: why() must return an IllegalAction or None")
+            raise refusal
+        return game.part("handlers")(state, action)
+    return guarded_apply(state, action, game.part("actions"), run, game.title)

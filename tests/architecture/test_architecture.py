@@ -1,0 +1,128 @@
+"""The shape of the package: no import circles, imports inside functions only for optional
+heavy libraries (with a comment), and the four games built on one template (the same modules
+with the same meaning, a ``Game`` object that declares seats and options, one state-class name,
+one loader name, one style of action labels)."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from imports import ROOT, allowed, circles, function_imports, import_graph  # noqa: E402
+
+from pangaea_lab.core.game import Game  # noqa: E402
+from pangaea_lab.core.errors import InvalidSetup  # noqa: E402
+from pangaea_lab.core.protocol import Action, GameState  # noqa: E402
+
+GAMES = ("pangaea", "harmonies", "forest_shuffle", "inori")
+
+#: modules every game package has, with the same meaning (see ARCHITECTURE.md)
+TEMPLATE = ("game", "edition", "state", "actions", "rules", "setup", "scoring", "render",
+            "widgets", "players", "exercises")
+
+#: what state.py may not import: rules, drawing, players, widgets, setup, expansions
+ABOVE_STATE = ("rules", "render", "players", "widgets", "setup", "exercises", "coop", "woods",
+               "game_rules")
+
+#: parameters of new_game that give data rather than choose an option
+DATA_PARAMETERS = {"players", "seed", "edition", "board"}
+
+
+def test_no_import_circle():
+    assert circles() == []
+
+
+def _owner(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 and parts[1] in GAMES else "rest"
+
+
+@pytest.mark.parametrize("owner", GAMES + ("rest",))
+def test_imports_inside_functions_only_for_optional_libraries(owner):
+    bad = [f"{m}:{line} imports {target}" for m, line, target, comment in function_imports()
+           if _owner(m) == owner and not allowed(target, comment)]
+    assert bad == []
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_game_package_follows_the_template(name):
+    folder = ROOT / name
+    have = {p.stem for p in folder.glob("*.py")} | {p.name for p in folder.iterdir()
+                                                    if (p / "__init__.py").exists()}
+    missing = [m for m in TEMPLATE if m not in have]
+    assert missing == []
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_state_module_imports_nothing_above_it(name):
+    graph = import_graph()
+    above = [t for t in graph.successors(f"pangaea_lab.{name}.state")
+             if t.rsplit(".", 1)[-1] in ABOVE_STATE]
+    assert above == []
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_game_object_declares_seats_and_options(name):
+    pkg = importlib.import_module(f"pangaea_lab.{name}")
+    game = pkg.GAME
+    assert isinstance(game, Game) and game.name == name
+    assert pkg.game.GAME is game
+    assert pkg.GameState is pkg.state.GameState
+    assert pkg.GameState.GAME is game
+    assert pkg.load_edition is pkg.edition.load_edition
+    assert pkg.new_game is pkg.setup.new_game
+    # new_game's parameters are exactly the declared options (plus players, seed and data)
+    params = inspect.signature(pkg.new_game).parameters
+    assert set(params) - DATA_PARAMETERS == set(game.options)
+    for option in game.options.values():
+        assert params[option.name].default == option.default, option.name
+        if option.values is not None:
+            assert option.default in option.values
+    # every seat count it declares starts a game (with some option if the default refuses),
+    # and one more or one less is refused with the game's words
+    for bad in (game.min_players - 1, game.max_players + 1):
+        with pytest.raises(InvalidSetup):
+            pkg.new_game(players=bad, seed=0)
+    state = game.new_game(players=game.max_players, seed=3)
+    assert isinstance(state, pkg.GameState)
+    assert game.from_json(state.to_json()) == state
+    # the widgets and the catalogue read the seats from the game
+    from pangaea_lab import catalog
+    assert catalog.game(name).players == (game.min_players, game.max_players)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_one_style_of_action_labels(name):
+    """Action kinds are labels shown in the widget's Kind menu: a capital first letter, no
+    full stop, a few words."""
+    pkg = importlib.import_module(f"pangaea_lab.{name}.actions")
+    kinds = {cls.kind for _, cls in inspect.getmembers(pkg, inspect.isclass)
+             if issubclass(cls, Action) and cls.__module__ == pkg.__name__
+             and "kind" in cls.__dict__}
+    assert kinds
+    bad = [k for k in kinds if not k[:1].isupper() or k.endswith(".") or len(k) > 40]
+    assert bad == []
+
+
+def test_widget_hooks_are_declared_in_the_protocol():
+    """Every hook the shared widgets and players look up on a state is declared (with its
+    default) in core/protocol.py, so a new game's author can learn them there."""
+    core = ROOT / "core"
+    looked_up = set()
+    for path in core.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("getattr",
+                                                                              "hasattr"):
+                args = node.args
+                if len(args) >= 2 and isinstance(args[1], ast.Constant) \
+                        and getattr(args[0], "attr", getattr(args[0], "id", "")) in (
+                            "state", "self.state"):
+                    looked_up.add(args[1].value)
+    declared = {name for name, _ in inspect.getmembers(GameState)}
+    assert looked_up and looked_up <= declared
