@@ -4,12 +4,13 @@ Each game is a sub-package with ``new_game(players=..., seed=...)``; see ``panga
 for what they share.
 """
 
+import importlib
+
 __version__ = "0.1.0"
 
 
 def __getattr__(name: str):
     """``pangaea_lab.simulate``: the simulation lab, imported on first use (it brings pandas)."""
     if name == "simulate":
-        import importlib
         return importlib.import_module(".simulate", __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from html import escape
 from typing import Any
+
+from .exercises import kinds_for
 
 
 @dataclass(frozen=True)
@@ -116,11 +119,7 @@ def _page_name(notebook: str) -> str:
 def exercise_pages() -> Any:
     """The pages with exercises, game by game, each with a link and the exercises it asks
     (read from the exercise registry, so the list is always current)."""
-    from html import escape
-
     from IPython.display import HTML  # only for showing the list in a notebook
-
-    from .exercises import kinds_for
 
     parts = []
     for g in GAMES:
@@ -141,7 +140,7 @@ def game_picker(seed: int = 2024) -> Any:
     """A small launcher: choose a game, a way to play it, the number of players and a seed,
     press Start; the game's step-through widget appears below.  The first seat is yours; the
     others are the computer's unless "Other seats" says they are played by people too."""
-    import ipywidgets as w
+    import ipywidgets as w  # widgets only when the launcher is shown
 
     pick = w.Dropdown(description="Game", options=[(g.title, g.key) for g in GAMES])
     way = w.Dropdown(description="Variant")

@@ -22,9 +22,11 @@ and ``check(answer)``, which returns a verdict with ``correct`` and ``reason``.
 
 from __future__ import annotations
 
+import argparse
 import importlib
 from typing import Any
 
+from .core import exercise_widget   # its view imports ipywidgets only when one is built
 from .core.exercises import Exercise, ExerciseKind, Option, Verdict, get, registered
 
 #: the game packages whose ``exercises`` module registers exercise kinds
@@ -91,8 +93,6 @@ def practice(key: str, seed: int = 0) -> Any:
     the choices, and the buttons Check, Hint, Show answer and Another one.  It is counted by
     this kernel's :func:`progress` line (``widget.model`` is the
     :class:`~pangaea_lab.core.exercise_widget.ExerciseModel`)."""
-    from .core import exercise_widget  # imports ipywidgets: only when a widget is asked for
-
     registry()
     get(key)  # an unknown kind is refused here, naming the known ones
     return exercise_widget.exercise_widget(key, seed, progress=exercise_widget.PROGRESS)
@@ -101,15 +101,11 @@ def practice(key: str, seed: int = 0) -> Any:
 def progress() -> Any:
     """A line "N of M right": the exercises shown in this kernel (one page in JupyterLab and
     in the classroom app) and how many of them were last checked right; it updates live."""
-    from .core import exercise_widget  # imports ipywidgets: only when a widget is asked for
-
     return exercise_widget.progress_widget(exercise_widget.PROGRESS)
 
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m pangaea_lab.exercises --markdown`` prints the exercise table."""
-    import argparse
-
     parser = argparse.ArgumentParser(prog="python -m pangaea_lab.exercises",
                                      description="List the exercise kinds of every game.")
     parser.add_argument("--markdown", action="store_true",

@@ -20,6 +20,7 @@ from typing import Any, Sequence
 
 from .sim.games import READERS, SimulationError
 from .sim.run import load, simulate
+from .sim.stats import seat_summary
 
 __all__ = ["SimulationError", "load", "main", "simulate"]
 
@@ -64,7 +65,6 @@ def parser() -> argparse.ArgumentParser:
 def summary(table: Any) -> str:
     """Each seat's bot, mean points and win rate (shared wins count half) with a 95% Wilson
     interval, in a few plain lines."""
-    from .sim.stats import seat_summary
     lines = [f"{len(table)} games"]
     for row in seat_summary(table).itertuples():
         lines.append(f"seat {row.seat + 1} ({row.bot}): mean {row.mean_points:.1f} points, "

@@ -50,8 +50,8 @@ _STYLE = """
 
 @lru_cache(maxsize=1)
 def _widget_class() -> Any:
-    import anywidget
-    import traitlets
+    import anywidget  # the widget toolkit, loaded only when a board is shown
+    import traitlets  # comes with the widget toolkit
 
     class ClickableBoard(anywidget.AnyWidget):
         """An SVG board (``value``) whose spaces can be clicked (``clicked`` is "q,r#n")."""
@@ -80,5 +80,5 @@ def clickable_board() -> Any:
     try:
         return _widget_class()()
     except ImportError:  # pragma: no cover - anywidget is a dependency of the project
-        import ipywidgets
+        import ipywidgets  # a plain stand-in when the board widget is unavailable
         return ipywidgets.HTML()

@@ -22,6 +22,7 @@ import re
 from html import escape
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
+from .board_widget import clickable_board
 from .errors import InvalidSetup
 from .exercises import Exercise, Verdict, get
 
@@ -400,8 +401,6 @@ class ExerciseView:
 
     def __init__(self, model: ExerciseModel) -> None:
         import ipywidgets as w  # the view layer only; the model needs no widgets
-
-        from .board_widget import clickable_board
 
         self.model = model
         self._w = w

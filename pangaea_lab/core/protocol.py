@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Mapping, Sequence, TypeVar
 
-from .errors import IllegalAction
+from .errors import IllegalAction, InvalidData
 
 S = TypeVar("S", bound="GameState")
 
@@ -189,7 +189,6 @@ def score_gain(before: GameState, after: GameState, player: int) -> int:
 
 def as_mapping(obj: Any) -> Mapping[str, Any]:
     """Helper for ``from_json``: the object if it is a JSON object, else an error."""
-    from .errors import InvalidData
     if not isinstance(obj, dict):
         raise InvalidData(f"expected a JSON object, found {type(obj).__name__}")
     return obj

@@ -559,7 +559,7 @@ class StepThroughView:
     SEAT_OPTIONS = (("Human", "human"), ("Random", "random"), ("Greedy", "greedy"))
 
     def __init__(self, model: StepThroughModel) -> None:
-        import ipywidgets as w
+        import ipywidgets as w  # the view layer only; the model needs no widgets
 
         self.model = model
         self._w = w
@@ -633,7 +633,7 @@ class StepThroughView:
     # ----- display -----------------------------------------------------------------------
 
     def _ipython_display_(self) -> None:
-        from IPython.display import display
+        from IPython.display import display  # only when shown in a notebook
         display(self.root)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:

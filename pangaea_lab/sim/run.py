@@ -14,8 +14,10 @@ import atexit
 import inspect
 import json
 import math
+import multiprocessing
 import os
 import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, Iterable, Iterator, Sequence
 
 import pandas as pd
@@ -249,8 +251,6 @@ _POOLS: dict[int, Any] = {}
 
 
 def _pool(workers: int) -> Any:
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
     pool = _POOLS.get(workers)
     if pool is None or getattr(pool, "_broken", False):
         # "spawn": fresh worker processes everywhere (no fork of a process running threads)
@@ -270,7 +270,6 @@ atexit.register(shutdown_pools)
 
 
 def _process_results(spec: RunSpec, parts: list[list[int]], workers: int) -> Iterator[list]:
-    from concurrent.futures import as_completed
     futures = [_pool(workers).submit(play_chunk, spec, seeds) for seeds in parts]
     try:
         for future in as_completed(futures):

@@ -98,7 +98,7 @@ class ResultsFolder:
         if not rows:
             return
         import pyarrow as pa  # Parquet support, needed only with a results file
-        import pyarrow.parquet as pq
+        import pyarrow.parquet as pq  # as above
         name = f"part-{self._next:05d}.parquet"
         for table, data in (("events", events), ("games", rows)):
             if not data:

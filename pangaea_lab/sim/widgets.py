@@ -11,7 +11,7 @@ from html import escape
 from typing import Any
 
 from .games import SimulationError
-from .questions import QUESTIONS, Answer
+from .questions import QUESTIONS, Answer, answer
 
 #: the most games one press of Run may ask for in the classroom app
 MAX_GAMES = 2000
@@ -22,7 +22,7 @@ class QuestionWidget:
 
     def __init__(self, key: str, games: int | None = None, players: int | None = None,
                  bots: Any = None, run_now: bool = True) -> None:
-        import ipywidgets as w
+        import ipywidgets as w  # widgets only when a question is shown
         if key not in QUESTIONS:
             raise SimulationError(f"no question {key!r}; the questions are "
                                   f"{', '.join(QUESTIONS)}")
@@ -65,7 +65,6 @@ class QuestionWidget:
 
     def press(self) -> None:
         """Play the chosen games (the bar shows progress) and show the chart and sentence."""
-        from .questions import answer
         self.run.disabled = True
         self.words.value = "<i>Playing the games…</i>"
         try:
