@@ -19,7 +19,7 @@ import sys
 import time
 
 GAME, PLAYERS, BOTS = "pangaea", 2, "greedy"
-GAMES = int(os.environ.get("BENCH_SIM_GAMES", "40"))
+GAMES = int(os.environ.get("BENCH_SIM_GAMES", "120"))
 ROUNDS = int(os.environ.get("BENCH_SIM_ROUNDS", "3"))
 
 

@@ -229,8 +229,7 @@ def _backend(spec: RunSpec, todo: list[int], client: Any, workers: int,
     if not todo:
         return
     if client is not None:
-        parts = _chunks(todo, chunk or _chunk_size(len(todo), 8))
-        yield from _dask_results(spec, parts, client)
+        yield from _dask_results(spec, todo, client, chunk)
     elif workers > 1:
         parts = _chunks(todo, chunk or _chunk_size(len(todo), workers))
         yield from _process_results(spec, parts, workers)
@@ -279,7 +278,16 @@ def _process_results(spec: RunSpec, parts: list[list[int]], workers: int) -> Ite
             future.cancel()
 
 
-def _dask_results(spec: RunSpec, parts: list[list[int]], client: Any) -> Iterator[list]:
+def _dask_threads(client: Any) -> int:
+    """How many games the cluster plays at once (8 if it cannot say)."""
+    try:
+        return max(1, sum(client.nthreads().values()))
+    except Exception:  # noqa: BLE001 - a scheduler that does not answer: a fair guess
+        return 8
+
+
+def _dask_results(spec: RunSpec, todo: list[int], client: Any,
+                  chunk: int | None) -> Iterator[list]:
     from distributed import Client, as_completed  # optional backend: imported only when used
     own = isinstance(client, str)
     if own:
@@ -290,6 +298,7 @@ def _dask_results(spec: RunSpec, parts: list[list[int]], client: Any) -> Iterato
     elif not isinstance(client, Client):
         raise SimulationError("client must be a dask.distributed.Client or a scheduler "
                               f"address such as 'tcp://host:8786', not {client!r}")
+    parts = _chunks(todo, chunk or _chunk_size(len(todo), _dask_threads(client)))
     futures = [client.submit(play_chunk, spec, seeds, pure=False) for seeds in parts]
     try:
         for future in as_completed(futures):
