@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 # Jupyter refuses to run as root unless asked to (containers, classroom servers).
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test test-fast bench soak clean notebook-outputs app test-browser
+.PHONY: lab test test-fast bench bench-speed soak clean notebook-outputs app test-browser
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -68,6 +68,11 @@ bench: $(STAMP)
 # Many seeded random games of every game, mode and player count, invariants checked after every
 # step, every final state saved and loaded; one summary line per mode. Long: not part of `test`.
 SOAK_GAMES ?= 1000
+
+# Engine speed against an earlier commit, side by side (make bench-speed BASE=<commit>)
+BASE ?= HEAD~1
+bench-speed: $(STAMP)
+	$(BIN)/python bench/bench_speed.py --base $(BASE)
 
 soak: $(STAMP)
 	$(BIN)/python bench/soak.py --games $(SOAK_GAMES)

@@ -1,0 +1,105 @@
+"""Speed of the engines against an earlier commit, measured side by side in one run.
+
+    python bench/bench_speed.py --base <commit>        # make bench-speed BASE=<commit>
+
+The earlier commit is extracted (``git archive``) into a temporary folder.  For every game and
+mode, ``speed_worker.py`` plays the same seeded random games once with the earlier package and
+once with this one, alternating (A B A B ...) for a few rounds so that the machine's other load
+falls on both sides alike; each figure is the best of the rounds.  The table gives, per mode,
+random games per second on each side and their ratio, the ratio for one widget click (apply an
+action and draw the new board), for scoring, saving, loading and listing the legal actions of
+late positions, and whether every seeded game ended with the same scores on both sides (speed
+work must not change a single game).  Ratios above 1 mean this commit is faster.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+from io import BytesIO
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+WORKER = HERE / "speed_worker.py"
+sys.path.insert(0, str(HERE))
+
+from speed_worker import MODES  # noqa: E402
+
+#: games per mode (random games differ a lot in length; these take a second or two each)
+GAMES = {"harmonies-solo-A": 200, "harmonies-4p": 30, "forest_shuffle-4p": 20, "inori-4p": 20,
+         "pangaea-4p": 6, "pangaea-coop": 10, "pangaea-wild-woods": 4}
+
+
+def extract(commit: str, into: Path) -> str:
+    """The package and its data at ``commit``, unpacked into ``into``; returns the full hash."""
+    full = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--verify", commit + "^{commit}"],
+                          capture_output=True, text=True)
+    if full.returncode != 0:
+        raise SystemExit(f"no commit {commit!r} in this repository")
+    blob = subprocess.run(["git", "-C", str(REPO), "archive", "--format=tar", full.stdout.strip(),
+                           "pangaea_lab"], capture_output=True, check=True).stdout
+    with tarfile.open(fileobj=BytesIO(blob)) as tar:
+        tar.extractall(into, filter="data")
+    return full.stdout.strip()
+
+
+def run(side: Path, mode: str, games: int) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(side), "PYTHONHASHSEED": "0"}
+    out = subprocess.run([sys.executable, str(WORKER), mode, str(games)], env=env,
+                         capture_output=True, text=True, cwd=side)
+    if out.returncode != 0:
+        raise SystemExit(f"{mode} failed on {side}:\n{out.stderr[-2000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--base", required=True, help="the earlier commit to compare with")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds (best of)")
+    parser.add_argument("--scale", type=float, default=1.0,
+                        help="multiply every mode's number of games")
+    parser.add_argument("--only", default="", help="only the modes whose name has this")
+    args = parser.parse_args(argv)
+    modes = [m for m in MODES if args.only in m]
+    with tempfile.TemporaryDirectory(prefix="bench-speed-") as tmp:
+        base = Path(tmp)
+        full = extract(args.base, base)
+        print(f"base {full[:12]} against the working tree {REPO}; best of {args.rounds} "
+              "alternating rounds; ratios > 1: this commit is faster")
+        header = (f"{'mode':<20} {'base g/s':>9} {'new g/s':>9} {'games':>6} {'click':>6} "
+                  f"{'score':>6} {'save':>6} {'load':>6} {'list':>6}  same games")
+        print(header)
+        print("-" * len(header))
+        all_same = True
+        for mode in modes:
+            games = max(1, round(GAMES[mode] * args.scale))
+            best: dict[str, dict[str, float]] = {"base": {}, "new": {}}
+            scores: dict[str, list] = {}
+            for _ in range(args.rounds):
+                for side, path in (("base", base), ("new", REPO)):
+                    got = run(path, mode, games)
+                    scores[side] = got["scores"]
+                    for key, value in got.items():
+                        if key.endswith("_time"):
+                            best[side][key] = min(best[side].get(key, value), value)
+            ratio = {k: best["base"][k] / max(best["new"][k], 1e-9) for k in best["new"]}
+            same = scores["base"] == scores["new"]
+            all_same &= same
+            print(f"{mode:<20} {games / best['base']['games_time']:>9.1f} "
+                  f"{games / best['new']['games_time']:>9.1f} {ratio['games_time']:>5.2f}x "
+                  f"{ratio['click_time']:>5.2f}x {ratio['score_time']:>5.2f}x "
+                  f"{ratio['save_time']:>5.2f}x {ratio['load_time']:>5.2f}x "
+                  f"{ratio['listing_time']:>5.2f}x  {'yes' if same else 'NO'}")
+        print("every seeded game replays identically" if all_same else
+              "SOME GAMES DIFFER between the two commits")
+        return 0 if all_same else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

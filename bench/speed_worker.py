@@ -1,0 +1,105 @@
+"""One side of ``bench_speed.py``: plays seeded random games of one mode with whichever
+``pangaea_lab`` is first on ``sys.path`` and prints one JSON line (times and final scores).
+
+It uses only the public protocol (``new_game``, ``legal_actions``, ``apply``, ``is_over``,
+``scores``, ``to_svg``, ``to_json``, ``from_json``), so it runs on any version of the package.
+
+    python bench/speed_worker.py MODE GAMES
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+import sys
+import time
+
+#: mode -> (game package, players, options)
+MODES = {
+    "harmonies-solo-A": ("harmonies", 1, {"side": "A", "spirits": False}),
+    "harmonies-4p": ("harmonies", 4, {}),
+    "forest_shuffle-4p": ("forest_shuffle", 4, {}),
+    "inori-4p": ("inori", 4, {}),
+    "pangaea-4p": ("pangaea", 4, {}),
+    "pangaea-coop": ("pangaea", 2, {"mode": "coop"}),
+    "pangaea-wild-woods": ("pangaea", 4, {"wild_woods": True}),
+}
+
+MAX_STEPS = 20_000
+
+
+def play(module, players: int, options: dict, seed: int):
+    """A seeded random game: each step picks uniformly among the legal actions."""
+    rng = random.Random(seed)
+    state = module.new_game(players=players, seed=seed, **options)
+    steps = 0
+    while not state.is_over and steps < MAX_STEPS:
+        state = state.apply(rng.choice(state.legal_actions()))
+        steps += 1
+    return state, steps
+
+
+def best_of(fn, repeats: int = 5) -> float:
+    """The shortest of a few timed calls of ``fn``."""
+    best = float("inf")
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def main() -> None:
+    mode, games = sys.argv[1], int(sys.argv[2])
+    name, players, options = MODES[mode]
+    module = importlib.import_module(f"pangaea_lab.{name}")
+    play(module, players, options, 10_000)           # warm the caches (boards, card data)
+    finals, scores, steps = [], [], 0
+    start = time.perf_counter()
+    for seed in range(games):
+        final, n = play(module, players, options, seed)
+        finals.append(final)
+        steps += n
+    games_time = time.perf_counter() - start
+    for final in finals:
+        scores.append([s.total for s in final.scores()])
+
+    # one widget click: apply an action and draw the new board, over the first game's steps
+    rng = random.Random(0)
+    state = module.new_game(players=players, seed=0, **options)
+    clicks, click_time = 0, 0.0
+    while not state.is_over and clicks < 60:
+        action = rng.choice(state.legal_actions())
+        t = time.perf_counter()
+        state = state.apply(action)
+        state.to_svg()
+        click_time += time.perf_counter() - t
+        clicks += 1
+
+    # scoring, saving and loading the final states (each the best of a few repeats: short)
+    cls = type(finals[0])
+    texts = [final.to_json() for final in finals]
+    score_time = max(1e-6, best_of(lambda: [cls.from_json(t).scores() for t in texts])
+                     - best_of(lambda: [cls.from_json(t) for t in texts]))
+    save_time = best_of(lambda: [final.to_json() for final in finals])
+    load_time = best_of(lambda: [cls.from_json(text) for text in texts])
+    rng = random.Random(1)
+    state = module.new_game(players=players, seed=1, **options)
+    positions = []
+    while not state.is_over and len(positions) < 400:
+        positions.append(state)
+        state = state.apply(rng.choice(state.legal_actions()))
+    busy = [p.to_json() for p in positions[-40:]]
+    cls = type(positions[0])
+    # a freshly loaded state has nothing cached: list its actions
+    listing_time = max(1e-6, best_of(lambda: [cls.from_json(t).legal_actions() for t in busy])
+                       - best_of(lambda: [cls.from_json(t) for t in busy]))
+    print(json.dumps({"mode": mode, "games": games, "steps": steps, "games_time": games_time,
+                      "click_time": click_time / max(clicks, 1), "score_time": score_time,
+                      "save_time": save_time, "load_time": load_time,
+                      "listing_time": listing_time, "scores": scores}))
+
+
+if __name__ == "__main__":
+    main()
