@@ -108,14 +108,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                         help="worker processes (default: every core)")
     parser.add_argument("--batch", type=int, default=10, help="games per task")
-    parser.add_argument("--only", default="", help="play only the modes whose name has this")
+    parser.add_argument("--only", default="", help="play only the mode of this name, or the modes whose name has this")
     args = parser.parse_args(argv)
     if args.games < 1 or args.jobs < 1 or args.batch < 1:
         parser.error("--games, --jobs and --batch must be at least 1")
 
     tasks = []
+    exact = any(args.only.lower() == name.lower() for name, *_ in MODES)
     for m, (name, _, counts, more) in enumerate(MODES):
-        if args.only.lower() not in name.lower():
+        wanted = args.only.lower() == name.lower() if exact else args.only.lower() in name.lower()
+        if not wanted:
             continue
         for players in counts:
             total = args.games * more.get(players, 1)
