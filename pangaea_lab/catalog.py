@@ -12,6 +12,8 @@ import importlib
 from dataclasses import dataclass
 from typing import Any
 
+from .harmonies.game import GAME as HARMONIES
+
 
 @dataclass(frozen=True)
 class Variant:
@@ -76,7 +78,7 @@ GAMES = (
               Variant("Return of the Ancients with Wild Woods", (1, 4),
                       (("mode", "coop"), ("wild_woods", True)))),
              computer_player="forester"),
-    GameInfo("harmonies", "Harmonies", (1, 4),
+    GameInfo("harmonies", "Harmonies", (HARMONIES.min_players, HARMONIES.max_players),
              "Stack coloured tokens into landscapes and give animals the habitats they need "
              "(with Nature's Spirits and solo).",
              ("harmonies/01_setup_and_turns.ipynb", "harmonies/02_landscapes.ipynb",
