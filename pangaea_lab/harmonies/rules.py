@@ -6,8 +6,8 @@ an animal card, place a cube), "End of the game", "Nature's Spirits" and "Solo m
 
 >>> from pangaea_lab import harmonies
 >>> g = harmonies.new_game(players=2, seed=1)
->>> why(g, TakeTokens(0)).reason[:30]
-'first keep one of your two spi'
+>>> why(g, TakeTokens(0)).reason[:38]
+'you must first keep one of your two sp'
 >>> why(g, g.legal_actions()[0]) is None
 True
 """
@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
-from ..core.engine import Handlers, WorkingCopy, listed
+from ..core.engine import Decision, Handlers, WorkingCopy, listed
 from ..core.errors import IllegalAction
 from ..core.protocol import Action
 from .actions import ChooseSpirit, DiscardCard, EndTurn, PlaceCube, PlaceToken, TakeCard, \
@@ -81,13 +81,26 @@ def legal_actions(state: GameState) -> list[Action]:
     return out
 
 
+def pending(state: GameState) -> Decision | None:
+    """The decision the current player must take before anything else: with Nature's
+    Spirits, keeping one of the two spirits dealt (their first turn)."""
+    if state.over:
+        return None
+    offer = state.areas[state.player].spirit_offer
+    if not offer:
+        return None
+    names = ", ".join(card(s).name for s in offer)
+    return Decision("keep-spirit", state.player, f"keep one of your two spirit cards ({names})",
+                    offer)
+
+
 def why_illegal(state: GameState, action: Action) -> tuple[str, str]:
     """A plain reason (and the rule's section) why ``action`` is not legal now (asked only
     of an action that is not among the legal ones)."""
     area = state.areas[state.player]
-    if area.spirit_offer and not isinstance(action, ChooseSpirit):
-        return ("first keep one of your two spirit cards "
-                f"({', '.join(card(s).name for s in area.spirit_offer)})", "Nature's Spirits")
+    decision = pending(state)
+    if decision is not None and not isinstance(action, ChooseSpirit):
+        return f"you must first {decision.must}", "Nature's Spirits"
     if isinstance(action, ChooseSpirit):
         if not area.spirit_offer:
             return "you have no spirit cards to choose from now", "Nature's Spirits"
@@ -147,6 +160,10 @@ def why(state: GameState, action: Action) -> IllegalAction | None:
         return state.reject("the game is over", rule="End of the game")
     if listed(state, action):
         return None
+    decision = pending(state)
+    if decision is not None and not isinstance(action, ChooseSpirit):
+        return decision.refuse("Nature's Spirits",
+                               alternatives=[a.describe() for a in state.legal_actions()])
     reason, rule = why_illegal(state, action)
     return state.reject(reason, rule=rule, like=type(action))
 
