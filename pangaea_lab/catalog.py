@@ -14,6 +14,7 @@ from html import escape
 from typing import Any
 
 from .exercises import kinds_for
+from .harmonies.game import GAME as HARMONIES
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,7 @@ GAMES = (
               Variant("Return of the Ancients with Wild Woods", (1, 4),
                       (("mode", "coop"), ("wild_woods", True)))),
              computer_player="forester"),
-    GameInfo("harmonies", "Harmonies", (1, 4),
+    GameInfo("harmonies", "Harmonies", (HARMONIES.min_players, HARMONIES.max_players),
              "Stack coloured tokens into landscapes and give animals the habitats they need "
              "(with Nature's Spirits and solo).",
              ("harmonies/01_setup_and_turns.ipynb", "harmonies/02_landscapes.ipynb",

@@ -5,24 +5,37 @@ Nature's Spirits and solo play.
 >>> g = harmonies.new_game(players=2, seed=7, side="A", spirits=True)
 >>> g.current_player, len(g.central)
 (0, 5)
+
+The package follows the template of every game (see ARCHITECTURE.md): ``game.py`` declares
+the :data:`GAME` (seats and options), ``state.py`` holds the data, ``rules.py`` the rules,
+``setup.py`` the setup, ``scoring.py`` every score; the parts are bound to the game here.
 """
 
-from .actions import ChooseSpirit, DiscardCard, EndTurn, PlaceCube, PlaceToken, TakeCard, \
-    TakeTokens
-from .board import assumptions, board_graph, data_sources, can_stack, cells, legal_stacks, neighbours
+from . import players, render, rules, scoring, setup
+from .actions import ACTION_TYPES, ChooseSpirit, DiscardCard, EndTurn, PlaceCube, PlaceToken, \
+    TakeCard, TakeTokens
+from .board import board_graph, can_stack, cells, legal_stacks, neighbours
 from .cards import Card, all_cards, card, load_cards
+from .edition import Edition, assumptions, data_sources, load_edition
+from .game import GAME
 from .habitats import habitat_cells, pattern_cells
 from .render import board_svg, plot_board
-from .rules import new_game
 from .scoring import BoardScore, card_points, score_board, solo_suns
-from .state import HarmoniesState, PlayerArea
+from .setup import new_game
+from .state import GameState, HarmoniesState, PlayerArea
 
-GameState = HarmoniesState
+GAME.bind(new_game=setup.new_game, state=GameState, actions=ACTION_TYPES,
+          legal_actions=rules.legal_actions, why=rules.why, handlers=rules.HANDLERS,
+          scores=scoring.scores, to_svg=render.game_svg, load_edition=load_edition,
+          bots=players.BOTS)
+# the greedy value of Harmonies is the state's evaluate hook, so every greedy player uses it
+GameState.evaluate = players.value  # type: ignore[method-assign]
 
 __all__ = [
-    "BoardScore", "Card", "ChooseSpirit", "DiscardCard", "EndTurn", "GameState",
-    "HarmoniesState", "PlaceCube", "PlaceToken", "PlayerArea", "TakeCard", "TakeTokens",
-    "all_cards", "assumptions", "board_graph", "data_sources", "board_svg", "can_stack", "card", "card_points", "cells", "habitat_cells",
-    "legal_stacks", "load_cards", "neighbours", "new_game", "pattern_cells", "plot_board", "score_board",
+    "BoardScore", "Card", "ChooseSpirit", "DiscardCard", "Edition", "EndTurn", "GAME",
+    "GameState", "HarmoniesState", "PlaceCube", "PlaceToken", "PlayerArea", "TakeCard",
+    "TakeTokens", "all_cards", "assumptions", "board_graph", "data_sources", "board_svg",
+    "can_stack", "card", "card_points", "cells", "habitat_cells", "legal_stacks", "load_cards",
+    "load_edition", "neighbours", "new_game", "pattern_cells", "plot_board", "score_board",
     "solo_suns",
 ]

@@ -19,7 +19,7 @@ from .cards import card
 class ChooseSpirit(Action):
     """Keep one of the two spirit cards dealt to you (your first turn only)."""
 
-    kind: ClassVar[str] = "keep a spirit"
+    kind: ClassVar[str] = "Keep a spirit"
     spirit: int
 
     def describe(self) -> str:
@@ -31,7 +31,7 @@ class ChooseSpirit(Action):
 class TakeTokens(Action):
     """Take all tokens of one central board space (once per turn, mandatory)."""
 
-    kind: ClassVar[str] = "take tokens"
+    kind: ClassVar[str] = "Take tokens"
     space: int
     #: shown in the description only; two TakeTokens of the same space are equal
     tokens: tuple[str, ...] = field(default=(), compare=False)
@@ -45,7 +45,7 @@ class TakeTokens(Action):
 class PlaceToken(Action):
     """Put one of the taken tokens on a space of your board."""
 
-    kind: ClassVar[str] = "place a token"
+    kind: ClassVar[str] = "Place a token"
     colour: str
     cell: Cell
 
@@ -57,7 +57,7 @@ class PlaceToken(Action):
 class TakeCard(Action):
     """Take a face-up animal card into a free slot (at most once per turn)."""
 
-    kind: ClassVar[str] = "take an animal card"
+    kind: ClassVar[str] = "Take an animal card"
     card: int
 
     def describe(self) -> str:
@@ -69,7 +69,7 @@ class TakeCard(Action):
 class PlaceCube(Action):
     """Move a card's bottom-most cube onto the cube space of a habitat you built."""
 
-    kind: ClassVar[str] = "place a cube"
+    kind: ClassVar[str] = "Place a cube"
     card: int
     cell: Cell
 
@@ -81,7 +81,7 @@ class PlaceCube(Action):
 class DiscardCard(Action):
     """Solo only: discard one face-up card and replace it, if you took no card this turn."""
 
-    kind: ClassVar[str] = "discard a face-up card"
+    kind: ClassVar[str] = "Discard a face-up card"
     card: int
 
     def describe(self) -> str:
@@ -92,7 +92,7 @@ class DiscardCard(Action):
 class EndTurn(Action):
     """Finish the turn: refill the central board and the card row, check the end."""
 
-    kind: ClassVar[str] = "end turn"
+    kind: ClassVar[str] = "End turn"
 
     def describe(self) -> str:
         return "End the turn (refill the central board and the animal cards)"

@@ -15,47 +15,22 @@ rotating habitat patterns) and its ``index`` (position in the compact board tupl
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
-from importlib import resources
 from typing import Iterable, Mapping, Sequence
 
 import networkx as nx
 
 from ..core.errors import IllegalAction, InvalidData, InvalidSetup
+from .edition import assumptions, data_sources, rules_data  # noqa: F401 (public here too)
+from .game import SIDES
 
 Cell = tuple[int, int]
 Stack = tuple[str, ...]
 
-SIDES = ("A", "B")
 #: column heights of each side, left to right (reference notes, "Personal boards — geometry")
 COLUMN_HEIGHTS = {"A": (5, 4, 5, 4, 5), "B": (4, 3, 4, 3, 4, 3, 4)}
 COLOURS = ("blue", "gray", "brown", "green", "yellow", "red")
 _ALIASES = {"grey": "gray"}
-
-
-@lru_cache(maxsize=None)
-def rules_data() -> dict:
-    """The token mix, stacking chart, landscape points and solo bands from ``data/rules.json``."""
-    text = resources.files(__package__).joinpath("data").joinpath("rules.json").read_text("utf-8")
-    return json.loads(text)
-
-
-def assumptions() -> list[dict]:
-    """The modelling choices where public sources are silent or disagree, each with its
-    source label (``rulebook`` / ``public source`` / ``assumption``)."""
-    return [dict(a) for a in rules_data()["assumptions"]]
-
-
-def data_sources() -> dict[str, str]:
-    """The source label of each shipped data set."""
-    from .cards import _load
-    d = rules_data()
-    out = {k: d[k]["source"] for k in ("tokens", "legal_stacks", "central_board",
-                                       "landscapes", "solo")}
-    out["animal cards"] = _load("animals.json", None)["source"]
-    out["spirit cards"] = _load("spirits.json", None)["source"]
-    return out
 
 
 def check_side(side: object) -> str:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import InvalidData
+from ..core.jsonio import field, load_file
 
 STACK_CODES = ("W", "Y", "M1", "M2", "M3", "T1", "T2", "T3", "BLD")
 SHAPES = ("pair", "line", "triangle", "V", "rhombus")
@@ -72,7 +73,6 @@ def _load(name: str, path: str | Path | None) -> dict:
     if path is None:
         text = resources.files(__package__).joinpath("data").joinpath(name).read_text("utf-8")
         return json.loads(text)
-    from ..core.jsonio import load_file
     data = load_file(path, what="card file")
     if not isinstance(data, dict):
         raise InvalidData(f"the card file {path} must hold a JSON object")
@@ -80,7 +80,6 @@ def _load(name: str, path: str | Path | None) -> dict:
 
 
 def _parse_card(raw: Any, where: str, spirit: bool) -> Card:
-    from ..core.jsonio import field
     cid = field(raw, "id", int, where)
     name = field(raw, "name", str, where)
     where = f"{where} ({name})"

@@ -20,15 +20,17 @@ from ..core.exercises import Exercise, Option, Verdict, register
 from ..core.svg import Svg, SvgImage, as_image
 from . import render
 from .actions import DiscardCard, EndTurn, PlaceToken, TakeCard
-from .board import (COLOURS, Cell, board_graph, cell_index, cells, check_stack, describe_stack,
-                    landscape_of, legal_stacks, neighbours, rules_data, stacks_tuple)
+from .board import (COLOURS, Cell, _neighbour_table, board_graph, cell_index, cells,
+                    check_stack, describe_stack, landscape_of, legal_stacks, neighbours,
+                    rules_data, stacks_tuple)
 from .cards import animal_ids, card, spirit_ids
 from .habitats import habitat_cells, pattern_cells, stack_matches, stacks_for_code
-from .rules import new_game, why_illegal
-from .scoring import (DEFAULT_RIVER_RULE, building_points, field_points, groups, island_count,
-                      is_building, is_mountain, is_tree, longest_ring, mountain_points,
+from .rules import why_illegal
+from .scoring import (DEFAULT_RIVER_RULE, building_points, card_points, field_points, groups,
+                      island_count, is_building, is_mountain, is_tree, longest_ring, mountain_points,
                       river_length, river_points, score_board, solo_suns, spirit_points,
                       suns_for_score, tree_points)
+from .setup import new_game
 
 NB01 = "harmonies/01_setup_and_turns.ipynb"
 NB02 = "harmonies/02_landscapes.ipynb"
@@ -617,7 +619,6 @@ def _river_explained(side: str, stacks: Mapping[Cell, tuple]) -> tuple[int, str]
     water = [c for c, s in stacks.items() if s == ("blue",)]
     graph = board_graph(side).subgraph(water)
     index = cell_index(side)
-    from .board import _neighbour_table
     best_text, best = "", -1
     for comp in nx.connected_components(graph):
         sub = graph.subgraph(comp)
@@ -870,7 +871,6 @@ def card_points_exercise(seed: int) -> Exercise:
     cid = rng.choice(animal_ids())
     c = card(cid)
     placed = rng.randint(0, c.cubes)
-    from .scoring import card_points
     right = card_points(cid, placed)
     track = ", ".join(str(p) for p in c.points)
     if placed == 1:
@@ -1092,7 +1092,6 @@ def spirit_points_exercise(seed: int) -> Exercise:
     spirit = rng.choice(spirit_ids())
     stacks = _spirit_stacks(rng, side, spirit)
     placed = rng.random() < 0.8
-    from .scoring import card_points
     right = card_points(spirit, 1 if placed else 0, side, stacks)
     if placed:
         detail = f"{_spirit_detail(spirit, side, stacks)} — {right} points in all."

@@ -16,8 +16,8 @@ from functools import lru_cache
 from typing import Iterable, Mapping
 
 from ..core import hexgrid
-from .board import Cell, Stack, board_graph, cell_index, cells, check_side, from_axial, \
-    stacks_tuple, to_axial
+from .board import Cell, Stack, board_graph, cell_index, cells, check_cell, check_side, \
+    from_axial, stacks_tuple, to_axial
 from .cards import Card, card
 
 _BASES = ("red", "brown", "gray")
@@ -102,7 +102,6 @@ def habitat_cells(card_key: int | str | Card, side: str = "A",
     c = card(card_key)
     board = stacks_tuple(side, stacks)
     idx = cell_index(side)
-    from .board import check_cell
     taken = [0] * len(board)
     for cell in cubes:
         taken[idx[check_cell(side, cell)]] = 1

@@ -14,11 +14,12 @@ from ..core import hexgrid
 from ..core.svg import Svg, SvgImage
 from .board import Cell, Stack, cells, check_side, describe_stack, stacks_tuple, to_axial
 from .cards import card
+from .habitats import stacks_for_code
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
 
-    from .state import HarmoniesState
+    from .state import GameState
 
 PALETTE = {"blue": "#3b7dd8", "gray": "#8e8e8e", "brown": "#8b5a2b", "green": "#3f9b41",
            "yellow": "#e9c64a", "red": "#c8413a"}
@@ -132,7 +133,6 @@ def draw_card_into(pic: Svg, card_key: Any, origin: tuple[float, float] = (0, 0)
                    size: float = 16.0, caption: str | None = None) -> None:
     """Draw a card into ``pic``: its name and points, and its habitat as it is printed (the
     cube's space carries a small square; a building may stand on red, brown or gray)."""
-    from .habitats import stacks_for_code
     c = card(card_key)
     w, h = card_extent(c, size)
     pic.rect(origin[0], origin[1], w, h, fill="#fbf7ea", stroke="#8a7d55", stroke_width=1.0,
@@ -170,7 +170,7 @@ def _token_dots(pic: Svg, x: float, y: float, tokens: Sequence[str], r: float = 
                    stroke_width=0.6, title=colour)
 
 
-def game_svg(state: "HarmoniesState", highlight: Iterable[Any] = ()) -> SvgImage:
+def game_svg(state: "GameState", highlight: Iterable[Any] = ()) -> SvgImage:
     """The whole table: central board, face-up cards, and every player's board, cards and
     held tokens; ``highlight`` outlines cells of the current player's board."""
     size = 18.0
@@ -240,8 +240,8 @@ def plot_board(side: str = "A", stacks: Mapping[Cell, Iterable[str]] | None = No
                ax: "Axes | None" = None, highlight: Iterable[Cell] = (),
                title: str | None = None) -> "Axes":
     """Draw a personal board on a matplotlib Axes (created if not given) and return it."""
-    import matplotlib.pyplot as plt
-    from matplotlib.patches import RegularPolygon
+    import matplotlib.pyplot as plt  # plotting library only when a figure is drawn
+    from matplotlib.patches import RegularPolygon  # as above
 
     side = check_side(side)
     board = stacks_tuple(side, stacks)

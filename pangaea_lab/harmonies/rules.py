@@ -1,25 +1,32 @@
-"""Setup, legal actions and their effects: the Harmonies turn engine.
+"""Legal actions, why an action is illegal, and the handlers that apply actions: the Harmonies
+turn engine.  (Setup is in ``setup.py``.)
 
-Rule sections cited are those of the rulebook: "Setup", "Playing a turn" (take and place
-tokens, take an animal card, place a cube), "End of the game", "Nature's Spirits" and
-"Solo mode".
+Rule sections cited are those of the rulebook: "Playing a turn" (take and place tokens, take
+an animal card, place a cube), "End of the game", "Nature's Spirits" and "Solo mode".
+
+>>> from pangaea_lab import harmonies
+>>> g = harmonies.new_game(players=2, seed=1)
+>>> why(g, TakeTokens(0)).reason[:38]
+'you must first keep one of your two sp'
+>>> why(g, g.legal_actions()[0]) is None
+True
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
+from typing import Any
 
-from ..core.errors import InvalidSetup
+from ..core.engine import Decision, Handlers, WorkingCopy, listed
+from ..core.errors import IllegalAction
 from ..core.protocol import Action
-from ..core.rng import check_seed, make_rng, shuffled
 from .actions import ChooseSpirit, DiscardCard, EndTurn, PlaceCube, PlaceToken, TakeCard, \
     TakeTokens
-from .board import COLOURS, can_stack, cell_index, cells, check_side, rules_data
-from .cards import animal_ids, card, spirit_ids
+from .board import COLOURS, can_stack, cell_index, cells, rules_data
+from .cards import card
 from .habitats import habitat_indices
-from .scoring import check_river_rule
-from .state import HarmoniesState, PlayerArea
+from .state import GameState, PlayerArea
 
 
 def setup_numbers(players: int) -> tuple[int, int]:
@@ -34,48 +41,9 @@ def token_mix() -> dict[str, int]:
     return dict(rules_data()["tokens"]["counts"])
 
 
-def new_game(players: int = 2, seed: int | str = 0, side: str = "A", spirits: bool = True,
-             river_rule: str = "rings", tiebreak_counts_spirit: bool = False) -> HarmoniesState:
-    """A new seeded game ("Setup"): pouch shuffled, central board filled, 5 cards face up
-    (3 in solo), and with ``spirits`` two spirit cards dealt to each player.
-
-    >>> g = new_game(players=2, seed=1)
-    >>> len(g.pouch), len(g.row), g.legal_actions()[0].kind
-    (105, 5, 'keep a spirit')
-    """
-    if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 4:
-        raise InvalidSetup(f"Harmonies is played by 1 to 4 players, not {players!r}")
-    check_seed(seed)
-    side = check_side(side)
-    if not isinstance(spirits, bool):
-        raise InvalidSetup(f"spirits must be True or False, not {spirits!r}")
-    if not isinstance(tiebreak_counts_spirit, bool):
-        raise InvalidSetup(f"tiebreak_counts_spirit must be True or False, "
-                           f"not {tiebreak_counts_spirit!r}")
-    check_river_rule(river_rule)
-    spaces, row_size = setup_numbers(players)
-    tokens = [c for c, n in token_mix().items() for _ in range(n)]
-    pouch = shuffled(tokens, make_rng(seed, "harmonies", "pouch"))
-    per = rules_data()["central_board"]["tokens_per_space"]
-    central = tuple(tuple(pouch[i * per:(i + 1) * per]) for i in range(spaces))
-    pouch = pouch[spaces * per:]
-    deck = shuffled(animal_ids(), make_rng(seed, "harmonies", "animals"))
-    spirit_deck = shuffled(spirit_ids(), make_rng(seed, "harmonies", "spirits"))
-    n_cells = len(cells(side))
-    areas = []
-    for p in range(players):
-        offer = tuple(spirit_deck[2 * p:2 * p + 2]) if spirits else ()
-        areas.append(PlayerArea(stacks=((),) * n_cells, cubes=(0,) * n_cells, cards=(),
-                                spirit_offer=offer, turns=0))
-    boxed = tuple(sorted(spirit_deck[2 * players:] if spirits else spirit_deck))
-    return HarmoniesState(
-        side=side, spirits=spirits, seed=seed, river_rule=river_rule,
-        tiebreak_counts_spirit=tiebreak_counts_spirit,
-        pouch=tuple(pouch), central=central, deck=tuple(deck[row_size:]),
-        row=tuple(deck[:row_size]), discard_pile=(), boxed_tokens=(), boxed_spirits=boxed,
-        areas=tuple(areas), player=0, hand=(), took_tokens=False, took_card=False,
-        discarded=False, end_reason="", over=False,
-        cube_supply=rules_data()["central_board"]["animal_cubes"])
+def token_counts(state: GameState) -> Counter:
+    """Every token in the game by colour, wherever it is (should always be the full mix)."""
+    return state.token_counts()
 
 
 # ----- legal actions ----------------------------------------------------------------------
@@ -85,7 +53,7 @@ def unfinished(area: PlayerArea) -> list[tuple[int, int]]:
     return [(c, k) for c, k in area.cards if k < card(c).cubes]
 
 
-def legal_actions(state: HarmoniesState) -> list[Action]:
+def legal_actions(state: GameState) -> list[Action]:
     """Every action the current player may take now, in a stable order."""
     if state.over:
         return []
@@ -113,12 +81,26 @@ def legal_actions(state: HarmoniesState) -> list[Action]:
     return out
 
 
-def why_illegal(state: HarmoniesState, action: Action) -> tuple[str, str]:
-    """A plain reason (and the rule's section) why ``action`` is not legal now."""
+def pending(state: GameState) -> Decision | None:
+    """The decision the current player must take before anything else: with Nature's
+    Spirits, keeping one of the two spirits dealt (their first turn)."""
+    if state.over:
+        return None
+    offer = state.areas[state.player].spirit_offer
+    if not offer:
+        return None
+    names = ", ".join(card(s).name for s in offer)
+    return Decision("keep-spirit", state.player, f"keep one of your two spirit cards ({names})",
+                    offer)
+
+
+def why_illegal(state: GameState, action: Action) -> tuple[str, str]:
+    """A plain reason (and the rule's section) why ``action`` is not legal now (asked only
+    of an action that is not among the legal ones)."""
     area = state.areas[state.player]
-    if area.spirit_offer and not isinstance(action, ChooseSpirit):
-        return ("first keep one of your two spirit cards "
-                f"({', '.join(card(s).name for s in area.spirit_offer)})", "Nature's Spirits")
+    decision = pending(state)
+    if decision is not None and not isinstance(action, ChooseSpirit):
+        return f"you must first {decision.must}", "Nature's Spirits"
     if isinstance(action, ChooseSpirit):
         if not area.spirit_offer:
             return "you have no spirit cards to choose from now", "Nature's Spirits"
@@ -171,104 +153,151 @@ def why_illegal(state: HarmoniesState, action: Action) -> tuple[str, str]:
     return f"{action!r} is not a Harmonies action", "Playing a turn"
 
 
+def why(state: GameState, action: Action) -> IllegalAction | None:
+    """``None`` if ``action`` is legal now, else the :class:`IllegalAction` saying why (with a
+    few legal actions of the same kind as alternatives)."""
+    if state.over:
+        return state.reject("the game is over", rule="End of the game")
+    if listed(state, action):
+        return None
+    decision = pending(state)
+    if decision is not None and not isinstance(action, ChooseSpirit):
+        return decision.refuse("Nature's Spirits",
+                               alternatives=[a.describe() for a in state.legal_actions()])
+    reason, rule = why_illegal(state, action)
+    return state.reject(reason, rule=rule, like=type(action))
+
+
 # ----- effects ----------------------------------------------------------------------------
 
-def apply(state: HarmoniesState, action: Action) -> HarmoniesState:
-    """The state after a legal action (legality is checked by the caller)."""
-    p = state.player
-    area = state.areas[p]
-    if isinstance(action, ChooseSpirit):
-        other = tuple(s for s in area.spirit_offer if s != action.spirit)
-        new = replace(area, spirit_offer=(), cards=area.cards + ((action.spirit, 0),))
-        return _with_area(state, new, boxed_spirits=tuple(sorted(state.boxed_spirits + other)))
-    if isinstance(action, TakeTokens):
-        central = list(state.central)
-        hand = central[action.space]
-        central[action.space] = ()
-        return replace(state, central=tuple(central), hand=hand, took_tokens=True)
-    if isinstance(action, PlaceToken):
-        hand = list(state.hand)
-        hand.remove(action.colour)
-        i = cell_index(state.side)[action.cell]
-        stacks = list(area.stacks)
-        stacks[i] = stacks[i] + (action.colour,)
-        return _with_area(state, replace(area, stacks=tuple(stacks)), hand=tuple(hand))
-    if isinstance(action, TakeCard):
-        row = tuple(c for c in state.row if c != action.card)
-        new = replace(area, cards=area.cards + ((action.card, 0),))
-        return _with_area(state, new, row=row, took_card=True,
-                          cube_supply=state.cube_supply - card(action.card).cubes)
-    if isinstance(action, PlaceCube):
-        i = cell_index(state.side)[action.cell]
-        cubes = list(area.cubes)
-        cubes[i] = action.card
-        cards = tuple((c, k + 1) if c == action.card and k < card(c).cubes else (c, k)
-                      for c, k in area.cards)
-        return _with_area(state, replace(area, cubes=tuple(cubes), cards=cards))
-    if isinstance(action, DiscardCard):
-        row = tuple(state.deck[0] if c == action.card else c for c in state.row)
-        return replace(state, row=row, deck=state.deck[1:],
-                       discard_pile=state.discard_pile + (action.card,), discarded=True)
-    if isinstance(action, EndTurn):
-        return end_turn(state)
-    raise TypeError(action)  # pragma: no cover - filtered by the legality check
+class Work(WorkingCopy):
+    """The state being changed by one action: the areas, the central board, the hand and
+    the card row as lists, and the current player's area at hand."""
+
+    THAW = {"areas": 1, "central": 1, "hand": 1}
+
+    @property
+    def area(self) -> PlayerArea:
+        return self.areas[self.player]
+
+    def change_area(self, **changes: Any) -> None:
+        """Replace fields of the current player's area."""
+        self.areas[self.player] = replace(self.area, **changes)
 
 
-def _with_area(state: HarmoniesState, area: PlayerArea, **changes) -> HarmoniesState:
-    areas = list(state.areas)
-    areas[state.player] = area
-    return replace(state, areas=tuple(areas), **changes)
+HANDLERS = Handlers("Harmonies")
 
 
-def end_turn(state: HarmoniesState) -> HarmoniesState:
+@HANDLERS.on(ChooseSpirit)
+def keep_spirit(state: GameState, action: ChooseSpirit) -> GameState:
+    """Keep one spirit; the other goes back to the box ("Nature's Spirits")."""
+    w = Work(state)
+    other = tuple(s for s in w.area.spirit_offer if s != action.spirit)
+    w.change_area(spirit_offer=(), cards=w.area.cards + ((action.spirit, 0),))
+    w.boxed_spirits = tuple(sorted(state.boxed_spirits + other))
+    return w.freeze()
+
+
+@HANDLERS.on(TakeTokens)
+def take_tokens(state: GameState, action: TakeTokens) -> GameState:
+    """Take every token of one central space into the hand."""
+    w = Work(state)
+    w.hand = list(state.central[action.space])
+    w.central[action.space] = ()
+    w.took_tokens = True
+    return w.freeze()
+
+
+@HANDLERS.on(PlaceToken)
+def place_token(state: GameState, action: PlaceToken) -> GameState:
+    """Put a held token on top of a stack of the player's board."""
+    w = Work(state)
+    w.hand.remove(action.colour)
+    i = cell_index(state.side)[action.cell]
+    stacks = list(w.area.stacks)
+    stacks[i] = stacks[i] + (action.colour,)
+    w.change_area(stacks=tuple(stacks))
+    return w.freeze()
+
+
+@HANDLERS.on(TakeCard)
+def take_card(state: GameState, action: TakeCard) -> GameState:
+    """Take a face-up card into a slot, loading it with cubes from the supply."""
+    w = Work(state)
+    w.row = tuple(c for c in state.row if c != action.card)
+    w.change_area(cards=w.area.cards + ((action.card, 0),))
+    w.took_card = True
+    w.cube_supply = state.cube_supply - card(action.card).cubes
+    return w.freeze()
+
+
+@HANDLERS.on(PlaceCube)
+def place_cube(state: GameState, action: PlaceCube) -> GameState:
+    """Move a card's next cube onto the cube space of a habitat built for it."""
+    w = Work(state)
+    i = cell_index(state.side)[action.cell]
+    cubes = list(w.area.cubes)
+    cubes[i] = action.card
+    cards = tuple((c, k + 1) if c == action.card and k < card(c).cubes else (c, k)
+                  for c, k in w.area.cards)
+    w.change_area(cubes=tuple(cubes), cards=cards)
+    return w.freeze()
+
+
+@HANDLERS.on(DiscardCard)
+def discard_card(state: GameState, action: DiscardCard) -> GameState:
+    """Solo: discard a face-up card and replace it from the deck."""
+    w = Work(state)
+    w.row = tuple(state.deck[0] if c == action.card else c for c in state.row)
+    w.deck = state.deck[1:]
+    w.discard_pile = state.discard_pile + (action.card,)
+    w.discarded = True
+    return w.freeze()
+
+
+@HANDLERS.on(EndTurn)
+def end_turn(state: GameState, action: EndTurn | None = None) -> GameState:
     """Refill the central board and the card row, then check the end of the game
     ("End of the game": a refill the pouch cannot make, or 2 or fewer empty spaces)."""
+    w = Work(state)
     per = rules_data()["central_board"]["tokens_per_space"]
-    pouch = state.pouch
-    central = list(state.central)
-    boxed = state.boxed_tokens
     reason = state.end_reason
     over = False
     if state.solo:
-        boxed = boxed + tuple(t for space in central for t in space)
-        need = per * len(central)
-        if len(pouch) < need:
-            central = [()] * len(central)
+        w.boxed_tokens = state.boxed_tokens + tuple(t for space in state.central for t in space)
+        need = per * len(state.central)
+        if len(state.pouch) < need:
+            w.central = [()] * len(state.central)
             reason = reason or "the pouch cannot refill the whole central board"
             over = True
         else:
-            central = [pouch[k * per:(k + 1) * per] for k in range(len(central))]
-            pouch = pouch[need:]
+            w.central = [state.pouch[k * per:(k + 1) * per] for k in range(len(state.central))]
+            w.pouch = state.pouch[need:]
     else:
-        for k, space in enumerate(central):
+        for k, space in enumerate(state.central):
             if not space:
-                central[k] = pouch[:per]
-                if len(pouch) < per:
+                w.central[k] = w.pouch[:per]
+                if len(w.pouch) < per:
                     reason = reason or "the pouch cannot refill the central board"
-                pouch = pouch[per:]
+                w.pouch = w.pouch[per:]
     _, row_size = setup_numbers(state.num_players)
     missing = max(0, row_size - len(state.row))
-    row = state.row + state.deck[:missing]
-    deck = state.deck[missing:]
-    area = state.areas[state.player]
-    area = replace(area, turns=area.turns + 1)
-    if sum(1 for s in area.stacks if not s) <= 2:
+    w.row = state.row + state.deck[:missing]
+    w.deck = state.deck[missing:]
+    w.change_area(turns=w.area.turns + 1)
+    if sum(1 for s in w.area.stacks if not s) <= 2:
         reason = reason or f"{state.player_name(state.player)} has 2 or fewer empty spaces"
     nxt = (state.player + 1) % state.num_players
     if reason and nxt == 0:
         over = True  # the round is complete: everyone has had the same number of turns
-    new = _with_area(state, area, pouch=pouch, central=tuple(central), boxed_tokens=boxed,
-                     row=row, deck=deck, end_reason=reason, hand=(), took_tokens=False,
-                     took_card=False, discarded=False)
-    return replace(new, player=0 if over else nxt, over=over)
+    w.end_reason = reason
+    w.hand = []
+    w.took_tokens = w.took_card = w.discarded = False
+    w.player = 0 if over else nxt
+    w.over = over
+    return w.freeze()
 
 
-def token_counts(state: HarmoniesState) -> Counter:
-    """Every token in the game by colour, wherever it is (should always be the full mix)."""
-    every = list(state.pouch) + list(state.hand) + list(state.boxed_tokens)
-    for space in state.central:
-        every += space
-    for area in state.areas:
-        for s in area.stacks:
-            every += s
-    return Counter(every)
+def apply(state: GameState, action: Action) -> GameState:
+    """The state after a legal action (legality is checked by the caller)."""
+    return HANDLERS(state, action)

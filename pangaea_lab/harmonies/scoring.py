@@ -13,16 +13,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, TypeVar
+
+import networkx as nx
 
 from ..core.errors import InvalidSetup
+from ..core.protocol import ScoreBreakdown
 from .board import Cell, Stack, _neighbour_table, cells, check_side, rules_data, stacks_tuple
 from .cards import Card, card
+from .game import GAME, RIVER_RULES
 
-#: how a river with loops is measured on side A (see :func:`river_length`); the first is
-#: the default, labelled ``river-rings`` in the game's data
-RIVER_RULES = ("rings", "loops", "shortest")
-DEFAULT_RIVER_RULE = RIVER_RULES[0]
+#: the default way to measure a river with loops (see :func:`river_length`)
+DEFAULT_RIVER_RULE = GAME.options["river_rule"].default
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -236,7 +240,6 @@ def longest_ring(group: Iterable[int], nbrs) -> int:
     >>> longest_ring(ring, _neighbour_table("A"))
     6
     """
-    import networkx as nx
     members = set(group)
     graph = nx.Graph()
     graph.add_nodes_from(members)
@@ -374,3 +377,87 @@ def solo_suns(score: int, side: str, spirit: int | str | Card | None = None) -> 
 def board_cells_text(side: str, board: tuple[Stack, ...]) -> dict[Cell, list[str]]:
     """A board tuple back as ``{cell: [colours]}`` (non-empty cells only)."""
     return {c: list(s) for c, s in zip(cells(side), board) if s}
+
+
+# ----- a game's scores ---------------------------------------------------------------------
+# Functions of a game state (``pangaea_lab.harmonies.GameState``); the state's methods of the
+# same names call them.  Results are kept on the state, which never changes.
+
+def _memo(state: Any, key: Any, compute: Callable[[], T]) -> T:
+    cache = state._cache
+    if key not in cache:
+        cache[key] = compute()
+    return cache[key]
+
+
+def board_score(state: Any, player: int) -> BoardScore:
+    """Landscape points of a player's board."""
+    return _memo(state, ("board", player), lambda: landscape_score(
+        state.side, state.areas[player].stacks, state.river_rule))
+
+
+def card_scores(state: Any, player: int) -> list[tuple[Card, int, int]]:
+    """(card, cubes placed, points) for each card a player took."""
+    area = state.areas[player]
+    out = []
+    for c, k in area.cards:
+        cd = card(c)
+        if cd.is_spirit:
+            pts = spirit_points(cd, state.side, area.stacks) if k else 0
+        else:
+            pts = cd.value(k)
+        out.append((cd, k, pts))
+    return out
+
+
+def cubes_placed(state: Any, player: int, count_spirit: bool | None = None) -> int:
+    """Cubes a player has put on their board (the tie-break); a spirit's cube counts when
+    ``count_spirit`` (by default the game's ``tiebreak_counts_spirit`` option)."""
+    if count_spirit is None:
+        count_spirit = state.tiebreak_counts_spirit
+    return sum(1 for c in state.areas[player].cubes
+               if c and (count_spirit or not card(c).is_spirit))
+
+
+def _scores(state: Any) -> list[ScoreBreakdown]:
+    out = []
+    for p in range(state.num_players):
+        b = board_score(state, p)
+        cs = card_scores(state, p)
+        animals = sum(pts for cd, _, pts in cs if not cd.is_spirit)
+        spirit = sum(pts for cd, _, pts in cs if cd.is_spirit)
+        # the score pad counts a Nature's Spirit in the animal column ("Spirits")
+        cats = b.rows() + (("Animal cards", animals + spirit),)
+        notes = [f"landscapes: {b.total}",
+                 f"animal cards: {animals} from animals"
+                 + (f" + {spirit} from the spirit" if state.spirits else ""),
+                 f"cubes placed: {cubes_placed(state, p)}"]
+        if state.solo:
+            notes.append(f"suns: {suns(state)}")
+        out.append(ScoreBreakdown(p, cats, tuple(notes)))
+    return out
+
+
+def scores(state: Any) -> list[ScoreBreakdown]:
+    """Each player's points by scoresheet row: the five landscapes, then the animal cards
+    (a kept spirit counts there, as on the score pad)."""
+    return list(_memo(state, "scores", lambda: _scores(state)))
+
+
+def winners(state: Any) -> list[int]:
+    """Highest total wins; a tie goes to the most cubes placed; still tied, shared."""
+    if not state.over:
+        return []
+    key = [(s.total, cubes_placed(state, s.player)) for s in scores(state)]
+    best = max(key)
+    return [p for p, k in enumerate(key) if k == best]
+
+
+def suns(state: Any) -> int:
+    """Solo result in suns, modifiers for the side and the spirit included."""
+    if "scores" in state._cache:
+        total = state._cache["scores"][0].total
+    else:
+        total = board_score(state, 0).total + sum(pts for _, _, pts in card_scores(state, 0))
+    spirit = state.areas[0].spirit() if state.spirits else None
+    return solo_suns(total, state.side, spirit)

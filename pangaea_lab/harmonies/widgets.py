@@ -13,13 +13,15 @@ from html import escape
 from typing import Any, Iterable, Mapping
 
 from ..core.errors import IllegalAction
+from ..core.widget import step_through
 from .board import COLUMN_HEIGHTS, Cell, check_cell, check_side, describe_stack, \
     legal_stacks
 from .cards import all_cards, card
 from .habitats import habitat_cells
 from .render import board_svg
-from .rules import new_game
+from .game import GAME
 from .scoring import BoardScore, check_river_rule, score_board
+from .setup import new_game
 
 #: stacks offered by the editor, simplest first; ``()`` clears a space
 STACK_CHOICES: tuple[tuple[str, ...], ...] = ((),) + tuple(
@@ -33,11 +35,10 @@ def play(players: int = 2, seed: int | str = 0, computer: Mapping[int, Any] | No
 
     You play the first seat; by default the greedy computer player takes every other seat
     (``computer={}`` seats humans everywhere, ``computer={1: "random"}`` chooses)."""
-    from ..core.widget import step_through
     if computer is None:
         computer = {seat: "greedy" for seat in range(1, players)} \
             if isinstance(players, int) and not isinstance(players, bool) else {}
-    return step_through(new_game, players=players, seed=seed, player_range=(1, 4),
+    return step_through(new_game, players=players, seed=seed, player_range=(GAME.min_players, GAME.max_players),
                         computer=computer, **options)
 
 
@@ -119,7 +120,7 @@ class BoardEditorView:
     board, a stack picker, a card picker, the drawn board and the scores."""
 
     def __init__(self, model: BoardEditorModel) -> None:
-        import ipywidgets as w
+        import ipywidgets as w  # widgets only when a view is built
         self.model = model
         self._quiet = False
         self.cell_buttons: dict[Cell, Any] = {}

@@ -110,9 +110,15 @@ class PangaeaReader(GameReader):
 
 
 class HarmoniesReader(GameReader):
-    key, title, players = "harmonies", "Harmonies", (1, 4)
-    options = {"side": "A", "spirits": True, "river_rule": "rings",
-               "tiebreak_counts_spirit": False}
+    key, title = "harmonies", "Harmonies"
+
+    @property
+    def players(self) -> tuple[int, int]:  # type: ignore[override]
+        return self.module.GAME.min_players, self.module.GAME.max_players
+
+    @property
+    def options(self) -> dict[str, Any]:  # type: ignore[override]
+        return self.module.GAME.defaults()   # the game's own options and their defaults
 
     def turn_marker(self, state: Any) -> Any:
         return sum(area.turns for area in state.areas)

@@ -5,8 +5,8 @@ import importlib
 
 import pytest
 
-MODULES = ["board", "cards", "habitats", "scoring", "rules", "state", "actions", "render",
-           "widgets", "__init__"]
+MODULES = ["game", "edition", "board", "cards", "habitats", "scoring", "rules", "setup", "state",
+           "actions", "players", "render", "widgets", "__init__"]
 
 
 @pytest.mark.parametrize("name", MODULES)

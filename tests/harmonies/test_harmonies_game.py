@@ -330,7 +330,7 @@ def test_descriptions_are_plain_words():
     assert all(t.startswith("Keep the ") for t in texts)
     g = g.apply(g.legal_actions()[0])
     kinds = {a.kind for a in g.legal_actions()}
-    assert kinds == {"take tokens", "take an animal card"}
+    assert kinds == {"Take tokens", "Take an animal card"}
     assert "spirit" in g.player_summary(0)
 
 

@@ -1,0 +1,30 @@
+"""The Harmonies :class:`~pangaea_lab.core.game.Game`: seats and options, declared once.
+
+Setup, the save reader, the widgets, the catalogue and the simulation lab all read the seat
+range and the option defaults from here.
+
+>>> GAME.seats, GAME.defaults()["river_rule"]
+(range(1, 5), 'rings')
+"""
+
+from __future__ import annotations
+
+from ..core.game import Game, Option
+
+#: the two sides of the personal boards
+SIDES = ("A", "B")
+#: how a river with loops is measured on side A (see ``scoring.river_length``); the first is
+#: the default, labelled ``river-rings`` in the game's data
+RIVER_RULES = ("rings", "loops", "shortest")
+
+GAME = Game("harmonies", "Harmonies", seats=(1, 4), options=[
+    Option("side", "A", values=SIDES,
+           doc="board side: A (23 spaces, a river) or B (25 spaces, islands)"),
+    Option("spirits", True, values=(True, False),
+           doc="play with the Nature's Spirits (each player keeps one of two)"),
+    Option("river_rule", RIVER_RULES[0], values=RIVER_RULES,
+           doc="how a river with loops is measured: rings (loops without shortcuts), loops "
+               "(any loop) or shortest (the shortest path only)"),
+    Option("tiebreak_counts_spirit", False, values=(False, True),
+           doc="whether a spirit's cube counts in the tie-break of cubes placed"),
+])
