@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from ..core.protocol import Action
 from .actions import Decide, DrawCard, Mulligan, Pay, PlaceFree, PlayDweller, PlaySapling, PlayTree, ToCave
-from .cards import SAPLING, catalog
+from .cards import SAPLING
+from .edition import catalog
 from .effects import played_symbol
 from .forest import Tree
 from .scoring import _Facts, _score
