@@ -41,8 +41,11 @@ class Work(WorkingCopy):
     """A mutable copy of a state, used while one action is applied: the zones that change
     are lists, and the helpers below move cards between them."""
 
-    THAW = {"deck": 1, "hands": 2, "clearing": 1, "forests": 1, "caves": 2, "box": 1,
-            "winter": 1, "mulligan_left": 1, "pending": 1, "this_turn": 1}
+    #: the zones changed in place; the long deck and box stay tuples and are replaced when
+    #: they change (they change rarely, and copying them to lists and back on every action
+    #: would slow every game down)
+    THAW = {"hands": 2, "clearing": 1, "forests": 1, "caves": 2, "winter": 1,
+            "mulligan_left": 1, "pending": 1, "this_turn": 1}
 
     @property
     def over(self) -> bool:
@@ -78,7 +81,7 @@ class Work(WorkingCopy):
             if not self.deck:
                 self.end_game("the deck ran out")
                 return None
-            card = self.deck.pop(0)
+            card, self.deck = self.deck[0], self.deck[1:]
             if catalog().card(card).kind == "winter":
                 self.winter.append(card)
                 if len(self.winter) >= 3:
@@ -137,7 +140,7 @@ class Work(WorkingCopy):
     def end_turn(self) -> None:
         """Clear a full clearing, then give an extra turn or pass to the next player."""
         if len(self.clearing) >= CLEARING_LIMIT:
-            self.box.extend(self.clearing)
+            self.box += tuple(self.clearing)
             self.clearing.clear()
         self.busy = False
         self.this_turn.clear()
@@ -377,7 +380,7 @@ def _on(*types: type) -> Callable:
 def _starting_hand(w: Work, action: Action, step: Step | None) -> None:
     p = w.current
     if isinstance(action, Mulligan):
-        w.box.extend(w.hands[p])
+        w.box += tuple(w.hands[p])
         w.hands[p] = []
         w.draw_to_hand(HAND_SIZE)
     w.mulligan_left.pop(0)
