@@ -41,9 +41,9 @@ class Work(WorkingCopy):
     """A mutable copy of a state, used while one action is applied: the zones that change
     are lists, and the helpers below move cards between them."""
 
-    #: the zones changed in place; the long deck and box stay tuples and are replaced when
-    #: they change (they change rarely, and copying them to lists and back on every action
-    #: would slow every game down)
+    #: the zones changed in place.  The long deck and box stay tuples, replaced by a slice or
+    #: a sum when they change: thawing a hundred card ids into a list and freezing them back
+    #: on every action would slow every game down
     THAW = {"hands": 2, "clearing": 1, "forests": 1, "caves": 2, "winter": 1,
             "mulligan_left": 1, "pending": 1, "this_turn": 1}
 
