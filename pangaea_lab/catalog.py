@@ -15,6 +15,7 @@ from typing import Any
 
 from .exercises import kinds_for
 from .harmonies.game import GAME as HARMONIES
+from .forest_shuffle.game import GAME as FOREST_SHUFFLE
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,8 @@ GAMES = (
              ("harmonies/01_setup_and_turns.ipynb", "harmonies/02_landscapes.ipynb",
               "harmonies/03_habitats.ipynb", "harmonies/04_spirits_and_solo.ipynb",
               "harmonies/05_full_game.ipynb", "harmonies/06_statistics.ipynb")),
-    GameInfo("forest_shuffle", "Forest Shuffle", (2, 5),
+    GameInfo("forest_shuffle", FOREST_SHUFFLE.title,
+             (FOREST_SHUFFLE.min_players, FOREST_SHUFFLE.max_players),
              "Play trees and the animals, plants and mushrooms that live around them; every "
              "species scores its own way.",
              ("forest_shuffle/01_setup_and_turns.ipynb",

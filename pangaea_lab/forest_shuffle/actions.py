@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ..core.protocol import Action
-from .cards import catalog
+from .edition import catalog
 
 
 def card_text(card: int) -> str:
@@ -31,7 +31,7 @@ def half_text(card: int, side: str) -> str:
 class KeepHand(Action):
     """Setup: keep a starting hand without trees."""
 
-    kind: ClassVar[str] = "setup"
+    kind: ClassVar[str] = "Setup"
 
     def describe(self) -> str:
         return "Keep this starting hand"
@@ -41,7 +41,7 @@ class KeepHand(Action):
 class Mulligan(Action):
     """Setup: a hand without trees may be swapped for 6 new cards, once."""
 
-    kind: ClassVar[str] = "setup"
+    kind: ClassVar[str] = "Setup"
 
     def describe(self) -> str:
         return "Return the hand (it has no tree) to the box and draw 6 new cards"
@@ -52,7 +52,7 @@ class DrawCard(Action):
     """Draw one card: the top of the deck (``card=None``) or a card from the clearing."""
 
     card: int | None = None
-    kind: ClassVar[str] = "draw"
+    kind: ClassVar[str] = "Draw"
 
     def describe(self) -> str:
         if self.card is None:
@@ -65,7 +65,7 @@ class PlayTree(Action):
     """Play a tree card from hand into the forest."""
 
     card: int
-    kind: ClassVar[str] = "play a tree"
+    kind: ClassVar[str] = "Play a tree"
 
     def describe(self) -> str:
         sp = catalog().species(catalog().card(self.card).species or "")
@@ -77,7 +77,7 @@ class PlaySapling(Action):
     """Play any hand card face down as a sapling (cost 0)."""
 
     card: int
-    kind: ClassVar[str] = "play a sapling"
+    kind: ClassVar[str] = "Play a sapling"
 
     def describe(self) -> str:
         return f"Plant {card_text(self.card)} face down as a sapling"
@@ -90,7 +90,7 @@ class PlayDweller(Action):
     card: int
     side: str
     tree: int
-    kind: ClassVar[str] = "play a card"
+    kind: ClassVar[str] = "Play a card"
 
     def describe(self) -> str:
         half = catalog().card(self.card).half_for(self.side)
@@ -104,7 +104,7 @@ class Pay(Action):
     """Pay one card of the cost: it goes face up into the clearing."""
 
     card: int
-    kind: ClassVar[str] = "pay"
+    kind: ClassVar[str] = "Pay"
 
     def describe(self) -> str:
         return f"Pay with {card_text(self.card)}"
@@ -117,7 +117,7 @@ class Decide(Action):
     what: str
     name: str
     use: bool
-    kind: ClassVar[str] = "choose"
+    kind: ClassVar[str] = "Choose"
 
     def describe(self) -> str:
         if self.what == "mushroom":
@@ -133,7 +133,7 @@ class PlaceFree(Action):
     card: int
     side: str
     tree: int
-    kind: ClassVar[str] = "free placement"
+    kind: ClassVar[str] = "Free placement"
 
     def describe(self) -> str:
         return f"Place {half_text(self.card, self.side)} {self.side} of tree {self.tree + 1} for free"
@@ -144,7 +144,7 @@ class ToCave(Action):
     """Raccoon: put a hand card under your cave (you draw as many afterwards)."""
 
     card: int
-    kind: ClassVar[str] = "cave"
+    kind: ClassVar[str] = "Put under the cave"
 
     def describe(self) -> str:
         return f"Put {card_text(self.card)} under your cave"
@@ -155,7 +155,7 @@ class Finish(Action):
     """Stop a repeated choice: free placements, Raccoon or Mole."""
 
     what: str
-    kind: ClassVar[str] = "finish"
+    kind: ClassVar[str] = "Finish"
 
     def describe(self) -> str:
         return {"free": "Place no more cards for free",

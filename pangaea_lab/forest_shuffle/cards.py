@@ -1,9 +1,11 @@
-"""The Forest Shuffle base-game cards, loaded from ``data/cards.json`` and checked on load.
+"""The Forest Shuffle base-game cards as data types, checked when a card set is built (the
+loaders of the shipped set and of a user's file are in :mod:`.edition`).
 
 A playable card has an id (the public numbering: 1-66 trees, 67-69 winter, 70-161 split
 cards).  A split card has two halves; which half shows depends on the slot it is played in
 (top/left half in a top/left slot, bottom/right half in a bottom/right slot).
 
+>>> from pangaea_lab.forest_shuffle.edition import catalog
 >>> catalog().card(72).halves[1].species
 'Red Fox'
 >>> catalog().species("european hare").count
@@ -13,12 +15,10 @@ cards).  A split card has two halves; which half shows depends on the slot it is
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from importlib import resources
 from typing import Any, Mapping
 
 from ..core.errors import InvalidData
-from ..core.jsonio import load_file, parse
 
 SIDES = ("top", "bottom", "left", "right")
 OPPOSITE = {"top": "bottom", "bottom": "top", "left": "right", "right": "left"}
@@ -365,25 +365,5 @@ def plain_name(name: str) -> str:
 
 
 def _data_text(name: str) -> str:
+    """The text of a file shipped in this package's ``data/`` folder."""
     return resources.files(__package__).joinpath("data", name).read_text(encoding="utf-8")
-
-
-@lru_cache(maxsize=1)
-def catalog() -> Catalog:
-    """The shipped base-game card set (loaded and validated once)."""
-    return Catalog(parse(_data_text("cards.json"), what="data file 'cards.json'"))
-
-
-def load_catalog(path: str) -> Catalog:
-    """A card set from a user's JSON file in the same format, validated."""
-    return Catalog(load_file(path), where=str(path))
-
-
-@lru_cache(maxsize=1)
-def rules_data() -> dict:
-    """Setup numbers and labelled assumptions from ``data/rules.json``."""
-    data = parse(_data_text("rules.json"), what="data file 'rules.json'")
-    for entry in data["assumptions"]:
-        if entry.get("source") not in ("rulebook", "public source", "assumption"):
-            raise InvalidData(f"rules.json: assumption {entry.get('id')!r} needs a source label")
-    return data

@@ -1,14 +1,16 @@
 """What happens after a card is placed: mushroom draws, effects and bonuses (appendix).
 
-Every function works on the mutable working copy used inside :func:`.rules.apply`
-(``w``, a :class:`.rules.Work`); each adds steps to ``w.pending`` or changes zones.
+Every function works on the mutable working copy the rules' handlers change (``w``, a
+:class:`.rules.Work`); each adds steps to ``w.pending`` or changes zones.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
-from .cards import SIDES, catalog
+from .cards import SIDES
+from .edition import catalog
+from .forest import can_join
 from .state import Step, dweller_of
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -64,10 +66,10 @@ def mushroom_steps(w: "Work", card: int, placement: str, host: int | None = None
             trigger = e["trigger"]
             if trigger == "tree":
                 hit = placement == "tree" or (
-                    placement == "sapling" and w.options["sapling_triggers_chanterelle"])
+                    placement == "sapling" and w.option("sapling_triggers_chanterelle"))
             elif trigger in SIDES:
                 hit = placement == trigger and (
-                    w.options["sapling_hosts_trigger_mushrooms"] or host is None
+                    w.option("sapling_hosts_trigger_mushrooms") or host is None
                     or not w.forests[w.current].trees[host].is_sapling)
             else:
                 hit = trigger in types
@@ -100,7 +102,6 @@ def count_type(w: "Work", kind: str) -> int:
 def free_options(w: "Work", kind: str) -> list[tuple[int, str, int]]:
     """(card, side, tree) for each hand card half of type ``kind`` that has a free slot
     (a Hare or Toad joins only cards placed on an earlier turn)."""
-    from .forest import can_join
     out = []
     forest = w.forests[w.current]
     for c in sorted(w.hands[w.current]):
@@ -167,7 +168,7 @@ def place_free(w: "Work", card: int, side: str, tree: int) -> None:
         w.pending.pop(0)
     elif not free_options(w, step.tag):
         w.pending.pop(0)
-    if w.options["free_place_triggers_mushrooms"]:
+    if w.option("free_place_triggers_mushrooms"):
         w.pending[0:0] = mushroom_steps(w, card, side, tree)
 
 

@@ -20,11 +20,12 @@ from typing import Callable, Iterable
 from ..core.exercises import Exercise, Option, Verdict, register
 from .actions import (Decide, DrawCard, Finish, Pay, PlaceFree, PlayDweller, PlaySapling,
                       PlayTree)
-from .cards import SAPLING, SIDES, catalog, rules_data
+from .cards import SAPLING, SIDES
+from .edition import catalog, rules_data
 from .effects import bonus_earned, effect_text, part_text
 from .forest import Forest, Tree, can_join
 from .render import SIDE_NUMBER, position_svg
-from .rules import new_game
+from .setup import new_game
 from .scoring import explain, score
 from .state import GameState, dweller_of
 

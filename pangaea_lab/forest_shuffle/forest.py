@@ -17,7 +17,8 @@ from functools import lru_cache
 from typing import Any
 
 from ..core.errors import InvalidData
-from .cards import SAPLING, SIDES, catalog
+from .cards import SAPLING, SIDES
+from .edition import catalog
 
 
 @dataclass(frozen=True)
@@ -147,10 +148,6 @@ class Forest:
         trees = list(self.trees)
         trees[index] = trees[index].with_dweller(side, dweller)
         return replace(self, trees=tuple(trees))
-
-    def _repr_svg_(self) -> str:
-        from .render import forest_svg
-        return forest_svg(self)
 
     # ----- dictionaries -------------------------------------------------------------------
 

@@ -1,15 +1,18 @@
 """A quick move estimate for the shared greedy computer player.
 
-``GreedyPlayer`` asks ``state.evaluate(action, player)``; here a play is worth the points it
-adds to the player's forest at once (scored against the rival forests), and the other
-choices get small fixed preferences so that a greedy seat draws when no play helps.
+``GreedyPlayer`` asks ``state.evaluate(action, player)``, and the package binds
+:func:`estimate_gain` as that hook (``GreedyPlayer(seed, value=estimate_gain)`` is the same
+player).  A play is worth the points it adds to the player's forest at once (scored against
+the rival forests); the other choices get small fixed preferences so that a greedy seat draws
+when no play helps.
 """
 
 from __future__ import annotations
 
 from ..core.protocol import Action
 from .actions import Decide, DrawCard, Mulligan, Pay, PlaceFree, PlayDweller, PlaySapling, PlayTree, ToCave
-from .cards import SAPLING, catalog
+from .cards import SAPLING
+from .edition import catalog
 from .effects import played_symbol
 from .forest import Tree
 from .scoring import _Facts, _score

@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any, Iterable, Sequence
 
 from ..core.svg import Svg, SvgImage, as_image
-from .cards import SAPLING, catalog
+from .cards import SAPLING
+from .edition import catalog
 from .forest import Forest, Tree
 from .scoring import ForestScore, score
 
@@ -375,7 +376,7 @@ def plot_scores(scores: Sequence[ForestScore], names: Sequence[str] | None = Non
     """A stacked bar per forest: points by species (and cave), on a matplotlib Axes.
 
     Returns the Axes; a new figure is made when ``ax`` is not given."""
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # plotting only when a chart is asked for
     if ax is None:
         _, ax = plt.subplots(figsize=(9, 4))
     labels = list(names) if names is not None else [f"Forest {k + 1}" for k in range(len(scores))]

@@ -1,30 +1,30 @@
-"""Setup, legal actions and the turn engine (rulebook: "Setup", "Course of play",
-"Tree saplings", "Winter cards", "End of the game").
+"""Legal actions, legality and the turn engine (rulebook: "Course of play", "Tree saplings",
+"Winter cards", "End of the game").
 
-:func:`apply` works on a mutable copy (:class:`Work`) and freezes it into a new
-:class:`~.state.GameState`, so a rejected action never changes anything.
+:func:`why` says why an action is not legal now (or ``None`` when it is); :data:`HANDLERS`
+apply each action type to a working copy (:class:`Work`) that freezes into the new
+:class:`~.state.GameState`, so a rejected action never changes anything.  The game object
+puts them together (``state.apply(action)``: field types, then :func:`why`, then the handler).
 """
 
 from __future__ import annotations
 
-from ..core.errors import IllegalAction, InvalidData, InvalidSetup
-from ..core.validate import require
+import functools
+from dataclasses import replace
+from typing import Callable
+
+from ..core.engine import Handlers, WorkingCopy, listed
+from ..core.errors import IllegalAction, InvalidData
 from ..core.protocol import Action
-from ..core.rng import check_seed, make_rng, shuffled
+from ..core.validate import InvariantError, require
 from .actions import (Decide, DrawCard, Finish, KeepHand, Mulligan, Pay, PlaceFree, PlayDweller,
                       PlaySapling, PlayTree, ToCave, card_text)
-from .cards import SAPLING, catalog, rules_data
+from .cards import SAPLING
+from .edition import catalog
 from .effects import EFFECT_KINDS, after_play_steps, free_options, place_free, resolve
 from .forest import Tree, can_join
-from .state import GameState, Step, dweller_of
-
-#: options a game can set (the labelled assumptions of ``data/rules.json``)
-OPTION_DEFAULTS: dict[str, bool] = {
-    a["option"]: a["default"] for a in rules_data()["assumptions"] if a["option"]}
-
-HAND_LIMIT = rules_data()["hand_limit"]["value"]
-CLEARING_LIMIT = rules_data()["clearing_limit"]["value"]
-HAND_SIZE = rules_data()["hand_size"]["value"]
+from .state import (CLEARING_LIMIT, HAND_LIMIT, HAND_SIZE, STEP_WORDS, GameState, Step,
+                    dweller_of)
 
 
 def _check_effect_kinds() -> None:
@@ -37,50 +37,35 @@ def _check_effect_kinds() -> None:
 _check_effect_kinds()
 
 
-class Work:
-    """A mutable copy of a state, used while one action is applied."""
+class Work(WorkingCopy):
+    """A mutable copy of a state, used while one action is applied: the zones that change
+    are lists, and the helpers below move cards between them."""
 
-    def __init__(self, st: GameState) -> None:
-        self.st = st
-        self.options = dict(st.options)
-        self.deck = list(st.deck)
-        self.hands = [list(h) for h in st.hands]
-        self.clearing = list(st.clearing)
-        self.forests = list(st.forests)
-        self.caves = [list(c) for c in st.caves]
-        self.box = list(st.box)
-        self.winter = list(st.winter)
-        self.current = st.current
-        self.phase = st.phase
-        self.mulligan_left = list(st.mulligan_left)
-        self.pending = list(st.pending)
-        self.busy = st.busy
-        self.extra_turns = st.extra_turns
-        self.this_turn = list(st.this_turn)
-        self.turn = st.turn
-        self.ended_by = st.ended_by
+    #: the zones changed in place.  The long deck and box stay tuples, replaced by a slice or
+    #: a sum when they change: thawing a hundred card ids into a list and freezing them back
+    #: on every action would slow every game down
+    THAW = {"hands": 2, "clearing": 1, "forests": 1, "caves": 2, "winter": 1,
+            "mulligan_left": 1, "pending": 1, "this_turn": 1}
 
     @property
     def over(self) -> bool:
         return self.phase == "over"
 
-    def freeze(self) -> GameState:
-        from dataclasses import replace
-        st = self.st
-        forests = tuple(f if f.cave == len(c) else replace(f, cave=len(c))
-                        for f, c in zip(self.forests, self.caves))
-        hands = tuple(old if len(old) == len(new) and set(old) == set(new) else tuple(sorted(new))
-                      for old, new in zip(st.hands, self.hands))
-        caves = tuple(old if len(old) == len(new) else tuple(new)
-                      for old, new in zip(st.caves, self.caves))
-        return GameState(
-            players=st.players, seed=st.seed, options=st.options, removed=st.removed,
-            deck=tuple(self.deck), hands=hands, clearing=tuple(self.clearing), forests=forests,
-            caves=caves, box=tuple(self.box), winter=tuple(self.winter), current=self.current,
-            phase=self.phase, mulligan_left=tuple(self.mulligan_left),
-            pending=() if self.over else tuple(self.pending), busy=self.busy and not self.over,
-            extra_turns=self.extra_turns, this_turn=tuple(self.this_turn), turn=self.turn,
-            ended_by=self.ended_by)
+    def option(self, name: str) -> bool:
+        return self.state.option(name)
+
+    def freeze(self) -> GameState:  # type: ignore[override]
+        """The new state: caves counted into the forests, changed hands sorted, and nothing
+        pending once the game is over."""
+        old = self.state
+        self.forests = [f if f.cave == len(c) else replace(f, cave=len(c))
+                        for f, c in zip(self.forests, self.caves)]
+        self.hands = [prev if len(prev) == len(new) and set(prev) == set(new) else sorted(new)
+                      for prev, new in zip(old.hands, self.hands)]
+        if self.over:
+            self.pending.clear()
+            self.busy = False
+        return super().freeze()
 
     # ----- cards moving -------------------------------------------------------------------
 
@@ -96,7 +81,7 @@ class Work:
             if not self.deck:
                 self.end_game("the deck ran out")
                 return None
-            card = self.deck.pop(0)
+            card, self.deck = self.deck[0], self.deck[1:]
             if catalog().card(card).kind == "winter":
                 self.winter.append(card)
                 if len(self.winter) >= 3:
@@ -134,7 +119,7 @@ class Work:
                 return
 
     def _placed(self, step: Step) -> None:
-        if step.tag == "tree" or (step.tag == "sapling" and self.options["sapling_flips_clearing"]):
+        if step.tag == "tree" or (step.tag == "sapling" and self.option("sapling_flips_clearing")):
             self.flip()
             if self.over:
                 return
@@ -155,7 +140,7 @@ class Work:
     def end_turn(self) -> None:
         """Clear a full clearing, then give an extra turn or pass to the next player."""
         if len(self.clearing) >= CLEARING_LIMIT:
-            self.box.extend(self.clearing)
+            self.box += tuple(self.clearing)
             self.clearing.clear()
         self.busy = False
         self.this_turn.clear()
@@ -187,52 +172,6 @@ class Work:
         self.this_turn.append(action.card)  # type: ignore[attr-defined]
         kind = "pay" if cost else "placed"
         self.pending.insert(0, Step(kind, action.card, cost, (), placement, via))  # type: ignore[attr-defined]
-
-
-# ----- setup ------------------------------------------------------------------------------
-
-def new_game(players: int = 2, seed: int | str = 0, **options: bool) -> GameState:
-    """A new seeded game for 2-5 players (rulebook: "Setup").
-
-    Cards are removed unseen for fewer than 5 players; the rest is split in three piles with
-    all three winter cards in the bottom one; everyone draws 6.  ``options`` switch the
-    labelled assumptions (see ``data/rules.json``).
-
-    >>> g = new_game(players=3, seed=1)
-    >>> len(g.deck) + sum(map(len, g.hands)) + len(g.removed)
-    161
-    """
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 5:
-        raise InvalidSetup(f"Forest Shuffle is for 2 to 5 players, not {players!r}")
-    check_seed(seed)
-    chosen = dict(OPTION_DEFAULTS)
-    for name, value in options.items():
-        if name not in OPTION_DEFAULTS:
-            raise InvalidSetup(f"unknown option {name!r}; options are "
-                               f"{', '.join(sorted(OPTION_DEFAULTS))}")
-        if not isinstance(value, bool):
-            raise InvalidSetup(f"option {name!r} must be True or False")
-        chosen[name] = value
-    cat = catalog()
-    rng = make_rng(seed, "forest_shuffle", "deck")
-    cards = shuffled(cat.playable_ids, rng)
-    k = rules_data()["removed_per_players"][str(players)]
-    removed, rest = cards[:k], cards[k:]
-    bottom_size = len(rest) // 3
-    upper, bottom = rest[:len(rest) - bottom_size], rest[len(rest) - bottom_size:]
-    w1, w2, w3 = cat.winter_ids
-    deck = upper + [w3] + shuffled(bottom + [w1, w2], rng)
-    hands = [deck[HAND_SIZE * p:HAND_SIZE * (p + 1)] for p in range(players)]
-    deck = deck[HAND_SIZE * players:]
-    no_tree = [p for p, h in enumerate(hands) if not any(cat.card(c).is_tree for c in h)]
-    from .forest import Forest
-    return GameState(
-        players=players, seed=seed, options=tuple(sorted(chosen.items())), deck=tuple(deck),
-        hands=tuple(tuple(sorted(h)) for h in hands), clearing=(),
-        forests=tuple(Forest() for _ in range(players)),
-        caves=tuple(() for _ in range(players)), removed=tuple(removed), box=(), winter=(),
-        current=no_tree[0] if no_tree else 0, phase="mulligan" if no_tree else "turn",
-        mulligan_left=tuple(no_tree))
 
 
 # ----- legal actions ----------------------------------------------------------------------
@@ -310,29 +249,23 @@ def legal_actions(st: GameState) -> list[Action]:
         return [ToCave(c) for c in hand] + [Finish("raccoon")]
     if step.kind == "mole":
         return play_options(st, allowed=step.cards) + [Finish("mole")]
-    raise AssertionError(f"unexpected step {step.kind}")  # pragma: no cover
+    raise InvariantError(f"unexpected step {step.kind}")  # pragma: no cover
 
 
-# ----- apply ------------------------------------------------------------------------------
+# ----- legality -----------------------------------------------------------------------------
 
-_STEP_WORDS = {
-    "draw": ("draw your second card (deck or clearing)", "Draw 2 cards"),
-    "pay": ("finish paying for the card you played", "Play a card: pay its cost"),
-    "mushroom": ("decide on the mushroom draw first", "Mushrooms (permanent effects)"),
-    "effect": ("decide whether to use the card's effect first", "Effects and bonuses"),
-    "bonus": ("decide whether to use the card's bonus first", "Effects and bonuses"),
-    "free": ("finish the free placements first", "Effects and bonuses: free placement"),
-    "raccoon": ("finish the Raccoon (cards under your cave) first", "Raccoon"),
-    "mole": ("play cards with the Mole, or finish it", "Mole"),
-}
+def why(st: GameState, action: Action) -> IllegalAction | None:
+    """``None`` if ``action`` is legal now, else the :class:`IllegalAction` saying which rule
+    forbids it (in plain words, with a few legal alternatives)."""
+    if listed(st, action):
+        return None
+    return _why(st, action)
 
 
 def _why(st: GameState, action: Action) -> IllegalAction:
     """A plain-words reason why ``action`` is not legal now."""
     if st.is_over:
         return IllegalAction(f"the game is over ({st.ended_by})", rule="End of the game")
-    if not isinstance(action, Action):
-        return st.reject(f"{action!r} is not a Forest Shuffle action")
     if st.phase == "mulligan":
         return st.reject(f"{st.player_name(st.current)} first decides whether to swap a "
                          f"starting hand with no tree", rule="Setup: new hand")
@@ -344,9 +277,12 @@ def _why(st: GameState, action: Action) -> IllegalAction:
                 "free": (PlaceFree, Finish), "raccoon": (ToCave, Finish),
                 "mole": (PlayTree, PlaySapling, PlayDweller, Finish)}[step.kind if step else None]
     if not isinstance(action, expected):
-        reason, rule = _STEP_WORDS[step.kind] if step else (
-            "at the start of a turn you either draw 2 cards or play 1 card", "Course of play")
-        return st.reject(f"not now: {reason}", rule=rule)
+        decision = st.decision
+        if decision is None:
+            return st.reject("not now: at the start of a turn you either draw 2 cards or play "
+                             "1 card", rule="Course of play")
+        return decision.refuse(rule=STEP_WORDS[decision.kind][1],
+                               alternatives=[a.describe() for a in st.legal_actions()[:5]])
     if isinstance(action, DrawCard):
         if len(hand) >= HAND_LIMIT:
             return st.reject("your hand holds 10 cards, the hand limit; play a card instead",
@@ -370,7 +306,7 @@ def _why(st: GameState, action: Action) -> IllegalAction:
         return _why_slot(st, action)
     if isinstance(action, Decide):
         return st.reject(f"the choice now is about the {step.kind} of {step.tag}",
-                         rule=_STEP_WORDS[step.kind][1], like=Decide)
+                         rule=STEP_WORDS[step.kind][1], like=Decide)
     if isinstance(action, PlaySapling) and step and step.kind == "mole":
         return st.reject(f"{_name(card)} was drawn after the Mole was played, so the Mole "
                          f"cannot play it", rule="Mole")
@@ -419,69 +355,102 @@ def _why_slot(st: GameState, action: PlayDweller | PlaceFree) -> IllegalAction:
                      f"other cards to pay with", rule="Play a card: pay its cost", like=like)
 
 
-def apply(st: GameState, action: Action) -> GameState:
-    """The state after ``action``; :class:`IllegalAction` (state unchanged) if not legal."""
-    try:
-        legal = action in st.legal_actions()
-    except TypeError:
-        legal = False
-    if not legal:
-        raise _why(st, action)
-    w = Work(st)
+# ----- the handlers -------------------------------------------------------------------------
+
+HANDLERS = Handlers("Forest Shuffle")
+
+
+def _on(*types: type) -> Callable:
+    """Register ``fn(w, action, step)`` as the handler of ``types``: it changes the working
+    copy ``w`` (``step`` is the front pending step, if any); then the automatic steps
+    resolve, the turn ends if nothing is left to do, and the copy freezes."""
+    def register(fn: Callable[[Work, Action, Step | None], None]) -> Callable:
+        @HANDLERS.on(*types)
+        @functools.wraps(fn)
+        def handler(st: GameState, action: Action) -> GameState:
+            w = Work(st)
+            fn(w, action, w.pending[0] if w.pending else None)
+            w.advance()
+            return w.freeze()
+        return fn
+    return register
+
+
+@_on(KeepHand, Mulligan)
+def _starting_hand(w: Work, action: Action, step: Step | None) -> None:
     p = w.current
-    step = w.pending[0] if w.pending else None
-    if isinstance(action, (KeepHand, Mulligan)):
-        if isinstance(action, Mulligan):
-            w.box.extend(w.hands[p])
-            w.hands[p] = []
-            w.draw_to_hand(HAND_SIZE)
-        w.mulligan_left.pop(0)
-        if w.mulligan_left:
-            w.current = w.mulligan_left[0]
-        elif not w.over:
-            w.phase, w.current = "turn", 0
-    elif isinstance(action, DrawCard):
-        if step is None:
-            w.busy = True
-        else:
-            w.pending.pop(0)
-        if action.card is None:
-            w.draw_to_hand(1)
-        else:
-            w.clearing.remove(action.card)
-            w.hands[p].append(action.card)
-        if (step is None and not w.over and len(w.hands[p]) < HAND_LIMIT
-                and (w.deck or w.clearing)):
-            w.pending.insert(0, Step("draw"))
-    elif isinstance(action, (PlayTree, PlaySapling, PlayDweller)):
+    if isinstance(action, Mulligan):
+        w.box += tuple(w.hands[p])
+        w.hands[p] = []
+        w.draw_to_hand(HAND_SIZE)
+    w.mulligan_left.pop(0)
+    if w.mulligan_left:
+        w.current = w.mulligan_left[0]
+    elif not w.over:
+        w.phase, w.current = "turn", 0
+
+
+@_on(DrawCard)
+def _draw(w: Work, action: DrawCard, step: Step | None) -> None:
+    p = w.current
+    if step is None:
         w.busy = True
-        w.play(action, "mole" if step is not None else "")
-    elif isinstance(action, Pay):
-        require(step is not None)
-        w.hands[p].remove(action.card)
-        w.clearing.append(action.card)
-        paid = step.cards + (action.card,)
-        kind = "pay" if step.n > 1 else "placed"
-        w.pending[0] = Step(kind, step.card, step.n - 1, paid, step.tag, step.via)
-    elif isinstance(action, Decide):
-        require(step is not None)
+    else:
         w.pending.pop(0)
-        if action.use:
-            resolve(w, step.kind, step)
-    elif isinstance(action, PlaceFree):
-        place_free(w, action.card, action.side, action.tree)
-    elif isinstance(action, ToCave):
-        require(step is not None)
-        w.hands[p].remove(action.card)
-        w.caves[p].append(action.card)
-        w.pending[0] = Step("raccoon", step.card, step.n + 1, step.cards + (action.card,))
-        if not w.hands[p]:
-            w.pending.pop(0)
-            w.draw_to_hand(step.n + 1)
-    elif isinstance(action, Finish):
-        require(step is not None)
+    if action.card is None:
+        w.draw_to_hand(1)
+    else:
+        w.clearing.remove(action.card)
+        w.hands[p].append(action.card)
+    if (step is None and not w.over and len(w.hands[p]) < HAND_LIMIT
+            and (w.deck or w.clearing)):
+        w.pending.insert(0, Step("draw"))
+
+
+@_on(PlayTree, PlaySapling, PlayDweller)
+def _play(w: Work, action: Action, step: Step | None) -> None:
+    w.busy = True
+    w.play(action, "mole" if step is not None else "")
+
+
+@_on(Pay)
+def _pay(w: Work, action: Pay, step: Step | None) -> None:
+    require(step is not None)
+    w.hands[w.current].remove(action.card)
+    w.clearing.append(action.card)
+    paid = step.cards + (action.card,)
+    kind = "pay" if step.n > 1 else "placed"
+    w.pending[0] = Step(kind, step.card, step.n - 1, paid, step.tag, step.via)
+
+
+@_on(Decide)
+def _decide(w: Work, action: Decide, step: Step | None) -> None:
+    require(step is not None)
+    w.pending.pop(0)
+    if action.use:
+        resolve(w, step.kind, step)
+
+
+@_on(PlaceFree)
+def _place_free(w: Work, action: PlaceFree, step: Step | None) -> None:
+    place_free(w, action.card, action.side, action.tree)
+
+
+@_on(ToCave)
+def _to_cave(w: Work, action: ToCave, step: Step | None) -> None:
+    require(step is not None)
+    p = w.current
+    w.hands[p].remove(action.card)
+    w.caves[p].append(action.card)
+    w.pending[0] = Step("raccoon", step.card, step.n + 1, step.cards + (action.card,))
+    if not w.hands[p]:
         w.pending.pop(0)
-        if step.kind == "raccoon":
-            w.draw_to_hand(step.n)
-    w.advance()
-    return w.freeze()
+        w.draw_to_hand(step.n + 1)
+
+
+@_on(Finish)
+def _finish(w: Work, action: Finish, step: Step | None) -> None:
+    require(step is not None)
+    w.pending.pop(0)
+    if step.kind == "raccoon":
+        w.draw_to_hand(step.n)

@@ -19,7 +19,8 @@ from dataclasses import replace
 from typing import Any, Sequence
 
 from ..core.errors import InvalidData
-from .cards import SAPLING, SIDES, catalog
+from .cards import SAPLING, SIDES
+from .edition import catalog
 from .forest import Forest
 from .actions import Pay, PlayDweller, PlaySapling, PlayTree
 from .state import GameState, dweller_of, tree_of

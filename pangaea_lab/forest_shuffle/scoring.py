@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from ..core.protocol import ScoreBreakdown
-from .cards import SAPLING, SIDES, TREE_TYPE, catalog
+from .cards import SAPLING, SIDES, TREE_TYPE
+from .edition import catalog
 from .forest import Dweller, Forest, Tree
 
 #: where a card lies: (tree index, "tree" or a side, position in the slot's stack)
@@ -231,6 +232,12 @@ def score(forests: Sequence[Forest]) -> list[ForestScore]:
             f = Forest.from_dict(f)
         facts.append(_Facts(f))
     return [_score(f, facts[:k] + facts[k + 1:], k) for k, f in enumerate(facts)]
+
+
+def game_scores(state: Any) -> list[ForestScore]:
+    """The scores of a game in progress or over: each player's forest against the others
+    (the game's ``scores`` part: ``state.scores()`` comes here)."""
+    return score(list(state.forests))
 
 
 def explain(species: str) -> str:

@@ -2,30 +2,52 @@
 
 A state is an immutable value.  ``pending`` lists the steps still to resolve in the current
 turn (payments, optional effects, free placements, ...); the front step decides what the
-current player may do next.  Rules live in :mod:`.rules`; this module holds the data, the
-JSON form and the invariant checks.
+current player may do next.  This module holds the data, its save form (a declared schema
+read by :func:`~pangaea_lab.core.jsonio.load_save`) and the invariant checks; the rules are in
+:mod:`.rules`, reached through the game object (``GameState.GAME``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, Iterable
+from typing import Any, ClassVar
 
+from ..core.engine import Decision
 from ..core.errors import InvalidData
-from ..core.jsonio import FORMAT_VERSION, convert, dumps, open_save
+from ..core.game import Game
+from ..core.jsonio import (FORMAT_VERSION, Check, Either, Flag, Int, Record, Seq, Spec, Text,
+                           dumps, load_save)
 from ..core.protocol import Action
 from ..core.protocol import GameState as BaseState
-from ..core.validate import guarded_apply, kind_of, load_guarded, require
-from .cards import SAPLING, SIDES, catalog
+from ..core.validate import require
+from .cards import SAPLING, SIDES
+from .edition import catalog, rules_data
 from .forest import Dweller, Forest, Tree, can_join
-from .scoring import ForestScore, score
+from .game import GAME
 
 #: step kinds that wait for the player; all others resolve on their own
 DECISIONS = ("draw", "pay", "mushroom", "effect", "bonus", "free", "raccoon", "mole")
 STEP_KINDS = DECISIONS + ("placed",)
+PHASES = ("mulligan", "turn", "over")
 
-#: fields a save may lack (an older or hand-written save), and the value they then take
-SAVE_DEFAULTS: dict[str, Any] = {"this_turn": []}
+#: what each waiting step asks of the player (completing "you must first ..."), and the
+#: rulebook section it comes from
+STEP_WORDS = {
+    "draw": ("draw your second card (deck or clearing)", "Draw 2 cards"),
+    "pay": ("finish paying for the card you played", "Play a card: pay its cost"),
+    "mushroom": ("decide on the mushroom draw", "Mushrooms (permanent effects)"),
+    "effect": ("decide whether to use the card's effect", "Effects and bonuses"),
+    "bonus": ("decide whether to use the card's bonus", "Effects and bonuses"),
+    "free": ("finish the free placements", "Effects and bonuses: free placement"),
+    "raccoon": ("finish the Raccoon (cards under your cave)", "Raccoon"),
+    "mole": ("play cards with the Mole, or finish it", "Mole"),
+}
+
+HAND_SIZE: int = rules_data()["hand_size"]["value"]
+HAND_LIMIT: int = rules_data()["hand_limit"]["value"]
+CLEARING_LIMIT: int = rules_data()["clearing_limit"]["value"]
+
+_ALL_IDS = frozenset(catalog().card_ids)
 
 
 @dataclass(frozen=True)
@@ -75,67 +97,108 @@ def tree_of(card: int, sapling: bool) -> Tree:
     return Tree(str(c.species), card)
 
 
-def forest_from_data(data: Any, cave: int, where: str) -> Forest:
-    if not isinstance(data, list) or len(data) > len(_ALL_IDS):
-        raise InvalidData(f"{where}: expected a list of at most {len(_ALL_IDS)} trees")
-
-    def build() -> Forest:
-        forest = Forest(cave=cave)
-        for i, (cid, sapling, slots) in enumerate(data):
-            forest = forest.plant(tree_of(_whole(cid), _flag(sapling, f"{where}[{i}][1]")))
+def forest_from_data(trees: tuple, cave: int, where: str) -> Forest:
+    """A game forest from the (already type-checked) save form of :func:`forest_to_data`;
+    a card that cannot lie where the save puts it is refused naming the tree."""
+    forest = Forest(cave=cave)
+    for i, (cid, sapling, slots) in enumerate(trees):
+        try:
+            forest = forest.plant(tree_of(cid, sapling))
             for side in SIDES:
-                for d in slots.get(side, []):
+                for d in slots.get(side, ()):
                     forest = forest.place(i, side, dweller_of(d, side))
-        return forest
-    return convert(where, build)
+        except InvalidData as exc:
+            raise InvalidData(f"{where}[{i}]: {exc}") from None
+    return forest
 
 
-def _whole(value: Any) -> int:
-    """A whole number from a save (not true/false, not a decimal, not a text)."""
-    if type(value) is not int:
-        raise TypeError(f"expected a whole number, got {kind_of(value)}")
-    return value
+# ----- the save file's declared shape ---------------------------------------------------------
 
 
-def _text(value: Any) -> str:
-    if not isinstance(value, str) or len(value) > 200:
-        raise TypeError(f"expected a short text, got {kind_of(value)}")
-    return value
+class Row(Spec):
+    """A list of a fixed number of items, each read with its own spec (the compact records
+    of a save: a tree ``[card, sapling?, slots]``, a step ``[kind, card, n, cards, tag, via]``)."""
+
+    def __init__(self, *items: Spec) -> None:
+        self.items = items
+
+    def read(self, value: Any, where: str) -> tuple:
+        if not isinstance(value, list):
+            raise self.fail(where, "a list", value)
+        if len(value) != len(self.items):
+            raise InvalidData(f"{where}: expected a list of {len(self.items)} items, "
+                              f"got {len(value)}")
+        return tuple(spec.read(v, f"{where}[{k}]")
+                     for k, (spec, v) in enumerate(zip(self.items, value)))
 
 
-def _flag(value: Any, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise InvalidData(f"{where}: expected true/false, got {kind_of(value)}")
-    return value
+class SaveRecord(Record):
+    """The top level of a save: a missing field is reported in the words the game has
+    always used ("the save file lacks field(s): ...")."""
+
+    def read(self, value: Any, where: str) -> dict:
+        if isinstance(value, dict):
+            missing = [name for name in self.fields if name not in value]
+            if missing:
+                raise InvalidData(f"the save file lacks field(s): {', '.join(missing)}")
+        return super().read(value, where)
 
 
-def _check_pending(state: "GameState") -> None:
-    """Each queued step names a card where it lies in the current player's forest, and (for effects and bonuses) its species, so the rules can resolve it."""
-    forest = state.forests[state.current]
-    moles = [s for s in state.pending if s.kind == "mole"]
-    for k, s in enumerate(state.pending):
-        where = f"pending[{k}]"
-        if s.via not in ("", "mole") or (s.via == "mole" and not moles):
-            raise InvalidData(f"{where}: 'via' must be empty, or 'mole' with a Mole step queued")
-        if s.kind in ("pay", "placed"):
-            if s.tag in ("tree", "sapling"):
-                here = any(t.card == s.card for t in forest.trees)
-            elif s.tag in SIDES:
-                here = any(d.card == s.card for t in forest.trees for d in t.slot(s.tag))
-            else:
-                raise InvalidData(f"{where}: {s.tag[:30]!r} is not a placement (tree, sapling "
-                                  f"or one of {list(SIDES)})")
-            if not here:
-                raise InvalidData(f"{where}: card {s.card} is not in the forest as a {s.tag}")
-        elif s.kind in ("mushroom", "effect", "bonus"):
-            if s.tag not in {sp.name for sp in catalog().all_species()}:
-                raise InvalidData(f"{where}: {s.tag[:30]!r} is not a species")
+def _card_id(value: Any, where: str) -> int:
+    cid = Int(0, 10_000).read(value, where)
+    if cid not in _ALL_IDS:
+        raise InvalidData(f"{where}: there is no card with id {cid} in the base game")
+    return cid
 
 
-def _seed(value: Any) -> int | str:
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise InvalidData("field 'seed' must be a whole number or a text")
-    return value
+def _step_card(value: Any, where: str) -> int:
+    """The card a step belongs to: a card of the game, or 0 for a step without one."""
+    return 0 if type(value) is int and value == 0 else _card_id(value, where)
+
+
+def save_schema(game: Game, cards: int) -> SaveRecord:
+    """The declared shape of a save of ``game`` played with ``cards`` card ids."""
+    card = Check(_card_id)
+    ids = Seq(card, longest=cards)
+    seats = game.max_players
+    tree = Row(card, Flag(), Record({}, optional={side: (ids, ()) for side in SIDES}))
+    step = Row(Text(choices=STEP_KINDS), Check(_step_card), Int(0, 50), Seq(card, longest=50),
+               Text(), Text(choices=("", "mole")))
+    return SaveRecord({
+        "players": Int(game.min_players, seats),
+        "seed": Either(Int(-10**30, 10**30), Text(longest=10_000),
+                       wanted="a whole number or a text"),
+        "options": Record({name: Flag() for name in game.options}),
+        "deck": ids, "hands": Seq(ids, longest=seats), "clearing": ids,
+        "forests": Seq(Seq(tree, longest=cards), longest=seats),
+        "caves": Seq(ids, longest=seats), "removed": ids, "box": ids, "winter": ids,
+        "current": Int(0, seats - 1), "phase": Text(choices=PHASES),
+        "mulligan_left": Seq(Int(0, seats - 1), longest=seats),
+        "pending": Seq(step, longest=500), "busy": Flag(), "extra_turns": Int(0, 10_000),
+        "turn": Int(0, 1_000_000), "ended_by": Text(),
+    }, optional={"this_turn": (ids, ())})   # older saves lack this_turn
+
+
+SCHEMA = save_schema(GAME, len(_ALL_IDS))
+
+
+def _build(v: dict) -> "GameState":
+    """A state from the values of a save, read with :data:`SCHEMA`."""
+    players = v["players"]
+    if not len(v["hands"]) == len(v["caves"]) == len(v["forests"]) == players:
+        raise InvalidData("fields 'players', 'hands', 'caves' and 'forests' disagree")
+    if v["current"] >= players:
+        raise InvalidData(f"field 'current' must be a seat 0-{players - 1}")
+    forests = tuple(forest_from_data(f, len(v["caves"][i]), f"forests[{i}]")
+                    for i, f in enumerate(v["forests"]))
+    return GameState(
+        players=players, seed=v["seed"], options=tuple(sorted(v["options"].items())),
+        deck=v["deck"], hands=v["hands"], clearing=v["clearing"], forests=forests,
+        caves=v["caves"], removed=v["removed"], box=v["box"], winter=v["winter"],
+        current=v["current"], phase=v["phase"], mulligan_left=v["mulligan_left"],
+        pending=tuple(Step(*s) for s in v["pending"]), busy=v["busy"],
+        extra_turns=v["extra_turns"], this_turn=v["this_turn"], turn=v["turn"],
+        ended_by=v["ended_by"])
 
 
 @dataclass(frozen=True)
@@ -163,7 +226,8 @@ class GameState(BaseState):
     turn: int = 1
     ended_by: str = ""
 
-    game = "forest_shuffle"
+    game: ClassVar[str] = "forest_shuffle"
+    GAME: ClassVar[Game] = GAME
 
     # ----- protocol -----------------------------------------------------------------------
 
@@ -182,23 +246,6 @@ class GameState(BaseState):
     def option(self, name: str) -> bool:
         return dict(self.options)[name]
 
-    def legal_actions(self) -> list[Action]:
-        cached = self.__dict__.get("_legal")
-        if cached is None:
-            from .rules import legal_actions
-            cached = legal_actions(self)
-            object.__setattr__(self, "_legal", cached)  # the state never changes
-        return list(cached)
-
-    def apply(self, action: Action) -> "GameState":
-        from .actions import ACTION_TYPES
-        from .rules import apply
-        return guarded_apply(self, action, ACTION_TYPES, lambda: apply(self, action),
-                             "Forest Shuffle")
-
-    def scores(self) -> list[ForestScore]:
-        return score(list(self.forests))
-
     def player_name(self, player: int) -> str:
         return f"Player {player + 1}"
 
@@ -212,9 +259,14 @@ class GameState(BaseState):
         """The front pending step (what the current player is deciding), if any."""
         return self.pending[0] if self.pending else None
 
-    def to_svg(self, highlight: Iterable[Any] = ()) -> str:
-        from .render import state_svg
-        return state_svg(self, highlight=highlight)
+    @property
+    def decision(self) -> Decision | None:
+        """The decision the current player must take before anything else, if any."""
+        step = self.step
+        if step is None or step.kind not in STEP_WORDS:
+            return None
+        return Decision(step.kind, self.current, STEP_WORDS[step.kind][0],
+                        (step.card, step.tag))
 
     def action_highlight(self, action: Action) -> tuple:
         """Cards and slots an action touches, for the step-through widget."""
@@ -227,11 +279,6 @@ class GameState(BaseState):
         if side is not None:
             out.append(("slot", action.tree, side))  # type: ignore[attr-defined]
         return tuple(out)
-
-    def evaluate(self, action: Action, player: int) -> float:
-        """Quick gain estimate for the greedy player (see :mod:`.players`)."""
-        from .players import estimate_gain
-        return estimate_gain(self, action, player)
 
     # ----- JSON ---------------------------------------------------------------------------
 
@@ -253,72 +300,7 @@ class GameState(BaseState):
 
     @classmethod
     def from_json(cls, text: str | bytes) -> "GameState":
-        return load_guarded("Forest Shuffle save file",
-                            lambda: cls.from_data(open_save(text, cls.game)))
-
-    @classmethod
-    def from_data(cls, data: dict) -> "GameState":
-        names = [f.name for f in fields(cls)]
-        data = {**SAVE_DEFAULTS, **data}
-        missing = [n for n in names if n not in data]
-        if missing:
-            raise InvalidData(f"the save file lacks field(s): {', '.join(missing)}")
-        ids = lambda key: convert(f"field {key!r}", lambda: tuple(_whole(x) for x in data[key]))
-        caves = convert("field 'caves'", lambda: tuple(tuple(_whole(x) for x in c)
-                                                       for c in data["caves"]))
-        forests_raw = data["forests"]
-        if not isinstance(forests_raw, list) or len(forests_raw) != len(caves):
-            raise InvalidData("field 'forests' must list one forest per player (as 'caves')")
-        from .rules import OPTION_DEFAULTS
-        options = data["options"]
-        if not isinstance(options, dict) or set(options) != set(OPTION_DEFAULTS):
-            raise InvalidData(f"field 'options' must set exactly {sorted(OPTION_DEFAULTS)}")
-        pending = convert("field 'pending'", lambda: tuple(
-            Step(_text(k), _whole(c), _whole(n), tuple(_whole(x) for x in cs), _text(t), _text(v))
-            for k, c, n, cs, t, v in data["pending"]))
-        for k, s in enumerate(pending):
-            if s.kind not in STEP_KINDS:
-                raise InvalidData(f"field 'pending' has an unknown step {s.kind!r}")
-            if (s.card != 0 and s.card not in _ALL_IDS or not 0 <= s.n <= 50
-                    or len(s.cards) > 50 or not set(s.cards) <= _ALL_IDS):
-                raise InvalidData(f"pending[{k}]: expected a card of the game, a count from 0 "
-                                  "to 50 and card ids")
-        state = cls(
-            players=convert("field 'players'", lambda: _whole(data["players"])),
-            seed=_seed(data["seed"]),
-            options=tuple(sorted((k, _flag(v, f"options.{k}")) for k, v in options.items())),
-            deck=ids("deck"),
-            hands=convert("field 'hands'", lambda: tuple(tuple(_whole(x) for x in h)
-                                                         for h in data["hands"])),
-            clearing=ids("clearing"),
-            forests=tuple(forest_from_data(f, len(caves[i]), f"field 'forests'[{i}]")
-                          for i, f in enumerate(forests_raw)),
-            caves=caves, removed=ids("removed"), box=ids("box"), winter=ids("winter"),
-            current=convert("field 'current'", lambda: _whole(data["current"])),
-            phase=convert("field 'phase'", lambda: _text(data["phase"])),
-            mulligan_left=ids("mulligan_left"),
-            pending=pending,
-            busy=_flag(data["busy"], "busy"),
-            extra_turns=convert("field 'extra_turns'", lambda: _whole(data["extra_turns"])),
-            this_turn=ids("this_turn"),
-            turn=convert("field 'turn'", lambda: _whole(data["turn"])),
-            ended_by=convert("field 'ended_by'", lambda: _text(data["ended_by"])),
-        )
-        if state.phase not in ("mulligan", "turn", "over"):
-            raise InvalidData(f"field 'phase' must be mulligan, turn or over, "
-                              f"found {state.phase!r}")
-        if not 2 <= state.players <= 5 or not (
-                len(state.hands) == len(state.caves) == state.players):
-            raise InvalidData("fields 'players', 'hands', 'caves' and 'forests' disagree, "
-                              "or the player count is not 2-5")
-        if not 0 <= state.current < state.players:
-            raise InvalidData(f"field 'current' must be a seat 0-{state.players - 1}")
-        try:
-            state.check_invariants()
-        except AssertionError as exc:
-            raise InvalidData(f"the save file is inconsistent: {exc}") from None
-        _check_pending(state)
-        return state
+        return load_save(text, cls.game, SCHEMA, _build, what="Forest Shuffle save file")
 
     # ----- invariants ---------------------------------------------------------------------
 
@@ -335,17 +317,22 @@ class GameState(BaseState):
         return out
 
     def check_invariants(self) -> None:
+        """Raise :class:`~pangaea_lab.core.validate.InvariantError` unless every card lies in
+        exactly one zone, hands and winter cards keep their limits, each slot holds what it
+        may, and the pending steps can be resolved."""
         cards = self.all_cards()
         expected = catalog().card_ids
         require(len(cards) == len(expected) and set(cards) == _ALL_IDS,
                 f"card total not conserved: {len(cards)} cards in play, expected {len(expected)}")
         require(len(self.winter) <= 3, "more than three winter cards revealed")
         for p, hand in enumerate(self.hands):
-            require(len(hand) <= 10, f"player {p + 1} holds {len(hand)} cards (limit 10)")
+            require(len(hand) <= HAND_LIMIT,
+                    f"player {p + 1} holds {len(hand)} cards (limit {HAND_LIMIT})")
         for p, forest in enumerate(self.forests):
             require(forest.cave == len(self.caves[p]), "cave count out of step")
             _check_slots(forest, p)
         self._check_this_turn()
+        self._check_pending()
 
     def _check_this_turn(self) -> None:
         """Cards placed this turn lie in the current player's forest, once each, and a Hare
@@ -363,8 +350,28 @@ class GameState(BaseState):
                 require(all(d.card not in placed for d in slot[:-1]),
                         f"slot {side} of tree {i + 1} stacks a card on one placed this turn")
 
+    def _check_pending(self) -> None:
+        """Each queued step names a card where it lies in the current player's forest, and
+        (for effects and bonuses) its species, so the rules can resolve it."""
+        forest = self.forests[self.current]
+        moles = any(s.kind == "mole" for s in self.pending)
+        for k, s in enumerate(self.pending):
+            where = f"pending[{k}]"
+            require(s.via != "mole" or moles,
+                    f"{where}: 'via' must be empty, or 'mole' with a Mole step queued")
+            if s.kind in ("pay", "placed"):
+                if s.tag in ("tree", "sapling"):
+                    here = any(t.card == s.card for t in forest.trees)
+                else:
+                    require(s.tag in SIDES, f"{where}: {s.tag[:30]!r} is not a placement "
+                                            f"(tree, sapling or one of {list(SIDES)})")
+                    here = any(d.card == s.card for t in forest.trees for d in t.slot(s.tag))
+                require(here, f"{where}: card {s.card} is not in the forest as a {s.tag}")
+            elif s.kind in ("mushroom", "effect", "bonus"):
+                require(s.tag in _SPECIES, f"{where}: {s.tag[:30]!r} is not a species")
 
-_ALL_IDS = frozenset(catalog().card_ids)
+
+_SPECIES = frozenset(sp.name for sp in catalog().all_species())
 
 
 def _forest_cards(forest: Forest) -> list[int]:

@@ -16,10 +16,13 @@ from html import escape
 from typing import Any, Callable, Mapping
 
 from ..core.errors import PangaeaLabError
-from .cards import SAPLING, SIDES, catalog
+from ..core.widget import step_through
+from .cards import SAPLING, SIDES
+from .edition import catalog
 from .forest import Forest, Tree, parse_dweller
 from .render import forest_svg
-from .rules import new_game
+from .game import GAME
+from .setup import new_game
 from .scoring import ForestScore, explain, score
 
 
@@ -28,11 +31,11 @@ def play(players: int = 2, seed: int | str = 0, computer: Mapping[int, Any] | No
     """The step-through widget for a seeded game; by default the computer (greedy) plays
     every seat but the first.  The picture shows the clearing, the deck size, the winter
     cards, the current hand and every forest with each card's points."""
-    from ..core.widget import step_through
     if computer is None:
         computer = {seat: "greedy" for seat in range(1, players)}
-    return step_through(new_game, players=players, seed=seed, player_range=(2, 5),
-                        computer=computer, **options)
+    return step_through(new_game, players=players, seed=seed,
+                        player_range=(GAME.min_players, GAME.max_players), computer=computer,
+                        **options)
 
 
 def card_choices() -> list[str]:
@@ -134,7 +137,7 @@ class ForestBuilderView:
     """ipywidgets controls around a :class:`ForestBuilderModel`."""
 
     def __init__(self, model: ForestBuilderModel) -> None:
-        import ipywidgets as w
+        import ipywidgets as w  # widgets only when a view is built
         self.model = model
         trees = catalog().tree_species() + [SAPLING]
         self.tree_pick = w.Dropdown(options=trees, value=trees[0], description="Tree")

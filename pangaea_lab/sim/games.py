@@ -144,12 +144,17 @@ class HarmoniesReader(GameReader):
 
 
 class ForestShuffleReader(GameReader):
-    key, title, players = "forest_shuffle", "Forest Shuffle", (2, 5)
+    key, title = "forest_shuffle", "Forest Shuffle"
+
+    @property
+    def players(self) -> tuple[int, int]:  # type: ignore[override]
+        """The seat range the game declares."""
+        return self.module.GAME.min_players, self.module.GAME.max_players
 
     @property
     def options(self) -> dict[str, Any]:  # type: ignore[override]
-        from ..forest_shuffle.rules import OPTION_DEFAULTS  # the game's own list of options
-        return dict(OPTION_DEFAULTS)
+        """The game's own options with their defaults, as its Game object declares them."""
+        return self.module.GAME.defaults()
 
     def turn_marker(self, state: Any) -> Any:
         return state.turn
