@@ -38,14 +38,18 @@ def thaw(value: Any, depth: int = 1) -> Any:
     """Tuples turned into lists, ``depth`` levels deep (items below stay as they are)."""
     if depth <= 0 or not isinstance(value, tuple):
         return value
+    if depth == 1:
+        return list(value)
     return [thaw(v, depth - 1) for v in value]
 
 
 def freeze(value: Any) -> Any:
-    """Lists turned back into tuples, at every depth."""
-    if isinstance(value, list):
+    """Lists turned back into tuples, at every depth (a flat list in one step)."""
+    if type(value) is not list:
+        return value
+    if list in set(map(type, value)):
         return tuple(freeze(v) for v in value)
-    return value
+    return tuple(value)
 
 
 class WorkingCopy:

@@ -277,6 +277,23 @@ class Seq(Spec):
         return tuple(self.item.read(v, _at(where, i)) for i, v in enumerate(value))
 
 
+class Row(Spec):
+    """A list of a fixed number of items, each read with its own spec (a compact record such
+    as ``[card, sapling?, slots]``); read as a tuple."""
+
+    def __init__(self, *items: Spec) -> None:
+        self.items = items
+
+    def read(self, value: Any, where: str) -> tuple:
+        if not isinstance(value, list):
+            raise self.fail(where, "a list", value)
+        if len(value) != len(self.items):
+            raise InvalidData(f"{where}: expected a list of {len(self.items)} items, "
+                              f"got {len(value)}")
+        return tuple(spec.read(v, _at(where, k))
+                     for k, (spec, v) in enumerate(zip(self.items, value)))
+
+
 class Record(Spec):
     """An object with named fields (read as a dict).  ``optional`` fields have a default;
     keys not declared are refused unless ``extra=True``."""

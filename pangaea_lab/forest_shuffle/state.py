@@ -15,8 +15,8 @@ from typing import Any, ClassVar
 from ..core.engine import Decision
 from ..core.errors import InvalidData
 from ..core.game import Game
-from ..core.jsonio import (FORMAT_VERSION, Check, Either, Flag, Int, Record, Seq, Spec, Text,
-                           dumps, load_save)
+from ..core.jsonio import (FORMAT_VERSION, Check, Either, Flag, Int, Record, Row, Seq, Spec,
+                           Text, dumps, load_save)
 from ..core.protocol import Action
 from ..core.protocol import GameState as BaseState
 from ..core.validate import require
@@ -113,23 +113,6 @@ def forest_from_data(trees: tuple, cave: int, where: str) -> Forest:
 
 
 # ----- the save file's declared shape ---------------------------------------------------------
-
-
-class Row(Spec):
-    """A list of a fixed number of items, each read with its own spec (the compact records
-    of a save: a tree ``[card, sapling?, slots]``, a step ``[kind, card, n, cards, tag, via]``)."""
-
-    def __init__(self, *items: Spec) -> None:
-        self.items = items
-
-    def read(self, value: Any, where: str) -> tuple:
-        if not isinstance(value, list):
-            raise self.fail(where, "a list", value)
-        if len(value) != len(self.items):
-            raise InvalidData(f"{where}: expected a list of {len(self.items)} items, "
-                              f"got {len(value)}")
-        return tuple(spec.read(v, f"{where}[{k}]")
-                     for k, (spec, v) in enumerate(zip(self.items, value)))
 
 
 class SaveRecord(Record):
