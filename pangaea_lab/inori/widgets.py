@@ -12,20 +12,22 @@ from dataclasses import replace
 from html import escape
 from typing import Any, Mapping
 
+from ..core.widget import step_through
+from .game import GAME
 from .render import board_svg
 from .scoring import season_end_preview
 from .setup import new_game
-from .state import InoriState
+from .state import GameState as InoriState
 
 
 def play(players: int = 2, seed: int | str = 0, computer: Mapping[int, Any] | None = None,
          **options: Any):
     """The step-through widget for Inori.  By default seat 1 is yours and every other seat
     is a greedy computer player; pass ``computer={}`` to play all seats by hand."""
-    from ..core.widget import step_through
     if computer is None:
-        computer = {seat: "greedy" for seat in range(1, 4)}
-    return step_through(new_game, players=players, seed=seed, player_range=(2, 4),
+        computer = {seat: "greedy" for seat in range(1, GAME.max_players)}
+    return step_through(new_game, players=players, seed=seed,
+                        player_range=(GAME.min_players, GAME.max_players),
                         computer=computer, **options)
 
 
@@ -148,7 +150,7 @@ class SeasonExplorerModel:
 def season_explorer(state: InoriState):
     """A widget: pick a season (or "now") and see the season-end results above that
     season's board, where the complete cards are outlined."""
-    import ipywidgets as w
+    import ipywidgets as w  # widgets only when a view is built
 
     model = SeasonExplorerModel(state)
     picker = w.Dropdown(options=model.choices, value=model.index, description="Season")
