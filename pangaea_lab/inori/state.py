@@ -23,7 +23,8 @@ from typing import Any, ClassVar
 
 from ..core.engine import Decision
 from ..core.errors import InvalidData
-from ..core.jsonio import FORMAT_VERSION, Check, Flag, Record, Seq, Spec, dumps, load_save
+from ..core.jsonio import (FORMAT_VERSION, Check, Either, Flag, Int, Record, Seq, Spec, Text,
+                           dumps, load_save)
 from ..core.protocol import GameState as ProtocolState
 from ..core.validate import count, kind_of, require
 from .board import NEUTRAL
@@ -264,16 +265,14 @@ class Known(Spec):
         return value
 
 
-def _seed(value: Any, where: str) -> int | str:
-    if isinstance(value, bool) or not isinstance(value, (int, str)) or len(str(value)) > 200:
-        raise InvalidData(f"{where}: expected a whole number or a short text")
-    return value
-
-
 def _object(value: Any, where: str) -> dict:
     if not isinstance(value, dict):
         raise InvalidData(f"{where}: expected an object, got {kind_of(value)}")
     return value
+
+
+#: a game's seed: a whole number or a short text
+SEED = Either(Int(-10**30, 10**30), Text(longest=200), wanted="a whole number or a short text")
 
 
 @lru_cache(maxsize=32)
@@ -346,7 +345,7 @@ def save_schema(ed: Edition, n: int) -> Record:
         raise InvalidData(f"{where}[0]: unknown decision {kind[:30]!r}")
 
     return Record({
-        "players": Count(2, 4), "seed": Check(_seed), "schedule": Check(schedule),
+        "players": Count(2, 4), "seed": SEED, "schedule": Check(schedule),
         "season": Count(1, ed.seasons), "first_player": player, "turn": player,
         "hand": Entries(Count(0, markers), length=n),
         "set_aside": Entries(Count(0, markers), length=n),
