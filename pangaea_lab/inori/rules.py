@@ -30,12 +30,10 @@ from .scoring import (CARD_PTS, MAJ_PTS, POINT_EFFECTS, SEASON_PTS, TREE_PTS, ef
                       least_colours, majority_colours, score_card, score_majorities)
 from .state import DECISIONS, GameState, decision
 
-InoriState = GameState
-
 
 # ----- legal actions ---------------------------------------------------------------------
 
-def _pay_options(s: InoriState, player: int, cost: str | None, amount: int = 1
+def _pay_options(s: GameState, player: int, cost: str | None, amount: int = 1
                  ) -> list[str | None]:
     """Ways to pay a cost: nothing, one set colour, or one of your majority colours."""
     ed = s.edition
@@ -61,7 +59,7 @@ def _space_note(ed: Edition, cid: str, j: int) -> str:
     return f"{card.name}, {sp.effect.describe(ed.names)} ({_cost_words(ed, sp.cost)})"
 
 
-def _card_offers(s: InoriState, player: int) -> list[Action]:
+def _card_offers(s: GameState, player: int) -> list[Action]:
     ed = s.edition
     out: list[Action] = []
     for i, (cid, spaces) in enumerate(s.slots):
@@ -95,7 +93,7 @@ def _offer_tree(ed: Edition, t: int, altar: str | None) -> OfferTree:
     return OfferTree(t, altar, note=_tree_note(ed, t, altar))
 
 
-def _tree_offers(s: InoriState, player: int) -> list[Action]:
+def _tree_offers(s: GameState, player: int) -> list[Action]:
     ed = s.edition
     out: list[Action] = []
     for t, space in enumerate(ed.tree):
@@ -118,7 +116,7 @@ def _tree_offers(s: InoriState, player: int) -> list[Action]:
     return out
 
 
-def _rune_offers(s: InoriState, player: int, rune: str) -> list[Action]:
+def _rune_offers(s: GameState, player: int, rune: str) -> list[Action]:
     """Offerings on occupied card spaces held only by other players (an occupied-space rune)."""
     ed = s.edition
     out: list[Action] = []
@@ -134,17 +132,17 @@ def _rune_offers(s: InoriState, player: int, rune: str) -> list[Action]:
     return out
 
 
-def _own_card_markers(s: InoriState, player: int) -> list[tuple[int, int]]:
+def _own_card_markers(s: GameState, player: int) -> list[tuple[int, int]]:
     return [(i, j) for i, (_, spaces) in enumerate(s.slots) for j, occ in enumerate(spaces)
             if player in occ]
 
 
-def _free_card_spaces(s: InoriState) -> list[tuple[int, int]]:
+def _free_card_spaces(s: GameState) -> list[tuple[int, int]]:
     return [(i, j) for i, (_, spaces) in enumerate(s.slots) for j, occ in enumerate(spaces)
             if not occ]
 
 
-def _rune_actions(s: InoriState, player: int, window: bool = False) -> list[Action]:
+def _rune_actions(s: GameState, player: int, window: bool = False) -> list[Action]:
     """Playable runes, one per distinct kind of tile in hand (identical tiles act alike).
     ``window``: the season is ending and ``player`` plays outside their turn, so only
     any-time runes count (and no offering can be made)."""
@@ -181,7 +179,7 @@ def _rune_actions(s: InoriState, player: int, window: bool = False) -> list[Acti
     return out
 
 
-def legal_actions(s: InoriState) -> list[Action]:
+def legal_actions(s: GameState) -> list[Action]:
     """Every action the current player may take, in a stable order."""
     if s.over:
         return []
@@ -456,7 +454,7 @@ def _season_end(w: _Work) -> None:
     w.reports += (_canon(report),)
 
 
-def end_season_now(s: InoriState) -> InoriState:
+def end_season_now(s: GameState) -> GameState:
     """The position right after the End of Season, as if the season ended now with the
     markers as they stand (for "what if" questions: who scores, who plays first next)."""
     w = _Work(s)
@@ -686,8 +684,3 @@ def _do_choose_new_start(s: GameState, a: ChooseNewStart) -> GameState:
     w.turn = d.player
     return w.done()
 
-
-def apply_action(s: GameState, a: Action) -> GameState:
-    """The state after ``a``; raises :class:`IllegalAction` (state unchanged) if not legal.
-    The same as ``s.apply(a)``: the game's front door."""
-    return s.GAME.apply(s, a)

@@ -124,9 +124,6 @@ class GameState(ProtocolState):
 
     # ----- display -------------------------------------------------------------------------
 
-    def player_name(self, player: int) -> str:
-        return f"Player {player + 1}"
-
     def player_summary(self, player: int) -> str:
         ed = self.edition
         held = ", ".join(f"{ed.names[c]} {n}" for c, n in zip(ed.colours, self.favor[player])

@@ -17,7 +17,7 @@ from .game import GAME
 from .render import board_svg
 from .scoring import season_end_preview
 from .setup import new_game
-from .state import GameState as InoriState
+from .state import GameState
 
 
 def play(players: int = 2, seed: int | str = 0, computer: Mapping[int, Any] | None = None,
@@ -35,7 +35,7 @@ class SeasonExplorerModel:
     """The seasons of one state: index 0 is "the current season, if it ended now"; index
     k >= 1 is season k as it was scored (from the state's record)."""
 
-    def __init__(self, state: InoriState) -> None:
+    def __init__(self, state: GameState) -> None:
         self.state = state
         self.index = 0 if not state.is_over else 1
 
@@ -64,7 +64,7 @@ class SeasonExplorerModel:
         """The complete cards of the chosen season, to mark on the board."""
         return [("slot", c["slot"]) for c in self.report()["cards"] if c["complete"]]
 
-    def board_state(self) -> InoriState:
+    def board_state(self) -> GameState:
         """The board of the chosen season: now, or as it was when that season was scored
         (cards, markers, favor tokens and altars from the season's record)."""
         if self.index == 0:
@@ -147,7 +147,7 @@ class SeasonExplorerModel:
         return "".join(parts)
 
 
-def season_explorer(state: InoriState):
+def season_explorer(state: GameState):
     """A widget: pick a season (or "now") and see the season-end results above that
     season's board, where the complete cards are outlined."""
     import ipywidgets as w  # widgets only when a view is built
