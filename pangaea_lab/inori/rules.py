@@ -228,7 +228,7 @@ class _Work(WorkingCopy):
 
     #: the fields an action changes in place; the decks, piles and records change rarely
     #: and are replaced instead (a new tuple), which keeps applying an action cheap
-    THAW = {"favor": 2, "supply": 1, "root_tokens": 1, "slots": 4, "altars": 1,
+    THAW = {"favor": 2, "supply": 1, "root_tokens": 1, "slots": 3, "altars": 1,
             "tree_markers": 1, "rune_hands": 2, "points": 2, "hand": 1, "set_aside": 1,
             "pending": 1}
 
@@ -252,6 +252,15 @@ class _Work(WorkingCopy):
         return self.freeze()
 
     # small operations
+    def put(self, slot: int, space: int, marker: int) -> None:
+        """Put a marker (a player's, or the neutral one) on a card space."""
+        spaces = self.slots[slot][1]
+        spaces[space] = (*spaces[space], marker)
+
+    def lift(self, slot: int, space: int, marker: int) -> None:
+        spaces = self.slots[slot][1]
+        spaces[space] = tuple(m for m in spaces[space] if m != marker)
+
     def gain(self, p: int, colour: str, n: int) -> None:
         """Take up to ``n`` tokens from the supply (fewer if it runs short)."""
         k = self.ed.colours.index(colour)
@@ -307,7 +316,7 @@ class _Work(WorkingCopy):
     def place_on_card(self, p: int, slot: int, space: int, pay: str | None) -> None:
         if pay is not None:
             self.pay(p, pay)
-        self.slots[slot][1][space].append(p)
+        self.put(slot, space, p)
         self.hand[p] -= 1
         self.offered = True
         sp = self.ed.cards[self.slots[slot][0]].spaces[space]
@@ -415,14 +424,14 @@ def _season_end(w: _Work) -> None:
             new = _draw_journey(w, r["next_colour"], w.season + 1)
             if new is not None:
                 w.spent_cards += (cid,)
-                w.slots[i] = [new, [[] for _ in ed.cards[new].spaces]]
+                w.slots[i] = [new, [() for _ in ed.cards[new].spaces]]
             else:
-                w.slots[i] = [cid, [[] for _ in spaces]]
+                w.slots[i] = [cid, [() for _ in spaces]]
             r["replaced_by"] = new
         results.append(r)
     board["points"] = [list(p) for p in w.points]     # after this season's cards
     for i, (cid, spaces) in enumerate(w.slots):
-        w.slots[i] = [cid, [[] for _ in spaces]]
+        w.slots[i] = [cid, [() for _ in spaces]]
     w.tree_markers = [None] * len(ed.tree)
     w.neutral_home = ed.neutral_markers
     w.set_aside = [0] * len(w.hand)
@@ -626,7 +635,7 @@ def _do_take_favor(s: GameState, a: TakeFavor) -> GameState:
 def _do_block_space(s: GameState, a: BlockSpace) -> GameState:
     w = _Work(s)
     left = w.pending.pop(0).data[0]
-    w.slots[a.slot][1][a.space].append(NEUTRAL)
+    w.put(a.slot, a.space, NEUTRAL)
     w.neutral_home -= 1
     if left > 1:
         w.pending.insert(0, decision("block", w.player, left - 1))
@@ -646,8 +655,8 @@ def _do_rune_gain(s: GameState, a: RuneGain) -> GameState:
 def _do_rune_move(s: GameState, a: RuneMove) -> GameState:
     w = _Work(s)
     w.use_rune(w.player, a.rune)
-    w.slots[a.from_slot][1][a.from_space].remove(w.player)
-    w.slots[a.to_slot][1][a.to_space].append(w.player)
+    w.lift(a.from_slot, a.from_space, w.player)
+    w.put(a.to_slot, a.to_space, w.player)
     return w.done()
 
 
@@ -678,7 +687,7 @@ def _do_end_turn(s: GameState, a: EndTurn) -> GameState:
 def _do_choose_new_start(s: GameState, a: ChooseNewStart) -> GameState:
     w = _Work(s)
     d = w.pending.pop(0)
-    w.slots.append([a.card, [[] for _ in s.edition.cards[a.card].spaces]])
+    w.slots.append([a.card, [() for _ in s.edition.cards[a.card].spaces]])
     w.spent_cards += tuple(c for c in d.data[0] if c != a.card)
     w.first_player = d.player
     w.turn = d.player
