@@ -190,6 +190,8 @@ class GameState(ProtocolState):
         for group in (*self.piles, self.unused_start, self.spent_cards):
             cards += group
         for d in self.pending:
+            require(d.kind in NAMED or d.player == self.turn,
+                    f"the pending {d.kind} choice belongs to the player whose turn it is")
             if d.kind == "new_start":
                 cards += d.data[0]
         require(sorted(cards) == sorted(ed.cards), "cards not conserved")
