@@ -258,6 +258,7 @@ class _Work(WorkingCopy):
         spaces[space] = (*spaces[space], marker)
 
     def lift(self, slot: int, space: int, marker: int) -> None:
+        """Take a marker off a card space."""
         spaces = self.slots[slot][1]
         spaces[space] = tuple(m for m in spaces[space] if m != marker)
 
