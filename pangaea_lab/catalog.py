@@ -16,6 +16,7 @@ from typing import Any
 from .exercises import kinds_for
 from .harmonies.game import GAME as HARMONIES
 from .forest_shuffle.game import GAME as FOREST_SHUFFLE
+from .inori.game import GAME as INORI
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,7 @@ GAMES = (
               "forest_shuffle/02_effects_and_bonuses.ipynb",
               "forest_shuffle/03_scoring_every_species.ipynb", "forest_shuffle/04_full_game.ipynb",
               "forest_shuffle/05_statistics.ipynb")),
-    GameInfo("inori", "Inori", (2, 4),
+    GameInfo("inori", "Inori", (INORI.min_players, INORI.max_players),
              "Make offerings to spirit cards and the Great Tree over four seasons and win the "
              "altar majorities.",
              ("inori/01_setup_and_turns.ipynb", "inori/02_great_tree_and_runes.ipynb",

@@ -20,7 +20,7 @@ from .render import board_svg
 from .rules import end_season_now
 from .scoring import majority_colours, score_card, score_majorities, season_end_preview
 from .setup import new_game
-from .state import InoriState
+from .state import GameState
 
 NB1 = "inori/01_setup_and_turns.ipynb"
 NB2 = "inori/02_great_tree_and_runes.ipynb"
@@ -36,7 +36,7 @@ def position(seed: int, players: int, cards: Sequence[str],
              favor: Mapping[int, Mapping[str, int]] = {}, tree: Mapping[int, int] = {},
              altars: Mapping[int, str] = {}, runes: Mapping[int, Sequence[str]] = {},
              turn: int = 0, season: int = 1, hands: Mapping[int, int] = {},
-             emptied_roots: Mapping[int, int] = {}) -> InoriState:
+             emptied_roots: Mapping[int, int] = {}) -> GameState:
     """A legal position: ``cards`` in the slots, ``markers`` on card spaces (player numbers
     or the neutral marker), ``favor`` per player and colour, markers on ``tree`` spaces,
     ``altars`` placed, ``runes`` in hands, root spaces emptied by a player
@@ -108,7 +108,7 @@ def position(seed: int, players: int, cards: Sequence[str],
     return state
 
 
-def _cost_words(state: InoriState, cost: str | None) -> str:
+def _cost_words(state: GameState, cost: str | None) -> str:
     if cost is None:
         return "costs nothing"
     if cost == "majority":
@@ -116,13 +116,13 @@ def _cost_words(state: InoriState, cost: str | None) -> str:
     return f"costs 1 {state.edition.names[cost]}"
 
 
-def _holding(state: InoriState, player: int) -> str:
+def _holding(state: GameState, player: int) -> str:
     ed = state.edition
     parts = [f"{n} {ed.names[c]}" for c, n in zip(ed.colours, state.favor[player]) if n]
     return ", ".join(parts) or "no favor tokens"
 
 
-def _why(state: InoriState, action: Any) -> str:
+def _why(state: GameState, action: Any) -> str:
     """The engine's reason for refusing ``action`` (empty if it is legal)."""
     try:
         state.apply(action)
@@ -131,7 +131,7 @@ def _why(state: InoriState, action: Any) -> str:
     return ""
 
 
-def _drawer(state: InoriState, focus: Iterable[Cell] = ()) -> Callable[[Iterable[Cell]], str]:
+def _drawer(state: GameState, focus: Iterable[Cell] = ()) -> Callable[[Iterable[Cell]], str]:
     focus = list(focus)
 
     def draw(marked: Iterable[Cell]) -> str:
@@ -139,7 +139,7 @@ def _drawer(state: InoriState, focus: Iterable[Cell] = ()) -> Callable[[Iterable
     return draw
 
 
-def cell_name(state: InoriState, cell: Cell) -> str:
+def cell_name(state: GameState, cell: Cell) -> str:
     """A clicked cell in words: "card 2, space 3" or "Great Tree space T4"."""
     if len(cell) == 2:
         return f"card {cell[0] + 1}, space {cell[1] + 1}"
@@ -160,7 +160,7 @@ class SpacesExercise(Exercise):
         return "; ".join(cell_name(state, c) for c in cells) or "no space"
 
 
-def _cells_checker(state: InoriState, right: frozenset, explain: Callable[[Cell], str],
+def _cells_checker(state: GameState, right: frozenset, explain: Callable[[Cell], str],
                    refuse: Callable[[Cell], str], what: str) -> Callable[[Any], Verdict]:
     """A checker for "click every space where ..." questions: a wrong space is refused with
     ``refuse(cell)`` (the engine's reason) and a missed one named with ``explain(cell)``."""
@@ -657,7 +657,7 @@ def rune_timing(seed: int) -> Exercise:
         [rng.choice(movers), rng.choice(occupied)], rng.randint(1, 2))
     quiet = ("favor", "points_distinct", "points_colour", "points_majority")
 
-    def offer(state: InoriState) -> OfferCard:
+    def offer(state: GameState) -> OfferCard:
         """An offering whose effect asks nothing more (so the moment asked about comes)."""
         ed_ = state.edition
         return min((a for a in state.legal_actions() if isinstance(a, OfferCard) and
@@ -725,7 +725,7 @@ def rune_timing(seed: int) -> Exercise:
 # ----- notebook 3: seasons and majorities --------------------------------------------------
 
 def _season_position(rng: random.Random, seed: int, players: int, season: int = 1
-                     ) -> InoriState:
+                     ) -> GameState:
     """Three cards, some complete, some not, and a few tokens per player."""
     ed = new_game(players=players, seed=seed).edition
     kinds = [c.id for c in ed.cards.values() if c.type in ("start", "journey")

@@ -63,7 +63,7 @@ def board_svg(state, highlight: Iterable[Any] = (), title: str | None = None) ->
     pic = Svg(width, height, background="#fbf8f1")
     status = "game over" if state.is_over else \
         f"{state.player_name(state.current_player)} to play"
-    if state.pending and state.pending[0][0] == "rune_window" and not state.is_over:
+    if state.pending and state.pending[0].kind == "rune_window" and not state.is_over:
         status += " (the season is ending: an any-time rune may be played)"
     pic.text(GAP, 16, title or f"Inori - season {state.season} of {ed.seasons} - {status}",
              size=14, anchor="start", font_weight="bold")
@@ -249,8 +249,8 @@ def action_cells(state, action) -> list[tuple]:
         return [(action.from_slot, action.from_space), (action.to_slot, action.to_space)]
     if isinstance(action, OfferTree):
         return [(action.space,)]
-    if isinstance(action, ChooseAltar) and state.pending and state.pending[0][0] == "altar":
-        return [(state.pending[0][1],)]
+    if isinstance(action, ChooseAltar) and state.pending and state.pending[0].kind == "altar":
+        return [(state.pending[0].data[0],)]
     return []
 
 

@@ -1,10 +1,13 @@
-"""The Inori turn engine: which actions are legal, what each one does, and the season's end.
+"""The Inori turn engine: which actions are legal (:func:`legal_actions`), why one is not
+(:func:`why`), what each one does (the :data:`HANDLERS` table) and the season's end.
 
 Rule names cited in messages follow the sections of the rules summary: "Turn", "Offer to a
 Card", "Offer to the Great Tree", "Play a Rune Tile", "End of Season", "End of Game".
 Choices inside an effect (which altar, which favor colours, which spaces to block, which New
-Start card) are asked one at a time as *pending* decisions, so the list of legal actions stays
-short and each step can be explained on its own.
+Start card) are asked one at a time as pending :class:`~pangaea_lab.core.engine.Decision`
+values, so the list of legal actions stays short and each step can be explained on its own.
+Every action comes in through the game's front door (``GAME.apply``: the action's fields are
+checked, then :func:`why`, then its handler).
 """
 
 from __future__ import annotations
@@ -13,24 +16,24 @@ import json
 from functools import lru_cache
 from typing import Any
 
+from ..core.engine import Handlers, WorkingCopy
 from ..core.errors import IllegalAction
-from ..core.validate import require
 from ..core.jsonio import dumps
 from ..core.protocol import Action
+from ..core.validate import InvariantError, require
 from .actions import (BlockSpace, ChooseAltar, ChooseNewStart, EndTurn, OfferCard, OfferTree,
                       PassRunes, RuneGain, RuneMove, RuneOffer, SetAside, TakeFavor)
 from .board import NEUTRAL, root_spaces
 from .cards import Effect
 from .edition import Edition
-from .scoring import least_colours, majority_colours, score_card, score_majorities
-from .state import CATEGORIES, InoriState
-
-CARD_PTS, TREE_PTS, SEASON_PTS, MAJ_PTS = range(len(CATEGORIES))
+from .scoring import (CARD_PTS, MAJ_PTS, POINT_EFFECTS, SEASON_PTS, TREE_PTS, effect_points,
+                      least_colours, majority_colours, score_card, score_majorities)
+from .state import DECISIONS, GameState, decision
 
 
 # ----- legal actions ---------------------------------------------------------------------
 
-def _pay_options(s: InoriState, player: int, cost: str | None, amount: int = 1
+def _pay_options(s: GameState, player: int, cost: str | None, amount: int = 1
                  ) -> list[str | None]:
     """Ways to pay a cost: nothing, one set colour, or one of your majority colours."""
     ed = s.edition
@@ -56,7 +59,7 @@ def _space_note(ed: Edition, cid: str, j: int) -> str:
     return f"{card.name}, {sp.effect.describe(ed.names)} ({_cost_words(ed, sp.cost)})"
 
 
-def _card_offers(s: InoriState, player: int) -> list[Action]:
+def _card_offers(s: GameState, player: int) -> list[Action]:
     ed = s.edition
     out: list[Action] = []
     for i, (cid, spaces) in enumerate(s.slots):
@@ -90,7 +93,7 @@ def _offer_tree(ed: Edition, t: int, altar: str | None) -> OfferTree:
     return OfferTree(t, altar, note=_tree_note(ed, t, altar))
 
 
-def _tree_offers(s: InoriState, player: int) -> list[Action]:
+def _tree_offers(s: GameState, player: int) -> list[Action]:
     ed = s.edition
     out: list[Action] = []
     for t, space in enumerate(ed.tree):
@@ -113,7 +116,7 @@ def _tree_offers(s: InoriState, player: int) -> list[Action]:
     return out
 
 
-def _rune_offers(s: InoriState, player: int, rune: str) -> list[Action]:
+def _rune_offers(s: GameState, player: int, rune: str) -> list[Action]:
     """Offerings on occupied card spaces held only by other players (an occupied-space rune)."""
     ed = s.edition
     out: list[Action] = []
@@ -129,17 +132,17 @@ def _rune_offers(s: InoriState, player: int, rune: str) -> list[Action]:
     return out
 
 
-def _own_card_markers(s: InoriState, player: int) -> list[tuple[int, int]]:
+def _own_card_markers(s: GameState, player: int) -> list[tuple[int, int]]:
     return [(i, j) for i, (_, spaces) in enumerate(s.slots) for j, occ in enumerate(spaces)
             if player in occ]
 
 
-def _free_card_spaces(s: InoriState) -> list[tuple[int, int]]:
+def _free_card_spaces(s: GameState) -> list[tuple[int, int]]:
     return [(i, j) for i, (_, spaces) in enumerate(s.slots) for j, occ in enumerate(spaces)
             if not occ]
 
 
-def _rune_actions(s: InoriState, player: int, window: bool = False) -> list[Action]:
+def _rune_actions(s: GameState, player: int, window: bool = False) -> list[Action]:
     """Playable runes, one per distinct kind of tile in hand (identical tiles act alike).
     ``window``: the season is ending and ``player`` plays outside their turn, so only
     any-time runes count (and no offering can be made)."""
@@ -176,31 +179,31 @@ def _rune_actions(s: InoriState, player: int, window: bool = False) -> list[Acti
     return out
 
 
-def legal_actions(s: InoriState) -> list[Action]:
+def legal_actions(s: GameState) -> list[Action]:
     """Every action the current player may take, in a stable order."""
     if s.over:
         return []
     ed = s.edition
     if s.pending:
-        item = s.pending[0]
-        kind = item[0]
+        d = s.pending[0]
+        kind = d.kind
         p = s.turn
         if kind == "new_start":
-            return [ChooseNewStart(c, note=_card_note(ed, c)) for c in item[2]]
+            return [ChooseNewStart(c, note=_card_note(ed, c)) for c in d.data[0]]
         if kind == "altar":
             used = {a for a in s.altars if a}
             return [ChooseAltar(c) for c in ed.altar_colours if c not in used]
         if kind == "favor_any":
-            return [TakeFavor(c, note=f"{item[1]} left to take")
+            return [TakeFavor(c, note=f"{d.data[0]} left to take")
                     for k, c in enumerate(ed.colours) if s.supply[k] > 0]
         if kind == "favor_least":
-            return [TakeFavor(c, note=f"gain {item[1]} of your least-held colour")
+            return [TakeFavor(c, note=f"gain {d.data[0]} of your least-held colour")
                     for c in least_colours(s.favor[p], ed.colours)]
         if kind == "block":
             return [BlockSpace(i, j) for i, j in _free_card_spaces(s)]
         if kind == "rune_window":
-            return _rune_actions(s, item[1], window=True) + [PassRunes()]
-        raise AssertionError(f"unknown pending decision {kind!r}")
+            return _rune_actions(s, d.player, window=True) + [PassRunes()]
+        raise InvariantError(f"unknown pending decision {kind!r}")
     p = s.turn
     runes = _rune_actions(s, p)
     if not s.offered:
@@ -219,56 +222,46 @@ def _card_note(ed: Edition, cid: str) -> str:
 
 # ----- applying actions ------------------------------------------------------------------
 
-class _Work:
-    """A mutable working copy of a state; ``freeze`` makes the new immutable state."""
+class _Work(WorkingCopy):
+    """A working copy of a state while one action is applied: the changing fields thawed into
+    lists, with the small operations of the rules; :meth:`freeze` makes the new state."""
 
-    def __init__(self, s: InoriState) -> None:
-        self.s = s
-        self.ed = s.edition
-        self.favor = [list(r) for r in s.favor]
-        self.supply = list(s.supply)
-        self.root_tokens = list(s.root_tokens)
-        self.slots = [[cid, [list(o) for o in spaces]] for cid, spaces in s.slots]
-        self.piles = [list(p) for p in s.piles]
-        self.new_start_deck = list(s.new_start_deck)
-        self.spent_cards = list(s.spent_cards)
-        self.altars = list(s.altars)
-        self.tree_markers = list(s.tree_markers)
-        self.neutral_home = s.neutral_home
-        self.rune_deck = list(s.rune_deck)
-        self.rune_hands = [list(h) for h in s.rune_hands]
-        self.runes_used = list(s.runes_used)
-        self.points = [list(p) for p in s.points]
-        self.hand = list(s.hand)
-        self.set_aside = list(s.set_aside)
-        self.pending = list(s.pending)
-        self.offered = s.offered
-        self.season = s.season
-        self.first_player = s.first_player
-        self.turn = s.turn
-        self.over = s.over
-        self.reports = list(s.reports)
+    #: the fields an action changes in place; the decks, piles and records change rarely
+    #: and are replaced instead (a new tuple), which keeps applying an action cheap
+    THAW = {"favor": 2, "supply": 1, "root_tokens": 1, "slots": 3, "altars": 1,
+            "tree_markers": 1, "rune_hands": 2, "points": 2, "hand": 1, "set_aside": 1,
+            "pending": 1}
 
-    def freeze(self) -> InoriState:
-        s = self.s
-        return InoriState(
-            edition=s.edition, players=s.players, seed=s.seed, schedule=s.schedule,
-            season=self.season, first_player=self.first_player, turn=self.turn,
-            hand=tuple(self.hand), set_aside=tuple(self.set_aside),
-            favor=tuple(tuple(r) for r in self.favor), supply=tuple(self.supply),
-            root_colours=s.root_colours, root_tokens=tuple(self.root_tokens),
-            slots=tuple((cid, tuple(tuple(o) for o in sp)) for cid, sp in self.slots),
-            piles=tuple(tuple(p) for p in self.piles),
-            new_start_deck=tuple(self.new_start_deck), unused_start=s.unused_start,
-            spent_cards=tuple(self.spent_cards), altars=tuple(self.altars),
-            tree_markers=tuple(self.tree_markers), neutral_home=self.neutral_home,
-            rune_deck=tuple(self.rune_deck), rune_hands=tuple(tuple(sorted(h)) for h in
-                                                              self.rune_hands),
-            runes_used=tuple(self.runes_used), points=tuple(tuple(p) for p in self.points),
-            offered=self.offered, pending=tuple(self.pending), over=self.over,
-            reports=tuple(self.reports))
+    def __init__(self, state: GameState) -> None:
+        super().__init__(state)
+        self.ed = state.edition
+        #: who takes the action being applied
+        self.player = state.current_player
+
+    def freeze(self, **override: Any) -> GameState:
+        """The new state (rune hands kept in sorted order)."""
+        self.rune_hands = [sorted(h) for h in self.rune_hands]
+        return super().freeze(**override)
+
+    def done(self) -> GameState:
+        """After an action: close a season-end rune window that has nobody left to ask, drop
+        decisions with no choice left, end the turn if nothing is left to do, and freeze."""
+        if self.state.pending and self.state.pending[0].kind == "rune_window":
+            _close_rune_window(self)
+        _settle(self)
+        return self.freeze()
 
     # small operations
+    def put(self, slot: int, space: int, marker: int) -> None:
+        """Put a marker (a player's, or the neutral one) on a card space."""
+        spaces = self.slots[slot][1]
+        spaces[space] = (*spaces[space], marker)
+
+    def lift(self, slot: int, space: int, marker: int) -> None:
+        """Take a marker off a card space."""
+        spaces = self.slots[slot][1]
+        spaces[space] = tuple(m for m in spaces[space] if m != marker)
+
     def gain(self, p: int, colour: str, n: int) -> None:
         """Take up to ``n`` tokens from the supply (fewer if it runs short)."""
         k = self.ed.colours.index(colour)
@@ -285,54 +278,46 @@ class _Work:
     def draw_runes(self, p: int, n: int) -> None:
         for _ in range(n):
             if self.rune_deck:
-                self.rune_hands[p].append(self.rune_deck.pop(0))
+                self.rune_hands[p].append(self.rune_deck[0])
+                self.rune_deck = self.rune_deck[1:]
 
     def use_rune(self, p: int, rid: str) -> None:
         self.rune_hands[p].remove(rid)
-        self.runes_used.append(rid)
+        self.runes_used += (rid,)
 
     def effect(self, p: int, eff: Effect, altar: str | None, category: int) -> None:
         """Carry out an effect; choices it needs are queued as pending decisions."""
-        held = self.favor[p]
         t = eff.type
-        queued: list[tuple] = []
-        if t == "favor":
+        queued: list = []
+        if t in POINT_EFFECTS:
+            self.points[p][category] += effect_points(self.ed, eff, self.favor[p], altar)
+        elif t == "favor":
             for c in eff.colours:
                 self.gain(p, c, 1)
         elif t == "favor_least":
-            queued.append(("favor_least", eff.count))
+            queued.append(decision("favor_least", p, eff.count))
         elif t == "rune":
             self.draw_runes(p, eff.count)
-        elif t == "points_distinct":
-            self.points[p][category] += sum(1 for n in held if n > 0)
-        elif t == "points_colour":
-            self.points[p][category] += held[self.ed.colours.index(eff.colour)]
-        elif t == "points_majority":
-            self.points[p][category] += max(held)
         elif t == "favor_any":
             if eff.count:
-                queued.append(("favor_any", eff.count))
-        elif t == "points":
-            self.points[p][category] += eff.count
+                queued.append(decision("favor_any", p, eff.count))
         elif t == "rune_and_altar_favor":
             self.draw_runes(p, 1)
             self.gain(p, altar, eff.count)
-        elif t == "points_altar_colour":
-            self.points[p][category] += held[self.ed.colours.index(altar)]
         elif t == "block_and_altar_favor":
             self.gain(p, altar, eff.count)
             if eff.block:
-                queued.append(("block", eff.block))
+                queued.append(decision("block", p, eff.block))
         elif t == "altar_favor":
             self.gain(p, altar, eff.count)
         else:
-            raise AssertionError(f"effect {t!r} is not handled here")
+            raise InvariantError(f"effect {t!r} is not handled here")
         self.pending[0:0] = queued
 
     def place_on_card(self, p: int, slot: int, space: int, pay: str | None) -> None:
         if pay is not None:
             self.pay(p, pay)
-        self.slots[slot][1][space].append(p)
+        self.put(slot, space, p)
         self.hand[p] -= 1
         self.offered = True
         sp = self.ed.cards[self.slots[slot][0]].spaces[space]
@@ -344,7 +329,7 @@ def _settle(w: _Work) -> None:
     to decide and the player has no rune they could still play."""
     while True:
         while w.pending:
-            kind = w.pending[0][0]
+            kind = w.pending[0].kind
             if kind == "favor_any" and not any(w.supply):
                 w.pending.pop(0)
             elif kind == "block" and (w.neutral_home == 0 or not any(
@@ -385,14 +370,14 @@ def _open_rune_window(w: _Work) -> None:
     let the scoring begin; with nobody to ask, the season ends at once."""
     n = len(w.hand)
     order = [(w.first_player + k) % n for k in range(n)]
-    w.pending[0:0] = [("rune_window", p) for p in order if _window_runes(w, p)]
+    w.pending[0:0] = [decision("rune_window", p) for p in order if _window_runes(w, p)]
     _close_rune_window(w)
 
 
 def _close_rune_window(w: _Work) -> None:
     """Skip the players with nothing left to play; when nobody is left, score the season."""
-    while w.pending and w.pending[0][0] == "rune_window" and not _window_runes(
-            w, w.pending[0][1]):
+    while w.pending and w.pending[0].kind == "rune_window" and not _window_runes(
+            w, w.pending[0].player):
         w.pending.pop(0)
     if not w.pending:
         _season_end(w)
@@ -410,10 +395,12 @@ def _draw_journey(w: _Work, colour: str, season: int) -> str | None:
     cols = w.ed.colours
     start = cols.index(colour)
     for k in range(len(cols)):
-        pile = w.piles[(start + k) % len(cols)]
+        at = (start + k) % len(cols)
+        pile = w.piles[at]
         for i, cid in enumerate(pile):
             if w.ed.cards[cid].earliest_season <= season:
-                return pile.pop(i)
+                w.piles = (*w.piles[:at], pile[:i] + pile[i + 1:], *w.piles[at + 1:])
+                return cid
     return None
 
 
@@ -421,7 +408,7 @@ def _season_end(w: _Work) -> None:
     """End of Season: score complete cards, replace every card, bring markers back, give the
     new season's markers, and let the lowest score choose a New Start card."""
     ed = w.ed
-    s = w.s
+    s = w.state
     last = w.season == ed.seasons
     # the board as it is scored, so a season can be looked at again later
     board = {"slots": [[cid, [list(o) for o in spaces]] for cid, spaces in w.slots],
@@ -437,15 +424,15 @@ def _season_end(w: _Work) -> None:
         if not last:
             new = _draw_journey(w, r["next_colour"], w.season + 1)
             if new is not None:
-                w.spent_cards.append(cid)
-                w.slots[i] = [new, [[] for _ in ed.cards[new].spaces]]
+                w.spent_cards += (cid,)
+                w.slots[i] = [new, [() for _ in ed.cards[new].spaces]]
             else:
-                w.slots[i] = [cid, [[] for _ in spaces]]
+                w.slots[i] = [cid, [() for _ in spaces]]
             r["replaced_by"] = new
         results.append(r)
     board["points"] = [list(p) for p in w.points]     # after this season's cards
     for i, (cid, spaces) in enumerate(w.slots):
-        w.slots[i] = [cid, [[] for _ in spaces]]
+        w.slots[i] = [cid, [() for _ in spaces]]
     w.tree_markers = [None] * len(ed.tree)
     w.neutral_home = ed.neutral_markers
     w.set_aside = [0] * len(w.hand)
@@ -468,16 +455,16 @@ def _season_end(w: _Work) -> None:
         totals = [sum(p) for p in w.points]
         low = min(totals)
         chooser = [p for p in order if totals[p] == low][-1]
-        options = tuple(w.new_start_deck[:ed.new_start_draw])
-        del w.new_start_deck[:ed.new_start_draw]
+        options = w.new_start_deck[:ed.new_start_draw]
+        w.new_start_deck = w.new_start_deck[ed.new_start_draw:]
         report["lowest"] = chooser
         report["new_start_options"] = list(options)
         w.turn = chooser
-        w.pending.insert(0, ("new_start", chooser, options))
-    w.reports.append(_canon(report))
+        w.pending.insert(0, decision("new_start", chooser, options))
+    w.reports += (_canon(report),)
 
 
-def end_season_now(s: InoriState) -> InoriState:
+def end_season_now(s: GameState) -> GameState:
     """The position right after the End of Season, as if the season ended now with the
     markers as they stand (for "what if" questions: who scores, who plays first next)."""
     w = _Work(s)
@@ -487,26 +474,10 @@ def end_season_now(s: InoriState) -> InoriState:
 
 # ----- why an action is illegal ----------------------------------------------------------
 
-def _why(s: InoriState, a: Action) -> tuple[str, str]:
-    """A plain-words reason and the rule section for an action that is not legal now."""
+def _reason(s: GameState, a: Action) -> tuple[str, str]:
+    """A plain-words reason and the rule section for an action that is not legal now (no
+    decision pending)."""
     ed = s.edition
-    if s.over:
-        return "the game is over (after season 4 nobody offers any more)", "End of Game"
-    if not isinstance(a, Action):
-        return f"{a!r} is not an Inori action", "Turn"
-    if s.pending:
-        kind = s.pending[0][0]
-        wanted = {"altar": "choose an Altar tile for the tree space you just used",
-                  "favor_any": "choose the colour of a favor token to take",
-                  "favor_least": "choose which least-held colour to take",
-                  "block": "choose an empty card space to block with a neutral marker",
-                  "new_start": "the player with the fewest points must keep a New Start card",
-                  "rune_window": "the season is ending: the player asked may play an "
-                                 "any-time rune or let the scoring begin"}
-        return f"first {wanted[kind]}", {"new_start": "End of Season", "rune_window":
-                                         "Play a Rune Tile", "block":
-                                         "Offer to the Great Tree", "altar":
-                                         "Offer to the Great Tree"}.get(kind, "Turn")
     p = s.turn
     if isinstance(a, (OfferCard, RuneOffer)):
         if isinstance(a, RuneOffer) and a.rune not in s.rune_hands[p]:
@@ -567,120 +538,159 @@ def _why(s: InoriState, a: Action) -> tuple[str, str]:
     return "that action is not allowed now", "Turn"
 
 
-def _candidates(s: InoriState, a: Action) -> list[Action]:
+def _candidates(s: GameState, a: Action) -> list[Action]:
     """The legal actions of the same family as ``a`` (a cheaper legality test than listing
     every legal action)."""
     if s.over or s.pending or isinstance(a, SetAside):
-        return legal_actions(s)
+        return s.legal_actions()
     if isinstance(a, OfferCard):
         return [] if s.offered else _card_offers(s, s.turn)
     if isinstance(a, OfferTree):
         return [] if s.offered else _tree_offers(s, s.turn)
     if isinstance(a, (RuneGain, RuneMove, RuneOffer)):
         return _rune_actions(s, s.turn)
-    return legal_actions(s)
+    return s.legal_actions()
 
 
-# ----- apply -----------------------------------------------------------------------------
-
-def apply_action(s: InoriState, a: Action) -> InoriState:
-    """The state after ``a``; raises :class:`IllegalAction` (state unchanged) if not legal."""
-    if a not in _candidates(s, a):
-        legal = legal_actions(s)
-        reason, rule = _why(s, a)
-        same = [x for x in legal if type(x) is type(a)] or legal
-        raise IllegalAction(reason, rule=rule, alternatives=[x.describe() for x in same[:5]])
-    w = _Work(s)
-    ed = s.edition
-    p = s.current_player
-    require(p is not None)
-    if isinstance(a, OfferCard):
-        w.place_on_card(p, a.slot, a.space, a.pay)
-    elif isinstance(a, RuneOffer):
-        w.use_rune(p, a.rune)
-        w.place_on_card(p, a.slot, a.space, a.pay)
-    elif isinstance(a, OfferTree):
-        space = ed.tree[a.space]
-        w.tree_markers[a.space] = p
-        w.hand[p] -= 1
-        w.offered = True
-        if not space.altar:
-            k = root_spaces(ed).index(a.space)
-            w.favor[p][ed.colours.index(s.root_colours[k])] += w.root_tokens[k]
-            w.root_tokens[k] = 0
-        elif s.altars[a.space] is None:
-            w.pending.insert(0, ("altar", a.space))
-        else:
-            w.pay(p, a.pay, ed.altar_cost)
-            w.effect(p, space.effect, s.altars[a.space], TREE_PTS)
-    elif isinstance(a, ChooseAltar):
-        t = w.pending.pop(0)[1]
-        w.altars[t] = a.colour
-        w.effect(p, ed.tree[t].effect, a.colour, TREE_PTS)
-    elif isinstance(a, TakeFavor):
-        kind, left = w.pending.pop(0)
-        if kind == "favor_least":
-            w.gain(p, a.colour, left)
-        else:
-            w.gain(p, a.colour, 1)
-            if left > 1:
-                w.pending.insert(0, ("favor_any", left - 1))
-    elif isinstance(a, BlockSpace):
-        _, left = w.pending.pop(0)
-        w.slots[a.slot][1][a.space].append(NEUTRAL)
-        w.neutral_home -= 1
-        if left > 1:
-            w.pending.insert(0, ("block", left - 1))
-    elif isinstance(a, RuneGain):
-        rune = ed.runes[a.rune]
-        w.use_rune(p, a.rune)
-        w.gain(p, rune.colour, rune.count)
-    elif isinstance(a, RuneMove):
-        w.use_rune(p, a.rune)
-        w.slots[a.from_slot][1][a.from_space].remove(p)
-        w.slots[a.to_slot][1][a.to_space].append(p)
-    elif isinstance(a, PassRunes):
-        w.pending.pop(0)
-    elif isinstance(a, SetAside):
-        w.hand[p] -= 1
-        w.set_aside[p] += 1
-        w.offered = True
-    elif isinstance(a, EndTurn):
-        _end_turn(w)
-    elif isinstance(a, ChooseNewStart):
-        _, chooser, options = w.pending.pop(0)
-        w.slots.append([a.card, [[] for _ in ed.cards[a.card].spaces]])
-        w.spent_cards.extend(c for c in options if c != a.card)
-        w.first_player = chooser
-        w.turn = chooser
-    if s.pending and s.pending[0][0] == "rune_window":
-        _close_rune_window(w)
-    _settle(w)
-    return w.freeze()
-
-
-# ----- a simple evaluation for computer players -------------------------------------------
-
-def _outlook(s: InoriState, player: int) -> float:
-    """Points now, plus what the season's cards and the altar majorities would give if they
-    were scored now, plus a little for every favor token and rune held."""
-    ed = s.edition
-    value = float(sum(s.points[player]))
+def why(s: GameState, a: Action) -> IllegalAction | None:
+    """``None`` if the rules allow ``a`` now, else the :class:`IllegalAction` that says why
+    (the reason, the rule section, and a few legal actions of the same kind)."""
+    if a in _candidates(s, a):
+        return None
+    legal = s.legal_actions()
+    same = [x for x in legal if type(x) is type(a)] or legal
+    alternatives = [x.describe() for x in same[:5]]
     if s.over:
-        return value
-    for cid, spaces in s.slots:
-        r = score_card(ed, cid, spaces, s.favor)
-        if r["complete"]:
-            value += r["points"].get(player, 0)
-        elif player in r["present"]:
-            # an incomplete card counts for part of what it would give, by how full it is
-            filled = sum(1 for o in spaces if o) / len(spaces)
-            value += 0.5 * filled * s.favor[player][ed.colours.index(ed.cards[cid].colour)]
-    for m in score_majorities(ed, s.altars, s.favor):
-        value += m["points"].get(player, 0)
-    return value + 0.3 * sum(s.favor[player]) + 0.5 * len(s.rune_hands[player])
+        return IllegalAction("the game is over (after season 4 nobody offers any more)",
+                             rule="End of Game")
+    if s.pending:
+        d = s.pending[0]
+        return d.refuse(rule=DECISIONS[d.kind][1], alternatives=alternatives)
+    reason, rule = _reason(s, a)
+    return IllegalAction(reason, rule=rule, alternatives=alternatives)
 
 
-def evaluate(s: InoriState, action: Action, player: int) -> float:
-    """The change in :func:`_outlook` that ``action`` brings (the greedy player's measure)."""
-    return _outlook(s.apply(action), player) - _outlook(s, player)
+# ----- what each action does -------------------------------------------------------------
+
+HANDLERS = Handlers("Inori")
+
+
+@HANDLERS.on(OfferCard)
+def _do_offer_card(s: GameState, a: OfferCard) -> GameState:
+    w = _Work(s)
+    w.place_on_card(w.player, a.slot, a.space, a.pay)
+    return w.done()
+
+
+@HANDLERS.on(RuneOffer)
+def _do_rune_offer(s: GameState, a: RuneOffer) -> GameState:
+    w = _Work(s)
+    w.use_rune(w.player, a.rune)
+    w.place_on_card(w.player, a.slot, a.space, a.pay)
+    return w.done()
+
+
+@HANDLERS.on(OfferTree)
+def _do_offer_tree(s: GameState, a: OfferTree) -> GameState:
+    w, ed, p = _Work(s), s.edition, s.current_player
+    space = ed.tree[a.space]
+    w.tree_markers[a.space] = p
+    w.hand[p] -= 1
+    w.offered = True
+    if not space.altar:
+        k = root_spaces(ed).index(a.space)
+        w.favor[p][ed.colours.index(s.root_colours[k])] += w.root_tokens[k]
+        w.root_tokens[k] = 0
+    elif s.altars[a.space] is None:
+        w.pending.insert(0, decision("altar", p, a.space))
+    else:
+        w.pay(p, a.pay, ed.altar_cost)
+        w.effect(p, space.effect, s.altars[a.space], TREE_PTS)
+    return w.done()
+
+
+@HANDLERS.on(ChooseAltar)
+def _do_choose_altar(s: GameState, a: ChooseAltar) -> GameState:
+    w = _Work(s)
+    t = w.pending.pop(0).data[0]
+    w.altars[t] = a.colour
+    w.effect(w.player, s.edition.tree[t].effect, a.colour, TREE_PTS)
+    return w.done()
+
+
+@HANDLERS.on(TakeFavor)
+def _do_take_favor(s: GameState, a: TakeFavor) -> GameState:
+    w, p = _Work(s), s.current_player
+    d = w.pending.pop(0)
+    left = d.data[0]
+    if d.kind == "favor_least":
+        w.gain(p, a.colour, left)
+    else:
+        w.gain(p, a.colour, 1)
+        if left > 1:
+            w.pending.insert(0, decision("favor_any", p, left - 1))
+    return w.done()
+
+
+@HANDLERS.on(BlockSpace)
+def _do_block_space(s: GameState, a: BlockSpace) -> GameState:
+    w = _Work(s)
+    left = w.pending.pop(0).data[0]
+    w.put(a.slot, a.space, NEUTRAL)
+    w.neutral_home -= 1
+    if left > 1:
+        w.pending.insert(0, decision("block", w.player, left - 1))
+    return w.done()
+
+
+@HANDLERS.on(RuneGain)
+def _do_rune_gain(s: GameState, a: RuneGain) -> GameState:
+    w = _Work(s)
+    rune = s.edition.runes[a.rune]
+    w.use_rune(w.player, a.rune)
+    w.gain(w.player, rune.colour, rune.count)
+    return w.done()
+
+
+@HANDLERS.on(RuneMove)
+def _do_rune_move(s: GameState, a: RuneMove) -> GameState:
+    w = _Work(s)
+    w.use_rune(w.player, a.rune)
+    w.lift(a.from_slot, a.from_space, w.player)
+    w.put(a.to_slot, a.to_space, w.player)
+    return w.done()
+
+
+@HANDLERS.on(PassRunes)
+def _do_pass_runes(s: GameState, a: PassRunes) -> GameState:
+    w = _Work(s)
+    w.pending.pop(0)
+    return w.done()
+
+
+@HANDLERS.on(SetAside)
+def _do_set_aside(s: GameState, a: SetAside) -> GameState:
+    w = _Work(s)
+    w.hand[w.player] -= 1
+    w.set_aside[w.player] += 1
+    w.offered = True
+    return w.done()
+
+
+@HANDLERS.on(EndTurn)
+def _do_end_turn(s: GameState, a: EndTurn) -> GameState:
+    w = _Work(s)
+    _end_turn(w)
+    return w.done()
+
+
+@HANDLERS.on(ChooseNewStart)
+def _do_choose_new_start(s: GameState, a: ChooseNewStart) -> GameState:
+    w = _Work(s)
+    d = w.pending.pop(0)
+    w.slots.append([a.card, [() for _ in s.edition.cards[a.card].spaces]])
+    w.spent_cards += tuple(c for c in d.data[0] if c != a.card)
+    w.first_player = d.player
+    w.turn = d.player
+    return w.done()
+

@@ -1,4 +1,5 @@
-"""Inori scoring: complete cards at the end of a season, and Great Tree majorities at the end.
+"""All of Inori's scoring: the points an effect gives at once, complete cards at the end of a
+season, Great Tree majorities at the end of the game, each player's breakdown and the winners.
 
 These functions take plain values (card ids with who sits on each space, favor counts), so a
 learner can score a position built by hand as well as a position from a game:
@@ -13,12 +14,22 @@ learner can score a position built by hand as well as a position from a game:
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
+from ..core.protocol import ScoreBreakdown
 from .board import NEUTRAL
+from .cards import Effect
 from .edition import Edition
 
 Occupancy = Sequence[Sequence[int]]
+
+#: score categories, in display order (a state keeps one number per category and player)
+CATEGORIES = ("Card spaces", "Great Tree", "Season cards", "Altar majorities")
+CARD_PTS, TREE_PTS, SEASON_PTS, MAJ_PTS = range(len(CATEGORIES))
+
+#: the effects that score points at once, when a marker is placed
+POINT_EFFECTS = ("points_distinct", "points_colour", "points_majority", "points",
+                 "points_altar_colour")
 
 
 def majority_colours(holdings: Sequence[int], colours: Sequence[str]) -> list[str]:
@@ -31,6 +42,30 @@ def least_colours(holdings: Sequence[int], colours: Sequence[str]) -> list[str]:
     """Your least-held colour(s), counting colours you do not hold at all."""
     low = min(holdings)
     return [c for c, n in zip(colours, holdings) if n == low]
+
+
+def effect_points(edition: Edition, effect: Effect, held: Sequence[int],
+                  altar: str | None = None) -> int:
+    """The points an effect scores at once for a player holding ``held`` favor tokens (rules
+    summary, "Offer to a Card" and "Offer to the Great Tree"); 0 for an effect that scores
+    nothing.
+
+    >>> from pangaea_lab.inori import load_edition
+    >>> effect_points(load_edition(), Effect("points_distinct"), [2, 0, 1, 0, 0, 3])
+    3
+    """
+    t = effect.type
+    if t == "points_distinct":
+        return sum(1 for n in held if n > 0)
+    if t == "points_colour":
+        return held[edition.colours.index(effect.colour)]
+    if t == "points_majority":
+        return max(held)
+    if t == "points":
+        return effect.count
+    if t == "points_altar_colour":
+        return held[edition.colours.index(altar)]
+    return 0
 
 
 def is_complete(spaces: Occupancy) -> bool:
@@ -88,6 +123,25 @@ def score_majorities(edition: Edition, altars: Sequence[str | None],
                         "counts": counts, "first": first, "second": second,
                         "values": (space.first, space.second), "points": points})
     return results
+
+
+def scores(state: Any) -> list[ScoreBreakdown]:
+    """Each player's points by category (the state keeps them as they are scored)."""
+    return [ScoreBreakdown(player=p, categories=tuple(zip(CATEGORIES, state.points[p])))
+            for p in range(state.players)]
+
+
+def winners(state: Any) -> list[int]:
+    """Most points; the edition's tie-break (most favor tokens left) settles a tie, and a tie
+    that remains is a shared win.  Empty until the game is over."""
+    if not state.over:
+        return []
+    totals = [sum(p) for p in state.points]
+    best = [p for p in range(state.players) if totals[p] == max(totals)]
+    if state.edition.tie_break == "most_favor_left" and len(best) > 1:
+        left = {p: sum(state.favor[p]) for p in best}
+        best = [p for p in best if left[p] == max(left.values())]
+    return best
 
 
 def season_end_preview(state) -> dict:

@@ -13,7 +13,9 @@ from ..core.errors import InvalidSetup
 from ..core.rng import check_seed, make_rng, shuffled
 from .board import root_spaces
 from .edition import Edition, load_edition
-from .state import CATEGORIES, InoriState
+from .game import GAME
+from .scoring import CATEGORIES
+from .state import GameState
 
 
 def deal_start_cards(edition: Edition, order: list[str]) -> tuple[list[str], list[str]]:
@@ -32,7 +34,7 @@ def deal_start_cards(edition: Edition, order: list[str]) -> tuple[list[str], lis
 
 def new_game(players: int = 2, seed: int | str = 0,
              edition: str | Path | dict | Edition | None = None,
-             marker_schedule: str = "default") -> InoriState:
+             marker_schedule: str = "default") -> GameState:
     """A new seeded Inori game for 2 to 4 players.
 
     ``edition`` is a path to your own edition file (or its data); by default the labelled
@@ -44,13 +46,16 @@ def new_game(players: int = 2, seed: int | str = 0,
     >>> state.season, state.hand, len(state.slots)
     (1, (3, 3, 3), 3)
     """
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
-        raise InvalidSetup(f"Inori is played by 2 to 4 players, not {players!r}")
+    GAME.check_players(players)
     check_seed(seed)
     ed = load_edition(edition)
-    if marker_schedule not in ed.schedules:
-        raise InvalidSetup(f"marker_schedule must be one of {', '.join(ed.schedules)}, "
-                           f"not {marker_schedule!r}")
+    if ed.is_reference:
+        GAME.check_options({"marker_schedule": marker_schedule})
+    elif not isinstance(marker_schedule, str) or marker_schedule not in ed.schedules:
+        # an edition of your own may name marker schedules of its own
+        raise InvalidSetup(f"Inori: option marker_schedule must be one of "
+                           f"{', '.join(repr(k) for k in ed.schedules)} for the edition "
+                           f"{ed.name!r}, not {str(marker_schedule)[:40]!r}")
     schedule = ed.schedules[marker_schedule][players]
     rng = make_rng(seed, "inori-setup")
     dealt, unused = deal_start_cards(ed, shuffled(ed.start_ids, rng))
@@ -61,7 +66,7 @@ def new_game(players: int = 2, seed: int | str = 0,
     if min(supply) < 0:
         raise InvalidSetup("the edition sets aside more favor tokens than a colour has")
     piles = tuple(tuple(shuffled(ed.piles[c], rng)) for c in ed.colours)
-    return InoriState(
+    return GameState(
         edition=ed, players=players, seed=seed, schedule=schedule, season=1,
         first_player=0, turn=0, hand=(schedule[0],) * players, set_aside=(0,) * players,
         favor=((0,) * len(ed.colours),) * players, supply=tuple(supply),

@@ -1,37 +1,80 @@
-"""The changing state of an Inori game: an immutable value; ``apply`` returns a new one.
-
-The rules themselves (what is legal, what an action does, the end of a season) live in
-:mod:`.rules`; this module holds the data, JSON save/load, summaries and the component-count
+"""The changing state of an Inori game: frozen data, its save format and its component-count
 checks.
+
+The rules (what is legal, what an action does, the end of a season) live in :mod:`.rules`,
+the scoring in :mod:`.scoring`, the drawing in :mod:`.render` and the computer players in
+:mod:`.players`; the package's ``__init__`` binds them to the :data:`~.game.GAME` object (and
+the few state hooks that need them), so this module imports nothing above it.
+
+A choice an effect needs (which altar, which favor colour, which space to block, which New
+Start card, an any-time rune at a season's end) waits on the state as a pending
+:class:`~pangaea_lab.core.engine.Decision`:
+
+>>> d = decision("altar", 0, 4)
+>>> d.words(), decision_json(d)
+('Player 1 must first choose an Altar tile for the tree space you just used.', ['altar', 4])
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar, Iterable
+from functools import lru_cache
+from typing import Any, ClassVar
 
+from ..core.engine import Decision
 from ..core.errors import InvalidData
-from ..core.jsonio import FORMAT_VERSION, convert, dumps, open_save
-from ..core.protocol import Action, GameState, ScoreBreakdown
+from ..core.jsonio import (FORMAT_VERSION, Check, Either, Flag, Int, Record, Seq, Spec, Text,
+                           dumps, load_save)
+from ..core.protocol import GameState as ProtocolState
+from ..core.validate import count, kind_of, require
 from .board import NEUTRAL
-from ..core.validate import count, guarded_apply, kind_of, load_guarded, require
 from .edition import Edition, edition_of_save
-
-#: score categories, in display order
-CATEGORIES = ("Card spaces", "Great Tree", "Season cards", "Altar majorities")
+from .game import GAME
+from .scoring import CATEGORIES
 
 Slot = tuple[str, tuple[tuple[int, ...], ...]]
 
+#: the decisions an effect or a season's end can leave pending: what the player must do first,
+#: in words, and the section of the rules summary that asks it
+DECISIONS: dict[str, tuple[str, str]] = {
+    "new_start": ("keep one of the New Start cards drawn (the player with the fewest points "
+                  "chooses)", "End of Season"),
+    "altar": ("choose an Altar tile for the tree space you just used",
+              "Offer to the Great Tree"),
+    "favor_any": ("choose the colour of a favor token to take", "Turn"),
+    "favor_least": ("choose which least-held colour to take", "Turn"),
+    "block": ("choose an empty card space to block with a neutral marker",
+              "Offer to the Great Tree"),
+    "rune_window": ("decide, as the season is ending, whether to play an any-time rune "
+                    "before the scoring", "Play a Rune Tile"),
+}
+#: decisions taken by a player named in the save; the others belong to the player whose turn
+#: it is
+NAMED = ("new_start", "rune_window")
+
+
+def decision(kind: str, player: int, *data: Any) -> Decision:
+    """A pending decision of one of the :data:`DECISIONS` kinds."""
+    return Decision(kind, player, DECISIONS[kind][0], tuple(data))
+
+
+def decision_json(d: Decision) -> list:
+    """A decision as the save writes it: ``[kind, player, ...]`` for a new start or a rune
+    window, ``[kind, ...]`` for a choice of the player whose turn it is."""
+    return [d.kind, d.player, *d.data] if d.kind in NAMED else [d.kind, *d.data]
+
 
 @dataclass(frozen=True, eq=True, repr=False)
-class InoriState(GameState):
+class GameState(ProtocolState):
     """A position of an Inori game.  Build one with :func:`pangaea_lab.inori.new_game`.
 
     Favor counts are per player, per colour in the edition's colour order.  ``slots`` holds the
     cards on the board, each as (card id, markers on each space; -1 is a neutral marker).
+    ``pending`` holds the decisions to take before play goes on, the first one next.
     """
 
     game: ClassVar[str] = "inori"
+    GAME: ClassVar[Any] = GAME
 
     edition: Edition
     players: int
@@ -59,7 +102,7 @@ class InoriState(GameState):
     runes_used: tuple[str, ...]
     points: tuple[tuple[int, ...], ...]
     offered: bool
-    pending: tuple[tuple, ...]
+    pending: tuple[Decision, ...]
     over: bool
     reports: tuple[Any, ...]
 
@@ -73,44 +116,13 @@ class InoriState(GameState):
     def current_player(self) -> int | None:
         if self.over:
             return None
-        if self.pending and self.pending[0][0] in ("new_start", "rune_window"):
-            return self.pending[0][1]
-        return self.turn
+        return self.pending[0].player if self.pending else self.turn
 
     @property
     def is_over(self) -> bool:
         return self.over
 
-    def legal_actions(self) -> list[Action]:
-        from .rules import legal_actions
-        return legal_actions(self)
-
-    def apply(self, action: Action) -> "InoriState":
-        from .actions import ACTION_TYPES
-        from .rules import apply_action
-        return guarded_apply(self, action, ACTION_TYPES, lambda: apply_action(self, action),
-                             "Inori")
-
-    def scores(self) -> list[ScoreBreakdown]:
-        return [ScoreBreakdown(player=p, categories=tuple(zip(CATEGORIES, self.points[p])))
-                for p in range(self.players)]
-
-    def winners(self) -> list[int]:
-        """Most points; the labelled tie-break (most favor tokens left) settles a tie, and a
-        tie that remains is a shared win."""
-        if not self.over:
-            return []
-        totals = [sum(p) for p in self.points]
-        best = [p for p in range(self.players) if totals[p] == max(totals)]
-        if self.edition.tie_break == "most_favor_left" and len(best) > 1:
-            left = {p: sum(self.favor[p]) for p in best}
-            best = [p for p in best if left[p] == max(left.values())]
-        return best
-
     # ----- display -------------------------------------------------------------------------
-
-    def player_name(self, player: int) -> str:
-        return f"Player {player + 1}"
 
     def player_summary(self, player: int) -> str:
         ed = self.edition
@@ -121,23 +133,6 @@ class InoriState(GameState):
         return (f"{sum(self.points[player])} points; favor: {held}; markers in hand "
                 f"{self.hand[player]}, waiting for later seasons {waiting}; "
                 f"runes: {runes or 'none'}")
-
-    def to_svg(self, highlight: Iterable[Any] = ()) -> str:
-        from .render import board_svg
-        return board_svg(self, highlight=highlight)
-
-    def evaluate(self, action: Action, player: int) -> float:
-        """How good ``action`` looks for ``player`` (used by the greedy computer player)."""
-        from .rules import evaluate
-        return evaluate(self, action, player)
-
-    def action_highlight(self, action: Action) -> list[tuple]:
-        from .render import action_cells
-        return action_cells(self, action)
-
-    def describe_card(self, slot: int) -> str:
-        from .render import card_text
-        return card_text(self, slot)
 
     def __repr__(self) -> str:
         status = "game over" if self.over else \
@@ -194,11 +189,14 @@ class InoriState(GameState):
         cards = [c for c, _ in self.slots] + list(self.new_start_deck)
         for group in (*self.piles, self.unused_start, self.spent_cards):
             cards += group
-        for item in self.pending:
-            if item[0] == "new_start":
-                cards += item[2]
+        for d in self.pending:
+            require(d.kind in NAMED or d.player == self.turn,
+                    f"the pending {d.kind} choice belongs to the player whose turn it is")
+            if d.kind == "new_start":
+                cards += d.data[0]
         require(sorted(cards) == sorted(ed.cards), "cards not conserved")
-        require(len([a for a in self.altars if a]) == len({a for a in self.altars if a}))
+        require(len([a for a in self.altars if a]) == len({a for a in self.altars if a}),
+                "an Altar tile placed twice")
 
     # ----- JSON ----------------------------------------------------------------------------
 
@@ -208,198 +206,189 @@ class InoriState(GameState):
             value = getattr(self, f.name)
             if f.name == "edition":
                 value = "reference" if value.is_reference else value.raw
+            elif f.name == "pending":
+                value = [decision_json(d) for d in value]
             data[f.name] = value
         return dumps(data)
 
     @classmethod
-    def from_json(cls, text: str) -> "InoriState":
-        return load_guarded("Inori save file", lambda: cls._from_json(text))
-
-    @classmethod
-    def _from_json(cls, text: str) -> "InoriState":
-        data = open_save(text, cls.game)
-        edition = edition_of_save(data.get("edition", "reference"))
-        names = [f.name for f in fields(cls)]
-        missing = [n for n in names if n not in data]
-        if missing:
-            raise InvalidData(f"missing field {missing[0]!r} in the Inori save file")
-        _check_raw(data, edition)
-
-        def tup(x: Any) -> Any:
-            return tuple(tup(v) for v in x) if isinstance(x, list) else x
-
-        def build() -> InoriState:
-            values = {n: tup(data[n]) for n in names if n not in ("edition", "reports")}
-            values["reports"] = tuple(data["reports"])
-            return cls(edition=edition, **values)
-
-        state = convert("the Inori save file", build)
-        convert("the Inori save file", lambda: _check_save(state))
-        return state
+    def from_json(cls, text: str | bytes) -> "GameState":
+        """Read a save: every field is checked against :func:`save_schema` (the error names
+        the field's path, e.g. ``altars[4]: expected an altar colour id or null``), then the
+        state is built and its component counts are checked."""
+        return load_save(text, cls.game, SAVE, lambda values: cls(**values),
+                         what="Inori save file")
 
 
-def _check_raw(data: dict, ed: Edition) -> None:
-    """Every field of a save checked for its declared type, size and range before the state is
-    built; errors name the field's path, e.g. ``altars[4]: expected a colour id or null``."""
-    n = count(data["players"], "players", 2, 4)
+#: the old name of the state class
+InoriState = GameState
+FIELDS = tuple(f.name for f in fields(GameState))
+
+
+# ----- the save's declared fields -------------------------------------------------------------
+#
+# The sizes of most fields follow from the edition and the number of players, so the save is
+# read in two steps: the edition (a shipped edition's name or the edition's data, never a file)
+# and ``players`` first, then every field with the schema for that edition and player count.
+
+
+class Count(Spec):
+    """A whole number from ``low`` to ``high`` (the words of :func:`core.validate.count`)."""
+
+    def __init__(self, low: int, high: int) -> None:
+        self.low, self.high = low, high
+
+    def read(self, value: Any, where: str) -> int:
+        return count(value, where, self.low, self.high)
+
+
+class Entries(Seq):
+    """A list of items of one spec, exactly ``length`` of them when given."""
+
+    def read(self, value: Any, where: str) -> tuple:
+        if isinstance(value, list) and self.length is not None and len(value) != self.length:
+            raise InvalidData(f"{where}: expected {self.length} entries, got {len(value)}")
+        return super().read(value, where)
+
+
+class Known(Spec):
+    """The id of a ``what`` (card, rune, colour) of the edition."""
+
+    def __init__(self, known: Any, what: str) -> None:
+        self.known, self.what = known, what
+
+    def read(self, value: Any, where: str) -> str:
+        if not isinstance(value, str) or value not in self.known:
+            raise InvalidData(f"{where}: expected a {self.what} id of this edition, got "
+                              f"{kind_of(value)} {str(value)[:30]!r}")
+        return value
+
+
+def _object(value: Any, where: str) -> dict:
+    if not isinstance(value, dict):
+        raise InvalidData(f"{where}: expected an object, got {kind_of(value)}")
+    return value
+
+
+#: a game's seed: a whole number or a short text
+SEED = Either(Int(-10**30, 10**30), Text(longest=200), wanted="a whole number or a short text")
+
+
+@lru_cache(maxsize=32)
+def save_schema(ed: Edition, n: int) -> Record:
+    """The declared fields of a save of an ``n``-player game with edition ``ed``."""
     colours, trees = len(ed.colours), len(ed.tree)
     markers = max(ed.markers_total.values())
-
-    def seq(key: str, length: int | None = None, high: int = 400) -> list:
-        v = data[key]
-        if not isinstance(v, list):
-            raise InvalidData(f"{key}: expected a list, got {kind_of(v)}")
-        if length is not None and len(v) != length:
-            raise InvalidData(f"{key}: expected {length} entries, got {len(v)}")
-        if len(v) > high:
-            raise InvalidData(f"{key}: expected at most {high} entries, got {len(v)}")
-        return v
-
-    def ids(value: Any, where: str, known: Any, what: str) -> None:
-        if not isinstance(value, list) or len(value) > 400:
-            raise InvalidData(f"{where}: expected a list of {what} ids, got {kind_of(value)}")
-        for k, x in enumerate(value):
-            if not isinstance(x, str) or x not in known:
-                raise InvalidData(f"{where}[{k}]: expected a {what} id of this edition, got "
-                                  f"{kind_of(x)} {str(x)[:30]!r}")
-
-    def player_or(v: Any, where: str, extra: tuple = ()) -> None:
-        if v in extra and not isinstance(v, bool):
-            return
-        count(v, where, 0, n - 1)
-
-    if not isinstance(data["seed"], (int, str)) or isinstance(data["seed"], bool) or \
-            len(str(data["seed"])) > 200:
-        raise InvalidData("seed: expected a whole number or a short text")
-    for k, x in enumerate(seq("schedule", ed.seasons)):
-        count(x, f"schedule[{k}]", 0, markers)
-    if tuple(data["schedule"]) not in [tuple(t[n]) for t in ed.schedules.values()]:
-        raise InvalidData(f"schedule: {data['schedule']} is not a marker schedule of this "
-                          f"edition for {n} players")
-    count(data["season"], "season", 1, ed.seasons)
-    player_or(data["first_player"], "first_player")
-    player_or(data["turn"], "turn")
-    for key in ("hand", "set_aside"):
-        for k, x in enumerate(seq(key, n)):
-            count(x, f"{key}[{k}]", 0, markers)
-    for p, row in enumerate(seq("favor", n)):
-        if not isinstance(row, list) or len(row) != colours:
-            raise InvalidData(f"favor[{p}]: expected {colours} counts, one per colour")
-        for k, x in enumerate(row):
-            count(x, f"favor[{p}][{k}]", 0, ed.favor_per_colour)
-    for k, x in enumerate(seq("supply", colours)):
-        count(x, f"supply[{k}]", 0, ed.favor_per_colour)
     roots = sum(1 for t in ed.tree if not t.altar)
-    ids(seq("root_colours", roots), "root_colours", ed.colours, "colour")
-    for k, x in enumerate(seq("root_tokens", roots)):
-        count(x, f"root_tokens[{k}]", 0, ed.favor_per_colour)
-    for k, slot in enumerate(seq("slots", high=40)):
-        w = f"slots[{k}]"
-        if not isinstance(slot, list) or len(slot) != 2:
-            raise InvalidData(f"{w}: expected [card id, spaces], got {kind_of(slot)}")
-        ids([slot[0]], w, ed.cards, "card")
-        spaces = slot[1]
-        if not isinstance(spaces, list) or len(spaces) != len(ed.cards[slot[0]].spaces):
-            raise InvalidData(f"{w}[1]: expected the markers on each of the card's "
-                              f"{len(ed.cards[slot[0]].spaces)} spaces")
-        for j, on in enumerate(spaces):
-            if not isinstance(on, list) or len(on) > n:
-                raise InvalidData(f"{w}[1][{j}]: expected a list of markers, got {kind_of(on)}")
-            for m, x in enumerate(on):
-                player_or(x, f"{w}[1][{j}][{m}]", (NEUTRAL,))
-    for k, pile in enumerate(seq("piles", colours)):
-        ids(pile, f"piles[{k}]", ed.cards, "card")
-    for key in ("new_start_deck", "unused_start", "spent_cards"):
-        ids(data[key], key, ed.cards, "card")
-    for k, x in enumerate(seq("altars", trees)):
-        if x is not None and (not isinstance(x, str) or x not in ed.altar_colours
-                              or not ed.tree[k].altar):
-            raise InvalidData(f"altars[{k}]: expected an altar colour id or null, got "
-                              f"{kind_of(x)}")
-    for k, x in enumerate(seq("tree_markers", trees)):
-        if x is not None:
-            player_or(x, f"tree_markers[{k}]")
-    count(data["neutral_home"], "neutral_home", 0, ed.neutral_markers)
-    ids(data["rune_deck"], "rune_deck", ed.runes, "rune")
-    ids(data["runes_used"], "runes_used", ed.runes, "rune")
-    for p, hand in enumerate(seq("rune_hands", n)):
-        ids(hand, f"rune_hands[{p}]", ed.runes, "rune")
-    for p, row in enumerate(seq("points", n)):
-        if not isinstance(row, list) or len(row) != len(CATEGORIES):
-            raise InvalidData(f"points[{p}]: expected {len(CATEGORIES)} numbers, one per "
-                              "scoring category")
+    player = Count(0, n - 1)
+    cards, runes = Known(ed.cards, "card"), Known(ed.runes, "rune")
+
+    def schedule(value: Any, where: str) -> tuple:
+        row = Entries(Count(0, markers), length=ed.seasons).read(value, where)
+        if row not in [t[n] for t in ed.schedules.values()]:
+            raise InvalidData(f"{where}: {list(row)} is not a marker schedule of this edition "
+                              f"for {n} players")
+        return row
+
+    def marker(value: Any, where: str) -> int:
+        return value if type(value) is int and value == NEUTRAL else player.read(value, where)
+
+    def slot(value: Any, where: str) -> tuple:
+        if not isinstance(value, list) or len(value) != 2:
+            raise InvalidData(f"{where}: expected [card id, spaces], got {kind_of(value)}")
+        cid = cards.read(value[0], f"{where}[0]")
+        spaces, size = value[1], len(ed.cards[cid].spaces)
+        if not isinstance(spaces, list) or len(spaces) != size:
+            raise InvalidData(f"{where}[1]: expected the markers on each of the card's "
+                              f"{size} spaces")
+        return cid, Entries(Entries(Check(marker), longest=n)).read(spaces, f"{where}[1]")
+
+    def altars(value: Any, where: str) -> tuple:
+        row = Entries(Check(lambda v, w: v), length=trees).read(value, where)
         for k, x in enumerate(row):
-            count(x, f"points[{p}][{k}]", 0, 10_000)
-    for key in ("offered", "over"):
-        if not isinstance(data[key], bool):
-            raise InvalidData(f"{key}: expected true/false, got {kind_of(data[key])}")
-    for k, item in enumerate(seq("pending", high=20)):
-        _check_pending(item, f"pending[{k}]", ed, n)
-    done = data["season"] if data["over"] else data["season"] - 1   # seasons already scored
-    for k, r in enumerate(seq("reports", length=done)):
-        if not isinstance(r, dict):
-            raise InvalidData(f"reports[{k}]: expected an object, got {kind_of(r)}")
+            if x is not None and (not isinstance(x, str) or x not in ed.altar_colours
+                                  or not ed.tree[k].altar):
+                raise InvalidData(f"{where}[{k}]: expected an altar colour id or null, got "
+                                  f"{kind_of(x)}")
+        return row
 
-
-def _check_pending(item: Any, where: str, ed: Edition, n: int) -> None:
-    """One queued decision: ``[kind, ...]`` with the fields that kind needs."""
-    if not isinstance(item, list) or not item or not isinstance(item[0], str):
-        raise InvalidData(f"{where}: expected [kind, ...], got {kind_of(item)}")
-    kind, rest = item[0], item[1:]
-    if kind == "new_start":
-        if len(rest) != 2:
-            raise InvalidData(f"{where}: expected ['new_start', player, [card ids]]")
-        count(rest[0], f"{where}[1]", 0, n - 1)
-        if not isinstance(rest[1], list) or not rest[1] or len(rest[1]) > len(ed.cards) or \
-                not all(isinstance(c, str) and c in ed.new_start_ids for c in rest[1]):
-            raise InvalidData(f"{where}[2]: expected a non-empty list of New Start card ids")
-    elif kind == "altar":
-        if len(rest) != 1:
-            raise InvalidData(f"{where}: expected ['altar', tree space]")
-        count(rest[0], f"{where}[1]", 0, len(ed.tree) - 1)
-        if not ed.tree[rest[0]].altar:
-            raise InvalidData(f"{where}[1]: tree space {rest[0]} holds no altar")
-    elif kind == "rune_window":
-        if len(rest) != 1:
-            raise InvalidData(f"{where}: expected ['rune_window', player]")
-        count(rest[0], f"{where}[1]", 0, n - 1)
-    elif kind in ("favor_any", "favor_least", "block"):
-        if len(rest) != 1:
-            raise InvalidData(f"{where}: expected [{kind!r}, count]")
-        count(rest[0], f"{where}[1]", 1, 50)
-    else:
+    def pending(value: Any, where: str) -> tuple:
+        """One queued decision, ``[kind, ...]`` with the fields that kind needs."""
+        if not isinstance(value, list) or not value or not isinstance(value[0], str):
+            raise InvalidData(f"{where}: expected [kind, ...], got {kind_of(value)}")
+        kind, rest = value[0], value[1:]
+        if kind == "new_start":
+            if len(rest) != 2:
+                raise InvalidData(f"{where}: expected ['new_start', player, [card ids]]")
+            options = rest[1]
+            if not isinstance(options, list) or not options or len(options) > len(ed.cards) \
+                    or not all(isinstance(c, str) and c in ed.new_start_ids for c in options):
+                raise InvalidData(f"{where}[2]: expected a non-empty list of New Start card "
+                                  "ids")
+            return kind, player.read(rest[0], f"{where}[1]"), tuple(options)
+        if kind == "altar":
+            if len(rest) != 1:
+                raise InvalidData(f"{where}: expected ['altar', tree space]")
+            t = Count(0, trees - 1).read(rest[0], f"{where}[1]")
+            if not ed.tree[t].altar:
+                raise InvalidData(f"{where}[1]: tree space {t} holds no altar")
+            return kind, t
+        if kind == "rune_window":
+            if len(rest) != 1:
+                raise InvalidData(f"{where}: expected ['rune_window', player]")
+            return kind, player.read(rest[0], f"{where}[1]")
+        if kind in ("favor_any", "favor_least", "block"):
+            if len(rest) != 1:
+                raise InvalidData(f"{where}: expected [{kind!r}, count]")
+            return kind, Count(1, 50).read(rest[0], f"{where}[1]")
         raise InvalidData(f"{where}[0]: unknown decision {kind[:30]!r}")
 
+    return Record({
+        "players": Count(2, 4), "seed": SEED, "schedule": Check(schedule),
+        "season": Count(1, ed.seasons), "first_player": player, "turn": player,
+        "hand": Entries(Count(0, markers), length=n),
+        "set_aside": Entries(Count(0, markers), length=n),
+        "favor": Entries(Entries(Count(0, ed.favor_per_colour), length=colours), length=n),
+        "supply": Entries(Count(0, ed.favor_per_colour), length=colours),
+        "root_colours": Entries(Known(ed.colours, "colour"), length=roots),
+        "root_tokens": Entries(Count(0, ed.favor_per_colour), length=roots),
+        "slots": Entries(Check(slot), longest=40),
+        "piles": Entries(Entries(cards, longest=400), length=colours),
+        "new_start_deck": Entries(cards, longest=400),
+        "unused_start": Entries(cards, longest=400),
+        "spent_cards": Entries(cards, longest=400),
+        "altars": Check(altars),
+        "tree_markers": Entries(Check(lambda v, w: None if v is None else player.read(v, w)),
+                                length=trees),
+        "neutral_home": Count(0, ed.neutral_markers),
+        "rune_deck": Entries(runes, longest=400),
+        "rune_hands": Entries(Entries(runes, longest=400), length=n),
+        "runes_used": Entries(runes, longest=400),
+        "points": Entries(Entries(Count(0, 10_000), length=len(CATEGORIES)), length=n),
+        "offered": Flag(), "over": Flag(),
+        "pending": Entries(Check(pending), longest=20),
+        "reports": Entries(Check(_object), longest=ed.seasons),
+    }, extra=True)
 
-def _check_save(state: InoriState) -> None:
-    """Reject a save whose fields do not fit together, naming the field."""
-    ed = state.edition
-    if not 2 <= state.players <= 4:
-        raise InvalidData(f"field 'players' must be 2, 3 or 4, found {state.players!r}")
-    for name in ("hand", "set_aside", "favor", "rune_hands", "points"):
-        if len(getattr(state, name)) != state.players:
-            raise InvalidData(f"field {name!r} must have one entry per player")
-    def whole(x: Any) -> bool:
-        return isinstance(x, int) and not isinstance(x, bool) and x >= 0
 
-    for name in ("hand", "set_aside", "supply", "root_tokens"):
-        if not all(whole(x) for x in getattr(state, name)):
-            raise InvalidData(f"field {name!r} must hold whole numbers of 0 or more")
-    for name in ("favor", "points"):
-        if not all(isinstance(row, tuple) and all(whole(x) for x in row)
-                   for row in getattr(state, name)):
-            raise InvalidData(f"field {name!r} must hold one list of whole numbers per player")
-    for cid, _ in state.slots:
-        if cid not in ed.cards:
-            raise InvalidData(f"field 'slots': unknown card id {cid!r} for this edition")
-    for r in state.rune_deck:
-        if r not in ed.runes:
-            raise InvalidData(f"field 'rune_deck': unknown rune id {r!r}")
-    if len(state.altars) != len(ed.tree) or len(state.tree_markers) != len(ed.tree):
-        raise InvalidData("fields 'altars' and 'tree_markers' need one entry per tree space")
-    if not 1 <= state.season <= ed.seasons:
-        raise InvalidData(f"field 'season' must be 1 to {ed.seasons}")
-    try:
-        state.check_invariants()
-    except (AssertionError, KeyError, IndexError, TypeError, ValueError) as exc:
-        raise InvalidData(f"the Inori save file breaks a component count: {exc}") from None
+def _read_save(value: Any, where: str) -> dict:
+    """Every field of a save, read with the schema of its edition and player count, as the
+    keyword arguments of :class:`GameState`."""
+    missing = [name for name in FIELDS if name not in value]
+    if missing:
+        raise InvalidData(f"missing field {missing[0]!r} in the Inori save file")
+    ed = edition_of_save(value["edition"])
+    n = count(value["players"], "players", 2, 4)
+    values = save_schema(ed, n).read(value, where)
+    done = values["season"] if values["over"] else values["season"] - 1  # seasons scored
+    if len(values["reports"]) != done:
+        raise InvalidData(f"reports: expected {done} entries, got {len(values['reports'])}")
+    turn = values["turn"]
+    values["pending"] = tuple(decision(kind, *rest) if kind in NAMED else
+                              decision(kind, turn, *rest) for kind, *rest in values["pending"])
+    values["edition"] = ed
+    return values
+
+
+#: the whole save, as :func:`core.jsonio.load_save` reads it
+SAVE = Check(_read_save)

@@ -12,20 +12,22 @@ from dataclasses import replace
 from html import escape
 from typing import Any, Mapping
 
+from ..core.widget import step_through
+from .game import GAME
 from .render import board_svg
 from .scoring import season_end_preview
 from .setup import new_game
-from .state import InoriState
+from .state import GameState
 
 
 def play(players: int = 2, seed: int | str = 0, computer: Mapping[int, Any] | None = None,
          **options: Any):
     """The step-through widget for Inori.  By default seat 1 is yours and every other seat
     is a greedy computer player; pass ``computer={}`` to play all seats by hand."""
-    from ..core.widget import step_through
     if computer is None:
-        computer = {seat: "greedy" for seat in range(1, 4)}
-    return step_through(new_game, players=players, seed=seed, player_range=(2, 4),
+        computer = {seat: "greedy" for seat in range(1, GAME.max_players)}
+    return step_through(new_game, players=players, seed=seed,
+                        player_range=(GAME.min_players, GAME.max_players),
                         computer=computer, **options)
 
 
@@ -33,7 +35,7 @@ class SeasonExplorerModel:
     """The seasons of one state: index 0 is "the current season, if it ended now"; index
     k >= 1 is season k as it was scored (from the state's record)."""
 
-    def __init__(self, state: InoriState) -> None:
+    def __init__(self, state: GameState) -> None:
         self.state = state
         self.index = 0 if not state.is_over else 1
 
@@ -62,7 +64,7 @@ class SeasonExplorerModel:
         """The complete cards of the chosen season, to mark on the board."""
         return [("slot", c["slot"]) for c in self.report()["cards"] if c["complete"]]
 
-    def board_state(self) -> InoriState:
+    def board_state(self) -> GameState:
         """The board of the chosen season: now, or as it was when that season was scored
         (cards, markers, favor tokens and altars from the season's record)."""
         if self.index == 0:
@@ -145,10 +147,10 @@ class SeasonExplorerModel:
         return "".join(parts)
 
 
-def season_explorer(state: InoriState):
+def season_explorer(state: GameState):
     """A widget: pick a season (or "now") and see the season-end results above that
     season's board, where the complete cards are outlined."""
-    import ipywidgets as w
+    import ipywidgets as w  # widgets only when a view is built
 
     model = SeasonExplorerModel(state)
     picker = w.Dropdown(options=model.choices, value=model.index, description="Season")

@@ -17,6 +17,7 @@ from typing import Any, Callable
 from ..core.errors import PangaeaLabError
 from ..core.players import GreedyPlayer, Player, RandomPlayer
 from ..core.protocol import Action, GameState
+from ..inori.game import GAME as INORI
 
 
 class SimulationError(PangaeaLabError):
@@ -172,8 +173,9 @@ class ForestShuffleReader(GameReader):
 
 
 class InoriReader(GameReader):
-    key, title, players = "inori", "Inori", (2, 4)
-    options = {"marker_schedule": "default"}
+    key, title = "inori", "Inori"
+    players = (INORI.min_players, INORI.max_players)
+    options = INORI.defaults()
 
     def turn_marker(self, state: Any) -> Any:
         return state.season, state.turn

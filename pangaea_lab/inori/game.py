@@ -1,0 +1,22 @@
+"""The Inori game: who may play and which options a game has, declared once.
+
+The seat range and the option below are read by setup, the save reader, the widgets, the
+catalogue and the simulation lab.  The edition (the component data) is not an option: it is
+data given to ``new_game(edition=...)``.
+
+>>> GAME.seats, GAME.defaults()
+(range(2, 5), {'marker_schedule': 'default'})
+"""
+
+from __future__ import annotations
+
+from ..core.game import Game, Option
+
+#: the marker schedules of the shipped edition (a custom edition may name tables of its own)
+MARKER_SCHEDULES = ("default", "three_at_start")
+
+GAME = Game("inori", "Inori", seats=(2, 4), options=[
+    Option("marker_schedule", "default", values=MARKER_SCHEDULES, kind=str,
+           doc="how many markers each player has in hand in each season: one table of the "
+               "edition's marker_schedule section"),
+])
