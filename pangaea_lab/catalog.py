@@ -12,6 +12,8 @@ import importlib
 from dataclasses import dataclass
 from typing import Any
 
+from .pangaea.game import GAME as PANGAEA
+
 
 @dataclass(frozen=True)
 class Variant:
@@ -60,7 +62,7 @@ class GameInfo:
 
 
 GAMES = (
-    GameInfo("pangaea", "The Dawn of Pangaea", (2, 4),
+    GameInfo("pangaea", "The Dawn of Pangaea", (PANGAEA.min_players, PANGAEA.max_players),
              "Plant Seeds, let Spirits grow forests, and perform Rituals to climb the Sacred "
              "Mountain, with the Ancient Guardians (or the family rules), the solo/co-op "
              "Return of the Ancients and the Wild Woods expansion.",

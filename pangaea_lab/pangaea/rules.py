@@ -1,33 +1,37 @@
 """Legal actions and their effects: the turn structure of The Dawn of Pangaea.
 
-Each ``_do_*`` function takes a :class:`Draft` (a private, mutable working copy) so one action
-is applied as a whole or not at all; ``apply`` checks legality first, then freezes the draft
-into a new state.  Rule sections are named as in the rulebook.
+:func:`legal_actions` lists what the current player may do; :func:`why` says which rule
+forbids an action (the game's front door asks it before anything changes); the handlers in
+:data:`HANDLERS` apply an action to a :class:`Draft` (a mutable working copy), so one action
+is applied as a whole or not at all; :func:`check_invariants` checks that no piece was lost
+or doubled.  Rule sections are named as in the rulebook.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 from itertools import combinations, product
-from typing import Any, Iterator
+from typing import Any
 
+from ..core.engine import Handlers, WorkingCopy
 from ..core.errors import IllegalAction, InvalidData
-from ..core.validate import require
-from . import scoring
 from ..core.rng import make_rng
+from ..core.validate import require
+from . import coop, scoring, woods
 from .actions import (DECISION, MAIN, ActivateFavor, BlessCallAncient, BlessFlyingSeed,
                       BlessVigorousSeed, ConvertFavor, DrawFromDeck, EndTurn, ExchangeWeather,
                       ExpandForest, FlyingSeed, MoveOkuma, MoveTree, PangaeaAction, PlaceAncient,
                       PlaceInChain, PlayCreature, PlayLand, SpiritGrowth, SummonAncient,
                       TakeBackSeed, TakeBlessing, TakeMarketCard)
-from . import coop
 from .actions import (AscendAncient, LeaveSeed, MoveShadow, PlaceScourge, PlaceSeed,
                       ShareWeather)
 from .actions import (AddTreetop, BlessForesight, BlessStrongCanopy, MoreSeeds, PlaceTreetop,
                       ReturnTreetop, SowSeeds, StopSowing)
-from . import woods
-from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard, LandCard
-from .rituals import NOBODY, RitualOption, checked_option, listed_options
+from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard, LandCard, woods_data
+from .game import GAME
+from .rituals import NOBODY, RitualOption, checked_option
+# rank_rituals and ritual_points are scoring; still importable from here as before
+from .scoring import payments, rank_rituals, ritual_actions, ritual_points  # noqa: F401
 from .state import MARKET_SLOTS, PLAYER_NAMES, GameState, Pending, PlayerState
 
 OKUMA, CHELON, THORONDAL = range(3)
@@ -40,31 +44,26 @@ FLY, VIGOR, CALL, WILD = (BLESSING_KINDS.index(k) for k in
 # the working copy
 
 
-class Draft:
-    """A mutable copy of a state's changing parts, frozen back by :meth:`freeze`."""
+class Draft(WorkingCopy):
+    """A mutable working copy of a state while one action is applied (see
+    :class:`~pangaea_lab.core.engine.WorkingCopy`): the per-space tuples, decks, bags and
+    supplies become lists, each player a dict of lists; :meth:`freeze` builds the new state.
+    Return of the Ancients and Wild Woods keep their own fields in ``co`` and ``ww``."""
+
+    THAW = {name: 1 for name in (
+        "trees", "seeds", "spirits", "board_blessings", "land_deck", "creature_deck", "market",
+        "weather_supply", "blessing_bag", "blessing_discard", "ancients", "favor_bag",
+        "market_favors", "decisions")}
 
     def __init__(self, s: GameState) -> None:
+        super().__init__(s)
         self.s = s
-        self.trees = list(s.trees)
-        self.seeds = list(s.seeds)
-        self.spirits = list(s.spirits)
-        self.board_blessings = list(s.board_blessings)
         self.players = [dict(trees=p.trees, seeds=p.seeds, hand=list(p.hand),
                              weather=list(p.weather), blessings=list(p.blessings),
                              creature_points=p.creature_points, land_points=p.land_points,
                              played=list(p.played), favors=list(p.favors),
                              chains=[list(c) for c in p.chains], activated=list(p.activated))
                         for p in s.players]
-        self.land_deck = list(s.land_deck)
-        self.creature_deck = list(s.creature_deck)
-        self.market = list(s.market)
-        self.weather_supply = list(s.weather_supply)
-        self.blessing_bag = list(s.blessing_bag)
-        self.blessing_discard = list(s.blessing_discard)
-        self.ancients = list(s.ancients)
-        self.favor_bag = list(s.favor_bag)
-        self.market_favors = list(s.market_favors)
-        self.decisions = list(s.decisions)
         self.new_decisions: list[Pending] = []
         self.fields: dict = {}
         self.co = coop.CoopDraft(s) if s.mode == coop.MODE else None   # Return of the Ancients
@@ -136,6 +135,13 @@ class Draft:
             self.players[self.seeds[i]]["seeds"] += 1
             self.seeds[i] = NOBODY
 
+    def collect_favor(self, player: int, slot: int) -> None:
+        """The Favor Token lying on a market slot goes to ``player``."""
+        token = self.market_favors[slot]
+        if token is not None:
+            self.market_favors[slot] = None
+            self.players[player]["favors"][ANCIENTS.index(token)] += 1
+
     def freeze(self) -> GameState:
         s = self.s
         if self.ww is not None:
@@ -150,18 +156,10 @@ class Draft:
                                     chains=tuple(tuple(c) for c in p["chains"]),
                                     activated=tuple(tuple(x) for x in p["activated"]))
                         for p in self.players)
-        return replace(s, trees=tuple(self.trees), seeds=tuple(self.seeds),
-                       spirits=tuple(self.spirits), board_blessings=tuple(self.board_blessings),
-                       players=players, land_deck=tuple(self.land_deck),
-                       creature_deck=tuple(self.creature_deck), market=tuple(self.market),
-                       weather_supply=tuple(self.weather_supply),
-                       blessing_bag=tuple(self.blessing_bag),
-                       blessing_discard=tuple(self.blessing_discard), most_trees=holder,
-                       ancients=tuple(self.ancients), favor_bag=tuple(self.favor_bag),
-                       market_favors=tuple(self.market_favors),
-                       decisions=tuple(self.new_decisions + self.decisions),
-                       **(self.co.frozen() if self.co is not None else {}),
-                       **(self.ww.frozen() if self.ww is not None else {}), **self.fields)
+        return super().freeze(players=players, most_trees=holder,
+                              decisions=tuple(self.new_decisions + self.decisions),
+                              **(self.co.frozen() if self.co is not None else {}),
+                              **(self.ww.frozen() if self.ww is not None else {}), **self.fields)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -183,89 +181,6 @@ def _expand_targets(s: GameState, player: int) -> list[int]:
 def _spirit_targets(s: GameState, player: int) -> list[int]:
     taken = {i for p, i in enumerate(s.spirits) if p != player and i != NOBODY}
     return [i for i in s.board.water if i not in taken and i not in s.scourged]
-
-
-def payments(card: CreatureCard, have: tuple[int, ...], wild_blessings: int,
-             biomes: tuple[str, ...]) -> Iterator[tuple[tuple[tuple[str, int], ...], int]]:
-    """Every distinct way to pay a Creature Ritual: ``(tokens per weather, Wild Weather used)``.
-
-    Tokens must cover the card's weather symbols, any token may fill a wild symbol, and a Wild
-    Weather Blessing stands in for one token of any kind."""
-    need = [dict(card.cost).get(b, 0) for b in biomes]
-    size = card.size
-    ranges = [range(0, min(have[k], need[k] + card.wild) + 1) for k in range(len(biomes))]
-    for tokens in product(*ranges):
-        extra = sum(max(0, t - n) for t, n in zip(tokens, need))
-        if extra > card.wild:
-            continue
-        used_wild = size - sum(tokens)
-        if used_wild < 0 or used_wild > wild_blessings:
-            continue
-        yield tuple((b, t) for b, t in zip(biomes, tokens) if t), used_wild
-
-
-def _ritual_sources(s: GameState, player: int) -> list[tuple[str, bool]]:
-    ps = s.players[player]
-    out = [(c, False) for c in ps.hand]
-    out += [(c, True) for c in s.market if c is not None]
-    return out
-
-
-def _ritual_actions(s: GameState, player: int) -> list[PangaeaAction]:
-    ps = s.players[player]
-    out: list[PangaeaAction] = []
-    pos = s.position
-    for card_id, from_market in _ritual_sources(s, player):
-        card = s.card(card_id)
-        where = "market" if from_market else "hand"
-        if isinstance(card, CreatureCard):
-            free = (((), 0),) if coop.free_ritual(s, card) else None   # a returned Ancient's card
-            for pay, wild in free or payments(card, ps.weather, ps.blessings[WILD], s.edition.biomes):
-                a = PlayCreature(card_id, from_market, pay, wild)
-                out.append(replace(a, label=f"{card.title} from {where}: pay "
-                                   + ", ".join([f"{n} {w}" for w, n in pay]
-                                               + ([f"{wild} Wild Weather"] if wild else []))))
-        else:
-            for opt in listed_options(pos, player, card):
-                a = PlayLand(card_id, from_market, opt.path)
-                via = " ".join(str(c) for c in opt.path[1:-1])
-                out.append(replace(a, label=f"{card.title} from {where}: {opt.start}→{opt.end}"
-                                   + (f" via {via}" if via else "") + f", {opt.points} points"))
-    return out
-
-
-def ritual_points(s: GameState, action: PangaeaAction, player: int | None = None) -> int:
-    """Points a Ritual action would score now (0 for other actions)."""
-    player = s.turn_player if player is None else player
-    if isinstance(action, PlayCreature):
-        return s.card(action.card).points
-    if isinstance(action, PlayLand):
-        card = s.card(action.card)
-        if not isinstance(card, LandCard):
-            return 0
-        option = checked_option(s.position, player, card, action.path)
-        return option.points if isinstance(option, RitualOption) else 0
-    return 0
-
-
-def rank_rituals(s: GameState, player: int | None = None) -> list[tuple[int, PangaeaAction]]:
-    """Every Ritual the player can perform now (hand and market; Land Rituals with every
-    start, end and shortest path, or one path per score between two Trees joined by very many
-    paths, see :func:`~.rituals.listed_options`; Creature Rituals with every payment), best
-    first, as ``(points, action)``."""
-    player = s.turn_player if player is None else player
-    points: dict[str, dict] = {}
-    ranked = []
-    for a in _ritual_actions(s, player):
-        if isinstance(a, PlayLand):
-            if a.card not in points:
-                points[a.card] = {o.path: o.points for o in
-                                  listed_options(s.position, player, s.card(a.card))}
-            ranked.append((points[a.card][a.path], a))
-        else:
-            ranked.append((s.card(a.card).points, a))
-    ranked.sort(key=lambda pa: -pa[0])
-    return ranked
 
 
 def _free_actions(s: GameState, player: int) -> list[PangaeaAction]:
@@ -431,7 +346,7 @@ def legal_actions(s: GameState) -> list[PangaeaAction]:
         out += _woods_seed_actions(s, p)
         out += woods.treetop_actions(s, p, AddTreetop)
         out += [SpiritGrowth(b.cells[i]) for i in _spirit_targets(s, p)]
-        out += _ritual_actions(s, p)
+        out += ritual_actions(s, p)
         if not s.family:
             out += [SummonAncient(a) for a in ANCIENTS if summonable(s, a, p)]
     elif s.phase == "main" and s.actions_taken < 2:
@@ -443,11 +358,11 @@ def legal_actions(s: GameState) -> list[PangaeaAction]:
             if ps.seeds >= 2:
                 out += [ExpandForest((b.cells[i], b.cells[j])) for i, j in combinations(targets, 2)]
         out += [SpiritGrowth(b.cells[i]) for i in _spirit_targets(s, p)]
-        out += _ritual_actions(s, p)
+        out += ritual_actions(s, p)
         if not s.family:
             out += [SummonAncient(a) for a in ANCIENTS if summonable(s, a, p)]
     elif s.phase == "final" and not s.final_ritual_done:
-        out += _ritual_actions(s, p)
+        out += ritual_actions(s, p)
     out += _free_actions(s, p)
     if s.phase == "final" or s.actions_taken == 2:
         out.append(EndTurn())
@@ -481,13 +396,6 @@ def _woods_seed_actions(s: GameState, p: int) -> list[PangaeaAction]:
 
 # ----------------------------------------------------------------------------------------------
 # applying actions
-
-
-def _check_space(s: GameState, cell, what: str) -> int:
-    try:
-        return s.board.cell_of(cell)
-    except InvalidData as exc:
-        raise IllegalAction(f"{what}: {exc}") from None
 
 
 def _grow(d: Draft, spaces: list[int], forced: bool = False) -> None:
@@ -526,58 +434,108 @@ def _grow(d: Draft, spaces: list[int], forced: bool = False) -> None:
             d.push(Pending("okuma", s.turn_player))
 
 
-def _check_turn(s: GameState, action: PangaeaAction) -> None:
+def why(s: GameState, action: PangaeaAction) -> IllegalAction | None:
+    """The rule that forbids ``action`` now, as an :class:`IllegalAction` (``None`` when the
+    turn structure allows it): the game is not over; a waiting decision is answered first,
+    and only with one of its choices; a main action needs an action left this turn (in the
+    final round only one last Ritual); a Ritual is judged by its own card, payment and path
+    (a Land Ritual by :func:`~.rituals.checked_option`, never by a list, since pairs of Trees
+    joined by very many paths are listed one path per score).  What else an action needs
+    (a free space, a Blessing held ...) its handler checks before it changes anything."""
     if s.phase == "over":
-        raise IllegalAction("The game is over; no more actions can be taken.", rule="End of the Game")
+        return IllegalAction("The game is over; no more actions can be taken.",
+                             rule="End of the Game")
     pend = s.pending
     if pend is not None and action.tier != DECISION:
-        what, rule = _WAITING[pend.kind]
-        raise s.reject(f"A decision is waiting: {PLAYER_NAMES[pend.player]} must first {what}.",
-                       rule=rule)
+        return s.reject(f"A decision is waiting: {pend.words()}", rule=pend.rule)
     if pend is None and action.tier == DECISION:
-        raise s.reject("No decision is waiting right now.", rule="Gameplay Overview")
+        return s.reject("No decision is waiting right now.", rule="Gameplay Overview")
     if pend is not None and action not in _decision_actions(s, pend):
-        what, rule = _WAITING[pend.kind]
-        raise s.reject(f"That is not one of the choices: {PLAYER_NAMES[pend.player]} must {what}.",
-                       rule=rule)
+        return s.reject(f"That is not one of the choices: {PLAYER_NAMES[pend.player]} must "
+                        f"{pend.must}.", rule=pend.rule)
     if action.tier == MAIN:
         if s.phase == "final":
             if not isinstance(action, (PlayCreature, PlayLand)):
-                raise s.reject("In the final round only one last Ritual Card may be played; "
-                               "regular actions are not allowed.", rule="Final Scoring")
+                return s.reject("In the final round only one last Ritual Card may be played; "
+                                "regular actions are not allowed.", rule="Final Scoring")
             if s.final_ritual_done:
-                raise s.reject("You already played your final Ritual Card.", rule="Final Scoring")
+                return s.reject("You already played your final Ritual Card.",
+                                rule="Final Scoring")
         elif s.actions_taken >= 2:
-            raise s.reject("You have already taken your 2 actions this turn; use free actions "
-                           "or end your turn.", rule="Gameplay Overview")
+            return s.reject("You have already taken your 2 actions this turn; use free actions "
+                            "or end your turn.", rule="Gameplay Overview")
+    if isinstance(action, (PlayCreature, PlayLand)):
+        return _ritual_refusal(s, action)
+    return None
 
 
-_WAITING = {
-    "draw": ("choose a new Hand Ritual", "Step 3: Draw New Card"),
-    "move": ("choose which Tree moves onto the growing Seed", "Moving Trees"),
-    "okuma": ("move Okuma to a neighbouring space", "Summon the Ancients: Okuma"),
-    "summon": ("place the summoned Ancient", "Summon the Ancients"),
-    "chain": ("place the played card in a Ritual Chain", "Step 2: Ritual Chains"),
-    "ecosystem": ("choose the Blessing the Ecosystem earns", "Creating Ecosystems"),
-    **coop.WAITING,
-    **woods.WAITING,
-}
+def _ritual_refusal(s: GameState, a: PlayCreature | PlayLand) -> IllegalAction | None:
+    """Why a Ritual cannot be performed: the card (of the right kind, in the hand or the
+    market), then the payment of a Creature Ritual or the path of a Land Ritual."""
+    p = s.turn_player
+    try:
+        card = _ritual_card(s, a.card, CreatureCard if isinstance(a, PlayCreature) else LandCard)
+    except IllegalAction as refusal:
+        return refusal
+    if isinstance(a, PlayLand):
+        option = checked_option(s.position, p, card, a.path)
+        if not isinstance(option, RitualOption):
+            return s.reject(option, rule="Land Rituals", like=PlayLand)
+        return _source_refusal(s, a)
+    ps = s.players[p]
+    biomes = s.edition.biomes
+    pay = dict(a.pay)
+    if (not set(pay) <= set(biomes) or len(pay) != len(a.pay)
+            or any(not isinstance(n, int) or n < 0 for n in pay.values())):
+        return IllegalAction(f"PlayCreature.pay: a payment names each kind of Weather Token of "
+                             f"{list(biomes)} once, with a count.", rule="Creature Rituals")
+    tokens = tuple(pay.get(b, 0) for b in biomes)
+    options = ({((), 0)} if scoring.free_ritual(s, card)   # a returned Ancient's card is free
+               else set(payments(card, ps.weather, ps.blessings[WILD], biomes)))
+    if (tuple((b, t) for b, t in zip(biomes, tokens) if t), a.wild_blessings) not in options:
+        return s.reject(f"That payment does not match {card.title} with what you hold "
+                        f"(you have {dict(zip(biomes, ps.weather))} and "
+                        f"{ps.blessings[WILD]} Wild Weather).", rule="Creature Rituals",
+                        like=PlayCreature)
+    return _source_refusal(s, a)
+
+
+def _source_refusal(s: GameState, a: PlayCreature | PlayLand) -> IllegalAction | None:
+    """A Ritual card is played from the player's hand or from the Open Market."""
+    if a.from_market and a.card not in s.market:
+        return s.reject(f"{a.card} is not in the Open Market.", rule="Play a Ritual Card")
+    if not a.from_market and a.card not in s.players[s.turn_player].hand:
+        return s.reject(f"{a.card} is not in your hand.", rule="Play a Ritual Card")
+    return None
+
+
+#: the function that applies each type of action (``GAME.apply`` asks :func:`why` first)
+HANDLERS = Handlers("The Dawn of Pangaea")
+
+
+def _handler(*types: type) -> Any:
+    """Register ``do(state, draft, action)`` as the handler of ``types``: the draft is made
+    from the state, the decision the action answers is taken off it, ``do`` changes it, and
+    the new state is frozen (then the end trigger is checked)."""
+    def register(do: Any) -> Any:
+        def handle(s: GameState, action: PangaeaAction) -> GameState:
+            d = Draft(s)
+            if action.tier == DECISION:
+                d.decisions.pop(0)   # the decision this action answers
+            do(s, d, action)
+            if action.tier == MAIN and s.phase == "main":   # Flying Seeds together use both
+                d.fields["actions_taken"] = s.actions_taken + getattr(action, "actions", 1)
+            return _after(d.freeze())
+        HANDLERS.on(*types)(handle)
+        return do
+    return register
 
 
 def apply(s: GameState, action: PangaeaAction) -> GameState:
-    """The state after ``action``; raises :class:`IllegalAction` (state unchanged) if the rules
-    forbid it."""
-    if not isinstance(action, PangaeaAction):
-        raise IllegalAction(f"{action!r} is not an action of The Dawn of Pangaea")
-    _check_turn(s, action)
-    handler = _HANDLERS[type(action)]
-    d = Draft(s)
-    if action.tier == DECISION:
-        d.decisions.pop(0)   # the decision this action answers
-    handler(s, d, action)
-    if action.tier == MAIN and s.phase == "main":   # two Flying Seeds together use both actions
-        d.fields["actions_taken"] = s.actions_taken + getattr(action, "actions", 1)
-    return _after(d.freeze())
+    """The state after ``action`` (the game's front door, see
+    :meth:`~pangaea_lab.core.game.Game.apply`); raises :class:`IllegalAction` and changes
+    nothing if the rules forbid it."""
+    return GAME.apply(s, action)
 
 
 def _after(s: GameState) -> GameState:
@@ -599,7 +557,7 @@ def _after(s: GameState) -> GameState:
 
 
 def _do_flying_seed(s: GameState, d: Draft, a: FlyingSeed | BlessFlyingSeed) -> None:
-    i = _check_space(s, a.cell, "Flying Seed")
+    i = s.board.action_space(a.cell, "Flying Seed")
     p = s.turn_player
     rule = "Flying Seed"
     if isinstance(a, BlessFlyingSeed):
@@ -688,7 +646,7 @@ def _do_expand(s: GameState, d: Draft, a: ExpandForest) -> None:
                        "and then MoreSeeds / StopSowing.", rule="Expand Forest (Wild Woods)")
     if not isinstance(a.cells, tuple) or not 1 <= len(a.cells) <= 2:
         raise s.reject("Expand Forest places 1 or 2 Seeds.", rule=rule, like=ExpandForest)
-    idx = [_check_space(s, c, rule) for c in a.cells]
+    idx = [s.board.action_space(c, rule) for c in a.cells]
     if len(set(idx)) != len(idx):
         raise s.reject("Both Seeds cannot go on the same space.", rule=rule, like=ExpandForest)
     if s.players[p].seeds < len(idx):
@@ -709,7 +667,7 @@ def _do_expand(s: GameState, d: Draft, a: ExpandForest) -> None:
 
 def _do_spirit_growth(s: GameState, d: Draft, a: SpiritGrowth) -> None:
     p = s.turn_player
-    i = _check_space(s, a.cell, "Spirit Growth")
+    i = s.board.action_space(a.cell, "Spirit Growth")
     rule = "Spirit Growth"
     if s.board.terrain[i] != "water":
         raise s.reject(f"{s.board.cells[i]} is land; a Spirit moves to a Water Space.", rule=rule,
@@ -735,7 +693,7 @@ def _do_spirit_growth(s: GameState, d: Draft, a: SpiritGrowth) -> None:
 
 def _do_vigorous(s: GameState, d: Draft, a: BlessVigorousSeed) -> None:
     p = s.turn_player
-    i = _check_space(s, a.cell, "Vigorous Seed")
+    i = s.board.action_space(a.cell, "Vigorous Seed")
     if not s.players[p].blessings[VIGOR]:
         raise s.reject("You hold no Vigorous Seed Blessing.", rule="Blessing Tokens")
     if s.seeds[i] == NOBODY:
@@ -753,7 +711,7 @@ def _take_card(s: GameState, d: Draft, card_id: str, from_market: bool) -> None:
             raise s.reject(f"{card_id} is not in the Open Market.", rule="Play a Ritual Card")
         slot = d.market.index(card_id)
         d.market[slot] = None
-        _collect_favor(d, p, slot)   # Step 3, option 2: the card's Favor Token
+        d.collect_favor(p, slot)   # Step 3, option 2: the card's Favor Token
     else:
         if card_id not in s.players[p].hand:
             raise s.reject(f"{card_id} is not in your hand.", rule="Play a Ritual Card")
@@ -771,13 +729,6 @@ def _take_card(s: GameState, d: Draft, card_id: str, from_market: bool) -> None:
     elif not from_market and (any(c is not None for c in d.market)
                               or woods.real_cards(s.land_deck) or woods.real_cards(s.creature_deck)):
         d.push(Pending("draw", p))
-
-
-def _collect_favor(d: Draft, player: int, slot: int) -> None:
-    token = d.market_favors[slot]
-    if token is not None:
-        d.market_favors[slot] = None
-        d.players[player]["favors"][ANCIENTS.index(token)] += 1
 
 
 def _place_in_chain(s: GameState, d: Draft, p: int, card_id: str, chain: int, side: str) -> None:
@@ -835,24 +786,12 @@ def _ritual_card(s: GameState, card_id: str, kind: type) -> Any:
 
 
 def _do_creature(s: GameState, d: Draft, a: PlayCreature) -> None:
+    """A Creature Ritual (its card and payment were checked by :func:`why`)."""
     p = s.turn_player
-    card = _ritual_card(s, a.card, CreatureCard)
-    ps = s.players[p]
-    biomes = s.edition.biomes
+    card = s.card(a.card)
     pay = dict(a.pay)
-    if (not set(pay) <= set(biomes) or len(pay) != len(a.pay)
-            or any(not isinstance(n, int) or n < 0 for n in pay.values())):
-        raise IllegalAction(f"PlayCreature.pay: a payment names each kind of Weather Token of "
-                            f"{list(biomes)} once, with a count.",
-                            rule="Creature Rituals")
-    tokens = tuple(pay.get(b, 0) for b in biomes)
-    free = coop.free_ritual(s, card)   # a returned Ancient's Ritual costs nothing
-    options = {((), 0)} if free else set(payments(card, ps.weather, ps.blessings[WILD], biomes))
-    if (tuple((b, t) for b, t in zip(biomes, tokens) if t), a.wild_blessings) not in options:
-        raise s.reject(f"That payment does not match {card.title} with what you hold "
-                       f"(you have {dict(zip(biomes, ps.weather))} and "
-                       f"{ps.blessings[WILD]} Wild Weather).", rule="Creature Rituals",
-                       like=PlayCreature)
+    tokens = tuple(pay.get(b, 0) for b in s.edition.biomes)
+    free = scoring.free_ritual(s, card)   # a returned Ancient's Ritual costs nothing
     if free:
         d.co.free_card = a.card
     _take_card(s, d, a.card, a.from_market)
@@ -869,11 +808,9 @@ def _do_creature(s: GameState, d: Draft, a: PlayCreature) -> None:
 
 def _do_land(s: GameState, d: Draft, a: PlayLand) -> None:
     p = s.turn_player
-    card = _ritual_card(s, a.card, LandCard)
-    # legal by its own properties (ends, connection, shortest), not by being on a list
-    option = checked_option(s.position, p, card, a.path)
-    if not isinstance(option, RitualOption):
-        raise s.reject(option, rule="Land Rituals", like=PlayLand)
+    # legal by its own properties (ends, connection, shortest), checked by why()
+    option = checked_option(s.position, p, s.card(a.card), a.path)
+    require(isinstance(option, RitualOption), "a Land Ritual reached its handler unchecked")
     path = option.path
     _take_card(s, d, a.card, a.from_market)
     if d.co is not None:   # Return of the Ancients: an Ancient of the player's choice climbs
@@ -900,7 +837,7 @@ def _do_take_market(s: GameState, d: Draft, a: TakeMarketCard) -> None:
     slot = d.market.index(a.card)
     d.market[slot] = None
     d.players[s.pending.player]["hand"].append(a.card)
-    _collect_favor(d, s.pending.player, slot)
+    d.collect_favor(s.pending.player, slot)
 
 
 def _do_draw(s: GameState, d: Draft, a: DrawFromDeck) -> None:
@@ -924,10 +861,10 @@ def _do_move_tree(s: GameState, d: Draft, a: MoveTree) -> None:
     if pend.kind != "move":
         raise s.reject("No Tree needs moving now.", rule="Moving Trees")
     target = pend.targets[0]
-    if _check_space(s, a.target, "Moving Trees") != target:
+    if s.board.action_space(a.target, "Moving Trees") != target:
         raise s.reject(f"The Tree must move to the growing Seed's space {s.board.cells[target]}.",
                        rule="Moving Trees", like=MoveTree)
-    i = _check_space(s, a.origin, "Moving Trees")
+    i = s.board.action_space(a.origin, "Moving Trees")
     if s.trees[i] != pend.player or i in pend.grown or i == s.ancients[THORONDAL]:
         raise s.reject(f"{s.board.cells[i]} does not hold a Tree of "
                        f"{PLAYER_NAMES[pend.player]} that may move.", rule="Moving Trees",
@@ -946,7 +883,7 @@ def _do_move_tree(s: GameState, d: Draft, a: MoveTree) -> None:
 
 def _do_take_back(s: GameState, d: Draft, a: TakeBackSeed) -> None:
     p = s.turn_player
-    i = _check_space(s, a.cell, "Take back a Seed")
+    i = s.board.action_space(a.cell, "Take back a Seed")
     if s.wild_woods:
         if not s.seed_stacks[i][p]:
             raise s.reject(f"There is no Seed of yours on {s.board.cells[i]}.",
@@ -1144,22 +1081,112 @@ def _do_take_blessing(s: GameState, d: Draft, a: TakeBlessing) -> None:
     d.players[s.pending.player]["blessings"][BLESSING_KINDS.index(a.blessing)] += 1
 
 
-_HANDLERS = {
-    FlyingSeed: _do_flying_seed, BlessFlyingSeed: _do_flying_seed, ExpandForest: _do_expand,
-    SpiritGrowth: _do_spirit_growth, BlessVigorousSeed: _do_vigorous,
-    PlayCreature: _do_creature, PlayLand: _do_land, TakeMarketCard: _do_take_market,
-    DrawFromDeck: _do_draw, MoveTree: _do_move_tree, TakeBackSeed: _do_take_back,
-    ExchangeWeather: _do_exchange, EndTurn: _do_end_turn, SummonAncient: _do_summon,
-    BlessCallAncient: _do_call_ancient, ActivateFavor: _do_activate, ConvertFavor: _do_convert,
-    PlaceAncient: _do_place_ancient, MoveOkuma: _do_move_okuma,
-    PlaceInChain: _do_place_in_chain, TakeBlessing: _do_take_blessing,
-    # Return of the Ancients
-    MoveShadow: coop.do_move_shadow, PlaceScourge: coop.do_place_scourge,
-    AscendAncient: coop.do_ascend, LeaveSeed: coop.do_leave_seed, PlaceSeed: coop.do_place_seed,
-    ShareWeather: coop.do_share_weather,
-    # Wild Woods
-    SowSeeds: woods.do_sow, MoreSeeds: woods.do_more_seeds, StopSowing: woods.do_stop_sowing,
-    AddTreetop: woods.do_add_treetop, BlessStrongCanopy: woods.do_add_treetop,
-    PlaceTreetop: woods.do_place_treetop, ReturnTreetop: woods.do_return_treetop,
-    BlessForesight: woods.do_foresight,
-}
+for _types, _do in (
+        ((FlyingSeed, BlessFlyingSeed), _do_flying_seed), ((ExpandForest,), _do_expand),
+        ((SpiritGrowth,), _do_spirit_growth), ((BlessVigorousSeed,), _do_vigorous),
+        ((PlayCreature,), _do_creature), ((PlayLand,), _do_land),
+        ((TakeMarketCard,), _do_take_market), ((DrawFromDeck,), _do_draw),
+        ((MoveTree,), _do_move_tree), ((TakeBackSeed,), _do_take_back),
+        ((ExchangeWeather,), _do_exchange), ((EndTurn,), _do_end_turn),
+        ((SummonAncient,), _do_summon), ((BlessCallAncient,), _do_call_ancient),
+        ((ActivateFavor,), _do_activate), ((ConvertFavor,), _do_convert),
+        ((PlaceAncient,), _do_place_ancient), ((MoveOkuma,), _do_move_okuma),
+        ((PlaceInChain,), _do_place_in_chain), ((TakeBlessing,), _do_take_blessing),
+        # Return of the Ancients
+        ((MoveShadow,), coop.do_move_shadow), ((PlaceScourge,), coop.do_place_scourge),
+        ((AscendAncient,), coop.do_ascend), ((LeaveSeed,), coop.do_leave_seed),
+        ((PlaceSeed,), coop.do_place_seed), ((ShareWeather,), coop.do_share_weather),
+        # Wild Woods
+        ((SowSeeds,), woods.do_sow), ((MoreSeeds,), woods.do_more_seeds),
+        ((StopSowing,), woods.do_stop_sowing),
+        ((AddTreetop, BlessStrongCanopy), woods.do_add_treetop),
+        ((PlaceTreetop,), woods.do_place_treetop), ((ReturnTreetop,), woods.do_return_treetop),
+        ((BlessForesight,), woods.do_foresight)):
+    _handler(*_types)(_do)
+
+
+# ----------------------------------------------------------------------------------------------
+# invariants
+
+
+def check_invariants(s: GameState) -> None:
+    """Component counts are conserved and pieces stand where they may; raises
+    :class:`~pangaea_lab.core.validate.InvariantError` naming what is off (bound to the state
+    class as ``GameState.check_invariants``)."""
+    ed = s.edition
+    n = s.num_players
+    for p, ps in enumerate(s.players):
+        require(ps.trees + s.trees.count(p) == ed.trees_per_player,
+                f"{PLAYER_NAMES[p]} should own {ed.trees_per_player} Trees (supply + continent)")
+        paired = sum(1 for i in s.paired if s.seeds[i] == p)
+        if s.wild_woods:
+            pb = s.player_boards[p]
+            owned = ed.seeds_per_player + woods_data(ed).extra_seeds
+            held = (ps.seeds + sum(x[p] for x in s.seed_stacks) + 1 + pb.locked()
+                    + pb.given_up)
+            require(held == owned, f"{PLAYER_NAMES[p]} should own {owned} Seeds (supply + "
+                                   "continent + score marker + locked + given up)")
+        else:
+            require(ps.seeds + s.seeds.count(p) + paired + 1 == ed.seeds_per_player,
+                    f"{PLAYER_NAMES[p]} should own {ed.seeds_per_player} Seeds (supply + "
+                    "continent + score marker)")
+        require(ps.trees >= 0 and ps.seeds >= 0 and min(ps.weather) >= 0
+                and min(ps.blessings) >= 0)
+    for k, total in enumerate(ed.weather_tokens):
+        held = (s.weather_supply[k] + sum(ps.weather[k] for ps in s.players)
+                + sum(n for _, w, n in s.storm_tiles if w == ed.biomes[k]))
+        require(held == total, f"{ed.biomes[k]} Weather Tokens: {held} in play, {total} in the box")
+    woods_bless: dict[str, int] = dict(woods_data(ed).blessings) if s.wild_woods else {}
+    for k, kind in enumerate(BLESSING_KINDS):
+        count = (sum(ps.blessings[k] for ps in s.players) + s.board_blessings.count(kind)
+                 + s.blessing_bag.count(kind) + s.blessing_discard.count(kind)
+                 + sum(pb.blessings.count(kind) for pb in s.player_boards)
+                 + s.woods_box.count(kind))
+        boxed = s.family and kind == "Call Ancient"   # assumption 'family-no-call-ancient'
+        require(count == (0 if boxed else dict(ed.blessings)[kind]) + woods_bless.get(kind, 0),
+                f"{kind} Blessings are not conserved")
+    cards = (list(s.land_deck) + list(s.creature_deck) + [c for c in s.market if c]
+             + [c for ps in s.players for c in ps.hand] + [c for ps in s.players for c in ps.played]
+             + list(s.box_cards))
+    cards = [c for c in cards if not woods.is_storm(c)]
+    require(sorted(cards) == sorted(ed.cards), "every Ritual card must be in exactly one place")
+    for i in range(len(s.board)):
+        if s.trees[i] != NOBODY or s.seeds[i] != NOBODY:
+            require(s.board.terrain[i] == "land", "Trees and Seeds stand on land only")
+        require(not (s.trees[i] != NOBODY and s.seeds[i] != NOBODY),
+                f"{s.board.cells[i]} holds a Tree and a Seed")
+    spirits = [i for i in s.spirits if i != NOBODY]
+    require(len(set(spirits)) == len(spirits), "two Spirits share a Water Space")
+    require(all(s.board.terrain[i] == "water" for i in spirits), "Spirits stand on water")
+    counts = [s.trees.count(p) for p in range(n)]
+    require(s.most_trees == scoring.most_trees_holder(counts, ed.most_trees_minimum),
+            "the Most Trees marker is with the wrong player")
+    for k, ancient in enumerate(ANCIENTS if not s.family else ()):
+        held = (s.favor_bag.count(ancient) + s.market_favors.count(ancient)
+                + sum(ps.favors[k] for ps in s.players)
+                + sum(1 for ps in s.players for _, a in ps.activated if a == ancient)
+                + (s.mode == coop.MODE))   # the Ancient Marker on the mountain
+        require(held == ed.favor_tokens[k],
+                f"{ancient} Favor Tokens: {held} in play, {ed.favor_tokens[k]} in the box")
+    for p, ps in enumerate(s.players):
+        cards_on = [c for c, _ in ps.activated]
+        require(len(set(cards_on)) == len(cards_on), "a card holds more than one Favor Token")
+        require(set(cards_on) <= set(ps.played), "a Favor Token sits on a card not played")
+        if not s.family:
+            chained = [c for chain in ps.chains for c in chain]
+            require(sorted(chained) == sorted(ps.played) or (
+                s.pending is not None and s.pending.kind == "chain"
+                and sorted(chained + [s.pending.card]) == sorted(ps.played)),
+                    "every played card belongs to exactly one Ritual Chain")
+    okuma, chelon, thorondal = s.ancients
+    require(okuma == NOBODY or s.board.terrain[okuma] == "land", "Okuma stands on land")
+    require(chelon == NOBODY or s.board.terrain[chelon] == "water", "Chelon stands on water")
+    require(thorondal == NOBODY or s.trees[thorondal] != NOBODY, "Thorondal stands on a Tree")
+    if s.mode == coop.MODE:
+        coop.check_invariants(s)
+    if s.wild_woods:
+        woods.check_invariants(s)
+    if s.family:
+        require(s.ancients == (NOBODY,) * 3 and not s.favor_bag and not any(
+            sum(ps.favors) for ps in s.players) and set(s.market_favors) == {None},
+                "the family game has no Ancients and no Favor Tokens")

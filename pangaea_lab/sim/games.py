@@ -17,6 +17,7 @@ from typing import Any, Callable
 from ..core.errors import PangaeaLabError
 from ..core.players import GreedyPlayer, Player, RandomPlayer
 from ..core.protocol import Action, GameState
+from ..pangaea.game import GAME as PANGAEA
 
 
 class SimulationError(PangaeaLabError):
@@ -76,9 +77,9 @@ class GameReader:
 
 
 class PangaeaReader(GameReader):
-    key, title, players = "pangaea", "The Dawn of Pangaea", (1, 4)
-    options = {"family": False, "mode": "", "difficulty": "standard", "wild_woods": False,
-               "storms": True}
+    key, title = PANGAEA.name, PANGAEA.title
+    players = (PANGAEA.min_players, PANGAEA.max_players)
+    options = PANGAEA.defaults()
     game_bots = {"forester": "pangaea_lab.pangaea.players:ForesterPlayer"}
 
     def turn_marker(self, state: Any) -> Any:
