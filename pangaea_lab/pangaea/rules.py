@@ -466,6 +466,12 @@ def why(s: GameState, action: PangaeaAction) -> IllegalAction | None:
                             "or end your turn.", rule="Gameplay Overview")
     if isinstance(action, (PlayCreature, PlayLand)):
         return _ritual_refusal(s, action)
+    check = _CHECKS.get(type(action))
+    if check is not None:
+        try:
+            check(s, action)
+        except IllegalAction as refusal:
+            return refusal
     return None
 
 
@@ -556,7 +562,7 @@ def _after(s: GameState) -> GameState:
 # ----- main actions ------------------------------------------------------------------------------
 
 
-def _do_flying_seed(s: GameState, d: Draft, a: FlyingSeed | BlessFlyingSeed) -> None:
+def _check_flying_seed(s: GameState, a: FlyingSeed | BlessFlyingSeed) -> None:
     i = s.board.action_space(a.cell, "Flying Seed")
     p = s.turn_player
     rule = "Flying Seed"
@@ -570,7 +576,7 @@ def _do_flying_seed(s: GameState, d: Draft, a: FlyingSeed | BlessFlyingSeed) -> 
         raise s.reject(f"{s.board.cells[i]} is a Water Space; Seeds go on Land Spaces only.",
                        rule=rule, like=type(a))
     if s.wild_woods:
-        _woods_flying_seed(s, d, a, i, p, rule)
+        _check_woods_flying_seed(s, a, i, p, rule)
         return
     if getattr(a, "blessings", 0) or getattr(a, "actions", 1) != 1 or getattr(a, "count", 1) != 1:
         raise s.reject("Several Flying Seeds land together only in Wild Woods (Seed "
@@ -580,6 +586,18 @@ def _do_flying_seed(s: GameState, d: Draft, a: FlyingSeed | BlessFlyingSeed) -> 
     if (s.trees[i] != NOBODY or s.seeds[i] != NOBODY) and not pair:
         raise s.reject(f"{s.board.cells[i]} is already taken by a Tree or a Seed.", rule=rule,
                        like=type(a))
+
+
+def _do_flying_seed(s: GameState, d: Draft, a: FlyingSeed | BlessFlyingSeed) -> None:
+    i = s.board.cell_of(a.cell)
+    p = s.turn_player
+    if s.wild_woods:   # Seed Competition: as many Seeds as the majority needs land together
+        actions, blessings = _flying_together(a)
+        d.players[p]["blessings"][FLY] -= blessings
+        d.blessing_discard.extend(["Flying Seed"] * blessings)
+        d.put_seed(i, p, actions + blessings)
+        return
+    pair = s.mode == coop.MODE and i in coop.pair_targets(s, p)
     if isinstance(a, BlessFlyingSeed):
         d.players[p]["blessings"][FLY] -= 1
         d.blessing_discard.append("Flying Seed")
@@ -593,18 +611,22 @@ def _whole(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _woods_flying_seed(s: GameState, d: Draft, a, i: int, p: int, rule: str) -> None:
+def _flying_together(a: FlyingSeed | BlessFlyingSeed) -> tuple[int, int]:
+    """Wild Woods: ``(main actions, Flying Seed Blessings)`` landing together."""
+    return (0, a.count) if isinstance(a, BlessFlyingSeed) else (a.actions, a.blessings)
+
+
+def _check_woods_flying_seed(s: GameState, a, i: int, p: int, rule: str) -> None:
     """Seed Competition: Seeds may join other Seeds when their owner then holds the strict
     majority on the space.  Several Flying Seed actions (the turn's main actions and Flying
     Seed Blessings) may be used together for that: their Seeds land at once, exactly as many as
     the majority needs (assumption 'ww-flying-together')."""
+    actions, blessings = _flying_together(a)
     if isinstance(a, BlessFlyingSeed):
-        actions, blessings = 0, a.count
         if not _whole(blessings) or blessings < 1:
             raise s.reject("'count' is the number of Flying Seed Blessings played together "
                            "(at least 1).", rule=rule, like=type(a))
     else:
-        actions, blessings = a.actions, a.blessings
         if not _whole(blessings) or blessings < 0:
             raise s.reject("'blessings' counts the Flying Seed Blessings joining the action.",
                            rule=rule, like=type(a))
@@ -633,12 +655,9 @@ def _woods_flying_seed(s: GameState, d: Draft, a, i: int, p: int, rule: str) -> 
         raise s.reject(f"Flying Seeds land together only to win a space: {need} Seed(s) are "
                        f"enough on {s.board.cells[i]}; place more one at a time.",
                        rule="Seed Competition", like=type(a))
-    d.players[p]["blessings"][FLY] -= blessings
-    d.blessing_discard.extend(["Flying Seed"] * blessings)
-    d.put_seed(i, p, count)
 
 
-def _do_expand(s: GameState, d: Draft, a: ExpandForest) -> None:
+def _check_expand(s: GameState, a: ExpandForest) -> None:
     p = s.turn_player
     rule = "Expand Forest"
     if s.wild_woods:
@@ -659,13 +678,19 @@ def _do_expand(s: GameState, d: Draft, a: ExpandForest) -> None:
                    "is already taken" if s.trees[i] != NOBODY or s.seeds[i] != NOBODY else
                    "is not next to one of your Trees")
             raise s.reject(f"{s.board.cells[i]} {why}.", rule=rule, like=ExpandForest)
+
+
+def _do_expand(s: GameState, d: Draft, a: ExpandForest) -> None:
+    p = s.turn_player
+    idx = [s.board.cell_of(c) for c in a.cells]
+    for i in idx:
         if s.seeds[i] == p:   # Healing Scourge: a second Seed on a scourged Land Space
             d.co.paired.add(i)
         d.seeds[i] = p
     d.players[p]["seeds"] -= len(idx)
 
 
-def _do_spirit_growth(s: GameState, d: Draft, a: SpiritGrowth) -> None:
+def _check_spirit_growth(s: GameState, a: SpiritGrowth) -> None:
     p = s.turn_player
     i = s.board.action_space(a.cell, "Spirit Growth")
     rule = "Spirit Growth"
@@ -678,6 +703,11 @@ def _do_spirit_growth(s: GameState, d: Draft, a: SpiritGrowth) -> None:
     if i in s.spirits and s.spirits.index(i) != p:
         raise s.reject(f"Another Spirit already stands on {s.board.cells[i]}.", rule=rule,
                        like=SpiritGrowth)
+
+
+def _do_spirit_growth(s: GameState, d: Draft, a: SpiritGrowth) -> None:
+    p = s.turn_player
+    i = s.board.cell_of(a.cell)
     if s.spirits[p] != i:
         d.spirits[p] = i
         kind = d.board_blessings[i]
@@ -691,7 +721,7 @@ def _do_spirit_growth(s: GameState, d: Draft, a: SpiritGrowth) -> None:
     _grow(d, growing)
 
 
-def _do_vigorous(s: GameState, d: Draft, a: BlessVigorousSeed) -> None:
+def _check_vigorous(s: GameState, a: BlessVigorousSeed) -> None:
     p = s.turn_player
     i = s.board.action_space(a.cell, "Vigorous Seed")
     if not s.players[p].blessings[VIGOR]:
@@ -699,6 +729,11 @@ def _do_vigorous(s: GameState, d: Draft, a: BlessVigorousSeed) -> None:
     if s.seeds[i] == NOBODY:
         raise s.reject(f"There is no Seed on {s.board.cells[i]} to grow.",
                        rule="Blessing Tokens: Vigorous Seed", like=BlessVigorousSeed)
+
+
+def _do_vigorous(s: GameState, d: Draft, a: BlessVigorousSeed) -> None:
+    p = s.turn_player
+    i = s.board.cell_of(a.cell)
     d.players[p]["blessings"][VIGOR] -= 1
     d.blessing_discard.append("Vigorous Seed")
     _grow(d, [i], forced=True)   # also heals a scourged space (Healing Scourge)
@@ -881,7 +916,7 @@ def _do_move_tree(s: GameState, d: Draft, a: MoveTree) -> None:
 # ----- free actions --------------------------------------------------------------------------------
 
 
-def _do_take_back(s: GameState, d: Draft, a: TakeBackSeed) -> None:
+def _check_take_back(s: GameState, a: TakeBackSeed) -> None:
     p = s.turn_player
     i = s.board.action_space(a.cell, "Take back a Seed")
     if s.wild_woods:
@@ -892,13 +927,19 @@ def _do_take_back(s: GameState, d: Draft, a: TakeBackSeed) -> None:
             raise s.reject(f"Taking a Seed back from {s.board.cells[i]} would leave two colours "
                            "tied there, which is never allowed.", rule="Seed Competition",
                            like=TakeBackSeed)
+    elif s.seeds[i] != p:
+        raise s.reject(f"There is no Seed of yours on {s.board.cells[i]}.",
+                       rule="Expand Forest (note on Seeds)", like=TakeBackSeed)
+
+
+def _do_take_back(s: GameState, d: Draft, a: TakeBackSeed) -> None:
+    p = s.turn_player
+    i = s.board.cell_of(a.cell)
+    if s.wild_woods:
         d.ww.stacks[i][p] -= 1
         d.seeds[i] = woods.majority(d.ww.stacks[i])
         d.players[p]["seeds"] += 1
         return
-    if s.seeds[i] != p:
-        raise s.reject(f"There is no Seed of yours on {s.board.cells[i]}.",
-                       rule="Expand Forest (note on Seeds)", like=TakeBackSeed)
     if i in s.paired:
         d.co.paired.discard(i)
     else:
@@ -906,7 +947,7 @@ def _do_take_back(s: GameState, d: Draft, a: TakeBackSeed) -> None:
     d.players[p]["seeds"] += 1
 
 
-def _do_exchange(s: GameState, d: Draft, a: ExchangeWeather) -> None:
+def _check_exchange(s: GameState, a: ExchangeWeather) -> None:
     p = s.turn_player
     rule = "Achievement: Most Trees"
     if s.most_trees != p:
@@ -923,11 +964,22 @@ def _do_exchange(s: GameState, d: Draft, a: ExchangeWeather) -> None:
         raise s.reject(f"You hold no {a.give} token to give.", rule=rule, like=ExchangeWeather)
     if s.weather_supply[t] == 0:
         raise s.reject(f"The supply has no {a.take} token left.", rule=rule, like=ExchangeWeather)
+
+
+def _do_exchange(s: GameState, d: Draft, a: ExchangeWeather) -> None:
+    p = s.turn_player
+    g, t = s.edition.biomes.index(a.give), s.edition.biomes.index(a.take)
     d.players[p]["weather"][g] -= 1
     d.weather_supply[g] += 1
     d.weather_supply[t] -= 1
     d.players[p]["weather"][t] += 1
     d.fields["exchange_used"] = True
+
+
+def _check_end_turn(s: GameState, a: EndTurn) -> None:
+    if s.mode != coop.MODE and s.phase == "main" and s.actions_taken < 2:
+        raise s.reject(f"Take {2 - s.actions_taken} more action(s) first: every turn has "
+                       "2 actions.", rule="Gameplay Overview")
 
 
 def _do_end_turn(s: GameState, d: Draft, a: EndTurn) -> None:
@@ -936,9 +988,6 @@ def _do_end_turn(s: GameState, d: Draft, a: EndTurn) -> None:
         return
     n = s.num_players
     if s.phase == "main":
-        if s.actions_taken < 2:
-            raise s.reject(f"Take {2 - s.actions_taken} more action(s) first: every turn has "
-                           "2 actions.", rule="Gameplay Overview")
         # 2 Land and 2 Creature Rituals, each new card with a Favor Token (full game)
         d.refill_market(MARKET_SLOTS, favors=not s.family)
         if d.ww is not None:
@@ -980,29 +1029,39 @@ def _check_ancient(s: GameState, ancient: str, rule: str) -> None:
                        rule=rule)
 
 
-def _do_summon(s: GameState, d: Draft, a: SummonAncient) -> None:
+def _check_summon(s: GameState, a: SummonAncient) -> None:
     _full_game_only(s, "Summon the Ancients")
     _check_ancient(s, a.ancient, "Summon the Ancients")
+
+
+def _do_summon(s: GameState, d: Draft, a: SummonAncient) -> None:
     d.push(Pending("summon", s.turn_player, ancient=a.ancient))
 
 
-def _do_call_ancient(s: GameState, d: Draft, a: BlessCallAncient) -> None:
+def _calls_back(s: GameState, ancient: str) -> bool:
+    """Return of the Ancients: Call Ancient moves an Ancient still in exile a step up."""
+    return s.mode == coop.MODE and ancient in ANCIENTS and not coop.returned(s, ancient)
+
+
+def _check_call_ancient(s: GameState, a: BlessCallAncient) -> None:
     _full_game_only(s, "The Call Ancient Blessing")
-    p = s.turn_player
-    if not s.players[p].blessings[CALL]:
+    if not s.players[s.turn_player].blessings[CALL]:
         raise s.reject("You hold no Call Ancient Blessing.", rule="Blessing Tokens: Call Ancient")
-    if s.mode == coop.MODE and a.ancient in ANCIENTS and not coop.returned(s, a.ancient):
-        d.players[p]["blessings"][CALL] -= 1
-        d.blessing_discard.append("Call Ancient")
-        coop.call_step(s, d, a.ancient)   # Returned Ancients: one step up the mountain
-        return
-    _check_ancient(s, a.ancient, "Blessing Tokens: Call Ancient")
+    if not _calls_back(s, a.ancient):
+        _check_ancient(s, a.ancient, "Blessing Tokens: Call Ancient")
+
+
+def _do_call_ancient(s: GameState, d: Draft, a: BlessCallAncient) -> None:
+    p = s.turn_player
     d.players[p]["blessings"][CALL] -= 1
     d.blessing_discard.append("Call Ancient")
-    d.push(Pending("summon", p, ancient=a.ancient))
+    if _calls_back(s, a.ancient):
+        coop.call_step(s, d, a.ancient)   # Returned Ancients: one step up the mountain
+    else:
+        d.push(Pending("summon", p, ancient=a.ancient))
 
 
-def _do_activate(s: GameState, d: Draft, a: ActivateFavor) -> None:
+def _check_activate(s: GameState, a: ActivateFavor) -> None:
     _full_game_only(s, "Activating Favor Tokens")
     p = s.turn_player
     rule = "Activating Favor Tokens"
@@ -1017,29 +1076,35 @@ def _do_activate(s: GameState, d: Draft, a: ActivateFavor) -> None:
         raise s.reject(f"{a.card} does not match a {a.ancient} Favor Token (a Land card takes "
                        "the type of a Creature card next to it in its chain).", rule=rule,
                        like=ActivateFavor)
-    k = ANCIENTS.index(a.ancient)
-    if not ps.favors[k]:
+    if not ps.favors[ANCIENTS.index(a.ancient)]:
         raise s.reject(f"You hold no unactivated {a.ancient} Favor Token.", rule=rule,
                        like=ActivateFavor)
     _check_ancient(s, a.ancient, rule)
-    d.players[p]["favors"][k] -= 1
+
+
+def _do_activate(s: GameState, d: Draft, a: ActivateFavor) -> None:
+    p = s.turn_player
+    d.players[p]["favors"][ANCIENTS.index(a.ancient)] -= 1
     d.players[p]["activated"].append((a.card, a.ancient))
     d.push(Pending("summon", p, ancient=a.ancient))
 
 
-def _do_convert(s: GameState, d: Draft, a: ConvertFavor) -> None:
+def _check_convert(s: GameState, a: ConvertFavor) -> None:
     _full_game_only(s, "Converting Favor Tokens")
-    p = s.turn_player
     rule = "Converting Favor Tokens"
     if a.give not in ANCIENTS or a.take not in ANCIENTS or a.give == a.take:
         raise s.reject("Convert 2 tokens of one Ancient into 1 token of another.", rule=rule,
                        like=ConvertFavor)
-    g = ANCIENTS.index(a.give)
-    if s.players[p].favors[g] < 2:
+    if s.players[s.turn_player].favors[ANCIENTS.index(a.give)] < 2:
         raise s.reject(f"You need 2 unactivated {a.give} Favor Tokens.", rule=rule,
                        like=ConvertFavor)
     if a.take not in s.favor_bag:
         raise s.reject(f"The bag holds no {a.take} Favor Token.", rule=rule, like=ConvertFavor)
+
+
+def _do_convert(s: GameState, d: Draft, a: ConvertFavor) -> None:
+    p = s.turn_player
+    g = ANCIENTS.index(a.give)
     d.players[p]["favors"][g] -= 2
     d.favor_bag.remove(a.take)
     d.players[p]["favors"][ANCIENTS.index(a.take)] += 1
@@ -1080,6 +1145,18 @@ def _do_take_blessing(s: GameState, d: Draft, a: TakeBlessing) -> None:
     d.blessing_discard.remove(a.blessing)
     d.players[s.pending.player]["blessings"][BLESSING_KINDS.index(a.blessing)] += 1
 
+
+#: the rule checks of the main and free actions of the turn, asked by :func:`why` (decisions
+#: are checked against their listed choices; the actions new in Return of the Ancients and
+#: Wild Woods are still checked by their handlers in :mod:`.coop` and :mod:`.woods`)
+_CHECKS = {
+    FlyingSeed: _check_flying_seed, BlessFlyingSeed: _check_flying_seed,
+    ExpandForest: _check_expand, SpiritGrowth: _check_spirit_growth,
+    BlessVigorousSeed: _check_vigorous, TakeBackSeed: _check_take_back,
+    ExchangeWeather: _check_exchange, EndTurn: _check_end_turn, SummonAncient: _check_summon,
+    BlessCallAncient: _check_call_ancient, ActivateFavor: _check_activate,
+    ConvertFavor: _check_convert,
+}
 
 for _types, _do in (
         ((FlyingSeed, BlessFlyingSeed), _do_flying_seed), ((ExpandForest,), _do_expand),
