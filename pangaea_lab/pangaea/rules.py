@@ -28,7 +28,6 @@ from .actions import (AscendAncient, LeaveSeed, MoveShadow, PlaceScourge, PlaceS
 from .actions import (AddTreetop, BlessForesight, BlessStrongCanopy, MoreSeeds, PlaceTreetop,
                       ReturnTreetop, SowSeeds, StopSowing)
 from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard, LandCard, woods_data
-from .game import GAME
 from .rituals import NOBODY, RitualOption, checked_option
 # rank_rituals and ritual_points are scoring; still importable from here as before
 from .scoring import payments, rank_rituals, ritual_actions, ritual_points  # noqa: F401
@@ -535,13 +534,6 @@ def _handler(*types: type) -> Any:
         HANDLERS.on(*types)(handle)
         return do
     return register
-
-
-def apply(s: GameState, action: PangaeaAction) -> GameState:
-    """The state after ``action`` (the game's front door, see
-    :meth:`~pangaea_lab.core.game.Game.apply`); raises :class:`IllegalAction` and changes
-    nothing if the rules forbid it."""
-    return GAME.apply(s, action)
 
 
 def _after(s: GameState) -> GameState:

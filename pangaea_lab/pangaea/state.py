@@ -714,149 +714,89 @@ class SaveSchema(Fields):
 
     # ----- Return of the Ancients -------------------------------------------------------------
 
-    def coop_section(self, raw: Any, where: str) -> dict:
-        """The co-op fields of a save, checked; a bad field raises InvalidData naming it."""
-        def bad(what: str) -> InvalidData:
-            return InvalidData(f"field ancients_mode.{what}")
+    def coop_schema(self) -> Record:
+        markers = Seq(Text(choices=SHADOW_KINDS), 500)
+        return Fields({
+            "difficulty": Check(self.choice(tuple(DIFFICULTIES))),
+            "ancient_steps": Check(self.counts_of(ANCIENTS)),
+            "devour_steps": Seq(Int(), 100), "scourged": Seq(Check(self.space), 500),
+            "scourge_supply": Int(), "shadow": Check(self.space), "shadow_bag": markers,
+            "moon_stacks": Seq(markers, 50), "moon_board": Seq(markers, 50),
+            "shadow_box": markers, "box_cards": Seq(Text(longest=100), 500),
+            "cycle": Int(1, 3), "weather_shared": Check(self.flag),
+            "paired": Seq(Check(self.space), 500), "result": Text(choices=("", "won", "lost"))})
 
+    def coop_section(self, raw: Any, where: str) -> dict:
+        """The fields of Return of the Ancients (the mode's own record in a save)."""
         if not isinstance(raw, dict):
             raise InvalidData("field 'ancients_mode' must be an object")
-
-        def get(key: str, kind: type) -> Any:
-            if key not in raw or not isinstance(raw[key], kind) or (
-                    isinstance(raw[key], bool) and kind is int):
-                raise bad(f"{key} is missing or has the wrong type")
-            return raw[key]
-
-        def space(v: Any, key: str) -> int:
-            try:
-                return self.board.cell_of(tuple(v))
-            except (InvalidData, TypeError):
-                raise bad(f"{key}: {v!r:.40} is not a space of the board") from None
-
-        def markers(v: Any, key: str) -> tuple[str, ...]:
-            if not isinstance(v, list) or not all(m in SHADOW_KINDS for m in v):
-                raise bad(f"{key} must list Shadow Markers of {list(SHADOW_KINDS)}")
-            return tuple(v)
-
-        steps = get("ancient_steps", dict)
-        if set(steps) != set(ANCIENTS) or not all(
-                isinstance(steps[a], int) and not isinstance(steps[a], bool) for a in ANCIENTS):
-            raise bad(f"ancient_steps must give a step for each of {list(ANCIENTS)}")
-        difficulty = get("difficulty", str)
-        if difficulty not in DIFFICULTIES:
-            raise bad(f"difficulty must be one of {list(DIFFICULTIES)}")
-        result = get("result", str)
-        if result not in ("", "won", "lost"):
-            raise bad("result must be '', 'won' or 'lost'")
-        devour = get("devour_steps", list)
-        if not all(isinstance(x, int) and not isinstance(x, bool) for x in devour):
-            raise bad("devour_steps must list steps")
-        supply = get("scourge_supply", int)
-        cycle = get("cycle", int)
-        if supply < 0 or not 1 <= cycle <= 3:
-            raise bad("scourge_supply must be >= 0 and cycle 1..3")
-        box_cards = get("box_cards", list)
-        if not all(isinstance(c, str) for c in box_cards):
-            raise bad("box_cards must list card ids")
-        weather_shared = raw.get("weather_shared")
-        if not isinstance(weather_shared, bool):
-            raise bad("weather_shared must be true or false")
-        return dict(
-            mode=COOP, difficulty=difficulty, ancient_steps=tuple(steps[a] for a in ANCIENTS),
-            devour_steps=tuple(devour),
-            scourged=tuple(sorted(space(v, "scourged") for v in get("scourged", list))),
-            scourge_supply=supply, shadow=space(get("shadow", list), "shadow"),
-            shadow_bag=markers(get("shadow_bag", list), "shadow_bag"),
-            moon_stacks=tuple(markers(x, "moon_stacks") for x in get("moon_stacks", list)),
-            moon_board=tuple(markers(x, "moon_board") for x in get("moon_board", list)),
-            shadow_box=markers(get("shadow_box", list), "shadow_box"),
-            box_cards=tuple(box_cards), cycle=cycle, weather_shared=weather_shared,
-            paired=tuple(sorted(space(v, "paired") for v in get("paired", list))),
-            result=result)
+        v = self.coop_schema().read(raw, "ancients_mode")
+        return dict(v, mode=COOP, scourged=tuple(sorted(v["scourged"])),
+                    paired=tuple(sorted(v["paired"])))
 
     # ----- Wild Woods -------------------------------------------------------------------------
 
+    def woods_schema(self) -> Record:
+        data = woods_data(self.ed)
+        slots = len(data.slots)
+        board = Fields({
+            "slots": Seq(Check(self.flag), length=slots),
+            "blessings": Seq(Check(self.choice(("",) + BLESSING_KINDS)),
+                             length=slots),
+            "unlocked": Seq(Check(self.flag), length=data.extra_seeds)},
+            optional={"given_up": (Int(0, 2), 0), "owed": (Int(0, 2), 0)})
+        storm = Check(self.choice(storm_ids(self.ed)))
+        return Fields({
+            "storms": Check(self.flag),
+            "treetops": Seq(Check(self.treetops), 500),
+            "seed_stacks": Seq(Check(self.seed_stack), 500),
+            "boards": Seq(board, length=self.n),
+            "storm_tiles": Seq(Check(self.storm_tile), 50),
+            "storm_discard": Seq(storm, 50), "storm_box": Seq(storm, 50),
+            "woods_box": Seq(Check(self.choice(BLESSING_KINDS, "one of the Blessing kinds")),
+                             100)},
+            optional={"grown_tall": (Check(lambda v, w: NOBODY if v is None
+                                           else self.space(v, w)), NOBODY)})
+
+    def treetops(self, row: Any, where: str) -> tuple[int, int]:
+        """``[q, r, Treetops]``: the Treetops on the Tree of a space."""
+        top = woods_data(self.ed).max_level - 1
+        if (not isinstance(row, list) or len(row) != 3 or isinstance(row[2], bool)
+                or not isinstance(row[2], int) or not 0 <= row[2] <= top):
+            raise InvalidData(f"field {where} must be [q, r, Treetops] with 0 to {top} "
+                              "Treetops")
+        return self.space(row, where), row[2]
+
+    def seed_stack(self, row: Any, where: str) -> tuple[int, tuple[int, ...]]:
+        """``[q, r, [Seeds of each player]]``: the Seeds on a space."""
+        if (not isinstance(row, list) or len(row) != 3 or not isinstance(row[2], list)
+                or len(row[2]) != self.n):
+            raise InvalidData(f"field {where} must be [q, r, [Seeds of each of the {self.n} "
+                              "players]]")
+        return self.space(row, where), Seq(Int(), length=self.n).read(row[2], f"{where}[2]")
+
+    def storm_tile(self, row: Any, where: str) -> tuple[int, str, int]:
+        """``[tile, weather, tokens]``: a tile covered by a Storm's Weather Tokens."""
+        if (not isinstance(row, list) or len(row) != 3 or row[1] not in self.ed.biomes
+                or isinstance(row[0], bool) or not any(t == row[0] for t in self.board.tile_of)):
+            raise InvalidData(f"field {where} must be [tile, weather, tokens]")
+        return row[0], row[1], Int(1).read(row[2], f"{where}[2]")
+
     def woods_section(self, raw: Any, where: str) -> dict:
-        """The Wild Woods fields of a save, checked; a bad field raises InvalidData naming it."""
-        ed, board, n = self.ed, self.board, self.n
-        data = woods_data(ed)
-
-        def bad(what: str) -> InvalidData:
-            return InvalidData(f"field wild_woods.{what}")
-
-        def get(key: str, kind: type) -> Any:
-            if key not in raw or not isinstance(raw[key], kind):
-                raise bad(f"{key} is missing or has the wrong type")
-            return raw[key]
-
-        def space(v: Any, key: str) -> int:
-            try:
-                return board.cell_of(tuple(v[:2]))
-            except (InvalidData, TypeError):
-                raise bad(f"{key}: {v!r:.40} does not start with a space of the board") from None
-
-        def count(v: Any, key: str, low: int = 0, high: int | None = None) -> int:
-            if isinstance(v, bool) or not isinstance(v, int) or v < low or (
-                    high is not None and v > high) or v > 10_000:
-                raise bad(f"{key} must be a whole number {low}..{high if high is not None else ''}")
-            return v
-
-        treetops = [0] * len(board)
-        for k, row in enumerate(get("treetops", list)):
-            if not isinstance(row, list) or len(row) != 3:
-                raise bad(f"treetops[{k}] must be [q, r, treetops]")
-            treetops[space(row, f"treetops[{k}]")] = count(row[2], f"treetops[{k}]", 0,
-                                                           data.max_level - 1)
-        stacks = [(0,) * n for _ in range(len(board))]
-        for k, row in enumerate(get("seed_stacks", list)):
-            if (not isinstance(row, list) or len(row) != 3 or not isinstance(row[2], list)
-                    or len(row[2]) != n):
-                raise bad(f"seed_stacks[{k}] must be [q, r, [Seeds of each of the {n} players]]")
-            stacks[space(row, f"seed_stacks[{k}]")] = tuple(count(x, f"seed_stacks[{k}]")
-                                                           for x in row[2])
-        boards = []
-        raw_boards = get("boards", list)
-        if len(raw_boards) != n:
-            raise bad(f"boards must list one Player Board per player ({n})")
-        for p, pb in enumerate(raw_boards):
-            w = f"boards[{p}]"
-            if not isinstance(pb, dict):
-                raise bad(f"{w} must be an object")
-            slots, bless, unl = pb.get("slots"), pb.get("blessings"), pb.get("unlocked")
-            if (not isinstance(slots, list) or len(slots) != len(data.slots)
-                    or not all(isinstance(x, bool) for x in slots)):
-                raise bad(f"{w}.slots must give true/false for each of the {len(data.slots)} slots")
-            if (not isinstance(bless, list) or len(bless) != len(data.slots)
-                    or not all(x == "" or x in BLESSING_KINDS for x in bless)):
-                raise bad(f"{w}.blessings must give a Blessing kind or '' for each slot")
-            if (not isinstance(unl, list) or len(unl) != data.extra_seeds
-                    or not all(isinstance(x, bool) for x in unl)):
-                raise bad(f"{w}.unlocked must give true/false for each of the "
-                          f"{data.extra_seeds} extra Seeds")
-            boards.append(PlayerBoard(tuple(slots), tuple(bless), tuple(unl),
-                                      count(pb.get("given_up", 0), f"{w}.given_up", 0, 2),
-                                      count(pb.get("owed", 0), f"{w}.owed", 0, 2)))
-        tiles = []
-        for k, row in enumerate(get("storm_tiles", list)):
-            if (not isinstance(row, list) or len(row) != 3 or row[1] not in ed.biomes
-                    or not any(t == row[0] for t in board.tile_of)):
-                raise bad(f"storm_tiles[{k}] must be [tile, weather, tokens]")
-            tiles.append((row[0], row[1], count(row[2], f"storm_tiles[{k}]", 1)))
-        storms = get("storms", bool)
-        known = set(storm_ids(ed))
-        discard, box = get("storm_discard", list), get("storm_box", list)
-        if not all(isinstance(c, str) for c in discard + box) or not set(discard) | set(box) <= known:
-            raise bad(f"storm_discard and storm_box must list Storm cards of {sorted(known)}")
-        woods_box = get("woods_box", list)
-        if not all(k in BLESSING_KINDS for k in woods_box):
-            raise bad("woods_box must list Blessing kinds")
-        tall = raw.get("grown_tall")
-        return dict(wild_woods=True, storms=storms, treetops=tuple(treetops),
-                    seed_stacks=tuple(stacks), player_boards=tuple(boards),
-                    storm_tiles=tuple(sorted(tiles)), storm_discard=tuple(discard),
-                    storm_box=tuple(box), woods_box=tuple(woods_box),
-                    grown_tall=NOBODY if tall is None else space(tall, "grown_tall"))
+        """The fields of Wild Woods (the expansion's own record in a save)."""
+        v = self.woods_schema().read(raw, "wild_woods")
+        treetops = [0] * len(self.board)
+        for i, n in v["treetops"]:
+            treetops[i] = n
+        stacks = [(0,) * self.n for _ in range(len(self.board))]
+        for i, stack in v["seed_stacks"]:
+            stacks[i] = stack
+        return dict(wild_woods=True, storms=v["storms"], treetops=tuple(treetops),
+                    seed_stacks=tuple(stacks),
+                    player_boards=tuple(PlayerBoard(**b) for b in v["boards"]),
+                    storm_tiles=tuple(sorted(v["storm_tiles"])),
+                    storm_discard=v["storm_discard"], storm_box=v["storm_box"],
+                    woods_box=v["woods_box"], grown_tall=v["grown_tall"])
 
     # ----- the state ----------------------------------------------------------------------------
 
