@@ -534,7 +534,9 @@ def do_place_seed(s: GameState, d: "Draft", a: PlaceSeed) -> None:
     d.put_seed(i, p)
 
 
-def do_share_weather(s: GameState, d: "Draft", a: ShareWeather) -> None:
+def check_share_weather(s: GameState, a: ShareWeather) -> None:
+    """Weather Token Sharing: once per turn, a token held, to a player whose Trees are next to
+    yours."""
     rule = "Changes in the Player Phase: Weather Token Sharing"
     p = s.turn_player
     if s.mode != MODE:
@@ -549,7 +551,11 @@ def do_share_weather(s: GameState, d: "Draft", a: ShareWeather) -> None:
     biomes = s.edition.biomes
     if a.weather not in biomes or not s.players[p].weather[biomes.index(a.weather)]:
         raise s.reject(f"You hold no {a.weather} token to give.", rule=rule, like=ShareWeather)
-    k = biomes.index(a.weather)
+
+
+def do_share_weather(s: GameState, d: "Draft", a: ShareWeather) -> None:
+    p = s.turn_player
+    k = s.edition.biomes.index(a.weather)
     d.players[p]["weather"][k] -= 1
     d.players[a.to]["weather"][k] += 1
     d.co.weather_shared = True

@@ -1138,9 +1138,8 @@ def _do_take_blessing(s: GameState, d: Draft, a: TakeBlessing) -> None:
     d.players[s.pending.player]["blessings"][BLESSING_KINDS.index(a.blessing)] += 1
 
 
-#: the rule checks of the main and free actions of the turn, asked by :func:`why` (decisions
-#: are checked against their listed choices; the actions new in Return of the Ancients and
-#: Wild Woods are still checked by their handlers in :mod:`.coop` and :mod:`.woods`)
+#: the rule checks of the main and free actions of the turn, asked by :func:`why` (a decision
+#: is checked against its listed choices)
 _CHECKS = {
     FlyingSeed: _check_flying_seed, BlessFlyingSeed: _check_flying_seed,
     ExpandForest: _check_expand, SpiritGrowth: _check_spirit_growth,
@@ -1148,6 +1147,10 @@ _CHECKS = {
     ExchangeWeather: _check_exchange, EndTurn: _check_end_turn, SummonAncient: _check_summon,
     BlessCallAncient: _check_call_ancient, ActivateFavor: _check_activate,
     ConvertFavor: _check_convert,
+    # Return of the Ancients and Wild Woods
+    ShareWeather: coop.check_share_weather, SowSeeds: woods.check_sow_seeds,
+    AddTreetop: woods.check_add_treetop, BlessStrongCanopy: woods.check_add_treetop,
+    BlessForesight: woods.check_foresight,
 }
 
 for _types, _do in (

@@ -161,9 +161,10 @@ def treetop_actions(s: GameState, p: int, cls) -> list[PangaeaAction]:
     return out
 
 
-def take_treetop(s: GameState, d: "Draft", p: int, a: AddTreetop | BlessStrongCanopy) -> None:
-    """Pay a slot's cost and take its Treetop (with its Blessing; a Seed whose slots are all
-    empty now is unlocked for good), then put it on one of the player's Trees."""
+def check_add_treetop(s: GameState, a: AddTreetop | BlessStrongCanopy) -> None:
+    """Add Treetop (or the Strong Canopy Blessing): a full slot, a Tree that can grow, and a
+    payment of different Weather Tokens that fits the slot's cost and what the player holds."""
+    p = s.turn_player
     rule = "New Blessing Tokens: Strong Canopy" if isinstance(a, BlessStrongCanopy) else "Add Treetop"
     if not s.wild_woods:
         raise IllegalAction("Treetops belong to the Wild Woods expansion (new_game(..., "
@@ -189,9 +190,17 @@ def take_treetop(s: GameState, d: "Draft", p: int, a: AddTreetop | BlessStrongCa
         raise s.reject(f"Slot {a.slot + 1} costs {cost} Weather Token(s), all of different types "
                        f"(a Wild Weather Blessing may stand for one); {list(pay)} with {a.wild} "
                        "Wild Weather does not fit what you hold.", rule=rule, like=type(a))
+    if isinstance(a, BlessStrongCanopy) and not s.players[p].blessings[CANOPY]:
+        raise s.reject("You hold no Strong Canopy Blessing.", rule=rule)
+
+
+def take_treetop(s: GameState, d: "Draft", p: int, a: AddTreetop | BlessStrongCanopy) -> None:
+    """Pay a slot's cost and take its Treetop (with its Blessing; a Seed whose slots are all
+    empty now is unlocked for good), then put it on one of the player's Trees."""
+    data = woods_data(s.edition)
+    biomes = s.edition.biomes
+    pay = tuple(sorted(a.pay, key=biomes.index))
     if isinstance(a, BlessStrongCanopy):
-        if not s.players[p].blessings[CANOPY]:
-            raise s.reject("You hold no Strong Canopy Blessing.", rule=rule)
         d.players[p]["blessings"][CANOPY] -= 1
         d.blessing_discard.append("Strong Canopy")
     for w in pay:
@@ -315,8 +324,9 @@ def decision_actions(s: GameState, pend: Pending) -> list[PangaeaAction]:
             if not full]
 
 
-def sow(s: GameState, d: "Draft", p: int, cell, count: int, done: tuple[int, ...]) -> None:
-    """Sow ``count`` Seeds on one space; Expand Forest goes on while Seeds and spaces remain."""
+def check_sow(s: GameState, p: int, cell, count: int, done: tuple[int, ...]) -> None:
+    """Sowing ``count`` Seeds on one space: in range of the player's Trees, not sown yet in this
+    Expand Forest, and winning the strict majority of Seeds there."""
     rule = "Expand Forest (Wild Woods)"
     i = s.board.action_space(cell, rule)
     seeds = s.players[p].seeds
@@ -334,6 +344,12 @@ def sow(s: GameState, d: "Draft", p: int, cell, count: int, done: tuple[int, ...
                f"would not give you the strict majority of Seeds there (you need "
                f"{needed(s.seed_stacks[i], p)})")
         raise s.reject(f"{b.cells[i]} {why}.", rule=rule, like=SowSeeds)
+
+
+def sow(s: GameState, d: "Draft", p: int, cell, count: int, done: tuple[int, ...]) -> None:
+    """Sow ``count`` Seeds on one space; Expand Forest goes on while Seeds and spaces remain."""
+    i = s.board.cell_of(cell)
+    seeds = s.players[p].seeds
     d.put_seed(i, p, count)
     done = tuple(done) + (i,)
     left = seeds - count
@@ -342,14 +358,19 @@ def sow(s: GameState, d: "Draft", p: int, cell, count: int, done: tuple[int, ...
         d.push(Pending("expand", p, grown=done))
 
 
-def do_sow(s: GameState, d: "Draft", a: SowSeeds) -> None:
+def check_sow_seeds(s: GameState, a: SowSeeds) -> None:
     if not s.wild_woods:
         raise IllegalAction("Sowing several Seeds by range is the Wild Woods Expand Forest; the "
                             "base game uses ExpandForest(cells).", rule="Expand Forest")
+    check_sow(s, s.turn_player, a.cell, a.count, ())
+
+
+def do_sow(s: GameState, d: "Draft", a: SowSeeds) -> None:
     sow(s, d, s.turn_player, a.cell, a.count, ())
 
 
 def do_more_seeds(s: GameState, d: "Draft", a: MoreSeeds) -> None:
+    check_sow(s, s.pending.player, a.cell, a.count, s.pending.grown)
     sow(s, d, s.pending.player, a.cell, a.count, s.pending.grown)
 
 
@@ -372,8 +393,8 @@ def do_return_treetop(s: GameState, d: "Draft", a: ReturnTreetop) -> None:
         d.ww.to_return[pend.player] = d.ww.to_return.get(pend.player, 0) + pend.amount - 1
 
 
-def do_foresight(s: GameState, d: "Draft", a: BlessForesight) -> None:
-    """Foresight: a market Ritual joins the hand for good, with its Favor Token."""
+def check_foresight(s: GameState, a: BlessForesight) -> None:
+    """Foresight: a Foresight Blessing held and a card in the Open Market."""
     rule = "New Blessing Tokens: Foresight"
     p = s.turn_player
     if not s.wild_woods or not s.players[p].blessings[FORESIGHT]:
@@ -383,6 +404,11 @@ def do_foresight(s: GameState, d: "Draft", a: BlessForesight) -> None:
     if not isinstance(a.card, str) or a.card not in s.market:
         raise s.reject(f"{a.card!r} is not a card in the Open Market.", rule=rule,
                        like=BlessForesight)
+
+
+def do_foresight(s: GameState, d: "Draft", a: BlessForesight) -> None:
+    """Foresight: a market Ritual joins the hand for good, with its Favor Token."""
+    p = s.turn_player
     slot = d.market.index(a.card)
     d.market[slot] = None
     d.players[p]["hand"].append(a.card)
