@@ -530,12 +530,12 @@ class SaveSchema(Fields):
 
     @staticmethod
     def choice(allowed: tuple[str, ...], what: str = "") -> Callable[[Any, str], str]:
+        """A text among ``allowed`` (a top-level field is quoted: "field 'phase' ...")."""
         def read(v: Any, where: str) -> str:
             if not isinstance(v, str) or v not in allowed:
-                listed = f"{what} {list(allowed)}" if what else f"one of {list(allowed)}"
-                raise InvalidData(f"field {where!r} must be {listed}, found {v!r:.40}"
-                                  if "." not in where and "[" not in where else
-                                  f"field {where} must be {listed}, found {v!r:.40}")
+                field = repr(where) if where.isidentifier() else where
+                raise InvalidData(f"field {field} must be {what or 'one of'} {list(allowed)}, "
+                                  f"found {v!r:.40}")
             return v
         return read
 
