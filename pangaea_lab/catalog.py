@@ -17,6 +17,7 @@ from .exercises import kinds_for
 from .harmonies.game import GAME as HARMONIES
 from .forest_shuffle.game import GAME as FOREST_SHUFFLE
 from .inori.game import GAME as INORI
+from .pangaea.game import GAME as PANGAEA
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ class GameInfo:
 
 
 GAMES = (
-    GameInfo("pangaea", "The Dawn of Pangaea", (2, 4),
+    GameInfo("pangaea", "The Dawn of Pangaea", (PANGAEA.min_players, PANGAEA.max_players),
              "Plant Seeds, let Spirits grow forests, and perform Rituals to climb the Sacred "
              "Mountain, with the Ancient Guardians (or the family rules), the solo/co-op "
              "Return of the Ancients and the Wild Woods expansion.",

@@ -14,8 +14,9 @@ def test_every_listed_notebook_exists_and_the_game_starts(info):
     for nb in info.notebooks:
         assert (ROOT / "notebooks" / nb).is_file(), nb
     low, high = info.players
-    for n in (low, high):
-        state = info.module.new_game(players=n, seed=1)
+    for n in (low, high):   # with the options of a way to play that seats n (Pangaea: solo co-op)
+        way = next(v for v in info.ways_to_play() if v.players[0] <= n <= v.players[1])
+        state = info.module.new_game(players=n, seed=1, **dict(way.options))
         assert state.num_players == n and state.legal_actions()
 
 
@@ -29,7 +30,9 @@ def test_picker_starts_each_game():
     box = game_picker(seed=3)
     for info in GAMES:
         box.pick.value = info.key
-        assert (box.seats.min, box.seats.max) == info.players
+        first = info.ways_to_play()[0]     # the seats of the way to play shown first
+        assert (box.seats.min, box.seats.max) == first.players
+        assert info.players[0] <= first.players[0] <= first.players[1] <= info.players[1]
         box.start.click()
         assert box.area.children and hasattr(box.area.children[0], "model")
 

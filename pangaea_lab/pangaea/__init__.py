@@ -23,13 +23,25 @@ from .actions import (AddTreetop, BlessForesight, BlessStrongCanopy, MoreSeeds, 
                       ReturnTreetop, SowSeeds, StopSowing)
 from .board import Board, build_continent, custom_board
 from .edition import Edition, load_edition
-from .rituals import (PairSummary, Position, RitualOption, best_ritual, explain_path,
-                      land_ritual_options, ritual_pairs)
+from .game import GAME
+from .rituals import (PairSummary, Position, RitualOption, best_ritual, count_shortest_paths,
+                      explain_path, land_ritual_options, ritual_pairs)
+from . import arrange, render, rules, scoring
+from .actions import PangaeaAction
 from .players import ForesterPlayer
-from .rules import rank_rituals
-from .scoring import mountain_position, most_trees_holder
+from .scoring import mountain_position, most_trees_holder, rank_rituals
 from .setup import SetupStep, new_game, setup_steps
 from .state import PLAYER_NAMES, GameState, PlayerState
+from ..core.players import GreedyPlayer, RandomPlayer
+
+# The parts of the game, bound in one place above them all: the state is data and imports
+# none of them; the game's front door (``state.apply``) reaches the rules through GAME.
+GAME.bind(new_game=new_game, state=GameState, actions=PangaeaAction,
+          legal_actions=rules.legal_actions, why=rules.why, handlers=rules.HANDLERS,
+          scores=scoring.scores, to_svg=render.to_svg, load_edition=load_edition,
+          bots={"random": RandomPlayer, "greedy": GreedyPlayer, "forester": ForesterPlayer})
+GameState.check_invariants = rules.check_invariants       # type: ignore[method-assign]
+GameState.arranged = arrange.arranged                      # type: ignore[attr-defined]
 
 __all__ = [
     "AddTreetop", "BlessForesight", "BlessStrongCanopy", "MoreSeeds", "PlaceTreetop",
@@ -41,6 +53,7 @@ __all__ = [
     "PlayCreature", "PlayLand", "PlayerState", "Position", "RitualOption", "SetupStep",
     "SpiritGrowth", "TakeBackSeed", "TakeMarketCard", "build_continent", "custom_board",
     "PairSummary", "best_ritual", "ritual_pairs",
-    "explain_path", "land_ritual_options", "load_edition", "mountain_position",
+    "explain_path", "land_ritual_options", "load_edition", "mountain_position", "GAME",
+    "count_shortest_paths",
     "most_trees_holder", "new_game", "rank_rituals", "setup_steps",
 ]

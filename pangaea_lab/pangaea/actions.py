@@ -2,7 +2,9 @@
 
 Cells are ``(q, r)`` pairs.  ``label`` is filled in by ``legal_actions()`` with card titles and
 scores for display; it is not part of an action's identity, so a hand-built action equals the
-listed one.
+listed one.  ``kind`` labels group actions in the widgets' Kind menu; they are the
+rulebook's name of an action (Flying Seed, Spirit Growth, Add Treetop ...) or a few plain
+words saying what is done, with a capital first letter and no full stop.
 """
 
 from __future__ import annotations
@@ -117,7 +119,7 @@ class TakeMarketCard(PangaeaAction):
     """Step 3 after playing from hand: take a card from the Open Market."""
 
     card: str
-    kind: ClassVar[str] = "Draw New Card"
+    kind: ClassVar[str] = "Draw a new card"
     tier: ClassVar[str] = DECISION
 
     def _text(self) -> str:
@@ -129,7 +131,7 @@ class DrawFromDeck(PangaeaAction):
     """Step 3 after playing from hand: draw the top card of a Ritual deck."""
 
     deck: str  # "land" or "creature"
-    kind: ClassVar[str] = "Draw New Card"
+    kind: ClassVar[str] = "Draw a new card"
     tier: ClassVar[str] = DECISION
 
     def _text(self) -> str:
@@ -195,7 +197,7 @@ class ExchangeWeather(PangaeaAction):
 
     give: str
     take: str
-    kind: ClassVar[str] = "Most Trees exchange"
+    kind: ClassVar[str] = "Exchange Weather (Most Trees)"
     tier: ClassVar[str] = FREE
 
     def _text(self) -> str:
@@ -304,7 +306,7 @@ class PlaceInChain(PangaeaAction):
     card: str
     chain: int          # index of the chain; -1 starts a new chain
     side: str = "right"  # "left" or "right" end of the chain
-    kind: ClassVar[str] = "Ritual Chain"
+    kind: ClassVar[str] = "Place in a Ritual Chain"
     tier: ClassVar[str] = DECISION
 
     def _text(self) -> str:
@@ -318,7 +320,7 @@ class TakeBlessing(PangaeaAction):
     """Decision: the Blessing an Ecosystem earns, chosen from the discard pile."""
 
     blessing: str
-    kind: ClassVar[str] = "Ecosystem reward"
+    kind: ClassVar[str] = "Take an Ecosystem Blessing"
     tier: ClassVar[str] = DECISION
 
     def _text(self) -> str:
@@ -369,7 +371,7 @@ class LeaveSeed(PangaeaAction):
     """Decision: after a Devour took your Tree, leave one of your Seeds on its space or not."""
 
     leave: bool
-    kind: ClassVar[str] = "Devour: leave a Seed"
+    kind: ClassVar[str] = "Leave a Seed after Devour"
     tier: ClassVar[str] = DECISION
 
     def _text(self) -> str:
@@ -381,7 +383,7 @@ class PlaceSeed(PangaeaAction):
     """Decision: the second Seed a returned Thorondal lets you place next to it."""
 
     cell: Hex
-    kind: ClassVar[str] = "Thorondal's second Seed"
+    kind: ClassVar[str] = "Place Thorondal's second Seed"
     tier: ClassVar[str] = DECISION
 
     def _text(self) -> str:
@@ -421,7 +423,7 @@ class SowSeeds(PangaeaAction):
 class MoreSeeds(SowSeeds):
     """Decision: Expand Forest goes on, ``count`` more Seeds on another space in range."""
 
-    kind: ClassVar[str] = "Expand Forest: more Seeds"
+    kind: ClassVar[str] = "Sow more Seeds"
     tier: ClassVar[str] = DECISION
 
     def _text(self) -> str:
@@ -432,7 +434,7 @@ class MoreSeeds(SowSeeds):
 class StopSowing(PangaeaAction):
     """Decision: Expand Forest ends; the other Seeds stay in the supply."""
 
-    kind: ClassVar[str] = "Expand Forest: stop"
+    kind: ClassVar[str] = "Stop sowing"
     tier: ClassVar[str] = DECISION
 
     def _text(self) -> str:

@@ -9,10 +9,10 @@ from ..core.errors import InvalidData, InvalidSetup
 from ..core.hexgrid import Hex
 from ..core.validate import InvariantError, kind_of
 from . import scoring
-from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard
+from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard, woods_data
 from .rituals import NOBODY
 from .state import MARKET_SLOTS, GameState
-from .woods import STORM
+from .woods import STORM, arrange_boards
 
 WOODS_ONLY = ("Strong Canopy", "Foresight")   # Wild Woods Blessings that never enter the bag
 
@@ -183,14 +183,12 @@ def arrange(s: GameState, trees: Mapping[Hex, int] | None = None,
     tops = list(s.treetops)
     boards = list(s.player_boards)
     if s.wild_woods:
-        from .woods import arrange_boards
         tops, boards = arrange_boards(s, t, tops, treetops or {}, players, space)
     for p in range(n):
         ps = players[p]
         tree_supply = ed.trees_per_player - t.count(p)
         seed_supply = ed.seeds_per_player - 1 - sd.count(p)
         if s.wild_woods:
-            from .woods import woods_data
             pb = boards[p]
             seed_supply = (ed.seeds_per_player - 1 + woods_data(ed).extra_seeds - pb.locked()
                            - pb.given_up - sum(x[p] for x in stacks))
@@ -272,3 +270,30 @@ def arrange(s: GameState, trees: Mapping[Hex, int] | None = None,
     except InvariantError as exc:
         raise InvalidSetup(f"that arrangement breaks a rule of the game: {exc}") from None
     return new
+
+
+def arranged(self: GameState, **changes: object) -> GameState:
+    """The same game with pieces placed by hand, for lessons and "score this" questions
+    (``GameState.arranged``; the package binds this function to the state class).
+
+    Keywords (see :func:`arrange`): ``trees={cell: player}``,
+    ``seeds={cell: player}``, ``spirits={player: cell}``, ``weather={player: {biome: n}}``,
+    ``blessings={player: {kind: n}}``, ``hands={player: [card, ...]}``,
+    ``points={player: n}``, ``favors={player: {ancient: n}}``,
+    ``chains={player: [[card, ...], ...]}``, ``ancients={name: cell}``; in Wild Woods
+    also ``treetops={cell: n}`` (0-2 on a Tree, taken from its owner's Player Board in slot
+    order) and ``seeds={cell: {player: n}}`` for several Seeds on one space.
+
+    Trees and Seeds come from (or go back to) their owners' supplies; Weather Tokens and
+    Blessings from the supply and the bag; hand cards from the decks or the market
+    (replaced from the decks); in the full game also Favor Tokens, Ritual Chains of played
+    cards (from the decks) and the Ancients' spaces.  Anything impossible raises
+    InvalidSetup naming it, e.g. more than 10 Trees for a player.
+
+    >>> from pangaea_lab import pangaea
+    >>> s = pangaea.new_game(players=2, seed=1)
+    >>> cell = s.board.cells[s.board.land[0]]
+    >>> s.arranged(trees={cell: 1}).players[1].trees
+    9
+    """
+    return arrange(self, **changes)  # type: ignore[arg-type]

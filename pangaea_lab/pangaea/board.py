@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -23,7 +24,7 @@ from typing import Iterable, Mapping
 import networkx as nx
 
 from ..core import hexgrid
-from ..core.errors import InvalidData, InvalidSetup
+from ..core.errors import IllegalAction, InvalidData, InvalidSetup
 from ..core.hexgrid import Hex
 from ..core.rng import make_rng
 from .edition import Edition, tiles_per_player
@@ -130,6 +131,14 @@ class Board:
         if key not in self.index:
             raise InvalidData(f"{key} is not a space of this continent")
         return self.index[key]
+
+    def action_space(self, cell: Hex | Iterable[int], what: str) -> int:
+        """The index of the space an action names; :class:`IllegalAction` naming the rule
+        (``what``) if it is not a space of this continent."""
+        try:
+            return self.cell_of(cell)
+        except InvalidData as exc:
+            raise IllegalAction(f"{what}: {exc}") from None
 
     def describe(self, i: int) -> str:
         """A space in words, e.g. "(2, -1) Sun land"."""
@@ -267,3 +276,15 @@ def _build(edition: Edition, players: int, seed: int | str) -> Board:
     if not board.is_contiguous():  # pragma: no cover - the layout rule makes this impossible
         raise InvalidSetup("the tiles did not form one contiguous continent")
     return board
+
+
+@lru_cache(maxsize=256)
+def stormy_board(board: Board, storm_tiles: tuple[tuple[int, str, int], ...]) -> Board:
+    """The board as Land Rituals see it in Wild Woods: each tile covered by an Elemental
+    Storm's tokens (``(tile, weather, tokens)``) counts as the Storm's weather."""
+    if not storm_tiles:
+        return board
+    out = copy.copy(board)
+    weather = {t: w for t, w, _ in storm_tiles}
+    out.biome = tuple(weather.get(t, b) for t, b in zip(board.tile_of, board.biome))
+    return out

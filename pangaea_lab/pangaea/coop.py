@@ -17,19 +17,25 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, TYPE_CHECKING
 
-from ..core.errors import IllegalAction, InvalidData, InvalidSetup
+from ..core import hexgrid
+from ..core.errors import IllegalAction, InvalidSetup
 from ..core.validate import require
 from ..core.rng import make_rng
 from .actions import (AscendAncient, LeaveSeed, MoveShadow, PangaeaAction, PlaceScourge,
                       PlaceSeed, ShareWeather)
-from .edition import ANCIENTS, BLESSING_KINDS, DIFFICULTIES, SHADOW_KINDS, CoopData, Edition, load_edition
+from . import woods
+from .board import _build
+from .edition import (ANCIENTS, BLESSING_KINDS, DIFFICULTIES, CoopData, Edition,
+                      load_edition, woods_data)
 from .rituals import NOBODY
-from .state import COOP_MARKET_SLOTS, PLAYER_NAMES, GameState, Pending
+from .scoring import free_ritual
+from .state import (COOP, COOP_MARKET_SLOTS, DECISION_WORDS, PLAYER_NAMES, GameState, Pending,
+                    SetupStep, blank_state, lay_blessings)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rules import Draft
 
-MODE = "ancients"
+MODE = COOP
 
 
 def coop_data(ed: Edition) -> CoopData:
@@ -43,7 +49,6 @@ def moon_plan(ed: Edition, difficulty: str, wild_woods: bool) -> tuple:
     """``(markers, effects)`` of each Moon Cycle: the base side of the Moon Board and its Moon
     Cards, or with Wild Woods the Wild Woods side and its two Moon Cards."""
     if wild_woods:
-        from .woods import woods_data
         return woods_data(ed).cycle_plan(difficulty)
     return coop_data(ed).cycle_plan(difficulty)
 
@@ -79,8 +84,6 @@ def distances(board, start: int) -> dict[int, int]:
 def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, board,
                 wild_woods: bool = False) -> list:
     """Game Setup of Return of the Ancients, step by step (see :func:`.setup.setup_steps`)."""
-    from .board import _build
-    from .setup import SetupStep
     co = coop_data(ed)
     if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= ed.max_players:
         raise InvalidSetup(f"Return of the Ancients is for 1 to {ed.max_players} players, not {players!r}")
@@ -97,7 +100,6 @@ def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, boa
         board = _build(ed, players, seed)   # one player brings 4 tiles, like any other
     rng = make_rng(seed, "setup", MODE)
     steps = []
-    from .setup import blank_state
     mix = [k for k, n in co.shadow_mix for _ in range(n)]
     state = blank_state(ed, board, players, seed, mode=MODE, difficulty=difficulty,
                         ancient_steps=(0, 0, 0), shadow_box=tuple(mix), cycle=0)
@@ -123,7 +125,6 @@ def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, boa
         f"Marker on step {co.dance_step}: an Ancient falling to the Dance Marker loses the game.",
         state))
 
-    from .setup import lay_blessings   # setup imports this module when it is needed
     state = lay_blessings(state, rng)
     steps.append(SetupStep(
         "3. Build the continent",
@@ -223,9 +224,8 @@ def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, boa
 
 def distances_to_mountain(board) -> dict[int, int]:
     """Hex distance from each space to the nearest mountain hex (for "near the centre")."""
-    from ..core.hexgrid import distance
     mountain = list(board.mountain) or [board.cells[0]]
-    return {i: min(distance(c, m) for m in mountain) for i, c in enumerate(board.cells)}
+    return {i: min(hexgrid.distance(c, m) for m in mountain) for i, c in enumerate(board.cells)}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -268,8 +268,7 @@ def finish(d: "Draft", result: str, reason: str) -> None:
     d.co.result = result
     d.fields.update(phase="over", end_triggered=True, end_reason=reason)
     if d.ww is not None:   # Treetops still on their way find a place (assumption 'coop-end-treetops')
-        from .woods import place_at_end
-        place_at_end(d, d.new_decisions + d.decisions)
+        woods.place_at_end(d, d.new_decisions + d.decisions)
     d.decisions.clear()
     d.new_decisions.clear()
 
@@ -432,7 +431,7 @@ def end_turn(s: GameState, d: "Draft") -> None:
 
 def do_move_shadow(s: GameState, d: "Draft", a: MoveShadow) -> None:
     """Shadow Phase: move the Shadow, act on the space it reaches, draw a Shadow Marker."""
-    i = _space(s, a.cell, "Shadow Phase")
+    i = s.board.action_space(a.cell, "Shadow Phase")
     if i not in shadow_targets(s):
         raise s.reject(f"The Shadow moves 2 spaces away and never onto a Spirit or an Ancient; "
                        f"{s.board.cells[i]} is not such a space.", rule="Shadow Phase",
@@ -504,12 +503,11 @@ def end_of_cycle(s: GameState, d: "Draft") -> None:
         if "scourge_each" in effects:
             d.push(Pending("scourge", q, area="any"))
         if "give_up_seed" in effects and d.ww is not None:
-            from .woods import give_up_seed
-            give_up_seed(d, q)
+            woods.give_up_seed(d, q)
 
 
 def do_place_scourge(s: GameState, d: "Draft", a: PlaceScourge) -> None:
-    i = _space(s, a.cell, "Scourge")
+    i = s.board.action_space(a.cell, "Scourge")
     if i not in scourge_targets(s, s.pending.area):
         raise s.reject(f"A Scourge spreads next to the scourged area, never onto a Spirit or an "
                        f"Ancient; {s.board.cells[i]} is not allowed.", rule="Scourge",
@@ -531,12 +529,14 @@ def do_leave_seed(s: GameState, d: "Draft", a: LeaveSeed) -> None:
 
 
 def do_place_seed(s: GameState, d: "Draft", a: PlaceSeed) -> None:
-    i = _space(s, a.cell, "Scourge: Thorondal")
+    i = s.board.action_space(a.cell, "Scourge: Thorondal")
     p = s.pending.player
     d.put_seed(i, p)
 
 
-def do_share_weather(s: GameState, d: "Draft", a: ShareWeather) -> None:
+def check_share_weather(s: GameState, a: ShareWeather) -> None:
+    """Weather Token Sharing: once per turn, a token held, to a player whose Trees are next to
+    yours."""
     rule = "Changes in the Player Phase: Weather Token Sharing"
     p = s.turn_player
     if s.mode != MODE:
@@ -551,7 +551,11 @@ def do_share_weather(s: GameState, d: "Draft", a: ShareWeather) -> None:
     biomes = s.edition.biomes
     if a.weather not in biomes or not s.players[p].weather[biomes.index(a.weather)]:
         raise s.reject(f"You hold no {a.weather} token to give.", rule=rule, like=ShareWeather)
-    k = biomes.index(a.weather)
+
+
+def do_share_weather(s: GameState, d: "Draft", a: ShareWeather) -> None:
+    p = s.turn_player
+    k = s.edition.biomes.index(a.weather)
     d.players[p]["weather"][k] -= 1
     d.players[a.to]["weather"][k] += 1
     d.co.weather_shared = True
@@ -564,19 +568,7 @@ def neighbours_of(s: GameState, p: int) -> set[int]:
             if s.trees[j] not in (NOBODY, p)}
 
 
-def _space(s: GameState, cell, what: str) -> int:
-    try:
-        return s.board.cell_of(cell)
-    except InvalidData as exc:
-        raise IllegalAction(f"{what}: {exc}") from None
-
-
 # ----- hooks used by the turn structure in rules.py ---------------------------------------------
-
-
-def free_ritual(s: GameState, card) -> bool:
-    """Rituals of a returned Ancient cost no Weather Tokens."""
-    return s.mode == MODE and card.kind == "creature" and returned(s, card.ancient)
 
 
 def gain_favor(d: "Draft", p: int, ancient: str) -> None:
@@ -688,14 +680,8 @@ def free_actions(s: GameState, p: int) -> list[PangaeaAction]:
             for k, w in enumerate(s.edition.biomes) if ps.weather[k]]
 
 
-WAITING = {
-    "shadow": ("move the Spirit of Shadows", "Shadow Phase"),
-    "scourge": ("place a spreading Scourge Marker", "Scourge"),
-    "ascend": ("choose the Ancient Marker the Land Ritual moves up",
-               "Changes in the Player Phase: Playing Ritual Cards"),
-    "devour": ("decide whether to leave a Seed where the Tree was devoured", "Shadow Phase: Devour"),
-    "seed": ("place Thorondal's second Seed", "Scourge: Healing Scourge"),
-}
+#: the decisions of Return of the Ancients (their words are in ``state.DECISION_WORDS``)
+WAITING = {k: DECISION_WORDS[k] for k in ("shadow", "scourge", "ascend", "devour", "seed")}
 
 
 def progress(s: GameState) -> int:
@@ -706,7 +692,7 @@ def progress(s: GameState) -> int:
 
 
 # ----------------------------------------------------------------------------------------------
-# invariants and saving
+# invariants
 
 
 def check_invariants(s: GameState) -> None:
@@ -731,76 +717,3 @@ def check_invariants(s: GameState) -> None:
     require(all(not ps.hand for ps in s.players), "Return of the Ancients has no Hand Rituals")
     require((s.phase == "over") == bool(s.result), "a co-op game ends won or lost")
     require(s.result in ("", "won", "lost"))
-
-
-def coop_to_dict(s: GameState) -> dict:
-    cells = s.board.cells
-    return {
-        "difficulty": s.difficulty, "ancient_steps": dict(zip(ANCIENTS, s.ancient_steps)),
-        "devour_steps": list(s.devour_steps), "scourged": [list(cells[i]) for i in s.scourged],
-        "scourge_supply": s.scourge_supply, "shadow": list(cells[s.shadow]),
-        "shadow_bag": list(s.shadow_bag), "moon_stacks": [list(x) for x in s.moon_stacks],
-        "moon_board": [list(x) for x in s.moon_board], "shadow_box": list(s.shadow_box),
-        "box_cards": list(s.box_cards), "cycle": s.cycle, "weather_shared": s.weather_shared,
-        "paired": [list(cells[i]) for i in s.paired], "result": s.result,
-    }
-
-
-def coop_from_dict(raw: Any, board, n: int) -> dict:
-    """The co-op fields of a save, checked; a bad field raises InvalidData naming it."""
-    def bad(what: str) -> InvalidData:
-        return InvalidData(f"field ancients_mode.{what}")
-
-    if not isinstance(raw, dict):
-        raise InvalidData("field 'ancients_mode' must be an object")
-
-    def get(key: str, kind):
-        if key not in raw or not isinstance(raw[key], kind) or isinstance(raw[key], bool) and kind is int:
-            raise bad(f"{key} is missing or has the wrong type")
-        return raw[key]
-
-    def space(v, key):
-        try:
-            return board.cell_of(tuple(v))
-        except (InvalidData, TypeError):
-            raise bad(f"{key}: {v!r} is not a space of the board") from None
-
-    def markers(v, key):
-        if not isinstance(v, list) or not all(m in SHADOW_KINDS for m in v):
-            raise bad(f"{key} must list Shadow Markers of {list(SHADOW_KINDS)}")
-        return tuple(v)
-
-    steps = get("ancient_steps", dict)
-    if set(steps) != set(ANCIENTS) or not all(isinstance(steps[a], int) and not isinstance(steps[a], bool)
-                                              for a in ANCIENTS):
-        raise bad(f"ancient_steps must give a step for each of {list(ANCIENTS)}")
-    difficulty = get("difficulty", str)
-    if difficulty not in DIFFICULTIES:
-        raise bad(f"difficulty must be one of {list(DIFFICULTIES)}")
-    result = get("result", str)
-    if result not in ("", "won", "lost"):
-        raise bad("result must be '', 'won' or 'lost'")
-    devour = get("devour_steps", list)
-    if not all(isinstance(x, int) and not isinstance(x, bool) for x in devour):
-        raise bad("devour_steps must list steps")
-    supply = get("scourge_supply", int)
-    cycle = get("cycle", int)
-    if supply < 0 or not 1 <= cycle <= 3:
-        raise bad("scourge_supply must be >= 0 and cycle 1..3")
-    box_cards = get("box_cards", list)
-    if not all(isinstance(c, str) for c in box_cards):
-        raise bad("box_cards must list card ids")
-    weather_shared = raw.get("weather_shared")
-    if not isinstance(weather_shared, bool):
-        raise bad("weather_shared must be true or false")
-    return dict(
-        mode=MODE, difficulty=difficulty, ancient_steps=tuple(steps[a] for a in ANCIENTS),
-        devour_steps=tuple(devour),
-        scourged=tuple(sorted(space(v, "scourged") for v in get("scourged", list))),
-        scourge_supply=supply, shadow=space(get("shadow", list), "shadow"),
-        shadow_bag=markers(get("shadow_bag", list), "shadow_bag"),
-        moon_stacks=tuple(markers(x, "moon_stacks") for x in get("moon_stacks", list)),
-        moon_board=tuple(markers(x, "moon_board") for x in get("moon_board", list)),
-        shadow_box=markers(get("shadow_box", list), "shadow_box"), box_cards=tuple(box_cards),
-        cycle=cycle, weather_shared=weather_shared,
-        paired=tuple(sorted(space(v, "paired") for v in get("paired", list))), result=result)

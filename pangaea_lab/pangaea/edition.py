@@ -23,6 +23,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping
 
+from ..core import hexgrid
 from ..core.errors import InvalidData
 from ..core.jsonio import dumps, load_file
 
@@ -284,7 +285,6 @@ def _validated(text: str) -> Edition:
         raise InvalidData("edition field tile_shape: a hex cannot be both land and water")
     if not set(blessing) <= set(water):
         raise InvalidData("edition field tile_shape.blessing must list water hexes only")
-    from ..core import hexgrid
     tile_cells = set(land) | set(water)
     seen = {land[0]}
     frontier = [land[0]]
@@ -650,3 +650,11 @@ def load_edition(source: str | Path | Mapping | Edition | None = None) -> Editio
         raise InvalidData(f"an edition is a file path, a dict or an Edition, not "
                           f"{type(source).__name__}")
     return edition_from_dict(load_file(source, what="edition file"))
+
+
+def woods_data(ed: Edition) -> WoodsData:
+    """The edition's Wild Woods data, or the reference set's if it has none."""
+    data = ed.woods or load_edition().woods
+    if data is None:
+        raise InvalidData("the reference edition has no Wild Woods data")
+    return data

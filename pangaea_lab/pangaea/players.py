@@ -15,9 +15,10 @@ True
 from __future__ import annotations
 
 import random
+from typing import Sequence
 
-from ..core.players import Player
-from ..core.validate import require
+from ..core.players import GreedyPlayer
+from ..core.protocol import Action
 from .actions import (ActivateFavor, BlessCallAncient, BlessFlyingSeed, BlessVigorousSeed,
                       ConvertFavor, EndTurn, ExpandForest, FlyingSeed, PangaeaAction,
                       PlaceAncient, PlayCreature, PlayLand, SpiritGrowth, SummonAncient,
@@ -29,17 +30,22 @@ from .actions import (AddTreetop, BlessForesight, BlessStrongCanopy, MoreSeeds, 
                       ReturnTreetop, SowSeeds, StopSowing)
 from . import woods
 from .rituals import NOBODY
+from .rules import placements
 from .state import GameState
 
 
-class ForesterPlayer(Player):
-    """Heuristic player: rituals first, then growth, then sowing near free water."""
+class ForesterPlayer(GreedyPlayer):
+    """Heuristic player: rituals first, then growth, then sowing near free water.  It is the
+    core :class:`~pangaea_lab.core.players.GreedyPlayer` with its own :meth:`value` of an
+    action; among the best it picks uniformly (not kind first), as it always has."""
 
     name = "forester"
 
     def __init__(self, seed: int | str = 0) -> None:
-        self.seed = seed
-        self.rng = random.Random(repr(seed))
+        super().__init__(seed, value=self.value)
+
+    def _pick(self, rng: random.Random, actions: Sequence[Action]) -> Action:
+        return rng.choice(list(actions))
 
     def value(self, s: GameState, a: PangaeaAction, p: int) -> float:
         b = s.board
@@ -78,7 +84,6 @@ class ForesterPlayer(Player):
         if isinstance(a, PlaceAncient):
             return self._placement(s, a, p)
         if isinstance(a, (SummonAncient, BlessCallAncient, ActivateFavor)):
-            from .rules import placements
             best = max((self._placement(s, x, p) for x in placements(s, a.ancient, p)),
                        default=0.0)
             cost = 1.5 if isinstance(a, SummonAncient) else (0.5 if isinstance(a, BlessCallAncient) else 0)
@@ -181,14 +186,3 @@ class ForesterPlayer(Player):
             return 6.0 if s.seeds[b.index[a.second]] == p else -1.0
         own = 1.0 if s.trees[b.index[a.cell]] == p else 0.0
         return own + (1.0 if a.second is not None else 0.0)
-
-    def choose(self, state: GameState) -> PangaeaAction:
-        actions = state.legal_actions()
-        if not actions:
-            raise ValueError("no legal action: the game is over")
-        p = state.current_player
-        require(p is not None)
-        scored = [(self.value(state, a, p), k) for k, a in enumerate(actions)]
-        best = max(v for v, _ in scored)
-        top = [actions[k] for v, k in scored if v == best]
-        return self.rng.choice(top)

@@ -18,8 +18,11 @@ from typing import Any, Iterable, Mapping, Sequence
 from ..core import hexgrid
 from ..core.svg import Svg, hex_canvas
 from .board import Board
-from .edition import BLESSING_KINDS
+from .coop import coop_data
+from .edition import BLESSING_KINDS, woods_data
 from .rituals import NOBODY
+from .state import PLAYER_NAMES
+from .woods import is_storm, level
 
 SIZE = 26.0
 BIOME_COLOURS = {"Wind": "#d7e9b9", "Sun": "#f6d77c", "Rain": "#9fd1a9", "Snow": "#eef2f8"}
@@ -156,6 +159,11 @@ def board_svg(state: Any = None, highlight: Iterable[Any] = (), paths: Sequence[
 
 # A Tree's outline by level, relative to the space's centre: one tier per level (a level-1
 # Tree is the plain triangle of the base game), the tiers drawn as one notched polygon.
+def to_svg(state: Any, highlight: Iterable[Any] = ()) -> str:
+    """A state's picture for ``state.to_svg(highlight)`` (the game binds this function)."""
+    return board_svg(state, highlight=highlight)
+
+
 TREE_SHAPES = {
     1: ((-9, 7), (0, -10), (9, 7)),
     2: ((-9, 7), (-3.6, 1), (-7, 1), (0, -11), (7, 1), (3.6, 1), (9, 7)),
@@ -180,7 +188,6 @@ def _seed_stack(pic: Svg, x: float, y: float, cell: Any, stack: Sequence[int],
                 holder: int) -> None:
     """Several Seeds on one space (Wild Woods): a disc per colour with its count, the majority
     holder first and ringed in gold; one title tells the whole stack."""
-    from .state import PLAYER_NAMES
     order = [holder] + [p for p, n in enumerate(stack) if n and p != holder]
     title = (f"Seeds on {cell}: "
              + ", ".join(f"{PLAYER_NAMES[p]} {stack[p]}" for p in order)
@@ -225,8 +232,6 @@ def _storm_badges(pic: Svg, state: Any) -> None:
 
 
 def _pieces(pic: Svg, state: Any, letters: bool = False) -> None:
-    from .state import PLAYER_NAMES
-    from .woods import level
     board = state.board
     woods = bool(getattr(state, "wild_woods", False))
     for i, cell in enumerate(board.cells):
@@ -306,7 +311,6 @@ def _shadow_and_scourge(pic: Svg, state: Any) -> None:
 def _coop_status(pic: Svg, state: Any, x0: float, y: float) -> None:
     """The Ancient Markers' steps, the mountain's Devour and Dance Markers, Scourge supply and
     the Moon Board."""
-    from .coop import coop_data
     data = coop_data(state.edition)
     summit = state.edition.summit_steps
     marks = " · ".join(f"{a} {'back' if s >= summit else s}"
@@ -322,7 +326,6 @@ def _coop_status(pic: Svg, state: Any, x0: float, y: float) -> None:
 
 
 def _status(pic: Svg, state: Any) -> None:
-    from .state import PLAYER_NAMES
     x0 = pic.min_x + 10
     row = _row(state)
     y = pic.min_y + pic.height - row * state.num_players - 40 - 20 * _extra_lines(state)
@@ -368,8 +371,6 @@ def _player_board(pic: Svg, state: Any, p: int, x0: float, y: float) -> None:
     """One player's Wild Woods Player Board as a row of slots: a Treetop (in the player's
     colour, with the slot's cost) on a full slot, an empty slot shows the points it scores;
     then the free-slot points and the extra Seeds unlocked."""
-    from .state import PLAYER_NAMES
-    from .woods import woods_data
     data = woods_data(state.edition)
     pb = state.player_boards[p]
     pic.text(x0, y, "Player Board", size=8.5, anchor="start", fill="#444444")
@@ -405,7 +406,6 @@ def _player_board(pic: Svg, state: Any, p: int, x0: float, y: float) -> None:
 def _storm_status(pic: Svg, state: Any, x0: float, y: float) -> None:
     """Elemental Storms: the Storm cards played and still in the decks, and each covered tile
     (a space of it, printed biome → the Storm's weather, tokens left)."""
-    from .woods import is_storm
     board = state.board
     covered = []
     for tile, weather, tokens in state.storm_tiles:
@@ -421,11 +421,9 @@ def _storm_status(pic: Svg, state: Any, x0: float, y: float) -> None:
 def draw_board(state: Any, ax: Any = None, highlight: Iterable[Any] = ()) -> Any:
     """Draw the continent on a matplotlib Axes (made if not given) and return the Axes (with
     Wild Woods, Trees above level 1 carry their level and a stack of Seeds its counts)."""
-    import matplotlib.pyplot as plt
-    from matplotlib.patches import Polygon, RegularPolygon
+    import matplotlib.pyplot as plt  # plotting only when a figure is asked for
+    from matplotlib.patches import Polygon, RegularPolygon  # plotting only when a figure is asked for
 
-    from .state import PLAYER_NAMES
-    from .woods import level
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 7))
     board = state.board
@@ -468,9 +466,8 @@ def draw_board(state: Any, ax: Any = None, highlight: Iterable[Any] = ()) -> Any
 def plot_climb(history: Sequence[Any], ax: Any = None) -> Any:
     """Each player's points after every turn of a game (a list of states), as a line chart
     with the summit drawn; returns the Axes."""
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # plotting only when a figure is asked for
 
-    from .state import PLAYER_NAMES
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 3.5))
     first = history[0]
@@ -495,7 +492,6 @@ def chains_svg(state: Any, player: int) -> str:
     """A player's Ritual Chains as rows of cards: Land cards green, Creature cards amber with
     their Ancient, white winds drawn on the top corners, a gold dot for an activated Favor
     Token."""
-    from .state import PLAYER_NAMES
     ps = state.players[player]
     rows = ps.chains or ((),)
     w, h, gap = 86.0, 52.0, 6.0
@@ -532,8 +528,6 @@ def player_board_svg(state: Any, player: int) -> str:
     its cost, its Treetop (in the player's colour) while it is there, the Blessing lying on it
     and the points it scores when empty; below, each extra Seed under the slots that hold it
     back (filled while locked, an outline once unlocked)."""
-    from .state import PLAYER_NAMES
-    from .woods import woods_data
     data = woods_data(state.edition)
     pb = state.player_boards[player]
     colour = PLAYER_COLOURS[player]

@@ -1,33 +1,36 @@
 """Legal actions and their effects: the turn structure of The Dawn of Pangaea.
 
-Each ``_do_*`` function takes a :class:`Draft` (a private, mutable working copy) so one action
-is applied as a whole or not at all; ``apply`` checks legality first, then freezes the draft
-into a new state.  Rule sections are named as in the rulebook.
+:func:`legal_actions` lists what the current player may do; :func:`why` says which rule
+forbids an action (the game's front door asks it before anything changes); the handlers in
+:data:`HANDLERS` apply an action to a :class:`Draft` (a mutable working copy), so one action
+is applied as a whole or not at all; :func:`check_invariants` checks that no piece was lost
+or doubled.  Rule sections are named as in the rulebook.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 from itertools import combinations, product
-from typing import Any, Iterator
+from typing import Any
 
+from ..core.engine import Handlers, WorkingCopy
 from ..core.errors import IllegalAction, InvalidData
-from ..core.validate import require
-from . import scoring
 from ..core.rng import make_rng
+from ..core.validate import require
+from . import coop, scoring, woods
 from .actions import (DECISION, MAIN, ActivateFavor, BlessCallAncient, BlessFlyingSeed,
                       BlessVigorousSeed, ConvertFavor, DrawFromDeck, EndTurn, ExchangeWeather,
                       ExpandForest, FlyingSeed, MoveOkuma, MoveTree, PangaeaAction, PlaceAncient,
                       PlaceInChain, PlayCreature, PlayLand, SpiritGrowth, SummonAncient,
                       TakeBackSeed, TakeBlessing, TakeMarketCard)
-from . import coop
 from .actions import (AscendAncient, LeaveSeed, MoveShadow, PlaceScourge, PlaceSeed,
                       ShareWeather)
 from .actions import (AddTreetop, BlessForesight, BlessStrongCanopy, MoreSeeds, PlaceTreetop,
                       ReturnTreetop, SowSeeds, StopSowing)
-from . import woods
-from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard, LandCard
-from .rituals import NOBODY, RitualOption, checked_option, listed_options
+from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard, LandCard, woods_data
+from .rituals import NOBODY, RitualOption, checked_option
+# rank_rituals and ritual_points are scoring; still importable from here as before
+from .scoring import payments, rank_rituals, ritual_actions, ritual_points  # noqa: F401
 from .state import MARKET_SLOTS, PLAYER_NAMES, GameState, Pending, PlayerState
 
 OKUMA, CHELON, THORONDAL = range(3)
@@ -40,31 +43,26 @@ FLY, VIGOR, CALL, WILD = (BLESSING_KINDS.index(k) for k in
 # the working copy
 
 
-class Draft:
-    """A mutable copy of a state's changing parts, frozen back by :meth:`freeze`."""
+class Draft(WorkingCopy):
+    """A mutable working copy of a state while one action is applied (see
+    :class:`~pangaea_lab.core.engine.WorkingCopy`): the per-space tuples, decks, bags and
+    supplies become lists, each player a dict of lists; :meth:`freeze` builds the new state.
+    Return of the Ancients and Wild Woods keep their own fields in ``co`` and ``ww``."""
+
+    THAW = {name: 1 for name in (
+        "trees", "seeds", "spirits", "board_blessings", "land_deck", "creature_deck", "market",
+        "weather_supply", "blessing_bag", "blessing_discard", "ancients", "favor_bag",
+        "market_favors", "decisions")}
 
     def __init__(self, s: GameState) -> None:
+        super().__init__(s)
         self.s = s
-        self.trees = list(s.trees)
-        self.seeds = list(s.seeds)
-        self.spirits = list(s.spirits)
-        self.board_blessings = list(s.board_blessings)
         self.players = [dict(trees=p.trees, seeds=p.seeds, hand=list(p.hand),
                              weather=list(p.weather), blessings=list(p.blessings),
                              creature_points=p.creature_points, land_points=p.land_points,
                              played=list(p.played), favors=list(p.favors),
                              chains=[list(c) for c in p.chains], activated=list(p.activated))
                         for p in s.players]
-        self.land_deck = list(s.land_deck)
-        self.creature_deck = list(s.creature_deck)
-        self.market = list(s.market)
-        self.weather_supply = list(s.weather_supply)
-        self.blessing_bag = list(s.blessing_bag)
-        self.blessing_discard = list(s.blessing_discard)
-        self.ancients = list(s.ancients)
-        self.favor_bag = list(s.favor_bag)
-        self.market_favors = list(s.market_favors)
-        self.decisions = list(s.decisions)
         self.new_decisions: list[Pending] = []
         self.fields: dict = {}
         self.co = coop.CoopDraft(s) if s.mode == coop.MODE else None   # Return of the Ancients
@@ -136,6 +134,13 @@ class Draft:
             self.players[self.seeds[i]]["seeds"] += 1
             self.seeds[i] = NOBODY
 
+    def collect_favor(self, player: int, slot: int) -> None:
+        """The Favor Token lying on a market slot goes to ``player``."""
+        token = self.market_favors[slot]
+        if token is not None:
+            self.market_favors[slot] = None
+            self.players[player]["favors"][ANCIENTS.index(token)] += 1
+
     def freeze(self) -> GameState:
         s = self.s
         if self.ww is not None:
@@ -150,18 +155,10 @@ class Draft:
                                     chains=tuple(tuple(c) for c in p["chains"]),
                                     activated=tuple(tuple(x) for x in p["activated"]))
                         for p in self.players)
-        return replace(s, trees=tuple(self.trees), seeds=tuple(self.seeds),
-                       spirits=tuple(self.spirits), board_blessings=tuple(self.board_blessings),
-                       players=players, land_deck=tuple(self.land_deck),
-                       creature_deck=tuple(self.creature_deck), market=tuple(self.market),
-                       weather_supply=tuple(self.weather_supply),
-                       blessing_bag=tuple(self.blessing_bag),
-                       blessing_discard=tuple(self.blessing_discard), most_trees=holder,
-                       ancients=tuple(self.ancients), favor_bag=tuple(self.favor_bag),
-                       market_favors=tuple(self.market_favors),
-                       decisions=tuple(self.new_decisions + self.decisions),
-                       **(self.co.frozen() if self.co is not None else {}),
-                       **(self.ww.frozen() if self.ww is not None else {}), **self.fields)
+        return super().freeze(players=players, most_trees=holder,
+                              decisions=tuple(self.new_decisions + self.decisions),
+                              **(self.co.frozen() if self.co is not None else {}),
+                              **(self.ww.frozen() if self.ww is not None else {}), **self.fields)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -183,89 +180,6 @@ def _expand_targets(s: GameState, player: int) -> list[int]:
 def _spirit_targets(s: GameState, player: int) -> list[int]:
     taken = {i for p, i in enumerate(s.spirits) if p != player and i != NOBODY}
     return [i for i in s.board.water if i not in taken and i not in s.scourged]
-
-
-def payments(card: CreatureCard, have: tuple[int, ...], wild_blessings: int,
-             biomes: tuple[str, ...]) -> Iterator[tuple[tuple[tuple[str, int], ...], int]]:
-    """Every distinct way to pay a Creature Ritual: ``(tokens per weather, Wild Weather used)``.
-
-    Tokens must cover the card's weather symbols, any token may fill a wild symbol, and a Wild
-    Weather Blessing stands in for one token of any kind."""
-    need = [dict(card.cost).get(b, 0) for b in biomes]
-    size = card.size
-    ranges = [range(0, min(have[k], need[k] + card.wild) + 1) for k in range(len(biomes))]
-    for tokens in product(*ranges):
-        extra = sum(max(0, t - n) for t, n in zip(tokens, need))
-        if extra > card.wild:
-            continue
-        used_wild = size - sum(tokens)
-        if used_wild < 0 or used_wild > wild_blessings:
-            continue
-        yield tuple((b, t) for b, t in zip(biomes, tokens) if t), used_wild
-
-
-def _ritual_sources(s: GameState, player: int) -> list[tuple[str, bool]]:
-    ps = s.players[player]
-    out = [(c, False) for c in ps.hand]
-    out += [(c, True) for c in s.market if c is not None]
-    return out
-
-
-def _ritual_actions(s: GameState, player: int) -> list[PangaeaAction]:
-    ps = s.players[player]
-    out: list[PangaeaAction] = []
-    pos = s.position
-    for card_id, from_market in _ritual_sources(s, player):
-        card = s.card(card_id)
-        where = "market" if from_market else "hand"
-        if isinstance(card, CreatureCard):
-            free = (((), 0),) if coop.free_ritual(s, card) else None   # a returned Ancient's card
-            for pay, wild in free or payments(card, ps.weather, ps.blessings[WILD], s.edition.biomes):
-                a = PlayCreature(card_id, from_market, pay, wild)
-                out.append(replace(a, label=f"{card.title} from {where}: pay "
-                                   + ", ".join([f"{n} {w}" for w, n in pay]
-                                               + ([f"{wild} Wild Weather"] if wild else []))))
-        else:
-            for opt in listed_options(pos, player, card):
-                a = PlayLand(card_id, from_market, opt.path)
-                via = " ".join(str(c) for c in opt.path[1:-1])
-                out.append(replace(a, label=f"{card.title} from {where}: {opt.start}→{opt.end}"
-                                   + (f" via {via}" if via else "") + f", {opt.points} points"))
-    return out
-
-
-def ritual_points(s: GameState, action: PangaeaAction, player: int | None = None) -> int:
-    """Points a Ritual action would score now (0 for other actions)."""
-    player = s.turn_player if player is None else player
-    if isinstance(action, PlayCreature):
-        return s.card(action.card).points
-    if isinstance(action, PlayLand):
-        card = s.card(action.card)
-        if not isinstance(card, LandCard):
-            return 0
-        option = checked_option(s.position, player, card, action.path)
-        return option.points if isinstance(option, RitualOption) else 0
-    return 0
-
-
-def rank_rituals(s: GameState, player: int | None = None) -> list[tuple[int, PangaeaAction]]:
-    """Every Ritual the player can perform now (hand and market; Land Rituals with every
-    start, end and shortest path, or one path per score between two Trees joined by very many
-    paths, see :func:`~.rituals.listed_options`; Creature Rituals with every payment), best
-    first, as ``(points, action)``."""
-    player = s.turn_player if player is None else player
-    points: dict[str, dict] = {}
-    ranked = []
-    for a in _ritual_actions(s, player):
-        if isinstance(a, PlayLand):
-            if a.card not in points:
-                points[a.card] = {o.path: o.points for o in
-                                  listed_options(s.position, player, s.card(a.card))}
-            ranked.append((points[a.card][a.path], a))
-        else:
-            ranked.append((s.card(a.card).points, a))
-    ranked.sort(key=lambda pa: -pa[0])
-    return ranked
 
 
 def _free_actions(s: GameState, player: int) -> list[PangaeaAction]:
@@ -431,7 +345,7 @@ def legal_actions(s: GameState) -> list[PangaeaAction]:
         out += _woods_seed_actions(s, p)
         out += woods.treetop_actions(s, p, AddTreetop)
         out += [SpiritGrowth(b.cells[i]) for i in _spirit_targets(s, p)]
-        out += _ritual_actions(s, p)
+        out += ritual_actions(s, p)
         if not s.family:
             out += [SummonAncient(a) for a in ANCIENTS if summonable(s, a, p)]
     elif s.phase == "main" and s.actions_taken < 2:
@@ -443,11 +357,11 @@ def legal_actions(s: GameState) -> list[PangaeaAction]:
             if ps.seeds >= 2:
                 out += [ExpandForest((b.cells[i], b.cells[j])) for i, j in combinations(targets, 2)]
         out += [SpiritGrowth(b.cells[i]) for i in _spirit_targets(s, p)]
-        out += _ritual_actions(s, p)
+        out += ritual_actions(s, p)
         if not s.family:
             out += [SummonAncient(a) for a in ANCIENTS if summonable(s, a, p)]
     elif s.phase == "final" and not s.final_ritual_done:
-        out += _ritual_actions(s, p)
+        out += ritual_actions(s, p)
     out += _free_actions(s, p)
     if s.phase == "final" or s.actions_taken == 2:
         out.append(EndTurn())
@@ -481,13 +395,6 @@ def _woods_seed_actions(s: GameState, p: int) -> list[PangaeaAction]:
 
 # ----------------------------------------------------------------------------------------------
 # applying actions
-
-
-def _check_space(s: GameState, cell, what: str) -> int:
-    try:
-        return s.board.cell_of(cell)
-    except InvalidData as exc:
-        raise IllegalAction(f"{what}: {exc}") from None
 
 
 def _grow(d: Draft, spaces: list[int], forced: bool = False) -> None:
@@ -526,58 +433,107 @@ def _grow(d: Draft, spaces: list[int], forced: bool = False) -> None:
             d.push(Pending("okuma", s.turn_player))
 
 
-def _check_turn(s: GameState, action: PangaeaAction) -> None:
+def why(s: GameState, action: PangaeaAction) -> IllegalAction | None:
+    """The rule that forbids ``action`` now, as an :class:`IllegalAction` (``None`` when the
+    turn structure allows it): the game is not over; a waiting decision is answered first,
+    and only with one of its choices; a main action needs an action left this turn (in the
+    final round only one last Ritual); a Ritual is judged by its own card, payment and path
+    (a Land Ritual by :func:`~.rituals.checked_option`, never by a list, since pairs of Trees
+    joined by very many paths are listed one path per score).  What else an action needs
+    (a free space, a Blessing held ...) its handler checks before it changes anything."""
     if s.phase == "over":
-        raise IllegalAction("The game is over; no more actions can be taken.", rule="End of the Game")
+        return IllegalAction("The game is over; no more actions can be taken.",
+                             rule="End of the Game")
     pend = s.pending
     if pend is not None and action.tier != DECISION:
-        what, rule = _WAITING[pend.kind]
-        raise s.reject(f"A decision is waiting: {PLAYER_NAMES[pend.player]} must first {what}.",
-                       rule=rule)
+        return s.reject(f"A decision is waiting: {pend.words()}", rule=pend.rule)
     if pend is None and action.tier == DECISION:
-        raise s.reject("No decision is waiting right now.", rule="Gameplay Overview")
+        return s.reject("No decision is waiting right now.", rule="Gameplay Overview")
     if pend is not None and action not in _decision_actions(s, pend):
-        what, rule = _WAITING[pend.kind]
-        raise s.reject(f"That is not one of the choices: {PLAYER_NAMES[pend.player]} must {what}.",
-                       rule=rule)
+        return s.reject(f"That is not one of the choices: {PLAYER_NAMES[pend.player]} must "
+                        f"{pend.must}.", rule=pend.rule)
     if action.tier == MAIN:
         if s.phase == "final":
             if not isinstance(action, (PlayCreature, PlayLand)):
-                raise s.reject("In the final round only one last Ritual Card may be played; "
-                               "regular actions are not allowed.", rule="Final Scoring")
+                return s.reject("In the final round only one last Ritual Card may be played; "
+                                "regular actions are not allowed.", rule="Final Scoring")
             if s.final_ritual_done:
-                raise s.reject("You already played your final Ritual Card.", rule="Final Scoring")
+                return s.reject("You already played your final Ritual Card.",
+                                rule="Final Scoring")
         elif s.actions_taken >= 2:
-            raise s.reject("You have already taken your 2 actions this turn; use free actions "
-                           "or end your turn.", rule="Gameplay Overview")
+            return s.reject("You have already taken your 2 actions this turn; use free actions "
+                            "or end your turn.", rule="Gameplay Overview")
+    if isinstance(action, (PlayCreature, PlayLand)):
+        return _ritual_refusal(s, action)
+    check = _CHECKS.get(type(action))
+    if check is not None:
+        try:
+            check(s, action)
+        except IllegalAction as refusal:
+            return refusal
+    return None
 
 
-_WAITING = {
-    "draw": ("choose a new Hand Ritual", "Step 3: Draw New Card"),
-    "move": ("choose which Tree moves onto the growing Seed", "Moving Trees"),
-    "okuma": ("move Okuma to a neighbouring space", "Summon the Ancients: Okuma"),
-    "summon": ("place the summoned Ancient", "Summon the Ancients"),
-    "chain": ("place the played card in a Ritual Chain", "Step 2: Ritual Chains"),
-    "ecosystem": ("choose the Blessing the Ecosystem earns", "Creating Ecosystems"),
-    **coop.WAITING,
-    **woods.WAITING,
-}
+def _ritual_refusal(s: GameState, a: PlayCreature | PlayLand) -> IllegalAction | None:
+    """Why a Ritual cannot be performed: the card (of the right kind, in the hand or the
+    market), then the payment of a Creature Ritual or the path of a Land Ritual."""
+    p = s.turn_player
+    try:
+        card = _ritual_card(s, a.card, CreatureCard if isinstance(a, PlayCreature) else LandCard)
+    except IllegalAction as refusal:
+        return refusal
+    if isinstance(a, PlayLand):
+        option = checked_option(s.position, p, card, a.path)
+        if not isinstance(option, RitualOption):
+            return s.reject(option, rule="Land Rituals", like=PlayLand)
+        return _source_refusal(s, a)
+    ps = s.players[p]
+    biomes = s.edition.biomes
+    pay = dict(a.pay)
+    if (not set(pay) <= set(biomes) or len(pay) != len(a.pay)
+            or any(not isinstance(n, int) or n < 0 for n in pay.values())):
+        return IllegalAction(f"PlayCreature.pay: a payment names each kind of Weather Token of "
+                             f"{list(biomes)} once, with a count.", rule="Creature Rituals")
+    tokens = tuple(pay.get(b, 0) for b in biomes)
+    options = ({((), 0)} if scoring.free_ritual(s, card)   # a returned Ancient's card is free
+               else set(payments(card, ps.weather, ps.blessings[WILD], biomes)))
+    if (tuple((b, t) for b, t in zip(biomes, tokens) if t), a.wild_blessings) not in options:
+        return s.reject(f"That payment does not match {card.title} with what you hold "
+                        f"(you have {dict(zip(biomes, ps.weather))} and "
+                        f"{ps.blessings[WILD]} Wild Weather).", rule="Creature Rituals",
+                        like=PlayCreature)
+    return _source_refusal(s, a)
 
 
-def apply(s: GameState, action: PangaeaAction) -> GameState:
-    """The state after ``action``; raises :class:`IllegalAction` (state unchanged) if the rules
-    forbid it."""
-    if not isinstance(action, PangaeaAction):
-        raise IllegalAction(f"{action!r} is not an action of The Dawn of Pangaea")
-    _check_turn(s, action)
-    handler = _HANDLERS[type(action)]
-    d = Draft(s)
-    if action.tier == DECISION:
-        d.decisions.pop(0)   # the decision this action answers
-    handler(s, d, action)
-    if action.tier == MAIN and s.phase == "main":   # two Flying Seeds together use both actions
-        d.fields["actions_taken"] = s.actions_taken + getattr(action, "actions", 1)
-    return _after(d.freeze())
+def _source_refusal(s: GameState, a: PlayCreature | PlayLand) -> IllegalAction | None:
+    """A Ritual card is played from the player's hand or from the Open Market."""
+    if a.from_market and a.card not in s.market:
+        return s.reject(f"{a.card} is not in the Open Market.", rule="Play a Ritual Card")
+    if not a.from_market and a.card not in s.players[s.turn_player].hand:
+        return s.reject(f"{a.card} is not in your hand.", rule="Play a Ritual Card")
+    return None
+
+
+#: the function that applies each type of action (``GAME.apply`` asks :func:`why` first)
+HANDLERS = Handlers("The Dawn of Pangaea")
+
+
+def _handler(*types: type) -> Any:
+    """Register ``do(state, draft, action)`` as the handler of ``types``: the draft is made
+    from the state, the decision the action answers is taken off it, ``do`` changes it, and
+    the new state is frozen (then the end trigger is checked)."""
+    def register(do: Any) -> Any:
+        def handle(s: GameState, action: PangaeaAction) -> GameState:
+            d = Draft(s)
+            if action.tier == DECISION:
+                d.decisions.pop(0)   # the decision this action answers
+            do(s, d, action)
+            if action.tier == MAIN and s.phase == "main":   # Flying Seeds together use both
+                d.fields["actions_taken"] = s.actions_taken + getattr(action, "actions", 1)
+            return _after(d.freeze())
+        HANDLERS.on(*types)(handle)
+        return do
+    return register
 
 
 def _after(s: GameState) -> GameState:
@@ -598,8 +554,8 @@ def _after(s: GameState) -> GameState:
 # ----- main actions ------------------------------------------------------------------------------
 
 
-def _do_flying_seed(s: GameState, d: Draft, a: FlyingSeed | BlessFlyingSeed) -> None:
-    i = _check_space(s, a.cell, "Flying Seed")
+def _check_flying_seed(s: GameState, a: FlyingSeed | BlessFlyingSeed) -> None:
+    i = s.board.action_space(a.cell, "Flying Seed")
     p = s.turn_player
     rule = "Flying Seed"
     if isinstance(a, BlessFlyingSeed):
@@ -612,7 +568,7 @@ def _do_flying_seed(s: GameState, d: Draft, a: FlyingSeed | BlessFlyingSeed) -> 
         raise s.reject(f"{s.board.cells[i]} is a Water Space; Seeds go on Land Spaces only.",
                        rule=rule, like=type(a))
     if s.wild_woods:
-        _woods_flying_seed(s, d, a, i, p, rule)
+        _check_woods_flying_seed(s, a, i, p, rule)
         return
     if getattr(a, "blessings", 0) or getattr(a, "actions", 1) != 1 or getattr(a, "count", 1) != 1:
         raise s.reject("Several Flying Seeds land together only in Wild Woods (Seed "
@@ -622,6 +578,18 @@ def _do_flying_seed(s: GameState, d: Draft, a: FlyingSeed | BlessFlyingSeed) -> 
     if (s.trees[i] != NOBODY or s.seeds[i] != NOBODY) and not pair:
         raise s.reject(f"{s.board.cells[i]} is already taken by a Tree or a Seed.", rule=rule,
                        like=type(a))
+
+
+def _do_flying_seed(s: GameState, d: Draft, a: FlyingSeed | BlessFlyingSeed) -> None:
+    i = s.board.cell_of(a.cell)
+    p = s.turn_player
+    if s.wild_woods:   # Seed Competition: as many Seeds as the majority needs land together
+        actions, blessings = _flying_together(a)
+        d.players[p]["blessings"][FLY] -= blessings
+        d.blessing_discard.extend(["Flying Seed"] * blessings)
+        d.put_seed(i, p, actions + blessings)
+        return
+    pair = s.mode == coop.MODE and i in coop.pair_targets(s, p)
     if isinstance(a, BlessFlyingSeed):
         d.players[p]["blessings"][FLY] -= 1
         d.blessing_discard.append("Flying Seed")
@@ -635,18 +603,22 @@ def _whole(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _woods_flying_seed(s: GameState, d: Draft, a, i: int, p: int, rule: str) -> None:
+def _flying_together(a: FlyingSeed | BlessFlyingSeed) -> tuple[int, int]:
+    """Wild Woods: ``(main actions, Flying Seed Blessings)`` landing together."""
+    return (0, a.count) if isinstance(a, BlessFlyingSeed) else (a.actions, a.blessings)
+
+
+def _check_woods_flying_seed(s: GameState, a, i: int, p: int, rule: str) -> None:
     """Seed Competition: Seeds may join other Seeds when their owner then holds the strict
     majority on the space.  Several Flying Seed actions (the turn's main actions and Flying
     Seed Blessings) may be used together for that: their Seeds land at once, exactly as many as
     the majority needs (assumption 'ww-flying-together')."""
+    actions, blessings = _flying_together(a)
     if isinstance(a, BlessFlyingSeed):
-        actions, blessings = 0, a.count
         if not _whole(blessings) or blessings < 1:
             raise s.reject("'count' is the number of Flying Seed Blessings played together "
                            "(at least 1).", rule=rule, like=type(a))
     else:
-        actions, blessings = a.actions, a.blessings
         if not _whole(blessings) or blessings < 0:
             raise s.reject("'blessings' counts the Flying Seed Blessings joining the action.",
                            rule=rule, like=type(a))
@@ -675,12 +647,9 @@ def _woods_flying_seed(s: GameState, d: Draft, a, i: int, p: int, rule: str) -> 
         raise s.reject(f"Flying Seeds land together only to win a space: {need} Seed(s) are "
                        f"enough on {s.board.cells[i]}; place more one at a time.",
                        rule="Seed Competition", like=type(a))
-    d.players[p]["blessings"][FLY] -= blessings
-    d.blessing_discard.extend(["Flying Seed"] * blessings)
-    d.put_seed(i, p, count)
 
 
-def _do_expand(s: GameState, d: Draft, a: ExpandForest) -> None:
+def _check_expand(s: GameState, a: ExpandForest) -> None:
     p = s.turn_player
     rule = "Expand Forest"
     if s.wild_woods:
@@ -688,7 +657,7 @@ def _do_expand(s: GameState, d: Draft, a: ExpandForest) -> None:
                        "and then MoreSeeds / StopSowing.", rule="Expand Forest (Wild Woods)")
     if not isinstance(a.cells, tuple) or not 1 <= len(a.cells) <= 2:
         raise s.reject("Expand Forest places 1 or 2 Seeds.", rule=rule, like=ExpandForest)
-    idx = [_check_space(s, c, rule) for c in a.cells]
+    idx = [s.board.action_space(c, rule) for c in a.cells]
     if len(set(idx)) != len(idx):
         raise s.reject("Both Seeds cannot go on the same space.", rule=rule, like=ExpandForest)
     if s.players[p].seeds < len(idx):
@@ -701,15 +670,21 @@ def _do_expand(s: GameState, d: Draft, a: ExpandForest) -> None:
                    "is already taken" if s.trees[i] != NOBODY or s.seeds[i] != NOBODY else
                    "is not next to one of your Trees")
             raise s.reject(f"{s.board.cells[i]} {why}.", rule=rule, like=ExpandForest)
+
+
+def _do_expand(s: GameState, d: Draft, a: ExpandForest) -> None:
+    p = s.turn_player
+    idx = [s.board.cell_of(c) for c in a.cells]
+    for i in idx:
         if s.seeds[i] == p:   # Healing Scourge: a second Seed on a scourged Land Space
             d.co.paired.add(i)
         d.seeds[i] = p
     d.players[p]["seeds"] -= len(idx)
 
 
-def _do_spirit_growth(s: GameState, d: Draft, a: SpiritGrowth) -> None:
+def _check_spirit_growth(s: GameState, a: SpiritGrowth) -> None:
     p = s.turn_player
-    i = _check_space(s, a.cell, "Spirit Growth")
+    i = s.board.action_space(a.cell, "Spirit Growth")
     rule = "Spirit Growth"
     if s.board.terrain[i] != "water":
         raise s.reject(f"{s.board.cells[i]} is land; a Spirit moves to a Water Space.", rule=rule,
@@ -720,6 +695,11 @@ def _do_spirit_growth(s: GameState, d: Draft, a: SpiritGrowth) -> None:
     if i in s.spirits and s.spirits.index(i) != p:
         raise s.reject(f"Another Spirit already stands on {s.board.cells[i]}.", rule=rule,
                        like=SpiritGrowth)
+
+
+def _do_spirit_growth(s: GameState, d: Draft, a: SpiritGrowth) -> None:
+    p = s.turn_player
+    i = s.board.cell_of(a.cell)
     if s.spirits[p] != i:
         d.spirits[p] = i
         kind = d.board_blessings[i]
@@ -733,14 +713,19 @@ def _do_spirit_growth(s: GameState, d: Draft, a: SpiritGrowth) -> None:
     _grow(d, growing)
 
 
-def _do_vigorous(s: GameState, d: Draft, a: BlessVigorousSeed) -> None:
+def _check_vigorous(s: GameState, a: BlessVigorousSeed) -> None:
     p = s.turn_player
-    i = _check_space(s, a.cell, "Vigorous Seed")
+    i = s.board.action_space(a.cell, "Vigorous Seed")
     if not s.players[p].blessings[VIGOR]:
         raise s.reject("You hold no Vigorous Seed Blessing.", rule="Blessing Tokens")
     if s.seeds[i] == NOBODY:
         raise s.reject(f"There is no Seed on {s.board.cells[i]} to grow.",
                        rule="Blessing Tokens: Vigorous Seed", like=BlessVigorousSeed)
+
+
+def _do_vigorous(s: GameState, d: Draft, a: BlessVigorousSeed) -> None:
+    p = s.turn_player
+    i = s.board.cell_of(a.cell)
     d.players[p]["blessings"][VIGOR] -= 1
     d.blessing_discard.append("Vigorous Seed")
     _grow(d, [i], forced=True)   # also heals a scourged space (Healing Scourge)
@@ -753,7 +738,7 @@ def _take_card(s: GameState, d: Draft, card_id: str, from_market: bool) -> None:
             raise s.reject(f"{card_id} is not in the Open Market.", rule="Play a Ritual Card")
         slot = d.market.index(card_id)
         d.market[slot] = None
-        _collect_favor(d, p, slot)   # Step 3, option 2: the card's Favor Token
+        d.collect_favor(p, slot)   # Step 3, option 2: the card's Favor Token
     else:
         if card_id not in s.players[p].hand:
             raise s.reject(f"{card_id} is not in your hand.", rule="Play a Ritual Card")
@@ -771,13 +756,6 @@ def _take_card(s: GameState, d: Draft, card_id: str, from_market: bool) -> None:
     elif not from_market and (any(c is not None for c in d.market)
                               or woods.real_cards(s.land_deck) or woods.real_cards(s.creature_deck)):
         d.push(Pending("draw", p))
-
-
-def _collect_favor(d: Draft, player: int, slot: int) -> None:
-    token = d.market_favors[slot]
-    if token is not None:
-        d.market_favors[slot] = None
-        d.players[player]["favors"][ANCIENTS.index(token)] += 1
 
 
 def _place_in_chain(s: GameState, d: Draft, p: int, card_id: str, chain: int, side: str) -> None:
@@ -835,24 +813,12 @@ def _ritual_card(s: GameState, card_id: str, kind: type) -> Any:
 
 
 def _do_creature(s: GameState, d: Draft, a: PlayCreature) -> None:
+    """A Creature Ritual (its card and payment were checked by :func:`why`)."""
     p = s.turn_player
-    card = _ritual_card(s, a.card, CreatureCard)
-    ps = s.players[p]
-    biomes = s.edition.biomes
+    card = s.card(a.card)
     pay = dict(a.pay)
-    if (not set(pay) <= set(biomes) or len(pay) != len(a.pay)
-            or any(not isinstance(n, int) or n < 0 for n in pay.values())):
-        raise IllegalAction(f"PlayCreature.pay: a payment names each kind of Weather Token of "
-                            f"{list(biomes)} once, with a count.",
-                            rule="Creature Rituals")
-    tokens = tuple(pay.get(b, 0) for b in biomes)
-    free = coop.free_ritual(s, card)   # a returned Ancient's Ritual costs nothing
-    options = {((), 0)} if free else set(payments(card, ps.weather, ps.blessings[WILD], biomes))
-    if (tuple((b, t) for b, t in zip(biomes, tokens) if t), a.wild_blessings) not in options:
-        raise s.reject(f"That payment does not match {card.title} with what you hold "
-                       f"(you have {dict(zip(biomes, ps.weather))} and "
-                       f"{ps.blessings[WILD]} Wild Weather).", rule="Creature Rituals",
-                       like=PlayCreature)
+    tokens = tuple(pay.get(b, 0) for b in s.edition.biomes)
+    free = scoring.free_ritual(s, card)   # a returned Ancient's Ritual costs nothing
     if free:
         d.co.free_card = a.card
     _take_card(s, d, a.card, a.from_market)
@@ -869,11 +835,9 @@ def _do_creature(s: GameState, d: Draft, a: PlayCreature) -> None:
 
 def _do_land(s: GameState, d: Draft, a: PlayLand) -> None:
     p = s.turn_player
-    card = _ritual_card(s, a.card, LandCard)
-    # legal by its own properties (ends, connection, shortest), not by being on a list
-    option = checked_option(s.position, p, card, a.path)
-    if not isinstance(option, RitualOption):
-        raise s.reject(option, rule="Land Rituals", like=PlayLand)
+    # legal by its own properties (ends, connection, shortest), checked by why()
+    option = checked_option(s.position, p, s.card(a.card), a.path)
+    require(isinstance(option, RitualOption), "a Land Ritual reached its handler unchecked")
     path = option.path
     _take_card(s, d, a.card, a.from_market)
     if d.co is not None:   # Return of the Ancients: an Ancient of the player's choice climbs
@@ -900,7 +864,7 @@ def _do_take_market(s: GameState, d: Draft, a: TakeMarketCard) -> None:
     slot = d.market.index(a.card)
     d.market[slot] = None
     d.players[s.pending.player]["hand"].append(a.card)
-    _collect_favor(d, s.pending.player, slot)
+    d.collect_favor(s.pending.player, slot)
 
 
 def _do_draw(s: GameState, d: Draft, a: DrawFromDeck) -> None:
@@ -924,10 +888,10 @@ def _do_move_tree(s: GameState, d: Draft, a: MoveTree) -> None:
     if pend.kind != "move":
         raise s.reject("No Tree needs moving now.", rule="Moving Trees")
     target = pend.targets[0]
-    if _check_space(s, a.target, "Moving Trees") != target:
+    if s.board.action_space(a.target, "Moving Trees") != target:
         raise s.reject(f"The Tree must move to the growing Seed's space {s.board.cells[target]}.",
                        rule="Moving Trees", like=MoveTree)
-    i = _check_space(s, a.origin, "Moving Trees")
+    i = s.board.action_space(a.origin, "Moving Trees")
     if s.trees[i] != pend.player or i in pend.grown or i == s.ancients[THORONDAL]:
         raise s.reject(f"{s.board.cells[i]} does not hold a Tree of "
                        f"{PLAYER_NAMES[pend.player]} that may move.", rule="Moving Trees",
@@ -944,9 +908,9 @@ def _do_move_tree(s: GameState, d: Draft, a: MoveTree) -> None:
 # ----- free actions --------------------------------------------------------------------------------
 
 
-def _do_take_back(s: GameState, d: Draft, a: TakeBackSeed) -> None:
+def _check_take_back(s: GameState, a: TakeBackSeed) -> None:
     p = s.turn_player
-    i = _check_space(s, a.cell, "Take back a Seed")
+    i = s.board.action_space(a.cell, "Take back a Seed")
     if s.wild_woods:
         if not s.seed_stacks[i][p]:
             raise s.reject(f"There is no Seed of yours on {s.board.cells[i]}.",
@@ -955,13 +919,19 @@ def _do_take_back(s: GameState, d: Draft, a: TakeBackSeed) -> None:
             raise s.reject(f"Taking a Seed back from {s.board.cells[i]} would leave two colours "
                            "tied there, which is never allowed.", rule="Seed Competition",
                            like=TakeBackSeed)
+    elif s.seeds[i] != p:
+        raise s.reject(f"There is no Seed of yours on {s.board.cells[i]}.",
+                       rule="Expand Forest (note on Seeds)", like=TakeBackSeed)
+
+
+def _do_take_back(s: GameState, d: Draft, a: TakeBackSeed) -> None:
+    p = s.turn_player
+    i = s.board.cell_of(a.cell)
+    if s.wild_woods:
         d.ww.stacks[i][p] -= 1
         d.seeds[i] = woods.majority(d.ww.stacks[i])
         d.players[p]["seeds"] += 1
         return
-    if s.seeds[i] != p:
-        raise s.reject(f"There is no Seed of yours on {s.board.cells[i]}.",
-                       rule="Expand Forest (note on Seeds)", like=TakeBackSeed)
     if i in s.paired:
         d.co.paired.discard(i)
     else:
@@ -969,7 +939,7 @@ def _do_take_back(s: GameState, d: Draft, a: TakeBackSeed) -> None:
     d.players[p]["seeds"] += 1
 
 
-def _do_exchange(s: GameState, d: Draft, a: ExchangeWeather) -> None:
+def _check_exchange(s: GameState, a: ExchangeWeather) -> None:
     p = s.turn_player
     rule = "Achievement: Most Trees"
     if s.most_trees != p:
@@ -986,11 +956,22 @@ def _do_exchange(s: GameState, d: Draft, a: ExchangeWeather) -> None:
         raise s.reject(f"You hold no {a.give} token to give.", rule=rule, like=ExchangeWeather)
     if s.weather_supply[t] == 0:
         raise s.reject(f"The supply has no {a.take} token left.", rule=rule, like=ExchangeWeather)
+
+
+def _do_exchange(s: GameState, d: Draft, a: ExchangeWeather) -> None:
+    p = s.turn_player
+    g, t = s.edition.biomes.index(a.give), s.edition.biomes.index(a.take)
     d.players[p]["weather"][g] -= 1
     d.weather_supply[g] += 1
     d.weather_supply[t] -= 1
     d.players[p]["weather"][t] += 1
     d.fields["exchange_used"] = True
+
+
+def _check_end_turn(s: GameState, a: EndTurn) -> None:
+    if s.mode != coop.MODE and s.phase == "main" and s.actions_taken < 2:
+        raise s.reject(f"Take {2 - s.actions_taken} more action(s) first: every turn has "
+                       "2 actions.", rule="Gameplay Overview")
 
 
 def _do_end_turn(s: GameState, d: Draft, a: EndTurn) -> None:
@@ -999,9 +980,6 @@ def _do_end_turn(s: GameState, d: Draft, a: EndTurn) -> None:
         return
     n = s.num_players
     if s.phase == "main":
-        if s.actions_taken < 2:
-            raise s.reject(f"Take {2 - s.actions_taken} more action(s) first: every turn has "
-                           "2 actions.", rule="Gameplay Overview")
         # 2 Land and 2 Creature Rituals, each new card with a Favor Token (full game)
         d.refill_market(MARKET_SLOTS, favors=not s.family)
         if d.ww is not None:
@@ -1043,29 +1021,39 @@ def _check_ancient(s: GameState, ancient: str, rule: str) -> None:
                        rule=rule)
 
 
-def _do_summon(s: GameState, d: Draft, a: SummonAncient) -> None:
+def _check_summon(s: GameState, a: SummonAncient) -> None:
     _full_game_only(s, "Summon the Ancients")
     _check_ancient(s, a.ancient, "Summon the Ancients")
+
+
+def _do_summon(s: GameState, d: Draft, a: SummonAncient) -> None:
     d.push(Pending("summon", s.turn_player, ancient=a.ancient))
 
 
-def _do_call_ancient(s: GameState, d: Draft, a: BlessCallAncient) -> None:
+def _calls_back(s: GameState, ancient: str) -> bool:
+    """Return of the Ancients: Call Ancient moves an Ancient still in exile a step up."""
+    return s.mode == coop.MODE and ancient in ANCIENTS and not coop.returned(s, ancient)
+
+
+def _check_call_ancient(s: GameState, a: BlessCallAncient) -> None:
     _full_game_only(s, "The Call Ancient Blessing")
-    p = s.turn_player
-    if not s.players[p].blessings[CALL]:
+    if not s.players[s.turn_player].blessings[CALL]:
         raise s.reject("You hold no Call Ancient Blessing.", rule="Blessing Tokens: Call Ancient")
-    if s.mode == coop.MODE and a.ancient in ANCIENTS and not coop.returned(s, a.ancient):
-        d.players[p]["blessings"][CALL] -= 1
-        d.blessing_discard.append("Call Ancient")
-        coop.call_step(s, d, a.ancient)   # Returned Ancients: one step up the mountain
-        return
-    _check_ancient(s, a.ancient, "Blessing Tokens: Call Ancient")
+    if not _calls_back(s, a.ancient):
+        _check_ancient(s, a.ancient, "Blessing Tokens: Call Ancient")
+
+
+def _do_call_ancient(s: GameState, d: Draft, a: BlessCallAncient) -> None:
+    p = s.turn_player
     d.players[p]["blessings"][CALL] -= 1
     d.blessing_discard.append("Call Ancient")
-    d.push(Pending("summon", p, ancient=a.ancient))
+    if _calls_back(s, a.ancient):
+        coop.call_step(s, d, a.ancient)   # Returned Ancients: one step up the mountain
+    else:
+        d.push(Pending("summon", p, ancient=a.ancient))
 
 
-def _do_activate(s: GameState, d: Draft, a: ActivateFavor) -> None:
+def _check_activate(s: GameState, a: ActivateFavor) -> None:
     _full_game_only(s, "Activating Favor Tokens")
     p = s.turn_player
     rule = "Activating Favor Tokens"
@@ -1080,29 +1068,35 @@ def _do_activate(s: GameState, d: Draft, a: ActivateFavor) -> None:
         raise s.reject(f"{a.card} does not match a {a.ancient} Favor Token (a Land card takes "
                        "the type of a Creature card next to it in its chain).", rule=rule,
                        like=ActivateFavor)
-    k = ANCIENTS.index(a.ancient)
-    if not ps.favors[k]:
+    if not ps.favors[ANCIENTS.index(a.ancient)]:
         raise s.reject(f"You hold no unactivated {a.ancient} Favor Token.", rule=rule,
                        like=ActivateFavor)
     _check_ancient(s, a.ancient, rule)
-    d.players[p]["favors"][k] -= 1
+
+
+def _do_activate(s: GameState, d: Draft, a: ActivateFavor) -> None:
+    p = s.turn_player
+    d.players[p]["favors"][ANCIENTS.index(a.ancient)] -= 1
     d.players[p]["activated"].append((a.card, a.ancient))
     d.push(Pending("summon", p, ancient=a.ancient))
 
 
-def _do_convert(s: GameState, d: Draft, a: ConvertFavor) -> None:
+def _check_convert(s: GameState, a: ConvertFavor) -> None:
     _full_game_only(s, "Converting Favor Tokens")
-    p = s.turn_player
     rule = "Converting Favor Tokens"
     if a.give not in ANCIENTS or a.take not in ANCIENTS or a.give == a.take:
         raise s.reject("Convert 2 tokens of one Ancient into 1 token of another.", rule=rule,
                        like=ConvertFavor)
-    g = ANCIENTS.index(a.give)
-    if s.players[p].favors[g] < 2:
+    if s.players[s.turn_player].favors[ANCIENTS.index(a.give)] < 2:
         raise s.reject(f"You need 2 unactivated {a.give} Favor Tokens.", rule=rule,
                        like=ConvertFavor)
     if a.take not in s.favor_bag:
         raise s.reject(f"The bag holds no {a.take} Favor Token.", rule=rule, like=ConvertFavor)
+
+
+def _do_convert(s: GameState, d: Draft, a: ConvertFavor) -> None:
+    p = s.turn_player
+    g = ANCIENTS.index(a.give)
     d.players[p]["favors"][g] -= 2
     d.favor_bag.remove(a.take)
     d.players[p]["favors"][ANCIENTS.index(a.take)] += 1
@@ -1144,22 +1138,127 @@ def _do_take_blessing(s: GameState, d: Draft, a: TakeBlessing) -> None:
     d.players[s.pending.player]["blessings"][BLESSING_KINDS.index(a.blessing)] += 1
 
 
-_HANDLERS = {
-    FlyingSeed: _do_flying_seed, BlessFlyingSeed: _do_flying_seed, ExpandForest: _do_expand,
-    SpiritGrowth: _do_spirit_growth, BlessVigorousSeed: _do_vigorous,
-    PlayCreature: _do_creature, PlayLand: _do_land, TakeMarketCard: _do_take_market,
-    DrawFromDeck: _do_draw, MoveTree: _do_move_tree, TakeBackSeed: _do_take_back,
-    ExchangeWeather: _do_exchange, EndTurn: _do_end_turn, SummonAncient: _do_summon,
-    BlessCallAncient: _do_call_ancient, ActivateFavor: _do_activate, ConvertFavor: _do_convert,
-    PlaceAncient: _do_place_ancient, MoveOkuma: _do_move_okuma,
-    PlaceInChain: _do_place_in_chain, TakeBlessing: _do_take_blessing,
-    # Return of the Ancients
-    MoveShadow: coop.do_move_shadow, PlaceScourge: coop.do_place_scourge,
-    AscendAncient: coop.do_ascend, LeaveSeed: coop.do_leave_seed, PlaceSeed: coop.do_place_seed,
-    ShareWeather: coop.do_share_weather,
-    # Wild Woods
-    SowSeeds: woods.do_sow, MoreSeeds: woods.do_more_seeds, StopSowing: woods.do_stop_sowing,
-    AddTreetop: woods.do_add_treetop, BlessStrongCanopy: woods.do_add_treetop,
-    PlaceTreetop: woods.do_place_treetop, ReturnTreetop: woods.do_return_treetop,
-    BlessForesight: woods.do_foresight,
+#: the rule checks of the main and free actions of the turn, asked by :func:`why` (a decision
+#: is checked against its listed choices)
+_CHECKS = {
+    FlyingSeed: _check_flying_seed, BlessFlyingSeed: _check_flying_seed,
+    ExpandForest: _check_expand, SpiritGrowth: _check_spirit_growth,
+    BlessVigorousSeed: _check_vigorous, TakeBackSeed: _check_take_back,
+    ExchangeWeather: _check_exchange, EndTurn: _check_end_turn, SummonAncient: _check_summon,
+    BlessCallAncient: _check_call_ancient, ActivateFavor: _check_activate,
+    ConvertFavor: _check_convert,
+    # Return of the Ancients and Wild Woods
+    ShareWeather: coop.check_share_weather, SowSeeds: woods.check_sow_seeds,
+    AddTreetop: woods.check_add_treetop, BlessStrongCanopy: woods.check_add_treetop,
+    BlessForesight: woods.check_foresight,
 }
+
+for _types, _do in (
+        ((FlyingSeed, BlessFlyingSeed), _do_flying_seed), ((ExpandForest,), _do_expand),
+        ((SpiritGrowth,), _do_spirit_growth), ((BlessVigorousSeed,), _do_vigorous),
+        ((PlayCreature,), _do_creature), ((PlayLand,), _do_land),
+        ((TakeMarketCard,), _do_take_market), ((DrawFromDeck,), _do_draw),
+        ((MoveTree,), _do_move_tree), ((TakeBackSeed,), _do_take_back),
+        ((ExchangeWeather,), _do_exchange), ((EndTurn,), _do_end_turn),
+        ((SummonAncient,), _do_summon), ((BlessCallAncient,), _do_call_ancient),
+        ((ActivateFavor,), _do_activate), ((ConvertFavor,), _do_convert),
+        ((PlaceAncient,), _do_place_ancient), ((MoveOkuma,), _do_move_okuma),
+        ((PlaceInChain,), _do_place_in_chain), ((TakeBlessing,), _do_take_blessing),
+        # Return of the Ancients
+        ((MoveShadow,), coop.do_move_shadow), ((PlaceScourge,), coop.do_place_scourge),
+        ((AscendAncient,), coop.do_ascend), ((LeaveSeed,), coop.do_leave_seed),
+        ((PlaceSeed,), coop.do_place_seed), ((ShareWeather,), coop.do_share_weather),
+        # Wild Woods
+        ((SowSeeds,), woods.do_sow), ((MoreSeeds,), woods.do_more_seeds),
+        ((StopSowing,), woods.do_stop_sowing),
+        ((AddTreetop, BlessStrongCanopy), woods.do_add_treetop),
+        ((PlaceTreetop,), woods.do_place_treetop), ((ReturnTreetop,), woods.do_return_treetop),
+        ((BlessForesight,), woods.do_foresight)):
+    _handler(*_types)(_do)
+
+
+# ----------------------------------------------------------------------------------------------
+# invariants
+
+
+def check_invariants(s: GameState) -> None:
+    """Component counts are conserved and pieces stand where they may; raises
+    :class:`~pangaea_lab.core.validate.InvariantError` naming what is off (bound to the state
+    class as ``GameState.check_invariants``)."""
+    ed = s.edition
+    n = s.num_players
+    for p, ps in enumerate(s.players):
+        require(ps.trees + s.trees.count(p) == ed.trees_per_player,
+                f"{PLAYER_NAMES[p]} should own {ed.trees_per_player} Trees (supply + continent)")
+        paired = sum(1 for i in s.paired if s.seeds[i] == p)
+        if s.wild_woods:
+            pb = s.player_boards[p]
+            owned = ed.seeds_per_player + woods_data(ed).extra_seeds
+            held = (ps.seeds + sum(x[p] for x in s.seed_stacks) + 1 + pb.locked()
+                    + pb.given_up)
+            require(held == owned, f"{PLAYER_NAMES[p]} should own {owned} Seeds (supply + "
+                                   "continent + score marker + locked + given up)")
+        else:
+            require(ps.seeds + s.seeds.count(p) + paired + 1 == ed.seeds_per_player,
+                    f"{PLAYER_NAMES[p]} should own {ed.seeds_per_player} Seeds (supply + "
+                    "continent + score marker)")
+        require(ps.trees >= 0 and ps.seeds >= 0 and min(ps.weather) >= 0
+                and min(ps.blessings) >= 0)
+    for k, total in enumerate(ed.weather_tokens):
+        held = (s.weather_supply[k] + sum(ps.weather[k] for ps in s.players)
+                + sum(n for _, w, n in s.storm_tiles if w == ed.biomes[k]))
+        require(held == total, f"{ed.biomes[k]} Weather Tokens: {held} in play, {total} in the box")
+    woods_bless: dict[str, int] = dict(woods_data(ed).blessings) if s.wild_woods else {}
+    for k, kind in enumerate(BLESSING_KINDS):
+        count = (sum(ps.blessings[k] for ps in s.players) + s.board_blessings.count(kind)
+                 + s.blessing_bag.count(kind) + s.blessing_discard.count(kind)
+                 + sum(pb.blessings.count(kind) for pb in s.player_boards)
+                 + s.woods_box.count(kind))
+        boxed = s.family and kind == "Call Ancient"   # assumption 'family-no-call-ancient'
+        require(count == (0 if boxed else dict(ed.blessings)[kind]) + woods_bless.get(kind, 0),
+                f"{kind} Blessings are not conserved")
+    cards = (list(s.land_deck) + list(s.creature_deck) + [c for c in s.market if c]
+             + [c for ps in s.players for c in ps.hand] + [c for ps in s.players for c in ps.played]
+             + list(s.box_cards))
+    cards = [c for c in cards if not woods.is_storm(c)]
+    require(sorted(cards) == sorted(ed.cards), "every Ritual card must be in exactly one place")
+    for i in range(len(s.board)):
+        if s.trees[i] != NOBODY or s.seeds[i] != NOBODY:
+            require(s.board.terrain[i] == "land", "Trees and Seeds stand on land only")
+        require(not (s.trees[i] != NOBODY and s.seeds[i] != NOBODY),
+                f"{s.board.cells[i]} holds a Tree and a Seed")
+    spirits = [i for i in s.spirits if i != NOBODY]
+    require(len(set(spirits)) == len(spirits), "two Spirits share a Water Space")
+    require(all(s.board.terrain[i] == "water" for i in spirits), "Spirits stand on water")
+    counts = [s.trees.count(p) for p in range(n)]
+    require(s.most_trees == scoring.most_trees_holder(counts, ed.most_trees_minimum),
+            "the Most Trees marker is with the wrong player")
+    for k, ancient in enumerate(ANCIENTS if not s.family else ()):
+        held = (s.favor_bag.count(ancient) + s.market_favors.count(ancient)
+                + sum(ps.favors[k] for ps in s.players)
+                + sum(1 for ps in s.players for _, a in ps.activated if a == ancient)
+                + (s.mode == coop.MODE))   # the Ancient Marker on the mountain
+        require(held == ed.favor_tokens[k],
+                f"{ancient} Favor Tokens: {held} in play, {ed.favor_tokens[k]} in the box")
+    for p, ps in enumerate(s.players):
+        cards_on = [c for c, _ in ps.activated]
+        require(len(set(cards_on)) == len(cards_on), "a card holds more than one Favor Token")
+        require(set(cards_on) <= set(ps.played), "a Favor Token sits on a card not played")
+        if not s.family:
+            chained = [c for chain in ps.chains for c in chain]
+            require(sorted(chained) == sorted(ps.played) or (
+                s.pending is not None and s.pending.kind == "chain"
+                and sorted(chained + [s.pending.card]) == sorted(ps.played)),
+                    "every played card belongs to exactly one Ritual Chain")
+    okuma, chelon, thorondal = s.ancients
+    require(okuma == NOBODY or s.board.terrain[okuma] == "land", "Okuma stands on land")
+    require(chelon == NOBODY or s.board.terrain[chelon] == "water", "Chelon stands on water")
+    require(thorondal == NOBODY or s.trees[thorondal] != NOBODY, "Thorondal stands on a Tree")
+    if s.mode == coop.MODE:
+        coop.check_invariants(s)
+    if s.wild_woods:
+        woods.check_invariants(s)
+    if s.family:
+        require(s.ancients == (NOBODY,) * 3 and not s.favor_bag and not any(
+            sum(ps.favors) for ps in s.players) and set(s.market_favors) == {None},
+                "the family game has no Ancients and no Favor Tokens")

@@ -1,10 +1,30 @@
-"""Points, the Sacred Mountain track, the Most Trees achievement and the winner."""
+"""All of the scoring of The Dawn of Pangaea: points on the Sacred Mountain, the Most Trees
+achievement, the Wild Woods Player Board, each player's breakdown and the winner, and what a
+Ritual would score now (the points of one Ritual, every Ritual ranked best first).
+
+Every function works on a hand-built position as well as on a game in progress (see
+``GameState.arranged``); a state is only read, never changed.
+
+>>> from pangaea_lab import pangaea
+>>> s = pangaea.new_game(players=2, seed=7)
+>>> [b.total for b in scores(s)], winners(s)
+([0, 0], [])
+"""
 
 from __future__ import annotations
 
-from typing import Sequence
+from dataclasses import replace
+from itertools import product
+from typing import Any, Iterator, Sequence
 
 from ..core.protocol import ScoreBreakdown
+from .actions import PangaeaAction, PlayCreature, PlayLand
+from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard, LandCard, woods_data
+from .rituals import RitualOption, checked_option, listed_options
+
+#: the mode of Return of the Ancients, where the team climbs instead of scoring
+COOP = "ancients"
+WILD = BLESSING_KINDS.index("Wild Weather")
 
 
 def mountain_position(points: int, summit: int) -> tuple[int, int]:
@@ -54,3 +74,131 @@ def rank(totals: Sequence[int], weather_left: Sequence[int]) -> list[int]:
     tied = [p for p, t in enumerate(totals) if t == best]
     most = max(weather_left[p] for p in tied)
     return [p for p in tied if weather_left[p] == most]
+
+
+def board_points(s: Any, p: int) -> int:
+    """Wild Woods Final Scoring: the points printed on the empty slots of a Player Board
+    (0 without the expansion)."""
+    return s.player_boards[p].free_points(woods_data(s.edition)) if s.wild_woods else 0
+
+
+def scores(s: Any) -> list[ScoreBreakdown]:
+    """Each player's points by category.  In Return of the Ancients nobody scores points:
+    every player shows the team's progress, the step of each Ancient Marker (a returned
+    Ancient stands on the summit)."""
+    if s.mode == COOP:
+        team = tuple((f"{a} Marker step", step) for a, step in zip(ANCIENTS, s.ancient_steps))
+        return [ScoreBreakdown(player=p, categories=team) for p in range(s.num_players)]
+    final = s.is_over
+    bonus = s.edition.most_trees_bonus
+    return [breakdown(p, ps.creature_points, ps.land_points,
+                      bonus if s.most_trees == p else 0, final,
+                      board_points(s, p) if s.wild_woods else None)
+            for p, ps in enumerate(s.players)]
+
+
+def winners(s: Any) -> list[int]:
+    """Who wins a finished game: the best total (ties broken by :func:`rank`); in Return of
+    the Ancients everyone wins or everyone loses."""
+    if not s.is_over:
+        return []
+    if s.mode == COOP:
+        return list(range(s.num_players)) if s.result == "won" else []
+    return rank([b.total for b in scores(s)], [sum(ps.weather) for ps in s.players])
+
+
+# ----- what a Ritual scores now -------------------------------------------------------------
+
+
+def payments(card: CreatureCard, have: tuple[int, ...], wild_blessings: int,
+             biomes: tuple[str, ...]) -> Iterator[tuple[tuple[tuple[str, int], ...], int]]:
+    """Every distinct way to pay a Creature Ritual: ``(tokens per weather, Wild Weather used)``.
+
+    Tokens must cover the card's weather symbols, any token may fill a wild symbol, and a Wild
+    Weather Blessing stands in for one token of any kind."""
+    need = [dict(card.cost).get(b, 0) for b in biomes]
+    size = card.size
+    ranges = [range(0, min(have[k], need[k] + card.wild) + 1) for k in range(len(biomes))]
+    for tokens in product(*ranges):
+        extra = sum(max(0, t - n) for t, n in zip(tokens, need))
+        if extra > card.wild:
+            continue
+        used_wild = size - sum(tokens)
+        if used_wild < 0 or used_wild > wild_blessings:
+            continue
+        yield tuple((b, t) for b, t in zip(biomes, tokens) if t), used_wild
+
+
+def free_ritual(s: Any, card: Any) -> bool:
+    """Return of the Ancients: the Creature Rituals of an Ancient back from exile (its marker
+    on the summit) cost no Weather Tokens."""
+    return (s.mode == COOP and card.kind == "creature"
+            and s.ancient_steps[ANCIENTS.index(card.ancient)] >= s.edition.summit_steps)
+
+
+def ritual_actions(s: Any, player: int) -> list[PangaeaAction]:
+    """Every Ritual ``player`` could perform now with a card from their hand or the Open
+    Market: Land Rituals along each listed path (see :func:`~.rituals.listed_options`),
+    Creature Rituals with each way to pay."""
+    ps = s.players[player]
+    out: list[PangaeaAction] = []
+    pos = s.position
+    sources = [(c, False) for c in ps.hand] + [(c, True) for c in s.market if c is not None]
+    for card_id, from_market in sources:
+        card = s.card(card_id)
+        where = "market" if from_market else "hand"
+        if isinstance(card, CreatureCard):
+            free = (((), 0),) if free_ritual(s, card) else None   # a returned Ancient's card
+            for pay, wild in free or payments(card, ps.weather, ps.blessings[WILD],
+                                              s.edition.biomes):
+                a = PlayCreature(card_id, from_market, pay, wild)
+                out.append(replace(a, label=f"{card.title} from {where}: pay "
+                                   + ", ".join([f"{n} {w}" for w, n in pay]
+                                               + ([f"{wild} Wild Weather"] if wild else []))))
+        else:
+            for opt in listed_options(pos, player, card):
+                a = PlayLand(card_id, from_market, opt.path)
+                via = " ".join(str(c) for c in opt.path[1:-1])
+                out.append(replace(a, label=f"{card.title} from {where}: {opt.start}→{opt.end}"
+                                   + (f" via {via}" if via else "") + f", {opt.points} points"))
+    return out
+
+
+def ritual_points(s: Any, action: PangaeaAction, player: int | None = None) -> int:
+    """Points a Ritual action would score now (0 for other actions)."""
+    player = s.turn_player if player is None else player
+    if isinstance(action, PlayCreature):
+        return s.card(action.card).points
+    if isinstance(action, PlayLand):
+        card = s.card(action.card)
+        if not isinstance(card, LandCard):
+            return 0
+        option = checked_option(s.position, player, card, action.path)
+        return option.points if isinstance(option, RitualOption) else 0
+    return 0
+
+
+def rank_rituals(s: Any, player: int | None = None) -> list[tuple[int, PangaeaAction]]:
+    """Every Ritual the player can perform now (hand and market; Land Rituals with every
+    start, end and shortest path, or one path per score between two Trees joined by very many
+    paths, see :func:`~.rituals.listed_options`; Creature Rituals with every payment), best
+    first, as ``(points, action)``."""
+    player = s.turn_player if player is None else player
+    points: dict[str, dict] = {}
+    ranked = []
+    for a in ritual_actions(s, player):
+        if isinstance(a, PlayLand):
+            if a.card not in points:
+                points[a.card] = {o.path: o.points for o in
+                                  listed_options(s.position, player, s.card(a.card))}
+            ranked.append((points[a.card][a.path], a))
+        else:
+            ranked.append((s.card(a.card).points, a))
+    ranked.sort(key=lambda pa: -pa[0])
+    return ranked
+
+
+def evaluate(s: Any, action: PangaeaAction, player: int) -> int:
+    """The immediate score gain of an action for the greedy computer player: a Ritual's points
+    (see :func:`ritual_points`) for the player whose turn it is, 0 for anything else."""
+    return ritual_points(s, action) if player == s.turn_player else 0

@@ -9,64 +9,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Mapping
 
 from ..core.errors import InvalidSetup
 from ..core.rng import check_seed, make_rng
+from . import coop, woods
 from .board import Board, build_continent
-from .edition import ANCIENTS, BLESSING_KINDS, Edition, load_edition
-from .rituals import NOBODY
-from .state import PLAYER_NAMES, GameState, PlayerState
-
-
-@dataclass(frozen=True)
-class SetupStep:
-    """One step of Game Setup: a title, what happens in plain words, and the state after it."""
-
-    title: str
-    explanation: str
-    state: GameState
-
-
-def lay_blessings(state: GameState, rng) -> GameState:
-    """Game Setup: shuffle the Blessing bag and lay one token face up on every Water Space
-    with the blessing icon; the rest stay in the bag, in their shuffled order."""
-    bag = list(state.blessing_bag)
-    rng.shuffle(bag)
-    blessings = [""] * len(state.board)
-    for i, marked in enumerate(state.board.blessing_marked):
-        if marked:
-            blessings[i] = bag.pop(0)
-    return replace(state, board_blessings=tuple(blessings), blessing_bag=tuple(bag))
-
-
-#: Blessings the family rules leave in the box: without Ancient Guardians a Call Ancient
-#: Blessing could never be used (assumption 'family-no-call-ancient')
-FAMILY_BOXED_BLESSINGS = ("Call Ancient",)
-
-
-def blank_state(ed: Edition, board: Board, players: int, seed: int | str, family: bool = False,
-                **fields) -> GameState:
-    """Everything still in the box: each player's Trees and Seeds in their supply (one Seed
-    kept back as the score marker), the Ritual decks in edition order, every Blessing in the
-    bag and (full game) every Favor Token in its bag.  ``fields`` sets further state fields
-    (e.g. those of Return of the Ancients)."""
-    cells = len(board)
-    start = PlayerState(trees=ed.trees_per_player, seeds=ed.seeds_per_player - 1, hand=(),
-                        weather=(0,) * len(ed.biomes), blessings=(0,) * len(BLESSING_KINDS))
-    return GameState(
-        edition=ed, board=board, seed=seed, family=family, trees=(NOBODY,) * cells,
-        seeds=(NOBODY,) * cells, spirits=(NOBODY,) * players, board_blessings=("",) * cells,
-        players=(start,) * players, land_deck=tuple(c.id for c in ed.land_cards),
-        creature_deck=tuple(c.id for c in ed.creature_cards), market=(None,) * 4,
-        weather_supply=ed.weather_tokens,
-        blessing_bag=tuple(k for k, count in ed.blessings for _ in range(count)
-                           if not (family and k in FAMILY_BOXED_BLESSINGS)),
-        blessing_discard=(), most_trees=NOBODY, first_player=0, turn_player=0,
-        favor_bag=() if family else tuple(a for a, n in zip(ANCIENTS, ed.favor_tokens)
-                                          for _ in range(n)), **fields)
+from .edition import Edition, load_edition
+from .game import GAME
+from .state import (FAMILY_BOXED_BLESSINGS, PLAYER_NAMES, GameState, SetupStep,  # noqa: F401
+                    blank_state, lay_blessings)
 
 
 def setup_steps(players: int = 2, seed: int | str = 0, family: bool = False,
@@ -80,32 +34,21 @@ def setup_steps(players: int = 2, seed: int | str = 0, family: bool = False,
     ``mode="ancients"`` (or ``"coop"``) gives the 9 steps of Return of the Ancients instead;
     ``wild_woods=True`` adds the Wild Woods steps (with Elemental Storms unless
     ``storms=False``)."""
+    GAME.check_players(players)
+    GAME.check_options(dict(family=family, mode=mode, difficulty=difficulty,
+                            wild_woods=wild_woods, storms=storms))
     ed = load_edition(edition)
     check_seed(seed)
     if mode == "coop":
-        mode = "ancients"
-    if mode not in ("", "ancients"):
-        raise InvalidSetup(f"mode must be 'coop' or 'ancients' (Return of the Ancients) or left "
-                           f"out, not {mode!r}")
-    for name, flag in (("wild_woods", wild_woods), ("storms", storms)):
-        if not isinstance(flag, bool):
-            raise InvalidSetup(f"{name} must be True or False, not {flag!r}")
-    if wild_woods:
-        from .woods import check_new_game
-        check_new_game(players, mode, ed)
-    if mode == "ancients":
+        mode = coop.MODE
+    if wild_woods:   # 2 to 4 players, or 1 to 4 with Return of the Ancients
+        woods.check_new_game(players, mode, ed)
+    if mode == coop.MODE:
         if family:
             raise InvalidSetup("Return of the Ancients uses the Ancients and Favor Tokens; it "
                                "cannot be played with family=True")
-        from .coop import setup_steps as coop_steps
-        steps = coop_steps(players, seed, difficulty, ed, board, wild_woods)
+        steps = coop.setup_steps(players, seed, difficulty, ed, board, wild_woods)
         return _with_woods(steps, seed, storms) if wild_woods else steps
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise InvalidSetup(f"players must be a whole number, not {players!r}")
-    if not isinstance(family, bool):
-        raise InvalidSetup(f"family must be True or False, not {family!r}")
-    if len(PLAYER_NAMES) < players:
-        raise InvalidSetup(f"at most {len(PLAYER_NAMES)} players have colours")
     if board is None:
         board = build_continent(ed, players, seed)
     elif not set(board.biome) <= set(ed.biomes):
@@ -180,10 +123,9 @@ def setup_steps(players: int = 2, seed: int | str = 0, family: bool = False,
 
 def _with_woods(steps: list[SetupStep], seed: int | str, storms: bool) -> list[SetupStep]:
     """The Wild Woods setup steps after the others (Player Boards, then the Storms)."""
-    from .woods import setup
     rng = make_rng(seed, "setup", "wild woods")
     return steps + [SetupStep(title, text, state)
-                    for title, text, state in setup(steps[-1].state, rng, storms)]
+                    for title, text, state in woods.setup(steps[-1].state, rng, storms)]
 
 
 def new_game(players: int = 2, seed: int | str = 0, family: bool = False,

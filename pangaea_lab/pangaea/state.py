@@ -1,21 +1,26 @@
 """The changing state of a game of The Dawn of Pangaea, and saving it as JSON.
 
-A state never changes after it is made: ``apply`` (in :mod:`.rules`) builds a new one.  Per
-space data are tuples indexed like ``board.cells``; -1 means "nobody".
+A state is data: it never changes after it is made, and it knows no rules.  The rules
+(:mod:`.rules`), the scoring (:mod:`.scoring`) and the drawing (:mod:`.render`) are functions
+over it, reached through the game (:data:`.game.GAME`).  Per space data are tuples indexed
+like ``board.cells``; -1 means "nobody".
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Iterable
+from typing import Any, Callable, ClassVar
 
 from ..core import jsonio
+from ..core.engine import Decision
 from ..core.errors import InvalidData
 from ..core.hexgrid import Hex
-from ..core.protocol import GameState as BaseState, ScoreBreakdown
-from ..core.validate import guarded_apply, load_guarded, require
-from .board import Board, board_from_list
-from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard, Edition, LandCard, edition_from_dict
+from ..core.jsonio import Check, Int, Record, Seq, Text
+from ..core.protocol import GameState as BaseState
+from .board import Board, board_from_list, stormy_board
+from .edition import (ANCIENTS, BLESSING_KINDS, DIFFICULTIES, SHADOW_KINDS, CreatureCard, Edition,
+                      LandCard, WoodsData, edition_from_dict, woods_data)
+from .game import GAME
 from . import scoring
 from .rituals import NOBODY, Position
 
@@ -23,12 +28,21 @@ PLAYER_NAMES = ("Red", "Blue", "Orange", "Purple")
 MARKET_SLOTS = ("land", "land", "creature", "creature")
 PHASES = ("main", "final", "over")
 COOP_MARKET_SLOTS = ("land", "creature", "creature", "creature")
+#: the mode of Return of the Ancients
+COOP = "ancients"
+#: Elemental Storm cards are "storm-1" .. "storm-4" in the Wild Woods decks
+STORM = "storm-"
 
 
 def market_slots(state: "GameState") -> tuple[str, ...]:
     """The kind of card each Open Market slot holds: 2 Land + 2 Creature, or in Return of the
     Ancients 1 Land + 3 Creature (Game Setup step 5)."""
-    return COOP_MARKET_SLOTS if state.mode == "ancients" else MARKET_SLOTS
+    return COOP_MARKET_SLOTS if state.mode == COOP else MARKET_SLOTS
+
+
+def storm_ids(ed: Edition) -> tuple[str, ...]:
+    """The Elemental Storm cards of the edition's Wild Woods data."""
+    return tuple(f"{STORM}{k + 1}" for k in range(len(woods_data(ed).storms)))
 
 
 @dataclass(frozen=True)
@@ -58,18 +72,56 @@ class PlayerState:
         return self.favors[ANCIENTS.index(ancient)]
 
 
-DECISIONS = ("draw", "move", "okuma", "summon", "chain", "ecosystem",
-             # Return of the Ancients
-             "shadow", "scourge", "ascend", "devour", "seed",
-             # Wild Woods
-             "expand", "raise", "treetop")
+@dataclass(frozen=True)
+class PlayerBoard:
+    """One player's Wild Woods Player Board."""
+
+    slots: tuple[bool, ...]        # a Treetop still lies on each slot
+    blessings: tuple[str, ...]     # the Blessing still lying on each slot ("" for none)
+    unlocked: tuple[bool, ...]     # extra Seeds already taken into the supply for good
+    given_up: int = 0              # starting Seeds given up (Wild Woods Moon Cards)
+    owed: int = 0                  # ... still to give up once one is back in the supply
+
+    def locked(self) -> int:
+        """Extra Seeds still held back by Treetops."""
+        return self.unlocked.count(False)
+
+    def free_points(self, data: WoodsData) -> int:
+        """Points of the empty slots (Final Scoring)."""
+        return sum(slot.points for slot, full in zip(data.slots, self.slots) if not full)
+
+
+#: what each decision asks, in words completing "... must first", and the rule that asks it
+DECISION_WORDS = {
+    "draw": ("choose a new Hand Ritual", "Step 3: Draw New Card"),
+    "move": ("choose which Tree moves onto the growing Seed", "Moving Trees"),
+    "okuma": ("move Okuma to a neighbouring space", "Summon the Ancients: Okuma"),
+    "summon": ("place the summoned Ancient", "Summon the Ancients"),
+    "chain": ("place the played card in a Ritual Chain", "Step 2: Ritual Chains"),
+    "ecosystem": ("choose the Blessing the Ecosystem earns", "Creating Ecosystems"),
+    # Return of the Ancients
+    "shadow": ("move the Spirit of Shadows", "Shadow Phase"),
+    "scourge": ("place a spreading Scourge Marker", "Scourge"),
+    "ascend": ("choose the Ancient Marker the Land Ritual moves up",
+               "Changes in the Player Phase: Playing Ritual Cards"),
+    "devour": ("decide whether to leave a Seed where the Tree was devoured", "Shadow Phase: Devour"),
+    "seed": ("place Thorondal's second Seed", "Scourge: Healing Scourge"),
+    # Wild Woods
+    "expand": ("sow more Seeds or stop", "Expand Forest (Wild Woods)"),
+    "raise": ("choose the Tree that takes the Treetop", "Add Treetop"),
+    "treetop": ("choose the empty slot a returned Treetop goes back to",
+                "Play Ritual Card (Wild Woods)"),
+}
+DECISIONS = tuple(DECISION_WORDS)
 
 
 @dataclass(frozen=True)
 class Pending:
     """A decision that interrupts the turn: Step 3 (draw a new card), moving Trees, moving
-    Okuma, placing a summoned Ancient, placing a card in a Ritual Chain, or choosing the
-    Blessing an Ecosystem earns."""
+    Okuma, placing a summoned Ancient, placing a card in a Ritual Chain, choosing the
+    Blessing an Ecosystem earns, and the decisions of Return of the Ancients and Wild Woods
+    (see :data:`DECISION_WORDS`).  The fields are those of the save file; :meth:`decision`
+    gives it as the engine's :class:`~pangaea_lab.core.engine.Decision`."""
 
     kind: str                       # one of DECISIONS
     player: int
@@ -81,12 +133,30 @@ class Pending:
     amount: int = 0                 # "ascend": steps; "chain": 1 if the card was a free Ritual
     area: str = ""                  # "scourge": "shadow" (around the Shadow) or "any"
 
+    @property
+    def must(self) -> str:
+        """What the player must do, completing "... must first"."""
+        return DECISION_WORDS[self.kind][0]
+
+    @property
+    def rule(self) -> str:
+        """The rule that asks for this decision."""
+        return DECISION_WORDS[self.kind][1]
+
+    def decision(self) -> Decision:
+        return Decision(self.kind, self.player, self.must)
+
+    def words(self) -> str:
+        """E.g. "Red must first choose a new Hand Ritual." """
+        return self.decision().words(lambda p: PLAYER_NAMES[p])
+
 
 @dataclass(frozen=True, eq=True)
 class GameState(BaseState):
     """A position of The Dawn of Pangaea (see :func:`pangaea_lab.pangaea.new_game`)."""
 
     game = "pangaea"
+    GAME: ClassVar = GAME
 
     edition: Edition
     board: Board
@@ -146,7 +216,8 @@ class GameState(BaseState):
     woods_box: tuple[str, ...] = ()            # Wild Woods Blessings not on a Player Board
     grown_tall: int = NOBODY                   # a Tree that reached level 3 this turn
 
-    # ----- protocol -------------------------------------------------------------------------
+
+    # ----- protocol (legal actions, apply, scores and drawing come from GAME) ------------------
 
     @property
     def num_players(self) -> int:
@@ -169,42 +240,12 @@ class GameState(BaseState):
     def is_over(self) -> bool:
         return self.phase == "over"
 
-    def legal_actions(self) -> list:
-        from .rules import legal_actions
-        return legal_actions(self)
-
-    def apply(self, action) -> "GameState":
-        from .actions import PangaeaAction
-        from .rules import apply
-        return guarded_apply(self, action, PangaeaAction, lambda: apply(self, action),
-                             "The Dawn of Pangaea")
-
-    def scores(self) -> list[ScoreBreakdown]:
-        """Each player's points by category.  In Return of the Ancients nobody scores points:
-        every player shows the team's progress, the step of each Ancient Marker (a returned
-        Ancient stands on the summit)."""
-        if self.mode == "ancients":
-            team = tuple((f"{a} Marker step", step) for a, step in zip(ANCIENTS, self.ancient_steps))
-            return [ScoreBreakdown(player=p, categories=team) for p in range(self.num_players)]
-        final = self.is_over
-        bonus = self.edition.most_trees_bonus
-        from .woods import board_points
-        return [scoring.breakdown(p, ps.creature_points, ps.land_points,
-                                  bonus if self.most_trees == p else 0, final,
-                                  board_points(self, p) if self.wild_woods else None)
-                for p, ps in enumerate(self.players)]
-
     def winners(self) -> list[int]:
-        if not self.is_over:
-            return []
-        if self.mode == "ancients":   # co-op: everyone wins or everyone loses
-            return list(range(self.num_players)) if self.result == "won" else []
-        return scoring.rank([s.total for s in self.scores()],
-                            [sum(ps.weather) for ps in self.players])
+        return scoring.winners(self)
 
     def outcome(self) -> str:
         """How a co-op game ended, for the widget's last line ("" for the competitive game)."""
-        if self.mode != "ancients" or not self.result:
+        if self.mode != COOP or not self.result:
             return ""
         team = "you" if self.num_players == 1 else "the team"
         return f"{team} {self.result} ({self.end_reason})."
@@ -227,9 +268,8 @@ class GameState(BaseState):
         if self.most_trees == player:
             text += "; holds Most Trees"
         if self.wild_woods:
-            from .woods import level, woods_data
             pb = self.player_boards[player]
-            tall = [level(self, i) for i in self.board.land if self.trees[i] == player]
+            tall = [self.level(i) for i in self.board.land if self.trees[i] == player]
             text += (f"; Player Board: {pb.slots.count(True)} Treetops left, "
                      f"{pb.unlocked.count(True)} extra Seed(s) unlocked, free slots worth "
                      f"{pb.free_points(woods_data(self.edition))}; Trees by level: "
@@ -239,10 +279,6 @@ class GameState(BaseState):
             chains = " | ".join(" ".join(c) for c in ps.chains) or "none yet"
             text += f"; Favor Tokens: {favors}; Ritual Chains: {chains}"
         return text
-
-    def to_svg(self, highlight: Iterable[Any] = ()) -> str:
-        from .render import board_svg
-        return board_svg(self, highlight=highlight)
 
     def action_highlight(self, action) -> list[Hex]:
         """The spaces an action touches, for highlighting it on the board."""
@@ -255,27 +291,36 @@ class GameState(BaseState):
 
     def evaluate(self, action, player: int) -> int:
         """The immediate score gain of an action (used by GreedyPlayer): a Ritual's points
-        from the ranking of :func:`~.rules.rank_rituals`, 0 for anything else."""
-        from .rules import ritual_points
-        return ritual_points(self, action) if player == self.turn_player else 0
+        (see :func:`.scoring.evaluate`), 0 for anything else."""
+        return scoring.evaluate(self, action, player)
 
     # ----- helpers ----------------------------------------------------------------------------
 
     @property
     def position(self) -> Position:
-        """Trees and Spirits as a :class:`~.rituals.Position`, for Land Ritual questions."""
+        """Trees and Spirits as a :class:`~.rituals.Position`, for Land Ritual questions (in
+        Wild Woods, tiles covered by a Storm count as the Storm's weather)."""
         at = [NOBODY] * len(self.board)
         for p, i in enumerate(self.spirits):
             if i != NOBODY:
                 at[i] = p
-        board = self.board
-        if self.storm_tiles:   # Storm-covered tiles count as the Storm's weather
-            from .woods import ritual_board
-            board = ritual_board(self)
+        board = stormy_board(self.board, self.storm_tiles)
         return Position(board, self.trees, tuple(at), self.ancients[1], self.ancients[2])
 
     def card(self, card_id: str) -> LandCard | CreatureCard:
         return self.edition.card(card_id)
+
+    def level(self, i: int) -> int:
+        """A Tree's level: 1, plus 1 per Treetop on it in Wild Woods (0 if no Tree stands
+        there)."""
+        if self.trees[i] == NOBODY:
+            return 0
+        return 1 + (self.treetops[i] if self.wild_woods else 0)
+
+    def returned(self, ancient: str) -> bool:
+        """Return of the Ancients: an Ancient is back from exile once its marker reached the
+        summit."""
+        return self.ancient_steps[ANCIENTS.index(ancient)] >= self.edition.summit_steps
 
     def spirit_cell(self, player: int) -> Hex | None:
         i = self.spirits[player]
@@ -294,116 +339,8 @@ class GameState(BaseState):
     def with_players(self, players: list[PlayerState]) -> "GameState":
         return replace(self, players=tuple(players))
 
-    def arranged(self, **changes: Any) -> "GameState":
-        """The same game with pieces placed by hand, for lessons and "score this" questions.
-
-        Keywords (see :func:`~.arrange.arrange`): ``trees={cell: player}``,
-        ``seeds={cell: player}``, ``spirits={player: cell}``, ``weather={player: {biome: n}}``,
-        ``blessings={player: {kind: n}}``, ``hands={player: [card, ...]}``,
-        ``points={player: n}``, ``favors={player: {ancient: n}}``,
-        ``chains={player: [[card, ...], ...]}``, ``ancients={name: cell}``; in Wild Woods
-        also ``treetops={cell: n}`` (0-2 on a Tree, taken from its owner's Player Board in slot
-        order) and ``seeds={cell: {player: n}}`` for several Seeds on one space.
-
-        Trees and Seeds come from (or go back to) their owners' supplies; Weather Tokens and
-        Blessings from the supply and the bag; hand cards from the decks or the market
-        (replaced from the decks); in the full game also Favor Tokens, Ritual Chains of played
-        cards (from the decks) and the Ancients' spaces.  Anything impossible raises
-        InvalidSetup naming it, e.g. more than 10 Trees for a player.
-
-        >>> from pangaea_lab import pangaea
-        >>> s = pangaea.new_game(players=2, seed=1)
-        >>> cell = s.board.cells[s.board.land[0]]
-        >>> s.arranged(trees={cell: 1}).players[1].trees
-        9
-        """
-        from .arrange import arrange
-        return arrange(self, **changes)
-
-    # ----- invariants ---------------------------------------------------------------------------
-
-    def check_invariants(self) -> None:
-        """Component counts are conserved; raises AssertionError naming what is off."""
-        ed = self.edition
-        n = self.num_players
-        for p, ps in enumerate(self.players):
-            require(ps.trees + self.trees.count(p) == ed.trees_per_player,
-                    f"{PLAYER_NAMES[p]} should own {ed.trees_per_player} Trees (supply + continent)")
-            paired = sum(1 for i in self.paired if self.seeds[i] == p)
-            if self.wild_woods:
-                from .woods import woods_data
-                pb = self.player_boards[p]
-                owned = ed.seeds_per_player + woods_data(ed).extra_seeds
-                held = (ps.seeds + sum(x[p] for x in self.seed_stacks) + 1 + pb.locked()
-                        + pb.given_up)
-                require(held == owned, f"{PLAYER_NAMES[p]} should own {owned} Seeds (supply + "
-                                       "continent + score marker + locked + given up)")
-            else:
-                require(ps.seeds + self.seeds.count(p) + paired + 1 == ed.seeds_per_player,
-                        f"{PLAYER_NAMES[p]} should own {ed.seeds_per_player} Seeds (supply + continent + score marker)")
-            require(ps.trees >= 0 and ps.seeds >= 0 and min(ps.weather) >= 0 and min(ps.blessings) >= 0)
-        for k, total in enumerate(ed.weather_tokens):
-            held = (self.weather_supply[k] + sum(ps.weather[k] for ps in self.players)
-                    + sum(n for _, w, n in self.storm_tiles if w == ed.biomes[k]))
-            require(held == total, f"{ed.biomes[k]} Weather Tokens: {held} in play, {total} in the box")
-        woods_bless: dict[str, int] = {}
-        if self.wild_woods:
-            from .woods import woods_data
-            woods_bless = dict(woods_data(ed).blessings)
-        for k, kind in enumerate(BLESSING_KINDS):
-            count = (sum(ps.blessings[k] for ps in self.players) + self.board_blessings.count(kind)
-                     + self.blessing_bag.count(kind) + self.blessing_discard.count(kind)
-                     + sum(pb.blessings.count(kind) for pb in self.player_boards)
-                     + self.woods_box.count(kind))
-            boxed = self.family and kind == "Call Ancient"   # assumption 'family-no-call-ancient'
-            require(count == (0 if boxed else dict(ed.blessings)[kind]) + woods_bless.get(kind, 0),
-                    f"{kind} Blessings are not conserved")
-        cards = (list(self.land_deck) + list(self.creature_deck) + [c for c in self.market if c]
-                 + [c for ps in self.players for c in ps.hand] + [c for ps in self.players for c in ps.played]
-                 + list(self.box_cards))
-        cards = [c for c in cards if not c.startswith("storm-")]
-        require(sorted(cards) == sorted(ed.cards), "every Ritual card must be in exactly one place")
-        for i in range(len(self.board)):
-            if self.trees[i] != NOBODY or self.seeds[i] != NOBODY:
-                require(self.board.terrain[i] == "land", "Trees and Seeds stand on land only")
-            require(not (self.trees[i] != NOBODY and self.seeds[i] != NOBODY),
-                    f"{self.board.cells[i]} holds a Tree and a Seed")
-        spirits = [i for i in self.spirits if i != NOBODY]
-        require(len(set(spirits)) == len(spirits), "two Spirits share a Water Space")
-        require(all(self.board.terrain[i] == "water" for i in spirits), "Spirits stand on water")
-        counts = [self.trees.count(p) for p in range(n)]
-        require(self.most_trees == scoring.most_trees_holder(counts, ed.most_trees_minimum),
-                "the Most Trees marker is with the wrong player")
-        for k, ancient in enumerate(ANCIENTS if not self.family else ()):
-            held = (self.favor_bag.count(ancient) + self.market_favors.count(ancient)
-                    + sum(ps.favors[k] for ps in self.players)
-                    + sum(1 for ps in self.players for _, a in ps.activated if a == ancient)
-                    + (self.mode == "ancients"))   # the Ancient Marker on the mountain
-            require(held == ed.favor_tokens[k], f"{ancient} Favor Tokens: {held} in play, {ed.favor_tokens[k]} in the box")
-        for p, ps in enumerate(self.players):
-            cards_on = [c for c, _ in ps.activated]
-            require(len(set(cards_on)) == len(cards_on), "a card holds more than one Favor Token")
-            require(set(cards_on) <= set(ps.played), "a Favor Token sits on a card not played")
-            if not self.family:
-                chained = [c for chain in ps.chains for c in chain]
-                require(sorted(chained) == sorted(ps.played) or (
-                    self.pending is not None and self.pending.kind == "chain"
-                    and sorted(chained + [self.pending.card]) == sorted(ps.played)),
-                        "every played card belongs to exactly one Ritual Chain")
-        okuma, chelon, thorondal = self.ancients
-        require(okuma == NOBODY or self.board.terrain[okuma] == "land", "Okuma stands on land")
-        require(chelon == NOBODY or self.board.terrain[chelon] == "water", "Chelon stands on water")
-        require(thorondal == NOBODY or self.trees[thorondal] != NOBODY, "Thorondal stands on a Tree")
-        if self.mode == "ancients":
-            from .coop import check_invariants
-            check_invariants(self)
-        if self.wild_woods:
-            from .woods import check_invariants as woods_invariants
-            woods_invariants(self)
-        if self.family:
-            require(self.ancients == (NOBODY,) * 3 and not self.favor_bag and not any(
-                sum(ps.favors) for ps in self.players) and set(self.market_favors) == {None},
-                    "the family game has no Ancients and no Favor Tokens")
+    # ``arranged`` (pieces placed by hand) and ``check_invariants`` are bound to this class by
+    # the package (from :mod:`.arrange` and :mod:`.rules`), which import this module.
 
     # ----- JSON ---------------------------------------------------------------------------------
 
@@ -447,216 +384,494 @@ class GameState(BaseState):
             "round": self.round, "end_triggered": self.end_triggered, "phase": self.phase,
             "final_ritual_done": self.final_ritual_done, "end_reason": self.end_reason,
         }
-        if self.mode == "ancients":
-            from .coop import coop_to_dict
-            data["ancients_mode"] = coop_to_dict(self)
+        if self.mode == COOP:
+            data["ancients_mode"] = _coop_section(self)
         if self.wild_woods:
-            from .woods import woods_to_dict
-            data["wild_woods"] = woods_to_dict(self)
+            data["wild_woods"] = _woods_section(self)
         # the edition is written first, from its cached canonical text (it is the bulk of a save)
         return '{"edition":' + ed.canonical_json + "," + jsonio.dumps(data)[1:]
 
     @classmethod
     def from_json(cls, text: str | bytes) -> "GameState":
-        """Read a saved game; a tampered or malformed file raises InvalidData naming the field."""
-        return load_guarded("save file", lambda: cls._from_json(text))
+        """Read a saved game; a tampered or malformed file raises InvalidData naming the field
+        (the fields are declared in :class:`SaveSchema`)."""
+        schema = SaveSchema()
+        return jsonio.load_save(text, cls.game, schema, lambda values: schema.build(cls, values))
 
-    @classmethod
-    def _from_json(cls, text: str | bytes) -> "GameState":
-        data = jsonio.open_save(text, cls.game)
-        f = jsonio.field
-        ed = edition_from_dict(f(data, "edition", dict, "save"))
-        board = board_from_list(f(data, "board", list, "save"), f(data, "mountain", list, "save"),
-                                ed.biomes)
-        seed = f(data, "seed", (int, str), "save")
-        family = f(data, "family", bool, "save")
-        raw_players = f(data, "players", list, "save")
-        n = len(raw_players)
-        low = 1 if "ancients_mode" in data else ed.min_players   # solo is allowed in co-op
-        if not low <= n <= ed.max_players:
-            raise InvalidData(f"field 'players' lists {n} players; the game is for "
-                              f"{low} to {ed.max_players}")
 
-        def player_no(v: Any, where: str, allow_none: bool = False) -> int:
-            if allow_none and v in (None, -1):
-                return NOBODY
-            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < n:
-                raise InvalidData(f"field {where} must be a player number 0..{n - 1}, found {v!r}")
+def _coop_section(s: GameState) -> dict:
+    """The Return of the Ancients fields of a save."""
+    cells = s.board.cells
+    return {
+        "difficulty": s.difficulty, "ancient_steps": dict(zip(ANCIENTS, s.ancient_steps)),
+        "devour_steps": list(s.devour_steps), "scourged": [list(cells[i]) for i in s.scourged],
+        "scourge_supply": s.scourge_supply, "shadow": list(cells[s.shadow]),
+        "shadow_bag": list(s.shadow_bag), "moon_stacks": [list(x) for x in s.moon_stacks],
+        "moon_board": [list(x) for x in s.moon_board], "shadow_box": list(s.shadow_box),
+        "box_cards": list(s.box_cards), "cycle": s.cycle, "weather_shared": s.weather_shared,
+        "paired": [list(cells[i]) for i in s.paired], "result": s.result,
+    }
+
+
+def _woods_section(s: GameState) -> dict:
+    """The Wild Woods fields of a save."""
+    cells = s.board.cells
+    return {
+        "storms": s.storms,
+        "treetops": [[*cells[i], t] for i, t in enumerate(s.treetops) if t],
+        "seed_stacks": [[*cells[i], list(x)] for i, x in enumerate(s.seed_stacks) if sum(x)],
+        "boards": [{"slots": list(pb.slots), "blessings": list(pb.blessings),
+                    "unlocked": list(pb.unlocked), "given_up": pb.given_up, "owed": pb.owed}
+                   for pb in s.player_boards],
+        "storm_tiles": [list(x) for x in s.storm_tiles], "storm_discard": list(s.storm_discard),
+        "storm_box": list(s.storm_box), "woods_box": list(s.woods_box),
+        "grown_tall": None if s.grown_tall == NOBODY else list(cells[s.grown_tall]),
+    }
+
+
+# ----- reading a save -----------------------------------------------------------------------
+
+
+class Fields(Record):
+    """A :class:`~pangaea_lab.core.jsonio.Record` that names a missing field the way this
+    game's saves always have ("missing field players[0].trees")."""
+
+    def read(self, value: Any, where: str) -> dict:
+        if isinstance(value, dict):
+            for name in self.fields:
+                if name not in value:
+                    raise InvalidData(f"missing field {where or 'save'}.{name}")
+        return super().read(value, where)
+
+
+class SaveSchema(Fields):
+    """The declared fields of a save, read in this order: the edition and the board first,
+    because the cards, spaces and player numbers of every later field are checked against
+    them; then the sections of Return of the Ancients and Wild Woods when present.  One
+    schema reads one file (it remembers the edition, board and players it has read)."""
+
+    def __init__(self) -> None:
+        self.ed: Edition | None = None
+        self.board: Board | None = None
+        self.rows: Any = None
+        self.n = 0
+        self.coop = False
+        self.storms = False
+        space, player, card = Check(self.space), Check(self.player), Check(self.card)
+        cards = Seq(card, longest=500)
+        player_record = Fields({
+            "trees": Int(), "seeds": Int(), "hand": cards,
+            "weather": Check(self.weather_counts),
+            "blessings": Check(self.blessing_counts),
+            "creature_points": Int(), "land_points": Int(), "played": cards,
+            "favors": Check(self.counts_of(ANCIENTS)),
+            "chains": Seq(cards, longest=500), "activated": Seq(Check(self.activation), 500)})
+        self.decision_record = Fields({
+            "kind": Check(self.choice(DECISIONS)), "player": player,
+            "targets": Seq(space, 500), "owners": Seq(player, 500), "grown": Seq(space, 500),
+            "ancient": Text(), "card": Text()},
+            optional={"amount": (Check(self.amount), 0), "area": (Check(self.area), "")})
+        super().__init__({
+            "edition": Check(self.edition),
+            "board": Check(self.keep_rows),
+            "mountain": Check(self.build_board),
+            "seed": Check(self.seed),
+            "family": Check(self.flag),
+            "players": Check(lambda v, w: self.players(v, w, player_record)),
+            "spirits": Check(self.spirits),
+            "trees": Check(self.occupancy), "seeds": Check(self.occupancy),
+            "board_blessings": Check(self.board_blessings),
+            "land_deck": Seq(Check(self.deck_card), 500),
+            "creature_deck": Seq(Check(self.deck_card), 500),
+            "market": Check(self.market),
+            "weather_supply": Check(self.weather_counts),
+            "blessing_bag": Seq(Check(self.choice(BLESSING_KINDS, "one of the Blessing kinds")), 500),
+            "blessing_discard": Seq(Check(self.choice(BLESSING_KINDS, "one of the Blessing kinds")), 500),
+            "first_player": player, "turn_player": player,
+            "actions_taken": Check(self.actions_taken),
+            "exchange_used": Check(self.flag),
+            "decisions": Seq(Check(self.decision), 500),
+            "ancients": Check(self.ancients),
+            "favor_bag": Seq(Check(self.choice(ANCIENTS, "a Favor Token of")), 500),
+            "market_favors": Check(self.market_favors),
+            "round": Check(self.round),
+            "end_triggered": Check(self.flag), "phase": Check(self.choice(PHASES)),
+            "final_ritual_done": Check(self.flag), "end_reason": Text(longest=2000)},
+            optional={"ancients_mode": (Check(self.coop_section), None),
+                      "wild_woods": (Check(self.woods_section), None)},
+            extra=True)
+
+    def read(self, value: Any, where: str) -> dict:
+        if isinstance(value, dict):
+            self.coop = "ancients_mode" in value
+            if "wild_woods" in value:   # checked first: Storm cards may lie in the decks
+                woods = value["wild_woods"]
+                if not isinstance(woods, dict):
+                    raise InvalidData("field 'wild_woods' must be an object")
+                if not isinstance(woods.get("storms"), bool):
+                    raise InvalidData("field wild_woods.storms must be true or false")
+                self.storms = woods["storms"]
+        return super().read(value, where)
+
+    # ----- fields of every save ---------------------------------------------------------------
+
+    @staticmethod
+    def flag(v: Any, where: str) -> bool:
+        if not isinstance(v, bool):
+            raise InvalidData(f"field {where} must be true or false, found {v!r:.40}")
+        return v
+
+    @staticmethod
+    def seed(v: Any, where: str) -> int | str:
+        if isinstance(v, bool) or not isinstance(v, (int, str)) or (
+                isinstance(v, str) and len(v) > 1000):
+            raise InvalidData(f"field {where} must be a whole number or a text")
+        return v
+
+    @staticmethod
+    def choice(allowed: tuple[str, ...], what: str = "") -> Callable[[Any, str], str]:
+        """A text among ``allowed`` (a top-level field is quoted: "field 'phase' ...")."""
+        def read(v: Any, where: str) -> str:
+            if not isinstance(v, str) or v not in allowed:
+                field = repr(where) if where.isidentifier() else where
+                raise InvalidData(f"field {field} must be {what or 'one of'} {list(allowed)}, "
+                                  f"found {v!r:.40}")
             return v
+        return read
 
-        def space(v: Any, where: str) -> int:
-            if not isinstance(v, list) or len(v) < 2:
-                raise InvalidData(f"field {where} must start with a [q, r] space")
-            try:
-                return board.cell_of((v[0], v[1]))
-            except InvalidData as exc:
-                raise InvalidData(f"field {where}: {exc}") from None
+    def edition(self, v: Any, where: str) -> Edition:
+        if not isinstance(v, dict):
+            raise InvalidData(f"field save.edition must be dict, found {type(v).__name__}")
+        self.ed = edition_from_dict(v)
+        return self.ed
 
-        def occupancy(key: str) -> tuple[int, ...]:
-            out = [NOBODY] * len(board)
-            for k, row in enumerate(f(data, key, list, "save")):
-                if not isinstance(row, list) or len(row) != 3:
-                    raise InvalidData(f"field {key}[{k}] must be [q, r, player]")
-                i = space(row, f"{key}[{k}]")
-                if out[i] != NOBODY:
-                    raise InvalidData(f"field {key}[{k}]: space {board.cells[i]} is listed twice")
-                out[i] = player_no(row[2], f"{key}[{k}][2]")
-            return tuple(out)
+    def keep_rows(self, v: Any, where: str) -> Any:
+        self.rows = v
+        return v
 
-        def counts(obj: Any, keys: tuple[str, ...], where: str) -> tuple[int, ...]:
+    def build_board(self, v: Any, where: str) -> Board:
+        self.board = board_from_list(self.rows, v, self.ed.biomes)
+        return self.board
+
+    def players(self, v: Any, where: str, record: Record) -> tuple[PlayerState, ...]:
+        if not isinstance(v, list):
+            raise InvalidData("field save.players must be list")
+        n = len(v)
+        # the game's seats; solo is allowed in co-op only, as the edition says
+        low = GAME.min_players if self.coop else max(GAME.min_players, self.ed.min_players)
+        high = min(GAME.max_players, self.ed.max_players)
+        if not low <= n <= high:
+            raise InvalidData(f"field 'players' lists {n} players; the game is for "
+                              f"{low} to {high}")
+        self.n = n
+        return tuple(PlayerState(**record.read(raw, f"players[{p}]")) for p, raw in enumerate(v))
+
+    def player(self, v: Any, where: str) -> int:
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < self.n:
+            raise InvalidData(f"field {where} must be a player number 0..{self.n - 1}, "
+                              f"found {v!r:.40}")
+        return v
+
+    def space(self, v: Any, where: str) -> int:
+        if not isinstance(v, list) or len(v) < 2:
+            raise InvalidData(f"field {where} must start with a [q, r] space")
+        try:
+            return self.board.cell_of((v[0], v[1]))
+        except InvalidData as exc:
+            raise InvalidData(f"field {where}: {exc}") from None
+
+    def occupancy(self, v: Any, where: str) -> tuple[int, ...]:
+        if not isinstance(v, list):
+            raise InvalidData(f"field save.{where} must be list")
+        out = [NOBODY] * len(self.board)
+        for k, row in enumerate(v):
+            if not isinstance(row, list) or len(row) != 3:
+                raise InvalidData(f"field {where}[{k}] must be [q, r, player]")
+            i = self.space(row, f"{where}[{k}]")
+            if out[i] != NOBODY:
+                raise InvalidData(f"field {where}[{k}]: space {self.board.cells[i]} is listed "
+                                  "twice")
+            out[i] = self.player(row[2], f"{where}[{k}][2]")
+        return tuple(out)
+
+    def spirits(self, v: Any, where: str) -> tuple[int, ...]:
+        if not isinstance(v, list):
+            raise InvalidData("field save.spirits must be list")
+        out = []
+        for p, cell in enumerate(v):
+            if cell is None:
+                out.append(NOBODY)
+                continue
+            i = self.space(cell, f"spirits[{p}]")
+            if self.board.terrain[i] != "water":
+                raise InvalidData(f"field spirits[{p}]: a Spirit must stand on a Water Space")
+            out.append(i)
+        if len(out) != self.n:
+            raise InvalidData(f"field 'spirits' must list one entry per player ({self.n})")
+        return tuple(out)
+
+    def board_blessings(self, v: Any, where: str) -> tuple[str, ...]:
+        if not isinstance(v, list):
+            raise InvalidData("field save.board_blessings must be list")
+        out = [""] * len(self.board)
+        for k, row in enumerate(v):
+            if not isinstance(row, list) or len(row) != 3 or row[2] not in BLESSING_KINDS:
+                raise InvalidData(f"field board_blessings[{k}] must be [q, r, kind]")
+            out[self.space(row, f"board_blessings[{k}]")] = row[2]
+        return tuple(out)
+
+    def card(self, v: Any, where: str) -> str:
+        if not isinstance(v, str) or v not in self.ed.cards:
+            raise InvalidData(f"field {where}: {v!r:.40} is not a card of this edition")
+        return v
+
+    def deck_card(self, v: Any, where: str) -> str:
+        """A card of a Ritual deck: with Elemental Storms, a Storm card may lie there too."""
+        if self.storms and isinstance(v, str) and v in storm_ids(self.ed):
+            return v
+        return self.card(v, where)
+
+    def market(self, v: Any, where: str) -> tuple[str | None, ...]:
+        if not isinstance(v, list):
+            raise InvalidData("field save.market must be list")
+        out = tuple(None if c is None else self.card(c, f"market[{k}]") for k, c in enumerate(v))
+        if len(out) != len(MARKET_SLOTS):
+            raise InvalidData(f"field 'market' must have {len(MARKET_SLOTS)} slots")
+        return out
+
+    def counts_of(self, keys: tuple[str, ...]) -> Callable[[Any, str], tuple[int, ...]]:
+        def read(obj: Any, where: str) -> tuple[int, ...]:
             if not isinstance(obj, dict) or set(obj) != set(keys):
                 raise InvalidData(f"field {where} must give a count for each of {list(keys)}")
             for k in keys:
-                v = obj[k]
-                if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                    raise InvalidData(f"field {where}.{k} must be a whole number >= 0, found {v!r}")
+                Int(0, 10_000).read(obj[k], f"field {where}.{k}")
             return tuple(obj[k] for k in keys)
+        return read
 
-        storm_cards: set[str] = set()
-        if "wild_woods" in data:   # checked first: Storm cards may lie in the decks
-            woods_raw = data["wild_woods"]
-            if not isinstance(woods_raw, dict):
-                raise InvalidData("field 'wild_woods' must be an object")
-            if not isinstance(woods_raw.get("storms"), bool):
-                raise InvalidData("field wild_woods.storms must be true or false")
-            if woods_raw["storms"]:
-                from .woods import storm_ids
-                storm_cards = set(storm_ids(ed))
+    def weather_counts(self, obj: Any, where: str) -> tuple[int, ...]:
+        return self.counts_of(self.ed.biomes)(obj, where)
 
-        def card_list(v: Any, where: str, allow_none: bool = False, deck: bool = False) -> tuple:
-            if not isinstance(v, list):
-                raise InvalidData(f"field {where} must be a list of card ids")
-            for c in v:
-                if c is None and allow_none or deck and isinstance(c, str) and c in storm_cards:
-                    continue
-                if not isinstance(c, str) or c not in ed.cards:
-                    raise InvalidData(f"field {where}: {c!r} is not a card of this edition")
-            return tuple(v)
+    def blessing_counts(self, obj: Any, where: str) -> tuple[int, ...]:
+        """Blessings held; a save from before Wild Woods lists only the four base kinds."""
+        if isinstance(obj, dict):
+            obj = {**{k: 0 for k in BLESSING_KINDS[4:]}, **obj}
+        return self.counts_of(BLESSING_KINDS)(obj, where)
 
-        def kinds(v: Any, where: str) -> tuple[str, ...]:
-            if not isinstance(v, list) or not all(k in BLESSING_KINDS for k in v):
-                raise InvalidData(f"field {where} must list Blessing kinds {list(BLESSING_KINDS)}")
-            return tuple(v)
+    def activation(self, x: Any, where: str) -> tuple[str, str]:
+        if (not isinstance(x, list) or len(x) != 2 or x[0] not in self.ed.cards
+                or x[1] not in ANCIENTS):
+            raise InvalidData(f"field {where} must list [card, Ancient] pairs")
+        return (x[0], x[1])
 
-        def _activation(x: Any, where: str) -> tuple[str, str]:
-            if (not isinstance(x, list) or len(x) != 2 or x[0] not in ed.cards
-                    or x[1] not in ANCIENTS):
-                raise InvalidData(f"field {where} must list [card, Ancient] pairs")
-            return (x[0], x[1])
+    @staticmethod
+    def amount(v: Any, where: str) -> int:
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 10_000:
+            raise InvalidData(f"field {where} must be a whole number >= 0")
+        return v
 
-        players = []
-        for p, raw in enumerate(raw_players):
-            w = f"players[{p}]"
-            players.append(PlayerState(
-                trees=f(raw, "trees", int, w), seeds=f(raw, "seeds", int, w),
-                hand=card_list(f(raw, "hand", list, w), f"{w}.hand"),
-                weather=counts(f(raw, "weather", dict, w), ed.biomes, f"{w}.weather"),
-                blessings=counts({**{k: 0 for k in BLESSING_KINDS[4:]}, **f(raw, "blessings", dict, w)},
-                                 BLESSING_KINDS, f"{w}.blessings"),
-                creature_points=f(raw, "creature_points", int, w),
-                land_points=f(raw, "land_points", int, w),
-                played=card_list(f(raw, "played", list, w), f"{w}.played"),
-                favors=counts(f(raw, "favors", dict, w), ANCIENTS, f"{w}.favors"),
-                chains=tuple(card_list(c, f"{w}.chains") for c in f(raw, "chains", list, w)),
-                activated=tuple(_activation(x, f"{w}.activated") for x in f(raw, "activated", list, w))))
+    @staticmethod
+    def area(v: Any, where: str) -> str:
+        if v not in ("", "shadow", "any"):
+            raise InvalidData(f"field {where} must be 'shadow' or 'any'")
+        return v
 
-        spirits = []
-        for p, v in enumerate(f(data, "spirits", list, "save")):
-            if v is None:
-                spirits.append(NOBODY)
-            else:
-                i = space(v, f"spirits[{p}]")
-                if board.terrain[i] != "water":
-                    raise InvalidData(f"field spirits[{p}]: a Spirit must stand on a Water Space")
-                spirits.append(i)
-        if len(spirits) != n:
-            raise InvalidData(f"field 'spirits' must list one entry per player ({n})")
+    def decision(self, raw: Any, where: str) -> Pending:
+        d = Pending(**self.decision_record.read(raw, where))
+        if d.kind == "move" and (not d.targets or len(d.owners) != len(d.targets)
+                                 or d.owners[0] != d.player):
+            raise InvalidData(f"field {where}: a Tree move needs matching targets and owners")
+        if d.kind == "summon" and d.ancient not in ANCIENTS:
+            raise InvalidData(f"field {where}.ancient must be one of {list(ANCIENTS)}")
+        if d.kind == "chain" and d.card not in self.ed.cards:
+            raise InvalidData(f"field {where}.card must be a card of this edition")
+        return d
 
-        blessings = [""] * len(board)
-        for k, row in enumerate(f(data, "board_blessings", list, "save")):
-            if not isinstance(row, list) or len(row) != 3 or row[2] not in BLESSING_KINDS:
-                raise InvalidData(f"field board_blessings[{k}] must be [q, r, kind]")
-            blessings[space(row, f"board_blessings[{k}]")] = row[2]
+    def ancients(self, v: Any, where: str) -> tuple[int, ...]:
+        if not isinstance(v, dict) or set(v) != set(ANCIENTS):
+            raise InvalidData(f"field 'ancients' must give a space (or null) for each of "
+                              f"{list(ANCIENTS)}")
+        return tuple(NOBODY if v[a] is None else self.space(v[a], f"ancients.{a}")
+                     for a in ANCIENTS)
 
-        market = card_list(f(data, "market", list, "save"), "market", allow_none=True)
-        if len(market) != len(MARKET_SLOTS):
-            raise InvalidData(f"field 'market' must have {len(MARKET_SLOTS)} slots")
-        decisions = []
-        for k, raw in enumerate(f(data, "decisions", list, "save")):
-            w = f"decisions[{k}]"
-            kind = f(raw, "kind", str, w)
-            if kind not in DECISIONS:
-                raise InvalidData(f"field {w}.kind must be one of {list(DECISIONS)}, found {kind!r}")
-            d = Pending(kind, player_no(f(raw, "player", int, w), f"{w}.player"),
-                        tuple(space(v, f"{w}.targets") for v in f(raw, "targets", list, w)),
-                        tuple(player_no(v, f"{w}.owners") for v in f(raw, "owners", list, w)),
-                        tuple(space(v, f"{w}.grown") for v in f(raw, "grown", list, w)),
-                        f(raw, "ancient", str, w), f(raw, "card", str, w),
-                        raw.get("amount", 0), raw.get("area", ""))
-            if (isinstance(d.amount, bool) or not isinstance(d.amount, int) or d.amount < 0
-                    or d.area not in ("", "shadow", "any")):
-                raise InvalidData(f"field {w}: 'amount' must be a whole number >= 0 and 'area' "
-                                  "'shadow' or 'any'")
-            if kind == "move" and (not d.targets or len(d.owners) != len(d.targets)
-                                   or d.owners[0] != d.player):
-                raise InvalidData(f"field {w}: a Tree move needs matching targets and owners")
-            if kind == "summon" and d.ancient not in ANCIENTS:
-                raise InvalidData(f"field {w}.ancient must be one of {list(ANCIENTS)}")
-            if kind == "chain" and d.card not in ed.cards:
-                raise InvalidData(f"field {w}.card must be a card of this edition")
-            decisions.append(d)
-        raw_anc = f(data, "ancients", dict, "save")
-        if set(raw_anc) != set(ANCIENTS):
-            raise InvalidData(f"field 'ancients' must give a space (or null) for each of {list(ANCIENTS)}")
-        ancients = tuple(NOBODY if raw_anc[a] is None else space(raw_anc[a], f"ancients.{a}")
-                         for a in ANCIENTS)
-        favor_bag = f(data, "favor_bag", list, "save")
-        market_favors = f(data, "market_favors", list, "save")
-        if not all(t in ANCIENTS for t in favor_bag):
-            raise InvalidData(f"field 'favor_bag' must list Favor Tokens of {list(ANCIENTS)}")
-        if len(market_favors) != 4 or not all(t is None or t in ANCIENTS for t in market_favors):
+    @staticmethod
+    def market_favors(v: Any, where: str) -> tuple[str | None, ...]:
+        if not isinstance(v, list) or len(v) != 4 or not all(t is None or t in ANCIENTS
+                                                             for t in v):
             raise InvalidData("field 'market_favors' must give 4 slots, each an Ancient or null")
-        phase = f(data, "phase", str, "save")
-        if phase not in PHASES:
-            raise InvalidData(f"field 'phase' must be one of {list(PHASES)}, found {phase!r}")
-        actions_taken = f(data, "actions_taken", int, "save")
-        if not 0 <= actions_taken <= 2:
+        return tuple(v)
+
+    @staticmethod
+    def actions_taken(v: Any, where: str) -> int:
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 2:
             raise InvalidData("field 'actions_taken' must be 0, 1 or 2")
-        rnd = f(data, "round", int, "save")
-        if rnd < 1:
+        return v
+
+    @staticmethod
+    def round(v: Any, where: str) -> int:
+        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 1_000_000:
             raise InvalidData("field 'round' must be at least 1")
+        return v
+
+    # ----- Return of the Ancients -------------------------------------------------------------
+
+    def coop_schema(self) -> Record:
+        markers = Seq(Text(choices=SHADOW_KINDS), 500)
+        return Fields({
+            "difficulty": Check(self.choice(tuple(DIFFICULTIES))),
+            "ancient_steps": Check(self.counts_of(ANCIENTS)),
+            "devour_steps": Seq(Int(), 100), "scourged": Seq(Check(self.space), 500),
+            "scourge_supply": Int(), "shadow": Check(self.space), "shadow_bag": markers,
+            "moon_stacks": Seq(markers, 50), "moon_board": Seq(markers, 50),
+            "shadow_box": markers, "box_cards": Seq(Text(longest=100), 500),
+            "cycle": Int(1, 3), "weather_shared": Check(self.flag),
+            "paired": Seq(Check(self.space), 500), "result": Text(choices=("", "won", "lost"))})
+
+    def coop_section(self, raw: Any, where: str) -> dict:
+        """The fields of Return of the Ancients (the mode's own record in a save)."""
+        if not isinstance(raw, dict):
+            raise InvalidData("field 'ancients_mode' must be an object")
+        v = self.coop_schema().read(raw, "ancients_mode")
+        return dict(v, mode=COOP, scourged=tuple(sorted(v["scourged"])),
+                    paired=tuple(sorted(v["paired"])))
+
+    # ----- Wild Woods -------------------------------------------------------------------------
+
+    def woods_schema(self) -> Record:
+        data = woods_data(self.ed)
+        slots = len(data.slots)
+        board = Fields({
+            "slots": Seq(Check(self.flag), length=slots),
+            "blessings": Seq(Check(self.choice(("",) + BLESSING_KINDS)),
+                             length=slots),
+            "unlocked": Seq(Check(self.flag), length=data.extra_seeds)},
+            optional={"given_up": (Int(0, 2), 0), "owed": (Int(0, 2), 0)})
+        storm = Check(self.choice(storm_ids(self.ed)))
+        return Fields({
+            "storms": Check(self.flag),
+            "treetops": Seq(Check(self.treetops), 500),
+            "seed_stacks": Seq(Check(self.seed_stack), 500),
+            "boards": Seq(board, length=self.n),
+            "storm_tiles": Seq(Check(self.storm_tile), 50),
+            "storm_discard": Seq(storm, 50), "storm_box": Seq(storm, 50),
+            "woods_box": Seq(Check(self.choice(BLESSING_KINDS, "one of the Blessing kinds")),
+                             100)},
+            optional={"grown_tall": (Check(lambda v, w: NOBODY if v is None
+                                           else self.space(v, w)), NOBODY)})
+
+    def treetops(self, row: Any, where: str) -> tuple[int, int]:
+        """``[q, r, Treetops]``: the Treetops on the Tree of a space."""
+        top = woods_data(self.ed).max_level - 1
+        if (not isinstance(row, list) or len(row) != 3 or isinstance(row[2], bool)
+                or not isinstance(row[2], int) or not 0 <= row[2] <= top):
+            raise InvalidData(f"field {where} must be [q, r, Treetops] with 0 to {top} "
+                              "Treetops")
+        return self.space(row, where), row[2]
+
+    def seed_stack(self, row: Any, where: str) -> tuple[int, tuple[int, ...]]:
+        """``[q, r, [Seeds of each player]]``: the Seeds on a space."""
+        if (not isinstance(row, list) or len(row) != 3 or not isinstance(row[2], list)
+                or len(row[2]) != self.n):
+            raise InvalidData(f"field {where} must be [q, r, [Seeds of each of the {self.n} "
+                              "players]]")
+        return self.space(row, where), Seq(Int(), length=self.n).read(row[2], f"{where}[2]")
+
+    def storm_tile(self, row: Any, where: str) -> tuple[int, str, int]:
+        """``[tile, weather, tokens]``: a tile covered by a Storm's Weather Tokens."""
+        if (not isinstance(row, list) or len(row) != 3 or row[1] not in self.ed.biomes
+                or isinstance(row[0], bool) or not any(t == row[0] for t in self.board.tile_of)):
+            raise InvalidData(f"field {where} must be [tile, weather, tokens]")
+        return row[0], row[1], Int(1).read(row[2], f"{where}[2]")
+
+    def woods_section(self, raw: Any, where: str) -> dict:
+        """The fields of Wild Woods (the expansion's own record in a save)."""
+        v = self.woods_schema().read(raw, "wild_woods")
+        treetops = [0] * len(self.board)
+        for i, n in v["treetops"]:
+            treetops[i] = n
+        stacks = [(0,) * self.n for _ in range(len(self.board))]
+        for i, stack in v["seed_stacks"]:
+            stacks[i] = stack
+        return dict(wild_woods=True, storms=v["storms"], treetops=tuple(treetops),
+                    seed_stacks=tuple(stacks),
+                    player_boards=tuple(PlayerBoard(**b) for b in v["boards"]),
+                    storm_tiles=tuple(sorted(v["storm_tiles"])),
+                    storm_discard=v["storm_discard"], storm_box=v["storm_box"],
+                    woods_box=v["woods_box"], grown_tall=v["grown_tall"])
+
+    # ----- the state ----------------------------------------------------------------------------
+
+    def build(self, cls: type, v: dict) -> GameState:
+        """The state the checked fields describe (its invariants are checked next)."""
+        ed = self.ed
         state = cls(
-            edition=ed, board=board, seed=seed, family=family,
-            trees=occupancy("trees"), seeds=occupancy("seeds"), spirits=tuple(spirits),
-            board_blessings=tuple(blessings), players=tuple(players),
-            land_deck=card_list(f(data, "land_deck", list, "save"), "land_deck", deck=True),
-            creature_deck=card_list(f(data, "creature_deck", list, "save"), "creature_deck", deck=True),
-            market=market,
-            weather_supply=counts(f(data, "weather_supply", dict, "save"), ed.biomes, "weather_supply"),
-            blessing_bag=kinds(f(data, "blessing_bag", list, "save"), "blessing_bag"),
-            blessing_discard=kinds(f(data, "blessing_discard", list, "save"), "blessing_discard"),
-            most_trees=NOBODY,
-            first_player=player_no(f(data, "first_player", int, "save"), "first_player"),
-            turn_player=player_no(f(data, "turn_player", int, "save"), "turn_player"),
-            actions_taken=actions_taken, exchange_used=f(data, "exchange_used", bool, "save"),
-            decisions=tuple(decisions), ancients=ancients, favor_bag=tuple(favor_bag),
-            market_favors=tuple(market_favors), round=rnd, end_triggered=f(data, "end_triggered", bool, "save"),
-            phase=phase, final_ritual_done=f(data, "final_ritual_done", bool, "save"),
-            end_reason=f(data, "end_reason", str, "save"))
-        if "ancients_mode" in data:
-            from .coop import coop_from_dict
-            state = replace(state, **coop_from_dict(data["ancients_mode"], board, n))
-        if "wild_woods" in data:
-            from .woods import woods_from_dict
-            state = replace(state, **woods_from_dict(data["wild_woods"], board, n, ed))
-        counts_now = [state.trees.count(p) for p in range(n)]
-        state = replace(state, most_trees=scoring.most_trees_holder(counts_now, ed.most_trees_minimum))
+            edition=ed, board=self.board, seed=v["seed"], family=v["family"],
+            trees=v["trees"], seeds=v["seeds"], spirits=v["spirits"],
+            board_blessings=v["board_blessings"], players=v["players"],
+            land_deck=v["land_deck"], creature_deck=v["creature_deck"], market=v["market"],
+            weather_supply=v["weather_supply"], blessing_bag=v["blessing_bag"],
+            blessing_discard=v["blessing_discard"], most_trees=NOBODY,
+            first_player=v["first_player"], turn_player=v["turn_player"],
+            actions_taken=v["actions_taken"], exchange_used=v["exchange_used"],
+            decisions=v["decisions"], ancients=v["ancients"], favor_bag=v["favor_bag"],
+            market_favors=v["market_favors"], round=v["round"],
+            end_triggered=v["end_triggered"], phase=v["phase"],
+            final_ritual_done=v["final_ritual_done"], end_reason=v["end_reason"],
+            **(v["ancients_mode"] or {}), **(v["wild_woods"] or {}))
+        counts_now = [state.trees.count(p) for p in range(self.n)]
+        state = replace(state, most_trees=scoring.most_trees_holder(counts_now,
+                                                                    ed.most_trees_minimum))
         slots = market_slots(state)
-        for p, c in enumerate(market):
+        for p, c in enumerate(state.market):
             if c is not None and ed.card(c).kind != slots[p]:
                 raise InvalidData(f"field market[{p}] must hold a {slots[p]} card")
-        try:
-            state.check_invariants()
-        except AssertionError as exc:
-            raise InvalidData(f"the save file is inconsistent: {exc}") from None
         return state
+
+
+# ----- the state before Game Setup --------------------------------------------------------------
+
+#: Blessings the family rules leave in the box: without Ancient Guardians a Call Ancient
+#: Blessing could never be used (assumption 'family-no-call-ancient')
+FAMILY_BOXED_BLESSINGS = ("Call Ancient",)
+
+
+@dataclass(frozen=True)
+class SetupStep:
+    """One step of Game Setup: a title, what happens in plain words, and the state after it."""
+
+    title: str
+    explanation: str
+    state: GameState
+
+
+def blank_state(ed: Edition, board: Board, players: int, seed: int | str, family: bool = False,
+                **fields: Any) -> GameState:
+    """Everything still in the box: each player's Trees and Seeds in their supply (one Seed
+    kept back as the score marker), the Ritual decks in edition order, every Blessing in the
+    bag and (full game) every Favor Token in its bag.  ``fields`` sets further state fields
+    (e.g. those of Return of the Ancients)."""
+    cells = len(board)
+    start = PlayerState(trees=ed.trees_per_player, seeds=ed.seeds_per_player - 1, hand=(),
+                        weather=(0,) * len(ed.biomes), blessings=(0,) * len(BLESSING_KINDS))
+    return GameState(
+        edition=ed, board=board, seed=seed, family=family, trees=(NOBODY,) * cells,
+        seeds=(NOBODY,) * cells, spirits=(NOBODY,) * players, board_blessings=("",) * cells,
+        players=(start,) * players, land_deck=tuple(c.id for c in ed.land_cards),
+        creature_deck=tuple(c.id for c in ed.creature_cards), market=(None,) * 4,
+        weather_supply=ed.weather_tokens,
+        blessing_bag=tuple(k for k, count in ed.blessings for _ in range(count)
+                           if not (family and k in FAMILY_BOXED_BLESSINGS)),
+        blessing_discard=(), most_trees=NOBODY, first_player=0, turn_player=0,
+        favor_bag=() if family else tuple(a for a, n in zip(ANCIENTS, ed.favor_tokens)
+                                          for _ in range(n)), **fields)
+
+
+def lay_blessings(state: GameState, rng: Any) -> GameState:
+    """Game Setup: shuffle the Blessing bag and lay one token face up on every Water Space
+    with the blessing icon; the rest stay in the bag, in their shuffled order."""
+    bag = list(state.blessing_bag)
+    rng.shuffle(bag)
+    blessings = [""] * len(state.board)
+    for i, marked in enumerate(state.board.blessing_marked):
+        if marked:
+            blessings[i] = bag.pop(0)
+    return replace(state, board_blessings=tuple(blessings), blessing_bag=tuple(bag))

@@ -19,11 +19,13 @@ from ..core.hexgrid import Hex
 from ..core.widget import step_through
 from .edition import LandCard
 from .players import ForesterPlayer
+from .rules import favor_types
 from .render import PATH_COLOURS, board_svg
 from ..core.errors import IllegalAction
 from .rituals import (PairSummary, RitualOption, checked_option, endpoints,
                       iter_ritual_options, land_ritual_options, ritual_pairs)
 from .setup import new_game, setup_steps
+from .game import GAME
 from .state import PLAYER_NAMES, GameState
 
 
@@ -45,8 +47,10 @@ def play(players: int = 2, seed: int | str = 0, computer: dict | None = None, **
         computer = {seat: "forester" for seat in range(1, players)}
     seats = {seat: ForesterPlayer(seat) if who == "forester" else who
              for seat, who in computer.items()}
-    low = 1 if options.get("mode") in ("ancients", "coop") else 2
-    return step_through(new_game, players=players, seed=seed, player_range=(low, 4),
+    # the game's seats; only Return of the Ancients is played solo
+    low = GAME.min_players if options.get("mode") in ("ancients", "coop") else 2
+    return step_through(new_game, players=players, seed=seed,
+                        player_range=(low, GAME.max_players),
                         computer=seats, **options)
 
 
@@ -80,7 +84,7 @@ class SetupStepper:
 def setup_stepper(players: int = 2, seed: int | str = 0, family: bool = False, **options: Any):
     """A widget with Back / Next buttons walking through Game Setup (``options`` as for
     :func:`setup_steps`, e.g. ``wild_woods=True``)."""
-    import ipywidgets as w
+    import ipywidgets as w  # widgets only when a view is built
 
     model = SetupStepper(players, seed, family, **options)
     text, picture = w.HTML(), w.HTML()
@@ -264,7 +268,7 @@ class RitualExplorer:
 
 def ritual_explorer(state: GameState, player: int | None = None):
     """The Land Ritual explorer as a widget (the model is ``widget.model``)."""
-    import ipywidgets as w
+    import ipywidgets as w  # widgets only when a view is built
 
     model = RitualExplorer(state, player)
     card_pick = w.Dropdown(description="Card", options=[(t, c) for c, t in model.cards().items()],
@@ -359,7 +363,6 @@ def check_answer(state: GameState, player: int, card_id: str, answer: int) -> st
 
 def check_favor_answer(state: GameState, player: int, card_id: str, answer: Sequence[str]) -> str:
     """Exercise helper: which Favor Token types does this played card accept right now?"""
-    from .rules import favor_types
     if card_id not in state.players[player].played:
         return f"{card_id} is not one of {PLAYER_NAMES[player]}'s played cards."
     right = set(favor_types(state, player, card_id))

@@ -17,34 +17,29 @@ holds what is new; the turn structure in :mod:`.rules` calls in here through a f
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 from itertools import combinations
 from typing import Any, TYPE_CHECKING
 
-from ..core.errors import IllegalAction, InvalidData, InvalidSetup
+from ..core.errors import IllegalAction, InvalidSetup
 from ..core.validate import require
 from .actions import (AddTreetop, BlessForesight, BlessStrongCanopy, MoreSeeds, PangaeaAction,
                       PlaceTreetop, ReturnTreetop, SowSeeds, StopSowing)
-from .edition import BLESSING_KINDS, Edition, WoodsData, load_edition
+from .board import stormy_board
+from .edition import BLESSING_KINDS, Edition, woods_data
 from .rituals import NOBODY
-from .state import PLAYER_NAMES, GameState, Pending
+from .scoring import board_points  # noqa: F401  (the Player Board's points, still found here)
+from .state import (STORM, DECISION_WORDS, PLAYER_NAMES, GameState, Pending, PlayerBoard,
+                    storm_ids)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rules import Draft
 
-STORM = "storm-"          # Elemental Storm cards are "storm-1" .. "storm-4" in the decks
 WILD = BLESSING_KINDS.index("Wild Weather")
 FLY = BLESSING_KINDS.index("Flying Seed")
 CANOPY = BLESSING_KINDS.index("Strong Canopy")
 FORESIGHT = BLESSING_KINDS.index("Foresight")
-
-
-def woods_data(ed: Edition) -> WoodsData:
-    """The edition's Wild Woods data, or the reference set's if it has none."""
-    data = ed.woods or load_edition().woods
-    require(data is not None)
-    return data
 
 
 def is_storm(card_id: str | None) -> bool:
@@ -54,29 +49,6 @@ def is_storm(card_id: str | None) -> bool:
 def storm_weather(ed: Edition, card_id: str) -> str:
     """The weather printed on an Elemental Storm card."""
     return woods_data(ed).storms[int(card_id[len(STORM):]) - 1]
-
-
-def storm_ids(ed: Edition) -> tuple[str, ...]:
-    return tuple(f"{STORM}{k + 1}" for k in range(len(woods_data(ed).storms)))
-
-
-@dataclass(frozen=True)
-class PlayerBoard:
-    """One player's Wild Woods Player Board."""
-
-    slots: tuple[bool, ...]        # a Treetop still lies on each slot
-    blessings: tuple[str, ...]     # the Blessing still lying on each slot ("" for none)
-    unlocked: tuple[bool, ...]     # extra Seeds already taken into the supply for good
-    given_up: int = 0              # starting Seeds given up (Wild Woods Moon Cards)
-    owed: int = 0                  # ... still to give up once one is back in the supply
-
-    def locked(self) -> int:
-        """Extra Seeds still held back by Treetops."""
-        return self.unlocked.count(False)
-
-    def free_points(self, data: WoodsData) -> int:
-        """Points of the empty slots (Final Scoring)."""
-        return sum(slot.points for slot, full in zip(data.slots, self.slots) if not full)
 
 
 def level(s: GameState, i: int) -> int:
@@ -189,9 +161,10 @@ def treetop_actions(s: GameState, p: int, cls) -> list[PangaeaAction]:
     return out
 
 
-def take_treetop(s: GameState, d: "Draft", p: int, a: AddTreetop | BlessStrongCanopy) -> None:
-    """Pay a slot's cost and take its Treetop (with its Blessing; a Seed whose slots are all
-    empty now is unlocked for good), then put it on one of the player's Trees."""
+def check_add_treetop(s: GameState, a: AddTreetop | BlessStrongCanopy) -> None:
+    """Add Treetop (or the Strong Canopy Blessing): a full slot, a Tree that can grow, and a
+    payment of different Weather Tokens that fits the slot's cost and what the player holds."""
+    p = s.turn_player
     rule = "New Blessing Tokens: Strong Canopy" if isinstance(a, BlessStrongCanopy) else "Add Treetop"
     if not s.wild_woods:
         raise IllegalAction("Treetops belong to the Wild Woods expansion (new_game(..., "
@@ -217,9 +190,17 @@ def take_treetop(s: GameState, d: "Draft", p: int, a: AddTreetop | BlessStrongCa
         raise s.reject(f"Slot {a.slot + 1} costs {cost} Weather Token(s), all of different types "
                        f"(a Wild Weather Blessing may stand for one); {list(pay)} with {a.wild} "
                        "Wild Weather does not fit what you hold.", rule=rule, like=type(a))
+    if isinstance(a, BlessStrongCanopy) and not s.players[p].blessings[CANOPY]:
+        raise s.reject("You hold no Strong Canopy Blessing.", rule=rule)
+
+
+def take_treetop(s: GameState, d: "Draft", p: int, a: AddTreetop | BlessStrongCanopy) -> None:
+    """Pay a slot's cost and take its Treetop (with its Blessing; a Seed whose slots are all
+    empty now is unlocked for good), then put it on one of the player's Trees."""
+    data = woods_data(s.edition)
+    biomes = s.edition.biomes
+    pay = tuple(sorted(a.pay, key=biomes.index))
     if isinstance(a, BlessStrongCanopy):
-        if not s.players[p].blessings[CANOPY]:
-            raise s.reject("You hold no Strong Canopy Blessing.", rule=rule)
         d.players[p]["blessings"][CANOPY] -= 1
         d.blessing_discard.append("Strong Canopy")
     for w in pay:
@@ -343,11 +324,11 @@ def decision_actions(s: GameState, pend: Pending) -> list[PangaeaAction]:
             if not full]
 
 
-def sow(s: GameState, d: "Draft", p: int, cell, count: int, done: tuple[int, ...]) -> None:
-    """Sow ``count`` Seeds on one space; Expand Forest goes on while Seeds and spaces remain."""
-    from .rules import _check_space
+def check_sow(s: GameState, p: int, cell, count: int, done: tuple[int, ...]) -> None:
+    """Sowing ``count`` Seeds on one space: in range of the player's Trees, not sown yet in this
+    Expand Forest, and winning the strict majority of Seeds there."""
     rule = "Expand Forest (Wild Woods)"
-    i = _check_space(s, cell, rule)
+    i = s.board.action_space(cell, rule)
     seeds = s.players[p].seeds
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
         raise s.reject("Sow at least 1 Seed.", rule=rule, like=SowSeeds)
@@ -363,6 +344,12 @@ def sow(s: GameState, d: "Draft", p: int, cell, count: int, done: tuple[int, ...
                f"would not give you the strict majority of Seeds there (you need "
                f"{needed(s.seed_stacks[i], p)})")
         raise s.reject(f"{b.cells[i]} {why}.", rule=rule, like=SowSeeds)
+
+
+def sow(s: GameState, d: "Draft", p: int, cell, count: int, done: tuple[int, ...]) -> None:
+    """Sow ``count`` Seeds on one space; Expand Forest goes on while Seeds and spaces remain."""
+    i = s.board.cell_of(cell)
+    seeds = s.players[p].seeds
     d.put_seed(i, p, count)
     done = tuple(done) + (i,)
     left = seeds - count
@@ -371,14 +358,19 @@ def sow(s: GameState, d: "Draft", p: int, cell, count: int, done: tuple[int, ...
         d.push(Pending("expand", p, grown=done))
 
 
-def do_sow(s: GameState, d: "Draft", a: SowSeeds) -> None:
+def check_sow_seeds(s: GameState, a: SowSeeds) -> None:
     if not s.wild_woods:
         raise IllegalAction("Sowing several Seeds by range is the Wild Woods Expand Forest; the "
                             "base game uses ExpandForest(cells).", rule="Expand Forest")
+    check_sow(s, s.turn_player, a.cell, a.count, ())
+
+
+def do_sow(s: GameState, d: "Draft", a: SowSeeds) -> None:
     sow(s, d, s.turn_player, a.cell, a.count, ())
 
 
 def do_more_seeds(s: GameState, d: "Draft", a: MoreSeeds) -> None:
+    check_sow(s, s.pending.player, a.cell, a.count, s.pending.grown)
     sow(s, d, s.pending.player, a.cell, a.count, s.pending.grown)
 
 
@@ -401,9 +393,8 @@ def do_return_treetop(s: GameState, d: "Draft", a: ReturnTreetop) -> None:
         d.ww.to_return[pend.player] = d.ww.to_return.get(pend.player, 0) + pend.amount - 1
 
 
-def do_foresight(s: GameState, d: "Draft", a: BlessForesight) -> None:
-    """Foresight: a market Ritual joins the hand for good, with its Favor Token."""
-    from .rules import _collect_favor
+def check_foresight(s: GameState, a: BlessForesight) -> None:
+    """Foresight: a Foresight Blessing held and a card in the Open Market."""
     rule = "New Blessing Tokens: Foresight"
     p = s.turn_player
     if not s.wild_woods or not s.players[p].blessings[FORESIGHT]:
@@ -413,10 +404,15 @@ def do_foresight(s: GameState, d: "Draft", a: BlessForesight) -> None:
     if not isinstance(a.card, str) or a.card not in s.market:
         raise s.reject(f"{a.card!r} is not a card in the Open Market.", rule=rule,
                        like=BlessForesight)
+
+
+def do_foresight(s: GameState, d: "Draft", a: BlessForesight) -> None:
+    """Foresight: a market Ritual joins the hand for good, with its Favor Token."""
+    p = s.turn_player
     slot = d.market.index(a.card)
     d.market[slot] = None
     d.players[p]["hand"].append(a.card)
-    _collect_favor(d, p, slot)
+    d.collect_favor(p, slot)
     d.players[p]["blessings"][FORESIGHT] -= 1
     d.blessing_discard.append("Foresight")
 
@@ -445,18 +441,9 @@ def biome_at(s: GameState, i: int) -> str:
     return _biome(s.board, {t: (w, n) for t, w, n in s.storm_tiles}, i)
 
 
-@lru_cache(maxsize=256)
-def _stormy(board, overrides: tuple[tuple[int, str, int], ...]):
-    import copy
-    out = copy.copy(board)
-    weather = {t: w for t, w, _ in overrides}
-    out.biome = tuple(weather.get(t, b) for t, b in zip(board.tile_of, board.biome))
-    return out
-
-
 def ritual_board(s: GameState):
     """The board as Land Rituals see it: Storm-covered tiles count as the Storm's weather."""
-    return _stormy(s.board, s.storm_tiles) if s.storm_tiles else s.board
+    return stormy_board(s.board, s.storm_tiles)
 
 
 def draw_card(deck: list[str]) -> str | None:
@@ -666,104 +653,6 @@ def check_invariants(s: GameState) -> None:
         require(k > 0 and w in s.edition.biomes)
 
 
-def board_points(s: GameState, p: int) -> int:
-    return s.player_boards[p].free_points(woods_data(s.edition)) if s.wild_woods else 0
-
-
-def woods_to_dict(s: GameState) -> dict:
-    cells = s.board.cells
-    return {
-        "storms": s.storms,
-        "treetops": [[*cells[i], t] for i, t in enumerate(s.treetops) if t],
-        "seed_stacks": [[*cells[i], list(x)] for i, x in enumerate(s.seed_stacks) if sum(x)],
-        "boards": [{"slots": list(pb.slots), "blessings": list(pb.blessings),
-                    "unlocked": list(pb.unlocked), "given_up": pb.given_up, "owed": pb.owed}
-                   for pb in s.player_boards],
-        "storm_tiles": [list(x) for x in s.storm_tiles], "storm_discard": list(s.storm_discard),
-        "storm_box": list(s.storm_box), "woods_box": list(s.woods_box),
-        "grown_tall": None if s.grown_tall == NOBODY else list(cells[s.grown_tall]),
-    }
-
-
-def woods_from_dict(raw: Any, board, n: int, ed: Edition) -> dict:
-    """The Wild Woods fields of a save, checked; a bad field raises InvalidData naming it."""
-    data = woods_data(ed)
-
-    def bad(what: str) -> InvalidData:
-        return InvalidData(f"field wild_woods.{what}")
-
-    if not isinstance(raw, dict):
-        raise InvalidData("field 'wild_woods' must be an object")
-
-    def get(key: str, kind):
-        if key not in raw or not isinstance(raw[key], kind):
-            raise bad(f"{key} is missing or has the wrong type")
-        return raw[key]
-
-    def space(v, key):
-        try:
-            return board.cell_of(tuple(v[:2]))
-        except (InvalidData, TypeError):
-            raise bad(f"{key}: {v!r} does not start with a space of the board") from None
-
-    def count(v, key, low=0, high=None):
-        if isinstance(v, bool) or not isinstance(v, int) or v < low or (high is not None and v > high):
-            raise bad(f"{key} must be a whole number {low}..{high if high is not None else ''}")
-        return v
-
-    treetops = [0] * len(board)
-    for k, row in enumerate(get("treetops", list)):
-        if not isinstance(row, list) or len(row) != 3:
-            raise bad(f"treetops[{k}] must be [q, r, treetops]")
-        treetops[space(row, f"treetops[{k}]")] = count(row[2], f"treetops[{k}]", 0, data.max_level - 1)
-    stacks = [(0,) * n for _ in range(len(board))]
-    for k, row in enumerate(get("seed_stacks", list)):
-        if (not isinstance(row, list) or len(row) != 3 or not isinstance(row[2], list)
-                or len(row[2]) != n):
-            raise bad(f"seed_stacks[{k}] must be [q, r, [Seeds of each of the {n} players]]")
-        stacks[space(row, f"seed_stacks[{k}]")] = tuple(count(x, f"seed_stacks[{k}]") for x in row[2])
-    boards = []
-    raw_boards = get("boards", list)
-    if len(raw_boards) != n:
-        raise bad(f"boards must list one Player Board per player ({n})")
-    for p, pb in enumerate(raw_boards):
-        w = f"boards[{p}]"
-        if not isinstance(pb, dict):
-            raise bad(f"{w} must be an object")
-        slots, bless, unl = pb.get("slots"), pb.get("blessings"), pb.get("unlocked")
-        if (not isinstance(slots, list) or len(slots) != len(data.slots)
-                or not all(isinstance(x, bool) for x in slots)):
-            raise bad(f"{w}.slots must give true/false for each of the {len(data.slots)} slots")
-        if (not isinstance(bless, list) or len(bless) != len(data.slots)
-                or not all(x == "" or x in BLESSING_KINDS for x in bless)):
-            raise bad(f"{w}.blessings must give a Blessing kind or '' for each slot")
-        if (not isinstance(unl, list) or len(unl) != data.extra_seeds
-                or not all(isinstance(x, bool) for x in unl)):
-            raise bad(f"{w}.unlocked must give true/false for each of the {data.extra_seeds} extra Seeds")
-        boards.append(PlayerBoard(tuple(slots), tuple(bless), tuple(unl),
-                                  count(pb.get("given_up", 0), f"{w}.given_up", 0, 2),
-                                  count(pb.get("owed", 0), f"{w}.owed", 0, 2)))
-    tiles = []
-    for k, row in enumerate(get("storm_tiles", list)):
-        if (not isinstance(row, list) or len(row) != 3 or row[1] not in ed.biomes
-                or not any(t == row[0] for t in board.tile_of)):
-            raise bad(f"storm_tiles[{k}] must be [tile, weather, tokens]")
-        tiles.append((row[0], row[1], count(row[2], f"storm_tiles[{k}]", 1)))
-    storms = get("storms", bool)
-    known = set(storm_ids(ed))
-    discard, box = get("storm_discard", list), get("storm_box", list)
-    if not set(discard) | set(box) <= known:
-        raise bad(f"storm_discard and storm_box must list Storm cards of {sorted(known)}")
-    woods_box = get("woods_box", list)
-    if not all(k in BLESSING_KINDS for k in woods_box):
-        raise bad("woods_box must list Blessing kinds")
-    tall = raw.get("grown_tall")
-    return dict(wild_woods=True, storms=storms, treetops=tuple(treetops), seed_stacks=tuple(stacks),
-                player_boards=tuple(boards), storm_tiles=tuple(sorted(tiles)),
-                storm_discard=tuple(discard), storm_box=tuple(box), woods_box=tuple(woods_box),
-                grown_tall=NOBODY if tall is None else space(tall, "grown_tall"))
-
-
 def arrange_boards(s: GameState, trees: list[int], tops: list[int], wanted, players: list,
                    space) -> tuple[list[int], list[PlayerBoard]]:
     """Hand-placed Treetops (see :meth:`GameState.arranged`): each player's Treetops come off
@@ -806,12 +695,8 @@ def arrange_boards(s: GameState, trees: list[int], tops: list[int], wanted, play
     return tops, boards
 
 
-WAITING = {
-    "expand": ("sow more Seeds or stop", "Expand Forest (Wild Woods)"),
-    "raise": ("choose the Tree that takes the Treetop", "Add Treetop"),
-    "treetop": ("choose the empty slot a returned Treetop goes back to",
-                "Play Ritual Card (Wild Woods)"),
-}
+#: the decisions of Wild Woods (their words are in ``state.DECISION_WORDS``)
+WAITING = {k: DECISION_WORDS[k] for k in ("expand", "raise", "treetop")}
 
 
 def check_new_game(players: int, mode: str, ed: Edition) -> None:

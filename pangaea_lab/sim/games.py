@@ -18,6 +18,7 @@ from ..core.errors import PangaeaLabError
 from ..core.players import GreedyPlayer, Player, RandomPlayer
 from ..core.protocol import Action, GameState
 from ..inori.game import GAME as INORI
+from ..pangaea.game import GAME as PANGAEA
 
 
 class SimulationError(PangaeaLabError):
@@ -77,9 +78,9 @@ class GameReader:
 
 
 class PangaeaReader(GameReader):
-    key, title, players = "pangaea", "The Dawn of Pangaea", (1, 4)
-    options = {"family": False, "mode": "", "difficulty": "standard", "wild_woods": False,
-               "storms": True}
+    key, title = PANGAEA.name, PANGAEA.title
+    players = (PANGAEA.min_players, PANGAEA.max_players)
+    options = PANGAEA.defaults()
     game_bots = {"forester": "pangaea_lab.pangaea.players:ForesterPlayer"}
 
     def turn_marker(self, state: Any) -> Any:

@@ -47,4 +47,4 @@ def test_computer_players_use_every_new_action():
         play_game(state, [GreedyPlayer(k) for k in range(3)],
                   on_step=lambda b, a, af: kinds.add(a.kind))
     assert {"Summon the Ancients", "Place the Ancient", "Activate a Favor Token",
-            "Ritual Chain"} <= kinds, kinds
+            "Place in a Ritual Chain"} <= kinds, kinds

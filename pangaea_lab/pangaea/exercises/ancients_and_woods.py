@@ -23,6 +23,7 @@ from ...core import hexgrid
 from ...core.errors import IllegalAction, InvalidSetup
 from ...core.exercises import Exercise, Option, Verdict, register
 from ...core.svg import as_image
+from ...core.validate import InvariantError
 from .. import coop, render, woods
 from ..actions import (MoveShadow, PlaceInChain, PlayLand, SpiritGrowth)
 from ..board import custom_board
@@ -980,7 +981,7 @@ def dance_descent(seed: int) -> Exercise:
                     actions_taken=2)
         try:
             s.check_invariants()
-        except AssertionError:
+        except InvariantError:
             return None
         after = s.apply(MoveShadow(target))
         fall = s.ancient_steps[0] - after.ancient_steps[0]
@@ -1047,7 +1048,7 @@ def scourged_growth(seed: int) -> Exercise:
             s = replace(s, paired=tuple(sorted(extra)), players=tuple(players))
         try:
             s.check_invariants()
-        except AssertionError:
+        except InvariantError:
             return None
         w_cell = s.board.cells[w]
         after = s.apply(SpiritGrowth(w_cell))

@@ -26,8 +26,7 @@ from ..edition import CreatureCard, LandCard, load_edition
 from ..render import board_svg
 from ..rituals import (NOBODY, RitualOption, best_ritual, checked_option, count_shortest_paths,
                        land_ritual_options, path_fault, ritual_pairs)
-from ..rules import payments
-from ..scoring import mountain_position
+from ..scoring import mountain_position, payments
 from ..setup import new_game, setup_steps
 from ..state import PLAYER_NAMES, GameState
 

@@ -1,0 +1,34 @@
+"""The Dawn of Pangaea as a :class:`~pangaea_lab.core.game.Game`: who may play and which
+options a game is set up with.  Everything else reads these facts from here.
+
+>>> GAME.seats, GAME.defaults()["mode"]
+(range(1, 5), '')
+"""
+
+from __future__ import annotations
+
+from ..core.game import Game, Option
+from .edition import DIFFICULTIES
+
+#: the modes: "" is the competitive game; "coop" (also spelled "ancients") is the cooperative
+#: Return of the Ancients
+MODES = ("", "coop", "ancients")
+
+GAME = Game(
+    "pangaea", "The Dawn of Pangaea",
+    # 1 to 4 seats overall: the competitive, family and Wild Woods games need 2 to 4 players
+    # (setup says so with the game's own words); Return of the Ancients is played from 1
+    seats=(1, 4),
+    options=[
+        Option("family", False, values=(False, True),
+               doc="the family rules, without Favor Tokens and Ancient Guardians"),
+        Option("mode", "", values=MODES,
+               doc="'coop' (or 'ancients') for the cooperative Return of the Ancients"),
+        Option("difficulty", "standard", values=tuple(DIFFICULTIES),
+               doc="Return of the Ancients: standard, cozy (Cozy Afternoon) or midnight "
+                   "(Midnight Hour)"),
+        Option("wild_woods", False, values=(False, True),
+               doc="the Wild Woods expansion"),
+        Option("storms", True, values=(False, True),
+               doc="Wild Woods: Elemental Storms in the Ritual decks"),
+    ])
