@@ -82,6 +82,7 @@ def graph_svg(graph: nx.Graph, pos: Mapping, labels: Mapping | None = None,
                                        node_size=node_size * 0.6, node_shape=shape)
     nx.draw_networkx_edges(graph, every, ax=ax, edge_color="#555555", width=1.2)
     handles = []
+    present = {kinds.get(n, "land") for n in every}
     for kind, (shape, words) in SHAPES.items():
         nodes = [n for n in graph.nodes if kinds.get(n, "land") == kind]
         if not nodes:
@@ -89,8 +90,10 @@ def graph_svg(graph: nx.Graph, pos: Mapping, labels: Mapping | None = None,
         nx.draw_networkx_nodes(graph, every, nodelist=nodes, ax=ax, node_shape=shape,
                                node_size=node_size, edgecolors="#333333", linewidths=1.0,
                                node_color=[fills.get(n, "#ffffff") for n in nodes])
-        handles.append(Line2D([], [], marker=shape, linestyle="", markersize=9,
-                              markerfacecolor="#ffffff", markeredgecolor="#333333", label=words))
+        if len(present) > 1:   # one kind only: its shape needs no legend
+            handles.append(Line2D([], [], marker=shape, linestyle="", markersize=9,
+                                  markerfacecolor="#ffffff", markeredgecolor="#333333",
+                                  label=words))
     for k, path in enumerate(paths):
         style, colour = PATH_STYLES[k % len(PATH_STYLES)], PATH_COLOURS[k % len(PATH_COLOURS)]
         edges = list(zip(path, path[1:]))
