@@ -29,7 +29,8 @@ def test_the_ritual_graph_holds_trees_and_spirits_only(lesson):
         holds = state.trees[i] != -1 or i in state.spirits
         assert (cell in graph) == holds, cell
     assert set(graph) == set(connecting_spaces(state))
-    assert set(terrain_graph(state, "land")) | set(terrain_graph(state, "water")) == set(board.cells)
+    split = set(terrain_graph(state, "land")) | set(terrain_graph(state, "water"))
+    assert split == set(board.cells)
     with pytest.raises(InvalidSetup, match="terrain"):
         terrain_graph(state, "lava")
 
@@ -38,7 +39,8 @@ def test_shortest_paths_are_the_engines_legal_rituals_with_its_points(lesson):
     state, card = lesson
     found, total = scored_shortest_paths(state, card, A, B)
     assert total == len(found) == len(list(nx.all_shortest_paths(ritual_graph(state), A, B))) == 3
-    ranked = {a.path: pts for pts, a in pangaea.rank_rituals(state) if isinstance(a, pangaea.PlayLand)}
+    ranked = {a.path: pts for pts, a in pangaea.rank_rituals(state)
+              if isinstance(a, pangaea.PlayLand)}
     for p in found:
         assert ranked.get(p.path, ranked.get(p.path[::-1])) == p.points
         assert engine_verdict(state, card, p.path) == f"Accepted: Red scores {p.points} points."

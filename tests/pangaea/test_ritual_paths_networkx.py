@@ -9,10 +9,14 @@ or Spirit of your own on it, +1 per other colour on it, +1 for the Chelon bridge
 Here that rule is written again with networkx alone, with nothing from the engine but the
 position: the continent's graph (``state.board.graph``) restricted to the spaces that connect,
 ``nx.all_shortest_paths`` between each pair of Trees, the score counted space by space.  It
-must agree with the Land Rituals the engine lists (``rank_rituals``, the same list the legal
-actions hold), pair by pair: the same paths with the same points where two Trees are joined by
-at most 500 shortest paths; where there are more, the engine offers one path per score, so the
-count of paths (``ritual_pairs``) and the scores are compared instead.
+must agree with the Land Rituals the engine lists for every player's cards in hand and in the
+market (``rank_rituals``, the same list the legal actions hold; the legal ones are checked to
+be on it), and with the engine's options (``land_ritual_options``) for one card of every other
+pair of biomes, pair of Trees by pair of Trees: the same paths with the same points where two
+Trees are joined by at most 500 shortest paths; where there are more, the engine lists one
+path per score, so the number of paths (``ritual_pairs``, against a count from networkx's
+predecessor lists) and the scores are compared instead.  Crowded forests on a hand-built
+board reach that case (924 paths between two corners).
 
 Positions come from seeded playouts of every mode (full game, family rules, Return of the
 Ancients, Wild Woods, both together), half growth moves and half the computer player's, so
@@ -155,7 +159,8 @@ def check_player(state, player: int, listed: dict, where: str) -> int:
         pairs = tree_pairs(state, player, card, biome_of)
         engine_pairs = {p for (c, p) in by_pair if c == card_id}
         assert engine_pairs <= set(pairs), f"{where} {card_id}: the engine joins other Trees"
-        summaries = {frozenset((s.start, s.end)): s for s in pangaea.ritual_pairs(pos, player, card)}
+        summaries = {frozenset((s.start, s.end)): s
+                     for s in pangaea.ritual_pairs(pos, player, card)}
         for pair in pairs:
             a, b = sorted(pair)
             here = f"{where} {card_id} {a}-{b}"
@@ -286,5 +291,6 @@ def test_chelon_is_a_bridge_in_the_graph():
 
 def test_counting_by_predecessors_matches_enumeration():
     grid = nx.grid_2d_graph(4, 4)
-    assert count_paths(grid, (0, 0), (3, 3)) == len(list(nx.all_shortest_paths(grid, (0, 0), (3, 3)))) == 20
+    listed = list(nx.all_shortest_paths(grid, (0, 0), (3, 3)))
+    assert count_paths(grid, (0, 0), (3, 3)) == len(listed) == 20
     assert count_paths(grid, (0, 0), (0, 0)) == 1
