@@ -75,7 +75,7 @@ GAMES = (
               "pangaea/03_land_rituals.ipynb", "pangaea/04_scoring.ipynb",
               "pangaea/05_ancients.ipynb", "pangaea/06_chains_and_favor.ipynb",
               "pangaea/07_return_of_the_ancients.ipynb", "pangaea/08_wild_woods.ipynb",
-              "pangaea/10_statistics.ipynb"),
+              "pangaea/09_graphs_behind_the_board.ipynb", "pangaea/10_statistics.ipynb"),
              (Variant("Full game with the Ancients", (2, 4)),
               Variant("Family rules", (2, 4), (("family", True),)),
               Variant("Return of the Ancients (solo/co-op)", (1, 4), (("mode", "coop"),)),

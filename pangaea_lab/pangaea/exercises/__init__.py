@@ -6,3 +6,4 @@ Ancients, Wild Woods).  Importing this package registers every kind.
 """
 
 from . import ancients_and_woods, first_steps  # noqa: F401  (importing registers the kinds)
+from . import graphs  # noqa: F401,E402  (notebook 09: the graph behind the board)
