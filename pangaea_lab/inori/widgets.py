@@ -12,6 +12,7 @@ from dataclasses import replace
 from html import escape
 from typing import Any, Mapping
 
+from ..catalog import page_board
 from .render import board_svg
 from .scoring import season_end_preview
 from .setup import new_game
@@ -19,14 +20,18 @@ from .state import InoriState
 
 
 def play(players: int = 2, seed: int | str = 0, computer: Mapping[int, Any] | None = None,
-         **options: Any):
+         link: object = True, **options: Any):
     """The step-through widget for Inori.  By default seat 1 is yours and every other seat
-    is a greedy computer player; pass ``computer={}`` to play all seats by hand."""
+    is a greedy computer player; pass ``computer={}`` to play all seats by hand.  A link to
+    the page (``?seed=12&players=3``) sets the board in the Voilà app; see
+    :func:`pangaea_lab.catalog.page_board`."""
     from ..core.widget import step_through
+    board = page_board("inori", players, seed, options, link, check=new_game)
+    players, seed, options = board.players, board.seed, dict(board.options)
     if computer is None:
         computer = {seat: "greedy" for seat in range(1, 4)}
     return step_through(new_game, players=players, seed=seed, player_range=(2, 4),
-                        computer=computer, **options)
+                        computer=computer, link_board=board, **options)
 
 
 class SeasonExplorerModel:
