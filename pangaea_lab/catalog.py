@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from .core.links import (Board, Choice, Flag, LinkSpec, board_from_page, normal_options, page_query,
-                         parse_query, read_board)
+from .core.links import (BoardLink, Choice, Flag, LinkSpec, board_from_page, normal_options,
+                         page_query, parse_query, read_board)
 
 
 _unset = object()
@@ -60,7 +60,7 @@ class GameInfo:
         ``computer`` maps seats to computer players (``None``: every seat but the first,
         see :meth:`against_computer`; ``{}``: every seat played by people).  ``options`` add
         to the variant's; ``link`` is passed on to the game's ``play`` (the start page gives
-        the :class:`~.core.links.Board` it read from its address)."""
+        the :class:`~.core.links.BoardLink` it read from its address)."""
         if computer is None:
             computer = self.against_computer(players)
         widgets = importlib.import_module(f"pangaea_lab.{self.key}.widgets")
@@ -165,7 +165,7 @@ def link_spec(key: str) -> LinkSpec:
 
 
 def page_board(key: str, players: int, seed: int | str, options: dict[str, Any],
-               link: object = True, check: Any = None) -> Board:
+               link: object = True, check: Any = None) -> BoardLink:
     """The board a game's ``play(...)`` starts (see :func:`.core.links.board_from_page`):
     the call's values, or the ones the page's link sets."""
     return board_from_page(link_spec(key), players, seed, options, link, check=check)
@@ -249,14 +249,14 @@ def game_picker(seed: int = 2024, link: object = True) -> Any:
         way.layout.display = None if len(g.ways_to_play()) > 1 else "none"
         on_way()
 
-    def chosen_board() -> Board:
+    def chosen_board() -> BoardLink:
         g = game(pick.value)
         options = dict(g.ways_to_play()[way.value or 0].options)
         board = linked.get("board")
         if board is not None and board.spec.game == g.key and \
                 g.variant_for(dict(board.options)) == (way.value or 0):
             options = {**dict(board.options), **options}   # the link's other options
-        return Board(link_spec(g.key), seats.value, seed_box.value,
+        return BoardLink(link_spec(g.key), seats.value, seed_box.value,
                      tuple(normal_options(link_spec(g.key), options).items()), with_game=True)
 
     def on_start(_: Any) -> None:

@@ -157,7 +157,7 @@ class LinkSpec:
 
 
 @dataclass(frozen=True)
-class Board:
+class BoardLink:
     """The board a widget starts: players, seed and the options given to ``new_game``, with
     the link's refused values as plain sentences in ``problems``."""
 
@@ -280,13 +280,13 @@ def _players(text: str, spec: LinkSpec) -> int:
 
 def read_board(spec: LinkSpec, query: object, players: int, seed: int | str,
                options: Mapping[str, Any] | None = None,
-               check: Callable[..., Any] | None = None, with_game: bool = False) -> Board:
+               check: Callable[..., Any] | None = None, with_game: bool = False) -> BoardLink:
     """The board for a page: the call's ``players``, ``seed`` and ``options``, with the values
     the link ``query`` sets instead.  A value the link gets wrong is refused with a sentence
-    in :attr:`Board.problems` and the page's own value is kept.  ``check`` (the game's
+    in :attr:`BoardLink.problems` and the page's own value is kept.  ``check`` (the game's
     ``new_game``) tries the whole combination; if the game refuses it, the page's own board
     is used and the game's reason is given."""
-    page = Board(spec, players, seed, tuple(normal_options(spec, options).items()),
+    page = BoardLink(spec, players, seed, tuple(normal_options(spec, options).items()),
                  with_game=with_game)
     found, problems = parse_query(query)
     if not found:
@@ -318,18 +318,19 @@ def read_board(spec: LinkSpec, query: object, players: int, seed: int | str,
     for opt in spec.options:
         if opt.name in chosen and opt.name in found and not _applies(opt, chosen):
             need, value = opt.needs  # type: ignore[misc]
-            problems.append(f"The link's {opt.name} only counts with {need}="
-                            f"{spec.option(need).write(value)}: it is not used.")  # type: ignore[union-attr]
+            written = spec.option(need).write(value)  # type: ignore[union-attr]
+            problems.append(f"The link's {opt.name} only counts with {need}={written}: it is "
+                            "not used.")
             chosen.pop(opt.name)
             if opt.name in dict(page.options):
                 chosen[opt.name] = dict(page.options)[opt.name]
-    board = Board(spec, new_players, new_seed, tuple(chosen.items()), tuple(problems),
+    board = BoardLink(spec, new_players, new_seed, tuple(chosen.items()), tuple(problems),
                   from_link=used, with_game=with_game)
     if used and check is not None:
         try:
             check(**board.kwargs)
         except PangaeaLabError as exc:
-            return Board(spec, players, seed, page.options,
+            return BoardLink(spec, players, seed, page.options,
                          tuple(problems) + (f"The link's board cannot be set up: "
                                             f"{str(exc).rstrip('.')}. This is the page's own "
                                             "board.",), with_game=with_game)
@@ -403,12 +404,12 @@ def app_path() -> str:
 
 def board_from_page(spec: LinkSpec, players: int, seed: int | str,
                     options: Mapping[str, Any] | None, link: object = True,
-                    check: Callable[..., Any] | None = None) -> Board:
+                    check: Callable[..., Any] | None = None) -> BoardLink:
     """The board a game's ``play`` starts: ``link=True`` reads the page's address (the Voilà
     app), ``link="seed=12&players=3"`` reads that text, ``link=False`` uses the call's values
-    only, and a :class:`Board` (the start page's picker reads the address itself) is used as
+    only, and a :class:`BoardLink` (the start page's picker reads the address itself) is used as
     it is."""
-    if isinstance(link, Board):
+    if isinstance(link, BoardLink):
         return link
     if link is True:
         query: object = page_query()
@@ -418,7 +419,7 @@ def board_from_page(spec: LinkSpec, players: int, seed: int | str,
         query = link
     else:
         raise InvalidSetup(f"link must be True (read the page's address), False, a query text "
-                           f"such as 'seed=12&players=3' or a Board, not {link!r}")
+                           f"such as 'seed=12&players=3' or a BoardLink, not {link!r}")
     return read_board(spec, query, players, seed, options, check=check)
 
 
@@ -534,7 +535,7 @@ class BoardLineContent:
     problems: list[str] = field(default_factory=list)
 
 
-def line_content(board: Board, path: str | None = None) -> BoardLineContent:
+def line_content(board: BoardLink, path: str | None = None) -> BoardLineContent:
     """The text, link parts and notes for ``board``; ``path`` defaults to :func:`app_path`."""
     path = app_path() if path is None else path
     query = board.query()
@@ -547,7 +548,7 @@ def line_content(board: Board, path: str | None = None) -> BoardLineContent:
     return BoardLineContent(board.describe(), query, path, note, list(board.problems))
 
 
-def board_line(board: Board, path: str | None = None) -> Any:
+def board_line(board: BoardLink, path: str | None = None) -> Any:
     """The widget: "This board: ..." with a copy-link button and the link's problems.  Without
     anywidget it is a plain ``ipywidgets.HTML`` showing the same words and the link's
     settings."""
@@ -562,7 +563,7 @@ def board_line(board: Board, path: str | None = None) -> Any:
     return widget
 
 
-def update_line(widget: Any, board: Board, content: BoardLineContent | None = None) -> None:
+def update_line(widget: Any, board: BoardLink, content: BoardLineContent | None = None) -> None:
     """Show ``board`` on a widget made by :func:`board_line` (the path is kept)."""
     if content is None:
         content = line_content(board, getattr(widget, "path", None))

@@ -25,7 +25,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Union
 
 from .board_widget import clickable_board
-from .links import Board, board_line, update_line
+from .links import BoardLink, board_line, update_line
 from .validate import require
 from .errors import IllegalAction, InvalidSetup, PangaeaLabError
 from .players import GreedyPlayer, Player, RandomPlayer
@@ -559,7 +559,7 @@ class StepThroughView:
 
     SEAT_OPTIONS = (("Human", "human"), ("Random", "random"), ("Greedy", "greedy"))
 
-    def __init__(self, model: StepThroughModel, link_board: Board | None = None) -> None:
+    def __init__(self, model: StepThroughModel, link_board: BoardLink | None = None) -> None:
         import ipywidgets as w
 
         self.model = model
@@ -806,7 +806,7 @@ class StepThroughView:
 def step_through(new_game: Callable[..., GameState], players: int = 2, seed: int | str = 0,
                  player_range: tuple[int, int] = (2, 4),
                  computer: Mapping[int, Controller] | None = None,
-                 link_board: Board | None = None, **options: Any) -> ipywidgets.VBox:
+                 link_board: BoardLink | None = None, **options: Any) -> ipywidgets.VBox:
     """A step-through widget for a game: returns the root ``VBox``, with the
     :class:`StepThroughModel` as ``.model`` and the :class:`StepThroughView` as ``.view``.
     ``link_board`` (from :mod:`.links`) adds the line "This board: ..." with a copy-link

@@ -13,7 +13,7 @@ from pangaea_lab import forest_shuffle, harmonies, inori, pangaea
 from pangaea_lab.catalog import GAMES, game, game_picker, link_spec, page_board
 from pangaea_lab.core import InvalidSetup
 from pangaea_lab.core import links
-from pangaea_lab.core.links import (MAX_QUERY, SEED_MAX, Board, Flag, LinkSpec, app_path,
+from pangaea_lab.core.links import (MAX_QUERY, SEED_MAX, BoardLink, Flag, LinkSpec, app_path,
                                     board_line, line_content, page_query, parse_query,
                                     read_board)
 
@@ -339,12 +339,12 @@ def test_in_jupyterlab_the_app_link_is_the_same_servers_voila_page(outside_voila
 
 def test_the_line_says_what_to_do_when_no_link_can_be_made():
     spec = LinkSpec("demo", "Demo", (2, 4), (Flag("fast", False, "fast play"),))
-    text_seed = line_content(Board(spec, 2, "autumn"), "/voila/render/x.ipynb")
+    text_seed = line_content(BoardLink(spec, 2, "autumn"), "/voila/render/x.ipynb")
     assert text_seed.query == "" and "whole-number seeds" in text_seed.note
     assert text_seed.text == "This board: seed 'autumn', 2 players"
-    unknown_page = line_content(Board(spec, 2, 4), "")
+    unknown_page = line_content(BoardLink(spec, 2, 4), "")
     assert unknown_page.query == "seed=4&players=2" and "Add this" in unknown_page.note
-    widget = board_line(Board(spec, 3, 8, (("fast", True),)), "/p.ipynb")
+    widget = board_line(BoardLink(spec, 3, 8, (("fast", True),)), "/p.ipynb")
     assert (widget.text, widget.query, widget.path) == (
         "This board: seed 8, 3 players (fast play)", "seed=8&players=3&fast=yes", "/p.ipynb")
 

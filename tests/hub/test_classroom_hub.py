@@ -20,10 +20,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-
-requests = pytest.importorskip("requests")
-pytest.importorskip("jupyterhub")
-pytest.importorskip("jupyterhub_idle_culler")
+import requests   # the hub extra (make test-hub installs it, with JupyterHub and the culler)
 
 REPO = Path(__file__).resolve().parents[2]
 CONFIG = REPO / "classroom" / "jupyterhub_config.py"
