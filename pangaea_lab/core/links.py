@@ -176,10 +176,16 @@ class BoardLink:
         """Keywords for the game's ``new_game`` / ``play``."""
         return {"players": self.players, "seed": self.seed, **dict(self.options)}
 
+    def not_carried(self) -> list[str]:
+        """The settings of this board that a link cannot carry: a seed that is not a whole
+        number from 0 to :data:`SEED_MAX`, options a link does not take (a file, a board)."""
+        out = [] if (isinstance(self.seed, int) and not isinstance(self.seed, bool)
+                     and 0 <= self.seed <= SEED_MAX) else ["seed"]
+        return out + [name for name, _ in self.options if self.spec.option(name) is None]
+
     def linkable(self) -> bool:
-        """Whether a link can carry this board (a seed in a link is a whole number)."""
-        return (isinstance(self.seed, int) and not isinstance(self.seed, bool)
-                and 0 <= self.seed <= SEED_MAX)
+        """Whether a link can give this board back."""
+        return not self.not_carried()
 
     def query(self) -> str:
         """The query string that gives this board back (without the leading ``?``); ""
@@ -539,8 +545,11 @@ def line_content(board: BoardLink, path: str | None = None) -> BoardLineContent:
     """The text, link parts and notes for ``board``; ``path`` defaults to :func:`app_path`."""
     path = app_path() if path is None else path
     query = board.query()
-    if not query:
-        note = "(a link carries whole-number seeds from 0 to %d only)" % SEED_MAX
+    missing = board.not_carried()
+    if missing == ["seed"]:
+        note = f"(a link carries whole-number seeds from 0 to {SEED_MAX} only)"
+    elif missing:
+        note = f"(a link cannot carry this board's {', '.join(missing)})"
     elif not path:
         note = "Add this to the app page's address."
     else:

@@ -344,6 +344,8 @@ def test_the_line_says_what_to_do_when_no_link_can_be_made():
     assert text_seed.text == "This board: seed 'autumn', 2 players"
     unknown_page = line_content(BoardLink(spec, 2, 4), "")
     assert unknown_page.query == "seed=4&players=2" and "Add this" in unknown_page.note
+    from_a_file = line_content(BoardLink(spec, 2, 4, (("edition", "my_cards.json"),)), "/p")
+    assert from_a_file.query == "" and "cannot carry this board's edition" in from_a_file.note
     widget = board_line(BoardLink(spec, 3, 8, (("fast", True),)), "/p.ipynb")
     assert (widget.text, widget.query, widget.path) == (
         "This board: seed 8, 3 players (fast play)", "seed=8&players=3&fast=yes", "/p.ipynb")
