@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 # Jupyter refuses to run as root unless asked to (containers, classroom servers).
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test test-fast bench bench-speed soak clean notebook-outputs app test-browser
+.PHONY: lab test test-fast bench bench-speed soak clean notebook-outputs app test-browser hub test-hub
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -61,6 +61,34 @@ test-browser: $(BROWSER_STAMP)
 	@test -x $(CHROMIUM) || echo "Chromium is missing at $(CHROMIUM): install the chromium package (apt-get install chromium) or set CHROMIUM=/path/to/chromium"
 	PANGAEA_BROWSER_TESTS=1 PANGAEA_CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest tests/browser \
 		-p no:cacheprovider -n 2 --dist loadgroup -q
+
+# The classroom JupyterHub (classroom/): every student their own server with the notebooks.
+# Installs JupyterHub and its idle culler (the `hub` extra) and configurable-http-proxy from npm
+# into build/hub (Debian's nodejs and npm are installed when missing, as root).
+# `make hub HUB_PASSWORD=...` (or PANGAEA_HUB_PASSWORD set) starts it on port 8000; `make test-hub` tests it (two students).
+HUB_STAMP := $(VENV)/.installed-hub
+CHP_VERSION ?= 4.6.3
+CHP := build/hub/node_modules/.bin/configurable-http-proxy
+
+$(HUB_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[lab,test,hub]"
+	touch $(HUB_STAMP)
+
+$(CHP):
+	@if ! command -v npm >/dev/null && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "Installing Node.js and npm from the Debian packages"; \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nodejs npm; \
+	fi
+	@command -v npm >/dev/null || { echo "npm is missing: install Node.js and npm (apt-get install nodejs npm)"; exit 1; }
+	mkdir -p build/hub
+	npm install --no-audit --no-fund --prefix build/hub configurable-http-proxy@$(CHP_VERSION)
+
+hub: $(HUB_STAMP) $(CHP)
+	@$(if $(HUB_PASSWORD),PANGAEA_HUB_PASSWORD='$(HUB_PASSWORD)') \
+		$(BIN)/jupyterhub -f classroom/jupyterhub_config.py
+
+test-hub: $(HUB_STAMP) $(CHP)
+	PANGAEA_HUB_TESTS=1 $(BIN)/python -m pytest tests/hub -p no:cacheprovider -q
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py

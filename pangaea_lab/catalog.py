@@ -9,15 +9,21 @@
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from html import escape
 from typing import Any
 
+from .core.links import (BoardLink, Choice, Flag, LinkSpec, board_from_page, normal_options,
+                         page_query, parse_query, read_board)
 from .exercises import kinds_for
 from .harmonies.game import GAME as HARMONIES
 from .forest_shuffle.game import GAME as FOREST_SHUFFLE
 from .inori.game import GAME as INORI
+from .pangaea.edition import DIFFICULTIES
 from .pangaea.game import GAME as PANGAEA
+
+_unset = object()
 
 
 @dataclass(frozen=True)
@@ -55,15 +61,27 @@ class GameInfo:
         return {seat: self.computer_player for seat in range(1, players)}
 
     def play(self, players: int, seed: int | str = 0, computer: dict | None = None,
-             variant: int = 0) -> Any:
+             variant: int = 0, link: object = False, **options: Any) -> Any:
         """The game's step-through widget, for one of its :meth:`ways_to_play`;
         ``computer`` maps seats to computer players (``None``: every seat but the first,
-        see :meth:`against_computer`; ``{}``: every seat played by people)."""
+        see :meth:`against_computer`; ``{}``: every seat played by people).  ``options`` add
+        to the variant's; ``link`` is passed on to the game's ``play`` (the start page gives
+        the :class:`~.core.links.BoardLink` it read from its address)."""
         if computer is None:
             computer = self.against_computer(players)
         widgets = importlib.import_module(f"pangaea_lab.{self.key}.widgets")
-        return widgets.play(players=players, seed=seed, computer=computer,
-                            **dict(self.ways_to_play()[variant].options))
+        return widgets.play(players=players, seed=seed, computer=computer, link=link,
+                            **{**dict(self.ways_to_play()[variant].options), **options})
+
+    def variant_for(self, options: dict[str, Any]) -> int:
+        """The way to play whose options agree with ``options`` best (0 if none does)."""
+        best, score = 0, -1
+        for k, v in enumerate(self.ways_to_play()):
+            wanted = normal_options(link_spec(self.key), dict(v.options))
+            if all(options.get(name, _unset) == value for name, value in wanted.items()) \
+                    and len(wanted) > score:
+                best, score = k, len(wanted)
+        return best
 
 
 GAMES = (
@@ -106,6 +124,59 @@ GAMES = (
 )
 
 
+@lru_cache(maxsize=None)
+def link_spec(key: str) -> LinkSpec:
+    """What a link (``?seed=12&players=3&...``) may set for a game: its seats and the options
+    of its ``new_game``, with the allowed values read from the game itself.
+
+    >>> link_spec("harmonies").names
+    ('seed', 'players', 'side', 'spirits', 'river_rule', 'tiebreak_counts_spirit')
+    """
+    info = game(key)
+    if key == "pangaea":
+        options: tuple = (
+            Flag("family", False, "family rules"),
+            Choice("mode", "", (("standard", "", ""),
+                                ("coop", "ancients", "Return of the Ancients")),
+                   aliases=(("ancients", "coop"),)),
+            Choice("difficulty", "standard",
+                   tuple((name, name, label) for name, label in DIFFICULTIES.items()
+                         if name in PANGAEA.options["difficulty"].values),
+                   needs=("mode", "ancients")),
+            Flag("wild_woods", False, "Wild Woods"),
+            Flag("storms", True, "", "no Elemental Storms", needs=("wild_woods", True)),
+        )
+    elif key == "harmonies":
+        hopt = HARMONIES.options
+        options = (
+            Choice("side", hopt["side"].default,
+                   tuple((s, s, f"side {s}") for s in hopt["side"].values)),
+            Flag("spirits", hopt["spirits"].default, "Nature's Spirits", "no Nature's Spirits"),
+            Choice("river_rule", hopt["river_rule"].default,
+                   tuple((r, r, f"river rule: {r}") for r in hopt["river_rule"].values)),
+            Flag("tiebreak_counts_spirit", False, "ties count the spirit"),
+        )
+    elif key == "forest_shuffle":
+        options = tuple(Flag(name, o.default, f"{name.replace('_', ' ')}: yes",
+                             f"{name.replace('_', ' ')}: no")
+                        for name, o in FOREST_SHUFFLE.options.items())
+    else:
+        schedule = INORI.options["marker_schedule"]
+        options = (Choice("marker_schedule", schedule.default,
+                          tuple((name, name, f"markers: {name.replace('_', ' ')}")
+                                for name in schedule.values)),)
+    low = min([info.players[0]] + [v.players[0] for v in info.ways_to_play()])
+    high = max([info.players[1]] + [v.players[1] for v in info.ways_to_play()])
+    return LinkSpec(key, info.title, (low, high), options)
+
+
+def page_board(key: str, players: int, seed: int | str, options: dict[str, Any],
+               link: object = True, check: Any = None) -> BoardLink:
+    """The board a game's ``play(...)`` starts (see :func:`.core.links.board_from_page`):
+    the call's values, or the ones the page's link sets."""
+    return board_from_page(link_spec(key), players, seed, options, link, check=check)
+
+
 def game(key: str) -> GameInfo:
     """The :class:`GameInfo` for a package name such as ``"inori"``."""
     for g in GAMES:
@@ -141,10 +212,14 @@ def exercise_pages() -> Any:
     return HTML('<div class="pl-exercise-pages">' + "".join(parts) + "</div>")
 
 
-def game_picker(seed: int = 2024) -> Any:
+def game_picker(seed: int = 2024, link: object = True) -> Any:
     """A small launcher: choose a game, a way to play it, the number of players and a seed,
     press Start; the game's step-through widget appears below.  The first seat is yours; the
-    others are the computer's unless "Other seats" says they are played by people too."""
+    others are the computer's unless "Other seats" says they are played by people too.
+
+    A link to the page that names a game (``?game=harmonies&seed=12&players=3&side=B``)
+    fills in the choices and starts that board at once (``link=True`` reads the page's
+    address in the Voilà app; a query text can be given instead, e.g. in JupyterLab)."""
     import ipywidgets as w  # widgets only when the launcher is shown
 
     pick = w.Dropdown(description="Game", options=[(g.title, g.key) for g in GAMES])
@@ -156,7 +231,10 @@ def game_picker(seed: int = 2024) -> Any:
                         style={"description_width": "initial"})
     start = w.Button(description="Start", button_style="success")
     about = w.HTML()
+    message = w.HTML()
+    message.add_class("pl-picker-message")
     area = w.VBox()
+    linked: dict[str, Any] = {}     # the board the link asked for, while it is chosen
 
     def on_way(_: Any = None) -> None:
         g = game(pick.value)
@@ -173,20 +251,55 @@ def game_picker(seed: int = 2024) -> Any:
         way.layout.display = None if len(g.ways_to_play()) > 1 else "none"
         on_way()
 
+    def chosen_board() -> BoardLink:
+        g = game(pick.value)
+        options = dict(g.ways_to_play()[way.value or 0].options)
+        board = linked.get("board")
+        if board is not None and board.spec.game == g.key and \
+                g.variant_for(dict(board.options)) == (way.value or 0):
+            options = {**dict(board.options), **options}   # the link's other options
+        return BoardLink(link_spec(g.key), seats.value, seed_box.value,
+                     tuple(normal_options(link_spec(g.key), options).items()), with_game=True)
+
     def on_start(_: Any) -> None:
         g = game(pick.value)
         computer = g.against_computer(seats.value) if others.value == "computer" else {}
+        board = chosen_board()
+        problems = linked.pop("problems", ())
+        if problems:
+            board = replace(board, problems=tuple(problems))
         area.children = (g.play(players=seats.value, seed=seed_box.value, computer=computer,
-                                variant=way.value or 0),)
+                                link=board, **dict(board.options)),)
 
     pick.observe(on_pick, names="value")
     way.observe(on_way, names="value")
     start.on_click(on_start)
     on_pick()
     box = w.VBox([w.HBox([pick, way, seats, others, seed_box, start],
-                         layout=w.Layout(flex_flow="row wrap")), about, area])
+                         layout=w.Layout(flex_flow="row wrap")), about, message, area])
     box.add_class("pl-game-picker")
     box.pick, box.way, box.seats, box.seed_box, box.start, box.area = (  # type: ignore[attr-defined]
         pick, way, seats, seed_box, start, area)
-    box.others = others  # type: ignore[attr-defined]
+    box.others, box.message = others, message  # type: ignore[attr-defined]
+
+    query = page_query() if link is True else (link if isinstance(link, str) else None)
+    found, problems = parse_query(query)
+    key = found.get("game", "").strip().lower()
+    if found and key not in [g.key for g in GAMES]:
+        named = "does not name a game" if not key else "names no game of this page"
+        problems.append(f"The link {named} (game= followed by "
+                        f"{', '.join(g.key for g in GAMES[:-1])} or {GAMES[-1].key}): its "
+                        "settings are not used.")
+        message.value = "".join(f"<div>&#9888; {escape(p)}</div>" for p in problems)
+    elif found:
+        g = game(key)
+        board = read_board(link_spec(key), query, players=seats.value, seed=seed,
+                           check=g.module.new_game, with_game=True)
+        pick.value = key
+        way.value = g.variant_for(dict(board.options))
+        seats.value = board.players
+        seed_box.value = board.seed if isinstance(board.seed, int) else seed
+        linked["board"] = board
+        linked["problems"] = board.problems
+        on_start(None)
     return box

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import functools
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Union
 
 from .board_widget import clickable_board
+from .links import BoardLink, board_line, update_line
 from .validate import require
 from .errors import IllegalAction, InvalidSetup, PangaeaLabError
 from .players import GreedyPlayer, Player, RandomPlayer
@@ -558,10 +559,13 @@ class StepThroughView:
 
     SEAT_OPTIONS = (("Human", "human"), ("Random", "random"), ("Greedy", "greedy"))
 
-    def __init__(self, model: StepThroughModel) -> None:
+    def __init__(self, model: StepThroughModel, link_board: BoardLink | None = None) -> None:
         import ipywidgets as w  # the view layer only; the model needs no widgets
 
         self.model = model
+        #: the board the page's link asked for ("This board: ..." with a copy-link button)
+        self.link_board = link_board
+        self.link_line = board_line(link_board) if link_board is not None else None
         self._w = w
         self._quiet = False
         lo, hi = model.player_range
@@ -602,7 +606,9 @@ class StepThroughView:
         # a wide board pushes the panel below it instead of squeezing it
         middle = w.HBox([w.VBox([self.board], layout=w.Layout(overflow="auto")), side],
                         layout=w.Layout(flex_flow="row wrap", align_items="flex-start"))
-        self.root = w.VBox([setup, self.seats_box, middle, self.history_slider, self.log_box])
+        top = [self.link_line] if self.link_line is not None else []
+        self.root = w.VBox(top + [setup, self.seats_box, middle, self.history_slider,
+                                  self.log_box])
         # stable handles for styling and for the browser tests (tests/browser)
         for part, name in ((self.root, "step-through"), (self.board, "board"),
                            (self.kind_picker, "kinds"), (self.action_list, "actions"),
@@ -718,6 +724,11 @@ class StepThroughView:
         """Set the seed box, the player count and the seat pickers from the model."""
         w, m = self._w, self.model
         self._shown_start = m.history[0]
+        if self.link_board is not None and self.link_line is not None:
+            same = (m.players, m.seed) == (self.link_board.players, self.link_board.seed)
+            shown = replace(self.link_board, players=m.players, seed=m.seed,
+                            problems=self.link_board.problems if same else ())
+            update_line(self.link_line, shown)
         self._quiet = True
         try:
             self._shown_seed = m.seed if isinstance(m.seed, int) else 0
@@ -795,10 +806,12 @@ class StepThroughView:
 def step_through(new_game: Callable[..., GameState], players: int = 2, seed: int | str = 0,
                  player_range: tuple[int, int] = (2, 4),
                  computer: Mapping[int, Controller] | None = None,
-                 **options: Any) -> ipywidgets.VBox:
+                 link_board: BoardLink | None = None, **options: Any) -> ipywidgets.VBox:
     """A step-through widget for a game: returns the root ``VBox``, with the
-    :class:`StepThroughModel` as ``.model`` and the :class:`StepThroughView` as ``.view``."""
+    :class:`StepThroughModel` as ``.model`` and the :class:`StepThroughView` as ``.view``.
+    ``link_board`` (from :mod:`.links`) adds the line "This board: ..." with a copy-link
+    button above the game."""
     model = StepThroughModel(new_game, players=players, seed=seed, player_range=player_range,
                              computer=computer, **options)
     model.autoplay()
-    return StepThroughView(model).root
+    return StepThroughView(model, link_board=link_board).root

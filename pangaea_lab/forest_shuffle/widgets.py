@@ -15,6 +15,7 @@ from dataclasses import replace
 from html import escape
 from typing import Any, Callable, Mapping
 
+from ..catalog import page_board
 from ..core.errors import PangaeaLabError
 from ..core.widget import step_through
 from .cards import SAPLING, SIDES
@@ -27,15 +28,19 @@ from .scoring import ForestScore, explain, score
 
 
 def play(players: int = 2, seed: int | str = 0, computer: Mapping[int, Any] | None = None,
-         **options: bool):
+         link: object = True, **options: bool):
     """The step-through widget for a seeded game; by default the computer (greedy) plays
     every seat but the first.  The picture shows the clearing, the deck size, the winter
-    cards, the current hand and every forest with each card's points."""
+    cards, the current hand and every forest with each card's points.  A link to the page
+    (``?seed=12&players=3``) sets the board in the Voilà app; see
+    :func:`pangaea_lab.catalog.page_board`."""
+    board = page_board("forest_shuffle", players, seed, options, link, check=new_game)
+    players, seed, options = board.players, board.seed, dict(board.options)
     if computer is None:
         computer = {seat: "greedy" for seat in range(1, players)}
     return step_through(new_game, players=players, seed=seed,
                         player_range=(GAME.min_players, GAME.max_players), computer=computer,
-                        **options)
+                        link_board=board, **options)
 
 
 def card_choices() -> list[str]:

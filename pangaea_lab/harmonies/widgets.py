@@ -12,6 +12,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Iterable, Mapping
 
+from ..catalog import page_board
 from ..core.errors import IllegalAction
 from ..core.widget import step_through
 from .board import COLUMN_HEIGHTS, Cell, check_cell, check_side, describe_stack, \
@@ -29,17 +30,22 @@ STACK_CHOICES: tuple[tuple[str, ...], ...] = ((),) + tuple(
 
 
 def play(players: int = 2, seed: int | str = 0, computer: Mapping[int, Any] | None = None,
-         **options: Any):
+         link: object = True, **options: Any):
     """The step-through widget on Harmonies; ``options`` go to :func:`new_game` (``side``,
     ``spirits``, ``river_rule``).  Use ``players=1`` for solo.
 
     You play the first seat; by default the greedy computer player takes every other seat
-    (``computer={}`` seats humans everywhere, ``computer={1: "random"}`` chooses)."""
+    (``computer={}`` seats humans everywhere, ``computer={1: "random"}`` chooses).  A link to
+    the page (``?seed=12&players=3&side=B``) sets the board in the Voilà app; see
+    :func:`pangaea_lab.catalog.page_board`."""
+    board = page_board("harmonies", players, seed, options, link, check=new_game)
+    players, seed, options = board.players, board.seed, dict(board.options)
     if computer is None:
         computer = {seat: "greedy" for seat in range(1, players)} \
             if isinstance(players, int) and not isinstance(players, bool) else {}
-    return step_through(new_game, players=players, seed=seed, player_range=(GAME.min_players, GAME.max_players),
-                        computer=computer, **options)
+    return step_through(new_game, players=players, seed=seed,
+                        player_range=(GAME.min_players, GAME.max_players),
+                        computer=computer, link_board=board, **options)
 
 
 class BoardEditorModel:

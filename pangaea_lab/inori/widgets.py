@@ -12,6 +12,7 @@ from dataclasses import replace
 from html import escape
 from typing import Any, Mapping
 
+from ..catalog import page_board
 from ..core.widget import step_through
 from .game import GAME
 from .render import board_svg
@@ -21,14 +22,18 @@ from .state import GameState
 
 
 def play(players: int = 2, seed: int | str = 0, computer: Mapping[int, Any] | None = None,
-         **options: Any):
+         link: object = True, **options: Any):
     """The step-through widget for Inori.  By default seat 1 is yours and every other seat
-    is a greedy computer player; pass ``computer={}`` to play all seats by hand."""
+    is a greedy computer player; pass ``computer={}`` to play all seats by hand.  A link to
+    the page (``?seed=12&players=3``) sets the board in the Voilà app; see
+    :func:`pangaea_lab.catalog.page_board`."""
+    board = page_board("inori", players, seed, options, link, check=new_game)
+    players, seed, options = board.players, board.seed, dict(board.options)
     if computer is None:
         computer = {seat: "greedy" for seat in range(1, GAME.max_players)}
     return step_through(new_game, players=players, seed=seed,
                         player_range=(GAME.min_players, GAME.max_players),
-                        computer=computer, **options)
+                        computer=computer, link_board=board, **options)
 
 
 class SeasonExplorerModel:

@@ -15,6 +15,7 @@ from html import escape
 from itertools import islice
 from typing import Any, Sequence
 
+from ..catalog import page_board
 from ..core.hexgrid import Hex
 from ..core.widget import step_through
 from .edition import LandCard
@@ -29,7 +30,8 @@ from .game import GAME
 from .state import PLAYER_NAMES, GameState
 
 
-def play(players: int = 2, seed: int | str = 0, computer: dict | None = None, **options: Any):
+def play(players: int = 2, seed: int | str = 0, computer: dict | None = None,
+         link: object = True, **options: Any):
     """The step-through widget on a new game.  ``computer`` maps seats to "forester" (the
     default for every seat but Red's), "greedy", "random" or a player object; ``{}`` makes every
     seat human.  The model is ``widget.model``.  Other keywords go to :func:`new_game`:
@@ -42,7 +44,12 @@ def play(players: int = 2, seed: int | str = 0, computer: dict | None = None, **
     >>> w = play(players=1, seed=3, mode="coop", wild_woods=True, computer={})
     >>> w.model.state.mode, w.model.state.wild_woods, w.model.player_range
     ('ancients', True, (1, 4))
+
+    A link to the page (``?seed=12&players=3&wild_woods=yes``) sets the board in the Voilà
+    app; ``link`` is explained in :func:`pangaea_lab.catalog.page_board`.
     """
+    board = page_board("pangaea", players, seed, options, link, check=new_game)
+    players, seed, options = board.players, board.seed, dict(board.options)
     if computer is None:
         computer = {seat: "forester" for seat in range(1, players)}
     seats = {seat: ForesterPlayer(seat) if who == "forester" else who
@@ -51,7 +58,7 @@ def play(players: int = 2, seed: int | str = 0, computer: dict | None = None, **
     low = GAME.min_players if options.get("mode") in ("ancients", "coop") else 2
     return step_through(new_game, players=players, seed=seed,
                         player_range=(low, GAME.max_players),
-                        computer=seats, **options)
+                        computer=seats, link_board=board, **options)
 
 
 # ----- setup ------------------------------------------------------------------------------------

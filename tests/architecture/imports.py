@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2] / "pangaea_lab"
 #: heavy or optional libraries that may be imported inside a function (with a comment saying
 #: why), so that importing the rules never pulls in a widget or plotting toolkit
 OPTIONAL = {"ipywidgets", "IPython", "matplotlib", "anywidget", "pandas", "dask", "distributed",
-            "tqdm", "pyarrow", "numpy", "scipy", "traitlets"}
+            "tqdm", "pyarrow", "numpy", "scipy", "traitlets", "voila", "jupyter_core"}
 
 
 def module_name(path: Path) -> str:
