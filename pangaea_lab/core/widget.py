@@ -337,6 +337,19 @@ class StepThroughModel:
         self.message = (f"{choices[k].describe()} — choice {k + 1} of {len(choices)} on "
                         f"{cell}; click the space again for the next." if len(choices) > 1 else "")
 
+    def play_cell(self, cell: Any) -> None:
+        """Enter on a space of the board (the keyboard's way to play): play the selected
+        action if it was picked on that space, otherwise the first legal action on it."""
+        cell = tuple(cell)
+        with self.batch():
+            picked = self._picked
+            if picked is None or picked[0] is not self.state or picked[1] != cell \
+                    or self.selected is None:
+                self.pick_cell(cell)
+                if self._picked is None:
+                    return
+            self.play()
+
     @property
     def highlight(self) -> tuple:
         """The board cells the selected action concerns, when the state offers
@@ -615,6 +628,7 @@ class StepThroughView:
 
         if hasattr(self.board, "on_space"):
             self.board.on_space(self._forward_cell)
+            self.board.on_play(self._forward_play)
         self.kind_picker.observe(self._on_kind, names="value")
         self.action_list.observe(self._on_action, names="value")
         self.history_slider.observe(self._on_slider, names="value")
@@ -756,6 +770,10 @@ class StepThroughView:
     def _forward_cell(self, cell: tuple[int, ...]) -> None:
         """A space of the board was clicked."""
         self._forward(lambda: self.model.pick_cell(cell))(None)
+
+    def _forward_play(self, cell: tuple[int, ...]) -> None:
+        """Enter was pressed on a space of the board."""
+        self._forward(lambda: self.model.play_cell(cell))(None)
 
     def _computer_move(self) -> None:
         with self.model.batch():
