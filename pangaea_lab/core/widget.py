@@ -578,7 +578,8 @@ class StepThroughView:
         self._w = w
         self._quiet = False
         lo, hi = model.player_range
-        wide = w.Layout(width="100%")
+        # the full width less the widget's own margins, so a narrow window never scrolls
+        wide = w.Layout(width="calc(100% - 2 * var(--jp-widgets-margin, 2px))")
         self.board = clickable_board()   # clicking a space selects an action on it
         self.turn_line = w.HTML()
         self.players_html = w.HTML()
@@ -600,20 +601,24 @@ class StepThroughView:
         self.players_picker = w.Dropdown(description="Players",
                                          options=list(range(lo, hi + 1)))
         self.new_game_button = w.Button(description="New game", button_style="info")
-        self.seats_box = w.HBox()
+        self.seats_box = w.HBox(layout=w.Layout(flex_flow="row wrap", max_width="100%"))
         self.history_slider = w.IntSlider(description="Move", min=0, max=0,
                                           continuous_update=False,
                                           tooltip="Step through the moves played so far")
         self.seat_pickers: list[ipywidgets.Dropdown] = []
 
-        setup = w.HBox([self.seed_box, self.players_picker, self.new_game_button])
+        # rows of controls wrap in a narrow window (768 px) instead of scrolling sideways
+        wrap = dict(flex_flow="row wrap", max_width="100%")
+        setup = w.HBox([self.seed_box, self.players_picker, self.new_game_button],
+                       layout=w.Layout(**wrap))
         buttons = w.HBox([self.apply_button, self.undo_button, self.redo_button,
-                          self.computer_button, self.end_button])
+                          self.computer_button, self.end_button], layout=w.Layout(**wrap))
         side = w.VBox([self.turn_line, self.players_html, self.kind_picker, self.action_list,
                        buttons, self.message_line, self.scores_html],
                       layout=w.Layout(flex="1 1 360px", min_width="360px"))
         # a wide board pushes the panel below it instead of squeezing it
-        middle = w.HBox([w.VBox([self.board], layout=w.Layout(overflow="auto")), side],
+        middle = w.HBox([w.VBox([self.board], layout=w.Layout(overflow="auto",
+                                                               max_width="100%")), side],
                         layout=w.Layout(flex_flow="row wrap", align_items="flex-start"))
         self.root = w.VBox([setup, self.seats_box, middle, self.history_slider, self.log_box])
         # stable handles for styling and for the browser tests (tests/browser)

@@ -226,11 +226,14 @@ def lab_server(root: Path, home: Path, log: Path) -> Server:
 def voila_argv(root: Path, port: int) -> list[str]:
     """The Voilà command line; ``make app`` serves the notebooks the same way."""
     return [sys.executable, "-m", "voila", str(root), "--no-browser", "--Voila.ip=127.0.0.1",
-            f"--port={port}", "--Voila.port_retries=0", "--show_tracebacks=True"]
+            f"--port={port}", "--Voila.port_retries=0", "--show_tracebacks=True",
+            "--template=pangaea-lab"]
 
 
 def voila_server(root: Path, home: Path, log: Path, extra_env: dict | None = None) -> Server:
+    from pangaea_lab.core.fonts import SHARE
     env = _jupyter_env(home)
+    env["JUPYTER_PATH"] = os.pathsep.join([str(SHARE), *filter(None, [env.get("JUPYTER_PATH")])])
     env.update(extra_env or {})
     return Server(name="Voilà", argv=lambda port: voila_argv(root, port), ready="/",
                   cwd=root, env=env, log_path=log)
