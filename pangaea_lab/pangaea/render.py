@@ -116,7 +116,7 @@ def board_svg(state: Any = None, highlight: Iterable[Any] = (), paths: Sequence[
     if board.mountain:
         cx, cy = hexgrid.to_pixel((0, 0), SIZE)
         pic.polygon([(cx - 14, cy + 8), (cx, cy - 14), (cx + 14, cy + 8)], fill="#6f6f6f")
-        pic.text(cx, cy + 16, "Sacred Mountain", size=8, fill="#ffffff")
+        pic.text(cx, cy + 16, "Sacred Mountain", size=8, fill="#111111")
     # tile borders
     for i, cell in enumerate(board.cells):
         for n in hexgrid.neighbours(cell):

@@ -49,7 +49,10 @@ def test_narrow_window_and_no_outside_request_in_voila(voila, page, game):
     the app's own server (fonts included)."""
     where = f"Voilà at 768 px, {STEP_THROUGH[game]}"
     hosts: list[str] = []
+    fonts: list[tuple[str, int]] = []
     page.page.on("request", lambda request: hosts.append(urlsplit(request.url).netloc))
+    page.page.on("response", lambda answer: fonts.append((answer.url, answer.status))
+                 if answer.url.endswith(".woff") else None)
     page.page.set_viewport_size(NARROW)
     open_in_voila(page, voila, STEP_THROUGH[game])
     page.page.wait_for_selector(".pl-step-through .pl-board svg", timeout=WIDGET)
@@ -57,6 +60,9 @@ def test_narrow_window_and_no_outside_request_in_voila(voila, page, game):
     server = urlsplit(voila.url).netloc
     outside = sorted({h for h in hosts if h and h != server})
     assert hosts and not outside, f"{where}: the page asked other servers: {outside}"
+    # the drawings' font comes from the app itself
+    assert any("DejaVuSans" in url and status == 200 for url, status in fonts), \
+        f"{where}: the package's font was not served by the app ({fonts})"
     problems = page.page.evaluate(_OVERFLOW_JS)
     assert not problems, f"{where}: too wide for the window:\n" + "\n".join(problems)
     assert_clean(page, where)
