@@ -22,5 +22,11 @@ TEMPLATE_DIR = SHARE / "voila" / "templates" / TEMPLATE
 FONT_FILES = ("DejaVuSans.woff", "DejaVuSans-Bold.woff")
 
 
-if __name__ == "__main__":   # prints the JUPYTER_PATH entry (used by the Makefile)
-    print(SHARE)
+def jupyter_path() -> str:
+    """``JUPYTER_PATH`` with the package's folder first (any folders already set kept)."""
+    import os
+    return os.pathsep.join([str(SHARE), *filter(None, [os.environ.get("JUPYTER_PATH")])])
+
+
+if __name__ == "__main__":   # prints the JUPYTER_PATH to run Voilà with (used by the Makefile)
+    print(jupyter_path())

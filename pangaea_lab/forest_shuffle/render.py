@@ -400,5 +400,5 @@ def plot_scores(scores: Sequence[ForestScore], names: Sequence[str] | None = Non
         ax.bar(labels, values, bottom=bottom, label=name)
         bottom = [b + v for b, v in zip(bottom, values)]
     ax.set_ylabel("points")
-    ax.legend(fontsize=6, ncol=3, loc="upper left", bbox_to_anchor=(1, 1))
+    ax.legend(fontsize=8, ncol=3, loc="upper left", bbox_to_anchor=(1, 1))
     return ax

@@ -448,13 +448,13 @@ def draw_board(state: Any, ax: Any = None, highlight: Iterable[Any] = ()) -> Any
             ax.add_patch(Polygon([(x - .35, -y - .3), (x, -y + .4), (x + .35, -y - .3)],
                                  facecolor=PLAYER_COLOURS[state.trees[i]], edgecolor="black"))
             if woods and level(state, i) > 1:
-                ax.text(x + .45, -y + .3, str(level(state, i)), fontsize=7, ha="center",
+                ax.text(x + .45, -y + .3, str(level(state, i)), fontsize=8, ha="center",
                         va="center", fontweight="bold")
         if state.seeds[i] != NOBODY:
             ax.plot(x, -y, "o", color=PLAYER_COLOURS[state.seeds[i]], markersize=5)
             if woods and sum(state.seed_stacks[i]) > 1:
                 ax.text(x, -y - .45, "/".join(str(n) for n in state.seed_stacks[i] if n),
-                        fontsize=6, ha="center", va="center")
+                        fontsize=8, ha="center", va="center")
     for cell in board.mountain:
         x, y = hexgrid.to_pixel(cell, 1.0)
         ax.add_patch(RegularPolygon((x, -y), 6, radius=1.0, facecolor=MOUNTAIN, edgecolor="white"))

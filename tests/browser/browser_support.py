@@ -231,9 +231,9 @@ def voila_argv(root: Path, port: int) -> list[str]:
 
 
 def voila_server(root: Path, home: Path, log: Path, extra_env: dict | None = None) -> Server:
-    from pangaea_lab.core.fonts import SHARE
+    from pangaea_lab.core.fonts import jupyter_path
     env = _jupyter_env(home)
-    env["JUPYTER_PATH"] = os.pathsep.join([str(SHARE), *filter(None, [env.get("JUPYTER_PATH")])])
+    env["JUPYTER_PATH"] = jupyter_path()     # the app's own template (as make app runs it)
     env.update(extra_env or {})
     return Server(name="Voilà", argv=lambda port: voila_argv(root, port), ready="/",
                   cwd=root, env=env, log_path=log)

@@ -7,6 +7,8 @@ CIEDE2000 difference apart; every highlight must stand out against every space i
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from pangaea_lab.core import palette
@@ -147,3 +149,16 @@ def test_bad_colours_are_refused_naming_the_field(bad):
 def test_unknown_deficiency_is_refused():
     with pytest.raises(InvalidData, match="deficiency"):
         simulate("#ffffff", "achromat")
+
+
+def test_the_app_template_and_font_ship_with_the_package():
+    from pangaea_lab.core import fonts
+    static = fonts.TEMPLATE_DIR / "static"
+    for name in fonts.FONT_FILES:
+        assert (static / name).read_bytes()[:4] == b"wOFF"
+    assert "DejaVu" in (static / "LICENSE-DejaVu.txt").read_text()
+    css = (static / "pangaea-lab.css").read_text()
+    assert all(name in css for name in fonts.FONT_FILES) and "http" not in css
+    page = (fonts.TEMPLATE_DIR / "index.html.j2").read_text()
+    assert "cdn.jsdelivr.net" in page and "replace(" in page     # the CDN links are removed
+    assert fonts.jupyter_path().split(os.pathsep)[0] == str(fonts.SHARE)
