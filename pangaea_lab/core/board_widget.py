@@ -59,6 +59,8 @@ const ARROWS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], Arro
 function render({ model, el }) {
   el.classList.add("pl-clickable-board");
   el.setAttribute("role", "group");
+  // in JupyterLab, keys pressed on the board are the board's, not the notebook's shortcuts
+  el.setAttribute("data-lm-suppress-shortcuts", "true");
   el.setAttribute("aria-label", "Board: Tab reaches the spaces, the arrow keys move between "
                   + "them, Space chooses the one in focus, Enter plays it");
   let current = null;     // the data-cell of the space with the keyboard focus
@@ -117,14 +119,15 @@ function render({ model, el }) {
       const [dx, dy] = ARROWS[event.key];
       const next = here ? nearest(list, here, dx, dy) : null;
       if (next) focusOn(next);
-      event.preventDefault();
     } else if (event.key === "Enter") {
       send("played", cell);
-      event.preventDefault();
     } else if (event.key === " " || event.key === "Spacebar") {
       send("clicked", cell);
-      event.preventDefault();
+    } else {
+      return;
     }
+    event.preventDefault();
+    event.stopPropagation();
   });
 }
 

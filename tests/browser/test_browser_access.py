@@ -1,6 +1,6 @@
-"""Pages everyone can use, in the Voilà app (issue: readable by everyone): the board played
+"""Pages everyone can use (issue: readable by everyone), in the Voilà app: the board played
 from the keyboard alone, no request leaving the server, and nothing scrolling sideways in a
-768-pixel-wide window."""
+768-pixel-wide window; the keyboard in JupyterLab too."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from browser_support import (CLICK, STEP_THROUGH, WIDGET, _html, _settle, _wait_until,
-                             assert_clean, open_in_voila, screenshot)
+                             assert_clean, open_in_lab, open_in_voila, screenshot)
 
 NARROW = {"width": 768, "height": 900}
 
@@ -81,11 +81,9 @@ def _focused(page) -> dict:
     }""")
 
 
-@pytest.mark.xdist_group("voila")
-def test_tab_reaches_a_space_and_enter_plays_it_in_voila(voila, page):
-    where = f"Voilà, keyboard only, {STEP_THROUGH['pangaea']}"
-    open_in_voila(page, voila, STEP_THROUGH["pangaea"])
-    tab = page.page
+def check_keyboard_play(tab, where: str) -> None:
+    """From the New game button, Tab reaches a space of the board (outlined), the arrow keys
+    move to an empty Land Space, and Enter plays the action on it (the log shows it)."""
     root = ".pl-step-through"
     board, log, actions = f"{root} .pl-board", f"{root} .pl-log", f"{root} .pl-actions select"
     tab.wait_for_selector(root, state="visible", timeout=WIDGET)
@@ -124,5 +122,21 @@ def test_tab_reaches_a_space_and_enter_plays_it_in_voila(voila, page):
         f"{where}: the log does not show a move on ({q}, {r}): {text[-300:]}"
     # after the redraw the keyboard focus is still on the board
     assert _focused(tab), f"{where}: the focus left the board after the move"
-    screenshot(tab, "voila_keyboard_play", focus=root)
+
+
+@pytest.mark.xdist_group("voila")
+def test_tab_reaches_a_space_and_enter_plays_it_in_voila(voila, page):
+    where = f"Voilà, keyboard only, {STEP_THROUGH['pangaea']}"
+    open_in_voila(page, voila, STEP_THROUGH["pangaea"])
+    check_keyboard_play(page.page, where)
+    screenshot(page.page, "voila_keyboard_play", focus=".pl-step-through")
     assert_clean(page, where)
+
+
+@pytest.mark.xdist_group("lab")
+def test_tab_reaches_a_space_and_enter_plays_it_in_lab(lab_page):
+    """In JupyterLab the keys go to the board, not to the notebook's shortcuts."""
+    where = f"JupyterLab, keyboard only, {STEP_THROUGH['pangaea']}"
+    open_in_lab(lab_page, STEP_THROUGH["pangaea"])
+    check_keyboard_play(lab_page.page, where)
+    assert_clean(lab_page, where)
