@@ -60,10 +60,11 @@ def chromium_or_fail() -> Path:
 
 
 def keep_local(context: Any) -> None:
-    """Let the browser reach localhost only.  Voilà's page template links the Font Awesome
-    stylesheets from a CDN although its own bundle already carries them; those requests are
-    answered with an empty stylesheet (as an offline classroom effectively gets).  Any other
-    outside request is refused, so it shows up as a failed request in the checks."""
+    """Let the browser reach localhost only.  Voilà's standard page links the Font Awesome
+    stylesheets from a CDN (the app's own template, pangaea-lab, leaves them out, and
+    test_browser_access.py checks that no outside request is made); should such a request
+    come, it is answered with an empty stylesheet.  Any other outside request is refused, so
+    it shows up as a failed request in the checks."""
     def route(request_route: Any) -> None:
         url = request_route.request.url
         if "/@fortawesome/fontawesome-free" in url and url.endswith(".css"):
