@@ -39,9 +39,12 @@ notebook-outputs: $(STAMP)
 APP_PORT ?= 8866
 APP_IP   ?= 127.0.0.1
 
+# The page template pangaea-lab (in the package) serves the package's font and asks nothing
+# from the internet.
 app: $(STAMP)
 	@echo "Landing page: http://$(APP_IP):$(APP_PORT)/voila/render/00_start_here.ipynb  (Ctrl-C stops)"
-	$(BIN)/voila notebooks --no-browser --Voila.ip=$(APP_IP) --port=$(APP_PORT)
+	JUPYTER_PATH=$$($(BIN)/python -m pangaea_lab.core.fonts) $(BIN)/voila notebooks --no-browser \
+		--template=pangaea-lab --Voila.ip=$(APP_IP) --port=$(APP_PORT)
 
 # Every game's widgets clicked in a real browser (JupyterLab and the Voilà app), with
 # Playwright and the system Chromium; installs Debian's chromium package when missing (as

@@ -60,9 +60,11 @@ def _cell_text(text: str) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
-def markdown_table() -> str:
+def markdown_table(link_prefix: str = "notebooks/") -> str:
     """The table "rule → notebook → exercise" of every registered kind, in Markdown: one row
-    per kind, by game, then notebook, then the order the kinds were registered in."""
+    per kind, by game, then notebook, then the order the kinds were registered in.  Links
+    point to ``link_prefix`` + the notebook (the README's folder by default; ``""`` from a
+    notebook in ``notebooks/``, such as the teachers' guide)."""
     order = {game: k for k, game in enumerate(GAMES)}
     kinds = sorted(enumerate(registry()),
                    key=lambda item: (order.get(item[1].game, len(order)), item[1].notebook,
@@ -70,7 +72,7 @@ def markdown_table() -> str:
     lines = ["| game | rule | notebook | exercise |", "|---|---|---|---|"]
     for _, kind in kinds:
         lines.append(f"| {_cell_text(kind.game)} | {_cell_text(kind.rule)} | "
-                     f"[`{_cell_text(kind.notebook)}`](notebooks/{kind.notebook}) | "
+                     f"[`{_cell_text(kind.notebook)}`]({link_prefix}{kind.notebook}) | "
                      f"{_cell_text(kind.title)} (`{_cell_text(kind.key)}`) |")
     if not kinds:
         lines.append("| | no exercise is registered yet | | |")

@@ -29,10 +29,12 @@ MIN_KINDS = 4
 
 
 def rule_notebooks():
-    """Every notebook that teaches rules: all but the start page, the full games and the
-    statistics notebooks (which ask questions of many simulated games, not of one rule)."""
+    """Every notebook that teaches rules: all but the start page, the teachers' guide, the
+    full games and the statistics notebooks (which ask questions of many simulated games,
+    not of one rule)."""
     return sorted(str(p.relative_to(NOTEBOOKS)) for p in NOTEBOOKS.rglob("*.ipynb")
-                  if ".ipynb_checkpoints" not in p.parts and p.name != "00_start_here.ipynb"
+                  if ".ipynb_checkpoints" not in p.parts
+                  and p.name not in ("00_start_here.ipynb", "teachers.ipynb")
                   and not p.stem.endswith(("full_game", "statistics")))
 
 

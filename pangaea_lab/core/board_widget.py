@@ -3,7 +3,10 @@
 Board drawings mark each space with a ``data-cell="q,r"`` attribute.  :class:`ClickableBoard`
 shows such an SVG in the notebook and, when the learner clicks a space (or a piece standing on
 it), sets its ``clicked`` trait to ``"q,r"``; the step-through widget listens and selects an
-action on that space.  It needs the small ``anywidget`` package; :func:`clickable_board`
+action on that space.  The keyboard does the same: Tab reaches the board (one Tab stop, on
+the space last in focus), the arrow keys move to the nearest space in their direction, Space
+chooses the space in focus (``clicked``) and Enter plays it (``played``); the space in focus
+is outlined.  It needs the small ``anywidget`` package; :func:`clickable_board`
 falls back to a plain HTML widget (no clicks) without it.
 """
 
@@ -23,19 +26,108 @@ function spaceAt(root, event) {
   return null;
 }
 
+function spaces(root) {
+  // one entry per space: the first shape drawn for it (pieces on it repeat its data-cell)
+  const seen = new Map();
+  for (const node of root.querySelectorAll("[data-cell]")) {
+    const cell = node.getAttribute("data-cell");
+    if (!seen.has(cell)) seen.set(cell, node);
+  }
+  return [...seen.entries()].map(([cell, node]) => {
+    const box = node.getBBox ? node.getBBox() : { x: 0, y: 0, width: 0, height: 0 };
+    const title = node.querySelector("title");
+    return { cell, node, x: box.x + box.width / 2, y: box.y + box.height / 2,
+             label: title ? title.textContent : "space " + cell };
+  });
+}
+
+function nearest(list, from, dx, dy) {
+  // the closest space in the arrow's direction, favouring those straight ahead
+  let best = null, bestScore = Infinity;
+  for (const s of list) {
+    const vx = s.x - from.x, vy = s.y - from.y;
+    const along = vx * dx + vy * dy, across = Math.abs(vx * dy - vy * dx);
+    if (along <= 0.5) continue;
+    const score = along + 2 * across;
+    if (score < bestScore) { best = s; bestScore = score; }
+  }
+  return best;
+}
+
+const ARROWS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
+
 function render({ model, el }) {
   el.classList.add("pl-clickable-board");
-  const draw = () => { el.innerHTML = model.get("value"); };
+  el.setAttribute("role", "group");
+  // in JupyterLab, keys pressed on the board are the board's, not the notebook's shortcuts
+  el.setAttribute("data-lm-suppress-shortcuts", "true");
+  el.setAttribute("aria-label", "Board: Tab reaches the spaces, the arrow keys move between "
+                  + "them, Space chooses the one in focus, Enter plays it");
+  let current = null;     // the data-cell of the space with the keyboard focus
+  let clicks = 0;
+  const send = (name, cell) => {
+    clicks += 1;
+    // the counter makes a second press on the same space a change too
+    model.set(name, cell + "#" + clicks);
+    model.save_changes();
+  };
+  const focusOn = (entry) => {
+    for (const s of spaces(el)) s.node.setAttribute("tabindex", "-1");
+    entry.node.setAttribute("tabindex", "0");
+    current = entry.cell;
+    entry.node.focus();
+  };
+  const prepare = () => {
+    // one Tab stop for the whole board (the space last in focus, else the first one)
+    const list = spaces(el);
+    if (!list.length) return;
+    const keep = list.find((s) => s.cell === current) || list[0];
+    for (const s of list) {
+      s.node.setAttribute("tabindex", s === keep ? "0" : "-1");
+      s.node.setAttribute("role", "button");
+      s.node.setAttribute("aria-label", s.label);
+      s.node.classList.add("pl-space");
+    }
+  };
+  const draw = () => {
+    const hadFocus = el.contains(document.activeElement);
+    el.innerHTML = model.get("value");
+    prepare();
+    if (hadFocus && current !== null) {
+      const again = spaces(el).find((s) => s.cell === current);
+      if (again) again.node.focus();
+    }
+  };
   draw();
   model.on("change:value", draw);
-  let clicks = 0;
   el.addEventListener("click", (event) => {
     const cell = spaceAt(el, event);
     if (cell === null) return;
-    clicks += 1;
-    // the counter makes a second click on the same space a change too
-    model.set("clicked", cell + "#" + clicks);
-    model.save_changes();
+    send("clicked", cell);
+  });
+  el.addEventListener("focusin", (event) => {
+    const marked = event.target.closest ? event.target.closest("[data-cell]") : null;
+    if (marked) current = marked.getAttribute("data-cell");
+  });
+  el.addEventListener("keydown", (event) => {
+    const marked = event.target.closest ? event.target.closest("[data-cell]") : null;
+    if (!marked || !el.contains(marked)) return;
+    const cell = marked.getAttribute("data-cell");
+    if (event.key in ARROWS) {
+      const list = spaces(el);
+      const here = list.find((s) => s.cell === cell);
+      const [dx, dy] = ARROWS[event.key];
+      const next = here ? nearest(list, here, dx, dy) : null;
+      if (next) focusOn(next);
+    } else if (event.key === "Enter") {
+      send("played", cell);
+    } else if (event.key === " " || event.key === "Spacebar") {
+      send("clicked", cell);
+    } else {
+      return;
+    }
+    event.preventDefault();
+    event.stopPropagation();
   });
 }
 
@@ -45,6 +137,11 @@ export default { render };
 _STYLE = """
 .pl-clickable-board [data-cell] { cursor: pointer; }
 .pl-clickable-board [data-cell]:hover { filter: brightness(1.12); }
+.pl-clickable-board .pl-space:focus { outline: none; }
+.pl-clickable-board .pl-space:focus-visible, .pl-clickable-board .pl-space:focus {
+  stroke: #141414 !important; stroke-width: 5px !important; stroke-dasharray: none !important;
+  filter: drop-shadow(0 0 2px #ffe14a) drop-shadow(0 0 2px #ffe14a); }
+.pl-clickable-board svg { max-width: 100%; height: auto; }
 """
 
 
@@ -60,6 +157,7 @@ def _widget_class() -> Any:
         _css = _STYLE
         value = traitlets.Unicode("").tag(sync=True)
         clicked = traitlets.Unicode("").tag(sync=True)
+        played = traitlets.Unicode("").tag(sync=True)    # Enter on a space: play it
 
         def on_space(self, callback: Callable[[tuple[int, ...]], None]) -> None:
             """Call ``callback(cell)`` with the clicked space's coordinates."""
@@ -71,6 +169,17 @@ def _widget_class() -> Any:
                     return
                 callback(cell)
             self.observe(forward, names="clicked")
+
+        def on_play(self, callback: Callable[[tuple[int, ...]], None]) -> None:
+            """Call ``callback(cell)`` when Enter is pressed on a space (keyboard)."""
+            def forward(change: dict) -> None:
+                text = change["new"].split("#")[0]
+                try:
+                    cell = tuple(int(x) for x in text.split(","))
+                except ValueError:
+                    return
+                callback(cell)
+            self.observe(forward, names="played")
 
     return ClickableBoard
 

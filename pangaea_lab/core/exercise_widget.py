@@ -485,6 +485,7 @@ class ExerciseView:
 
         if hasattr(self.board, "on_space"):
             self.board.on_space(model.click)
+            self.board.on_play(model.click)      # Enter marks a space, as a click does
         self.number_box.observe(self._on_number, names="value")
         self.space_button.on_click(self._mark_listed_space)
         self.clear_button.on_click(lambda _b: model.clear())

@@ -3,6 +3,12 @@
 Numbers are rounded to two decimals and attributes written in a fixed order, so the same
 board always gives byte-identical SVG (which keeps notebook outputs stable).
 
+Readable by everyone: a drawing is shown large enough that its smallest text is at least
+:data:`MIN_TEXT_PX` pixels high (its ``width`` and ``height`` are its view box times that
+zoom), and it shrinks to fit a narrow window (``max-width: 100%``) instead of making the
+page scroll sideways.  Text uses the font shipped with the package (:data:`FONT_FAMILY`,
+see :mod:`pangaea_lab.core.fonts`), with the browser's sans-serif as the fallback.
+
 >>> pic = Svg(20, 10)
 >>> pic.circle(5, 5, 4, fill="green", title="a seed")
 >>> "<circle" in pic.render()
@@ -15,6 +21,11 @@ from html import escape
 from typing import Any, Iterable, Sequence
 
 from . import hexgrid
+
+#: the least height of any text in a drawing shown at its own size, in CSS pixels
+MIN_TEXT_PX = 11.0
+#: the font of every text in a drawing: the package's own first
+FONT_FAMILY = "DejaVu Sans, sans-serif"
 
 
 def _num(x: float) -> str:
@@ -68,6 +79,7 @@ class Svg:
         self.width, self.height = width, height
         self.min_x, self.min_y = min_x, min_y
         self.items: list[str] = []
+        self.smallest_text = 0.0     # the smallest font size used so far (0: no text)
         if background:
             self.rect(min_x, min_y, width, height, fill=background)
 
@@ -104,8 +116,10 @@ class Svg:
 
     def text(self, x: float, y: float, text: str, size: float = 10, anchor: str = "middle",
              **attrs) -> None:
-        self._add("text", {"x": float(x), "y": float(y), "font_size": float(size),
-                           "text_anchor": anchor, "font_family": "sans-serif",
+        size = float(size)
+        self.smallest_text = min(self.smallest_text or size, size)
+        self._add("text", {"x": float(x), "y": float(y), "font_size": size,
+                           "text_anchor": anchor, "font_family": FONT_FAMILY,
                            "dominant_baseline": "central", **attrs}, text=text)
 
     def hexagon(self, h: hexgrid.Hex, size: float, orientation: str = "pointy",
@@ -114,14 +128,25 @@ class Svg:
         pts = [(x + origin[0], y + origin[1]) for x, y in hexgrid.corners(h, size, orientation)]
         self.polygon(pts, title=title, **attrs)
 
-    def raw(self, fragment: str) -> None:
-        """Add an already-built SVG fragment (e.g. a ``<g>`` from another builder)."""
+    def raw(self, fragment: str, smallest_text: float = 0.0) -> None:
+        """Add an already-built SVG fragment (e.g. a ``<g>`` from another builder), telling
+        the smallest font size inside it, if any."""
         self.items.append(fragment)
+        if smallest_text:
+            self.smallest_text = min(self.smallest_text or smallest_text, smallest_text)
+
+    @property
+    def zoom(self) -> float:
+        """How much the drawing is enlarged on screen so its smallest text is
+        :data:`MIN_TEXT_PX` high (1 when every text is large enough already)."""
+        return max(1.0, MIN_TEXT_PX / self.smallest_text) if self.smallest_text else 1.0
 
     def render(self) -> SvgImage:
+        zoom = self.zoom
         head = (f'<svg xmlns="http://www.w3.org/2000/svg" '
                 f'viewBox="{_num(self.min_x)} {_num(self.min_y)} {_num(self.width)} '
-                f'{_num(self.height)}" width="{_num(self.width)}" height="{_num(self.height)}">')
+                f'{_num(self.height)}" width="{_num(self.width * zoom)}" '
+                f'height="{_num(self.height * zoom)}" style="max-width: 100%; height: auto">')
         return SvgImage(head + "".join(self.items) + "</svg>")
 
     def _repr_svg_(self) -> str:

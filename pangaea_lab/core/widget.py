@@ -338,6 +338,19 @@ class StepThroughModel:
         self.message = (f"{choices[k].describe()} — choice {k + 1} of {len(choices)} on "
                         f"{cell}; click the space again for the next." if len(choices) > 1 else "")
 
+    def play_cell(self, cell: Any) -> None:
+        """Enter on a space of the board (the keyboard's way to play): play the selected
+        action if it was picked on that space, otherwise the first legal action on it."""
+        cell = tuple(cell)
+        with self.batch():
+            picked = self._picked
+            if picked is None or picked[0] is not self.state or picked[1] != cell \
+                    or self.selected is None:
+                self.pick_cell(cell)
+                if self._picked is None:
+                    return
+            self.play()
+
     @property
     def highlight(self) -> tuple:
         """The board cells the selected action concerns, when the state offers
@@ -569,7 +582,8 @@ class StepThroughView:
         self._w = w
         self._quiet = False
         lo, hi = model.player_range
-        wide = w.Layout(width="100%")
+        # the full width less the widget's own margins, so a narrow window never scrolls
+        wide = w.Layout(width="calc(100% - 2 * var(--jp-widgets-margin, 2px))")
         self.board = clickable_board()   # clicking a space selects an action on it
         self.turn_line = w.HTML()
         self.players_html = w.HTML()
@@ -591,20 +605,24 @@ class StepThroughView:
         self.players_picker = w.Dropdown(description="Players",
                                          options=list(range(lo, hi + 1)))
         self.new_game_button = w.Button(description="New game", button_style="info")
-        self.seats_box = w.HBox()
+        self.seats_box = w.HBox(layout=w.Layout(flex_flow="row wrap", max_width="100%"))
         self.history_slider = w.IntSlider(description="Move", min=0, max=0,
                                           continuous_update=False,
                                           tooltip="Step through the moves played so far")
         self.seat_pickers: list[ipywidgets.Dropdown] = []
 
-        setup = w.HBox([self.seed_box, self.players_picker, self.new_game_button])
+        # rows of controls wrap in a narrow window (768 px) instead of scrolling sideways
+        wrap = dict(flex_flow="row wrap", max_width="100%")
+        setup = w.HBox([self.seed_box, self.players_picker, self.new_game_button],
+                       layout=w.Layout(**wrap))
         buttons = w.HBox([self.apply_button, self.undo_button, self.redo_button,
-                          self.computer_button, self.end_button])
+                          self.computer_button, self.end_button], layout=w.Layout(**wrap))
         side = w.VBox([self.turn_line, self.players_html, self.kind_picker, self.action_list,
                        buttons, self.message_line, self.scores_html],
                       layout=w.Layout(flex="1 1 360px", min_width="360px"))
         # a wide board pushes the panel below it instead of squeezing it
-        middle = w.HBox([w.VBox([self.board], layout=w.Layout(overflow="auto")), side],
+        middle = w.HBox([w.VBox([self.board], layout=w.Layout(overflow="auto",
+                                                               max_width="100%")), side],
                         layout=w.Layout(flex_flow="row wrap", align_items="flex-start"))
         top = [self.link_line] if self.link_line is not None else []
         self.root = w.VBox(top + [setup, self.seats_box, middle, self.history_slider,
@@ -621,6 +639,7 @@ class StepThroughView:
 
         if hasattr(self.board, "on_space"):
             self.board.on_space(self._forward_cell)
+            self.board.on_play(self._forward_play)
         self.kind_picker.observe(self._on_kind, names="value")
         self.action_list.observe(self._on_action, names="value")
         self.history_slider.observe(self._on_slider, names="value")
@@ -767,6 +786,10 @@ class StepThroughView:
     def _forward_cell(self, cell: tuple[int, ...]) -> None:
         """A space of the board was clicked."""
         self._forward(lambda: self.model.pick_cell(cell))(None)
+
+    def _forward_play(self, cell: tuple[int, ...]) -> None:
+        """Enter was pressed on a space of the board."""
+        self._forward(lambda: self.model.play_cell(cell))(None)
 
     def _computer_move(self) -> None:
         with self.model.batch():

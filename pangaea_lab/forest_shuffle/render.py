@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
+from ..core.palette import HIGHLIGHT_DARK, HIGHLIGHT_LIGHT, ink_on
 from ..core.svg import Svg, SvgImage, as_image
 from .cards import SAPLING
 from .edition import catalog
@@ -19,14 +20,17 @@ from .scoring import ForestScore, score
 
 CARD_W, CARD_H, GAP = 62.0, 72.0, 6.0
 CELL_W = 3 * CARD_W + 4 * GAP
-PER_ROW = 5
+PER_ROW = 3     # trees per row: a forest fits a 768-pixel-wide window
 
+#: a colour per card type; every card also says its name (and, in questions, its types) in
+#: words, and the colours stay apart for colour-blind readers (tests/core/test_palette.py)
 COLOURS = {
-    "tree": "#5b8c3a", "bird": "#4a7fb5", "butterfly": "#c062a6", "insect": "#a89a2e",
-    "bat": "#5a5a7a", "deer": "#9c6428", "cloven-hoofed animal": "#84563a",
-    "pawed animal": "#b07a4a", "amphibian": "#2f9484", "plant": "#5fa04a",
-    "mushroom": "#c8553d", SAPLING: "#9aa68a", "winter": "#8fb8de", "back": "#777777",
+    "tree": "#7f7f4b", "bird": "#2b6479", "butterfly": "#f539c2", "insect": "#99a66d",
+    "bat": "#423270", "deer": "#c37f00", "cloven-hoofed animal": "#513100",
+    "pawed animal": "#9f897e", "amphibian": "#488687", "plant": "#49d83e",
+    "mushroom": "#824a30", SAPLING: "#c8dcb0", "winter": "#2191f7", "back": "#777777",
 }
+HIGHLIGHT = HIGHLIGHT_LIGHT     # drawn over a wider HIGHLIGHT_DARK line (see core.palette)
 
 
 _SHORT_TYPES = {"cloven-hoofed animal": "cloven", "pawed animal": "pawed"}
@@ -69,31 +73,35 @@ def draw_card(pic: Svg, x: float, y: float, title: str, colour: str, points: int
 
     ``cell`` makes it clickable (``data-cell``); ``mark`` draws a thick outline and a
     numbered badge (so a marked card is told by its shape and number, not colour alone)."""
-    pic.rect(x, y, CARD_W, CARD_H, rx=5, fill=colour, stroke="#ff8c00" if highlight else "#333",
-             stroke_width=3.5 if highlight else 1, title=title + (f" ({note})" if note else ""),
+    ink = ink_on(colour)
+    pic.rect(x, y, CARD_W, CARD_H, rx=5, fill=colour,
+             stroke=HIGHLIGHT_DARK if highlight else "#333", stroke_width=5 if highlight else 1,
+             title=title + (f" ({note})" if note else ""),
              data_cell=cell, style="cursor:pointer" if cell else None)
+    if highlight:
+        pic.rect(x, y, CARD_W, CARD_H, rx=5, fill="none", stroke=HIGHLIGHT, stroke_width=2)
     lines = wrap(title)
     top = y + CARD_H / 2 - 5 * (len(lines) - 1)
     for k, line in enumerate(lines):
-        pic.text(x + CARD_W / 2, top + 10 * k, line, size=8.5, fill="white")
+        pic.text(x + CARD_W / 2, top + 10 * k, line, size=8.5, fill=ink)
     if points is not None:
         pic.circle(x + CARD_W - 9, y + 9, 8, fill="white", stroke="#333")
         pic.text(x + CARD_W - 9, y + 9, str(points), size=8.5, fill="#222", font_weight="bold")
     if count > 1:
-        pic.text(x + 10, y + CARD_H - 9, f"x{count}", size=9, fill="white", font_weight="bold")
+        pic.text(x + 10, y + CARD_H - 9, f"x{count}", size=9, fill=ink, font_weight="bold")
     if note:
-        pic.text(x + CARD_W / 2, y + CARD_H - 8, note, size=7, fill="white")
+        pic.text(x + CARD_W / 2, y + CARD_H - 8, note, size=8, fill=ink)
     if mark:
         draw_mark(pic, x, y, mark, cell)
 
 
 def draw_mark(pic: Svg, x: float, y: float, mark: str, cell: str | None = None) -> None:
     """A thick black-and-yellow outline with a numbered badge over a card or slot."""
-    pic.rect(x - 2, y - 2, CARD_W + 4, CARD_H + 4, rx=6, fill="none", stroke="#111",
+    pic.rect(x - 2, y - 2, CARD_W + 4, CARD_H + 4, rx=6, fill="none", stroke=HIGHLIGHT_DARK,
              stroke_width=5, data_cell=cell)
-    pic.rect(x - 2, y - 2, CARD_W + 4, CARD_H + 4, rx=6, fill="none", stroke="#ffd400",
+    pic.rect(x - 2, y - 2, CARD_W + 4, CARD_H + 4, rx=6, fill="none", stroke=HIGHLIGHT,
              stroke_width=2, stroke_dasharray="6,4", data_cell=cell)
-    pic.circle(x + 10, y + 10, 9, fill="#111", stroke="#ffd400", data_cell=cell)
+    pic.circle(x + 10, y + 10, 9, fill=HIGHLIGHT_DARK, stroke=HIGHLIGHT, data_cell=cell)
     pic.text(x + 10, y + 10, mark, size=10, fill="white", font_weight="bold", data_cell=cell)
 
 
@@ -155,15 +163,18 @@ def draw_tree(pic: Svg, ox: float, oy: float, index: int, tree: Tree, points: di
         mark = marks.get((index, SIDE_NUMBER[side]), "")
         if not stack:
             if ("slot", index, side) in highlight or cells:
+                lit = ("slot", index, side) in highlight
+                if lit:
+                    pic.rect(ox + sx, oy + sy, CARD_W, CARD_H, rx=5, fill="none",
+                             stroke=HIGHLIGHT_DARK, stroke_width=5)
                 pic.rect(ox + sx, oy + sy, CARD_W, CARD_H, rx=5,
                          fill="#ffffff" if cells else "none",
-                         stroke="#ff8c00" if ("slot", index, side) in highlight else "#888",
-                         stroke_width=3 if ("slot", index, side) in highlight else 1,
+                         stroke=HIGHLIGHT if lit else "#888", stroke_width=2 if lit else 1,
                          stroke_dasharray="5,3", title=f"{side} of tree {index + 1} (empty)",
                          data_cell=cell, style="cursor:pointer" if cell else None)
                 if cells:
                     pic.text(ox + sx + CARD_W / 2, oy + sy + CARD_H / 2, f"{side}", size=8,
-                             fill="#777", data_cell=cell)
+                             fill="#595959", data_cell=cell)
             if mark:
                 draw_mark(pic, ox + sx, oy + sy, mark, cell)
             continue
@@ -174,8 +185,8 @@ def draw_tree(pic: Svg, ox: float, oy: float, index: int, tree: Tree, points: di
         draw_card(pic, ox + sx, oy + sy, top.species, colour_of(top.species), total,
                   count=len(stack), highlight=hl, note=top.symbol or "", cell=cell, mark=mark)
         if points is None:   # a question about points: say what kind of card each one is
-            pic.text(ox + sx + CARD_W / 2, oy + sy + 9, type_words(top.species), size=6.5,
-                     fill="white", font_style="italic")
+            pic.text(ox + sx + CARD_W / 2, oy + sy + 9, type_words(top.species), size=8,
+                     fill=ink_on(colour_of(top.species)), font_style="italic")
 
 
 def draw_forest(pic: Svg, ox: float, oy: float, forest: Forest, result: ForestScore | None,
@@ -260,15 +271,18 @@ def draw_split_card(pic: Svg, x: float, y: float, cid: int, highlight: bool = Fa
                  + (f", cost {cost}" if costs else ""))
         lines = wrap(half.species, 11 if costs else 13, 2)
         for j, line in enumerate(lines):
-            pic.text(x + (CARD_W - 10) / 2 if costs else x + CARD_W / 2, hy + 10 + 8.5 * j,
-                     line, size=7.5, fill="white")
-        pic.text(x + CARD_W / 2, hy + CARD_H / 2 - 6, f"{side}: {half.symbol}", size=6,
-                 fill="white")
+            pic.text(x + (CARD_W - 10) / 2 if costs else x + CARD_W / 2, hy + 9 + 8.5 * j,
+                     line, size=8, fill=ink_on(colour_of(half.species)))
+        pic.text(x + CARD_W / 2, hy + CARD_H / 2 - 6, f"{side}: {half.symbol}", size=8,
+                 fill=ink_on(colour_of(half.species)))
         if costs:
             pic.circle(x + CARD_W - 7, hy + 8, 6, fill="white", stroke="#333")
             pic.text(x + CARD_W - 7, hy + 8, str(cost), size=8, fill="#222", font_weight="bold")
-    pic.rect(x, y, CARD_W, CARD_H, rx=5, fill="none", stroke="#ff8c00" if highlight else "#333",
-             stroke_width=3.5 if highlight else 1, title=f"{card.name} #{cid}")
+    pic.rect(x, y, CARD_W, CARD_H, rx=5, fill="none",
+             stroke=HIGHLIGHT_DARK if highlight else "#333", stroke_width=5 if highlight else 1,
+             title=f"{card.name} #{cid}")
+    if highlight:
+        pic.rect(x, y, CARD_W, CARD_H, rx=5, fill="none", stroke=HIGHLIGHT, stroke_width=2)
 
 
 def cards_row(pic: Svg, x: float, y: float, cards: Sequence[int], label: str,
@@ -387,5 +401,5 @@ def plot_scores(scores: Sequence[ForestScore], names: Sequence[str] | None = Non
         ax.bar(labels, values, bottom=bottom, label=name)
         bottom = [b + v for b, v in zip(bottom, values)]
     ax.set_ylabel("points")
-    ax.legend(fontsize=6, ncol=3, loc="upper left", bbox_to_anchor=(1, 1))
+    ax.legend(fontsize=8, ncol=3, loc="upper left", bbox_to_anchor=(1, 1))
     return ax

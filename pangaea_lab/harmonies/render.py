@@ -1,8 +1,11 @@
 """Drawing boards and games: deterministic SVG, and matplotlib for figures.
 
 A stack is drawn as nested hexagons, bottom token outermost, top token in the middle, with
-its height written in the centre, so "a tree of height 3" reads at a glance.  A cube is a
-small square marked with its card's number.
+its height written in the centre, so "a tree of height 3" reads at a glance, and its tokens
+as letters above it, bottom to top (:data:`LETTERS`: W water/blue, M mountain/grey, T trunk/
+brown, L leaves/green, F field/yellow, B building/red), so no colour has to be told by sight
+alone.  A cube is a small square marked with its card's number.  The token colours are chosen
+so that colour-blind readers tell them apart too (``tests/core/test_palette.py``).
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import math
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from ..core import hexgrid
+from ..core.palette import HIGHLIGHT_DARK, HIGHLIGHT_LIGHT, ink_on
 from ..core.svg import Svg, SvgImage
 from .board import Cell, Stack, cells, check_side, describe_stack, stacks_tuple, to_axial
 from .cards import card
@@ -21,12 +25,15 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from .state import GameState
 
-PALETTE = {"blue": "#3b7dd8", "gray": "#8e8e8e", "brown": "#8b5a2b", "green": "#3f9b41",
-           "yellow": "#e9c64a", "red": "#c8413a"}
-TEXT_ON = {"blue": "white", "gray": "white", "brown": "white", "green": "white",
-           "yellow": "black", "red": "white"}
+PALETTE = {"blue": "#2f79b3", "gray": "#9da09f", "brown": "#693b06", "green": "#72bb66",
+           "yellow": "#fbed3c", "red": "#c03b56"}
+TEXT_ON = {colour: ink_on(fill) for colour, fill in PALETTE.items()}
+#: a letter for each token colour, after the landscape it builds
+LETTERS = {"blue": "W", "gray": "M", "brown": "T", "green": "L", "yellow": "F", "red": "B"}
+LEGEND = "W water (blue) · M mountain (grey) · T trunk (brown) · L leaves (green) · " \
+    "F field (yellow) · B building (red)"
 EMPTY = "#f4efe1"
-HIGHLIGHT = "#ff8c00"
+HIGHLIGHT = HIGHLIGHT_LIGHT     # drawn over a wider HIGHLIGHT_DARK line (see core.palette)
 LEVEL_SCALE = (0.92, 0.64, 0.38)
 SIZE = 22.0
 
@@ -66,36 +73,47 @@ def draw_board_into(pic: Svg, side: str, board: Sequence[Stack], cubes: Sequence
         owner = card(cube).name if cube > 0 else "a card"
         if cube:
             title += f"; cube of {owner}"
-        edge = HIGHLIGHT if cell in marked else "#6b6250"
-        width = 3.0 if cell in marked else 1.0
+        lit = cell in marked
         cx, cy = _centre(cell, size, org)
-        pic.polygon(_hex_points((cx, cy), size * 0.97), title=title, fill=EMPTY, stroke=edge,
-                    stroke_width=width,
+        pic.polygon(_hex_points((cx, cy), size * 0.97), title=title, fill=EMPTY,
+                    stroke=HIGHLIGHT_DARK if lit else "#6b6250", stroke_width=5.0 if lit else 1.0,
                     data_cell=f"{cell[0]},{cell[1]}" if clickable else None)
         for level, colour in enumerate(stack):
             pic.polygon(_hex_points((cx, cy), size * LEVEL_SCALE[level]),
                         fill=PALETTE[colour], stroke="white", stroke_width=0.8)
+        if lit:
+            pic.polygon(_hex_points((cx, cy), size * 0.97), fill="none", stroke=HIGHLIGHT,
+                        stroke_width=2.0)
         if stack:
-            pic.text(cx, cy, str(len(stack)), size=size * 0.42,
+            pic.text(cx, cy, str(len(stack)), size=max(9.0, size * 0.42),
                      fill=TEXT_ON[stack[-1]], font_weight="bold")
+            _letters(pic, cx, cy - size * 0.6, stack)
         elif label or coords:
-            pic.text(cx, cy, f"{cell[0]},{cell[1]}", size=size * 0.32, fill="#a09878")
+            pic.text(cx, cy, f"{cell[0]},{cell[1]}", size=max(8.0, size * 0.32), fill="#7a7050")
         if stack and coords:
-            pic.text(cx, cy + size * 0.62, f"{cell[0]},{cell[1]}", size=size * 0.25,
+            pic.text(cx, cy + size * 0.62, f"{cell[0]},{cell[1]}", size=8.0,
                      fill=TEXT_ON[stack[0]])
         if cube:
-            s = size * 0.34
+            s = max(10.0, size * 0.34)
             pic.rect(cx + size * 0.22, cy - size * 0.62, s, s, fill="#fdfdfd", stroke="black",
                      stroke_width=0.8, title=f"cube of {owner}")
             if cube > 0:
                 pic.text(cx + size * 0.22 + s / 2, cy - size * 0.62 + s / 2, str(cube),
-                         size=size * 0.22)
+                         size=8.0)
     for cell, text in (badges or {}).items():
         cx, cy = _centre(tuple(cell), size, org)
         bx, by = cx - size * 0.5, cy - size * 0.4
         pic.circle(bx, by, size * 0.3, fill="white", stroke="black", stroke_width=1.2,
                    title=f"{tuple(cell)} marked {text}")
         pic.text(bx, by, text, size=size * 0.38, font_weight="bold", fill="black")
+
+
+def _letters(pic: Svg, x: float, y: float, stack: Sequence[str]) -> None:
+    """The stack's tokens as letters, bottom to top, on a small white label."""
+    text = "".join(LETTERS[c] for c in stack)
+    w = 3 + 6 * len(text)
+    pic.rect(x - w / 2, y - 5, w, 10, rx=3, fill="#ffffff", fill_opacity="0.9")
+    pic.text(x, y, text, size=8.0, fill="#111111", font_weight="bold")
 
 
 def board_svg(side: str = "A", stacks: Mapping[Cell, Iterable[str]] | None = None,
@@ -155,7 +173,10 @@ def draw_card_into(pic: Svg, card_key: Any, origin: tuple[float, float] = (0, 0)
             pic.polygon(_hex_points((cx, cy), size * LEVEL_SCALE[level]),
                         fill=PALETTE[colour], stroke="white", stroke_width=0.8)
         text = "B" if code == "BLD" else str(len(stack))
-        pic.text(cx, cy, text, size=size * 0.45, fill=TEXT_ON[stack[-1]], font_weight="bold")
+        pic.text(cx, cy, text, size=max(9.0, size * 0.45), fill=TEXT_ON[stack[-1]],
+                 font_weight="bold")
+        if code != "BLD":
+            _letters(pic, cx, cy - size * 0.62, stack)
         if (q, r) == (0, 0):
             s = size * 0.42
             pic.rect(cx + size * 0.2, cy - size * 0.7, s, s, fill="#fdfdfd", stroke="black",
@@ -183,7 +204,7 @@ def game_svg(state: "GameState", highlight: Iterable[Any] = ()) -> SvgImage:
     width = max(n * col_w + 20, 560, row_w)
     top = 88
     lines = max(len(a.cards) + (1 if a.spirit_offer else 0) for a in state.areas) + 1
-    height = top + bh + 24 + 12 * lines
+    height = top + bh + 24 + 12 * lines + 16
     pic = Svg(width, height, background="white")
     status = ("Game over" if state.over else f"{state.player_name(state.player)} to play")
     if state.end_reason:
@@ -191,6 +212,8 @@ def game_svg(state: "GameState", highlight: Iterable[Any] = ()) -> SvgImage:
     if state.solo:
         status += f" — solo result so far: {state.suns()} suns"
     pic.text(10, 10, status, size=12, anchor="start")
+    pic.text(10, height - 8, "Letters on the stacks: " + LEGEND, size=8, anchor="start",
+             fill="#444444")
     pic.text(10, 30, "Central board:", size=11, anchor="start")
     for k, space in enumerate(state.central):
         x = 100 + k * 62
@@ -253,7 +276,7 @@ def plot_board(side: str = "A", stacks: Mapping[Cell, Iterable[str]] | None = No
         y = -y
         ax.add_patch(RegularPolygon((x, y), 6, radius=0.97, orientation=math.pi / 6,
                                     facecolor=EMPTY,
-                                    edgecolor=HIGHLIGHT if cell in marked else "#6b6250",
+                                    edgecolor=HIGHLIGHT_DARK if cell in marked else "#6b6250",
                                     linewidth=2.5 if cell in marked else 0.8))
         for level, colour in enumerate(stack):
             ax.add_patch(RegularPolygon((x, y), 6, radius=LEVEL_SCALE[level],

@@ -13,10 +13,12 @@ import networkx as nx
 
 from .edition import Edition
 
-#: marker colours of the four seats and of the neutral markers (value -1)
-SEAT_COLOURS = ("#202020", "#ffffff", "#ff8c1a", "#00bfa5")
+#: marker colours of the four seats and of the neutral markers (value -1); each marker also
+#: shows its seat number (N for neutral), and the colours stay apart for colour-blind readers
+#: (tests/core/test_palette.py)
+SEAT_COLOURS = ("#293538", "#e5e1ff", "#c56700", "#3ae9a4")
 NEUTRAL = -1
-NEUTRAL_COLOUR = "#9e9e9e"
+NEUTRAL_COLOUR = "#828190"
 
 
 @lru_cache(maxsize=8)

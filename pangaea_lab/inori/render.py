@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from ..core.palette import HIGHLIGHT_DARK, HIGHLIGHT_LIGHT, ink_on
 from ..core.svg import Svg, as_image
 from .actions import (BlockSpace, ChooseAltar, OfferCard, OfferTree, RuneMove, RuneOffer)
 from .board import NEUTRAL, NEUTRAL_COLOUR, SEAT_COLOURS, max_slots, root_spaces, \
@@ -20,7 +21,7 @@ from .board import NEUTRAL, NEUTRAL_COLOUR, SEAT_COLOURS, max_slots, root_spaces
 
 CARD_W, CARD_H, GAP = 136, 150, 8
 TOP = 34
-HIGHLIGHT = "#ff2d95"
+HIGHLIGHT = HIGHLIGHT_LIGHT   # drawn over a dark line of HIGHLIGHT_DARK (see core.palette)
 
 
 def _marker_fill(m: int) -> str:
@@ -81,8 +82,8 @@ def board_svg(state, highlight: Iterable[Any] = (), title: str | None = None) ->
 
     _draw_tree(pic, state, 20, tree_top, marks)
     _draw_players(pic, state, 470, tree_top)
-    # let the picture shrink to fit a narrow notebook column (e.g. beside the widget controls)
-    return as_image(pic.render().replace("<svg ", '<svg style="max-width:100%;height:auto" ', 1))
+    # the picture shrinks to fit a narrow notebook column (core.svg sets max-width: 100%)
+    return as_image(pic.render())
 
 
 def _draw_card(pic: Svg, state, i: int, cid: str, spaces, x: float, y: float,
@@ -91,9 +92,11 @@ def _draw_card(pic: Svg, state, i: int, cid: str, spaces, x: float, y: float,
     card = ed.cards[cid]
     colour = ed.draw[card.colour]
     lit = ("slot", i) in marks
-    pic.rect(x, y, CARD_W, CARD_H, fill="#ffffff", stroke=HIGHLIGHT if lit else colour,
-             stroke_width=4 if lit else 2, rx=6,
+    pic.rect(x, y, CARD_W, CARD_H, fill="#ffffff", stroke=HIGHLIGHT_DARK if lit else colour,
+             stroke_width=6 if lit else 2, rx=6,
              title=f"card {i + 1}: {card.name} ({card.type.replace('_', ' ')} card)")
+    if lit:
+        pic.rect(x, y, CARD_W, CARD_H, fill="none", stroke=HIGHLIGHT, stroke_width=2.5, rx=6)
     pic.rect(x + 2, y + 2, CARD_W - 4, 8, fill=colour)
     if lit:
         _tag(pic, x + 4, y + 4, marks[("slot", i)])
@@ -118,15 +121,17 @@ def _draw_card(pic: Svg, state, i: int, cid: str, spaces, x: float, y: float,
         who = ", ".join(_who(state, m) for m in occ) or "free"
         tip = (f"space {j + 1}: {sp.effect.describe(ed.names)}; "
                f"{'cost ' + (ed.names.get(sp.cost, sp.cost)) if sp.cost else 'no cost'}; {who}")
-        pic.circle(cx, cy, radius, fill="#efe9dc", stroke=HIGHLIGHT if lit else "#777777",
-                   stroke_width=4 if lit else 1.2, title=tip, data_cell=f"{i},{j}")
+        pic.circle(cx, cy, radius, fill="#efe9dc", stroke=HIGHLIGHT_DARK if lit else "#777777",
+                   stroke_width=6 if lit else 1.2, title=tip, data_cell=f"{i},{j}")
+        if lit:
+            pic.circle(cx, cy, radius, fill="none", stroke=HIGHLIGHT, stroke_width=2.5)
         for k, m in enumerate(occ):
             off = (k - (len(occ) - 1) / 2) * 8
             pic.circle(cx + off, cy, radius - 4 if len(occ) == 1 else radius / 2,
                        fill=_marker_fill(m),
                        stroke="#000000", stroke_width=2, title=tip, data_cell=f"{i},{j}")
-            pic.text(cx + off, cy + 3, _seat_letter(m), size=8 if len(occ) == 1 else 6,
-                     fill="#ffffff" if m == 0 else "#000000")
+            pic.text(cx + off, cy, _seat_letter(m), size=8, fill=ink_on(_marker_fill(m)),
+                     font_weight="bold")
         if sp.cost:
             fill = "#ffffff" if sp.cost == "majority" else ed.draw[sp.cost]
             pic.circle(cx + 10, cy - 10, 5, fill=fill, stroke="#000000", stroke_width=0.8,
@@ -177,9 +182,11 @@ def _draw_tree(pic: Svg, state, x0: float, y0: float, marks: set) -> None:
             extra = "root space, free"
         m = state.tree_markers[t]
         who = _who(state, m) if m is not None else "free"
-        pic.circle(sx, sy, 22, fill="#f3ead8", stroke=HIGHLIGHT if lit else ring,
-                   stroke_width=6 if lit or altar or not space.altar else 2,
+        pic.circle(sx, sy, 22, fill="#f3ead8", stroke=HIGHLIGHT_DARK if lit else ring,
+                   stroke_width=7 if lit else 6 if altar or not space.altar else 2,
                    title=f"{space.id}: {label}; {extra}; {who}", data_cell=str(t))
+        if lit:
+            pic.circle(sx, sy, 22, fill="none", stroke=HIGHLIGHT, stroke_width=3)
         if altar:
             # the altar colour in words too, not by the ring's colour alone
             pic.text(sx, sy + 5 if m is None else sy - 12, ed.names[altar][:2], size=9,
@@ -187,8 +194,8 @@ def _draw_tree(pic: Svg, state, x0: float, y0: float, marks: set) -> None:
         if m is not None:
             pic.circle(sx, sy, 9, fill=_marker_fill(m), stroke="#000000", stroke_width=2,
                        data_cell=str(t))
-            pic.text(sx, sy + 3, _seat_letter(m), size=8,
-                     fill="#ffffff" if m == 0 else "#000000")
+            pic.text(sx, sy, _seat_letter(m), size=8, fill=ink_on(_marker_fill(m)),
+                     font_weight="bold")
         if lit:
             _tag(pic, sx - 24, sy - 24, marks[(t,)])
         pic.text(sx, sy - 30, space.id, size=9, font_weight="bold")
@@ -206,7 +213,7 @@ def _seat_letter(m: int) -> str:
 def _tag(pic: Svg, x: float, y: float, number: int) -> None:
     """A numbered tag beside a highlighted space (the highlight is not colour alone)."""
     pic.circle(x, y, 7, fill="#ffffff", stroke="#000000", stroke_width=1.5)
-    pic.text(x, y + 3, str(number), size=9, font_weight="bold")
+    pic.text(x, y, str(number), size=9, font_weight="bold")
 
 
 def _draw_players(pic: Svg, state, x0: float, y0: float) -> None:
@@ -221,7 +228,8 @@ def _draw_players(pic: Svg, state, x0: float, y0: float) -> None:
         y = y0 + 36 + p * 28
         current = p == state.current_player
         pic.circle(x0 + 8, y, 7, fill=_marker_fill(p), stroke="#000000", stroke_width=2)
-        pic.text(x0 + 8, y + 3, _seat_letter(p), size=8, fill="#ffffff" if p == 0 else "#000000")
+        pic.text(x0 + 8, y, _seat_letter(p), size=8, fill=ink_on(_marker_fill(p)),
+                 font_weight="bold")
         pic.text(x0 + 20, y, state.player_name(p) + (" *" if current else ""), size=11,
                  anchor="start", font_weight="bold" if current else None)
         for k, c in enumerate(ed.colours):
@@ -229,7 +237,7 @@ def _draw_players(pic: Svg, state, x0: float, y0: float) -> None:
             pic.rect(x0 + 150 + k * sw, y - 9, sw - 3, 18, fill=ed.draw[c] if n else "#ffffff",
                      stroke=ed.draw[c], title=f"{ed.names[c]}: {n}")
             pic.text(x0 + 150 + k * sw + (sw - 3) / 2, y, str(n), size=10,
-                     fill="#000000" if n else "#bbbbbb")
+                     fill=ink_on(ed.draw[c]) if n else "#767676")
         pic.text(x0 + 150 + len(ed.colours) * sw + 6, y,
                  f"{state.hand[p]}    {len(state.rune_hands[p])}    {sum(state.points[p])}",
                  size=10, anchor="start")

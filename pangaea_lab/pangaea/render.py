@@ -1,8 +1,10 @@
 """Drawing a Dawn of Pangaea position: SVG for notebooks and widgets, matplotlib for figures.
 
 Land Spaces are coloured by biome (with the biome's initial), Water Spaces blue, the Sacred
-Mountain grey.  Trees are triangles, Seeds small dots, Spirits ringed discs, Blessing Tokens
-gold diamonds with their initial.  Every space shows its (q, r) coordinates, which are the
+Mountain grey.  Trees are triangles, Seeds small dots, Spirits ringed discs, each with its
+player's initial; Blessing Tokens gold diamonds with their initial.  The colours that carry
+meaning are the tables below, chosen so that readers with any of the common colour vision
+deficiencies tell them apart (``tests/core/test_palette.py`` checks them).  Every space shows its (q, r) coordinates, which are the
 names actions use.
 
 With Wild Woods a Tree has one tier per level and its level in a small disc; several Seeds on
@@ -16,6 +18,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..core import hexgrid
+from ..core.palette import HIGHLIGHT_DARK, HIGHLIGHT_LIGHT, ink_on
 from ..core.svg import Svg, hex_canvas
 from .board import Board
 from .coop import coop_data
@@ -25,15 +28,16 @@ from .state import PLAYER_NAMES
 from .woods import is_storm, level
 
 SIZE = 26.0
-BIOME_COLOURS = {"Wind": "#d7e9b9", "Sun": "#f6d77c", "Rain": "#9fd1a9", "Snow": "#eef2f8"}
+BIOME_COLOURS = {"Wind": "#f2ffa3", "Sun": "#f5d704", "Rain": "#77ecbe", "Snow": "#d0ebff"}
 FALLBACK = ("#e0c9a6", "#c9d6e0", "#e6c3d8", "#d0e6c3")
 WATER, MOUNTAIN = "#7fb6dd", "#a3a3a3"
-PLAYER_COLOURS = ("#d62728", "#1f5fbf", "#f28c28", "#8e44ad")
+PLAYER_COLOURS = ("#d5293a", "#0876ff", "#f8a60e", "#743975")
 # Ancient Guardians: offset from the space's centre (so they do not hide what is there), colour
 ANCIENT_MARKS = {"Okuma": (10.0, 9.0, "#7b4a1e"), "Chelon": (-10.0, 9.0, "#2e7d32"),
                  "Thorondal": (0.0, -14.0, "#b8860b")}
 WOODS_WIDTH = 560.0      # Wild Woods status lines are longer: the picture is at least this wide
-PATH_COLOURS = ("#ff4f00", "#00a08a", "#c21a8a", "#3b6e00", "#6d4c9f", "#b36b00")
+PATH_COLOURS = ("#fe8e25", "#14cfc8", "#83115a", "#264008", "#4426ff", "#8c7558")
+HIGHLIGHT = HIGHLIGHT_LIGHT
 
 
 def biome_colour(board_biomes: Sequence[str], biome: str) -> str:
@@ -77,14 +81,15 @@ def _is_path(cells: Sequence[hexgrid.Hex]) -> bool:
 def board_svg(state: Any = None, highlight: Iterable[Any] = (), paths: Sequence[Sequence] = (),
               board: Board | None = None, show_coords: bool = True, status: bool = True,
               chain: bool = True, labels: Mapping[Any, str] | None = None,
-              path_labels: Sequence[str] = (), letters: bool = False) -> str:
+              path_labels: Sequence[str] = (), letters: bool = True) -> str:
     """The continent with everything on it.  ``highlight`` outlines spaces (an ordered chain of
     adjacent spaces is also drawn as a path, unless ``chain=False``, e.g. for a set of spaces
     such as a sowing range); ``paths`` draws several paths in distinct colours.
 
     So that nothing is told by colour alone: ``labels`` puts a short text (a letter, a step
     number) in a badge on spaces, ``path_labels`` a label at the end of each of ``paths``, and
-    ``letters=True`` writes each player's initial on their Trees and Seeds."""
+    ``letters`` (on unless ``letters=False``) writes each player's initial on their Trees
+    and Seeds."""
     board = board if board is not None else state.board
     biomes = sorted(set(board.biome))
     players = state.num_players if state is not None else 0
@@ -103,9 +108,9 @@ def board_svg(state: Any = None, highlight: Iterable[Any] = (), paths: Sequence[
             _storm_wash(pic, state, i, biomes)
         x, y = hexgrid.to_pixel(cell, SIZE)
         if board.terrain[i] == "land":
-            pic.text(x, y - SIZE * 0.55, board.biome[i][:2], size=8, fill="#555555")
+            pic.text(x, y - SIZE * 0.55, board.biome[i][:2], size=8, fill="#333333")
         if show_coords:
-            pic.text(x, y + SIZE * 0.62, f"{cell[0]},{cell[1]}", size=6.5, fill="#333333")
+            pic.text(x, y + SIZE * 0.62, f"{cell[0]},{cell[1]}", size=8, fill="#222222")
         if board.blessing_marked[i]:
             pic.circle(x, y - SIZE * 0.5, 2.2, fill="#ffffff", stroke="none")
     for cell in board.mountain:
@@ -114,7 +119,7 @@ def board_svg(state: Any = None, highlight: Iterable[Any] = (), paths: Sequence[
     if board.mountain:
         cx, cy = hexgrid.to_pixel((0, 0), SIZE)
         pic.polygon([(cx - 14, cy + 8), (cx, cy - 14), (cx + 14, cy + 8)], fill="#6f6f6f")
-        pic.text(cx, cy + 16, "Sacred Mountain", size=7, fill="#ffffff")
+        pic.text(cx, cy + 16, "Sacred Mountain", size=8, fill="#111111")
     # tile borders
     for i, cell in enumerate(board.cells):
         for n in hexgrid.neighbours(cell):
@@ -130,7 +135,8 @@ def board_svg(state: Any = None, highlight: Iterable[Any] = (), paths: Sequence[
     hl = [tuple(h) for h in highlight if isinstance(h, (tuple, list)) and len(h) == 2]
     for cell in hl:
         if cell in board.index:
-            _inner_hex(pic, cell, 0.92, fill="none", stroke="#ffcc00", stroke_width=3.5)
+            _inner_hex(pic, cell, 0.9, fill="none", stroke=HIGHLIGHT_DARK, stroke_width=5)
+            _inner_hex(pic, cell, 0.9, fill="none", stroke=HIGHLIGHT, stroke_width=2.2)
     drawn = list(paths) + ([hl] if chain and _is_path(hl) else [])
     for k, path in enumerate(drawn):
         colour = PATH_COLOURS[k % len(PATH_COLOURS)]
@@ -150,7 +156,7 @@ def board_svg(state: Any = None, highlight: Iterable[Any] = (), paths: Sequence[
         cell = tuple(cell)
         if cell in board.index and text:
             x, y = hexgrid.to_pixel(cell, SIZE)
-            pic.circle(x + 12, y - 12, 7.5, fill="#111111", stroke="#ffcc00", stroke_width=1.5)
+            pic.circle(x + 12, y - 12, 7.5, fill="#111111", stroke=HIGHLIGHT, stroke_width=1.5)
             pic.text(x + 12, y - 12, str(text), size=8.5, fill="#ffffff", font_weight="bold")
     if status and state is not None:
         _status(pic, state)
@@ -181,7 +187,7 @@ def _tree(pic: Svg, x: float, y: float, colour: str, title: str, level: int = 1)
     if level > 1:
         pic.circle(x + 10, y - 6, 4.8, fill="#ffffff", stroke=colour, stroke_width=1.4,
                    title=title)
-        pic.text(x + 10, y - 6, str(level), size=7, fill="#1e1e1e", font_weight="bold")
+        pic.text(x + 10, y - 6, str(level), size=8, fill="#1e1e1e", font_weight="bold")
 
 
 def _seed_stack(pic: Svg, x: float, y: float, cell: Any, stack: Sequence[int],
@@ -199,7 +205,8 @@ def _seed_stack(pic: Svg, x: float, y: float, cell: Any, stack: Sequence[int],
         pic.circle(cx, y, 5.5, fill=PLAYER_COLOURS[p],
                    stroke="#e3b505" if p == holder else "#ffffff",
                    stroke_width=2.0 if p == holder else 1.2, title=title)
-        pic.text(cx, y, str(stack[p]), size=7, fill="#ffffff", font_weight="bold")
+        pic.text(cx, y, str(stack[p]), size=8, fill=ink_on(PLAYER_COLOURS[p]),
+                 font_weight="bold")
 
 
 def _storm_wash(pic: Svg, state: Any, i: int, biomes: Sequence[str]) -> None:
@@ -226,8 +233,8 @@ def _storm_badges(pic: Svg, state: Any) -> None:
             if board.tile_of[i] == tile:
                 x, y = hexgrid.to_pixel(board.cells[i], SIZE)
                 title = _storm_title(board, i, weather, tokens)
-                pic.rect(x - 22, y + 3.5, 16, 9, rx=2, fill="#34495e", title=title)
-                pic.text(x - 14, y + 8, f"{weather[:2]}{tokens}", size=6.2, fill="#ffffff",
+                pic.rect(x - 24, y + 2.5, 19, 11, rx=2, fill="#34495e", title=title)
+                pic.text(x - 14.5, y + 8, f"{weather[:2]}{tokens}", size=8, fill="#ffffff",
                          font_weight="bold")
 
 
@@ -243,7 +250,8 @@ def _pieces(pic: Svg, state: Any, letters: bool = False) -> None:
                 f", level {tall} ({tall - 1} Treetop{'' if tall == 2 else 's'})" if woods else "")
             _tree(pic, x, y, PLAYER_COLOURS[p], title, tall)
             if letters:
-                pic.text(x, y + 2, PLAYER_NAMES[p][0], size=7.5, fill="#ffffff", font_weight="bold")
+                pic.text(x, y + 2, PLAYER_NAMES[p][0], size=8, fill=ink_on(PLAYER_COLOURS[p]),
+                         font_weight="bold")
         if state.seeds[i] != NOBODY:
             p = state.seeds[i]
             stack = state.seed_stacks[i] if woods else ()
@@ -253,7 +261,7 @@ def _pieces(pic: Svg, state: Any, letters: bool = False) -> None:
                 pic.circle(x, y, 5.5, fill=PLAYER_COLOURS[p], stroke="#ffffff", stroke_width=1.5,
                            title=f"{PLAYER_NAMES[p]} Seed on {cell}")
                 if letters:
-                    pic.text(x, y, PLAYER_NAMES[p][0].lower(), size=6.5, fill="#ffffff",
+                    pic.text(x, y, PLAYER_NAMES[p][0].lower(), size=8, fill=ink_on(PLAYER_COLOURS[p]),
                              font_weight="bold")
         kind = state.board_blessings[i]
         if kind:
@@ -268,14 +276,14 @@ def _pieces(pic: Svg, state: Any, letters: bool = False) -> None:
             pic.circle(x, y, 10, fill=PLAYER_COLOURS[p], stroke="#ffffff", stroke_width=2.5,
                        title=f"{PLAYER_NAMES[p]} Spirit on {board.cells[i]}")
             pic.text(x, y, PLAYER_NAMES[p][0] + "S" if letters else "S", size=8 if letters else 9,
-                     fill="#ffffff", font_weight="bold")
+                     fill=ink_on(PLAYER_COLOURS[p]), font_weight="bold")
     for name, i in zip(("Okuma", "Chelon", "Thorondal"), getattr(state, "ancients", ())):
         if i != NOBODY:
             x, y = hexgrid.to_pixel(board.cells[i], SIZE)
             dx, dy, fill = ANCIENT_MARKS[name]
             pic.circle(x + dx, y + dy, 7.5, fill=fill, stroke="#ffffff", stroke_width=1.5,
                        title=f"{name} on {board.cells[i]}")
-            pic.text(x + dx, y + dy, name[:2], size=7, fill="#ffffff", font_weight="bold")
+            pic.text(x + dx, y + dy, name[:2], size=8, fill="#ffffff", font_weight="bold")
 
 
 def _coop_lines(state: Any) -> int:
@@ -301,7 +309,7 @@ def _shadow_and_scourge(pic: Svg, state: Any) -> None:
                     stroke_width=1.2, opacity="0.55", title=f"Scourge on {board.cells[i]}")
         if i in state.paired:
             x, y = hexgrid.to_pixel(board.cells[i], SIZE)
-            pic.text(x + 8, y - 6, "×2", size=7, fill="#ffffff", font_weight="bold")
+            pic.text(x + 8, y - 6, "×2", size=8, fill="#ffffff", font_weight="bold")
     x, y = hexgrid.to_pixel(board.cells[state.shadow], SIZE)
     pic.circle(x - 6, y + 6, 8.5, fill="#111111", stroke="#b39ddb", stroke_width=2,
                title=f"Spirit of Shadows on {board.cells[state.shadow]}")
@@ -387,13 +395,13 @@ def _player_board(pic: Svg, state: Any, p: int, x0: float, y: float) -> None:
         if full:
             pic.polygon([(x + 1.5, y + 4.5), (x + 6.5, y - 5), (x + 11.5, y + 4.5)],
                         fill=PLAYER_COLOURS[p], stroke="#1e1e1e", stroke_width=0.6, title=title)
-            pic.text(x + 6.5, y + 1.5, str(slot.cost), size=6.5, fill="#ffffff",
+            pic.text(x + 6.5, y + 1.5, str(slot.cost), size=8, fill=ink_on(PLAYER_COLOURS[p]),
                      font_weight="bold")
             if bless:
                 pic.circle(x + 12, y - 5.5, 2.6, fill="#e3b505", stroke="#7a5c00",
                            stroke_width=0.6, title=title)
         else:
-            pic.text(x + 6.5, y, f"+{slot.points}" if slot.points else "·", size=6.5,
+            pic.text(x + 6.5, y, f"+{slot.points}" if slot.points else "·", size=8,
                      fill="#555555")
         x += 15
     left = pb.slots.count(True)
@@ -438,13 +446,13 @@ def draw_board(state: Any, ax: Any = None, highlight: Iterable[Any] = ()) -> Any
             ax.add_patch(Polygon([(x - .35, -y - .3), (x, -y + .4), (x + .35, -y - .3)],
                                  facecolor=PLAYER_COLOURS[state.trees[i]], edgecolor="black"))
             if woods and level(state, i) > 1:
-                ax.text(x + .45, -y + .3, str(level(state, i)), fontsize=7, ha="center",
+                ax.text(x + .45, -y + .3, str(level(state, i)), fontsize=8, ha="center",
                         va="center", fontweight="bold")
         if state.seeds[i] != NOBODY:
             ax.plot(x, -y, "o", color=PLAYER_COLOURS[state.seeds[i]], markersize=5)
             if woods and sum(state.seed_stacks[i]) > 1:
                 ax.text(x, -y - .45, "/".join(str(n) for n in state.seed_stacks[i] if n),
-                        fontsize=6, ha="center", va="center")
+                        fontsize=8, ha="center", va="center")
     for cell in board.mountain:
         x, y = hexgrid.to_pixel(cell, 1.0)
         ax.add_patch(RegularPolygon((x, -y), 6, radius=1.0, facecolor=MOUNTAIN, edgecolor="white"))
@@ -455,8 +463,10 @@ def draw_board(state: Any, ax: Any = None, highlight: Iterable[Any] = ()) -> Any
                     label=f"{PLAYER_NAMES[p]} Spirit")
     for cell in highlight:
         x, y = hexgrid.to_pixel(tuple(cell), 1.0)
-        ax.add_patch(RegularPolygon((x, -y), 6, radius=0.9, facecolor="none",
-                                    edgecolor="#ffcc00", linewidth=2.5))
+        ax.add_patch(RegularPolygon((x, -y), 6, radius=0.88, facecolor="none",
+                                    edgecolor=HIGHLIGHT_DARK, linewidth=4))
+        ax.add_patch(RegularPolygon((x, -y), 6, radius=0.88, facecolor="none",
+                                    edgecolor=HIGHLIGHT, linewidth=1.6))
     ax.set_aspect("equal")
     ax.autoscale_view()
     ax.axis("off")

@@ -60,10 +60,11 @@ def chromium_or_fail() -> Path:
 
 
 def keep_local(context: Any) -> None:
-    """Let the browser reach localhost only.  Voilà's page template links the Font Awesome
-    stylesheets from a CDN although its own bundle already carries them; those requests are
-    answered with an empty stylesheet (as an offline classroom effectively gets).  Any other
-    outside request is refused, so it shows up as a failed request in the checks."""
+    """Let the browser reach localhost only.  Voilà's standard page links the Font Awesome
+    stylesheets from a CDN (the app's own template, pangaea-lab, leaves them out, and
+    test_browser_access.py checks that no outside request is made); should such a request
+    come, it is answered with an empty stylesheet.  Any other outside request is refused, so
+    it shows up as a failed request in the checks."""
     def route(request_route: Any) -> None:
         url = request_route.request.url
         if "/@fortawesome/fontawesome-free" in url and url.endswith(".css"):
@@ -226,11 +227,14 @@ def lab_server(root: Path, home: Path, log: Path) -> Server:
 def voila_argv(root: Path, port: int) -> list[str]:
     """The Voilà command line; ``make app`` serves the notebooks the same way."""
     return [sys.executable, "-m", "voila", str(root), "--no-browser", "--Voila.ip=127.0.0.1",
-            f"--port={port}", "--Voila.port_retries=0", "--show_tracebacks=True"]
+            f"--port={port}", "--Voila.port_retries=0", "--show_tracebacks=True",
+            "--template=pangaea-lab"]
 
 
 def voila_server(root: Path, home: Path, log: Path, extra_env: dict | None = None) -> Server:
+    from pangaea_lab.core.fonts import jupyter_path
     env = _jupyter_env(home)
+    env["JUPYTER_PATH"] = jupyter_path()     # the app's own template (as make app runs it)
     env.update(extra_env or {})
     return Server(name="Voilà", argv=lambda port: voila_argv(root, port), ready="/",
                   cwd=root, env=env, log_path=log)

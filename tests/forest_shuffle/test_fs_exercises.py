@@ -62,7 +62,7 @@ def test_each_kind_over_fifty_seeds(kind):
         if ex.answer_kind in ("cells", "path"):
             for cell in ex.answer:
                 assert f'data-cell="{",".join(map(str, cell))}"' in svg, (seed, cell)
-            assert ex.answer_svg().count('stroke="#ffd400"') >= len(ex.answer)
+            assert ex.answer_svg().count('stroke="#ffe14a"') >= len(ex.answer)
 
 
 @pytest.mark.parametrize("kind", KINDS, ids=lambda k: k.key)

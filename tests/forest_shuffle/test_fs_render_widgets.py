@@ -36,7 +36,7 @@ def test_state_svg_shows_hand_clearing_deck_and_winter():
     action = fs.PlayTree(st.hands[0][1] if fs.catalog().card(st.hands[0][1]).species == "Oak"
                          else st.hands[0][0])
     lit = st.to_svg(highlight=st.action_highlight(action))
-    assert "#ff8c00" in lit and "#ff8c00" not in svg
+    assert "#ffe14a" in lit and "#ffe14a" not in svg
 
 
 def test_slot_highlight_for_a_dweller_action():

@@ -23,7 +23,8 @@ def test_board_svg_is_deterministic_and_shows_heights():
     xml.dom.minidom.parseString(a)
     assert ">3</text>" in a and ">2</text>" in a       # heights written on the stacks
     assert "tree of height 3" in a and "cube of Koala" in a
-    assert a.count("<polygon") == 23 + 1 + 2 + 2 + 3  # one hexagon per space and per token
+    # one hexagon per space and per token, and the highlight's bright inner line
+    assert a.count("<polygon") == 23 + 1 + 2 + 2 + 3 + 1
     assert render.HIGHLIGHT in a
 
 

@@ -42,7 +42,7 @@ def test_without_wild_woods_nothing_of_it_is_drawn(options):
     svg = s.to_svg()
     assert not any(word in svg for word in WOODS_WORDS)
     assert svg.count("Tree on") == sum(1 for t in s.trees if t != -1)
-    assert float(re.search(r'width="([\d.]+)"', svg).group(1)) < WOODS_WIDTH
+    assert float(re.search(r'viewBox="\S+ \S+ ([\d.]+) ', svg).group(1)) < WOODS_WIDTH
 
 
 def test_tree_levels_in_titles_and_discs(woods):
@@ -127,7 +127,7 @@ def test_coop_with_wild_woods_draws_both_status_blocks():
 def test_highlight_outline_is_centred_on_its_space(woods):
     cell = land(woods, 6)
     svg = board_svg(woods, highlight=[cell])
-    outline = re.findall(r'<polygon points="([^"]+)" fill="none" stroke="#ffcc00"', svg)
+    outline = re.findall(r'<polygon points="([^"]+)" fill="none" stroke="#ffe14a"', svg)
     assert len(outline) == 1
     pts = [tuple(map(float, p.split(","))) for p in outline[0].split()]
     cx = sum(x for x, _ in pts) / 6

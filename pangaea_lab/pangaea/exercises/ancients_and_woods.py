@@ -109,7 +109,7 @@ def _owner_letters(s: GameState) -> str:
             stack = s.seed_stacks[i] if s.wild_woods else ()
             label = (" ".join(f"{_name(p)[0]}{n}" for p, n in enumerate(stack) if n)
                      if sum(stack) > 1 else f"{_name(s.seeds[i])[0]} Seed")
-            out.append(f'<text x="{x:.1f}" y="{y + 12:.1f}" font-size="6.5" text-anchor="middle" '
+            out.append(f'<text x="{x:.1f}" y="{y + 12:.1f}" font-size="8" text-anchor="middle" '
                        'font-family="sans-serif" font-weight="bold" fill="#111111">'
                        f'{label}</text>')
     return "".join(out)
