@@ -11,6 +11,7 @@ behind a firewall never waits for the internet.  ``make app`` runs Voilà with::
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 #: the folder to add to ``JUPYTER_PATH`` so Voilà finds the template
@@ -24,7 +25,6 @@ FONT_FILES = ("DejaVuSans.woff", "DejaVuSans-Bold.woff")
 
 def jupyter_path() -> str:
     """``JUPYTER_PATH`` with the package's folder first (any folders already set kept)."""
-    import os
     return os.pathsep.join([str(SHARE), *filter(None, [os.environ.get("JUPYTER_PATH")])])
 
 
