@@ -26,6 +26,7 @@ from typing import Any, Callable
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = REPO / "notebooks"
+APP = REPO / "app"                # the classroom app's settings and page template
 SCREENSHOTS = REPO / "build" / "screenshots"
 
 #: the notebook of each game that shows the step-through widget, and the Land Ritual one
@@ -224,13 +225,19 @@ def lab_server(root: Path, home: Path, log: Path) -> Server:
 
 
 def voila_argv(root: Path, port: int) -> list[str]:
-    """The Voilà command line; ``make app`` serves the notebooks the same way."""
+    """The Voilà command line; ``make app`` serves the notebooks the same way, with the
+    classroom settings of app/voila.py (see :func:`voila_server` for its environment)."""
     return [sys.executable, "-m", "voila", str(root), "--no-browser", "--Voila.ip=127.0.0.1",
-            f"--port={port}", "--Voila.port_retries=0", "--show_tracebacks=True"]
+            f"--port={port}", "--Voila.port_retries=0", "--show_tracebacks=True",
+            f"--Voila.config_file_paths={APP}"]
 
 
 def voila_server(root: Path, home: Path, log: Path, extra_env: dict | None = None) -> Server:
+    """Voilà as ``make app`` runs it; ``extra_env`` may set PANGAEA_APP_IDLE and
+    PANGAEA_APP_POOL (see app/voila.py)."""
     env = _jupyter_env(home)
+    # the app's page template lives in app/voila/templates/
+    env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(APP), env.get("JUPYTER_PATH")]))
     env.update(extra_env or {})
     return Server(name="Voilà", argv=lambda port: voila_argv(root, port), ready="/",
                   cwd=root, env=env, log_path=log)
