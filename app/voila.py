@@ -49,6 +49,9 @@ c = get_config()  # noqa: F821  (traitlets provides get_config in config files)
 # time starts when a student gets it, not when its notebook ran in the pool
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 c.VoilaConfiguration.multi_kernel_manager_class = "classroom_kernels.ClassroomKernelManager"
+# ... and starts kernels two at a time (students' before the pools' refills), so that filling
+# the pools or a class arriving together does not overrun a small machine
+c.ClassroomKernelManager.starting_at_once = 2
 
 # The page template: Voilà's "lab" template plus a watcher that tells the student, in plain
 # words, when the page's kernel has been shut down (see voila/templates/pangaea/).
@@ -63,8 +66,14 @@ c.VoilaKernelManager.kernel_pools_config = {
     "default": {"pool_size": 0},
     **{page: {"pool_size": POOL} for page in MOST_USED},
 }
-# wait a little before refilling a pool, so a class opening pages together is served first
-c.VoilaKernelManager.fill_delay = 5.0
+# Refill a pool half a minute after a kernel is taken from it: when a class opens its pages
+# together, the students' first clicks then do not compete with the refills for the CPU.
+c.VoilaKernelManager.fill_delay = 30.0
+
+# Each pool kernel runs its notebook as Voilà's executor; on a busy machine a cell's last
+# outputs can take more than the executor's default 4 s to arrive after the cell finished, and
+# would be dropped from the page.  Waiting longer costs nothing when they come at once.
+c.VoilaExecutor.iopub_timeout = 30
 
 # Idle pages: a kernel that has not run anything for IDLE_SECONDS is shut down, even with its
 # page still open in a browser (cull_connected): a tab left open must not hold memory for the

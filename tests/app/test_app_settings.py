@@ -103,3 +103,44 @@ def test_a_pool_kernel_handed_out_starts_its_idle_time_then(monkeypatch):
     kernel.last_activity = utcnow() - timedelta(seconds=120)
     asyncio.run(manager.cull_kernel_if_idle("k1"))
     assert shut == ["k1"]
+
+
+def test_kernels_start_a_few_at_a_time_students_first(monkeypatch):
+    """Pool refills and students' kernels never start more than starting_at_once together,
+    and a student's kernel goes before refills already waiting."""
+    monkeypatch.syspath_prepend(str(APP))
+    from classroom_kernels import ClassroomKernelManager
+
+    base = ClassroomKernelManager.__mro__[1]
+    running, most, order = [0], [0], []
+
+    async def fake_start(self, *args, env=None, name="", **kwargs):
+        running[0] += 1
+        most[0] = max(most[0], running[0])
+        await asyncio.sleep(0.01)
+        running[0] -= 1
+        order.append(name)
+        return name
+    monkeypatch.setattr(base, "start_kernel", fake_start)
+
+    async def class_arrives():
+        manager = ClassroomKernelManager(starting_at_once=2)
+        pool = {"VOILA_PREHEAT": "True"}
+        refills = [asyncio.ensure_future(manager.start_kernel(env=pool, name=f"pool{i}"))
+                   for i in range(6)]
+        await asyncio.sleep(0)                      # the refills are queued first
+        student = asyncio.ensure_future(manager.start_kernel(env={}, name="student"))
+        await asyncio.gather(*refills, student)
+        return manager
+
+    manager = asyncio.run(class_arrives())
+    assert most[0] == 2
+    assert order.index("student") <= 3          # behind at most the refills already starting
+    assert manager._waiting_in_pool == {f"pool{i}" for i in range(6)}
+
+
+def test_starting_at_once_must_be_positive(monkeypatch):
+    monkeypatch.syspath_prepend(str(APP))
+    from classroom_kernels import ClassroomKernelManager
+    with pytest.raises(ValueError, match="starting_at_once must be at least 1"):
+        ClassroomKernelManager(starting_at_once=0)

@@ -7,7 +7,6 @@ a working page again."""
 
 from __future__ import annotations
 
-import json
 import time
 import urllib.error
 import urllib.request
@@ -79,7 +78,7 @@ def test_an_idle_page_is_closed_and_says_so(quick_cull, page: Watched):
     notice.wait_for(state="visible", timeout=CLICK)
     text = " ".join(notice.inner_text().split())
     assert "This page was idle and was closed" in text, f"{where}: the notice says {text!r}"
-    assert "reload the page to start again" in text, f"{where}: the notice says {text!r}"
+    assert "reload the page to start again" in text.lower(), f"{where}: the notice says {text!r}"
     assert notice.get_attribute("role") == "alertdialog"
     assert tab.evaluate("() => document.activeElement && document.activeElement.id") == \
         "pl-idle-reload", f"{where}: the Reload button does not have the keyboard focus"
