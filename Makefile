@@ -72,7 +72,7 @@ test-browser: $(BROWSER_STAMP)
 N ?= 30
 
 app-load: $(BROWSER_STAMP)
-	$(BIN)/python bench/app_load.py --students $(N)
+	PANGAEA_CHROMIUM=$(CHROMIUM) $(BIN)/python bench/app_load.py --students $(N)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
