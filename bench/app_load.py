@@ -36,8 +36,6 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -214,6 +212,7 @@ class Student:
     missed_clicks: int = 0
     problem: str = ""
     tab: object = None
+    kernel_id: str = ""
 
 
 async def one_student(context, server_url: str, student: Student, clicks: int, pause: float,
@@ -340,7 +339,7 @@ async def page_student(server_url: str, student: Student, clicks: int, pause: fl
         html = answer.body.decode()
         found = re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)'
                           r"</script>", html, re.S)
-        kernel_id = json.loads(found.group(1))["kernelId"]
+        kernel_id = student.kernel_id = json.loads(found.group(1))["kernelId"]
         cookies = [c.split(";")[0] for c in answer.headers.get_list("Set-Cookie")]
         line = await KernelLine.open(server_url, kernel_id, "; ".join(cookies))
         student.tab = line
@@ -399,6 +398,12 @@ async def run_class(args, server_url: str, students: list[Student], after) -> No
     from playwright.async_api import async_playwright
 
     rng = random.Random(args.seed)
+    if not any(s.in_browser for s in students):
+        await asyncio.gather(*(page_student(server_url, s, args.clicks, args.pause, args.spread,
+                                            random.Random(rng.random()), args.widget_limit)
+                               for s in students))
+        await after(students)
+        return
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(
             executable_path=str(chromium_or_fail()), headless=True,
@@ -409,10 +414,7 @@ async def run_class(args, server_url: str, students: list[Student], after) -> No
         await context.add_init_script(_WATCH_WIDGET_JS)
 
         async def local_only(route):       # Voilà's template links a CDN stylesheet
-            url = route.request.url
-            if url.startswith(server_url):
-                await route.continue_()
-            elif url.endswith(".css"):
+            if route.request.url.endswith(".css"):
                 await route.fulfill(status=200, content_type="text/css", body="")
             else:
                 await route.abort()
@@ -447,14 +449,6 @@ def summary(values: list[float], unit: str, scale: float = 1.0) -> str:
     values = [v * scale for v in values]
     return (f"median {statistics.median(values):.2f} {unit}, 95th percentile "
             f"{percentile(values, 0.95):.2f} {unit}, slowest {max(values):.2f} {unit}")
-
-
-def kernel_exists(server_url: str, kernel_id: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{server_url}/api/kernels/{kernel_id}", timeout=10):
-            return True
-    except urllib.error.HTTPError as error:
-        return error.code != 404
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -535,8 +529,10 @@ def main(argv: list[str] | None = None) -> int:
                       f"{after['left'].rss_mb:.0f} MB; waiting for the idle time "
                       f"({args.idle} s)...", flush=True)
                 memory.phase = "idle"
-                # at least the idle time; then until only the pools are left (or 3 min more)
-                await asyncio.sleep(args.idle)
+                # the idle time and two rounds of the culler (app/voila.py: every quarter of
+                # the idle time, at most a minute); then until only the pools are left (or 3
+                # minutes more)
+                await asyncio.sleep(args.idle + 2 * max(1, min(60, args.idle // 4)) + 5)
                 limit = time.monotonic() + 180
                 while memory.now().kernels > pooled_pages * args.pool and \
                         time.monotonic() < limit:
@@ -547,12 +543,12 @@ def main(argv: list[str] | None = None) -> int:
                 for s in done:
                     if s.tab is None or s.widget_seconds is None:
                         continue
-                    if not s.in_browser:      # the server must have closed the connection
-                        try:
-                            await s.tab.until(lambda m: False, 3.0)
-                            notices.append(False)
-                        except ConnectionError:
-                            notices.append(True)
+                    if not s.in_browser:      # the server must have shut the kernel down
+                        from tornado.httpclient import AsyncHTTPClient
+                        answer = await AsyncHTTPClient().fetch(
+                            f"{server.url}/api/kernels/{s.kernel_id}", raise_error=False)
+                        notices.append(answer.code == 404)
+                        s.tab.close()
                     else:
                         try:
                             await s.tab.mouse.click(3, 3)
@@ -601,7 +597,8 @@ def main(argv: list[str] | None = None) -> int:
           f"time {after['idle'].rss_mb:.0f} MB ({after['idle'].kernels} kernels)")
     pool_kernels = pooled_pages * args.pool
     print(f"kernels left once idle: {after['idle'].kernels} (the pools hold {pool_kernels}); "
-          f"tabs left open: {sum(notices)} of {len(notices)} lost their kernel"
+          f"pages left open: {sum(notices)} of {len(notices)} without a browser lost their "
+          "kernel"
           + (f", {sum(browser_notices)} of {len(browser_notices)} in Chromium say "
              "they were closed" if browser_notices else ""))
     print(f"CPU used while the students worked ({cpu['seconds']:.0f} s, {os.cpu_count()} cores "
