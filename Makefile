@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 # Jupyter refuses to run as root unless asked to (containers, classroom servers).
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test test-fast bench bench-speed soak clean notebook-outputs app test-browser hub test-hub
+.PHONY: lab test test-fast bench bench-speed soak clean notebook-outputs app test-browser hub test-hub app-load
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -35,16 +35,20 @@ notebook-outputs: $(STAMP)
 
 # The notebooks as Voilà apps for a classroom: widgets live, code hidden.  The landing page
 # is the start notebook (its URL is printed); its table links every game's notebooks.
-# `make app APP_PORT=9000` picks another port.
+# `make app APP_PORT=9000` picks another port.  The settings are in app/voila.py (idle pages
+# closed after APP_IDLE seconds, APP_POOL kernels kept ready per most used page).
 APP_PORT ?= 8866
 APP_IP   ?= 127.0.0.1
+APP_IDLE ?=
+APP_POOL ?=
+APP_ENV  := JUPYTER_PATH=$$($(BIN)/python -m pangaea_lab.core.fonts) PANGAEA_APP_IDLE=$(APP_IDLE) PANGAEA_APP_POOL=$(APP_POOL)
 
 # The page template pangaea-lab (in the package) serves the package's font and asks nothing
 # from the internet.
 app: $(STAMP)
 	@echo "Landing page: http://$(APP_IP):$(APP_PORT)/voila/render/00_start_here.ipynb  (Ctrl-C stops)"
-	JUPYTER_PATH=$$($(BIN)/python -m pangaea_lab.core.fonts) $(BIN)/voila notebooks --no-browser \
-		--template=pangaea-lab --Voila.ip=$(APP_IP) --port=$(APP_PORT)
+	$(APP_ENV) $(BIN)/voila notebooks --no-browser --Voila.ip=$(APP_IP) --port=$(APP_PORT) \
+		--Voila.config_file_paths=$(CURDIR)/app
 
 # Every game's widgets clicked in a real browser (JupyterLab and the Voilà app), with
 # Playwright and the system Chromium; installs Debian's chromium package when missing (as
@@ -92,6 +96,13 @@ hub: $(HUB_STAMP) $(CHP)
 
 test-hub: $(HUB_STAMP) $(CHP)
 	PANGAEA_HUB_TESTS=1 $(BIN)/python -m pytest tests/hub -p no:cacheprovider -q
+
+# N simulated students open the game pages at once in headless Chromium (bench/app_load.py):
+# time to widget, click to redraw, server memory, kernels left once idle.  Not part of `test`.
+N ?= 30
+
+app-load: $(BROWSER_STAMP)
+	PANGAEA_CHROMIUM=$(CHROMIUM) $(BIN)/python bench/app_load.py --students $(N)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py

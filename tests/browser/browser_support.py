@@ -26,6 +26,7 @@ from typing import Any, Callable
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = REPO / "notebooks"
+APP = REPO / "app"                # the classroom app's settings and page template
 SCREENSHOTS = REPO / "build" / "screenshots"
 
 #: the notebook of each game that shows the step-through widget, and the Land Ritual one
@@ -225,13 +226,16 @@ def lab_server(root: Path, home: Path, log: Path) -> Server:
 
 
 def voila_argv(root: Path, port: int) -> list[str]:
-    """The Voilà command line; ``make app`` serves the notebooks the same way."""
+    """The Voilà command line; ``make app`` serves the notebooks the same way, with the
+    classroom settings of app/voila.py (see :func:`voila_server` for its environment)."""
     return [sys.executable, "-m", "voila", str(root), "--no-browser", "--Voila.ip=127.0.0.1",
             f"--port={port}", "--Voila.port_retries=0", "--show_tracebacks=True",
-            "--template=pangaea-lab"]
+            f"--Voila.config_file_paths={APP}"]
 
 
 def voila_server(root: Path, home: Path, log: Path, extra_env: dict | None = None) -> Server:
+    """Voilà as ``make app`` runs it; ``extra_env`` may set PANGAEA_APP_IDLE and
+    PANGAEA_APP_POOL (see app/voila.py)."""
     from pangaea_lab.core.fonts import jupyter_path
     env = _jupyter_env(home)
     env["JUPYTER_PATH"] = jupyter_path()     # the app's own template (as make app runs it)

@@ -1,0 +1,88 @@
+"""The classroom app's kernel manager (named in app/voila.py).
+
+Two changes to Jupyter's own.
+
+Kernels start a few at a time.  When the server starts, Voilà fills its pools of pre-heated
+kernels all at once, and when a class opens its pages together it refills them all at once; on
+a small machine forty kernels starting together each take so long that some miss Jupyter's
+60-second start limit, or collide on a network port.  Here at most ``starting_at_once`` kernels
+start together, and a kernel a student is waiting for goes before the pools' refills.
+
+Voilà hands a student a kernel from its pre-heated pool; that kernel may have waited there for
+longer than the idle timeout, since its notebook ran when the pool was filled.  Jupyter's idle
+culler looks only at the time of the kernel's last activity, so it could shut such a kernel
+down in the seconds between handing it out and the student's page connecting to it: the page
+would open already "closed for being idle".  This manager counts the hand-out as activity.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from jupyter_server._tz import utcnow
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from traitlets import Int
+
+
+class ClassroomKernelManager(AsyncMappingKernelManager):
+    """Jupyter's kernel manager, starting kernels a few at a time (students first), and with
+    the idle clock of a pre-heated kernel starting again when it leaves the pool."""
+
+    starting_at_once = Int(2, config=True,
+                           help="How many kernels may start at the same time (at least 1).")
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        if self.starting_at_once < 1:
+            raise ValueError("ClassroomKernelManager.starting_at_once must be at least 1, "
+                             f"not {self.starting_at_once}")
+        self._waiting_in_pool: set[str] = set()
+        self._turns = asyncio.Condition()
+        self._starting = 0
+        self._students_waiting = 0
+
+    async def _take_turn(self, for_pool: bool) -> None:
+        async with self._turns:
+            if not for_pool:
+                self._students_waiting += 1
+            try:
+                await self._turns.wait_for(
+                    lambda: self._starting < self.starting_at_once
+                    and (not for_pool or self._students_waiting == 0))
+            finally:
+                if not for_pool:
+                    self._students_waiting -= 1
+            self._starting += 1
+
+    async def _end_turn(self) -> None:
+        async with self._turns:
+            self._starting -= 1
+            self._turns.notify_all()
+
+    async def start_kernel(self, *args, **kwargs):
+        # Voilà starts the pool's kernels with VOILA_PREHEAT=True in their environment
+        for_pool = (kwargs.get("env") or {}).get("VOILA_PREHEAT") == "True"
+        await self._take_turn(for_pool)
+        try:
+            kernel_id = await super().start_kernel(*args, **kwargs)
+        finally:
+            await self._end_turn()
+        if for_pool:
+            self._waiting_in_pool.add(kernel_id)
+        return kernel_id
+
+    async def cull_kernel_if_idle(self, kernel_id):
+        # Voilà's pool manager (a subclass of this one) never passes a kernel still waiting
+        # in its pool on to here; so a pool kernel seen here for the first time has just been
+        # handed to a student: its idle time starts now.
+        if kernel_id in self._waiting_in_pool:
+            self._waiting_in_pool.discard(kernel_id)
+            kernel = self._kernels.get(kernel_id)
+            if kernel is not None:
+                kernel.last_activity = utcnow()
+            return None
+        return await super().cull_kernel_if_idle(kernel_id)
+
+    async def shutdown_kernel(self, kernel_id, *args, **kwargs):
+        self._waiting_in_pool.discard(kernel_id)
+        return await super().shutdown_kernel(kernel_id, *args, **kwargs)

@@ -1,0 +1,88 @@
+"""Settings of the classroom app (``make app``): Voilà serving ``notebooks/``.
+
+``make app`` starts Voilà with ``--Voila.config_file_paths=app`` and ``JUPYTER_PATH`` set to the
+package's ``share/jupyter`` folder, so this file and the package's page template
+``pangaea-lab`` are used.  Two numbers
+can be changed without editing the file (``make app APP_IDLE=600 APP_POOL=8`` sets them):
+
+PANGAEA_APP_IDLE  seconds a page may stay unused before its kernel is shut down (default 900).
+                  The page then says that it was idle and was closed, and to reload it.
+                  0 keeps idle pages forever (as Voilà does by default).
+PANGAEA_APP_POOL  kernels kept ready, with their notebook already run, for each of the most
+                  used pages (default 1).  A page served from this pool shows its widgets at
+                  once; when the pool is empty, a page starts its own kernel and takes a few
+                  seconds more.  For a class opening the game pages together, about a quarter
+                  of the class (plus one) per page; each ready kernel holds about 80 MB.
+
+Any other Voilà or Jupyter server setting can still be given on the command line, which wins
+over this file.
+"""
+
+import os
+import sys
+
+
+def _whole_number(name: str, default: int) -> int:
+    """A whole number >= 0 from the environment, or a clear error naming the variable."""
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default
+    if not text.isdigit():
+        raise ValueError(f"{name} must be a whole number of 0 or more, not {text!r}")
+    return int(text)
+
+
+IDLE_SECONDS = _whole_number("PANGAEA_APP_IDLE", 900)
+POOL = _whole_number("PANGAEA_APP_POOL", 1)
+
+#: the pages most students open: the start page and each game's first playable page
+MOST_USED = [
+    "00_start_here.ipynb",
+    "pangaea/02_turns.ipynb",
+    "harmonies/01_setup_and_turns.ipynb",
+    "forest_shuffle/01_setup_and_turns.ipynb",
+    "inori/01_setup_and_turns.ipynb",
+]
+
+c = get_config()  # noqa: F821  (traitlets provides get_config in config files)
+
+# app/classroom_kernels.py: Jupyter's kernel manager, except that a pre-heated kernel's idle
+# time starts when a student gets it, not when its notebook ran in the pool
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+c.VoilaConfiguration.multi_kernel_manager_class = "classroom_kernels.ClassroomKernelManager"
+# ... and starts kernels two at a time (students' before the pools' refills), so that filling
+# the pools or a class arriving together does not overrun a small machine
+c.ClassroomKernelManager.starting_at_once = 2
+
+# The page template: Voilà's "lab" template plus a watcher that tells the student, in plain
+# words, when the page's kernel has been shut down (pangaea_lab/share/jupyter/voila/templates/
+# pangaea-lab/, which also serves the drawings' font and leaves out the CDN links).
+c.VoilaConfiguration.template = "pangaea-lab"
+
+# Pre-heated kernels: Voilà starts them when the server starts, runs the notebook in each,
+# and hands one to the next student who opens that page; it then starts a replacement.
+# Only the most used pages get a pool (every other page starts its own kernel on demand), so
+# the server does not hold a kernel for each of the 25 notebooks.
+c.VoilaConfiguration.preheat_kernel = True
+c.VoilaKernelManager.kernel_pools_config = {
+    "default": {"pool_size": 0},
+    **{page: {"pool_size": POOL} for page in MOST_USED},
+}
+# Refill a pool half a minute after a kernel is taken from it: when a class opens its pages
+# together, the students' first clicks then do not compete with the refills for the CPU.
+c.VoilaKernelManager.fill_delay = 30.0
+
+# Each pool kernel runs its notebook as Voilà's executor; on a busy machine a cell's last
+# outputs can take more than the executor's default 4 s to arrive after the cell finished, and
+# would be dropped from the page.  Waiting longer costs nothing when they come at once.
+c.VoilaExecutor.iopub_timeout = 30
+
+# Idle pages: a kernel that has not run anything for IDLE_SECONDS is shut down, even with its
+# page still open in a browser (cull_connected): a tab left open must not hold memory for the
+# rest of the day.  A kernel busy running something is never cut off (cull_busy stays False).
+# Kernels waiting in the pool are never culled (Voilà keeps them).  A page that is closed or
+# left for another page shuts its kernel down at once (Voilà does that by itself).
+c.MappingKernelManager.cull_idle_timeout = IDLE_SECONDS
+c.MappingKernelManager.cull_interval = max(1, min(60, IDLE_SECONDS // 4))  # how often to look
+c.MappingKernelManager.cull_connected = True
+c.MappingKernelManager.cull_busy = False
