@@ -10,20 +10,22 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from html import escape
 from typing import Any
 
-from .core.links import (BoardLink, Choice, Flag, LinkSpec, board_from_page, normal_options,
+from .core.links import (BoardLink, LinkSpec, board_from_page, normal_options,
                          page_query, parse_query, read_board)
 from .exercises import kinds_for
-from .harmonies.game import GAME as HARMONIES
-from .forest_shuffle.game import GAME as FOREST_SHUFFLE
-from .inori.game import GAME as INORI
-from .pangaea.edition import DIFFICULTIES
-from .pangaea.game import GAME as PANGAEA
+from .harmonies.game import GAME as HARMONIES, LINK as HARMONIES_LINK
+from .forest_shuffle.game import GAME as FOREST_SHUFFLE, LINK as FOREST_SHUFFLE_LINK
+from .inori.game import GAME as INORI, LINK as INORI_LINK
+from .pangaea.game import GAME as PANGAEA, LINK as PANGAEA_LINK
 
 _unset = object()
+
+#: what a link may set, game by game
+LINKS = {"pangaea": PANGAEA_LINK, "harmonies": HARMONIES_LINK,
+         "forest_shuffle": FOREST_SHUFFLE_LINK, "inori": INORI_LINK}
 
 
 @dataclass(frozen=True)
@@ -124,50 +126,15 @@ GAMES = (
 )
 
 
-@lru_cache(maxsize=None)
 def link_spec(key: str) -> LinkSpec:
     """What a link (``?seed=12&players=3&...``) may set for a game: its seats and the options
-    of its ``new_game``, with the allowed values read from the game itself.
+    of its ``new_game``, declared next to the game's ``Game`` object.
 
     >>> link_spec("harmonies").names
     ('seed', 'players', 'side', 'spirits', 'river_rule', 'tiebreak_counts_spirit')
     """
-    info = game(key)
-    if key == "pangaea":
-        options: tuple = (
-            Flag("family", False, "family rules"),
-            Choice("mode", "", (("standard", "", ""),
-                                ("coop", "ancients", "Return of the Ancients")),
-                   aliases=(("ancients", "coop"),)),
-            Choice("difficulty", "standard",
-                   tuple((name, name, label) for name, label in DIFFICULTIES.items()
-                         if name in PANGAEA.options["difficulty"].values),
-                   needs=("mode", "ancients")),
-            Flag("wild_woods", False, "Wild Woods"),
-            Flag("storms", True, "", "no Elemental Storms", needs=("wild_woods", True)),
-        )
-    elif key == "harmonies":
-        hopt = HARMONIES.options
-        options = (
-            Choice("side", hopt["side"].default,
-                   tuple((s, s, f"side {s}") for s in hopt["side"].values)),
-            Flag("spirits", hopt["spirits"].default, "Nature's Spirits", "no Nature's Spirits"),
-            Choice("river_rule", hopt["river_rule"].default,
-                   tuple((r, r, f"river rule: {r}") for r in hopt["river_rule"].values)),
-            Flag("tiebreak_counts_spirit", False, "ties count the spirit"),
-        )
-    elif key == "forest_shuffle":
-        options = tuple(Flag(name, o.default, f"{name.replace('_', ' ')}: yes",
-                             f"{name.replace('_', ' ')}: no")
-                        for name, o in FOREST_SHUFFLE.options.items())
-    else:
-        schedule = INORI.options["marker_schedule"]
-        options = (Choice("marker_schedule", schedule.default,
-                          tuple((name, name, f"markers: {name.replace('_', ' ')}")
-                                for name in schedule.values)),)
-    low = min([info.players[0]] + [v.players[0] for v in info.ways_to_play()])
-    high = max([info.players[1]] + [v.players[1] for v in info.ways_to_play()])
-    return LinkSpec(key, info.title, (low, high), options)
+    game(key)   # an unknown game is refused with the list of games
+    return LINKS[key]
 
 
 def page_board(key: str, players: int, seed: int | str, options: dict[str, Any],

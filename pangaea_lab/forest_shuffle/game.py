@@ -13,6 +13,7 @@ True
 from __future__ import annotations
 
 from ..core.game import Game, Option
+from ..core.links import Choice, Flag, LinkSpec
 from .edition import rules_data
 
 GAME = Game(
@@ -25,3 +26,8 @@ GAME = Game(
 
 #: every option with its default (an older name, kept for notebooks)
 OPTION_DEFAULTS: dict[str, bool] = GAME.defaults()
+
+#: what a page's link (``?seed=12&players=3``) may set: the seats and every switch
+LINK = LinkSpec("forest_shuffle", GAME.title, (GAME.min_players, GAME.max_players), tuple(
+    Flag(name, option.default, f"{name.replace('_', ' ')}: yes", f"{name.replace('_', ' ')}: no")
+    for name, option in GAME.options.items()))

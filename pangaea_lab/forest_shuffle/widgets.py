@@ -15,14 +15,14 @@ from dataclasses import replace
 from html import escape
 from typing import Any, Callable, Mapping
 
-from ..catalog import page_board
 from ..core.errors import PangaeaLabError
 from ..core.widget import step_through
 from .cards import SAPLING, SIDES
 from .edition import catalog
 from .forest import Forest, Tree, parse_dweller
 from .render import forest_svg
-from .game import GAME
+from ..core.links import board_from_page
+from .game import GAME, LINK
 from .setup import new_game
 from .scoring import ForestScore, explain, score
 
@@ -33,8 +33,8 @@ def play(players: int = 2, seed: int | str = 0, computer: Mapping[int, Any] | No
     every seat but the first.  The picture shows the clearing, the deck size, the winter
     cards, the current hand and every forest with each card's points.  A link to the page
     (``?seed=12&players=3``) sets the board in the Voilà app; see
-    :func:`pangaea_lab.catalog.page_board`."""
-    board = page_board("forest_shuffle", players, seed, options, link, check=new_game)
+    :func:`pangaea_lab.core.links.board_from_page`."""
+    board = board_from_page(LINK, players, seed, options, link, check=new_game)
     players, seed, options = board.players, board.seed, dict(board.options)
     if computer is None:
         computer = {seat: "greedy" for seat in range(1, players)}

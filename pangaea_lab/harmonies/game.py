@@ -10,6 +10,7 @@ range and the option defaults from here.
 from __future__ import annotations
 
 from ..core.game import Game, Option
+from ..core.links import Choice, Flag, LinkSpec
 
 #: the two sides of the personal boards
 SIDES = ("A", "B")
@@ -28,3 +29,13 @@ GAME = Game("harmonies", "Harmonies", seats=(1, 4), options=[
     Option("tiebreak_counts_spirit", False, values=(False, True),
            doc="whether a spirit's cube counts in the tie-break of cubes placed"),
 ])
+
+#: what a page's link (``?seed=12&players=3&side=B``) may set: the seats and every option
+LINK = LinkSpec("harmonies", GAME.title, (GAME.min_players, GAME.max_players), (
+    Choice("side", GAME.options["side"].default, tuple((s, s, f"side {s}") for s in SIDES)),
+    Flag("spirits", GAME.options["spirits"].default, "Nature's Spirits", "no Nature's Spirits"),
+    Choice("river_rule", GAME.options["river_rule"].default,
+           tuple((r, r, f"river rule: {r}") for r in RIVER_RULES)),
+    Flag("tiebreak_counts_spirit", GAME.options["tiebreak_counts_spirit"].default,
+         "ties count the spirit"),
+))

@@ -12,7 +12,6 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Iterable, Mapping
 
-from ..catalog import page_board
 from ..core.errors import IllegalAction
 from ..core.widget import step_through
 from .board import COLUMN_HEIGHTS, Cell, check_cell, check_side, describe_stack, \
@@ -20,7 +19,8 @@ from .board import COLUMN_HEIGHTS, Cell, check_cell, check_side, describe_stack,
 from .cards import all_cards, card
 from .habitats import habitat_cells
 from .render import board_svg
-from .game import GAME
+from ..core.links import board_from_page
+from .game import GAME, LINK
 from .scoring import BoardScore, check_river_rule, score_board
 from .setup import new_game
 
@@ -37,8 +37,8 @@ def play(players: int = 2, seed: int | str = 0, computer: Mapping[int, Any] | No
     You play the first seat; by default the greedy computer player takes every other seat
     (``computer={}`` seats humans everywhere, ``computer={1: "random"}`` chooses).  A link to
     the page (``?seed=12&players=3&side=B``) sets the board in the Voilà app; see
-    :func:`pangaea_lab.catalog.page_board`."""
-    board = page_board("harmonies", players, seed, options, link, check=new_game)
+    :func:`pangaea_lab.core.links.board_from_page`."""
+    board = board_from_page(LINK, players, seed, options, link, check=new_game)
     players, seed, options = board.players, board.seed, dict(board.options)
     if computer is None:
         computer = {seat: "greedy" for seat in range(1, players)} \

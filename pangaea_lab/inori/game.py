@@ -11,6 +11,7 @@ data given to ``new_game(edition=...)``.
 from __future__ import annotations
 
 from ..core.game import Game, Option
+from ..core.links import Choice, Flag, LinkSpec
 
 #: the marker schedules of the shipped edition (a custom edition may name tables of its own)
 MARKER_SCHEDULES = ("default", "three_at_start")
@@ -20,3 +21,9 @@ GAME = Game("inori", "Inori", seats=(2, 4), options=[
            doc="how many markers each player has in hand in each season: one table of the "
                "edition's marker_schedule section"),
 ])
+
+#: what a page's link (``?seed=12&players=3``) may set: the seats and the marker schedule
+LINK = LinkSpec("inori", GAME.title, (GAME.min_players, GAME.max_players), (
+    Choice("marker_schedule", GAME.options["marker_schedule"].default,
+           tuple((name, name, f"markers: {name.replace('_', ' ')}")
+                 for name in GAME.options["marker_schedule"].values)),))

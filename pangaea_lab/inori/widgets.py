@@ -12,9 +12,9 @@ from dataclasses import replace
 from html import escape
 from typing import Any, Mapping
 
-from ..catalog import page_board
 from ..core.widget import step_through
-from .game import GAME
+from ..core.links import board_from_page
+from .game import GAME, LINK
 from .render import board_svg
 from .scoring import season_end_preview
 from .setup import new_game
@@ -26,8 +26,8 @@ def play(players: int = 2, seed: int | str = 0, computer: Mapping[int, Any] | No
     """The step-through widget for Inori.  By default seat 1 is yours and every other seat
     is a greedy computer player; pass ``computer={}`` to play all seats by hand.  A link to
     the page (``?seed=12&players=3``) sets the board in the Voilà app; see
-    :func:`pangaea_lab.catalog.page_board`."""
-    board = page_board("inori", players, seed, options, link, check=new_game)
+    :func:`pangaea_lab.core.links.board_from_page`."""
+    board = board_from_page(LINK, players, seed, options, link, check=new_game)
     players, seed, options = board.players, board.seed, dict(board.options)
     if computer is None:
         computer = {seat: "greedy" for seat in range(1, GAME.max_players)}

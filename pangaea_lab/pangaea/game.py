@@ -8,6 +8,7 @@ options a game is set up with.  Everything else reads these facts from here.
 from __future__ import annotations
 
 from ..core.game import Game, Option
+from ..core.links import Choice, Flag, LinkSpec
 from .edition import DIFFICULTIES
 
 #: the modes: "" is the competitive game; "coop" (also spelled "ancients") is the cooperative
@@ -32,3 +33,15 @@ GAME = Game(
         Option("storms", True, values=(False, True),
                doc="Wild Woods: Elemental Storms in the Ritual decks"),
     ])
+
+#: what a page's link (``?seed=12&players=3&...``) may set: the seats and these options
+LINK = LinkSpec("pangaea", GAME.title, (GAME.min_players, GAME.max_players), (
+    Flag("family", False, "family rules"),
+    Choice("mode", "", (("standard", "", ""), ("coop", "ancients", "Return of the Ancients")),
+           aliases=(("ancients", "coop"),)),
+    Choice("difficulty", "standard",
+           tuple((name, name, label) for name, label in DIFFICULTIES.items()),
+           needs=("mode", "ancients")),
+    Flag("wild_woods", False, "Wild Woods"),
+    Flag("storms", True, "", "no Elemental Storms", needs=("wild_woods", True)),
+))

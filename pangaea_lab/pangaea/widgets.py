@@ -15,7 +15,6 @@ from html import escape
 from itertools import islice
 from typing import Any, Sequence
 
-from ..catalog import page_board
 from ..core.hexgrid import Hex
 from ..core.widget import step_through
 from .edition import LandCard
@@ -26,7 +25,8 @@ from ..core.errors import IllegalAction
 from .rituals import (PairSummary, RitualOption, checked_option, endpoints,
                       iter_ritual_options, land_ritual_options, ritual_pairs)
 from .setup import new_game, setup_steps
-from .game import GAME
+from ..core.links import board_from_page
+from .game import GAME, LINK
 from .state import PLAYER_NAMES, GameState
 
 
@@ -46,9 +46,9 @@ def play(players: int = 2, seed: int | str = 0, computer: dict | None = None,
     ('ancients', True, (1, 4))
 
     A link to the page (``?seed=12&players=3&wild_woods=yes``) sets the board in the Voilà
-    app; ``link`` is explained in :func:`pangaea_lab.catalog.page_board`.
+    app; ``link`` is explained in :func:`pangaea_lab.core.links.board_from_page`.
     """
-    board = page_board("pangaea", players, seed, options, link, check=new_game)
+    board = board_from_page(LINK, players, seed, options, link, check=new_game)
     players, seed, options = board.players, board.seed, dict(board.options)
     if computer is None:
         computer = {seat: "forester" for seat in range(1, players)}

@@ -126,3 +126,16 @@ def test_widget_hooks_are_declared_in_the_protocol():
                     looked_up.add(args[1].value)
     declared = {name for name, _ in inspect.getmembers(GameState)}
     assert looked_up and looked_up <= declared
+
+
+@pytest.mark.parametrize("name", GAMES + ("core",))
+def test_layers_point_down(name):
+    """A game imports only itself and core (no other game, and nothing of the layer above:
+    the catalogue, the exercise registry, the simulation lab); core imports no game."""
+    own = f"pangaea_lab.{name}"
+    graph = import_graph()
+    outside = sorted({t for m in graph if m == own or m.startswith(own + ".")
+                      for t in graph.successors(m)
+                      if not (t == own or t.startswith(own + ".") or t == "pangaea_lab"
+                              or t == "pangaea_lab.core" or t.startswith("pangaea_lab.core."))})
+    assert outside == []
