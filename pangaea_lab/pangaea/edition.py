@@ -638,6 +638,16 @@ def _reference() -> Edition:
     return edition_from_dict(json.loads(text))
 
 
+#: the name a save gives the edition shipped with the package (any other edition is embedded)
+SHIPPED_NAME = "reference"
+
+
+def shipped_name(ed: Edition) -> str | None:
+    """``"reference"`` if ``ed`` is the edition shipped with the package, else ``None``."""
+    ref = _reference()
+    return SHIPPED_NAME if ed is ref or ed.canonical_json == ref.canonical_json else None
+
+
 def load_edition(source: str | Path | Mapping | Edition | None = None) -> Edition:
     """The reference edition (no argument), or a user's edition from a path or a dict."""
     if source is None:

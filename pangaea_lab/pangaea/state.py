@@ -18,8 +18,9 @@ from ..core.hexgrid import Hex
 from ..core.jsonio import Check, Int, Record, Seq, Text
 from ..core.protocol import GameState as BaseState
 from .board import Board, board_from_list, stormy_board
-from .edition import (ANCIENTS, BLESSING_KINDS, DIFFICULTIES, SHADOW_KINDS, CreatureCard, Edition,
-                      LandCard, WoodsData, edition_from_dict, woods_data)
+from .edition import (ANCIENTS, BLESSING_KINDS, DIFFICULTIES, SHADOW_KINDS, SHIPPED_NAME,
+                      CreatureCard, Edition, LandCard, WoodsData, edition_from_dict,
+                      load_edition, shipped_name, woods_data)
 from .game import GAME
 from . import scoring
 from .rituals import NOBODY, Position
@@ -388,8 +389,11 @@ class GameState(BaseState):
             data["ancients_mode"] = _coop_section(self)
         if self.wild_woods:
             data["wild_woods"] = _woods_section(self)
-        # the edition is written first, from its cached canonical text (it is the bulk of a save)
-        return '{"edition":' + ed.canonical_json + "," + jsonio.dumps(data)[1:]
+        # the edition is written first: the shipped one by its name, any other one embedded
+        # (from its cached canonical text)
+        name = shipped_name(ed)
+        head = jsonio.dumps(name) if name else ed.canonical_json
+        return '{"edition":' + head + "," + jsonio.dumps(data)[1:]
 
     @classmethod
     def from_json(cls, text: str | bytes) -> "GameState":
@@ -540,8 +544,16 @@ class SaveSchema(Fields):
         return read
 
     def edition(self, v: Any, where: str) -> Edition:
+        if isinstance(v, str):
+            if v != SHIPPED_NAME:
+                raise InvalidData(f"field save.edition: {v[:40]!r} is not the name of an edition "
+                                  f"shipped with the package (only {SHIPPED_NAME!r}); a save "
+                                  "embeds any other edition's data")
+            self.ed = load_edition()
+            return self.ed
         if not isinstance(v, dict):
-            raise InvalidData(f"field save.edition must be dict, found {type(v).__name__}")
+            raise InvalidData(f"field save.edition must be dict or the name {SHIPPED_NAME!r}, "
+                              f"found {type(v).__name__}")
         self.ed = edition_from_dict(v)
         return self.ed
 

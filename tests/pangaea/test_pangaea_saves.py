@@ -7,7 +7,7 @@ import pytest
 from pangaea_lab import pangaea
 from pangaea_lab.core.errors import IllegalAction, InvalidData
 from pangaea_lab.core.players import RandomPlayer
-from pangaea_lab.pangaea import FlyingSeed, GameState
+from pangaea_lab.pangaea import FlyingSeed, GameState, load_edition
 
 
 def midgame(seed=3, players=3, steps=150):
@@ -45,7 +45,8 @@ def tampered(mutate):
     (lambda d: d.update(phase="halftime"), "field 'phase'"),
     (lambda d: d.update(turn_player=7), "turn_player"),
     (lambda d: d["spirits"].__setitem__(0, d["trees"][0][:2] if d["trees"] else [99, 0]), "Spirit|not a space"),
-    (lambda d: d["edition"]["summit_steps"].update(value=-3), "summit_steps"),
+    (lambda d: (d.update(edition=json.loads(load_edition().canonical_json)),
+                d["edition"]["summit_steps"].update(value=-3)), "summit_steps"),
     (lambda d: d.update(actions_taken=5), "actions_taken"),
 ])
 def test_tampered_save_names_the_problem(mutate, message):
@@ -76,3 +77,28 @@ def test_foreign_objects_are_refused():
     s = pangaea.new_game(players=2, seed=1)
     with pytest.raises(IllegalAction, match="not an action"):
         s.apply("place a seed")
+
+
+def test_a_save_names_the_shipped_edition_and_embeds_any_other():
+    state = pangaea.new_game(players=2, seed=3)
+    text = state.to_json()
+    assert json.loads(text)["edition"] == "reference"
+    assert GameState.from_json(text) == state
+    data = json.loads(load_edition().canonical_json)
+    data["name"] = "Club edition"
+    own = pangaea.new_game(players=2, seed=3, edition=data)
+    saved = json.loads(own.to_json())
+    assert saved["edition"]["name"] == "Club edition"
+    assert GameState.from_json(own.to_json()) == own
+    # an older save with the shipped edition embedded still loads
+    saved = json.loads(text)
+    saved["edition"] = json.loads(load_edition().canonical_json)
+    assert GameState.from_json(json.dumps(saved)) == state
+
+
+def test_a_save_naming_an_edition_not_shipped_is_refused():
+    data = json.loads(pangaea.new_game(players=2, seed=3).to_json())
+    for name in ("/etc/passwd", "my club", "reference.json"):
+        data["edition"] = name
+        with pytest.raises(InvalidData, match="not the name of an edition shipped"):
+            GameState.from_json(json.dumps(data))
