@@ -3,7 +3,8 @@ and the local-process and Dask backends against the in-process one, measured sid
 one run.  Prints ratios (the targets: overhead at most 10% at one process; each backend at
 least 1.6x the in-process rate on 2 cores).  Run with ``python bench/bench_simulate.py``.
 
-The plain loop builds the same games and computer players and plays them with
+The in-process and local-process runs are timed before the Dask cluster starts (its client's
+threads would otherwise run inside the timing process).  The plain loop builds the same games and computer players and plays them with
 ``play_game``; ``simulate`` also counts turns, reads every seat's score categories, records
 the event table, and draws no bar (``progress=False``) so only the lab's own work is timed.
 The overhead is also given in processor time of this process, which other programs on a
@@ -54,17 +55,21 @@ def main() -> None:
         best[name] = min(best.get(name, seconds[0]), seconds[0])
         cpu[name] = min(cpu.get(name, seconds[1]), seconds[1])
 
+    # first without the Dask cluster: its client's threads would run inside this process and
+    # slow whatever is timed here (the in-process run above all)
+    lab(range(2), workers=2)                                      # the pool's processes ready
+    # one untimed pass: the engines keep caches (boards, paths) that the first games of a
+    # process fill, and whichever loop ran first would otherwise pay for them alone
+    plain_loop(seeds)
+    for _ in range(ROUNDS):
+        keep("plain loop", plain_loop(seeds))
+        keep("simulate, in-process", lab(seeds))
+        keep("simulate, 2 local processes", lab(seeds, workers=2))
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                       dashboard_address=":0") as cluster, Client(cluster) as client:
         client.run(lambda: __import__("pangaea_lab.sim.play"))   # workers ready before timing
-        lab(range(2), workers=2)                                  # the pool's processes too
-        # one untimed pass: the engines keep caches (boards, paths) that the first games of a
-        # process fill, and whichever loop ran first would otherwise pay for them alone
-        plain_loop(seeds)
+        lab(range(2), client=client)
         for _ in range(ROUNDS):
-            keep("plain loop", plain_loop(seeds))
-            keep("simulate, in-process", lab(seeds))
-            keep("simulate, 2 local processes", lab(seeds, workers=2))
             keep("simulate, Dask (2 worker processes)", lab(seeds, client=client))
     for name, seconds in best.items():
         print(f"  {name:38s} {seconds:7.2f} s   {GAMES / seconds:6.1f} games/s")
