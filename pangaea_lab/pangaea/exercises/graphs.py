@@ -27,6 +27,7 @@ from ...core.hexgrid import Hex
 from .. import GameState, custom_board, load_edition, new_game, ritual_pairs
 from ..graph_lab import connecting_spaces, piece_text, ritual_graph, with_chelon
 from ..render import board_svg
+from .first_steps import _cells_checker
 
 GAME = "pangaea"
 NOTEBOOK = "pangaea/09_graphs_behind_the_board.ipynb"
@@ -91,20 +92,6 @@ def _described(state: GameState, cell: Hex) -> str:
 def _number_checker(right: int, wrong: Callable[[int], str], ok: str) -> Callable:
     def check(answer: int) -> Verdict:
         return Verdict(True, ok) if answer == right else Verdict(False, wrong(answer))
-    return check
-
-
-def _cells_checker(right: Iterable, why_not: Callable[[Hex], str],
-                   why_yes: Callable[[Hex], str], ok: str) -> Callable:
-    right = frozenset(right)
-
-    def check(answer: frozenset) -> Verdict:
-        for cell in sorted(answer - right):
-            return Verdict(False, why_not(cell), (cell,))
-        for cell in sorted(right - answer):
-            return Verdict(False, why_yes(cell), (cell,))
-        return Verdict(True, ok)
-
     return check
 
 
