@@ -74,16 +74,22 @@ class WorkingCopy:
             setattr(self, name, thaw(value, table.get(name, 0)))
 
     def freeze(self, **override: Any) -> Any:
-        """The new state: every field that differs from the old state's, frozen, plus
-        ``override``."""
+        """The new state: the fields that changed, plus ``override``.  A thawed field is frozen
+        and kept as the old value when equal (unchanged parts stay shared); any other field
+        counts as changed only when it was replaced (checked by identity, without comparing
+        large values on every action)."""
         changes: dict[str, Any] = {}
         old = self.state
         for name in self._names:
             value = getattr(self, name)
+            before = getattr(old, name)
+            if value is before:
+                continue
             if name in self._thawed:
                 value = freeze(value)
-            if value is not getattr(old, name) and value != getattr(old, name):
-                changes[name] = value
+                if value == before:
+                    continue
+            changes[name] = value
         changes.update(override)
         return dataclasses.replace(old, **changes) if changes else old
 
