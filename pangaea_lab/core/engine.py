@@ -52,6 +52,59 @@ def freeze(value: Any) -> Any:
     return tuple(value)
 
 
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def field_names(cls: type) -> tuple[str, ...]:
+    """The names of a dataclass's fields set by its constructor (looked up once per class)."""
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls) if f.init)
+    return names
+
+
+def _plain(cls: type) -> bool:
+    """May a new instance of ``cls`` be made by copying field values (no ``__post_init__``,
+    no slots, every field set by the constructor)?"""
+    return (not hasattr(cls, "__post_init__") and "__slots__" not in cls.__dict__
+            and len(field_names(cls)) == len(dataclasses.fields(cls)))
+
+
+_PLAIN: dict[type, bool] = {}
+
+
+def remake(old: Any, changes: Mapping[str, Any]) -> Any:
+    """``dataclasses.replace(old, **changes)`` for a frozen dataclass, made without running the
+    constructor when it does nothing but store the fields (the new value shares every
+    unchanged field with ``old``; values cached on ``old`` are not carried over).
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Point:
+    ...     x: int
+    ...     y: int = 0
+    >>> remake(Point(1, 2), {"y": 5})
+    Point(x=1, y=5)
+    """
+    cls = type(old)
+    plain = _PLAIN.get(cls)
+    if plain is None:
+        plain = _PLAIN[cls] = _plain(cls)
+    if not plain:
+        return dataclasses.replace(old, **changes)
+    names = field_names(cls)
+    for name in changes:
+        if name not in names:
+            raise TypeError(f"{cls.__name__} has no field {name!r}")
+    new = object.__new__(cls)
+    values = old.__dict__
+    fresh = new.__dict__
+    for name in names:
+        fresh[name] = values[name]
+    fresh.update(changes)
+    return new
+
+
 class WorkingCopy:
     """A mutable copy of a frozen dataclass state, used while one action is applied.
 
@@ -67,11 +120,15 @@ class WorkingCopy:
     def __init__(self, state: Any, depths: Mapping[str, int] | None = None) -> None:
         table = type(self).THAW if depths is None else depths
         self.state = state
-        self._names = tuple(f.name for f in dataclasses.fields(state) if f.init)
-        self._thawed = dict(table)
-        for name in self._names:
-            value = getattr(state, name)
-            setattr(self, name, thaw(value, table.get(name, 0)))
+        self._names = names = field_names(type(state))
+        self._thawed = table
+        values = state.__dict__
+        mine = self.__dict__
+        for name in names:
+            mine[name] = values[name]
+        for name, depth in table.items():
+            if name in values:
+                mine[name] = thaw(values[name], depth)
 
     def freeze(self, **override: Any) -> Any:
         """The new state: the fields that changed, plus ``override``.  A thawed field is frozen
@@ -91,7 +148,7 @@ class WorkingCopy:
                     continue
             changes[name] = value
         changes.update(override)
-        return dataclasses.replace(old, **changes) if changes else old
+        return remake(old, changes) if changes else old
 
 
 # ----- decisions ----------------------------------------------------------------------------
