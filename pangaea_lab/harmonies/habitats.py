@@ -13,12 +13,12 @@ a cube; the other spaces may, since one token can serve several habitats.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 from ..core import hexgrid
-from .board import Cell, Stack, board_graph, cell_index, cells, check_cell, check_side, \
-    from_axial, stacks_tuple, to_axial
-from .cards import Card, card
+from .board import Cell, Stack, cell_index, cells, check_cell, check_side, from_axial, \
+    legal_stacks, stacks_tuple, to_axial
+from .cards import STACK_CODES, Card, card
 
 _BASES = ("red", "brown", "gray")
 
@@ -52,7 +52,6 @@ def rotations(card_id: int) -> tuple[tuple[tuple[int, int, str], ...], ...]:
 def _layout(side: str, card_id: int) -> tuple[tuple[int, tuple[tuple[tuple[int, str], ...], ...]], ...]:
     """For each cell: the on-board placements of the pattern (index, code) per rotation."""
     idx = cell_index(side)
-    g = board_graph(side)
     out = []
     for cell in cells(side):
         q0, r0 = to_axial(cell)
@@ -60,29 +59,185 @@ def _layout(side: str, card_id: int) -> tuple[tuple[int, tuple[tuple[tuple[int, 
         for rot in rotations(card_id):
             spots = []
             for dq, dr, code in rot:
-                other = from_axial((q0 + dq, r0 + dr))
-                if other not in g:
+                other = idx.get(from_axial((q0 + dq, r0 + dr)))
+                if other is None:
                     break
-                spots.append((idx[other], code))
+                spots.append((other, code))
             else:
                 fits.append(tuple(spots))
         out.append((idx[cell], tuple(fits)))
     return tuple(out)
 
 
-def habitat_indices(side: str, card_id: int, stacks: tuple[Stack, ...],
-                    cubes: tuple[int, ...] | None = None) -> list[int]:
-    """Board indices where the card's cube may go now (fast form used by the game)."""
-    target = card(card_id).cube
+@lru_cache(maxsize=None)
+def _pattern(side: str, card_id: int) -> tuple[str, frozenset[str], tuple]:
+    """The card's cube code, every code its habitat uses, and :func:`_layout` keeping only
+    the cells where the pattern fits on the board in at least one rotation."""
+    c = card(card_id)
+    layout = tuple((i, fits) for i, fits in _layout(side, card_id) if fits)
+    return c.cube, frozenset([c.cube, *(code for _, _, code in c.others)]), layout
+
+
+@lru_cache(maxsize=None)
+def _on_top() -> dict[Stack, frozenset[str]]:
+    """For each stack the chart allows, the colours that may go on top of it."""
+    out: dict[Stack, set[str]] = {}
+    for stack in legal_stacks():
+        out.setdefault(stack[:-1], set()).add(stack[-1])
+    return {s: frozenset(c) for s, c in out.items()}
+
+
+#: the one code (if any) each stack shows; filled in as stacks turn up
+_CODES: dict[Stack, str | None] = {}
+
+
+def stack_code(stack: Stack) -> str | None:
+    """The code of the stack (``"T2"``, ``"BLD"``...), or ``None`` when no habitat code
+    names it.  No stack matches two codes, so ``stack_matches(code, stack)`` is the same as
+    ``stack_code(stack) == code`` for the codes of the cards."""
+    try:
+        return _CODES[stack]
+    except (KeyError, TypeError):
+        pass
+    found = [code for code in STACK_CODES if stack_matches(code, stack)]
+    code = found[0] if len(found) == 1 else None
+    if len(_CODES) < 4096:  # legal stacks are few; odd ones from outside are not kept
+        try:
+            _CODES[stack] = code
+        except TypeError:   # a list given as a stack
+            pass
+    return code
+
+
+def _fitting(layout: tuple, target: str, codes: tuple, cubes: tuple[int, ...] | None) -> list[int]:
     out = []
-    for i, fits in _layout(side, card_id):
-        if (cubes is not None and cubes[i]) or not stack_matches(target, stacks[i]):
+    for i, fits in layout:
+        if codes[i] != target or (cubes is not None and cubes[i]):
             continue
         for spots in fits:
-            if all(stack_matches(code, stacks[j]) for j, code in spots):
+            for j, code in spots:
+                if codes[j] != code:
+                    break
+            else:
                 out.append(i)
                 break
     return out
+
+
+def habitat_indices(side: str, card_id: int, stacks: tuple[Stack, ...],
+                    cubes: tuple[int, ...] | None = None) -> list[int]:
+    """Board indices where the card's cube may go now (fast form used by the game)."""
+    target, _, layout = _pattern(side, card_id)
+    codes = tuple(map(stack_code, stacks))
+    return _fitting(layout, target, codes, cubes)
+
+
+class BoardView:
+    """What one board (its stacks and cubes) allows, worked out once and shared.
+
+    A game's areas never change, so the view of an area is kept with it (see
+    :func:`board_view`), and an area made from another by one token or one cube gets a view
+    derived from the old one (:meth:`with_token`, :meth:`with_cube`) that keeps whatever the
+    change cannot touch.  ``stacks_memo`` holds results that depend on the stacks alone
+    (kept when only a cube is added)."""
+
+    __slots__ = ("side", "stacks", "cubes", "codes", "_habitats", "_spots", "_made",
+                 "stacks_memo")
+
+    def __init__(self, side: str, stacks: tuple[Stack, ...], cubes: tuple[int, ...],
+                 codes: tuple | None = None, stacks_memo: dict | None = None) -> None:
+        self.side, self.stacks, self.cubes = side, stacks, cubes
+        self.codes = tuple(map(stack_code, stacks)) if codes is None else codes
+        #: card -> indices where its cube may go; colour -> indices where it may be placed
+        self._habitats: dict[int, tuple[int, ...]] = {}
+        self._spots: dict[str, tuple[int, ...]] = {}
+        #: (card or colour) -> the indices above, each looked up in a caller's table
+        self._made: dict[Any, tuple] = {}
+        self.stacks_memo = {} if stacks_memo is None else stacks_memo
+
+    def habitats(self, card_id: int) -> tuple[int, ...]:
+        """Board indices where the card's cube may go (same as :func:`habitat_indices`)."""
+        found = self._habitats.get(card_id)
+        if found is None:
+            target, _, layout = _pattern(self.side, card_id)
+            found = tuple(_fitting(layout, target, self.codes, self.cubes))
+            self._habitats[card_id] = found
+        return found
+
+    def token_spots(self, colour: str) -> tuple[int, ...]:
+        """Board indices where a ``colour`` token may go (no cube there, and the stacking
+        chart allows it on the stack)."""
+        found = self._spots.get(colour)
+        if found is None:
+            on_top = _on_top()
+            cubes = self.cubes
+            found = tuple(i for i, s in enumerate(self.stacks)
+                          if not cubes[i] and colour in on_top.get(s, ()))
+            self._spots[colour] = found
+        return found
+
+    def habitats_in(self, card_id: int, table: tuple) -> tuple:
+        """``table[i]`` for each index of :meth:`habitats` (``table`` must always be the same
+        for a card: a side's ready-made actions, say); kept like the indices."""
+        found = self._made.get(card_id)
+        if found is None:
+            found = self._made[card_id] = tuple(table[i] for i in self.habitats(card_id))
+        return found
+
+    def token_spots_in(self, colour: str, table: tuple) -> tuple:
+        """``table[i]`` for each index of :meth:`token_spots`, as :meth:`habitats_in`."""
+        found = self._made.get(colour)
+        if found is None:
+            found = self._made[colour] = tuple(table[i] for i in self.token_spots(colour))
+        return found
+
+    def _keep(self, new: "BoardView", key: Any, theirs: dict, value: Any) -> None:
+        """Hand an unchanged result (and what was made of it) on to ``new``."""
+        theirs[key] = value
+        made = self._made.get(key)
+        if made is not None:
+            new._made[key] = made
+
+    def with_token(self, i: int, stacks: tuple[Stack, ...]) -> "BoardView":
+        """The view of ``stacks``, which differ from this board's at index ``i`` only."""
+        before, after = self.codes[i], stack_code(stacks[i])
+        codes = self.codes if before == after else self.codes[:i] + (after,) + self.codes[i + 1:]
+        new = BoardView(self.side, stacks, self.cubes, codes)
+        for card_id, found in self._habitats.items():
+            used = _pattern(self.side, card_id)[1]
+            if before not in used and after not in used:   # a code the card ignores
+                self._keep(new, card_id, new._habitats, found)
+        if self._spots:
+            on_top = _on_top()
+            free = not self.cubes[i]
+            was = on_top.get(self.stacks[i], ()) if free else ()
+            now = on_top.get(stacks[i], ()) if free else ()
+            for colour, found in self._spots.items():
+                if (colour in was) == (colour in now):
+                    self._keep(new, colour, new._spots, found)
+        return new
+
+    def with_cube(self, i: int, cubes: tuple[int, ...]) -> "BoardView":
+        """The view after a cube is put on index ``i`` (the stacks do not change)."""
+        new = BoardView(self.side, self.stacks, cubes, self.codes, self.stacks_memo)
+        for table, theirs in ((self._habitats, new._habitats), (self._spots, new._spots)):
+            for key, found in table.items():
+                if i in found:
+                    theirs[key] = tuple(j for j in found if j != i)
+                else:
+                    self._keep(new, key, theirs, found)
+        return new
+
+
+def board_view(side: str, area: Any) -> BoardView:
+    """The :class:`BoardView` of a player area (anything with ``stacks`` and ``cubes``),
+    made on first use and kept on the area, which never changes."""
+    view = area.__dict__.get("_view")
+    if view is None or view.side != side or view.stacks is not area.stacks \
+            or view.cubes is not area.cubes:
+        view = BoardView(side, area.stacks, area.cubes)
+        object.__setattr__(area, "_view", view)
+    return view
 
 
 def fits_at(card_key: int | str | Card, side: str, stacks: Mapping[Cell, Iterable[str]],

@@ -15,18 +15,18 @@ True
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
-from ..core.engine import Decision, Handlers, WorkingCopy, listed
+from ..core.engine import Decision, Handlers, WorkingCopy, freeze, listed, thaw
 from ..core.errors import IllegalAction
 from ..core.protocol import Action
 from .actions import ChooseSpirit, DiscardCard, EndTurn, PlaceCube, PlaceToken, TakeCard, \
     TakeTokens
-from .board import COLOURS, can_stack, cell_index, cells, rules_data
+from .board import COLOURS, cell_index, cells, rules_data
 from .cards import card
-from .habitats import habitat_indices
-from .state import GameState, PlayerArea
+from .habitats import BoardView, board_view
+from .state import STATE_FIELDS, GameState, PlayerArea, evolve, evolve_area
 
 
 def setup_numbers(players: int) -> tuple[int, int]:
@@ -53,8 +53,58 @@ def unfinished(area: PlayerArea) -> list[tuple[int, int]]:
     return [(c, k) for c, k in area.cards if k < card(c).cubes]
 
 
+# The actions the lists are made of are values, so the same ones are handed out every time
+# (made once per side, card, cell or central space); equal actions stay equal either way.
+
+@lru_cache(maxsize=None)
+def _token_actions(side: str, colour: str) -> tuple[PlaceToken, ...]:
+    """``PlaceToken(colour, cell)`` for each board index."""
+    return tuple(PlaceToken(colour, c) for c in cells(side))
+
+
+@lru_cache(maxsize=None)
+def _cube_actions(side: str, card_id: int) -> tuple[PlaceCube, ...]:
+    """``PlaceCube(card, cell)`` for each board index."""
+    return tuple(PlaceCube(card_id, c) for c in cells(side))
+
+
+@lru_cache(maxsize=None)
+def _take_card(card_id: int) -> TakeCard:
+    return TakeCard(card_id)
+
+
+@lru_cache(maxsize=None)
+def _discard(card_id: int) -> DiscardCard:
+    return DiscardCard(card_id)
+
+
+@lru_cache(maxsize=4096)
+def _take_tokens(space: int, tokens: tuple[str, ...]) -> TakeTokens:
+    return TakeTokens(space, tokens)
+
+
+_END_TURN = EndTurn()
+
+
+def token_actions(side: str, view: BoardView, colour: str) -> tuple[PlaceToken, ...]:
+    """Where a ``colour`` token may go on the board of ``view``, as actions."""
+    return view.token_spots_in(colour, _token_actions(side, colour))
+
+
+def cube_actions(side: str, view: BoardView, card_id: int) -> tuple[PlaceCube, ...]:
+    """Where the next cube of a card may go on the board of ``view``, as actions."""
+    return view.habitats_in(card_id, _cube_actions(side, card_id))
+
+
 def legal_actions(state: GameState) -> list[Action]:
     """Every action the current player may take now, in a stable order."""
+    found = state._cache.get("legal")
+    if found is None:
+        found = state._cache["legal"] = tuple(_legal_actions(state))
+    return list(found)
+
+
+def _legal_actions(state: GameState) -> list[Action]:
     if state.over:
         return []
     area = state.areas[state.player]
@@ -62,22 +112,24 @@ def legal_actions(state: GameState) -> list[Action]:
         return [ChooseSpirit(s) for s in area.spirit_offer]
     out: list[Action] = []
     if not state.took_tokens:
-        out += [TakeTokens(i, t) for i, t in enumerate(state.central) if t]
-    all_cells = cells(state.side)
-    for colour in COLOURS:
-        if colour in state.hand:
-            out += [PlaceToken(colour, all_cells[i]) for i, s in enumerate(area.stacks)
-                    if not area.cubes[i] and can_stack(s, colour)]
-    slots = rules_data()["central_board"]["card_slots"]
-    if not state.took_card and not state.discarded and len(unfinished(area)) < slots:
-        out += [TakeCard(c) for c in state.row if card(c).cubes <= state.cube_supply]
-    for c, _ in unfinished(area):
-        out += [PlaceCube(c, all_cells[i])
-                for i in habitat_indices(state.side, c, area.stacks, area.cubes)]
-    if state.solo and not state.took_card and not state.discarded and state.deck:
-        out += [DiscardCard(c) for c in state.row]
-    if state.took_tokens and not state.hand:
-        out.append(EndTurn())
+        out += [_take_tokens(i, t) for i, t in enumerate(state.central) if t]
+    side = state.side
+    view = board_view(side, area)
+    hand = state.hand
+    if hand:
+        for colour in COLOURS:
+            if colour in hand:
+                out += token_actions(side, view, colour)
+    open_cards = unfinished(area)
+    may_take = not state.took_card and not state.discarded
+    if may_take and len(open_cards) < rules_data()["central_board"]["card_slots"]:
+        out += [_take_card(c) for c in state.row if card(c).cubes <= state.cube_supply]
+    for c, _ in open_cards:
+        out += cube_actions(side, view, c)
+    if state.solo and may_take and state.deck:
+        out += [_discard(c) for c in state.row]
+    if state.took_tokens and not hand:
+        out.append(_END_TURN)
     return out
 
 
@@ -158,6 +210,9 @@ def why(state: GameState, action: Action) -> IllegalAction | None:
     few legal actions of the same kind as alternatives)."""
     if state.over:
         return state.reject("the game is over", rule="End of the game")
+    for legal in state._cache.get("legal", ()):
+        if legal is action:     # one of the listed actions itself (the usual case)
+            return None
     if listed(state, action):
         return None
     decision = pending(state)
@@ -172,17 +227,64 @@ def why(state: GameState, action: Action) -> IllegalAction | None:
 
 class Work(WorkingCopy):
     """The state being changed by one action: the areas, the central board, the hand and
-    the card row as lists, and the current player's area at hand."""
+    the card row as lists, and the current player's area at hand.
+
+    A field is copied from the state (and thawed) when a handler first reads it, so an
+    action pays only for what it touches; :meth:`freeze` keeps every other field of the old
+    state as it is."""
 
     THAW = {"areas": 1, "central": 1, "hand": 1}
+
+    def __init__(self, state: GameState) -> None:   # noqa: D107 - fields come on first use
+        self.state = state
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in _FIELDS:
+            raise AttributeError(name)
+        value = thaw(getattr(self.state, name), self.THAW.get(name, 0))
+        setattr(self, name, value)
+        return value
+
+    def freeze(self, **override: Any) -> GameState:
+        old = self.state
+        changes: dict[str, Any] = {}
+        for name, value in vars(self).items():
+            if name not in _FIELDS:
+                continue
+            before = getattr(old, name)
+            if value is before:
+                continue
+            if name in self.THAW:
+                value = freeze(value)
+                if value == before:
+                    continue
+            changes[name] = value
+        changes.update(override)
+        return evolve(old, changes) if changes else old
 
     @property
     def area(self) -> PlayerArea:
         return self.areas[self.player]
 
-    def change_area(self, **changes: Any) -> None:
-        """Replace fields of the current player's area."""
-        self.areas[self.player] = replace(self.area, **changes)
+    def change_area(self, token: int | None = None, cube: int | None = None,
+                    **changes: Any) -> None:
+        """Replace fields of the current player's area.  ``token`` (or ``cube``) names the one
+        board index where a token (or a cube) was added, so the new area's board view can be
+        derived from the old one."""
+        old = self.area
+        new = evolve_area(old, changes)
+        view = old.__dict__.get("_view")
+        if view is not None and view.stacks is old.stacks and view.cubes is old.cubes:
+            if new.stacks is old.stacks and new.cubes is old.cubes:
+                object.__setattr__(new, "_view", view)
+            elif token is not None and new.cubes is old.cubes:
+                object.__setattr__(new, "_view", view.with_token(token, new.stacks))
+            elif cube is not None and new.stacks is old.stacks:
+                object.__setattr__(new, "_view", view.with_cube(cube, new.cubes))
+        self.areas[self.player] = new
+
+
+_FIELDS = frozenset(STATE_FIELDS)
 
 
 HANDLERS = Handlers("Harmonies")
@@ -216,7 +318,7 @@ def place_token(state: GameState, action: PlaceToken) -> GameState:
     i = cell_index(state.side)[action.cell]
     stacks = list(w.area.stacks)
     stacks[i] = stacks[i] + (action.colour,)
-    w.change_area(stacks=tuple(stacks))
+    w.change_area(token=i, stacks=tuple(stacks))
     return w.freeze()
 
 
@@ -240,7 +342,7 @@ def place_cube(state: GameState, action: PlaceCube) -> GameState:
     cubes[i] = action.card
     cards = tuple((c, k + 1) if c == action.card and k < card(c).cubes else (c, k)
                   for c, k in w.area.cards)
-    w.change_area(cubes=tuple(cubes), cards=cards)
+    w.change_area(cube=i, cubes=tuple(cubes), cards=cards)
     return w.freeze()
 
 

@@ -22,6 +22,7 @@ from ..core.protocol import ScoreBreakdown
 from .board import Cell, Stack, _neighbour_table, cells, check_side, rules_data, stacks_tuple
 from .cards import Card, card
 from .game import GAME, RIVER_RULES
+from .habitats import board_view
 
 #: the default way to measure a river with loops (see :func:`river_length`)
 DEFAULT_RIVER_RULE = GAME.options["river_rule"].default
@@ -391,9 +392,15 @@ def _memo(state: Any, key: Any, compute: Callable[[], T]) -> T:
 
 
 def board_score(state: Any, player: int) -> BoardScore:
-    """Landscape points of a player's board."""
-    return _memo(state, ("board", player), lambda: landscape_score(
-        state.side, state.areas[player].stacks, state.river_rule))
+    """Landscape points of a player's board (kept with the board, which states that leave
+    it as it is share)."""
+    area = state.areas[player]
+    memo = board_view(state.side, area).stacks_memo
+    key = ("landscape", state.river_rule)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = landscape_score(state.side, area.stacks, state.river_rule)
+    return found
 
 
 def card_scores(state: Any, player: int) -> list[tuple[Card, int, int]]:

@@ -23,7 +23,7 @@ from .actions import PlaceCube, PlaceToken, TakeCard
 from .board import Cell, Stack, cells, legal_stacks, rules_data
 from .cards import Card, animal_ids, card, spirit_ids
 from .game import GAME, RIVER_RULES, SIDES
-from .habitats import habitat_indices
+from .habitats import board_view
 from .scoring import BoardScore
 
 
@@ -160,10 +160,9 @@ class GameState(BaseState):
         if isinstance(action, (PlaceToken, PlaceCube)):
             return [action.cell]
         if isinstance(action, TakeCard):
-            area = self.areas[self.player]
             all_cells = cells(self.side)
-            return [all_cells[i] for i in habitat_indices(self.side, action.card,
-                                                          area.stacks, area.cubes)]
+            view = board_view(self.side, self.areas[self.player])
+            return [all_cells[i] for i in view.habitats(action.card)]
         return []
 
     # ----- invariants --------------------------------------------------------------------
@@ -233,6 +232,31 @@ class GameState(BaseState):
 
 #: the old name of the state class
 HarmoniesState = GameState
+
+#: the fields a state is made of (its private cache aside)
+STATE_FIELDS = tuple(f.name for f in fields(GameState) if f.init)
+AREA_FIELDS = tuple(f.name for f in fields(PlayerArea))
+
+
+def evolve(state: GameState, changes: dict[str, Any]) -> GameState:
+    """A new state: ``state`` with the fields in ``changes`` replaced (what
+    ``dataclasses.replace`` does, without its checks: ``changes`` names fields only), with an
+    empty cache of its own."""
+    new = object.__new__(type(state))
+    put = object.__setattr__
+    for name in STATE_FIELDS:   # in the order __init__ sets them (keeps the fast layout)
+        put(new, name, changes[name] if name in changes else getattr(state, name))
+    put(new, "_cache", {})
+    return new
+
+
+def evolve_area(area: PlayerArea, changes: dict[str, Any]) -> PlayerArea:
+    """A new player area: ``area`` with the fields in ``changes`` replaced."""
+    new = object.__new__(PlayerArea)
+    put = object.__setattr__
+    for name in AREA_FIELDS:
+        put(new, name, changes[name] if name in changes else getattr(area, name))
+    return new
 
 
 # ----- the save file -----------------------------------------------------------------------
