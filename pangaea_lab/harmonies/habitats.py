@@ -12,6 +12,7 @@ a cube; the other spaces may, since one token can serve several habitats.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from functools import lru_cache
 from typing import Any, Iterable, Mapping
 
@@ -136,13 +137,14 @@ class BoardView:
     """What one board (its stacks and cubes) allows, worked out once and shared.
 
     A game's areas never change, so the view of an area is kept with it (see
-    :func:`board_view`), and an area made from another by one token or one cube gets a view
-    derived from the old one (:meth:`with_token`, :meth:`with_cube`) that keeps whatever the
-    change cannot touch.  ``stacks_memo`` holds results that depend on the stacks alone
-    (kept when only a cube is added)."""
+    :func:`board_view`).  An area made from another by one token or one cube gets a view
+    derived from the old one (:meth:`with_token`, :meth:`with_cube`): each result it is asked
+    for is then worked out from the old view's, if that one has it, by looking at the one
+    changed index only.  ``stacks_memo`` holds results that depend on the stacks alone (kept
+    when only a cube is added)."""
 
     __slots__ = ("side", "stacks", "cubes", "codes", "_habitats", "_spots", "_made",
-                 "stacks_memo")
+                 "stacks_memo", "_parent", "_at", "_token")
 
     def __init__(self, side: str, stacks: tuple[Stack, ...], cubes: tuple[int, ...],
                  codes: tuple | None = None, stacks_memo: dict | None = None) -> None:
@@ -151,14 +153,23 @@ class BoardView:
         #: card -> indices where its cube may go; colour -> indices where it may be placed
         self._habitats: dict[int, tuple[int, ...]] = {}
         self._spots: dict[str, tuple[int, ...]] = {}
-        #: (card or colour) -> the indices above, each looked up in a caller's table
-        self._made: dict[Any, tuple] = {}
+        #: card or colour -> (a caller's table, the table's items at the indices above)
+        self._made: dict[Any, tuple[tuple, tuple]] = {}
         self.stacks_memo = {} if stacks_memo is None else stacks_memo
+        #: the view this one was derived from, the index that changed, and whether a token
+        #: (else a cube) was added there
+        self._parent: BoardView | None = None
+        self._at = -1
+        self._token = False
+
+    # ----- the results ---------------------------------------------------------------------
 
     def habitats(self, card_id: int) -> tuple[int, ...]:
         """Board indices where the card's cube may go (same as :func:`habitat_indices`)."""
         found = self._habitats.get(card_id)
         if found is None:
+            if self._parent is not None and self._derive(card_id, True):
+                return self._habitats[card_id]
             target, _, layout = _pattern(self.side, card_id)
             found = tuple(_fitting(layout, target, self.codes, self.cubes))
             self._habitats[card_id] = found
@@ -169,6 +180,8 @@ class BoardView:
         chart allows it on the stack)."""
         found = self._spots.get(colour)
         if found is None:
+            if self._parent is not None and self._derive(colour, False):
+                return self._spots[colour]
             on_top = _on_top()
             cubes = self.cubes
             found = tuple(i for i, s in enumerate(self.stacks)
@@ -179,54 +192,77 @@ class BoardView:
     def habitats_in(self, card_id: int, table: tuple) -> tuple:
         """``table[i]`` for each index of :meth:`habitats` (``table`` must always be the same
         for a card: a side's ready-made actions, say); kept like the indices."""
-        found = self._made.get(card_id)
-        if found is None:
-            found = self._made[card_id] = tuple(table[i] for i in self.habitats(card_id))
-        return found
+        made = self._made.get(card_id)
+        if made is None:
+            found = self.habitats(card_id)
+            made = self._made.get(card_id)    # derived with the indices, if it could be
+            if made is None:
+                made = self._made[card_id] = (table, tuple(table[i] for i in found))
+        return made[1]
 
     def token_spots_in(self, colour: str, table: tuple) -> tuple:
         """``table[i]`` for each index of :meth:`token_spots`, as :meth:`habitats_in`."""
-        found = self._made.get(colour)
-        if found is None:
-            found = self._made[colour] = tuple(table[i] for i in self.token_spots(colour))
-        return found
+        made = self._made.get(colour)
+        if made is None:
+            found = self.token_spots(colour)
+            made = self._made.get(colour)
+            if made is None:
+                made = self._made[colour] = (table, tuple(table[i] for i in found))
+        return made[1]
 
-    def _keep(self, new: "BoardView", key: Any, theirs: dict, value: Any) -> None:
-        """Hand an unchanged result (and what was made of it) on to ``new``."""
-        theirs[key] = value
-        made = self._made.get(key)
-        if made is not None:
-            new._made[key] = made
+    # ----- deriving from the previous board ----------------------------------------------
 
     def with_token(self, i: int, stacks: tuple[Stack, ...]) -> "BoardView":
         """The view of ``stacks``, which differ from this board's at index ``i`` only."""
-        before, after = self.codes[i], stack_code(stacks[i])
-        codes = self.codes if before == after else self.codes[:i] + (after,) + self.codes[i + 1:]
-        new = BoardView(self.side, stacks, self.cubes, codes)
-        for card_id, found in self._habitats.items():
-            used = _pattern(self.side, card_id)[1]
-            if before not in used and after not in used:   # a code the card ignores
-                self._keep(new, card_id, new._habitats, found)
-        if self._spots:
-            on_top = _on_top()
-            free = not self.cubes[i]
-            was = on_top.get(self.stacks[i], ()) if free else ()
-            now = on_top.get(stacks[i], ()) if free else ()
-            for colour, found in self._spots.items():
-                if (colour in was) == (colour in now):
-                    self._keep(new, colour, new._spots, found)
-        return new
+        after = stack_code(stacks[i])
+        codes = self.codes
+        if codes[i] != after:
+            codes = codes[:i] + (after,) + codes[i + 1:]
+        return self._child(BoardView(self.side, stacks, self.cubes, codes), i, True)
 
     def with_cube(self, i: int, cubes: tuple[int, ...]) -> "BoardView":
         """The view after a cube is put on index ``i`` (the stacks do not change)."""
-        new = BoardView(self.side, self.stacks, cubes, self.codes, self.stacks_memo)
-        for table, theirs in ((self._habitats, new._habitats), (self._spots, new._spots)):
-            for key, found in table.items():
-                if i in found:
-                    theirs[key] = tuple(j for j in found if j != i)
-                else:
-                    self._keep(new, key, theirs, found)
+        return self._child(BoardView(self.side, self.stacks, cubes, self.codes,
+                                     self.stacks_memo), i, False)
+
+    def _child(self, new: "BoardView", i: int, token: bool) -> "BoardView":
+        new._parent, new._at, new._token = self, i, token
+        self._parent = None     # this view works from scratch from now on (no long chains)
         return new
+
+    def _derive(self, key: Any, habitat: bool) -> bool:
+        """Work out the result of ``key`` (a card for ``habitat``, else a colour) from the
+        parent view's, if it has it; False if it does not."""
+        parent, i = self._parent, self._at
+        found = (parent._habitats if habitat else parent._spots).get(key)
+        if found is None:
+            return False
+        if habitat:
+            if self._token:
+                used = _pattern(self.side, key)[1]
+                if parent.codes[i] in used or self.codes[i] in used:
+                    return False    # the change may matter to the habitat: start afresh
+            now = False     # index i shows a code the card ignores, or now holds a cube
+        else:
+            now = self._token and not self.cubes[i] \
+                and key in _on_top().get(self.stacks[i], ())
+        k = bisect_left(found, i)
+        had = k < len(found) and found[k] == i
+        made = parent._made.get(key)
+        if had == now:
+            pass
+        elif now:
+            found = found[:k] + (i,) + found[k:]
+            if made is not None:
+                made = (made[0], made[1][:k] + (made[0][i],) + made[1][k:])
+        else:
+            found = found[:k] + found[k + 1:]
+            if made is not None:
+                made = (made[0], made[1][:k] + made[1][k + 1:])
+        (self._habitats if habitat else self._spots)[key] = found
+        if made is not None:
+            self._made[key] = made
+        return True
 
 
 def board_view(side: str, area: Any) -> BoardView:
