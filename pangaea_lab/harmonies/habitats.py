@@ -71,12 +71,10 @@ def _layout(side: str, card_id: int) -> tuple[tuple[int, tuple[tuple[tuple[int, 
 
 
 @lru_cache(maxsize=None)
-def _pattern(side: str, card_id: int) -> tuple[str, frozenset[str], tuple]:
-    """The card's cube code, every code its habitat uses, and :func:`_layout` keeping only
-    the cells where the pattern fits on the board in at least one rotation."""
-    c = card(card_id)
-    layout = tuple((i, fits) for i, fits in _layout(side, card_id) if fits)
-    return c.cube, frozenset([c.cube, *(code for _, _, code in c.others)]), layout
+def _pattern(side: str, card_id: int) -> tuple[str, tuple]:
+    """The card's cube code, and :func:`_layout` keeping only the cells where the pattern
+    fits on the board in at least one rotation."""
+    return card(card_id).cube, tuple((i, fits) for i, fits in _layout(side, card_id) if fits)
 
 
 @lru_cache(maxsize=None)
@@ -86,6 +84,18 @@ def _on_top() -> dict[Stack, frozenset[str]]:
     for stack in legal_stacks():
         out.setdefault(stack[:-1], set()).add(stack[-1])
     return {s: frozenset(c) for s, c in out.items()}
+
+
+_USED: dict[int, frozenset[str]] = {}
+
+
+def _used_codes(card_id: int) -> frozenset[str]:
+    """Every code the card's habitat uses, its cube's included."""
+    used = _USED.get(card_id)
+    if used is None:
+        c = card(card_id)
+        used = _USED[card_id] = frozenset([c.cube, *(code for _, _, code in c.others)])
+    return used
 
 
 #: the one code (if any) each stack shows; filled in as stacks turn up
@@ -128,7 +138,7 @@ def _fitting(layout: tuple, target: str, codes: tuple, cubes: tuple[int, ...] | 
 def habitat_indices(side: str, card_id: int, stacks: tuple[Stack, ...],
                     cubes: tuple[int, ...] | None = None) -> list[int]:
     """Board indices where the card's cube may go now (fast form used by the game)."""
-    target, _, layout = _pattern(side, card_id)
+    target, layout = _pattern(side, card_id)
     codes = tuple(map(stack_code, stacks))
     return _fitting(layout, target, codes, cubes)
 
@@ -170,7 +180,7 @@ class BoardView:
         if found is None:
             if self._parent is not None and self._derive(card_id, True):
                 return self._habitats[card_id]
-            target, _, layout = _pattern(self.side, card_id)
+            target, layout = _pattern(self.side, card_id)
             found = tuple(_fitting(layout, target, self.codes, self.cubes))
             self._habitats[card_id] = found
         return found
@@ -237,28 +247,30 @@ class BoardView:
         found = (parent._habitats if habitat else parent._spots).get(key)
         if found is None:
             return False
-        if habitat:
-            if self._token:
-                used = _pattern(self.side, key)[1]
-                if parent.codes[i] in used or self.codes[i] in used:
-                    return False    # the change may matter to the habitat: start afresh
-            now = False     # index i shows a code the card ignores, or now holds a cube
-        else:
-            now = self._token and not self.cubes[i] \
-                and key in _on_top().get(self.stacks[i], ())
+        made = parent._made.get(key)
+        if habitat and self._token:
+            used = _used_codes(key)
+            if parent.codes[i] in used or self.codes[i] in used:
+                return False    # the change may matter to the habitat: start afresh
+            # index i shows a code the card ignores, before and after: nothing changes
+            self._habitats[key] = found
+            if made is not None:
+                self._made[key] = made
+            return True
+        # a cube on index i takes it out of every result; a token changes what may go on it
+        now = not habitat and self._token and not self.cubes[i] \
+            and key in _on_top().get(self.stacks[i], ())
         k = bisect_left(found, i)
         had = k < len(found) and found[k] == i
-        made = parent._made.get(key)
-        if had == now:
-            pass
-        elif now:
-            found = found[:k] + (i,) + found[k:]
-            if made is not None:
-                made = (made[0], made[1][:k] + (made[0][i],) + made[1][k:])
-        else:
-            found = found[:k] + found[k + 1:]
-            if made is not None:
-                made = (made[0], made[1][:k] + made[1][k + 1:])
+        if had != now:
+            if now:
+                found = found[:k] + (i,) + found[k:]
+                if made is not None:
+                    made = (made[0], made[1][:k] + (made[0][i],) + made[1][k:])
+            else:
+                found = found[:k] + found[k + 1:]
+                if made is not None:
+                    made = (made[0], made[1][:k] + made[1][k + 1:])
         (self._habitats if habitat else self._spots)[key] = found
         if made is not None:
             self._made[key] = made

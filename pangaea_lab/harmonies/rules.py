@@ -24,7 +24,7 @@ from ..core.protocol import Action
 from .actions import ChooseSpirit, DiscardCard, EndTurn, PlaceCube, PlaceToken, TakeCard, \
     TakeTokens
 from .board import COLOURS, cell_index, cells, rules_data
-from .cards import card
+from .cards import all_cards, card
 from .habitats import BoardView, board_view
 from .state import STATE_FIELDS, GameState, PlayerArea, evolve, evolve_area
 
@@ -94,6 +94,17 @@ def _take_tokens(space: int, tokens: tuple[str, ...]) -> TakeTokens:
 _END_TURN = EndTurn()
 
 
+@lru_cache(maxsize=None)
+def _card_slots() -> int:
+    return rules_data()["central_board"]["card_slots"]
+
+
+@lru_cache(maxsize=None)
+def _cubes() -> dict[int, int]:
+    """How many cubes each card holds."""
+    return {c: cd.cubes for c, cd in all_cards().items()}
+
+
 def token_actions(side: str, view: BoardView, colour: str) -> tuple[PlaceToken, ...]:
     """Where a ``colour`` token may go on the board of ``view``, as actions."""
     return view.token_spots_in(colour, _token_actions(side, colour))
@@ -130,8 +141,9 @@ def _legal_actions(state: GameState) -> list[Action]:
                 out += token_actions(side, view, colour)
     open_cards = _unfinished(area)
     may_take = not state.took_card and not state.discarded
-    if may_take and len(open_cards) < rules_data()["central_board"]["card_slots"]:
-        out += [_take_card(c) for c in state.row if card(c).cubes <= state.cube_supply]
+    if may_take and len(open_cards) < _card_slots():
+        cubes = _cubes()
+        out += [_take_card(c) for c in state.row if cubes[c] <= state.cube_supply]
     for c, _ in open_cards:
         out += cube_actions(side, view, c)
     if state.solo and may_take and state.deck:
