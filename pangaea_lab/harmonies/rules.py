@@ -18,7 +18,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from ..core.engine import Decision, Handlers, WorkingCopy, freeze, listed, thaw
+from ..core.engine import Decision, Handlers, listed
 from ..core.errors import IllegalAction
 from ..core.protocol import Action
 from .actions import ChooseSpirit, DiscardCard, EndTurn, PlaceCube, PlaceToken, TakeCard, \
@@ -26,7 +26,7 @@ from .actions import ChooseSpirit, DiscardCard, EndTurn, PlaceCube, PlaceToken, 
 from .board import COLOURS, cell_index, cells, rules_data
 from .cards import all_cards, card
 from .habitats import BoardView, board_view
-from .state import STATE_FIELDS, GameState, PlayerArea, evolve, evolve_area
+from .state import GameState, PlayerArea, evolve, evolve_area
 
 
 def setup_numbers(players: int) -> tuple[int, int]:
@@ -244,54 +244,10 @@ def why(state: GameState, action: Action) -> IllegalAction | None:
 
 
 # ----- effects ----------------------------------------------------------------------------
-
-class Work(WorkingCopy):
-    """The state being changed by one action: the areas, the central board, the hand and
-    the card row as lists, and the current player's area at hand.
-
-    A field is copied from the state (and thawed) when a handler first reads it, so an
-    action pays only for what it touches; :meth:`freeze` keeps every other field of the old
-    state as it is."""
-
-    THAW = {"areas": 1, "central": 1, "hand": 1}
-
-    def __init__(self, state: GameState) -> None:   # noqa: D107 - fields come on first use
-        self.state = state
-
-    def __getattr__(self, name: str) -> Any:
-        if name not in _FIELDS:
-            raise AttributeError(name)
-        value = thaw(getattr(self.state, name), self.THAW.get(name, 0))
-        setattr(self, name, value)
-        return value
-
-    def freeze(self, **override: Any) -> GameState:
-        old = self.state
-        changes: dict[str, Any] = {}
-        for name, value in vars(self).items():
-            if name not in _FIELDS:
-                continue
-            before = getattr(old, name)
-            if value is before:
-                continue
-            if name in self.THAW:
-                value = freeze(value)
-                if value == before:
-                    continue
-            changes[name] = value
-        changes.update(override)
-        return evolve(old, changes) if changes else old
-
-    @property
-    def area(self) -> PlayerArea:
-        return self.areas[self.player]
-
-    def change_area(self, token: int | None = None, cube: int | None = None,
-                    **changes: Any) -> None:
-        """Replace fields of the current player's area (``token`` and ``cube`` as in
-        :func:`area_after`)."""
-        self.areas[self.player] = area_after(self.area, changes, token, cube)
-
+# Each handler builds the new state straight from the old one with ``evolve``: the fields it
+# changes are new values, every other field is shared with the old state, which is never
+# changed (a refused action leaves nothing behind).  A player area changed by one token or
+# one cube gets a board view derived from the old area's (see ``habitats.BoardView``).
 
 def area_after(old: PlayerArea, changes: dict[str, Any], token: int | None = None,
                cube: int | None = None) -> PlayerArea:
@@ -318,7 +274,11 @@ def _replace_at(items: tuple, k: int, value: Any) -> tuple:
     return items[:k] + (value,) + items[k + 1:]
 
 
-_FIELDS = frozenset(STATE_FIELDS)
+def _change_area(state: GameState, changes: dict[str, Any], token: int | None = None,
+                 cube: int | None = None) -> tuple[PlayerArea, ...]:
+    """The areas of ``state`` with the current player's changed (see :func:`area_after`)."""
+    p = state.player
+    return _replace_at(state.areas, p, area_after(state.areas[p], changes, token, cube))
 
 
 HANDLERS = Handlers("Harmonies")
@@ -327,15 +287,13 @@ HANDLERS = Handlers("Harmonies")
 @HANDLERS.on(ChooseSpirit)
 def keep_spirit(state: GameState, action: ChooseSpirit) -> GameState:
     """Keep one spirit; the other goes back to the box ("Nature's Spirits")."""
-    w = Work(state)
-    other = tuple(s for s in w.area.spirit_offer if s != action.spirit)
-    w.change_area(spirit_offer=(), cards=w.area.cards + ((action.spirit, 0),))
-    w.boxed_spirits = tuple(sorted(state.boxed_spirits + other))
-    return w.freeze()
+    area = state.areas[state.player]
+    other = tuple(s for s in area.spirit_offer if s != action.spirit)
+    return evolve(state, {
+        "areas": _change_area(state, {"spirit_offer": (),
+                                      "cards": area.cards + ((action.spirit, 0),)}),
+        "boxed_spirits": tuple(sorted(state.boxed_spirits + other))})
 
-
-# Taking and placing tokens are most of the actions of a game: their handlers build the new
-# state straight from the old one (the same result as through a working copy, for less work).
 
 @HANDLERS.on(TakeTokens)
 def take_tokens(state: GameState, action: TakeTokens) -> GameState:
@@ -363,36 +321,34 @@ def place_token(state: GameState, action: PlaceToken) -> GameState:
 @HANDLERS.on(TakeCard)
 def take_card(state: GameState, action: TakeCard) -> GameState:
     """Take a face-up card into a slot, loading it with cubes from the supply."""
-    w = Work(state)
-    w.row = tuple(c for c in state.row if c != action.card)
-    w.change_area(cards=w.area.cards + ((action.card, 0),))
-    w.took_card = True
-    w.cube_supply = state.cube_supply - card(action.card).cubes
-    return w.freeze()
+    area = state.areas[state.player]
+    return evolve(state, {
+        "row": tuple(c for c in state.row if c != action.card),
+        "areas": _change_area(state, {"cards": area.cards + ((action.card, 0),)}),
+        "took_card": True,
+        "cube_supply": state.cube_supply - card(action.card).cubes})
 
 
 @HANDLERS.on(PlaceCube)
 def place_cube(state: GameState, action: PlaceCube) -> GameState:
     """Move a card's next cube onto the cube space of a habitat built for it."""
-    w = Work(state)
+    area = state.areas[state.player]
     i = cell_index(state.side)[action.cell]
-    cubes = list(w.area.cubes)
-    cubes[i] = action.card
     cards = tuple((c, k + 1) if c == action.card and k < card(c).cubes else (c, k)
-                  for c, k in w.area.cards)
-    w.change_area(cube=i, cubes=tuple(cubes), cards=cards)
-    return w.freeze()
+                  for c, k in area.cards)
+    cubes = _replace_at(area.cubes, i, action.card)
+    return evolve(state, {"areas": _change_area(state, {"cubes": cubes, "cards": cards},
+                                                cube=i)})
 
 
 @HANDLERS.on(DiscardCard)
 def discard_card(state: GameState, action: DiscardCard) -> GameState:
     """Solo: discard a face-up card and replace it from the deck."""
-    w = Work(state)
-    w.row = tuple(state.deck[0] if c == action.card else c for c in state.row)
-    w.deck = state.deck[1:]
-    w.discard_pile = state.discard_pile + (action.card,)
-    w.discarded = True
-    return w.freeze()
+    return evolve(state, {
+        "row": tuple(state.deck[0] if c == action.card else c for c in state.row),
+        "deck": state.deck[1:],
+        "discard_pile": state.discard_pile + (action.card,),
+        "discarded": True})
 
 
 @HANDLERS.on(EndTurn)
