@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any, Iterable, Mapping
 
 from ..core import hexgrid
-from .board import Cell, Stack, cell_index, cells, check_cell, check_side, from_axial, \
+from .board import COLOURS, Cell, Stack, cell_index, cells, check_cell, check_side, from_axial, \
     legal_stacks, stacks_tuple, to_axial
 from .cards import STACK_CODES, Card, card
 
@@ -192,11 +192,21 @@ class BoardView:
         if found is None:
             if self._parent is not None and self._derive(colour, False):
                 return self._spots[colour]
+            # every colour in one pass: the next colours asked for are then at hand too
             on_top = _on_top()
             cubes = self.cubes
-            found = tuple(i for i, s in enumerate(self.stacks)
-                          if not cubes[i] and colour in on_top.get(s, ()))
-            self._spots[colour] = found
+            spots: dict[str, list[int]] = {c: [] for c in COLOURS}
+            for i, s in enumerate(self.stacks):
+                if not cubes[i]:
+                    for c in on_top.get(s, ()):
+                        spots[c].append(i)
+            mine = self._spots
+            for c, indices in spots.items():
+                if c not in mine:
+                    mine[c] = tuple(indices)
+            found = mine.get(colour)
+            if found is None:   # not a colour of the game: nowhere
+                found = mine[colour] = ()
         return found
 
     def habitats_in(self, card_id: int, table: tuple) -> tuple:

@@ -261,8 +261,11 @@ def evolve_area(area: PlayerArea, changes: dict[str, Any]) -> PlayerArea:
 
 # ----- the save file -----------------------------------------------------------------------
 
+_STACK = Seq(Text(longest=20), longest=3)
+
+
 def _stack(value: Any, where: str) -> Stack:
-    stack = Seq(Text(longest=20), longest=3).read(value, where)
+    stack = _STACK.read(value, where)
     if stack and stack not in legal_stacks():
         raise InvalidData(f"{where} holds {list(stack)}, which the stacking chart forbids")
     return stack

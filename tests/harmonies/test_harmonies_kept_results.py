@@ -5,13 +5,15 @@ results worked out from scratch, over many positions of seeded random games."""
 import random
 from dataclasses import replace
 
+import networkx as nx
 import pytest
 
 from pangaea_lab import harmonies
 from pangaea_lab.harmonies import habitats, rules, scoring
 from pangaea_lab.harmonies.actions import ChooseSpirit, DiscardCard, EndTurn, PlaceCube, \
     PlaceToken, TakeCard, TakeTokens
-from pangaea_lab.harmonies.board import COLOURS, can_stack, cells, legal_stacks, rules_data
+from pangaea_lab.harmonies.board import COLOURS, _neighbour_table, can_stack, cells, legal_stacks, \
+    rules_data
 from pangaea_lab.harmonies.cards import STACK_CODES, card
 from pangaea_lab.harmonies.state import evolve
 
@@ -133,3 +135,18 @@ def test_the_listed_actions_are_accepted_and_equal_ones_too():
         assert rebuilt is not action
         assert rules.why(state, rebuilt) is None
         assert state.apply(rebuilt) == state.apply(action)
+
+
+@pytest.mark.parametrize("side", ["A", "B"])
+def test_the_longest_ring_is_networkx_longest_chordless_cycle(side):
+    nbrs = _neighbour_table(side)
+    n = len(cells(side))
+    rng = random.Random(side)
+    groups = [list(range(n))] + [[i for i in range(n) if rng.random() < p]
+                                 for p in [rng.random() for _ in range(400)]]
+    for group in groups:
+        graph = nx.Graph()
+        graph.add_nodes_from(group)
+        graph.add_edges_from((v, w) for v in group for w in nbrs[v] if w in group and v < w)
+        expected = max((len(c) for c in nx.chordless_cycles(graph) if len(c) >= 3), default=0)
+        assert scoring.longest_ring(group, nbrs) == expected, group
