@@ -195,15 +195,18 @@ class BoardView:
             # every colour in one pass: the next colours asked for are then at hand too
             on_top = _on_top()
             cubes = self.cubes
-            spots: dict[str, list[int]] = {c: [] for c in COLOURS}
+            by_stack: dict[Stack, list[int]] = {}    # the free spaces of each stack
             for i, s in enumerate(self.stacks):
                 if not cubes[i]:
-                    for c in on_top.get(s, ()):
-                        spots[c].append(i)
+                    by_stack.setdefault(s, []).append(i)
+            spots: dict[str, list[int]] = {c: [] for c in COLOURS}
+            for s, indices in by_stack.items():
+                for c in on_top.get(s, ()):
+                    spots[c] += indices
             mine = self._spots
             for c, indices in spots.items():
                 if c not in mine:
-                    mine[c] = tuple(indices)
+                    mine[c] = tuple(sorted(indices))
             found = mine.get(colour)
             if found is None:   # not a colour of the game: nowhere
                 found = mine[colour] = ()

@@ -244,8 +244,9 @@ def evolve(state: GameState, changes: dict[str, Any]) -> GameState:
     empty cache of its own."""
     new = object.__new__(type(state))
     put = object.__setattr__
+    old = state.__dict__
     for name in STATE_FIELDS:   # in the order __init__ sets them (keeps the fast layout)
-        put(new, name, changes[name] if name in changes else getattr(state, name))
+        put(new, name, changes[name] if name in changes else old[name])
     put(new, "_cache", {})
     return new
 
@@ -254,8 +255,9 @@ def evolve_area(area: PlayerArea, changes: dict[str, Any]) -> PlayerArea:
     """A new player area: ``area`` with the fields in ``changes`` replaced."""
     new = object.__new__(PlayerArea)
     put = object.__setattr__
+    old = area.__dict__
     for name in AREA_FIELDS:
-        put(new, name, changes[name] if name in changes else getattr(area, name))
+        put(new, name, changes[name] if name in changes else old[name])
     return new
 
 
