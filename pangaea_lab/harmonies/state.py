@@ -43,6 +43,11 @@ class PlayerArea:
     def empty_spaces(self) -> int:
         return sum(1 for s in self.stacks if not s)
 
+    def __getstate__(self) -> dict[str, Any]:
+        # what the rules keep with an area to go faster (its board view, its unfinished
+        # cards) is not copied or pickled: it is worked out again when needed
+        return {name: getattr(self, name) for name in AREA_FIELDS}
+
     def spirit(self) -> Card | None:
         """The kept spirit card, if any."""
         for c, _ in self.cards:

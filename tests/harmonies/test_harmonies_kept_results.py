@@ -2,6 +2,8 @@
 ready-made actions, landscape scores kept with a board) must always agree with the same
 results worked out from scratch, over many positions of seeded random games."""
 
+import copy
+import pickle
 import random
 from dataclasses import replace
 
@@ -150,3 +152,14 @@ def test_the_longest_ring_is_networkx_longest_chordless_cycle(side):
         graph.add_edges_from((v, w) for v in group for w in nbrs[v] if w in group and v < w)
         expected = max((len(c) for c in nx.chordless_cycles(graph) if len(c) >= 3), default=0)
         assert scoring.longest_ring(group, nbrs) == expected, group
+
+
+def test_a_copied_or_pickled_state_leaves_the_kept_results_behind():
+    state = positions(2, {"side": "A"}, 5)[60]
+    state.legal_actions()
+    assert "_view" in state.areas[state.player].__dict__
+    for copied in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state)):
+        assert all("_view" not in a.__dict__ for a in copied.areas)
+        assert copied == state and copied.legal_actions() == state.legal_actions()
+        action = state.legal_actions()[-1]
+        assert copied.apply(action) == state.apply(action)
