@@ -178,7 +178,8 @@ class BoardView:
         """Board indices where the card's cube may go (same as :func:`habitat_indices`)."""
         found = self._habitats.get(card_id)
         if found is None:
-            if self._parent is not None and self._derive(card_id, True):
+            parent = self._parent
+            if parent is not None and self._derive(parent, card_id, True):
                 return self._habitats[card_id]
             target, layout = _pattern(self.side, card_id)
             found = tuple(_fitting(layout, target, self.codes, self.cubes))
@@ -190,7 +191,8 @@ class BoardView:
         chart allows it on the stack)."""
         found = self._spots.get(colour)
         if found is None:
-            if self._parent is not None and self._derive(colour, False):
+            parent = self._parent
+            if parent is not None and self._derive(parent, colour, False):
                 return self._spots[colour]
             # every colour in one pass: the next colours asked for are then at hand too
             on_top = _on_top()
@@ -253,10 +255,10 @@ class BoardView:
         self._parent = None     # this view works from scratch from now on (no long chains)
         return new
 
-    def _derive(self, key: Any, habitat: bool) -> bool:
+    def _derive(self, parent: "BoardView", key: Any, habitat: bool) -> bool:
         """Work out the result of ``key`` (a card for ``habitat``, else a colour) from the
         parent view's, if it has it; False if it does not."""
-        parent, i = self._parent, self._at
+        i = self._at
         found = (parent._habitats if habitat else parent._spots).get(key)
         if found is None:
             return False
