@@ -385,7 +385,7 @@ def end_turn(state: GameState, action: EndTurn | None = None) -> GameState:
     p = state.player
     area = state.areas[p]
     new = area_after(area, {"turns": area.turns + 1})
-    if sum(1 for s in area.stacks if not s) <= 2:
+    if area.stacks.count(()) <= 2:      # empty spaces
         reason = reason or f"{state.player_name(p)} has 2 or fewer empty spaces"
     nxt = (p + 1) % state.num_players
     if reason and nxt == 0:
