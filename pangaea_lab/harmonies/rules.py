@@ -143,7 +143,8 @@ def _legal_actions(state: GameState) -> list[Action]:
     may_take = not state.took_card and not state.discarded
     if may_take and len(open_cards) < _card_slots():
         cubes = _cubes()
-        out += [_take_card(c) for c in state.row if cubes[c] <= state.cube_supply]
+        out += [_take_card(c) for c in state.row
+                if (cubes[c] if c in cubes else card(c).cubes) <= state.cube_supply]
     for c, _ in open_cards:
         out += cube_actions(side, view, c)
     if state.solo and may_take and state.deck:
