@@ -220,14 +220,15 @@ class GameState(BaseState):
     # ----- JSON --------------------------------------------------------------------------
 
     def to_json(self) -> str:
-        if "json" not in self._cache:
-            data = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "_cache"}
-            data["areas"] = [{f.name: getattr(a, f.name) for f in fields(a)}
+        text = self._cache.get("json")
+        if text is None:
+            data = {name: getattr(self, name) for name in STATE_FIELDS}
+            data["areas"] = [{name: getattr(a, name) for name in AREA_FIELDS}
                              for a in self.areas]
             data["game"] = self.game
             data["format"] = jsonio.FORMAT_VERSION
-            self._cache["json"] = jsonio.dumps(data)
-        return self._cache["json"]
+            text = self._cache["json"] = jsonio.dumps(data)
+        return text
 
     @classmethod
     def from_json(cls, text: str | bytes) -> "GameState":
