@@ -121,6 +121,8 @@ def stack_code(stack: Stack) -> str | None:
 
 
 def _fitting(layout: tuple, target: str, codes: tuple, cubes: tuple[int, ...] | None) -> list[int]:
+    """The cube cells of ``layout`` (see :func:`_pattern`) showing ``target`` and free of
+    cubes where, in some rotation, every other cell of the pattern shows its code."""
     out = []
     for i, fits in layout:
         if codes[i] != target or (cubes is not None and cubes[i]):
@@ -137,7 +139,8 @@ def _fitting(layout: tuple, target: str, codes: tuple, cubes: tuple[int, ...] | 
 
 def habitat_indices(side: str, card_id: int, stacks: tuple[Stack, ...],
                     cubes: tuple[int, ...] | None = None) -> list[int]:
-    """Board indices where the card's cube may go now (fast form used by the game)."""
+    """Board indices where the card's cube may go now, worked out from scratch (a game keeps
+    them with each board, see :class:`BoardView`)."""
     target, layout = _pattern(side, card_id)
     codes = tuple(map(stack_code, stacks))
     return _fitting(layout, target, codes, cubes)
