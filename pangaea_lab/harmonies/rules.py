@@ -309,14 +309,17 @@ def take_tokens(state: GameState, action: TakeTokens) -> GameState:
 def place_token(state: GameState, action: PlaceToken) -> GameState:
     """Put a held token on top of a stack of the player's board."""
     colour = action.colour
-    hand = list(state.hand)
-    hand.remove(colour)
+    hand = state.hand
+    k = hand.index(colour)
     p = state.player
-    area = state.areas[p]
+    areas = state.areas
+    area = areas[p]
     i = cell_index(state.side)[action.cell]
-    stacks = _replace_at(area.stacks, i, area.stacks[i] + (colour,))
+    stacks = area.stacks
+    stacks = stacks[:i] + (stacks[i] + (colour,),) + stacks[i + 1:]
     new = area_after(area, {"stacks": stacks}, token=i)
-    return evolve(state, {"hand": tuple(hand), "areas": _replace_at(state.areas, p, new)})
+    return evolve(state, {"hand": hand[:k] + hand[k + 1:],
+                          "areas": areas[:p] + (new,) + areas[p + 1:]})
 
 
 @HANDLERS.on(TakeCard)

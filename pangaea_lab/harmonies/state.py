@@ -252,8 +252,10 @@ def evolve(state: GameState, changes: dict[str, Any]) -> GameState:
     put = object.__setattr__
     old = state.__dict__
     for name in STATE_FIELDS:   # in the order __init__ sets them (keeps the fast layout)
-        put(new, name, changes[name] if name in changes else old[name])
+        put(new, name, old[name])
     put(new, "_cache", {})
+    for name, value in changes.items():
+        put(new, name, value)
     return new
 
 
@@ -263,7 +265,9 @@ def evolve_area(area: PlayerArea, changes: dict[str, Any]) -> PlayerArea:
     put = object.__setattr__
     old = area.__dict__
     for name in AREA_FIELDS:
-        put(new, name, changes[name] if name in changes else old[name])
+        put(new, name, old[name])
+    for name, value in changes.items():
+        put(new, name, value)
     return new
 
 
