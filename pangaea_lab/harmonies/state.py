@@ -261,7 +261,7 @@ def evolve(state: GameState, changes: dict[str, Any]) -> GameState:
 
 def evolve_area(area: PlayerArea, changes: dict[str, Any]) -> PlayerArea:
     """A new player area: ``area`` with the fields in ``changes`` replaced."""
-    new = object.__new__(PlayerArea)
+    new = object.__new__(type(area))
     put = object.__setattr__
     old = area.__dict__
     for name in AREA_FIELDS:
