@@ -142,10 +142,12 @@ def all_cards() -> dict[int, Card]:
     return load_cards()
 
 
+@lru_cache(maxsize=None)
 def animal_ids() -> tuple[int, ...]:
     return tuple(i for i, c in all_cards().items() if not c.is_spirit)
 
 
+@lru_cache(maxsize=None)
 def spirit_ids() -> tuple[int, ...]:
     return tuple(i for i, c in all_cards().items() if c.is_spirit)
 

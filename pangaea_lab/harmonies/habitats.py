@@ -12,13 +12,14 @@ a cube; the other spaces may, since one token can serve several habitats.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from functools import lru_cache
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 from ..core import hexgrid
-from .board import Cell, Stack, board_graph, cell_index, cells, check_cell, check_side, \
-    from_axial, stacks_tuple, to_axial
-from .cards import Card, card
+from .board import COLOURS, Cell, Stack, cell_index, cells, check_cell, check_side, from_axial, \
+    legal_stacks, stacks_tuple, to_axial
+from .cards import STACK_CODES, Card, card
 
 _BASES = ("red", "brown", "gray")
 
@@ -52,7 +53,6 @@ def rotations(card_id: int) -> tuple[tuple[tuple[int, int, str], ...], ...]:
 def _layout(side: str, card_id: int) -> tuple[tuple[int, tuple[tuple[tuple[int, str], ...], ...]], ...]:
     """For each cell: the on-board placements of the pattern (index, code) per rotation."""
     idx = cell_index(side)
-    g = board_graph(side)
     out = []
     for cell in cells(side):
         q0, r0 = to_axial(cell)
@@ -60,29 +60,250 @@ def _layout(side: str, card_id: int) -> tuple[tuple[int, tuple[tuple[tuple[int, 
         for rot in rotations(card_id):
             spots = []
             for dq, dr, code in rot:
-                other = from_axial((q0 + dq, r0 + dr))
-                if other not in g:
+                other = idx.get(from_axial((q0 + dq, r0 + dr)))
+                if other is None:
                     break
-                spots.append((idx[other], code))
+                spots.append((other, code))
             else:
                 fits.append(tuple(spots))
         out.append((idx[cell], tuple(fits)))
     return tuple(out)
 
 
-def habitat_indices(side: str, card_id: int, stacks: tuple[Stack, ...],
-                    cubes: tuple[int, ...] | None = None) -> list[int]:
-    """Board indices where the card's cube may go now (fast form used by the game)."""
-    target = card(card_id).cube
+@lru_cache(maxsize=None)
+def _pattern(side: str, card_id: int) -> tuple[str, tuple]:
+    """The card's cube code, and :func:`_layout` keeping only the cells where the pattern
+    fits on the board in at least one rotation."""
+    return card(card_id).cube, tuple((i, fits) for i, fits in _layout(side, card_id) if fits)
+
+
+@lru_cache(maxsize=None)
+def _on_top() -> dict[Stack, frozenset[str]]:
+    """For each stack the chart allows, the colours that may go on top of it."""
+    out: dict[Stack, set[str]] = {}
+    for stack in legal_stacks():
+        out.setdefault(stack[:-1], set()).add(stack[-1])
+    return {s: frozenset(c) for s, c in out.items()}
+
+
+_USED: dict[int, frozenset[str]] = {}
+
+
+def _used_codes(card_id: int) -> frozenset[str]:
+    """Every code the card's habitat uses, its cube's included."""
+    used = _USED.get(card_id)
+    if used is None:
+        c = card(card_id)
+        used = _USED[card_id] = frozenset([c.cube, *(code for _, _, code in c.others)])
+    return used
+
+
+#: the one code (if any) each stack shows; filled in as stacks turn up
+_CODES: dict[Stack, str | None] = {}
+
+
+def stack_code(stack: Stack) -> str | None:
+    """The code of the stack (``"T2"``, ``"BLD"``...), or ``None`` when no habitat code
+    names it.  No stack matches two codes, so ``stack_matches(code, stack)`` is the same as
+    ``stack_code(stack) == code`` for the codes of the cards."""
+    try:
+        return _CODES[stack]
+    except (KeyError, TypeError):
+        pass
+    found = [code for code in STACK_CODES if stack_matches(code, stack)]
+    code = found[0] if len(found) == 1 else None
+    if len(_CODES) < 4096:  # legal stacks are few; odd ones from outside are not kept
+        try:
+            _CODES[stack] = code
+        except TypeError:   # a list given as a stack
+            pass
+    return code
+
+
+def _fitting(layout: tuple, target: str, codes: tuple, cubes: tuple[int, ...] | None) -> list[int]:
+    """The cube cells of ``layout`` (see :func:`_pattern`) showing ``target`` and free of
+    cubes where, in some rotation, every other cell of the pattern shows its code."""
     out = []
-    for i, fits in _layout(side, card_id):
-        if (cubes is not None and cubes[i]) or not stack_matches(target, stacks[i]):
+    for i, fits in layout:
+        if codes[i] != target or (cubes is not None and cubes[i]):
             continue
         for spots in fits:
-            if all(stack_matches(code, stacks[j]) for j, code in spots):
+            for j, code in spots:
+                if codes[j] != code:
+                    break
+            else:
                 out.append(i)
                 break
     return out
+
+
+def habitat_indices(side: str, card_id: int, stacks: tuple[Stack, ...],
+                    cubes: tuple[int, ...] | None = None) -> list[int]:
+    """Board indices where the card's cube may go now, worked out from scratch (a game keeps
+    them with each board, see :class:`BoardView`)."""
+    target, layout = _pattern(side, card_id)
+    codes = tuple(map(stack_code, stacks))
+    return _fitting(layout, target, codes, cubes)
+
+
+class BoardView:
+    """What one board (its stacks and cubes) allows, worked out once and shared.
+
+    A game's areas never change, so the view of an area is kept with it (see
+    :func:`board_view`).  An area made from another by one token or one cube gets a view
+    derived from the old one (:meth:`with_token`, :meth:`with_cube`): each result it is asked
+    for is then worked out from the old view's, if that one has it, by looking at the one
+    changed index only.  ``stacks_memo`` holds results that depend on the stacks alone (kept
+    when only a cube is added)."""
+
+    __slots__ = ("side", "stacks", "cubes", "codes", "_habitats", "_spots", "_made",
+                 "stacks_memo", "_parent", "_at", "_token")
+
+    def __init__(self, side: str, stacks: tuple[Stack, ...], cubes: tuple[int, ...],
+                 codes: tuple | None = None, stacks_memo: dict | None = None) -> None:
+        self.side, self.stacks, self.cubes = side, stacks, cubes
+        self.codes = tuple(map(stack_code, stacks)) if codes is None else codes
+        #: card -> indices where its cube may go; colour -> indices where it may be placed
+        self._habitats: dict[int, tuple[int, ...]] = {}
+        self._spots: dict[str, tuple[int, ...]] = {}
+        #: card or colour -> (a caller's table, the table's items at the indices above)
+        self._made: dict[Any, tuple[tuple, tuple]] = {}
+        self.stacks_memo = {} if stacks_memo is None else stacks_memo
+        #: the view this one was derived from, the index that changed, and whether a token
+        #: (else a cube) was added there
+        self._parent: BoardView | None = None
+        self._at = -1
+        self._token = False
+
+    # ----- the results ---------------------------------------------------------------------
+
+    def habitats(self, card_id: int) -> tuple[int, ...]:
+        """Board indices where the card's cube may go (same as :func:`habitat_indices`)."""
+        found = self._habitats.get(card_id)
+        if found is None:
+            parent = self._parent
+            if parent is not None and self._derive(parent, card_id, True):
+                return self._habitats[card_id]
+            target, layout = _pattern(self.side, card_id)
+            found = tuple(_fitting(layout, target, self.codes, self.cubes))
+            self._habitats[card_id] = found
+        return found
+
+    def token_spots(self, colour: str) -> tuple[int, ...]:
+        """Board indices where a ``colour`` token may go (no cube there, and the stacking
+        chart allows it on the stack)."""
+        found = self._spots.get(colour)
+        if found is None:
+            parent = self._parent
+            if parent is not None and self._derive(parent, colour, False):
+                return self._spots[colour]
+            # every colour in one pass: the next colours asked for are then at hand too
+            on_top = _on_top()
+            cubes = self.cubes
+            by_stack: dict[Stack, list[int]] = {}    # the free spaces of each stack
+            for i, s in enumerate(self.stacks):
+                if not cubes[i]:
+                    by_stack.setdefault(s, []).append(i)
+            spots: dict[str, list[int]] = {c: [] for c in COLOURS}
+            for s, indices in by_stack.items():
+                for c in on_top.get(s, ()):
+                    spots[c] += indices
+            mine = self._spots
+            for c, indices in spots.items():
+                if c not in mine:
+                    mine[c] = tuple(sorted(indices))
+            found = mine.get(colour)
+            if found is None:   # not a colour of the game: nowhere
+                found = mine[colour] = ()
+        return found
+
+    def habitats_in(self, card_id: int, table: tuple) -> tuple:
+        """``table[i]`` for each index of :meth:`habitats` (``table`` must always be the same
+        for a card: a side's ready-made actions, say); kept like the indices."""
+        made = self._made.get(card_id)
+        if made is None:
+            found = self.habitats(card_id)
+            made = self._made.get(card_id)    # derived with the indices, if it could be
+            if made is None:
+                made = self._made[card_id] = (table, tuple(table[i] for i in found))
+        return made[1]
+
+    def token_spots_in(self, colour: str, table: tuple) -> tuple:
+        """``table[i]`` for each index of :meth:`token_spots`, as :meth:`habitats_in`."""
+        made = self._made.get(colour)
+        if made is None:
+            found = self.token_spots(colour)
+            made = self._made.get(colour)
+            if made is None:
+                made = self._made[colour] = (table, tuple(table[i] for i in found))
+        return made[1]
+
+    # ----- deriving from the previous board ----------------------------------------------
+
+    def with_token(self, i: int, stacks: tuple[Stack, ...]) -> "BoardView":
+        """The view of ``stacks``, which differ from this board's at index ``i`` only."""
+        after = stack_code(stacks[i])
+        codes = self.codes
+        if codes[i] != after:
+            codes = codes[:i] + (after,) + codes[i + 1:]
+        return self._child(BoardView(self.side, stacks, self.cubes, codes), i, True)
+
+    def with_cube(self, i: int, cubes: tuple[int, ...]) -> "BoardView":
+        """The view after a cube is put on index ``i`` (the stacks do not change)."""
+        return self._child(BoardView(self.side, self.stacks, cubes, self.codes,
+                                     self.stacks_memo), i, False)
+
+    def _child(self, new: "BoardView", i: int, token: bool) -> "BoardView":
+        new._parent, new._at, new._token = self, i, token
+        self._parent = None     # this view works from scratch from now on (no long chains)
+        return new
+
+    def _derive(self, parent: "BoardView", key: Any, habitat: bool) -> bool:
+        """Work out the result of ``key`` (a card for ``habitat``, else a colour) from the
+        parent view's, if it has it; False if it does not."""
+        i = self._at
+        found = (parent._habitats if habitat else parent._spots).get(key)
+        if found is None:
+            return False
+        made = parent._made.get(key)
+        if habitat and self._token:
+            used = _used_codes(key)
+            if parent.codes[i] in used or self.codes[i] in used:
+                return False    # the change may matter to the habitat: start afresh
+            # index i shows a code the card ignores, before and after: nothing changes
+            self._habitats[key] = found
+            if made is not None:
+                self._made[key] = made
+            return True
+        # a cube on index i takes it out of every result; a token changes what may go on it
+        now = not habitat and self._token and not self.cubes[i] \
+            and key in _on_top().get(self.stacks[i], ())
+        k = bisect_left(found, i)
+        had = k < len(found) and found[k] == i
+        if had != now:
+            if now:
+                found = found[:k] + (i,) + found[k:]
+                if made is not None:
+                    made = (made[0], made[1][:k] + (made[0][i],) + made[1][k:])
+            else:
+                found = found[:k] + found[k + 1:]
+                if made is not None:
+                    made = (made[0], made[1][:k] + made[1][k + 1:])
+        (self._habitats if habitat else self._spots)[key] = found
+        if made is not None:
+            self._made[key] = made
+        return True
+
+
+def board_view(side: str, area: Any) -> BoardView:
+    """The :class:`BoardView` of a player area (anything with ``stacks`` and ``cubes``),
+    made on first use and kept on the area, which never changes."""
+    view = area.__dict__.get("_view")
+    if view is None or view.side != side or view.stacks is not area.stacks \
+            or view.cubes is not area.cubes:
+        view = BoardView(side, area.stacks, area.cubes)
+        object.__setattr__(area, "_view", view)
+    return view
 
 
 def fits_at(card_key: int | str | Card, side: str, stacks: Mapping[Cell, Iterable[str]],

@@ -19,15 +19,14 @@ from ..core.players import GreedyPlayer, RandomPlayer
 from ..core.protocol import Action
 from .actions import TakeCard
 from .cards import card
-from .habitats import habitat_indices
+from .habitats import board_view
 from .scoring import spirit_points
 from .state import GameState
 
 
 def fits(state: GameState, player: int, card_id: int) -> bool:
     """Does the card's habitat stand on the player's board now (with a free cube space)?"""
-    area = state.areas[player]
-    return bool(habitat_indices(state.side, card_id, area.stacks, area.cubes))
+    return bool(board_view(state.side, state.areas[player]).habitats(card_id))
 
 
 def cube_potential(state: GameState, player: int) -> int:

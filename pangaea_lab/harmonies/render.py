@@ -11,6 +11,7 @@ so that colour-blind readers tell them apart too (``tests/core/test_palette.py``
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from ..core import hexgrid
@@ -50,6 +51,7 @@ def _hex_points(centre: tuple[float, float], radius: float) -> list[tuple[float,
              cy + radius * math.sin(math.radians(60 * k))) for k in range(6)]
 
 
+@lru_cache(maxsize=64)
 def _board_extent(side: str, size: float) -> tuple[float, float, float, float]:
     return hexgrid.bounding_box([to_axial(c) for c in cells(side)], size, "flat")
 
@@ -68,44 +70,61 @@ def draw_board_into(pic: Svg, side: str, board: Sequence[Stack], cubes: Sequence
     marked = {tuple(c) for c in highlight}
     for i, cell in enumerate(cells(side)):
         stack = board[i]
-        title = f"{cell}: {describe_stack(stack)}"
         cube = cubes[i] if cubes else 0
-        owner = card(cube).name if cube > 0 else "a card"
-        if cube:
-            title += f"; cube of {owner}"
         lit = cell in marked
-        cx, cy = _centre(cell, size, org)
-        pic.polygon(_hex_points((cx, cy), size * 0.97), title=title, fill=EMPTY,
-                    stroke=HIGHLIGHT_DARK if lit else "#6b6250", stroke_width=5.0 if lit else 1.0,
-                    data_cell=f"{cell[0]},{cell[1]}" if clickable else None)
-        for level, colour in enumerate(stack):
-            pic.polygon(_hex_points((cx, cy), size * LEVEL_SCALE[level]),
-                        fill=PALETTE[colour], stroke="white", stroke_width=0.8)
-        if lit:
-            pic.polygon(_hex_points((cx, cy), size * 0.97), fill="none", stroke=HIGHLIGHT,
-                        stroke_width=2.0)
-        if stack:
-            pic.text(cx, cy, str(len(stack)), size=max(9.0, size * 0.42),
-                     fill=TEXT_ON[stack[-1]], font_weight="bold")
-            _letters(pic, cx, cy - size * 0.6, stack)
-        elif label or coords:
-            pic.text(cx, cy, f"{cell[0]},{cell[1]}", size=max(8.0, size * 0.32), fill="#7a7050")
-        if stack and coords:
-            pic.text(cx, cy + size * 0.62, f"{cell[0]},{cell[1]}", size=8.0,
-                     fill=TEXT_ON[stack[0]])
-        if cube:
-            s = max(10.0, size * 0.34)
-            pic.rect(cx + size * 0.22, cy - size * 0.62, s, s, fill="#fdfdfd", stroke="black",
-                     stroke_width=0.8, title=f"cube of {owner}")
-            if cube > 0:
-                pic.text(cx + size * 0.22 + s / 2, cy - size * 0.62 + s / 2, str(cube),
-                         size=8.0)
+        try:
+            # a board is redrawn after every click with most of its spaces as they were
+            shapes, smallest = _space_svg(cell, stack, cube, lit, org, size, label, clickable,
+                                          coords)
+        except TypeError:   # a stack given as a list: drawn afresh
+            shapes, smallest = _space_svg.__wrapped__(cell, stack, cube, lit, org, size, label,
+                                                      clickable, coords)
+        pic.raw(shapes, smallest)
     for cell, text in (badges or {}).items():
         cx, cy = _centre(tuple(cell), size, org)
         bx, by = cx - size * 0.5, cy - size * 0.4
         pic.circle(bx, by, size * 0.3, fill="white", stroke="black", stroke_width=1.2,
                    title=f"{tuple(cell)} marked {text}")
         pic.text(bx, by, text, size=size * 0.38, font_weight="bold", fill="black")
+
+
+@lru_cache(maxsize=4096)
+def _space_svg(cell: Cell, stack: Stack, cube: int, lit: bool, org: tuple[float, float],
+               size: float, label: bool, clickable: bool, coords: bool) -> tuple[str, float]:
+    """One space of a board as SVG, and the smallest text size in it (see
+    :func:`draw_board_into`)."""
+    pic = Svg(0, 0)
+    title = f"{cell}: {describe_stack(stack)}"
+    owner = card(cube).name if cube > 0 else "a card"
+    if cube:
+        title += f"; cube of {owner}"
+    cx, cy = _centre(cell, size, org)
+    pic.polygon(_hex_points((cx, cy), size * 0.97), title=title, fill=EMPTY,
+                stroke=HIGHLIGHT_DARK if lit else "#6b6250", stroke_width=5.0 if lit else 1.0,
+                data_cell=f"{cell[0]},{cell[1]}" if clickable else None)
+    for level, colour in enumerate(stack):
+        pic.polygon(_hex_points((cx, cy), size * LEVEL_SCALE[level]),
+                    fill=PALETTE[colour], stroke="white", stroke_width=0.8)
+    if lit:
+        pic.polygon(_hex_points((cx, cy), size * 0.97), fill="none", stroke=HIGHLIGHT,
+                    stroke_width=2.0)
+    if stack:
+        pic.text(cx, cy, str(len(stack)), size=max(9.0, size * 0.42),
+                 fill=TEXT_ON[stack[-1]], font_weight="bold")
+        _letters(pic, cx, cy - size * 0.6, stack)
+    elif label or coords:
+        pic.text(cx, cy, f"{cell[0]},{cell[1]}", size=max(8.0, size * 0.32), fill="#7a7050")
+    if stack and coords:
+        pic.text(cx, cy + size * 0.62, f"{cell[0]},{cell[1]}", size=8.0,
+                 fill=TEXT_ON[stack[0]])
+    if cube:
+        s = max(10.0, size * 0.34)
+        pic.rect(cx + size * 0.22, cy - size * 0.62, s, s, fill="#fdfdfd", stroke="black",
+                 stroke_width=0.8, title=f"cube of {owner}")
+        if cube > 0:
+            pic.text(cx + size * 0.22 + s / 2, cy - size * 0.62 + s / 2, str(cube),
+                     size=8.0)
+    return "".join(pic.items), pic.smallest_text
 
 
 def _letters(pic: Svg, x: float, y: float, stack: Sequence[str]) -> None:

@@ -15,18 +15,18 @@ True
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
-from ..core.engine import Decision, Handlers, WorkingCopy, listed
+from ..core.engine import Decision, Handlers, listed
 from ..core.errors import IllegalAction
 from ..core.protocol import Action
 from .actions import ChooseSpirit, DiscardCard, EndTurn, PlaceCube, PlaceToken, TakeCard, \
     TakeTokens
-from .board import COLOURS, can_stack, cell_index, cells, rules_data
-from .cards import card
-from .habitats import habitat_indices
-from .state import GameState, PlayerArea
+from .board import COLOURS, cell_index, cells, rules_data
+from .cards import all_cards, card
+from .habitats import BoardView, board_view
+from .state import GameState, PlayerArea, evolve, evolve_area
 
 
 def setup_numbers(players: int) -> tuple[int, int]:
@@ -50,11 +50,80 @@ def token_counts(state: GameState) -> Counter:
 
 def unfinished(area: PlayerArea) -> list[tuple[int, int]]:
     """(card, cubes placed) of the cards still in a player's slots."""
-    return [(c, k) for c, k in area.cards if k < card(c).cubes]
+    return list(_unfinished(area))
+
+
+def _unfinished(area: PlayerArea) -> tuple[tuple[int, int], ...]:
+    found = area.__dict__.get("_open")      # kept with the area, which never changes
+    if found is None:
+        found = tuple((c, k) for c, k in area.cards if k < card(c).cubes)
+        object.__setattr__(area, "_open", found)
+    return found
+
+
+# The actions the lists are made of are values, so the same ones are handed out every time
+# (made once per side, card, cell or central space); equal actions stay equal either way.
+
+@lru_cache(maxsize=None)
+def _token_actions(side: str, colour: str) -> tuple[PlaceToken, ...]:
+    """``PlaceToken(colour, cell)`` for each board index."""
+    return tuple(PlaceToken(colour, c) for c in cells(side))
+
+
+@lru_cache(maxsize=None)
+def _cube_actions(side: str, card_id: int) -> tuple[PlaceCube, ...]:
+    """``PlaceCube(card, cell)`` for each board index."""
+    return tuple(PlaceCube(card_id, c) for c in cells(side))
+
+
+@lru_cache(maxsize=None)
+def _take_card(card_id: int) -> TakeCard:
+    return TakeCard(card_id)
+
+
+@lru_cache(maxsize=None)
+def _discard(card_id: int) -> DiscardCard:
+    return DiscardCard(card_id)
+
+
+@lru_cache(maxsize=4096)
+def _take_tokens(space: int, tokens: tuple[str, ...]) -> TakeTokens:
+    return TakeTokens(space, tokens)
+
+
+_END_TURN = EndTurn()
+
+
+@lru_cache(maxsize=None)
+def _card_slots() -> int:
+    return rules_data()["central_board"]["card_slots"]
+
+
+@lru_cache(maxsize=None)
+def _cubes() -> dict[int, int]:
+    """How many cubes each card holds."""
+    return {c: cd.cubes for c, cd in all_cards().items()}
+
+
+def token_actions(side: str, view: BoardView, colour: str) -> tuple[PlaceToken, ...]:
+    """Where a ``colour`` token may go on the board of ``view``, as actions."""
+    return view.token_spots_in(colour, _token_actions(side, colour))
+
+
+def cube_actions(side: str, view: BoardView, card_id: int) -> tuple[PlaceCube, ...]:
+    """Where the next cube of a card may go on the board of ``view``, as actions."""
+    return view.habitats_in(card_id, _cube_actions(side, card_id))
 
 
 def legal_actions(state: GameState) -> list[Action]:
     """Every action the current player may take now, in a stable order."""
+    found = state._cache.get("legal")
+    if found is None:
+        found = state._cache["legal"] = tuple(_legal_actions(state))
+    return list(found)
+
+
+def _legal_actions(state: GameState) -> list[Action]:
     if state.over:
         return []
     area = state.areas[state.player]
@@ -62,22 +131,26 @@ def legal_actions(state: GameState) -> list[Action]:
         return [ChooseSpirit(s) for s in area.spirit_offer]
     out: list[Action] = []
     if not state.took_tokens:
-        out += [TakeTokens(i, t) for i, t in enumerate(state.central) if t]
-    all_cells = cells(state.side)
-    for colour in COLOURS:
-        if colour in state.hand:
-            out += [PlaceToken(colour, all_cells[i]) for i, s in enumerate(area.stacks)
-                    if not area.cubes[i] and can_stack(s, colour)]
-    slots = rules_data()["central_board"]["card_slots"]
-    if not state.took_card and not state.discarded and len(unfinished(area)) < slots:
-        out += [TakeCard(c) for c in state.row if card(c).cubes <= state.cube_supply]
-    for c, _ in unfinished(area):
-        out += [PlaceCube(c, all_cells[i])
-                for i in habitat_indices(state.side, c, area.stacks, area.cubes)]
-    if state.solo and not state.took_card and not state.discarded and state.deck:
-        out += [DiscardCard(c) for c in state.row]
-    if state.took_tokens and not state.hand:
-        out.append(EndTurn())
+        out += [_take_tokens(i, t) for i, t in enumerate(state.central) if t]
+    side = state.side
+    view = board_view(side, area)
+    hand = state.hand
+    if hand:
+        for colour in COLOURS:
+            if colour in hand:
+                out += token_actions(side, view, colour)
+    open_cards = _unfinished(area)
+    may_take = not state.took_card and not state.discarded
+    if may_take and len(open_cards) < _card_slots():
+        cubes = _cubes()
+        out += [_take_card(c) for c in state.row
+                if (cubes[c] if c in cubes else card(c).cubes) <= state.cube_supply]
+    for c, _ in open_cards:
+        out += cube_actions(side, view, c)
+    if state.solo and may_take and state.deck:
+        out += [_discard(c) for c in state.row]
+    if state.took_tokens and not hand:
+        out.append(_END_TURN)
     return out
 
 
@@ -158,6 +231,9 @@ def why(state: GameState, action: Action) -> IllegalAction | None:
     few legal actions of the same kind as alternatives)."""
     if state.over:
         return state.reject("the game is over", rule="End of the game")
+    for legal in state._cache.get("legal", ()):
+        if legal is action:     # one of the listed actions itself (the usual case)
+            return None
     if listed(state, action):
         return None
     decision = pending(state)
@@ -169,20 +245,41 @@ def why(state: GameState, action: Action) -> IllegalAction | None:
 
 
 # ----- effects ----------------------------------------------------------------------------
+# Each handler builds the new state straight from the old one with ``evolve``: the fields it
+# changes are new values, every other field is shared with the old state, which is never
+# changed (a refused action leaves nothing behind).  A player area changed by one token or
+# one cube gets a board view derived from the old area's (see ``habitats.BoardView``).
 
-class Work(WorkingCopy):
-    """The state being changed by one action: the areas, the central board, the hand and
-    the card row as lists, and the current player's area at hand."""
+def area_after(old: PlayerArea, changes: dict[str, Any], token: int | None = None,
+               cube: int | None = None) -> PlayerArea:
+    """``old`` with the fields in ``changes`` replaced.  ``token`` (or ``cube``) names the one
+    board index where a token (or a cube) was added, so that the new area's board view is
+    derived from the old one's; what only depends on the cards is passed on when the cards
+    stay the same."""
+    new = evolve_area(old, changes)
+    kept = old.__dict__
+    view = kept.get("_view")
+    if view is not None and view.stacks is old.stacks and view.cubes is old.cubes:
+        if new.stacks is old.stacks and new.cubes is old.cubes:
+            object.__setattr__(new, "_view", view)
+        elif token is not None and new.cubes is old.cubes:
+            object.__setattr__(new, "_view", view.with_token(token, new.stacks))
+        elif cube is not None and new.stacks is old.stacks:
+            object.__setattr__(new, "_view", view.with_cube(cube, new.cubes))
+    if "_open" in kept and new.cards is old.cards:
+        object.__setattr__(new, "_open", kept["_open"])
+    return new
 
-    THAW = {"areas": 1, "central": 1, "hand": 1}
 
-    @property
-    def area(self) -> PlayerArea:
-        return self.areas[self.player]
+def _replace_at(items: tuple, k: int, value: Any) -> tuple:
+    return items[:k] + (value,) + items[k + 1:]
 
-    def change_area(self, **changes: Any) -> None:
-        """Replace fields of the current player's area."""
-        self.areas[self.player] = replace(self.area, **changes)
+
+def _change_area(state: GameState, changes: dict[str, Any], token: int | None = None,
+                 cube: int | None = None) -> tuple[PlayerArea, ...]:
+    """The areas of ``state`` with the current player's changed (see :func:`area_after`)."""
+    p = state.player
+    return _replace_at(state.areas, p, area_after(state.areas[p], changes, token, cube))
 
 
 HANDLERS = Handlers("Harmonies")
@@ -191,111 +288,117 @@ HANDLERS = Handlers("Harmonies")
 @HANDLERS.on(ChooseSpirit)
 def keep_spirit(state: GameState, action: ChooseSpirit) -> GameState:
     """Keep one spirit; the other goes back to the box ("Nature's Spirits")."""
-    w = Work(state)
-    other = tuple(s for s in w.area.spirit_offer if s != action.spirit)
-    w.change_area(spirit_offer=(), cards=w.area.cards + ((action.spirit, 0),))
-    w.boxed_spirits = tuple(sorted(state.boxed_spirits + other))
-    return w.freeze()
+    area = state.areas[state.player]
+    other = tuple(s for s in area.spirit_offer if s != action.spirit)
+    return evolve(state, {
+        "areas": _change_area(state, {"spirit_offer": (),
+                                      "cards": area.cards + ((action.spirit, 0),)}),
+        "boxed_spirits": tuple(sorted(state.boxed_spirits + other))})
 
 
 @HANDLERS.on(TakeTokens)
 def take_tokens(state: GameState, action: TakeTokens) -> GameState:
     """Take every token of one central space into the hand."""
-    w = Work(state)
-    w.hand = list(state.central[action.space])
-    w.central[action.space] = ()
-    w.took_tokens = True
-    return w.freeze()
+    central = state.central
+    return evolve(state, {"hand": tuple(central[action.space]),
+                          "central": _replace_at(central, action.space, ()),
+                          "took_tokens": True})
 
 
 @HANDLERS.on(PlaceToken)
 def place_token(state: GameState, action: PlaceToken) -> GameState:
     """Put a held token on top of a stack of the player's board."""
-    w = Work(state)
-    w.hand.remove(action.colour)
+    colour = action.colour
+    hand = state.hand
+    k = hand.index(colour)
+    p = state.player
+    areas = state.areas
+    area = areas[p]
     i = cell_index(state.side)[action.cell]
-    stacks = list(w.area.stacks)
-    stacks[i] = stacks[i] + (action.colour,)
-    w.change_area(stacks=tuple(stacks))
-    return w.freeze()
+    stacks = area.stacks
+    stacks = stacks[:i] + (stacks[i] + (colour,),) + stacks[i + 1:]
+    new = area_after(area, {"stacks": stacks}, token=i)
+    return evolve(state, {"hand": hand[:k] + hand[k + 1:],
+                          "areas": areas[:p] + (new,) + areas[p + 1:]})
 
 
 @HANDLERS.on(TakeCard)
 def take_card(state: GameState, action: TakeCard) -> GameState:
     """Take a face-up card into a slot, loading it with cubes from the supply."""
-    w = Work(state)
-    w.row = tuple(c for c in state.row if c != action.card)
-    w.change_area(cards=w.area.cards + ((action.card, 0),))
-    w.took_card = True
-    w.cube_supply = state.cube_supply - card(action.card).cubes
-    return w.freeze()
+    area = state.areas[state.player]
+    return evolve(state, {
+        "row": tuple(c for c in state.row if c != action.card),
+        "areas": _change_area(state, {"cards": area.cards + ((action.card, 0),)}),
+        "took_card": True,
+        "cube_supply": state.cube_supply - card(action.card).cubes})
 
 
 @HANDLERS.on(PlaceCube)
 def place_cube(state: GameState, action: PlaceCube) -> GameState:
     """Move a card's next cube onto the cube space of a habitat built for it."""
-    w = Work(state)
+    area = state.areas[state.player]
     i = cell_index(state.side)[action.cell]
-    cubes = list(w.area.cubes)
-    cubes[i] = action.card
     cards = tuple((c, k + 1) if c == action.card and k < card(c).cubes else (c, k)
-                  for c, k in w.area.cards)
-    w.change_area(cubes=tuple(cubes), cards=cards)
-    return w.freeze()
+                  for c, k in area.cards)
+    cubes = _replace_at(area.cubes, i, action.card)
+    return evolve(state, {"areas": _change_area(state, {"cubes": cubes, "cards": cards},
+                                                cube=i)})
 
 
 @HANDLERS.on(DiscardCard)
 def discard_card(state: GameState, action: DiscardCard) -> GameState:
     """Solo: discard a face-up card and replace it from the deck."""
-    w = Work(state)
-    w.row = tuple(state.deck[0] if c == action.card else c for c in state.row)
-    w.deck = state.deck[1:]
-    w.discard_pile = state.discard_pile + (action.card,)
-    w.discarded = True
-    return w.freeze()
+    return evolve(state, {
+        "row": tuple(state.deck[0] if c == action.card else c for c in state.row),
+        "deck": state.deck[1:],
+        "discard_pile": state.discard_pile + (action.card,),
+        "discarded": True})
 
 
 @HANDLERS.on(EndTurn)
 def end_turn(state: GameState, action: EndTurn | None = None) -> GameState:
     """Refill the central board and the card row, then check the end of the game
     ("End of the game": a refill the pouch cannot make, or 2 or fewer empty spaces)."""
-    w = Work(state)
     per = rules_data()["central_board"]["tokens_per_space"]
     reason = state.end_reason
     over = False
+    central, pouch = state.central, state.pouch
+    changes: dict[str, Any] = {}
     if state.solo:
-        w.boxed_tokens = state.boxed_tokens + tuple(t for space in state.central for t in space)
-        need = per * len(state.central)
-        if len(state.pouch) < need:
-            w.central = [()] * len(state.central)
+        changes["boxed_tokens"] = state.boxed_tokens + tuple(t for space in central
+                                                             for t in space)
+        need = per * len(central)
+        if len(pouch) < need:
+            refill = ((),) * len(central)
             reason = reason or "the pouch cannot refill the whole central board"
             over = True
         else:
-            w.central = [state.pouch[k * per:(k + 1) * per] for k in range(len(state.central))]
-            w.pouch = state.pouch[need:]
+            refill = tuple(pouch[k * per:(k + 1) * per] for k in range(len(central)))
+            pouch = pouch[need:]
     else:
-        for k, space in enumerate(state.central):
+        spaces = list(central)
+        for k, space in enumerate(central):
             if not space:
-                w.central[k] = w.pouch[:per]
-                if len(w.pouch) < per:
+                spaces[k] = pouch[:per]
+                if len(pouch) < per:
                     reason = reason or "the pouch cannot refill the central board"
-                w.pouch = w.pouch[per:]
+                pouch = pouch[per:]
+        refill = tuple(spaces)
     _, row_size = setup_numbers(state.num_players)
     missing = max(0, row_size - len(state.row))
-    w.row = state.row + state.deck[:missing]
-    w.deck = state.deck[missing:]
-    w.change_area(turns=w.area.turns + 1)
-    if sum(1 for s in w.area.stacks if not s) <= 2:
-        reason = reason or f"{state.player_name(state.player)} has 2 or fewer empty spaces"
-    nxt = (state.player + 1) % state.num_players
+    p = state.player
+    area = state.areas[p]
+    new = area_after(area, {"turns": area.turns + 1})
+    if area.stacks.count(()) <= 2:      # empty spaces
+        reason = reason or f"{state.player_name(p)} has 2 or fewer empty spaces"
+    nxt = (p + 1) % state.num_players
     if reason and nxt == 0:
         over = True  # the round is complete: everyone has had the same number of turns
-    w.end_reason = reason
-    w.hand = []
-    w.took_tokens = w.took_card = w.discarded = False
-    w.player = 0 if over else nxt
-    w.over = over
-    return w.freeze()
+    changes.update(central=refill, pouch=pouch, row=state.row + state.deck[:missing],
+                   deck=state.deck[missing:], areas=_replace_at(state.areas, p, new),
+                   end_reason=reason, hand=(), took_tokens=False, took_card=False,
+                   discarded=False, player=0 if over else nxt, over=over)
+    return evolve(state, changes)
 
 
 def apply(state: GameState, action: Action) -> GameState:

@@ -15,13 +15,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Iterable, Mapping, TypeVar
 
-import networkx as nx
-
 from ..core.errors import InvalidSetup
 from ..core.protocol import ScoreBreakdown
 from .board import Cell, Stack, _neighbour_table, cells, check_side, rules_data, stacks_tuple
 from .cards import Card, card
 from .game import GAME, RIVER_RULES
+from .habitats import board_view
 
 #: the default way to measure a river with loops (see :func:`river_length`)
 DEFAULT_RIVER_RULE = GAME.options["river_rule"].default
@@ -240,11 +239,65 @@ def longest_ring(group: Iterable[int], nbrs) -> int:
     >>> longest_ring(ring, _neighbour_table("A"))
     6
     """
-    members = set(group)
-    graph = nx.Graph()
-    graph.add_nodes_from(members)
-    graph.add_edges_from((v, w) for v in members for w in nbrs[v] if w in members and v < w)
-    return max((len(c) for c in nx.chordless_cycles(graph) if len(c) >= 3), default=0)
+    # The same answer as ``max(len(c) for c in nx.chordless_cycles(graph))`` over the group's
+    # graph (``graph_lab`` and the tests compare them), found by a search over bit sets:
+    # from each token s, grow chains through higher tokens where each new token touches
+    # the chain's last token and no other token of the chain but, to close it, s itself.
+    order = sorted(set(group))
+    pos = {v: k for k, v in enumerate(order)}
+    n = len(order)
+    adj = [0] * n
+    for v in order:
+        for w in nbrs[v]:
+            if w in pos:
+                adj[pos[v]] |= 1 << pos[w]
+    best = 0
+    popcount = int.bit_count
+    for s in range(n):
+        if n - s <= best:
+            break           # too few tokens left above s for a longer loop
+        start = 1 << s
+        higher = ((1 << n) - 1) & ~((start << 1) - 1)
+        # (last token, tokens used, tokens touching the chain inside, chain length)
+        chains = []
+        first = adj[s] & higher
+        while first:
+            low = first & -first
+            chains.append((low.bit_length() - 1, start | low, 0, 2))
+            first ^= low
+        while chains:
+            v, used, inside, length = chains.pop()
+            free = higher & ~used & ~inside
+            if length + popcount(_reach(adj, v, free)) <= best:
+                continue    # even every token still reachable would not beat the best
+            after = inside | adj[v]
+            nxt = adj[v] & free
+            while nxt:
+                low = nxt & -nxt
+                nxt ^= low
+                w = low.bit_length() - 1
+                if adj[w] & start:
+                    if length + 1 > best:
+                        best = length + 1       # the chain closes back to s: a ring
+                else:
+                    chains.append((w, used | low, after, length + 1))
+    return best
+
+
+def _reach(adj: list[int], frm: int, allowed: int) -> int:
+    """The tokens of ``allowed`` reachable from token ``frm`` through ``allowed`` ones."""
+    seen = 0
+    todo = adj[frm] & allowed
+    while todo:
+        seen |= todo
+        nxt = 0
+        bits = todo
+        while bits:
+            low = bits & -bits
+            nxt |= adj[low.bit_length() - 1]
+            bits ^= low
+        todo = nxt & allowed & ~seen
+    return seen
 
 
 def river_length(side: str, board: tuple[Stack, ...],
@@ -391,9 +444,15 @@ def _memo(state: Any, key: Any, compute: Callable[[], T]) -> T:
 
 
 def board_score(state: Any, player: int) -> BoardScore:
-    """Landscape points of a player's board."""
-    return _memo(state, ("board", player), lambda: landscape_score(
-        state.side, state.areas[player].stacks, state.river_rule))
+    """Landscape points of a player's board (kept with the board, which states that leave
+    it as it is share)."""
+    area = state.areas[player]
+    memo = board_view(state.side, area).stacks_memo
+    key = ("landscape", state.river_rule)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = landscape_score(state.side, area.stacks, state.river_rule)
+    return found
 
 
 def card_scores(state: Any, player: int) -> list[tuple[Card, int, int]]:

@@ -23,7 +23,7 @@ from .actions import PlaceCube, PlaceToken, TakeCard
 from .board import Cell, Stack, cells, legal_stacks, rules_data
 from .cards import Card, animal_ids, card, spirit_ids
 from .game import GAME, RIVER_RULES, SIDES
-from .habitats import habitat_indices
+from .habitats import board_view
 from .scoring import BoardScore
 
 
@@ -42,6 +42,11 @@ class PlayerArea:
 
     def empty_spaces(self) -> int:
         return sum(1 for s in self.stacks if not s)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # what the rules keep with an area to go faster (its board view, its unfinished
+        # cards) is not copied or pickled: it is worked out again when needed
+        return {name: getattr(self, name) for name in AREA_FIELDS}
 
     def spirit(self) -> Card | None:
         """The kept spirit card, if any."""
@@ -160,10 +165,9 @@ class GameState(BaseState):
         if isinstance(action, (PlaceToken, PlaceCube)):
             return [action.cell]
         if isinstance(action, TakeCard):
-            area = self.areas[self.player]
             all_cells = cells(self.side)
-            return [all_cells[i] for i in habitat_indices(self.side, action.card,
-                                                          area.stacks, area.cubes)]
+            view = board_view(self.side, self.areas[self.player])
+            return [all_cells[i] for i in view.habitats(action.card)]
         return []
 
     # ----- invariants --------------------------------------------------------------------
@@ -216,14 +220,15 @@ class GameState(BaseState):
     # ----- JSON --------------------------------------------------------------------------
 
     def to_json(self) -> str:
-        if "json" not in self._cache:
-            data = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "_cache"}
-            data["areas"] = [{f.name: getattr(a, f.name) for f in fields(a)}
+        text = self._cache.get("json")
+        if text is None:
+            data = {name: getattr(self, name) for name in STATE_FIELDS}
+            data["areas"] = [{name: getattr(a, name) for name in AREA_FIELDS}
                              for a in self.areas]
             data["game"] = self.game
             data["format"] = jsonio.FORMAT_VERSION
-            self._cache["json"] = jsonio.dumps(data)
-        return self._cache["json"]
+            text = self._cache["json"] = jsonio.dumps(data)
+        return text
 
     @classmethod
     def from_json(cls, text: str | bytes) -> "GameState":
@@ -234,11 +239,45 @@ class GameState(BaseState):
 #: the old name of the state class
 HarmoniesState = GameState
 
+#: the fields a state is made of (its private cache aside)
+STATE_FIELDS = tuple(f.name for f in fields(GameState) if f.init)
+AREA_FIELDS = tuple(f.name for f in fields(PlayerArea))
+
+
+def evolve(state: GameState, changes: dict[str, Any]) -> GameState:
+    """A new state: ``state`` with the fields in ``changes`` replaced (what
+    ``dataclasses.replace`` does, without its checks: ``changes`` names fields only), with an
+    empty cache of its own."""
+    new = object.__new__(type(state))
+    put = object.__setattr__
+    old = state.__dict__
+    for name in STATE_FIELDS:   # in the order __init__ sets them (keeps the fast layout)
+        put(new, name, old[name])
+    put(new, "_cache", {})
+    for name, value in changes.items():
+        put(new, name, value)
+    return new
+
+
+def evolve_area(area: PlayerArea, changes: dict[str, Any]) -> PlayerArea:
+    """A new player area: ``area`` with the fields in ``changes`` replaced."""
+    new = object.__new__(type(area))
+    put = object.__setattr__
+    old = area.__dict__
+    for name in AREA_FIELDS:
+        put(new, name, old[name])
+    for name, value in changes.items():
+        put(new, name, value)
+    return new
+
 
 # ----- the save file -----------------------------------------------------------------------
 
+_STACK = Seq(Text(longest=20), longest=3)
+
+
 def _stack(value: Any, where: str) -> Stack:
-    stack = Seq(Text(longest=20), longest=3).read(value, where)
+    stack = _STACK.read(value, where)
     if stack and stack not in legal_stacks():
         raise InvalidData(f"{where} holds {list(stack)}, which the stacking chart forbids")
     return stack

@@ -1,0 +1,165 @@
+"""What the engine keeps between positions (board views derived from the previous board,
+ready-made actions, landscape scores kept with a board) must always agree with the same
+results worked out from scratch, over many positions of seeded random games."""
+
+import copy
+import pickle
+import random
+from dataclasses import replace
+
+import networkx as nx
+import pytest
+
+from pangaea_lab import harmonies
+from pangaea_lab.harmonies import habitats, rules, scoring
+from pangaea_lab.harmonies.actions import ChooseSpirit, DiscardCard, EndTurn, PlaceCube, \
+    PlaceToken, TakeCard, TakeTokens
+from pangaea_lab.harmonies.board import COLOURS, _neighbour_table, can_stack, cells, legal_stacks, \
+    rules_data
+from pangaea_lab.harmonies.cards import STACK_CODES, card
+from pangaea_lab.harmonies.state import evolve
+
+ALL_CARDS = sorted(harmonies.all_cards())
+GAMES = [  # (players, options, seeds)
+    (1, {"side": "A", "spirits": False}, range(6)),
+    (1, {"side": "B", "spirits": True}, range(4)),
+    (2, {"side": "A"}, range(3)),
+    (4, {"side": "B", "river_rule": "loops"}, range(2)),
+    (4, {"side": "A", "spirits": False}, range(2)),
+]
+
+
+def positions(players, options, seed):
+    """Every position of a seeded random game, in order."""
+    rng = random.Random(seed)
+    state = harmonies.new_game(players=players, seed=seed, **options)
+    out = [state]
+    while not state.is_over:
+        state = state.apply(rng.choice(state.legal_actions()))
+        out.append(state)
+    return out
+
+
+def reference_actions(state):
+    """The legal actions worked out from scratch: the plain reading of the rules, with
+    ``habitat_indices`` and ``can_stack`` (the order the engine promises)."""
+    if state.over:
+        return []
+    area = state.areas[state.player]
+    if area.spirit_offer:
+        return [ChooseSpirit(s) for s in area.spirit_offer]
+    out = []
+    if not state.took_tokens:
+        out += [TakeTokens(i, t) for i, t in enumerate(state.central) if t]
+    all_cells = cells(state.side)
+    for colour in COLOURS:
+        if colour in state.hand:
+            out += [PlaceToken(colour, all_cells[i]) for i, s in enumerate(area.stacks)
+                    if not area.cubes[i] and can_stack(s, colour)]
+    open_cards = [(c, k) for c, k in area.cards if k < card(c).cubes]
+    slots = rules_data()["central_board"]["card_slots"]
+    if not state.took_card and not state.discarded and len(open_cards) < slots:
+        out += [TakeCard(c) for c in state.row if card(c).cubes <= state.cube_supply]
+    for c, _ in open_cards:
+        out += [PlaceCube(c, all_cells[i])
+                for i in habitats.habitat_indices(state.side, c, area.stacks, area.cubes)]
+    if state.solo and not state.took_card and not state.discarded and state.deck:
+        out += [DiscardCard(c) for c in state.row]
+    if state.took_tokens and not state.hand:
+        out.append(EndTurn())
+    return out
+
+
+def test_stack_codes_agree_with_stack_matches():
+    stacks = set(legal_stacks()) | {(), ("blue", "blue"), ("green", "green"),
+                                    ("yellow", "red"), ("gray", "gray", "gray", "gray")}
+    for stack in stacks:
+        matching = [code for code in STACK_CODES if habitats.stack_matches(code, stack)]
+        assert len(matching) <= 1
+        assert habitats.stack_code(stack) == (matching[0] if matching else None)
+    assert habitats.stack_code(["blue"]) is None    # as stack_matches: stacks are tuples
+
+
+@pytest.mark.parametrize("players,options,seeds", GAMES)
+def test_kept_results_agree_with_fresh_ones(players, options, seeds):
+    pick = random.Random(7)
+    for seed in seeds:
+        for state in positions(players, options, seed):
+            side = state.side
+            assert state.legal_actions() == reference_actions(state)
+            for p, area in enumerate(state.areas):
+                view = habitats.board_view(side, area)
+                assert view.stacks is area.stacks and view.cubes is area.cubes
+                # ask in a different order each time: kept, derived or fresh, all the same
+                for key in pick.sample(ALL_CARDS + list(COLOURS), 12):
+                    if isinstance(key, int):
+                        fresh = habitats.habitat_indices(side, key, area.stacks, area.cubes)
+                        assert list(view.habitats(key)) == fresh, (seed, p, key)
+                        table = rules._cube_actions(side, key)
+                        assert view.habitats_in(key, table) == tuple(table[i] for i in fresh)
+                    else:
+                        fresh = [i for i, s in enumerate(area.stacks)
+                                 if not area.cubes[i] and can_stack(s, key)]
+                        assert list(view.token_spots(key)) == fresh, (seed, p, key)
+                        table = rules._token_actions(side, key)
+                        assert view.token_spots_in(key, table) == tuple(table[i] for i in fresh)
+                assert rules.unfinished(area) == [(c, k) for c, k in area.cards
+                                                  if k < card(c).cubes]
+                assert state.board_score(p) == scoring.landscape_score(side, area.stacks,
+                                                                       state.river_rule)
+
+
+def test_a_loaded_or_replaced_state_works_everything_out_afresh():
+    for state in positions(2, {"side": "B"}, 3)[::7]:
+        loaded = harmonies.GameState.from_json(state.to_json())
+        assert loaded == state
+        assert loaded.legal_actions() == state.legal_actions()
+        assert [s.total for s in loaded.scores()] == [s.total for s in state.scores()]
+        n = len(state.areas[0].stacks)
+        area = replace(state.areas[0], stacks=((),) * n, cubes=(0,) * n)
+        assert "_view" not in area.__dict__
+        assert habitats.board_view(state.side, area).token_spots("blue") == tuple(range(n))
+
+
+def test_a_new_state_is_the_old_one_with_the_changes_and_an_empty_cache():
+    state = harmonies.new_game(players=3, seed=4)
+    state.scores()
+    assert state._cache
+    new = evolve(state, {"player": 2, "hand": ("blue",)})
+    assert new == replace(state, player=2, hand=("blue",)) and new._cache == {}
+    assert new != state and state.player == 0 and state.hand == ()
+
+
+def test_the_listed_actions_are_accepted_and_equal_ones_too():
+    state = harmonies.new_game(players=1, seed=2, spirits=False).apply(TakeTokens(0))
+    for action in state.legal_actions():
+        rebuilt = replace(action)
+        assert rebuilt is not action
+        assert rules.why(state, rebuilt) is None
+        assert state.apply(rebuilt) == state.apply(action)
+
+
+@pytest.mark.parametrize("side", ["A", "B"])
+def test_the_longest_ring_is_networkx_longest_chordless_cycle(side):
+    nbrs = _neighbour_table(side)
+    n = len(cells(side))
+    rng = random.Random(side)
+    groups = [list(range(n))] + [[i for i in range(n) if rng.random() < p]
+                                 for p in [rng.random() for _ in range(400)]]
+    for group in groups:
+        graph = nx.Graph()
+        graph.add_nodes_from(group)
+        graph.add_edges_from((v, w) for v in group for w in nbrs[v] if w in group and v < w)
+        expected = max((len(c) for c in nx.chordless_cycles(graph) if len(c) >= 3), default=0)
+        assert scoring.longest_ring(group, nbrs) == expected, group
+
+
+def test_a_copied_or_pickled_state_leaves_the_kept_results_behind():
+    state = positions(2, {"side": "A"}, 5)[60]
+    state.legal_actions()
+    assert "_view" in state.areas[state.player].__dict__
+    for copied in (pickle.loads(pickle.dumps(state)), copy.deepcopy(state)):
+        assert all("_view" not in a.__dict__ for a in copied.areas)
+        assert copied == state and copied.legal_actions() == state.legal_actions()
+        action = state.legal_actions()[-1]
+        assert copied.apply(action) == state.apply(action)
