@@ -10,7 +10,7 @@ puts them together (``state.apply(action)``: field types, then :func:`why`, then
 from __future__ import annotations
 
 import functools
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import Callable
 
 from ..core.engine import Handlers, WorkingCopy, listed
@@ -37,6 +37,16 @@ def _check_effect_kinds() -> None:
 _check_effect_kinds()
 
 
+#: the fields of a state; the zones a working copy changes in place (thawed into lists, see
+#: :attr:`Work.THAW`), those of them one level deep, and the fields replaced when they change
+_FIELDS = tuple(f.name for f in fields(GameState) if f.init)
+_ZONES = ("hands", "clearing", "forests", "caves", "winter", "mulligan_left", "pending",
+          "this_turn")
+_NESTED = ("hands", "caves")
+_FLAT = tuple(name for name in _ZONES if name not in _NESTED)
+_PLAIN = tuple(name for name in _FIELDS if name not in _ZONES)
+
+
 class Work(WorkingCopy):
     """A mutable copy of a state, used while one action is applied: the zones that change
     are lists, and the helpers below move cards between them."""
@@ -47,6 +57,19 @@ class Work(WorkingCopy):
     THAW = {"hands": 2, "clearing": 1, "forests": 1, "caves": 2, "winter": 1,
             "mulligan_left": 1, "pending": 1, "this_turn": 1}
 
+    def __init__(self, state: GameState) -> None:  # pylint: disable=super-init-not-called
+        # The generic copy looks every field up by name and thaws by a table; this one reads
+        # the state's fields in one pass and thaws the zones above directly (same result:
+        # the zones as lists, the other fields as they are), which halves applying an action.
+        fresh = self.__dict__
+        values = state.__dict__
+        fresh.update(values)    # the fields (and the state's private caches, never read here)
+        fresh["state"] = state
+        fresh["hands"] = [list(h) for h in state.hands]
+        fresh["caves"] = [list(c) for c in state.caves]
+        for name in _FLAT:
+            fresh[name] = list(values[name])
+
     @property
     def over(self) -> bool:
         return self.phase == "over"
@@ -56,16 +79,39 @@ class Work(WorkingCopy):
 
     def freeze(self) -> GameState:  # type: ignore[override]
         """The new state: caves counted into the forests, changed hands sorted, and nothing
-        pending once the game is over."""
+        pending once the game is over.  A zone is frozen and kept as the old value when
+        equal; any other field counts as changed only when it was replaced."""
         old = self.state
+        before = old.__dict__
         self.forests = [f if f.cave == len(c) else replace(f, cave=len(c))
                         for f, c in zip(self.forests, self.caves)]
-        self.hands = [prev if len(prev) == len(new) and set(prev) == set(new) else sorted(new)
-                      for prev, new in zip(old.hands, self.hands)]
+        hands = self.hands
+        for p, (prev, new) in enumerate(zip(old.hands, hands)):
+            same = tuple(new)
+            if same == prev or (len(prev) == len(same) and set(prev) == set(same)):
+                hands[p] = prev
+            else:
+                hands[p] = tuple(sorted(same))
         if self.over:
             self.pending.clear()
             self.busy = False
-        return super().freeze()
+        now = self.__dict__
+        changes = {name: now[name] for name in _PLAIN if now[name] is not before[name]}
+        # the zones back into tuples (hands and caves hold tuples or lists of card ids)
+        for name in _ZONES:
+            value = now[name]
+            value = tuple(map(tuple, value)) if name in _NESTED else tuple(value)
+            if value != before[name]:
+                changes[name] = value
+        if not changes:
+            return old
+        # a new state with the changed fields: the same as ``dataclasses.replace`` (the
+        # state class has no checks on creation), without its per-field bookkeeping
+        new = object.__new__(GameState)
+        values = {name: before[name] for name in _FIELDS}
+        values.update(changes)
+        new.__dict__.update(values)
+        return new
 
     # ----- cards moving -------------------------------------------------------------------
 
