@@ -13,6 +13,7 @@ checked, then :func:`why`, then its handler).
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 from functools import lru_cache
 from typing import Any
 
@@ -222,6 +223,14 @@ def _card_note(ed: Edition, cid: str) -> str:
 
 # ----- applying actions ------------------------------------------------------------------
 
+#: the fields of a state: those a working copy thaws one level deep, two levels deep (rows
+#: per player), and the others (replaced when they change); ``slots`` is thawed on its own
+_FIELDS = tuple(f.name for f in fields(GameState) if f.init)
+_FLAT = ("supply", "root_tokens", "altars", "tree_markers", "hand", "set_aside", "pending")
+_ROWS = ("favor", "rune_hands", "points")
+_PLAIN = tuple(name for name in _FIELDS if name not in _FLAT + _ROWS + ("slots",))
+
+
 class _Work(WorkingCopy):
     """A working copy of a state while one action is applied: the changing fields thawed into
     lists, with the small operations of the rules; :meth:`freeze` makes the new state."""
@@ -232,16 +241,52 @@ class _Work(WorkingCopy):
             "tree_markers": 1, "rune_hands": 2, "points": 2, "hand": 1, "set_aside": 1,
             "pending": 1}
 
-    def __init__(self, state: GameState) -> None:
-        super().__init__(state)
+    def __init__(self, state: GameState) -> None:  # pylint: disable=super-init-not-called
+        # The generic copy looks every field up by name and thaws by a table; this one takes
+        # the state's fields in one pass and thaws the fields above directly, to the same
+        # depths (the result is the same: those fields as lists, the others as they are).
+        fresh = self.__dict__
+        fresh.update(state.__dict__)   # the fields (and the state's private caches, unused)
+        fresh["state"] = state
+        for name in _FLAT:
+            fresh[name] = list(fresh[name])
+        for name in _ROWS:
+            fresh[name] = [list(row) for row in fresh[name]]
+        self.slots = [[cid, list(spaces)] for cid, spaces in state.slots]
         self.ed = state.edition
         #: who takes the action being applied
         self.player = state.current_player
 
     def freeze(self, **override: Any) -> GameState:
-        """The new state (rune hands kept in sorted order)."""
+        """The new state (rune hands kept in sorted order): the thawed fields turned back
+        into tuples and kept as the old values when equal; any other field counts as changed
+        only when it was replaced."""
         self.rune_hands = [sorted(h) for h in self.rune_hands]
-        return super().freeze(**override)
+        now = self.__dict__
+        before = self.state.__dict__
+        changes = {name: now[name] for name in _PLAIN if now[name] is not before[name]}
+        for name in _FLAT:
+            value = tuple(now[name])
+            if value != before[name]:
+                changes[name] = value
+        for name in _ROWS:
+            value = tuple(map(tuple, now[name]))
+            if value != before[name]:
+                changes[name] = value
+        # a card's spaces hold tuples of markers (put and lift build new tuples)
+        slots = tuple((cid, tuple(spaces)) for cid, spaces in self.slots)
+        if slots != before["slots"]:
+            changes["slots"] = slots
+        changes.update(override)
+        if not changes:
+            return self.state
+        # the same as ``dataclasses.replace`` (the state class runs no checks when made),
+        # without its per-field bookkeeping
+        new = object.__new__(GameState)
+        values = {name: before[name] for name in _FIELDS}
+        values.update(changes)
+        new.__dict__.update(values)
+        return new
 
     def done(self) -> GameState:
         """After an action: close a season-end rune window that has nobody left to ask, drop
