@@ -37,14 +37,32 @@ def _check_effect_kinds() -> None:
 _check_effect_kinds()
 
 
-#: the fields of a state; the zones a working copy changes in place (thawed into lists, see
-#: :attr:`Work.THAW`), those of them one level deep, and the fields replaced when they change
+#: the fields of a state, and those a working copy changes in place (see :attr:`Work.THAW`)
 _FIELDS = tuple(f.name for f in fields(GameState) if f.init)
-_ZONES = ("hands", "clearing", "forests", "caves", "winter", "mulligan_left", "pending",
-          "this_turn")
 _NESTED = ("hands", "caves")
-_FLAT = tuple(name for name in _ZONES if name not in _NESTED)
+_FLAT = ("clearing", "forests", "winter", "mulligan_left", "pending", "this_turn")
+_ZONES = _NESTED + _FLAT
 _PLAIN = tuple(name for name in _FIELDS if name not in _ZONES)
+
+
+class _Zone:
+    """A zone of the working copy, thawed into a list when first used: the list is kept on
+    the copy, hiding this descriptor from then on.  An action touches a few zones, and
+    copying every zone of every player for each action cost more than the rules."""
+
+    def __init__(self, nested: bool) -> None:
+        self.nested = nested
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, w: "Work | None", owner: type | None = None) -> Any:
+        if w is None:
+            return self
+        value = w.state.__dict__[self.name]
+        value = [list(v) for v in value] if self.nested else list(value)
+        w.__dict__[self.name] = value
+        return value
 
 
 class Work(WorkingCopy):
@@ -57,18 +75,24 @@ class Work(WorkingCopy):
     THAW = {"hands": 2, "clearing": 1, "forests": 1, "caves": 2, "winter": 1,
             "mulligan_left": 1, "pending": 1, "this_turn": 1}
 
+    hands = _Zone(nested=True)
+    caves = _Zone(nested=True)
+    clearing = _Zone(nested=False)
+    forests = _Zone(nested=False)
+    winter = _Zone(nested=False)
+    mulligan_left = _Zone(nested=False)
+    pending = _Zone(nested=False)
+    this_turn = _Zone(nested=False)
+
     def __init__(self, state: GameState) -> None:  # pylint: disable=super-init-not-called
-        # The generic copy looks every field up by name and thaws by a table; this one reads
-        # the state's fields in one pass and thaws the zones above directly (same result:
-        # the zones as lists, the other fields as they are), which halves applying an action.
+        # The generic copy looks every field up by name and thaws the zones at once; here
+        # the other fields are taken in one pass and each zone is thawed when first used
+        # (the result is the same: the zones as lists, the other fields as they are).
         fresh = self.__dict__
-        values = state.__dict__
-        fresh.update(values)    # the fields (and the state's private caches, never read here)
+        fresh.update(state.__dict__)   # the fields (and the state's private caches, unused)
+        for name in _ZONES:
+            del fresh[name]
         fresh["state"] = state
-        fresh["hands"] = [list(h) for h in state.hands]
-        fresh["caves"] = [list(c) for c in state.caves]
-        for name in _FLAT:
-            fresh[name] = list(values[name])
 
     @property
     def over(self) -> bool:
@@ -79,37 +103,45 @@ class Work(WorkingCopy):
 
     def freeze(self) -> GameState:  # type: ignore[override]
         """The new state: caves counted into the forests, changed hands sorted, and nothing
-        pending once the game is over.  A zone is frozen and kept as the old value when
+        pending once the game is over.  A zone used is frozen and kept as the old value when
         equal; any other field counts as changed only when it was replaced."""
         old = self.state
         before = old.__dict__
-        self.forests = [f if f.cave == len(c) else replace(f, cave=len(c))
-                        for f, c in zip(self.forests, self.caves)]
-        hands = self.hands
-        for p, (prev, new) in enumerate(zip(old.hands, hands)):
-            same = tuple(new)
-            if same == prev or (len(prev) == len(same) and set(prev) == set(same)):
-                hands[p] = prev
-            else:
-                hands[p] = tuple(sorted(same))
+        now = self.__dict__
+        if "forests" in now or "caves" in now or any(
+                f.cave != len(c) for f, c in zip(old.forests, old.caves)):
+            self.forests = [f if f.cave == len(c) else replace(f, cave=len(c))
+                            for f, c in zip(self.forests, self.caves)]
+        if "hands" in now:
+            hands = now["hands"]
+            for p, (prev, new) in enumerate(zip(old.hands, hands)):
+                same = tuple(new)
+                if same == prev or (len(prev) == len(same) and set(prev) == set(same)):
+                    hands[p] = prev
+                else:
+                    hands[p] = tuple(sorted(same))
         if self.over:
             self.pending.clear()
             self.busy = False
-        now = self.__dict__
         changes = {name: now[name] for name in _PLAIN if now[name] is not before[name]}
-        # the zones back into tuples (hands and caves hold tuples or lists of card ids)
-        for name in _ZONES:
-            value = now[name]
-            value = tuple(map(tuple, value)) if name in _NESTED else tuple(value)
-            if value != before[name]:
-                changes[name] = value
+        # the zones used back into tuples (hands and caves hold tuples or lists of card ids)
+        for name in _NESTED:
+            if name in now:
+                value = tuple(map(tuple, now[name]))
+                if value != before[name]:
+                    changes[name] = value
+        for name in _FLAT:
+            if name in now:
+                value = tuple(now[name])
+                if value != before[name]:
+                    changes[name] = value
         if not changes:
             return old
         # a new state with the changed fields: the same as ``dataclasses.replace`` (the
         # state class has no checks on creation), without its per-field bookkeeping
-        new = object.__new__(GameState)
-        values = {name: before[name] for name in _FIELDS}
+        values = dict(zip(_FIELDS, map(before.__getitem__, _FIELDS)))
         values.update(changes)
+        new = object.__new__(GameState)
         new.__dict__.update(values)
         return new
 
