@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from .cards import SIDES
 from .edition import catalog
-from .forest import can_join
+from .forest import Dweller, Forest, can_join
 from .state import Step, dweller_of
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -57,12 +57,10 @@ def mushroom_steps(w: "Work", card: int, placement: str, host: int | None = None
     species = played_species(card, placement)
     types = catalog().species(species).types if species and placement in SIDES else ()
     out = []
-    for _, _, d in w.forests[w.current].dwellers():
+    for d, effects in mushrooms(w.forests[w.current]):
         if d.card in w.this_turn:
             continue
-        for e in catalog().species(d.species).effect:
-            if e["kind"] != "mushroom":
-                continue
+        for e in effects:
             trigger = e["trigger"]
             if trigger == "tree":
                 hit = placement == "tree" or (
@@ -76,6 +74,23 @@ def mushroom_steps(w: "Work", card: int, placement: str, host: int | None = None
             if hit:
                 out.append(Step("mushroom", card=int(d.card or 0), tag=d.species))
     return out
+
+
+def mushrooms(forest: Forest) -> tuple[tuple[Dweller, tuple[Mapping[str, Any], ...]], ...]:
+    """The dwellers of a forest with mushroom effects (each with those effect parts), in
+    the order of :meth:`Forest.dwellers`; worked out once per forest (forests never
+    change, and most cards have none, so a play does not walk the whole forest)."""
+    cached = forest.__dict__.get("_mushrooms")
+    if cached is None:
+        cat = catalog()
+        found = []
+        for _, _, d in forest.dwellers():
+            parts = tuple(e for e in cat.species(d.species).effect if e["kind"] == "mushroom")
+            if parts:
+                found.append((d, parts))
+        cached = tuple(found)
+        object.__setattr__(forest, "_mushrooms", cached)
+    return cached
 
 
 def after_play_steps(w: "Work", card: int, placement: str, paid: tuple[int, ...],

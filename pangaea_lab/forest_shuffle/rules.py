@@ -10,6 +10,8 @@ puts them together (``state.apply(action)``: field types, then :func:`why`, then
 from __future__ import annotations
 
 import functools
+from itertools import repeat
+from operator import is_
 from dataclasses import fields, replace
 from typing import Callable
 
@@ -19,10 +21,10 @@ from ..core.protocol import Action
 from ..core.validate import InvariantError, require
 from .actions import (Decide, DrawCard, Finish, KeepHand, Mulligan, Pay, PlaceFree, PlayDweller,
                       PlaySapling, PlayTree, ToCave, card_text)
-from .cards import SAPLING
+from .cards import SAPLING, SIDES
 from .edition import catalog
 from .effects import EFFECT_KINDS, after_play_steps, free_options, place_free, resolve
-from .forest import Tree, can_join
+from .forest import Forest, Tree, can_join
 from .state import (CLEARING_LIMIT, HAND_LIMIT, HAND_SIZE, STEP_WORDS, GameState, Step,
                     dweller_of)
 
@@ -255,7 +257,8 @@ class Work(WorkingCopy):
 # ----- legal actions ----------------------------------------------------------------------
 
 def _card_plays(cid: int) -> tuple:
-    """How a card can be played: ("tree", cost) or ((side, species, cost), ...) per half."""
+    """How a card can be played: ("tree", cost) or ((side, species, cost, stacks), ...) per
+    half (``stacks``: the species may share a slot, as Hares and Toads do)."""
     cached = _PLAYS.get(cid)
     if cached is None:
         cat = catalog()
@@ -263,7 +266,8 @@ def _card_plays(cid: int) -> tuple:
         if card.is_tree:
             cached = ("tree", cat.species(str(card.species)).cost)
         else:
-            cached = tuple((side, h.species, cat.species(h.species).cost)
+            cached = tuple((side, h.species, cat.species(h.species).cost,
+                            cat.species(h.species).stack != 1)
                            for side, h in zip(card.sides(), card.halves))
         _PLAYS[cid] = cached
     return cached
@@ -272,12 +276,38 @@ def _card_plays(cid: int) -> tuple:
 _PLAYS: dict[int, tuple] = {}
 
 
+def _empty_slots(forest: Forest) -> dict[str, tuple[int, ...]]:
+    """Per side, the trees whose slot on that side is empty; worked out once per forest
+    (forests never change).  Only an empty slot takes a card that cannot share one."""
+    cached = forest.__dict__.get("_empty")
+    if cached is None:
+        cached = {side: tuple(i for i, t in enumerate(forest.trees) if not t.slot(side))
+                  for side in SIDES}
+        object.__setattr__(forest, "_empty", cached)
+    return cached
+
+
+def _dweller_play(card: int, side: str, tree: int) -> PlayDweller:
+    """The action of playing a card's half at a tree (actions are immutable values, so each
+    one is built once and reused)."""
+    key = (card, side, tree)
+    action = _DWELLER_PLAYS.get(key)
+    if action is None:
+        action = _DWELLER_PLAYS[key] = PlayDweller(card, side, tree)
+    return action
+
+
+_DWELLER_PLAYS: dict[tuple[int, str, int], PlayDweller] = {}
+
+
 def play_options(st: GameState, allowed: tuple[int, ...] | None = None) -> list[Action]:
     """Every card the current player can play now (paying from the rest of the hand)."""
     p = st.current
     hand = st.hands[p]
     budget = len(hand) - 1
-    trees_in_forest = st.forests[p].trees
+    forest = st.forests[p]
+    trees_in_forest = forest.trees
+    empty = _empty_slots(forest)
     placed_now = st.this_turn
     trees, dwellers, saplings = [], [], []
     for c in hand:
@@ -288,15 +318,28 @@ def play_options(st: GameState, allowed: tuple[int, ...] | None = None) -> list[
             if plays[1] <= budget:
                 trees.append(PlayTree(c))
         else:
-            for side, species, cost in plays:
+            for side, species, cost, stacks in plays:
                 if cost > budget:
+                    continue
+                if not stacks:      # can_join refuses any card in the slot
+                    dwellers += [_dweller_play(c, side, i) for i in empty[side]]
                     continue
                 for i, tree in enumerate(trees_in_forest):
                     slot = getattr(tree, side)
                     if not slot or can_join(slot, species, placed_now) is None:
-                        dwellers.append(PlayDweller(c, side, i))
-        saplings.append(PlaySapling(c))
+                        dwellers.append(_dweller_play(c, side, i))
+        saplings.append(_sapling_play(c))
     return trees + dwellers + saplings
+
+
+def _sapling_play(card: int) -> PlaySapling:
+    action = _SAPLING_PLAYS.get(card)
+    if action is None:
+        action = _SAPLING_PLAYS[card] = PlaySapling(card)
+    return action
+
+
+_SAPLING_PLAYS: dict[int, PlaySapling] = {}
 
 
 def _draw_options(st: GameState) -> list[Action]:
@@ -335,8 +378,8 @@ def legal_actions(st: GameState) -> list[Action]:
 def why(st: GameState, action: Action) -> IllegalAction | None:
     """``None`` if ``action`` is legal now, else the :class:`IllegalAction` saying which rule
     forbids it (in plain words, with a few legal alternatives)."""
-    if listed(st, action):
-        return None
+    if any(map(is_, st.legal_actions(), repeat(action))) or listed(st, action):
+        return None     # (an action taken from the list is found without hashing it)
     return _why(st, action)
 
 
