@@ -15,6 +15,8 @@ from __future__ import annotations
 import json
 from dataclasses import fields
 from functools import lru_cache
+from itertools import repeat
+from operator import is_
 from typing import Any
 
 from ..core.engine import Handlers, WorkingCopy
@@ -62,16 +64,51 @@ def _space_note(ed: Edition, cid: str, j: int) -> str:
 
 def _card_offers(s: GameState, player: int) -> list[Action]:
     ed = s.edition
+    memo = _memo(ed)
+    offers = memo["offer_card"]
+    index = memo["colour_index"]
+    held = s.favor[player]
+    majority = None
     out: list[Action] = []
     for i, (cid, spaces) in enumerate(s.slots):
-        card = ed.cards[cid]
+        costs = memo["costs"].get(cid)
+        if costs is None:
+            costs = memo["costs"][cid] = tuple(sp.cost for sp in ed.cards[cid].spaces)
         for j, occ in enumerate(spaces):
             if occ:
                 continue
-            cost = card.spaces[j].cost
-            pays = [None] if cost is None else _pay_options(s, player, cost)
-            out += [_offer_card(ed, cid, i, j, pay) for pay in pays]
+            cost = costs[j]
+            if cost is None:
+                pays: Any = _FREE
+            elif cost == "majority":     # as _pay_options: the same for every such space
+                if majority is None:
+                    majority = _pay_options(s, player, cost)
+                pays = majority
+            else:
+                pays = (cost,) if held[index[cost]] >= 1 else ()
+            for pay in pays:
+                key = (cid, i, j, pay)
+                action = offers.get(key)
+                if action is None:
+                    action = offers[key] = _offer_card(ed, cid, i, j, pay)
+                out.append(action)
     return out
+
+
+_FREE = (None,)
+
+
+def _memo(ed: Edition) -> dict[str, Any]:
+    """Look-ups the legal actions need, worked out once per edition and kept with it (an
+    edition never changes): colour positions, the root spaces, the costs of each card's
+    spaces, and the offer actions built so far (actions are immutable values)."""
+    memo = ed.__dict__.get("_rules_memo")
+    if memo is None:
+        memo = {"colour_index": {c: k for k, c in enumerate(ed.colours)},
+                "roots": {t: k for k, t in enumerate(root_spaces(ed))},
+                "costs": {}, "offer_card": {}, "offer_root": {}, "rune_gain": {}}
+        ed.__dict__["_rules_memo"] = memo
+    return memo
 
 
 @lru_cache(maxsize=8192)
@@ -96,24 +133,31 @@ def _offer_tree(ed: Edition, t: int, altar: str | None) -> OfferTree:
 
 def _tree_offers(s: GameState, player: int) -> list[Action]:
     ed = s.edition
+    memo = _memo(ed)
     out: list[Action] = []
+    markers, altars = s.tree_markers, s.altars
     for t, space in enumerate(ed.tree):
-        if s.tree_markers[t] is not None:
+        if markers[t] is not None:
             continue
-        altar = s.altars[t]
+        altar = altars[t]
         if space.altar and altar is not None:
-            if s.favor[player][ed.colours.index(altar)] >= ed.altar_cost:
+            if s.favor[player][memo["colour_index"][altar]] >= ed.altar_cost:
                 out.append(_offer_tree(ed, t, altar))
         elif space.altar:
             out.append(_offer_tree(ed, t, None))
         else:
-            k = root_spaces(ed).index(t)
+            k = memo["roots"][t]
             left = s.root_tokens[k]
             if not left and ed.emptied_root == "closed":
                 continue
-            what = f"take {left} set-aside {ed.names[s.root_colours[k]]}" if left else \
-                "the set-aside tokens are gone: no effect"
-            out.append(OfferTree(t, None, note=f"root space, {what} (free)"))
+            key = (t, left, s.root_colours[k])
+            action = memo["offer_root"].get(key)
+            if action is None:
+                what = f"take {left} set-aside {ed.names[s.root_colours[k]]}" if left else \
+                    "the set-aside tokens are gone: no effect"
+                action = memo["offer_root"][key] = OfferTree(t, None,
+                                                             note=f"root space, {what} (free)")
+            out.append(action)
     return out
 
 
@@ -146,7 +190,9 @@ def _free_card_spaces(s: GameState) -> list[tuple[int, int]]:
 def _rune_actions(s: GameState, player: int, window: bool = False) -> list[Action]:
     """Playable runes, one per distinct kind of tile in hand (identical tiles act alike).
     ``window``: the season is ending and ``player`` plays outside their turn, so only
-    any-time runes count (and no offering can be made)."""
+    any-time runes count (and no offering can be made).  ``s`` may also be a working copy
+    (its fields as lists), when the rules only ask whether a rune can be played: the tiles
+    are then looked at in hand order, not sorted, which changes only the order of the list."""
     ed = s.edition
     out: list[Action] = []
     seen = set()
@@ -161,7 +207,12 @@ def _rune_actions(s: GameState, player: int, window: bool = False) -> list[Actio
         if rune.start_of_turn and s.offered:
             continue
         if rune.kind == "gain_favor":
-            out.append(RuneGain(rid, note=f"{rune.describe(ed.names)} ({rune.timing_words()})"))
+            gains = _memo(ed)["rune_gain"]
+            action = gains.get(rid)
+            if action is None:
+                action = gains[rid] = RuneGain(
+                    rid, note=f"{rune.describe(ed.names)} ({rune.timing_words()})")
+            out.append(action)
         elif rune.kind == "offer_occupied":
             if not s.offered and not window:
                 out += _rune_offers(s, player, rid)
@@ -228,7 +279,38 @@ def _card_note(ed: Edition, cid: str) -> str:
 _FIELDS = tuple(f.name for f in fields(GameState) if f.init)
 _FLAT = ("supply", "root_tokens", "altars", "tree_markers", "hand", "set_aside", "pending")
 _ROWS = ("favor", "rune_hands", "points")
-_PLAIN = tuple(name for name in _FIELDS if name not in _FLAT + _ROWS + ("slots",))
+_THAWED = _FLAT + _ROWS + ("slots",)
+_PLAIN = tuple(name for name in _FIELDS if name not in _THAWED)
+
+
+def _thaw_flat(value: tuple) -> list:
+    return list(value)
+
+
+def _thaw_rows(value: tuple) -> list:
+    return [list(row) for row in value]
+
+
+def _thaw_slots(value: tuple) -> list:
+    return [[cid, list(spaces)] for cid, spaces in value]
+
+
+class _Thawed:
+    """A field of the working copy thawed into lists when first used: the lists are kept on
+    the copy, hiding this descriptor from then on (an action changes a few fields, and
+    copying all of them for every action cost more than the rules)."""
+
+    def __init__(self, thaw: Any) -> None:
+        self.thaw = thaw
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, w: Any, owner: type | None = None) -> Any:
+        if w is None:
+            return self
+        value = w.__dict__[self.name] = self.thaw(w.state.__dict__[self.name])
+        return value
 
 
 class _Work(WorkingCopy):
@@ -241,50 +323,63 @@ class _Work(WorkingCopy):
             "tree_markers": 1, "rune_hands": 2, "points": 2, "hand": 1, "set_aside": 1,
             "pending": 1}
 
+    supply = _Thawed(_thaw_flat)
+    root_tokens = _Thawed(_thaw_flat)
+    altars = _Thawed(_thaw_flat)
+    tree_markers = _Thawed(_thaw_flat)
+    hand = _Thawed(_thaw_flat)
+    set_aside = _Thawed(_thaw_flat)
+    pending = _Thawed(_thaw_flat)
+    favor = _Thawed(_thaw_rows)
+    rune_hands = _Thawed(_thaw_rows)
+    points = _Thawed(_thaw_rows)
+    slots = _Thawed(_thaw_slots)
+
     def __init__(self, state: GameState) -> None:  # pylint: disable=super-init-not-called
-        # The generic copy looks every field up by name and thaws by a table; this one takes
-        # the state's fields in one pass and thaws the fields above directly, to the same
-        # depths (the result is the same: those fields as lists, the others as they are).
+        # The generic copy looks every field up by name and thaws the fields above at once;
+        # here the others are taken in one pass and each of those is thawed when first used
+        # (to the same depths: the result is the same).
         fresh = self.__dict__
         fresh.update(state.__dict__)   # the fields (and the state's private caches, unused)
+        for name in _THAWED:
+            del fresh[name]
         fresh["state"] = state
-        for name in _FLAT:
-            fresh[name] = list(fresh[name])
-        for name in _ROWS:
-            fresh[name] = [list(row) for row in fresh[name]]
-        self.slots = [[cid, list(spaces)] for cid, spaces in state.slots]
         self.ed = state.edition
         #: who takes the action being applied
         self.player = state.current_player
 
     def freeze(self, **override: Any) -> GameState:
-        """The new state (rune hands kept in sorted order): the thawed fields turned back
-        into tuples and kept as the old values when equal; any other field counts as changed
-        only when it was replaced."""
-        self.rune_hands = [sorted(h) for h in self.rune_hands]
+        """The new state (rune hands kept in sorted order): the thawed fields used turned
+        back into tuples and kept as the old values when equal; any other field counts as
+        changed only when it was replaced."""
         now = self.__dict__
         before = self.state.__dict__
+        if "rune_hands" in now or any(list(h) != sorted(h) for h in before["rune_hands"]):
+            self.rune_hands = [sorted(h) for h in self.rune_hands]
         changes = {name: now[name] for name in _PLAIN if now[name] is not before[name]}
         for name in _FLAT:
-            value = tuple(now[name])
-            if value != before[name]:
-                changes[name] = value
+            if name in now:
+                value = tuple(now[name])
+                if value != before[name]:
+                    changes[name] = value
         for name in _ROWS:
-            value = tuple(map(tuple, now[name]))
-            if value != before[name]:
-                changes[name] = value
-        # a card's spaces hold tuples of markers (put and lift build new tuples)
-        slots = tuple((cid, tuple(spaces)) for cid, spaces in self.slots)
-        if slots != before["slots"]:
-            changes["slots"] = slots
+            if name in now:
+                value = tuple(map(tuple, now[name]))
+                if value != before[name]:
+                    changes[name] = value
+        if "slots" in now:
+            # a card's spaces hold tuples of markers (put and lift build new tuples)
+            slots = tuple((cid, tuple(spaces)) for cid, spaces in now["slots"])
+            if slots != before["slots"]:
+                changes["slots"] = slots
         changes.update(override)
         if not changes:
             return self.state
         # the same as ``dataclasses.replace`` (the state class runs no checks when made),
         # without its per-field bookkeeping
-        new = object.__new__(GameState)
-        values = {name: before[name] for name in _FIELDS}
+        values = dict(zip(_FIELDS, map(before.__getitem__, _FIELDS)))
         values.update(changes)
+        new = object.__new__(GameState)
         new.__dict__.update(values)
         return new
 
@@ -384,7 +479,7 @@ def _settle(w: _Work) -> None:
                 break
         if w.pending or w.over or not w.offered:
             return
-        if w.rune_hands[w.turn] and _rune_actions(w.freeze(), w.turn):
+        if w.rune_hands[w.turn] and _rune_actions(w, w.turn):
             return
         _end_turn(w)
         if w.pending or w.over or not w.offered:
@@ -406,7 +501,7 @@ def _end_turn(w: _Work) -> None:
 
 def _window_runes(w: _Work, p: int) -> bool:
     return any(w.ed.runes[r].any_time for r in w.rune_hands[p]) and \
-        bool(_rune_actions(w.freeze(), p, window=True))
+        bool(_rune_actions(w, p, window=True))
 
 
 def _open_rune_window(w: _Work) -> None:
@@ -600,8 +695,8 @@ def _candidates(s: GameState, a: Action) -> list[Action]:
 def why(s: GameState, a: Action) -> IllegalAction | None:
     """``None`` if the rules allow ``a`` now, else the :class:`IllegalAction` that says why
     (the reason, the rule section, and a few legal actions of the same kind)."""
-    if a in _candidates(s, a):
-        return None
+    if any(map(is_, s.legal_actions(), repeat(a))) or a in _candidates(s, a):
+        return None     # (an action taken from the list is found by identity first)
     legal = s.legal_actions()
     same = [x for x in legal if type(x) is type(a)] or legal
     alternatives = [x.describe() for x in same[:5]]
