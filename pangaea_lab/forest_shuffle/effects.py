@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from .cards import SIDES
 from .edition import catalog
-from .forest import Dweller, Forest, can_join
+from .forest import Dweller, Forest, Tree, can_join
 from .state import Step, dweller_of
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -78,19 +78,28 @@ def mushroom_steps(w: "Work", card: int, placement: str, host: int | None = None
 
 def mushrooms(forest: Forest) -> tuple[tuple[Dweller, tuple[Mapping[str, Any], ...]], ...]:
     """The dwellers of a forest with mushroom effects (each with those effect parts), in
-    the order of :meth:`Forest.dwellers`; worked out once per forest (forests never
-    change, and most cards have none, so a play does not walk the whole forest)."""
-    cached = forest.__dict__.get("_mushrooms")
-    if cached is None:
-        cat = catalog()
-        found = []
-        for _, _, d in forest.dwellers():
-            parts = tuple(e for e in cat.species(d.species).effect if e["kind"] == "mushroom")
-            if parts:
-                found.append((d, parts))
-        cached = tuple(found)
-        object.__setattr__(forest, "_mushrooms", cached)
-    return cached
+    the order of :meth:`Forest.dwellers`.  Worked out once per tree (trees never change,
+    and a new forest shares all its trees but one), so a play does not walk the whole
+    forest."""
+    found: tuple = ()
+    for tree in forest.trees:
+        mine = tree.__dict__.get("_mushrooms")
+        if mine is None:
+            mine = _tree_mushrooms(tree)
+            object.__setattr__(tree, "_mushrooms", mine)
+        if mine:
+            found += mine
+    return found
+
+
+def _tree_mushrooms(tree: Tree) -> tuple:
+    cat = catalog()
+    out = []
+    for _, d in tree.dwellers():
+        parts = tuple(e for e in cat.species(d.species).effect if e["kind"] == "mushroom")
+        if parts:
+            out.append((d, parts))
+    return tuple(out)
 
 
 def after_play_steps(w: "Work", card: int, placement: str, paid: tuple[int, ...],

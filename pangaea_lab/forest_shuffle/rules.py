@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 from itertools import repeat
-from operator import is_
+from operator import is_, itemgetter
 from dataclasses import fields, replace
 from typing import Callable
 
@@ -21,7 +21,7 @@ from ..core.protocol import Action
 from ..core.validate import InvariantError, require
 from .actions import (Decide, DrawCard, Finish, KeepHand, Mulligan, Pay, PlaceFree, PlayDweller,
                       PlaySapling, PlayTree, ToCave, card_text)
-from .cards import SAPLING, SIDES
+from .cards import SAPLING
 from .edition import catalog
 from .effects import EFFECT_KINDS, after_play_steps, free_options, place_free, resolve
 from .forest import Forest, Tree, can_join
@@ -45,15 +45,22 @@ _NESTED = ("hands", "caves")
 _FLAT = ("clearing", "forests", "winter", "mulligan_left", "pending", "this_turn")
 _ZONES = _NESTED + _FLAT
 _PLAIN = tuple(name for name in _FIELDS if name not in _ZONES)
+_plain_of = itemgetter(*_PLAIN)
+_fields_of = itemgetter(*_FIELDS)
 
 
 class _Zone:
     """A zone of the working copy, thawed into a list when first used: the list is kept on
     the copy, hiding this descriptor from then on.  An action touches a few zones, and
-    copying every zone of every player for each action cost more than the rules."""
+    copying every zone of every player for each action cost more than the rules.
 
-    def __init__(self, nested: bool) -> None:
-        self.nested = nested
+    A zone kept per player (``per_player``: hands and caves) becomes a list of the players'
+    rows in which only the current player's row is a list: the rules change only the hand
+    and cave of the player whose turn it is (the others stay tuples, so a change to one of
+    them would fail loudly, never pass unnoticed)."""
+
+    def __init__(self, per_player: bool) -> None:
+        self.per_player = per_player
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
@@ -61,8 +68,10 @@ class _Zone:
     def __get__(self, w: "Work | None", owner: type | None = None) -> Any:
         if w is None:
             return self
-        value = w.state.__dict__[self.name]
-        value = [list(v) for v in value] if self.nested else list(value)
+        state = w.state
+        value = list(state.__dict__[self.name])
+        if self.per_player:
+            value[state.current] = list(value[state.current])
         w.__dict__[self.name] = value
         return value
 
@@ -77,23 +86,21 @@ class Work(WorkingCopy):
     THAW = {"hands": 2, "clearing": 1, "forests": 1, "caves": 2, "winter": 1,
             "mulligan_left": 1, "pending": 1, "this_turn": 1}
 
-    hands = _Zone(nested=True)
-    caves = _Zone(nested=True)
-    clearing = _Zone(nested=False)
-    forests = _Zone(nested=False)
-    winter = _Zone(nested=False)
-    mulligan_left = _Zone(nested=False)
-    pending = _Zone(nested=False)
-    this_turn = _Zone(nested=False)
+    hands = _Zone(per_player=True)
+    caves = _Zone(per_player=True)
+    clearing = _Zone(per_player=False)
+    forests = _Zone(per_player=False)
+    winter = _Zone(per_player=False)
+    mulligan_left = _Zone(per_player=False)
+    pending = _Zone(per_player=False)
+    this_turn = _Zone(per_player=False)
 
     def __init__(self, state: GameState) -> None:  # pylint: disable=super-init-not-called
         # The generic copy looks every field up by name and thaws the zones at once; here
         # the other fields are taken in one pass and each zone is thawed when first used
         # (the result is the same: the zones as lists, the other fields as they are).
         fresh = self.__dict__
-        fresh.update(state.__dict__)   # the fields (and the state's private caches, unused)
-        for name in _ZONES:
-            del fresh[name]
+        fresh.update(zip(_PLAIN, _plain_of(state.__dict__)))
         fresh["state"] = state
 
     @property
@@ -110,10 +117,11 @@ class Work(WorkingCopy):
         old = self.state
         before = old.__dict__
         now = self.__dict__
-        if "forests" in now or "caves" in now or any(
-                f.cave != len(c) for f, c in zip(old.forests, old.caves)):
+        caves = now.get("caves", old.caves)
+        if "forests" in now or "caves" in now or not before.get("_caves_counted") and any(
+                f.cave != len(c) for f, c in zip(old.forests, caves)):
             self.forests = [f if f.cave == len(c) else replace(f, cave=len(c))
-                            for f, c in zip(self.forests, self.caves)]
+                            for f, c in zip(self.forests, caves)]
         if "hands" in now:
             hands = now["hands"]
             for p, (prev, new) in enumerate(zip(old.hands, hands)):
@@ -125,24 +133,24 @@ class Work(WorkingCopy):
         if self.over:
             self.pending.clear()
             self.busy = False
-        changes = {name: now[name] for name in _PLAIN if now[name] is not before[name]}
+        plain = _plain_of(now)
+        changed = not all(map(is_, plain, _plain_of(before)))
+        values = dict(zip(_PLAIN, plain))
         # the zones used back into tuples (hands and caves hold tuples or lists of card ids)
-        for name in _NESTED:
+        for name in _ZONES:
             if name in now:
-                value = tuple(map(tuple, now[name]))
+                value = tuple(map(tuple, now[name])) if name in _NESTED else tuple(now[name])
                 if value != before[name]:
-                    changes[name] = value
-        for name in _FLAT:
-            if name in now:
-                value = tuple(now[name])
-                if value != before[name]:
-                    changes[name] = value
-        if not changes:
+                    values[name] = value
+                    changed = True
+                    continue
+            values[name] = before[name]
+        if not changed:
             return old
         # a new state with the changed fields: the same as ``dataclasses.replace`` (the
         # state class has no checks on creation), without its per-field bookkeeping
-        values = dict(zip(_FIELDS, map(before.__getitem__, _FIELDS)))
-        values.update(changes)
+        values = dict(zip(_FIELDS, _fields_of(values)))
+        values["_caves_counted"] = True     # a private note: its forests count its caves
         new = object.__new__(GameState)
         new.__dict__.update(values)
         return new
@@ -281,23 +289,38 @@ def _empty_slots(forest: Forest) -> dict[str, tuple[int, ...]]:
     (forests never change).  Only an empty slot takes a card that cannot share one."""
     cached = forest.__dict__.get("_empty")
     if cached is None:
-        cached = {side: tuple(i for i, t in enumerate(forest.trees) if not t.slot(side))
-                  for side in SIDES}
+        top: list[int] = []
+        bottom: list[int] = []
+        left: list[int] = []
+        right: list[int] = []
+        for i, t in enumerate(forest.trees):
+            if not t.top:
+                top.append(i)
+            if not t.bottom:
+                bottom.append(i)
+            if not t.left:
+                left.append(i)
+            if not t.right:
+                right.append(i)
+        cached = {"top": tuple(top), "bottom": tuple(bottom), "left": tuple(left),
+                  "right": tuple(right)}
         object.__setattr__(forest, "_empty", cached)
     return cached
 
 
-def _dweller_play(card: int, side: str, tree: int) -> PlayDweller:
-    """The action of playing a card's half at a tree (actions are immutable values, so each
-    one is built once and reused)."""
-    key = (card, side, tree)
-    action = _DWELLER_PLAYS.get(key)
+def _made(cls: type, *args: Any) -> Any:
+    """The action ``cls(*args)``: actions are immutable values, so each one the legal lists
+    offer is built once and reused."""
+    key = (cls, args)
+    action = _ACTIONS.get(key)
     if action is None:
-        action = _DWELLER_PLAYS[key] = PlayDweller(card, side, tree)
+        action = _ACTIONS[key] = cls(*args)
     return action
 
 
-_DWELLER_PLAYS: dict[tuple[int, str, int], PlayDweller] = {}
+_ACTIONS: dict[tuple, Action] = {}
+#: (card, side, trees with that slot empty) -> the plays of that half into those slots
+_INTO_EMPTY: dict[tuple, list[Action]] = {}
 
 
 def play_options(st: GameState, allowed: tuple[int, ...] | None = None) -> list[Action]:
@@ -316,35 +339,32 @@ def play_options(st: GameState, allowed: tuple[int, ...] | None = None) -> list[
         plays = _card_plays(c)
         if plays[0] == "tree":
             if plays[1] <= budget:
-                trees.append(PlayTree(c))
+                trees.append(_made(PlayTree, c))
         else:
             for side, species, cost, stacks in plays:
                 if cost > budget:
                     continue
                 if not stacks:      # can_join refuses any card in the slot
-                    dwellers += [_dweller_play(c, side, i) for i in empty[side]]
+                    key = (c, side, empty[side])
+                    made = _INTO_EMPTY.get(key)
+                    if made is None:
+                        if len(_INTO_EMPTY) >= 100_000:     # a long simulation: start over
+                            _INTO_EMPTY.clear()
+                        made = _INTO_EMPTY[key] = [_made(PlayDweller, c, side, i)
+                                                   for i in empty[side]]
+                    dwellers += made
                     continue
                 for i, tree in enumerate(trees_in_forest):
                     slot = getattr(tree, side)
                     if not slot or can_join(slot, species, placed_now) is None:
-                        dwellers.append(_dweller_play(c, side, i))
-        saplings.append(_sapling_play(c))
+                        dwellers.append(_made(PlayDweller, c, side, i))
+        saplings.append(_made(PlaySapling, c))
     return trees + dwellers + saplings
 
 
-def _sapling_play(card: int) -> PlaySapling:
-    action = _SAPLING_PLAYS.get(card)
-    if action is None:
-        action = _SAPLING_PLAYS[card] = PlaySapling(card)
-    return action
-
-
-_SAPLING_PLAYS: dict[int, PlaySapling] = {}
-
-
 def _draw_options(st: GameState) -> list[Action]:
-    out: list[Action] = [DrawCard(None)] if st.deck else []
-    return out + [DrawCard(c) for c in st.clearing]
+    out: list[Action] = [_made(DrawCard, None)] if st.deck else []
+    return out + [_made(DrawCard, c) for c in st.clearing]
 
 
 def legal_actions(st: GameState) -> list[Action]:
@@ -360,9 +380,10 @@ def legal_actions(st: GameState) -> list[Action]:
     if step.kind == "draw":
         return _draw_options(st)
     if step.kind == "pay":
-        return [Pay(c) for c in hand]
+        return [_made(Pay, c) for c in hand]
     if step.kind in ("mushroom", "effect", "bonus"):
-        return [Decide(step.kind, step.tag, True), Decide(step.kind, step.tag, False)]
+        return [_made(Decide, step.kind, step.tag, True),
+                _made(Decide, step.kind, step.tag, False)]
     if step.kind == "free":
         w = Work(st)
         return [PlaceFree(c, s, i) for c, s, i in free_options(w, step.tag)] + [Finish("free")]
