@@ -52,6 +52,59 @@ def freeze(value: Any) -> Any:
     return tuple(value)
 
 
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def field_names(cls: type) -> tuple[str, ...]:
+    """The names of a dataclass's fields set by its constructor (looked up once per class)."""
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls) if f.init)
+    return names
+
+
+def _plain(cls: type) -> bool:
+    """May a new instance of ``cls`` be made by copying field values (no ``__post_init__``,
+    no slots, every field set by the constructor)?"""
+    return (not hasattr(cls, "__post_init__") and "__slots__" not in cls.__dict__
+            and len(field_names(cls)) == len(dataclasses.fields(cls)))
+
+
+_PLAIN: dict[type, bool] = {}
+
+
+def remake(old: Any, changes: Mapping[str, Any]) -> Any:
+    """``dataclasses.replace(old, **changes)`` for a frozen dataclass, made without running the
+    constructor when it does nothing but store the fields (the new value shares every
+    unchanged field with ``old``; values cached on ``old`` are not carried over).
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Point:
+    ...     x: int
+    ...     y: int = 0
+    >>> remake(Point(1, 2), {"y": 5})
+    Point(x=1, y=5)
+    """
+    cls = type(old)
+    plain = _PLAIN.get(cls)
+    if plain is None:
+        plain = _PLAIN[cls] = _plain(cls)
+    if not plain:
+        return dataclasses.replace(old, **changes)
+    names = field_names(cls)
+    for name in changes:
+        if name not in names:
+            raise TypeError(f"{cls.__name__} has no field {name!r}")
+    new = object.__new__(cls)
+    values = old.__dict__
+    fresh = new.__dict__
+    for name in names:
+        fresh[name] = values[name]
+    fresh.update(changes)
+    return new
+
+
 class WorkingCopy:
     """A mutable copy of a frozen dataclass state, used while one action is applied.
 
@@ -67,11 +120,24 @@ class WorkingCopy:
     def __init__(self, state: Any, depths: Mapping[str, int] | None = None) -> None:
         table = type(self).THAW if depths is None else depths
         self.state = state
-        self._names = tuple(f.name for f in dataclasses.fields(state) if f.init)
-        self._thawed = dict(table)
-        for name in self._names:
-            value = getattr(state, name)
-            setattr(self, name, thaw(value, table.get(name, 0)))
+        self._names = names = field_names(type(state))
+        self._thawed = table
+        values = state.__dict__
+        mine = self.__dict__
+        for name in names:
+            if name not in table:
+                mine[name] = values[name]
+        # a field to thaw is thawed when the action first reads it (see __getattr__): most
+        # actions touch a few of them, and the others need neither copying nor comparing
+
+    def __getattr__(self, name: str) -> Any:
+        # called only for an attribute not set yet: a field to thaw, read for the first time
+        mine = self.__dict__
+        table = mine.get("_thawed")
+        if table is None or name not in table or name not in mine["_names"]:
+            raise AttributeError(f"{type(self).__name__} has no attribute {name!r}")
+        value = mine[name] = thaw(mine["state"].__dict__[name], table[name])
+        return value
 
     def freeze(self, **override: Any) -> Any:
         """The new state: the fields that changed, plus ``override``.  A thawed field is frozen
@@ -79,19 +145,23 @@ class WorkingCopy:
         counts as changed only when it was replaced (checked by identity, without comparing
         large values on every action)."""
         changes: dict[str, Any] = {}
-        old = self.state
+        old = self.state.__dict__
+        mine = self.__dict__
+        thawed = self._thawed
         for name in self._names:
-            value = getattr(self, name)
-            before = getattr(old, name)
+            if name not in mine:            # a field to thaw that was never read
+                continue
+            value = mine[name]
+            before = old[name]
             if value is before:
                 continue
-            if name in self._thawed:
+            if name in thawed:
                 value = freeze(value)
                 if value == before:
                     continue
             changes[name] = value
         changes.update(override)
-        return dataclasses.replace(old, **changes) if changes else old
+        return remake(self.state, changes) if changes else self.state
 
 
 # ----- decisions ----------------------------------------------------------------------------

@@ -126,6 +126,32 @@ def _fits(value: Any, tp: Any) -> bool:
     return True
 
 
+def _checker(tp: Any) -> Callable[[Any], bool]:
+    """A function answering ``_fits(value, tp)``, built once per declared type (the common
+    types get a direct test; any other falls back to :func:`_fits`)."""
+    if tp is Any:
+        return lambda value: True
+    if tp is int:
+        return lambda value: type(value) is int or (isinstance(value, int)
+                                                    and not isinstance(value, bool))
+    if tp is str:
+        return lambda value: type(value) is str or _fits(value, str)
+    origin = typing.get_origin(tp)
+    if origin is tuple:
+        args = typing.get_args(tp)
+        if args == (int, int):
+            return lambda value: (type(value) is tuple and len(value) == 2
+                                  and type(value[0]) is int and type(value[1]) is int
+                                  ) or _fits(value, tp)
+    return lambda value: _fits(value, tp)
+
+
+@lru_cache(maxsize=None)
+def _checks(cls: type) -> tuple[tuple[str, Callable[[Any], bool]], ...]:
+    """(field name, checker) for each compared field of an action class."""
+    return tuple((name, _checker(tp)) for name, tp in _declared(cls))
+
+
 def _type_words(tp: Any) -> str:
     origin = typing.get_origin(tp)
     if origin in (typing.Union, types.UnionType):
@@ -154,6 +180,10 @@ def check_action(action: Any, base: type | tuple[type, ...], game: str = "this g
     if not isinstance(action, base) or not dataclasses.is_dataclass(action):
         raise IllegalAction(f"{_show(action)} is not an action of {game} (got "
                             f"{kind_of(action)}, {type(action).__name__})")
+    fields = _checks(type(action))
+    values = action.__dict__ if hasattr(action, "__dict__") else None
+    if values is not None and all(name in values and ok(values[name]) for name, ok in fields):
+        return
     for name, tp in _declared(type(action)):
         value = getattr(action, name)
         if not _fits(value, tp):

@@ -1,0 +1,115 @@
+"""The working copy's fast paths give the same results as the plain dataclass machinery:
+``remake`` as ``dataclasses.replace``, the per-class field table, and the compiled action
+checks as the general type test."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Optional
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pangaea_lab.core.engine import WorkingCopy, remake
+from pangaea_lab.core.errors import IllegalAction
+from pangaea_lab.core.validate import _declared, _fits, check_action
+
+
+@dataclass(frozen=True)
+class Plain:
+    cells: tuple = ()
+    turn: int = 0
+    name: str = "x"
+
+
+@dataclass(frozen=True)
+class Checked:
+    turn: int = 0
+
+    def __post_init__(self) -> None:
+        if self.turn < 0:
+            raise ValueError("turn below zero")
+
+
+@dataclass(frozen=True)
+class Derived:
+    turn: int = 0
+    double: int = field(init=False, default=0)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "double", 2 * self.turn)
+
+
+def test_remake_is_replace_for_plain_states():
+    old = Plain(cells=((1, 2), (3,)), turn=4)
+    object.__setattr__(old, "_legal", ("cached",))
+    new = remake(old, {"turn": 5})
+    assert new == dataclasses.replace(old, turn=5)
+    assert new.cells is old.cells                      # unchanged parts are shared
+    assert "_legal" not in new.__dict__                # a cache of the old state is not copied
+    with pytest.raises(TypeError):
+        remake(old, {"no_such_field": 1})
+
+
+def test_remake_runs_the_constructor_when_the_class_has_one_to_run():
+    with pytest.raises(ValueError):
+        remake(Checked(1), {"turn": -1})
+    assert remake(Derived(2), {"turn": 3}).double == 6
+
+
+def test_working_copy_freezes_changed_fields_only():
+    old = Plain(cells=((1, 2), (3,)), turn=4)
+    w = WorkingCopy(old, {"cells": 2})
+    assert w.cells == [[1, 2], [3]] and w.turn == 4
+    assert w.freeze() is old                           # nothing changed: the same state
+    w.cells[1].append(7)
+    w.name = "y"
+    new = w.freeze()
+    assert new == Plain(cells=((1, 2), (3, 7)), turn=4, name="y")
+    assert old.cells == ((1, 2), (3,))                 # the old state is untouched
+
+
+@dataclass(frozen=True)
+class Move:
+    space: int
+    cell: tuple[int, int]
+    colour: str
+    spirit: Optional[int] = None
+    path: tuple[tuple[int, int], ...] = ()
+
+
+values = st.one_of(st.integers(-3, 3), st.booleans(), st.text(max_size=3), st.none(),
+                   st.floats(allow_nan=False, width=16),
+                   st.tuples(st.integers(-3, 3), st.integers(-3, 3)),
+                   st.tuples(st.booleans(), st.integers(-3, 3)),
+                   st.tuples(st.integers(), st.integers(), st.integers()),
+                   st.lists(st.integers(-3, 3), max_size=2),
+                   st.lists(st.tuples(st.integers(-3, 3), st.integers(-3, 3)), max_size=2)
+                   .map(tuple))
+
+
+@given(space=values, cell=values, colour=values, spirit=values, path=values)
+def test_the_fast_check_refuses_exactly_what_the_type_test_refuses(space, cell, colour,
+                                                                    spirit, path):
+    move = Move(space, cell, colour, spirit, path)
+    fits = all(_fits(getattr(move, name), tp) for name, tp in _declared(Move))
+    if fits:
+        check_action(move, Move, "a test")
+    else:
+        with pytest.raises(IllegalAction):
+            check_action(move, Move, "a test")
+
+
+def test_a_field_to_thaw_is_thawed_when_first_read_or_replaced():
+    old = Plain(cells=((1, 2), (3,)), turn=4)
+    w = WorkingCopy(old, {"cells": 2})
+    assert "cells" not in w.__dict__                   # not read yet: nothing copied
+    assert w.freeze() is old
+    w = WorkingCopy(old, {"cells": 2})
+    w.cells = [[5]]                                    # replaced without being read
+    assert w.freeze() == Plain(cells=((5,),), turn=4)
+    w = WorkingCopy(old, {"cells": 2})
+    with pytest.raises(AttributeError):
+        w.no_such_field
