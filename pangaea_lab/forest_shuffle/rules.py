@@ -13,7 +13,7 @@ import functools
 from itertools import repeat
 from operator import is_, itemgetter
 from dataclasses import fields, replace
-from typing import Callable
+from typing import Any, Callable
 
 from ..core.engine import Handlers, WorkingCopy, listed
 from ..core.errors import IllegalAction, InvalidData
