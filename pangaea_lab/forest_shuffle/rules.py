@@ -76,6 +76,11 @@ class _Zone:
         return value
 
 
+#: the winter cards; the step of drawing a second card (steps are immutable values)
+_WINTER = frozenset(catalog().winter_ids)
+_DRAW_STEP = Step("draw")
+
+
 class Work(WorkingCopy):
     """A mutable copy of a state, used while one action is applied: the zones that change
     are lists, and the helpers below move cards between them."""
@@ -170,7 +175,7 @@ class Work(WorkingCopy):
                 self.end_game("the deck ran out")
                 return None
             card, self.deck = self.deck[0], self.deck[1:]
-            if catalog().card(card).kind == "winter":
+            if card in _WINTER:
                 self.winter.append(card)
                 if len(self.winter) >= 3:
                     self.end_game("the third winter card was revealed")
@@ -546,7 +551,7 @@ def _draw(w: Work, action: DrawCard, step: Step | None) -> None:
         w.hands[p].append(action.card)
     if (step is None and not w.over and len(w.hands[p]) < HAND_LIMIT
             and (w.deck or w.clearing)):
-        w.pending.insert(0, Step("draw"))
+        w.pending.insert(0, _DRAW_STEP)
 
 
 @_on(PlayTree, PlaySapling, PlayDweller)

@@ -106,7 +106,8 @@ def _memo(ed: Edition) -> dict[str, Any]:
     if memo is None:
         memo = {"colour_index": {c: k for k, c in enumerate(ed.colours)},
                 "roots": {t: k for k, t in enumerate(root_spaces(ed))},
-                "costs": {}, "offer_card": {}, "offer_root": {}, "rune_gain": {}}
+                "costs": {}, "offer_card": {}, "offer_root": {}, "rune_gain": {},
+                "rune_move": {}}
         ed.__dict__["_rules_memo"] = memo
     return memo
 
@@ -196,6 +197,7 @@ def _rune_actions(s: GameState, player: int, window: bool = False) -> list[Actio
     ed = s.edition
     out: list[Action] = []
     seen = set()
+    free = own = moves = None     # worked out for the first rune that moves a marker
     for rid in s.rune_hands[player]:
         rune = ed.runes[rid]
         sig = (rune.kind, rune.colour, rune.count, rune.slot, rune.timing)
@@ -217,8 +219,11 @@ def _rune_actions(s: GameState, player: int, window: bool = False) -> list[Actio
             if not s.offered and not window:
                 out += _rune_offers(s, player, rid)
         else:
-            free = _free_card_spaces(s)
-            for fi, fj in _own_card_markers(s, player):
+            if free is None:
+                free = _free_card_spaces(s)
+                own = _own_card_markers(s, player)
+                moves = _memo(ed)["rune_move"]
+            for fi, fj in own:
                 if rune.kind == "move_from_slot" and fi != rune.slot - 1:
                     continue
                 for ti, tj in free:
@@ -227,7 +232,13 @@ def _rune_actions(s: GameState, player: int, window: bool = False) -> list[Actio
                     if rune.kind == "move_to_colour" and \
                             ed.cards[s.slots[ti][0]].colour != rune.colour:
                         continue
-                    out.append(RuneMove(rid, fi, fj, ti, tj))
+                    key = (rid, fi, fj, ti, tj)
+                    action = moves.get(key)
+                    if action is None:
+                        if len(moves) >= 50_000:    # a bound on memory
+                            moves.clear()
+                        action = moves[key] = RuneMove(rid, fi, fj, ti, tj)
+                    out.append(action)
     return out
 
 
@@ -354,7 +365,8 @@ class _Work(WorkingCopy):
         changed only when it was replaced."""
         now = self.__dict__
         before = self.state.__dict__
-        if "rune_hands" in now or any(list(h) != sorted(h) for h in before["rune_hands"]):
+        if "rune_hands" in now or not before.get("_runes_sorted") and any(
+                list(h) != sorted(h) for h in before["rune_hands"]):
             self.rune_hands = [sorted(h) for h in self.rune_hands]
         changes = {name: now[name] for name in _PLAIN if now[name] is not before[name]}
         for name in _FLAT:
@@ -379,6 +391,7 @@ class _Work(WorkingCopy):
         # without its per-field bookkeeping
         values = dict(zip(_FIELDS, map(before.__getitem__, _FIELDS)))
         values.update(changes)
+        values["_runes_sorted"] = True      # a private note: its rune hands are in order
         new = object.__new__(GameState)
         new.__dict__.update(values)
         return new
@@ -479,7 +492,9 @@ def _settle(w: _Work) -> None:
                 break
         if w.pending or w.over or not w.offered:
             return
-        if w.rune_hands[w.turn] and _rune_actions(w, w.turn):
+        # (the rune hands read without thawing them, when this action left them alone)
+        if w.__dict__.get("rune_hands", w.state.rune_hands)[w.turn] and _rune_actions(
+                w, w.turn):
             return
         _end_turn(w)
         if w.pending or w.over or not w.offered:
