@@ -140,7 +140,8 @@ class Work(WorkingCopy):
             self.busy = False
         plain = _plain_of(now)
         changed = not all(map(is_, plain, _plain_of(before)))
-        values = dict(zip(_PLAIN, plain))
+        values = dict(zip(_FIELDS, _fields_of(before)))
+        values.update(zip(_PLAIN, plain))
         # the zones used back into tuples (hands and caves hold tuples or lists of card ids)
         for name in _ZONES:
             if name in now:
@@ -148,13 +149,10 @@ class Work(WorkingCopy):
                 if value != before[name]:
                     values[name] = value
                     changed = True
-                    continue
-            values[name] = before[name]
         if not changed:
             return old
-        # a new state with the changed fields: the same as ``dataclasses.replace`` (the
-        # state class has no checks on creation), without its per-field bookkeeping
-        values = dict(zip(_FIELDS, _fields_of(values)))
+        # ``values`` are the new state's fields: it is made as ``dataclasses.replace`` would
+        # (the state class has no checks on creation), without its per-field bookkeeping
         values["_caves_counted"] = True     # a private note: its forests count its caves
         new = object.__new__(GameState)
         new.__dict__.update(values)
