@@ -98,7 +98,9 @@ def _names(state) -> tuple[str, ...]:
 
 
 def _name_of(names: tuple[str, ...], m: int) -> str:
-    return "neutral marker" if m == NEUTRAL else names[m]
+    if m == NEUTRAL:
+        return "neutral marker"
+    return names[m] if 0 <= m < len(names) else f"Player {m + 1}"
 
 
 def _recorded(draw: Any, *args: Any) -> tuple[str, float]:
