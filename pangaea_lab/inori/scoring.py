@@ -134,7 +134,10 @@ def _breakdown(player: int, points: tuple[int, ...]) -> ScoreBreakdown:
     """A player's points as a breakdown: immutable, so each one is made once and reused
     (points change a few times a turn, and scores are asked for far more often)."""
     key = (player, points)
-    made = _BREAKDOWNS.get(key)
+    try:
+        made = _BREAKDOWNS.get(key)
+    except TypeError:                       # a hand-made position with a list of points
+        return ScoreBreakdown(player=player, categories=tuple(zip(CATEGORIES, points)))
     if made is None:
         if len(_BREAKDOWNS) >= 20_000:      # a bound on memory: start the table again
             _BREAKDOWNS.clear()
