@@ -16,7 +16,7 @@ import json
 from dataclasses import fields
 from functools import lru_cache
 from itertools import repeat
-from operator import is_
+from operator import is_, itemgetter
 from typing import Any
 
 from ..core.engine import Handlers, WorkingCopy
@@ -292,6 +292,8 @@ _FLAT = ("supply", "root_tokens", "altars", "tree_markers", "hand", "set_aside",
 _ROWS = ("favor", "rune_hands", "points")
 _THAWED = _FLAT + _ROWS + ("slots",)
 _PLAIN = tuple(name for name in _FIELDS if name not in _THAWED)
+_plain_of = itemgetter(*_PLAIN)
+_fields_of = itemgetter(*_FIELDS)
 
 
 def _thaw_flat(value: tuple) -> list:
@@ -351,9 +353,7 @@ class _Work(WorkingCopy):
         # here the others are taken in one pass and each of those is thawed when first used
         # (to the same depths: the result is the same).
         fresh = self.__dict__
-        fresh.update(state.__dict__)   # the fields (and the state's private caches, unused)
-        for name in _THAWED:
-            del fresh[name]
+        fresh.update(zip(_PLAIN, _plain_of(state.__dict__)))
         fresh["state"] = state
         self.ed = state.edition
         #: who takes the action being applied
@@ -368,29 +368,38 @@ class _Work(WorkingCopy):
         if "rune_hands" in now or not before.get("_runes_sorted") and any(
                 list(h) != sorted(h) for h in before["rune_hands"]):
             self.rune_hands = [sorted(h) for h in self.rune_hands]
-        changes = {name: now[name] for name in _PLAIN if now[name] is not before[name]}
+        plain = _plain_of(now)
+        changed = not all(map(is_, plain, _plain_of(before)))
+        values = dict(zip(_FIELDS, _fields_of(before)))
+        values.update(zip(_PLAIN, plain))
         for name in _FLAT:
             if name in now:
                 value = tuple(now[name])
                 if value != before[name]:
-                    changes[name] = value
+                    values[name] = value
+                    changed = True
         for name in _ROWS:
             if name in now:
                 value = tuple(map(tuple, now[name]))
                 if value != before[name]:
-                    changes[name] = value
+                    values[name] = value
+                    changed = True
         if "slots" in now:
             # a card's spaces hold tuples of markers (put and lift build new tuples)
             slots = tuple((cid, tuple(spaces)) for cid, spaces in now["slots"])
             if slots != before["slots"]:
-                changes["slots"] = slots
-        changes.update(override)
-        if not changes:
+                values["slots"] = slots
+                changed = True
+        if override:
+            unknown = set(override) - set(_FIELDS)
+            if unknown:
+                raise TypeError(f"GameState has no field {sorted(unknown)[0]!r}")
+            values.update(override)
+            changed = True
+        if not changed:
             return self.state
-        # the same as ``dataclasses.replace`` (the state class runs no checks when made),
-        # without its per-field bookkeeping
-        values = dict(zip(_FIELDS, map(before.__getitem__, _FIELDS)))
-        values.update(changes)
+        # ``values`` are the new state's fields: it is made as ``dataclasses.replace`` would
+        # (the state class runs no checks when made), without its per-field bookkeeping
         values["_runes_sorted"] = True      # a private note: its rune hands are in order
         new = object.__new__(GameState)
         new.__dict__.update(values)
