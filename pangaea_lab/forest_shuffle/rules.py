@@ -285,6 +285,8 @@ def _card_plays(cid: int) -> tuple:
 
 
 _PLAYS: dict[int, tuple] = {}
+#: the dearest cost of any card: a budget above it allows the same plays
+_DEAREST = max(sp.cost for sp in catalog().all_species())
 
 
 def _empty_slots(forest: Forest) -> dict[str, tuple[int, ...]]:
@@ -322,8 +324,6 @@ def _made(cls: type, *args: Any) -> Any:
 
 
 _ACTIONS: dict[tuple, Action] = {}
-#: (card, side, trees with that slot empty) -> the plays of that half into those slots
-_INTO_EMPTY: dict[tuple, list[Action]] = {}
 
 
 def play_options(st: GameState, allowed: tuple[int, ...] | None = None) -> list[Action]:
@@ -332,42 +332,90 @@ def play_options(st: GameState, allowed: tuple[int, ...] | None = None) -> list[
     hand = st.hands[p]
     budget = len(hand) - 1
     forest = st.forests[p]
-    trees_in_forest = forest.trees
-    empty = _empty_slots(forest)
     placed_now = st.this_turn
-    trees, dwellers, saplings = [], [], []
+    trees: list[Action] = []
+    dwellers: list[Action] = []
+    saplings: list[Action] = []
+    # a card's plays depend on the forest, the budget (up to the dearest cost) and, for
+    # cards that share a slot, the cards placed this turn: with none placed (a turn's
+    # start), each card's plays are kept with the (immutable) forest
+    kept = None
+    if not placed_now:
+        kept = forest.__dict__.get("_plays")
+        if kept is None:
+            kept = {}
+            object.__setattr__(forest, "_plays", kept)
+    b = min(budget, _DEAREST)
     for c in hand:
         if allowed is not None and c not in allowed:
             continue
-        plays = _card_plays(c)
-        if plays[0] == "tree":
-            if plays[1] <= budget:
-                trees.append(_made(PlayTree, c))
+        if kept is None:
+            plays = _plays_of(c, budget, forest, placed_now)
         else:
-            for side, species, cost, stacks in plays:
-                if cost > budget:
-                    continue
-                if not stacks:      # can_join refuses any card in the slot
-                    key = (c, side, empty[side])
-                    made = _INTO_EMPTY.get(key)
-                    if made is None:
-                        if len(_INTO_EMPTY) >= 100_000:     # a long simulation: start over
-                            _INTO_EMPTY.clear()
-                        made = _INTO_EMPTY[key] = [_made(PlayDweller, c, side, i)
-                                                   for i in empty[side]]
-                    dwellers += made
-                    continue
-                for i, tree in enumerate(trees_in_forest):
-                    slot = getattr(tree, side)
-                    if not slot or can_join(slot, species, placed_now) is None:
-                        dwellers.append(_made(PlayDweller, c, side, i))
-        saplings.append(_made(PlaySapling, c))
+            plays = kept.get((c, b))
+            if plays is None:
+                plays = kept[(c, b)] = _plays_of(c, budget, forest, placed_now)
+        if plays[0]:
+            trees += plays[0]
+        if plays[1]:
+            dwellers += plays[1]
+        saplings.append(plays[2])
     return trees + dwellers + saplings
 
 
+def _plays_of(c: int, budget: int, forest: Forest, placed_now: tuple[int, ...]
+              ) -> tuple[list[Action], list[Action], Action]:
+    """The ways to play card ``c``: as a tree, into slots of the forest, as a sapling."""
+    plays = _card_plays(c)
+    trees: list[Action] = []
+    dwellers: list[Action] = []
+    if plays[0] == "tree":
+        if plays[1] <= budget:
+            trees.append(_made(PlayTree, c))
+    else:
+        empty = _empty_slots(forest)
+        for side, species, cost, stacks in plays:
+            if cost > budget:
+                continue
+            if not stacks:      # can_join refuses any card in the slot
+                dwellers += [_made(PlayDweller, c, side, i) for i in empty[side]]
+                continue
+            for i, tree in enumerate(forest.trees):
+                slot = getattr(tree, side)
+                if not slot or can_join(slot, species, placed_now) is None:
+                    dwellers.append(_made(PlayDweller, c, side, i))
+    return trees, dwellers, _made(PlaySapling, c)
+
+
 def _draw_options(st: GameState) -> list[Action]:
-    out: list[Action] = [_made(DrawCard, None)] if st.deck else []
-    return out + [_made(DrawCard, c) for c in st.clearing]
+    key = (bool(st.deck), tuple(st.clearing))
+    made = _DRAW_LISTS.get(key)
+    if made is None:
+        out: list[Action] = [_made(DrawCard, None)] if st.deck else []
+        made = _kept(_DRAW_LISTS, key, out + [_made(DrawCard, c) for c in st.clearing])
+    return list(made)
+
+
+def _pay_options(hand: tuple[int, ...]) -> list[Action]:
+    hand = tuple(hand)
+    made = _PAY_LISTS.get(hand)
+    if made is None:
+        made = _kept(_PAY_LISTS, hand, [_made(Pay, c) for c in hand])
+    return list(made)
+
+
+def _kept(table: dict, key: Any, actions: list[Action]) -> tuple[Action, ...]:
+    """``actions`` kept in ``table`` (bounded) under ``key``, as a tuple."""
+    if len(table) >= 20_000:        # a long simulation: start the table again
+        table.clear()
+    made = table[key] = tuple(actions)
+    return made
+
+
+#: lists of actions already made: the draws for (deck not empty, clearing), the payments
+#: for a hand
+_DRAW_LISTS: dict[tuple, tuple[Action, ...]] = {}
+_PAY_LISTS: dict[tuple, tuple[Action, ...]] = {}
 
 
 def legal_actions(st: GameState) -> list[Action]:
@@ -383,7 +431,7 @@ def legal_actions(st: GameState) -> list[Action]:
     if step.kind == "draw":
         return _draw_options(st)
     if step.kind == "pay":
-        return [_made(Pay, c) for c in hand]
+        return _pay_options(hand)
     if step.kind in ("mushroom", "effect", "bonus"):
         return [_made(Decide, step.kind, step.tag, True),
                 _made(Decide, step.kind, step.tag, False)]
