@@ -112,6 +112,10 @@ class Work(WorkingCopy):
     def over(self) -> bool:
         return self.phase == "over"
 
+    def peek(self, name: str) -> Any:
+        """A zone as it stands, without thawing it (to read, not to change)."""
+        return self.__dict__.get(name, self.state.__dict__[name])
+
     def option(self, name: str) -> bool:
         return self.state.option(name)
 
@@ -230,11 +234,12 @@ class Work(WorkingCopy):
 
     def end_turn(self) -> None:
         """Clear a full clearing, then give an extra turn or pass to the next player."""
-        if len(self.clearing) >= CLEARING_LIMIT:
+        if len(self.peek("clearing")) >= CLEARING_LIMIT:
             self.box += tuple(self.clearing)
             self.clearing.clear()
         self.busy = False
-        self.this_turn.clear()
+        if self.peek("this_turn"):
+            self.this_turn.clear()
         self.turn += 1
         if not self.deck:
             self.end_game("the deck ran out")
@@ -242,7 +247,7 @@ class Work(WorkingCopy):
         if self.extra_turns > 0:
             self.extra_turns -= 1
         else:
-            self.current = (self.current + 1) % len(self.hands)
+            self.current = (self.current + 1) % len(self.peek("hands"))
 
     def play(self, action: Action, via: str) -> None:
         p = self.current
