@@ -17,6 +17,7 @@ from dataclasses import fields
 from functools import lru_cache
 from itertools import repeat
 from operator import is_, itemgetter
+from types import SimpleNamespace
 from typing import Any
 
 from ..core.engine import Handlers, WorkingCopy
@@ -191,9 +192,10 @@ def _free_card_spaces(s: GameState) -> list[tuple[int, int]]:
 def _rune_actions(s: GameState, player: int, window: bool = False) -> list[Action]:
     """Playable runes, one per distinct kind of tile in hand (identical tiles act alike).
     ``window``: the season is ending and ``player`` plays outside their turn, so only
-    any-time runes count (and no offering can be made).  ``s`` may also be a working copy
-    (its fields as lists), when the rules only ask whether a rune can be played: the tiles
-    are then looked at in hand order, not sorted, which changes only the order of the list."""
+    any-time runes count (and no offering can be made).  ``s`` may also be a working copy's
+    :meth:`~_Work.view` (fields maybe as lists), when the rules only ask whether a rune can
+    be played: the tiles are then looked at in hand order, not sorted, which changes only
+    the order of the list."""
     ed = s.edition
     out: list[Action] = []
     seen = set()
@@ -405,6 +407,16 @@ class _Work(WorkingCopy):
         new.__dict__.update(values)
         return new
 
+    def peek(self, name: str) -> Any:
+        """A field as it stands, without thawing it (to read, not to change)."""
+        return self.__dict__.get(name, self.state.__dict__[name])
+
+    def view(self) -> SimpleNamespace:
+        """What :func:`_rune_actions` reads, as the fields stand (nothing thawed)."""
+        return SimpleNamespace(edition=self.edition, offered=self.offered,
+                               rune_hands=self.peek("rune_hands"), slots=self.peek("slots"),
+                               favor=self.peek("favor"))
+
     def done(self) -> GameState:
         """After an action: close a season-end rune window that has nobody left to ask, drop
         decisions with no choice left, end the turn if nothing is left to do, and freeze."""
@@ -489,24 +501,23 @@ class _Work(WorkingCopy):
 def _settle(w: _Work) -> None:
     """Drop pending decisions that have no choice left, then end the turn if nothing remains
     to decide and the player has no rune they could still play."""
+    # (the fields are read through peek: only a change thaws one)
     while True:
-        while w.pending:
-            kind = w.pending[0].kind
-            if kind == "favor_any" and not any(w.supply):
+        while w.peek("pending"):
+            kind = w.peek("pending")[0].kind
+            if kind == "favor_any" and not any(w.peek("supply")):
                 w.pending.pop(0)
             elif kind == "block" and (w.neutral_home == 0 or not any(
-                    not o for _, sp in w.slots for o in sp)):
+                    not o for _, sp in w.peek("slots") for o in sp)):
                 w.pending.pop(0)
             else:
                 break
-        if w.pending or w.over or not w.offered:
+        if w.peek("pending") or w.over or not w.offered:
             return
-        # (the rune hands read without thawing them, when this action left them alone)
-        if w.__dict__.get("rune_hands", w.state.rune_hands)[w.turn] and _rune_actions(
-                w, w.turn):
+        if w.peek("rune_hands")[w.turn] and _rune_actions(w.view(), w.turn):
             return
         _end_turn(w)
-        if w.pending or w.over or not w.offered:
+        if w.peek("pending") or w.over or not w.offered:
             return
 
 
@@ -524,8 +535,8 @@ def _end_turn(w: _Work) -> None:
 
 
 def _window_runes(w: _Work, p: int) -> bool:
-    return any(w.ed.runes[r].any_time for r in w.rune_hands[p]) and \
-        bool(_rune_actions(w, p, window=True))
+    return any(w.ed.runes[r].any_time for r in w.peek("rune_hands")[p]) and \
+        bool(_rune_actions(w.view(), p, window=True))
 
 
 def _open_rune_window(w: _Work) -> None:
