@@ -10,9 +10,9 @@ puts them together (``state.apply(action)``: field types, then :func:`why`, then
 from __future__ import annotations
 
 import functools
+from dataclasses import fields, replace
 from itertools import repeat
 from operator import is_, itemgetter
-from dataclasses import fields, replace
 from typing import Any, Callable
 
 from ..core.engine import Handlers, WorkingCopy, listed
