@@ -15,6 +15,7 @@ its share, in play order, so the shares add up to the set's total.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Callable, Mapping, Sequence
 
 from ..core.protocol import ScoreBreakdown
@@ -274,6 +275,7 @@ def _rival_view(forest: Forest) -> tuple[int, ...]:
     return cached
 
 
+@lru_cache(maxsize=1)
 def _hosts() -> tuple[str, ...]:
     return tuple(catalog().tree_species()) + (SAPLING,)
 
