@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from .cards import SIDES
 from .edition import catalog
-from .forest import can_join
+from .forest import Dweller, Forest, Tree, can_join
 from .state import Step, dweller_of
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -57,12 +57,10 @@ def mushroom_steps(w: "Work", card: int, placement: str, host: int | None = None
     species = played_species(card, placement)
     types = catalog().species(species).types if species and placement in SIDES else ()
     out = []
-    for _, _, d in w.forests[w.current].dwellers():
+    for d, effects in mushrooms(w.forests[w.current]):
         if d.card in w.this_turn:
             continue
-        for e in catalog().species(d.species).effect:
-            if e["kind"] != "mushroom":
-                continue
+        for e in effects:
             trigger = e["trigger"]
             if trigger == "tree":
                 hit = placement == "tree" or (
@@ -76,6 +74,32 @@ def mushroom_steps(w: "Work", card: int, placement: str, host: int | None = None
             if hit:
                 out.append(Step("mushroom", card=int(d.card or 0), tag=d.species))
     return out
+
+
+def mushrooms(forest: Forest) -> tuple[tuple[Dweller, tuple[Mapping[str, Any], ...]], ...]:
+    """The dwellers of a forest with mushroom effects (each with those effect parts), in
+    the order of :meth:`Forest.dwellers`.  Worked out once per tree (trees never change,
+    and a new forest shares all its trees but one), so a play does not walk the whole
+    forest."""
+    found: tuple = ()
+    for tree in forest.trees:
+        mine = tree.__dict__.get("_mushrooms")
+        if mine is None:
+            mine = _tree_mushrooms(tree)
+            object.__setattr__(tree, "_mushrooms", mine)
+        if mine:
+            found += mine
+    return found
+
+
+def _tree_mushrooms(tree: Tree) -> tuple:
+    cat = catalog()
+    out = []
+    for _, d in tree.dwellers():
+        parts = tuple(e for e in cat.species(d.species).effect if e["kind"] == "mushroom")
+        if parts:
+            out.append((d, parts))
+    return tuple(out)
 
 
 def after_play_steps(w: "Work", card: int, placement: str, paid: tuple[int, ...],

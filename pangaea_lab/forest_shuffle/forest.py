@@ -90,6 +90,21 @@ def can_join(slot: tuple[Dweller, ...], species: str,
     return None
 
 
+def check_place(slot: tuple[Dweller, ...], index: int, side: str, dweller: Dweller,
+                placed_now: Collection[int] = ()) -> None:
+    """Raise ``InvalidData`` unless ``dweller`` may join ``slot`` (side ``side`` of tree
+    ``index``): its species must fit that side and the slot must take it (see
+    :func:`can_join`)."""
+    sp = catalog().species(dweller.species)
+    if not sp.fits(side):
+        where = "left or right" if sp.slot == "side" else sp.slot
+        raise InvalidData(f"{sp.name} cannot sit in a {side} slot; it belongs {where} "
+                          f"of a tree")
+    why = can_join(slot, sp.name, placed_now)
+    if why:
+        raise InvalidData(f"cannot put {sp.name} {side} of tree {index}: {why}")
+
+
 @dataclass(frozen=True)
 class Forest:
     """A forest: its trees in play order and the number of cards under its cave."""
@@ -137,14 +152,7 @@ class Forest:
         if not 0 <= index < len(self.trees):
             raise InvalidData(f"there is no tree number {index} in this forest "
                               f"(it has {len(self.trees)})")
-        sp = catalog().species(dweller.species)
-        if not sp.fits(side):
-            where = "left or right" if sp.slot == "side" else sp.slot
-            raise InvalidData(f"{sp.name} cannot sit in a {side} slot; it belongs {where} "
-                              f"of a tree")
-        why = can_join(self.trees[index].slot(side), sp.name, placed_now)
-        if why:
-            raise InvalidData(f"cannot put {sp.name} {side} of tree {index}: {why}")
+        check_place(self.trees[index].slot(side), index, side, dweller, placed_now)
         trees = list(self.trees)
         trees[index] = trees[index].with_dweller(side, dweller)
         return replace(self, trees=tuple(trees))

@@ -9,6 +9,7 @@ True
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Iterable, Sequence
 
 from ..core.palette import HIGHLIGHT_DARK, HIGHLIGHT_LIGHT, ink_on
@@ -73,6 +74,22 @@ def draw_card(pic: Svg, x: float, y: float, title: str, colour: str, points: int
 
     ``cell`` makes it clickable (``data-cell``); ``mark`` draws a thick outline and a
     numbered badge (so a marked card is told by its shape and number, not colour alone)."""
+    pic.raw(*_card_svg(float(x), float(y), title, colour, points, count, bool(highlight), note,
+                       cell, mark))
+
+
+@lru_cache(maxsize=8192)
+def _card_svg(x: float, y: float, title: str, colour: str, points: int | None, count: int,
+              highlight: bool, note: str, cell: str | None, mark: str) -> tuple[str, float]:
+    """A card's SVG text and its smallest font size, made once for each card and place (a
+    redrawn board shows mostly the cards it showed before, where it showed them)."""
+    pic = Svg(0, 0)
+    _draw_card(pic, x, y, title, colour, points, count, highlight, note, cell, mark)
+    return "".join(pic.items), pic.smallest_text
+
+
+def _draw_card(pic: Svg, x: float, y: float, title: str, colour: str, points: int | None,
+               count: int, highlight: bool, note: str, cell: str | None, mark: str) -> None:
     ink = ink_on(colour)
     pic.rect(x, y, CARD_W, CARD_H, rx=5, fill=colour,
              stroke=HIGHLIGHT_DARK if highlight else "#333", stroke_width=5 if highlight else 1,
@@ -262,6 +279,20 @@ def draw_split_card(pic: Svg, x: float, y: float, cid: int, highlight: bool = Fa
                     costs: bool = False) -> None:
     """A split card in hand or clearing: its two halves, each with species and tree symbol
     (``costs``: each half's cost in a white circle at its right edge)."""
+    pic.raw(*_split_card_svg(float(x), float(y), cid, bool(highlight), bool(costs)))
+
+
+@lru_cache(maxsize=8192)
+def _split_card_svg(x: float, y: float, cid: int, highlight: bool,
+                    costs: bool) -> tuple[str, float]:
+    """A split card's SVG text and smallest font size, made once per card and place."""
+    pic = Svg(0, 0)
+    _draw_split_card(pic, x, y, cid, highlight, costs)
+    return "".join(pic.items), pic.smallest_text
+
+
+def _draw_split_card(pic: Svg, x: float, y: float, cid: int, highlight: bool,
+                     costs: bool) -> None:
     card = catalog().card(cid)
     for k, (side, half) in enumerate(zip(card.sides(), card.halves)):
         hy = y + k * CARD_H / 2

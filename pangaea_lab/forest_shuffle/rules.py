@@ -10,8 +10,10 @@ puts them together (``state.apply(action)``: field types, then :func:`why`, then
 from __future__ import annotations
 
 import functools
-from dataclasses import replace
-from typing import Callable
+from dataclasses import fields, replace
+from itertools import repeat
+from operator import is_, itemgetter
+from typing import Any, Callable
 
 from ..core.engine import Handlers, WorkingCopy, listed
 from ..core.errors import IllegalAction, InvalidData
@@ -22,7 +24,7 @@ from .actions import (Decide, DrawCard, Finish, KeepHand, Mulligan, Pay, PlaceFr
 from .cards import SAPLING
 from .edition import catalog
 from .effects import EFFECT_KINDS, after_play_steps, free_options, place_free, resolve
-from .forest import Tree, can_join
+from .forest import Forest, Tree, can_join
 from .state import (CLEARING_LIMIT, HAND_LIMIT, HAND_SIZE, STEP_WORDS, GameState, Step,
                     dweller_of)
 
@@ -37,6 +39,48 @@ def _check_effect_kinds() -> None:
 _check_effect_kinds()
 
 
+#: the fields of a state, and those a working copy changes in place (see :attr:`Work.THAW`)
+_FIELDS = tuple(f.name for f in fields(GameState) if f.init)
+_NESTED = ("hands", "caves")
+_FLAT = ("clearing", "forests", "winter", "mulligan_left", "pending", "this_turn")
+_ZONES = _NESTED + _FLAT
+_PLAIN = tuple(name for name in _FIELDS if name not in _ZONES)
+_plain_of = itemgetter(*_PLAIN)
+_fields_of = itemgetter(*_FIELDS)
+
+
+class _Zone:
+    """A zone of the working copy, thawed into a list when first used: the list is kept on
+    the copy, hiding this descriptor from then on.  An action touches a few zones, and
+    copying every zone of every player for each action cost more than the rules.
+
+    A zone kept per player (``per_player``: hands and caves) becomes a list of the players'
+    rows in which only the current player's row is a list: the rules change only the hand
+    and cave of the player whose turn it is (the others stay tuples, so a change to one of
+    them would fail loudly, never pass unnoticed)."""
+
+    def __init__(self, per_player: bool) -> None:
+        self.per_player = per_player
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, w: "Work | None", owner: type | None = None) -> Any:
+        if w is None:
+            return self
+        state = w.state
+        value = list(state.__dict__[self.name])
+        if self.per_player:
+            value[state.current] = list(value[state.current])
+        w.__dict__[self.name] = value
+        return value
+
+
+#: the winter cards; the step of drawing a second card (steps are immutable values)
+_WINTER = frozenset(catalog().winter_ids)
+_DRAW_STEP = Step("draw")
+
+
 class Work(WorkingCopy):
     """A mutable copy of a state, used while one action is applied: the zones that change
     are lists, and the helpers below move cards between them."""
@@ -47,25 +91,76 @@ class Work(WorkingCopy):
     THAW = {"hands": 2, "clearing": 1, "forests": 1, "caves": 2, "winter": 1,
             "mulligan_left": 1, "pending": 1, "this_turn": 1}
 
+    hands = _Zone(per_player=True)
+    caves = _Zone(per_player=True)
+    clearing = _Zone(per_player=False)
+    forests = _Zone(per_player=False)
+    winter = _Zone(per_player=False)
+    mulligan_left = _Zone(per_player=False)
+    pending = _Zone(per_player=False)
+    this_turn = _Zone(per_player=False)
+
+    def __init__(self, state: GameState) -> None:  # pylint: disable=super-init-not-called
+        # The generic copy looks every field up by name and thaws the zones at once; here
+        # the other fields are taken in one pass and each zone is thawed when first used
+        # (the result is the same: the zones as lists, the other fields as they are).
+        fresh = self.__dict__
+        fresh.update(zip(_PLAIN, _plain_of(state.__dict__)))
+        fresh["state"] = state
+
     @property
     def over(self) -> bool:
         return self.phase == "over"
+
+    def peek(self, name: str) -> Any:
+        """A zone as it stands, without thawing it (to read, not to change)."""
+        return self.__dict__.get(name, self.state.__dict__[name])
 
     def option(self, name: str) -> bool:
         return self.state.option(name)
 
     def freeze(self) -> GameState:  # type: ignore[override]
         """The new state: caves counted into the forests, changed hands sorted, and nothing
-        pending once the game is over."""
+        pending once the game is over.  A zone used is frozen and kept as the old value when
+        equal; any other field counts as changed only when it was replaced."""
         old = self.state
-        self.forests = [f if f.cave == len(c) else replace(f, cave=len(c))
-                        for f, c in zip(self.forests, self.caves)]
-        self.hands = [prev if len(prev) == len(new) and set(prev) == set(new) else sorted(new)
-                      for prev, new in zip(old.hands, self.hands)]
+        before = old.__dict__
+        now = self.__dict__
+        caves = now.get("caves", old.caves)
+        if "forests" in now or "caves" in now or not before.get("_caves_counted") and any(
+                f.cave != len(c) for f, c in zip(old.forests, caves)):
+            self.forests = [f if f.cave == len(c) else replace(f, cave=len(c))
+                            for f, c in zip(self.forests, caves)]
+        if "hands" in now:
+            hands = now["hands"]
+            for p, (prev, new) in enumerate(zip(old.hands, hands)):
+                same = tuple(new)
+                if same == prev or (len(prev) == len(same) and set(prev) == set(same)):
+                    hands[p] = prev
+                else:
+                    hands[p] = tuple(sorted(same))
         if self.over:
             self.pending.clear()
             self.busy = False
-        return super().freeze()
+        plain = _plain_of(now)
+        changed = not all(map(is_, plain, _plain_of(before)))
+        values = dict(zip(_FIELDS, _fields_of(before)))
+        values.update(zip(_PLAIN, plain))
+        # the zones used back into tuples (hands and caves hold tuples or lists of card ids)
+        for name in _ZONES:
+            if name in now:
+                value = tuple(map(tuple, now[name])) if name in _NESTED else tuple(now[name])
+                if value != before[name]:
+                    values[name] = value
+                    changed = True
+        if not changed:
+            return old
+        # ``values`` are the new state's fields: it is made as ``dataclasses.replace`` would
+        # (the state class has no checks on creation), without its per-field bookkeeping
+        values["_caves_counted"] = True     # a private note: its forests count its caves
+        new = object.__new__(GameState)
+        new.__dict__.update(values)
+        return new
 
     # ----- cards moving -------------------------------------------------------------------
 
@@ -82,7 +177,7 @@ class Work(WorkingCopy):
                 self.end_game("the deck ran out")
                 return None
             card, self.deck = self.deck[0], self.deck[1:]
-            if catalog().card(card).kind == "winter":
+            if card in _WINTER:
                 self.winter.append(card)
                 if len(self.winter) >= 3:
                     self.end_game("the third winter card was revealed")
@@ -139,11 +234,12 @@ class Work(WorkingCopy):
 
     def end_turn(self) -> None:
         """Clear a full clearing, then give an extra turn or pass to the next player."""
-        if len(self.clearing) >= CLEARING_LIMIT:
+        if len(self.peek("clearing")) >= CLEARING_LIMIT:
             self.box += tuple(self.clearing)
             self.clearing.clear()
         self.busy = False
-        self.this_turn.clear()
+        if self.peek("this_turn"):
+            self.this_turn.clear()
         self.turn += 1
         if not self.deck:
             self.end_game("the deck ran out")
@@ -151,7 +247,7 @@ class Work(WorkingCopy):
         if self.extra_turns > 0:
             self.extra_turns -= 1
         else:
-            self.current = (self.current + 1) % len(self.hands)
+            self.current = (self.current + 1) % len(self.peek("hands"))
 
     def play(self, action: Action, via: str) -> None:
         p = self.current
@@ -177,7 +273,8 @@ class Work(WorkingCopy):
 # ----- legal actions ----------------------------------------------------------------------
 
 def _card_plays(cid: int) -> tuple:
-    """How a card can be played: ("tree", cost) or ((side, species, cost), ...) per half."""
+    """How a card can be played: ("tree", cost) or ((side, species, cost, stacks), ...) per
+    half (``stacks``: the species may share a slot, as Hares and Toads do)."""
     cached = _PLAYS.get(cid)
     if cached is None:
         cat = catalog()
@@ -185,13 +282,53 @@ def _card_plays(cid: int) -> tuple:
         if card.is_tree:
             cached = ("tree", cat.species(str(card.species)).cost)
         else:
-            cached = tuple((side, h.species, cat.species(h.species).cost)
+            cached = tuple((side, h.species, cat.species(h.species).cost,
+                            cat.species(h.species).stack != 1)
                            for side, h in zip(card.sides(), card.halves))
         _PLAYS[cid] = cached
     return cached
 
 
 _PLAYS: dict[int, tuple] = {}
+#: the dearest cost of any card: a budget above it allows the same plays
+_DEAREST = max(sp.cost for sp in catalog().all_species())
+
+
+def _empty_slots(forest: Forest) -> dict[str, tuple[int, ...]]:
+    """Per side, the trees whose slot on that side is empty; worked out once per forest
+    (forests never change).  Only an empty slot takes a card that cannot share one."""
+    cached = forest.__dict__.get("_empty")
+    if cached is None:
+        top: list[int] = []
+        bottom: list[int] = []
+        left: list[int] = []
+        right: list[int] = []
+        for i, t in enumerate(forest.trees):
+            if not t.top:
+                top.append(i)
+            if not t.bottom:
+                bottom.append(i)
+            if not t.left:
+                left.append(i)
+            if not t.right:
+                right.append(i)
+        cached = {"top": tuple(top), "bottom": tuple(bottom), "left": tuple(left),
+                  "right": tuple(right)}
+        object.__setattr__(forest, "_empty", cached)
+    return cached
+
+
+def _made(cls: type, *args: Any) -> Any:
+    """The action ``cls(*args)``: actions are immutable values, so each one the legal lists
+    offer is built once and reused."""
+    key = (cls, args)
+    action = _ACTIONS.get(key)
+    if action is None:
+        action = _ACTIONS[key] = cls(*args)
+    return action
+
+
+_ACTIONS: dict[tuple, Action] = {}
 
 
 def play_options(st: GameState, allowed: tuple[int, ...] | None = None) -> list[Action]:
@@ -199,31 +336,91 @@ def play_options(st: GameState, allowed: tuple[int, ...] | None = None) -> list[
     p = st.current
     hand = st.hands[p]
     budget = len(hand) - 1
-    trees_in_forest = st.forests[p].trees
+    forest = st.forests[p]
     placed_now = st.this_turn
-    trees, dwellers, saplings = [], [], []
+    trees: list[Action] = []
+    dwellers: list[Action] = []
+    saplings: list[Action] = []
+    # a card's plays depend on the forest, the budget (up to the dearest cost) and, for
+    # cards that share a slot, the cards placed this turn: with none placed (a turn's
+    # start), each card's plays are kept with the (immutable) forest
+    kept = None
+    if not placed_now:
+        kept = forest.__dict__.get("_plays")
+        if kept is None:
+            kept = {}
+            object.__setattr__(forest, "_plays", kept)
+    b = min(budget, _DEAREST)
     for c in hand:
         if allowed is not None and c not in allowed:
             continue
-        plays = _card_plays(c)
-        if plays[0] == "tree":
-            if plays[1] <= budget:
-                trees.append(PlayTree(c))
+        if kept is None:
+            plays = _plays_of(c, budget, forest, placed_now)
         else:
-            for side, species, cost in plays:
-                if cost > budget:
-                    continue
-                for i, tree in enumerate(trees_in_forest):
-                    slot = getattr(tree, side)
-                    if not slot or can_join(slot, species, placed_now) is None:
-                        dwellers.append(PlayDweller(c, side, i))
-        saplings.append(PlaySapling(c))
+            plays = kept.get((c, b))
+            if plays is None:
+                plays = kept[(c, b)] = _plays_of(c, budget, forest, placed_now)
+        if plays[0]:
+            trees += plays[0]
+        if plays[1]:
+            dwellers += plays[1]
+        saplings.append(plays[2])
     return trees + dwellers + saplings
 
 
+def _plays_of(c: int, budget: int, forest: Forest, placed_now: tuple[int, ...]
+              ) -> tuple[list[Action], list[Action], Action]:
+    """The ways to play card ``c``: as a tree, into slots of the forest, as a sapling."""
+    plays = _card_plays(c)
+    trees: list[Action] = []
+    dwellers: list[Action] = []
+    if plays[0] == "tree":
+        if plays[1] <= budget:
+            trees.append(_made(PlayTree, c))
+    else:
+        empty = _empty_slots(forest)
+        for side, species, cost, stacks in plays:
+            if cost > budget:
+                continue
+            if not stacks:      # can_join refuses any card in the slot
+                dwellers += [_made(PlayDweller, c, side, i) for i in empty[side]]
+                continue
+            for i, tree in enumerate(forest.trees):
+                slot = getattr(tree, side)
+                if not slot or can_join(slot, species, placed_now) is None:
+                    dwellers.append(_made(PlayDweller, c, side, i))
+    return trees, dwellers, _made(PlaySapling, c)
+
+
 def _draw_options(st: GameState) -> list[Action]:
-    out: list[Action] = [DrawCard(None)] if st.deck else []
-    return out + [DrawCard(c) for c in st.clearing]
+    key = (bool(st.deck), tuple(st.clearing))
+    made = _DRAW_LISTS.get(key)
+    if made is None:
+        out: list[Action] = [_made(DrawCard, None)] if st.deck else []
+        made = _kept(_DRAW_LISTS, key, out + [_made(DrawCard, c) for c in st.clearing])
+    return list(made)
+
+
+def _pay_options(hand: tuple[int, ...]) -> list[Action]:
+    hand = tuple(hand)
+    made = _PAY_LISTS.get(hand)
+    if made is None:
+        made = _kept(_PAY_LISTS, hand, [_made(Pay, c) for c in hand])
+    return list(made)
+
+
+def _kept(table: dict, key: Any, actions: list[Action]) -> tuple[Action, ...]:
+    """``actions`` kept in ``table`` (bounded) under ``key``, as a tuple."""
+    if len(table) >= 20_000:        # a long simulation: start the table again
+        table.clear()
+    made = table[key] = tuple(actions)
+    return made
+
+
+#: lists of actions already made: the draws for (deck not empty, clearing), the payments
+#: for a hand
+_DRAW_LISTS: dict[tuple, tuple[Action, ...]] = {}
+_PAY_LISTS: dict[tuple, tuple[Action, ...]] = {}
 
 
 def legal_actions(st: GameState) -> list[Action]:
@@ -239,9 +436,10 @@ def legal_actions(st: GameState) -> list[Action]:
     if step.kind == "draw":
         return _draw_options(st)
     if step.kind == "pay":
-        return [Pay(c) for c in hand]
+        return _pay_options(hand)
     if step.kind in ("mushroom", "effect", "bonus"):
-        return [Decide(step.kind, step.tag, True), Decide(step.kind, step.tag, False)]
+        return [_made(Decide, step.kind, step.tag, True),
+                _made(Decide, step.kind, step.tag, False)]
     if step.kind == "free":
         w = Work(st)
         return [PlaceFree(c, s, i) for c, s, i in free_options(w, step.tag)] + [Finish("free")]
@@ -257,8 +455,8 @@ def legal_actions(st: GameState) -> list[Action]:
 def why(st: GameState, action: Action) -> IllegalAction | None:
     """``None`` if ``action`` is legal now, else the :class:`IllegalAction` saying which rule
     forbids it (in plain words, with a few legal alternatives)."""
-    if listed(st, action):
-        return None
+    if any(map(is_, st.legal_actions(), repeat(action))) or listed(st, action):
+        return None     # (an action taken from the list is found without hashing it)
     return _why(st, action)
 
 
@@ -404,7 +602,7 @@ def _draw(w: Work, action: DrawCard, step: Step | None) -> None:
         w.hands[p].append(action.card)
     if (step is None and not w.over and len(w.hands[p]) < HAND_LIMIT
             and (w.deck or w.clearing)):
-        w.pending.insert(0, Step("draw"))
+        w.pending.insert(0, _DRAW_STEP)
 
 
 @_on(PlayTree, PlaySapling, PlayDweller)

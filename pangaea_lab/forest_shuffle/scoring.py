@@ -15,6 +15,7 @@ its share, in play order, so the shares add up to the set's total.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Callable, Mapping, Sequence
 
 from ..core.protocol import ScoreBreakdown
@@ -50,8 +51,21 @@ class _Facts:
     """Counts about one forest that many rules share, computed once."""
 
     def __init__(self, forest: Forest) -> None:
-        cat = catalog()
         self.forest = forest
+        # the counts are kept with the (immutable) forest, without a link back to it
+        counts = forest.__dict__.get("_counts")
+        if counts is None:
+            self._count()
+            counts = (self.species, self.types, self.symbols, self.bees_at, self.tree_total,
+                      self.all_species)
+            object.__setattr__(forest, "_counts", counts)
+        else:
+            (self.species, self.types, self.symbols, self.bees_at, self.tree_total,
+             self.all_species) = counts
+
+    def _count(self) -> None:
+        cat = catalog()
+        forest = self.forest
         self.species: dict[str, int] = {}
         self.types: dict[str, int] = {TREE_TYPE: len(forest.trees)}
         self.symbols: dict[str, int] = {}
@@ -226,12 +240,44 @@ def score(forests: Sequence[Forest]) -> list[ForestScore]:
     Woodpecker compare each forest with all the others passed in."""
     if isinstance(forests, Forest):
         forests = [forests]
-    facts = []
-    for k, f in enumerate(forests):
-        if not isinstance(f, Forest):
-            f = Forest.from_dict(f)
-        facts.append(_Facts(f))
-    return [_score(f, facts[:k] + facts[k + 1:], k) for k, f in enumerate(facts)]
+    forests = [f if isinstance(f, Forest) else Forest.from_dict(f) for f in forests]
+    views = [_rival_view(f) for f in forests]
+    out = []
+    for k, forest in enumerate(forests):
+        rivals = views[:k] + views[k + 1:]
+        # a forest's points depend on its rivals only through the best of these counts
+        key = (k, tuple(map(max, zip(*rivals))) if rivals else None)
+        kept = forest.__dict__.get("_scored")
+        if kept is None:
+            kept = {}
+            object.__setattr__(forest, "_scored", kept)
+        result = kept.get(key)
+        if result is None:
+            if len(kept) >= 16:
+                kept.clear()
+            others = [_Facts(f) for j, f in enumerate(forests) if j != k]
+            result = kept[key] = _score(_Facts(forest), others, k)
+        out.append(result)
+    return out
+
+
+def _rival_view(forest: Forest) -> tuple[int, ...]:
+    """What a rival's forest shows to the rules that compare forests ("majority" and
+    "most_trees"): its tree total, and per tree species (and saplings) the trees of that
+    species with the Carpenter Bees at them.  Worked out once per forest (forests never
+    change); the scores of a forest, kept with it, are keyed by the best of these among
+    its rivals."""
+    cached = forest.__dict__.get("_rival_view")
+    if cached is None:
+        facts = _Facts(forest)
+        cached = (facts.tree_total,) + tuple(facts.with_bees(name) for name in _hosts())
+        object.__setattr__(forest, "_rival_view", cached)
+    return cached
+
+
+@lru_cache(maxsize=1)
+def _hosts() -> tuple[str, ...]:
+    return tuple(catalog().tree_species()) + (SAPLING,)
 
 
 def game_scores(state: Any) -> list[ForestScore]:

@@ -22,7 +22,7 @@ from ..core.protocol import GameState as BaseState
 from ..core.validate import require
 from .cards import SAPLING, SIDES
 from .edition import catalog, rules_data
-from .forest import Dweller, Forest, Tree, can_join
+from .forest import Dweller, Forest, Tree, can_join, check_place
 from .game import GAME
 
 #: step kinds that wait for the player; all others resolve on their own
@@ -100,16 +100,23 @@ def tree_of(card: int, sapling: bool) -> Tree:
 def forest_from_data(trees: tuple, cave: int, where: str) -> Forest:
     """A game forest from the (already type-checked) save form of :func:`forest_to_data`;
     a card that cannot lie where the save puts it is refused naming the tree."""
-    forest = Forest(cave=cave)
+    built = []
     for i, (cid, sapling, slots) in enumerate(trees):
         try:
-            forest = forest.plant(tree_of(cid, sapling))
+            tree = tree_of(cid, sapling)
+            laid = {}
             for side in SIDES:
+                slot: tuple[Dweller, ...] = ()
                 for d in slots.get(side, ()):
-                    forest = forest.place(i, side, dweller_of(d, side))
+                    dweller = dweller_of(d, side)
+                    check_place(slot, i, side, dweller)     # as Forest.place checks
+                    slot += (dweller,)
+                laid[side] = slot
         except InvalidData as exc:
             raise InvalidData(f"{where}[{i}]: {exc}") from None
-    return forest
+        # the tree with its slots made at once (the same value as placing card by card)
+        built.append(Tree(tree.species, tree.card, **laid))
+    return Forest(trees=tuple(built), cave=cave)
 
 
 # ----- the save file's declared shape ---------------------------------------------------------

@@ -11,6 +11,7 @@ never colour alone.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Iterable
 
 from ..core.palette import HIGHLIGHT_DARK, HIGHLIGHT_LIGHT, ink_on
@@ -71,8 +72,11 @@ def board_svg(state, highlight: Iterable[Any] = (), title: str | None = None) ->
     pic.text(width - GAP, 16, f"{ed.name} [{ed.label}]", size=11, anchor="end",
              fill="#555555")
 
+    names = _names(state)
     for i, (cid, spaces) in enumerate(state.slots):
-        _draw_card(pic, state, i, cid, spaces, GAP + i * (CARD_W + GAP), TOP, marks)
+        mine = tuple((h, n) for h, n in marks.items() if h == ("slot", i) or h[:1] == (i,)
+                     and len(h) == 2)
+        pic.raw(*_card_svg(ed, names, i, cid, spaces, GAP + i * (CARD_W + GAP), TOP, mine))
     for i in range(len(state.slots), n_slots):
         x = GAP + i * (CARD_W + GAP)
         pic.rect(x, TOP, CARD_W, CARD_H, fill="none", stroke="#cccccc",
@@ -80,15 +84,51 @@ def board_svg(state, highlight: Iterable[Any] = (), title: str | None = None) ->
         pic.text(x + CARD_W / 2, TOP + CARD_H / 2, f"slot {i + 1}: later", size=10,
                  fill="#aaaaaa")
 
-    _draw_tree(pic, state, 20, tree_top, marks)
+    tree_marks = tuple((h, n) for h, n in marks.items() if len(h) == 1)
+    pic.raw(*_tree_svg(ed, names, state.altars, state.tree_markers, state.root_tokens,
+                       state.root_colours, 20, tree_top, tree_marks))
     _draw_players(pic, state, 470, tree_top)
     # the picture shrinks to fit a narrow notebook column (core.svg sets max-width: 100%)
     return as_image(pic.render())
 
 
-def _draw_card(pic: Svg, state, i: int, cid: str, spaces, x: float, y: float,
-               marks: set) -> None:
-    ed = state.edition
+def _names(state) -> tuple[str, ...]:
+    """The players' names, as the drawing writes them."""
+    return tuple(state.player_name(p) for p in range(state.num_players))
+
+
+def _name_of(names: tuple[str, ...], m: int) -> str:
+    if m == NEUTRAL:
+        return "neutral marker"
+    return names[m] if 0 <= m < len(names) else f"Player {m + 1}"
+
+
+def _recorded(draw: Any, *args: Any) -> tuple[str, float]:
+    """What ``draw(pic, *args)`` adds to a drawing, as SVG text and its smallest font size
+    (for :meth:`Svg.raw`)."""
+    pic = Svg(0, 0)
+    draw(pic, *args)
+    return "".join(pic.items), pic.smallest_text
+
+
+# A board redrawn after one action shows mostly what it showed before: each card, the
+# Great Tree and each player's line are drawn once per look and kept.
+
+@lru_cache(maxsize=2048)
+def _card_svg(ed, names: tuple[str, ...], i: int, cid: str, spaces, x: float, y: float,
+              marks: tuple) -> tuple[str, float]:
+    return _recorded(_draw_card, ed, names, i, cid, spaces, x, y, dict(marks))
+
+
+@lru_cache(maxsize=512)
+def _tree_svg(ed, names: tuple[str, ...], altars: tuple, markers: tuple, tokens: tuple,
+              colours: tuple, x0: float, y0: float, marks: tuple) -> tuple[str, float]:
+    return _recorded(_draw_tree, ed, names, altars, markers, tokens, colours, x0, y0,
+                     dict(marks))
+
+
+def _draw_card(pic: Svg, ed, names: tuple[str, ...], i: int, cid: str, spaces, x: float,
+               y: float, marks: dict) -> None:
     card = ed.cards[cid]
     colour = ed.draw[card.colour]
     lit = ("slot", i) in marks
@@ -118,7 +158,7 @@ def _draw_card(pic: Svg, state, i: int, cid: str, spaces, x: float, y: float,
         sp = card.spaces[j]
         cx, cy = x + 10 + step * (j + 0.5), y + 32
         lit = (i, j) in marks
-        who = ", ".join(_who(state, m) for m in occ) or "free"
+        who = ", ".join(_name_of(names, m) for m in occ) or "free"
         tip = (f"space {j + 1}: {sp.effect.describe(ed.names)}; "
                f"{'cost ' + (ed.names.get(sp.cost, sp.cost)) if sp.cost else 'no cost'}; {who}")
         pic.circle(cx, cy, radius, fill="#efe9dc", stroke=HIGHLIGHT_DARK if lit else "#777777",
@@ -153,8 +193,8 @@ def _draw_card(pic: Svg, state, i: int, cid: str, spaces, x: float, y: float,
                  size=8, anchor="start", fill="#555555")
 
 
-def _draw_tree(pic: Svg, state, x0: float, y0: float, marks: set) -> None:
-    ed = state.edition
+def _draw_tree(pic: Svg, ed, names: tuple[str, ...], altars: tuple, markers: tuple,
+               tokens: tuple, colours: tuple, x0: float, y0: float, marks: dict) -> None:
     pos = tree_positions(ed)
     cx, cy, unit = x0 + 230, y0 + 190, 120
     pic.text(x0, y0 + 4, "The Great Tree", size=12, anchor="start", font_weight="bold")
@@ -167,7 +207,7 @@ def _draw_tree(pic: Svg, state, x0: float, y0: float, marks: set) -> None:
     for t, space in enumerate(ed.tree):
         px, py = pos[t]
         sx, sy = cx + px * unit, cy + py * unit * 0.6
-        altar = state.altars[t]
+        altar = altars[t]
         lit = (t,) in marks
         if space.altar:
             label = space.effect.describe(ed.names, altar)
@@ -177,11 +217,11 @@ def _draw_tree(pic: Svg, state, x0: float, y0: float, marks: set) -> None:
                 "no altar yet: free, then place an Altar tile"
         else:
             k = roots.index(t)
-            label = f"{state.root_tokens[k]} set-aside {ed.names[state.root_colours[k]]}"
-            ring = ed.draw[state.root_colours[k]]
+            label = f"{tokens[k]} set-aside {ed.names[colours[k]]}"
+            ring = ed.draw[colours[k]]
             extra = "root space, free"
-        m = state.tree_markers[t]
-        who = _who(state, m) if m is not None else "free"
+        m = markers[t]
+        who = _name_of(names, m) if m is not None else "free"
         pic.circle(sx, sy, 22, fill="#f3ead8", stroke=HIGHLIGHT_DARK if lit else ring,
                    stroke_width=7 if lit else 6 if altar or not space.altar else 2,
                    title=f"{space.id}: {label}; {extra}; {who}", data_cell=str(t))
@@ -201,7 +241,7 @@ def _draw_tree(pic: Svg, state, x0: float, y0: float, marks: set) -> None:
         pic.text(sx, sy - 30, space.id, size=9, font_weight="bold")
         short = {"favor_any": "any 2", "points": "5 pts", "rune_and_altar_favor": "rune+1",
                  "points_altar_colour": "pt/altar", "block_and_altar_favor": "block+1",
-                 "altar_favor": "+3", "set_aside": f"+{state.root_tokens[roots.index(t)]}"
+                 "altar_favor": "+3", "set_aside": f"+{tokens[roots.index(t)]}"
                  if not space.altar else ""}.get(space.effect.type, space.effect.type)
         pic.text(sx, sy + 31, short, size=9)
 
@@ -218,35 +258,61 @@ def _tag(pic: Svg, x: float, y: float, number: int) -> None:
 
 def _draw_players(pic: Svg, state, x0: float, y0: float) -> None:
     ed = state.edition
-    pic.text(x0, y0 + 4, "Players", size=12, anchor="start", font_weight="bold")
-    sw = 22
-    for k, c in enumerate(ed.colours):
-        pic.text(x0 + 150 + k * sw + sw / 2, y0 + 20, ed.names[c][:2], size=8, fill="#555555")
-    pic.text(x0 + 150 + len(ed.colours) * sw + 6, y0 + 20, "hand runes pts", size=8,
-             anchor="start", fill="#555555")
+    pic.raw(*_players_head_svg(ed, x0, y0))
+    current = state.current_player
     for p in range(state.num_players):
-        y = y0 + 36 + p * 28
-        current = p == state.current_player
-        pic.circle(x0 + 8, y, 7, fill=_marker_fill(p), stroke="#000000", stroke_width=2)
-        pic.text(x0 + 8, y, _seat_letter(p), size=8, fill=ink_on(_marker_fill(p)),
-                 font_weight="bold")
-        pic.text(x0 + 20, y, state.player_name(p) + (" *" if current else ""), size=11,
-                 anchor="start", font_weight="bold" if current else None)
-        for k, c in enumerate(ed.colours):
-            n = state.favor[p][k]
-            pic.rect(x0 + 150 + k * sw, y - 9, sw - 3, 18, fill=ed.draw[c] if n else "#ffffff",
-                     stroke=ed.draw[c], title=f"{ed.names[c]}: {n}")
-            pic.text(x0 + 150 + k * sw + (sw - 3) / 2, y, str(n), size=10,
-                     fill=ink_on(ed.draw[c]) if n else "#767676")
-        pic.text(x0 + 150 + len(ed.colours) * sw + 6, y,
-                 f"{state.hand[p]}    {len(state.rune_hands[p])}    {sum(state.points[p])}",
-                 size=10, anchor="start")
+        pic.raw(*_player_svg(ed, x0, y0 + 36 + p * 28, p, state.player_name(p), p == current,
+                             state.favor[p], state.hand[p], len(state.rune_hands[p]),
+                             sum(state.points[p])))
     y = y0 + 36 + state.num_players * 28
     supply = " ".join(f"{ed.names[c][:2]} {n}" for c, n in zip(ed.colours, state.supply))
     pic.text(x0, y, f"supply: {supply}", size=9, anchor="start", fill="#555555")
     pic.text(x0, y + 14, f"runes left {len(state.rune_deck)}; New Start cards left "
              f"{len(state.new_start_deck)}; neutral markers at the tree {state.neutral_home}",
              size=9, anchor="start", fill="#555555")
+
+
+_SWATCH = 22
+
+
+@lru_cache(maxsize=64)
+def _players_head_svg(ed, x0: float, y0: float) -> tuple[str, float]:
+    return _recorded(_draw_players_head, ed, x0, y0)
+
+
+def _draw_players_head(pic: Svg, ed, x0: float, y0: float) -> None:
+    sw = _SWATCH
+    pic.text(x0, y0 + 4, "Players", size=12, anchor="start", font_weight="bold")
+    for k, c in enumerate(ed.colours):
+        pic.text(x0 + 150 + k * sw + sw / 2, y0 + 20, ed.names[c][:2], size=8, fill="#555555")
+    pic.text(x0 + 150 + len(ed.colours) * sw + 6, y0 + 20, "hand runes pts", size=8,
+             anchor="start", fill="#555555")
+
+
+@lru_cache(maxsize=2048)
+def _player_svg(ed, x0: float, y: float, p: int, name: str, current: bool, favor: tuple,
+                hand: int, runes: int, points: int) -> tuple[str, float]:
+    return _recorded(_draw_player, ed, x0, y, p, name, current, favor, hand, runes, points)
+
+
+def _draw_player(pic: Svg, ed, x0: float, y: float, p: int, name: str, current: bool,
+                 favor: tuple, hand: int, runes: int, points: int) -> None:
+    """A player's line: seat, name (starred while deciding), favor tokens by colour, markers
+    in hand, runes and points."""
+    sw = _SWATCH
+    pic.circle(x0 + 8, y, 7, fill=_marker_fill(p), stroke="#000000", stroke_width=2)
+    pic.text(x0 + 8, y, _seat_letter(p), size=8, fill=ink_on(_marker_fill(p)),
+             font_weight="bold")
+    pic.text(x0 + 20, y, name + (" *" if current else ""), size=11,
+             anchor="start", font_weight="bold" if current else None)
+    for k, c in enumerate(ed.colours):
+        n = favor[k]
+        pic.rect(x0 + 150 + k * sw, y - 9, sw - 3, 18, fill=ed.draw[c] if n else "#ffffff",
+                 stroke=ed.draw[c], title=f"{ed.names[c]}: {n}")
+        pic.text(x0 + 150 + k * sw + (sw - 3) / 2, y, str(n), size=10,
+                 fill=ink_on(ed.draw[c]) if n else "#767676")
+    pic.text(x0 + 150 + len(ed.colours) * sw + 6, y, f"{hand}    {runes}    {points}",
+             size=10, anchor="start")
 
 
 def action_cells(state, action) -> list[tuple]:

@@ -13,7 +13,11 @@ checked, then :func:`why`, then its handler).
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 from functools import lru_cache
+from itertools import repeat
+from operator import is_, itemgetter
+from types import SimpleNamespace
 from typing import Any
 
 from ..core.engine import Handlers, WorkingCopy
@@ -61,16 +65,52 @@ def _space_note(ed: Edition, cid: str, j: int) -> str:
 
 def _card_offers(s: GameState, player: int) -> list[Action]:
     ed = s.edition
+    memo = _memo(ed)
+    offers = memo["offer_card"]
+    index = memo["colour_index"]
+    held = s.favor[player]
+    majority = None
     out: list[Action] = []
     for i, (cid, spaces) in enumerate(s.slots):
-        card = ed.cards[cid]
+        costs = memo["costs"].get(cid)
+        if costs is None:
+            costs = memo["costs"][cid] = tuple(sp.cost for sp in ed.cards[cid].spaces)
         for j, occ in enumerate(spaces):
             if occ:
                 continue
-            cost = card.spaces[j].cost
-            pays = [None] if cost is None else _pay_options(s, player, cost)
-            out += [_offer_card(ed, cid, i, j, pay) for pay in pays]
+            cost = costs[j]
+            if cost is None:
+                pays: Any = _FREE
+            elif cost == "majority":     # as _pay_options: the same for every such space
+                if majority is None:
+                    majority = _pay_options(s, player, cost)
+                pays = majority
+            else:
+                pays = (cost,) if held[index[cost]] >= 1 else ()
+            for pay in pays:
+                key = (cid, i, j, pay)
+                action = offers.get(key)
+                if action is None:
+                    action = offers[key] = _offer_card(ed, cid, i, j, pay)
+                out.append(action)
     return out
+
+
+_FREE = (None,)
+
+
+def _memo(ed: Edition) -> dict[str, Any]:
+    """Look-ups the legal actions need, worked out once per edition and kept with it (an
+    edition never changes): colour positions, the root spaces, the costs of each card's
+    spaces, and the offer actions built so far (actions are immutable values)."""
+    memo = ed.__dict__.get("_rules_memo")
+    if memo is None:
+        memo = {"colour_index": {c: k for k, c in enumerate(ed.colours)},
+                "roots": {t: k for k, t in enumerate(root_spaces(ed))},
+                "costs": {}, "offer_card": {}, "offer_root": {}, "rune_gain": {},
+                "rune_move": {}}
+        ed.__dict__["_rules_memo"] = memo
+    return memo
 
 
 @lru_cache(maxsize=8192)
@@ -95,24 +135,31 @@ def _offer_tree(ed: Edition, t: int, altar: str | None) -> OfferTree:
 
 def _tree_offers(s: GameState, player: int) -> list[Action]:
     ed = s.edition
+    memo = _memo(ed)
     out: list[Action] = []
+    markers, altars = s.tree_markers, s.altars
     for t, space in enumerate(ed.tree):
-        if s.tree_markers[t] is not None:
+        if markers[t] is not None:
             continue
-        altar = s.altars[t]
+        altar = altars[t]
         if space.altar and altar is not None:
-            if s.favor[player][ed.colours.index(altar)] >= ed.altar_cost:
+            if s.favor[player][memo["colour_index"][altar]] >= ed.altar_cost:
                 out.append(_offer_tree(ed, t, altar))
         elif space.altar:
             out.append(_offer_tree(ed, t, None))
         else:
-            k = root_spaces(ed).index(t)
+            k = memo["roots"][t]
             left = s.root_tokens[k]
             if not left and ed.emptied_root == "closed":
                 continue
-            what = f"take {left} set-aside {ed.names[s.root_colours[k]]}" if left else \
-                "the set-aside tokens are gone: no effect"
-            out.append(OfferTree(t, None, note=f"root space, {what} (free)"))
+            key = (t, left, s.root_colours[k])
+            action = memo["offer_root"].get(key)
+            if action is None:
+                what = f"take {left} set-aside {ed.names[s.root_colours[k]]}" if left else \
+                    "the set-aside tokens are gone: no effect"
+                action = memo["offer_root"][key] = OfferTree(t, None,
+                                                             note=f"root space, {what} (free)")
+            out.append(action)
     return out
 
 
@@ -145,10 +192,14 @@ def _free_card_spaces(s: GameState) -> list[tuple[int, int]]:
 def _rune_actions(s: GameState, player: int, window: bool = False) -> list[Action]:
     """Playable runes, one per distinct kind of tile in hand (identical tiles act alike).
     ``window``: the season is ending and ``player`` plays outside their turn, so only
-    any-time runes count (and no offering can be made)."""
+    any-time runes count (and no offering can be made).  ``s`` may also be a working copy's
+    :meth:`~_Work.view` (fields maybe as lists), when the rules only ask whether a rune can
+    be played: the tiles are then looked at in hand order, not sorted, which changes only
+    the order of the list."""
     ed = s.edition
     out: list[Action] = []
     seen = set()
+    free = own = moves = None     # worked out for the first rune that moves a marker
     for rid in s.rune_hands[player]:
         rune = ed.runes[rid]
         sig = (rune.kind, rune.colour, rune.count, rune.slot, rune.timing)
@@ -160,13 +211,21 @@ def _rune_actions(s: GameState, player: int, window: bool = False) -> list[Actio
         if rune.start_of_turn and s.offered:
             continue
         if rune.kind == "gain_favor":
-            out.append(RuneGain(rid, note=f"{rune.describe(ed.names)} ({rune.timing_words()})"))
+            gains = _memo(ed)["rune_gain"]
+            action = gains.get(rid)
+            if action is None:
+                action = gains[rid] = RuneGain(
+                    rid, note=f"{rune.describe(ed.names)} ({rune.timing_words()})")
+            out.append(action)
         elif rune.kind == "offer_occupied":
             if not s.offered and not window:
                 out += _rune_offers(s, player, rid)
         else:
-            free = _free_card_spaces(s)
-            for fi, fj in _own_card_markers(s, player):
+            if free is None:
+                free = _free_card_spaces(s)
+                own = _own_card_markers(s, player)
+                moves = _memo(ed)["rune_move"]
+            for fi, fj in own:
                 if rune.kind == "move_from_slot" and fi != rune.slot - 1:
                     continue
                 for ti, tj in free:
@@ -175,7 +234,13 @@ def _rune_actions(s: GameState, player: int, window: bool = False) -> list[Actio
                     if rune.kind == "move_to_colour" and \
                             ed.cards[s.slots[ti][0]].colour != rune.colour:
                         continue
-                    out.append(RuneMove(rid, fi, fj, ti, tj))
+                    key = (rid, fi, fj, ti, tj)
+                    action = moves.get(key)
+                    if action is None:
+                        if len(moves) >= 50_000:    # a bound on memory
+                            moves.clear()
+                        action = moves[key] = RuneMove(rid, fi, fj, ti, tj)
+                    out.append(action)
     return out
 
 
@@ -222,6 +287,47 @@ def _card_note(ed: Edition, cid: str) -> str:
 
 # ----- applying actions ------------------------------------------------------------------
 
+#: the fields of a state: those a working copy thaws one level deep, two levels deep (rows
+#: per player), and the others (replaced when they change); ``slots`` is thawed on its own
+_FIELDS = tuple(f.name for f in fields(GameState) if f.init)
+_FLAT = ("supply", "root_tokens", "altars", "tree_markers", "hand", "set_aside", "pending")
+_ROWS = ("favor", "rune_hands", "points")
+_THAWED = _FLAT + _ROWS + ("slots",)
+_PLAIN = tuple(name for name in _FIELDS if name not in _THAWED)
+_plain_of = itemgetter(*_PLAIN)
+_fields_of = itemgetter(*_FIELDS)
+
+
+def _thaw_flat(value: tuple) -> list:
+    return list(value)
+
+
+def _thaw_rows(value: tuple) -> list:
+    return [list(row) for row in value]
+
+
+def _thaw_slots(value: tuple) -> list:
+    return [[cid, list(spaces)] for cid, spaces in value]
+
+
+class _Thawed:
+    """A field of the working copy thawed into lists when first used: the lists are kept on
+    the copy, hiding this descriptor from then on (an action changes a few fields, and
+    copying all of them for every action cost more than the rules)."""
+
+    def __init__(self, thaw: Any) -> None:
+        self.thaw = thaw
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, w: Any, owner: type | None = None) -> Any:
+        if w is None:
+            return self
+        value = w.__dict__[self.name] = self.thaw(w.state.__dict__[self.name])
+        return value
+
+
 class _Work(WorkingCopy):
     """A working copy of a state while one action is applied: the changing fields thawed into
     lists, with the small operations of the rules; :meth:`freeze` makes the new state."""
@@ -232,16 +338,84 @@ class _Work(WorkingCopy):
             "tree_markers": 1, "rune_hands": 2, "points": 2, "hand": 1, "set_aside": 1,
             "pending": 1}
 
-    def __init__(self, state: GameState) -> None:
-        super().__init__(state)
+    supply = _Thawed(_thaw_flat)
+    root_tokens = _Thawed(_thaw_flat)
+    altars = _Thawed(_thaw_flat)
+    tree_markers = _Thawed(_thaw_flat)
+    hand = _Thawed(_thaw_flat)
+    set_aside = _Thawed(_thaw_flat)
+    pending = _Thawed(_thaw_flat)
+    favor = _Thawed(_thaw_rows)
+    rune_hands = _Thawed(_thaw_rows)
+    points = _Thawed(_thaw_rows)
+    slots = _Thawed(_thaw_slots)
+
+    def __init__(self, state: GameState) -> None:  # pylint: disable=super-init-not-called
+        # The generic copy looks every field up by name and thaws the fields above at once;
+        # here the others are taken in one pass and each of those is thawed when first used
+        # (to the same depths: the result is the same).
+        fresh = self.__dict__
+        fresh.update(zip(_PLAIN, _plain_of(state.__dict__)))
+        fresh["state"] = state
         self.ed = state.edition
         #: who takes the action being applied
         self.player = state.current_player
 
     def freeze(self, **override: Any) -> GameState:
-        """The new state (rune hands kept in sorted order)."""
-        self.rune_hands = [sorted(h) for h in self.rune_hands]
-        return super().freeze(**override)
+        """The new state (rune hands kept in sorted order): the thawed fields used turned
+        back into tuples and kept as the old values when equal; any other field counts as
+        changed only when it was replaced."""
+        now = self.__dict__
+        before = self.state.__dict__
+        if "rune_hands" in now or not before.get("_runes_sorted") and any(
+                list(h) != sorted(h) for h in before["rune_hands"]):
+            self.rune_hands = [sorted(h) for h in self.rune_hands]
+        plain = _plain_of(now)
+        changed = not all(map(is_, plain, _plain_of(before)))
+        values = dict(zip(_FIELDS, _fields_of(before)))
+        values.update(zip(_PLAIN, plain))
+        for name in _FLAT:
+            if name in now:
+                value = tuple(now[name])
+                if value != before[name]:
+                    values[name] = value
+                    changed = True
+        for name in _ROWS:
+            if name in now:
+                value = tuple(map(tuple, now[name]))
+                if value != before[name]:
+                    values[name] = value
+                    changed = True
+        if "slots" in now:
+            # a card's spaces hold tuples of markers (put and lift build new tuples)
+            slots = tuple((cid, tuple(spaces)) for cid, spaces in now["slots"])
+            if slots != before["slots"]:
+                values["slots"] = slots
+                changed = True
+        if override:
+            unknown = set(override) - set(_FIELDS)
+            if unknown:
+                raise TypeError(f"GameState has no field {sorted(unknown)[0]!r}")
+            values.update(override)
+            changed = True
+        if not changed:
+            return self.state
+        # ``values`` are the new state's fields: it is made as ``dataclasses.replace`` would
+        # (the state class runs no checks when made), without its per-field bookkeeping
+        values["_runes_sorted"] = True      # a private note: its rune hands are in order
+        new = object.__new__(GameState)
+        new.__dict__.update(values)
+        return new
+
+    def peek(self, name: str) -> Any:
+        """A field as it stands, without thawing it (to read, not to change)."""
+        return self.__dict__.get(name, self.state.__dict__[name])
+
+    def view(self) -> SimpleNamespace:
+        """What :func:`_rune_actions` reads, as the fields stand (nothing thawed)."""
+        return SimpleNamespace(edition=self.edition, offered=self.offered,
+                               rune_hands=self.peek("rune_hands"), slots=self.peek("slots"),
+                               favor=self.peek("favor"))
 
     def done(self) -> GameState:
         """After an action: close a season-end rune window that has nobody left to ask, drop
@@ -327,22 +501,23 @@ class _Work(WorkingCopy):
 def _settle(w: _Work) -> None:
     """Drop pending decisions that have no choice left, then end the turn if nothing remains
     to decide and the player has no rune they could still play."""
+    # (the fields are read through peek: only a change thaws one)
     while True:
-        while w.pending:
-            kind = w.pending[0].kind
-            if kind == "favor_any" and not any(w.supply):
+        while w.peek("pending"):
+            kind = w.peek("pending")[0].kind
+            if kind == "favor_any" and not any(w.peek("supply")):
                 w.pending.pop(0)
             elif kind == "block" and (w.neutral_home == 0 or not any(
-                    not o for _, sp in w.slots for o in sp)):
+                    not o for _, sp in w.peek("slots") for o in sp)):
                 w.pending.pop(0)
             else:
                 break
-        if w.pending or w.over or not w.offered:
+        if w.peek("pending") or w.over or not w.offered:
             return
-        if w.rune_hands[w.turn] and _rune_actions(w.freeze(), w.turn):
+        if w.peek("rune_hands")[w.turn] and _rune_actions(w.view(), w.turn):
             return
         _end_turn(w)
-        if w.pending or w.over or not w.offered:
+        if w.peek("pending") or w.over or not w.offered:
             return
 
 
@@ -360,8 +535,8 @@ def _end_turn(w: _Work) -> None:
 
 
 def _window_runes(w: _Work, p: int) -> bool:
-    return any(w.ed.runes[r].any_time for r in w.rune_hands[p]) and \
-        bool(_rune_actions(w.freeze(), p, window=True))
+    return any(w.ed.runes[r].any_time for r in w.peek("rune_hands")[p]) and \
+        bool(_rune_actions(w.view(), p, window=True))
 
 
 def _open_rune_window(w: _Work) -> None:
@@ -555,8 +730,8 @@ def _candidates(s: GameState, a: Action) -> list[Action]:
 def why(s: GameState, a: Action) -> IllegalAction | None:
     """``None`` if the rules allow ``a`` now, else the :class:`IllegalAction` that says why
     (the reason, the rule section, and a few legal actions of the same kind)."""
-    if a in _candidates(s, a):
-        return None
+    if any(map(is_, s.legal_actions(), repeat(a))) or a in _candidates(s, a):
+        return None     # (an action taken from the list is found by identity first)
     legal = s.legal_actions()
     same = [x for x in legal if type(x) is type(a)] or legal
     alternatives = [x.describe() for x in same[:5]]

@@ -127,8 +127,26 @@ def score_majorities(edition: Edition, altars: Sequence[str | None],
 
 def scores(state: Any) -> list[ScoreBreakdown]:
     """Each player's points by category (the state keeps them as they are scored)."""
-    return [ScoreBreakdown(player=p, categories=tuple(zip(CATEGORIES, state.points[p])))
-            for p in range(state.players)]
+    return [_breakdown(p, state.points[p]) for p in range(state.players)]
+
+
+def _breakdown(player: int, points: tuple[int, ...]) -> ScoreBreakdown:
+    """A player's points as a breakdown: immutable, so each one is made once and reused
+    (points change a few times a turn, and scores are asked for far more often)."""
+    key = (player, points)
+    try:
+        made = _BREAKDOWNS.get(key)
+    except TypeError:                       # a hand-made position with a list of points
+        return ScoreBreakdown(player=player, categories=tuple(zip(CATEGORIES, points)))
+    if made is None:
+        if len(_BREAKDOWNS) >= 20_000:      # a bound on memory: start the table again
+            _BREAKDOWNS.clear()
+        made = _BREAKDOWNS[key] = ScoreBreakdown(player=player,
+                                                 categories=tuple(zip(CATEGORIES, points)))
+    return made
+
+
+_BREAKDOWNS: dict[tuple, ScoreBreakdown] = {}
 
 
 def winners(state: Any) -> list[int]:

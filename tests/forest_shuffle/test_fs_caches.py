@@ -1,0 +1,171 @@
+"""The values the engine keeps to go faster (with forests, trees, states and drawings, which
+never change) agree with working everything out afresh, over many seeded positions."""
+
+import random
+from dataclasses import fields
+
+import pytest
+
+from pangaea_lab import forest_shuffle as fs
+from pangaea_lab.core.engine import thaw
+from pangaea_lab.core.svg import Svg
+from pangaea_lab.forest_shuffle import effects, render, rules, scoring
+from pangaea_lab.forest_shuffle.actions import PlayDweller, PlaySapling, PlayTree
+from pangaea_lab.forest_shuffle.cards import SIDES
+from pangaea_lab.forest_shuffle.forest import Forest, Tree, can_join
+
+CAT = fs.catalog()
+
+
+def positions(seeds=range(5), players=(2, 3, 4, 5), every=3):
+    """Every ``every``-th position of seeded random games."""
+    for n in players:
+        for seed in seeds:
+            rng = random.Random(seed)
+            st = fs.new_game(players=n, seed=seed)
+            step = 0
+            while True:
+                if step % every == 0:
+                    yield st
+                if st.is_over:
+                    break
+                st = st.apply(rng.choice(st.legal_actions()))
+                step += 1
+
+
+POSITIONS = list(positions())
+
+
+def afresh(forest: Forest) -> Forest:
+    """The same forest as new values, with nothing worked out yet."""
+    return Forest(trees=tuple(Tree(t.species, t.card, t.top, t.bottom, t.left, t.right)
+                              for t in forest.trees), cave=forest.cave)
+
+
+def test_enough_positions():
+    assert len(POSITIONS) > 500
+    assert any(st.is_over for st in POSITIONS)
+
+
+def test_mushrooms_match_a_walk_of_the_forest():
+    for st in POSITIONS:
+        for forest in st.forests:
+            walked = []
+            for _, _, d in forest.dwellers():
+                parts = tuple(e for e in CAT.species(d.species).effect
+                              if e["kind"] == "mushroom")
+                if parts:
+                    walked.append((d, parts))
+            assert list(effects.mushrooms(forest)) == walked
+
+
+def test_empty_slots_match_the_trees():
+    for st in POSITIONS:
+        for forest in st.forests:
+            assert rules._empty_slots(forest) == {
+                side: tuple(i for i, t in enumerate(forest.trees) if not t.slot(side))
+                for side in SIDES}
+
+
+def plays_by_the_slot_rules(st, allowed=None):
+    """Every card the current player can play, each half tried at every tree with
+    ``can_join`` (the engine's list, worked out the long way)."""
+    p = st.current
+    hand = st.hands[p]
+    budget = len(hand) - 1
+    trees, dwellers, saplings = [], [], []
+    for c in hand:
+        if allowed is not None and c not in allowed:
+            continue
+        card = CAT.card(c)
+        if card.is_tree:
+            if CAT.species(str(card.species)).cost <= budget:
+                trees.append(PlayTree(c))
+        else:
+            for side, half in zip(card.sides(), card.halves):
+                if CAT.species(half.species).cost > budget:
+                    continue
+                for i, tree in enumerate(st.forests[p].trees):
+                    slot = tree.slot(side)
+                    if not slot or can_join(slot, half.species, st.this_turn) is None:
+                        dwellers.append(PlayDweller(c, side, i))
+        saplings.append(PlaySapling(c))
+    return trees + dwellers + saplings
+
+
+def test_play_options_match_the_slot_rules():
+    checked = 0
+    for st in POSITIONS:
+        if st.is_over or st.phase != "turn":
+            continue
+        step = st.step
+        if step is None:
+            assert rules.play_options(st) == plays_by_the_slot_rules(st)
+            checked += 1
+        elif step.kind == "mole":
+            assert rules.play_options(st, allowed=step.cards) == plays_by_the_slot_rules(
+                st, allowed=step.cards)
+    assert checked > 100
+
+
+def test_scores_match_a_fresh_count():
+    for st in POSITIONS:
+        kept = fs.score(list(st.forests))
+        forests = [afresh(f) for f in st.forests]
+        facts = [scoring._Facts(f) for f in forests]
+        for k, result in enumerate(kept):
+            fresh = scoring._score(facts[k], facts[:k] + facts[k + 1:], k)
+            assert result == fresh and result.card_points == fresh.card_points
+        assert [s.categories for s in st.scores()] == [s.categories for s in kept]
+
+
+def test_new_states_are_plain_values():
+    """A state made by a move equals the same fields put together by the constructor: the
+    same save text, the same legal actions, caves counted into the forests."""
+    for st in POSITIONS[::3]:
+        rebuilt = type(st)(**{f.name: getattr(st, f.name) for f in fields(st)})
+        assert rebuilt == st and hash(rebuilt.to_json()) == hash(st.to_json())
+        assert rebuilt.legal_actions() == st.legal_actions()
+        assert type(st).from_json(st.to_json()) == st
+        assert all(f.cave == len(c) for f, c in zip(st.forests, st.caves))
+
+
+@pytest.mark.parametrize("name", sorted(rules.Work.THAW))
+def test_working_copy_thaws_each_zone(name):
+    depth = rules.Work.THAW[name]
+    for st in POSITIONS[::7]:
+        w = rules.Work(st)
+        got = getattr(w, name)
+        assert isinstance(got, list)
+        expected = thaw(getattr(st, name), depth)
+        if depth == 2:      # a zone per player: the current player's row is a list
+            assert isinstance(got[st.current], list)
+            got = [list(row) for row in got]
+        assert got == expected
+        assert w.freeze() is st
+
+
+def test_cards_drawn_once_match_cards_drawn_afresh():
+    rng = random.Random(3)
+    for cid in rng.sample(list(CAT.card_ids), 40):
+        for highlight in (False, True):
+            x, y = rng.choice([0, 8.5, 70]), rng.choice([24, 130.25])
+            kept, fresh = Svg(10, 10), Svg(10, 10)
+            if CAT.card(cid).is_split:
+                render.draw_split_card(kept, x, y, cid, highlight)
+                render._draw_split_card(fresh, x, y, cid, highlight, False)
+            else:
+                name, colour = render._card_label(cid)
+                render.draw_card(kept, x, y, name, colour, 3, 2, highlight, "note", "1", "2")
+                render._draw_card(fresh, x, y, name, colour, 3, 2, highlight, "note", "1", "2")
+            assert kept.render() == fresh.render()
+            assert kept.smallest_text == fresh.smallest_text
+
+
+def test_board_drawings_do_not_depend_on_what_was_drawn_before():
+    for st in POSITIONS[::25]:
+        mark = st.action_highlight(st.legal_actions()[0]) if not st.is_over else ()
+        drawn = st.to_svg(mark)
+        render._card_svg.cache_clear()
+        render._split_card_svg.cache_clear()
+        assert st.to_svg(mark) == drawn

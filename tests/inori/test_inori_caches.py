@@ -1,0 +1,148 @@
+"""The values the engine keeps to go faster (with an edition, with states and drawings, which
+never change) agree with working everything out afresh, over many seeded positions."""
+
+import random
+from dataclasses import fields
+
+import pytest
+
+from pangaea_lab import inori
+from pangaea_lab.core.engine import thaw
+from pangaea_lab.inori import render, rules
+from pangaea_lab.inori.actions import OfferCard, OfferTree
+from pangaea_lab.inori.board import root_spaces
+from pangaea_lab.inori.scoring import majority_colours
+
+
+def positions(seeds=range(8), players=(2, 3, 4), every=1):
+    """Every ``every``-th position of seeded random games."""
+    for n in players:
+        for seed in seeds:
+            rng = random.Random(seed)
+            st = inori.new_game(players=n, seed=seed)
+            step = 0
+            while True:
+                if step % every == 0:
+                    yield st
+                if st.is_over:
+                    break
+                st = st.apply(rng.choice(st.legal_actions()))
+                step += 1
+
+
+POSITIONS = list(positions())
+
+
+def card_offers_afresh(s, player):
+    """Offerings on free card spaces, each cost checked against the player's favor."""
+    ed = s.edition
+    held = s.favor[player]
+    out = []
+    for i, (cid, spaces) in enumerate(s.slots):
+        card = ed.cards[cid]
+        for j, occ in enumerate(spaces):
+            if occ:
+                continue
+            cost = card.spaces[j].cost
+            if cost is None:
+                pays = [None]
+            elif cost == "majority":
+                pays = [c for c in majority_colours(held, ed.colours)
+                        if held[ed.colours.index(c)] >= 1]
+            else:
+                pays = [cost] if held[ed.colours.index(cost)] >= 1 else []
+            out += [OfferCard(i, j, pay, note=rules._space_note(ed, cid, j)) for pay in pays]
+    return out
+
+
+def tree_offers_afresh(s, player):
+    ed = s.edition
+    out = []
+    for t, space in enumerate(ed.tree):
+        if s.tree_markers[t] is not None:
+            continue
+        altar = s.altars[t]
+        if space.altar and altar is not None:
+            if s.favor[player][ed.colours.index(altar)] >= ed.altar_cost:
+                out.append(OfferTree(t, altar, note=rules._tree_note(ed, t, altar)))
+        elif space.altar:
+            out.append(OfferTree(t, None, note=rules._tree_note(ed, t, None)))
+        else:
+            k = root_spaces(ed).index(t)
+            left = s.root_tokens[k]
+            if not left and ed.emptied_root == "closed":
+                continue
+            what = f"take {left} set-aside {ed.names[s.root_colours[k]]}" if left else \
+                "the set-aside tokens are gone: no effect"
+            out.append(OfferTree(t, None, note=f"root space, {what} (free)"))
+    return out
+
+
+def described(actions):
+    return [(a, a.describe()) for a in actions]
+
+
+def test_enough_positions():
+    assert len(POSITIONS) > 1000
+    assert any(st.is_over for st in POSITIONS)
+
+
+def test_offers_match_offers_worked_out_afresh():
+    for st in POSITIONS:
+        for p in range(st.players):
+            assert described(rules._card_offers(st, p)) == described(card_offers_afresh(st, p))
+            assert described(rules._tree_offers(st, p)) == described(tree_offers_afresh(st, p))
+
+
+def test_runes_asked_of_a_working_copy_match_the_state():
+    """The turn's end asks a working copy whether a rune can be played: the answer is the
+    one the frozen state gives (the same actions, maybe in another order)."""
+    for st in POSITIONS[::2]:
+        if st.is_over:
+            continue
+        w = rules._Work(st)
+        for p in range(st.players):
+            for window in (False, True):
+                on_state = sorted(map(repr, rules._rune_actions(st, p, window)))
+                assert sorted(map(repr, rules._rune_actions(w.view(), p, window))) == on_state
+                assert sorted(map(repr, rules._rune_actions(w, p, window))) == on_state
+
+
+def test_new_states_are_plain_values():
+    for st in POSITIONS[::4]:
+        rebuilt = type(st)(**{f.name: getattr(st, f.name) for f in fields(st)})
+        assert rebuilt == st and rebuilt.to_json() == st.to_json()
+        assert described(rebuilt.legal_actions()) == described(st.legal_actions())
+        assert all(list(h) == sorted(h) for h in st.rune_hands)
+
+
+@pytest.mark.parametrize("name", sorted(rules._Work.THAW))
+def test_working_copy_thaws_each_field(name):
+    for st in POSITIONS[::9]:
+        w = rules._Work(st)
+        assert getattr(w, name) == thaw(getattr(st, name), rules._Work.THAW[name])
+        assert w.freeze() is st
+
+
+def test_board_drawings_do_not_depend_on_what_was_drawn_before():
+    rng = random.Random(5)
+    for st in POSITIONS[::20]:
+        marks = [("slot", rng.randrange(6)), (rng.randrange(6), rng.randrange(4)),
+                 (rng.randrange(9),)]
+        drawn = [st.to_svg(), st.to_svg(marks)]
+        for cached in (render._card_svg, render._tree_svg, render._player_svg,
+                       render._players_head_svg):
+            cached.cache_clear()
+        assert [st.to_svg(), st.to_svg(marks)] == drawn
+
+
+def test_pieces_drawn_once_match_pieces_drawn_afresh():
+    for st in POSITIONS[::40]:
+        ed = st.edition
+        names = render._names(st)
+        for i, (cid, spaces) in enumerate(st.slots):
+            marks = {("slot", i): 1, (i, 0): 2}
+            fresh = render._recorded(render._draw_card, ed, names, i, cid, spaces, 8, 34,
+                                     marks)
+            assert render._card_svg(ed, names, i, cid, spaces, 8, 34,
+                                    tuple(marks.items())) == fresh
