@@ -228,7 +228,8 @@ class Handlers:
         raise IllegalAction(f"{self.game} has no rule for a {tp.__name__} action")
 
     def __call__(self, state: Any, action: Any) -> Any:
-        return self.lookup(type(action))(state, action)
+        fn = self.table.get(type(action))
+        return (fn or self.lookup(type(action)))(state, action)
 
     def __contains__(self, tp: type) -> bool:
         return any(base in self.table for base in tp.__mro__)
@@ -267,4 +268,21 @@ def front_door(game: Any, state: Any, action: Any) -> Any:
                 raise TypeError(f"{game.title}: why() must return an IllegalAction or None")
             raise refusal
         return game.part("handlers")(state, action)
-    return guarded_apply(state, action, game.part("actions"), run, game.title)
+    return guarded_apply(state, action, game.part("actions"), run, game.title,
+                         typed=is_listed_object(state, action))
+
+
+def is_listed_object(state: Any, action: Any) -> bool:
+    """Is ``action`` the very object the state listed among its legal actions (taken from
+    ``state.legal_actions()``)?  Such an action was built by the rules, so its fields need no
+    type check.  Two objects alive at once never share an ``id``, and the listed ones live as
+    long as the state."""
+    values = state.__dict__
+    listed_actions = values.get("_legal")
+    if listed_actions is None:
+        return False
+    ids = values.get("_legal_ids")
+    if ids is None:
+        ids = frozenset(map(id, listed_actions))
+        object.__setattr__(state, "_legal_ids", ids)
+    return id(action) in ids

@@ -247,13 +247,15 @@ def probe(state: Any, what: str) -> None:
 
 
 def guarded_apply(state: Any, action: Any, base: type | tuple[type, ...],
-                  apply: Callable[[], T], game: str = "this game") -> T:
+                  apply: Callable[[], T], game: str = "this game", typed: bool = False) -> T:
     """The front door of a game's ``apply``: the action's fields are checked against their
     declared types first (:func:`check_action`); then ``apply()`` runs.  If the rules fail on
     an action that is not among the legal ones (a value no rule foresaw, such as a space off
     the board), the failure is reported as :class:`IllegalAction`; the state is unchanged
-    either way, because states are never changed in place."""
-    check_action(action, base, game)
+    either way, because states are never changed in place.  ``typed=True`` says the action
+    was made by the rules themselves (one of the listed legal actions): no type check."""
+    if not typed:
+        check_action(action, base, game)
     try:
         return apply()
     except IllegalAction:

@@ -113,3 +113,22 @@ def test_a_field_to_thaw_is_thawed_when_first_read_or_replaced():
     w = WorkingCopy(old, {"cells": 2})
     with pytest.raises(AttributeError):
         w.no_such_field
+
+
+def test_a_listed_action_skips_the_type_check_and_an_equal_copy_does_not():
+    """The very object a state listed is known to be well made; an equal object built by
+    hand is still checked (and refused when a field has the wrong type)."""
+    from dataclasses import replace as copy_of
+
+    from pangaea_lab import harmonies
+    from pangaea_lab.core.engine import is_listed_object
+
+    state = harmonies.new_game(players=2, seed=4, spirits=False)
+    listed = state.legal_actions()[0]                          # take the tokens of a space
+    assert is_listed_object(state, listed)
+    assert not is_listed_object(state, copy_of(listed))
+    assert state.apply(listed) == state.apply(copy_of(listed))
+    fresh = harmonies.new_game(players=2, seed=4, spirits=False)   # nothing listed yet
+    assert not is_listed_object(fresh, listed)
+    with pytest.raises(IllegalAction, match="space"):
+        state.apply(copy_of(listed, space="0"))
