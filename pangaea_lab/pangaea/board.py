@@ -227,21 +227,22 @@ def _lay_tiles(ed: Edition, biomes: list[str], rng: random.Random) -> list[Tile]
         best: list[tuple[int, Hex]] = []
         best_score = -1
         for rotation, rotated in enumerate(rotations):
-            for anchor in frontier:
-                for c in rotated:
-                    offset = (anchor[0] - c[0], anchor[1] - c[1])
-                    cells = frozenset((r[0] + offset[0], r[1] + offset[1]) for r in rotated)
-                    if cells in seen or not cells.isdisjoint(blocked):
-                        continue
-                    seen.add(cells)
-                    touch_tiles = sum(near_tiles.get(h, 0) for h in cells)
-                    if tiles and touch_tiles == 0:
-                        continue  # must join the continent, not float beside the mountain
-                    score = touch_tiles + 2 * sum(near_mountain.get(h, 0) for h in cells)
-                    if score > best_score:
-                        best, best_score = [], score
-                    if score == best_score:
-                        best.append((rotation, offset))
+            # each way to lay this rotation with one of its hexes on the frontier, in the
+            # order first met (anchor by anchor); an offset met again gives the same cells
+            offsets = dict.fromkeys((a[0] - c[0], a[1] - c[1]) for a in frontier for c in rotated)
+            for offset in offsets:
+                cells = frozenset((r[0] + offset[0], r[1] + offset[1]) for r in rotated)
+                if cells in seen or not cells.isdisjoint(blocked):
+                    continue
+                seen.add(cells)
+                touch_tiles = sum(near_tiles.get(h, 0) for h in cells)
+                if tiles and touch_tiles == 0:
+                    continue  # must join the continent, not float beside the mountain
+                score = touch_tiles + 2 * sum(near_mountain.get(h, 0) for h in cells)
+                if score > best_score:
+                    best, best_score = [], score
+                if score == best_score:
+                    best.append((rotation, offset))
         rotation, offset = rng.choice(best)
         land, water, blessing = _tile_cells(ed, rotation, offset)
         tiles.append(Tile(index, biome, tuple(land), tuple(water), tuple(blessing)))
