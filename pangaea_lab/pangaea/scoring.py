@@ -14,6 +14,7 @@ Every function works on a hand-built position as well as on a game in progress (
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from itertools import product
 from typing import Any, Iterator, Sequence
 
@@ -148,13 +149,10 @@ def ritual_actions(s: Any, player: int) -> list[PangaeaAction]:
         card = s.card(card_id)
         where = "market" if from_market else "hand"
         if isinstance(card, CreatureCard):
-            free = (((), 0),) if free_ritual(s, card) else None   # a returned Ancient's card
-            for pay, wild in free or payments(card, ps.weather, ps.blessings[WILD],
-                                              s.edition.biomes):
-                a = PlayCreature(card_id, from_market, pay, wild)
-                out.append(replace(a, label=f"{card.title} from {where}: pay "
-                                   + ", ".join([f"{n} {w}" for w, n in pay]
-                                               + ([f"{wild} Wild Weather"] if wild else []))))
+            free = free_ritual(s, card)                # a returned Ancient's card costs nothing
+            out += _creature_actions(card_id, card, from_market, free,
+                                     () if free else ps.weather,
+                                     0 if free else ps.blessings[WILD], s.edition.biomes)
         else:
             for opt in listed_options(pos, player, card):
                 a = PlayLand(card_id, from_market, opt.path)
@@ -162,6 +160,23 @@ def ritual_actions(s: Any, player: int) -> list[PangaeaAction]:
                 out.append(replace(a, label=f"{card.title} from {where}: {opt.start}→{opt.end}"
                                    + (f" via {via}" if via else "") + f", {opt.points} points"))
     return out
+
+
+@lru_cache(maxsize=4096)
+def _creature_actions(card_id: str, card: CreatureCard, from_market: bool, free: bool,
+                      have: tuple[int, ...], wild_blessings: int,
+                      biomes: tuple[str, ...]) -> tuple[PlayCreature, ...]:
+    """The Creature Rituals of one card, one per way to pay (see :func:`payments`), labelled
+    for the action menu; the same holdings always give the same actions, so they are made
+    once (actions are values, shared safely)."""
+    where = "market" if from_market else "hand"
+    out = []
+    for pay, wild in (((), 0),) if free else payments(card, have, wild_blessings, biomes):
+        a = PlayCreature(card_id, from_market, pay, wild)
+        out.append(replace(a, label=f"{card.title} from {where}: pay "
+                           + ", ".join([f"{n} {w}" for w, n in pay]
+                                       + ([f"{wild} Wild Weather"] if wild else []))))
+    return tuple(out)
 
 
 def ritual_points(s: Any, action: PangaeaAction, player: int | None = None) -> int:
