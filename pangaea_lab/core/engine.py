@@ -125,10 +125,19 @@ class WorkingCopy:
         values = state.__dict__
         mine = self.__dict__
         for name in names:
-            mine[name] = values[name]
-        for name, depth in table.items():
-            if name in values:
-                mine[name] = thaw(values[name], depth)
+            if name not in table:
+                mine[name] = values[name]
+        # a field to thaw is thawed when the action first reads it (see __getattr__): most
+        # actions touch a few of them, and the others need neither copying nor comparing
+
+    def __getattr__(self, name: str) -> Any:
+        # called only for an attribute not set yet: a field to thaw, read for the first time
+        mine = self.__dict__
+        table = mine.get("_thawed")
+        if table is None or name not in table or name not in mine["_names"]:
+            raise AttributeError(f"{type(self).__name__} has no attribute {name!r}")
+        value = mine[name] = thaw(mine["state"].__dict__[name], table[name])
+        return value
 
     def freeze(self, **override: Any) -> Any:
         """The new state: the fields that changed, plus ``override``.  A thawed field is frozen
@@ -136,19 +145,23 @@ class WorkingCopy:
         counts as changed only when it was replaced (checked by identity, without comparing
         large values on every action)."""
         changes: dict[str, Any] = {}
-        old = self.state
+        old = self.state.__dict__
+        mine = self.__dict__
+        thawed = self._thawed
         for name in self._names:
-            value = getattr(self, name)
-            before = getattr(old, name)
+            if name not in mine:            # a field to thaw that was never read
+                continue
+            value = mine[name]
+            before = old[name]
             if value is before:
                 continue
-            if name in self._thawed:
+            if name in thawed:
                 value = freeze(value)
                 if value == before:
                     continue
             changes[name] = value
         changes.update(override)
-        return remake(old, changes) if changes else old
+        return remake(self.state, changes) if changes else self.state
 
 
 # ----- decisions ----------------------------------------------------------------------------

@@ -100,3 +100,16 @@ def test_the_fast_check_refuses_exactly_what_the_type_test_refuses(space, cell, 
     else:
         with pytest.raises(IllegalAction):
             check_action(move, Move, "a test")
+
+
+def test_a_field_to_thaw_is_thawed_when_first_read_or_replaced():
+    old = Plain(cells=((1, 2), (3,)), turn=4)
+    w = WorkingCopy(old, {"cells": 2})
+    assert "cells" not in w.__dict__                   # not read yet: nothing copied
+    assert w.freeze() is old
+    w = WorkingCopy(old, {"cells": 2})
+    w.cells = [[5]]                                    # replaced without being read
+    assert w.freeze() == Plain(cells=((5,),), turn=4)
+    w = WorkingCopy(old, {"cells": 2})
+    with pytest.raises(AttributeError):
+        w.no_such_field
