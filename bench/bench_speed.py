@@ -77,6 +77,7 @@ def main(argv: list[str] | None = None) -> int:
         print(header)
         print("-" * len(header))
         all_same = True
+        table: dict[str, dict[str, float]] = {}
         for mode in modes:
             games = max(1, round(GAMES[mode] * args.scale))
             best: dict[str, dict[str, float]] = {"base": {}, "new": {}}
@@ -90,6 +91,8 @@ def main(argv: list[str] | None = None) -> int:
                             best[side][key] = min(best[side].get(key, value), value)
             ratio = {k: best["base"][k] / max(best["new"][k], 1e-9) for k in best["new"]}
             same = scores["base"] == scores["new"]
+            table[mode] = {"games": games / best["new"]["games_time"],
+                           "click": best["new"]["click_time"]}
             all_same &= same
             print(f"{mode:<20} {games / best['base']['games_time']:>9.1f} "
                   f"{games / best['new']['games_time']:>9.1f} {ratio['games_time']:>5.2f}x "
@@ -98,6 +101,12 @@ def main(argv: list[str] | None = None) -> int:
                   f"{ratio['listing_time']:>5.2f}x  {'yes' if same else 'NO'}")
         print("every seeded game replays identically" if all_same else
               "SOME GAMES DIFFER between the two commits")
+        print()
+        print("For the README (this commit, best of the rounds):")
+        print("| game and mode | random games per second | one click (apply + redraw) |")
+        print("|---|---:|---:|")
+        for mode, row in table.items():
+            print(f"| {mode} | {row['games']:.1f} | {row['click'] * 1000:.1f} ms |")
         return 0 if all_same else 1
 
 

@@ -19,7 +19,7 @@ build these on the kernel's one :data:`PROGRESS`.
 from __future__ import annotations
 
 import re
-from html import escape
+from html import escape, unescape
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from .board_widget import clickable_board
@@ -72,6 +72,24 @@ def reason_text(verdict: Verdict) -> str:
     if stripped != reason:
         return stripped[:1].upper() + stripped[1:]
     return reason
+
+
+def space_labels(drawing: str) -> dict[tuple[int, ...], str]:
+    """Each clickable space of a drawing (``data-cell``) with the words a learner reads for
+    it: the drawing's own tooltip for the space (what is on it), else its coordinates.
+
+    >>> space_labels('<g data-cell="2,1"><title>(2, 1) Sun land</title></g>'
+    ...              '<g data-cell="0,1"><title>space 3: gain &amp; pay</title></g><g data-cell="1,1"/>')
+    {(2, 1): '(2, 1) Sun land', (0, 1): 'space 3: gain & pay', (1, 1): '(1, 1)'}
+    """
+    labels: dict[tuple[int, ...], str] = {}
+    for found in re.finditer(r'data-cell="(-?\d+(?:,-?\d+)*)"[^>]*?(/?)>'
+                             r'(?:\s*<title>([^<]*)</title>)?', drawing):
+        cell = tuple(int(x) for x in found.group(1).split(","))
+        title = unescape(found.group(3) or "").strip() if not found.group(2) else ""
+        if cell not in labels:
+            labels[cell] = (title[:57] + "..." if len(title) > 60 else title) or cell_text(cell)
+    return labels
 
 
 def cell_text(cell: Iterable[int]) -> str:
@@ -527,11 +545,8 @@ class ExerciseView:
         if self._spaces_for is self.model.exercise:
             return
         self._spaces_for = self.model.exercise
-        seen: dict[tuple[int, ...], None] = {}
-        for text in re.findall(r'data-cell="(-?\d+(?:,-?\d+)*)"', drawing):
-            seen.setdefault(tuple(int(x) for x in text.split(",")), None)
-        self.space_list.options = [(cell_text(c), c) for c in seen]
-        if seen:
+        self.space_list.options = [(label, c) for c, label in space_labels(drawing).items()]
+        if self.space_list.options:
             self.space_list.index = 0
 
     def _pick(self, key: str) -> Callable[[Any], None]:

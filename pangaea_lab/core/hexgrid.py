@@ -16,6 +16,7 @@ hexes; offset conversion supports the four usual layouts ("odd-r", "even-r", "od
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Iterable, Iterator
 
 Hex = tuple[int, int]
@@ -126,10 +127,17 @@ def from_pixel(x: float, y: float, size: float = 1.0, orientation: str = "pointy
 
 def corners(h: Hex, size: float = 1.0, orientation: str = "pointy") -> list[tuple[float, float]]:
     """The six corner points of hex ``h`` in pixels, for drawing."""
+    return list(_corners(h, size, orientation))
+
+
+@lru_cache(maxsize=8192)
+def _corners(h: Hex, size: float, orientation: str) -> tuple[tuple[float, float], ...]:
+    # boards are redrawn after every click with the same hexes: each hex's corners are
+    # worked out once
     cx, cy = to_pixel(h, size, orientation)
     start = 30 if orientation == "pointy" else 0
-    return [(cx + size * math.cos(math.radians(start + 60 * i)),
-             cy + size * math.sin(math.radians(start + 60 * i))) for i in range(6)]
+    return tuple((cx + size * math.cos(math.radians(start + 60 * i)),
+                  cy + size * math.sin(math.radians(start + 60 * i))) for i in range(6))
 
 
 def to_offset(h: Hex, layout: str = "odd-r") -> tuple[int, int]:

@@ -29,8 +29,33 @@ FONT_FAMILY = "DejaVu Sans, sans-serif"
 
 
 def _num(x: float) -> str:
-    text = f"{x:.2f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
+    text = _NUMBERS.get(x)
+    if text is None:
+        text = f"{x:.2f}".rstrip("0").rstrip(".")
+        if text in ("-0", ""):
+            text = "0"
+        if len(_NUMBERS) > 50_000:          # a bound on memory: start the table again
+            _NUMBERS.clear()
+        _NUMBERS[x] = text
+    return text
+
+
+#: numbers already written (boards are redrawn with the same coordinates after each click)
+_NUMBERS: dict[float, str] = {}
+#: attribute names as written: ``font_size`` -> ``font-size``, ``class_`` -> ``class``
+_NAMES: dict[str, str] = {}
+#: the characters :func:`html.escape` changes in an attribute value
+_SPECIAL = frozenset('&<>"\'')
+
+
+def _value(value: Any) -> str:
+    """An attribute value as written: floats rounded (:func:`_num`), the rest escaped."""
+    if isinstance(value, float):
+        return _num(value)
+    text = str(value)
+    if _SPECIAL.isdisjoint(text):
+        return text
+    return escape(text, quote=True)
 
 
 def _attrs(attrs: dict) -> str:
@@ -38,11 +63,25 @@ def _attrs(attrs: dict) -> str:
     for key, value in attrs.items():
         if value is None:
             continue
-        name = key.rstrip("_").replace("_", "-")
-        if isinstance(value, float):
-            value = _num(value)
-        parts.append(f'{name}="{escape(str(value), quote=True)}"')
+        name = _NAMES.get(key)
+        if name is None:
+            name = _NAMES[key] = key.rstrip("_").replace("_", "-")
+        parts.append(f'{name}="{_value(value)}"')
     return " ".join(parts)
+
+
+def _element(tag: str, attrs: dict, title: str | None, text: str | None) -> str:
+    inner = ""
+    if title:
+        inner += f"<title>{escape(title)}</title>"
+    if text is not None:
+        inner += escape(text)
+    return (f"<{tag} {_attrs(attrs)}>{inner}</{tag}>" if inner
+            else f"<{tag} {_attrs(attrs)}/>")
+
+
+#: elements already written: a board redrawn after a click repeats most of its shapes
+_ELEMENTS: dict[tuple, str] = {}
 
 
 class SvgImage(str):
@@ -84,13 +123,19 @@ class Svg:
             self.rect(min_x, min_y, width, height, fill=background)
 
     def _add(self, tag: str, attrs: dict, title: str | None = None, text: str | None = None) -> None:
-        inner = ""
-        if title:
-            inner += f"<title>{escape(title)}</title>"
-        if text is not None:
-            inner += escape(text)
-        self.items.append(f"<{tag} {_attrs(attrs)}>{inner}</{tag}>" if inner
-                          else f"<{tag} {_attrs(attrs)}/>")
+        try:
+            # the values' types too: True and 1 are equal keys but are written differently
+            key = (tag, title, text, tuple(map(type, attrs.values())), *attrs.items())
+            element = _ELEMENTS.get(key)
+        except TypeError:                   # a value that cannot be a key: write it afresh
+            key = element = None
+        if element is None:
+            element = _element(tag, attrs, title, text)
+            if key is not None:
+                if len(_ELEMENTS) > 20_000:     # a bound on memory: start the table again
+                    _ELEMENTS.clear()
+                _ELEMENTS[key] = element
+        self.items.append(element)
 
     def polygon(self, points: Sequence[tuple[float, float]], title: str | None = None,
                 **attrs) -> None:

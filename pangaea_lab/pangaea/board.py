@@ -187,18 +187,90 @@ def _cached_board(spaces: tuple[Space, ...], mountain: tuple[Hex, ...]) -> Board
     return Board(spaces, mountain)
 
 
+#: limits of a hand-built board: far more spaces than any continent of the game has (5
+#: players lay 20 tiles of 7 spaces), coordinates that fit a drawing
+MAX_CUSTOM_SPACES = 1000
+MAX_COORDINATE = 60
+
+
+def _custom_cell(cell: object, where: str) -> Hex:
+    """A space of a hand-built board: two whole numbers of moderate size."""
+    if (not isinstance(cell, (tuple, list)) or len(cell) != 2
+            or any(isinstance(c, bool) or not isinstance(c, int) for c in cell)):
+        raise InvalidData(f"{where}: expected a space (q, r) of two whole numbers, got "
+                          f"{_shown(cell)}")
+    if any(abs(c) > MAX_COORDINATE for c in cell):
+        raise InvalidData(f"{where}: a space's coordinates run from -{MAX_COORDINATE} to "
+                          f"{MAX_COORDINATE}, got {_shown(cell)}")
+    return (cell[0], cell[1])
+
+
+def _shown(value: object) -> str:
+    text = repr(value) if not isinstance(value, int) or abs(value) < 10**12 else \
+        f"a number of {len(str(abs(value)))} digits"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _custom_cells(cells: object, where: str) -> list[Hex]:
+    if isinstance(cells, (str, bytes)) or not isinstance(cells, Iterable):
+        raise InvalidData(f"{where}: expected a list of spaces, got {_shown(cells)}")
+    out = []
+    for k, cell in enumerate(cells):
+        if k >= MAX_CUSTOM_SPACES:
+            raise InvalidData(f"{where}: at most {MAX_CUSTOM_SPACES} spaces")
+        out.append(_custom_cell(cell, f"{where}[{k}]"))
+    return out
+
+
 def custom_board(spaces: Mapping[Hex, tuple[str, str]], blessing: Iterable[Hex] = (),
                  mountain: Iterable[Hex] = ()) -> Board:
     """A hand-built board, e.g. for a lesson: ``{(0, 0): ("land", "Sun"), ...}``.
 
-    Each space is its own tile (there are no tile borders to draw)."""
-    marked = set(blessing)
-    items = []
-    for k, (cell, (terrain, biome)) in enumerate(sorted(spaces.items())):
+    Each space is its own tile (there are no tile borders to draw).  Everything is checked
+    before the board is built: a space is two whole numbers, each terrain ``land`` or
+    ``water``, each biome a name, Blessing spaces and the Sacred Mountain's hexes given as
+    spaces, the mountain apart from the spaces; anything else is refused with
+    :class:`InvalidData` naming the entry.
+
+    >>> custom_board({(0, 0): ("land", "Sun"), (1, 0): ("water", "Rain")}).land
+    (0,)
+    >>> custom_board({(0, 0): ("hill", "Sun")})
+    Traceback (most recent call last):
+    ...
+    pangaea_lab.core.errors.InvalidData: spaces[(0, 0)]: terrain must be 'land' or 'water', not 'hill'
+    """
+    if not isinstance(spaces, Mapping):
+        raise InvalidData(f"spaces: expected a mapping of space -> (terrain, biome), got "
+                          f"{type(spaces).__name__}")
+    if len(spaces) > MAX_CUSTOM_SPACES:
+        raise InvalidData(f"spaces: at most {MAX_CUSTOM_SPACES} spaces, got {len(spaces)}")
+    if not spaces:
+        raise InvalidData("spaces: a board needs at least one space")
+    checked: dict[Hex, tuple[str, str]] = {}
+    for cell, value in spaces.items():
+        where = f"spaces[{_shown(cell)}]"
+        key = _custom_cell(cell, where)
+        if key in checked:
+            raise InvalidData(f"{where}: the space is given twice")
+        if not isinstance(value, (tuple, list)) or len(value) != 2:
+            raise InvalidData(f"{where}: expected (terrain, biome), got {_shown(value)}")
+        terrain, biome = value
         if terrain not in (LAND, WATER):
-            raise InvalidData(f"space {cell}: terrain must be 'land' or 'water', not {terrain!r}")
-        items.append(Space(tuple(cell), terrain, biome, k, cell in marked))
-    return _cached_board(tuple(sorted(items, key=lambda s: s.cell)), tuple(sorted(mountain)))
+            raise InvalidData(f"{where}: terrain must be 'land' or 'water', not {_shown(terrain)}")
+        if not isinstance(biome, str) or not 0 < len(biome) <= 40:
+            raise InvalidData(f"{where}: expected a biome name, got {_shown(biome)}")
+        checked[key] = (terrain, biome)
+    marked = set(_custom_cells(blessing, "blessing"))
+    for cell in sorted(marked):
+        if cell not in checked:
+            raise InvalidData(f"blessing: {cell} is not one of the spaces")
+    peak = _custom_cells(mountain, "mountain")
+    for cell in peak:
+        if cell in checked:
+            raise InvalidData(f"mountain: {cell} is also given as a space")
+    items = [Space(cell, terrain, biome, k, cell in marked)
+             for k, (cell, (terrain, biome)) in enumerate(sorted(checked.items()))]
+    return _cached_board(tuple(sorted(items, key=lambda s: s.cell)), tuple(sorted(set(peak))))
 
 
 def _tile_cells(ed: Edition, rotation: int, offset: Hex) -> tuple[list[Hex], list[Hex], list[Hex]]:

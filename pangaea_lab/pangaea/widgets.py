@@ -25,7 +25,7 @@ from ..core.errors import IllegalAction
 from .rituals import (PairSummary, RitualOption, checked_option, endpoints,
                       iter_ritual_options, land_ritual_options, ritual_pairs)
 from .setup import new_game, setup_steps
-from ..core.links import board_from_page
+from ..core.links import board_from_page, board_line
 from .game import GAME, LINK
 from .state import PLAYER_NAMES, GameState
 
@@ -88,12 +88,26 @@ class SetupStepper:
         return self.steps[self.step].state.to_svg()
 
 
-def setup_stepper(players: int = 2, seed: int | str = 0, family: bool = False, **options: Any):
+def setup_stepper(players: int = 2, seed: int | str = 0, family: bool = False,
+                  link: object = True, **options: Any):
     """A widget with Back / Next buttons walking through Game Setup (``options`` as for
-    :func:`setup_steps`, e.g. ``wild_woods=True``)."""
+    :func:`setup_steps`, e.g. ``wild_woods=True``).
+
+    As with :func:`play`, a link to the page (``?seed=12&players=3&family=yes``) sets the
+    board in the Voilà app, and the line "This board: ..." under the picture gives the link
+    to this setup back (``link`` is explained in
+    :func:`pangaea_lab.core.links.board_from_page`).
+
+    >>> box = setup_stepper(players=3, seed=5, link="seed=9&players=4")
+    >>> box.model.steps[-1].state.num_players, box.board.seed
+    (4, 9)
+    """
     import ipywidgets as w  # widgets only when a view is built
 
-    model = SetupStepper(players, seed, family, **options)
+    board = board_from_page(LINK, players, seed, {"family": family, **options}, link,
+                            check=new_game)
+    chosen = dict(board.options)
+    model = SetupStepper(board.players, board.seed, **chosen)
     text, picture = w.HTML(), w.HTML()
     back, forward = w.Button(description="◀ Back"), w.Button(description="Next ▶")
 
@@ -106,8 +120,9 @@ def setup_stepper(players: int = 2, seed: int | str = 0, family: bool = False, *
     back.on_click(lambda _: (model.previous(), show()))
     forward.on_click(lambda _: (model.next(), show()))
     show()
-    box = w.VBox([w.HBox([back, forward]), text, picture])
+    box = w.VBox([w.HBox([back, forward]), text, picture, board_line(board)])
     box.model = model  # type: ignore[attr-defined]
+    box.board = board  # type: ignore[attr-defined]
     return box
 
 

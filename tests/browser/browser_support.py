@@ -20,6 +20,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -280,6 +281,49 @@ def open_in_voila(watched: Watched, server: Server, notebook: str) -> None:
         if now != last:
             last, since = now, time.monotonic()
     wait_for_widgets(page)
+
+
+_PAGE_STATE_JS = """
+() => ({
+  widgets: document.querySelectorAll('.jupyter-widgets').length,
+  outputs: document.querySelectorAll('.jp-OutputArea-output').length,
+  stepThrough: document.querySelectorAll('.pl-step-through').length,
+  boards: document.querySelectorAll('.pl-step-through .pl-board').length,
+  boardText: (document.querySelector('.pl-step-through .pl-board') || {innerHTML: ''})
+      .innerHTML.slice(0, 200),
+  notice: (document.getElementById('pl-idle-notice') || {hidden: true}).hidden ? '' :
+      document.getElementById('pl-idle-notice').textContent.trim().slice(0, 200),
+  text: document.body.innerText.slice(0, 600),
+})
+"""
+
+
+def voila_page_with(watched: Watched, server: Server, notebook: str, selector: str,
+                    where: str) -> None:
+    """Open ``notebook`` in Voilà and wait until ``selector`` is visible.
+
+    A page whose widget does not show is described (what the page holds, the server log's
+    end) in the test's output and opened once more; a second failure fails the test with the
+    description.  One miss is reported as a warning: it has been seen only on an overloaded
+    machine, where the page's kernel was still being started."""
+    page = watched.page
+    for attempt in (1, 2):
+        open_in_voila(watched, server, notebook)
+        try:
+            page.wait_for_selector(selector, timeout=WIDGET)
+            return
+        except Exception as exc:  # noqa: BLE001 - Playwright's TimeoutError
+            state = page.evaluate(_PAGE_STATE_JS)
+            log = server.log_path.read_text(errors="replace")[-3000:] \
+                if server.log_path and server.log_path.exists() else ""
+            shot = screenshot(page, f"missing_{re.sub(r'[^a-z0-9]+', '_', where.lower())}")
+            described = (f"{where}: {selector} did not show within {WIDGET // 1000} s "
+                         f"(attempt {attempt}; {type(exc).__name__}).\nThe page: {state}\n"
+                         f"Screenshot: {shot}\nEnd of the server log:\n{log}")
+            print(described, file=sys.stderr)
+            if attempt == 2:
+                raise AssertionError(described) from None
+            warnings.warn(f"{where}: the page was opened a second time ({state})")
 
 
 _RUN_ALL_JS = """

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from browser_support import (CLICK, STEP_THROUGH, WIDGET, _html, _settle, _wait_until,
-                             assert_clean, open_in_lab, open_in_voila, screenshot)
+                             assert_clean, open_in_lab, screenshot, voila_page_with)
 
 NARROW = {"width": 768, "height": 900}
 
@@ -54,8 +54,7 @@ def test_narrow_window_and_no_outside_request_in_voila(voila, page, game):
     page.page.on("response", lambda answer: fonts.append((answer.url, answer.status))
                  if answer.url.endswith(".woff") else None)
     page.page.set_viewport_size(NARROW)
-    open_in_voila(page, voila, STEP_THROUGH[game])
-    page.page.wait_for_selector(".pl-step-through .pl-board svg", timeout=WIDGET)
+    voila_page_with(page, voila, STEP_THROUGH[game], ".pl-step-through .pl-board svg", where)
     screenshot(page.page, f"voila_768_{game}")
     server = urlsplit(voila.url).netloc
     outside = sorted({h for h in hosts if h and h != server})
@@ -127,7 +126,7 @@ def check_keyboard_play(tab, where: str) -> None:
 @pytest.mark.xdist_group("voila")
 def test_tab_reaches_a_space_and_enter_plays_it_in_voila(voila, page):
     where = f"Voilà, keyboard only, {STEP_THROUGH['pangaea']}"
-    open_in_voila(page, voila, STEP_THROUGH["pangaea"])
+    voila_page_with(page, voila, STEP_THROUGH["pangaea"], ".pl-step-through .pl-board svg", where)
     check_keyboard_play(page.page, where)
     screenshot(page.page, "voila_keyboard_play", focus=".pl-step-through")
     assert_clean(page, where)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from browser_support import (RITUALS, STEP_THROUGH, assert_clean, check_board_click,
                              check_ritual_explorer, check_step_through, open_in_lab,
-                             open_in_voila, ritual_plan, screenshot)
+                             open_in_voila, ritual_plan, screenshot, voila_page_with)
 
 
 
@@ -19,7 +19,7 @@ def plan() -> dict:
 @pytest.mark.parametrize("game", list(STEP_THROUGH))
 def test_step_through_in_voila(voila, page, game):
     where = f"Voilà, {STEP_THROUGH[game]}"
-    open_in_voila(page, voila, STEP_THROUGH[game])
+    voila_page_with(page, voila, STEP_THROUGH[game], ".pl-step-through .pl-board svg", where)
     check_step_through(page.page, where)
     screenshot(page.page, f"voila_{game}", focus=".pl-step-through")
     assert_clean(page, where)
@@ -56,7 +56,7 @@ def test_ritual_explorer_in_lab(lab_page, plan):
 @pytest.mark.xdist_group("voila")
 def test_clicking_the_board_selects_an_action_in_voila(voila, page):
     where = f"Voilà, {STEP_THROUGH['pangaea']}"
-    open_in_voila(page, voila, STEP_THROUGH["pangaea"])
+    voila_page_with(page, voila, STEP_THROUGH["pangaea"], ".pl-step-through .pl-board svg", where)
     check_board_click(page.page, where)
     assert_clean(page, where)
 

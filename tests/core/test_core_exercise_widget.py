@@ -555,3 +555,4 @@ def test_view_spaces_can_be_marked_without_a_mouse():
     v.space_button.click()                 # the last space again: taken back, as a click does
     assert m.selection == ((0, 0), (0, 1))
     assert not shown(exercise_widget("toy.score").view.keyboard_row)
+

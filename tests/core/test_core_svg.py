@@ -73,3 +73,17 @@ def test_a_game_board_draws_the_same_twice_and_shows_highlights():
     assert state._repr_svg_() == state.to_svg()
     assert state.to_svg(highlight=[(1, 0)]) != state.to_svg()
     assert 'stroke-width="3"' in state.to_svg(highlight=[(1, 0)])
+
+
+def test_repeated_shapes_are_written_as_the_first_time_and_by_their_types():
+    from pangaea_lab.core.svg import Svg
+    first, again = Svg(10, 10), Svg(10, 10)
+    for pic in (first, again):
+        pic.rect(0, 0, 5, 5, fill="a&b", stroke_width=2, title="x<y")
+        pic.circle(1, 1, 1, data_flag=True)
+        pic.circle(1, 1, 1, data_flag=1)
+        pic.circle(1, 1, 1, data_flag=1.0)
+    assert first.render() == again.render()
+    flags = [item.split('data-flag="')[1].split('"')[0] for item in first.items[1:]]
+    assert flags == ["True", "1", "1"]
+    assert 'fill="a&amp;b"' in first.items[0] and "<title>x&lt;y</title>" in first.items[0]

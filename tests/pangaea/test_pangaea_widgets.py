@@ -281,3 +281,14 @@ def test_clicking_a_space_of_the_board_picks_its_actions_one_after_another():
         assert sow.selected.kind == "Expand Forest" and sow.selected.cell == spot
         counts.append(sow.selected.count)
     assert counts == [1, 2, 1] and "click the space again" in sow.message
+
+
+def test_setup_stepper_follows_a_link_and_offers_it_back():
+    box = setup_stepper(players=2, seed=3, link="seed=9&players=4&family=yes")
+    last = box.model.steps[-1].state
+    assert (last.num_players, box.board.seed, dict(box.board.options).get("family")) == \
+        (4, 9, True)
+    assert last.board == pangaea.new_game(players=4, seed=9, family=True).board
+    assert box.board.query() == "seed=9&players=4&family=yes"
+    plain = setup_stepper(players=3, seed=5, link=False)
+    assert plain.model.steps[-1].state.num_players == 3 and plain.board.seed == 5

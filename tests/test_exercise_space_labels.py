@@ -1,0 +1,20 @@
+"""Without a mouse, a learner picks a space of an exercise's board from a list; the list
+names each space by what is on it (the drawing's tooltip), not by coordinates alone."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from pangaea_lab import exercises
+from pangaea_lab.core.exercise_widget import exercise_widget
+
+
+@pytest.mark.parametrize("key", [kind.key for kind in exercises.registry()
+                                 if kind.generate(1).answer_kind in ("cells", "path")])
+def test_the_keyboard_list_names_spaces_in_words(key):
+    view = exercise_widget(key, seed=1).view
+    labels = [label for label, _ in view.space_list.options]
+    assert labels, f"{key}: no space to pick from the keyboard"
+    assert all(re.search(r"[A-Za-z]{3}", label) for label in labels), (key, labels[:5])
