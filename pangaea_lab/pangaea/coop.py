@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, TYPE_CHECKING
 
+import networkx as nx
+
 from ..core import hexgrid
 from ..core.errors import IllegalAction, InvalidSetup
 from ..core.validate import require
@@ -65,18 +67,9 @@ def returned(s: GameState, ancient: str) -> bool:
 
 
 def distances(board, start: int) -> dict[int, int]:
-    """Steps from ``start`` to every space, moving between neighbouring spaces."""
-    out = {start: 0}
-    frontier = [start]
-    while frontier:
-        nxt = []
-        for i in frontier:
-            for j in board.neighbours[i]:
-                if j not in out:
-                    out[j] = out[i] + 1
-                    nxt.append(j)
-        frontier = nxt
-    return out
+    """Steps from ``start`` to every space, moving between neighbouring spaces (networkx's
+    shortest path lengths on the board's graph, nearest first)."""
+    return nx.single_source_shortest_path_length(board.space_graph, start)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -385,14 +378,9 @@ def scourge_targets(s: GameState, area: str) -> list[int]:
     free = [i for i in range(len(b)) if i not in taken]
     out: set[int] = set()
     if area == "shadow" and co.shadow != NOBODY:
-        region = {co.shadow}
-        frontier = [co.shadow]
-        while frontier:
-            i = frontier.pop()
-            for j in b.neighbours[i]:
-                if j in co.scourged and j not in region:
-                    region.add(j)
-                    frontier.append(j)
+        # the scourged area joined to the Shadow: its connected component
+        area_graph = b.space_graph.subgraph({co.shadow, *co.scourged})
+        region = nx.node_connected_component(area_graph.to_undirected(as_view=True), co.shadow)
         out = {j for i in region for j in b.neighbours[i]} & set(free)
     if not out:
         out = {j for i in co.scourged for j in b.neighbours[i]} & set(free)

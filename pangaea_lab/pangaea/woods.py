@@ -24,6 +24,8 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any, TYPE_CHECKING
 
+import networkx as nx
+
 from ..core.errors import IllegalAction, InvalidSetup
 from ..core.validate import require
 from ..core.rng import make_rng
@@ -76,18 +78,9 @@ def needed(stack, p: int) -> int:
 @lru_cache(maxsize=4096)
 def within(board, start: int, reach: int) -> tuple[int, ...]:
     """Land Spaces 1..reach steps from ``start`` (steps between neighbouring spaces of any
-    kind, so across water; assumption 'ww-range')."""
-    seen = {start: 0}
-    frontier = [start]
-    for step in range(1, reach + 1):
-        nxt = []
-        for i in frontier:
-            for j in board.neighbours[i]:
-                if j not in seen:
-                    seen[j] = step
-                    nxt.append(j)
-        frontier = nxt
-    return tuple(sorted(j for j, k in seen.items() if k >= 1 and board.terrain[j] == "land"))
+    kind, so across water; assumption 'ww-range'): graph distances on the board's graph."""
+    far = nx.single_source_shortest_path_length(board.space_graph, start, cutoff=reach)
+    return tuple(sorted(j for j, k in far.items() if k >= 1 and board.terrain[j] == "land"))
 
 
 def in_range(s: GameState, p: int) -> set[int]:
