@@ -10,8 +10,9 @@ These functions work on a plain position (a board, who owns the Tree on each spa
 Spirits are), so a learner can explore a hand-built position as well as a game in progress.
 
 The graph work is networkx's: the board's graph (``board.space_graph``, built once per board)
-restricted to the spaces that connect (:attr:`Position.ritual_graph`, built once per position),
-shortest distances from networkx (kept per position, as each Tree is the end of many pairs),
+restricted to the spaces that connect (:attr:`Position.ritual_graph`, built once for each set
+of connecting spaces), shortest distances from networkx (kept with it, as each Tree is the end
+of many pairs and the connecting spaces change only now and then in a game),
 and the shortest paths between two Trees are the walks that go one distance layer nearer the
 end at each step; they are counted, and their scores added up, layer by layer.
 """
@@ -19,7 +20,7 @@ end at each step; they are counted, and their scores added up, layer by layer.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Iterator, Sequence
 
 import networkx as nx
@@ -66,27 +67,47 @@ class Position:
         return i == self.chelon or self.trees[i] != NOBODY or self.spirit_at[i] != NOBODY
 
     @cached_property
-    def ritual_graph(self) -> nx.DiGraph:
-        """The board's graph restricted to the spaces a Land Ritual may pass (made once per
-        position; space numbers as nodes, see :attr:`.board.Board.space_graph`)."""
-        return self.board.space_graph.subgraph(
-            [i for i in range(len(self.board)) if self.connects(i)])
+    def _connecting(self) -> "_RitualGraph":
+        return _ritual_graph(self.board, tuple(i for i in range(len(self.board))
+                                               if self.connects(i)))
 
-    @cached_property
-    def _distances(self) -> dict[int, dict[int, int]]:
-        return {}
+    @property
+    def ritual_graph(self) -> nx.DiGraph:
+        """The board's graph restricted to the spaces a Land Ritual may pass (space numbers
+        as nodes, see :attr:`.board.Board.space_graph`)."""
+        return self._connecting.graph
 
     def distances(self, source: int) -> dict[int, int]:
         """Steps from ``source`` to each space it reaches through connecting spaces
-        (networkx's shortest path lengths on :attr:`ritual_graph`, kept for the position)."""
-        got = self._distances.get(source)
+        (networkx's shortest path lengths on :attr:`ritual_graph`)."""
+        return self._connecting.distances(source)
+
+
+class _RitualGraph:
+    """The board's graph restricted to a set of connecting spaces, and the distances found
+    on it so far.  Positions that differ only in who holds the spaces, or in Seeds, share it
+    (see :func:`_ritual_graph`), so a Tree's distances are found once for many listings."""
+
+    def __init__(self, board: Board, nodes: tuple[int, ...]) -> None:
+        self.board = board
+        self.graph = board.space_graph.subgraph(nodes).copy()
+        self.found: dict[int, dict[int, int]] = {}
+
+    def distances(self, source: int) -> dict[int, int]:
+        got = self.found.get(source)
         if got is None:
-            graph = self.ritual_graph
+            graph = self.graph
             if source not in graph:   # a start that does not connect itself
                 graph = self.board.space_graph.subgraph([*graph, source])
-            got = nx.single_source_shortest_path_length(graph, source)
-            self._distances[source] = got
+            got = self.found[source] = nx.single_source_shortest_path_length(graph, source)
         return got
+
+
+@lru_cache(maxsize=512)
+def _ritual_graph(board: Board, nodes: tuple[int, ...]) -> _RitualGraph:
+    """The restricted graph for these connecting spaces (what depends only on the board and
+    which spaces connect is made once)."""
+    return _RitualGraph(board, nodes)
 
 
 @dataclass(frozen=True)
