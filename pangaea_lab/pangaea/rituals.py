@@ -103,7 +103,7 @@ class _RitualGraph:
         return got
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=128)   # about 50 KiB each
 def _ritual_graph(board: Board, nodes: tuple[int, ...]) -> _RitualGraph:
     """The restricted graph for these connecting spaces (what depends only on the board and
     which spaces connect is made once)."""
