@@ -29,6 +29,7 @@ from .rituals import NOBODY, RitualOption, checked_option
 from .scoring import payments, rank_rituals, ritual_actions, ritual_points  # noqa: F401
 from .state import (PLAYER_NAMES, GameState, Pending, PlayerState, draw_card, is_storm,
                     market_slots, real_cards)
+from .variant import Variant
 from .variants import DECISION_OWNER, VARIANTS, active, guardians
 
 OKUMA, CHELON, THORONDAL = range(3)
@@ -954,7 +955,7 @@ def _do_summon(s: GameState, d: Draft, a: SummonAncient) -> None:
     d.push(Pending("summon", s.turn_player, ancient=a.ancient))
 
 
-def _calls_back(s: GameState, ancient: str):
+def _calls_back(s: GameState, ancient: str) -> Variant | None:
     """The variant for which Call Ancient does something else with this Ancient (Return of
     the Ancients: an Ancient still in exile moves a step up), or None."""
     if ancient not in ANCIENTS:

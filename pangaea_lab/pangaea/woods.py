@@ -36,8 +36,8 @@ from .board import stormy_board
 from .edition import BLESSING_KINDS, Edition, woods_data
 from .rituals import NOBODY
 from .scoring import board_points  # noqa: F401  (the Player Board's points, still found here)
-from .state import (PLAYER_NAMES, GameState, Pending, PlayerBoard, SetupStep, WoodsRecord,
-                    draw_card, is_storm, real_cards, storm_ids, STORM)  # noqa: F401
+from .state import (PLAYER_NAMES, STORM, GameState, Pending, PlayerBoard, SetupStep,
+                    WoodsRecord, is_storm, storm_ids)
 from .variant import Variant, hand_rituals, register
 
 if TYPE_CHECKING:  # pragma: no cover
