@@ -20,7 +20,7 @@ PACKAGE = Path(pangaea.__file__).parent
 
 #: the modules allowed to ask which options a game was set up with: the variants' dispatch
 #: (which variants a state plays), the Game object with its options, and Game Setup
-ALLOWED = {"variant.py", "variants.py", "game.py", "setup.py", "widgets.py"}
+ALLOWED = {"variant.py", "variants.py", "game.py", "setup.py"}
 
 #: a mode flag tested: ``s.wild_woods``, ``s.mode == ...``, ``s.family`` (in a condition)
 FLAG = re.compile(r"\.wild_woods\b|\bmode\s*[!=]=|\b(if|elif|and|or|not|else)\b[^#\n]*\.family\b")
