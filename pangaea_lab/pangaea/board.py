@@ -108,6 +108,18 @@ class Board:
         return g
 
     @cached_property
+    def space_graph(self) -> nx.DiGraph:
+        """The same adjacency on space numbers (``index[cell]``), for the rules' graph work:
+        each edge is kept both ways so that every space lists its neighbours in the board's
+        own order (``neighbours[i]``), which keeps every search in a fixed order.  Built once
+        per board."""
+        g = nx.DiGraph()
+        g.add_nodes_from(range(len(self.cells)))
+        for i, near in enumerate(self.neighbours):
+            g.add_edges_from((i, j) for j in near)
+        return g
+
+    @cached_property
     def tiles(self) -> tuple[Tile, ...]:
         groups: dict[int, list[Space]] = {}
         for s in self.spaces:
