@@ -315,8 +315,12 @@ def _lay_tiles(ed: Edition, biomes: list[str], rng: random.Random) -> list[Tile]
             # order first met (anchor by anchor); an offset met again gives the same cells
             offsets = dict.fromkeys((a[0] - c[0], a[1] - c[1]) for a in frontier for c in rotated)
             for offset in offsets:
-                cells = frozenset((r[0] + offset[0], r[1] + offset[1]) for r in rotated)
-                if cells in seen or not cells.isdisjoint(blocked):
+                dq, dr = offset
+                moved = [(q + dq, r + dr) for q, r in rotated]
+                if not blocked.isdisjoint(moved):
+                    continue
+                cells = frozenset(moved)
+                if cells in seen:
                     continue
                 seen.add(cells)
                 touch_tiles = sum(near_tiles.get(h, 0) for h in cells)
