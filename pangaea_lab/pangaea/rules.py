@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from itertools import combinations, product
-from typing import Any
+from typing import Any, Iterator
 
 from ..core.engine import Handlers, WorkingCopy
 from ..core.errors import IllegalAction, InvalidData
@@ -42,6 +42,51 @@ FLY, VIGOR, CALL, WILD = (BLESSING_KINDS.index(k) for k in
 # the working copy
 
 
+class PlayerDrafts:
+    """The players of a :class:`Draft`: ``drafts[p]`` is player ``p`` as a dict of lists,
+    copied from the state when an action first touches that player; :meth:`freeze` gives
+    the players' tuple, untouched (or unchanged) players kept as they were."""
+
+    def __init__(self, players: tuple[PlayerState, ...]) -> None:
+        self.frozen = players
+        self.open: dict[int, dict] = {}
+
+    def __len__(self) -> int:
+        return len(self.frozen)
+
+    def __getitem__(self, p: int) -> dict:
+        if p < 0:
+            p += len(self.frozen)
+        got = self.open.get(p)
+        if got is None:
+            q = self.frozen[p]
+            got = self.open[p] = dict(
+                trees=q.trees, seeds=q.seeds, hand=list(q.hand), weather=list(q.weather),
+                blessings=list(q.blessings), creature_points=q.creature_points,
+                land_points=q.land_points, played=list(q.played), favors=list(q.favors),
+                chains=[list(c) for c in q.chains], activated=list(q.activated))
+        return got
+
+    def __iter__(self) -> Iterator[dict]:
+        return (self[p] for p in range(len(self.frozen)))
+
+    def freeze(self) -> tuple[PlayerState, ...]:
+        if not self.open:
+            return self.frozen
+        out = list(self.frozen)
+        for p, d in self.open.items():
+            new = PlayerState(trees=d["trees"], seeds=d["seeds"], hand=tuple(d["hand"]),
+                              weather=tuple(d["weather"]), blessings=tuple(d["blessings"]),
+                              creature_points=d["creature_points"],
+                              land_points=d["land_points"], played=tuple(d["played"]),
+                              favors=tuple(d["favors"]),
+                              chains=tuple(tuple(c) for c in d["chains"]),
+                              activated=tuple(tuple(x) for x in d["activated"]))
+            if new != out[p]:
+                out[p] = new
+        return tuple(out)
+
+
 class Draft(WorkingCopy):
     """A mutable working copy of a state while one action is applied (see
     :class:`~pangaea_lab.core.engine.WorkingCopy`): the per-space tuples, decks, bags and
@@ -57,12 +102,7 @@ class Draft(WorkingCopy):
     def __init__(self, s: GameState) -> None:
         super().__init__(s)
         self.s = s
-        self.players = [dict(trees=p.trees, seeds=p.seeds, hand=list(p.hand),
-                             weather=list(p.weather), blessings=list(p.blessings),
-                             creature_points=p.creature_points, land_points=p.land_points,
-                             played=list(p.played), favors=list(p.favors),
-                             chains=[list(c) for c in p.chains], activated=list(p.activated))
-                        for p in s.players]
+        self.players = PlayerDrafts(s.players)
         self.new_decisions: list[Pending] = []
         self.fields: dict = {}
         self.over = False        # the game ended at once (Return of the Ancients)
@@ -156,15 +196,7 @@ class Draft(WorkingCopy):
             v.before_freeze(self)   # e.g. returned Treetops: their owners choose the slots
         counts = [self.trees.count(p) for p in range(s.num_players)]
         holder = scoring.most_trees_holder(counts, s.edition.most_trees_minimum)
-        players = tuple(PlayerState(trees=p["trees"], seeds=p["seeds"], hand=tuple(p["hand"]),
-                                    weather=tuple(p["weather"]), blessings=tuple(p["blessings"]),
-                                    creature_points=p["creature_points"],
-                                    land_points=p["land_points"], played=tuple(p["played"]),
-                                    favors=tuple(p["favors"]),
-                                    chains=tuple(tuple(c) for c in p["chains"]),
-                                    activated=tuple(tuple(x) for x in p["activated"]))
-                        for p in self.players)
-        return super().freeze(players=players, most_trees=holder,
+        return super().freeze(players=self.players.freeze(), most_trees=holder,
                               decisions=tuple(self.new_decisions + self.decisions),
                               **{k: r for v in self.variants for k, r in v.freeze(self).items()},
                               **self.fields)
