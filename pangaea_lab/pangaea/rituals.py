@@ -411,6 +411,17 @@ def listed_options(pos: Position, player: int, card: LandCard) -> list[RitualOpt
     more, one path for each score they can give (the best among them), so the list stays
     short while every score, the best included, is on it.  Any other shortest path between
     them is still legal to play."""
+    return list(_listed(pos, pos.board.biome, player, card))
+
+
+@lru_cache(maxsize=2048)
+def _listed(pos: Position, biomes: tuple[str, ...], player: int,
+            card: LandCard) -> tuple[RitualOption, ...]:
+    # the options depend only on the position (who holds each space), the spaces' biomes
+    # (a board under a Wild Woods Storm equals the plain board but for its biomes, so they
+    # are part of the key), the player and the card: most actions (taking a card, a token,
+    # a decision) leave all of them as they were, and the next state's listing is then
+    # found here instead of worked out again
     options: list[RitualOption] = []
     for a, b in endpoints(pos, player, card):
         if count_shortest_paths(pos, a, b) <= LIST_LIMIT:
@@ -418,7 +429,7 @@ def listed_options(pos: Position, player: int, card: LandCard) -> list[RitualOpt
         else:
             options += [_option(pos, player, card, path)
                         for path in paths_by_score(pos, player, a, b).values()]
-    return sorted(options, key=_order)
+    return tuple(sorted(options, key=_order))
 
 
 def checked_option(pos: Position, player: int, card: LandCard,
