@@ -90,7 +90,13 @@ class _RitualGraph:
 
     def __init__(self, board: Board, nodes: tuple[int, ...]) -> None:
         self.board = board
-        self.graph = board.space_graph.subgraph(nodes).copy()
+        # the board's graph (``space_graph``) without the spaces that do not connect, made
+        # directly from the board's neighbours: the same graph as its subgraph, with each
+        # space's neighbours in the same order, and quicker to search than a subgraph view
+        keep = set(nodes)
+        self.graph = nx.DiGraph()
+        self.graph.add_nodes_from(nodes)
+        self.graph.add_edges_from((i, j) for i in nodes for j in board.neighbours[i] if j in keep)
         self.found: dict[int, dict[int, int]] = {}
 
     def distances(self, source: int) -> dict[int, int]:
