@@ -26,7 +26,7 @@ from .edition import Edition, load_edition
 from .game import GAME
 from .rituals import (PairSummary, Position, RitualOption, best_ritual, count_shortest_paths,
                       explain_path, land_ritual_options, ritual_pairs)
-from . import arrange, render, rules, scoring
+from . import arrange, render, rules, scoring, variants
 from .actions import PangaeaAction
 from .players import ForesterPlayer
 from .scoring import mountain_position, most_trees_holder, rank_rituals
@@ -42,6 +42,7 @@ GAME.bind(new_game=new_game, state=GameState, actions=PangaeaAction,
           bots={"random": RandomPlayer, "greedy": GreedyPlayer, "forester": ForesterPlayer})
 GameState.check_invariants = rules.check_invariants       # type: ignore[method-assign]
 GameState.arranged = arrange.arranged                      # type: ignore[attr-defined]
+GameState.player_summary = variants.player_summary         # type: ignore[method-assign]
 
 __all__ = [
     "AddTreetop", "BlessForesight", "BlessStrongCanopy", "MoreSeeds", "PlaceTreetop",

@@ -12,6 +12,7 @@ from . import scoring
 from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard, woods_data
 from .rituals import NOBODY
 from .state import MARKET_SLOTS, GameState
+from .variant import guardians
 from .woods import STORM, arrange_boards
 
 WOODS_ONLY = ("Strong Canopy", "Foresight")   # Wild Woods Blessings that never enter the bag
@@ -111,12 +112,14 @@ def arrange(s: GameState, trees: Mapping[Hex, int] | None = None,
                             blessings=blessings, hands=hands, points=points, favors=favors,
                             chains=chains, ancients=ancients, treetops=treetops))
     board, ed, n = s.board, s.edition, s.num_players
-    if treetops and not s.wild_woods:
+    woods = s.woods   # the Wild Woods record (None without the expansion)
+    if treetops and woods is None:
         raise InvalidSetup("Treetops belong to the Wild Woods expansion")
-    stacks = [list(x) for x in s.seed_stacks]
-    if s.family and (favors or chains or ancients):
+    stacks = [list(x) for x in woods.seed_stacks] if woods is not None else []
+    full = guardians(s)
+    if not full and (favors or chains or ancients):
         raise InvalidSetup("the family game has no Favor Tokens, Ritual Chains or Ancients")
-    if s.family and any(want.get("Call Ancient") for want in (blessings or {}).values()
+    if not full and any(want.get("Call Ancient") for want in (blessings or {}).values()
                         if isinstance(want, Mapping)):
         raise InvalidSetup("the family game has no Call Ancient Blessings: they stay in the box "
                            "(assumption 'family-no-call-ancient')")
@@ -177,18 +180,19 @@ def arrange(s: GameState, trees: Mapping[Hex, int] | None = None,
     players = list(s.players)
     supply = list(s.weather_supply)
     bag = list(s.blessing_bag)
-    box = list(s.woods_box) if s.wild_woods else None
+    box = list(woods.woods_box) if woods is not None else None
     fbag = list(s.favor_bag)
     land_deck, creature_deck, market = list(s.land_deck), list(s.creature_deck), list(s.market)
-    tops = list(s.treetops)
-    boards = list(s.player_boards)
-    if s.wild_woods:
-        tops, boards = arrange_boards(s, t, tops, treetops or {}, players, space)
+    tops: list[int] = []
+    boards: list = []
+    if woods is not None:
+        tops, boards = arrange_boards(s, t, list(woods.treetops), treetops or {}, players,
+                                      space)
     for p in range(n):
         ps = players[p]
         tree_supply = ed.trees_per_player - t.count(p)
         seed_supply = ed.seeds_per_player - 1 - sd.count(p)
-        if s.wild_woods:
+        if woods is not None:
             pb = boards[p]
             seed_supply = (ed.seeds_per_player - 1 + woods_data(ed).extra_seeds - pb.locked()
                            - pb.given_up - sum(x[p] for x in stacks))
@@ -257,9 +261,10 @@ def arrange(s: GameState, trees: Mapping[Hex, int] | None = None,
             raise InvalidSetup(f"{name!r} is not an Ancient; use {list(ANCIENTS)}")
         anc[ANCIENTS.index(name)] = NOBODY if cell is None else space(cell)
     counts = [t.count(p) for p in range(n)]
-    if s.wild_woods:
-        s = replace(s, seed_stacks=tuple(tuple(x) for x in stacks), treetops=tuple(tops),
-                    player_boards=tuple(boards), woods_box=tuple(box or ()))
+    if woods is not None:
+        s = replace(s, woods=replace(woods, seed_stacks=tuple(tuple(x) for x in stacks),
+                                     treetops=tuple(tops), player_boards=tuple(boards),
+                                     woods_box=tuple(box or ())))
     new = replace(s, ancients=tuple(anc), favor_bag=tuple(fbag), trees=tuple(t), seeds=tuple(sd), spirits=tuple(sp), players=tuple(players),
                   weather_supply=tuple(supply), blessing_bag=tuple(bag),
                   land_deck=tuple(land_deck), creature_deck=tuple(creature_deck),

@@ -108,6 +108,18 @@ class Board:
         return g
 
     @cached_property
+    def space_graph(self) -> nx.DiGraph:
+        """The same adjacency on space numbers (``index[cell]``), for the rules' graph work:
+        each edge is kept both ways so that every space lists its neighbours in the board's
+        own order (``neighbours[i]``), which keeps every search in a fixed order.  Built once
+        per board."""
+        g = nx.DiGraph()
+        g.add_nodes_from(range(len(self.cells)))
+        for i, near in enumerate(self.neighbours):
+            g.add_edges_from((i, j) for j in near)
+        return g
+
+    @cached_property
     def tiles(self) -> tuple[Tile, ...]:
         groups: dict[int, list[Space]] = {}
         for s in self.spaces:
@@ -299,21 +311,26 @@ def _lay_tiles(ed: Edition, biomes: list[str], rng: random.Random) -> list[Tile]
         best: list[tuple[int, Hex]] = []
         best_score = -1
         for rotation, rotated in enumerate(rotations):
-            for anchor in frontier:
-                for c in rotated:
-                    offset = (anchor[0] - c[0], anchor[1] - c[1])
-                    cells = frozenset((r[0] + offset[0], r[1] + offset[1]) for r in rotated)
-                    if cells in seen or not cells.isdisjoint(blocked):
-                        continue
-                    seen.add(cells)
-                    touch_tiles = sum(near_tiles.get(h, 0) for h in cells)
-                    if tiles and touch_tiles == 0:
-                        continue  # must join the continent, not float beside the mountain
-                    score = touch_tiles + 2 * sum(near_mountain.get(h, 0) for h in cells)
-                    if score > best_score:
-                        best, best_score = [], score
-                    if score == best_score:
-                        best.append((rotation, offset))
+            # each way to lay this rotation with one of its hexes on the frontier, in the
+            # order first met (anchor by anchor); an offset met again gives the same cells
+            offsets = dict.fromkeys((a[0] - c[0], a[1] - c[1]) for a in frontier for c in rotated)
+            for offset in offsets:
+                dq, dr = offset
+                moved = [(q + dq, r + dr) for q, r in rotated]
+                if not blocked.isdisjoint(moved):
+                    continue
+                cells = frozenset(moved)
+                if cells in seen:
+                    continue
+                seen.add(cells)
+                touch_tiles = sum(near_tiles.get(h, 0) for h in cells)
+                if tiles and touch_tiles == 0:
+                    continue  # must join the continent, not float beside the mountain
+                score = touch_tiles + 2 * sum(near_mountain.get(h, 0) for h in cells)
+                if score > best_score:
+                    best, best_score = [], score
+                if score == best_score:
+                    best.append((rotation, offset))
         rotation, offset = rng.choice(best)
         land, water, blessing = _tile_cells(ed, rotation, offset)
         tiles.append(Tile(index, biome, tuple(land), tuple(water), tuple(blessing)))

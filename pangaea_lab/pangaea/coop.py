@@ -4,11 +4,13 @@ The players work together to bring the three Ancient Markers from step 23 up to 
 the Sacred Mountain before the third Moon Cycle ends, while the Spirit of Shadows spreads
 Scourge over the continent.  This module holds what is new in the mode: its Game Setup, the
 Shadow Phase, Scourge and healing, the Moon Board and End of Cycle, and the end of the game.
-The turn structure in :mod:`.rules` calls in here through a few hooks.
+The mode is a :class:`~.variant.Variant` (:data:`VARIANT`) with its own record on the state
+(``state.coop``, a :class:`~.state.CoopRecord`); the turn structure in :mod:`.rules` calls
+its hooks.
 
 >>> from pangaea_lab import pangaea
 >>> s = pangaea.new_game(players=1, seed=3, mode="ancients")
->>> s.ancient_steps, s.devour_steps, len(s.scourged), s.scourge_supply, s.cycle
+>>> s.coop.ancient_steps, s.coop.devour_steps, len(s.coop.scourged), s.coop.scourge_supply, s.coop.cycle
 ((23, 23, 23), (19, 16), 1, 4, 1)
 """
 
@@ -17,20 +19,22 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, TYPE_CHECKING
 
+import networkx as nx
+
 from ..core import hexgrid
 from ..core.errors import IllegalAction, InvalidSetup
 from ..core.validate import require
 from ..core.rng import make_rng
 from .actions import (AscendAncient, LeaveSeed, MoveShadow, PangaeaAction, PlaceScourge,
                       PlaceSeed, ShareWeather)
-from . import woods
 from .board import _build
 from .edition import (ANCIENTS, BLESSING_KINDS, DIFFICULTIES, CoopData, Edition,
                       load_edition, woods_data)
 from .rituals import NOBODY
 from .scoring import free_ritual
-from .state import (COOP, COOP_MARKET_SLOTS, DECISION_WORDS, PLAYER_NAMES, GameState, Pending,
+from .state import (COOP, COOP_MARKET_SLOTS, PLAYER_NAMES, CoopRecord, GameState, Pending,
                     SetupStep, blank_state, lay_blessings)
+from .variant import Variant, register
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rules import Draft
@@ -59,22 +63,13 @@ def is_returned(steps, k: int, summit: int) -> bool:
 
 
 def returned(s: GameState, ancient: str) -> bool:
-    return is_returned(s.ancient_steps, ANCIENTS.index(ancient), s.edition.summit_steps)
+    return is_returned(s.coop.ancient_steps, ANCIENTS.index(ancient), s.edition.summit_steps)
 
 
 def distances(board, start: int) -> dict[int, int]:
-    """Steps from ``start`` to every space, moving between neighbouring spaces."""
-    out = {start: 0}
-    frontier = [start]
-    while frontier:
-        nxt = []
-        for i in frontier:
-            for j in board.neighbours[i]:
-                if j not in out:
-                    out[j] = out[i] + 1
-                    nxt.append(j)
-        frontier = nxt
-    return out
+    """Steps from ``start`` to every space, moving between neighbouring spaces (networkx's
+    shortest path lengths on the board's graph, nearest first)."""
+    return nx.single_source_shortest_path_length(board.space_graph, start)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -101,8 +96,8 @@ def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, boa
     rng = make_rng(seed, "setup", MODE)
     steps = []
     mix = [k for k, n in co.shadow_mix for _ in range(n)]
-    state = blank_state(ed, board, players, seed, mode=MODE, difficulty=difficulty,
-                        ancient_steps=(0, 0, 0), shadow_box=tuple(mix), cycle=0)
+    state = blank_state(ed, board, players, seed, coop=CoopRecord(
+        difficulty=difficulty, ancient_steps=(0, 0, 0), shadow_box=tuple(mix), cycle=0))
     favors = list(state.favor_bag)
     steps.append(SetupStep(
         "1. Players take their pieces",
@@ -116,8 +111,9 @@ def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, boa
     box = list(mix)
     for kind in ["Devour"] * len(co.devour_steps) + ["Dance"]:
         box.remove(kind)
-    state = replace(state, favor_bag=tuple(favors), ancient_steps=(co.ancient_start,) * 3,
-                    devour_steps=co.devour_steps, shadow_box=tuple(box))
+    state = replace(state, favor_bag=tuple(favors), coop=replace(
+        state.coop, ancient_steps=(co.ancient_start,) * 3, devour_steps=co.devour_steps,
+        shadow_box=tuple(box)))
     steps.append(SetupStep(
         "2. Ancient Markers, Devour and Dance on the mountain",
         f"One Favor Token of each Ancient marks where that Ancient waits: step {co.ancient_start}. "
@@ -136,7 +132,8 @@ def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, boa
     out = tuple(c for c in ed.cards if c not in land and c not in creature)
     rng.shuffle(land)
     rng.shuffle(creature)
-    state = replace(state, land_deck=tuple(land), creature_deck=tuple(creature), box_cards=out)
+    state = replace(state, land_deck=tuple(land), creature_deck=tuple(creature),
+                    coop=replace(state.coop, box_cards=out))
     steps.append(SetupStep(
         "4. Only the solo-marked Ritual Cards",
         f"The cards marked for solo/co-op play are kept ({len(creature)} Creature and {len(land)} "
@@ -163,10 +160,10 @@ def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, boa
         "(a Creature of a type already shown is shuffled back and another revealed). Nobody "
         "holds Hand Rituals in this mode.", state))
 
-    state = replace(state, scourge_supply=co.scourge_per_player * players)
+    state = replace(state, coop=replace(state.coop, scourge_supply=co.scourge_per_player * players))
     steps.append(SetupStep(
         "6. The Scourge supply",
-        f"{co.scourge_per_player} Scourge Markers per player ({state.scourge_supply}) form the "
+        f"{co.scourge_per_player} Scourge Markers per player ({state.coop.scourge_supply}) form the "
         "common supply. Placing the last one loses the game.", state))
 
     centre = distances_to_mountain(board)
@@ -179,7 +176,8 @@ def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, boa
         raise InvalidSetup("no Water Space has enough Land Spaces 2 steps away for the starting Trees")
     best = min(d for d, _ in options)
     shadow = rng.choice([i for d, i in options if d == best])
-    state = replace(state, shadow=shadow, scourged=(shadow,), scourge_supply=state.scourge_supply - 1)
+    state = replace(state, coop=replace(state.coop, shadow=shadow, scourged=(shadow,),
+                                        scourge_supply=state.coop.scourge_supply - 1))
     steps.append(SetupStep(
         "7. The Spirit of Shadows",
         f"The Spirit of Shadows and one Scourge Marker go on a Water Space near the middle "
@@ -199,15 +197,17 @@ def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, boa
         "Each player plants one Tree two spaces away from the Shadow.", state))
 
     plan = moon_plan(ed, difficulty, wild_woods)
-    box = list(state.shadow_box)
+    box = list(state.coop.shadow_box)
     for markers, _ in plan:
         for m in markers:
             box.remove(m)
     first = list(plan[0][0])
     rng.shuffle(first)
     player = rng.randrange(players)
-    state = replace(state, shadow_bag=tuple(first), moon_board=tuple(m for m, _ in plan[1:]),
-                    shadow_box=tuple(box), cycle=1, first_player=player, turn_player=player)
+    state = replace(state, coop=replace(state.coop, shadow_bag=tuple(first),
+                                        moon_board=tuple(m for m, _ in plan[1:]),
+                                        shadow_box=tuple(box), cycle=1),
+                    first_player=player, turn_player=player)
     card = "" if difficulty == "standard" else f" The {DIFFICULTIES[difficulty]} Moon Card replaces Cycles II and III."
     if wild_woods:
         card = " The Wild Woods side of the Moon Board is used" + (
@@ -233,9 +233,12 @@ def distances_to_mountain(board) -> dict[int, int]:
 
 
 class CoopDraft:
-    """Mutable copies of the co-op fields, frozen back with the rest of a :class:`Draft`."""
+    """A mutable copy of the co-op record, frozen back with the rest of a :class:`Draft`."""
 
-    def __init__(self, s: GameState) -> None:
+    def __init__(self, s: CoopRecord) -> None:
+        self.record = s
+        self.difficulty = s.difficulty
+        self.box_cards = s.box_cards
         self.ancient_steps = list(s.ancient_steps)
         self.devour_steps = list(s.devour_steps)
         self.scourged = set(s.scourged)
@@ -249,16 +252,18 @@ class CoopDraft:
         self.weather_shared = s.weather_shared
         self.paired = set(s.paired)
         self.result = s.result
-        self.free_card = ""
 
-    def frozen(self) -> dict[str, Any]:
-        return dict(ancient_steps=tuple(self.ancient_steps), devour_steps=tuple(self.devour_steps),
-                    scourged=tuple(sorted(self.scourged)), scourge_supply=self.scourge_supply,
-                    shadow=self.shadow, shadow_bag=tuple(self.shadow_bag),
-                    moon_stacks=tuple(tuple(x) for x in self.moon_stacks),
-                    moon_board=tuple(self.moon_board), shadow_box=tuple(self.shadow_box),
-                    cycle=self.cycle, weather_shared=self.weather_shared,
-                    paired=tuple(sorted(self.paired)), result=self.result)
+    def frozen(self) -> CoopRecord:
+        new = CoopRecord(
+            difficulty=self.difficulty, ancient_steps=tuple(self.ancient_steps),
+            devour_steps=tuple(self.devour_steps), scourged=tuple(sorted(self.scourged)),
+            scourge_supply=self.scourge_supply, shadow=self.shadow,
+            shadow_bag=tuple(self.shadow_bag),
+            moon_stacks=tuple(tuple(x) for x in self.moon_stacks),
+            moon_board=tuple(self.moon_board), shadow_box=tuple(self.shadow_box),
+            box_cards=self.box_cards, cycle=self.cycle, weather_shared=self.weather_shared,
+            paired=tuple(sorted(self.paired)), result=self.result)
+        return self.record if new == self.record else new
 
 
 def finish(d: "Draft", result: str, reason: str) -> None:
@@ -266,9 +271,10 @@ def finish(d: "Draft", result: str, reason: str) -> None:
     if d.co.result:
         return
     d.co.result = result
+    d.over = True
     d.fields.update(phase="over", end_triggered=True, end_reason=reason)
-    if d.ww is not None:   # Treetops still on their way find a place (assumption 'coop-end-treetops')
-        woods.place_at_end(d, d.new_decisions + d.decisions)
+    for v in d.variants:   # e.g. Treetops still on their way find a place
+        v.on_game_over(d, d.new_decisions + d.decisions)
     d.decisions.clear()
     d.new_decisions.clear()
 
@@ -348,14 +354,7 @@ def scourge(d: "Draft", i: int) -> None:
 
 
 def _seed_back(d: "Draft", i: int) -> None:
-    if d.ww is not None:
-        d.return_seeds(i)
-        return
-    owner = d.seeds[i]
-    if owner != NOBODY:
-        d.seeds[i] = NOBODY
-        d.players[owner]["seeds"] += 1 + (i in d.co.paired)
-        d.co.paired.discard(i)
+    d.return_seeds(i)   # both Seeds of a paired space (see CoopVariant.return_seeds)
 
 
 def heal(d: "Draft", i: int) -> None:
@@ -374,21 +373,17 @@ def scourge_targets(s: GameState, area: str) -> list[int]:
     or next to any scourged area ("any"); never on a Spirit or an Ancient (assumption
     'coop-scourge-spaces')."""
     b = s.board
-    taken = set(s.scourged) | _blocked(s, b)
+    co = s.coop
+    taken = set(co.scourged) | _blocked(s, b)
     free = [i for i in range(len(b)) if i not in taken]
     out: set[int] = set()
-    if area == "shadow" and s.shadow != NOBODY:
-        region = {s.shadow}
-        frontier = [s.shadow]
-        while frontier:
-            i = frontier.pop()
-            for j in b.neighbours[i]:
-                if j in s.scourged and j not in region:
-                    region.add(j)
-                    frontier.append(j)
+    if area == "shadow" and co.shadow != NOBODY:
+        # the scourged area joined to the Shadow: its connected component
+        area_graph = b.space_graph.subgraph({co.shadow, *co.scourged})
+        region = nx.node_connected_component(area_graph.to_undirected(as_view=True), co.shadow)
         out = {j for i in region for j in b.neighbours[i]} & set(free)
     if not out:
-        out = {j for i in s.scourged for j in b.neighbours[i]} & set(free)
+        out = {j for i in co.scourged for j in b.neighbours[i]} & set(free)
     return sorted(out or free)
 
 
@@ -398,8 +393,8 @@ def scourge_targets(s: GameState, area: str) -> list[int]:
 def shadow_targets(s: GameState) -> list[int]:
     """Spaces the Spirit of Shadows may move to: 2 steps away, no Spirit or Ancient on them
     (assumption 'coop-shadow-distance' when none is free at 2)."""
-    blocked = _blocked(s, s.board) | {s.shadow}
-    far = distances(s.board, s.shadow)
+    blocked = _blocked(s, s.board) | {s.coop.shadow}
+    far = distances(s.board, s.coop.shadow)
     for reach in (2, 1, 3, 4, 5, 6):
         out = sorted(i for i, k in far.items() if k == reach and i not in blocked)
         if out:
@@ -419,13 +414,14 @@ def end_turn(s: GameState, d: "Draft") -> None:
     d.fields.update(turn_player=nxt, actions_taken=0, exchange_used=False,
                     round=s.round + (1 if nxt == s.first_player else 0))
     d.co.weather_shared = False
-    if d.ww is not None:
-        tall, d.ww.grown_tall = d.ww.grown_tall, NOBODY
-        if tall != NOBODY and d.trees[tall] != NOBODY:
-            # Wild Woods: a Tree reached level 3 this turn (and still stands); the Shadow
-            # moves onto it and the Shadow Phase is skipped
-            d.co.shadow = tall
-            return
+    for v in d.variants:
+        v.on_end_turn(d)
+    tall = d.ended_tall
+    if tall != NOBODY and d.trees[tall] != NOBODY:
+        # Wild Woods: a Tree reached level 3 this turn (and still stands); the Shadow
+        # moves onto it and the Shadow Phase is skipped
+        d.co.shadow = tall
+        return
     d.push(Pending("shadow", s.turn_player))
 
 
@@ -490,7 +486,7 @@ def end_of_cycle(s: GameState, d: "Draft") -> None:
     co.cycle += 1
     markers = [m for stack in co.moon_stacks for m in stack] + list(co.moon_board.pop(0))
     co.moon_stacks = []
-    effects = moon_plan(s.edition, s.difficulty, s.wild_woods)[co.cycle - 1][1]
+    effects = moon_plan(s.edition, co.difficulty, s.woods is not None)[co.cycle - 1][1]
     if "remove_dream" in effects and "Dream" in markers:
         markers.remove("Dream")
         co.shadow_box.append("Dream")
@@ -502,8 +498,9 @@ def end_of_cycle(s: GameState, d: "Draft") -> None:
             d.players[q]["blessings"][BLESSING_KINDS.index(kind)] += 1
         if "scourge_each" in effects:
             d.push(Pending("scourge", q, area="any"))
-        if "give_up_seed" in effects and d.ww is not None:
-            woods.give_up_seed(d, q)
+        if "give_up_seed" in effects:   # (the Wild Woods Moon Cards)
+            for v in d.variants:
+                v.give_up_seed(d, q)
 
 
 def do_place_scourge(s: GameState, d: "Draft", a: PlaceScourge) -> None:
@@ -539,9 +536,9 @@ def check_share_weather(s: GameState, a: ShareWeather) -> None:
     yours."""
     rule = "Changes in the Player Phase: Weather Token Sharing"
     p = s.turn_player
-    if s.mode != MODE:
+    if s.coop is None:
         raise IllegalAction("Weather Tokens are shared only in Return of the Ancients.", rule=rule)
-    if s.weather_shared:
+    if s.coop.weather_shared:
         raise s.reject("You may give only one Weather Token per turn.", rule=rule)
     if not isinstance(a.to, int) or not 0 <= a.to < s.num_players or a.to == p:
         raise s.reject("Give the token to another player.", rule=rule, like=ShareWeather)
@@ -600,7 +597,7 @@ def chain_bonus(s: GameState, d: "Draft", p: int, card_id: str, neighbour: str |
     card, other = s.card(card_id), s.card(neighbour)
     if card.kind != "creature" or other.kind != "creature" or card.ancient != other.ancient:
         return
-    free = d.co.free_card == card_id or (s.pending is not None and s.pending.kind == "chain"
+    free = d.free_card == card_id or (s.pending is not None and s.pending.kind == "chain"
                                          and s.pending.amount == 1)
     if free:
         gain_favor(d, p, card.ancient)
@@ -633,9 +630,7 @@ def _second_seed_spots(board, trees, seeds, at: int) -> list[int]:
 def may_grow(d: "Draft", i: int, forced: bool) -> bool:
     """Healing Scourge: a single Seed on a scourged Land Space does not grow; two Seeds (or a
     Vigorous Seed) do."""
-    if d.ww is not None:   # Wild Woods: two Seeds of the majority holder
-        return i not in d.co.scourged or forced or max(d.ww.stacks[i]) >= 2
-    return i not in d.co.scourged or forced or i in d.co.paired
+    return i not in d.co.scourged or forced or i in d.co.paired or d.seeds_on(i) >= 2
 
 
 def grow_here(d: "Draft", i: int, owner: int) -> None:
@@ -648,11 +643,10 @@ def grow_here(d: "Draft", i: int, owner: int) -> None:
 
 def pair_targets(s: GameState, p: int) -> list[int]:
     """Scourged Land Spaces where ``p`` may add a second Seed to their own single Seed (in
-    Wild Woods Seed Competition already allows it)."""
-    if s.wild_woods:
-        return []
-    return [i for i in s.scourged if s.board.terrain[i] == "land" and s.seeds[i] == p
-            and i not in s.paired and s.trees[i] == NOBODY]
+    Wild Woods Seed Competition already allows it, and its own Seed actions replace these)."""
+    co = s.coop
+    return [i for i in co.scourged if s.board.terrain[i] == "land" and s.seeds[i] == p
+            and i not in co.paired and s.trees[i] == NOBODY]
 
 
 def decision_actions(s: GameState, pend: Pending) -> list[PangaeaAction]:
@@ -673,22 +667,20 @@ def decision_actions(s: GameState, pend: Pending) -> list[PangaeaAction]:
 
 
 def free_actions(s: GameState, p: int) -> list[PangaeaAction]:
-    if s.weather_shared or s.num_players == 1:
+    if s.coop.weather_shared or s.num_players == 1:
         return []
     ps = s.players[p]
     return [ShareWeather(q, w) for q in sorted(neighbours_of(s, p))
             for k, w in enumerate(s.edition.biomes) if ps.weather[k]]
 
 
-#: the decisions of Return of the Ancients (their words are in ``state.DECISION_WORDS``)
-WAITING = {k: DECISION_WORDS[k] for k in ("shadow", "scourge", "ascend", "devour", "seed")}
 
 
 def progress(s: GameState) -> int:
     """A rough measure of how the team is doing: Ancient steps (with a Land Ritual's steps
     still to be assigned) and Favor Tokens held; used by the computer players."""
     waiting = sum(d.amount for d in s.decisions if d.kind == "ascend")
-    return sum(s.ancient_steps) + waiting + sum(sum(ps.favors) for ps in s.players)
+    return sum(s.coop.ancient_steps) + waiting + sum(sum(ps.favors) for ps in s.players)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -696,24 +688,151 @@ def progress(s: GameState) -> int:
 
 
 def check_invariants(s: GameState) -> None:
+    co = s.coop
     data = coop_data(s.edition)
     n = s.num_players
     b = s.board
-    require(s.scourge_supply >= 0 and len(set(s.scourged)) == len(s.scourged))
-    require(s.scourge_supply + len(s.scourged) == data.scourge_per_player * n,
+    require(co.scourge_supply >= 0 and len(set(co.scourged)) == len(co.scourged))
+    require(co.scourge_supply + len(co.scourged) == data.scourge_per_player * n,
             "Scourge Markers: supply + continent must equal 5 per player")
-    require(not any(i in s.scourged for i in s.spirits if i != NOBODY),
+    require(not any(i in co.scourged for i in s.spirits if i != NOBODY),
             "a Spirit stands on a scourged Water Space")
-    held = (list(s.shadow_bag) + [m for st in s.moon_stacks for m in st]
-            + [m for c in s.moon_board for m in c] + ["Devour"] * len(s.devour_steps) + ["Dance"]
-            + list(s.shadow_box))
+    held = (list(co.shadow_bag) + [m for st in co.moon_stacks for m in st]
+            + [m for c in co.moon_board for m in c] + ["Devour"] * len(co.devour_steps) + ["Dance"]
+            + list(co.shadow_box))
     for kind, total in data.shadow_mix:
         require(held.count(kind) == total, f"{kind} Shadow Markers: {held.count(kind)} in play, {total} in the box")
-    for i in s.paired:
-        require(i in s.scourged and b.terrain[i] == "land" and s.seeds[i] != NOBODY,
+    for i in co.paired:
+        require(i in co.scourged and b.terrain[i] == "land" and s.seeds[i] != NOBODY,
                 "a second Seed lies only on a scourged Land Space with a Seed")
-    require(s.shadow != NOBODY and 0 <= s.shadow < len(b), "the Shadow stands on the continent")
-    require(all(0 <= x <= s.edition.summit_steps for x in s.ancient_steps))
+    require(co.shadow != NOBODY and 0 <= co.shadow < len(b), "the Shadow stands on the continent")
+    require(all(0 <= x <= s.edition.summit_steps for x in co.ancient_steps))
     require(all(not ps.hand for ps in s.players), "Return of the Ancients has no Hand Rituals")
-    require((s.phase == "over") == bool(s.result), "a co-op game ends won or lost")
-    require(s.result in ("", "won", "lost"))
+    require((s.phase == "over") == bool(co.result), "a co-op game ends won or lost")
+    require(co.result in ("", "won", "lost"))
+
+
+# ----------------------------------------------------------------------------------------------
+# the variant
+
+
+class CoopVariant(Variant):
+    """Return of the Ancients as a variant: its record is ``state.coop``; it replaces the
+    competitive setup, the points of Rituals (Ancients climb instead), the End of Turn (the
+    Shadow Phase) and the end of the game, and adds Scourge, the second Seed of Healing
+    Scourge and Weather Token Sharing."""
+
+    name = "Return of the Ancients"
+    order = 1
+    record = "coop"
+    section = "ancients_mode"
+    layers = ("shadow and scourge",)
+    decisions = {
+        "shadow": ("move the Spirit of Shadows", "Shadow Phase"),
+        "scourge": ("place a spreading Scourge Marker", "Scourge"),
+        "ascend": ("choose the Ancient Marker the Land Ritual moves up",
+                   "Changes in the Player Phase: Playing Ritual Cards"),
+        "devour": ("decide whether to leave a Seed where the Tree was devoured",
+                   "Shadow Phase: Devour"),
+        "seed": ("place Thorondal's second Seed", "Scourge: Healing Scourge"),
+    }
+    checks = {ShareWeather: check_share_weather}
+    handlers = {MoveShadow: do_move_shadow, PlaceScourge: do_place_scourge,
+                AscendAncient: do_ascend, LeaveSeed: do_leave_seed, PlaceSeed: do_place_seed,
+                ShareWeather: do_share_weather}
+    market_favors = False     # assumption 'coop-no-market-favors'
+    summit_ends = False
+    hand_rituals = False
+
+    def setup_steps(self, steps: list[SetupStep], seed: int | str,
+                    options: dict[str, Any]) -> list[SetupStep]:
+        """The 9 steps of Return of the Ancients, in place of the competitive setup."""
+        return setup_steps(options["players"], seed, options["difficulty"], options["edition"],
+                           options["board"], options["wild_woods"])
+
+    def thaw(self, d: "Draft") -> None:
+        d.co = CoopDraft(d.s.coop)
+
+    def freeze(self, d: "Draft") -> dict[str, Any]:
+        return {"coop": d.co.frozen()}
+
+    def second_seed_spaces(self, s: GameState, p: int) -> list[int]:
+        return pair_targets(s, p)
+
+    def barred_water(self, s: GameState) -> tuple[int, ...]:
+        return s.coop.scourged   # Spirits never enter scourged water
+
+    def may_summon(self, s: GameState, ancient: str) -> bool:
+        return returned(s, ancient)   # Returned Ancients: only one back from exile
+
+    def calls_back(self, s: GameState, ancient: str) -> bool:
+        return not returned(s, ancient)
+
+    def call_ancient(self, s: GameState, d: "Draft", ancient: str) -> None:
+        call_step(s, d, ancient)
+
+    def decision_actions(self, s: GameState, pend: Pending) -> list:
+        return decision_actions(s, pend)
+
+    def free_actions(self, s: GameState, p: int) -> list:
+        return free_actions(s, p)
+
+    def second_seed(self, d: "Draft", i: int) -> None:
+        d.co.paired.add(i)   # Healing Scourge: a second Seed on a scourged Land Space
+
+    def return_seeds(self, d: "Draft", i: int) -> bool:
+        if i not in d.co.paired:
+            return False
+        d.players[d.seeds[i]]["seeds"] += 2
+        d.seeds[i] = NOBODY
+        d.co.paired.discard(i)
+        return True
+
+    def take_back(self, d: "Draft", i: int, p: int) -> bool:
+        if i not in d.co.paired:
+            return False
+        d.co.paired.discard(i)   # the second Seed comes back, the first stays
+        return True
+
+    def may_grow(self, d: "Draft", i: int, forced: bool) -> bool:
+        return may_grow(d, i, forced)
+
+    def on_growth(self, d: "Draft", i: int, owner: int) -> None:
+        grow_here(d, i, owner)
+
+    def on_ancient_entered(self, d: "Draft", ancient: str, i: int) -> None:
+        ancient_entered(d, ancient, i)
+
+    def on_thorondal(self, d: "Draft", p: int, i: int) -> None:
+        thorondal_second_seed(d, p, i)
+
+    def on_chain(self, s: GameState, d: "Draft", p: int, card: str,
+                 neighbour: str | None) -> None:
+        chain_bonus(s, d, p, card, neighbour)
+
+    def creature_ritual(self, s: GameState, d: "Draft", p: int, card: Any) -> bool:
+        creature_played(s, d, p, card)
+        return True
+
+    def land_reward(self, s: GameState, d: "Draft", p: int, points: int) -> bool:
+        land_played(s, d, p, points)
+        return True
+
+    def end_turn(self, s: GameState, d: "Draft") -> bool:
+        end_turn(s, d)
+        return True
+
+    def seeds_held(self, s: GameState, p: int) -> int:
+        return sum(1 for i in s.coop.paired if s.seeds[i] == p)
+
+    def cards_held(self, s: GameState) -> tuple[str, ...]:
+        return s.coop.box_cards
+
+    def favors_held(self, s: GameState, ancient: str) -> int:
+        return 1   # the Ancient Marker on the mountain
+
+    def check_invariants(self, s: GameState) -> None:
+        check_invariants(s)
+
+
+VARIANT = register(CoopVariant())

@@ -23,6 +23,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping
 
+import networkx as nx
+
 from ..core import hexgrid
 from ..core.errors import InvalidData
 from ..core.jsonio import dumps, load_file
@@ -286,15 +288,11 @@ def _validated(text: str) -> Edition:
     if not set(blessing) <= set(water):
         raise InvalidData("edition field tile_shape.blessing must list water hexes only")
     tile_cells = set(land) | set(water)
-    seen = {land[0]}
-    frontier = [land[0]]
-    while frontier:
-        h = frontier.pop()
-        for n in hexgrid.neighbours(h):
-            if n in tile_cells and n not in seen:
-                seen.add(n)
-                frontier.append(n)
-    if seen != tile_cells:
+    tile = nx.Graph()   # the tile's hexes, joined where they touch
+    tile.add_nodes_from(tile_cells)
+    tile.add_edges_from((h, n) for h in tile_cells for n in hexgrid.neighbours(h)
+                        if n in tile_cells)
+    if not nx.is_connected(tile):
         raise InvalidData("edition field tile_shape: the hexes of a tile must be connected")
 
     mountain = _value(data, "mountain")

@@ -49,13 +49,13 @@ class ForesterPlayer(GreedyPlayer):
 
     def value(self, s: GameState, a: PangaeaAction, p: int) -> float:
         b = s.board
-        if s.mode == coop.MODE:
+        if s.coop is not None:   # Return of the Ancients: the team's interest
             v = self._coop_value(s, a, p)
             if v is not None:
                 return v
         if isinstance(a, (PlayCreature, PlayLand)):
             after = s.apply(a)
-            gain = (coop.progress(after) - coop.progress(s) if s.mode == coop.MODE
+            gain = (coop.progress(after) - coop.progress(s) if s.coop is not None
                     else after.players[p].points - s.players[p].points)
             # a Land Ritual also costs the Trees it returns: prefer it only when it pays well
             cost = 0.4 * (s.trees.count(p) - after.trees.count(p))
@@ -68,7 +68,7 @@ class ForesterPlayer(GreedyPlayer):
             theirs = sum(1 for j in near if s.seeds[j] not in (NOBODY, p))
             bonus = 1.0 if isinstance(a, SpiritGrowth) and s.board_blessings[i] else 0.0
             return 6 * mine - 1.5 * theirs + bonus - (3 if isinstance(a, BlessVigorousSeed) and not mine else 0)
-        if s.wild_woods:
+        if s.woods is not None:
             v = self._woods_value(s, a, p)
             if v is not None:
                 return v
@@ -115,7 +115,7 @@ class ForesterPlayer(GreedyPlayer):
         data = woods.woods_data(s.edition)
         if isinstance(a, (SowSeeds, MoreSeeds)):
             i = b.index[a.cell]
-            stack = s.seed_stacks[i]
+            stack = s.woods.seed_stacks[i]
             others = max((n for q, n in enumerate(stack) if q != p), default=0)
             steal = 1.5 if others else 0.0
             waste = 1.2 * (a.count - woods.needed(stack, p))
@@ -124,7 +124,7 @@ class ForesterPlayer(GreedyPlayer):
             return 0.6
         if isinstance(a, (AddTreetop, BlessStrongCanopy)):
             slot = data.slots[a.slot]
-            pb = s.player_boards[p]
+            pb = s.woods.player_boards[p]
             frees_seed = slot.seed >= 0 and not pb.unlocked[slot.seed] and all(
                 not pb.slots[k] for k in data.slots_of_seed(slot.seed) if k != a.slot)
             gain = (1.5 + (1.0 if pb.blessings[a.slot] else 0.0) + (2.0 if frees_seed else 0.0)
@@ -153,7 +153,7 @@ class ForesterPlayer(GreedyPlayer):
                 return 3.0
             if s.seeds[i] != NOBODY:
                 return 2.0
-            return -3.0 if i in s.scourged else -1.0 - 0.2 * sum(
+            return -3.0 if i in s.coop.scourged else -1.0 - 0.2 * sum(
                 1 for j in b.neighbours[i] if s.trees[j] != NOBODY)
         if isinstance(a, PlaceScourge):
             i = b.index[a.cell]
@@ -163,14 +163,14 @@ class ForesterPlayer(GreedyPlayer):
             k = coop.ANCIENTS.index(a.ancient)
             summit = s.edition.summit_steps
             amount = s.pending.amount if s.pending else 0
-            step = s.ancient_steps[k]
+            step = s.coop.ancient_steps[k]
             return 100.0 + step if step + amount >= summit else 50.0 - step
         if isinstance(a, (LeaveSeed, PlaceSeed)):
             return 1.0 if not isinstance(a, LeaveSeed) or a.leave else 0.0
         if isinstance(a, ShareWeather):
             return -0.1
         if isinstance(a, BlessCallAncient) and not coop.returned(s, a.ancient):
-            return 2.0 + s.ancient_steps[coop.ANCIENTS.index(a.ancient)] / 100
+            return 2.0 + s.coop.ancient_steps[coop.ANCIENTS.index(a.ancient)] / 100
         return None
 
     def _placement(self, s: GameState, a: PlaceAncient, p: int) -> float:

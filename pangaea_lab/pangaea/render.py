@@ -25,6 +25,7 @@ from .coop import coop_data
 from .edition import BLESSING_KINDS, woods_data
 from .rituals import NOBODY
 from .state import PLAYER_NAMES
+from .variant import active
 from .woods import is_storm, level
 
 SIZE = 26.0
@@ -93,11 +94,11 @@ def board_svg(state: Any = None, highlight: Iterable[Any] = (), paths: Sequence[
     board = board if board is not None else state.board
     biomes = sorted(set(board.biome))
     players = state.num_players if state is not None else 0
-    wide = WOODS_WIDTH if status and getattr(state, "wild_woods", False) else 0.0
+    wide = WOODS_WIDTH if status and _woods(state) is not None else 0.0
     pic = _canvas(list(board.cells) + list(board.mountain),
                   _row(state) * players + 52 + 20 * _extra_lines(state)
                   if (status and state is not None) else 24, wide)
-    stormy = bool(getattr(state, "storm_tiles", ()))
+    stormy = _woods(state) is not None and bool(state.woods.storm_tiles)
     # spaces
     for i, cell in enumerate(board.cells):
         fill = WATER if board.terrain[i] == "water" else biome_colour(biomes, board.biome[i])
@@ -129,8 +130,7 @@ def board_svg(state: Any = None, highlight: Iterable[Any] = (), paths: Sequence[
                 pic.line(x1, y1, x2, y2, stroke="#5a4a3a", stroke_width=1.8, stroke_linecap="round")
     if state is not None:
         _pieces(pic, state, letters)
-        if stormy:
-            _storm_badges(pic, state)
+        _layers(pic, state, "over the pieces")
     # highlights
     hl = [tuple(h) for h in highlight if isinstance(h, (tuple, list)) and len(h) == 2]
     for cell in hl:
@@ -213,7 +213,7 @@ def _storm_wash(pic: Svg, state: Any, i: int, biomes: Sequence[str]) -> None:
     """Elemental Storms: a covered tile's Land Space washed in the Storm's colour (drawn under
     the labels), since the tile counts as that weather while Storm tokens lie on it."""
     board = state.board
-    for tile, weather, tokens in state.storm_tiles:
+    for tile, weather, tokens in state.woods.storm_tiles:
         if board.tile_of[i] == tile:
             _inner_hex(pic, board.cells[i], 0.8, fill=biome_colour(biomes, weather),
                        stroke="#34495e", stroke_width=1.1, stroke_dasharray="3,2",
@@ -228,7 +228,7 @@ def _storm_title(board: Board, i: int, weather: str, tokens: int) -> str:
 def _storm_badges(pic: Svg, state: Any) -> None:
     """A badge on each Land Space of a covered tile: the Storm's weather and the tokens left."""
     board = state.board
-    for tile, weather, tokens in state.storm_tiles:
+    for tile, weather, tokens in state.woods.storm_tiles:
         for i in board.land:
             if board.tile_of[i] == tile:
                 x, y = hexgrid.to_pixel(board.cells[i], SIZE)
@@ -240,7 +240,7 @@ def _storm_badges(pic: Svg, state: Any) -> None:
 
 def _pieces(pic: Svg, state: Any, letters: bool = False) -> None:
     board = state.board
-    woods = bool(getattr(state, "wild_woods", False))
+    woods = _woods(state) is not None
     for i, cell in enumerate(board.cells):
         x, y = hexgrid.to_pixel(cell, SIZE)
         if state.trees[i] != NOBODY:
@@ -254,7 +254,7 @@ def _pieces(pic: Svg, state: Any, letters: bool = False) -> None:
                          font_weight="bold")
         if state.seeds[i] != NOBODY:
             p = state.seeds[i]
-            stack = state.seed_stacks[i] if woods else ()
+            stack = state.woods.seed_stacks[i] if woods else ()
             if sum(stack) > 1:
                 _seed_stack(pic, x, y, cell, stack, p)
             else:
@@ -268,8 +268,7 @@ def _pieces(pic: Svg, state: Any, letters: bool = False) -> None:
             pic.polygon([(x, y - 9), (x + 7, y), (x, y + 9), (x - 7, y)], fill="#e3b505",
                         stroke="#7a5c00", stroke_width=0.8, title=f"{kind} Blessing on {cell}")
             pic.text(x, y, kind[0], size=8, fill="#3a2a00", font_weight="bold")
-    if getattr(state, "mode", "") == "ancients":
-        _shadow_and_scourge(pic, state)
+    _layers(pic, state, "under the Spirits")
     for p, i in enumerate(state.spirits):
         if i != NOBODY:
             x, y = hexgrid.to_pixel(board.cells[i], SIZE)
@@ -286,33 +285,55 @@ def _pieces(pic: Svg, state: Any, letters: bool = False) -> None:
             pic.text(x + dx, y + dy, name[:2], size=8, fill="#ffffff", font_weight="bold")
 
 
+def _storm_layer(pic: Svg, state: Any) -> None:
+    if state.woods.storm_tiles:
+        _storm_badges(pic, state)
+
+
+def _layers(pic: Svg, state: Any, where: str) -> None:
+    """The drawing layers the state's variants add (``Variant.layers``) that go ``where``."""
+    if not hasattr(state, "family"):   # a position drawn without a game's state
+        return
+    for v in active(state):
+        for name in v.layers:
+            place, draw = LAYERS[name]
+            if place == where:
+                draw(pic, state)
+
+
+def _woods(state: Any) -> Any:
+    """The Wild Woods record of a state (None without the expansion, or without a state)."""
+    return getattr(state, "woods", None)
+
+
 def _coop_lines(state: Any) -> int:
-    return 3 if getattr(state, "mode", "") == "ancients" else 0
+    return 3 if getattr(state, "coop", None) is not None else 0
 
 
 def _row(state: Any) -> int:
     """Height of a player's status row: a second line for the Player Board in Wild Woods."""
-    return 36 if getattr(state, "wild_woods", False) else 22
+    return 36 if _woods(state) is not None else 22
 
 
 def _extra_lines(state: Any) -> int:
     """Status lines below the market: the co-op lines and the Elemental Storms line."""
-    return _coop_lines(state) + (1 if getattr(state, "storms", False) else 0)
+    return _coop_lines(state) + (1 if _woods(state) is not None and state.woods.storms else 0)
 
 
 def _shadow_and_scourge(pic: Svg, state: Any) -> None:
     """Return of the Ancients: Scourge Markers as dark hexes, the Spirit of Shadows as a black
     disc with a crescent."""
     board = state.board
-    for i in state.scourged:
+    co = state.coop
+    for i in co.scourged:
         _inner_hex(pic, board.cells[i], 0.8, fill="#2b1d2f", stroke="#7d4e8c",
                     stroke_width=1.2, opacity="0.55", title=f"Scourge on {board.cells[i]}")
-        if i in state.paired:
+        if i in co.paired:
             x, y = hexgrid.to_pixel(board.cells[i], SIZE)
             pic.text(x + 8, y - 6, "×2", size=8, fill="#ffffff", font_weight="bold")
-    x, y = hexgrid.to_pixel(board.cells[state.shadow], SIZE)
+    x, y = hexgrid.to_pixel(board.cells[co.shadow], SIZE)
     pic.circle(x - 6, y + 6, 8.5, fill="#111111", stroke="#b39ddb", stroke_width=2,
-               title=f"Spirit of Shadows on {board.cells[state.shadow]}")
+               title=f"Spirit of Shadows on {board.cells[co.shadow]}")
     pic.text(x - 6, y + 6, "☾", size=9, fill="#e0d7f0", font_weight="bold")
 
 
@@ -320,14 +341,15 @@ def _coop_status(pic: Svg, state: Any, x0: float, y: float) -> None:
     """The Ancient Markers' steps, the mountain's Devour and Dance Markers, Scourge supply and
     the Moon Board."""
     data = coop_data(state.edition)
+    co = state.coop
     summit = state.edition.summit_steps
     marks = " · ".join(f"{a} {'back' if s >= summit else s}"
-                       for a, s in zip(("Okuma", "Chelon", "Thorondal"), state.ancient_steps))
-    devour = ", ".join(map(str, state.devour_steps)) or "none"
-    stacks = " | ".join(" ".join(m[:2] for m in st) for st in state.moon_stacks) or "empty"
+                       for a, s in zip(("Okuma", "Chelon", "Thorondal"), co.ancient_steps))
+    devour = ", ".join(map(str, co.devour_steps)) or "none"
+    stacks = " | ".join(" ".join(m[:2] for m in st) for st in co.moon_stacks) or "empty"
     lines = [f"Ancient Markers: {marks} (summit {summit})",
-             f"Devour on {devour} · Dance on {data.dance_step} · Scourge supply {state.scourge_supply}",
-             f"Moon Cycle {state.cycle}/3 ({state.difficulty}) · bag {len(state.shadow_bag)} · "
+             f"Devour on {devour} · Dance on {data.dance_step} · Scourge supply {co.scourge_supply}",
+             f"Moon Cycle {co.cycle}/3 ({co.difficulty}) · bag {len(co.shadow_bag)} · "
              f"stacks: {stacks}"]
     for k, line in enumerate(lines):
         pic.text(x0, y + 20 * k, line, size=9.5, anchor="start", fill="#3b2060")
@@ -340,8 +362,8 @@ def _status(pic: Svg, state: Any) -> None:
     summit = state.edition.summit_steps
     phase = {"main": f"Round {state.round}", "final": "Final ritual round",
              "over": "Game over"}[state.phase]
-    if getattr(state, "result", ""):
-        phase += f" — {state.result}"
+    if getattr(state, "coop", None) is not None and state.coop.result:
+        phase += f" — {state.coop.result}"
     pic.text(x0, y, f"{phase} — summit at {summit} steps"
              + (" — end triggered" if state.end_triggered and state.phase == "main" else ""),
              size=10, anchor="start", fill="#222222")
@@ -357,7 +379,7 @@ def _status(pic: Svg, state: Any) -> None:
                 f" · {weather}{' · ' + bless if bless else ''}"
                 f"{' · Most Trees' if state.most_trees == p else ''}")
         pic.text(x0 + 20, yy, text, size=9.5, anchor="start", fill="#222222")
-        if state.wild_woods:
+        if _woods(state) is not None:
             _player_board(pic, state, p, x0 + 20, yy + 15)
     market = []
     for k, card in enumerate(state.market):
@@ -371,7 +393,7 @@ def _status(pic: Svg, state: Any) -> None:
              size=9.5, anchor="start", fill="#222222")
     if _coop_lines(state):
         _coop_status(pic, state, x0, below + 20)
-    if state.storms:
+    if _woods(state) is not None and state.woods.storms:
         _storm_status(pic, state, x0, below + 20 + 20 * _coop_lines(state))
 
 
@@ -380,7 +402,7 @@ def _player_board(pic: Svg, state: Any, p: int, x0: float, y: float) -> None:
     colour, with the slot's cost) on a full slot, an empty slot shows the points it scores;
     then the free-slot points and the extra Seeds unlocked."""
     data = woods_data(state.edition)
-    pb = state.player_boards[p]
+    pb = state.woods.player_boards[p]
     pic.text(x0, y, "Player Board", size=8.5, anchor="start", fill="#444444")
     x = x0 + 58
     for k, (slot, full) in enumerate(zip(data.slots, pb.slots)):
@@ -416,12 +438,12 @@ def _storm_status(pic: Svg, state: Any, x0: float, y: float) -> None:
     (a space of it, printed biome → the Storm's weather, tokens left)."""
     board = state.board
     covered = []
-    for tile, weather, tokens in state.storm_tiles:
+    for tile, weather, tokens in state.woods.storm_tiles:
         i = next(i for i in board.land if board.tile_of[i] == tile)
         covered.append(f"{board.cells[i]} {board.biome[i]}→{weather}, {tokens} token"
                        f"{'' if tokens == 1 else 's'}")
     waiting = sum(1 for c in (*state.land_deck, *state.creature_deck) if is_storm(c))
-    pic.text(x0, y, f"Elemental Storms ({len(state.storm_discard)} played, {waiting} in the "
+    pic.text(x0, y, f"Elemental Storms ({len(state.woods.storm_discard)} played, {waiting} in the "
              "decks) — covered tiles: " + (" · ".join(covered) or "none"),
              size=9, anchor="start", fill="#34495e")
 
@@ -435,7 +457,7 @@ def draw_board(state: Any, ax: Any = None, highlight: Iterable[Any] = ()) -> Any
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 7))
     board = state.board
-    woods = bool(getattr(state, "wild_woods", False))
+    woods = _woods(state) is not None
     biomes = sorted(set(board.biome))
     for i, cell in enumerate(board.cells):
         x, y = hexgrid.to_pixel(cell, 1.0)
@@ -450,8 +472,8 @@ def draw_board(state: Any, ax: Any = None, highlight: Iterable[Any] = ()) -> Any
                         va="center", fontweight="bold")
         if state.seeds[i] != NOBODY:
             ax.plot(x, -y, "o", color=PLAYER_COLOURS[state.seeds[i]], markersize=5)
-            if woods and sum(state.seed_stacks[i]) > 1:
-                ax.text(x, -y - .45, "/".join(str(n) for n in state.seed_stacks[i] if n),
+            if woods and sum(state.woods.seed_stacks[i]) > 1:
+                ax.text(x, -y - .45, "/".join(str(n) for n in state.woods.seed_stacks[i] if n),
                         fontsize=8, ha="center", va="center")
     for cell in board.mountain:
         x, y = hexgrid.to_pixel(cell, 1.0)
@@ -539,7 +561,7 @@ def player_board_svg(state: Any, player: int) -> str:
     and the points it scores when empty; below, each extra Seed under the slots that hold it
     back (filled while locked, an outline once unlocked)."""
     data = woods_data(state.edition)
-    pb = state.player_boards[player]
+    pb = state.woods.player_boards[player]
     colour = PLAYER_COLOURS[player]
     w, gap, x0, y0 = 70.0, 8.0, 10.0, 28.0
     pic = Svg(2 * x0 + len(data.slots) * (w + gap) - gap, 178, background="#ffffff")
@@ -586,3 +608,10 @@ def player_board_svg(state: Any, player: int) -> str:
         pic.text((left + right) / 2, y + 24, "locked" if locked else "unlocked", size=8.5,
                  fill="#444444")
     return pic.render()
+
+
+#: the drawing layers a variant may name (``Variant.layers``): where each goes, and how
+LAYERS = {
+    "shadow and scourge": ("under the Spirits", _shadow_and_scourge),
+    "storm badges": ("over the pieces", _storm_layer),
+}

@@ -8,13 +8,22 @@ of several equally short ones).  You score 1 per Tree or Spirit of your own on t
 
 These functions work on a plain position (a board, who owns the Tree on each space, where the
 Spirits are), so a learner can explore a hand-built position as well as a game in progress.
+
+The graph work is networkx's: the board's graph (``board.space_graph``, built once per board)
+restricted to the spaces that connect (:attr:`Position.ritual_graph`, built once for each set
+of connecting spaces), shortest distances from networkx (kept with it, as each Tree is the end
+of many pairs and the connecting spaces change only now and then in a game),
+and the shortest paths between two Trees are the walks that go one distance layer nearer the
+end at each step; they are counted, and their scores added up, layer by layer.
 """
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from typing import Iterator, Sequence
+
+import networkx as nx
 
 from ..core.hexgrid import Hex
 from .board import Board
@@ -57,6 +66,55 @@ class Position:
         """True if a Land Ritual path may pass space ``i`` (a Tree, a Spirit or Chelon)."""
         return i == self.chelon or self.trees[i] != NOBODY or self.spirit_at[i] != NOBODY
 
+    @cached_property
+    def _connecting(self) -> "_RitualGraph":
+        return _ritual_graph(self.board, tuple(i for i in range(len(self.board))
+                                               if self.connects(i)))
+
+    @property
+    def ritual_graph(self) -> nx.DiGraph:
+        """The board's graph restricted to the spaces a Land Ritual may pass (space numbers
+        as nodes, see :attr:`.board.Board.space_graph`)."""
+        return self._connecting.graph
+
+    def distances(self, source: int) -> dict[int, int]:
+        """Steps from ``source`` to each space it reaches through connecting spaces
+        (networkx's shortest path lengths on :attr:`ritual_graph`)."""
+        return self._connecting.distances(source)
+
+
+class _RitualGraph:
+    """The board's graph restricted to a set of connecting spaces, and the distances found
+    on it so far.  Positions that differ only in who holds the spaces, or in Seeds, share it
+    (see :func:`_ritual_graph`), so a Tree's distances are found once for many listings."""
+
+    def __init__(self, board: Board, nodes: tuple[int, ...]) -> None:
+        self.board = board
+        # the board's graph (``space_graph``) without the spaces that do not connect, made
+        # directly from the board's neighbours: the same nodes and edges as its subgraph, and
+        # quicker to build and search than a copied subgraph view
+        keep = set(nodes)
+        self.graph = nx.DiGraph()
+        self.graph.add_nodes_from(nodes)
+        self.graph.add_edges_from((i, j) for i in nodes for j in board.neighbours[i] if j in keep)
+        self.found: dict[int, dict[int, int]] = {}
+
+    def distances(self, source: int) -> dict[int, int]:
+        got = self.found.get(source)
+        if got is None:
+            graph = self.graph
+            if source not in graph:   # a start that does not connect itself
+                graph = self.board.space_graph.subgraph([*graph, source])
+            got = self.found[source] = nx.single_source_shortest_path_length(graph, source)
+        return got
+
+
+@lru_cache(maxsize=128)   # about 50 KiB each
+def _ritual_graph(board: Board, nodes: tuple[int, ...]) -> _RitualGraph:
+    """The restricted graph for these connecting spaces (what depends only on the board and
+    which spaces connect is made once)."""
+    return _RitualGraph(board, nodes)
+
 
 @dataclass(frozen=True)
 class RitualOption:
@@ -88,27 +146,14 @@ class RitualOption:
         return text
 
 
-def _bfs(pos: Position, source: int) -> dict[int, int]:
-    board = pos.board
-    dist = {source: 0}
-    queue = deque([source])
-    while queue:
-        i = queue.popleft()
-        for j in board.neighbours[i]:
-            if j not in dist and pos.connects(j):
-                dist[j] = dist[i] + 1
-                queue.append(j)
-    return dist
-
-
 def _layers(pos: Position, start: int, end: int) -> tuple[dict[int, int], dict[int, int], int] | None:
     """Distances from ``start`` and to ``end`` over connecting spaces and the shortest length;
     a space ``j`` lies on a shortest connection exactly when ``from_start[j] + to_end[j]``
     equals that length.  None if the two spaces are not connected."""
-    from_start = _bfs(pos, start)
+    from_start = pos.distances(start)
     if end not in from_start:
         return None
-    return from_start, _bfs(pos, end), from_start[end]
+    return from_start, pos.distances(end), from_start[end]
 
 
 def _next_steps(pos: Position, layers: tuple[dict[int, int], dict[int, int], int],
@@ -365,6 +410,17 @@ def listed_options(pos: Position, player: int, card: LandCard) -> list[RitualOpt
     more, one path for each score they can give (the best among them), so the list stays
     short while every score, the best included, is on it.  Any other shortest path between
     them is still legal to play."""
+    return list(_listed(pos, pos.board.biome, player, card))
+
+
+@lru_cache(maxsize=2048)
+def _listed(pos: Position, biomes: tuple[str, ...], player: int,
+            card: LandCard) -> tuple[RitualOption, ...]:
+    # the options depend only on the position (who holds each space), the spaces' biomes
+    # (a board under a Wild Woods Storm equals the plain board but for its biomes, so they
+    # are part of the key), the player and the card: most actions (taking a card, a token,
+    # a decision) leave all of them as they were, and the next state's listing is then
+    # found here instead of worked out again
     options: list[RitualOption] = []
     for a, b in endpoints(pos, player, card):
         if count_shortest_paths(pos, a, b) <= LIST_LIMIT:
@@ -372,7 +428,7 @@ def listed_options(pos: Position, player: int, card: LandCard) -> list[RitualOpt
         else:
             options += [_option(pos, player, card, path)
                         for path in paths_by_score(pos, player, a, b).values()]
-    return sorted(options, key=_order)
+    return tuple(sorted(options, key=_order))
 
 
 def checked_option(pos: Position, player: int, card: LandCard,
@@ -428,7 +484,7 @@ def path_fault(pos: Position, player: int, card: LandCard,
         if not pos.connects(i):
             return "gap", (f"{board.cells[i]} holds no Tree or Spirit; only Trees and Spirits "
                            "connect (and Chelon; a Seed or an empty space breaks the path).")
-    best = _bfs(pos, start).get(end)
+    best = pos.distances(start).get(end)
     if best is not None and len(idx) - 1 > best:
         return "detour", (f"This path takes {len(idx) - 1} steps but a shorter connection of "
                           f"{best} steps exists; a Land Ritual must use a shortest path, so this "

@@ -11,27 +11,26 @@ from __future__ import annotations
 
 from dataclasses import replace
 from itertools import combinations, product
-from typing import Any
+from typing import Any, Iterator
 
 from ..core.engine import Handlers, WorkingCopy
 from ..core.errors import IllegalAction, InvalidData
 from ..core.rng import make_rng
 from ..core.validate import require
-from . import coop, scoring, woods
+from . import scoring
 from .actions import (DECISION, MAIN, ActivateFavor, BlessCallAncient, BlessFlyingSeed,
                       BlessVigorousSeed, ConvertFavor, DrawFromDeck, EndTurn, ExchangeWeather,
                       ExpandForest, FlyingSeed, MoveOkuma, MoveTree, PangaeaAction, PlaceAncient,
                       PlaceInChain, PlayCreature, PlayLand, SpiritGrowth, SummonAncient,
                       TakeBackSeed, TakeBlessing, TakeMarketCard)
-from .actions import (AscendAncient, LeaveSeed, MoveShadow, PlaceScourge, PlaceSeed,
-                      ShareWeather)
-from .actions import (AddTreetop, BlessForesight, BlessStrongCanopy, MoreSeeds, PlaceTreetop,
-                      ReturnTreetop, SowSeeds, StopSowing)
-from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard, LandCard, woods_data
+from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard, LandCard
 from .rituals import NOBODY, RitualOption, checked_option
 # rank_rituals and ritual_points are scoring; still importable from here as before
 from .scoring import payments, rank_rituals, ritual_actions, ritual_points  # noqa: F401
-from .state import MARKET_SLOTS, PLAYER_NAMES, GameState, Pending, PlayerState
+from .state import (PLAYER_NAMES, GameState, Pending, PlayerState, draw_card, is_storm,
+                    market_slots, real_cards)
+from .variant import Variant
+from .variants import DECISION_OWNER, VARIANTS, active, guardians
 
 OKUMA, CHELON, THORONDAL = range(3)
 
@@ -43,11 +42,57 @@ FLY, VIGOR, CALL, WILD = (BLESSING_KINDS.index(k) for k in
 # the working copy
 
 
+class PlayerDrafts:
+    """The players of a :class:`Draft`: ``drafts[p]`` is player ``p`` as a dict of lists,
+    copied from the state when an action first touches that player; :meth:`freeze` gives
+    the players' tuple, untouched (or unchanged) players kept as they were."""
+
+    def __init__(self, players: tuple[PlayerState, ...]) -> None:
+        self.frozen = players
+        self.open: dict[int, dict] = {}
+
+    def __len__(self) -> int:
+        return len(self.frozen)
+
+    def __getitem__(self, p: int) -> dict:
+        if p < 0:
+            p += len(self.frozen)
+        got = self.open.get(p)
+        if got is None:
+            q = self.frozen[p]
+            got = self.open[p] = dict(
+                trees=q.trees, seeds=q.seeds, hand=list(q.hand), weather=list(q.weather),
+                blessings=list(q.blessings), creature_points=q.creature_points,
+                land_points=q.land_points, played=list(q.played), favors=list(q.favors),
+                chains=[list(c) for c in q.chains], activated=list(q.activated))
+        return got
+
+    def __iter__(self) -> Iterator[dict]:
+        return (self[p] for p in range(len(self.frozen)))
+
+    def freeze(self) -> tuple[PlayerState, ...]:
+        if not self.open:
+            return self.frozen
+        out = list(self.frozen)
+        for p, d in self.open.items():
+            new = PlayerState(trees=d["trees"], seeds=d["seeds"], hand=tuple(d["hand"]),
+                              weather=tuple(d["weather"]), blessings=tuple(d["blessings"]),
+                              creature_points=d["creature_points"],
+                              land_points=d["land_points"], played=tuple(d["played"]),
+                              favors=tuple(d["favors"]),
+                              chains=tuple(tuple(c) for c in d["chains"]),
+                              activated=tuple(tuple(x) for x in d["activated"]))
+            if new != out[p]:
+                out[p] = new
+        return tuple(out)
+
+
 class Draft(WorkingCopy):
     """A mutable working copy of a state while one action is applied (see
     :class:`~pangaea_lab.core.engine.WorkingCopy`): the per-space tuples, decks, bags and
     supplies become lists, each player a dict of lists; :meth:`freeze` builds the new state.
-    Return of the Ancients and Wild Woods keep their own fields in ``co`` and ``ww``."""
+    The active variants (``variants``) put mutable copies of their records on it (Return of
+    the Ancients in ``co``, Wild Woods in ``ww``)."""
 
     THAW = {name: 1 for name in (
         "trees", "seeds", "spirits", "board_blessings", "land_deck", "creature_deck", "market",
@@ -57,21 +102,22 @@ class Draft(WorkingCopy):
     def __init__(self, s: GameState) -> None:
         super().__init__(s)
         self.s = s
-        self.players = [dict(trees=p.trees, seeds=p.seeds, hand=list(p.hand),
-                             weather=list(p.weather), blessings=list(p.blessings),
-                             creature_points=p.creature_points, land_points=p.land_points,
-                             played=list(p.played), favors=list(p.favors),
-                             chains=[list(c) for c in p.chains], activated=list(p.activated))
-                        for p in s.players]
+        self.players = PlayerDrafts(s.players)
         self.new_decisions: list[Pending] = []
         self.fields: dict = {}
-        self.co = coop.CoopDraft(s) if s.mode == coop.MODE else None   # Return of the Ancients
-        self.ww = woods.WoodsDraft(s) if s.wild_woods else None        # Wild Woods
+        self.over = False        # the game ended at once (Return of the Ancients)
+        self.free_card = ""      # a Ritual card played for free (a returned Ancient's)
+        self.ended_tall = NOBODY  # a Tree that reached the top level in the turn just ended
+        self.variants = active(s)
+        self.co: Any = None
+        self.ww: Any = None
+        for v in self.variants:
+            v.thaw(self)
 
     def push(self, decision: Pending) -> None:
         """A decision this action creates; it is taken before any decision already waiting
-        (none once a co-op game has ended: a finished game waits for nobody)."""
-        if self.co is not None and self.co.result:
+        (none once the game has ended at once: a finished game waits for nobody)."""
+        if self.over:
             return
         self.new_decisions.append(decision)
 
@@ -80,35 +126,36 @@ class Draft(WorkingCopy):
         return self.favor_bag.pop(0) if self.favor_bag else None
 
     def gain_weather(self, player: int, space: int, grow: bool = False) -> None:
-        """Gain Weather Tokens: 1 token of the biome of a space where a new Tree stands (in
-        Wild Woods a Storm-covered tile counts as the Storm's weather, and growing Seeds take
-        the token from the tile)."""
-        if self.ww is not None and self.ww.storm_tiles:
-            woods.take_weather(self, player, space, grow)
-            return
+        """Gain Weather Tokens: 1 token of the biome of a space where a new Tree stands (a
+        variant may say otherwise: a Wild Woods Storm)."""
+        for v in self.variants:
+            if v.gain_weather(self, player, space, grow):
+                return
         k = self.s.edition.biomes.index(self.s.board.biome[space])
         if self.weather_supply[k] > 0:
             self.weather_supply[k] -= 1
             self.players[player]["weather"][k] += 1
 
     def remove_tree(self, i: int) -> int:
-        """The Tree on space ``i`` goes back to its owner's supply (in Wild Woods its Treetops
-        go back to the owner's Player Board); returns the owner."""
+        """The Tree on space ``i`` goes back to its owner's supply (the variants hear of it
+        first: Wild Woods Treetops go back to their board); returns the owner."""
         owner = self.trees[i]
-        if self.ww is not None:
-            woods.treetops_back(self, i)
+        for v in self.variants:
+            v.on_tree_removed(self, i)
         self.trees[i] = NOBODY
         self.players[owner]["trees"] += 1
         return owner
 
     def refill_market(self, slots: tuple[str, ...], favors: bool) -> None:
-        """End of Turn: fill the empty market slots from the decks (in Wild Woods a Storm
-        turned up on the way blows first); ``favors`` lays a Favor Token on each new card."""
+        """End of Turn: fill the empty market slots from the decks (the variants act on each
+        deck first: a Wild Woods Storm on top blows); ``favors`` lays a Favor Token on each
+        new card."""
         for k, slot in enumerate(slots):
             if self.market[k] is None:
                 deck = self.land_deck if slot == "land" else self.creature_deck
-                card = woods.reveal(self, deck) if self.ww is not None else (
-                    deck.pop(0) if deck else None)
+                for v in self.variants:
+                    v.on_market_refill(self, deck)
+                card = deck.pop(0) if deck else None
                 if card is not None:
                     self.market[k] = card
                     if favors and self.market_favors[k] is None:
@@ -117,20 +164,22 @@ class Draft(WorkingCopy):
     def put_seed(self, i: int, p: int, n: int = 1) -> None:
         """``n`` of ``p``'s Seeds from the supply onto space ``i``."""
         self.players[p]["seeds"] -= n
-        if self.ww is not None:
-            self.ww.stacks[i][p] += n
-            self.seeds[i] = woods.majority(self.ww.stacks[i])
-        else:
+        if not any(v.put_seed(self, i, p, n) for v in self.variants):
             self.seeds[i] = p
+
+    def seeds_on(self, i: int) -> int:
+        """Seeds the majority holder has on space ``i`` (Wild Woods stacks them)."""
+        for v in self.variants:
+            n = v.seeds_on(self, i)
+            if n is not None:
+                return n
+        return int(self.seeds[i] != NOBODY)
 
     def return_seeds(self, i: int) -> None:
         """Every Seed on space ``i`` goes back to its owner's supply."""
-        if self.ww is not None:
-            for q, n in enumerate(self.ww.stacks[i]):
-                self.players[q]["seeds"] += n
-            self.ww.stacks[i] = [0] * len(self.ww.stacks[i])
-            self.seeds[i] = NOBODY
-        elif self.seeds[i] != NOBODY:
+        if any(v.return_seeds(self, i) for v in self.variants):
+            return
+        if self.seeds[i] != NOBODY:
             self.players[self.seeds[i]]["seeds"] += 1
             self.seeds[i] = NOBODY
 
@@ -143,22 +192,14 @@ class Draft(WorkingCopy):
 
     def freeze(self) -> GameState:
         s = self.s
-        if self.ww is not None:
-            woods.flush(self)   # returned Treetops: their owners choose the slots
+        for v in self.variants:
+            v.before_freeze(self)   # e.g. returned Treetops: their owners choose the slots
         counts = [self.trees.count(p) for p in range(s.num_players)]
         holder = scoring.most_trees_holder(counts, s.edition.most_trees_minimum)
-        players = tuple(PlayerState(trees=p["trees"], seeds=p["seeds"], hand=tuple(p["hand"]),
-                                    weather=tuple(p["weather"]), blessings=tuple(p["blessings"]),
-                                    creature_points=p["creature_points"],
-                                    land_points=p["land_points"], played=tuple(p["played"]),
-                                    favors=tuple(p["favors"]),
-                                    chains=tuple(tuple(c) for c in p["chains"]),
-                                    activated=tuple(tuple(x) for x in p["activated"]))
-                        for p in self.players)
-        return super().freeze(players=players, most_trees=holder,
+        return super().freeze(players=self.players.freeze(), most_trees=holder,
                               decisions=tuple(self.new_decisions + self.decisions),
-                              **(self.co.frozen() if self.co is not None else {}),
-                              **(self.ww.frozen() if self.ww is not None else {}), **self.fields)
+                              **{k: r for v in self.variants for k, r in v.freeze(self).items()},
+                              **self.fields)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -172,30 +213,35 @@ def _empty_land(s: GameState) -> list[int]:
 def _expand_targets(s: GameState, player: int) -> list[int]:
     b = s.board
     near = {j for i in b.land if s.trees[i] == player for j in b.neighbours[i]}
-    pairs = set(coop.pair_targets(s, player)) if s.mode == coop.MODE else set()
+    pairs = set(_second_seed_spaces(s, player))
     return sorted(j for j in near if b.terrain[j] == "land"
                   and s.trees[j] == NOBODY and (s.seeds[j] == NOBODY or j in pairs))
 
 
+def _second_seed_spaces(s: GameState, player: int) -> list[int]:
+    """Spaces with the player's Seed where a variant lets a second one go (Healing Scourge)."""
+    out: list[int] = []
+    for v in active(s):
+        out += v.second_seed_spaces(s, player)
+    return out
+
+
 def _spirit_targets(s: GameState, player: int) -> list[int]:
     taken = {i for p, i in enumerate(s.spirits) if p != player and i != NOBODY}
-    return [i for i in s.board.water if i not in taken and i not in s.scourged]
+    for v in active(s):
+        taken.update(v.barred_water(s))
+    return [i for i in s.board.water if i not in taken]
 
 
 def _free_actions(s: GameState, player: int) -> list[PangaeaAction]:
     ps = s.players[player]
     b = s.board
-    if s.wild_woods:
-        out: list[PangaeaAction] = [TakeBackSeed(b.cells[i]) for i in b.land
-                                    if woods.may_take_back(s, player, i)]
-        if ps.blessings[FLY] and ps.seeds:   # several together to win a space (Seed Competition)
-            for i in b.land:
-                need = woods.flying_need(s, player, i) if s.trees[i] == NOBODY else 0
-                if need == 1:
-                    out.append(BlessFlyingSeed(b.cells[i]))
-                elif 1 < need <= min(ps.blessings[FLY], ps.seeds):
-                    out.append(BlessFlyingSeed(b.cells[i], need))
-        out += woods.free_actions(s, player)
+    variants = active(s)
+    out: list[PangaeaAction] | None = None
+    for v in variants:
+        out = v.seed_free_actions(s, player)
+        if out is not None:
+            break
     else:
         out = [TakeBackSeed(b.cells[i]) for i in b.land if s.seeds[i] == player]
         if ps.blessings[FLY] and ps.seeds:
@@ -206,11 +252,11 @@ def _free_actions(s: GameState, player: int) -> list[PangaeaAction]:
         biomes = s.edition.biomes
         out += [ExchangeWeather(g, t) for (gi, g), (ti, t) in product(enumerate(biomes), repeat=2)
                 if gi != ti and ps.weather[gi] > 0 and s.weather_supply[ti] > 0]
-    if s.family:
+    if not guardians(s):
         return out
     if ps.blessings[CALL]:
         out += [BlessCallAncient(a) for a in ANCIENTS if summonable(s, a, player)
-                or (s.mode == coop.MODE and not coop.returned(s, a))]
+                or _calls_back(s, a) is not None]
     done = {c for c, _ in ps.activated}
     for card_id in ps.played:
         if card_id in done:
@@ -220,22 +266,21 @@ def _free_actions(s: GameState, player: int) -> list[PangaeaAction]:
                 out.append(ActivateFavor(card_id, a))
     out += [ConvertFavor(g, t) for g, t in product(ANCIENTS, repeat=2)
             if g != t and ps.favors[ANCIENTS.index(g)] >= 2 and t in s.favor_bag]
-    if s.mode == coop.MODE:
-        out += coop.free_actions(s, player)
+    for v in variants:
+        out += v.free_actions(s, player)
     return out
 
 
 def _decision_actions(s: GameState, pend: Pending) -> list[PangaeaAction]:
     b = s.board
-    if pend.kind in coop.WAITING:
-        return coop.decision_actions(s, pend)
-    if pend.kind in woods.WAITING:
-        return woods.decision_actions(s, pend)
+    owner = DECISION_OWNER.get(pend.kind)
+    if owner is not None:
+        return owner.decision_actions(s, pend)
     if pend.kind == "draw":
         out: list[PangaeaAction] = [TakeMarketCard(c) for c in s.market if c is not None]
-        if woods.real_cards(s.land_deck):
+        if real_cards(s.land_deck):
             out.append(DrawFromDeck("land"))
-        if woods.real_cards(s.creature_deck):
+        if real_cards(s.creature_deck):
             out.append(DrawFromDeck("creature"))
         return out
     if pend.kind == "move":
@@ -319,9 +364,10 @@ def favor_types(s: GameState, player: int, card_id: str) -> list[str]:
 
 def summonable(s: GameState, ancient: str, player: int) -> bool:
     """True when the Ancient has somewhere new to go (the same test as :func:`placements`,
-    without listing them)."""
-    if s.mode == coop.MODE and not coop.returned(s, ancient):
-        return False   # Returned Ancients: only an Ancient back from exile can be summoned
+    without listing them); a variant may keep an Ancient away (Returned Ancients: only an
+    Ancient back from exile can be summoned)."""
+    if not all(v.may_summon(s, ancient) for v in active(s)):
+        return False
     here = s.ancients[ANCIENTS.index(ancient)]
     b = s.board
     if ancient == "Okuma":
@@ -341,55 +387,32 @@ def legal_actions(s: GameState) -> list[PangaeaAction]:
     p = s.turn_player
     ps = s.players[p]
     out = []
-    if s.phase == "main" and s.actions_taken < 2 and s.wild_woods:
-        out += _woods_seed_actions(s, p)
-        out += woods.treetop_actions(s, p, AddTreetop)
-        out += [SpiritGrowth(b.cells[i]) for i in _spirit_targets(s, p)]
-        out += ritual_actions(s, p)
-        if not s.family:
-            out += [SummonAncient(a) for a in ANCIENTS if summonable(s, a, p)]
-    elif s.phase == "main" and s.actions_taken < 2:
-        if ps.seeds:
-            out += [FlyingSeed(b.cells[i]) for i in _empty_land(s)
-                    + (coop.pair_targets(s, p) if s.mode == coop.MODE else [])]
+    if s.phase == "main" and s.actions_taken < 2:
+        variants = active(s)
+        seeds = None
+        for v in variants:
+            seeds = v.seed_actions(s, p)
+            if seeds is not None:
+                break
+        if seeds is not None:
+            out += seeds
+        elif ps.seeds:
+            out += [FlyingSeed(b.cells[i]) for i in _empty_land(s) + _second_seed_spaces(s, p)]
             targets = _expand_targets(s, p)
             out += [ExpandForest((b.cells[i],)) for i in targets]
             if ps.seeds >= 2:
                 out += [ExpandForest((b.cells[i], b.cells[j])) for i, j in combinations(targets, 2)]
+        for v in variants:
+            out += v.main_actions(s, p)
         out += [SpiritGrowth(b.cells[i]) for i in _spirit_targets(s, p)]
         out += ritual_actions(s, p)
-        if not s.family:
+        if guardians(s):
             out += [SummonAncient(a) for a in ANCIENTS if summonable(s, a, p)]
     elif s.phase == "final" and not s.final_ritual_done:
         out += ritual_actions(s, p)
     out += _free_actions(s, p)
     if s.phase == "final" or s.actions_taken == 2:
         out.append(EndTurn())
-    return out
-
-
-def _woods_seed_actions(s: GameState, p: int) -> list[PangaeaAction]:
-    """Wild Woods Flying Seed (on any space without a Tree where the Seeds then hold the strict
-    majority; when one Seed is not enough, the turn's second action and Flying Seed Blessings
-    may join it, exactly as many as needed: Seed Competition) and the first step of Expand
-    Forest."""
-    b = s.board
-    ps = s.players[p]
-    out: list[PangaeaAction] = []
-    if not ps.seeds:
-        return out
-    left = 2 - s.actions_taken
-    for i in b.land:
-        if s.trees[i] != NOBODY:
-            continue
-        need = woods.flying_need(s, p, i)
-        if need == 1:
-            out.append(FlyingSeed(b.cells[i]))
-        elif need <= ps.seeds:
-            for actions in range(1, min(left, need) + 1):
-                if need - actions <= ps.blessings[FLY]:
-                    out.append(FlyingSeed(b.cells[i], need - actions, actions))
-    out += [SowSeeds(b.cells[i], k) for i, k in woods.sow_options(s, p, ps.seeds)]
     return out
 
 
@@ -405,10 +428,10 @@ def _grow(d: Draft, spaces: list[int], forced: bool = False) -> None:
     grown: list[int] = []
     for i in sorted(spaces):
         owner = d.seeds[i]
-        if owner == NOBODY or (d.co is not None and not coop.may_grow(d, i, forced)):
+        if owner == NOBODY or not all(v.may_grow(d, i, forced) for v in d.variants):
             continue
-        if d.co is not None:   # Healing Scourge
-            coop.grow_here(d, i, owner)
+        for v in d.variants:   # e.g. Healing Scourge
+            v.on_growth(d, i, owner)
         d.return_seeds(i)      # Seed Competition: every Seed returns, the majority grows
         grown.append(i)
         if d.players[owner]["trees"] > 0:
@@ -427,10 +450,14 @@ def _grow(d: Draft, spaces: list[int], forced: bool = False) -> None:
         steps = okuma_steps(s.board, d.trees, okuma)
         if len(steps) == 1:
             d.ancients[OKUMA] = steps[0]
-            if d.co is not None:
-                coop.ancient_entered(d, "Okuma", steps[0])
+            _entered(d, "Okuma", steps[0])
         elif steps:
             d.push(Pending("okuma", s.turn_player))
+
+
+def _entered(d: Draft, ancient: str, i: int) -> None:
+    for v in d.variants:
+        v.on_ancient_entered(d, ancient, i)
 
 
 def why(s: GameState, action: PangaeaAction) -> IllegalAction | None:
@@ -465,6 +492,10 @@ def why(s: GameState, action: PangaeaAction) -> IllegalAction | None:
                             "or end your turn.", rule="Gameplay Overview")
     if isinstance(action, (PlayCreature, PlayLand)):
         return _ritual_refusal(s, action)
+    for v in active(s):
+        refusal = v.refusal(s, action)
+        if refusal is not None:
+            return refusal
     check = _CHECKS.get(type(action))
     if check is not None:
         try:
@@ -538,13 +569,13 @@ def _handler(*types: type) -> Any:
 
 def _after(s: GameState) -> GameState:
     """Checks that follow any action: the end trigger on the mountain."""
-    if s.phase == "main" and not s.end_triggered and s.mode != coop.MODE:
+    if s.phase == "main" and not s.end_triggered and all(v.summit_ends for v in active(s)):
         summit = s.edition.summit_steps
         for p, ps in enumerate(s.players):
             if ps.points >= summit:
                 return replace(s, end_triggered=True,
                                end_reason=f"{PLAYER_NAMES[p]} reached the top of the Sacred Mountain")
-        if (not woods.real_cards(s.land_deck) and not woods.real_cards(s.creature_deck)
+        if (not real_cards(s.land_deck) and not real_cards(s.creature_deck)
                 and not any(s.market) and not any(ps.hand for ps in s.players)):
             return replace(s, end_triggered=True,
                            end_reason="no Ritual Card is left (assumption 'cards-exhausted')")
@@ -567,14 +598,13 @@ def _check_flying_seed(s: GameState, a: FlyingSeed | BlessFlyingSeed) -> None:
     if s.board.terrain[i] != "land":
         raise s.reject(f"{s.board.cells[i]} is a Water Space; Seeds go on Land Spaces only.",
                        rule=rule, like=type(a))
-    if s.wild_woods:
-        _check_woods_flying_seed(s, a, i, p, rule)
+    if any(v.check_flying_seed(s, a, i, p, rule) for v in active(s)):
         return
     if getattr(a, "blessings", 0) or getattr(a, "actions", 1) != 1 or getattr(a, "count", 1) != 1:
         raise s.reject("Several Flying Seeds land together only in Wild Woods (Seed "
                        "Competition); in the base game each places 1 Seed.", rule=rule,
                        like=type(a))
-    pair = s.mode == coop.MODE and i in coop.pair_targets(s, p)
+    pair = i in _second_seed_spaces(s, p)
     if (s.trees[i] != NOBODY or s.seeds[i] != NOBODY) and not pair:
         raise s.reject(f"{s.board.cells[i]} is already taken by a Tree or a Seed.", rule=rule,
                        like=type(a))
@@ -583,78 +613,22 @@ def _check_flying_seed(s: GameState, a: FlyingSeed | BlessFlyingSeed) -> None:
 def _do_flying_seed(s: GameState, d: Draft, a: FlyingSeed | BlessFlyingSeed) -> None:
     i = s.board.cell_of(a.cell)
     p = s.turn_player
-    if s.wild_woods:   # Seed Competition: as many Seeds as the majority needs land together
-        actions, blessings = _flying_together(a)
-        d.players[p]["blessings"][FLY] -= blessings
-        d.blessing_discard.extend(["Flying Seed"] * blessings)
-        d.put_seed(i, p, actions + blessings)
+    if any(v.flying_seed(d, a, i, p) for v in d.variants):
         return
-    pair = s.mode == coop.MODE and i in coop.pair_targets(s, p)
+    second = s.seeds[i] == p
     if isinstance(a, BlessFlyingSeed):
         d.players[p]["blessings"][FLY] -= 1
         d.blessing_discard.append("Flying Seed")
     d.seeds[i] = p
     d.players[p]["seeds"] -= 1
-    if pair:   # Healing Scourge: a second Seed on a scourged Land Space
-        d.co.paired.add(i)
-
-
-def _whole(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _flying_together(a: FlyingSeed | BlessFlyingSeed) -> tuple[int, int]:
-    """Wild Woods: ``(main actions, Flying Seed Blessings)`` landing together."""
-    return (0, a.count) if isinstance(a, BlessFlyingSeed) else (a.actions, a.blessings)
-
-
-def _check_woods_flying_seed(s: GameState, a, i: int, p: int, rule: str) -> None:
-    """Seed Competition: Seeds may join other Seeds when their owner then holds the strict
-    majority on the space.  Several Flying Seed actions (the turn's main actions and Flying
-    Seed Blessings) may be used together for that: their Seeds land at once, exactly as many as
-    the majority needs (assumption 'ww-flying-together')."""
-    actions, blessings = _flying_together(a)
-    if isinstance(a, BlessFlyingSeed):
-        if not _whole(blessings) or blessings < 1:
-            raise s.reject("'count' is the number of Flying Seed Blessings played together "
-                           "(at least 1).", rule=rule, like=type(a))
-    else:
-        if not _whole(blessings) or blessings < 0:
-            raise s.reject("'blessings' counts the Flying Seed Blessings joining the action.",
-                           rule=rule, like=type(a))
-        if not _whole(actions) or not 1 <= actions <= 2:
-            raise s.reject("'actions' is 1, or 2 when both actions of the turn are Flying Seeds "
-                           "landing together.", rule=rule, like=type(a))
-        if actions > 2 - s.actions_taken:
-            raise s.reject(f"You have only {2 - s.actions_taken} action(s) left this turn.",
-                           rule="Seed Competition", like=type(a))
-    held = s.players[p].blessings[FLY]
-    if blessings > held:
-        raise s.reject(f"You hold only {held} Flying Seed Blessing(s).",
-                       rule="Seed Competition", like=type(a))
-    if s.trees[i] != NOBODY:
-        raise s.reject(f"{s.board.cells[i]} holds a Tree.", rule=rule, like=type(a))
-    count = actions + blessings
-    if count > s.players[p].seeds:
-        raise s.reject(f"You have only {s.players[p].seeds} Seed(s) in your supply.", rule=rule,
-                       like=type(a))
-    need = woods.flying_need(s, p, i)
-    if count < need:
-        raise s.reject(f"Other Seeds lie on {s.board.cells[i]}: you may add yours only if you then "
-                       f"hold more Seeds there than anyone else ({need} needed, {count} would land; "
-                       "a tie is never allowed).", rule="Seed Competition", like=type(a))
-    if count > need:
-        raise s.reject(f"Flying Seeds land together only to win a space: {need} Seed(s) are "
-                       f"enough on {s.board.cells[i]}; place more one at a time.",
-                       rule="Seed Competition", like=type(a))
+    if second:   # e.g. Healing Scourge: a second Seed on a scourged Land Space
+        for v in d.variants:
+            v.second_seed(d, i)
 
 
 def _check_expand(s: GameState, a: ExpandForest) -> None:
     p = s.turn_player
     rule = "Expand Forest"
-    if s.wild_woods:
-        raise s.reject("In Wild Woods, Expand Forest sows by range: use SowSeeds(cell, count) "
-                       "and then MoreSeeds / StopSowing.", rule="Expand Forest (Wild Woods)")
     if not isinstance(a.cells, tuple) or not 1 <= len(a.cells) <= 2:
         raise s.reject("Expand Forest places 1 or 2 Seeds.", rule=rule, like=ExpandForest)
     idx = [s.board.action_space(c, rule) for c in a.cells]
@@ -676,8 +650,9 @@ def _do_expand(s: GameState, d: Draft, a: ExpandForest) -> None:
     p = s.turn_player
     idx = [s.board.cell_of(c) for c in a.cells]
     for i in idx:
-        if s.seeds[i] == p:   # Healing Scourge: a second Seed on a scourged Land Space
-            d.co.paired.add(i)
+        if s.seeds[i] == p:   # e.g. Healing Scourge: a second Seed on a scourged Land Space
+            for v in d.variants:
+                v.second_seed(d, i)
         d.seeds[i] = p
     d.players[p]["seeds"] -= len(idx)
 
@@ -689,9 +664,10 @@ def _check_spirit_growth(s: GameState, a: SpiritGrowth) -> None:
     if s.board.terrain[i] != "water":
         raise s.reject(f"{s.board.cells[i]} is land; a Spirit moves to a Water Space.", rule=rule,
                        like=SpiritGrowth)
-    if i in s.scourged and s.spirits[p] != i:
-        raise s.reject(f"{s.board.cells[i]} is scourged; Spirits cannot enter scourged water.",
-                       rule="Scourge", like=SpiritGrowth)
+    for v in active(s):
+        if i in v.barred_water(s) and s.spirits[p] != i:
+            raise s.reject(f"{s.board.cells[i]} is scourged; Spirits cannot enter scourged "
+                           "water.", rule="Scourge", like=SpiritGrowth)
     if i in s.spirits and s.spirits.index(i) != p:
         raise s.reject(f"Another Spirit already stands on {s.board.cells[i]}.", rule=rule,
                        like=SpiritGrowth)
@@ -744,17 +720,16 @@ def _take_card(s: GameState, d: Draft, card_id: str, from_market: bool) -> None:
             raise s.reject(f"{card_id} is not in your hand.", rule="Play a Ritual Card")
         d.players[p]["hand"].remove(card_id)
     d.players[p]["played"].append(card_id)
-    if not s.family:   # Step 2: Ritual Chains
+    if guardians(s):   # Step 2: Ritual Chains
         options = chain_options(s, s.players[p].chains, card_id)
         if len(options) == 1:
             _place_in_chain(s, d, p, card_id, *options[0])
         else:
-            d.push(Pending("chain", p, card=card_id,
-                           amount=int(d.co is not None and d.co.free_card == card_id)))
+            d.push(Pending("chain", p, card=card_id, amount=int(d.free_card == card_id)))
     if s.phase == "final":
         d.fields["final_ritual_done"] = True
     elif not from_market and (any(c is not None for c in d.market)
-                              or woods.real_cards(s.land_deck) or woods.real_cards(s.creature_deck)):
+                              or real_cards(s.land_deck) or real_cards(s.creature_deck)):
         d.push(Pending("draw", p))
 
 
@@ -772,8 +747,8 @@ def _place_in_chain(s: GameState, d: Draft, p: int, card_id: str, chain: int, si
     else:
         row.append(card_id)
         inward = row[-2::-1]
-    if d.co is not None:   # +1 for a Creature next to one of the same Ancient
-        coop.chain_bonus(s, d, p, card_id, inward[0] if inward else None)
+    for v in d.variants:   # e.g. +1 for a Creature next to one of the same Ancient
+        v.on_chain(s, d, p, card_id, inward[0] if inward else None)
     if not isinstance(s.card(card_id), LandCard):
         return
     creatures = 0
@@ -818,19 +793,16 @@ def _do_creature(s: GameState, d: Draft, a: PlayCreature) -> None:
     card = s.card(a.card)
     pay = dict(a.pay)
     tokens = tuple(pay.get(b, 0) for b in s.edition.biomes)
-    free = scoring.free_ritual(s, card)   # a returned Ancient's Ritual costs nothing
-    if free:
-        d.co.free_card = a.card
+    if scoring.free_ritual(s, card):   # a returned Ancient's Ritual costs nothing
+        d.free_card = a.card
     _take_card(s, d, a.card, a.from_market)
     for k, n in enumerate(tokens):
         d.players[p]["weather"][k] -= n
         d.weather_supply[k] += n
     d.players[p]["blessings"][WILD] -= a.wild_blessings
     d.blessing_discard.extend(["Wild Weather"] * a.wild_blessings)
-    if d.co is not None:   # Return of the Ancients: the Ancient climbs instead
-        coop.creature_played(s, d, p, card)
-    else:
-        d.players[p]["creature_points"] += card.points
+    if not any(v.creature_ritual(s, d, p, card) for v in d.variants):
+        d.players[p]["creature_points"] += card.points   # (co-op: the Ancient climbs instead)
 
 
 def _do_land(s: GameState, d: Draft, a: PlayLand) -> None:
@@ -840,13 +812,12 @@ def _do_land(s: GameState, d: Draft, a: PlayLand) -> None:
     require(isinstance(option, RitualOption), "a Land Ritual reached its handler unchecked")
     path = option.path
     _take_card(s, d, a.card, a.from_market)
-    if d.co is not None:   # Return of the Ancients: an Ancient of the player's choice climbs
-        coop.land_played(s, d, p, option.points)
-    else:
-        d.players[p]["land_points"] += option.points
-    if s.wild_woods:   # Trees go down a level; higher Trees earn their owners Weather
-        woods.land_ritual(s, d, p, [s.board.index[c] for c in path])
-    elif s.phase != "final":  # the final round keeps Trees on the continent
+    if not any(v.land_reward(s, d, p, option.points) for v in d.variants):
+        d.players[p]["land_points"] += option.points   # (co-op: an Ancient climbs instead)
+    spaces = [s.board.index[c] for c in path]
+    if any(v.on_land_ritual(s, d, p, spaces) for v in d.variants):
+        return   # e.g. Wild Woods: Trees go down a level
+    if s.phase != "final":  # the final round keeps Trees on the continent
         for c in path:
             i = s.board.index[c]
             if d.trees[i] == p and i != s.ancients[THORONDAL]:   # Thorondal protects
@@ -872,11 +843,11 @@ def _do_draw(s: GameState, d: Draft, a: DrawFromDeck) -> None:
     deck = {"land": d.land_deck, "creature": d.creature_deck}.get(a.deck)
     if deck is None:
         raise s.reject("Draw from the 'land' or the 'creature' deck.", rule="Step 3: Draw New Card")
-    if not woods.real_cards(deck):
+    if not real_cards(deck):
         raise s.reject(f"The {a.deck} deck is empty.", rule="Step 3: Draw New Card",
                        like=DrawFromDeck)
-    d.players[s.pending.player]["hand"].append(woods.draw_card(deck))   # never a Storm
-    if not s.family:   # ... and a Favor Token from the bag
+    d.players[s.pending.player]["hand"].append(draw_card(deck))   # never a Storm
+    if guardians(s):   # ... and a Favor Token from the bag
         token = d.draw_favor()
         if token is not None:
             d.players[s.pending.player]["favors"][ANCIENTS.index(token)] += 1
@@ -898,8 +869,8 @@ def _do_move_tree(s: GameState, d: Draft, a: MoveTree) -> None:
                        like=MoveTree)
     d.trees[i] = NOBODY
     d.trees[target] = pend.player
-    if d.ww is not None:   # the Tree keeps its Treetops (assumption 'ww-moved-tree')
-        d.ww.treetops[target], d.ww.treetops[i] = d.ww.treetops[i], 0
+    for v in d.variants:   # e.g. the Tree keeps its Treetops
+        v.on_tree_moved(d, i, target)
     d.gain_weather(pend.player, target, grow=True)  # assumption 'moved-tree-weather'
     if len(pend.targets) > 1:
         d.push(Pending("move", pend.owners[1], pend.targets[1:], pend.owners[1:], pend.grown))
@@ -911,15 +882,9 @@ def _do_move_tree(s: GameState, d: Draft, a: MoveTree) -> None:
 def _check_take_back(s: GameState, a: TakeBackSeed) -> None:
     p = s.turn_player
     i = s.board.action_space(a.cell, "Take back a Seed")
-    if s.wild_woods:
-        if not s.seed_stacks[i][p]:
-            raise s.reject(f"There is no Seed of yours on {s.board.cells[i]}.",
-                           rule="Expand Forest (note on Seeds)", like=TakeBackSeed)
-        if not woods.may_take_back(s, p, i):
-            raise s.reject(f"Taking a Seed back from {s.board.cells[i]} would leave two colours "
-                           "tied there, which is never allowed.", rule="Seed Competition",
-                           like=TakeBackSeed)
-    elif s.seeds[i] != p:
+    if any(v.check_take_back(s, i, p) for v in active(s)):
+        return
+    if s.seeds[i] != p:
         raise s.reject(f"There is no Seed of yours on {s.board.cells[i]}.",
                        rule="Expand Forest (note on Seeds)", like=TakeBackSeed)
 
@@ -927,14 +892,7 @@ def _check_take_back(s: GameState, a: TakeBackSeed) -> None:
 def _do_take_back(s: GameState, d: Draft, a: TakeBackSeed) -> None:
     p = s.turn_player
     i = s.board.cell_of(a.cell)
-    if s.wild_woods:
-        d.ww.stacks[i][p] -= 1
-        d.seeds[i] = woods.majority(d.ww.stacks[i])
-        d.players[p]["seeds"] += 1
-        return
-    if i in s.paired:
-        d.co.paired.discard(i)
-    else:
+    if not any(v.take_back(d, i, p) for v in d.variants):
         d.seeds[i] = NOBODY
     d.players[p]["seeds"] += 1
 
@@ -969,21 +927,20 @@ def _do_exchange(s: GameState, d: Draft, a: ExchangeWeather) -> None:
 
 
 def _check_end_turn(s: GameState, a: EndTurn) -> None:
-    if s.mode != coop.MODE and s.phase == "main" and s.actions_taken < 2:
+    if s.phase == "main" and s.actions_taken < 2:
         raise s.reject(f"Take {2 - s.actions_taken} more action(s) first: every turn has "
                        "2 actions.", rule="Gameplay Overview")
 
 
 def _do_end_turn(s: GameState, d: Draft, a: EndTurn) -> None:
-    if s.mode == coop.MODE:
-        coop.end_turn(s, d)
+    if any(v.end_turn(s, d) for v in d.variants):
         return
     n = s.num_players
     if s.phase == "main":
         # 2 Land and 2 Creature Rituals, each new card with a Favor Token (full game)
-        d.refill_market(MARKET_SLOTS, favors=not s.family)
-        if d.ww is not None:
-            d.ww.grown_tall = NOBODY
+        d.refill_market(market_slots(s), favors=all(v.market_favors for v in d.variants))
+        for v in d.variants:
+            v.on_end_turn(d)
         nxt = (s.turn_player + 1) % n
         rnd = s.round + (1 if nxt == s.first_player else 0)
         d.fields.update(turn_player=nxt, actions_taken=0, exchange_used=False, round=rnd)
@@ -1006,7 +963,7 @@ def _do_end_turn(s: GameState, d: Draft, a: EndTurn) -> None:
 
 
 def _full_game_only(s: GameState, what: str) -> None:
-    if s.family:
+    if not guardians(s):
         raise IllegalAction(f"{what} is not part of the family game (no Ancient Guardians and no "
                             "Favor Tokens).", rule="Game Setup (family rules)")
 
@@ -1030,16 +987,19 @@ def _do_summon(s: GameState, d: Draft, a: SummonAncient) -> None:
     d.push(Pending("summon", s.turn_player, ancient=a.ancient))
 
 
-def _calls_back(s: GameState, ancient: str) -> bool:
-    """Return of the Ancients: Call Ancient moves an Ancient still in exile a step up."""
-    return s.mode == coop.MODE and ancient in ANCIENTS and not coop.returned(s, ancient)
+def _calls_back(s: GameState, ancient: str) -> Variant | None:
+    """The variant for which Call Ancient does something else with this Ancient (Return of
+    the Ancients: an Ancient still in exile moves a step up), or None."""
+    if ancient not in ANCIENTS:
+        return None
+    return next((v for v in active(s) if v.calls_back(s, ancient)), None)
 
 
 def _check_call_ancient(s: GameState, a: BlessCallAncient) -> None:
     _full_game_only(s, "The Call Ancient Blessing")
     if not s.players[s.turn_player].blessings[CALL]:
         raise s.reject("You hold no Call Ancient Blessing.", rule="Blessing Tokens: Call Ancient")
-    if not _calls_back(s, a.ancient):
+    if _calls_back(s, a.ancient) is None:
         _check_ancient(s, a.ancient, "Blessing Tokens: Call Ancient")
 
 
@@ -1047,8 +1007,9 @@ def _do_call_ancient(s: GameState, d: Draft, a: BlessCallAncient) -> None:
     p = s.turn_player
     d.players[p]["blessings"][CALL] -= 1
     d.blessing_discard.append("Call Ancient")
-    if _calls_back(s, a.ancient):
-        coop.call_step(s, d, a.ancient)   # Returned Ancients: one step up the mountain
+    variant = _calls_back(s, a.ancient)
+    if variant is not None:
+        variant.call_ancient(s, d, a.ancient)   # Returned Ancients: one step up the mountain
     else:
         d.push(Pending("summon", p, ancient=a.ancient))
 
@@ -1111,22 +1072,20 @@ def _do_place_ancient(s: GameState, d: Draft, a: PlaceAncient) -> None:
     b = s.board
     i = b.index[a.cell]
     d.ancients[ANCIENTS.index(a.ancient)] = i
-    if d.co is not None:   # returned Okuma and Chelon heal the space they enter
-        coop.ancient_entered(d, a.ancient, i)
+    _entered(d, a.ancient, i)   # e.g. returned Okuma and Chelon heal the space they enter
     if a.ancient == "Okuma":      # a Weather Token of the space's biome
         d.gain_weather(p, i)
     elif a.ancient == "Chelon" and a.second is not None:   # grow one adjacent Seed
         _grow(d, [b.index[a.second]])
     elif a.ancient == "Thorondal" and a.second is not None:  # one of your Seeds next to it
         d.put_seed(b.index[a.second], p)
-        if d.co is not None:   # a returned Thorondal places 2 Seeds
-            coop.thorondal_second_seed(d, p, i)
+        for v in d.variants:   # e.g. a returned Thorondal places 2 Seeds
+            v.on_thorondal(d, p, i)
 
 
 def _do_move_okuma(s: GameState, d: Draft, a: MoveOkuma) -> None:
     d.ancients[OKUMA] = s.board.index[a.cell]
-    if d.co is not None:
-        coop.ancient_entered(d, "Okuma", d.ancients[OKUMA])
+    _entered(d, "Okuma", d.ancients[OKUMA])
 
 
 def _do_place_in_chain(s: GameState, d: Draft, a: PlaceInChain) -> None:
@@ -1147,11 +1106,9 @@ _CHECKS = {
     ExchangeWeather: _check_exchange, EndTurn: _check_end_turn, SummonAncient: _check_summon,
     BlessCallAncient: _check_call_ancient, ActivateFavor: _check_activate,
     ConvertFavor: _check_convert,
-    # Return of the Ancients and Wild Woods
-    ShareWeather: coop.check_share_weather, SowSeeds: woods.check_sow_seeds,
-    AddTreetop: woods.check_add_treetop, BlessStrongCanopy: woods.check_add_treetop,
-    BlessForesight: woods.check_foresight,
 }
+for _v in VARIANTS:   # the variants' own actions
+    _CHECKS.update(_v.checks)
 
 for _types, _do in (
         ((FlyingSeed, BlessFlyingSeed), _do_flying_seed), ((ExpandForest,), _do_expand),
@@ -1164,16 +1121,7 @@ for _types, _do in (
         ((ActivateFavor,), _do_activate), ((ConvertFavor,), _do_convert),
         ((PlaceAncient,), _do_place_ancient), ((MoveOkuma,), _do_move_okuma),
         ((PlaceInChain,), _do_place_in_chain), ((TakeBlessing,), _do_take_blessing),
-        # Return of the Ancients
-        ((MoveShadow,), coop.do_move_shadow), ((PlaceScourge,), coop.do_place_scourge),
-        ((AscendAncient,), coop.do_ascend), ((LeaveSeed,), coop.do_leave_seed),
-        ((PlaceSeed,), coop.do_place_seed), ((ShareWeather,), coop.do_share_weather),
-        # Wild Woods
-        ((SowSeeds,), woods.do_sow), ((MoreSeeds,), woods.do_more_seeds),
-        ((StopSowing,), woods.do_stop_sowing),
-        ((AddTreetop, BlessStrongCanopy), woods.do_add_treetop),
-        ((PlaceTreetop,), woods.do_place_treetop), ((ReturnTreetop,), woods.do_return_treetop),
-        ((BlessForesight,), woods.do_foresight)):
+        *(((tp,), do) for _v in VARIANTS for tp, do in _v.handlers.items())):
     _handler(*_types)(_do)
 
 
@@ -1187,40 +1135,33 @@ def check_invariants(s: GameState) -> None:
     class as ``GameState.check_invariants``)."""
     ed = s.edition
     n = s.num_players
+    variants = active(s)
     for p, ps in enumerate(s.players):
         require(ps.trees + s.trees.count(p) == ed.trees_per_player,
                 f"{PLAYER_NAMES[p]} should own {ed.trees_per_player} Trees (supply + continent)")
-        paired = sum(1 for i in s.paired if s.seeds[i] == p)
-        if s.wild_woods:
-            pb = s.player_boards[p]
-            owned = ed.seeds_per_player + woods_data(ed).extra_seeds
-            held = (ps.seeds + sum(x[p] for x in s.seed_stacks) + 1 + pb.locked()
-                    + pb.given_up)
-            require(held == owned, f"{PLAYER_NAMES[p]} should own {owned} Seeds (supply + "
-                                   "continent + score marker + locked + given up)")
-        else:
-            require(ps.seeds + s.seeds.count(p) + paired + 1 == ed.seeds_per_player,
+        if not any(v.seeds_check(s, p) for v in variants):
+            more = sum(v.seeds_held(s, p) for v in variants)
+            require(ps.seeds + s.seeds.count(p) + more + 1 == ed.seeds_per_player,
                     f"{PLAYER_NAMES[p]} should own {ed.seeds_per_player} Seeds (supply + "
                     "continent + score marker)")
         require(ps.trees >= 0 and ps.seeds >= 0 and min(ps.weather) >= 0
                 and min(ps.blessings) >= 0)
     for k, total in enumerate(ed.weather_tokens):
         held = (s.weather_supply[k] + sum(ps.weather[k] for ps in s.players)
-                + sum(n for _, w, n in s.storm_tiles if w == ed.biomes[k]))
+                + sum(v.weather_held(s, ed.biomes[k]) for v in variants))
         require(held == total, f"{ed.biomes[k]} Weather Tokens: {held} in play, {total} in the box")
-    woods_bless: dict[str, int] = dict(woods_data(ed).blessings) if s.wild_woods else {}
     for k, kind in enumerate(BLESSING_KINDS):
         count = (sum(ps.blessings[k] for ps in s.players) + s.board_blessings.count(kind)
                  + s.blessing_bag.count(kind) + s.blessing_discard.count(kind)
-                 + sum(pb.blessings.count(kind) for pb in s.player_boards)
-                 + s.woods_box.count(kind))
-        boxed = s.family and kind == "Call Ancient"   # assumption 'family-no-call-ancient'
-        require(count == (0 if boxed else dict(ed.blessings)[kind]) + woods_bless.get(kind, 0),
+                 + sum(v.blessings_held(s, kind) for v in variants))
+        boxed = any(v.blessings_boxed(s, kind) for v in variants)
+        require(count == (0 if boxed else dict(ed.blessings)[kind])
+                + sum(v.blessings_added(s, kind) for v in variants),
                 f"{kind} Blessings are not conserved")
     cards = (list(s.land_deck) + list(s.creature_deck) + [c for c in s.market if c]
              + [c for ps in s.players for c in ps.hand] + [c for ps in s.players for c in ps.played]
-             + list(s.box_cards))
-    cards = [c for c in cards if not woods.is_storm(c)]
+             + [c for v in variants for c in v.cards_held(s)])
+    cards = [c for c in cards if not is_storm(c)]
     require(sorted(cards) == sorted(ed.cards), "every Ritual card must be in exactly one place")
     for i in range(len(s.board)):
         if s.trees[i] != NOBODY or s.seeds[i] != NOBODY:
@@ -1233,18 +1174,19 @@ def check_invariants(s: GameState) -> None:
     counts = [s.trees.count(p) for p in range(n)]
     require(s.most_trees == scoring.most_trees_holder(counts, ed.most_trees_minimum),
             "the Most Trees marker is with the wrong player")
-    for k, ancient in enumerate(ANCIENTS if not s.family else ()):
+    full = guardians(s)
+    for k, ancient in enumerate(ANCIENTS if full else ()):
         held = (s.favor_bag.count(ancient) + s.market_favors.count(ancient)
                 + sum(ps.favors[k] for ps in s.players)
                 + sum(1 for ps in s.players for _, a in ps.activated if a == ancient)
-                + (s.mode == coop.MODE))   # the Ancient Marker on the mountain
+                + sum(v.favors_held(s, ancient) for v in variants))
         require(held == ed.favor_tokens[k],
                 f"{ancient} Favor Tokens: {held} in play, {ed.favor_tokens[k]} in the box")
     for p, ps in enumerate(s.players):
         cards_on = [c for c, _ in ps.activated]
         require(len(set(cards_on)) == len(cards_on), "a card holds more than one Favor Token")
         require(set(cards_on) <= set(ps.played), "a Favor Token sits on a card not played")
-        if not s.family:
+        if full:
             chained = [c for chain in ps.chains for c in chain]
             require(sorted(chained) == sorted(ps.played) or (
                 s.pending is not None and s.pending.kind == "chain"
@@ -1254,11 +1196,5 @@ def check_invariants(s: GameState) -> None:
     require(okuma == NOBODY or s.board.terrain[okuma] == "land", "Okuma stands on land")
     require(chelon == NOBODY or s.board.terrain[chelon] == "water", "Chelon stands on water")
     require(thorondal == NOBODY or s.trees[thorondal] != NOBODY, "Thorondal stands on a Tree")
-    if s.mode == coop.MODE:
-        coop.check_invariants(s)
-    if s.wild_woods:
-        woods.check_invariants(s)
-    if s.family:
-        require(s.ancients == (NOBODY,) * 3 and not s.favor_bag and not any(
-            sum(ps.favors) for ps in s.players) and set(s.market_favors) == {None},
-                "the family game has no Ancients and no Favor Tokens")
+    for v in variants:
+        v.check_invariants(s)

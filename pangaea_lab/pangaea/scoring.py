@@ -14,6 +14,7 @@ Every function works on a hand-built position as well as on a game in progress (
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from itertools import product
 from typing import Any, Iterator, Sequence
 
@@ -22,8 +23,6 @@ from .actions import PangaeaAction, PlayCreature, PlayLand
 from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard, LandCard, woods_data
 from .rituals import RitualOption, checked_option, listed_options
 
-#: the mode of Return of the Ancients, where the team climbs instead of scoring
-COOP = "ancients"
 WILD = BLESSING_KINDS.index("Wild Weather")
 
 
@@ -79,21 +78,22 @@ def rank(totals: Sequence[int], weather_left: Sequence[int]) -> list[int]:
 def board_points(s: Any, p: int) -> int:
     """Wild Woods Final Scoring: the points printed on the empty slots of a Player Board
     (0 without the expansion)."""
-    return s.player_boards[p].free_points(woods_data(s.edition)) if s.wild_woods else 0
+    woods = s.woods
+    return woods.player_boards[p].free_points(woods_data(s.edition)) if woods is not None else 0
 
 
 def scores(s: Any) -> list[ScoreBreakdown]:
     """Each player's points by category.  In Return of the Ancients nobody scores points:
     every player shows the team's progress, the step of each Ancient Marker (a returned
     Ancient stands on the summit)."""
-    if s.mode == COOP:
-        team = tuple((f"{a} Marker step", step) for a, step in zip(ANCIENTS, s.ancient_steps))
+    if s.coop is not None:   # the record of Return of the Ancients
+        team = tuple((f"{a} Marker step", step) for a, step in zip(ANCIENTS, s.coop.ancient_steps))
         return [ScoreBreakdown(player=p, categories=team) for p in range(s.num_players)]
     final = s.is_over
     bonus = s.edition.most_trees_bonus
     return [breakdown(p, ps.creature_points, ps.land_points,
                       bonus if s.most_trees == p else 0, final,
-                      board_points(s, p) if s.wild_woods else None)
+                      board_points(s, p) if s.woods is not None else None)
             for p, ps in enumerate(s.players)]
 
 
@@ -102,8 +102,8 @@ def winners(s: Any) -> list[int]:
     the Ancients everyone wins or everyone loses."""
     if not s.is_over:
         return []
-    if s.mode == COOP:
-        return list(range(s.num_players)) if s.result == "won" else []
+    if s.coop is not None:
+        return list(range(s.num_players)) if s.coop.result == "won" else []
     return rank([b.total for b in scores(s)], [sum(ps.weather) for ps in s.players])
 
 
@@ -132,8 +132,8 @@ def payments(card: CreatureCard, have: tuple[int, ...], wild_blessings: int,
 def free_ritual(s: Any, card: Any) -> bool:
     """Return of the Ancients: the Creature Rituals of an Ancient back from exile (its marker
     on the summit) cost no Weather Tokens."""
-    return (s.mode == COOP and card.kind == "creature"
-            and s.ancient_steps[ANCIENTS.index(card.ancient)] >= s.edition.summit_steps)
+    return (s.coop is not None and card.kind == "creature"
+            and s.coop.returned(card.ancient, s.edition.summit_steps))
 
 
 def ritual_actions(s: Any, player: int) -> list[PangaeaAction]:
@@ -148,13 +148,10 @@ def ritual_actions(s: Any, player: int) -> list[PangaeaAction]:
         card = s.card(card_id)
         where = "market" if from_market else "hand"
         if isinstance(card, CreatureCard):
-            free = (((), 0),) if free_ritual(s, card) else None   # a returned Ancient's card
-            for pay, wild in free or payments(card, ps.weather, ps.blessings[WILD],
-                                              s.edition.biomes):
-                a = PlayCreature(card_id, from_market, pay, wild)
-                out.append(replace(a, label=f"{card.title} from {where}: pay "
-                                   + ", ".join([f"{n} {w}" for w, n in pay]
-                                               + ([f"{wild} Wild Weather"] if wild else []))))
+            free = free_ritual(s, card)                # a returned Ancient's card costs nothing
+            out += _creature_actions(card_id, card, from_market, free,
+                                     () if free else ps.weather,
+                                     0 if free else ps.blessings[WILD], s.edition.biomes)
         else:
             for opt in listed_options(pos, player, card):
                 a = PlayLand(card_id, from_market, opt.path)
@@ -162,6 +159,23 @@ def ritual_actions(s: Any, player: int) -> list[PangaeaAction]:
                 out.append(replace(a, label=f"{card.title} from {where}: {opt.start}→{opt.end}"
                                    + (f" via {via}" if via else "") + f", {opt.points} points"))
     return out
+
+
+@lru_cache(maxsize=4096)
+def _creature_actions(card_id: str, card: CreatureCard, from_market: bool, free: bool,
+                      have: tuple[int, ...], wild_blessings: int,
+                      biomes: tuple[str, ...]) -> tuple[PlayCreature, ...]:
+    """The Creature Rituals of one card, one per way to pay (see :func:`payments`), labelled
+    for the action menu; the same holdings always give the same actions, so they are made
+    once (actions are values, shared safely)."""
+    where = "market" if from_market else "hand"
+    out = []
+    for pay, wild in (((), 0),) if free else payments(card, have, wild_blessings, biomes):
+        a = PlayCreature(card_id, from_market, pay, wild)
+        out.append(replace(a, label=f"{card.title} from {where}: pay "
+                           + ", ".join([f"{n} {w}" for w, n in pay]
+                                       + ([f"{wild} Wild Weather"] if wild else []))))
+    return tuple(out)
 
 
 def ritual_points(s: Any, action: PangaeaAction, player: int | None = None) -> int:

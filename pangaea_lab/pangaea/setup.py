@@ -41,14 +41,16 @@ def setup_steps(players: int = 2, seed: int | str = 0, family: bool = False,
     check_seed(seed)
     if mode == "coop":
         mode = coop.MODE
-    if wild_woods:   # 2 to 4 players, or 1 to 4 with Return of the Ancients
-        woods.check_new_game(players, mode, ed)
+    if wild_woods and mode != coop.MODE and not 2 <= players <= min(ed.max_players, 4):
+        raise InvalidSetup(f"Wild Woods is for 2 to 4 players, not {players}")
+    options = dict(players=players, edition=ed, board=board, difficulty=difficulty,
+                   wild_woods=wild_woods, storms=storms)
     if mode == coop.MODE:
         if family:
             raise InvalidSetup("Return of the Ancients uses the Ancients and Favor Tokens; it "
                                "cannot be played with family=True")
-        steps = coop.setup_steps(players, seed, difficulty, ed, board, wild_woods)
-        return _with_woods(steps, seed, storms) if wild_woods else steps
+        steps = coop.VARIANT.setup_steps([], seed, options)
+        return woods.VARIANT.setup_steps(steps, seed, options) if wild_woods else steps
     if board is None:
         board = build_continent(ed, players, seed)
     elif not set(board.biome) <= set(ed.biomes):
@@ -118,14 +120,7 @@ def setup_steps(players: int = 2, seed: int | str = 0, family: bool = False,
         "Choose the starting player",
         f"One Seed of each player is drawn blindly: {PLAYER_NAMES[first]} starts and takes the "
         "First Player Marker. Play goes clockwise.", state))
-    return _with_woods(steps, seed, storms) if wild_woods else steps
-
-
-def _with_woods(steps: list[SetupStep], seed: int | str, storms: bool) -> list[SetupStep]:
-    """The Wild Woods setup steps after the others (Player Boards, then the Storms)."""
-    rng = make_rng(seed, "setup", "wild woods")
-    return steps + [SetupStep(title, text, state)
-                    for title, text, state in woods.setup(steps[-1].state, rng, storms)]
+    return woods.VARIANT.setup_steps(steps, seed, options) if wild_woods else steps
 
 
 def new_game(players: int = 2, seed: int | str = 0, family: bool = False,

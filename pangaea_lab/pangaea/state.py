@@ -8,7 +8,7 @@ like ``board.cells``; -1 means "nobody".
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any, Callable, ClassVar
 
 from ..core import jsonio
@@ -38,12 +38,31 @@ STORM = "storm-"
 def market_slots(state: "GameState") -> tuple[str, ...]:
     """The kind of card each Open Market slot holds: 2 Land + 2 Creature, or in Return of the
     Ancients 1 Land + 3 Creature (Game Setup step 5)."""
-    return COOP_MARKET_SLOTS if state.mode == COOP else MARKET_SLOTS
+    return COOP_MARKET_SLOTS if state.coop is not None else MARKET_SLOTS
 
 
 def storm_ids(ed: Edition) -> tuple[str, ...]:
     """The Elemental Storm cards of the edition's Wild Woods data."""
     return tuple(f"{STORM}{k + 1}" for k in range(len(woods_data(ed).storms)))
+
+
+def is_storm(card_id: str | None) -> bool:
+    """An Elemental Storm card (Wild Woods) rather than a Ritual card."""
+    return isinstance(card_id, str) and card_id.startswith(STORM)
+
+
+def real_cards(deck) -> int:
+    """The Ritual cards of a deck (Elemental Storms lying in it do not count)."""
+    return sum(1 for c in deck if not is_storm(c))
+
+
+def draw_card(deck: list[str]) -> str | None:
+    """A Hand Ritual from a deck: the first card that is not a Storm (a Storm on top stays
+    there; assumption 'ww-storm-no-spirit')."""
+    for k, c in enumerate(deck):
+        if not is_storm(c):
+            return deck.pop(k)
+    return None
 
 
 @dataclass(frozen=True)
@@ -92,7 +111,82 @@ class PlayerBoard:
         return sum(slot.points for slot, full in zip(data.slots, self.slots) if not full)
 
 
-#: what each decision asks, in words completing "... must first", and the rule that asks it
+@dataclass(frozen=True)
+class CoopRecord:
+    """What Return of the Ancients adds to a position (``state.coop``; None in the other
+    games).  Spaces are indices of ``board.cells``."""
+
+    difficulty: str = "standard"
+    ancient_steps: tuple[int, ...] = ()        # Ancient Markers on the mountain (Okuma, Chelon, Thorondal)
+    devour_steps: tuple[int, ...] = ()         # Devour Markers still on the mountain
+    scourged: tuple[int, ...] = ()             # scourged spaces, in board order
+    scourge_supply: int = 0
+    shadow: int = NOBODY                       # the Spirit of Shadows' space
+    shadow_bag: tuple[str, ...] = ()           # Shadow Markers, top first
+    moon_stacks: tuple[tuple[str, ...], ...] = ()   # drawn markers on the Moon Board, by stack
+    moon_board: tuple[tuple[str, ...], ...] = ()    # markers waiting for the later cycles
+    shadow_box: tuple[str, ...] = ()           # Shadow Markers out of the game
+    box_cards: tuple[str, ...] = ()            # Ritual cards not used in this mode
+    cycle: int = 0
+    weather_shared: bool = False
+    paired: tuple[int, ...] = ()               # scourged Land Spaces holding a second Seed
+    result: str = ""                           # "won" or "lost" when the game ends
+
+    def returned(self, ancient: str, summit: int) -> bool:
+        """An Ancient is back from exile once its marker reached the summit."""
+        return self.ancient_steps[ANCIENTS.index(ancient)] >= summit
+
+    def to_save(self, cells) -> dict:
+        """The record as the ``ancients_mode`` section of a save."""
+        return {
+            "difficulty": self.difficulty,
+            "ancient_steps": dict(zip(ANCIENTS, self.ancient_steps)),
+            "devour_steps": list(self.devour_steps),
+            "scourged": [list(cells[i]) for i in self.scourged],
+            "scourge_supply": self.scourge_supply, "shadow": list(cells[self.shadow]),
+            "shadow_bag": list(self.shadow_bag),
+            "moon_stacks": [list(x) for x in self.moon_stacks],
+            "moon_board": [list(x) for x in self.moon_board],
+            "shadow_box": list(self.shadow_box), "box_cards": list(self.box_cards),
+            "cycle": self.cycle, "weather_shared": self.weather_shared,
+            "paired": [list(cells[i]) for i in self.paired], "result": self.result,
+        }
+
+
+@dataclass(frozen=True)
+class WoodsRecord:
+    """What Wild Woods adds to a position (``state.woods``; None without the expansion).
+    Per space data are tuples indexed like ``board.cells``."""
+
+    storms: bool = False                       # Elemental Storms are in the Ritual decks
+    treetops: tuple[int, ...] = ()             # Treetops on the Tree of each space (level - 1)
+    seed_stacks: tuple[tuple[int, ...], ...] = ()   # Seeds of each player on each space
+    player_boards: tuple[PlayerBoard, ...] = ()     # a PlayerBoard per player
+    storm_tiles: tuple[tuple[int, str, int], ...] = ()   # (tile, Storm weather, tokens on it)
+    storm_discard: tuple[str, ...] = ()
+    storm_box: tuple[str, ...] = ()
+    woods_box: tuple[str, ...] = ()            # Wild Woods Blessings not on a Player Board
+    grown_tall: int = NOBODY                   # a Tree that reached level 3 this turn
+
+    def to_save(self, cells) -> dict:
+        """The record as the ``wild_woods`` section of a save."""
+        return {
+            "storms": self.storms,
+            "treetops": [[*cells[i], t] for i, t in enumerate(self.treetops) if t],
+            "seed_stacks": [[*cells[i], list(x)] for i, x in enumerate(self.seed_stacks)
+                            if sum(x)],
+            "boards": [{"slots": list(pb.slots), "blessings": list(pb.blessings),
+                        "unlocked": list(pb.unlocked), "given_up": pb.given_up, "owed": pb.owed}
+                       for pb in self.player_boards],
+            "storm_tiles": [list(x) for x in self.storm_tiles],
+            "storm_discard": list(self.storm_discard),
+            "storm_box": list(self.storm_box), "woods_box": list(self.woods_box),
+            "grown_tall": None if self.grown_tall == NOBODY else list(cells[self.grown_tall]),
+        }
+
+
+#: what each decision asks, in words completing "... must first", and the rule that asks it;
+#: each variant adds its own (``Variant.decisions``, see :mod:`.variant`)
 DECISION_WORDS = {
     "draw": ("choose a new Hand Ritual", "Step 3: Draw New Card"),
     "move": ("choose which Tree moves onto the growing Seed", "Moving Trees"),
@@ -100,20 +194,19 @@ DECISION_WORDS = {
     "summon": ("place the summoned Ancient", "Summon the Ancients"),
     "chain": ("place the played card in a Ritual Chain", "Step 2: Ritual Chains"),
     "ecosystem": ("choose the Blessing the Ecosystem earns", "Creating Ecosystems"),
-    # Return of the Ancients
-    "shadow": ("move the Spirit of Shadows", "Shadow Phase"),
-    "scourge": ("place a spreading Scourge Marker", "Scourge"),
-    "ascend": ("choose the Ancient Marker the Land Ritual moves up",
-               "Changes in the Player Phase: Playing Ritual Cards"),
-    "devour": ("decide whether to leave a Seed where the Tree was devoured", "Shadow Phase: Devour"),
-    "seed": ("place Thorondal's second Seed", "Scourge: Healing Scourge"),
-    # Wild Woods
-    "expand": ("sow more Seeds or stop", "Expand Forest (Wild Woods)"),
-    "raise": ("choose the Tree that takes the Treetop", "Add Treetop"),
-    "treetop": ("choose the empty slot a returned Treetop goes back to",
-                "Play Ritual Card (Wild Woods)"),
 }
-DECISIONS = tuple(DECISION_WORDS)
+
+
+def add_decisions(words: dict[str, tuple[str, str]]) -> None:
+    """A variant's decisions join the table (once, when the package is imported)."""
+    for kind, said in words.items():
+        if DECISION_WORDS.setdefault(kind, said) != said:
+            raise ValueError(f"two variants name a decision {kind!r}")
+
+
+def decision_kinds() -> tuple[str, ...]:
+    """Every kind of decision, the base game's first."""
+    return tuple(DECISION_WORDS)
 
 
 @dataclass(frozen=True)
@@ -124,7 +217,7 @@ class Pending:
     (see :data:`DECISION_WORDS`).  The fields are those of the save file; :meth:`decision`
     gives it as the engine's :class:`~pangaea_lab.core.engine.Decision`."""
 
-    kind: str                       # one of DECISIONS
+    kind: str                       # one of decision_kinds()
     player: int
     targets: tuple[int, ...] = ()   # for "move": growing spaces still waiting for a Tree
     owners: tuple[int, ...] = ()    # ... and whose Tree each of them waits for
@@ -188,34 +281,9 @@ class GameState(BaseState):
     ancients: tuple[int, ...] = (NOBODY, NOBODY, NOBODY)   # Okuma, Chelon, Thorondal spaces
     favor_bag: tuple[str, ...] = ()
     market_favors: tuple[str | None, ...] = (None, None, None, None)
-    # Return of the Ancients (mode "ancients"); the defaults leave the other games unchanged
-    mode: str = ""
-    difficulty: str = ""
-    ancient_steps: tuple[int, ...] = ()        # Ancient Markers on the mountain (Okuma, Chelon, Thorondal)
-    devour_steps: tuple[int, ...] = ()         # Devour Markers still on the mountain
-    scourged: tuple[int, ...] = ()             # scourged spaces, in board order
-    scourge_supply: int = 0
-    shadow: int = NOBODY                       # the Spirit of Shadows' space
-    shadow_bag: tuple[str, ...] = ()           # Shadow Markers, top first
-    moon_stacks: tuple[tuple[str, ...], ...] = ()   # drawn markers on the Moon Board, by stack
-    moon_board: tuple[tuple[str, ...], ...] = ()    # markers waiting for the later cycles
-    shadow_box: tuple[str, ...] = ()           # Shadow Markers out of the game
-    box_cards: tuple[str, ...] = ()            # Ritual cards not used in this mode
-    cycle: int = 0
-    weather_shared: bool = False
-    paired: tuple[int, ...] = ()               # scourged Land Spaces holding a second Seed
-    result: str = ""                           # "won" or "lost" when a co-op game ends
-    # Wild Woods; the defaults leave the other games unchanged
-    wild_woods: bool = False
-    storms: bool = False                       # Elemental Storms are in the Ritual decks
-    treetops: tuple[int, ...] = ()             # Treetops on the Tree of each space (level - 1)
-    seed_stacks: tuple[tuple[int, ...], ...] = ()   # Seeds of each player on each space
-    player_boards: tuple = ()                  # a woods.PlayerBoard per player
-    storm_tiles: tuple[tuple[int, str, int], ...] = ()   # (tile, Storm weather, tokens on it)
-    storm_discard: tuple[str, ...] = ()
-    storm_box: tuple[str, ...] = ()
-    woods_box: tuple[str, ...] = ()            # Wild Woods Blessings not on a Player Board
-    grown_tall: int = NOBODY                   # a Tree that reached level 3 this turn
+    # the variants' own records (None when the variant is off)
+    coop: CoopRecord | None = None             # Return of the Ancients
+    woods: WoodsRecord | None = None           # Wild Woods
 
 
     # ----- protocol (legal actions, apply, scores and drawing come from GAME) ------------------
@@ -246,40 +314,16 @@ class GameState(BaseState):
 
     def outcome(self) -> str:
         """How a co-op game ended, for the widget's last line ("" for the competitive game)."""
-        if self.mode != COOP or not self.result:
+        if self.coop is None or not self.coop.result:
             return ""
         team = "you" if self.num_players == 1 else "the team"
-        return f"{team} {self.result} ({self.end_reason})."
+        return f"{team} {self.coop.result} ({self.end_reason})."
 
     def player_name(self, player: int) -> str:
         return PLAYER_NAMES[player]
 
-    def player_summary(self, player: int) -> str:
-        ps = self.players[player]
-        step, markers = scoring.mountain_position(ps.points, self.edition.summit_steps)
-        weather = ", ".join(f"{n} {b}" for b, n in zip(self.edition.biomes, ps.weather) if n) or "none"
-        bless = ", ".join(f"{n} {k}" for k, n in zip(BLESSING_KINDS, ps.blessings) if n) or "none"
-        hand = "; ".join(self.edition.card(c).title for c in ps.hand) or "empty"
-        on_board = self.trees.count(player)
-        text = (f"{ps.points} points (mountain step {step}/{self.edition.summit_steps}"
-                f"{f', {markers} Summit Marker' if markers else ''}); "
-                f"Trees: {ps.trees} in supply, {on_board} on the continent; "
-                f"Seeds: {ps.seeds} in supply; Weather: {weather}; Blessings: {bless}; "
-                f"Hand: {hand}")
-        if self.most_trees == player:
-            text += "; holds Most Trees"
-        if self.wild_woods:
-            pb = self.player_boards[player]
-            tall = [self.level(i) for i in self.board.land if self.trees[i] == player]
-            text += (f"; Player Board: {pb.slots.count(True)} Treetops left, "
-                     f"{pb.unlocked.count(True)} extra Seed(s) unlocked, free slots worth "
-                     f"{pb.free_points(woods_data(self.edition))}; Trees by level: "
-                     + (", ".join(f"{tall.count(k)}×L{k}" for k in (1, 2, 3) if tall.count(k)) or "none"))
-        if not self.family:
-            favors = ", ".join(f"{n} {a}" for a, n in zip(ANCIENTS, ps.favors) if n) or "none"
-            chains = " | ".join(" ".join(c) for c in ps.chains) or "none yet"
-            text += f"; Favor Tokens: {favors}; Ritual Chains: {chains}"
-        return text
+    # ``player_summary`` (with what each variant adds) is bound by the package, from
+    # :mod:`.variants`.
 
     def action_highlight(self, action) -> list[Hex]:
         """The spaces an action touches, for highlighting it on the board."""
@@ -305,8 +349,31 @@ class GameState(BaseState):
         for p, i in enumerate(self.spirits):
             if i != NOBODY:
                 at[i] = p
-        board = stormy_board(self.board, self.storm_tiles)
+        board = stormy_board(self.board, self.woods.storm_tiles) if self.woods else self.board
         return Position(board, self.trees, tuple(at), self.ancients[1], self.ancients[2])
+
+    def edited(self, **fields: Any) -> "GameState":
+        """A copy with ``fields`` changed, each in the state or in the variant's record that
+        holds it (``edited(scourged=...)`` changes ``state.coop``), for positions made by hand
+        in lessons and tests.
+
+        >>> from pangaea_lab import pangaea
+        >>> pangaea.new_game(players=1, seed=3, mode="coop").edited(cycle=2).coop.cycle
+        2
+        """
+        own = {k: v for k, v in fields.items() if k in _BASE_FIELDS}
+        for name, rec_type in (("coop", CoopRecord), ("woods", WoodsRecord)):
+            mine = {k: v for k, v in fields.items() if k in _fields_of(rec_type)}
+            if mine:
+                record = getattr(self, name)
+                if record is None:
+                    raise ValueError(f"{sorted(mine)} belong to a variant this game does not "
+                                     "play")
+                own[name] = replace(record, **mine)
+        unknown = set(fields) - set(own) - _fields_of(CoopRecord) - _fields_of(WoodsRecord)
+        if unknown:
+            raise ValueError(f"no field {sorted(unknown)} in a state of The Dawn of Pangaea")
+        return replace(self, **own)
 
     def card(self, card_id: str) -> LandCard | CreatureCard:
         return self.edition.card(card_id)
@@ -316,12 +383,12 @@ class GameState(BaseState):
         there)."""
         if self.trees[i] == NOBODY:
             return 0
-        return 1 + (self.treetops[i] if self.wild_woods else 0)
+        return 1 + (self.woods.treetops[i] if self.woods is not None else 0)
 
     def returned(self, ancient: str) -> bool:
         """Return of the Ancients: an Ancient is back from exile once its marker reached the
         summit."""
-        return self.ancient_steps[ANCIENTS.index(ancient)] >= self.edition.summit_steps
+        return self.coop is not None and self.coop.returned(ancient, self.edition.summit_steps)
 
     def spirit_cell(self, player: int) -> Hex | None:
         i = self.spirits[player]
@@ -385,10 +452,10 @@ class GameState(BaseState):
             "round": self.round, "end_triggered": self.end_triggered, "phase": self.phase,
             "final_ritual_done": self.final_ritual_done, "end_reason": self.end_reason,
         }
-        if self.mode == COOP:
-            data["ancients_mode"] = _coop_section(self)
-        if self.wild_woods:
-            data["wild_woods"] = _woods_section(self)
+        if self.coop is not None:
+            data["ancients_mode"] = self.coop.to_save(b.cells)
+        if self.woods is not None:
+            data["wild_woods"] = self.woods.to_save(b.cells)
         # the edition is written first: the shipped one by its name, any other one embedded
         # (from its cached canonical text)
         name = shipped_name(ed)
@@ -403,34 +470,11 @@ class GameState(BaseState):
         return jsonio.load_save(text, cls.game, schema, lambda values: schema.build(cls, values))
 
 
-def _coop_section(s: GameState) -> dict:
-    """The Return of the Ancients fields of a save."""
-    cells = s.board.cells
-    return {
-        "difficulty": s.difficulty, "ancient_steps": dict(zip(ANCIENTS, s.ancient_steps)),
-        "devour_steps": list(s.devour_steps), "scourged": [list(cells[i]) for i in s.scourged],
-        "scourge_supply": s.scourge_supply, "shadow": list(cells[s.shadow]),
-        "shadow_bag": list(s.shadow_bag), "moon_stacks": [list(x) for x in s.moon_stacks],
-        "moon_board": [list(x) for x in s.moon_board], "shadow_box": list(s.shadow_box),
-        "box_cards": list(s.box_cards), "cycle": s.cycle, "weather_shared": s.weather_shared,
-        "paired": [list(cells[i]) for i in s.paired], "result": s.result,
-    }
+def _fields_of(cls: type) -> set[str]:
+    return {f.name for f in fields(cls)}
 
 
-def _woods_section(s: GameState) -> dict:
-    """The Wild Woods fields of a save."""
-    cells = s.board.cells
-    return {
-        "storms": s.storms,
-        "treetops": [[*cells[i], t] for i, t in enumerate(s.treetops) if t],
-        "seed_stacks": [[*cells[i], list(x)] for i, x in enumerate(s.seed_stacks) if sum(x)],
-        "boards": [{"slots": list(pb.slots), "blessings": list(pb.blessings),
-                    "unlocked": list(pb.unlocked), "given_up": pb.given_up, "owed": pb.owed}
-                   for pb in s.player_boards],
-        "storm_tiles": [list(x) for x in s.storm_tiles], "storm_discard": list(s.storm_discard),
-        "storm_box": list(s.storm_box), "woods_box": list(s.woods_box),
-        "grown_tall": None if s.grown_tall == NOBODY else list(cells[s.grown_tall]),
-    }
+_BASE_FIELDS = _fields_of(GameState)
 
 
 # ----- reading a save -----------------------------------------------------------------------
@@ -471,7 +515,7 @@ class SaveSchema(Fields):
             "favors": Check(self.counts_of(ANCIENTS)),
             "chains": Seq(cards, longest=500), "activated": Seq(Check(self.activation), 500)})
         self.decision_record = Fields({
-            "kind": Check(self.choice(DECISIONS)), "player": player,
+            "kind": Check(self.choice(decision_kinds())), "player": player,
             "targets": Seq(space, 500), "owners": Seq(player, 500), "grown": Seq(space, 500),
             "ancient": Text(), "card": Text()},
             optional={"amount": (Check(self.amount), 0), "area": (Check(self.area), "")})
@@ -738,13 +782,13 @@ class SaveSchema(Fields):
             "cycle": Int(1, 3), "weather_shared": Check(self.flag),
             "paired": Seq(Check(self.space), 500), "result": Text(choices=("", "won", "lost"))})
 
-    def coop_section(self, raw: Any, where: str) -> dict:
+    def coop_section(self, raw: Any, where: str) -> CoopRecord:
         """The fields of Return of the Ancients (the mode's own record in a save)."""
         if not isinstance(raw, dict):
             raise InvalidData("field 'ancients_mode' must be an object")
         v = self.coop_schema().read(raw, "ancients_mode")
-        return dict(v, mode=COOP, scourged=tuple(sorted(v["scourged"])),
-                    paired=tuple(sorted(v["paired"])))
+        return CoopRecord(**dict(v, scourged=tuple(sorted(v["scourged"])),
+                                 paired=tuple(sorted(v["paired"]))))
 
     # ----- Wild Woods -------------------------------------------------------------------------
 
@@ -794,7 +838,7 @@ class SaveSchema(Fields):
             raise InvalidData(f"field {where} must be [tile, weather, tokens]")
         return row[0], row[1], Int(1).read(row[2], f"{where}[2]")
 
-    def woods_section(self, raw: Any, where: str) -> dict:
+    def woods_section(self, raw: Any, where: str) -> WoodsRecord:
         """The fields of Wild Woods (the expansion's own record in a save)."""
         v = self.woods_schema().read(raw, "wild_woods")
         treetops = [0] * len(self.board)
@@ -803,12 +847,12 @@ class SaveSchema(Fields):
         stacks = [(0,) * self.n for _ in range(len(self.board))]
         for i, stack in v["seed_stacks"]:
             stacks[i] = stack
-        return dict(wild_woods=True, storms=v["storms"], treetops=tuple(treetops),
-                    seed_stacks=tuple(stacks),
-                    player_boards=tuple(PlayerBoard(**b) for b in v["boards"]),
-                    storm_tiles=tuple(sorted(v["storm_tiles"])),
-                    storm_discard=v["storm_discard"], storm_box=v["storm_box"],
-                    woods_box=v["woods_box"], grown_tall=v["grown_tall"])
+        return WoodsRecord(storms=v["storms"], treetops=tuple(treetops),
+                           seed_stacks=tuple(stacks),
+                           player_boards=tuple(PlayerBoard(**b) for b in v["boards"]),
+                           storm_tiles=tuple(sorted(v["storm_tiles"])),
+                           storm_discard=v["storm_discard"], storm_box=v["storm_box"],
+                           woods_box=v["woods_box"], grown_tall=v["grown_tall"])
 
     # ----- the state ----------------------------------------------------------------------------
 
@@ -828,7 +872,7 @@ class SaveSchema(Fields):
             market_favors=v["market_favors"], round=v["round"],
             end_triggered=v["end_triggered"], phase=v["phase"],
             final_ritual_done=v["final_ritual_done"], end_reason=v["end_reason"],
-            **(v["ancients_mode"] or {}), **(v["wild_woods"] or {}))
+            coop=v["ancients_mode"], woods=v["wild_woods"])
         counts_now = [state.trees.count(p) for p in range(self.n)]
         state = replace(state, most_trees=scoring.most_trees_holder(counts_now,
                                                                     ed.most_trees_minimum))
@@ -860,7 +904,7 @@ def blank_state(ed: Edition, board: Board, players: int, seed: int | str, family
     """Everything still in the box: each player's Trees and Seeds in their supply (one Seed
     kept back as the score marker), the Ritual decks in edition order, every Blessing in the
     bag and (full game) every Favor Token in its bag.  ``fields`` sets further state fields
-    (e.g. those of Return of the Ancients)."""
+    (e.g. the record of Return of the Ancients)."""
     cells = len(board)
     start = PlayerState(trees=ed.trees_per_player, seeds=ed.seeds_per_player - 1, hand=(),
                         weather=(0,) * len(ed.biomes), blessings=(0,) * len(BLESSING_KINDS))

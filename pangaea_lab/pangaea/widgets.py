@@ -42,8 +42,8 @@ def play(players: int = 2, seed: int | str = 0, computer: dict | None = None,
       players), e.g. ``play(players=1, mode="coop")``, also with ``wild_woods=True``.
 
     >>> w = play(players=1, seed=3, mode="coop", wild_woods=True, computer={})
-    >>> w.model.state.mode, w.model.state.wild_woods, w.model.player_range
-    ('ancients', True, (1, 4))
+    >>> w.model.state.coop is not None, w.model.state.woods is not None, w.model.player_range
+    (True, True, (1, 4))
 
     A link to the page (``?seed=12&players=3&wild_woods=yes``) sets the board in the Voilà
     app; ``link`` is explained in :func:`pangaea_lab.core.links.board_from_page`.

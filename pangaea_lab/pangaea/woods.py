@@ -5,11 +5,13 @@ Add Treetop action) raises Trees to level 2 and 3, unlocks Seeds and Blessings, 
 slots that score at the end.  Higher Trees sow further (range 1, 2 or 3, even across water);
 Seeds may join other players' Seeds as long as their owner then holds the strict majority;
 Land Rituals lower the Trees they use; Elemental Storms blow over Biome Tiles.  This module
-holds what is new; the turn structure in :mod:`.rules` calls in here through a few hooks.
+holds what is new.  The expansion is a :class:`~.variant.Variant` (:data:`VARIANT`) with its
+own record on the state (``state.woods``, a :class:`~.state.WoodsRecord`); the turn structure
+in :mod:`.rules` calls its hooks.
 
 >>> from pangaea_lab import pangaea
 >>> s = pangaea.new_game(players=2, seed=5, wild_woods=True)
->>> s.wild_woods, s.player_boards[0].slots, s.players[0].seeds
+>>> s.woods.storms, s.woods.player_boards[0].slots, s.players[0].seeds
 (True, (True, True, True, True, True, True), 2)
 >>> [slot.cost for slot in s.edition.woods.slots]
 [0, 1, 1, 2, 2, 3]
@@ -22,16 +24,21 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any, TYPE_CHECKING
 
+import networkx as nx
+
 from ..core.errors import IllegalAction, InvalidSetup
 from ..core.validate import require
-from .actions import (AddTreetop, BlessForesight, BlessStrongCanopy, MoreSeeds, PangaeaAction,
-                      PlaceTreetop, ReturnTreetop, SowSeeds, StopSowing)
+from ..core.rng import make_rng
+from .actions import (AddTreetop, BlessFlyingSeed, BlessForesight, BlessStrongCanopy,
+                      ExpandForest, FlyingSeed, MoreSeeds, PangaeaAction, PlaceTreetop,
+                      ReturnTreetop, SowSeeds, StopSowing, TakeBackSeed)
 from .board import stormy_board
 from .edition import BLESSING_KINDS, Edition, woods_data
 from .rituals import NOBODY
 from .scoring import board_points  # noqa: F401  (the Player Board's points, still found here)
-from .state import (STORM, DECISION_WORDS, PLAYER_NAMES, GameState, Pending, PlayerBoard,
-                    storm_ids)
+from .state import (PLAYER_NAMES, STORM, GameState, Pending, PlayerBoard, SetupStep,
+                    WoodsRecord, is_storm, storm_ids)
+from .variant import Variant, hand_rituals, register
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rules import Draft
@@ -40,10 +47,6 @@ WILD = BLESSING_KINDS.index("Wild Weather")
 FLY = BLESSING_KINDS.index("Flying Seed")
 CANOPY = BLESSING_KINDS.index("Strong Canopy")
 FORESIGHT = BLESSING_KINDS.index("Foresight")
-
-
-def is_storm(card_id: str | None) -> bool:
-    return isinstance(card_id, str) and card_id.startswith(STORM)
 
 
 def storm_weather(ed: Edition, card_id: str) -> str:
@@ -55,7 +58,7 @@ def level(s: GameState, i: int) -> int:
     """A Tree's level: 1, plus 1 per Treetop on it (0 if no Tree stands there)."""
     if s.trees[i] == NOBODY:
         return 0
-    return 1 + (s.treetops[i] if s.wild_woods else 0)
+    return 1 + (s.woods.treetops[i] if s.woods is not None else 0)
 
 
 def majority(stack) -> int:
@@ -75,18 +78,9 @@ def needed(stack, p: int) -> int:
 @lru_cache(maxsize=4096)
 def within(board, start: int, reach: int) -> tuple[int, ...]:
     """Land Spaces 1..reach steps from ``start`` (steps between neighbouring spaces of any
-    kind, so across water; assumption 'ww-range')."""
-    seen = {start: 0}
-    frontier = [start]
-    for step in range(1, reach + 1):
-        nxt = []
-        for i in frontier:
-            for j in board.neighbours[i]:
-                if j not in seen:
-                    seen[j] = step
-                    nxt.append(j)
-        frontier = nxt
-    return tuple(sorted(j for j, k in seen.items() if k >= 1 and board.terrain[j] == "land"))
+    kind, so across water; assumption 'ww-range'): graph distances on the board's graph."""
+    far = nx.single_source_shortest_path_length(board.space_graph, start, cutoff=reach)
+    return tuple(sorted(j for j, k in far.items() if k >= 1 and board.terrain[j] == "land"))
 
 
 def in_range(s: GameState, p: int) -> set[int]:
@@ -105,19 +99,19 @@ def sow_options(s: GameState, p: int, seeds: int, done: tuple[int, ...] = ()) ->
     for j in sorted(in_range(s, p)):
         if s.trees[j] != NOBODY or j in done:
             continue
-        low = needed(s.seed_stacks[j], p)
+        low = needed(s.woods.seed_stacks[j], p)
         out += [(j, k) for k in range(low, seeds + 1)]
     return out
 
 
 def flying_need(s: GameState, p: int, i: int) -> int:
     """Seeds a Flying Seed needs to land on space ``i`` (1 on an empty space)."""
-    return needed(s.seed_stacks[i], p)
+    return needed(s.woods.seed_stacks[i], p)
 
 
 def may_take_back(s: GameState, p: int, i: int) -> bool:
     """Taking a Seed back must not leave a tie between two colours (assumption 'ww-take-back')."""
-    stack = list(s.seed_stacks[i])
+    stack = list(s.woods.seed_stacks[i])
     if stack[p] == 0:
         return False
     stack[p] -= 1
@@ -145,7 +139,7 @@ def payments(s: GameState, p: int, cost: int) -> list[tuple[tuple[str, ...], int
 def raisable(s: GameState, p: int) -> list[int]:
     """``p``'s Trees that can take another Treetop (below the top level)."""
     top = woods_data(s.edition).max_level - 1
-    return [i for i in s.board.land if s.trees[i] == p and s.treetops[i] < top]
+    return [i for i in s.board.land if s.trees[i] == p and s.woods.treetops[i] < top]
 
 
 def treetop_actions(s: GameState, p: int, cls) -> list[PangaeaAction]:
@@ -155,7 +149,7 @@ def treetop_actions(s: GameState, p: int, cls) -> list[PangaeaAction]:
         return []
     data = woods_data(s.edition)
     out: list[PangaeaAction] = []
-    for k, full in enumerate(s.player_boards[p].slots):
+    for k, full in enumerate(s.woods.player_boards[p].slots):
         if full:
             out += [cls(k, pay, wild) for pay, wild in payments(s, p, data.slots[k].cost)]
     return out
@@ -166,11 +160,11 @@ def check_add_treetop(s: GameState, a: AddTreetop | BlessStrongCanopy) -> None:
     payment of different Weather Tokens that fits the slot's cost and what the player holds."""
     p = s.turn_player
     rule = "New Blessing Tokens: Strong Canopy" if isinstance(a, BlessStrongCanopy) else "Add Treetop"
-    if not s.wild_woods:
+    if s.woods is None:
         raise IllegalAction("Treetops belong to the Wild Woods expansion (new_game(..., "
                             "wild_woods=True)).", rule="Wild Woods")
     data = woods_data(s.edition)
-    board = s.player_boards[p]
+    board = s.woods.player_boards[p]
     if not isinstance(a.slot, int) or isinstance(a.slot, bool) or not 0 <= a.slot < len(data.slots):
         raise s.reject(f"A Player Board has slots 1 to {len(data.slots)}.", rule=rule, like=type(a))
     if not board.slots[a.slot]:
@@ -245,7 +239,7 @@ def flush(d: "Draft") -> None:
     """Ask each owner where their returned Treetops go (automatic when every empty slot fills,
     and once the game is over: the first empty slots); Seeds owed to the box leave the supply."""
     settle(d)
-    over = d.co is not None and bool(d.co.result)
+    over = d.over
     for owner in sorted(d.ww.to_return):
         n = d.ww.to_return[owner]
         slots = d.ww.boards[owner]["slots"]
@@ -300,7 +294,7 @@ def land_ritual(s: GameState, d: "Draft", p: int, path: list[int]) -> None:
     biomes = s.edition.biomes
     for i in path:
         owner = s.trees[i]
-        if owner != NOBODY and s.treetops[i] > 0:
+        if owner != NOBODY and s.woods.treetops[i] > 0:
             k = biomes.index(_biome(s.board, d.ww.storm_tiles, i))
             if d.weather_supply[k] > 0:
                 d.weather_supply[k] -= 1
@@ -320,7 +314,7 @@ def decision_actions(s: GameState, pend: Pending) -> list[PangaeaAction]:
     if pend.kind == "raise":
         return [PlaceTreetop(b.cells[i]) for i in raisable(s, pend.player)]
     # "treetop": an empty slot for a returned Treetop
-    return [ReturnTreetop(k) for k, full in enumerate(s.player_boards[pend.player].slots)
+    return [ReturnTreetop(k) for k, full in enumerate(s.woods.player_boards[pend.player].slots)
             if not full]
 
 
@@ -342,7 +336,7 @@ def check_sow(s: GameState, p: int, cell, count: int, done: tuple[int, ...]) -> 
                "is out of range of your Trees (level 1 reaches 1 space, level 2 two, level 3 three)"
                if i not in in_range(s, p) else
                f"would not give you the strict majority of Seeds there (you need "
-               f"{needed(s.seed_stacks[i], p)})")
+               f"{needed(s.woods.seed_stacks[i], p)})")
         raise s.reject(f"{b.cells[i]} {why}.", rule=rule, like=SowSeeds)
 
 
@@ -353,13 +347,14 @@ def sow(s: GameState, d: "Draft", p: int, cell, count: int, done: tuple[int, ...
     d.put_seed(i, p, count)
     done = tuple(done) + (i,)
     left = seeds - count
-    if left and sow_options(replace(s, seed_stacks=tuple(tuple(x) for x in d.ww.stacks),
-                                    seeds=tuple(d.seeds)), p, left, done):
+    now = replace(s, seeds=tuple(d.seeds), woods=replace(
+        s.woods, seed_stacks=tuple(tuple(x) for x in d.ww.stacks)))
+    if left and sow_options(now, p, left, done):
         d.push(Pending("expand", p, grown=done))
 
 
 def check_sow_seeds(s: GameState, a: SowSeeds) -> None:
-    if not s.wild_woods:
+    if s.woods is None:
         raise IllegalAction("Sowing several Seeds by range is the Wild Woods Expand Forest; the "
                             "base game uses ExpandForest(cells).", rule="Expand Forest")
     check_sow(s, s.turn_player, a.cell, a.count, ())
@@ -397,9 +392,9 @@ def check_foresight(s: GameState, a: BlessForesight) -> None:
     """Foresight: a Foresight Blessing held and a card in the Open Market."""
     rule = "New Blessing Tokens: Foresight"
     p = s.turn_player
-    if not s.wild_woods or not s.players[p].blessings[FORESIGHT]:
+    if not s.players[p].blessings[FORESIGHT]:
         raise s.reject("You hold no Foresight Blessing.", rule=rule)
-    if s.mode == "ancients":
+    if not hand_rituals(s):
         raise s.reject("Return of the Ancients has no Hand Rituals.", rule=rule)
     if not isinstance(a.card, str) or a.card not in s.market:
         raise s.reject(f"{a.card!r} is not a card in the Open Market.", rule=rule,
@@ -422,7 +417,7 @@ def free_actions(s: GameState, p: int) -> list[PangaeaAction]:
     out: list[PangaeaAction] = []
     if ps.blessings[CANOPY]:
         out += treetop_actions(s, p, BlessStrongCanopy)
-    if ps.blessings[FORESIGHT] and s.mode != "ancients":
+    if ps.blessings[FORESIGHT] and hand_rituals(s):
         out += [BlessForesight(c) for c in s.market if c is not None]
     return out
 
@@ -438,25 +433,12 @@ def _biome(board, storm_tiles: dict, i: int) -> str:
 
 def biome_at(s: GameState, i: int) -> str:
     """The biome a space counts as: a Storm's weather while its tokens cover the tile."""
-    return _biome(s.board, {t: (w, n) for t, w, n in s.storm_tiles}, i)
+    return _biome(s.board, {t: (w, n) for t, w, n in s.woods.storm_tiles}, i)
 
 
 def ritual_board(s: GameState):
     """The board as Land Rituals see it: Storm-covered tiles count as the Storm's weather."""
-    return stormy_board(s.board, s.storm_tiles)
-
-
-def draw_card(deck: list[str]) -> str | None:
-    """A Hand Ritual from a deck: the first card that is not a Storm (a Storm on top stays
-    there; assumption 'ww-storm-no-spirit')."""
-    for k, c in enumerate(deck):
-        if not is_storm(c):
-            return deck.pop(k)
-    return None
-
-
-def real_cards(deck) -> int:
-    return sum(1 for c in deck if not is_storm(c))
+    return stormy_board(s.board, s.woods.storm_tiles)
 
 
 def reveal(d: "Draft", deck: list[str]) -> str | None:
@@ -523,9 +505,10 @@ def take_weather(d: "Draft", player: int, i: int, grow: bool) -> None:
 
 
 class WoodsDraft:
-    """Mutable copies of the Wild Woods fields, frozen back with the rest of a Draft."""
+    """A mutable copy of the Wild Woods record, frozen back with the rest of a Draft."""
 
-    def __init__(self, s: GameState) -> None:
+    def __init__(self, s: WoodsRecord) -> None:
+        self.record = s
         self.treetops = list(s.treetops)
         self.stacks = [list(x) for x in s.seed_stacks]
         self.boards = [dict(slots=list(b.slots), blessings=list(b.blessings),
@@ -536,13 +519,16 @@ class WoodsDraft:
         self.grown_tall = s.grown_tall
         self.to_return: dict[int, int] = {}
 
-    def frozen(self) -> dict[str, Any]:
-        return dict(treetops=tuple(self.treetops), seed_stacks=tuple(tuple(x) for x in self.stacks),
-                    player_boards=tuple(PlayerBoard(tuple(b["slots"]), tuple(b["blessings"]),
-                                                    tuple(b["unlocked"]), b["given_up"], b["owed"])
-                                        for b in self.boards),
-                    storm_tiles=tuple((t, w, n) for t, (w, n) in sorted(self.storm_tiles.items())),
-                    storm_discard=tuple(self.storm_discard), grown_tall=self.grown_tall)
+    def frozen(self) -> WoodsRecord:
+        new = replace(
+            self.record, treetops=tuple(self.treetops),
+            seed_stacks=tuple(tuple(x) for x in self.stacks),
+            player_boards=tuple(PlayerBoard(tuple(b["slots"]), tuple(b["blessings"]),
+                                            tuple(b["unlocked"]), b["given_up"], b["owed"])
+                                for b in self.boards),
+            storm_tiles=tuple((t, w, n) for t, (w, n) in sorted(self.storm_tiles.items())),
+            storm_discard=tuple(self.storm_discard), grown_tall=self.grown_tall)
+        return self.record if new == self.record else new
 
 
 def give_up_seed(d: "Draft", p: int) -> None:
@@ -572,7 +558,7 @@ def setup(state: GameState, rng, storms: bool) -> list[tuple[str, str, GameState
     ed = state.edition
     data = woods_data(ed)
     n = state.num_players
-    coop = state.mode == "ancients"
+    coop = not hand_rituals(state)   # Return of the Ancients
     pool = [k for k, c in data.blessings for _ in range(c)]
     rng.shuffle(pool)
     if coop:   # no Hand Rituals in co-op: Foresight stays in the box (assumption)
@@ -582,9 +568,10 @@ def setup(state: GameState, rng, storms: bool) -> list[tuple[str, str, GameState
         bless = tuple(pool.pop(0) if slot.blessing else "" for slot in data.slots)
         boards.append(PlayerBoard((True,) * len(data.slots), bless, (False,) * data.extra_seeds))
     cells = len(state.board)
-    state = replace(state, wild_woods=True, treetops=(0,) * cells,
-                    seed_stacks=tuple(tuple(int(o == p) for p in range(n)) for o in state.seeds),
-                    player_boards=tuple(boards), woods_box=tuple(pool))
+    state = replace(state, woods=WoodsRecord(
+        treetops=(0,) * cells,
+        seed_stacks=tuple(tuple(int(o == p) for p in range(n)) for o in state.seeds),
+        player_boards=tuple(boards), woods_box=tuple(pool)))
     steps = [("Wild Woods Player Boards",
               f"Each player takes a Player Board with {len(data.slots)} Treetops and "
               f"{data.extra_seeds} extra Seeds on its slots, and a Blessing from the Wild Woods "
@@ -600,8 +587,8 @@ def setup(state: GameState, rng, storms: bool) -> list[tuple[str, str, GameState
         for deck, cards in ((land, ids[:per]), (creature, ids[per:2 * per])):
             for c in cards:
                 deck.insert(rng.randrange(len(deck) + 1), c)
-        state = replace(state, storms=True, land_deck=tuple(land), creature_deck=tuple(creature),
-                        storm_box=tuple(ids[2 * per:]))
+        state = replace(state, land_deck=tuple(land), creature_deck=tuple(creature),
+                        woods=replace(state.woods, storms=True, storm_box=tuple(ids[2 * per:])))
         steps.append(("Elemental Storms",
                       f"{per} Elemental Storm cards are shuffled into each Ritual deck. A Storm "
                       "revealed while the market is refilled blows over the tile of the current "
@@ -614,16 +601,17 @@ def setup(state: GameState, rng, storms: bool) -> list[tuple[str, str, GameState
 
 
 def check_invariants(s: GameState) -> None:
+    w = s.woods
     data = woods_data(s.edition)
     n = s.num_players
     b = s.board
     top = data.max_level - 1
-    require(len(s.treetops) == len(b) and len(s.seed_stacks) == len(b) and len(s.player_boards) == n)
+    require(len(w.treetops) == len(b) and len(w.seed_stacks) == len(b) and len(w.player_boards) == n)
     for i in range(len(b)):
-        t = s.treetops[i]
+        t = w.treetops[i]
         require(0 <= t <= top, f"wild_woods.treetops {b.cells[i]}: a Tree has at most {top} Treetops")
         require(t == 0 or s.trees[i] != NOBODY, f"wild_woods.treetops {b.cells[i]}: Treetops stand only on Trees")
-        stack = s.seed_stacks[i]
+        stack = w.seed_stacks[i]
         require(len(stack) == n and min(stack) >= 0)
         if sum(stack):
             best = max(stack)
@@ -631,8 +619,8 @@ def check_invariants(s: GameState) -> None:
             require(s.trees[i] == NOBODY, f"wild_woods.seed_stacks {b.cells[i]}: a Tree and Seeds on one space")
         require(s.seeds[i] == majority(stack),
                 f"seeds {b.cells[i]}: the Seed holder is not the majority of wild_woods.seed_stacks")
-    for p, pb in enumerate(s.player_boards):
-        on_trees = sum(s.treetops[i] for i in b.land if s.trees[i] == p)
+    for p, pb in enumerate(w.player_boards):
+        on_trees = sum(w.treetops[i] for i in b.land if s.trees[i] == p)
         held = sum(1 for x in s.decisions if x.kind == "raise" and x.player == p)
         back = sum(x.amount for x in s.decisions if x.kind == "treetop" and x.player == p)
         require(not pb.owed or s.players[p].seeds == 0, "an owed Seed leaves the supply at once")
@@ -644,13 +632,13 @@ def check_invariants(s: GameState) -> None:
         for k, kind in enumerate(pb.blessings):
             require(not kind or (pb.slots[k] and data.slots[k].blessing),
                     "a Blessing lies only on a marked slot that still holds its Treetop")
-    require(not s.storm_tiles or s.storms, "Storm tokens need Elemental Storms")
-    if s.storms:
+    require(not w.storm_tiles or w.storms, "Storm tokens need Elemental Storms")
+    if w.storms:
         held = sorted([c for c in (*s.land_deck, *s.creature_deck) if is_storm(c)]
-                      + list(s.storm_discard) + list(s.storm_box))
+                      + list(w.storm_discard) + list(w.storm_box))
         require(held == sorted(storm_ids(s.edition)), "every Elemental Storm card is in one place")
-    for t, w, k in s.storm_tiles:
-        require(k > 0 and w in s.edition.biomes)
+    for _, weather, k in w.storm_tiles:
+        require(k > 0 and weather in s.edition.biomes)
 
 
 def arrange_boards(s: GameState, trees: list[int], tops: list[int], wanted, players: list,
@@ -669,7 +657,7 @@ def arrange_boards(s: GameState, trees: list[int], tops: list[int], wanted, play
             raise InvalidSetup(f"{cell}: a Tree carries 0 to {data.max_level - 1} Treetops")
         tops[i] = k
     boards = []
-    for p, pb in enumerate(s.player_boards):
+    for p, pb in enumerate(s.woods.player_boards):
         slots, bless, unl = list(pb.slots), list(pb.blessings), list(pb.unlocked)
         want = sum(tops[i] for i in b.land if trees[i] == p)
         have = len(slots) - slots.count(True)
@@ -695,12 +683,267 @@ def arrange_boards(s: GameState, trees: list[int], tops: list[int], wanted, play
     return tops, boards
 
 
-#: the decisions of Wild Woods (their words are in ``state.DECISION_WORDS``)
-WAITING = {k: DECISION_WORDS[k] for k in ("expand", "raise", "treetop")}
+# ----------------------------------------------------------------------------------------------
+# Flying Seeds together (Seed Competition)
 
 
-def check_new_game(players: int, mode: str, ed: Edition) -> None:
-    if mode != "ancients" and not 2 <= players <= min(ed.max_players, 4):
-        raise InvalidSetup(f"Wild Woods is for 2 to 4 players, not {players}")
+def _whole(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
+def flying_together(a: FlyingSeed | BlessFlyingSeed) -> tuple[int, int]:
+    """``(main actions, Flying Seed Blessings)`` landing together."""
+    return (0, a.count) if isinstance(a, BlessFlyingSeed) else (a.actions, a.blessings)
+
+
+def check_flying_seed(s: GameState, a, i: int, p: int, rule: str) -> None:
+    """Seed Competition: Seeds may join other Seeds when their owner then holds the strict
+    majority on the space.  Several Flying Seed actions (the turn's main actions and Flying
+    Seed Blessings) may be used together for that: their Seeds land at once, exactly as many as
+    the majority needs (assumption 'ww-flying-together')."""
+    actions, blessings = flying_together(a)
+    if isinstance(a, BlessFlyingSeed):
+        if not _whole(blessings) or blessings < 1:
+            raise s.reject("'count' is the number of Flying Seed Blessings played together "
+                           "(at least 1).", rule=rule, like=type(a))
+    else:
+        if not _whole(blessings) or blessings < 0:
+            raise s.reject("'blessings' counts the Flying Seed Blessings joining the action.",
+                           rule=rule, like=type(a))
+        if not _whole(actions) or not 1 <= actions <= 2:
+            raise s.reject("'actions' is 1, or 2 when both actions of the turn are Flying Seeds "
+                           "landing together.", rule=rule, like=type(a))
+        if actions > 2 - s.actions_taken:
+            raise s.reject(f"You have only {2 - s.actions_taken} action(s) left this turn.",
+                           rule="Seed Competition", like=type(a))
+    held = s.players[p].blessings[FLY]
+    if blessings > held:
+        raise s.reject(f"You hold only {held} Flying Seed Blessing(s).",
+                       rule="Seed Competition", like=type(a))
+    if s.trees[i] != NOBODY:
+        raise s.reject(f"{s.board.cells[i]} holds a Tree.", rule=rule, like=type(a))
+    count = actions + blessings
+    if count > s.players[p].seeds:
+        raise s.reject(f"You have only {s.players[p].seeds} Seed(s) in your supply.", rule=rule,
+                       like=type(a))
+    need = flying_need(s, p, i)
+    if count < need:
+        raise s.reject(f"Other Seeds lie on {s.board.cells[i]}: you may add yours only if you then "
+                       f"hold more Seeds there than anyone else ({need} needed, {count} would land; "
+                       "a tie is never allowed).", rule="Seed Competition", like=type(a))
+    if count > need:
+        raise s.reject(f"Flying Seeds land together only to win a space: {need} Seed(s) are "
+                       f"enough on {s.board.cells[i]}; place more one at a time.",
+                       rule="Seed Competition", like=type(a))
+
+
+def seed_actions(s: GameState, p: int) -> list[PangaeaAction]:
+    """Wild Woods Flying Seed (on any space without a Tree where the Seeds then hold the strict
+    majority; when one Seed is not enough, the turn's second action and Flying Seed Blessings
+    may join it, exactly as many as needed: Seed Competition) and the first step of Expand
+    Forest."""
+    b = s.board
+    ps = s.players[p]
+    out: list[PangaeaAction] = []
+    if not ps.seeds:
+        return out
+    left = 2 - s.actions_taken
+    for i in b.land:
+        if s.trees[i] != NOBODY:
+            continue
+        need = flying_need(s, p, i)
+        if need == 1:
+            out.append(FlyingSeed(b.cells[i]))
+        elif need <= ps.seeds:
+            for actions in range(1, min(left, need) + 1):
+                if need - actions <= ps.blessings[FLY]:
+                    out.append(FlyingSeed(b.cells[i], need - actions, actions))
+    out += [SowSeeds(b.cells[i], k) for i, k in sow_options(s, p, ps.seeds)]
+    return out
+
+
+def seed_free_actions(s: GameState, p: int) -> list[PangaeaAction]:
+    """Taking a Seed back (never leaving a tie), Flying Seed Blessings (several together to
+    win a space), then Strong Canopy and Foresight."""
+    ps = s.players[p]
+    b = s.board
+    out: list[PangaeaAction] = [TakeBackSeed(b.cells[i]) for i in b.land
+                                if may_take_back(s, p, i)]
+    if ps.blessings[FLY] and ps.seeds:
+        for i in b.land:
+            need = flying_need(s, p, i) if s.trees[i] == NOBODY else 0
+            if need == 1:
+                out.append(BlessFlyingSeed(b.cells[i]))
+            elif 1 < need <= min(ps.blessings[FLY], ps.seeds):
+                out.append(BlessFlyingSeed(b.cells[i], need))
+    return out + free_actions(s, p)
+
+
+# ----------------------------------------------------------------------------------------------
+# the variant
+
+
+class WoodsVariant(Variant):
+    """Wild Woods as a variant: its record is ``state.woods``; it replaces the Seed actions
+    (Seed Competition, sowing by range), what a Land Ritual does to its Trees (down a level),
+    and adds Treetops, the Player Boards, Elemental Storms and three Blessings."""
+
+    name = "Wild Woods"
+    order = 2
+    record = "woods"
+    section = "wild_woods"
+    layers = ("storm badges",)
+    decisions = {
+        "expand": ("sow more Seeds or stop", "Expand Forest (Wild Woods)"),
+        "raise": ("choose the Tree that takes the Treetop", "Add Treetop"),
+        "treetop": ("choose the empty slot a returned Treetop goes back to",
+                    "Play Ritual Card (Wild Woods)"),
+    }
+    checks = {SowSeeds: check_sow_seeds, AddTreetop: check_add_treetop,
+              BlessStrongCanopy: check_add_treetop, BlessForesight: check_foresight}
+    handlers = {SowSeeds: do_sow, MoreSeeds: do_more_seeds, StopSowing: do_stop_sowing,
+                AddTreetop: do_add_treetop, BlessStrongCanopy: do_add_treetop,
+                PlaceTreetop: do_place_treetop, ReturnTreetop: do_return_treetop,
+                BlessForesight: do_foresight}
+
+    def setup_steps(self, steps: list[SetupStep], seed: int | str,
+                    options: dict[str, Any]) -> list[SetupStep]:
+        """The Wild Woods steps after the others (Player Boards, then the Storms)."""
+        rng = make_rng(seed, "setup", "wild woods")
+        return steps + [SetupStep(title, text, state) for title, text, state
+                        in setup(steps[-1].state, rng, options["storms"])]
+
+    def thaw(self, d: "Draft") -> None:
+        d.ww = WoodsDraft(d.s.woods)
+
+    def before_freeze(self, d: "Draft") -> None:
+        flush(d)   # returned Treetops: their owners choose the slots
+
+    def freeze(self, d: "Draft") -> dict[str, Any]:
+        return {"woods": d.ww.frozen()}
+
+    def seed_actions(self, s: GameState, p: int) -> list:
+        return seed_actions(s, p)
+
+    def main_actions(self, s: GameState, p: int) -> list:
+        return treetop_actions(s, p, AddTreetop)
+
+    def seed_free_actions(self, s: GameState, p: int) -> list:
+        return seed_free_actions(s, p)
+
+    def decision_actions(self, s: GameState, pend: Pending) -> list:
+        return decision_actions(s, pend)
+
+    def refusal(self, s: GameState, action: Any) -> IllegalAction | None:
+        if isinstance(action, ExpandForest):
+            return s.reject("In Wild Woods, Expand Forest sows by range: use SowSeeds(cell, "
+                            "count) and then MoreSeeds / StopSowing.",
+                            rule="Expand Forest (Wild Woods)")
+        return None
+
+    def check_flying_seed(self, s: GameState, a: Any, i: int, p: int, rule: str) -> bool:
+        check_flying_seed(s, a, i, p, rule)
+        return True
+
+    def flying_seed(self, d: "Draft", a: Any, i: int, p: int) -> bool:
+        # Seed Competition: as many Seeds as the majority needs land together
+        actions, blessings = flying_together(a)
+        d.players[p]["blessings"][FLY] -= blessings
+        d.blessing_discard.extend(["Flying Seed"] * blessings)
+        d.put_seed(i, p, actions + blessings)
+        return True
+
+    def put_seed(self, d: "Draft", i: int, p: int, n: int) -> bool:
+        d.ww.stacks[i][p] += n
+        d.seeds[i] = majority(d.ww.stacks[i])
+        return True
+
+    def return_seeds(self, d: "Draft", i: int) -> bool:
+        for q, n in enumerate(d.ww.stacks[i]):
+            d.players[q]["seeds"] += n
+        d.ww.stacks[i] = [0] * len(d.ww.stacks[i])
+        d.seeds[i] = NOBODY
+        return True
+
+    def seeds_on(self, d: "Draft", i: int) -> int:
+        return max(d.ww.stacks[i])
+
+    def check_take_back(self, s: GameState, i: int, p: int) -> bool:
+        if not s.woods.seed_stacks[i][p]:
+            raise s.reject(f"There is no Seed of yours on {s.board.cells[i]}.",
+                           rule="Expand Forest (note on Seeds)", like=TakeBackSeed)
+        if not may_take_back(s, p, i):
+            raise s.reject(f"Taking a Seed back from {s.board.cells[i]} would leave two colours "
+                           "tied there, which is never allowed.", rule="Seed Competition",
+                           like=TakeBackSeed)
+        return True
+
+    def take_back(self, d: "Draft", i: int, p: int) -> bool:
+        d.ww.stacks[i][p] -= 1
+        d.seeds[i] = majority(d.ww.stacks[i])
+        return True
+
+    def gain_weather(self, d: "Draft", player: int, i: int, grow: bool) -> bool:
+        if not d.ww.storm_tiles:
+            return False
+        take_weather(d, player, i, grow)
+        return True
+
+    def on_tree_removed(self, d: "Draft", i: int) -> None:
+        treetops_back(d, i)
+
+    def on_tree_moved(self, d: "Draft", origin: int, target: int) -> None:
+        # the Tree keeps its Treetops (assumption 'ww-moved-tree')
+        d.ww.treetops[target], d.ww.treetops[origin] = d.ww.treetops[origin], 0
+
+    def on_land_ritual(self, s: GameState, d: "Draft", p: int, path: list[int]) -> bool:
+        land_ritual(s, d, p, path)   # Trees go down a level; higher Trees earn Weather
+        return True
+
+    def on_market_refill(self, d: "Draft", deck: list[str]) -> None:
+        while deck and is_storm(deck[0]):   # a Storm turned up on the way blows
+            storm(d, deck.pop(0))
+
+    def on_end_turn(self, d: "Draft") -> None:
+        d.ended_tall, d.ww.grown_tall = d.ww.grown_tall, NOBODY
+
+    def on_game_over(self, d: "Draft", waiting: list[Pending]) -> None:
+        place_at_end(d, waiting)   # assumption 'coop-end-treetops'
+
+    def give_up_seed(self, d: "Draft", p: int) -> None:
+        give_up_seed(d, p)
+
+    def seeds_check(self, s: GameState, p: int) -> bool:
+        ed = s.edition
+        pb = s.woods.player_boards[p]
+        owned = ed.seeds_per_player + woods_data(ed).extra_seeds
+        held = (s.players[p].seeds + sum(x[p] for x in s.woods.seed_stacks) + 1 + pb.locked()
+                + pb.given_up)
+        require(held == owned, f"{PLAYER_NAMES[p]} should own {owned} Seeds (supply + "
+                               "continent + score marker + locked + given up)")
+        return True
+
+    def weather_held(self, s: GameState, biome: str) -> int:
+        return sum(n for _, w, n in s.woods.storm_tiles if w == biome)
+
+    def blessings_held(self, s: GameState, kind: str) -> int:
+        return (sum(pb.blessings.count(kind) for pb in s.woods.player_boards)
+                + s.woods.woods_box.count(kind))
+
+    def blessings_added(self, s: GameState, kind: str) -> int:
+        return dict(woods_data(s.edition).blessings).get(kind, 0)
+
+    def check_invariants(self, s: GameState) -> None:
+        check_invariants(s)
+
+    def summary(self, s: GameState, p: int) -> str:
+        pb = s.woods.player_boards[p]
+        tall = [s.level(i) for i in s.board.land if s.trees[i] == p]
+        return (f"; Player Board: {pb.slots.count(True)} Treetops left, "
+                f"{pb.unlocked.count(True)} extra Seed(s) unlocked, free slots worth "
+                f"{pb.free_points(woods_data(s.edition))}; Trees by level: "
+                + (", ".join(f"{tall.count(k)}×L{k}" for k in (1, 2, 3) if tall.count(k))
+                   or "none"))
+
+
+VARIANT = register(WoodsVariant())

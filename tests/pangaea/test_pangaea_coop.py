@@ -50,7 +50,7 @@ def rich(s, p=0, each=4):
 
 def shadow_turn(s, at, bag):
     """A state where the Shadow Phase decision waits, the Shadow on ``at``, the bag ``bag``."""
-    return replace(s, shadow=idx(s, at), shadow_bag=tuple(bag),
+    return s.edited(shadow=idx(s, at), shadow_bag=tuple(bag),
                    decisions=(Pending("shadow", 0),))
 
 
@@ -64,22 +64,22 @@ def test_setup_steps_one_to_nine():
     s = steps[-1].state
     s.check_invariants()
     ed = s.edition
-    assert s.ancient_steps == (23, 23, 23)                     # step 2
-    assert s.devour_steps == (19, 16)
+    assert s.coop.ancient_steps == (23, 23, 23)                     # step 2
+    assert s.coop.devour_steps == (19, 16)
     assert all(ed.card(c).solo for c in s.land_deck + s.creature_deck)   # step 4
-    assert not any(ed.card(c).solo for c in s.box_cards)
+    assert not any(ed.card(c).solo for c in s.coop.box_cards)
     kinds = [ed.card(c).kind for c in s.market]                 # step 5
     assert kinds == ["land", "creature", "creature", "creature"]
     assert len({ed.card(c).ancient for c in s.market[1:]}) == 3
     assert all(not ps.hand for ps in s.players)
-    assert s.scourge_supply + len(s.scourged) == 10             # step 6: 5 per player
-    assert s.scourged == (s.shadow,) and s.board.terrain[s.shadow] == "water"   # step 7
+    assert s.coop.scourge_supply + len(s.coop.scourged) == 10             # step 6: 5 per player
+    assert s.coop.scourged == (s.coop.shadow,) and s.board.terrain[s.coop.shadow] == "water"   # step 7
     from pangaea_lab.pangaea.coop import distances
-    far = distances(s.board, s.shadow)
+    far = distances(s.board, s.coop.shadow)
     trees = [i for i, o in enumerate(s.trees) if o != NOBODY]
     assert sorted(s.trees[i] for i in trees) == [0, 1] and all(far[i] == 2 for i in trees)  # step 8
-    assert sorted(s.shadow_bag) == ["Devour", "Dream", "Dream", "Dream", "Dream"]   # step 9
-    assert s.cycle == 1 and len(s.moon_board) == 2
+    assert sorted(s.coop.shadow_bag) == ["Devour", "Dream", "Dream", "Dream", "Dream"]   # step 9
+    assert s.coop.cycle == 1 and len(s.coop.moon_board) == 2
 
 
 def test_difficulties_use_the_moon_cards():
@@ -87,7 +87,7 @@ def test_difficulties_use_the_moon_cards():
     standard = pangaea.new_game(players=1, seed=2, mode="ancients")
     cozy = pangaea.new_game(players=1, seed=2, mode="ancients", difficulty="cozy")
     midnight = pangaea.new_game(players=1, seed=2, mode="ancients", difficulty="midnight")
-    assert standard.moon_board != cozy.moon_board != midnight.moon_board
+    assert standard.coop.moon_board != cozy.coop.moon_board != midnight.coop.moon_board
     for s in (standard, cozy, midnight):
         s.check_invariants()
     with pytest.raises(InvalidSetup, match="difficulty"):
@@ -105,7 +105,7 @@ def test_player_counts_and_entry_points():
         pangaea.new_game(players=2, mode="ancients", family=True)
     with pytest.raises(InvalidSetup, match="mode"):
         pangaea.new_game(players=2, mode="coop-ish")
-    assert pangaea.new_game(players=2, seed=1).mode == ""
+    assert pangaea.new_game(players=2, seed=1).coop is None
 
 
 def test_assumptions_are_labelled_in_the_edition():
@@ -127,7 +127,7 @@ def test_creature_ritual_moves_its_ancient_up():
     after = s.apply(play)
     while after.pending is not None and after.pending.kind == "chain":
         after = after.apply(after.legal_actions()[0])
-    assert after.ancient_steps[k] == 23 + s.card(card).points
+    assert after.coop.ancient_steps[k] == 23 + s.card(card).points
     assert after.players[0].points == 0 and after.pending is None   # no draw: no hand
 
 
@@ -136,7 +136,7 @@ def test_land_ritual_moves_an_ancient_of_choice():
     s = replace(solo(), decisions=(Pending("ascend", 0, amount=3),))
     assert {a.ancient for a in s.legal_actions()} == {"Okuma", "Chelon", "Thorondal"}
     after = do(s, AscendAncient("Chelon"))
-    assert after.ancient_steps == (23, 26, 23)
+    assert after.coop.ancient_steps == (23, 26, 23)
 
 
 def test_land_ritual_asks_which_ancient():
@@ -170,19 +170,19 @@ def test_matching_creature_next_in_chain_scores_one_more():
         after = after.apply(next(a for a in after.legal_actions() if a.chain == 0))
     k = pangaea.edition.ANCIENTS.index(card.ancient)
     assert after.players[0].chains[0] in ((card.id, partner), (partner, card.id))
-    assert after.ancient_steps[k] == 23 + card.points + 1
+    assert after.coop.ancient_steps[k] == 23 + card.points + 1
 
 
 def test_ancient_reaching_the_summit_returns_and_is_placed():
     """Changes in the Player Phase: Returned Ancients are placed and activated at once."""
     s = rich(solo())
     card = s.card(s.market[3])          # Okuma
-    s = replace(s, ancient_steps=(28, 23, 23))
+    s = s.edited(ancient_steps=(28, 23, 23))
     play = next(a for a in s.legal_actions() if isinstance(a, PlayCreature) and a.card == card.id)
     after = s.apply(play)
     while after.pending is not None and after.pending.kind == "chain":
         after = after.apply(after.legal_actions()[0])
-    assert after.ancient_steps[0] == 30
+    assert after.coop.ancient_steps[0] == 30
     assert after.pending.kind == "summon" and after.pending.ancient == "Okuma"
     placed = after.apply(after.legal_actions()[0])
     assert placed.ancients[0] != NOBODY
@@ -190,14 +190,14 @@ def test_ancient_reaching_the_summit_returns_and_is_placed():
 
 def test_returned_ancients_rituals_are_free_and_give_favor_tokens():
     """Changes in the Player Phase: a returned Ancient's Rituals cost nothing, give Favor Tokens."""
-    s = replace(solo(), ancient_steps=(30, 23, 23))
+    s = solo().edited(ancient_steps=(30, 23, 23))
     okuma = s.market[3]
     plays = [a for a in s.legal_actions() if isinstance(a, PlayCreature) and a.card == okuma]
     assert plays == [PlayCreature(okuma, True, ())]
     after = s.apply(plays[0])
     while after.pending is not None and after.pending.kind == "chain":
         after = after.apply(after.legal_actions()[0])
-    assert after.players[0].favors == (1, 0, 0) and after.ancient_steps == (30, 23, 23)
+    assert after.players[0].favors == (1, 0, 0) and after.coop.ancient_steps == (30, 23, 23)
     assert after.players[0].weather == s.players[0].weather
 
 
@@ -208,8 +208,8 @@ def test_summon_only_returned_ancients_and_call_ancient_climbs():
     p0 = replace(s.players[0], blessings=(0, 0, 1, 0))
     s = replace(s, players=(p0,), blessing_bag=tuple(s.blessing_bag[1:]))
     after = do(s, BlessCallAncient("Thorondal"))
-    assert after.ancient_steps == (23, 23, 24) and after.players[0].blessings[2] == 0
-    back = replace(s, ancient_steps=(30, 23, 23))
+    assert after.coop.ancient_steps == (23, 23, 24) and after.players[0].blessings[2] == 0
+    back = s.edited(ancient_steps=(30, 23, 23))
     assert SummonAncient("Okuma") in back.legal_actions()
 
 
@@ -249,7 +249,7 @@ def test_end_turn_starts_the_shadow_phase():
     after = s.apply(EndTurn())
     assert after.pending.kind == "shadow" and after.current_player == 0
     from pangaea_lab.pangaea.coop import distances
-    far = distances(s.board, s.shadow)
+    far = distances(s.board, s.coop.shadow)
     targets = [idx(s, a.cell) for a in after.legal_actions()]
     assert targets and all(far[i] == 2 for i in targets)
 
@@ -269,24 +269,24 @@ def test_shadow_on_an_empty_space_scourges_it():
     """Shadow Phase: on an empty space the Shadow places a Scourge Marker."""
     s = shadow_turn(solo(), (2, 1), ["Dream", "Dream"])
     after = do(s, MoveShadow((4, 0)))
-    assert idx(s, (4, 0)) in after.scourged and after.scourge_supply == s.scourge_supply - 1
-    assert after.moon_stacks == (("Dream",),)
+    assert idx(s, (4, 0)) in after.coop.scourged and after.coop.scourge_supply == s.coop.scourge_supply - 1
+    assert after.coop.moon_stacks == (("Dream",),)
 
 
 def test_shadow_on_a_scourge_lowers_the_ancients():
     """Shadow Phase: on a Scourge Marker every Ancient Marker goes down a step."""
     s = shadow_turn(solo(), (2, 1), ["Dream"])
-    s = replace(s, scourged=tuple(sorted({*s.scourged, idx(s, (4, 0))})),
-                scourge_supply=s.scourge_supply - 1)
+    s = s.edited(scourged=tuple(sorted({*s.coop.scourged, idx(s, (4, 0))})),
+                scourge_supply=s.coop.scourge_supply - 1)
     after = do(s, MoveShadow((4, 0)))
-    assert after.ancient_steps == (22, 22, 22)
+    assert after.coop.ancient_steps == (22, 22, 22)
 
 
 def test_shadow_on_a_tree_does_nothing_and_dream_gives_weather():
     """Shadow Phase: a Tree stops the Shadow; Dream gives its owner a Weather Token."""
     s = shadow_turn(solo().arranged(trees={(4, 0): 0}), (2, 1), ["Dream", "Dream"])
     after = do(s, MoveShadow((4, 0)))
-    assert after.trees[idx(s, (4, 0))] == 0 and after.scourged == s.scourged
+    assert after.trees[idx(s, (4, 0))] == 0 and after.coop.scourged == s.coop.scourged
     assert after.players[0].weather[s.edition.biomes.index("Sun")] == 1
 
 
@@ -305,34 +305,34 @@ def test_dance_scourges_and_lowers_by_black_markers():
     """Shadow Phase: Dance places a Scourge per player and lowers the Ancients by the black
     markers in the current stack (the Tree under the Shadow is scourged away)."""
     s = shadow_turn(solo(players=2).arranged(trees={(4, 0): 1}), (2, 1), ["Dance", "Dream"])
-    s = replace(s, moon_stacks=(("Devour",),))
+    s = s.edited(moon_stacks=(("Devour",),))
     after = do(s, MoveShadow((4, 0)))
     i = idx(s, (4, 0))
-    assert i in after.scourged and after.trees[i] == NOBODY
-    assert after.moon_stacks == (("Devour", "Dance"),)
-    assert after.ancient_steps == (21, 21, 21)
+    assert i in after.coop.scourged and after.trees[i] == NOBODY
+    assert after.coop.moon_stacks == (("Devour", "Dance"),)
+    assert after.coop.ancient_steps == (21, 21, 21)
     assert after.pending.kind == "scourge"
     spots = {idx(s, a.cell) for a in after.legal_actions()}
-    assert spots and all(any(j in {i, *after.scourged} for j in s.board.neighbours[k]) for k in spots)
+    assert spots and all(any(j in {i, *after.coop.scourged} for j in s.board.neighbours[k]) for k in spots)
     placed = after.apply(after.legal_actions()[0])
-    assert len(placed.scourged) == len(after.scourged) + 1
+    assert len(placed.coop.scourged) == len(after.coop.scourged) + 1
 
 
 def test_new_stack_after_a_dance():
     """Shadow Phase: after a stack ended with a Dance marker a new stack starts."""
-    s = replace(shadow_turn(solo(), (2, 1), ["Dream", "Dream"]), moon_stacks=(("Dream", "Dance"),))
+    s = shadow_turn(solo(), (2, 1), ["Dream", "Dream"]).edited(moon_stacks=(("Dream", "Dance"),))
     after = do(s, MoveShadow((4, 0)))
-    assert after.moon_stacks == (("Dream", "Dance"), ("Dream",))
+    assert after.coop.moon_stacks == (("Dream", "Dance"), ("Dream",))
 
 
 def test_devour_marker_on_the_mountain_joins_the_bag():
     """Shadow Phase (example note): an Ancient falling to a Devour Marker sends it to the bag."""
     s = shadow_turn(solo(), (2, 1), ["Dream", "Dream"])
-    s = replace(s, ancient_steps=(20, 25, 25), scourged=tuple(sorted({*s.scourged, idx(s, (4, 0))})),
-                scourge_supply=s.scourge_supply - 1)
+    s = s.edited(ancient_steps=(20, 25, 25), scourged=tuple(sorted({*s.coop.scourged, idx(s, (4, 0))})),
+                scourge_supply=s.coop.scourge_supply - 1)
     after = do(s, MoveShadow((4, 0)))
-    assert after.ancient_steps[0] == 19 and after.devour_steps == (16,)
-    assert after.shadow_bag.count("Devour") == 1
+    assert after.coop.ancient_steps[0] == 19 and after.coop.devour_steps == (16,)
+    assert after.coop.shadow_bag.count("Devour") == 1
 
 
 # ----- Scourge --------------------------------------------------------------------------------
@@ -341,7 +341,7 @@ def test_devour_marker_on_the_mountain_joins_the_bag():
 def test_spirits_cannot_enter_scourged_water():
     """Scourge: Spirits can't move onto scourged Water Spaces."""
     s = solo()
-    water = cell(s, s.shadow)
+    water = cell(s, s.coop.shadow)
     assert SpiritGrowth(water) not in s.legal_actions()
     with pytest.raises(IllegalAction, match="scourged"):
         s.apply(SpiritGrowth(water))
@@ -351,15 +351,15 @@ def test_one_seed_does_not_grow_on_scourged_land_two_do_and_heal():
     """Healing Scourge: a scourged Land Space needs 2 Seeds; the Tree heals it."""
     s = solo()
     land = idx(s, (1, 0))
-    s = replace(s, scourged=tuple(sorted({*s.scourged, land})), scourge_supply=s.scourge_supply - 1)
+    s = s.edited(scourged=tuple(sorted({*s.coop.scourged, land})), scourge_supply=s.coop.scourge_supply - 1)
     s = do(s, FlyingSeed((1, 0)))
     grown = s.apply(SpiritGrowth((1, 1)))
     assert grown.seeds[land] == 0 and grown.trees[land] == NOBODY   # one Seed: no growth
     s = do(s, FlyingSeed((1, 0)))                                     # the second Seed
-    assert land in s.paired
+    assert land in s.coop.paired
     s = replace(s, actions_taken=0)
     after = do(s, SpiritGrowth((1, 1)))
-    assert after.trees[land] == 0 and land not in after.scourged and not after.paired
+    assert after.trees[land] == 0 and land not in after.coop.scourged and not after.coop.paired
     assert after.players[0].seeds == 2
     after.check_invariants()
 
@@ -368,21 +368,21 @@ def test_vigorous_seed_grows_a_single_seed_and_heals():
     """Healing Scourge: one Seed activated by a Vigorous Seed Blessing is enough."""
     s = solo()
     land = idx(s, (1, 0))
-    s = replace(s, scourged=tuple(sorted({*s.scourged, land})), scourge_supply=s.scourge_supply - 1)
+    s = s.edited(scourged=tuple(sorted({*s.coop.scourged, land})), scourge_supply=s.coop.scourge_supply - 1)
     s = do(s, FlyingSeed((1, 0)))
     p0 = replace(s.players[0], blessings=(0, 1, 0, 0))
     s = replace(s, players=(p0,), blessing_bag=tuple(s.blessing_bag[1:]))
     after = do(s, BlessVigorousSeed((1, 0)))
-    assert after.trees[land] == 0 and land not in after.scourged
+    assert after.trees[land] == 0 and land not in after.coop.scourged
 
 
 def test_returned_chelon_heals_and_thorondal_places_two_seeds():
     """Healing Scourge: returned Chelon and Okuma heal the space they enter; Thorondal sows 2."""
-    s = replace(solo(), ancient_steps=(30, 30, 23), decisions=(Pending("summon", 0, ancient="Chelon"),))
-    after = do(s, PlaceAncient("Chelon", cell(s, s.shadow)))
-    assert s.shadow not in after.scourged and after.scourge_supply == s.scourge_supply + 1
+    s = solo().edited(ancient_steps=(30, 30, 23), decisions=(Pending("summon", 0, ancient="Chelon"),))
+    after = do(s, PlaceAncient("Chelon", cell(s, s.coop.shadow)))
+    assert s.coop.shadow not in after.coop.scourged and after.coop.scourge_supply == s.coop.scourge_supply + 1
     s = solo().arranged(trees={(0, 2): 0})
-    s = replace(s, ancient_steps=(30, 23, 30), decisions=(Pending("summon", 0, ancient="Thorondal"),))
+    s = s.edited(ancient_steps=(30, 23, 30), decisions=(Pending("summon", 0, ancient="Thorondal"),))
     place = next(a for a in s.legal_actions() if a.cell == (0, 2) and a.second is not None)
     after = do(s, place)
     assert after.pending.kind == "seed"
@@ -395,55 +395,55 @@ def test_returned_chelon_heals_and_thorondal_places_two_seeds():
 
 def test_end_of_cycle_refills_the_bag():
     """End of Cycle: all markers go back into the bag with the next cycle's markers."""
-    s = replace(shadow_turn(solo(), (2, 1), ["Dream"]), moon_stacks=(("Dream", "Dream", "Devour", "Dream"),))
+    s = shadow_turn(solo(), (2, 1), ["Dream"]).edited(moon_stacks=(("Dream", "Dream", "Devour", "Dream"),))
     after = do(s, MoveShadow((4, 0)))
-    assert after.cycle == 2 and after.moon_stacks == ()
-    assert sorted(after.shadow_bag) == sorted(["Dream"] * 5 + ["Devour", "Dance"])
-    assert len(after.moon_board) == 1
+    assert after.coop.cycle == 2 and after.coop.moon_stacks == ()
+    assert sorted(after.coop.shadow_bag) == sorted(["Dream"] * 5 + ["Devour", "Dance"])
+    assert len(after.coop.moon_board) == 1
 
 
 def test_moon_cards_apply_their_effects():
     """End of Cycle: a Moon Card's effects (Cozy Afternoon: Blessings; Midnight Hour: a Dream
     leaves the bag and each player spreads a Scourge)."""
-    cozy = replace(shadow_turn(solo(difficulty="cozy"), (2, 1), ["Dream"]), moon_stacks=(("Dream",),))
+    cozy = shadow_turn(solo(difficulty="cozy"), (2, 1), ["Dream"]).edited(moon_stacks=(("Dream",),))
     after = do(cozy, MoveShadow((4, 0)))
     assert sum(after.players[0].blessings) == 1
-    night = replace(shadow_turn(solo(difficulty="midnight"), (2, 1), ["Dream"]), moon_stacks=(("Dream",),))
+    night = shadow_turn(solo(difficulty="midnight"), (2, 1), ["Dream"]).edited(moon_stacks=(("Dream",),))
     after = do(night, MoveShadow((4, 0)))
-    assert after.shadow_box.count("Dream") == night.shadow_box.count("Dream") + 1
+    assert after.coop.shadow_box.count("Dream") == night.coop.shadow_box.count("Dream") + 1
     assert after.pending.kind == "scourge" and after.pending.area == "any"
 
 
 def test_win_when_the_last_ancient_reaches_the_summit():
     """End of the Game (Solo/Co-op): the last Ancient at the summit wins at once."""
-    s = replace(solo(), decisions=(Pending("ascend", 0, amount=4),), ancient_steps=(30, 30, 27))
+    s = solo().edited(decisions=(Pending("ascend", 0, amount=4),), ancient_steps=(30, 30, 27))
     after = do(s, AscendAncient("Thorondal"))
-    assert after.is_over and after.result == "won" and after.winners() == [0]
+    assert after.is_over and after.coop.result == "won" and after.winners() == [0]
     assert after.legal_actions() == []
 
 
 def test_lose_after_the_third_cycle():
     """End of the Game (Solo/Co-op): the end of the third Moon Cycle loses."""
-    s = replace(shadow_turn(solo(), (2, 1), ["Dream"]), cycle=3, moon_board=())
+    s = shadow_turn(solo(), (2, 1), ["Dream"]).edited(cycle=3, moon_board=())
     after = do(s, MoveShadow((4, 0)))
-    assert after.result == "lost" and "third Moon Cycle" in after.end_reason
+    assert after.coop.result == "lost" and "third Moon Cycle" in after.end_reason
     assert after.winners() == []
 
 
 def test_lose_when_an_ancient_reaches_the_dance_marker():
     """End of the Game (Solo/Co-op): an Ancient reaching the Dance Marker loses."""
     s = shadow_turn(solo(), (2, 1), ["Dream", "Dream"])
-    s = replace(s, ancient_steps=(14, 25, 25), devour_steps=(),
-                scourged=tuple(sorted({*s.scourged, idx(s, (4, 0))})), scourge_supply=s.scourge_supply - 1)
+    s = s.edited(ancient_steps=(14, 25, 25), devour_steps=(),
+                scourged=tuple(sorted({*s.coop.scourged, idx(s, (4, 0))})), scourge_supply=s.coop.scourge_supply - 1)
     after = do(s, MoveShadow((4, 0)))
-    assert after.result == "lost" and "Dance" in after.end_reason
+    assert after.coop.result == "lost" and "Dance" in after.end_reason
 
 
 def test_lose_when_the_last_scourge_is_placed():
     """End of the Game (Solo/Co-op): placing the last Scourge Marker loses."""
-    s = replace(shadow_turn(solo(), (2, 1), ["Dream"]), scourge_supply=1)
+    s = shadow_turn(solo(), (2, 1), ["Dream"]).edited(scourge_supply=1)
     after = do(s, MoveShadow((4, 0)))
-    assert after.result == "lost" and after.scourge_supply == 0 and after.is_over
+    assert after.coop.result == "lost" and after.coop.scourge_supply == 0 and after.is_over
 
 
 # ----- saves, errors, computer players ---------------------------------------------------------
@@ -479,7 +479,7 @@ def test_computer_players_finish_a_co_op_game():
     for players in (1, 3):
         s = pangaea.new_game(players=players, seed=11, mode="ancients")
         final = play_game(s, [pangaea.ForesterPlayer(k) for k in range(players)])
-        assert final.is_over and final.result in ("won", "lost")
+        assert final.is_over and final.coop.result in ("won", "lost")
 
 
 def test_step_through_widget_plays_a_solo_game():
@@ -488,13 +488,13 @@ def test_step_through_widget_plays_a_solo_game():
     from pangaea_lab.pangaea.widgets import play
     widget = play(players=1, seed=3, mode="ancients")
     model = widget.model
-    assert not model.is_computer(0) and model.state.mode == "ancients"
+    assert not model.is_computer(0) and model.state.coop is not None
     rng = random.Random(3)
     for _ in range(3000):
         if model.is_over:
             break
         model.play(rng.choice(model.legal_actions()))
-    assert model.is_over and model.state.result in ("won", "lost")
+    assert model.is_over and model.state.coop.result in ("won", "lost")
     assert "Spirit of Shadows" in model.state.to_svg()
 
 
@@ -503,7 +503,7 @@ def test_co_op_scores_show_the_team_progress_not_competitive_points():
     for score in s.scores():
         assert dict(score.categories) == {"Okuma Marker step": 23, "Chelon Marker step": 23,
                                           "Thorondal Marker step": 23}
-        assert score.total == sum(s.ancient_steps)
+        assert score.total == sum(s.coop.ancient_steps)
 
 
 def test_returned_okuma_heals_the_land_it_enters():
@@ -511,12 +511,11 @@ def test_returned_okuma_heals_the_land_it_enters():
     it; the Scourge Marker goes back to the supply."""
     s = solo()
     land = idx(s, (3, 0))
-    s = replace(s, scourged=tuple(sorted((*s.scourged, land))), scourge_supply=s.scourge_supply - 1,
+    s = s.edited(scourged=tuple(sorted((*s.coop.scourged, land))), scourge_supply=s.coop.scourge_supply - 1,
                 ancient_steps=(30, 23, 23), decisions=(Pending("summon", 0, ancient="Okuma"),))
     s.check_invariants()
     after = do(s, PlaceAncient("Okuma", (3, 0)))
-    assert land not in after.scourged and after.scourge_supply == s.scourge_supply + 1
+    assert land not in after.coop.scourged and after.coop.scourge_supply == s.coop.scourge_supply + 1
     assert after.ancients[0] == land
     # an Okuma not yet returned heals nothing: Summon is not even offered before it returns
-    assert not any(isinstance(a, SummonAncient) for a in replace(
-        s, ancient_steps=(23, 23, 23), decisions=()).legal_actions())
+    assert not any(isinstance(a, SummonAncient) for a in s.edited(ancient_steps=(23, 23, 23), decisions=()).legal_actions())

@@ -28,12 +28,12 @@ def random_final(seed, stream, players=2, max_steps=6000):
 
 def treetops_owned(state, p):
     b = state.board
-    return (sum(state.treetops[i] for i in b.land if state.trees[i] == p)
-            + state.player_boards[p].slots.count(True))
+    return (sum(state.woods.treetops[i] for i in b.land if state.trees[i] == p)
+            + state.woods.player_boards[p].slots.count(True))
 
 
 def check_final(state):
-    assert state.is_over and state.result in ("won", "lost")
+    assert state.is_over and state.coop.result in ("won", "lost")
     assert not state.decisions and not state.legal_actions()
     state.check_invariants()
     for p in range(state.num_players):   # no Treetop is left "in hand" in a finished game
@@ -56,16 +56,16 @@ def test_treetops_on_their_way_when_the_team_loses_find_a_place():
     from pangaea_lab.pangaea.rules import Draft
 
     s = pangaea.new_game(players=2, seed=7, mode="coop", wild_woods=True)
-    boards = tuple(replace(pb, slots=(False,) + pb.slots[1:]) for pb in s.player_boards)
-    s = replace(s, player_boards=boards,
+    boards = tuple(replace(pb, slots=(False,) + pb.slots[1:]) for pb in s.woods.player_boards)
+    s = s.edited(player_boards=boards,
                 decisions=(Pending("raise", 0), Pending("treetop", 1, amount=1)))
     s.check_invariants()                            # Treetops: 5 on the board + 1 on the way
     red_tree = s.board.index[s.trees_of(0)[0]]
     d = Draft(s)
     coop.finish(d, "lost", "the last Scourge Marker was placed")
     lost = d.freeze()
-    assert lost.result == "lost" and not lost.decisions
-    assert lost.treetops[red_tree] == 1 and lost.player_boards[1].slots == (True,) * 6
+    assert lost.coop.result == "lost" and not lost.decisions
+    assert lost.woods.treetops[red_tree] == 1 and lost.woods.player_boards[1].slots == (True,) * 6
     check_final(lost)
 
 

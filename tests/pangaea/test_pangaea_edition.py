@@ -136,5 +136,5 @@ def test_an_edition_without_wild_woods_data_plays_with_the_reference_boards():
     del data["wild_woods"]
     data["edition"] = "no expansion data"
     state = new_game(players=2, seed=3, edition=data, wild_woods=True)
-    assert state.edition.woods is None and len(state.player_boards[0].slots) == 6
+    assert state.edition.woods is None and len(state.woods.player_boards[0].slots) == 6
     state.check_invariants()

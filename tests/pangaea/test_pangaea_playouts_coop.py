@@ -19,15 +19,15 @@ def new_coop(seed):
 
 
 def scourge_only_from_the_supply(before, action, after):
-    assert len(after.scourged) - len(before.scourged) == before.scourge_supply - after.scourge_supply
-    assert after.cycle >= before.cycle
+    assert len(after.coop.scourged) - len(before.coop.scourged) == before.coop.scourge_supply - after.coop.scourge_supply
+    assert after.coop.cycle >= before.coop.cycle
 
 
 @pytest.mark.parametrize("seed", range(200))
 def test_random_co_op_playout(seed):
     final = check_playout(new_coop(seed), 1 + seed % 4, seed, max_steps=4000,
                           apply_all_every=15, json_every=10, on_step=scourge_only_from_the_supply)
-    assert final.is_over and final.result in ("won", "lost") and final.end_reason
+    assert final.is_over and final.coop.result in ("won", "lost") and final.end_reason
 
 
 @pytest.mark.parametrize("seed", range(0, 200, 25))

@@ -31,17 +31,17 @@ def new_coop_woods(seed):
 def levels_change_by_rules(before, action, after):
     """Treetops only move one at a time: an action raises at most one Tree by one level,
     unless a Ritual, a Storm or the Shadow took Trees away."""
-    raised = [i for i, (x, y) in enumerate(zip(before.treetops, after.treetops)) if y > x
+    raised = [i for i, (x, y) in enumerate(zip(before.woods.treetops, after.woods.treetops)) if y > x
               and before.trees[i] == after.trees[i]]
-    assert len(raised) <= 1 and all(after.treetops[i] == before.treetops[i] + 1 for i in raised)
-    assert all(0 <= t <= 2 for t in after.treetops)
+    assert len(raised) <= 1 and all(after.woods.treetops[i] == before.woods.treetops[i] + 1 for i in raised)
+    assert all(0 <= t <= 2 for t in after.woods.treetops)
 
 
 @pytest.mark.parametrize("seed", range(200))
 def test_random_wild_woods_playout(seed):
     final = check_playout(new_woods(seed), 2 + seed % 3, seed, max_steps=4000,
                           apply_all_every=15, json_every=10, on_step=levels_change_by_rules)
-    assert final.is_over and final.winners() and final.wild_woods
+    assert final.is_over and final.winners() and (final.woods is not None)
     assert [c for c, _ in final.scores()[0].categories][-1] == "Player Board"
 
 
@@ -49,7 +49,7 @@ def test_random_wild_woods_playout(seed):
 def test_random_co_op_wild_woods_playout(seed):
     final = check_playout(new_coop_woods(seed), 1 + seed % 4, seed, max_steps=4000,
                           apply_all_every=15, json_every=10, on_step=levels_change_by_rules)
-    assert final.is_over and final.result in ("won", "lost") and final.end_reason
+    assert final.is_over and final.coop.result in ("won", "lost") and final.end_reason
 
 
 @pytest.mark.parametrize("seed", [3000, 3001])
@@ -81,7 +81,7 @@ def test_foresters_share_the_goal_in_co_op_wild_woods_and_can_win():
         n = 1 + seed % 4
         state = pangaea.new_game(players=n, seed=seed, mode="coop", wild_woods=True)
         final = play_game(state, [ForesterPlayer(seed * 5 + k) for k in range(n)])
-        assert final.is_over and final.result in ("won", "lost")
-        assert final.winners() == (list(range(n)) if final.result == "won" else [])
-        results.append(final.result)
+        assert final.is_over and final.coop.result in ("won", "lost")
+        assert final.winners() == (list(range(n)) if final.coop.result == "won" else [])
+        results.append(final.coop.result)
     assert "won" in results

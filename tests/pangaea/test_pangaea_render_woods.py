@@ -69,16 +69,16 @@ def test_seed_stacks_show_each_colour_with_its_count(woods):
 def test_player_boards_in_the_status_lines(woods):
     svg = words(woods)
     assert svg.count(">Player Board</text>") == 2
-    red, blue = woods.player_boards
+    red, blue = woods.woods.player_boards
     assert red.slots.count(True) == 5 and blue.slots.count(True) == 4
     assert "5 Treetops on slots · free slots 0 pts · extra Seeds unlocked 0/3" in svg
     assert "4 Treetops on slots · free slots 0 pts · extra Seeds unlocked 1/3" in svg
     data = woods_data(woods.edition)
     assert "Red's slot 6 (cost 3, extra Seed 3, 3 point(s) when empty): holds its Treetop" in svg
     # an empty slot shows the points it scores
-    emptied = replace(woods, player_boards=(replace(red, slots=(False,) * 6), blue))
+    emptied = woods.edited(player_boards=(replace(red, slots=(False,) * 6), blue))
     svg = words(emptied)
-    assert f"free slots {emptied.player_boards[0].free_points(data)} pts" in svg
+    assert f"free slots {emptied.woods.player_boards[0].free_points(data)} pts" in svg
     assert ">+3</text>" in svg and ">+2</text>" in svg
     assert "Red's slot 6 (cost 3, extra Seed 3, 3 point(s) when empty): empty" in svg
 
@@ -89,7 +89,7 @@ def test_storm_covered_tile_has_badges_and_a_status_line():
     assert "Elemental Storm on" not in words(s)
     tile = s.board.tiles[0]
     weather = next(b for b in s.edition.biomes if b != tile.biome)
-    stormy = replace(s, storm_tiles=((tile.index, weather, 2),), storm_discard=("storm-1",))
+    stormy = s.edited(storm_tiles=((tile.index, weather, 2),), storm_discard=("storm-1",))
     svg = words(stormy)
     for cell in tile.land:
         assert (f"Elemental Storm on {cell}: the tile counts as {weather} while 2 Storm "
@@ -158,7 +158,7 @@ def test_player_board_picture(woods):
             "and 2") in blue
     assert "extra Seed 3: held back by slots 5 and 6" in blue
     red = unescape(player_board_svg(woods, 0))
-    kinds = [k for k in woods.player_boards[0].blessings if k]
+    kinds = [k for k in woods.woods.player_boards[0].blessings if k]
     assert all(f"{k} Blessing</title>" in red for k in kinds) and len(kinds) == 2
 
 

@@ -171,7 +171,7 @@ def test_play_widget_wild_woods_to_the_end():
     from pangaea_lab.core.players import RandomPlayer
     widget = play(players=2, seed=8, wild_woods=True, computer={1: "greedy"})
     m, v = widget.model, widget.view
-    assert m.state.wild_woods and m.state.storms and list(v.players_picker.options) == [2, 3, 4]
+    assert (m.state.woods is not None) and m.state.woods.storms and list(v.players_picker.options) == [2, 3, 4]
     assert "Player Board" in v.board.value and "Player Board" in v.players_html.value
     seen = learner_moves(widget, RandomPlayer("learner"))
     assert m.is_over, "the game should end within the move bound"
@@ -183,7 +183,7 @@ def test_play_widget_wild_woods_to_the_end():
     # undo walks back through the whole game, redo forward again
     end = m.state
     m.go_to(0)
-    assert sum(m.state.treetops) == 0 and m.state == m.history[0]
+    assert sum(m.state.woods.treetops) == 0 and m.state == m.history[0]
     m.go_to(m.reachable)
     assert m.state == end
 
@@ -207,7 +207,7 @@ def test_play_widget_wild_woods_computers_only():
     m = widget.model
     assert not m.has_human_seat and not m.moves      # nobody moves until asked
     m.play_to_end()
-    assert m.is_over and not m.state.storms
+    assert m.is_over and not m.state.woods.storms
     assert [row[0] for row in m.scores_table()][-2:] == ["Player Board", "Total"]
     assert "Game over" in widget.view.turn_line.value
 
@@ -218,23 +218,23 @@ def test_play_widget_coop_with_wild_woods_to_the_end(players):
     computer = {} if players == 1 else {1: "greedy"}
     widget = play(players=players, seed=3, mode="coop", wild_woods=True, computer=computer)
     m, v = widget.model, widget.view
-    assert m.state.mode == "ancients" and m.state.wild_woods
+    assert m.state.coop is not None and (m.state.woods is not None)
     assert list(v.players_picker.options) == [1, 2, 3, 4]
     assert "Ancient Markers" in v.board.value and "Player Board" in v.board.value
     learner_moves(widget, RandomPlayer(f"learner {players}"), limit=3000)
-    assert m.is_over and m.state.result in ("won", "lost")
+    assert m.is_over and m.state.coop.result in ("won", "lost")
     assert m.log[-1].startswith("Game over")
-    assert m.winners() == (list(range(players)) if m.state.result == "won" else [])
+    assert m.winners() == (list(range(players)) if m.state.coop.result == "won" else [])
 
 
 def test_play_coop_alias_and_new_game_button():
     widget = play(players=1, seed=5, mode="coop", computer={})
     m, v = widget.model, widget.view
-    assert m.state.mode == "ancients" and not m.state.wild_woods
+    assert m.state.coop is not None and not (m.state.woods is not None)
     v.players_picker.value = 2
     v.seed_box.value = 6
     v.new_game_button.click()
-    assert m.state.num_players == 2 and m.seed == 6 and m.state.mode == "ancients"
+    assert m.state.num_players == 2 and m.seed == 6 and m.state.coop is not None
 
 
 def test_setup_stepper_with_wild_woods():
@@ -254,8 +254,8 @@ def test_the_widget_says_how_a_co_op_game_ended():
     model = w.model
     model.play_to_end()
     state = model.state
-    assert state.is_over and state.result in ("won", "lost")
-    assert model.result_text() == f"Game over: you {state.result} ({state.end_reason})."
+    assert state.is_over and state.coop.result in ("won", "lost")
+    assert model.result_text() == f"Game over: you {state.coop.result} ({state.end_reason})."
     assert pangaea.new_game(players=2, seed=1).outcome() == ""
 
 

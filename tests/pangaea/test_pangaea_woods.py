@@ -61,7 +61,7 @@ def level(s, cell):
 
 
 def stack(s, cell):
-    return s.seed_stacks[at(s, cell)]
+    return s.woods.seed_stacks[at(s, cell)]
 
 
 def weather_of(s, p, biome):
@@ -75,7 +75,7 @@ def blessing(s, p, kind):
 def give(s, p, kind, n=1):
     """Hand player ``p`` Wild Woods Blessings from the box (``arranged`` only draws from the
     base Blessing bag, which never holds Strong Canopy or Foresight)."""
-    box = list(s.woods_box)
+    box = list(s.woods.woods_box)
     for _ in range(n):
         box.remove(kind)
     ps = s.players[p]
@@ -83,7 +83,7 @@ def give(s, p, kind, n=1):
     got[BLESSING_KINDS.index(kind)] += n
     players = list(s.players)
     players[p] = replace(ps, blessings=tuple(got))
-    out = replace(s, players=tuple(players), woods_box=tuple(box))
+    out = s.edited(players=tuple(players), woods_box=tuple(box))
     out.check_invariants()
     return out
 
@@ -102,18 +102,18 @@ def test_setup_player_boards(players):
     continent."""
     s = pangaea.new_game(players=players, seed=9, wild_woods=True)
     ed = s.edition
-    assert s.wild_woods and len(s.player_boards) == players
+    assert (s.woods is not None) and len(s.woods.player_boards) == players
     board_kinds = []
-    for p, pb in enumerate(s.player_boards):
+    for p, pb in enumerate(s.woods.player_boards):
         assert pb.slots == (True,) * 6
         assert pb.unlocked == (False,) * 3 and pb.locked() == 3
         assert pb.given_up == 0 and pb.owed == 0
         assert [k for k, kind in enumerate(pb.blessings) if kind] == [1, 2]
         board_kinds += [kind for kind in pb.blessings if kind]
         assert s.players[p].seeds == 2            # the 3 extra Seeds are still locked
-    assert s.treetops == (0,) * len(s.board)
+    assert s.woods.treetops == (0,) * len(s.board)
     # the boards and the box share exactly the 20 Wild Woods Blessings (4 of each of 5 kinds)
-    assert Counter(board_kinds + list(s.woods_box)) == Counter(
+    assert Counter(board_kinds + list(s.woods.woods_box)) == Counter(
         {k: n for k, n in ed.woods.blessings if n})
     assert sum(n for _, n in ed.woods.blessings) == 20
     # ... while the continent and the bag hold the base 24, without the new kinds
@@ -128,7 +128,7 @@ def test_setup_storms_in_each_ritual_deck():
     """Game Setup (Wild Woods) step 3: with Elemental Storms, 2 Storm cards are shuffled into
     each Ritual deck after the hands and the market are dealt; without them there are none."""
     s = pangaea.new_game(players=3, seed=4, wild_woods=True, storms=True)
-    assert s.storms
+    assert s.woods.storms
     land_storms = [c for c in s.land_deck if woods.is_storm(c)]
     creature_storms = [c for c in s.creature_deck if woods.is_storm(c)]
     assert len(land_storms) == 2 and len(creature_storms) == 2
@@ -140,7 +140,7 @@ def test_setup_storms_in_each_ritual_deck():
     assert GameState.from_json(s.to_json()) == s
 
     calm = pangaea.new_game(players=3, seed=4, wild_woods=True, storms=False)
-    assert not calm.storms
+    assert not calm.woods.storms
     assert not any(woods.is_storm(c) for c in calm.land_deck + calm.creature_deck)
     calm.check_invariants()
     assert GameState.from_json(calm.to_json()) == calm
@@ -151,8 +151,8 @@ def test_setup_in_co_op_keeps_foresight_in_the_box():
     no Foresight goes on a Player Board."""
     for seed in range(4):
         s = pangaea.new_game(players=4, seed=seed, mode="coop", wild_woods=True)
-        assert all("Foresight" not in pb.blessings for pb in s.player_boards)
-        assert s.woods_box.count("Foresight") == 4
+        assert all("Foresight" not in pb.blessings for pb in s.woods.player_boards)
+        assert s.woods.woods_box.count("Foresight") == 4
         s.check_invariants()
         assert GameState.from_json(s.to_json()) == s
 
@@ -161,7 +161,7 @@ def test_setup_player_counts():
     """Wild Woods: 2-4 players (1-4 with Return of the Ancients)."""
     with pytest.raises(InvalidSetup, match="2 to 4"):
         pangaea.new_game(players=1, wild_woods=True)
-    assert pangaea.new_game(players=1, seed=1, mode="coop", wild_woods=True).wild_woods
+    assert pangaea.new_game(players=1, seed=1, mode="coop", wild_woods=True).woods is not None
 
 
 # ----- 2. Add Treetop --------------------------------------------------------------------------
@@ -178,7 +178,7 @@ def test_add_treetop_pays_different_weather_types():
     assert weather_of(after, 0, "Sun") == 1 and weather_of(after, 0, "Rain") == 0
     assert after.weather_supply[after.edition.biomes.index("Rain")] == \
         s.weather_supply[s.edition.biomes.index("Rain")] + 1
-    assert after.player_boards[0].slots == (True, True, True, False, True, True)
+    assert after.woods.player_boards[0].slots == (True, True, True, False, True, True)
     assert level(after, (1, 0)) == 2 and after.actions_taken == 1
     after.check_invariants()
 
@@ -188,7 +188,7 @@ def test_add_treetop_cost_zero_slot_is_free():
     s = wild().arranged(trees={(1, 0): 0})
     after = do(s, AddTreetop(0))
     assert after.players[0].weather == s.players[0].weather
-    assert level(after, (1, 0)) == 2 and not after.player_boards[0].slots[0]
+    assert level(after, (1, 0)) == 2 and not after.woods.player_boards[0].slots[0]
     rejected(s, AddTreetop(1), "costs 1")       # slot 1 is not free, and Red holds nothing
 
 
@@ -200,18 +200,18 @@ def test_wild_weather_blessing_stands_in_for_a_token():
     after = do(s, AddTreetop(5, ("Sun", "Rain"), 1))
     assert after.players[0].weather == (0, 0, 0, 0)
     assert blessing(after, 0, "Wild Weather") == 0 and "Wild Weather" in after.blessing_discard
-    assert not after.player_boards[0].slots[5] and level(after, (1, 0)) == 2
+    assert not after.woods.player_boards[0].slots[5] and level(after, (1, 0)) == 2
     rejected(s.arranged(blessings={0: {}}), AddTreetop(5, ("Sun", "Rain"), 1), "Wild Weather")
 
 
 def test_the_blessing_on_a_slot_goes_to_the_player():
     """Add Treetop: a Blessing Token attached to the slot is added to the player's supply."""
     s = wild().arranged(trees={(1, 0): 0}, weather={0: {"Snow": 1}})
-    kind = s.player_boards[0].blessings[1]
+    kind = s.woods.player_boards[0].blessings[1]
     assert kind
     after = do(s, AddTreetop(1, ("Snow",)))
     assert blessing(after, 0, kind) == blessing(s, 0, kind) + 1
-    assert after.player_boards[0].blessings[1] == "" and not after.player_boards[0].slots[1]
+    assert after.woods.player_boards[0].blessings[1] == "" and not after.woods.player_boards[0].slots[1]
     after.check_invariants()
 
 
@@ -269,9 +269,9 @@ def test_emptying_both_slots_unlocks_a_seed_for_good():
     s = s.arranged(trees={(0, 0): 0, (1, 0): 1, (2, 0): 0}, weather={0: {"Wind": 1}},
                    hands={0: [cid]})
     s = do(do(s, AddTreetop(0)), PlaceTreetop((0, 0)))
-    assert s.players[0].seeds == 2 and s.player_boards[0].unlocked == (False, False, False)
+    assert s.players[0].seeds == 2 and s.woods.player_boards[0].unlocked == (False, False, False)
     s = do(do(s, AddTreetop(1, ("Wind",))), PlaceTreetop((0, 0)))
-    assert s.player_boards[0].unlocked == (True, False, False)
+    assert s.woods.player_boards[0].unlocked == (True, False, False)
     assert s.players[0].seeds == 3 and level(s, (0, 0)) == 3
     s.check_invariants()
     # next turn: a Land Ritual lowers the Tree and a Treetop goes back to slot 0
@@ -280,8 +280,8 @@ def test_emptying_both_slots_unlocks_a_seed_for_good():
     s = do(s, DrawFromDeck("land"))
     assert s.pending.kind == "treetop"
     s = do(s, ReturnTreetop(0))
-    assert s.player_boards[0].slots[:2] == (True, False)
-    assert s.player_boards[0].unlocked == (True, False, False)
+    assert s.woods.player_boards[0].slots[:2] == (True, False)
+    assert s.woods.player_boards[0].unlocked == (True, False, False)
     assert s.players[0].seeds == 3
     s.check_invariants()
 
@@ -314,7 +314,7 @@ def test_sowing_several_spaces_in_one_action():
     range, one space after the other, in a single action."""
     s = wild().arranged(trees={(1, 0): 0, (-1, 2): 0, (4, 0): 0},
                         treetops={(1, 0): 2, (-1, 2): 2, (4, 0): 2})
-    assert s.players[0].seeds == 5 and s.player_boards[0].unlocked == (True,) * 3
+    assert s.players[0].seeds == 5 and s.woods.player_boards[0].unlocked == (True,) * 3
     assert max(a.count for a in s.legal_actions() if type(a) is SowSeeds) == 5
     rejected(s, SowSeeds((0, 0), 6), "only 5 Seed")
     first = do(s, SowSeeds((0, 0), 2))
@@ -510,7 +510,7 @@ def test_land_ritual_lowers_own_trees_and_pays_higher_trees():
     after = do(s, PlayLand(cid, False, ((0, 0), (1, 0), (2, 0))))
     assert after.trees_of(0) == [(0, 0)] and level(after, (0, 0)) == 1
     assert after.players[0].trees == 9
-    assert after.player_boards[0].slots == (True,) * 6    # the only empty slot took it back
+    assert after.woods.player_boards[0].slots == (True,) * 6    # the only empty slot took it back
     assert level(after, (1, 0)) == 3                     # Blue's Tree is not lowered
     assert weather_of(after, 0, "Sun") == 1              # Red's level-2 Tree on Sun
     assert weather_of(after, 1, "Rain") == 1             # Blue's level-3 Tree on Rain
@@ -526,7 +526,7 @@ def test_returned_treetop_slot_is_chosen_when_it_matters():
     cid = card_with(s, ["Sun", "Snow"])
     s = s.arranged(trees={(0, 0): 0, (1, 0): 0, (2, 0): 0}, treetops={(0, 0): 2, (2, 0): 1},
                    hands={0: [cid]})
-    assert s.player_boards[0].slots == (False, False, False, True, True, True)
+    assert s.woods.player_boards[0].slots == (False, False, False, True, True, True)
     after = do(s, PlayLand(cid, False, ((0, 0), (1, 0), (2, 0))))
     # (0,0) level 3 -> 2, (1,0) level 1 -> back to the supply, (2,0) level 2 -> 1
     assert [level(after, c) for c in [(0, 0), (1, 0), (2, 0)]] == [2, 0, 1]
@@ -541,7 +541,7 @@ def test_returned_treetop_slot_is_chosen_when_it_matters():
     assert set(once.legal_actions()) == {ReturnTreetop(0), ReturnTreetop(1)}
     done = do(once, ReturnTreetop(0))
     assert done.pending is None
-    assert done.player_boards[0].slots == (True, False, True, True, True, True)
+    assert done.woods.player_boards[0].slots == (True, False, True, True, True, True)
     done.check_invariants()
 
 
@@ -553,7 +553,7 @@ def test_thorondal_protects_the_tree_from_lowering():
                    hands={0: [cid]}, ancients={"Thorondal": (0, 0)})
     after = do(s, PlayLand(cid, False, ((0, 0), (1, 0), (2, 0))))
     assert level(after, (0, 0)) == 2 and after.trees_of(0) == [(0, 0)]
-    assert not after.player_boards[0].slots[0]
+    assert not after.woods.player_boards[0].slots[0]
     assert weather_of(after, 0, "Sun") == 1      # a higher Tree still earns its token
     protected_l1 = s.arranged(treetops={(0, 0): 0}, ancients={"Thorondal": (1, 0)})
     after = do(protected_l1, PlayLand(cid, False, ((0, 0), (1, 0), (2, 0))))
@@ -570,7 +570,7 @@ def test_final_round_keeps_trees_and_treetops():
     after = do(s, PlayLand(cid, False, ((0, 0), (1, 0), (2, 0))))
     assert after.trees_of(0) == [(0, 0), (1, 0), (2, 0)]
     assert [level(after, c) for c in [(0, 0), (1, 0), (2, 0)]] == [2, 3, 1]
-    assert after.player_boards[0] == s.player_boards[0] and after.pending is None
+    assert after.woods.player_boards[0] == s.woods.player_boards[0] and after.pending is None
     assert after.players[0].land_points == 3
 
 
@@ -606,7 +606,7 @@ def storm_next(s, card):
     market = list(s.market)
     land.append(market[0])
     market[0] = None
-    out = replace(s, land_deck=(card, *land),
+    out = s.edited(land_deck=(card, *land),
                   creature_deck=tuple(c for c in s.creature_deck if not woods.is_storm(c)),
                   storm_box=tuple(c for c in storms if c != card), market=tuple(market),
                   actions_taken=2)
@@ -632,9 +632,9 @@ def test_storm_blows_over_the_tile_of_the_current_spirit():
     assert blessing(after, 0, drawn) == blessing(s, 0, drawn) + 1
     assert sum(after.players[1].blessings) == sum(s.players[1].blessings)
     tile = after.board.tile_of[at(after, empty)]
-    assert after.storm_tiles == ((tile, weather, 2),)     # (small) and (empty) are empty now
+    assert after.woods.storm_tiles == ((tile, weather, 2),)     # (small) and (empty) are empty now
     assert after.weather_supply[k] == s.weather_supply[k] - 2
-    assert after.storm_discard == (card,)
+    assert after.woods.storm_discard == (card,)
     assert card not in after.land_deck and not any(woods.is_storm(c) for c in after.market)
     assert after.market[0] is not None and after.turn_player == 1
     assert woods.biome_at(after, at(after, empty)) == weather
@@ -662,7 +662,7 @@ def test_storm_without_a_spirit_on_the_continent_blows_over():
     assert s.spirits[0] == -1
     card = storm_card(s, other_than=biome)
     after = do(storm_next(s, card), EndTurn())
-    assert after.storm_discard == (card,) and after.storm_tiles == ()
+    assert after.woods.storm_discard == (card,) and after.woods.storm_tiles == ()
     assert after.trees_of(1) == [lands[0]] and after.market[0] is not None
 
 
@@ -676,17 +676,17 @@ def test_a_second_storm_on_a_tile_returns_the_first_storms_tokens():
     s = s.arranged(spirits={0: water})
     once = do(storm_next(s, first), EndTurn())
     tile = once.board.tile_of[at(once, lands[0])]
-    assert once.storm_tiles == ((tile, w1, 3),)
+    assert once.woods.storm_tiles == ((tile, w1, 3),)
     again = replace(once, turn_player=0, actions_taken=2)
     land = [c for c in again.land_deck if not woods.is_storm(c)]
     market = list(again.market)
     land.append(market[0])
     market[0] = None
-    again = replace(again, land_deck=(second, *land), storm_box=tuple(
-        c for c in again.storm_box if c != second), market=tuple(market))
+    again = again.edited(land_deck=(second, *land), storm_box=tuple(
+        c for c in again.woods.storm_box if c != second), market=tuple(market))
     again.check_invariants()
     twice = do(again, EndTurn())
-    assert twice.storm_tiles == ((tile, w2, 3),)
+    assert twice.woods.storm_tiles == ((tile, w2, 3),)
     k1, k2 = (s.edition.biomes.index(w) for w in (w1, w2))
     assert twice.weather_supply[k1] == once.weather_supply[k1] + 3
     assert twice.weather_supply[k2] == once.weather_supply[k2] - 3
@@ -700,21 +700,21 @@ def test_storm_in_co_op_when_the_market_is_refilled():
     b = s.board
     tile = b.tile_of[b.land[0]]
     lands = [b.cells[i] for i in b.land if b.tile_of[i] == tile]
-    water = next(b.cells[i] for i in b.water if b.tile_of[i] == tile and i not in s.scourged
-                 and i != s.shadow)
+    water = next(b.cells[i] for i in b.water if b.tile_of[i] == tile and i not in s.coop.scourged
+                 and i != s.coop.shadow)
     biome = b.biome[b.land[0]]
     s = s.arranged(spirits={0: water})
     card = storm_card(s, other_than=biome)
     storms = [c for c in s.land_deck + s.creature_deck if woods.is_storm(c)]
     land = [c for c in s.land_deck if not woods.is_storm(c)] + [s.market[0]]
-    s = replace(s, land_deck=(card, *land), market=(None, *s.market[1:]),
+    s = s.edited(land_deck=(card, *land), market=(None, *s.market[1:]),
                 creature_deck=tuple(c for c in s.creature_deck if not woods.is_storm(c)),
                 storm_box=tuple(c for c in storms if c != card), actions_taken=2)
     s.check_invariants()
     empty = sum(1 for c in lands if s.trees[at(s, c)] == -1 and s.seeds[at(s, c)] == -1)
     after = do(s, EndTurn())
-    assert after.storm_discard == (card,) and after.market[0] == land[0]
-    assert after.storm_tiles == ((tile, woods.storm_weather(s.edition, card), empty),)
+    assert after.woods.storm_discard == (card,) and after.market[0] == land[0]
+    assert after.woods.storm_tiles == ((tile, woods.storm_weather(s.edition, card), empty),)
     assert after.market_favors == s.market_favors
     after.check_invariants()
 
@@ -726,7 +726,7 @@ def test_storm_of_the_tiles_own_weather_leaves_no_tokens():
     s = storm_next(s.arranged(trees={lands[0]: 0}, spirits={0: water}),
                    storm_card(s, same_as=biome))
     after = do(s, EndTurn())
-    assert after.trees_of(0) == [] and after.storm_tiles == ()
+    assert after.trees_of(0) == [] and after.woods.storm_tiles == ()
     assert after.weather_supply == s.weather_supply
 
 
@@ -737,7 +737,7 @@ def test_storm_tile_counts_as_the_storm_weather():
     card = storm_card(s, other_than=biome)
     weather = woods.storm_weather(s.edition, card)
     stormy = do(storm_next(s.arranged(spirits={0: water}), card), EndTurn())
-    assert stormy.storm_tiles and stormy.storm_tiles[0][1] == weather
+    assert stormy.woods.storm_tiles and stormy.woods.storm_tiles[0][1] == weather
     a, b = lands[:2]
     storm_pair = card_with(stormy, [weather, weather])
     old_pair = card_with(stormy, [biome, biome])
@@ -763,14 +763,14 @@ def test_growing_seeds_take_the_storm_tokens_until_none_remain():
                    spirits={0: water})
     stormy = do(storm_next(s, card), EndTurn())
     tile = stormy.board.tile_of[at(stormy, lands[0])]
-    assert stormy.storm_tiles == ((tile, weather, 1),)
+    assert stormy.woods.storm_tiles == ((tile, weather, 1),)
     g = replace(stormy, turn_player=0, actions_taken=0).arranged(
         seeds={lands[0]: 0}, blessings={0: {"Vigorous Seed": 1}})
     grown = do(g, BlessVigorousSeed(lands[0]))
     assert grown.trees_of(0) == [lands[0]]
     assert weather_of(grown, 0, weather) == weather_of(g, 0, weather) + 1
     assert grown.weather_supply[k] == g.weather_supply[k]      # taken from the tile
-    assert grown.storm_tiles == ()
+    assert grown.woods.storm_tiles == ()
     assert woods.biome_at(grown, at(grown, lands[0])) == biome
     grown.check_invariants()
 
@@ -782,7 +782,7 @@ def test_a_hand_ritual_is_never_a_storm():
     card = storm_card(s)
     s = s.arranged(hands={0: ["C01"]}, weather={0: {"Wind": 2, "Sun": 1}})
     real = [c for c in s.land_deck if not woods.is_storm(c)]
-    s = replace(s, land_deck=(card, *real),
+    s = s.edited(land_deck=(card, *real),
                 creature_deck=tuple(c for c in s.creature_deck if not woods.is_storm(c)),
                 storm_box=tuple(c for c in woods.storm_ids(s.edition) if c != card))
     s.check_invariants()
@@ -791,7 +791,7 @@ def test_a_hand_ritual_is_never_a_storm():
     assert drawn.players[0].hand[-1] == real[0]
     assert drawn.land_deck[0] == card
     # a deck holding nothing but a Storm offers no draw
-    only = replace(s, land_deck=(card,), box_cards=s.box_cards + tuple(real))
+    only = s.edited(land_deck=(card,))
     assert DrawFromDeck("land") not in only.legal_actions()
     with pytest.raises(IllegalAction):
         only.apply(DrawFromDeck("land"))
@@ -810,7 +810,7 @@ def test_strong_canopy_is_a_free_add_treetop():
     assert after.actions_taken == 0 and level(after, (1, 0)) == 2
     assert after.players[0].weather == (0, 0, 0, 0)
     assert blessing(after, 0, "Strong Canopy") == 0 and "Strong Canopy" in after.blessing_discard
-    assert not after.player_boards[0].slots[3]
+    assert not after.woods.player_boards[0].slots[3]
     rejected(s, BlessStrongCanopy(3, ("Sun", "Snow")), "costs 2")    # no Snow to pay with
     rejected(after, BlessStrongCanopy(0), "no Strong Canopy")
     # still usable once both actions are spent
@@ -889,7 +889,7 @@ def test_final_scoring_counts_the_free_slots():
 def test_board_points_of_several_free_slots():
     """Final Scoring (Wild Woods): slots 3 and 5 empty score 2 + 3; the others score 0."""
     s = wild().arranged(trees={(1, 0): 0, (4, 0): 0}, treetops={(1, 0): 2, (4, 0): 2})
-    pb = s.player_boards[0]
+    pb = s.woods.player_boards[0]
     assert pb.slots == (False, False, False, False, True, True)
     assert woods.board_points(s, 0) == 2
     ed = s.edition
@@ -907,11 +907,11 @@ def test_co_op_uses_the_wild_woods_moon_board(difficulty):
     Moon Cards)."""
     s = pangaea.new_game(players=2, seed=3, mode="coop", difficulty=difficulty, wild_woods=True)
     plan = s.edition.woods.cycle_plan(difficulty)
-    assert sorted(s.shadow_bag) == sorted(plan[0][0])
-    assert s.moon_board == tuple(tuple(m) for m, _ in plan[1:])
+    assert sorted(s.coop.shadow_bag) == sorted(plan[0][0])
+    assert s.coop.moon_board == tuple(tuple(m) for m, _ in plan[1:])
     if difficulty == "standard":
         base = pangaea.new_game(players=2, seed=3, mode="coop", difficulty=difficulty)
-        assert base.moon_board != s.moon_board
+        assert base.coop.moon_board != s.coop.moon_board
     else:   # the two Wild Woods Moon Cards make each player give up a Seed
         assert any("give_up_seed" in effects for _, effects in plan[1:])
     s.check_invariants()
@@ -919,9 +919,9 @@ def test_co_op_uses_the_wild_woods_moon_board(difficulty):
 
 def end_of_cycle_one(s):
     """The Shadow Phase of the last marker of Moon Cycle I (markers conserved)."""
-    rest = list(s.shadow_bag)
+    rest = list(s.coop.shadow_bag)
     rest.remove("Dream")
-    return replace(s, shadow_bag=("Dream",), moon_stacks=(tuple(rest),),
+    return s.edited(shadow_bag=("Dream",), moon_stacks=(tuple(rest),),
                    decisions=(Pending("shadow", 0),))
 
 
@@ -931,10 +931,10 @@ def test_moon_card_gives_up_a_starting_seed():
     s = end_of_cycle_one(coop(players=2, difficulty="cozy"))
     s.check_invariants()
     after = do(s, s.legal_actions()[0])
-    assert after.cycle == 2
+    assert after.coop.cycle == 2
     for p in range(2):
         assert after.players[p].seeds == s.players[p].seeds - 1
-        assert after.player_boards[p].given_up == 1 and after.player_boards[p].owed == 0
+        assert after.woods.player_boards[p].given_up == 1 and after.woods.player_boards[p].owed == 0
     after.check_invariants()
     plain = end_of_cycle_one(coop(players=2, difficulty="standard"))
     assert do(plain, plain.legal_actions()[0]).players[0].seeds == plain.players[0].seeds
@@ -946,11 +946,11 @@ def test_moon_card_with_no_seed_in_supply():
     s = end_of_cycle_one(coop(difficulty="cozy").arranged(seeds={(4, 0): 0, (5, 0): 0}))
     assert s.players[0].seeds == 0
     after = do(s, MoveShadow((2, 1)))
-    pb = after.player_boards[0]
-    assert after.cycle == 2 and pb.given_up + pb.owed == 1
+    pb = after.woods.player_boards[0]
+    assert after.coop.cycle == 2 and pb.given_up + pb.owed == 1
     after.check_invariants()
     grown = do(after, SpiritGrowth((4, 1)))            # both Seeds grow and come back
-    assert grown.player_boards[0].given_up == 1 and grown.player_boards[0].owed == 0
+    assert grown.woods.player_boards[0].given_up == 1 and grown.woods.player_boards[0].owed == 0
     assert grown.players[0].seeds == 1
     grown.check_invariants()
 
@@ -962,34 +962,34 @@ def test_a_level_three_tree_draws_the_shadow():
     s = do(do(s, AddTreetop(1, ("Sun",))), PlaceTreetop((4, 0)))
     assert level(s, (4, 0)) == 3
     after = do(replace(s, actions_taken=2), EndTurn())
-    assert after.shadow == at(after, (4, 0))
+    assert after.coop.shadow == at(after, (4, 0))
     assert not any(d.kind == "shadow" for d in after.decisions)
     assert after.current_player == 0 and after.actions_taken == 0 and after.round == s.round + 1
     # a level-2 Tree does not: the usual Shadow Phase follows
     low = coop().arranged(trees={(4, 0): 0}, weather={0: {"Sun": 1}})
     low = do(do(low, AddTreetop(1, ("Sun",))), PlaceTreetop((4, 0)))
     after = do(replace(low, actions_taken=2), EndTurn())
-    assert after.pending.kind == "shadow" and after.shadow == low.shadow
+    assert after.pending.kind == "shadow" and after.coop.shadow == low.coop.shadow
     # a level-3 Tree gone again before the end of the turn draws nothing either
     gone = replace(s, actions_taken=2).arranged(trees={(4, 0): None})
-    assert gone.grown_tall == at(s, (4, 0))
+    assert gone.woods.grown_tall == at(s, (4, 0))
     after = do(gone, EndTurn())
-    assert after.pending.kind == "shadow" and after.shadow == s.shadow
+    assert after.pending.kind == "shadow" and after.coop.shadow == s.coop.shadow
 
 
 def test_devour_returns_the_treetops_of_a_higher_tree():
     """Return of the Ancients with Wild Woods (assumption 'ww-removed-tree'): a Tree taken by
     Devour gives all its Treetops back to its owner's board."""
     s = coop().arranged(trees={(1, 0): 0}, treetops={(1, 0): 2})
-    assert s.player_boards[0].slots == (False, False, True, True, True, True)
-    devour_first = tuple(sorted(s.shadow_bag, key=lambda m: m != "Devour"))
-    s = replace(s, shadow=at(s, (2, 1)), shadow_bag=devour_first,
+    assert s.woods.player_boards[0].slots == (False, False, True, True, True, True)
+    devour_first = tuple(sorted(s.coop.shadow_bag, key=lambda m: m != "Devour"))
+    s = s.edited(shadow=at(s, (2, 1)), shadow_bag=devour_first,
                 decisions=(Pending("shadow", 0),))
     s.check_invariants()
     after = do(s, MoveShadow((1, 0)))
-    assert after.trees[at(after, (1, 0))] == -1 and after.treetops[at(after, (1, 0))] == 0
-    assert after.player_boards[0].slots == (True,) * 6
-    assert after.player_boards[0].unlocked == (True, False, False)   # the Seed stays unlocked
+    assert after.trees[at(after, (1, 0))] == -1 and after.woods.treetops[at(after, (1, 0))] == 0
+    assert after.woods.player_boards[0].slots == (True,) * 6
+    assert after.woods.player_boards[0].unlocked == (True, False, False)   # the Seed stays unlocked
     after.check_invariants()
 
 
@@ -997,14 +997,14 @@ def test_scourge_returns_the_treetops_of_a_higher_tree():
     """Return of the Ancients with Wild Woods (assumption 'ww-removed-tree'): a scourged Tree
     gives its Treetops back, on empty slots its owner chooses."""
     s = coop().arranged(trees={(1, 0): 0}, treetops={(1, 0): 2, (2, 0): 1})
-    assert s.player_boards[0].slots == (False, False, False, True, True, True)
+    assert s.woods.player_boards[0].slots == (False, False, False, True, True, True)
     s = replace(s, decisions=(Pending("scourge", 0, area="any"),))
     after = do(s, PlaceScourge((1, 0)))
-    assert after.trees[at(after, (1, 0))] == -1 and after.treetops[at(after, (1, 0))] == 0
+    assert after.trees[at(after, (1, 0))] == -1 and after.woods.treetops[at(after, (1, 0))] == 0
     assert after.pending.kind == "treetop" and after.pending.amount == 2
     after.check_invariants()
     after = do(do(after, ReturnTreetop(2)), ReturnTreetop(1))
-    assert after.player_boards[0].slots == (False, True, True, True, True, True)
+    assert after.woods.player_boards[0].slots == (False, True, True, True, True, True)
     assert level(after, (2, 0)) == 2
     after.check_invariants()
 
@@ -1069,7 +1069,7 @@ def test_round_trip_with_wild_woods_decisions_and_storms():
     stormy_s, lands, water, biome = storm_game()
     stormy = do(storm_next(stormy_s.arranged(spirits={0: water}),
                            storm_card(stormy_s, other_than=biome)), EndTurn())
-    assert stormy.storm_tiles
+    assert stormy.woods.storm_tiles
     assert GameState.from_json(stormy.to_json()) == stormy
 
 

@@ -294,3 +294,20 @@ def test_counting_by_predecessors_matches_enumeration():
     listed = list(nx.all_shortest_paths(grid, (0, 0), (3, 3)))
     assert count_paths(grid, (0, 0), (3, 3)) == len(listed) == 20
     assert count_paths(grid, (0, 0), (0, 0)) == 1
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_the_rules_ritual_graph_is_the_board_graphs_subgraph(mode):
+    """The graph the rules search is networkx's subgraph of the board's graph on the spaces
+    that connect (the same nodes and edges), and the distances the rules read from it are
+    networkx's shortest path lengths on that subgraph."""
+    for _, state in islice(positions(mode, 7), 0, None, 3):
+        pos = state.position
+        nodes = [i for i in range(len(state.board)) if pos.connects(i)]
+        expected = state.board.space_graph.subgraph(nodes)
+        got = pos.ritual_graph
+        assert set(got.nodes) == set(expected.nodes)
+        assert set(got.edges) == set(expected.edges)
+        for source in nodes[:4]:
+            assert pos.distances(source) == nx.single_source_shortest_path_length(expected,
+                                                                                   source)

@@ -106,7 +106,7 @@ def _owner_letters(s: GameState) -> str:
                        'font-family="sans-serif" font-weight="bold" fill="#111111">'
                        f'{_name(s.trees[i])[0]}</text>')
         if s.seeds[i] != NOBODY:
-            stack = s.seed_stacks[i] if s.wild_woods else ()
+            stack = s.woods.seed_stacks[i] if (s.woods is not None) else ()
             label = (" ".join(f"{_name(p)[0]}{n}" for p, n in enumerate(stack) if n)
                      if sum(stack) > 1 else f"{_name(s.seeds[i])[0]} Seed")
             out.append(f'<text x="{x:.1f}" y="{y + 12:.1f}" font-size="8" text-anchor="middle" '
@@ -769,9 +769,10 @@ def _coop(rng: random.Random, seed: int, players: int = 1):
 
 def _scourge(s: GameState, cells) -> GameState:
     """Scourge Markers from the supply onto empty spaces (for a lesson position)."""
-    idx = sorted(set(s.scourged) | {_where(s, c) for c in cells})
-    used = len(idx) - len(s.scourged)
-    return replace(s, scourged=tuple(idx), scourge_supply=s.scourge_supply - used)
+    idx = sorted(set(s.coop.scourged) | {_where(s, c) for c in cells})
+    used = len(idx) - len(s.coop.scourged)
+    return replace(s, coop=replace(s.coop, scourged=tuple(idx),
+                                   scourge_supply=s.coop.scourge_supply - used))
 
 
 def _blockers(s: GameState) -> set[int]:
@@ -785,7 +786,7 @@ def _blockers(s: GameState) -> set[int]:
 def shadow_moves(seed: int) -> Exercise:
     def build(rng):
         s = _coop(rng, seed, players=2)
-        far = coop.distances(s.board, s.shadow)
+        far = coop.distances(s.board, s.coop.shadow)
         two = [s.board.cells[i] for i, k in far.items() if k == 2]
         water2 = [c for c in two if s.board.terrain[_where(s, c)] == "water"]
         if len(two) < 4 or not water2:
@@ -799,7 +800,7 @@ def shadow_moves(seed: int) -> Exercise:
             i = _where(s, c)
             if i in _blockers(s):
                 return "holds a Spirit: the Shadow never moves onto a Spirit or an Ancient"
-            if i == s.shadow:
+            if i == s.coop.shadow:
                 return "is where the Shadow stands"
             return f"is {far[i]} step(s) from the Shadow; it moves exactly 2"
 
@@ -835,7 +836,7 @@ EFFECTS = (Option("nothing", "Nothing: a Tree or a Seed stops it"),
 def shadow_effect(seed: int) -> Exercise:
     def build(rng):
         s = _coop(rng, seed, players=1)
-        far = coop.distances(s.board, s.shadow)
+        far = coop.distances(s.board, s.coop.shadow)
         two = [s.board.cells[i] for i, k in far.items() if k == 2]
         land2 = [c for c in two if s.board.terrain[_where(s, c)] == "land"
                  and s.trees[_where(s, c)] == NOBODY]
@@ -847,21 +848,21 @@ def shadow_effect(seed: int) -> Exercise:
         want = rng.choice([o.key for o in EFFECTS])
         pick = {"nothing": land2[rng.randrange(2)], "scourge": None, "down": land2[2]}[want]
         if pick is None:
-            empty = [c for c in two if _where(s, c) not in s.scourged
+            empty = [c for c in two if _where(s, c) not in s.coop.scourged
                      and s.trees[_where(s, c)] == NOBODY and s.seeds[_where(s, c)] == NOBODY]
             if not empty:
                 return None
             pick = rng.choice(empty)
-        bag = list(s.shadow_bag)
+        bag = list(s.coop.shadow_bag)
         if "Dream" not in bag:
             return None
         bag.remove("Dream")      # the marker drawn after the move changes nothing here
-        waiting = replace(s, shadow_bag=("Dream",) + tuple(bag),
+        waiting = replace(s, coop=replace(s.coop, shadow_bag=("Dream",) + tuple(bag)),
                           decisions=(Pending("shadow", 0),), actions_taken=2)
         after = waiting.apply(MoveShadow(pick))
         i = _where(s, pick)
-        got = ("scourge" if i in after.scourged and i not in s.scourged else
-               "down" if sum(after.ancient_steps) < sum(s.ancient_steps) else "nothing")
+        got = ("scourge" if i in after.coop.scourged and i not in s.coop.scourged else
+               "down" if sum(after.coop.ancient_steps) < sum(s.coop.ancient_steps) else "nothing")
         what = {"nothing": "a Tree or a Seed stands there", "scourge": "the space is empty",
                 "down": "the space is already scourged"}
 
@@ -893,13 +894,13 @@ def shadow_effect(seed: int) -> Exercise:
 def scourge_spread(seed: int) -> Exercise:
     def build(rng):
         s = _coop(rng, seed, players=2)
-        near = [j for j in s.board.neighbours[s.shadow] if j not in s.scourged]
+        near = [j for j in s.board.neighbours[s.coop.shadow] if j not in s.coop.scourged]
         if len(near) < 3:
             return None
         rng.shuffle(near)
         s = _scourge(s, [s.board.cells[near[0]]])
-        others = [i for i in range(len(s.board)) if i not in s.scourged and i != s.shadow
-                  and coop.distances(s.board, s.shadow)[i] >= 4]
+        others = [i for i in range(len(s.board)) if i not in s.coop.scourged and i != s.coop.shadow
+                  and coop.distances(s.board, s.coop.shadow)[i] >= 4]
         if not others:
             return None
         s = _scourge(s, [s.board.cells[rng.choice(others)]])
@@ -910,22 +911,22 @@ def scourge_spread(seed: int) -> Exercise:
         right = {s.board.cells[i] for i in coop.scourge_targets(s, "shadow")}
         if not 2 <= len(right) <= 9:
             return None
-        region = {s.shadow}
-        frontier = [s.shadow]
+        region = {s.coop.shadow}
+        frontier = [s.coop.shadow]
         while frontier:
             i = frontier.pop()
             for j in s.board.neighbours[i]:
-                if j in s.scourged and j not in region:
+                if j in s.coop.scourged and j not in region:
                     region.add(j)
                     frontier.append(j)
 
         def why_not(c):
             i = _where(s, c)
-            if i in s.scourged:
+            if i in s.coop.scourged:
                 return "is already scourged"
             if i in _blockers(s):
                 return "holds a Spirit: Scourge never goes there"
-            if i == s.shadow:
+            if i == s.coop.shadow:
                 return "is the Shadow's own space"
             return "does not touch the scourged area around the Shadow"
 
@@ -956,7 +957,7 @@ def scourge_spread(seed: int) -> Exercise:
 def dance_descent(seed: int) -> Exercise:
     def build(rng):
         s = _coop(rng, seed, players=1)
-        far = coop.distances(s.board, s.shadow)
+        far = coop.distances(s.board, s.coop.shadow)
         trees = [s.board.cells[i] for i, k in far.items() if k == 2
                  and s.board.terrain[i] == "land"]
         if not trees:
@@ -966,8 +967,8 @@ def dance_descent(seed: int) -> Exercise:
         stack = [rng.choice(["Dream", "Dream", "Devour"]) for _ in range(rng.randint(1, 3))]
         # the stack drawn so far and a Dance on top of the bag, taken from the bag, the box or
         # the Moon Board; the rest stays where it was
-        bag, shadow_box = list(s.shadow_bag), list(s.shadow_box)
-        moon = [list(c) for c in s.moon_board]
+        bag, shadow_box = list(s.coop.shadow_bag), list(s.coop.shadow_box)
+        moon = [list(c) for c in s.coop.moon_board]
         for marker in stack + ["Dance"]:
             for source in [bag, shadow_box] + moon:
                 if marker in source:
@@ -975,16 +976,18 @@ def dance_descent(seed: int) -> Exercise:
                     break
             else:
                 return None
-        s = replace(s, moon_stacks=(tuple(stack),), shadow_bag=("Dance",) + tuple(bag),
-                    shadow_box=tuple(shadow_box), moon_board=tuple(tuple(c) for c in moon),
-                    ancient_steps=(24, 25, 26), decisions=(Pending("shadow", 0),),
-                    actions_taken=2)
+        s = replace(s, coop=replace(s.coop, moon_stacks=(tuple(stack),),
+                                    shadow_bag=("Dance",) + tuple(bag),
+                                    shadow_box=tuple(shadow_box),
+                                    moon_board=tuple(tuple(c) for c in moon),
+                                    ancient_steps=(24, 25, 26)),
+                    decisions=(Pending("shadow", 0),), actions_taken=2)
         try:
             s.check_invariants()
         except InvariantError:
             return None
         after = s.apply(MoveShadow(target))
-        fall = s.ancient_steps[0] - after.ancient_steps[0]
+        fall = s.coop.ancient_steps[0] - after.coop.ancient_steps[0]
         black = sum(1 for m in stack if m != "Dream")
         words = ", ".join(stack)
 
@@ -1019,11 +1022,11 @@ def dance_descent(seed: int) -> Exercise:
 def scourged_growth(seed: int) -> Exercise:
     def build(rng):
         s = _coop(rng, seed, players=2)
-        water = [i for i in s.board.water if i != s.shadow and i not in s.scourged]
+        water = [i for i in s.board.water if i != s.coop.shadow and i not in s.coop.scourged]
         rng.shuffle(water)
         for w in water:
             near = [j for j in s.board.neighbours[w] if s.board.terrain[j] == "land"
-                    and s.trees[j] == NOBODY and j != s.shadow]
+                    and s.trees[j] == NOBODY and j != s.coop.shadow]
             if len(near) >= 3:
                 break
         else:
@@ -1045,7 +1048,8 @@ def scourged_growth(seed: int) -> Exercise:
                 if players[p].seeds == 0:
                     return None
                 players[p] = replace(players[p], seeds=players[p].seeds - 1)
-            s = replace(s, paired=tuple(sorted(extra)), players=tuple(players))
+            s = replace(s, coop=replace(s.coop, paired=tuple(sorted(extra))),
+                        players=tuple(players))
         try:
             s.check_invariants()
         except InvariantError:
@@ -1065,7 +1069,7 @@ def scourged_growth(seed: int) -> Exercise:
         def why_yes(c):
             i = _where(s, c)
             return ("holds two Seeds on scourged land (×2): they grow and heal it"
-                    if i in s.paired else "holds a Seed next to the Spirit on healthy land")
+                    if i in s.coop.paired else "holds a Seed next to the Spirit on healthy land")
 
         return Exercise(
             kind="pangaea.scourged_growth", seed=seed, answer_kind="cells", answer=right,
@@ -1124,8 +1128,8 @@ def sowing_range(seed: int) -> Exercise:
             if i not in reach:
                 return (f"is out of range: it is {dist[i]} spaces from your level-{lvl} Tree, "
                         f"which reaches {lvl}")
-            n = woods.needed(s.seed_stacks[i], 0)
-            return (f"holds {s.seed_stacks[i][1]} Blue Seed(s): you would need {n} Seeds to lead "
+            n = woods.needed(s.woods.seed_stacks[i], 0)
+            return (f"holds {s.woods.seed_stacks[i][1]} Blue Seed(s): you would need {n} Seeds to lead "
                     f"there and you have {seeds}")
 
         return Exercise(
@@ -1164,8 +1168,8 @@ def seeds_needed(seed: int) -> Exercise:
             stack[0] = rng.randint(1, stack[1] - 1) if stack[1] > 1 else 0
         stack = {p: n for p, n in stack.items() if n}
         s = s.arranged(seeds={cell: stack})
-        need = woods.needed(s.seed_stacks[_where(s, cell)], 0)
-        red, blue = s.seed_stacks[_where(s, cell)][:2]
+        need = woods.needed(s.woods.seed_stacks[_where(s, cell)], 0)
+        red, blue = s.woods.seed_stacks[_where(s, cell)][:2]
 
         def check(answer):
             if answer == need:
@@ -1240,7 +1244,7 @@ def competition_growth(seed: int) -> Exercise:
             i = _where(s, c)
             if s.seeds[i] == NOBODY:
                 return "holds no Seeds"
-            red, blue = s.seed_stacks[i][:2]
+            red, blue = s.woods.seed_stacks[i][:2]
             return f"has {red} Red against {blue} Blue: Blue leads, so Blue's Tree grows"
 
         return Exercise(
@@ -1275,7 +1279,7 @@ def treetop_slots(seed: int) -> Exercise:
         s = s.arranged(trees={tree: 0}, treetops={tree: min(len(taken), 2)} if taken else {},
                        weather={0: held}, blessings={0: {"Wild Weather": wild}})
         data = woods.woods_data(s.edition)
-        pb = s.player_boards[0]
+        pb = s.woods.player_boards[0]
         right = {str(k) for k, full in enumerate(pb.slots)
                  if full and woods.payments(s, 0, data.slots[k].cost)}
         if len(right) in (0, 6):
@@ -1344,7 +1348,7 @@ def storm_blows(seed: int) -> Exercise:
         if rng.random() < 0.3:
             s = s.arranged(ancients={"Thorondal": rng.choice(cells)})
         d = Draft(s)
-        storm = next(c for c in s.land_deck + s.creature_deck + s.storm_box if woods.is_storm(c))
+        storm = next(c for c in s.land_deck + s.creature_deck + s.woods.storm_box if woods.is_storm(c))
         woods.storm(d, storm)
         after = d.freeze()
         right = {c for c in cells if after.trees[_where(s, c)] == NOBODY}

@@ -1,0 +1,309 @@
+"""The shape of a variant of The Dawn of Pangaea: one object with named hook points.
+
+The base game's turn structure lives in :mod:`.rules`.  Each variant changes it in a few named
+places and keeps what it adds in its own record on the state: the family rules
+(:data:`FAMILY`, here), Return of the Ancients (:mod:`.coop`, ``state.coop``) and Wild Woods
+(:mod:`.woods`, ``state.woods``).  The rules ask the active variants, in order (see
+:mod:`.variants`), at each hook; a hook left as it is here changes nothing.  Hooks that may
+take over the base game's way of doing something return True when they did.
+
+>>> from pangaea_lab import pangaea
+>>> from pangaea_lab.pangaea.variants import active
+>>> [v.name for v in active(pangaea.new_game(players=2, seed=1, family=True))]
+['family rules']
+>>> [v.name for v in active(pangaea.new_game(players=1, seed=1, mode="coop", wild_woods=True))]
+['Return of the Ancients', 'Wild Woods']
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, TYPE_CHECKING
+
+from ..core.errors import IllegalAction
+from ..core.validate import require
+from .rituals import NOBODY
+from .state import FAMILY_BOXED_BLESSINGS, GameState, Pending, SetupStep
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .rules import Draft
+
+
+class Variant:
+    """A variant: what it is called, its record, and the hooks where it changes the game.
+
+    Class attributes declare what it adds or takes away: ``decisions`` (kind: (words
+    completing "... must first", rule)), ``checks`` and ``handlers`` of its own actions,
+    ``guardians`` (False when the Ancient Guardians, Favor Tokens and Ritual Chains are left
+    out), ``market_favors`` (False when new market cards get no Favor Token), ``summit_ends``
+    (False when reaching the summit or running out of cards does not end the game) and
+    ``hand_rituals`` (False when nobody holds Hand Rituals)."""
+
+    name = ""
+    #: where it comes in the order the rules ask the variants
+    order = 0
+    #: the field of the state that holds the variant's record ("" for none)
+    record = ""
+    decisions: dict[str, tuple[str, str]] = {}
+    checks: dict[type, Callable[[GameState, Any], None]] = {}
+    handlers: dict[type, Callable[[GameState, "Draft", Any], None]] = {}
+    #: the drawing layers it adds, by name (the drawing in :mod:`.render` knows them)
+    layers: tuple[str, ...] = ()
+    guardians = True
+    market_favors = True
+    summit_ends = True
+    hand_rituals = True
+
+    def is_on(self, s: GameState) -> bool:
+        """Whether the variant is played in this game (its record is on the state)."""
+        return getattr(s, self.record, None) is not None
+
+    # ----- setup and saves ---------------------------------------------------------------------
+
+    def setup_steps(self, steps: list[SetupStep], seed: int | str,
+                    options: dict[str, Any]) -> list[SetupStep]:
+        """Game Setup with the variant: ``steps`` (those so far) with the variant's own after
+        them, or in their place (``options`` are those of ``new_game``)."""
+        return steps
+
+    #: the section of a save that holds the record: the record writes itself (``to_save``)
+    #: and the save schema in :mod:`.state` reads it back, as the state imports nothing
+    #: above it
+    section = ""
+
+    # ----- the working copy -----------------------------------------------------------------
+
+    def thaw(self, d: "Draft") -> None:
+        """Put a mutable copy of the record on the working copy."""
+
+    def freeze(self, d: "Draft") -> dict[str, Any]:
+        """The record, frozen back (``{field: record}``); last moves first (``before_freeze``)."""
+        return {}
+
+    def before_freeze(self, d: "Draft") -> None:
+        """Anything left to settle at the end of an action."""
+
+    # ----- listing actions ------------------------------------------------------------------
+
+    def seed_actions(self, s: GameState, p: int) -> list | None:
+        """Main actions placing Seeds, when the variant replaces Flying Seed and Expand
+        Forest (None: the base game's)."""
+        return None
+
+    def main_actions(self, s: GameState, p: int) -> list:
+        """Further main actions, listed after the Seeds."""
+        return []
+
+    def seed_free_actions(self, s: GameState, p: int) -> list | None:
+        """Free actions with Seeds (take back, Flying Seed Blessing) when the variant changes
+        them (None: the base game's)."""
+        return None
+
+    def free_actions(self, s: GameState, p: int) -> list:
+        """Further free actions."""
+        return []
+
+    def second_seed_spaces(self, s: GameState, p: int) -> list[int]:
+        """Spaces holding ``p``'s Seed where a second one may still go."""
+        return []
+
+    def barred_water(self, s: GameState) -> set[int] | tuple:
+        """Water Spaces no Spirit may enter."""
+        return ()
+
+    def may_summon(self, s: GameState, ancient: str) -> bool:
+        return True
+
+    def calls_back(self, s: GameState, ancient: str) -> bool:
+        """Whether Call Ancient does something else with this Ancient (see ``call_ancient``)."""
+        return False
+
+    def decision_actions(self, s: GameState, pend: Pending) -> list:
+        """The choices of one of the variant's own decisions."""
+        return []
+
+    def refusal(self, s: GameState, action: Any) -> IllegalAction | None:
+        """The variant's rule against an action of the base game (None: no objection)."""
+        return None
+
+    # ----- applying actions -----------------------------------------------------------------
+
+    def check_flying_seed(self, s: GameState, a: Any, i: int, p: int, rule: str) -> bool:
+        return False
+
+    def flying_seed(self, d: "Draft", a: Any, i: int, p: int) -> bool:
+        return False
+
+    def second_seed(self, d: "Draft", i: int) -> None:
+        """A second Seed went onto a space holding the player's Seed."""
+
+    def put_seed(self, d: "Draft", i: int, p: int, n: int) -> bool:
+        return False
+
+    def return_seeds(self, d: "Draft", i: int) -> bool:
+        return False
+
+    def check_take_back(self, s: GameState, i: int, p: int) -> bool:
+        return False
+
+    def take_back(self, d: "Draft", i: int, p: int) -> bool:
+        return False
+
+    def gain_weather(self, d: "Draft", player: int, i: int, grow: bool) -> bool:
+        return False
+
+    def may_grow(self, d: "Draft", i: int, forced: bool) -> bool:
+        """Whether the Seed on space ``i`` grows now (on growth)."""
+        return True
+
+    def on_growth(self, d: "Draft", i: int, owner: int) -> None:
+        """A Seed grows on space ``i`` (before the Seeds go back)."""
+
+    def on_tree_removed(self, d: "Draft", i: int) -> None:
+        """The Tree on space ``i`` is about to leave the continent."""
+
+    def on_tree_moved(self, d: "Draft", origin: int, target: int) -> None:
+        """A Tree moved (Moving Trees)."""
+
+    def on_ancient_entered(self, d: "Draft", ancient: str, i: int) -> None:
+        """An Ancient Guardian moved onto space ``i``."""
+
+    def on_thorondal(self, d: "Draft", p: int, i: int) -> None:
+        """Thorondal was placed on space ``i`` and sowed a Seed next to it."""
+
+    def on_chain(self, s: GameState, d: "Draft", p: int, card: str,
+                 neighbour: str | None) -> None:
+        """A card joined a Ritual Chain next to ``neighbour``."""
+
+    def creature_ritual(self, s: GameState, d: "Draft", p: int, card: Any) -> bool:
+        """A Creature Ritual's reward, when the variant gives another one than points."""
+        return False
+
+    def land_reward(self, s: GameState, d: "Draft", p: int, points: int) -> bool:
+        """A Land Ritual's reward, when the variant gives another one than points."""
+        return False
+
+    def on_land_ritual(self, s: GameState, d: "Draft", p: int, path: list[int]) -> bool:
+        """What a Land Ritual does to the Trees on its path, when the variant changes it."""
+        return False
+
+    def on_market_refill(self, d: "Draft", deck: list[str]) -> None:
+        """Before a card is turned up from ``deck`` into the Open Market."""
+
+    def call_ancient(self, s: GameState, d: "Draft", ancient: str) -> None:
+        """Call Ancient, when ``calls_back`` says the variant handles it."""
+
+    def end_turn(self, s: GameState, d: "Draft") -> bool:
+        """End of Turn, when the variant takes it over."""
+        return False
+
+    def on_end_turn(self, d: "Draft") -> None:
+        """At the end of each turn."""
+
+    def seeds_on(self, d: "Draft", i: int) -> int | None:
+        """Seeds the majority holder has on space ``i``, when the variant stacks them."""
+        return None
+
+    def on_game_over(self, d: "Draft", waiting: list[Pending]) -> None:
+        """The game ended at once, with these decisions still waiting."""
+
+    def give_up_seed(self, d: "Draft", p: int) -> None:
+        """A Moon Card takes one of ``p``'s starting Seeds out of the game."""
+
+    # ----- invariants and the pieces a record holds -----------------------------------------
+
+    def seeds_check(self, s: GameState, p: int) -> bool:
+        """Check ``p``'s Seeds are conserved, when the variant counts them its own way."""
+        return False
+
+    def seeds_held(self, s: GameState, p: int) -> int:
+        """Seeds of ``p`` the record holds beyond one per space (base count)."""
+        return 0
+
+    def weather_held(self, s: GameState, biome: str) -> int:
+        return 0
+
+    def blessings_held(self, s: GameState, kind: str) -> int:
+        return 0
+
+    def blessings_added(self, s: GameState, kind: str) -> int:
+        """Blessings the variant brings into the game."""
+        return 0
+
+    def blessings_boxed(self, s: GameState, kind: str) -> bool:
+        """Blessings of this kind left in the box."""
+        return False
+
+    def cards_held(self, s: GameState) -> tuple[str, ...]:
+        return ()
+
+    def favors_held(self, s: GameState, ancient: str) -> int:
+        return 0
+
+    def check_invariants(self, s: GameState) -> None:
+        """Raise (``require``) if the record is out of order."""
+
+    # ----- words ---------------------------------------------------------------------------------
+
+    def summary(self, s: GameState, p: int) -> str:
+        """More about a player, for the widget's player line."""
+        return ""
+
+
+
+_REGISTERED: list[Variant] = []
+_ACTIVE: dict[tuple[bool, ...], tuple[Variant, ...]] = {}
+
+
+def register(variant: Variant) -> Variant:
+    """Make a variant known to the rules (each variant's module does it once)."""
+    _REGISTERED.append(variant)
+    _REGISTERED.sort(key=lambda v: v.order)
+    _ACTIVE.clear()
+    return variant
+
+
+def registered() -> tuple[Variant, ...]:
+    return tuple(_REGISTERED)
+
+
+def active(s: GameState) -> tuple[Variant, ...]:
+    """The variants ``s`` plays, in order: the one place that asks whether a variant is on."""
+    key = (s.family, s.coop is not None, s.woods is not None)
+    got = _ACTIVE.get(key)
+    if got is None:
+        got = _ACTIVE[key] = tuple(v for v in _REGISTERED if v.is_on(s))
+    return got
+
+
+def guardians(s: GameState) -> bool:
+    """The Ancient Guardians, Favor Tokens and Ritual Chains are in the game."""
+    return all(v.guardians for v in active(s))
+
+
+def hand_rituals(s: GameState) -> bool:
+    """Players hold Hand Rituals (not in Return of the Ancients)."""
+    return all(v.hand_rituals for v in active(s))
+
+
+class FamilyRules(Variant):
+    """The family rules: no Ancient Guardians, Favor Tokens or Ritual Chains, and the Call
+    Ancient Blessings stay in the box (assumption 'family-no-call-ancient').  The state's
+    ``family`` field is its whole record."""
+
+    name = "family rules"
+    guardians = False
+    market_favors = False
+
+    def is_on(self, s: GameState) -> bool:
+        return s.family
+
+    def blessings_boxed(self, s: GameState, kind: str) -> bool:
+        return kind in FAMILY_BOXED_BLESSINGS
+
+    def check_invariants(self, s: GameState) -> None:
+        require(s.ancients == (NOBODY,) * 3 and not s.favor_bag and not any(
+            sum(ps.favors) for ps in s.players) and set(s.market_favors) == {None},
+                "the family game has no Ancients and no Favor Tokens")
+
+
+FAMILY = register(FamilyRules())
