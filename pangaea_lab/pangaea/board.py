@@ -291,42 +291,55 @@ def _tile_cells(ed: Edition, rotation: int, offset: Hex) -> tuple[list[Hex], lis
     return place(ed.land_shape), place(ed.water_shape), place(ed.blessing_shape)
 
 
+#: a continent's hexes as whole numbers while tiles are laid (coordinates stay far below this)
+_ROW = 1 << 16
+
+
+def _num(h: Hex) -> int:
+    return h[0] * _ROW + h[1]
+
+
 def _lay_tiles(ed: Edition, biomes: list[str], rng: random.Random) -> list[Tile]:
     """Attach tiles one at a time: each touches the mountain or earlier tiles, never overlaps,
     and prefers the snuggest spots (most shared edges), chosen at random among equals."""
+    # hexes are counted as whole numbers while tiles are tried (q * _ROW + r: moving a hex by
+    # (dq, dr) adds dq * _ROW + dr), which is much quicker than pairs
     mountain = set(hexgrid.spiral((0, 0), ed.mountain_radius))
     taken: set[Hex] = set()
-    near_tiles: dict[Hex, int] = {}      # how many taken hexes touch each hex
-    near_mountain: dict[Hex, int] = {}
+    near_tiles: dict[int, int] = {}      # how many taken hexes touch each hex
+    near_mountain: dict[int, int] = {}
     for m in mountain:
         for n in hexgrid.neighbours(m):
-            near_mountain[n] = near_mountain.get(n, 0) + 1
+            near_mountain[_num(n)] = near_mountain.get(_num(n), 0) + 1
     shape = list(ed.land_shape) + list(ed.water_shape)
     rotations = [[hexgrid.rotate(c, r) for c in shape] for r in range(6)]
+    numbered = [[_num(c) for c in rotated] for rotated in rotations]
     tiles: list[Tile] = []
     for index, biome in enumerate(biomes):
         blocked = mountain | taken
+        blocked_nums = {_num(h) for h in blocked}
         frontier = sorted({n for c in blocked for n in hexgrid.neighbours(c)} - blocked)
-        seen: set[frozenset[Hex]] = set()
+        seen: set[frozenset[int]] = set()
         best: list[tuple[int, Hex]] = []
         best_score = -1
         for rotation, rotated in enumerate(rotations):
+            cells_here = numbered[rotation]
             # each way to lay this rotation with one of its hexes on the frontier, in the
             # order first met (anchor by anchor); an offset met again gives the same cells
             offsets = dict.fromkeys((a[0] - c[0], a[1] - c[1]) for a in frontier for c in rotated)
             for offset in offsets:
-                dq, dr = offset
-                moved = [(q + dq, r + dr) for q, r in rotated]
-                if not blocked.isdisjoint(moved):
+                step = offset[0] * _ROW + offset[1]
+                moved = [k + step for k in cells_here]
+                if not blocked_nums.isdisjoint(moved):
                     continue
                 cells = frozenset(moved)
                 if cells in seen:
                     continue
                 seen.add(cells)
-                touch_tiles = sum(near_tiles.get(h, 0) for h in cells)
+                touch_tiles = sum(near_tiles.get(k, 0) for k in moved)
                 if tiles and touch_tiles == 0:
                     continue  # must join the continent, not float beside the mountain
-                score = touch_tiles + 2 * sum(near_mountain.get(h, 0) for h in cells)
+                score = touch_tiles + 2 * sum(near_mountain.get(k, 0) for k in moved)
                 if score > best_score:
                     best, best_score = [], score
                 if score == best_score:
@@ -337,7 +350,7 @@ def _lay_tiles(ed: Edition, biomes: list[str], rng: random.Random) -> list[Tile]
         for h in land + water:
             taken.add(h)
             for n in hexgrid.neighbours(h):
-                near_tiles[n] = near_tiles.get(n, 0) + 1
+                near_tiles[_num(n)] = near_tiles.get(_num(n), 0) + 1
     return tiles
 
 
