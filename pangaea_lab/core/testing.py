@@ -4,11 +4,14 @@
 protocol's promises: each listed legal action applies, the old state is unchanged, JSON
 round-trips exactly, component counts are conserved (``check_invariants``), and the game ends
 within a bound.  ``check_replay`` checks the same seed gives the same game.
+``seeded_positions`` walks seeded random games, for tests that compare kept results with
+results worked out afresh.
 """
 
 from __future__ import annotations
 
-from typing import Callable
+import random
+from typing import Callable, Iterable, Iterator
 
 from .players import RandomPlayer
 from .validate import require
@@ -68,3 +71,21 @@ def check_replay(new_game: Callable[..., GameState], players: int, seed: int,
             return
         a = a.apply(bot_a.choose(a))
         b = b.apply(bot_b.choose(b))
+
+
+def seeded_positions(new_game: Callable[..., GameState], seeds: Iterable[int],
+                     players: Iterable[int], every: int = 1) -> Iterator[GameState]:
+    """Every ``every``-th position (the first and the last included when they fall on it) of
+    a random game for each player count and seed, the random moves drawn from the seed."""
+    for n in players:
+        for seed in seeds:
+            rng = random.Random(seed)
+            state = new_game(players=n, seed=seed)
+            step = 0
+            while True:
+                if step % every == 0:
+                    yield state
+                if state.is_over:
+                    break
+                state = state.apply(rng.choice(state.legal_actions()))
+                step += 1

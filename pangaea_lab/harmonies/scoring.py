@@ -183,17 +183,7 @@ def longest_loop(group: Iterable[int], nbrs, budget: int = LOOP_SEARCH_BUDGET) -
     popcount = int.bit_count
 
     def reach(frm: int, allowed: int) -> int:
-        seen, todo = 1 << frm, 1 << frm
-        while todo:
-            nxt = 0
-            bits = todo
-            while bits:
-                low = bits & -bits
-                nxt |= adj[low.bit_length() - 1]
-                bits ^= low
-            todo = nxt & allowed & ~seen
-            seen |= todo
-        return seen
+        return (1 << frm) | _reach(adj, frm, allowed)   # ``frm`` and what it reaches
 
     work = 0
     for s in range(n):

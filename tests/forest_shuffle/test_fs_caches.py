@@ -8,6 +8,7 @@ import pytest
 
 from pangaea_lab import forest_shuffle as fs
 from pangaea_lab.core.engine import thaw
+from pangaea_lab.core.testing import seeded_positions
 from pangaea_lab.core.svg import Svg
 from pangaea_lab.forest_shuffle import effects, render, rules, scoring
 from pangaea_lab.forest_shuffle.actions import PlayDweller, PlaySapling, PlayTree
@@ -17,23 +18,7 @@ from pangaea_lab.forest_shuffle.forest import Forest, Tree, can_join
 CAT = fs.catalog()
 
 
-def positions(seeds=range(5), players=(2, 3, 4, 5), every=3):
-    """Every ``every``-th position of seeded random games."""
-    for n in players:
-        for seed in seeds:
-            rng = random.Random(seed)
-            st = fs.new_game(players=n, seed=seed)
-            step = 0
-            while True:
-                if step % every == 0:
-                    yield st
-                if st.is_over:
-                    break
-                st = st.apply(rng.choice(st.legal_actions()))
-                step += 1
-
-
-POSITIONS = list(positions())
+POSITIONS = list(seeded_positions(fs.new_game, seeds=range(5), players=(2, 3, 4, 5), every=3))
 
 
 def afresh(forest: Forest) -> Forest:

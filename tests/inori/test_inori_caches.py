@@ -8,29 +8,14 @@ import pytest
 
 from pangaea_lab import inori
 from pangaea_lab.core.engine import thaw
+from pangaea_lab.core.testing import seeded_positions
 from pangaea_lab.inori import render, rules
 from pangaea_lab.inori.actions import OfferCard, OfferTree
 from pangaea_lab.inori.board import root_spaces
 from pangaea_lab.inori.scoring import majority_colours
 
 
-def positions(seeds=range(8), players=(2, 3, 4), every=1):
-    """Every ``every``-th position of seeded random games."""
-    for n in players:
-        for seed in seeds:
-            rng = random.Random(seed)
-            st = inori.new_game(players=n, seed=seed)
-            step = 0
-            while True:
-                if step % every == 0:
-                    yield st
-                if st.is_over:
-                    break
-                st = st.apply(rng.choice(st.legal_actions()))
-                step += 1
-
-
-POSITIONS = list(positions())
+POSITIONS = list(seeded_positions(inori.new_game, seeds=range(8), players=(2, 3, 4), every=1))
 
 
 def card_offers_afresh(s, player):
