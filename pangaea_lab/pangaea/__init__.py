@@ -26,10 +26,11 @@ from .edition import Edition, load_edition
 from .game import GAME
 from .rituals import (PairSummary, Position, RitualOption, best_ritual, count_shortest_paths,
                       explain_path, land_ritual_options, ritual_pairs)
-from . import arrange, render, rules, scoring, variants
+from . import arrange, render, rules, scoring, variants  # noqa: F401  (pangaea.scoring, as before)
 from .actions import PangaeaAction
 from .players import ForesterPlayer
-from .scoring import mountain_position, most_trees_holder, rank_rituals
+from .scoring import mountain_position, most_trees_holder
+from .variants import rank_rituals
 from .setup import SetupStep, new_game, setup_steps
 from .state import PLAYER_NAMES, GameState, PlayerState
 from ..core.players import GreedyPlayer, RandomPlayer
@@ -38,11 +39,12 @@ from ..core.players import GreedyPlayer, RandomPlayer
 # none of them; the game's front door (``state.apply``) reaches the rules through GAME.
 GAME.bind(new_game=new_game, state=GameState, actions=PangaeaAction,
           legal_actions=rules.legal_actions, why=rules.why, handlers=rules.HANDLERS,
-          scores=scoring.scores, to_svg=render.to_svg, load_edition=load_edition,
+          scores=variants.scores, to_svg=render.to_svg, load_edition=load_edition,
           bots={"random": RandomPlayer, "greedy": GreedyPlayer, "forester": ForesterPlayer})
 GameState.check_invariants = rules.check_invariants       # type: ignore[method-assign]
 GameState.arranged = arrange.arranged                      # type: ignore[attr-defined]
 GameState.player_summary = variants.player_summary         # type: ignore[method-assign]
+GameState.winners = variants.winners                       # type: ignore[method-assign]
 
 __all__ = [
     "AddTreetop", "BlessForesight", "BlessStrongCanopy", "MoreSeeds", "PlaceTreetop",

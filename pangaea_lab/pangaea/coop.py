@@ -23,6 +23,7 @@ import networkx as nx
 
 from ..core import hexgrid
 from ..core.errors import IllegalAction, InvalidSetup
+from ..core.protocol import ScoreBreakdown
 from ..core.validate import require
 from ..core.rng import make_rng
 from .actions import (AscendAncient, LeaveSeed, MoveShadow, PangaeaAction, PlaceScourge,
@@ -31,7 +32,6 @@ from .board import _build
 from .edition import (ANCIENTS, BLESSING_KINDS, DIFFICULTIES, CoopData, Edition,
                       load_edition, woods_data)
 from .rituals import NOBODY
-from .scoring import free_ritual
 from .state import (COOP, COOP_MARKET_SLOTS, PLAYER_NAMES, CoopRecord, GameState, Pending,
                     SetupStep, blank_state, lay_blessings)
 from .variant import Variant, register
@@ -64,6 +64,19 @@ def is_returned(steps, k: int, summit: int) -> bool:
 
 def returned(s: GameState, ancient: str) -> bool:
     return is_returned(s.coop.ancient_steps, ANCIENTS.index(ancient), s.edition.summit_steps)
+
+
+def free_ritual(s: GameState, card: Any) -> bool:
+    """The Creature Rituals of an Ancient back from exile (its marker on the summit) cost no
+    Weather Tokens."""
+    return card.kind == "creature" and s.coop.returned(card.ancient, s.edition.summit_steps)
+
+
+def team_scores(s: GameState) -> list[ScoreBreakdown]:
+    """Nobody scores points: every player shows the team's progress, the step of each
+    Ancient Marker (a returned Ancient stands on the summit)."""
+    team = tuple((f"{a} Marker step", step) for a, step in zip(ANCIENTS, s.coop.ancient_steps))
+    return [ScoreBreakdown(player=p, categories=team) for p in range(s.num_players)]
 
 
 def distances(board, start: int) -> dict[int, int]:
@@ -830,6 +843,16 @@ class CoopVariant(Variant):
 
     def favors_held(self, s: GameState, ancient: str) -> int:
         return 1   # the Ancient Marker on the mountain
+
+    def team_scores(self, s: GameState) -> list[ScoreBreakdown]:
+        return team_scores(s)
+
+    def winners(self, s: GameState) -> list[int]:
+        """Everyone wins or everyone loses."""
+        return list(range(s.num_players)) if s.coop.result == "won" else []
+
+    def free_ritual(self, s: GameState, card: Any) -> bool:
+        return free_ritual(s, card)
 
     def check_invariants(self, s: GameState) -> None:
         check_invariants(s)

@@ -26,11 +26,12 @@ from .actions import (DECISION, MAIN, ActivateFavor, BlessCallAncient, BlessFlyi
 from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard, LandCard
 from .rituals import NOBODY, RitualOption, checked_option
 # rank_rituals and ritual_points are scoring; still importable from here as before
-from .scoring import payments, rank_rituals, ritual_actions, ritual_points  # noqa: F401
+from .scoring import payments, ritual_points  # noqa: F401
 from .state import (PLAYER_NAMES, GameState, Pending, PlayerState, draw_card, is_storm,
                     market_slots, real_cards)
 from .variant import Variant
-from .variants import DECISION_OWNER, VARIANTS, active, guardians
+from .variants import (DECISION_OWNER, VARIANTS, active, free_ritual, guardians,  # noqa: F401
+                       rank_rituals, ritual_actions)
 
 OKUMA, CHELON, THORONDAL = range(3)
 
@@ -526,7 +527,7 @@ def _ritual_refusal(s: GameState, a: PlayCreature | PlayLand) -> IllegalAction |
         return IllegalAction(f"PlayCreature.pay: a payment names each kind of Weather Token of "
                              f"{list(biomes)} once, with a count.", rule="Creature Rituals")
     tokens = tuple(pay.get(b, 0) for b in biomes)
-    options = ({((), 0)} if scoring.free_ritual(s, card)   # a returned Ancient's card is free
+    options = ({((), 0)} if free_ritual(s, card)   # a returned Ancient's card is free
                else set(payments(card, ps.weather, ps.blessings[WILD], biomes)))
     if (tuple((b, t) for b, t in zip(biomes, tokens) if t), a.wild_blessings) not in options:
         return s.reject(f"That payment does not match {card.title} with what you hold "
@@ -793,7 +794,7 @@ def _do_creature(s: GameState, d: Draft, a: PlayCreature) -> None:
     card = s.card(a.card)
     pay = dict(a.pay)
     tokens = tuple(pay.get(b, 0) for b in s.edition.biomes)
-    if scoring.free_ritual(s, card):   # a returned Ancient's Ritual costs nothing
+    if free_ritual(s, card):   # a returned Ancient's Ritual costs nothing
         d.free_card = a.card
     _take_card(s, d, a.card, a.from_market)
     for k, n in enumerate(tokens):

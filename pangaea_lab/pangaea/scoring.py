@@ -1,6 +1,8 @@
-"""All of the scoring of The Dawn of Pangaea: points on the Sacred Mountain, the Most Trees
-achievement, the Wild Woods Player Board, each player's breakdown and the winner, and what a
-Ritual would score now (the points of one Ritual, every Ritual ranked best first).
+"""The scoring of The Dawn of Pangaea's base game: points on the Sacred Mountain, the Most
+Trees achievement, each player's breakdown and the winner, and what a Ritual would score now
+(the points of one Ritual, every Ritual ranked best first).  What the variants change (the
+team's progress in Return of the Ancients, the Wild Woods Player Board, a returned Ancient's
+free Rituals) they say through their hooks, asked by :mod:`.variants`, which passes it in.
 
 Every function works on a hand-built position as well as on a game in progress (see
 ``GameState.arranged``); a state is only read, never changed.
@@ -16,11 +18,11 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import lru_cache
 from itertools import product
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from ..core.protocol import ScoreBreakdown
 from .actions import PangaeaAction, PlayCreature, PlayLand
-from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard, LandCard, woods_data
+from .edition import BLESSING_KINDS, CreatureCard, LandCard
 from .rituals import RitualOption, checked_option, listed_options
 
 WILD = BLESSING_KINDS.index("Wild Weather")
@@ -75,36 +77,28 @@ def rank(totals: Sequence[int], weather_left: Sequence[int]) -> list[int]:
     return [p for p in tied if weather_left[p] == most]
 
 
-def board_points(s: Any, p: int) -> int:
-    """Wild Woods Final Scoring: the points printed on the empty slots of a Player Board
-    (0 without the expansion)."""
-    woods = s.woods
-    return woods.player_boards[p].free_points(woods_data(s.edition)) if woods is not None else 0
-
-
-def scores(s: Any) -> list[ScoreBreakdown]:
-    """Each player's points by category.  In Return of the Ancients nobody scores points:
-    every player shows the team's progress, the step of each Ancient Marker (a returned
-    Ancient stands on the summit)."""
-    if s.coop is not None:   # the record of Return of the Ancients
-        team = tuple((f"{a} Marker step", step) for a, step in zip(ANCIENTS, s.coop.ancient_steps))
-        return [ScoreBreakdown(player=p, categories=team) for p in range(s.num_players)]
+def scores(s: Any, board_points: Callable[[Any, int], int | None] | None = None
+           ) -> list[ScoreBreakdown]:
+    """Each player's points by category in the base game's points race.  ``board_points``
+    gives a player's extra Player Board points in the final scoring (None: no Player Board);
+    the variants pass theirs in (see :func:`.variants.scores`, which also lets a variant
+    replace the race altogether)."""
     final = s.is_over
     bonus = s.edition.most_trees_bonus
     return [breakdown(p, ps.creature_points, ps.land_points,
                       bonus if s.most_trees == p else 0, final,
-                      board_points(s, p) if s.woods is not None else None)
+                      board_points(s, p) if board_points is not None else None)
             for p, ps in enumerate(s.players)]
 
 
-def winners(s: Any) -> list[int]:
-    """Who wins a finished game: the best total (ties broken by :func:`rank`); in Return of
-    the Ancients everyone wins or everyone loses."""
+def winners(s: Any, breakdowns: Sequence[ScoreBreakdown] | None = None) -> list[int]:
+    """Who wins a finished game of the points race: the best total (ties broken by
+    :func:`rank`), from ``breakdowns`` (default: :func:`scores`)."""
     if not s.is_over:
         return []
-    if s.coop is not None:
-        return list(range(s.num_players)) if s.coop.result == "won" else []
-    return rank([b.total for b in scores(s)], [sum(ps.weather) for ps in s.players])
+    if breakdowns is None:
+        breakdowns = scores(s)
+    return rank([b.total for b in breakdowns], [sum(ps.weather) for ps in s.players])
 
 
 # ----- what a Ritual scores now -------------------------------------------------------------
@@ -129,17 +123,17 @@ def payments(card: CreatureCard, have: tuple[int, ...], wild_blessings: int,
         yield tuple((b, t) for b, t in zip(biomes, tokens) if t), used_wild
 
 
-def free_ritual(s: Any, card: Any) -> bool:
-    """Return of the Ancients: the Creature Rituals of an Ancient back from exile (its marker
-    on the summit) cost no Weather Tokens."""
-    return (s.coop is not None and card.kind == "creature"
-            and s.coop.returned(card.ancient, s.edition.summit_steps))
+def never_free(s: Any, card: Any) -> bool:
+    """In the base game every Creature Ritual is paid for."""
+    return False
 
 
-def ritual_actions(s: Any, player: int) -> list[PangaeaAction]:
+def ritual_actions(s: Any, player: int,
+                   free: Callable[[Any, Any], bool] = never_free) -> list[PangaeaAction]:
     """Every Ritual ``player`` could perform now with a card from their hand or the Open
     Market: Land Rituals along each listed path (see :func:`~.rituals.listed_options`),
-    Creature Rituals with each way to pay."""
+    Creature Rituals with each way to pay (none for a card ``free(s, card)`` says costs
+    nothing: the variants say so, see :func:`.variants.free_ritual`)."""
     ps = s.players[player]
     out: list[PangaeaAction] = []
     pos = s.position
@@ -148,10 +142,10 @@ def ritual_actions(s: Any, player: int) -> list[PangaeaAction]:
         card = s.card(card_id)
         where = "market" if from_market else "hand"
         if isinstance(card, CreatureCard):
-            free = free_ritual(s, card)                # a returned Ancient's card costs nothing
-            out += _creature_actions(card_id, card, from_market, free,
-                                     () if free else ps.weather,
-                                     0 if free else ps.blessings[WILD], s.edition.biomes)
+            gratis = free(s, card)
+            out += _creature_actions(card_id, card, from_market, gratis,
+                                     () if gratis else ps.weather,
+                                     0 if gratis else ps.blessings[WILD], s.edition.biomes)
         else:
             for opt in listed_options(pos, player, card):
                 a = PlayLand(card_id, from_market, opt.path)
@@ -192,15 +186,17 @@ def ritual_points(s: Any, action: PangaeaAction, player: int | None = None) -> i
     return 0
 
 
-def rank_rituals(s: Any, player: int | None = None) -> list[tuple[int, PangaeaAction]]:
+def rank_rituals(s: Any, player: int | None = None,
+                 free: Callable[[Any, Any], bool] = never_free
+                 ) -> list[tuple[int, PangaeaAction]]:
     """Every Ritual the player can perform now (hand and market; Land Rituals with every
     start, end and shortest path, or one path per score between two Trees joined by very many
-    paths, see :func:`~.rituals.listed_options`; Creature Rituals with every payment), best
-    first, as ``(points, action)``."""
+    paths, see :func:`~.rituals.listed_options`; Creature Rituals with every payment, ``free``
+    as for :func:`ritual_actions`), best first, as ``(points, action)``."""
     player = s.turn_player if player is None else player
     points: dict[str, dict] = {}
     ranked = []
-    for a in ritual_actions(s, player):
+    for a in ritual_actions(s, player, free):
         if isinstance(a, PlayLand):
             if a.card not in points:
                 points[a.card] = {o.path: o.points for o in

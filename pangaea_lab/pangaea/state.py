@@ -309,8 +309,8 @@ class GameState(BaseState):
     def is_over(self) -> bool:
         return self.phase == "over"
 
-    def winners(self) -> list[int]:
-        return scoring.winners(self)
+    # ``winners`` (the variants may decide them) is bound by the package, from :mod:`.variants`;
+    # ``scores`` comes from GAME, also from :mod:`.variants`.
 
     def outcome(self) -> str:
         """How a co-op game ended, for the widget's last line ("" for the competitive game)."""

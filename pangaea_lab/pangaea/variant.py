@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any, Callable, TYPE_CHECKING
 
 from ..core.errors import IllegalAction
+from ..core.protocol import ScoreBreakdown
 from ..core.validate import require
 from .rituals import NOBODY
 from .state import FAMILY_BOXED_BLESSINGS, GameState, Pending, SetupStep
@@ -208,6 +209,25 @@ class Variant:
 
     def give_up_seed(self, d: "Draft", p: int) -> None:
         """A Moon Card takes one of ``p``'s starting Seeds out of the game."""
+
+    # ----- scoring ------------------------------------------------------------------------
+
+    def team_scores(self, s: GameState) -> list[ScoreBreakdown] | None:
+        """Each player's breakdown, when the variant replaces the points race (None: the
+        base game's, see :func:`.scoring.scores`)."""
+        return None
+
+    def winners(self, s: GameState) -> list[int] | None:
+        """Who wins a finished game, when the variant decides it (None: the best total)."""
+        return None
+
+    def free_ritual(self, s: GameState, card: Any) -> bool:
+        """Whether this card's Creature Ritual costs no Weather Tokens."""
+        return False
+
+    def board_points(self, s: GameState, p: int) -> int | None:
+        """``p``'s Player Board points in the final scoring (None: no Player Board)."""
+        return None
 
     # ----- invariants and the pieces a record holds -----------------------------------------
 

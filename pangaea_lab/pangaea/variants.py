@@ -11,8 +11,10 @@ gives those a state plays); the rules call their hooks in this order.
 
 from __future__ import annotations
 
+from ..core.protocol import ScoreBreakdown
 from . import coop, scoring, woods  # noqa: F401  (each registers its variant)
 from .edition import ANCIENTS, BLESSING_KINDS
+from .actions import PangaeaAction
 from .state import GameState, add_decisions
 from .variant import Variant, active, guardians, registered  # noqa: F401
 
@@ -24,6 +26,65 @@ for _v in VARIANTS:
 
 #: which variant owns each of the variants' decisions
 DECISION_OWNER = {kind: v for v in VARIANTS for kind in v.decisions}
+
+
+# ----- scoring: the base game's (:mod:`.scoring`) with what the variants change ----------------
+
+
+def board_points(s: GameState, p: int) -> int | None:
+    """``p``'s Player Board points in the final scoring, from the first variant that has a
+    Player Board (None: none has)."""
+    for v in active(s):
+        points = v.board_points(s, p)
+        if points is not None:
+            return points
+    return None
+
+
+def scores(s: GameState) -> list[ScoreBreakdown]:
+    """Each player's points by category (bound as the game's ``scores``): the first variant
+    that replaces the points race gives them (Return of the Ancients: the team's progress),
+    otherwise the base game's, with a variant's Player Board in the final scoring.
+
+    >>> from pangaea_lab import pangaea
+    >>> [c for c, _ in scores(pangaea.new_game(players=1, seed=3, mode="coop"))[0].categories]
+    ['Okuma Marker step', 'Chelon Marker step', 'Thorondal Marker step']
+    """
+    for v in active(s):
+        team = v.team_scores(s)
+        if team is not None:
+            return team
+    return scoring.scores(s, board_points)
+
+
+def winners(s: GameState) -> list[int]:
+    """Who wins a finished game (bound as ``GameState.winners``): the first variant that
+    decides it (Return of the Ancients: everyone or no one), otherwise the best total."""
+    if not s.is_over:
+        return []
+    for v in active(s):
+        won = v.winners(s)
+        if won is not None:
+            return won
+    return scoring.winners(s, scores(s))
+
+
+def free_ritual(s: GameState, card) -> bool:
+    """Whether a card's Creature Ritual costs no Weather Tokens (a returned Ancient's, in
+    Return of the Ancients)."""
+    return any(v.free_ritual(s, card) for v in active(s))
+
+
+def ritual_actions(s: GameState, player: int) -> list[PangaeaAction]:
+    """Every Ritual ``player`` could perform now (see :func:`.scoring.ritual_actions`), free
+    ones as the variants say."""
+    return scoring.ritual_actions(s, player, free_ritual)
+
+
+def rank_rituals(s: GameState, player: int | None = None) -> list[tuple[int, PangaeaAction]]:
+    """Every Ritual the player can perform now, best first, as ``(points, action)`` (see
+    :func:`.scoring.rank_rituals`), free ones as the variants say."""
+    return scoring.rank_rituals(s, player, free_ritual)
 
 
 def player_summary(s: GameState, player: int) -> str:

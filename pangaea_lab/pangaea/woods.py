@@ -35,7 +35,6 @@ from .actions import (AddTreetop, BlessFlyingSeed, BlessForesight, BlessStrongCa
 from .board import stormy_board
 from .edition import BLESSING_KINDS, Edition, woods_data
 from .rituals import NOBODY
-from .scoring import board_points  # noqa: F401  (the Player Board's points, still found here)
 from .state import (PLAYER_NAMES, STORM, GameState, Pending, PlayerBoard, SetupStep,
                     WoodsRecord, is_storm, storm_ids)
 from .variant import Variant, hand_rituals, register
@@ -783,6 +782,13 @@ def seed_free_actions(s: GameState, p: int) -> list[PangaeaAction]:
 # the variant
 
 
+def board_points(s: GameState, p: int) -> int:
+    """Final Scoring: the points printed on the empty slots of a Player Board (0 without the
+    expansion)."""
+    woods = s.woods
+    return woods.player_boards[p].free_points(woods_data(s.edition)) if woods is not None else 0
+
+
 class WoodsVariant(Variant):
     """Wild Woods as a variant: its record is ``state.woods``; it replaces the Seed actions
     (Seed Competition, sowing by range), what a Land Ritual does to its Trees (down a level),
@@ -932,6 +938,9 @@ class WoodsVariant(Variant):
 
     def blessings_added(self, s: GameState, kind: str) -> int:
         return dict(woods_data(s.edition).blessings).get(kind, 0)
+
+    def board_points(self, s: GameState, p: int) -> int:
+        return board_points(s, p)
 
     def check_invariants(self, s: GameState) -> None:
         check_invariants(s)

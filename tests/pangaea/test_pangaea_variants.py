@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from pangaea_lab import pangaea
+from pangaea_lab.pangaea import scoring, variants
 from pangaea_lab.pangaea import state as state_module
 from pangaea_lab.pangaea.state import CoopRecord, GameState, WoodsRecord
 from pangaea_lab.pangaea.variant import Variant, active
@@ -43,6 +44,68 @@ def test_no_rule_module_tests_a_mode_flag():
 def test_the_grep_finds_a_flag():
     assert FLAG.search("if s.wild_woods:") and FLAG.search("s.mode == COOP")
     assert FLAG.search("    if not s.family:") and not FLAG.search('"family": self.family,')
+
+
+#: a variant's record read or tested (``s.coop``, ``state.woods``, ``woods is not None``);
+#: a relative import (``from .coop import``) is no read
+RECORD = re.compile(r"\w\.(coop|woods)\b|\b(coop|woods)\s+is\s+(not\s+)?None\b")
+
+#: the modules allowed to read the variants' records, each with its reason
+RECORD_ALLOWED = {
+    "variant.py": "the dispatch: which variants a state plays",
+    "variants.py": "the dispatch, asking the active variants",
+    "coop.py": "Return of the Ancients, keeper of its record",
+    "woods.py": "Wild Woods, keeper of its record",
+    "game.py": "the Game object and its options",
+    "setup.py": "Game Setup makes the records",
+    "state.py": "the state holds the records, checks and saves them",
+    "edition.py": "the edition's own Wild Woods data (``ed.woods``), not the record",
+    "render.py": "the drawing's variant layers show what the records hold",
+    "widgets.py": "a doctest shows which records a game holds",
+    "players.py": "computer player heuristics (the team's interest, the Player Board)",
+    "arrange.py": "hand-made lesson positions fill in the records",
+    "exercises/ancients_and_woods.py": "exercises about the variants ask about their records",
+}
+
+
+def test_no_rule_module_reads_a_variant_record():
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if str(path.relative_to(PACKAGE)) in RECORD_ALLOWED:
+            continue
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            code = line.split("#", 1)[0]
+            if RECORD.search(code):
+                found.append(f"{path.relative_to(PACKAGE)}:{n}: {line.strip()}")
+    assert not found, "variant records read outside the variants:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("name", ["scoring.py", "rules.py"])
+def test_scoring_and_rules_never_mention_a_record(name):
+    assert name not in RECORD_ALLOWED
+    text = (PACKAGE / name).read_text()
+    assert not re.search(r"\w\.(coop|woods)\b", text), name
+
+
+def test_the_grep_finds_a_record():
+    assert RECORD.search("if s.coop is not None:") and RECORD.search("    return s.woods.boards")
+    assert RECORD.search("woods = state.woods") and RECORD.search("if woods is None:")
+    assert not RECORD.search("from .coop import VARIANT") and not RECORD.search("coop_data(ed)")
+    assert all((PACKAGE / name).exists() for name in RECORD_ALLOWED)
+
+
+@pytest.mark.parametrize("options", [
+    dict(players=2), dict(players=1, mode="coop"), dict(players=2, wild_woods=True),
+    dict(players=2, mode="coop", wild_woods=True)])
+def test_scores_and_winners_come_from_the_variants(options):
+    s = pangaea.new_game(seed=6, **options)
+    assert pangaea.GAME.scores(s) == variants.scores(s) == s.scores()
+    assert s.winners() == variants.winners(s) == []
+    coop = "mode" in options
+    names = [c for c, _ in s.scores()[0].categories]
+    assert (names[0] == "Okuma Marker step") == coop
+    if not coop:
+        assert s.scores() == scoring.scores(s)   # the Player Board counts only at the end
 
 
 def test_the_state_holds_the_base_fields_and_one_record_per_variant():
