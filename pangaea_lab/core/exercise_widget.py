@@ -19,12 +19,12 @@ build these on the kernel's one :data:`PROGRESS`.
 from __future__ import annotations
 
 import re
-from html import escape, unescape
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from html import escape
+from typing import TYPE_CHECKING, Any, Callable
 
 from .board_widget import clickable_board
 from .errors import InvalidSetup
-from .exercises import Exercise, Verdict, get
+from .exercises import Exercise, Verdict, get, space_labels
 
 if TYPE_CHECKING:  # pragma: no cover
     import ipywidgets
@@ -72,29 +72,6 @@ def reason_text(verdict: Verdict) -> str:
     if stripped != reason:
         return stripped[:1].upper() + stripped[1:]
     return reason
-
-
-def space_labels(drawing: str) -> dict[tuple[int, ...], str]:
-    """Each clickable space of a drawing (``data-cell``) with the words a learner reads for
-    it: the drawing's own tooltip for the space (what is on it), else its coordinates.
-
-    >>> space_labels('<g data-cell="2,1"><title>(2, 1) Sun land</title></g>'
-    ...              '<g data-cell="0,1"><title>space 3: gain &amp; pay</title></g><g data-cell="1,1"/>')
-    {(2, 1): '(2, 1) Sun land', (0, 1): 'space 3: gain & pay', (1, 1): '(1, 1)'}
-    """
-    labels: dict[tuple[int, ...], str] = {}
-    for found in re.finditer(r'data-cell="(-?\d+(?:,-?\d+)*)"[^>]*?(/?)>'
-                             r'(?:\s*<title>([^<]*)</title>)?', drawing):
-        cell = tuple(int(x) for x in found.group(1).split(","))
-        title = unescape(found.group(3) or "").strip() if not found.group(2) else ""
-        if cell not in labels:
-            labels[cell] = (title[:57] + "..." if len(title) > 60 else title) or cell_text(cell)
-    return labels
-
-
-def cell_text(cell: Iterable[int]) -> str:
-    """A space as the learner reads it: ``(2, 1)``."""
-    return "(" + ", ".join(str(c) for c in cell) + ")"
 
 
 class ExerciseModel:
@@ -284,9 +261,10 @@ class ExerciseModel:
         if kind in ("cells", "path"):
             if not self.selection:
                 return "no space clicked yet"
+            words = self.exercise.cell_words
             if kind == "path":
-                return " → ".join(cell_text(c) for c in self.selection)
-            return ", ".join(cell_text(c) for c in self.selection)
+                return " → ".join(words(c) for c in self.selection)
+            return ", ".join(words(c) for c in self.selection)
         if kind in ("choice", "choices"):
             if not self.picked:
                 return "nothing picked yet"

@@ -23,7 +23,9 @@ Answer kinds (what a learner does to answer):
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from html import unescape
 from typing import Any, Callable, Iterable
 
 from .errors import IllegalAction, InvalidSetup
@@ -68,6 +70,29 @@ def _normalise(kind: str, answer: Any) -> Any:
     if isinstance(answer, bool) or not isinstance(answer, int):
         raise IllegalAction(f"a whole number is expected, not {answer!r}")
     return answer
+
+
+def cell_text(cell: Iterable[int]) -> str:
+    """A space's coordinates as the learner reads them: ``(2, 1)``."""
+    return "(" + ", ".join(str(c) for c in cell) + ")"
+
+
+def space_labels(drawing: str) -> dict[tuple[int, ...], str]:
+    """Each clickable space of a drawing (``data-cell``) with the words a learner reads for
+    it: the drawing's own tooltip for the space (what is on it), else its coordinates.
+
+    >>> space_labels('<g data-cell="2,1"><title>(2, 1) Sun land</title></g>'
+    ...              '<g data-cell="0,1"><title>space 3: gain &amp; pay</title></g><g data-cell="1,1"/>')
+    {(2, 1): '(2, 1) Sun land', (0, 1): 'space 3: gain & pay', (1, 1): '(1, 1)'}
+    """
+    labels: dict[tuple[int, ...], str] = {}
+    for found in re.finditer(r'data-cell="(-?\d+(?:,-?\d+)*)"[^>]*?(/?)>'
+                             r'(?:\s*<title>([^<]*)</title>)?', drawing):
+        cell = tuple(int(x) for x in found.group(1).split(","))
+        title = unescape(found.group(3) or "").strip() if not found.group(2) else ""
+        if cell not in labels:
+            labels[cell] = (title[:57] + "..." if len(title) > 60 else title) or cell_text(cell)
+    return labels
 
 
 @dataclass
@@ -136,8 +161,17 @@ class Exercise:
         if self.answer_kind == "number":
             return str(self.answer)
         if self.answer_kind == "path":
-            return " → ".join(str(c) for c in self.answer)
-        return ", ".join(str(c) for c in sorted(self.answer)) or "no space"
+            return " → ".join(self.cell_words(c) for c in self.answer)
+        return ", ".join(self.cell_words(c) for c in sorted(self.answer)) or "no space"
+
+    def cell_words(self, cell: Cell) -> str:
+        """A space in the words the learner reads on the board: the drawing's tooltip for it
+        ("(-1, 2) Sun land", "(0, 1): yellow (field)", "Birch (tree 1)"), else its
+        coordinates.  A game may say it otherwise by overriding this."""
+        labels = self.__dict__.get("_labels")
+        if labels is None:
+            labels = self.__dict__["_labels"] = space_labels(self.svg()) if self.draw else {}
+        return labels.get(tuple(cell)) or cell_text(cell)
 
     def svg(self, marked: Iterable[Cell] = ()) -> str:
         """The position with ``marked`` cells highlighted ("" when the exercise has no board)."""

@@ -152,6 +152,10 @@ class SpacesExercise(Exercise):
     """An exercise answered by clicking spaces, whose answer is said in words ("card 2,
     space 3; Great Tree space T4") rather than as numbers."""
 
+    def cell_words(self, cell: Cell) -> str:
+        state = self.context.get("state")
+        return cell_name(state, cell) if state is not None else super().cell_words(cell)
+
     def answer_text(self) -> str:
         state = self.context.get("state")
         if state is None or self.answer_kind not in ("cells", "path"):
