@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
 from .errors import IllegalAction, PangaeaLabError
-from .validate import check_action, guarded_apply
+from .validate import guarded_apply
 
 # ----- the working copy ---------------------------------------------------------------------
 
@@ -248,8 +248,9 @@ def legal_set(state: Any) -> frozenset:
 
 
 def listed(state: Any, action: Any) -> bool:
-    """Is ``action`` among the state's listed legal actions?"""
-    return action in legal_set(state)
+    """Is ``action`` among the state's listed legal actions?  The very object taken from the
+    list is recognised at once (:func:`is_listed_object`); any other is compared by value."""
+    return is_listed_object(state, action) or action in legal_set(state)
 
 
 def front_door(game: Any, state: Any, action: Any) -> Any:

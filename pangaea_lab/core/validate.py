@@ -72,11 +72,15 @@ def kind_of(value: Any) -> str:
     return type(value).__name__
 
 
-def _show(value: Any) -> str:
+def show(value: Any) -> str:
+    """A value as a short text for an error message (a huge number by its digit count)."""
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**12:
         return f"a number of {len(str(abs(value)))} digits"
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+_show = show
 
 
 def count(value: Any, where: str, low: int = 0, high: int = 10_000) -> int:

@@ -231,9 +231,6 @@ def why(state: GameState, action: Action) -> IllegalAction | None:
     few legal actions of the same kind as alternatives)."""
     if state.over:
         return state.reject("the game is over", rule="End of the game")
-    for legal in state._cache.get("legal", ()):
-        if legal is action:     # one of the listed actions itself (the usual case)
-            return None
     if listed(state, action):
         return None
     decision = pending(state)

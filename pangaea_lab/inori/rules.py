@@ -15,12 +15,11 @@ from __future__ import annotations
 import json
 from dataclasses import fields
 from functools import lru_cache
-from itertools import repeat
 from operator import is_, itemgetter
 from types import SimpleNamespace
 from typing import Any
 
-from ..core.engine import Handlers, WorkingCopy
+from ..core.engine import Handlers, WorkingCopy, is_listed_object
 from ..core.errors import IllegalAction
 from ..core.jsonio import dumps
 from ..core.protocol import Action
@@ -730,7 +729,7 @@ def _candidates(s: GameState, a: Action) -> list[Action]:
 def why(s: GameState, a: Action) -> IllegalAction | None:
     """``None`` if the rules allow ``a`` now, else the :class:`IllegalAction` that says why
     (the reason, the rule section, and a few legal actions of the same kind)."""
-    if any(map(is_, s.legal_actions(), repeat(a))) or a in _candidates(s, a):
+    if is_listed_object(s, a) or a in _candidates(s, a):
         return None     # (an action taken from the list is found by identity first)
     legal = s.legal_actions()
     same = [x for x in legal if type(x) is type(a)] or legal

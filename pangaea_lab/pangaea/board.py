@@ -26,6 +26,7 @@ import networkx as nx
 from ..core import hexgrid
 from ..core.errors import IllegalAction, InvalidData, InvalidSetup
 from ..core.hexgrid import Hex
+from ..core.validate import show
 from ..core.rng import make_rng
 from .edition import Edition, tiles_per_player
 
@@ -210,22 +211,16 @@ def _custom_cell(cell: object, where: str) -> Hex:
     if (not isinstance(cell, (tuple, list)) or len(cell) != 2
             or any(isinstance(c, bool) or not isinstance(c, int) for c in cell)):
         raise InvalidData(f"{where}: expected a space (q, r) of two whole numbers, got "
-                          f"{_shown(cell)}")
+                          f"{show(cell)}")
     if any(abs(c) > MAX_COORDINATE for c in cell):
         raise InvalidData(f"{where}: a space's coordinates run from -{MAX_COORDINATE} to "
-                          f"{MAX_COORDINATE}, got {_shown(cell)}")
+                          f"{MAX_COORDINATE}, got {show(cell)}")
     return (cell[0], cell[1])
-
-
-def _shown(value: object) -> str:
-    text = repr(value) if not isinstance(value, int) or abs(value) < 10**12 else \
-        f"a number of {len(str(abs(value)))} digits"
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _custom_cells(cells: object, where: str) -> list[Hex]:
     if isinstance(cells, (str, bytes)) or not isinstance(cells, Iterable):
-        raise InvalidData(f"{where}: expected a list of spaces, got {_shown(cells)}")
+        raise InvalidData(f"{where}: expected a list of spaces, got {show(cells)}")
     out = []
     for k, cell in enumerate(cells):
         if k >= MAX_CUSTOM_SPACES:
@@ -260,17 +255,17 @@ def custom_board(spaces: Mapping[Hex, tuple[str, str]], blessing: Iterable[Hex] 
         raise InvalidData("spaces: a board needs at least one space")
     checked: dict[Hex, tuple[str, str]] = {}
     for cell, value in spaces.items():
-        where = f"spaces[{_shown(cell)}]"
+        where = f"spaces[{show(cell)}]"
         key = _custom_cell(cell, where)
         if key in checked:
             raise InvalidData(f"{where}: the space is given twice")
         if not isinstance(value, (tuple, list)) or len(value) != 2:
-            raise InvalidData(f"{where}: expected (terrain, biome), got {_shown(value)}")
+            raise InvalidData(f"{where}: expected (terrain, biome), got {show(value)}")
         terrain, biome = value
         if terrain not in (LAND, WATER):
-            raise InvalidData(f"{where}: terrain must be 'land' or 'water', not {_shown(terrain)}")
+            raise InvalidData(f"{where}: terrain must be 'land' or 'water', not {show(terrain)}")
         if not isinstance(biome, str) or not 0 < len(biome) <= 40:
-            raise InvalidData(f"{where}: expected a biome name, got {_shown(biome)}")
+            raise InvalidData(f"{where}: expected a biome name, got {show(biome)}")
         checked[key] = (terrain, biome)
     marked = set(_custom_cells(blessing, "blessing"))
     for cell in sorted(marked):
