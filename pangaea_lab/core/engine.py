@@ -261,7 +261,13 @@ def front_door(game: Any, state: Any, action: Any) -> Any:
        ``None`` when the rules allow it;
     3. the handler for the action's type returns the new state.
     A failure on a value no rule foresaw is reported as :class:`IllegalAction` unless the
-    action was legal (then it is the engine's fault and shows as it is)."""
+    action was legal (then it is the engine's fault and shows as it is).
+
+    The very object the state listed among its legal actions is legal by definition and was
+    made by the rules (its fields need no check): it goes straight to its handler."""
+    if is_listed_object(state, action):
+        return game.part("handlers")(state, action)
+
     def run() -> Any:
         refusal = game.why(state, action)
         if refusal is not None:
@@ -269,8 +275,7 @@ def front_door(game: Any, state: Any, action: Any) -> Any:
                 raise TypeError(f"{game.title}: why() must return an IllegalAction or None")
             raise refusal
         return game.part("handlers")(state, action)
-    return guarded_apply(state, action, game.part("actions"), run, game.title,
-                         typed=is_listed_object(state, action))
+    return guarded_apply(state, action, game.part("actions"), run, game.title)
 
 
 def is_listed_object(state: Any, action: Any) -> bool:
