@@ -6,8 +6,10 @@ it), sets its ``clicked`` trait to ``"q,r"``; the step-through widget listens an
 action on that space.  The keyboard does the same: Tab reaches the board (one Tab stop, on
 the space last in focus), the arrow keys move to the nearest space in their direction, Space
 chooses the space in focus (``clicked``) and Enter plays it (``played``); the space in focus
-is outlined.  It needs the small ``anywidget`` package; :func:`clickable_board`
-falls back to a plain HTML widget (no clicks) without it.
+is outlined.  A drawing wider than the window is shrunk to fit it (and its text with it); a
+button above it then offers the drawing at its full size, readable, scrolling sideways.
+It needs the small ``anywidget`` package; :func:`clickable_board` falls back to a plain HTML
+widget (no clicks) without it.
 """
 
 from __future__ import annotations
@@ -89,10 +91,36 @@ function render({ model, el }) {
       s.node.classList.add("pl-space");
     }
   };
+  // A drawing wider than the window shrinks to fit it, and so does its text.  Then a button
+  // above it offers the drawing at its full size (its text readable), scrolling sideways.
+  const bar = document.createElement("div");
+  bar.className = "pl-board-size";
+  const sizeButton = document.createElement("button");
+  sizeButton.type = "button";
+  sizeButton.className = "pl-size-toggle";
+  bar.appendChild(sizeButton);
+  const frame = document.createElement("div");
+  frame.className = "pl-board-frame";
+  el.append(bar, frame);
+  let full = false;
+  const fit = () => {
+    el.classList.toggle("pl-full-size", full);
+    sizeButton.setAttribute("aria-pressed", full ? "true" : "false");
+    sizeButton.textContent = full ? "Fit the drawing to the window"
+                                  : "Larger text: the drawing at full size (scroll sideways)";
+    const svg = frame.querySelector("svg");
+    const natural = svg ? parseFloat(svg.getAttribute("width")) : 0;
+    const shown = svg ? svg.getBoundingClientRect().width : 0;
+    // offered only while the drawing is shrunk (or shown at full size on request)
+    bar.hidden = !full && !(natural && shown && shown < natural - 1);
+  };
+  sizeButton.addEventListener("click", () => { full = !full; fit(); });
+  if (typeof ResizeObserver !== "undefined") new ResizeObserver(fit).observe(el);
   const draw = () => {
     const hadFocus = el.contains(document.activeElement);
-    el.innerHTML = model.get("value");
+    frame.innerHTML = model.get("value");
     prepare();
+    fit();
     if (hadFocus && current !== null) {
       const again = spaces(el).find((s) => s.cell === current);
       if (again) again.node.focus();
@@ -142,6 +170,13 @@ _STYLE = """
   stroke: #141414 !important; stroke-width: 5px !important; stroke-dasharray: none !important;
   filter: drop-shadow(0 0 2px #ffe14a) drop-shadow(0 0 2px #ffe14a); }
 .pl-clickable-board svg { max-width: 100%; height: auto; }
+.pl-clickable-board .pl-board-size { margin: 0 0 4px 0; }
+.pl-clickable-board .pl-board-size[hidden] { display: none; }
+.pl-clickable-board .pl-size-toggle { font-size: 14px; padding: 3px 8px; cursor: pointer; }
+.pl-clickable-board .pl-size-toggle:focus-visible { outline: 3px solid #141414;
+  outline-offset: 2px; }
+.pl-clickable-board.pl-full-size .pl-board-frame { overflow-x: auto; max-width: 100%; }
+.pl-clickable-board.pl-full-size svg { max-width: none !important; }
 """
 
 

@@ -139,3 +139,61 @@ def test_tab_reaches_a_space_and_enter_plays_it_in_lab(lab_page):
     open_in_lab(lab_page, STEP_THROUGH["pangaea"])
     check_keyboard_play(lab_page.page, where)
     assert_clean(lab_page, where)
+
+
+_SIZE_JS = """
+() => {
+  const board = document.querySelector('.pl-step-through .pl-clickable-board');
+  const svg = board.querySelector('.pl-board-frame svg');
+  const bar = board.querySelector('.pl-board-size');
+  const button = bar.querySelector('button.pl-size-toggle');
+  const frame = board.querySelector('.pl-board-frame');
+  const shown = svg.getBoundingClientRect().width;
+  const scale = shown / svg.viewBox.baseVal.width;
+  let smallest = Infinity;
+  for (const text of svg.querySelectorAll('text'))
+    smallest = Math.min(smallest, parseFloat(text.getAttribute('font-size')) * scale);
+  return {offered: !bar.hidden && bar.getBoundingClientRect().height > 0,
+          pressed: button.getAttribute('aria-pressed'), label: button.textContent,
+          smallest: smallest, shown: shown, natural: parseFloat(svg.getAttribute('width')),
+          scrolls: frame.scrollWidth > frame.clientWidth + 1};
+}
+"""
+
+
+@pytest.mark.xdist_group("voila")
+def test_a_shrunk_drawing_offers_its_full_size_in_voila(voila, page):
+    """In a narrow window the widest board (Inori's) shrinks, and its text with it; the button
+    above it shows the drawing at full size (text at least 11 px, scrolling sideways inside
+    its frame) and, pressed again, fits it to the window again.  In a wide window where the
+    board fits, no button is offered."""
+    where = f"Voilà at 768 px, {STEP_THROUGH['inori']}"
+    page.page.set_viewport_size(NARROW)
+    voila_page_with(page, voila, STEP_THROUGH["inori"], ".pl-step-through .pl-board svg", where)
+    tab = page.page
+    fitted = tab.evaluate(_SIZE_JS)
+    assert fitted["shown"] < fitted["natural"] - 1, f"{where}: the board is not shrunk: {fitted}"
+    assert fitted["offered"] and fitted["pressed"] == "false", \
+        f"{where}: a shrunk board offers no full size: {fitted}"
+    assert fitted["smallest"] < 11, f"{where}: {fitted}"
+    tab.locator(".pl-step-through button.pl-size-toggle").first.click(timeout=CLICK)
+    _wait_until(tab, f"{where}: the full-size button did nothing",
+                lambda: tab.evaluate(_SIZE_JS)["pressed"] == "true")
+    full = tab.evaluate(_SIZE_JS)
+    assert abs(full["shown"] - full["natural"]) <= 1, f"{where}: not at full size: {full}"
+    assert full["smallest"] >= 10.9, f"{where}: text still small at full size: {full}"
+    assert full["scrolls"] and full["offered"], f"{where}: {full}"
+    assert "Fit" in full["label"], f"{where}: the button does not say how to go back: {full}"
+    screenshot(tab, "voila_768_inori_full_size")
+    tab.locator(".pl-step-through button.pl-size-toggle").first.click(timeout=CLICK)
+    _wait_until(tab, f"{where}: the board was not fitted to the window again",
+                lambda: tab.evaluate(_SIZE_JS)["pressed"] == "false")
+    again = tab.evaluate(_SIZE_JS)
+    assert not again["scrolls"] and again["shown"] < again["natural"] - 1, f"{where}: {again}"
+    problems = tab.evaluate(_OVERFLOW_JS)
+    assert not problems, f"{where}: too wide for the window:\n" + "\n".join(problems)
+    # a wide window: the board fits, nothing offered
+    tab.set_viewport_size({"width": 1900, "height": 1000})
+    _wait_until(tab, f"{where}: at 1900 px the full-size button is still offered",
+                lambda: not tab.evaluate(_SIZE_JS)["offered"])
+    assert_clean(page, where)
