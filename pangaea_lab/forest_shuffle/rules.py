@@ -269,6 +269,194 @@ class Work(WorkingCopy):
         self.pending.insert(0, Step(kind, action.card, cost, (), placement, via))  # type: ignore[attr-defined]
 
 
+# ----- quick moves --------------------------------------------------------------------------
+#
+# The commonest actions (a draw, a play that leaves a cost to pay, a payment that is not the
+# last, a skipped option) change a few fields in ways known in advance: they build the new
+# state straight from the old one.  Each returns None where the working copy must do the work
+# (anything that ends in a placed card's effects), and tests check that both ways give the
+# same state for every listed action of many seeded positions.
+
+
+def _remade(values: dict) -> GameState:
+    """The state with the fields ``values`` (made as :meth:`Work.freeze` makes one)."""
+    values["_caves_counted"] = True     # a private note: its forests count its caves
+    new = object.__new__(GameState)
+    new.__dict__.update(values)
+    return new
+
+
+def _quick_end_game(v: dict, why: str) -> None:
+    v["phase"] = "over"
+    v["ended_by"] = why
+    v["pending"] = ()
+    v["busy"] = False
+
+
+def _quick_top_card(v: dict) -> int | None:
+    """:meth:`Work.draw_from_deck` on the fields ``v``."""
+    deck = v["deck"]
+    winter = v["winter"]
+    while True:
+        if not deck:
+            v["deck"], v["winter"] = deck, winter
+            _quick_end_game(v, "the deck ran out")
+            return None
+        card = deck[0]
+        deck = deck[1:]
+        if card in _WINTER:
+            winter += (card,)
+            if len(winter) >= 3:
+                v["deck"], v["winter"] = deck, winter
+                _quick_end_game(v, "the third winter card was revealed")
+                return None
+            continue
+        v["deck"], v["winter"] = deck, winter
+        return card
+
+
+def _quick_end_turn(v: dict) -> None:
+    """:meth:`Work.end_turn` on the fields ``v``."""
+    clearing = v["clearing"]
+    if len(clearing) >= CLEARING_LIMIT:
+        v["box"] += clearing
+        v["clearing"] = ()
+    v["busy"] = False
+    v["this_turn"] = ()
+    v["turn"] += 1
+    if not v["deck"]:
+        _quick_end_game(v, "the deck ran out")
+    elif v["extra_turns"] > 0:
+        v["extra_turns"] -= 1
+    else:
+        v["current"] = (v["current"] + 1) % len(v["hands"])
+
+
+def _quick_settle(v: dict) -> GameState | None:
+    """:meth:`Work.advance` and the freeze, unless a placed card waits (then None)."""
+    if v["phase"] != "over":
+        pending = v["pending"]
+        if pending:
+            if pending[0].kind == "placed":
+                return None
+        elif v["busy"]:
+            _quick_end_turn(v)
+    return _remade(v)
+
+
+def _hand_with(hands: tuple, p: int, card: int) -> tuple:
+    hand = hands[p] + (card,)
+    return hands[:p] + (tuple(sorted(hand)),) + hands[p + 1:]
+
+
+def _hand_without(hands: tuple, p: int, card: int) -> tuple:
+    hand = list(hands[p])
+    hand.remove(card)
+    hand.sort()
+    return hands[:p] + (tuple(hand),) + hands[p + 1:]
+
+
+def _quick_draw(st: GameState, action: DrawCard) -> GameState | None:
+    before = st.__dict__
+    p = st.current
+    if not before.get("_caves_counted") or len(st.hands[p]) >= HAND_LIMIT:
+        return None
+    v = dict(zip(_FIELDS, _fields_of(before)))
+    first = not st.pending
+    if first:
+        v["busy"] = True
+    else:
+        v["pending"] = st.pending[1:]
+    card = action.card
+    if card is None:
+        card = _quick_top_card(v)
+    else:
+        clearing = st.clearing
+        i = clearing.index(card)
+        v["clearing"] = clearing[:i] + clearing[i + 1:]
+    if card is not None:
+        v["hands"] = _hand_with(st.hands, p, card)
+        if (first and len(st.hands[p]) + 1 < HAND_LIMIT and v["phase"] != "over"
+                and (v["deck"] or v["clearing"])):
+            v["pending"] = (_DRAW_STEP,)
+    return _quick_settle(v)
+
+
+def _quick_play(st: GameState, action: Action) -> GameState | None:
+    """A play whose cost is still to pay (free plays resolve at once: the working copy)."""
+    before = st.__dict__
+    if not before.get("_caves_counted"):
+        return None
+    card = action.card  # type: ignore[attr-defined]
+    kind = type(action)
+    if kind is PlaySapling:
+        return None
+    p = st.current
+    forest = st.forests[p]
+    if kind is PlayTree:
+        cost = _card_plays(card)[1]
+        if not cost:
+            return None
+        forest = Forest(forest.trees + (Tree(_TREE_SPECIES[card], card),), forest.cave)
+        placement = "tree"
+    else:
+        side = action.side  # type: ignore[attr-defined]
+        d = _dweller(card, side)
+        cost = _COSTS[d.species]
+        if not cost:
+            return None
+        forest = forest.place(action.tree, side, d, st.this_turn)  # type: ignore[attr-defined]
+        placement = side
+    v = dict(zip(_FIELDS, _fields_of(before)))
+    v["hands"] = _hand_without(st.hands, p, card)
+    v["forests"] = st.forests[:p] + (forest,) + st.forests[p + 1:]
+    v["this_turn"] = st.this_turn + (card,)
+    v["pending"] = (Step("pay", card, cost, (), placement, "mole" if st.pending else ""),
+                    ) + st.pending
+    v["busy"] = True
+    return _remade(v)
+
+
+def _quick_pay(st: GameState, action: Pay) -> GameState | None:
+    """A payment that leaves more to pay."""
+    before = st.__dict__
+    pending = st.pending
+    step = pending[0] if pending else None
+    if step is None or step.n <= 1 or not before.get("_caves_counted"):
+        return None
+    card = action.card
+    v = dict(zip(_FIELDS, _fields_of(before)))
+    v["hands"] = _hand_without(st.hands, st.current, card)
+    v["clearing"] = st.clearing + (card,)
+    v["pending"] = (Step("pay", step.card, step.n - 1, step.cards + (card,), step.tag,
+                         step.via),) + pending[1:]
+    return _remade(v)
+
+
+def _quick_decide(st: GameState, action: Decide) -> GameState | None:
+    """A skipped option."""
+    if action.use or not st.pending or not st.__dict__.get("_caves_counted"):
+        return None
+    v = dict(zip(_FIELDS, _fields_of(st.__dict__)))
+    v["pending"] = st.pending[1:]
+    return _quick_settle(v)
+
+
+#: what never changes, looked up once: each tree card's species, each species' cost, the
+#: half a split card shows in each slot
+_TREE_SPECIES = {c: str(catalog().card(c).species) for c in catalog().card_ids
+                 if catalog().card(c).is_tree}
+_COSTS = {sp.name: sp.cost for sp in catalog().all_species()}
+_DWELLERS: dict[tuple[int, str], Any] = {}
+
+
+def _dweller(card: int, side: str) -> Any:
+    d = _DWELLERS.get((card, side))
+    if d is None:
+        d = _DWELLERS[(card, side)] = dweller_of(card, side)
+    return d
+
+
 # ----- legal actions ----------------------------------------------------------------------
 
 def _card_plays(cid: int) -> tuple:
@@ -557,20 +745,34 @@ def _why_slot(st: GameState, action: PlayDweller | PlaceFree) -> IllegalAction:
 HANDLERS = Handlers("Forest Shuffle")
 
 
-def _on(*types: type) -> Callable:
+def _on(*types: type, quick: Callable[[GameState, Any], GameState | None] | None = None
+        ) -> Callable:
     """Register ``fn(w, action, step)`` as the handler of ``types``: it changes the working
     copy ``w`` (``step`` is the front pending step, if any); then the automatic steps
-    resolve, the turn ends if nothing is left to do, and the copy freezes."""
+    resolve, the turn ends if nothing is left to do, and the copy freezes.  ``quick(state,
+    action)``, if given, is tried first: the new state made directly, or None."""
     def register(fn: Callable[[Work, Action, Step | None], None]) -> Callable:
-        @HANDLERS.on(*types)
         @functools.wraps(fn)
-        def handler(st: GameState, action: Action) -> GameState:
+        def slowly(st: GameState, action: Action) -> GameState:
             w = Work(st)
             fn(w, action, w.pending[0] if w.pending else None)
             w.advance()
             return w.freeze()
+
+        def handler(st: GameState, action: Action) -> GameState:
+            new = quick(st, action)  # type: ignore[misc]
+            return slowly(st, action) if new is None else new
+
+        HANDLERS.on(*types)(slowly if quick is None else functools.wraps(fn)(handler))
+        for tp in types:
+            WORKING_COPY[tp] = slowly
         return fn
     return register
+
+
+#: each action type's handler through the working copy alone (the quick moves skip it;
+#: tests compare the two)
+WORKING_COPY: dict[type, Callable[[GameState, Action], GameState]] = {}
 
 
 @_on(KeepHand, Mulligan)
@@ -587,7 +789,7 @@ def _starting_hand(w: Work, action: Action, step: Step | None) -> None:
         w.phase, w.current = "turn", 0
 
 
-@_on(DrawCard)
+@_on(DrawCard, quick=_quick_draw)
 def _draw(w: Work, action: DrawCard, step: Step | None) -> None:
     p = w.current
     if step is None:
@@ -604,13 +806,13 @@ def _draw(w: Work, action: DrawCard, step: Step | None) -> None:
         w.pending.insert(0, _DRAW_STEP)
 
 
-@_on(PlayTree, PlaySapling, PlayDweller)
+@_on(PlayTree, PlaySapling, PlayDweller, quick=_quick_play)
 def _play(w: Work, action: Action, step: Step | None) -> None:
     w.busy = True
     w.play(action, "mole" if step is not None else "")
 
 
-@_on(Pay)
+@_on(Pay, quick=_quick_pay)
 def _pay(w: Work, action: Pay, step: Step | None) -> None:
     require(step is not None)
     w.hands[w.current].remove(action.card)
@@ -620,7 +822,7 @@ def _pay(w: Work, action: Pay, step: Step | None) -> None:
     w.pending[0] = Step(kind, step.card, step.n - 1, paid, step.tag, step.via)
 
 
-@_on(Decide)
+@_on(Decide, quick=_quick_decide)
 def _decide(w: Work, action: Decide, step: Step | None) -> None:
     require(step is not None)
     w.pending.pop(0)
