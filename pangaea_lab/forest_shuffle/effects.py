@@ -6,6 +6,7 @@ Every function works on the mutable working copy the rules' handlers change (``w
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, Mapping
 
 from .cards import SIDES
@@ -51,24 +52,29 @@ def active(parts: Any) -> list[Mapping[str, Any]]:
     return [e for e in parts if e["kind"] not in PASSIVE]
 
 
-def mushroom_steps(w: "Work", card: int, placement: str, host: int | None = None) -> list[Step]:
-    """One optional draw per mushroom (played on an earlier turn) that the new card triggers;
-    ``host`` is the tree number a split card was placed at."""
+def mushroom_steps(forest: Forest, placed_now: Collection[int], options: Mapping[str, bool],
+                   card: int, placement: str, host: int | None = None) -> list[Step]:
+    """One optional draw per mushroom (played on an earlier turn: not in ``placed_now``) of
+    ``forest`` that the new card triggers; ``host`` is the tree number a split card was
+    placed at, ``options`` the game's options."""
+    found = mushrooms(forest)
+    if not found:
+        return []
     species = played_species(card, placement)
     types = catalog().species(species).types if species and placement in SIDES else ()
     out = []
-    for d, effects in mushrooms(w.forests[w.current]):
-        if d.card in w.this_turn:
+    for d, effects in found:
+        if d.card in placed_now:
             continue
         for e in effects:
             trigger = e["trigger"]
             if trigger == "tree":
                 hit = placement == "tree" or (
-                    placement == "sapling" and w.option("sapling_triggers_chanterelle"))
+                    placement == "sapling" and options["sapling_triggers_chanterelle"])
             elif trigger in SIDES:
                 hit = placement == trigger and (
-                    w.option("sapling_hosts_trigger_mushrooms") or host is None
-                    or not w.forests[w.current].trees[host].is_sapling)
+                    options["sapling_hosts_trigger_mushrooms"] or host is None
+                    or not forest.trees[host].is_sapling)
             else:
                 hit = trigger in types
             if hit:
@@ -102,19 +108,35 @@ def _tree_mushrooms(tree: Tree) -> tuple:
     return tuple(out)
 
 
-def after_play_steps(w: "Work", card: int, placement: str, paid: tuple[int, ...],
+def after_play_steps(forest: Forest, placed_now: Collection[int], options: Mapping[str, bool],
+                     card: int, placement: str, paid: tuple[int, ...],
                      host: int | None = None) -> list[Step]:
-    """Mushroom draws, then the effect, then the bonus of a card just paid for and placed."""
-    steps = mushroom_steps(w, card, placement, host)
+    """Mushroom draws, then the effect, then the bonus of a card just paid for and placed
+    (in ``forest``; the other arguments as for :func:`mushroom_steps`)."""
+    steps = mushroom_steps(forest, placed_now, options, card, placement, host)
+    parts = _PARTS.get((card, placement))
+    if parts is None:
+        parts = _PARTS[(card, placement)] = _parts_of(card, placement)
+    name, effect, bonus = parts
+    if effect:
+        steps.append(Step("effect", card=card, tag=name))
+    if bonus and bonus_earned(card, placement, paid):
+        steps.append(Step("bonus", card=card, tag=name))
+    return steps
+
+
+def _parts_of(card: int, placement: str) -> tuple[str, bool, bool]:
+    """(species, has an effect to decide on?, has a bonus?) of a card played as
+    ``placement`` (a sapling has neither)."""
     species = played_species(card, placement)
     if species is None:
-        return steps
+        return "", False, False
     sp = catalog().species(species)
-    if active(sp.effect):
-        steps.append(Step("effect", card=card, tag=sp.name))
-    if active(sp.bonus) and bonus_earned(card, placement, paid):
-        steps.append(Step("bonus", card=card, tag=sp.name))
-    return steps
+    return sp.name, bool(active(sp.effect)), bool(active(sp.bonus))
+
+
+#: :func:`_parts_of` per card and placement, worked out once (the cards never change)
+_PARTS: dict[tuple[int, str], tuple[str, bool, bool]] = {}
 
 
 def count_type(w: "Work", kind: str) -> int:
@@ -193,7 +215,8 @@ def place_free(w: "Work", card: int, side: str, tree: int) -> None:
     elif not free_options(w, step.tag):
         w.pending.pop(0)
     if w.option("free_place_triggers_mushrooms"):
-        w.pending[0:0] = mushroom_steps(w, card, side, tree)
+        w.pending[0:0] = mushroom_steps(w.forests[w.current], w.this_turn, w.options_map(),
+                                        card, side, tree)
 
 
 def part_text(part: Mapping[str, Any]) -> str:

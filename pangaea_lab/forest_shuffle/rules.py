@@ -80,6 +80,18 @@ _WINTER = frozenset(catalog().winter_ids)
 _DRAW_STEP = Step("draw")
 
 
+def options_map(options: tuple[tuple[str, bool], ...]) -> dict[str, bool]:
+    """A state's options (pairs of name and value) by name (one dict per set of options;
+    not to be changed)."""
+    found = _OPTIONS.get(options)
+    if found is None:
+        found = _OPTIONS[options] = dict(options)
+    return found
+
+
+_OPTIONS: dict[tuple, dict[str, bool]] = {}
+
+
 class Work(WorkingCopy):
     """A mutable copy of a state, used while one action is applied: the zones that change
     are lists, and the helpers below move cards between them."""
@@ -117,6 +129,10 @@ class Work(WorkingCopy):
 
     def option(self, name: str) -> bool:
         return self.state.option(name)
+
+    def options_map(self) -> dict[str, bool]:
+        """The game's options by name."""
+        return options_map(self.options)
 
     def freeze(self) -> GameState:  # type: ignore[override]
         """The new state: caves counted into the forests, changed hands sorted, and nothing
@@ -221,7 +237,8 @@ class Work(WorkingCopy):
         if step.tag not in ("tree", "sapling"):
             host = next(i for i, t in enumerate(self.forests[self.current].trees)
                         if any(d.card == step.card for d in t.slot(step.tag)))
-        steps = after_play_steps(self, step.card, step.tag, step.cards, host)
+        steps = after_play_steps(self.forests[self.current], self.this_turn, self.options_map(),
+                                 step.card, step.tag, step.cards, host)
         if step.via != "mole":
             self.pending[0:0] = steps
             return
@@ -332,16 +349,48 @@ def _quick_end_turn(v: dict) -> None:
         v["current"] = (v["current"] + 1) % len(v["hands"])
 
 
-def _quick_settle(v: dict) -> GameState | None:
-    """:meth:`Work.advance` and the freeze, unless a placed card waits (then None)."""
-    if v["phase"] != "over":
+def _quick_settle(v: dict) -> GameState:
+    """:meth:`Work.advance` and :meth:`Work.freeze` on the fields ``v``."""
+    while v["phase"] != "over":
         pending = v["pending"]
         if pending:
-            if pending[0].kind == "placed":
-                return None
+            if pending[0].kind != "placed":
+                break
+            v["pending"] = pending[1:]
+            _quick_placed(v, pending[0])
         elif v["busy"]:
             _quick_end_turn(v)
+        else:
+            break
     return _remade(v)
+
+
+def _quick_placed(v: dict, step: Step) -> None:
+    """:meth:`Work._placed` on the fields ``v``."""
+    tag = step.tag
+    options = options_map(v["options"])
+    if tag == "tree" or (tag == "sapling" and options["sapling_flips_clearing"]):
+        card = _quick_top_card(v)
+        if card is None:
+            return
+        v["clearing"] += (card,)
+    forest = v["forests"][v["current"]]
+    host = None
+    if tag != "tree" and tag != "sapling":
+        host = next(i for i, t in enumerate(forest.trees)
+                    if any(d.card == step.card for d in getattr(t, tag)))
+    steps = after_play_steps(forest, v["this_turn"], options, step.card, tag, step.cards, host)
+    if step.via != "mole":
+        if steps:
+            v["pending"] = tuple(steps) + v["pending"]
+        return
+    pending = list(v["pending"])
+    m = next(i for i, s in enumerate(pending) if s.kind == "mole")
+    mole = pending[m]
+    at = m + 1 + mole.n
+    pending[at:at] = steps
+    pending[m] = Step("mole", mole.card, mole.n + len(steps), mole.cards, mole.tag)
+    v["pending"] = tuple(pending)
 
 
 def _hand_with(hands: tuple, p: int, card: int) -> tuple:
@@ -383,62 +432,64 @@ def _quick_draw(st: GameState, action: DrawCard) -> GameState | None:
 
 
 def _quick_play(st: GameState, action: Action) -> GameState | None:
-    """A play whose cost is still to pay (free plays resolve at once: the working copy)."""
     before = st.__dict__
     if not before.get("_caves_counted"):
         return None
     card = action.card  # type: ignore[attr-defined]
     kind = type(action)
-    if kind is PlaySapling:
-        return None
     p = st.current
     forest = st.forests[p]
-    if kind is PlayTree:
-        cost = _card_plays(card)[1]
-        if not cost:
-            return None
+    if kind is PlaySapling:
+        forest = Forest(forest.trees + (Tree(SAPLING, card),), forest.cave)
+        placement, cost = "sapling", 0
+    elif kind is PlayTree:
         forest = Forest(forest.trees + (Tree(_TREE_SPECIES[card], card),), forest.cave)
-        placement = "tree"
+        placement, cost = "tree", _card_plays(card)[1]
     else:
         side = action.side  # type: ignore[attr-defined]
         d = _dweller(card, side)
-        cost = _COSTS[d.species]
-        if not cost:
-            return None
         forest = forest.place(action.tree, side, d, st.this_turn)  # type: ignore[attr-defined]
-        placement = side
+        placement, cost = side, _COSTS[d.species]
     v = dict(zip(_FIELDS, _fields_of(before)))
     v["hands"] = _hand_without(st.hands, p, card)
     v["forests"] = st.forests[:p] + (forest,) + st.forests[p + 1:]
     v["this_turn"] = st.this_turn + (card,)
-    v["pending"] = (Step("pay", card, cost, (), placement, "mole" if st.pending else ""),
-                    ) + st.pending
+    v["pending"] = (Step("pay" if cost else "placed", card, cost, (), placement,
+                         "mole" if st.pending else ""),) + st.pending
     v["busy"] = True
-    return _remade(v)
+    return _quick_settle(v)
 
 
 def _quick_pay(st: GameState, action: Pay) -> GameState | None:
-    """A payment that leaves more to pay."""
     before = st.__dict__
     pending = st.pending
-    step = pending[0] if pending else None
-    if step is None or step.n <= 1 or not before.get("_caves_counted"):
+    if not pending or not before.get("_caves_counted"):
         return None
+    step = pending[0]
     card = action.card
     v = dict(zip(_FIELDS, _fields_of(before)))
     v["hands"] = _hand_without(st.hands, st.current, card)
     v["clearing"] = st.clearing + (card,)
-    v["pending"] = (Step("pay", step.card, step.n - 1, step.cards + (card,), step.tag,
-                         step.via),) + pending[1:]
-    return _remade(v)
+    v["pending"] = (Step("pay" if step.n > 1 else "placed", step.card, step.n - 1,
+                         step.cards + (card,), step.tag, step.via),) + pending[1:]
+    return _quick_settle(v)
 
 
 def _quick_decide(st: GameState, action: Decide) -> GameState | None:
-    """A skipped option."""
-    if action.use or not st.pending or not st.__dict__.get("_caves_counted"):
+    """A skipped option, or a mushroom's draw used."""
+    pending = st.pending
+    if not pending or not st.__dict__.get("_caves_counted"):
+        return None
+    if action.use and pending[0].kind != "mushroom":
         return None
     v = dict(zip(_FIELDS, _fields_of(st.__dict__)))
-    v["pending"] = st.pending[1:]
+    v["pending"] = pending[1:]
+    if action.use:
+        p = v["current"]
+        if len(st.hands[p]) < HAND_LIMIT:
+            card = _quick_top_card(v)
+            if card is not None:
+                v["hands"] = _hand_with(st.hands, p, card)
     return _quick_settle(v)
 
 
