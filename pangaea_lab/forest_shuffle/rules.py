@@ -528,8 +528,6 @@ def _card_plays(cid: int) -> tuple:
 
 
 _PLAYS: dict[int, tuple] = {}
-#: the dearest cost of any card: a budget above it allows the same plays
-_DEAREST = max(sp.cost for sp in catalog().all_species())
 
 
 def _empty_slots(forest: Forest) -> dict[str, tuple[int, ...]]:
@@ -567,67 +565,75 @@ def _made(cls: type, *args: Any) -> Any:
 
 
 _ACTIONS: dict[tuple, Action] = {}
+#: each card's sapling play
+_SAPLINGS = {c: _made(PlaySapling, c) for c in catalog().card_ids}
 
 
 def play_options(st: GameState, allowed: tuple[int, ...] | None = None) -> list[Action]:
-    """Every card the current player can play now (paying from the rest of the hand)."""
+    """Every card the current player can play now (paying from the rest of the hand): the
+    trees, then the cards into slots, then the saplings, each in the order of the hand."""
     p = st.current
     hand = st.hands[p]
     budget = len(hand) - 1
     forest = st.forests[p]
     placed_now = st.this_turn
-    trees: list[Action] = []
-    dwellers: list[Action] = []
-    saplings: list[Action] = []
-    # a card's plays depend on the forest, the budget (up to the dearest cost) and, for
-    # cards that share a slot, the cards placed this turn: with none placed (a turn's
-    # start), each card's plays are kept with the (immutable) forest
+    if allowed is not None:
+        hand = tuple(c for c in hand if c in allowed)
+    # a card's plays at every budget depend on the forest and, for cards that share a slot,
+    # on the cards placed this turn: with none placed (a turn's start), each card's plays
+    # are kept with the (immutable) forest
     kept = None
     if not placed_now:
-        kept = forest.__dict__.get("_plays")
+        kept = forest.__dict__.get("_moves")
         if kept is None:
             kept = {}
-            object.__setattr__(forest, "_plays", kept)
-    b = min(budget, _DEAREST)
-    for c in hand:
-        if allowed is not None and c not in allowed:
-            continue
-        if kept is None:
-            plays = _plays_of(c, budget, forest, placed_now)
-        else:
-            plays = kept.get((c, b))
-            if plays is None:
-                plays = kept[(c, b)] = _plays_of(c, budget, forest, placed_now)
-        if plays[0]:
-            trees += plays[0]
-        if plays[1]:
-            dwellers += plays[1]
-        saplings.append(plays[2])
-    return trees + dwellers + saplings
-
-
-def _plays_of(c: int, budget: int, forest: Forest, placed_now: tuple[int, ...]
-              ) -> tuple[list[Action], list[Action], Action]:
-    """The ways to play card ``c``: as a tree, into slots of the forest, as a sapling."""
-    plays = _card_plays(c)
+            object.__setattr__(forest, "_moves", kept)
     trees: list[Action] = []
     dwellers: list[Action] = []
+    for c in hand:
+        moves = kept.get(c) if kept is not None else None
+        if moves is None:
+            moves = _moves_of(c, forest, placed_now)
+            if kept is not None:
+                kept[c] = moves
+        into = trees if moves[0] else dwellers
+        for cost, actions in moves[1]:
+            if cost <= budget:
+                into += actions
+    return trees + dwellers + [_SAPLINGS[c] for c in hand]
+
+
+def _moves_of(c: int, forest: Forest, placed_now: tuple[int, ...]
+              ) -> tuple[bool, tuple[tuple[int, tuple[Action, ...]], ...]]:
+    """The ways to play card ``c`` as a tree or into slots of ``forest``: (a tree?, ((cost,
+    plays), ...)), the plays of a split card per half."""
+    plays = _card_plays(c)
     if plays[0] == "tree":
-        if plays[1] <= budget:
-            trees.append(_made(PlayTree, c))
-    else:
-        empty = _empty_slots(forest)
-        for side, species, cost, stacks in plays:
-            if cost > budget:
-                continue
-            if not stacks:      # can_join refuses any card in the slot
-                dwellers += [_made(PlayDweller, c, side, i) for i in empty[side]]
-                continue
-            for i, tree in enumerate(forest.trees):
-                slot = getattr(tree, side)
-                if not slot or can_join(slot, species, placed_now) is None:
-                    dwellers.append(_made(PlayDweller, c, side, i))
-    return trees, dwellers, _made(PlaySapling, c)
+        return True, ((plays[1], (_made(PlayTree, c),)),)
+    halves = []
+    for side, species, cost, stacks in plays:
+        row = _row(c, side, len(forest.trees))
+        if not stacks:      # can_join refuses any card in the slot
+            at: Any = _empty_slots(forest)[side]
+        else:
+            at = [i for i, tree in enumerate(forest.trees)
+                  if not getattr(tree, side)
+                  or can_join(getattr(tree, side), species, placed_now) is None]
+        halves.append((cost, tuple([row[i] for i in at])))
+    return False, tuple(halves)
+
+
+def _row(c: int, side: str, n: int) -> list[Action]:
+    """``PlayDweller(c, side, i)`` for every tree ``i`` below ``n`` (at least)."""
+    row = _ROWS.get((c, side))
+    if row is None:
+        row = _ROWS[(c, side)] = []
+    while len(row) < n:
+        row.append(_made(PlayDweller, c, side, len(row)))
+    return row
+
+
+_ROWS: dict[tuple[int, str], list[Action]] = {}
 
 
 def _draw_options(st: GameState) -> list[Action]:
