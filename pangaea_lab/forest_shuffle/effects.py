@@ -98,6 +98,15 @@ def mushrooms(forest: Forest) -> tuple[tuple[Dweller, tuple[Mapping[str, Any], .
     return found
 
 
+def carry_mushrooms(old: Tree, new: Tree, species: str) -> None:
+    """Note on ``new`` (``old`` with one more card, of ``species``) the dwellers with
+    mushroom effects of ``old`` when the new card has none (then they are the same)."""
+    if species not in _MUSHROOM_SPECIES:
+        mine = old.__dict__.get("_mushrooms")
+        if mine is not None:
+            object.__setattr__(new, "_mushrooms", mine)
+
+
 def _tree_mushrooms(tree: Tree) -> tuple:
     cat = catalog()
     out = []
@@ -134,6 +143,10 @@ def _parts_of(card: int, placement: str) -> tuple[str, bool, bool]:
     sp = catalog().species(species)
     return sp.name, bool(active(sp.effect)), bool(active(sp.bonus))
 
+
+#: the species with a mushroom effect
+_MUSHROOM_SPECIES = frozenset(sp.name for sp in catalog().all_species()
+                              if any(e["kind"] == "mushroom" for e in sp.effect))
 
 #: :func:`_parts_of` per card and placement, worked out once (the cards never change)
 _PARTS: dict[tuple[int, str], tuple[str, bool, bool]] = {}

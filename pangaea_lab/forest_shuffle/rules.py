@@ -22,7 +22,8 @@ from .actions import (Decide, DrawCard, Finish, KeepHand, Mulligan, Pay, PlaceFr
                       PlaySapling, PlayTree, ToCave, card_text)
 from .cards import SAPLING
 from .edition import catalog
-from .effects import EFFECT_KINDS, after_play_steps, free_options, place_free, resolve
+from .effects import (EFFECT_KINDS, after_play_steps, carry_mushrooms, free_options,
+                      place_free, resolve)
 from .forest import Forest, Tree, can_join
 from .state import (CLEARING_LIMIT, HAND_LIMIT, HAND_SIZE, STEP_WORDS, GameState, Step,
                     dweller_of)
@@ -440,15 +441,15 @@ def _quick_play(st: GameState, action: Action) -> GameState | None:
     p = st.current
     forest = st.forests[p]
     if kind is PlaySapling:
-        forest = Forest(forest.trees + (Tree(SAPLING, card),), forest.cave)
+        forest = _planted(forest, Tree(SAPLING, card))
         placement, cost = "sapling", 0
     elif kind is PlayTree:
-        forest = Forest(forest.trees + (Tree(_TREE_SPECIES[card], card),), forest.cave)
+        forest = _planted(forest, Tree(_TREE_SPECIES[card], card))
         placement, cost = "tree", _card_plays(card)[1]
     else:
         side = action.side  # type: ignore[attr-defined]
         d = _dweller(card, side)
-        forest = forest.place(action.tree, side, d, st.this_turn)  # type: ignore[attr-defined]
+        forest = _placed(forest, action.tree, side, d)  # type: ignore[attr-defined]
         placement, cost = side, _COSTS[d.species]
     v = dict(zip(_FIELDS, _fields_of(before)))
     v["hands"] = _hand_without(st.hands, p, card)
@@ -491,6 +492,34 @@ def _quick_decide(st: GameState, action: Decide) -> GameState | None:
             if card is not None:
                 v["hands"] = _hand_with(st.hands, p, card)
     return _quick_settle(v)
+
+
+def _planted(forest: Forest, tree: Tree) -> Forest:
+    """``forest.plant(tree)``, with its empty slots noted from the old forest's."""
+    new = Forest(forest.trees + (tree,), forest.cave)
+    empty = forest.__dict__.get("_empty")
+    if empty is not None:
+        n = (len(forest.trees),)
+        object.__setattr__(new, "_empty", {side: at + n for side, at in empty.items()})
+    return new
+
+
+def _placed(forest: Forest, i: int, side: str, d: Any) -> Forest:
+    """``forest.place(i, side, d)`` for a legal play (checked by the listing), with what is
+    noted on the old forest and tree carried over where the new card leaves it the same."""
+    trees = forest.trees
+    old = trees[i]
+    slots = {"top": old.top, "bottom": old.bottom, "left": old.left, "right": old.right}
+    slots[side] += (d,)
+    tree = Tree(old.species, old.card, **slots)
+    carry_mushrooms(old, tree, d.species)
+    new = Forest(trees[:i] + (tree,) + trees[i + 1:], forest.cave)
+    empty = forest.__dict__.get("_empty")
+    if empty is not None:
+        empty = dict(empty)
+        empty[side] = tuple(k for k in empty[side] if k != i)
+        object.__setattr__(new, "_empty", empty)
+    return new
 
 
 #: what never changes, looked up once: each tree card's species, each species' cost, the
