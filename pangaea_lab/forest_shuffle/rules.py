@@ -440,19 +440,20 @@ def _quick_play(st: GameState, action: Action) -> GameState | None:
     kind = type(action)
     p = st.current
     forest = st.forests[p]
+    hands = _hand_without(st.hands, p, card)
     if kind is PlaySapling:
-        forest = _planted(forest, Tree(SAPLING, card))
+        forest = _planted(forest, Tree(SAPLING, card), hands[p])
         placement, cost = "sapling", 0
     elif kind is PlayTree:
-        forest = _planted(forest, Tree(_TREE_SPECIES[card], card))
+        forest = _planted(forest, Tree(_TREE_SPECIES[card], card), hands[p])
         placement, cost = "tree", _card_plays(card)[1]
     else:
         side = action.side  # type: ignore[attr-defined]
         d = _dweller(card, side)
-        forest = _placed(forest, action.tree, side, d)  # type: ignore[attr-defined]
+        forest = _placed(forest, action.tree, side, d, hands[p])  # type: ignore[attr-defined]
         placement, cost = side, _COSTS[d.species]
     v = dict(zip(_FIELDS, _fields_of(before)))
-    v["hands"] = _hand_without(st.hands, p, card)
+    v["hands"] = hands
     v["forests"] = st.forests[:p] + (forest,) + st.forests[p + 1:]
     v["this_turn"] = st.this_turn + (card,)
     v["pending"] = (Step("pay" if cost else "placed", card, cost, (), placement,
@@ -494,17 +495,19 @@ def _quick_decide(st: GameState, action: Decide) -> GameState | None:
     return _quick_settle(v)
 
 
-def _planted(forest: Forest, tree: Tree) -> Forest:
-    """``forest.plant(tree)``, with its empty slots noted from the old forest's."""
+def _planted(forest: Forest, tree: Tree, hand: tuple[int, ...]) -> Forest:
+    """``forest.plant(tree)``, with its empty slots and the plays of the cards of ``hand``
+    noted from the old forest's."""
     new = Forest(forest.trees + (tree,), forest.cave)
     empty = forest.__dict__.get("_empty")
     if empty is not None:
         n = (len(forest.trees),)
         object.__setattr__(new, "_empty", {side: at + n for side, at in empty.items()})
+    _carry_moves(forest, new, hand, len(forest.trees), "")
     return new
 
 
-def _placed(forest: Forest, i: int, side: str, d: Any) -> Forest:
+def _placed(forest: Forest, i: int, side: str, d: Any, hand: tuple[int, ...]) -> Forest:
     """``forest.place(i, side, d)`` for a legal play (checked by the listing), with what is
     noted on the old forest and tree carried over where the new card leaves it the same."""
     trees = forest.trees
@@ -519,6 +522,7 @@ def _placed(forest: Forest, i: int, side: str, d: Any) -> Forest:
         empty = dict(empty)
         empty[side] = tuple(k for k in empty[side] if k != i)
         object.__setattr__(new, "_empty", empty)
+    _carry_moves(forest, new, hand, i, side)
     return new
 
 
@@ -594,8 +598,10 @@ def _made(cls: type, *args: Any) -> Any:
 
 
 _ACTIONS: dict[tuple, Action] = {}
-#: each card's sapling play
+#: each card's sapling play; each tree card's (cost, play)
 _SAPLINGS = {c: _made(PlaySapling, c) for c in catalog().card_ids}
+_TREE_MOVES = {c: (catalog().species(sp).cost, _made(PlayTree, c))
+               for c, sp in _TREE_SPECIES.items()}
 
 
 def play_options(st: GameState, allowed: tuple[int, ...] | None = None) -> list[Action]:
@@ -608,9 +614,9 @@ def play_options(st: GameState, allowed: tuple[int, ...] | None = None) -> list[
     placed_now = st.this_turn
     if allowed is not None:
         hand = tuple(c for c in hand if c in allowed)
-    # a card's plays at every budget depend on the forest and, for cards that share a slot,
-    # on the cards placed this turn: with none placed (a turn's start), each card's plays
-    # are kept with the (immutable) forest
+    # a split card's plays at every budget depend on the forest and, for cards that share a
+    # slot, on the cards placed this turn: with none placed (a turn's start), each card's
+    # plays are kept with the (immutable) forest
     kept = None
     if not placed_now:
         kept = forest.__dict__.get("_moves")
@@ -620,36 +626,63 @@ def play_options(st: GameState, allowed: tuple[int, ...] | None = None) -> list[
     trees: list[Action] = []
     dwellers: list[Action] = []
     for c in hand:
+        moves = _TREE_MOVES.get(c)
+        if moves is not None:
+            if moves[0] <= budget:
+                trees.append(moves[1])
+            continue
         moves = kept.get(c) if kept is not None else None
         if moves is None:
             moves = _moves_of(c, forest, placed_now)
             if kept is not None:
                 kept[c] = moves
-        into = trees if moves[0] else dwellers
-        for cost, actions in moves[1]:
+        for cost, actions in moves:
             if cost <= budget:
-                into += actions
+                dwellers += actions
     return trees + dwellers + [_SAPLINGS[c] for c in hand]
 
 
-def _moves_of(c: int, forest: Forest, placed_now: tuple[int, ...]
-              ) -> tuple[bool, tuple[tuple[int, tuple[Action, ...]], ...]]:
-    """The ways to play card ``c`` as a tree or into slots of ``forest``: (a tree?, ((cost,
-    plays), ...)), the plays of a split card per half."""
-    plays = _card_plays(c)
-    if plays[0] == "tree":
-        return True, ((plays[1], (_made(PlayTree, c),)),)
-    halves = []
-    for side, species, cost, stacks in plays:
-        row = _row(c, side, len(forest.trees))
-        if not stacks:      # can_join refuses any card in the slot
-            at: Any = _empty_slots(forest)[side]
-        else:
-            at = [i for i, tree in enumerate(forest.trees)
+def _moves_of(c: int, forest: Forest, placed_now: tuple[int, ...] = ()
+              ) -> tuple[tuple[int, tuple[Action, ...]], ...]:
+    """The ways to play split card ``c`` into slots of ``forest``, per half: (cost, plays)."""
+    return tuple((cost, _half_moves(c, side, species, stacks, forest, placed_now))
+                 for side, species, cost, stacks in _card_plays(c))
+
+
+def _half_moves(c: int, side: str, species: str, stacks: bool, forest: Forest,
+                placed_now: tuple[int, ...]) -> tuple[Action, ...]:
+    row = _row(c, side, len(forest.trees))
+    if not stacks:      # can_join refuses any card in the slot
+        return tuple([row[i] for i in _empty_slots(forest)[side]])
+    return tuple([row[i] for i, tree in enumerate(forest.trees)
                   if not getattr(tree, side)
-                  or can_join(getattr(tree, side), species, placed_now) is None]
-        halves.append((cost, tuple([row[i] for i in at])))
-    return False, tuple(halves)
+                  or can_join(getattr(tree, side), species, placed_now) is None])
+
+
+def _carry_moves(old: Forest, new: Forest, hand: tuple[int, ...], at: int, side: str) -> None:
+    """Note on ``new`` the plays of the cards of ``hand`` kept with ``old``, where ``new`` is
+    ``old`` with a new tree (``side`` empty, ``at`` its number) or with one more card in
+    slot ``side`` of tree ``at``."""
+    kept = old.__dict__.get("_moves")
+    if not kept:
+        return
+    carried = {}
+    for c in hand:
+        moves = kept.get(c)
+        if moves is None:
+            continue
+        halves = []
+        for (cost, actions), (s, species, _, stacks) in zip(moves, _card_plays(c)):
+            if not side:
+                actions += (_row(c, s, at + 1)[at],)
+            elif s == side:
+                if stacks:
+                    actions = _half_moves(c, s, species, stacks, new, ())
+                else:
+                    actions = tuple([a for a in actions if a.tree != at])  # type: ignore
+            halves.append((cost, actions))
+        carried[c] = tuple(halves)
+    object.__setattr__(new, "_moves", carried)
 
 
 def _row(c: int, side: str, n: int) -> list[Action]:
@@ -666,34 +699,23 @@ _ROWS: dict[tuple[int, str], list[Action]] = {}
 
 
 def _draw_options(st: GameState) -> list[Action]:
-    key = (bool(st.deck), tuple(st.clearing))
-    made = _DRAW_LISTS.get(key)
-    if made is None:
-        out: list[Action] = [_made(DrawCard, None)] if st.deck else []
-        made = _kept(_DRAW_LISTS, key, out + [_made(DrawCard, c) for c in st.clearing])
-    return list(made)
+    out: list[Action] = [_DRAW_DECK] if st.deck else []
+    out += [_DRAWS.get(c) or _made(DrawCard, c) for c in st.clearing]
+    return out
 
 
 def _pay_options(hand: tuple[int, ...]) -> list[Action]:
-    hand = tuple(hand)
-    made = _PAY_LISTS.get(hand)
-    if made is None:
-        made = _kept(_PAY_LISTS, hand, [_made(Pay, c) for c in hand])
-    return list(made)
+    return [_PAYS.get(c) or _made(Pay, c) for c in hand]
 
 
-def _kept(table: dict, key: Any, actions: list[Action]) -> tuple[Action, ...]:
-    """``actions`` kept in ``table`` (bounded) under ``key``, as a tuple."""
-    if len(table) >= 20_000:        # a long simulation: start the table again
-        table.clear()
-    made = table[key] = tuple(actions)
-    return made
+def _decide_options(step: Step) -> list[Action]:
+    return [_made(Decide, step.kind, step.tag, True), _made(Decide, step.kind, step.tag, False)]
 
 
-#: lists of actions already made: the draws for (deck not empty, clearing), the payments
-#: for a hand
-_DRAW_LISTS: dict[tuple, tuple[Action, ...]] = {}
-_PAY_LISTS: dict[tuple, tuple[Action, ...]] = {}
+#: the draws and payments of each card, made once
+_DRAW_DECK = _made(DrawCard, None)
+_DRAWS = {c: _made(DrawCard, c) for c in catalog().card_ids}
+_PAYS = {c: _made(Pay, c) for c in catalog().card_ids}
 
 
 def legal_actions(st: GameState) -> list[Action]:
@@ -711,8 +733,7 @@ def legal_actions(st: GameState) -> list[Action]:
     if step.kind == "pay":
         return _pay_options(hand)
     if step.kind in ("mushroom", "effect", "bonus"):
-        return [_made(Decide, step.kind, step.tag, True),
-                _made(Decide, step.kind, step.tag, False)]
+        return _decide_options(step)
     if step.kind == "free":
         w = Work(st)
         return [PlaceFree(c, s, i) for c, s, i in free_options(w, step.tag)] + [Finish("free")]

@@ -78,6 +78,18 @@ def plays_by_the_slot_rules(st, allowed=None):
     return trees + dwellers + saplings
 
 
+def test_kept_plays_match_plays_worked_out_afresh():
+    """The plays kept with a forest (worked out, or carried over from the forest before the
+    last play) are those of the same forest made anew."""
+    checked = 0
+    for st in POSITIONS:
+        for forest in st.forests:
+            for card, moves in forest.__dict__.get("_moves", {}).items():
+                assert moves == rules._moves_of(card, afresh(forest)), card
+                checked += 1
+    assert checked > 1000
+
+
 def test_play_options_match_the_slot_rules():
     checked = 0
     for st in POSITIONS:
