@@ -86,8 +86,11 @@ def mushrooms(forest: Forest) -> tuple[tuple[Dweller, tuple[Mapping[str, Any], .
     """The dwellers of a forest with mushroom effects (each with those effect parts), in
     the order of :meth:`Forest.dwellers`.  Worked out once per tree (trees never change,
     and a new forest shares all its trees but one), so a play does not walk the whole
-    forest."""
-    found: tuple = ()
+    forest; kept with the forest too (see :func:`carry_mushrooms`)."""
+    found = forest.__dict__.get("_mushrooms")
+    if found is not None:
+        return found
+    found = ()
     for tree in forest.trees:
         mine = tree.__dict__.get("_mushrooms")
         if mine is None:
@@ -95,12 +98,14 @@ def mushrooms(forest: Forest) -> tuple[tuple[Dweller, tuple[Mapping[str, Any], .
             object.__setattr__(tree, "_mushrooms", mine)
         if mine:
             found += mine
+    object.__setattr__(forest, "_mushrooms", found)
     return found
 
 
-def carry_mushrooms(old: Tree, new: Tree, species: str) -> None:
-    """Note on ``new`` (``old`` with one more card, of ``species``) the dwellers with
-    mushroom effects of ``old`` when the new card has none (then they are the same)."""
+def carry_mushrooms(old: Forest | Tree, new: Forest | Tree, species: str | None) -> None:
+    """Note on ``new`` (``old`` with one more card: a dweller of ``species``, or a tree
+    when ``species`` is None) the dwellers with mushroom effects of ``old`` when the new
+    card has none (then they are the same).  Works on a tree or a forest."""
     if species not in _MUSHROOM_SPECIES:
         mine = old.__dict__.get("_mushrooms")
         if mine is not None:

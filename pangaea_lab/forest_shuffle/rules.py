@@ -378,8 +378,14 @@ def _quick_placed(v: dict, step: Step) -> None:
     forest = v["forests"][v["current"]]
     host = None
     if tag != "tree" and tag != "sapling":
-        host = next(i for i, t in enumerate(forest.trees)
-                    if any(d.card == step.card for d in getattr(t, tag)))
+        card = step.card
+        for i, t in enumerate(forest.trees):
+            for d in getattr(t, tag):
+                if d.card == card:
+                    host = i
+                    break
+            if host is not None:
+                break
     steps = after_play_steps(forest, v["this_turn"], options, step.card, tag, step.cards, host)
     if step.via != "mole":
         if steps:
@@ -429,6 +435,7 @@ def _quick_draw(st: GameState, action: DrawCard) -> GameState | None:
         if (first and len(st.hands[p]) + 1 < HAND_LIMIT and v["phase"] != "over"
                 and (v["deck"] or v["clearing"])):
             v["pending"] = (_DRAW_STEP,)
+            return _remade(v)       # the second draw waits
     return _quick_settle(v)
 
 
@@ -499,6 +506,7 @@ def _planted(forest: Forest, tree: Tree, hand: tuple[int, ...]) -> Forest:
     """``forest.plant(tree)``, with its empty slots and the plays of the cards of ``hand``
     noted from the old forest's."""
     new = Forest(forest.trees + (tree,), forest.cave)
+    carry_mushrooms(forest, new, None)
     empty = forest.__dict__.get("_empty")
     if empty is not None:
         n = (len(forest.trees),)
@@ -517,6 +525,7 @@ def _placed(forest: Forest, i: int, side: str, d: Any, hand: tuple[int, ...]) ->
     tree = Tree(old.species, old.card, **slots)
     carry_mushrooms(old, tree, d.species)
     new = Forest(trees[:i] + (tree,) + trees[i + 1:], forest.cave)
+    carry_mushrooms(forest, new, d.species)
     empty = forest.__dict__.get("_empty")
     if empty is not None:
         empty = dict(empty)
