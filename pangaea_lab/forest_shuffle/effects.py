@@ -43,9 +43,21 @@ def played_symbol(card: int, placement: str) -> str | None:
 def bonus_earned(card: int, placement: str, paid: tuple[int, ...]) -> bool:
     """The bonus applies only if at least one card was paid and every payment card shows
     the played card's tree symbol (a split card on either half)."""
+    if not paid:
+        return False
     symbol = played_symbol(card, placement)
-    return bool(paid) and symbol is not None and all(
-        symbol in catalog().card(c).symbols() for c in paid)
+    return symbol is not None and all(symbol in _symbols(c) for c in paid)
+
+
+def _symbols(card: int) -> frozenset[str]:
+    """The tree symbols ``card`` shows, looked up once per card."""
+    found = _SYMBOLS.get(card)
+    if found is None:
+        found = _SYMBOLS[card] = catalog().card(card).symbols()
+    return found
+
+
+_SYMBOLS: dict[int, frozenset[str]] = {}
 
 
 def active(parts: Any) -> list[Mapping[str, Any]]:

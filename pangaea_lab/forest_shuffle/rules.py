@@ -456,7 +456,7 @@ def _quick_play(st: GameState, action: Action) -> GameState | None:
         placement, cost = "tree", _card_plays(card)[1]
     else:
         side = action.side  # type: ignore[attr-defined]
-        d = _dweller(card, side)
+        d = dweller_of(card, side)
         forest = _placed(forest, action.tree, side, d, hands[p])  # type: ignore[attr-defined]
         placement, cost = side, _COSTS[d.species]
     v = dict(zip(_FIELDS, _fields_of(before)))
@@ -535,19 +535,10 @@ def _placed(forest: Forest, i: int, side: str, d: Any, hand: tuple[int, ...]) ->
     return new
 
 
-#: what never changes, looked up once: each tree card's species, each species' cost, the
-#: half a split card shows in each slot
+#: what never changes, looked up once: each tree card's species, each species' cost
 _TREE_SPECIES = {c: str(catalog().card(c).species) for c in catalog().card_ids
                  if catalog().card(c).is_tree}
 _COSTS = {sp.name: sp.cost for sp in catalog().all_species()}
-_DWELLERS: dict[tuple[int, str], Any] = {}
-
-
-def _dweller(card: int, side: str) -> Any:
-    d = _DWELLERS.get((card, side))
-    if d is None:
-        d = _DWELLERS[(card, side)] = dweller_of(card, side)
-    return d
 
 
 # ----- legal actions ----------------------------------------------------------------------

@@ -90,6 +90,7 @@ class _Facts:
         return self.species.get(species, 0) + self.bees_at.get(species, 0)
 
 
+@lru_cache(maxsize=1)
 def _bee_species() -> frozenset[str]:
     return frozenset(sp.name for sp in catalog().all_species()
                      if any(e.get("kind") == "counts_as_tree" for e in sp.effect))
@@ -200,11 +201,17 @@ def _score(facts: _Facts, rivals: list[_Facts], player: int) -> ForestScore:
     per_card = [(spot, shares.get(spot, pts)) for spot, pts in per_card]
     for name, spots in groups.items():
         by_species[name] = sum(shares[s] for s in spots)
-    order = {sp.name: k for k, sp in enumerate(cat.all_species())}
+    order = _species_order()
     categories = tuple(sorted(by_species.items(), key=lambda kv: order[kv[0]]))
     cave = facts.forest.cave * cat.cave_points
     return ForestScore(player=player, categories=categories + (("Cave", cave),),
                        card_points=tuple(per_card))
+
+
+@lru_cache(maxsize=1)
+def _species_order() -> dict[str, int]:
+    """Each species' place in the card data (the order of a score's categories)."""
+    return {sp.name: k for k, sp in enumerate(catalog().all_species())}
 
 
 def _group_shares(facts: _Facts, groups: dict[str, list[Spot]]) -> dict[Spot, int]:

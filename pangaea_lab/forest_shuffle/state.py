@@ -80,12 +80,31 @@ def forest_to_data(forest: Forest) -> list:
     return out
 
 
+def forest_text(forest: Forest) -> str:
+    """A game forest as JSON text (of :func:`forest_to_data`), kept with the forest."""
+    cached = forest.__dict__.get("_text")
+    if cached is None:
+        cached = dumps(forest_to_data(forest))
+        object.__setattr__(forest, "_text", cached)
+    return cached
+
+
 def dweller_of(card: int, side: str) -> Dweller:
-    """The visible half of ``card`` in a ``side`` slot."""
-    half = catalog().card(card).half_for(side)
-    if half is None:
-        raise InvalidData(f"card #{card} cannot sit in a {side} slot")
-    return Dweller(half.species, half.symbol, card)
+    """The visible half of ``card`` in a ``side`` slot (dwellers are values: each is made
+    once)."""
+    try:
+        found = _DWELLERS.get((card, side))
+    except TypeError:       # not a card id: refused below in plain words
+        found = None
+    if found is None:
+        half = catalog().card(card).half_for(side)
+        if half is None:
+            raise InvalidData(f"card #{card} cannot sit in a {side} slot")
+        found = _DWELLERS[(card, side)] = Dweller(half.species, half.symbol, card)
+    return found
+
+
+_DWELLERS: dict[tuple[int, str], Dweller] = {}
 
 
 def tree_of(card: int, sapling: bool) -> Tree:
@@ -116,7 +135,10 @@ def forest_from_data(trees: tuple, cave: int, where: str) -> Forest:
             raise InvalidData(f"{where}[{i}]: {exc}") from None
         # the tree with its slots made at once (the same value as placing card by card)
         built.append(Tree(tree.species, tree.card, **laid))
-    return Forest(trees=tuple(built), cave=cave)
+    forest = Forest(trees=tuple(built), cave=cave)
+    # every card was checked as the invariants check a forest's slots: noted (see _check_slots)
+    object.__setattr__(forest, "_slots_ok", True)
+    return forest
 
 
 # ----- the save file's declared shape ---------------------------------------------------------
@@ -273,20 +295,30 @@ class GameState(BaseState):
     # ----- JSON ---------------------------------------------------------------------------
 
     def to_data(self) -> dict:
+        data = self._data()
+        data["forests"] = [forest_to_data(x) for x in self.forests]
+        return data
+
+    def _data(self) -> dict:
+        """The save's fields, the forests left out."""
         data: dict[str, Any] = {"game": self.game, "format": FORMAT_VERSION}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name == "forests":
-                value = [forest_to_data(x) for x in value]
-            elif f.name == "pending":
-                value = [[s.kind, s.card, s.n, list(s.cards), s.tag, s.via] for s in value]
-            elif f.name == "options":
-                value = dict(value)
-            data[f.name] = value
+        values = self.__dict__
+        for name in _SAVED:
+            data[name] = values[name]
+        data["pending"] = [[s.kind, s.card, s.n, list(s.cards), s.tag, s.via]
+                           for s in self.pending]
+        data["options"] = dict(self.options)
         return data
 
     def to_json(self) -> str:
-        return dumps(self.to_data())
+        # the text of a forest is kept with it (forests never change, and a move changes one
+        # forest, so the saves of a game share the others' text): the rest is written with
+        # the forests as null, which the forests' text then replaces (the key comes before
+        # any text the save holds, and a written text never holds an unescaped quote)
+        data = self._data()
+        data["forests"] = None
+        forests = ",".join([forest_text(f) for f in self.forests])
+        return dumps(data).replace('"forests":null', f'"forests":[{forests}]', 1)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> "GameState":
@@ -362,6 +394,9 @@ class GameState(BaseState):
 
 
 _SPECIES = frozenset(sp.name for sp in catalog().all_species())
+#: the fields a save writes as they are (the forests, steps and options are converted)
+_SAVED = tuple(f.name for f in fields(GameState)
+               if f.name not in ("forests", "pending", "options"))
 
 
 def _forest_cards(forest: Forest) -> list[int]:

@@ -2,15 +2,17 @@
 never change) agree with working everything out afresh, over many seeded positions."""
 
 import random
-from dataclasses import fields
+from dataclasses import fields, replace
 
 import pytest
 
 from pangaea_lab import forest_shuffle as fs
 from pangaea_lab.core.engine import thaw
+from pangaea_lab.core.jsonio import dumps
 from pangaea_lab.core.testing import seeded_positions
 from pangaea_lab.core.svg import Svg
 from pangaea_lab.forest_shuffle import effects, render, rules, scoring
+from pangaea_lab.forest_shuffle import state as state_module
 from pangaea_lab.forest_shuffle.actions import PlayDweller, PlaySapling, PlayTree
 from pangaea_lab.forest_shuffle.cards import SIDES
 from pangaea_lab.forest_shuffle.forest import Forest, Tree, can_join
@@ -166,3 +168,25 @@ def test_board_drawings_do_not_depend_on_what_was_drawn_before():
         render._card_svg.cache_clear()
         render._split_card_svg.cache_clear()
         assert st.to_svg(mark) == drawn
+
+
+def test_save_text_is_the_save_data_written_afresh():
+    """The save text (the forests' text kept with each forest) is the save's data written
+    in one go, also with an end text that looks like the forests' key."""
+    for st in POSITIONS[::2]:
+        assert st.to_json() == dumps(st.to_data())
+        fresh = replace(st, forests=tuple(afresh(f) for f in st.forests))
+        assert st.to_json() == fresh.to_json() == dumps(fresh.to_data())
+    odd = replace(POSITIONS[-1], ended_by='"forests":null, "forests":null')
+    assert odd.to_json() == dumps(odd.to_data())
+    assert type(odd).from_json(odd.to_json()) == odd
+
+
+def test_loaded_forests_noted_as_checked_pass_the_slot_check_afresh():
+    for st in POSITIONS[::5]:
+        loaded = type(st).from_json(st.to_json())
+        for p, forest in enumerate(loaded.forests):
+            assert forest.__dict__.get("_slots_ok")
+            fresh = afresh(forest)
+            state_module._check_slots(fresh, p)        # raises if a slot is wrong
+            assert fresh.__dict__.get("_slots_ok")
