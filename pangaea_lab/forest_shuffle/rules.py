@@ -22,8 +22,8 @@ from .actions import (Decide, DrawCard, Finish, KeepHand, Mulligan, Pay, PlaceFr
                       PlaySapling, PlayTree, ToCave, card_text)
 from .cards import SAPLING
 from .edition import catalog
-from .effects import (EFFECT_KINDS, after_play_steps, carry_mushrooms, free_options,
-                      place_free, resolve)
+from .effects import (EFFECT_KINDS, active, after_play_steps, carry_mushrooms,
+                      free_options, place_free, resolve)
 from .forest import Forest, Tree, can_join
 from .state import (CLEARING_LIMIT, HAND_LIMIT, HAND_SIZE, STEP_WORDS, GameState, Step,
                     dweller_of)
@@ -485,21 +485,62 @@ def _quick_pay(st: GameState, action: Pay) -> GameState | None:
 
 
 def _quick_decide(st: GameState, action: Decide) -> GameState | None:
-    """A skipped option, or a mushroom's draw used."""
+    """A skipped option, or a used one that only draws cards or gives an extra turn."""
     pending = st.pending
     if not pending or not st.__dict__.get("_caves_counted"):
         return None
-    if action.use and pending[0].kind != "mushroom":
-        return None
+    step = pending[0]
+    parts: tuple = ()
+    if action.use:
+        parts = _simple_parts(step.kind, step.tag)
+        if parts is None:
+            return None
     v = dict(zip(_FIELDS, _fields_of(st.__dict__)))
     v["pending"] = pending[1:]
-    if action.use:
-        p = v["current"]
-        if len(st.hands[p]) < HAND_LIMIT:
-            card = _quick_top_card(v)
-            if card is not None:
-                v["hands"] = _hand_with(st.hands, p, card)
+    for n in parts:                     # as effects.resolve: a draw of n, or an extra turn
+        if n:
+            _quick_draw_to_hand(v, n)
+            if v["phase"] == "over":
+                break
+        else:
+            v["extra_turns"] += 1
     return _quick_settle(v)
+
+
+def _simple_parts(what: str, species: str) -> tuple[int, ...] | None:
+    """What using a mushroom, effect or bonus of ``species`` does, when it only draws cards
+    or gives extra turns: per part, the cards drawn (0 for an extra turn); else None."""
+    key = (what, species)
+    if key not in _SIMPLE:
+        if what == "mushroom":
+            _SIMPLE[key] = (1,)
+        else:
+            sp = catalog().species(species)
+            parts = active(sp.effect if what == "effect" else sp.bonus)
+            simple = all(e["kind"] == "extra_turn" or (e["kind"] == "draw" and int(e["n"]) > 0)
+                         for e in parts)
+            _SIMPLE[key] = tuple(int(e["n"]) if e["kind"] == "draw" else 0
+                                 for e in parts) if simple else None
+    return _SIMPLE[key]
+
+
+_SIMPLE: dict[tuple[str, str], tuple[int, ...] | None] = {}
+
+
+def _quick_draw_to_hand(v: dict, n: int) -> None:
+    """:meth:`Work.draw_to_hand` on the fields ``v``."""
+    p = v["current"]
+    hands = v["hands"]
+    hand = hands[p]
+    for _ in range(n):
+        if len(hand) >= HAND_LIMIT:
+            break
+        card = _quick_top_card(v)
+        if card is None:
+            break
+        hand += (card,)
+    if hand is not hands[p]:
+        v["hands"] = hands[:p] + (tuple(sorted(hand)),) + hands[p + 1:]
 
 
 def _planted(forest: Forest, tree: Tree, hand: tuple[int, ...]) -> Forest:
@@ -873,13 +914,16 @@ def _on(*types: type, quick: Callable[[GameState, Any], GameState | None] | None
         HANDLERS.on(*types)(slowly if quick is None else functools.wraps(fn)(handler))
         for tp in types:
             WORKING_COPY[tp] = slowly
+            if quick is not None:
+                QUICK[tp] = quick
         return fn
     return register
 
 
-#: each action type's handler through the working copy alone (the quick moves skip it;
-#: tests compare the two)
+#: each action type's handler through the working copy alone, and its quick move if it has
+#: one (tests compare the two)
 WORKING_COPY: dict[type, Callable[[GameState, Action], GameState]] = {}
+QUICK: dict[type, Callable[[GameState, Any], GameState | None]] = {}
 
 
 @_on(KeepHand, Mulligan)

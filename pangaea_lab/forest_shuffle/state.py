@@ -194,6 +194,13 @@ def save_schema(game: Game, cards: int) -> SaveRecord:
 SCHEMA = save_schema(GAME, len(_ALL_IDS))
 
 
+def counted_caves(state: "GameState") -> "GameState":
+    """``state``, noted as one whose forests count the cards under their caves (as a state
+    made by a move is; the rules then need not compare them)."""
+    object.__setattr__(state, "_caves_counted", True)
+    return state
+
+
 def _build(v: dict) -> "GameState":
     """A state from the values of a save, read with :data:`SCHEMA`."""
     players = v["players"]
@@ -203,14 +210,14 @@ def _build(v: dict) -> "GameState":
         raise InvalidData(f"field 'current' must be a seat 0-{players - 1}")
     forests = tuple(forest_from_data(f, len(v["caves"][i]), f"forests[{i}]")
                     for i, f in enumerate(v["forests"]))
-    return GameState(
+    return counted_caves(GameState(    # each forest was made with its cave's count
         players=players, seed=v["seed"], options=tuple(sorted(v["options"].items())),
         deck=v["deck"], hands=v["hands"], clearing=v["clearing"], forests=forests,
         caves=v["caves"], removed=v["removed"], box=v["box"], winter=v["winter"],
         current=v["current"], phase=v["phase"], mulligan_left=v["mulligan_left"],
         pending=tuple(Step(*s) for s in v["pending"]), busy=v["busy"],
         extra_turns=v["extra_turns"], this_turn=v["this_turn"], turn=v["turn"],
-        ended_by=v["ended_by"])
+        ended_by=v["ended_by"]))
 
 
 @dataclass(frozen=True)
