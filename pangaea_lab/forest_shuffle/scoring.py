@@ -71,13 +71,14 @@ class _Facts:
         self.symbols: dict[str, int] = {}
         self.bees_at: dict[str, int] = {}
         bee = _bee_species()
+        types_of = _types()
         for tree in forest.trees:
             if not tree.is_sapling:
                 self.species[tree.species] = self.species.get(tree.species, 0) + 1
                 self.symbols[tree.species] = self.symbols.get(tree.species, 0) + 1
-            for _, d in tree.dwellers():
+            for d in tree.top + tree.bottom + tree.left + tree.right:     # SIDES order
                 self.species[d.species] = self.species.get(d.species, 0) + 1
-                for t in cat.species(d.species).types:
+                for t in types_of[d.species]:
                     self.types[t] = self.types.get(t, 0) + 1
                 if d.symbol:
                     self.symbols[d.symbol] = self.symbols.get(d.symbol, 0) + 1
@@ -88,6 +89,12 @@ class _Facts:
 
     def with_bees(self, species: str) -> int:
         return self.species.get(species, 0) + self.bees_at.get(species, 0)
+
+
+@lru_cache(maxsize=1)
+def _types() -> dict[str, tuple[str, ...]]:
+    """Each species' types, looked up once."""
+    return {sp.name: sp.types for sp in catalog().all_species()}
 
 
 @lru_cache(maxsize=1)
@@ -166,8 +173,9 @@ def _cards_in_order(forest: Forest):
     """(spot, tree, side, dweller or None, species name) in play order."""
     for i, tree in enumerate(forest.trees):
         yield (i, "tree", 0), tree, "tree", None, tree.species
-        for side in SIDES:
-            for k, d in enumerate(tree.slot(side)):
+        for side, slot in (("top", tree.top), ("bottom", tree.bottom), ("left", tree.left),
+                           ("right", tree.right)):      # SIDES order
+            for k, d in enumerate(slot):
                 yield (i, side, k), tree, side, d, d.species
 
 

@@ -74,8 +74,12 @@ def forest_to_data(forest: Forest) -> list:
         return cached
     out = []
     for t in forest.trees:
-        slots = {s: [d.card for d in t.slot(s)] for s in SIDES if t.slot(s)}
-        out.append([t.card, t.is_sapling, slots])
+        slots = {}
+        for side, slot in (("top", t.top), ("bottom", t.bottom), ("left", t.left),
+                           ("right", t.right)):
+            if slot:
+                slots[side] = [d.card for d in slot]
+        out.append([t.card, t.species == SAPLING, slots])
     object.__setattr__(forest, "_data", out)  # forests are immutable, so this never goes stale
     return out
 
@@ -157,10 +161,15 @@ class SaveRecord(Record):
 
 
 def _card_id(value: Any, where: str) -> int:
-    cid = Int(0, 10_000).read(value, where)
+    if type(value) is int and value in _ALL_IDS:       # a card of the game, as most are
+        return value
+    cid = _ID.read(value, where)
     if cid not in _ALL_IDS:
         raise InvalidData(f"{where}: there is no card with id {cid} in the base game")
     return cid
+
+
+_ID = Int(0, 10_000)
 
 
 def _step_card(value: Any, where: str) -> int:
@@ -414,8 +423,8 @@ def _forest_cards(forest: Forest) -> list[int]:
         cached = []
         for t in forest.trees:
             cached.append(t.card)
-            for side in SIDES:
-                cached += [d.card for d in t.slot(side)]
+            for slot in (t.top, t.bottom, t.left, t.right):
+                cached += [d.card for d in slot]
         object.__setattr__(forest, "_cards", cached)
     return cached
 
