@@ -184,6 +184,14 @@ def score_forest(forest: Forest, others: Sequence[Forest] = (), player: int = 0)
     return _score(_Facts(forest), [_Facts(f) for f in others], player)
 
 
+@lru_cache(maxsize=None)
+def _rule_of(species: str) -> tuple[Mapping[str, Any], bool, Callable[..., int] | None]:
+    """A species' scoring rule, whether it scores as a group, and its function per card
+    (looked up once per species)."""
+    rule = catalog().species(species).scoring
+    return rule, rule["kind"] in _GROUP_RULES, _card_rule(rule["kind"])
+
+
 def _score(facts: _Facts, rivals: list[_Facts], player: int) -> ForestScore:
     cat = catalog()
     per_card: list[tuple[Spot, int]] = []
@@ -193,13 +201,12 @@ def _score(facts: _Facts, rivals: list[_Facts], player: int) -> ForestScore:
         if name == SAPLING:
             per_card.append((spot, 0))
             continue
-        rule = cat.species(name).scoring
+        rule, grouped, fn = _rule_of(name)
         by_species.setdefault(name, 0)
-        if rule["kind"] in _GROUP_RULES:
+        if grouped:
             groups.setdefault(name, []).append(spot)
             per_card.append((spot, 0))
             continue
-        fn = _card_rule(rule["kind"])
         if fn is None:
             raise ValueError(f"unknown scoring rule {rule['kind']!r} for {name}")
         pts = fn(rule, facts, tree, side, d if d is not None else Dweller(name), rivals)
