@@ -680,7 +680,7 @@ def play_options(st: GameState, allowed: tuple[int, ...] | None = None) -> list[
         for cost, actions in moves:
             if cost <= budget:
                 dwellers += actions
-    return trees + dwellers + [_SAPLINGS[c] for c in hand]
+    return trees + dwellers + [_SAPLINGS.get(c) or _made(PlaySapling, c) for c in hand]
 
 
 def _moves_of(c: int, forest: Forest, placed_now: tuple[int, ...] = ()
@@ -712,6 +712,9 @@ def _carry_moves(old: Forest, new: Forest, hand: tuple[int, ...], at: int, side:
         moves = kept.get(c)
         if moves is None:
             continue
+        if side and side not in _SIDES_OF[c]:      # no half of it goes there: the same
+            carried[c] = moves
+            continue
         halves = []
         for (cost, actions), (s, species, _, stacks) in zip(moves, _card_plays(c)):
             if not side:
@@ -737,6 +740,9 @@ def _row(c: int, side: str, n: int) -> list[Action]:
 
 
 _ROWS: dict[tuple[int, str], list[Action]] = {}
+#: the sides a split card's halves go to
+_SIDES_OF = {c: catalog().card(c).sides() for c in catalog().card_ids
+             if catalog().card(c).is_split}
 
 
 def _draw_options(st: GameState) -> list[Action]:
