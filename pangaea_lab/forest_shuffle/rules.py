@@ -300,7 +300,7 @@ def _remade(values: dict) -> GameState:
     """The state with the fields ``values`` (made as :meth:`Work.freeze` makes one)."""
     values["_caves_counted"] = True     # a private note: its forests count its caves
     new = object.__new__(GameState)
-    new.__dict__.update(values)
+    object.__setattr__(new, "__dict__", values)
     return new
 
 
@@ -743,6 +743,17 @@ _ROWS: dict[tuple[int, str], list[Action]] = {}
 #: the sides a split card's halves go to
 _SIDES_OF = {c: catalog().card(c).sides() for c in catalog().card_ids
              if catalog().card(c).is_split}
+
+
+def _make_rows(n: int) -> None:
+    """Every split card's plays into the first ``n`` trees of a forest, made at once (a row
+    grows further when a forest does)."""
+    for c, sides in _SIDES_OF.items():
+        for side in sides:
+            _row(c, side, n)
+
+
+_make_rows(12)
 
 
 def _draw_options(st: GameState) -> list[Action]:
