@@ -127,22 +127,30 @@ def forest_from_data(trees: tuple, cave: int, where: str) -> Forest:
     for i, (cid, sapling, slots) in enumerate(trees):
         try:
             tree = tree_of(cid, sapling)
-            laid = {}
+            laid = []
             for side in SIDES:
                 slot: tuple[Dweller, ...] = ()
                 for d in slots.get(side, ()):
                     dweller = dweller_of(d, side)
-                    check_place(slot, i, side, dweller)     # as Forest.place checks
+                    # as Forest.place checks (into an empty slot, only the card's side counts)
+                    if slot or (d, side) not in _FITTING:
+                        check_place(slot, i, side, dweller)
+                        if not slot:
+                            _FITTING.add((d, side))
                     slot += (dweller,)
-                laid[side] = slot
+                laid.append(slot)
         except InvalidData as exc:
             raise InvalidData(f"{where}[{i}]: {exc}") from None
         # the tree with its slots made at once (the same value as placing card by card)
-        built.append(Tree(tree.species, tree.card, **laid))
+        built.append(Tree(tree.species, tree.card, *laid))
     forest = Forest(trees=tuple(built), cave=cave)
     # every card was checked as the invariants check a forest's slots: noted (see _check_slots)
     object.__setattr__(forest, "_slots_ok", True)
     return forest
+
+
+#: (card, side) of the cards found to fit an empty slot on that side
+_FITTING: set[tuple[int, str]] = set()
 
 
 # ----- the save file's declared shape ---------------------------------------------------------
