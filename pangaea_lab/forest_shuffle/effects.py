@@ -143,22 +143,24 @@ def after_play_steps(forest: Forest, placed_now: Collection[int], options: Mappi
     parts = _PARTS.get((card, placement))
     if parts is None:
         parts = _PARTS[(card, placement)] = _parts_of(card, placement)
-    name, effect, bonus = parts
+    name, effect, bonus, symbol = parts
     if effect:
         steps.append(Step("effect", card=card, tag=name))
-    if bonus and bonus_earned(card, placement, paid):
+    # the bonus as bonus_earned decides it
+    if bonus and paid and symbol is not None and all(symbol in _symbols(c) for c in paid):
         steps.append(Step("bonus", card=card, tag=name))
     return steps
 
 
-def _parts_of(card: int, placement: str) -> tuple[str, bool, bool]:
-    """(species, has an effect to decide on?, has a bonus?) of a card played as
-    ``placement`` (a sapling has neither)."""
+def _parts_of(card: int, placement: str) -> tuple[str, bool, bool, str | None]:
+    """(species, has an effect to decide on?, has a bonus?, tree symbol) of a card played
+    as ``placement`` (a sapling has neither)."""
     species = played_species(card, placement)
     if species is None:
-        return "", False, False
+        return "", False, False, None
     sp = catalog().species(species)
-    return sp.name, bool(active(sp.effect)), bool(active(sp.bonus))
+    return (sp.name, bool(active(sp.effect)), bool(active(sp.bonus)),
+            played_symbol(card, placement))
 
 
 #: the species with a mushroom effect
@@ -166,7 +168,7 @@ _MUSHROOM_SPECIES = frozenset(sp.name for sp in catalog().all_species()
                               if any(e["kind"] == "mushroom" for e in sp.effect))
 
 #: :func:`_parts_of` per card and placement, worked out once (the cards never change)
-_PARTS: dict[tuple[int, str], tuple[str, bool, bool]] = {}
+_PARTS: dict[tuple[int, str], tuple[str, bool, bool, str | None]] = {}
 
 
 def count_type(w: "Work", kind: str) -> int:

@@ -190,3 +190,29 @@ def test_loaded_forests_noted_as_checked_pass_the_slot_check_afresh():
             fresh = afresh(forest)
             state_module._check_slots(fresh, p)        # raises if a slot is wrong
             assert fresh.__dict__.get("_slots_ok")
+
+
+def test_effect_and_bonus_steps_kept_per_card_match_the_card_data():
+    """The effect and bonus steps after a play (each card's parts looked up once) are those
+    the card data and bonus_earned give."""
+    rng = random.Random(5)
+    playable = list(CAT.playable_ids)
+    options = dict(fs.new_game(players=2, seed=0).options)
+    bonuses = 0
+    for cid in playable:
+        card = CAT.card(cid)
+        places = ["tree"] if card.is_tree else list(card.sides())
+        for placement in places + ["sapling"]:
+            for paid in ((), tuple(rng.sample(playable, 1)), tuple(rng.sample(playable, 2))):
+                got = effects.after_play_steps(Forest(), (), options, cid, placement, paid)
+                species = effects.played_species(cid, placement)
+                want = []
+                if species is not None:
+                    sp = CAT.species(species)
+                    if effects.active(sp.effect):
+                        want.append(("effect", sp.name))
+                    if effects.active(sp.bonus) and effects.bonus_earned(cid, placement, paid):
+                        want.append(("bonus", sp.name))
+                assert [(s.kind, s.tag) for s in got] == want
+                bonuses += ("bonus", species) in want
+    assert bonuses > 10
