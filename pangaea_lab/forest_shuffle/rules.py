@@ -777,15 +777,18 @@ _PAYS = {c: _made(Pay, c) for c in catalog().card_ids}
 
 
 def legal_actions(st: GameState) -> list[Action]:
-    if st.phase == "over":
-        return []
-    if st.phase == "mulligan":
-        return [KeepHand(), Mulligan()]
+    phase = st.phase
+    if phase != "turn":
+        if phase == "over":
+            return []
+        if phase == "mulligan":
+            return [KeepHand(), Mulligan()]
     hand = st.hands[st.current]
-    step = st.step
-    if step is None:
-        draws = _draw_options(st) if len(hand) < HAND_LIMIT else []
-        return draws + play_options(st)
+    if not st.pending:
+        if len(hand) < HAND_LIMIT:
+            return _draw_options(st) + play_options(st)
+        return play_options(st)
+    step = st.pending[0]
     if step.kind == "draw":
         return _draw_options(st)
     if step.kind == "pay":
