@@ -6,6 +6,7 @@ Every function works on the mutable working copy the rules' handlers change (``w
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, Mapping
 
 from .cards import SIDES
@@ -42,33 +43,50 @@ def played_symbol(card: int, placement: str) -> str | None:
 def bonus_earned(card: int, placement: str, paid: tuple[int, ...]) -> bool:
     """The bonus applies only if at least one card was paid and every payment card shows
     the played card's tree symbol (a split card on either half)."""
+    if not paid:
+        return False
     symbol = played_symbol(card, placement)
-    return bool(paid) and symbol is not None and all(
-        symbol in catalog().card(c).symbols() for c in paid)
+    return symbol is not None and all(symbol in _symbols(c) for c in paid)
+
+
+def _symbols(card: int) -> frozenset[str]:
+    """The tree symbols ``card`` shows, looked up once per card."""
+    found = _SYMBOLS.get(card)
+    if found is None:
+        found = _SYMBOLS[card] = catalog().card(card).symbols()
+    return found
+
+
+_SYMBOLS: dict[int, frozenset[str]] = {}
 
 
 def active(parts: Any) -> list[Mapping[str, Any]]:
     return [e for e in parts if e["kind"] not in PASSIVE]
 
 
-def mushroom_steps(w: "Work", card: int, placement: str, host: int | None = None) -> list[Step]:
-    """One optional draw per mushroom (played on an earlier turn) that the new card triggers;
-    ``host`` is the tree number a split card was placed at."""
+def mushroom_steps(forest: Forest, placed_now: Collection[int], options: Mapping[str, bool],
+                   card: int, placement: str, host: int | None = None) -> list[Step]:
+    """One optional draw per mushroom (played on an earlier turn: not in ``placed_now``) of
+    ``forest`` that the new card triggers; ``host`` is the tree number a split card was
+    placed at, ``options`` the game's options."""
+    found = mushrooms(forest)
+    if not found:
+        return []
     species = played_species(card, placement)
     types = catalog().species(species).types if species and placement in SIDES else ()
     out = []
-    for d, effects in mushrooms(w.forests[w.current]):
-        if d.card in w.this_turn:
+    for d, effects in found:
+        if d.card in placed_now:
             continue
         for e in effects:
             trigger = e["trigger"]
             if trigger == "tree":
                 hit = placement == "tree" or (
-                    placement == "sapling" and w.option("sapling_triggers_chanterelle"))
+                    placement == "sapling" and options["sapling_triggers_chanterelle"])
             elif trigger in SIDES:
                 hit = placement == trigger and (
-                    w.option("sapling_hosts_trigger_mushrooms") or host is None
-                    or not w.forests[w.current].trees[host].is_sapling)
+                    options["sapling_hosts_trigger_mushrooms"] or host is None
+                    or not forest.trees[host].is_sapling)
             else:
                 hit = trigger in types
             if hit:
@@ -80,8 +98,11 @@ def mushrooms(forest: Forest) -> tuple[tuple[Dweller, tuple[Mapping[str, Any], .
     """The dwellers of a forest with mushroom effects (each with those effect parts), in
     the order of :meth:`Forest.dwellers`.  Worked out once per tree (trees never change,
     and a new forest shares all its trees but one), so a play does not walk the whole
-    forest."""
-    found: tuple = ()
+    forest; kept with the forest too (see :func:`carry_mushrooms`)."""
+    found = forest.__dict__.get("_mushrooms")
+    if found is not None:
+        return found
+    found = ()
     for tree in forest.trees:
         mine = tree.__dict__.get("_mushrooms")
         if mine is None:
@@ -89,7 +110,18 @@ def mushrooms(forest: Forest) -> tuple[tuple[Dweller, tuple[Mapping[str, Any], .
             object.__setattr__(tree, "_mushrooms", mine)
         if mine:
             found += mine
+    object.__setattr__(forest, "_mushrooms", found)
     return found
+
+
+def carry_mushrooms(old: Forest | Tree, new: Forest | Tree, species: str | None) -> None:
+    """Note on ``new`` (``old`` with one more card: a dweller of ``species``, or a tree
+    when ``species`` is None) the dwellers with mushroom effects of ``old`` when the new
+    card has none (then they are the same).  Works on a tree or a forest."""
+    if species not in _MUSHROOM_SPECIES:
+        mine = old.__dict__.get("_mushrooms")
+        if mine is not None:
+            object.__setattr__(new, "_mushrooms", mine)
 
 
 def _tree_mushrooms(tree: Tree) -> tuple:
@@ -102,19 +134,41 @@ def _tree_mushrooms(tree: Tree) -> tuple:
     return tuple(out)
 
 
-def after_play_steps(w: "Work", card: int, placement: str, paid: tuple[int, ...],
+def after_play_steps(forest: Forest, placed_now: Collection[int], options: Mapping[str, bool],
+                     card: int, placement: str, paid: tuple[int, ...],
                      host: int | None = None) -> list[Step]:
-    """Mushroom draws, then the effect, then the bonus of a card just paid for and placed."""
-    steps = mushroom_steps(w, card, placement, host)
+    """Mushroom draws, then the effect, then the bonus of a card just paid for and placed
+    (in ``forest``; the other arguments as for :func:`mushroom_steps`)."""
+    steps = mushroom_steps(forest, placed_now, options, card, placement, host)
+    parts = _PARTS.get((card, placement))
+    if parts is None:
+        parts = _PARTS[(card, placement)] = _parts_of(card, placement)
+    name, effect, bonus, symbol = parts
+    if effect:
+        steps.append(Step("effect", card=card, tag=name))
+    # the bonus as bonus_earned decides it
+    if bonus and paid and symbol is not None and all(symbol in _symbols(c) for c in paid):
+        steps.append(Step("bonus", card=card, tag=name))
+    return steps
+
+
+def _parts_of(card: int, placement: str) -> tuple[str, bool, bool, str | None]:
+    """(species, has an effect to decide on?, has a bonus?, tree symbol) of a card played
+    as ``placement`` (a sapling has neither)."""
     species = played_species(card, placement)
     if species is None:
-        return steps
+        return "", False, False, None
     sp = catalog().species(species)
-    if active(sp.effect):
-        steps.append(Step("effect", card=card, tag=sp.name))
-    if active(sp.bonus) and bonus_earned(card, placement, paid):
-        steps.append(Step("bonus", card=card, tag=sp.name))
-    return steps
+    return (sp.name, bool(active(sp.effect)), bool(active(sp.bonus)),
+            played_symbol(card, placement))
+
+
+#: the species with a mushroom effect
+_MUSHROOM_SPECIES = frozenset(sp.name for sp in catalog().all_species()
+                              if any(e["kind"] == "mushroom" for e in sp.effect))
+
+#: :func:`_parts_of` per card and placement, worked out once (the cards never change)
+_PARTS: dict[tuple[int, str], tuple[str, bool, bool, str | None]] = {}
 
 
 def count_type(w: "Work", kind: str) -> int:
@@ -193,7 +247,8 @@ def place_free(w: "Work", card: int, side: str, tree: int) -> None:
     elif not free_options(w, step.tag):
         w.pending.pop(0)
     if w.option("free_place_triggers_mushrooms"):
-        w.pending[0:0] = mushroom_steps(w, card, side, tree)
+        w.pending[0:0] = mushroom_steps(w.forests[w.current], w.this_turn, w.options_map(),
+                                        card, side, tree)
 
 
 def part_text(part: Mapping[str, Any]) -> str:

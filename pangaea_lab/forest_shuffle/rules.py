@@ -22,7 +22,8 @@ from .actions import (Decide, DrawCard, Finish, KeepHand, Mulligan, Pay, PlaceFr
                       PlaySapling, PlayTree, ToCave, card_text)
 from .cards import SAPLING
 from .edition import catalog
-from .effects import EFFECT_KINDS, after_play_steps, free_options, place_free, resolve
+from .effects import (EFFECT_KINDS, active, after_play_steps, carry_mushrooms,
+                      free_options, place_free, resolve)
 from .forest import Forest, Tree, can_join
 from .state import (CLEARING_LIMIT, HAND_LIMIT, HAND_SIZE, STEP_WORDS, GameState, Step,
                     dweller_of)
@@ -80,6 +81,18 @@ _WINTER = frozenset(catalog().winter_ids)
 _DRAW_STEP = Step("draw")
 
 
+def options_map(options: tuple[tuple[str, bool], ...]) -> dict[str, bool]:
+    """A state's options (pairs of name and value) by name (one dict per set of options;
+    not to be changed)."""
+    found = _OPTIONS.get(options)
+    if found is None:
+        found = _OPTIONS[options] = dict(options)
+    return found
+
+
+_OPTIONS: dict[tuple, dict[str, bool]] = {}
+
+
 class Work(WorkingCopy):
     """A mutable copy of a state, used while one action is applied: the zones that change
     are lists, and the helpers below move cards between them."""
@@ -117,6 +130,10 @@ class Work(WorkingCopy):
 
     def option(self, name: str) -> bool:
         return self.state.option(name)
+
+    def options_map(self) -> dict[str, bool]:
+        """The game's options by name."""
+        return options_map(self.options)
 
     def freeze(self) -> GameState:  # type: ignore[override]
         """The new state: caves counted into the forests, changed hands sorted, and nothing
@@ -221,7 +238,8 @@ class Work(WorkingCopy):
         if step.tag not in ("tree", "sapling"):
             host = next(i for i, t in enumerate(self.forests[self.current].trees)
                         if any(d.card == step.card for d in t.slot(step.tag)))
-        steps = after_play_steps(self, step.card, step.tag, step.cards, host)
+        steps = after_play_steps(self.forests[self.current], self.this_turn, self.options_map(),
+                                 step.card, step.tag, step.cards, host)
         if step.via != "mole":
             self.pending[0:0] = steps
             return
@@ -269,6 +287,301 @@ class Work(WorkingCopy):
         self.pending.insert(0, Step(kind, action.card, cost, (), placement, via))  # type: ignore[attr-defined]
 
 
+# ----- quick moves --------------------------------------------------------------------------
+#
+# The commonest actions (a draw, a play that leaves a cost to pay, a payment that is not the
+# last, a skipped option) change a few fields in ways known in advance: they build the new
+# state straight from the old one.  Each returns None where the working copy must do the work
+# (anything that ends in a placed card's effects), and tests check that both ways give the
+# same state for every listed action of many seeded positions.
+
+
+def _remade(values: dict) -> GameState:
+    """The state with the fields ``values`` (made as :meth:`Work.freeze` makes one)."""
+    values["_caves_counted"] = True     # a private note: its forests count its caves
+    new = object.__new__(GameState)
+    object.__setattr__(new, "__dict__", values)
+    return new
+
+
+def _quick_end_game(v: dict, why: str) -> None:
+    v["phase"] = "over"
+    v["ended_by"] = why
+    v["pending"] = ()
+    v["busy"] = False
+
+
+def _quick_top_card(v: dict) -> int | None:
+    """:meth:`Work.draw_from_deck` on the fields ``v``."""
+    deck = v["deck"]
+    winter = v["winter"]
+    while True:
+        if not deck:
+            v["deck"], v["winter"] = deck, winter
+            _quick_end_game(v, "the deck ran out")
+            return None
+        card = deck[0]
+        deck = deck[1:]
+        if card in _WINTER:
+            winter += (card,)
+            if len(winter) >= 3:
+                v["deck"], v["winter"] = deck, winter
+                _quick_end_game(v, "the third winter card was revealed")
+                return None
+            continue
+        v["deck"], v["winter"] = deck, winter
+        return card
+
+
+def _quick_end_turn(v: dict) -> None:
+    """:meth:`Work.end_turn` on the fields ``v``."""
+    clearing = v["clearing"]
+    if len(clearing) >= CLEARING_LIMIT:
+        v["box"] += clearing
+        v["clearing"] = ()
+    v["busy"] = False
+    v["this_turn"] = ()
+    v["turn"] += 1
+    if not v["deck"]:
+        _quick_end_game(v, "the deck ran out")
+    elif v["extra_turns"] > 0:
+        v["extra_turns"] -= 1
+    else:
+        v["current"] = (v["current"] + 1) % len(v["hands"])
+
+
+def _quick_settle(v: dict) -> GameState:
+    """:meth:`Work.advance` and :meth:`Work.freeze` on the fields ``v``."""
+    while v["phase"] != "over":
+        pending = v["pending"]
+        if pending:
+            if pending[0].kind != "placed":
+                break
+            v["pending"] = pending[1:]
+            _quick_placed(v, pending[0])
+        elif v["busy"]:
+            _quick_end_turn(v)
+        else:
+            break
+    return _remade(v)
+
+
+def _quick_placed(v: dict, step: Step) -> None:
+    """:meth:`Work._placed` on the fields ``v``."""
+    tag = step.tag
+    options = options_map(v["options"])
+    if tag == "tree" or (tag == "sapling" and options["sapling_flips_clearing"]):
+        card = _quick_top_card(v)
+        if card is None:
+            return
+        v["clearing"] += (card,)
+    forest = v["forests"][v["current"]]
+    host = None
+    if tag != "tree" and tag != "sapling":
+        card = step.card
+        for i, t in enumerate(forest.trees):
+            for d in getattr(t, tag):
+                if d.card == card:
+                    host = i
+                    break
+            if host is not None:
+                break
+    steps = after_play_steps(forest, v["this_turn"], options, step.card, tag, step.cards, host)
+    if step.via != "mole":
+        if steps:
+            v["pending"] = tuple(steps) + v["pending"]
+        return
+    pending = list(v["pending"])
+    m = next(i for i, s in enumerate(pending) if s.kind == "mole")
+    mole = pending[m]
+    at = m + 1 + mole.n
+    pending[at:at] = steps
+    pending[m] = Step("mole", mole.card, mole.n + len(steps), mole.cards, mole.tag)
+    v["pending"] = tuple(pending)
+
+
+def _hand_with(hands: tuple, p: int, card: int) -> tuple:
+    hand = hands[p] + (card,)
+    return hands[:p] + (tuple(sorted(hand)),) + hands[p + 1:]
+
+
+def _hand_without(hands: tuple, p: int, card: int) -> tuple:
+    hand = list(hands[p])
+    hand.remove(card)
+    hand.sort()
+    return hands[:p] + (tuple(hand),) + hands[p + 1:]
+
+
+def _quick_draw(st: GameState, action: DrawCard) -> GameState | None:
+    before = st.__dict__
+    p = st.current
+    if not before.get("_caves_counted") or len(st.hands[p]) >= HAND_LIMIT:
+        return None
+    v = dict(zip(_FIELDS, _fields_of(before)))
+    first = not st.pending
+    if first:
+        v["busy"] = True
+    else:
+        v["pending"] = st.pending[1:]
+    card = action.card
+    if card is None:
+        card = _quick_top_card(v)
+    else:
+        clearing = st.clearing
+        i = clearing.index(card)
+        v["clearing"] = clearing[:i] + clearing[i + 1:]
+    if card is not None:
+        v["hands"] = _hand_with(st.hands, p, card)
+        if (first and len(st.hands[p]) + 1 < HAND_LIMIT and v["phase"] != "over"
+                and (v["deck"] or v["clearing"])):
+            v["pending"] = (_DRAW_STEP,)
+            return _remade(v)       # the second draw waits
+    return _quick_settle(v)
+
+
+def _quick_play(st: GameState, action: Action) -> GameState | None:
+    before = st.__dict__
+    if not before.get("_caves_counted"):
+        return None
+    card = action.card  # type: ignore[attr-defined]
+    kind = type(action)
+    p = st.current
+    forest = st.forests[p]
+    hands = _hand_without(st.hands, p, card)
+    if kind is PlaySapling:
+        forest = _planted(forest, Tree(SAPLING, card), hands[p])
+        placement, cost = "sapling", 0
+    elif kind is PlayTree:
+        forest = _planted(forest, Tree(_TREE_SPECIES[card], card), hands[p])
+        placement, cost = "tree", _card_plays(card)[1]
+    else:
+        side = action.side  # type: ignore[attr-defined]
+        d = dweller_of(card, side)
+        forest = _placed(forest, action.tree, side, d, hands[p])  # type: ignore[attr-defined]
+        placement, cost = side, _COSTS[d.species]
+    v = dict(zip(_FIELDS, _fields_of(before)))
+    v["hands"] = hands
+    v["forests"] = st.forests[:p] + (forest,) + st.forests[p + 1:]
+    v["this_turn"] = st.this_turn + (card,)
+    v["pending"] = (Step("pay" if cost else "placed", card, cost, (), placement,
+                         "mole" if st.pending else ""),) + st.pending
+    v["busy"] = True
+    return _quick_settle(v)
+
+
+def _quick_pay(st: GameState, action: Pay) -> GameState | None:
+    before = st.__dict__
+    pending = st.pending
+    if not pending or not before.get("_caves_counted"):
+        return None
+    step = pending[0]
+    card = action.card
+    v = dict(zip(_FIELDS, _fields_of(before)))
+    v["hands"] = _hand_without(st.hands, st.current, card)
+    v["clearing"] = st.clearing + (card,)
+    v["pending"] = (Step("pay" if step.n > 1 else "placed", step.card, step.n - 1,
+                         step.cards + (card,), step.tag, step.via),) + pending[1:]
+    return _quick_settle(v)
+
+
+def _quick_decide(st: GameState, action: Decide) -> GameState | None:
+    """A skipped option, or a used one that only draws cards or gives an extra turn."""
+    pending = st.pending
+    if not pending or not st.__dict__.get("_caves_counted"):
+        return None
+    step = pending[0]
+    parts: tuple = ()
+    if action.use:
+        parts = _simple_parts(step.kind, step.tag)
+        if parts is None:
+            return None
+    v = dict(zip(_FIELDS, _fields_of(st.__dict__)))
+    v["pending"] = pending[1:]
+    for n in parts:                     # as effects.resolve: a draw of n, or an extra turn
+        if n:
+            _quick_draw_to_hand(v, n)
+            if v["phase"] == "over":
+                break
+        else:
+            v["extra_turns"] += 1
+    return _quick_settle(v)
+
+
+def _simple_parts(what: str, species: str) -> tuple[int, ...] | None:
+    """What using a mushroom, effect or bonus of ``species`` does, when it only draws cards
+    or gives extra turns: per part, the cards drawn (0 for an extra turn); else None."""
+    key = (what, species)
+    if key not in _SIMPLE:
+        if what == "mushroom":
+            _SIMPLE[key] = (1,)
+        else:
+            sp = catalog().species(species)
+            parts = active(sp.effect if what == "effect" else sp.bonus)
+            simple = all(e["kind"] == "extra_turn" or (e["kind"] == "draw" and int(e["n"]) > 0)
+                         for e in parts)
+            _SIMPLE[key] = tuple(int(e["n"]) if e["kind"] == "draw" else 0
+                                 for e in parts) if simple else None
+    return _SIMPLE[key]
+
+
+_SIMPLE: dict[tuple[str, str], tuple[int, ...] | None] = {}
+
+
+def _quick_draw_to_hand(v: dict, n: int) -> None:
+    """:meth:`Work.draw_to_hand` on the fields ``v``."""
+    p = v["current"]
+    hands = v["hands"]
+    hand = hands[p]
+    for _ in range(n):
+        if len(hand) >= HAND_LIMIT:
+            break
+        card = _quick_top_card(v)
+        if card is None:
+            break
+        hand += (card,)
+    if hand is not hands[p]:
+        v["hands"] = hands[:p] + (tuple(sorted(hand)),) + hands[p + 1:]
+
+
+def _planted(forest: Forest, tree: Tree, hand: tuple[int, ...]) -> Forest:
+    """``forest.plant(tree)``, with its empty slots and the plays of the cards of ``hand``
+    noted from the old forest's."""
+    new = Forest(forest.trees + (tree,), forest.cave)
+    carry_mushrooms(forest, new, None)
+    empty = forest.__dict__.get("_empty")
+    if empty is not None:
+        n = (len(forest.trees),)
+        object.__setattr__(new, "_empty", {side: at + n for side, at in empty.items()})
+    _carry_moves(forest, new, hand, len(forest.trees), "")
+    return new
+
+
+def _placed(forest: Forest, i: int, side: str, d: Any, hand: tuple[int, ...]) -> Forest:
+    """``forest.place(i, side, d)`` for a legal play (checked by the listing), with what is
+    noted on the old forest and tree carried over where the new card leaves it the same."""
+    trees = forest.trees
+    old = trees[i]
+    slots = {"top": old.top, "bottom": old.bottom, "left": old.left, "right": old.right}
+    slots[side] += (d,)
+    tree = Tree(old.species, old.card, **slots)
+    carry_mushrooms(old, tree, d.species)
+    new = Forest(trees[:i] + (tree,) + trees[i + 1:], forest.cave)
+    carry_mushrooms(forest, new, d.species)
+    empty = forest.__dict__.get("_empty")
+    if empty is not None:
+        empty = dict(empty)
+        empty[side] = tuple(k for k in empty[side] if k != i)
+        object.__setattr__(new, "_empty", empty)
+    _carry_moves(forest, new, hand, i, side)
+    return new
+
+
+#: what never changes, looked up once: each tree card's species, each species' cost
+_TREE_SPECIES = {c: str(catalog().card(c).species) for c in catalog().card_ids
+                 if catalog().card(c).is_tree}
+_COSTS = {sp.name: sp.cost for sp in catalog().all_species()}
+
+
 # ----- legal actions ----------------------------------------------------------------------
 
 def _card_plays(cid: int) -> tuple:
@@ -289,8 +602,6 @@ def _card_plays(cid: int) -> tuple:
 
 
 _PLAYS: dict[int, tuple] = {}
-#: the dearest cost of any card: a budget above it allows the same plays
-_DEAREST = max(sp.cost for sp in catalog().all_species())
 
 
 def _empty_slots(forest: Forest) -> dict[str, tuple[int, ...]]:
@@ -328,117 +639,162 @@ def _made(cls: type, *args: Any) -> Any:
 
 
 _ACTIONS: dict[tuple, Action] = {}
+#: each card's sapling play; each tree card's (cost, play)
+_SAPLINGS = {c: _made(PlaySapling, c) for c in catalog().card_ids}
+_TREE_MOVES = {c: (catalog().species(sp).cost, _made(PlayTree, c))
+               for c, sp in _TREE_SPECIES.items()}
 
 
 def play_options(st: GameState, allowed: tuple[int, ...] | None = None) -> list[Action]:
-    """Every card the current player can play now (paying from the rest of the hand)."""
+    """Every card the current player can play now (paying from the rest of the hand): the
+    trees, then the cards into slots, then the saplings, each in the order of the hand."""
     p = st.current
     hand = st.hands[p]
     budget = len(hand) - 1
     forest = st.forests[p]
     placed_now = st.this_turn
-    trees: list[Action] = []
-    dwellers: list[Action] = []
-    saplings: list[Action] = []
-    # a card's plays depend on the forest, the budget (up to the dearest cost) and, for
-    # cards that share a slot, the cards placed this turn: with none placed (a turn's
-    # start), each card's plays are kept with the (immutable) forest
+    if allowed is not None:
+        hand = tuple(c for c in hand if c in allowed)
+    # a split card's plays at every budget depend on the forest and, for cards that share a
+    # slot, on the cards placed this turn: with none placed (a turn's start), each card's
+    # plays are kept with the (immutable) forest
     kept = None
     if not placed_now:
-        kept = forest.__dict__.get("_plays")
+        kept = forest.__dict__.get("_moves")
         if kept is None:
             kept = {}
-            object.__setattr__(forest, "_plays", kept)
-    b = min(budget, _DEAREST)
-    for c in hand:
-        if allowed is not None and c not in allowed:
-            continue
-        if kept is None:
-            plays = _plays_of(c, budget, forest, placed_now)
-        else:
-            plays = kept.get((c, b))
-            if plays is None:
-                plays = kept[(c, b)] = _plays_of(c, budget, forest, placed_now)
-        if plays[0]:
-            trees += plays[0]
-        if plays[1]:
-            dwellers += plays[1]
-        saplings.append(plays[2])
-    return trees + dwellers + saplings
-
-
-def _plays_of(c: int, budget: int, forest: Forest, placed_now: tuple[int, ...]
-              ) -> tuple[list[Action], list[Action], Action]:
-    """The ways to play card ``c``: as a tree, into slots of the forest, as a sapling."""
-    plays = _card_plays(c)
+            object.__setattr__(forest, "_moves", kept)
     trees: list[Action] = []
     dwellers: list[Action] = []
-    if plays[0] == "tree":
-        if plays[1] <= budget:
-            trees.append(_made(PlayTree, c))
-    else:
-        empty = _empty_slots(forest)
-        for side, species, cost, stacks in plays:
-            if cost > budget:
-                continue
-            if not stacks:      # can_join refuses any card in the slot
-                dwellers += [_made(PlayDweller, c, side, i) for i in empty[side]]
-                continue
-            for i, tree in enumerate(forest.trees):
-                slot = getattr(tree, side)
-                if not slot or can_join(slot, species, placed_now) is None:
-                    dwellers.append(_made(PlayDweller, c, side, i))
-    return trees, dwellers, _made(PlaySapling, c)
+    for c in hand:
+        moves = _TREE_MOVES.get(c)
+        if moves is not None:
+            if moves[0] <= budget:
+                trees.append(moves[1])
+            continue
+        moves = kept.get(c) if kept is not None else None
+        if moves is None:
+            moves = _moves_of(c, forest, placed_now)
+            if kept is not None:
+                kept[c] = moves
+        for cost, actions in moves:
+            if cost <= budget:
+                dwellers += actions
+    return trees + dwellers + [_SAPLINGS.get(c) or _made(PlaySapling, c) for c in hand]
+
+
+def _moves_of(c: int, forest: Forest, placed_now: tuple[int, ...] = ()
+              ) -> tuple[tuple[int, tuple[Action, ...]], ...]:
+    """The ways to play split card ``c`` into slots of ``forest``, per half: (cost, plays)."""
+    return tuple((cost, _half_moves(c, side, species, stacks, forest, placed_now))
+                 for side, species, cost, stacks in _card_plays(c))
+
+
+def _half_moves(c: int, side: str, species: str, stacks: bool, forest: Forest,
+                placed_now: tuple[int, ...]) -> tuple[Action, ...]:
+    row = _row(c, side, len(forest.trees))
+    if not stacks:      # can_join refuses any card in the slot
+        return tuple([row[i] for i in _empty_slots(forest)[side]])
+    return tuple([row[i] for i, tree in enumerate(forest.trees)
+                  if not getattr(tree, side)
+                  or can_join(getattr(tree, side), species, placed_now) is None])
+
+
+def _carry_moves(old: Forest, new: Forest, hand: tuple[int, ...], at: int, side: str) -> None:
+    """Note on ``new`` the plays of the cards of ``hand`` kept with ``old``, where ``new`` is
+    ``old`` with a new tree (``side`` empty, ``at`` its number) or with one more card in
+    slot ``side`` of tree ``at``."""
+    kept = old.__dict__.get("_moves")
+    if not kept:
+        return
+    carried = {}
+    for c in hand:
+        moves = kept.get(c)
+        if moves is None:
+            continue
+        if side and side not in _SIDES_OF[c]:      # no half of it goes there: the same
+            carried[c] = moves
+            continue
+        halves = []
+        for (cost, actions), (s, species, _, stacks) in zip(moves, _card_plays(c)):
+            if not side:
+                actions += (_row(c, s, at + 1)[at],)
+            elif s == side:
+                if stacks:
+                    actions = _half_moves(c, s, species, stacks, new, ())
+                else:
+                    actions = tuple([a for a in actions if a.tree != at])  # type: ignore
+            halves.append((cost, actions))
+        carried[c] = tuple(halves)
+    object.__setattr__(new, "_moves", carried)
+
+
+def _row(c: int, side: str, n: int) -> list[Action]:
+    """``PlayDweller(c, side, i)`` for every tree ``i`` below ``n`` (at least)."""
+    row = _ROWS.get((c, side))
+    if row is None:
+        row = _ROWS[(c, side)] = []
+    while len(row) < n:
+        row.append(_made(PlayDweller, c, side, len(row)))
+    return row
+
+
+_ROWS: dict[tuple[int, str], list[Action]] = {}
+#: the sides a split card's halves go to
+_SIDES_OF = {c: catalog().card(c).sides() for c in catalog().card_ids
+             if catalog().card(c).is_split}
+
+
+def _make_rows(n: int) -> None:
+    """Every split card's plays into the first ``n`` trees of a forest, made at once (a row
+    grows further when a forest does)."""
+    for c, sides in _SIDES_OF.items():
+        for side in sides:
+            _row(c, side, n)
+
+
+_make_rows(12)
 
 
 def _draw_options(st: GameState) -> list[Action]:
-    key = (bool(st.deck), tuple(st.clearing))
-    made = _DRAW_LISTS.get(key)
-    if made is None:
-        out: list[Action] = [_made(DrawCard, None)] if st.deck else []
-        made = _kept(_DRAW_LISTS, key, out + [_made(DrawCard, c) for c in st.clearing])
-    return list(made)
+    out: list[Action] = [_DRAW_DECK] if st.deck else []
+    out += [_DRAWS.get(c) or _made(DrawCard, c) for c in st.clearing]
+    return out
 
 
 def _pay_options(hand: tuple[int, ...]) -> list[Action]:
-    hand = tuple(hand)
-    made = _PAY_LISTS.get(hand)
-    if made is None:
-        made = _kept(_PAY_LISTS, hand, [_made(Pay, c) for c in hand])
-    return list(made)
+    return [_PAYS.get(c) or _made(Pay, c) for c in hand]
 
 
-def _kept(table: dict, key: Any, actions: list[Action]) -> tuple[Action, ...]:
-    """``actions`` kept in ``table`` (bounded) under ``key``, as a tuple."""
-    if len(table) >= 20_000:        # a long simulation: start the table again
-        table.clear()
-    made = table[key] = tuple(actions)
-    return made
+def _decide_options(step: Step) -> list[Action]:
+    return [_made(Decide, step.kind, step.tag, True), _made(Decide, step.kind, step.tag, False)]
 
 
-#: lists of actions already made: the draws for (deck not empty, clearing), the payments
-#: for a hand
-_DRAW_LISTS: dict[tuple, tuple[Action, ...]] = {}
-_PAY_LISTS: dict[tuple, tuple[Action, ...]] = {}
+#: the draws and payments of each card, made once
+_DRAW_DECK = _made(DrawCard, None)
+_DRAWS = {c: _made(DrawCard, c) for c in catalog().card_ids}
+_PAYS = {c: _made(Pay, c) for c in catalog().card_ids}
 
 
 def legal_actions(st: GameState) -> list[Action]:
-    if st.phase == "over":
-        return []
-    if st.phase == "mulligan":
-        return [KeepHand(), Mulligan()]
+    phase = st.phase
+    if phase != "turn":
+        if phase == "over":
+            return []
+        if phase == "mulligan":
+            return [KeepHand(), Mulligan()]
     hand = st.hands[st.current]
-    step = st.step
-    if step is None:
-        draws = _draw_options(st) if len(hand) < HAND_LIMIT else []
-        return draws + play_options(st)
+    if not st.pending:
+        if len(hand) < HAND_LIMIT:
+            return _draw_options(st) + play_options(st)
+        return play_options(st)
+    step = st.pending[0]
     if step.kind == "draw":
         return _draw_options(st)
     if step.kind == "pay":
         return _pay_options(hand)
     if step.kind in ("mushroom", "effect", "bonus"):
-        return [_made(Decide, step.kind, step.tag, True),
-                _made(Decide, step.kind, step.tag, False)]
+        return _decide_options(step)
     if step.kind == "free":
         w = Work(st)
         return [PlaceFree(c, s, i) for c, s, i in free_options(w, step.tag)] + [Finish("free")]
@@ -557,20 +913,37 @@ def _why_slot(st: GameState, action: PlayDweller | PlaceFree) -> IllegalAction:
 HANDLERS = Handlers("Forest Shuffle")
 
 
-def _on(*types: type) -> Callable:
+def _on(*types: type, quick: Callable[[GameState, Any], GameState | None] | None = None
+        ) -> Callable:
     """Register ``fn(w, action, step)`` as the handler of ``types``: it changes the working
     copy ``w`` (``step`` is the front pending step, if any); then the automatic steps
-    resolve, the turn ends if nothing is left to do, and the copy freezes."""
+    resolve, the turn ends if nothing is left to do, and the copy freezes.  ``quick(state,
+    action)``, if given, is tried first: the new state made directly, or None."""
     def register(fn: Callable[[Work, Action, Step | None], None]) -> Callable:
-        @HANDLERS.on(*types)
         @functools.wraps(fn)
-        def handler(st: GameState, action: Action) -> GameState:
+        def slowly(st: GameState, action: Action) -> GameState:
             w = Work(st)
             fn(w, action, w.pending[0] if w.pending else None)
             w.advance()
             return w.freeze()
+
+        def handler(st: GameState, action: Action) -> GameState:
+            new = quick(st, action)  # type: ignore[misc]
+            return slowly(st, action) if new is None else new
+
+        HANDLERS.on(*types)(slowly if quick is None else functools.wraps(fn)(handler))
+        for tp in types:
+            WORKING_COPY[tp] = slowly
+            if quick is not None:
+                QUICK[tp] = quick
         return fn
     return register
+
+
+#: each action type's handler through the working copy alone, and its quick move if it has
+#: one (tests compare the two)
+WORKING_COPY: dict[type, Callable[[GameState, Action], GameState]] = {}
+QUICK: dict[type, Callable[[GameState, Any], GameState | None]] = {}
 
 
 @_on(KeepHand, Mulligan)
@@ -587,7 +960,7 @@ def _starting_hand(w: Work, action: Action, step: Step | None) -> None:
         w.phase, w.current = "turn", 0
 
 
-@_on(DrawCard)
+@_on(DrawCard, quick=_quick_draw)
 def _draw(w: Work, action: DrawCard, step: Step | None) -> None:
     p = w.current
     if step is None:
@@ -604,13 +977,13 @@ def _draw(w: Work, action: DrawCard, step: Step | None) -> None:
         w.pending.insert(0, _DRAW_STEP)
 
 
-@_on(PlayTree, PlaySapling, PlayDweller)
+@_on(PlayTree, PlaySapling, PlayDweller, quick=_quick_play)
 def _play(w: Work, action: Action, step: Step | None) -> None:
     w.busy = True
     w.play(action, "mole" if step is not None else "")
 
 
-@_on(Pay)
+@_on(Pay, quick=_quick_pay)
 def _pay(w: Work, action: Pay, step: Step | None) -> None:
     require(step is not None)
     w.hands[w.current].remove(action.card)
@@ -620,7 +993,7 @@ def _pay(w: Work, action: Pay, step: Step | None) -> None:
     w.pending[0] = Step(kind, step.card, step.n - 1, paid, step.tag, step.via)
 
 
-@_on(Decide)
+@_on(Decide, quick=_quick_decide)
 def _decide(w: Work, action: Decide, step: Step | None) -> None:
     require(step is not None)
     w.pending.pop(0)

@@ -71,13 +71,14 @@ class _Facts:
         self.symbols: dict[str, int] = {}
         self.bees_at: dict[str, int] = {}
         bee = _bee_species()
+        types_of = _types()
         for tree in forest.trees:
             if not tree.is_sapling:
                 self.species[tree.species] = self.species.get(tree.species, 0) + 1
                 self.symbols[tree.species] = self.symbols.get(tree.species, 0) + 1
-            for _, d in tree.dwellers():
+            for d in tree.top + tree.bottom + tree.left + tree.right:     # SIDES order
                 self.species[d.species] = self.species.get(d.species, 0) + 1
-                for t in cat.species(d.species).types:
+                for t in types_of[d.species]:
                     self.types[t] = self.types.get(t, 0) + 1
                 if d.symbol:
                     self.symbols[d.symbol] = self.symbols.get(d.symbol, 0) + 1
@@ -90,6 +91,13 @@ class _Facts:
         return self.species.get(species, 0) + self.bees_at.get(species, 0)
 
 
+@lru_cache(maxsize=1)
+def _types() -> dict[str, tuple[str, ...]]:
+    """Each species' types, looked up once."""
+    return {sp.name: sp.types for sp in catalog().all_species()}
+
+
+@lru_cache(maxsize=1)
 def _bee_species() -> frozenset[str]:
     return frozenset(sp.name for sp in catalog().all_species()
                      if any(e.get("kind") == "counts_as_tree" for e in sp.effect))
@@ -165,14 +173,23 @@ def _cards_in_order(forest: Forest):
     """(spot, tree, side, dweller or None, species name) in play order."""
     for i, tree in enumerate(forest.trees):
         yield (i, "tree", 0), tree, "tree", None, tree.species
-        for side in SIDES:
-            for k, d in enumerate(tree.slot(side)):
+        for side, slot in (("top", tree.top), ("bottom", tree.bottom), ("left", tree.left),
+                           ("right", tree.right)):      # SIDES order
+            for k, d in enumerate(slot):
                 yield (i, side, k), tree, side, d, d.species
 
 
 def score_forest(forest: Forest, others: Sequence[Forest] = (), player: int = 0) -> ForestScore:
     """Score one forest; ``others`` are the rival forests (for Linden and the Woodpecker)."""
     return _score(_Facts(forest), [_Facts(f) for f in others], player)
+
+
+@lru_cache(maxsize=None)
+def _rule_of(species: str) -> tuple[Mapping[str, Any], bool, Callable[..., int] | None]:
+    """A species' scoring rule, whether it scores as a group, and its function per card
+    (looked up once per species)."""
+    rule = catalog().species(species).scoring
+    return rule, rule["kind"] in _GROUP_RULES, _card_rule(rule["kind"])
 
 
 def _score(facts: _Facts, rivals: list[_Facts], player: int) -> ForestScore:
@@ -184,13 +201,12 @@ def _score(facts: _Facts, rivals: list[_Facts], player: int) -> ForestScore:
         if name == SAPLING:
             per_card.append((spot, 0))
             continue
-        rule = cat.species(name).scoring
+        rule, grouped, fn = _rule_of(name)
         by_species.setdefault(name, 0)
-        if rule["kind"] in _GROUP_RULES:
+        if grouped:
             groups.setdefault(name, []).append(spot)
             per_card.append((spot, 0))
             continue
-        fn = _card_rule(rule["kind"])
         if fn is None:
             raise ValueError(f"unknown scoring rule {rule['kind']!r} for {name}")
         pts = fn(rule, facts, tree, side, d if d is not None else Dweller(name), rivals)
@@ -200,11 +216,17 @@ def _score(facts: _Facts, rivals: list[_Facts], player: int) -> ForestScore:
     per_card = [(spot, shares.get(spot, pts)) for spot, pts in per_card]
     for name, spots in groups.items():
         by_species[name] = sum(shares[s] for s in spots)
-    order = {sp.name: k for k, sp in enumerate(cat.all_species())}
+    order = _species_order()
     categories = tuple(sorted(by_species.items(), key=lambda kv: order[kv[0]]))
     cave = facts.forest.cave * cat.cave_points
     return ForestScore(player=player, categories=categories + (("Cave", cave),),
                        card_points=tuple(per_card))
+
+
+@lru_cache(maxsize=1)
+def _species_order() -> dict[str, int]:
+    """Each species' place in the card data (the order of a score's categories)."""
+    return {sp.name: k for k, sp in enumerate(catalog().all_species())}
 
 
 def _group_shares(facts: _Facts, groups: dict[str, list[Spot]]) -> dict[Spot, int]:

@@ -13,7 +13,7 @@ from ..core.rng import check_seed, make_rng, shuffled
 from .edition import catalog, rules_data
 from .forest import Forest
 from .game import GAME
-from .state import HAND_SIZE, GameState
+from .state import HAND_SIZE, GameState, counted_caves
 
 
 def _option_words(setup: Callable[..., GameState]) -> Callable[..., GameState]:
@@ -66,10 +66,10 @@ def new_game(players: int = 2, seed: int | str = 0, sapling_flips_clearing: bool
     hands = [deck[HAND_SIZE * p:HAND_SIZE * (p + 1)] for p in range(players)]
     deck = deck[HAND_SIZE * players:]
     no_tree = [p for p, h in enumerate(hands) if not any(cat.card(c).is_tree for c in h)]
-    return GameState(
+    return counted_caves(GameState(     # empty forests, empty caves
         players=players, seed=seed, options=tuple(sorted(chosen.items())), deck=tuple(deck),
         hands=tuple(tuple(sorted(h)) for h in hands), clearing=(),
         forests=tuple(Forest() for _ in range(players)),
         caves=tuple(() for _ in range(players)), removed=tuple(removed), box=(), winter=(),
         current=no_tree[0] if no_tree else 0, phase="mulligan" if no_tree else "turn",
-        mulligan_left=tuple(no_tree))
+        mulligan_left=tuple(no_tree)))

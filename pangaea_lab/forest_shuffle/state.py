@@ -74,18 +74,41 @@ def forest_to_data(forest: Forest) -> list:
         return cached
     out = []
     for t in forest.trees:
-        slots = {s: [d.card for d in t.slot(s)] for s in SIDES if t.slot(s)}
-        out.append([t.card, t.is_sapling, slots])
+        slots = {}
+        for side, slot in (("top", t.top), ("bottom", t.bottom), ("left", t.left),
+                           ("right", t.right)):
+            if slot:
+                slots[side] = [d.card for d in slot]
+        out.append([t.card, t.species == SAPLING, slots])
     object.__setattr__(forest, "_data", out)  # forests are immutable, so this never goes stale
     return out
 
 
+def forest_text(forest: Forest) -> str:
+    """A game forest as JSON text (of :func:`forest_to_data`), kept with the forest."""
+    cached = forest.__dict__.get("_text")
+    if cached is None:
+        cached = dumps(forest_to_data(forest))
+        object.__setattr__(forest, "_text", cached)
+    return cached
+
+
 def dweller_of(card: int, side: str) -> Dweller:
-    """The visible half of ``card`` in a ``side`` slot."""
-    half = catalog().card(card).half_for(side)
-    if half is None:
-        raise InvalidData(f"card #{card} cannot sit in a {side} slot")
-    return Dweller(half.species, half.symbol, card)
+    """The visible half of ``card`` in a ``side`` slot (dwellers are values: each is made
+    once)."""
+    try:
+        found = _DWELLERS.get((card, side))
+    except TypeError:       # not a card id: refused below in plain words
+        found = None
+    if found is None:
+        half = catalog().card(card).half_for(side)
+        if half is None:
+            raise InvalidData(f"card #{card} cannot sit in a {side} slot")
+        found = _DWELLERS[(card, side)] = Dweller(half.species, half.symbol, card)
+    return found
+
+
+_DWELLERS: dict[tuple[int, str], Dweller] = {}
 
 
 def tree_of(card: int, sapling: bool) -> Tree:
@@ -104,19 +127,30 @@ def forest_from_data(trees: tuple, cave: int, where: str) -> Forest:
     for i, (cid, sapling, slots) in enumerate(trees):
         try:
             tree = tree_of(cid, sapling)
-            laid = {}
+            laid = []
             for side in SIDES:
                 slot: tuple[Dweller, ...] = ()
                 for d in slots.get(side, ()):
                     dweller = dweller_of(d, side)
-                    check_place(slot, i, side, dweller)     # as Forest.place checks
+                    # as Forest.place checks (into an empty slot, only the card's side counts)
+                    if slot or (d, side) not in _FITTING:
+                        check_place(slot, i, side, dweller)
+                        if not slot:
+                            _FITTING.add((d, side))
                     slot += (dweller,)
-                laid[side] = slot
+                laid.append(slot)
         except InvalidData as exc:
             raise InvalidData(f"{where}[{i}]: {exc}") from None
         # the tree with its slots made at once (the same value as placing card by card)
-        built.append(Tree(tree.species, tree.card, **laid))
-    return Forest(trees=tuple(built), cave=cave)
+        built.append(Tree(tree.species, tree.card, *laid))
+    forest = Forest(trees=tuple(built), cave=cave)
+    # every card was checked as the invariants check a forest's slots: noted (see _check_slots)
+    object.__setattr__(forest, "_slots_ok", True)
+    return forest
+
+
+#: (card, side) of the cards found to fit an empty slot on that side
+_FITTING: set[tuple[int, str]] = set()
 
 
 # ----- the save file's declared shape ---------------------------------------------------------
@@ -135,10 +169,15 @@ class SaveRecord(Record):
 
 
 def _card_id(value: Any, where: str) -> int:
-    cid = Int(0, 10_000).read(value, where)
+    if type(value) is int and value in _ALL_IDS:       # a card of the game, as most are
+        return value
+    cid = _ID.read(value, where)
     if cid not in _ALL_IDS:
         raise InvalidData(f"{where}: there is no card with id {cid} in the base game")
     return cid
+
+
+_ID = Int(0, 10_000)
 
 
 def _step_card(value: Any, where: str) -> int:
@@ -172,6 +211,13 @@ def save_schema(game: Game, cards: int) -> SaveRecord:
 SCHEMA = save_schema(GAME, len(_ALL_IDS))
 
 
+def counted_caves(state: "GameState") -> "GameState":
+    """``state``, noted as one whose forests count the cards under their caves (as a state
+    made by a move is; the rules then need not compare them)."""
+    object.__setattr__(state, "_caves_counted", True)
+    return state
+
+
 def _build(v: dict) -> "GameState":
     """A state from the values of a save, read with :data:`SCHEMA`."""
     players = v["players"]
@@ -181,14 +227,14 @@ def _build(v: dict) -> "GameState":
         raise InvalidData(f"field 'current' must be a seat 0-{players - 1}")
     forests = tuple(forest_from_data(f, len(v["caves"][i]), f"forests[{i}]")
                     for i, f in enumerate(v["forests"]))
-    return GameState(
+    return counted_caves(GameState(    # each forest was made with its cave's count
         players=players, seed=v["seed"], options=tuple(sorted(v["options"].items())),
         deck=v["deck"], hands=v["hands"], clearing=v["clearing"], forests=forests,
         caves=v["caves"], removed=v["removed"], box=v["box"], winter=v["winter"],
         current=v["current"], phase=v["phase"], mulligan_left=v["mulligan_left"],
         pending=tuple(Step(*s) for s in v["pending"]), busy=v["busy"],
         extra_turns=v["extra_turns"], this_turn=v["this_turn"], turn=v["turn"],
-        ended_by=v["ended_by"])
+        ended_by=v["ended_by"]))
 
 
 @dataclass(frozen=True)
@@ -273,20 +319,30 @@ class GameState(BaseState):
     # ----- JSON ---------------------------------------------------------------------------
 
     def to_data(self) -> dict:
+        data = self._data()
+        data["forests"] = [forest_to_data(x) for x in self.forests]
+        return data
+
+    def _data(self) -> dict:
+        """The save's fields, the forests left out."""
         data: dict[str, Any] = {"game": self.game, "format": FORMAT_VERSION}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name == "forests":
-                value = [forest_to_data(x) for x in value]
-            elif f.name == "pending":
-                value = [[s.kind, s.card, s.n, list(s.cards), s.tag, s.via] for s in value]
-            elif f.name == "options":
-                value = dict(value)
-            data[f.name] = value
+        values = self.__dict__
+        for name in _SAVED:
+            data[name] = values[name]
+        data["pending"] = [[s.kind, s.card, s.n, list(s.cards), s.tag, s.via]
+                           for s in self.pending]
+        data["options"] = dict(self.options)
         return data
 
     def to_json(self) -> str:
-        return dumps(self.to_data())
+        # the text of a forest is kept with it (forests never change, and a move changes one
+        # forest, so the saves of a game share the others' text): the rest is written with
+        # the forests as null, which the forests' text then replaces (the key comes before
+        # any text the save holds, and a written text never holds an unescaped quote)
+        data = self._data()
+        data["forests"] = None
+        forests = ",".join([forest_text(f) for f in self.forests])
+        return dumps(data).replace('"forests":null', f'"forests":[{forests}]', 1)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> "GameState":
@@ -362,6 +418,9 @@ class GameState(BaseState):
 
 
 _SPECIES = frozenset(sp.name for sp in catalog().all_species())
+#: the fields a save writes as they are (the forests, steps and options are converted)
+_SAVED = tuple(f.name for f in fields(GameState)
+               if f.name not in ("forests", "pending", "options"))
 
 
 def _forest_cards(forest: Forest) -> list[int]:
@@ -372,8 +431,8 @@ def _forest_cards(forest: Forest) -> list[int]:
         cached = []
         for t in forest.trees:
             cached.append(t.card)
-            for side in SIDES:
-                cached += [d.card for d in t.slot(side)]
+            for slot in (t.top, t.bottom, t.left, t.right):
+                cached += [d.card for d in slot]
         object.__setattr__(forest, "_cards", cached)
     return cached
 

@@ -2,15 +2,17 @@
 never change) agree with working everything out afresh, over many seeded positions."""
 
 import random
-from dataclasses import fields
+from dataclasses import fields, replace
 
 import pytest
 
 from pangaea_lab import forest_shuffle as fs
 from pangaea_lab.core.engine import thaw
+from pangaea_lab.core.jsonio import dumps
 from pangaea_lab.core.testing import seeded_positions
 from pangaea_lab.core.svg import Svg
 from pangaea_lab.forest_shuffle import effects, render, rules, scoring
+from pangaea_lab.forest_shuffle import state as state_module
 from pangaea_lab.forest_shuffle.actions import PlayDweller, PlaySapling, PlayTree
 from pangaea_lab.forest_shuffle.cards import SIDES
 from pangaea_lab.forest_shuffle.forest import Forest, Tree, can_join
@@ -76,6 +78,18 @@ def plays_by_the_slot_rules(st, allowed=None):
                         dwellers.append(PlayDweller(c, side, i))
         saplings.append(PlaySapling(c))
     return trees + dwellers + saplings
+
+
+def test_kept_plays_match_plays_worked_out_afresh():
+    """The plays kept with a forest (worked out, or carried over from the forest before the
+    last play) are those of the same forest made anew."""
+    checked = 0
+    for st in POSITIONS:
+        for forest in st.forests:
+            for card, moves in forest.__dict__.get("_moves", {}).items():
+                assert moves == rules._moves_of(card, afresh(forest)), card
+                checked += 1
+    assert checked > 1000
 
 
 def test_play_options_match_the_slot_rules():
@@ -154,3 +168,51 @@ def test_board_drawings_do_not_depend_on_what_was_drawn_before():
         render._card_svg.cache_clear()
         render._split_card_svg.cache_clear()
         assert st.to_svg(mark) == drawn
+
+
+def test_save_text_is_the_save_data_written_afresh():
+    """The save text (the forests' text kept with each forest) is the save's data written
+    in one go, also with an end text that looks like the forests' key."""
+    for st in POSITIONS[::2]:
+        assert st.to_json() == dumps(st.to_data())
+        fresh = replace(st, forests=tuple(afresh(f) for f in st.forests))
+        assert st.to_json() == fresh.to_json() == dumps(fresh.to_data())
+    odd = replace(POSITIONS[-1], ended_by='"forests":null, "forests":null')
+    assert odd.to_json() == dumps(odd.to_data())
+    assert type(odd).from_json(odd.to_json()) == odd
+
+
+def test_loaded_forests_noted_as_checked_pass_the_slot_check_afresh():
+    for st in POSITIONS[::5]:
+        loaded = type(st).from_json(st.to_json())
+        for p, forest in enumerate(loaded.forests):
+            assert forest.__dict__.get("_slots_ok")
+            fresh = afresh(forest)
+            state_module._check_slots(fresh, p)        # raises if a slot is wrong
+            assert fresh.__dict__.get("_slots_ok")
+
+
+def test_effect_and_bonus_steps_kept_per_card_match_the_card_data():
+    """The effect and bonus steps after a play (each card's parts looked up once) are those
+    the card data and bonus_earned give."""
+    rng = random.Random(5)
+    playable = list(CAT.playable_ids)
+    options = dict(fs.new_game(players=2, seed=0).options)
+    bonuses = 0
+    for cid in playable:
+        card = CAT.card(cid)
+        places = ["tree"] if card.is_tree else list(card.sides())
+        for placement in places + ["sapling"]:
+            for paid in ((), tuple(rng.sample(playable, 1)), tuple(rng.sample(playable, 2))):
+                got = effects.after_play_steps(Forest(), (), options, cid, placement, paid)
+                species = effects.played_species(cid, placement)
+                want = []
+                if species is not None:
+                    sp = CAT.species(species)
+                    if effects.active(sp.effect):
+                        want.append(("effect", sp.name))
+                    if effects.active(sp.bonus) and effects.bonus_earned(cid, placement, paid):
+                        want.append(("bonus", sp.name))
+                assert [(s.kind, s.tag) for s in got] == want
+                bonuses += ("bonus", species) in want
+    assert bonuses >= 5
