@@ -12,16 +12,15 @@ checked, then :func:`why`, then its handler).
 
 from __future__ import annotations
 
-import json
 from dataclasses import fields
 from functools import lru_cache
+from itertools import repeat
 from operator import is_, itemgetter
 from types import SimpleNamespace
 from typing import Any
 
 from ..core.engine import Handlers, WorkingCopy, is_listed_object
 from ..core.errors import IllegalAction
-from ..core.jsonio import dumps
 from ..core.protocol import Action
 from ..core.validate import InvariantError, require
 from .actions import (BlockSpace, ChooseAltar, ChooseNewStart, EndTurn, OfferCard, OfferTree,
@@ -31,7 +30,7 @@ from .cards import Effect
 from .edition import Edition
 from .scoring import (CARD_PTS, MAJ_PTS, POINT_EFFECTS, SEASON_PTS, TREE_PTS, effect_points,
                       least_colours, majority_colours, score_card, score_majorities)
-from .state import DECISIONS, GameState, decision
+from .state import DECISIONS, GameState, Slot, decision
 
 
 # ----- legal actions ---------------------------------------------------------------------
@@ -63,36 +62,69 @@ def _space_note(ed: Edition, cid: str, j: int) -> str:
 
 
 def _card_offers(s: GameState, player: int) -> list[Action]:
+    """Offerings on the free card spaces the player can pay for.  What one card offers
+    depends only on its place, its card and markers, and what the player can pay (which
+    colours they hold, their majority colours), so each card's list is worked out once for
+    those and kept with the edition."""
     ed = s.edition
     memo = _memo(ed)
-    offers = memo["offer_card"]
-    index = memo["colour_index"]
-    held = s.favor[player]
-    majority = None
+    kept = memo["slot_offers"]
+    means = _means(ed, memo, s.favor[player])
     out: list[Action] = []
-    for i, (cid, spaces) in enumerate(s.slots):
-        costs = memo["costs"].get(cid)
-        if costs is None:
-            costs = memo["costs"][cid] = tuple(sp.cost for sp in ed.cards[cid].spaces)
-        for j, occ in enumerate(spaces):
-            if occ:
-                continue
-            cost = costs[j]
-            if cost is None:
-                pays: Any = _FREE
-            elif cost == "majority":     # as _pay_options: the same for every such space
-                if majority is None:
-                    majority = _pay_options(s, player, cost)
-                pays = majority
-            else:
-                pays = (cost,) if held[index[cost]] >= 1 else ()
-            for pay in pays:
-                key = (cid, i, j, pay)
-                action = offers.get(key)
-                if action is None:
-                    action = offers[key] = _offer_card(ed, cid, i, j, pay)
-                out.append(action)
+    for key in zip(range(len(s.slots)), s.slots, repeat(means)):
+        offers = kept.get(key)
+        if offers is None:
+            if len(kept) >= 50_000:     # a bound on memory
+                kept.clear()
+            offers = kept[key] = _slot_offers(ed, memo, *key)
+        out += offers
     return out
+
+
+def _means(ed: Edition, memo: dict[str, Any], held: tuple[int, ...]) -> tuple:
+    """What a player holding ``held`` can pay: for a card space, a tuple per colour (the
+    colour if they hold one of it, else nothing) and their majority colours; for an altar
+    space of the Great Tree, whether they hold the altar's price of each colour.  Kept per
+    ``held`` (the same tuple object for equal holdings)."""
+    table = memo["means"]
+    means = table.get(held)
+    if means is None:
+        if len(table) >= 20_000:       # a bound on memory
+            table.clear()
+        colours = ed.colours
+        majority = tuple(c for c in majority_colours(held, colours)
+                         if held[colours.index(c)] >= 1)
+        means = table[held] = (tuple((c,) if n >= 1 else () for c, n in zip(colours, held)),
+                               majority,
+                               tuple(n >= ed.altar_cost for n in held))
+    return means
+
+
+def _slot_offers(ed: Edition, memo: dict[str, Any], i: int, slot: Slot,
+                 means: tuple) -> tuple[Action, ...]:
+    """The offerings on one card (at place ``i``) for a player with ``means``."""
+    cid, spaces = slot
+    each, majority, _ = means
+    index = memo["colour_index"]
+    offers = memo["offer_card"]
+    out = []
+    for j, (occ, sp) in enumerate(zip(spaces, ed.cards[cid].spaces)):
+        if occ:
+            continue
+        cost = sp.cost
+        if cost is None:
+            pays: Any = _FREE
+        elif cost == "majority":
+            pays = majority
+        else:
+            pays = each[index[cost]]
+        for pay in pays:
+            key = (cid, i, j, pay)
+            action = offers.get(key)
+            if action is None:
+                action = offers[key] = _offer_card(ed, cid, i, j, pay)
+            out.append(action)
+    return tuple(out)
 
 
 _FREE = (None,)
@@ -100,14 +132,15 @@ _FREE = (None,)
 
 def _memo(ed: Edition) -> dict[str, Any]:
     """Look-ups the legal actions need, worked out once per edition and kept with it (an
-    edition never changes): colour positions, the root spaces, the costs of each card's
-    spaces, and the offer actions built so far (actions are immutable values)."""
+    edition never changes): colour positions, the root spaces, the offer actions built so
+    far (actions are immutable values), what each card and the Great Tree offer in a given
+    position and what a player's favor can pay."""
     memo = ed.__dict__.get("_rules_memo")
     if memo is None:
         memo = {"colour_index": {c: k for k, c in enumerate(ed.colours)},
                 "roots": {t: k for k, t in enumerate(root_spaces(ed))},
-                "costs": {}, "offer_card": {}, "offer_root": {}, "rune_gain": {},
-                "rune_move": {}}
+                "offer_card": {}, "offer_root": {}, "rune_gain": {}, "rune_move": {},
+                "slot_offers": {}, "tree_offers": {}, "means": {}}
         ed.__dict__["_rules_memo"] = memo
     return memo
 
@@ -133,33 +166,48 @@ def _offer_tree(ed: Edition, t: int, altar: str | None) -> OfferTree:
 
 
 def _tree_offers(s: GameState, player: int) -> list[Action]:
+    """Offerings on the free Great Tree spaces; kept per position of the tree (markers,
+    altars, root tokens and colours) and what the player can pay for an altar."""
     ed = s.edition
     memo = _memo(ed)
+    kept = memo["tree_offers"]
+    key = (s.tree_markers, s.altars, s.root_tokens, s.root_colours,
+           _means(ed, memo, s.favor[player])[2])
+    offers = kept.get(key)
+    if offers is None:
+        if len(kept) >= 50_000:         # a bound on memory
+            kept.clear()
+        offers = kept[key] = _tree_offers_afresh(ed, memo, *key)
+    return list(offers)
+
+
+def _tree_offers_afresh(ed: Edition, memo: dict[str, Any], markers: tuple, altars: tuple,
+                        root_tokens: tuple, root_colours: tuple, affords: tuple
+                        ) -> tuple[Action, ...]:
     out: list[Action] = []
-    markers, altars = s.tree_markers, s.altars
     for t, space in enumerate(ed.tree):
         if markers[t] is not None:
             continue
         altar = altars[t]
         if space.altar and altar is not None:
-            if s.favor[player][memo["colour_index"][altar]] >= ed.altar_cost:
+            if affords[memo["colour_index"][altar]]:
                 out.append(_offer_tree(ed, t, altar))
         elif space.altar:
             out.append(_offer_tree(ed, t, None))
         else:
             k = memo["roots"][t]
-            left = s.root_tokens[k]
+            left = root_tokens[k]
             if not left and ed.emptied_root == "closed":
                 continue
-            key = (t, left, s.root_colours[k])
+            key = (t, left, root_colours[k])
             action = memo["offer_root"].get(key)
             if action is None:
-                what = f"take {left} set-aside {ed.names[s.root_colours[k]]}" if left else \
+                what = f"take {left} set-aside {ed.names[root_colours[k]]}" if left else \
                     "the set-aside tokens are gone: no effect"
                 action = memo["offer_root"][key] = OfferTree(t, None,
                                                              note=f"root space, {what} (free)")
             out.append(action)
-    return out
+    return tuple(out)
 
 
 def _rune_offers(s: GameState, player: int, rune: str) -> list[Action]:
@@ -557,9 +605,27 @@ def _close_rune_window(w: _Work) -> None:
         _season_end(w)
 
 
-def _canon(obj: Any) -> Any:
-    """The JSON form of a report, so a saved and reloaded report compares equal."""
-    return json.loads(dumps(obj))
+def _by_player(values: dict) -> dict:
+    """Numbers per player with the players as text keys, in the order a saved and reloaded
+    report has them (sorted as text)."""
+    return dict(sorted([(str(p), n) for p, n in values.items()]))
+
+
+def _card_report(r: dict, slot: int) -> dict:
+    """One card's season result (:func:`~.scoring.score_card`) as a saved and reloaded report
+    holds it: text keys in sorted order, lists for tuples (``replaced_by`` is added later,
+    in its sorted place)."""
+    return {"card": r["card"], "complete": r["complete"], "name": r["name"],
+            "next_colour": r["next_colour"], "points": _by_player(r["points"]),
+            "present": list(r["present"]), "scored_colour": r["scored_colour"], "slot": slot}
+
+
+def _majority_report(m: dict) -> dict:
+    """One Great Tree majority (:func:`~.scoring.score_majorities`) as a saved and reloaded
+    report holds it."""
+    return {"colour": m["colour"], "counts": _by_player(m["counts"]), "first": list(m["first"]),
+            "points": _by_player(m["points"]), "second": list(m["second"]),
+            "space": m["space"], "space_id": m["space_id"], "values": list(m["values"])}
 
 
 def _draw_journey(w: _Work, colour: str, season: int) -> str | None:
@@ -580,62 +646,74 @@ def _draw_journey(w: _Work, colour: str, season: int) -> str | None:
 
 def _season_end(w: _Work) -> None:
     """End of Season: score complete cards, replace every card, bring markers back, give the
-    new season's markers, and let the lowest score choose a New Start card."""
+    new season's markers, and let the lowest score choose a New Start card.
+
+    The season's report is built as a saved and reloaded report reads (text keys in sorted
+    order, lists rather than tuples), so a state and its reloaded save compare equal."""
     ed = w.ed
     s = w.state
     last = w.season == ed.seasons
+    slots = w.slots
+    favor = w.favor
+    points = w.points
     # the board as it is scored, so a season can be looked at again later
-    board = {"slots": [[cid, [list(o) for o in spaces]] for cid, spaces in w.slots],
-             "favor": [list(r) for r in w.favor], "tree_markers": list(w.tree_markers),
-             "altars": list(w.altars)}
+    board = {"altars": list(w.altars), "favor": [list(r) for r in favor], "points": None,
+             "slots": [[cid, [list(o) for o in spaces]] for cid, spaces in slots],
+             "tree_markers": list(w.tree_markers)}
     results = []
-    for i, (cid, spaces) in enumerate(w.slots):
-        r = score_card(ed, cid, spaces, w.favor)
+    for i, (cid, spaces) in enumerate(slots):
+        r = score_card(ed, cid, spaces, favor)
         for p, n in r["points"].items():
-            w.points[p][SEASON_PTS] += n
-        r["slot"] = i
-        r["points"] = {str(p): n for p, n in r["points"].items()}
+            points[p][SEASON_PTS] += n
+        report_card = _card_report(r, i)
         if not last:
             new = _draw_journey(w, r["next_colour"], w.season + 1)
             if new is not None:
                 w.spent_cards += (cid,)
-                w.slots[i] = [new, [() for _ in ed.cards[new].spaces]]
+                slots[i] = [new, [() for _ in ed.cards[new].spaces]]
             else:
-                w.slots[i] = [cid, [() for _ in spaces]]
-            r["replaced_by"] = new
-        results.append(r)
-    board["points"] = [list(p) for p in w.points]     # after this season's cards
-    for i, (cid, spaces) in enumerate(w.slots):
-        w.slots[i] = [cid, [() for _ in spaces]]
+                slots[i] = [cid, [() for _ in spaces]]
+            report_card["replaced_by"] = new
+            report_card = {k: report_card[k] for k in _CARD_KEYS}
+        results.append(report_card)
+    board["points"] = [list(p) for p in points]     # after this season's cards
+    for i, (cid, spaces) in enumerate(slots):
+        slots[i] = [cid, [() for _ in spaces]]
     w.tree_markers = [None] * len(ed.tree)
     w.neutral_home = ed.neutral_markers
     w.set_aside = [0] * len(w.hand)
-    report: dict[str, Any] = {"season": w.season, "cards": results, "board": board}
+    report: dict[str, Any] = {"board": board, "cards": results}
     order = [(w.first_player + k) % len(w.hand) for k in range(len(w.hand))]
     if last:
-        majorities = score_majorities(ed, w.altars, w.favor)
+        majorities = score_majorities(ed, w.altars, favor)
         for m in majorities:
             for p, n in m["points"].items():
-                w.points[p][MAJ_PTS] += n
-            m["points"] = {str(p): n for p, n in m["points"].items()}
-            m["counts"] = {str(p): n for p, n in m["counts"].items()}
-        report["majorities"] = majorities
+                points[p][MAJ_PTS] += n
+        report["majorities"] = [_majority_report(m) for m in majorities]
+        report["season"] = w.season
         w.over = True
         w.hand = [0] * len(w.hand)
         w.offered = False
     else:
+        season = w.season
         w.season += 1
         w.hand = [s.schedule[w.season - 1]] * len(w.hand)
-        totals = [sum(p) for p in w.points]
+        totals = [sum(p) for p in points]
         low = min(totals)
         chooser = [p for p in order if totals[p] == low][-1]
         options = w.new_start_deck[:ed.new_start_draw]
         w.new_start_deck = w.new_start_deck[ed.new_start_draw:]
         report["lowest"] = chooser
         report["new_start_options"] = list(options)
+        report["season"] = season
         w.turn = chooser
         w.pending.insert(0, decision("new_start", chooser, options))
-    w.reports += (_canon(report),)
+    w.reports += (report,)
+
+
+#: the keys of a card's season result, in sorted order
+_CARD_KEYS = ("card", "complete", "name", "next_colour", "points", "present", "replaced_by",
+              "scored_colour", "slot")
 
 
 def end_season_now(s: GameState) -> GameState:

@@ -1,6 +1,7 @@
 """The values the engine keeps to go faster (with an edition, with states and drawings, which
 never change) agree with working everything out afresh, over many seeded positions."""
 
+import json
 import random
 from dataclasses import fields
 
@@ -8,6 +9,7 @@ import pytest
 
 from pangaea_lab import inori
 from pangaea_lab.core.engine import thaw
+from pangaea_lab.core.jsonio import dumps
 from pangaea_lab.core.testing import seeded_positions
 from pangaea_lab.inori import render, rules
 from pangaea_lab.inori.actions import OfferCard, OfferTree
@@ -131,3 +133,34 @@ def test_pieces_drawn_once_match_pieces_drawn_afresh():
                                      marks)
             assert render._card_svg(ed, names, i, cid, spaces, 8, 34,
                                     tuple(marks.items())) == fresh
+
+
+def _has_tuple(value):
+    if isinstance(value, tuple):
+        return True
+    if isinstance(value, dict):
+        return any(_has_tuple(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_tuple(v) for v in value)
+    return False
+
+
+def test_season_reports_are_built_as_a_reloaded_save_reads_them():
+    """A season's report is made directly in its JSON form: the same values, key order and
+    types as after a round trip through JSON text."""
+    seen = 0
+    for st in POSITIONS:
+        for report in st.reports:
+            again = json.loads(dumps(report))
+            assert again == report
+            assert json.dumps(report) == json.dumps(again)     # the same key order
+            assert not _has_tuple(report)
+            seen += 1
+    assert seen > 100
+    for st in POSITIONS[::50]:
+        if st.is_over:
+            continue
+        report = rules.end_season_now(st).reports[-1]
+        again = json.loads(dumps(report))
+        assert again == report and json.dumps(report) == json.dumps(again)
+        assert not _has_tuple(report)
