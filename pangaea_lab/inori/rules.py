@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from dataclasses import fields
 from functools import lru_cache
-from itertools import repeat
 from operator import is_, itemgetter
 from types import SimpleNamespace
 from typing import Any
@@ -30,7 +29,7 @@ from .cards import Effect
 from .edition import Edition
 from .scoring import (CARD_PTS, MAJ_PTS, POINT_EFFECTS, SEASON_PTS, TREE_PTS, effect_points,
                       least_colours, majority_colours, score_card, score_majorities)
-from .state import DECISIONS, GameState, Slot, decision
+from .state import DECISIONS, GameState, decision
 
 
 # ----- legal actions ---------------------------------------------------------------------
@@ -62,69 +61,36 @@ def _space_note(ed: Edition, cid: str, j: int) -> str:
 
 
 def _card_offers(s: GameState, player: int) -> list[Action]:
-    """Offerings on the free card spaces the player can pay for.  What one card offers
-    depends only on its place, its card and markers, and what the player can pay (which
-    colours they hold, their majority colours), so each card's list is worked out once for
-    those and kept with the edition."""
     ed = s.edition
     memo = _memo(ed)
-    kept = memo["slot_offers"]
-    means = _means(ed, memo, s.favor[player])
-    out: list[Action] = []
-    for key in zip(range(len(s.slots)), s.slots, repeat(means)):
-        offers = kept.get(key)
-        if offers is None:
-            if len(kept) >= 50_000:     # a bound on memory
-                kept.clear()
-            offers = kept[key] = _slot_offers(ed, memo, *key)
-        out += offers
-    return out
-
-
-def _means(ed: Edition, memo: dict[str, Any], held: tuple[int, ...]) -> tuple:
-    """What a player holding ``held`` can pay: for a card space, a tuple per colour (the
-    colour if they hold one of it, else nothing) and their majority colours; for an altar
-    space of the Great Tree, whether they hold the altar's price of each colour.  Kept per
-    ``held`` (the same tuple object for equal holdings)."""
-    table = memo["means"]
-    means = table.get(held)
-    if means is None:
-        if len(table) >= 20_000:       # a bound on memory
-            table.clear()
-        colours = ed.colours
-        majority = tuple(c for c in majority_colours(held, colours)
-                         if held[colours.index(c)] >= 1)
-        means = table[held] = (tuple((c,) if n >= 1 else () for c, n in zip(colours, held)),
-                               majority,
-                               tuple(n >= ed.altar_cost for n in held))
-    return means
-
-
-def _slot_offers(ed: Edition, memo: dict[str, Any], i: int, slot: Slot,
-                 means: tuple) -> tuple[Action, ...]:
-    """The offerings on one card (at place ``i``) for a player with ``means``."""
-    cid, spaces = slot
-    each, majority, _ = means
-    index = memo["colour_index"]
     offers = memo["offer_card"]
-    out = []
-    for j, (occ, sp) in enumerate(zip(spaces, ed.cards[cid].spaces)):
-        if occ:
-            continue
-        cost = sp.cost
-        if cost is None:
-            pays: Any = _FREE
-        elif cost == "majority":
-            pays = majority
-        else:
-            pays = each[index[cost]]
-        for pay in pays:
-            key = (cid, i, j, pay)
-            action = offers.get(key)
-            if action is None:
-                action = offers[key] = _offer_card(ed, cid, i, j, pay)
-            out.append(action)
-    return tuple(out)
+    index = memo["colour_index"]
+    held = s.favor[player]
+    majority = None
+    out: list[Action] = []
+    for i, (cid, spaces) in enumerate(s.slots):
+        costs = memo["costs"].get(cid)
+        if costs is None:
+            costs = memo["costs"][cid] = tuple(sp.cost for sp in ed.cards[cid].spaces)
+        for j, occ in enumerate(spaces):
+            if occ:
+                continue
+            cost = costs[j]
+            if cost is None:
+                pays: Any = _FREE
+            elif cost == "majority":     # as _pay_options: the same for every such space
+                if majority is None:
+                    majority = _pay_options(s, player, cost)
+                pays = majority
+            else:
+                pays = (cost,) if held[index[cost]] >= 1 else ()
+            for pay in pays:
+                key = (cid, i, j, pay)
+                action = offers.get(key)
+                if action is None:
+                    action = offers[key] = _offer_card(ed, cid, i, j, pay)
+                out.append(action)
+    return out
 
 
 _FREE = (None,)
@@ -132,15 +98,14 @@ _FREE = (None,)
 
 def _memo(ed: Edition) -> dict[str, Any]:
     """Look-ups the legal actions need, worked out once per edition and kept with it (an
-    edition never changes): colour positions, the root spaces, the offer actions built so
-    far (actions are immutable values), what each card and the Great Tree offer in a given
-    position and what a player's favor can pay."""
+    edition never changes): colour positions, the root spaces, the costs of each card's
+    spaces, and the offer actions built so far (actions are immutable values)."""
     memo = ed.__dict__.get("_rules_memo")
     if memo is None:
         memo = {"colour_index": {c: k for k, c in enumerate(ed.colours)},
                 "roots": {t: k for k, t in enumerate(root_spaces(ed))},
-                "offer_card": {}, "offer_root": {}, "rune_gain": {}, "rune_move": {},
-                "slot_offers": {}, "tree_offers": {}, "means": {}}
+                "costs": {}, "offer_card": {}, "offer_root": {}, "rune_gain": {},
+                "rune_move": {}}
         ed.__dict__["_rules_memo"] = memo
     return memo
 
@@ -166,48 +131,33 @@ def _offer_tree(ed: Edition, t: int, altar: str | None) -> OfferTree:
 
 
 def _tree_offers(s: GameState, player: int) -> list[Action]:
-    """Offerings on the free Great Tree spaces; kept per position of the tree (markers,
-    altars, root tokens and colours) and what the player can pay for an altar."""
     ed = s.edition
     memo = _memo(ed)
-    kept = memo["tree_offers"]
-    key = (s.tree_markers, s.altars, s.root_tokens, s.root_colours,
-           _means(ed, memo, s.favor[player])[2])
-    offers = kept.get(key)
-    if offers is None:
-        if len(kept) >= 50_000:         # a bound on memory
-            kept.clear()
-        offers = kept[key] = _tree_offers_afresh(ed, memo, *key)
-    return list(offers)
-
-
-def _tree_offers_afresh(ed: Edition, memo: dict[str, Any], markers: tuple, altars: tuple,
-                        root_tokens: tuple, root_colours: tuple, affords: tuple
-                        ) -> tuple[Action, ...]:
     out: list[Action] = []
+    markers, altars = s.tree_markers, s.altars
     for t, space in enumerate(ed.tree):
         if markers[t] is not None:
             continue
         altar = altars[t]
         if space.altar and altar is not None:
-            if affords[memo["colour_index"][altar]]:
+            if s.favor[player][memo["colour_index"][altar]] >= ed.altar_cost:
                 out.append(_offer_tree(ed, t, altar))
         elif space.altar:
             out.append(_offer_tree(ed, t, None))
         else:
             k = memo["roots"][t]
-            left = root_tokens[k]
+            left = s.root_tokens[k]
             if not left and ed.emptied_root == "closed":
                 continue
-            key = (t, left, root_colours[k])
+            key = (t, left, s.root_colours[k])
             action = memo["offer_root"].get(key)
             if action is None:
-                what = f"take {left} set-aside {ed.names[root_colours[k]]}" if left else \
+                what = f"take {left} set-aside {ed.names[s.root_colours[k]]}" if left else \
                     "the set-aside tokens are gone: no effect"
                 action = memo["offer_root"][key] = OfferTree(t, None,
                                                              note=f"root space, {what} (free)")
             out.append(action)
-    return tuple(out)
+    return out
 
 
 def _rune_offers(s: GameState, player: int, rune: str) -> list[Action]:
