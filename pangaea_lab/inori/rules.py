@@ -241,6 +241,58 @@ def _rune_actions(s: GameState, player: int, window: bool = False) -> list[Actio
     return out
 
 
+def _can_play_rune(ed: Edition, offered: bool, hand: Any, slots: Any, held: Any, player: int,
+                   window: bool = False) -> bool:
+    """Would :func:`_rune_actions` list anything (``hand``: the player's rune tiles, ``held``:
+    their favor, ``slots``: the cards as they stand, maybe thawed into lists)?  Answered
+    without building the actions, stopping at the first rune that can be played."""
+    runes = ed.runes
+    for rid in hand:
+        rune = runes[rid]
+        if window and not rune.any_time:
+            continue
+        if rune.start_of_turn and offered:
+            continue
+        kind = rune.kind
+        if kind == "gain_favor":
+            return True
+        if kind == "offer_occupied":
+            if offered or window:
+                continue
+            colours = ed.colours
+            majority = None
+            for cid, spaces in slots:
+                card = ed.cards[cid]
+                for j, occ in enumerate(spaces):
+                    if not occ or player in occ or NEUTRAL in occ:
+                        continue
+                    cost = card.spaces[j].cost
+                    if cost is None:
+                        return True
+                    if cost == "majority":
+                        if majority is None:
+                            majority = [c for c in majority_colours(held, colours)
+                                        if held[colours.index(c)] >= 1]
+                        if majority:
+                            return True
+                    elif held[colours.index(cost)] >= 1:
+                        return True
+            continue
+        for fi, (_, spaces) in enumerate(slots):
+            if kind == "move_from_slot" and fi != rune.slot - 1:
+                continue
+            if not any(player in occ for occ in spaces):
+                continue
+            for ti, (cid, to_spaces) in enumerate(slots):
+                if ti == fi:
+                    continue
+                if kind == "move_to_colour" and ed.cards[cid].colour != rune.colour:
+                    continue
+                if not all(to_spaces):
+                    return True
+    return False
+
+
 def legal_actions(s: GameState) -> list[Action]:
     """Every action the current player may take, in a stable order."""
     if s.over:
@@ -483,7 +535,8 @@ class _Work(WorkingCopy):
             self.gain(p, altar, eff.count)
         else:
             raise InvariantError(f"effect {t!r} is not handled here")
-        self.pending[0:0] = queued
+        if queued:
+            self.pending[0:0] = queued
 
     def place_on_card(self, p: int, slot: int, space: int, pay: str | None) -> None:
         if pay is not None:
@@ -511,7 +564,9 @@ def _settle(w: _Work) -> None:
                 break
         if w.peek("pending") or w.over or not w.offered:
             return
-        if w.peek("rune_hands")[w.turn] and _rune_actions(w.view(), w.turn):
+        hand = w.peek("rune_hands")[w.turn]
+        if hand and _can_play_rune(w.ed, True, hand, w.peek("slots"), w.peek("favor")[w.turn],
+                                   w.turn):
             return
         _end_turn(w)
         if w.peek("pending") or w.over or not w.offered:
@@ -520,20 +575,22 @@ def _settle(w: _Work) -> None:
 
 def _end_turn(w: _Work) -> None:
     w.offered = False
-    n = len(w.hand)
-    if not any(w.hand):
+    hand = w.peek("hand")
+    n = len(hand)
+    if not any(hand):
         _open_rune_window(w)
         return
     for k in range(1, n + 1):
         q = (w.turn + k) % n
-        if w.hand[q] > 0:
+        if hand[q] > 0:
             w.turn = q
             return
 
 
 def _window_runes(w: _Work, p: int) -> bool:
-    return any(w.ed.runes[r].any_time for r in w.peek("rune_hands")[p]) and \
-        bool(_rune_actions(w.view(), p, window=True))
+    hand = w.peek("rune_hands")[p]
+    return bool(hand) and _can_play_rune(w.ed, w.offered, hand, w.peek("slots"),
+                                         w.peek("favor")[p], p, window=True)
 
 
 def _open_rune_window(w: _Work) -> None:
@@ -542,16 +599,18 @@ def _open_rune_window(w: _Work) -> None:
     let the scoring begin; with nobody to ask, the season ends at once."""
     n = len(w.hand)
     order = [(w.first_player + k) % n for k in range(n)]
-    w.pending[0:0] = [decision("rune_window", p) for p in order if _window_runes(w, p)]
+    asked = [decision("rune_window", p) for p in order if _window_runes(w, p)]
+    if asked:
+        w.pending[0:0] = asked
     _close_rune_window(w)
 
 
 def _close_rune_window(w: _Work) -> None:
     """Skip the players with nothing left to play; when nobody is left, score the season."""
-    while w.pending and w.pending[0].kind == "rune_window" and not _window_runes(
-            w, w.pending[0].player):
+    while w.peek("pending") and w.peek("pending")[0].kind == "rune_window" and \
+            not _window_runes(w, w.peek("pending")[0].player):
         w.pending.pop(0)
-    if not w.pending:
+    if not w.peek("pending"):
         _season_end(w)
 
 

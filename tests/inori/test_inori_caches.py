@@ -164,3 +164,24 @@ def test_season_reports_are_built_as_a_reloaded_save_reads_them():
         again = json.loads(dumps(report))
         assert again == report and json.dumps(report) == json.dumps(again)
         assert not _has_tuple(report)
+
+
+def test_whether_a_rune_can_be_played_matches_the_listed_runes():
+    """The turn's end and the season's end only ask whether a rune can be played: the quick
+    answer agrees with listing the rune actions, for every player, in and out of the
+    season-end window, on states and on working copies."""
+    asked = 0
+    for st in POSITIONS:
+        if st.is_over:
+            continue
+        w = rules._Work(st)
+        assert w.slots and w.favor and w.rune_hands      # thawed into lists
+        for p in range(st.players):
+            for window in (False, True):
+                listed = bool(rules._rune_actions(st, p, window))
+                for where in (st, w.view()):
+                    assert rules._can_play_rune(st.edition, st.offered, where.rune_hands[p],
+                                                where.slots, where.favor[p], p,
+                                                window) is listed
+                asked += bool(st.rune_hands[p])
+    assert asked > 1000
