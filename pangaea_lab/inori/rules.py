@@ -342,6 +342,9 @@ _FIELDS = tuple(f.name for f in fields(GameState) if f.init)
 _FLAT = ("supply", "root_tokens", "altars", "tree_markers", "hand", "set_aside", "pending")
 _ROWS = ("favor", "rune_hands", "points")
 _THAWED = _FLAT + _ROWS + ("slots",)
+#: how each of those fields is turned back into tuples
+_FREEZE_AS = {**dict.fromkeys(_FLAT, 1), **dict.fromkeys(_ROWS, 2), "slots": 3}
+_THAWED_NAMES = frozenset(_THAWED)
 _PLAIN = tuple(name for name in _FIELDS if name not in _THAWED)
 _plain_of = itemgetter(*_PLAIN)
 _fields_of = itemgetter(*_FIELDS)
@@ -375,6 +378,13 @@ class _Thawed:
             return self
         value = w.__dict__[self.name] = self.thaw(w.state.__dict__[self.name])
         return value
+
+
+#: a field of the working copy holds, once used, either its lists (thawed by reading it as an
+#: attribute) or a new tuple (made by one of the operations that change a single entry:
+#: :meth:`_Work.add`, :meth:`_Work.add_in_row`, :meth:`_Work.put`, :meth:`_Work.lift`); a
+#: new tuple is always a change
+_THAW_FUNCTIONS = {1: _thaw_flat, 2: _thaw_rows, 3: _thaw_slots}
 
 
 class _Work(WorkingCopy):
@@ -411,36 +421,37 @@ class _Work(WorkingCopy):
         self.player = state.current_player
 
     def freeze(self, **override: Any) -> GameState:
-        """The new state (rune hands kept in sorted order): the thawed fields used turned
-        back into tuples and kept as the old values when equal; any other field counts as
-        changed only when it was replaced."""
+        """The new state (rune hands kept in sorted order): the fields used turned back into
+        tuples (a new tuple made by a one-entry change is taken as it is); a field thawed
+        into lists is compared with the old value only while nothing else has changed, so
+        an unchanged position gives the old state itself."""
         now = self.__dict__
         before = self.state.__dict__
         if "rune_hands" in now or not before.get("_runes_sorted") and any(
                 list(h) != sorted(h) for h in before["rune_hands"]):
-            self.rune_hands = [sorted(h) for h in self.rune_hands]
+            self.rune_hands = [sorted(h) for h in self.lists("rune_hands")]
         plain = _plain_of(now)
         changed = not all(map(is_, plain, _plain_of(before)))
         values = dict(zip(_FIELDS, _fields_of(before)))
         values.update(zip(_PLAIN, plain))
-        for name in _FLAT:
-            if name in now:
-                value = tuple(now[name])
-                if value != before[name]:
-                    values[name] = value
+        for name in _THAWED_NAMES.intersection(now):
+            value = now[name]
+            if type(value) is not tuple:
+                how = _FREEZE_AS[name]
+                if how == 1:
+                    value = tuple(value)
+                elif how == 2:
+                    value = tuple(map(tuple, value))
+                else:
+                    # a card's spaces hold tuples of markers (put and lift build new tuples)
+                    value = tuple([(cid, tuple(spaces)) for cid, spaces in value])
+                if not changed:
+                    if value == before[name]:
+                        continue
                     changed = True
-        for name in _ROWS:
-            if name in now:
-                value = tuple(map(tuple, now[name]))
-                if value != before[name]:
-                    values[name] = value
-                    changed = True
-        if "slots" in now:
-            # a card's spaces hold tuples of markers (put and lift build new tuples)
-            slots = tuple((cid, tuple(spaces)) for cid, spaces in now["slots"])
-            if slots != before["slots"]:
-                values["slots"] = slots
+            else:
                 changed = True
+            values[name] = value
         if override:
             unknown = set(override) - set(_FIELDS)
             if unknown:
@@ -455,6 +466,45 @@ class _Work(WorkingCopy):
         new = object.__new__(GameState)
         new.__dict__.update(values)
         return new
+
+    def lists(self, name: str) -> list:
+        """A field thawed into lists, to be changed in place (also after a one-entry change
+        made a new tuple of it)."""
+        now = self.__dict__
+        value = now.get(name)
+        if value is None:
+            return getattr(self, name)
+        if type(value) is tuple:
+            value = now[name] = _THAW_FUNCTIONS[_FREEZE_AS[name]](value)
+        return value
+
+    def add(self, name: str, k: int, n: int) -> None:
+        """Add ``n`` to entry ``k`` of a flat field (``hand``, ``supply``)."""
+        if not n:
+            return
+        now = self.__dict__
+        values = now.get(name)
+        if type(values) is list:
+            values[k] += n
+            return
+        if values is None:
+            values = self.state.__dict__[name]
+        now[name] = (*values[:k], values[k] + n, *values[k + 1:])
+
+    def add_in_row(self, name: str, p: int, k: int, n: int) -> None:
+        """Add ``n`` to entry ``k`` of player ``p``'s row of a field (``favor``, ``points``);
+        the other players' rows stay as they are."""
+        if not n:
+            return
+        now = self.__dict__
+        rows = now.get(name)
+        if type(rows) is list:
+            rows[p][k] += n
+            return
+        if rows is None:
+            rows = self.state.__dict__[name]
+        row = rows[p]
+        now[name] = (*rows[:p], (*row[:k], row[k] + n, *row[k + 1:]), *rows[p + 1:])
 
     def peek(self, name: str) -> Any:
         """A field as it stands, without thawing it (to read, not to change)."""
@@ -477,26 +527,40 @@ class _Work(WorkingCopy):
     # small operations
     def put(self, slot: int, space: int, marker: int) -> None:
         """Put a marker (a player's, or the neutral one) on a card space."""
-        spaces = self.slots[slot][1]
-        spaces[space] = (*spaces[space], marker)
+        self._set_space(slot, space, lambda held: (*held, marker))
 
     def lift(self, slot: int, space: int, marker: int) -> None:
         """Take a marker off a card space."""
-        spaces = self.slots[slot][1]
-        spaces[space] = tuple(m for m in spaces[space] if m != marker)
+        if marker in self.peek("slots")[slot][1][space]:
+            self._set_space(slot, space, lambda held: tuple(m for m in held if m != marker))
+
+    def _set_space(self, slot: int, space: int, change: Any) -> None:
+        """The markers on one card space replaced by ``change(markers)``: in the lists when
+        the cards are thawed, else in a new tuple that shares the other cards."""
+        now = self.__dict__
+        slots = now.get("slots")
+        if type(slots) is list:
+            spaces = slots[slot][1]
+            spaces[space] = change(spaces[space])
+            return
+        if slots is None:
+            slots = self.state.slots
+        cid, spaces = slots[slot]
+        card = (cid, (*spaces[:space], change(spaces[space]), *spaces[space + 1:]))
+        now["slots"] = (*slots[:slot], card, *slots[slot + 1:])
 
     def gain(self, p: int, colour: str, n: int) -> None:
         """Take up to ``n`` tokens from the supply (fewer if it runs short)."""
         k = self.ed.colours.index(colour)
-        n = min(n, self.supply[k])
-        self.supply[k] -= n
-        self.favor[p][k] += n
+        n = min(n, self.peek("supply")[k])
+        self.add("supply", k, -n)
+        self.add_in_row("favor", p, k, n)
 
     def pay(self, p: int, colour: str, n: int = 1) -> None:
         k = self.ed.colours.index(colour)
-        require(self.favor[p][k] >= n)
-        self.favor[p][k] -= n
-        self.supply[k] += n
+        require(self.peek("favor")[p][k] >= n)
+        self.add_in_row("favor", p, k, -n)
+        self.add("supply", k, n)
 
     def draw_runes(self, p: int, n: int) -> None:
         for _ in range(n):
@@ -513,7 +577,8 @@ class _Work(WorkingCopy):
         t = eff.type
         queued: list = []
         if t in POINT_EFFECTS:
-            self.points[p][category] += effect_points(self.ed, eff, self.favor[p], altar)
+            self.add_in_row("points", p, category,
+                            effect_points(self.ed, eff, self.peek("favor")[p], altar))
         elif t == "favor":
             for c in eff.colours:
                 self.gain(p, c, 1)
@@ -542,9 +607,9 @@ class _Work(WorkingCopy):
         if pay is not None:
             self.pay(p, pay)
         self.put(slot, space, p)
-        self.hand[p] -= 1
+        self.add("hand", p, -1)
         self.offered = True
-        sp = self.ed.cards[self.slots[slot][0]].spaces[space]
+        sp = self.ed.cards[self.peek("slots")[slot][0]].spaces[space]
         self.effect(p, sp.effect, None, CARD_PTS)
 
 
@@ -597,7 +662,7 @@ def _open_rune_window(w: _Work) -> None:
     """The last marker of the season is placed: before the cards are scored, every player
     holding an any-time rune (in turn order from the season's first player) may play it or
     let the scoring begin; with nobody to ask, the season ends at once."""
-    n = len(w.hand)
+    n = len(w.peek("hand"))
     order = [(w.first_player + k) % n for k in range(n)]
     asked = [decision("rune_window", p) for p in order if _window_runes(w, p)]
     if asked:
@@ -662,9 +727,9 @@ def _season_end(w: _Work) -> None:
     ed = w.ed
     s = w.state
     last = w.season == ed.seasons
-    slots = w.slots
-    favor = w.favor
-    points = w.points
+    slots = w.lists("slots")
+    favor = w.peek("favor")
+    points = w.lists("points")
     # the board as it is scored, so a season can be looked at again later
     board = {"altars": list(w.altars), "favor": [list(r) for r in favor], "points": None,
              "slots": [[cid, [list(o) for o in spaces]] for cid, spaces in slots],
@@ -856,11 +921,11 @@ def _do_offer_tree(s: GameState, a: OfferTree) -> GameState:
     w, ed, p = _Work(s), s.edition, s.current_player
     space = ed.tree[a.space]
     w.tree_markers[a.space] = p
-    w.hand[p] -= 1
+    w.add("hand", p, -1)
     w.offered = True
     if not space.altar:
         k = root_spaces(ed).index(a.space)
-        w.favor[p][ed.colours.index(s.root_colours[k])] += w.root_tokens[k]
+        w.add_in_row("favor", p, ed.colours.index(s.root_colours[k]), s.root_tokens[k])
         w.root_tokens[k] = 0
     elif s.altars[a.space] is None:
         w.pending.insert(0, decision("altar", p, a.space))
@@ -932,7 +997,7 @@ def _do_pass_runes(s: GameState, a: PassRunes) -> GameState:
 @HANDLERS.on(SetAside)
 def _do_set_aside(s: GameState, a: SetAside) -> GameState:
     w = _Work(s)
-    w.hand[w.player] -= 1
+    w.add("hand", w.player, -1)
     w.set_aside[w.player] += 1
     w.offered = True
     return w.done()
@@ -949,7 +1014,7 @@ def _do_end_turn(s: GameState, a: EndTurn) -> GameState:
 def _do_choose_new_start(s: GameState, a: ChooseNewStart) -> GameState:
     w = _Work(s)
     d = w.pending.pop(0)
-    w.slots.append([a.card, [() for _ in s.edition.cards[a.card].spaces]])
+    w.lists("slots").append([a.card, [() for _ in s.edition.cards[a.card].spaces]])
     w.spent_cards += tuple(c for c in d.data[0] if c != a.card)
     w.first_player = d.player
     w.turn = d.player
