@@ -63,34 +63,52 @@ def _space_note(ed: Edition, cid: str, j: int) -> str:
 def _card_offers(s: GameState, player: int) -> list[Action]:
     ed = s.edition
     memo = _memo(ed)
-    offers = memo["offer_card"]
-    index = memo["colour_index"]
+    plans = memo["card_plans"]
     held = s.favor[player]
     majority = None
     out: list[Action] = []
     for i, (cid, spaces) in enumerate(s.slots):
-        costs = memo["costs"].get(cid)
-        if costs is None:
-            costs = memo["costs"][cid] = tuple(sp.cost for sp in ed.cards[cid].spaces)
-        for j, occ in enumerate(spaces):
+        plan = plans.get((cid, i))
+        if plan is None:
+            plan = plans[(cid, i)] = _card_plan(ed, cid, i)
+        for occ, (how, a, b) in zip(spaces, plan):
             if occ:
                 continue
-            cost = costs[j]
-            if cost is None:
-                pays: Any = _FREE
-            elif cost == "majority":     # as _pay_options: the same for every such space
+            if how is _FREE_SPACE:
+                out.append(a)
+            elif how is _COLOUR_COST:
+                if held[a] >= 1:
+                    out.append(b)
+            else:                       # as _pay_options: the same for every such space
                 if majority is None:
-                    majority = _pay_options(s, player, cost)
-                pays = majority
-            else:
-                pays = (cost,) if held[index[cost]] >= 1 else ()
-            for pay in pays:
-                key = (cid, i, j, pay)
-                action = offers.get(key)
-                if action is None:
-                    action = offers[key] = _offer_card(ed, cid, i, j, pay)
-                out.append(action)
+                    majority = _pay_options(s, player, "majority")
+                for pay in majority:
+                    action = b.get(pay)
+                    if action is None:
+                        action = b[pay] = _offer_card(ed, cid, i, a, pay)
+                    out.append(action)
     return out
+
+
+#: how a card space is paid for, in a card's plan (see :func:`_card_plan`)
+_FREE_SPACE, _COLOUR_COST, _MAJORITY_COST = "free", "colour", "majority"
+
+
+def _card_plan(ed: Edition, cid: str, i: int) -> tuple[tuple[str, Any, Any], ...]:
+    """How each space of card ``cid`` lying at place ``i`` is offered to: a free space with
+    its action; a space costing one colour with the colour's position and the action; a
+    space costing a majority colour with the space's number and the actions made so far
+    for each colour paid."""
+    index = {c: k for k, c in enumerate(ed.colours)}
+    plan = []
+    for j, sp in enumerate(ed.cards[cid].spaces):
+        if sp.cost is None:
+            plan.append((_FREE_SPACE, _offer_card(ed, cid, i, j, None), None))
+        elif sp.cost == "majority":
+            plan.append((_MAJORITY_COST, j, {}))
+        else:
+            plan.append((_COLOUR_COST, index[sp.cost], _offer_card(ed, cid, i, j, sp.cost)))
+    return tuple(plan)
 
 
 _FREE = (None,)
@@ -98,14 +116,15 @@ _FREE = (None,)
 
 def _memo(ed: Edition) -> dict[str, Any]:
     """Look-ups the legal actions need, worked out once per edition and kept with it (an
-    edition never changes): colour positions, the root spaces, the costs of each card's
-    spaces, and the offer actions built so far (actions are immutable values)."""
+    edition never changes): colour positions, the root spaces, how each card at each place
+    is offered to, the Great Tree's spaces, and the offer actions built so far (actions are
+    immutable values)."""
     memo = ed.__dict__.get("_rules_memo")
     if memo is None:
         memo = {"colour_index": {c: k for k, c in enumerate(ed.colours)},
                 "roots": {t: k for k, t in enumerate(root_spaces(ed))},
-                "costs": {}, "offer_card": {}, "offer_root": {}, "rune_gain": {},
-                "rune_move": {}}
+                "card_plans": {}, "offer_root": {}, "rune_gain": {}, "rune_move": {},
+                "tree_plan": _tree_plan(ed)}
         ed.__dict__["_rules_memo"] = memo
     return memo
 
@@ -130,22 +149,29 @@ def _offer_tree(ed: Edition, t: int, altar: str | None) -> OfferTree:
     return OfferTree(t, altar, note=_tree_note(ed, t, altar))
 
 
+def _tree_plan(ed: Edition) -> tuple[tuple[int, bool, int | None], ...]:
+    """The Great Tree's spaces in order: each with whether it takes an Altar tile, and for a
+    root space its position among the root spaces."""
+    roots = {t: k for k, t in enumerate(root_spaces(ed))}
+    return tuple((t, space.altar, None if space.altar else roots[t])
+                 for t, space in enumerate(ed.tree))
+
+
 def _tree_offers(s: GameState, player: int) -> list[Action]:
     ed = s.edition
     memo = _memo(ed)
     out: list[Action] = []
     markers, altars = s.tree_markers, s.altars
-    for t, space in enumerate(ed.tree):
+    for t, has_altar, k in memo["tree_plan"]:
         if markers[t] is not None:
             continue
-        altar = altars[t]
-        if space.altar and altar is not None:
-            if s.favor[player][memo["colour_index"][altar]] >= ed.altar_cost:
+        if has_altar:
+            altar = altars[t]
+            if altar is None:
+                out.append(_offer_tree(ed, t, None))
+            elif s.favor[player][memo["colour_index"][altar]] >= ed.altar_cost:
                 out.append(_offer_tree(ed, t, altar))
-        elif space.altar:
-            out.append(_offer_tree(ed, t, None))
         else:
-            k = memo["roots"][t]
             left = s.root_tokens[k]
             if not left and ed.emptied_root == "closed":
                 continue
