@@ -373,7 +373,7 @@ _FREEZE_AS = {**dict.fromkeys(_FLAT, 1), **dict.fromkeys(_ROWS, 2), "slots": 3}
 _THAWED_NAMES = frozenset(_THAWED)
 _PLAIN = tuple(name for name in _FIELDS if name not in _THAWED)
 _plain_of = itemgetter(*_PLAIN)
-_fields_of = itemgetter(*_FIELDS)
+_thawed_of = itemgetter(*_THAWED)
 
 
 def _thaw_flat(value: tuple) -> list:
@@ -440,11 +440,14 @@ class _Work(WorkingCopy):
         # here the others are taken in one pass and each of those is thawed when first used
         # (to the same depths: the result is the same).
         fresh = self.__dict__
-        fresh.update(zip(_PLAIN, _plain_of(state.__dict__)))
+        values = state.__dict__
+        fresh.update(zip(_PLAIN, _plain_of(values)))
         fresh["state"] = state
-        self.ed = state.edition
-        #: who takes the action being applied
-        self.player = state.current_player
+        fresh["ed"] = values["edition"]
+        #: who takes the action being applied (as ``state.current_player``)
+        pending = values["pending"]
+        fresh["player"] = None if values["over"] else \
+            pending[0].player if pending else values["turn"]
 
     def freeze(self, **override: Any) -> GameState:
         """The new state (rune hands kept in sorted order): the fields used turned back into
@@ -458,8 +461,8 @@ class _Work(WorkingCopy):
             self.rune_hands = [sorted(h) for h in self.lists("rune_hands")]
         plain = _plain_of(now)
         changed = not all(map(is_, plain, _plain_of(before)))
-        values = dict(zip(_FIELDS, _fields_of(before)))
-        values.update(zip(_PLAIN, plain))
+        values = dict(zip(_PLAIN, plain))
+        values.update(zip(_THAWED, _thawed_of(before)))
         for name in _THAWED_NAMES.intersection(now):
             value = now[name]
             if type(value) is not tuple:
@@ -490,7 +493,7 @@ class _Work(WorkingCopy):
         # (the state class runs no checks when made), without its per-field bookkeeping
         values["_runes_sorted"] = True      # a private note: its rune hands are in order
         new = object.__new__(GameState)
-        new.__dict__.update(values)
+        object.__setattr__(new, "__dict__", values)
         return new
 
     def lists(self, name: str) -> list:
@@ -642,25 +645,29 @@ class _Work(WorkingCopy):
 def _settle(w: _Work) -> None:
     """Drop pending decisions that have no choice left, then end the turn if nothing remains
     to decide and the player has no rune they could still play."""
-    # (the fields are read through peek: only a change thaws one)
+    # (the fields are read without thawing them, as peek does: only a change thaws one)
+    now, old = w.__dict__, w.state.__dict__
     while True:
-        while w.peek("pending"):
-            kind = w.peek("pending")[0].kind
-            if kind == "favor_any" and not any(w.peek("supply")):
+        pending = now.get("pending", old["pending"])
+        while pending:
+            kind = pending[0].kind
+            if kind == "favor_any" and not any(now.get("supply", old["supply"])):
                 w.pending.pop(0)
-            elif kind == "block" and (w.neutral_home == 0 or not any(
-                    not o for _, sp in w.peek("slots") for o in sp)):
+            elif kind == "block" and (w.neutral_home == 0 or all(
+                    o for _, sp in now.get("slots", old["slots"]) for o in sp)):
                 w.pending.pop(0)
             else:
-                break
-        if w.peek("pending") or w.over or not w.offered:
+                return
+            pending = w.pending
+        if w.over or not w.offered:
             return
-        hand = w.peek("rune_hands")[w.turn]
-        if hand and _can_play_rune(w.ed, True, hand, w.peek("slots"), w.peek("favor")[w.turn],
-                                   w.turn):
+        turn = w.turn
+        hand = now.get("rune_hands", old["rune_hands"])[turn]
+        if hand and _can_play_rune(w.ed, True, hand, now.get("slots", old["slots"]),
+                                   now.get("favor", old["favor"])[turn], turn):
             return
         _end_turn(w)
-        if w.peek("pending") or w.over or not w.offered:
+        if now.get("pending", old["pending"]) or w.over or not w.offered:
             return
 
 
