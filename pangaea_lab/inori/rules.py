@@ -123,7 +123,7 @@ def _memo(ed: Edition) -> dict[str, Any]:
     if memo is None:
         memo = {"colour_index": {c: k for k, c in enumerate(ed.colours)},
                 "roots": {t: k for k, t in enumerate(root_spaces(ed))},
-                "card_plans": {}, "offer_root": {}, "rune_gain": {}, "rune_move": {},
+                "card_plans": {}, "offer_tree": {}, "rune_gain": {}, "rune_move": {},
                 "tree_plan": _tree_plan(ed)}
         ed.__dict__["_rules_memo"] = memo
     return memo
@@ -160,30 +160,39 @@ def _tree_plan(ed: Edition) -> tuple[tuple[int, bool, int | None], ...]:
 def _tree_offers(s: GameState, player: int) -> list[Action]:
     ed = s.edition
     memo = _memo(ed)
+    made = memo["offer_tree"]
     out: list[Action] = []
     markers, altars = s.tree_markers, s.altars
+    held = s.favor[player]
     for t, has_altar, k in memo["tree_plan"]:
         if markers[t] is not None:
             continue
         if has_altar:
             altar = altars[t]
-            if altar is None:
-                out.append(_offer_tree(ed, t, None))
-            elif s.favor[player][memo["colour_index"][altar]] >= ed.altar_cost:
-                out.append(_offer_tree(ed, t, altar))
+            if altar is not None and held[memo["colour_index"][altar]] < ed.altar_cost:
+                continue
+            key = (t, altar)
         else:
             left = s.root_tokens[k]
             if not left and ed.emptied_root == "closed":
                 continue
             key = (t, left, s.root_colours[k])
-            action = memo["offer_root"].get(key)
-            if action is None:
-                what = f"take {left} set-aside {ed.names[s.root_colours[k]]}" if left else \
-                    "the set-aside tokens are gone: no effect"
-                action = memo["offer_root"][key] = OfferTree(t, None,
-                                                             note=f"root space, {what} (free)")
-            out.append(action)
+        action = made.get(key)
+        if action is None:
+            action = made[key] = _tree_offer(ed, key)
+        out.append(action)
     return out
+
+
+def _tree_offer(ed: Edition, key: tuple) -> OfferTree:
+    """The offering on a Great Tree space: ``(space, altar colour or None)`` for a space that
+    takes an Altar tile, ``(space, tokens left, their colour)`` for a root space."""
+    if len(key) == 2:
+        return _offer_tree(ed, *key)
+    t, left, colour = key
+    what = f"take {left} set-aside {ed.names[colour]}" if left else \
+        "the set-aside tokens are gone: no effect"
+    return OfferTree(t, None, note=f"root space, {what} (free)")
 
 
 def _rune_offers(s: GameState, player: int, rune: str) -> list[Action]:
@@ -219,13 +228,16 @@ def _rune_actions(s: GameState, player: int, window: bool = False) -> list[Actio
     :meth:`~_Work.view` (fields maybe as lists), when the rules only ask whether a rune can
     be played: the tiles are then looked at in hand order, not sorted, which changes only
     the order of the list."""
+    hand = s.rune_hands[player]
+    if not hand:
+        return []
     ed = s.edition
     out: list[Action] = []
     seen = set()
     free = own = moves = None     # worked out for the first rune that moves a marker
-    for rid in s.rune_hands[player]:
+    for rid in hand:
         rune = ed.runes[rid]
-        sig = (rune.kind, rune.colour, rune.count, rune.slot, rune.timing)
+        sig = rune.kind, rune.colour, rune.count, rune.slot, rune.timing
         if sig in seen:
             continue
         seen.add(sig)
