@@ -202,14 +202,21 @@ class GameState(ProtocolState):
 
     def to_json(self) -> str:
         data: dict[str, Any] = {"game": self.game, "format": FORMAT_VERSION}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name == "edition":
-                value = "reference" if value.is_reference else value.raw
-            elif f.name == "pending":
-                value = [decision_json(d) for d in value]
-            data[f.name] = value
-        return dumps(data)
+        values = self.__dict__
+        for name in FIELDS:
+            data[name] = values[name]
+        ed = data["edition"]
+        data["edition"] = "reference" if ed.is_reference else ed.raw
+        data["pending"] = [decision_json(d) for d in data["pending"]]
+        # the seasons' reports never change once made and are shared by every later state of
+        # the game: each one's text is made once (see report_text) and put in its place
+        data["reports"] = _REPORTS_HERE
+        text = dumps(data)
+        if text.count(_REPORTS_HERE_TEXT) != 1:     # (a seed text could hold the marker)
+            data["reports"] = values["reports"]
+            return dumps(data)
+        reports = "[" + ",".join(map(report_text, values["reports"])) + "]"
+        return text.replace(_REPORTS_HERE_TEXT, reports)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> "GameState":
@@ -223,6 +230,27 @@ class GameState(ProtocolState):
 #: the old name of the state class
 InoriState = GameState
 FIELDS = tuple(f.name for f in fields(GameState))
+
+#: where a save's text leaves room for the reports while the rest is written
+_REPORTS_HERE = "\x00reports\x00"
+_REPORTS_HERE_TEXT = dumps(_REPORTS_HERE)
+
+#: the save text of season reports written so far, by the report's id (with the report,
+#: which keeps its id from being reused while it is kept here)
+_REPORT_TEXTS: dict[int, tuple[dict, str]] = {}
+
+
+def report_text(report: dict) -> str:
+    """A season's report as a save writes it (``dumps(report)``), made once per report: a
+    report is never changed once the season's end has made it."""
+    kept = _REPORT_TEXTS.get(id(report))
+    if kept is not None and kept[0] is report:
+        return kept[1]
+    text = dumps(report)
+    if len(_REPORT_TEXTS) >= 4096:      # a bound on memory
+        _REPORT_TEXTS.clear()
+    _REPORT_TEXTS[id(report)] = (report, text)
+    return text
 
 
 # ----- the save's declared fields -------------------------------------------------------------

@@ -9,9 +9,11 @@ import pytest
 
 from pangaea_lab import inori
 from pangaea_lab.core.engine import thaw
-from pangaea_lab.core.jsonio import dumps
+from pangaea_lab.core.jsonio import FORMAT_VERSION, dumps
 from pangaea_lab.core.testing import seeded_positions
 from pangaea_lab.inori import render, rules
+from pangaea_lab.inori import state as state_module
+from pangaea_lab.inori.state import decision_json
 from pangaea_lab.inori.actions import OfferCard, OfferTree
 from pangaea_lab.inori.board import root_spaces
 from pangaea_lab.inori.scoring import majority_colours
@@ -185,3 +187,35 @@ def test_whether_a_rune_can_be_played_matches_the_listed_runes():
                                                 window) is listed
                 asked += bool(st.rune_hands[p])
     assert asked > 1000
+
+
+def save_text_afresh(st):
+    """A save's text written in one go, every field encoded afresh."""
+    data = {"game": "inori", "format": FORMAT_VERSION}
+    for f in fields(st):
+        value = getattr(st, f.name)
+        if f.name == "edition":
+            value = "reference" if value.is_reference else value.raw
+        elif f.name == "pending":
+            value = [decision_json(d) for d in value]
+        data[f.name] = value
+    return dumps(data)
+
+
+def test_save_text_with_kept_report_texts_matches_text_written_afresh():
+    for st in POSITIONS[::3]:
+        assert st.to_json() == save_text_afresh(st)
+        assert st.to_json() == save_text_afresh(st)        # (the report texts now kept)
+    for report in POSITIONS[-1].reports:
+        assert state_module.report_text(report) == dumps(report)
+
+
+def test_a_seed_text_holding_the_reports_marker_is_saved_as_it_is():
+    seed = "a" + state_module._REPORTS_HERE + "b"
+    st = inori.new_game(players=2, seed=seed)
+    rng = random.Random(0)
+    while not st.reports:
+        st = st.apply(rng.choice(st.legal_actions()))
+    assert st.to_json() == save_text_afresh(st)
+    again = type(st).from_json(st.to_json())
+    assert again == st and again.seed == seed
