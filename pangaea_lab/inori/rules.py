@@ -123,7 +123,7 @@ def _memo(ed: Edition) -> dict[str, Any]:
     if memo is None:
         memo = {"colour_index": {c: k for k, c in enumerate(ed.colours)},
                 "roots": {t: k for k, t in enumerate(root_spaces(ed))},
-                "card_plans": {}, "offer_tree": {}, "rune_gain": {}, "rune_move": {},
+                "card_plans": {}, "offer_tree": {}, "rune_gain": {}, "rune_move": {}, "choices": {},
                 "tree_plan": _tree_plan(ed)}
         ed.__dict__["_rules_memo"] = memo
     return memo
@@ -340,30 +340,58 @@ def legal_actions(s: GameState) -> list[Action]:
         d = s.pending[0]
         kind = d.kind
         p = s.turn
+        made = _memo(ed)["choices"]
         if kind == "new_start":
-            return [ChooseNewStart(c, note=_card_note(ed, c)) for c in d.data[0]]
+            return [_choice(made, ed, "new_start", c) for c in d.data[0]]
         if kind == "altar":
             used = {a for a in s.altars if a}
-            return [ChooseAltar(c) for c in ed.altar_colours if c not in used]
+            return [_choice(made, ed, "altar", c) for c in ed.altar_colours if c not in used]
         if kind == "favor_any":
-            return [TakeFavor(c, note=f"{d.data[0]} left to take")
+            return [_choice(made, ed, kind, c, d.data[0])
                     for k, c in enumerate(ed.colours) if s.supply[k] > 0]
         if kind == "favor_least":
-            return [TakeFavor(c, note=f"gain {d.data[0]} of your least-held colour")
+            return [_choice(made, ed, kind, c, d.data[0])
                     for c in least_colours(s.favor[p], ed.colours)]
         if kind == "block":
-            return [BlockSpace(i, j) for i, j in _free_card_spaces(s)]
+            return [_choice(made, ed, kind, i, j) for i, j in _free_card_spaces(s)]
         if kind == "rune_window":
-            return _rune_actions(s, d.player, window=True) + [PassRunes()]
+            return _rune_actions(s, d.player, window=True) + [_PASS_RUNES]
         raise InvariantError(f"unknown pending decision {kind!r}")
     p = s.turn
     runes = _rune_actions(s, p)
     if not s.offered:
         offers = _card_offers(s, p) + _tree_offers(s, p)
         if not offers and not any(isinstance(a, RuneOffer) for a in runes):
-            offers = [SetAside()]
+            offers = [_SET_ASIDE]
         return offers + runes
-    return runes + [EndTurn()] if runes else []
+    return runes + [_END_TURN] if runes else []
+
+
+#: actions without fields, made once (actions are immutable values)
+_END_TURN, _PASS_RUNES, _SET_ASIDE = EndTurn(), PassRunes(), SetAside()
+
+
+def _choice(made: dict, ed: Edition, kind: str, a: Any, b: Any = None) -> Action:
+    """The action answering a pending decision of ``kind`` (a New Start card, an Altar tile,
+    a favor colour with how many are left to take, a space to block), made once per
+    edition."""
+    key = (kind, a, b)
+    action = made.get(key)
+    if action is None:
+        if len(made) >= 10_000:     # a bound on memory
+            made.clear()
+        if kind == "new_start":
+            action = ChooseNewStart(a, note=_card_note(ed, a))
+        elif kind == "altar":
+            action = ChooseAltar(a)
+        elif kind == "favor_any":
+            action = TakeFavor(a, note=f"{b} left to take")
+        elif kind == "favor_least":
+            action = TakeFavor(a, note=f"gain {b} of your least-held colour")
+        else:
+            action = BlockSpace(a, b)
+        made[key] = action
+    return action
 
 
 def _card_note(ed: Edition, cid: str) -> str:

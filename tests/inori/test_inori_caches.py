@@ -13,10 +13,11 @@ from pangaea_lab.core.jsonio import FORMAT_VERSION, dumps
 from pangaea_lab.core.testing import seeded_positions
 from pangaea_lab.inori import render, rules
 from pangaea_lab.inori import state as state_module
-from pangaea_lab.inori.state import decision_json
-from pangaea_lab.inori.actions import OfferCard, OfferTree
+from pangaea_lab.inori.state import DECISIONS, decision_json
+from pangaea_lab.inori.actions import (BlockSpace, ChooseAltar, ChooseNewStart, EndTurn,
+                                       OfferCard, OfferTree, PassRunes, TakeFavor)
 from pangaea_lab.inori.board import root_spaces
-from pangaea_lab.inori.scoring import majority_colours
+from pangaea_lab.inori.scoring import least_colours, majority_colours
 
 
 POSITIONS = list(seeded_positions(inori.new_game, seeds=range(8), players=(2, 3, 4), every=1))
@@ -219,3 +220,34 @@ def test_a_seed_text_holding_the_reports_marker_is_saved_as_it_is():
     assert st.to_json() == save_text_afresh(st)
     again = type(st).from_json(st.to_json())
     assert again == st and again.seed == seed
+
+
+def choices_afresh(st):
+    """The answers to the first pending decision, each action built anew."""
+    ed, d = st.edition, st.pending[0]
+    if d.kind == "new_start":
+        return [ChooseNewStart(c, note=rules._card_note(ed, c)) for c in d.data[0]]
+    if d.kind == "altar":
+        used = {a for a in st.altars if a}
+        return [ChooseAltar(c) for c in ed.altar_colours if c not in used]
+    if d.kind == "favor_any":
+        return [TakeFavor(c, note=f"{d.data[0]} left to take")
+                for k, c in enumerate(ed.colours) if st.supply[k] > 0]
+    if d.kind == "favor_least":
+        return [TakeFavor(c, note=f"gain {d.data[0]} of your least-held colour")
+                for c in least_colours(st.favor[st.turn], ed.colours)]
+    if d.kind == "block":
+        return [BlockSpace(i, j) for i, (_, spaces) in enumerate(st.slots)
+                for j, occ in enumerate(spaces) if not occ]
+    return rules._rune_actions(st, d.player, window=True) + [PassRunes()]
+
+
+def test_choices_made_once_match_choices_made_afresh():
+    kinds = set()
+    for st in POSITIONS:
+        if st.pending and not st.is_over:
+            kinds.add(st.pending[0].kind)
+            assert described(st.legal_actions()) == described(choices_afresh(st))
+        elif st.offered and st.legal_actions():
+            assert described(st.legal_actions()[-1:]) == described([EndTurn()])
+    assert kinds == set(DECISIONS)
