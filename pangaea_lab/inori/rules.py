@@ -123,7 +123,7 @@ def _memo(ed: Edition) -> dict[str, Any]:
     if memo is None:
         memo = {"colour_index": {c: k for k, c in enumerate(ed.colours)},
                 "roots": {t: k for k, t in enumerate(root_spaces(ed))},
-                "card_plans": {}, "offer_tree": {}, "rune_gain": {}, "rune_move": {}, "choices": {},
+                "card_plans": {}, "offer_tree": {}, "rune_gain": {}, "rune_move": {}, "rune_offer": {}, "choices": {},
                 "tree_plan": _tree_plan(ed)}
         ed.__dict__["_rules_memo"] = memo
     return memo
@@ -198,16 +198,22 @@ def _tree_offer(ed: Edition, key: tuple) -> OfferTree:
 def _rune_offers(s: GameState, player: int, rune: str) -> list[Action]:
     """Offerings on occupied card spaces held only by other players (an occupied-space rune)."""
     ed = s.edition
+    made = _memo(ed)["rune_offer"]
     out: list[Action] = []
     for i, (cid, spaces) in enumerate(s.slots):
         card = ed.cards[cid]
         for j, occ in enumerate(spaces):
             if not occ or player in occ or NEUTRAL in occ:
                 continue
-            sp = card.spaces[j]
-            note = _space_note(ed, cid, j)
-            out += [RuneOffer(rune, i, j, pay, note=note)
-                    for pay in _pay_options(s, player, sp.cost)]
+            for pay in _pay_options(s, player, card.spaces[j].cost):
+                key = (rune, cid, i, j, pay)
+                action = made.get(key)
+                if action is None:
+                    if len(made) >= 20_000:     # a bound on memory
+                        made.clear()
+                    action = made[key] = RuneOffer(rune, i, j, pay,
+                                                   note=_space_note(ed, cid, j))
+                out.append(action)
     return out
 
 

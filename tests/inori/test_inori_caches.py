@@ -15,8 +15,9 @@ from pangaea_lab.inori import render, rules
 from pangaea_lab.inori import state as state_module
 from pangaea_lab.inori.state import DECISIONS, decision_json
 from pangaea_lab.inori.actions import (BlockSpace, ChooseAltar, ChooseNewStart, EndTurn,
-                                       OfferCard, OfferTree, PassRunes, TakeFavor)
-from pangaea_lab.inori.board import root_spaces
+                                       OfferCard, OfferTree, PassRunes, RuneOffer,
+                                       TakeFavor)
+from pangaea_lab.inori.board import NEUTRAL, root_spaces
 from pangaea_lab.inori.scoring import least_colours, majority_colours
 
 
@@ -251,3 +252,20 @@ def test_choices_made_once_match_choices_made_afresh():
         elif st.offered and st.legal_actions():
             assert described(st.legal_actions()[-1:]) == described([EndTurn()])
     assert kinds == set(DECISIONS)
+
+
+def test_occupied_space_offers_made_once_match_offers_made_afresh():
+    ed = POSITIONS[0].edition
+    runes = [r for r in ed.runes if ed.runes[r].kind == "offer_occupied"]
+    listed = 0
+    for st in POSITIONS[::2]:
+        for p in range(st.players):
+            for rid in runes:
+                afresh = [RuneOffer(rid, i, j, pay, note=rules._space_note(ed, cid, j))
+                          for i, (cid, spaces) in enumerate(st.slots)
+                          for j, occ in enumerate(spaces)
+                          if occ and p not in occ and NEUTRAL not in occ
+                          for pay in rules._pay_options(st, p, ed.cards[cid].spaces[j].cost)]
+                assert described(rules._rune_offers(st, p, rid)) == described(afresh)
+                listed += len(afresh)
+    assert listed > 1000
