@@ -260,6 +260,11 @@ def report_text(report: dict) -> str:
 # and ``players`` first, then every field with the schema for that edition and player count.
 
 
+class _Unsure(Exception):
+    """A quick reading (see :meth:`Entries.quick`) could not vouch for a value: it is read
+    item by item, which names the bad item if there is one."""
+
+
 class Count(Spec):
     """A whole number from ``low`` to ``high`` (the words of :func:`core.validate.count`)."""
 
@@ -270,13 +275,45 @@ class Count(Spec):
         return count(value, where, self.low, self.high)
 
 
+#: the only type of item a quick reading accepts, per kind of item spec
+_INTS, _TEXTS, _LISTS = {int}, {str}, {list}
+
+
 class Entries(Seq):
-    """A list of items of one spec, exactly ``length`` of them when given."""
+    """A list of items of one spec, exactly ``length`` of them when given.
+
+    A list whose items are all plainly good (whole numbers in range, known ids, or lists of
+    such) is read in one pass, as reading it item by item would read it; anything else is
+    read item by item, so a bad item is named with its path."""
 
     def read(self, value: Any, where: str) -> tuple:
+        try:
+            return self.quick(value)
+        except _Unsure:
+            pass
         if isinstance(value, list) and self.length is not None and len(value) != self.length:
             raise InvalidData(f"{where}: expected {self.length} entries, got {len(value)}")
         return super().read(value, where)
+
+    def quick(self, value: Any) -> tuple:
+        """``value`` read as :meth:`read` reads a good value, or :class:`_Unsure`."""
+        if type(value) is not list or self.length is not None and len(value) != self.length \
+                or len(value) > self.longest:
+            raise _Unsure
+        if not value:
+            return ()
+        item = self.item
+        kind = type(item)
+        if kind is Count:
+            if {*map(type, value)} == _INTS and item.low <= min(value) \
+                    and max(value) <= item.high:
+                return tuple(value)
+        elif kind is Known:
+            if {*map(type, value)} == _TEXTS and all(map(item.known.__contains__, value)):
+                return tuple(value)
+        elif kind is Entries:
+            return tuple(map(item.quick, value))
+        raise _Unsure
 
 
 class Known(Spec):
@@ -329,6 +366,11 @@ def save_schema(ed: Edition, n: int) -> Record:
         if not isinstance(spaces, list) or len(spaces) != size:
             raise InvalidData(f"{where}[1]: expected the markers on each of the card's "
                               f"{size} spaces")
+        if {*map(type, spaces)} == _LISTS and max(map(len, spaces), default=0) <= n:
+            markers = [m for held in spaces for m in held]
+            if not markers or {*map(type, markers)} == _INTS and NEUTRAL <= min(markers) \
+                    and max(markers) < n:     # every marker plainly good (NEUTRAL is -1)
+                return cid, tuple(map(tuple, spaces))
         return cid, Entries(Entries(Check(marker), longest=n)).read(spaces, f"{where}[1]")
 
     def altars(value: Any, where: str) -> tuple:

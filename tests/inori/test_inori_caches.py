@@ -9,6 +9,7 @@ import pytest
 
 from pangaea_lab import inori
 from pangaea_lab.core.engine import thaw
+from pangaea_lab.core.errors import InvalidData
 from pangaea_lab.core.jsonio import FORMAT_VERSION, dumps
 from pangaea_lab.core.testing import seeded_positions
 from pangaea_lab.inori import render, rules
@@ -269,3 +270,34 @@ def test_occupied_space_offers_made_once_match_offers_made_afresh():
                 assert described(rules._rune_offers(st, p, rid)) == described(afresh)
                 listed += len(afresh)
     assert listed > 1000
+
+
+def test_saves_read_in_one_pass_give_the_saved_positions():
+    for st in POSITIONS[::5]:
+        text = st.to_json()
+        again = type(st).from_json(text)
+        assert again == st and again.to_json() == text
+        assert [type(x) for x in again.favor] == [tuple] * st.players
+        assert all(type(spaces) is tuple and all(type(o) is tuple for o in spaces)
+                   for _, spaces in again.slots)
+
+
+@pytest.mark.parametrize("value", [
+    [1, 2, 3], [0, 0, 9], [1, True, 2], [1, 2.0, 3], [1, 2], [-1, 2, 3], [10, 1, 1], [],
+    [[1, 2, 3]], None, "abc", [1, None, 3]])
+def test_a_list_read_in_one_pass_is_read_as_item_by_item(value):
+    spec = state_module.Entries(state_module.Count(0, 9), length=3)
+    slow = state_module.Seq.read
+
+    def item_by_item():
+        if isinstance(value, list) and len(value) != 3:
+            raise InvalidData(f"here: expected 3 entries, got {len(value)}")
+        return slow(spec, value, "here")
+    try:
+        expected = item_by_item()
+    except InvalidData as exc:
+        with pytest.raises(InvalidData) as got:
+            spec.read(value, "here")
+        assert str(got.value) == str(exc)
+    else:
+        assert spec.read(value, "here") == expected
