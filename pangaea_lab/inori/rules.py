@@ -1003,7 +1003,7 @@ def _do_offer_tree(s: GameState, a: OfferTree) -> GameState:
     w.add("hand", p, -1)
     w.offered = True
     if not space.altar:
-        k = root_spaces(ed).index(a.space)
+        k = _memo(ed)["roots"][a.space]
         w.add_in_row("favor", p, ed.colours.index(s.root_colours[k]), s.root_tokens[k])
         w.root_tokens[k] = 0
     elif s.altars[a.space] is None:

@@ -54,8 +54,17 @@ NAMED = ("new_start", "rune_window")
 
 
 def decision(kind: str, player: int, *data: Any) -> Decision:
-    """A pending decision of one of the :data:`DECISIONS` kinds."""
-    return Decision(kind, player, DECISIONS[kind][0], tuple(data))
+    """A pending decision of one of the :data:`DECISIONS` kinds (decisions are immutable
+    values: the same one is made once)."""
+    try:
+        return _decision(kind, player, data)
+    except TypeError:       # data that cannot be a key (a list): made afresh
+        return Decision(kind, player, DECISIONS[kind][0], tuple(data))
+
+
+@lru_cache(maxsize=4096)
+def _decision(kind: str, player: int, data: tuple) -> Decision:
+    return Decision(kind, player, DECISIONS[kind][0], data)
 
 
 def decision_json(d: Decision) -> list:

@@ -8,13 +8,13 @@ from dataclasses import fields
 import pytest
 
 from pangaea_lab import inori
-from pangaea_lab.core.engine import thaw
+from pangaea_lab.core.engine import Decision, thaw
 from pangaea_lab.core.errors import InvalidData
 from pangaea_lab.core.jsonio import FORMAT_VERSION, dumps
 from pangaea_lab.core.testing import seeded_positions
 from pangaea_lab.inori import render, rules
 from pangaea_lab.inori import state as state_module
-from pangaea_lab.inori.state import DECISIONS, decision_json
+from pangaea_lab.inori.state import DECISIONS, decision, decision_json
 from pangaea_lab.inori.actions import (BlockSpace, ChooseAltar, ChooseNewStart, EndTurn,
                                        OfferCard, OfferTree, PassRunes, RuneOffer,
                                        TakeFavor)
@@ -301,3 +301,14 @@ def test_a_list_read_in_one_pass_is_read_as_item_by_item(value):
         assert str(got.value) == str(exc)
     else:
         assert spec.read(value, "here") == expected
+
+
+def test_decisions_made_once_match_decisions_made_afresh():
+    seen = 0
+    for st in POSITIONS:
+        for d in st.pending:
+            fresh = Decision(d.kind, d.player, DECISIONS[d.kind][0], tuple(d.data))
+            assert d == fresh and d.words() == fresh.words() and type(d.data) is tuple
+            seen += 1
+    assert seen > 500
+    assert decision("block", 1, [2]) == Decision("block", 1, DECISIONS["block"][0], ([2],))
