@@ -538,6 +538,9 @@ class _Work(WorkingCopy):
         # ``values`` are the new state's fields: it is made as ``dataclasses.replace`` would
         # (the state class runs no checks when made), without its per-field bookkeeping
         values["_runes_sorted"] = True      # a private note: its rune hands are in order
+        texts = before.get("_report_texts")
+        if texts is not None:               # the reports' save texts, for the same reports
+            values["_report_texts"] = texts
         new = object.__new__(GameState)
         object.__setattr__(new, "__dict__", values)
         return new

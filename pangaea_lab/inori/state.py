@@ -218,13 +218,14 @@ class GameState(ProtocolState):
         data["edition"] = "reference" if ed.is_reference else ed.raw
         data["pending"] = [decision_json(d) for d in data["pending"]]
         # the seasons' reports never change once made and are shared by every later state of
-        # the game: each one's text is made once (see report_text) and put in its place
+        # the game: the text of each is made once and kept (see report_texts), then put in
+        # its place
         data["reports"] = _REPORTS_HERE
         text = dumps(data)
         if text.count(_REPORTS_HERE_TEXT) != 1:     # (a seed text could hold the marker)
             data["reports"] = values["reports"]
             return dumps(data)
-        reports = "[" + ",".join(map(report_text, values["reports"])) + "]"
+        reports = "[" + ",".join(report_texts(self)) + "]"
         return text.replace(_REPORTS_HERE_TEXT, reports)
 
     @classmethod
@@ -244,22 +245,18 @@ FIELDS = tuple(f.name for f in fields(GameState))
 _REPORTS_HERE = "\x00reports\x00"
 _REPORTS_HERE_TEXT = dumps(_REPORTS_HERE)
 
-#: the save text of season reports written so far, by the report's id (with the report,
-#: which keeps its id from being reused while it is kept here)
-_REPORT_TEXTS: dict[int, tuple[dict, str]] = {}
-
-
-def report_text(report: dict) -> str:
-    """A season's report as a save writes it (``dumps(report)``), made once per report: a
-    report is never changed once the season's end has made it."""
-    kept = _REPORT_TEXTS.get(id(report))
-    if kept is not None and kept[0] is report:
-        return kept[1]
-    text = dumps(report)
-    if len(_REPORT_TEXTS) >= 4096:      # a bound on memory
-        _REPORT_TEXTS.clear()
-    _REPORT_TEXTS[id(report)] = (report, text)
-    return text
+def report_texts(state: GameState) -> list[str]:
+    """The text of each of the state's season reports as a save writes it (``dumps``).  A
+    report never changes once the season's end has made it, so the texts are kept with the
+    state (each with its report, used only for that very report) and handed on to the
+    states that follow it (see ``rules._Work.freeze``)."""
+    values = state.__dict__
+    kept = values.get("_report_texts", ())
+    texts = [pair[1] if k < len(kept) and (pair := kept[k])[0] is report else dumps(report)
+             for k, report in enumerate(values["reports"])]
+    if len(kept) != len(texts) or any(kept[k][1] is not t for k, t in enumerate(texts)):
+        object.__setattr__(state, "_report_texts", tuple(zip(values["reports"], texts)))
+    return texts
 
 
 # ----- the save's declared fields -------------------------------------------------------------

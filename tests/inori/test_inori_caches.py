@@ -209,8 +209,22 @@ def test_save_text_with_kept_report_texts_matches_text_written_afresh():
     for st in POSITIONS[::3]:
         assert st.to_json() == save_text_afresh(st)
         assert st.to_json() == save_text_afresh(st)        # (the report texts now kept)
-    for report in POSITIONS[-1].reports:
-        assert state_module.report_text(report) == dumps(report)
+    last = POSITIONS[-1]
+    assert state_module.report_texts(last) == [dumps(r) for r in last.reports]
+
+
+def test_report_texts_handed_on_to_later_states_match_texts_written_afresh():
+    """Saving every position of a game: each state hands its reports' texts on to the next
+    one, which uses them only for the very same reports."""
+    for seed in range(3):
+        rng = random.Random(seed)
+        st = inori.new_game(players=3, seed=seed)
+        while True:
+            assert st.to_json() == save_text_afresh(st)
+            if st.is_over:
+                break
+            st = st.apply(rng.choice(st.legal_actions()))
+        assert len(st.__dict__["_report_texts"]) == len(st.reports) == 4
 
 
 def test_a_seed_text_holding_the_reports_marker_is_saved_as_it_is():
