@@ -28,7 +28,7 @@ from .board import NEUTRAL, root_spaces
 from .cards import Effect
 from .edition import Edition
 from .scoring import (CARD_PTS, MAJ_PTS, POINT_EFFECTS, SEASON_PTS, TREE_PTS, effect_points,
-                      least_colours, majority_colours, score_card, score_majorities)
+                      least_colours, majority_colours, score_majorities)
 from .state import DECISIONS, GameState, decision
 
 
@@ -767,15 +767,6 @@ def _by_player(values: dict) -> dict:
     return dict(sorted([(str(p), n) for p, n in values.items()]))
 
 
-def _card_report(r: dict, slot: int) -> dict:
-    """One card's season result (:func:`~.scoring.score_card`) as a saved and reloaded report
-    holds it: text keys in sorted order, lists for tuples (``replaced_by`` is added later,
-    in its sorted place)."""
-    return {"card": r["card"], "complete": r["complete"], "name": r["name"],
-            "next_colour": r["next_colour"], "points": _by_player(r["points"]),
-            "present": list(r["present"]), "scored_colour": r["scored_colour"], "slot": slot}
-
-
 def _majority_report(m: dict) -> dict:
     """One Great Tree majority (:func:`~.scoring.score_majorities`) as a saved and reloaded
     report holds it."""
@@ -809,32 +800,48 @@ def _season_end(w: _Work) -> None:
     ed = w.ed
     s = w.state
     last = w.season == ed.seasons
-    slots = w.lists("slots")
+    slots = w.peek("slots")
     favor = w.peek("favor")
     points = w.lists("points")
     # the board as it is scored, so a season can be looked at again later
-    board = {"altars": list(w.altars), "favor": [list(r) for r in favor], "points": None,
+    board = {"altars": list(w.peek("altars")), "favor": [list(r) for r in favor],
+             "points": None,
              "slots": [[cid, [list(o) for o in spaces]] for cid, spaces in slots],
-             "tree_markers": list(w.tree_markers)}
+             "tree_markers": list(w.peek("tree_markers"))}
     results = []
+    new_slots = []
+    index = _memo(ed)["colour_index"]
     for i, (cid, spaces) in enumerate(slots):
-        r = score_card(ed, cid, spaces, favor)
-        for p, n in r["points"].items():
-            points[p][SEASON_PTS] += n
-        report_card = _card_report(r, i)
-        if not last:
-            new = _draw_journey(w, r["next_colour"], w.season + 1)
+        # the card scored as score_card scores it, written as its report reads
+        card = ed.cards[cid]
+        complete = all(spaces)
+        present = sorted({m for held in spaces for m in held if m != NEUTRAL})
+        colour = card.complete_colour if complete else card.incomplete_score
+        scored = {}
+        if colour is not None:
+            k = index[colour]
+            scored = {p: favor[p][k] for p in present}
+            for p, n in scored.items():
+                points[p][SEASON_PTS] += n
+        next_colour = card.complete_colour if complete else card.incomplete_colour
+        report_card = {"card": cid, "complete": complete, "name": card.name,
+                       "next_colour": next_colour, "points": _by_player(scored),
+                       "present": present}
+        if last:
+            new_slots.append((cid, ((),) * len(spaces)))
+        else:
+            new = _draw_journey(w, next_colour, w.season + 1)
             if new is not None:
                 w.spent_cards += (cid,)
-                slots[i] = [new, [() for _ in ed.cards[new].spaces]]
+                new_slots.append((new, ((),) * len(ed.cards[new].spaces)))
             else:
-                slots[i] = [cid, [() for _ in spaces]]
+                new_slots.append((cid, ((),) * len(spaces)))
             report_card["replaced_by"] = new
-            report_card = {k: report_card[k] for k in _CARD_KEYS}
+        report_card["scored_colour"] = colour
+        report_card["slot"] = i
         results.append(report_card)
     board["points"] = [list(p) for p in points]     # after this season's cards
-    for i, (cid, spaces) in enumerate(slots):
-        slots[i] = [cid, [() for _ in spaces]]
+    w.__dict__["slots"] = tuple(new_slots)          # (a new tuple: see _THAW_FUNCTIONS)
     w.tree_markers = [None] * len(ed.tree)
     w.neutral_home = ed.neutral_markers
     w.set_aside = [0] * len(w.hand)
@@ -865,11 +872,6 @@ def _season_end(w: _Work) -> None:
         w.turn = chooser
         w.pending.insert(0, decision("new_start", chooser, options))
     w.reports += (report,)
-
-
-#: the keys of a card's season result, in sorted order
-_CARD_KEYS = ("card", "complete", "name", "next_colour", "points", "present", "replaced_by",
-              "scored_colour", "slot")
 
 
 def end_season_now(s: GameState) -> GameState:

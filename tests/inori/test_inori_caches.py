@@ -19,7 +19,7 @@ from pangaea_lab.inori.actions import (BlockSpace, ChooseAltar, ChooseNewStart, 
                                        OfferCard, OfferTree, PassRunes, RuneOffer,
                                        TakeFavor)
 from pangaea_lab.inori.board import NEUTRAL, root_spaces
-from pangaea_lab.inori.scoring import least_colours, majority_colours
+from pangaea_lab.inori.scoring import least_colours, majority_colours, score_card
 
 
 POSITIONS = list(seeded_positions(inori.new_game, seeds=range(8), players=(2, 3, 4), every=1))
@@ -326,3 +326,25 @@ def test_decisions_made_once_match_decisions_made_afresh():
             seen += 1
     assert seen > 500
     assert decision("block", 1, [2]) == Decision("block", 1, DECISIONS["block"][0], ([2],))
+
+
+def test_season_reports_score_cards_as_score_card_does():
+    """The season's end scores each card inline: the same results as score_card on the board
+    the report keeps."""
+    checked = 0
+    for st in POSITIONS:
+        if not st.is_over:
+            continue
+        ed = st.edition
+        for report in st.reports:
+            board = report["board"]
+            favor = board["favor"]
+            for card, (cid, spaces) in zip(report["cards"], board["slots"]):
+                r = score_card(ed, cid, [tuple(o) for o in spaces], favor)
+                expected = {"card": r["card"], "complete": r["complete"], "name": r["name"],
+                            "next_colour": r["next_colour"], "present": r["present"],
+                            "scored_colour": r["scored_colour"],
+                            "points": {str(p): n for p, n in sorted(r["points"].items())}}
+                assert {k: card[k] for k in expected} == expected
+                checked += 1
+    assert checked > 100
