@@ -18,7 +18,7 @@ from operator import is_, itemgetter
 from types import SimpleNamespace
 from typing import Any
 
-from ..core.engine import Handlers, WorkingCopy, is_listed_object
+from ..core.engine import Handlers, WorkingCopy, listed
 from ..core.errors import IllegalAction
 from ..core.protocol import Action
 from ..core.validate import InvariantError, require
@@ -948,24 +948,10 @@ def _reason(s: GameState, a: Action) -> tuple[str, str]:
     return "that action is not allowed now", "Turn"
 
 
-def _candidates(s: GameState, a: Action) -> list[Action]:
-    """The legal actions of the same family as ``a`` (a cheaper legality test than listing
-    every legal action)."""
-    if s.over or s.pending or isinstance(a, SetAside):
-        return s.legal_actions()
-    if isinstance(a, OfferCard):
-        return [] if s.offered else _card_offers(s, s.turn)
-    if isinstance(a, OfferTree):
-        return [] if s.offered else _tree_offers(s, s.turn)
-    if isinstance(a, (RuneGain, RuneMove, RuneOffer)):
-        return _rune_actions(s, s.turn)
-    return s.legal_actions()
-
-
 def why(s: GameState, a: Action) -> IllegalAction | None:
     """``None`` if the rules allow ``a`` now, else the :class:`IllegalAction` that says why
     (the reason, the rule section, and a few legal actions of the same kind)."""
-    if is_listed_object(s, a) or a in _candidates(s, a):
+    if listed(s, a):
         return None     # (an action taken from the list is found by identity first)
     legal = s.legal_actions()
     same = [x for x in legal if type(x) is type(a)] or legal
