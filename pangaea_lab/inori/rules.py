@@ -111,9 +111,6 @@ def _card_plan(ed: Edition, cid: str, i: int) -> tuple[tuple[str, Any, Any], ...
     return tuple(plan)
 
 
-_FREE = (None,)
-
-
 def _memo(ed: Edition) -> dict[str, Any]:
     """Look-ups the legal actions need, worked out once per edition and kept with it (an
     edition never changes): colour positions, the root spaces, how each card at each place
@@ -123,8 +120,8 @@ def _memo(ed: Edition) -> dict[str, Any]:
     if memo is None:
         memo = {"colour_index": {c: k for k, c in enumerate(ed.colours)},
                 "roots": {t: k for k, t in enumerate(root_spaces(ed))},
-                "card_plans": {}, "offer_tree": {}, "rune_gain": {}, "rune_move": {}, "rune_offer": {}, "choices": {},
-                "tree_plan": _tree_plan(ed)}
+                "card_plans": {}, "offer_tree": {}, "rune_gain": {}, "rune_move": {},
+                "rune_offer": {}, "choices": {}, "tree_plan": _tree_plan(ed)}
         ed.__dict__["_rules_memo"] = memo
     return memo
 
