@@ -214,11 +214,6 @@ def _rune_offers(s: GameState, player: int, rune: str) -> list[Action]:
     return out
 
 
-def _own_card_markers(s: GameState, player: int) -> list[tuple[int, int]]:
-    return [(i, j) for i, (_, spaces) in enumerate(s.slots) for j, occ in enumerate(spaces)
-            if player in occ]
-
-
 def _free_card_spaces(s: GameState) -> list[tuple[int, int]]:
     return [(i, j) for i, (_, spaces) in enumerate(s.slots) for j, occ in enumerate(spaces)
             if not occ]
@@ -259,9 +254,14 @@ def _rune_actions(s: GameState, player: int, window: bool = False) -> list[Actio
             if not s.offered and not window:
                 out += _rune_offers(s, player, rid)
         else:
-            if free is None:
-                free = _free_card_spaces(s)
-                own = _own_card_markers(s, player)
+            if free is None:            # the free spaces and the player's markers
+                free, own = [], []
+                for i, (_, spaces) in enumerate(s.slots):
+                    for j, occ in enumerate(spaces):
+                        if not occ:
+                            free.append((i, j))
+                        elif player in occ:
+                            own.append((i, j))
                 moves = _memo(ed)["rune_move"]
             for fi, fj in own:
                 if rune.kind == "move_from_slot" and fi != rune.slot - 1:
