@@ -79,15 +79,29 @@ def _card_offers(s: GameState, player: int) -> list[Action]:
             elif how is _COLOUR_COST:
                 if held[a] >= 1:
                     out.append(b)
-            else:                       # as _pay_options: the same for every such space
+            else:                       # the same for every such space
                 if majority is None:
-                    majority = _pay_options(s, player, "majority")
+                    majority = _majority_pays(ed, memo, held)
                 for pay in majority:
                     action = b.get(pay)
                     if action is None:
                         action = b[pay] = _offer_card(ed, cid, i, a, pay)
                     out.append(action)
     return out
+
+
+def _majority_pays(ed: Edition, memo: dict[str, Any], held: tuple[int, ...]) -> tuple[str, ...]:
+    """The colours a player holding ``held`` may pay a majority-cost space with (as
+    ``_pay_options(s, player, "majority")``), kept per ``held``."""
+    table = memo["majority_pays"]
+    pays = table.get(held)
+    if pays is None:
+        if len(table) >= 20_000:       # a bound on memory
+            table.clear()
+        colours = ed.colours
+        pays = table[held] = tuple(c for c in majority_colours(held, colours)
+                                   if held[colours.index(c)] >= 1)
+    return pays
 
 
 #: how a card space is paid for, in a card's plan (see :func:`_card_plan`)
@@ -121,7 +135,8 @@ def _memo(ed: Edition) -> dict[str, Any]:
         memo = {"colour_index": {c: k for k, c in enumerate(ed.colours)},
                 "roots": {t: k for k, t in enumerate(root_spaces(ed))},
                 "card_plans": {}, "offer_tree": {}, "rune_gain": {}, "rune_move": {},
-                "rune_offer": {}, "choices": {}, "tree_plan": _tree_plan(ed)}
+                "rune_offer": {}, "choices": {}, "majority_pays": {},
+                "tree_plan": _tree_plan(ed)}
         ed.__dict__["_rules_memo"] = memo
     return memo
 

@@ -348,3 +348,10 @@ def test_season_reports_score_cards_as_score_card_does():
                 assert {k: card[k] for k in expected} == expected
                 checked += 1
     assert checked > 100
+
+
+def test_majority_payments_kept_per_holding_match_pay_options():
+    for st in POSITIONS[::3]:
+        for p in range(st.players):
+            kept = rules._majority_pays(st.edition, rules._memo(st.edition), st.favor[p])
+            assert list(kept) == rules._pay_options(st, p, "majority")
