@@ -465,10 +465,9 @@ class _Thawed:
 
 
 #: a field of the working copy holds, once used, either its lists (thawed by reading it as an
-#: attribute) or a new tuple (made by one of the operations that change a few entries:
-#: :meth:`_Work.add`, :meth:`_Work.add_in_row`, :meth:`_Work.set_at`,
-#: :meth:`_Work.push_first`, :meth:`_Work.pop_first`, :meth:`_Work.put`, :meth:`_Work.lift`);
-#: a new tuple counts as a change
+#: attribute) or a new tuple (made by one of the operations that change a single entry:
+#: :meth:`_Work.add`, :meth:`_Work.add_in_row`, :meth:`_Work.put`, :meth:`_Work.lift`); a
+#: new tuple is always a change
 _THAW_FUNCTIONS = {1: _thaw_flat, 2: _thaw_rows, 3: _thaw_slots}
 
 
@@ -597,42 +596,6 @@ class _Work(WorkingCopy):
         row = rows[p]
         now[name] = (*rows[:p], (*row[:k], row[k] + n, *row[k + 1:]), *rows[p + 1:])
 
-    def set_at(self, name: str, k: int, value: Any) -> None:
-        """Entry ``k`` of a flat field (``tree_markers``, ``root_tokens``, ``altars``) set to
-        ``value``."""
-        now = self.__dict__
-        values = now.get(name)
-        if type(values) is list:
-            values[k] = value
-            return
-        if values is None:
-            values = self.state.__dict__[name]
-        now[name] = (*values[:k], value, *values[k + 1:])
-
-    def push_first(self, name: str, items: Any) -> None:
-        """``items`` put in front of a flat field (decisions to take first, in order)."""
-        if not items:
-            return
-        now = self.__dict__
-        values = now.get(name)
-        if type(values) is list:
-            values[0:0] = items
-            return
-        if values is None:
-            values = self.state.__dict__[name]
-        now[name] = (*items, *values)
-
-    def pop_first(self, name: str) -> Any:
-        """The first entry of a flat field (the next pending decision), taken off it."""
-        now = self.__dict__
-        values = now.get(name)
-        if type(values) is list:
-            return values.pop(0)
-        if values is None:
-            values = self.state.__dict__[name]
-        now[name] = values[1:]
-        return values[0]
-
     def peek(self, name: str) -> Any:
         """A field as it stands, without thawing it (to read, not to change)."""
         return self.__dict__.get(name, self.state.__dict__[name])
@@ -727,7 +690,8 @@ class _Work(WorkingCopy):
             self.gain(p, altar, eff.count)
         else:
             raise InvariantError(f"effect {t!r} is not handled here")
-        self.push_first("pending", queued)
+        if queued:
+            self.pending[0:0] = queued
 
     def place_on_card(self, p: int, slot: int, space: int, pay: str | None) -> None:
         if pay is not None:
@@ -749,13 +713,13 @@ def _settle(w: _Work) -> None:
         while pending:
             kind = pending[0].kind
             if kind == "favor_any" and not any(now.get("supply", old["supply"])):
-                w.pop_first("pending")
+                w.pending.pop(0)
             elif kind == "block" and (w.neutral_home == 0 or all(
                     o for _, sp in now.get("slots", old["slots"]) for o in sp)):
-                w.pop_first("pending")
+                w.pending.pop(0)
             else:
                 return
-            pending = now["pending"]
+            pending = w.pending
         if w.over or not w.offered:
             return
         turn = w.turn
@@ -795,7 +759,8 @@ def _open_rune_window(w: _Work) -> None:
     n = len(w.peek("hand"))
     order = [(w.first_player + k) % n for k in range(n)]
     asked = [decision("rune_window", p) for p in order if _window_runes(w, p)]
-    w.push_first("pending", asked)
+    if asked:
+        w.pending[0:0] = asked
     _close_rune_window(w)
 
 
@@ -803,7 +768,7 @@ def _close_rune_window(w: _Work) -> None:
     """Skip the players with nothing left to play; when nobody is left, score the season."""
     while w.peek("pending") and w.peek("pending")[0].kind == "rune_window" and \
             not _window_runes(w, w.peek("pending")[0].player):
-        w.pop_first("pending")
+        w.pending.pop(0)
     if not w.peek("pending"):
         _season_end(w)
 
@@ -917,7 +882,7 @@ def _season_end(w: _Work) -> None:
         report["new_start_options"] = list(options)
         report["season"] = season
         w.turn = chooser
-        w.push_first("pending", (decision("new_start", chooser, options),))
+        w.pending.insert(0, decision("new_start", chooser, options))
     w.reports += (report,)
 
 
@@ -1037,15 +1002,15 @@ def _do_rune_offer(s: GameState, a: RuneOffer) -> GameState:
 def _do_offer_tree(s: GameState, a: OfferTree) -> GameState:
     w, ed, p = _Work(s), s.edition, s.current_player
     space = ed.tree[a.space]
-    w.set_at("tree_markers", a.space, p)
+    w.tree_markers[a.space] = p
     w.add("hand", p, -1)
     w.offered = True
     if not space.altar:
         k = _memo(ed)["roots"][a.space]
         w.add_in_row("favor", p, ed.colours.index(s.root_colours[k]), s.root_tokens[k])
-        w.set_at("root_tokens", k, 0)
+        w.root_tokens[k] = 0
     elif s.altars[a.space] is None:
-        w.push_first("pending", (decision("altar", p, a.space),))
+        w.pending.insert(0, decision("altar", p, a.space))
     else:
         w.pay(p, a.pay, ed.altar_cost)
         w.effect(p, space.effect, s.altars[a.space], TREE_PTS)
@@ -1055,8 +1020,8 @@ def _do_offer_tree(s: GameState, a: OfferTree) -> GameState:
 @HANDLERS.on(ChooseAltar)
 def _do_choose_altar(s: GameState, a: ChooseAltar) -> GameState:
     w = _Work(s)
-    t = w.pop_first("pending").data[0]
-    w.set_at("altars", t, a.colour)
+    t = w.pending.pop(0).data[0]
+    w.altars[t] = a.colour
     w.effect(w.player, s.edition.tree[t].effect, a.colour, TREE_PTS)
     return w.done()
 
@@ -1064,25 +1029,25 @@ def _do_choose_altar(s: GameState, a: ChooseAltar) -> GameState:
 @HANDLERS.on(TakeFavor)
 def _do_take_favor(s: GameState, a: TakeFavor) -> GameState:
     w, p = _Work(s), s.current_player
-    d = w.pop_first("pending")
+    d = w.pending.pop(0)
     left = d.data[0]
     if d.kind == "favor_least":
         w.gain(p, a.colour, left)
     else:
         w.gain(p, a.colour, 1)
         if left > 1:
-            w.push_first("pending", (decision("favor_any", p, left - 1),))
+            w.pending.insert(0, decision("favor_any", p, left - 1))
     return w.done()
 
 
 @HANDLERS.on(BlockSpace)
 def _do_block_space(s: GameState, a: BlockSpace) -> GameState:
     w = _Work(s)
-    left = w.pop_first("pending").data[0]
+    left = w.pending.pop(0).data[0]
     w.put(a.slot, a.space, NEUTRAL)
     w.neutral_home -= 1
     if left > 1:
-        w.push_first("pending", (decision("block", w.player, left - 1),))
+        w.pending.insert(0, decision("block", w.player, left - 1))
     return w.done()
 
 
@@ -1107,7 +1072,7 @@ def _do_rune_move(s: GameState, a: RuneMove) -> GameState:
 @HANDLERS.on(PassRunes)
 def _do_pass_runes(s: GameState, a: PassRunes) -> GameState:
     w = _Work(s)
-    w.pop_first("pending")
+    w.pending.pop(0)
     return w.done()
 
 
@@ -1115,7 +1080,7 @@ def _do_pass_runes(s: GameState, a: PassRunes) -> GameState:
 def _do_set_aside(s: GameState, a: SetAside) -> GameState:
     w = _Work(s)
     w.add("hand", w.player, -1)
-    w.add("set_aside", w.player, 1)
+    w.set_aside[w.player] += 1
     w.offered = True
     return w.done()
 
@@ -1130,7 +1095,7 @@ def _do_end_turn(s: GameState, a: EndTurn) -> GameState:
 @HANDLERS.on(ChooseNewStart)
 def _do_choose_new_start(s: GameState, a: ChooseNewStart) -> GameState:
     w = _Work(s)
-    d = w.pop_first("pending")
+    d = w.pending.pop(0)
     w.lists("slots").append([a.card, [() for _ in s.edition.cards[a.card].spaces]])
     w.spent_cards += tuple(c for c in d.data[0] if c != a.card)
     w.first_player = d.player
