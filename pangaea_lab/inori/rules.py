@@ -278,14 +278,15 @@ def _rune_actions(s: GameState, player: int, window: bool = False) -> list[Actio
                         elif player in occ:
                             own.append((i, j))
                 moves = _memo(ed)["rune_move"]
-            for fi, fj in own:
-                if rune.kind == "move_from_slot" and fi != rune.slot - 1:
-                    continue
-                for ti, tj in free:
+            # the markers the rune may move, and the free spaces of the cards it may move
+            # them to (each in the order found)
+            sources = own if rune.kind != "move_from_slot" else \
+                [(fi, fj) for fi, fj in own if fi == rune.slot - 1]
+            targets = free if rune.kind != "move_to_colour" else \
+                [(ti, tj) for ti, tj in free if ed.cards[s.slots[ti][0]].colour == rune.colour]
+            for fi, fj in sources:
+                for ti, tj in targets:
                     if ti == fi:
-                        continue
-                    if rune.kind == "move_to_colour" and \
-                            ed.cards[s.slots[ti][0]].colour != rune.colour:
                         continue
                     key = (rid, fi, fj, ti, tj)
                     action = moves.get(key)

@@ -16,8 +16,8 @@ from pangaea_lab.inori import render, rules
 from pangaea_lab.inori import state as state_module
 from pangaea_lab.inori.state import DECISIONS, decision, decision_json
 from pangaea_lab.inori.actions import (BlockSpace, ChooseAltar, ChooseNewStart, EndTurn,
-                                       OfferCard, OfferTree, PassRunes, RuneOffer,
-                                       TakeFavor)
+                                       OfferCard, OfferTree, PassRunes, RuneGain, RuneMove,
+                                       RuneOffer, TakeFavor)
 from pangaea_lab.inori.board import NEUTRAL, root_spaces
 from pangaea_lab.inori.scoring import least_colours, majority_colours, score_card
 
@@ -355,3 +355,44 @@ def test_majority_payments_kept_per_holding_match_pay_options():
         for p in range(st.players):
             kept = rules._majority_pays(st.edition, rules._memo(st.edition), st.favor[p])
             assert list(kept) == rules._pay_options(st, p, "majority")
+
+
+def rune_actions_afresh(st, player, window=False):
+    """The playable runes worked out plainly (one per distinct kind of tile in hand)."""
+    ed = st.edition
+    out, seen = [], set()
+    free = [(i, j) for i, (_, spaces) in enumerate(st.slots) for j, occ in enumerate(spaces)
+            if not occ]
+    own = [(i, j) for i, (_, spaces) in enumerate(st.slots) for j, occ in enumerate(spaces)
+           if player in occ]
+    for rid in st.rune_hands[player]:
+        rune = ed.runes[rid]
+        sig = (rune.kind, rune.colour, rune.count, rune.slot, rune.timing)
+        if sig in seen:
+            continue
+        seen.add(sig)
+        if window and not rune.any_time or rune.start_of_turn and st.offered:
+            continue
+        if rune.kind == "gain_favor":
+            out.append(RuneGain(rid, note=f"{rune.describe(ed.names)} ({rune.timing_words()})"))
+        elif rune.kind == "offer_occupied":
+            if not st.offered and not window:
+                out += rules._rune_offers(st, player, rid)
+        else:
+            out += [RuneMove(rid, fi, fj, ti, tj) for fi, fj in own
+                    if rune.kind != "move_from_slot" or fi == rune.slot - 1
+                    for ti, tj in free if ti != fi
+                    if rune.kind != "move_to_colour"
+                    or ed.cards[st.slots[ti][0]].colour == rune.colour]
+    return out
+
+
+def test_rune_actions_match_rune_actions_worked_out_afresh():
+    moves = 0
+    for st in POSITIONS:
+        for p in range(st.players):
+            for window in (False, True):
+                listed = rules._rune_actions(st, p, window)
+                assert described(listed) == described(rune_actions_afresh(st, p, window))
+                moves += sum(isinstance(a, RuneMove) for a in listed)
+    assert moves > 1000
