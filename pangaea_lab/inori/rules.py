@@ -617,8 +617,19 @@ class _Work(WorkingCopy):
 
     # small operations
     def put(self, slot: int, space: int, marker: int) -> None:
-        """Put a marker (a player's, or the neutral one) on a card space."""
-        self._set_space(slot, space, lambda held: (*held, marker))
+        """Put a marker (a player's, or the neutral one) on a card space (as
+        :meth:`_set_space` does, written out: this is the most common change)."""
+        now = self.__dict__
+        slots = now.get("slots")
+        if type(slots) is list:
+            spaces = slots[slot][1]
+            spaces[space] = (*spaces[space], marker)
+            return
+        if slots is None:
+            slots = self.state.__dict__["slots"]
+        cid, spaces = slots[slot]
+        card = (cid, (*spaces[:space], (*spaces[space], marker), *spaces[space + 1:]))
+        now["slots"] = (*slots[:slot], card, *slots[slot + 1:])
 
     def lift(self, slot: int, space: int, marker: int) -> None:
         """Take a marker off a card space."""
