@@ -12,16 +12,14 @@ checked, then :func:`why`, then its handler).
 
 from __future__ import annotations
 
-import json
 from dataclasses import fields
 from functools import lru_cache
 from operator import is_, itemgetter
 from types import SimpleNamespace
 from typing import Any
 
-from ..core.engine import Handlers, WorkingCopy, is_listed_object
+from ..core.engine import Handlers, WorkingCopy, listed
 from ..core.errors import IllegalAction
-from ..core.jsonio import dumps
 from ..core.protocol import Action
 from ..core.validate import InvariantError, require
 from .actions import (BlockSpace, ChooseAltar, ChooseNewStart, EndTurn, OfferCard, OfferTree,
@@ -30,7 +28,7 @@ from .board import NEUTRAL, root_spaces
 from .cards import Effect
 from .edition import Edition
 from .scoring import (CARD_PTS, MAJ_PTS, POINT_EFFECTS, SEASON_PTS, TREE_PTS, effect_points,
-                      least_colours, majority_colours, score_card, score_majorities)
+                      least_colours, majority_colours, score_majorities)
 from .state import DECISIONS, GameState, decision
 
 
@@ -65,49 +63,80 @@ def _space_note(ed: Edition, cid: str, j: int) -> str:
 def _card_offers(s: GameState, player: int) -> list[Action]:
     ed = s.edition
     memo = _memo(ed)
-    offers = memo["offer_card"]
-    index = memo["colour_index"]
+    plans = memo["card_plans"]
     held = s.favor[player]
     majority = None
     out: list[Action] = []
     for i, (cid, spaces) in enumerate(s.slots):
-        costs = memo["costs"].get(cid)
-        if costs is None:
-            costs = memo["costs"][cid] = tuple(sp.cost for sp in ed.cards[cid].spaces)
-        for j, occ in enumerate(spaces):
+        plan = plans.get((cid, i))
+        if plan is None:
+            plan = plans[(cid, i)] = _card_plan(ed, cid, i)
+        for occ, (how, a, b) in zip(spaces, plan):
             if occ:
                 continue
-            cost = costs[j]
-            if cost is None:
-                pays: Any = _FREE
-            elif cost == "majority":     # as _pay_options: the same for every such space
+            if how is _FREE_SPACE:
+                out.append(a)
+            elif how is _COLOUR_COST:
+                if held[a] >= 1:
+                    out.append(b)
+            else:                       # the same for every such space
                 if majority is None:
-                    majority = _pay_options(s, player, cost)
-                pays = majority
-            else:
-                pays = (cost,) if held[index[cost]] >= 1 else ()
-            for pay in pays:
-                key = (cid, i, j, pay)
-                action = offers.get(key)
-                if action is None:
-                    action = offers[key] = _offer_card(ed, cid, i, j, pay)
-                out.append(action)
+                    majority = _majority_pays(ed, memo, held)
+                for pay in majority:
+                    action = b.get(pay)
+                    if action is None:
+                        action = b[pay] = _offer_card(ed, cid, i, a, pay)
+                    out.append(action)
     return out
 
 
-_FREE = (None,)
+def _majority_pays(ed: Edition, memo: dict[str, Any], held: tuple[int, ...]) -> tuple[str, ...]:
+    """The colours a player holding ``held`` may pay a majority-cost space with (as
+    ``_pay_options(s, player, "majority")``), kept per ``held``."""
+    table = memo["majority_pays"]
+    pays = table.get(held)
+    if pays is None:
+        if len(table) >= 20_000:       # a bound on memory
+            table.clear()
+        colours = ed.colours
+        pays = table[held] = tuple(c for c in majority_colours(held, colours)
+                                   if held[colours.index(c)] >= 1)
+    return pays
+
+
+#: how a card space is paid for, in a card's plan (see :func:`_card_plan`)
+_FREE_SPACE, _COLOUR_COST, _MAJORITY_COST = "free", "colour", "majority"
+
+
+def _card_plan(ed: Edition, cid: str, i: int) -> tuple[tuple[str, Any, Any], ...]:
+    """How each space of card ``cid`` lying at place ``i`` is offered to: a free space with
+    its action; a space costing one colour with the colour's position and the action; a
+    space costing a majority colour with the space's number and the actions made so far
+    for each colour paid."""
+    index = {c: k for k, c in enumerate(ed.colours)}
+    plan = []
+    for j, sp in enumerate(ed.cards[cid].spaces):
+        if sp.cost is None:
+            plan.append((_FREE_SPACE, _offer_card(ed, cid, i, j, None), None))
+        elif sp.cost == "majority":
+            plan.append((_MAJORITY_COST, j, {}))
+        else:
+            plan.append((_COLOUR_COST, index[sp.cost], _offer_card(ed, cid, i, j, sp.cost)))
+    return tuple(plan)
 
 
 def _memo(ed: Edition) -> dict[str, Any]:
     """Look-ups the legal actions need, worked out once per edition and kept with it (an
-    edition never changes): colour positions, the root spaces, the costs of each card's
-    spaces, and the offer actions built so far (actions are immutable values)."""
+    edition never changes): colour positions, the root spaces, how each card at each place
+    is offered to, the Great Tree's spaces, and the offer actions built so far (actions are
+    immutable values)."""
     memo = ed.__dict__.get("_rules_memo")
     if memo is None:
         memo = {"colour_index": {c: k for k, c in enumerate(ed.colours)},
                 "roots": {t: k for k, t in enumerate(root_spaces(ed))},
-                "costs": {}, "offer_card": {}, "offer_root": {}, "rune_gain": {},
-                "rune_move": {}}
+                "card_plans": {}, "offer_tree": {}, "rune_gain": {}, "rune_move": {},
+                "rune_offer": {}, "choices": {}, "majority_pays": {},
+                "tree_plan": _tree_plan(ed)}
         ed.__dict__["_rules_memo"] = memo
     return memo
 
@@ -132,55 +161,72 @@ def _offer_tree(ed: Edition, t: int, altar: str | None) -> OfferTree:
     return OfferTree(t, altar, note=_tree_note(ed, t, altar))
 
 
+def _tree_plan(ed: Edition) -> tuple[tuple[int, bool, int | None], ...]:
+    """The Great Tree's spaces in order: each with whether it takes an Altar tile, and for a
+    root space its position among the root spaces."""
+    roots = {t: k for k, t in enumerate(root_spaces(ed))}
+    return tuple((t, space.altar, None if space.altar else roots[t])
+                 for t, space in enumerate(ed.tree))
+
+
 def _tree_offers(s: GameState, player: int) -> list[Action]:
     ed = s.edition
     memo = _memo(ed)
+    made = memo["offer_tree"]
     out: list[Action] = []
     markers, altars = s.tree_markers, s.altars
-    for t, space in enumerate(ed.tree):
+    held = s.favor[player]
+    for t, has_altar, k in memo["tree_plan"]:
         if markers[t] is not None:
             continue
-        altar = altars[t]
-        if space.altar and altar is not None:
-            if s.favor[player][memo["colour_index"][altar]] >= ed.altar_cost:
-                out.append(_offer_tree(ed, t, altar))
-        elif space.altar:
-            out.append(_offer_tree(ed, t, None))
+        if has_altar:
+            altar = altars[t]
+            if altar is not None and held[memo["colour_index"][altar]] < ed.altar_cost:
+                continue
+            key = (t, altar)
         else:
-            k = memo["roots"][t]
             left = s.root_tokens[k]
             if not left and ed.emptied_root == "closed":
                 continue
             key = (t, left, s.root_colours[k])
-            action = memo["offer_root"].get(key)
-            if action is None:
-                what = f"take {left} set-aside {ed.names[s.root_colours[k]]}" if left else \
-                    "the set-aside tokens are gone: no effect"
-                action = memo["offer_root"][key] = OfferTree(t, None,
-                                                             note=f"root space, {what} (free)")
-            out.append(action)
+        action = made.get(key)
+        if action is None:
+            action = made[key] = _tree_offer(ed, key)
+        out.append(action)
     return out
+
+
+def _tree_offer(ed: Edition, key: tuple) -> OfferTree:
+    """The offering on a Great Tree space: ``(space, altar colour or None)`` for a space that
+    takes an Altar tile, ``(space, tokens left, their colour)`` for a root space."""
+    if len(key) == 2:
+        return _offer_tree(ed, *key)
+    t, left, colour = key
+    what = f"take {left} set-aside {ed.names[colour]}" if left else \
+        "the set-aside tokens are gone: no effect"
+    return OfferTree(t, None, note=f"root space, {what} (free)")
 
 
 def _rune_offers(s: GameState, player: int, rune: str) -> list[Action]:
     """Offerings on occupied card spaces held only by other players (an occupied-space rune)."""
     ed = s.edition
+    made = _memo(ed)["rune_offer"]
     out: list[Action] = []
     for i, (cid, spaces) in enumerate(s.slots):
         card = ed.cards[cid]
         for j, occ in enumerate(spaces):
             if not occ or player in occ or NEUTRAL in occ:
                 continue
-            sp = card.spaces[j]
-            note = _space_note(ed, cid, j)
-            out += [RuneOffer(rune, i, j, pay, note=note)
-                    for pay in _pay_options(s, player, sp.cost)]
+            for pay in _pay_options(s, player, card.spaces[j].cost):
+                key = (rune, cid, i, j, pay)
+                action = made.get(key)
+                if action is None:
+                    if len(made) >= 20_000:     # a bound on memory
+                        made.clear()
+                    action = made[key] = RuneOffer(rune, i, j, pay,
+                                                   note=_space_note(ed, cid, j))
+                out.append(action)
     return out
-
-
-def _own_card_markers(s: GameState, player: int) -> list[tuple[int, int]]:
-    return [(i, j) for i, (_, spaces) in enumerate(s.slots) for j, occ in enumerate(spaces)
-            if player in occ]
 
 
 def _free_card_spaces(s: GameState) -> list[tuple[int, int]]:
@@ -195,13 +241,16 @@ def _rune_actions(s: GameState, player: int, window: bool = False) -> list[Actio
     :meth:`~_Work.view` (fields maybe as lists), when the rules only ask whether a rune can
     be played: the tiles are then looked at in hand order, not sorted, which changes only
     the order of the list."""
+    hand = s.rune_hands[player]
+    if not hand:
+        return []
     ed = s.edition
     out: list[Action] = []
     seen = set()
     free = own = moves = None     # worked out for the first rune that moves a marker
-    for rid in s.rune_hands[player]:
+    for rid in hand:
         rune = ed.runes[rid]
-        sig = (rune.kind, rune.colour, rune.count, rune.slot, rune.timing)
+        sig = rune.kind, rune.colour, rune.count, rune.slot, rune.timing
         if sig in seen:
             continue
         seen.add(sig)
@@ -220,18 +269,24 @@ def _rune_actions(s: GameState, player: int, window: bool = False) -> list[Actio
             if not s.offered and not window:
                 out += _rune_offers(s, player, rid)
         else:
-            if free is None:
-                free = _free_card_spaces(s)
-                own = _own_card_markers(s, player)
+            if free is None:            # the free spaces and the player's markers
+                free, own = [], []
+                for i, (_, spaces) in enumerate(s.slots):
+                    for j, occ in enumerate(spaces):
+                        if not occ:
+                            free.append((i, j))
+                        elif player in occ:
+                            own.append((i, j))
                 moves = _memo(ed)["rune_move"]
-            for fi, fj in own:
-                if rune.kind == "move_from_slot" and fi != rune.slot - 1:
-                    continue
-                for ti, tj in free:
+            # the markers the rune may move, and the free spaces of the cards it may move
+            # them to (each in the order found)
+            sources = own if rune.kind != "move_from_slot" else \
+                [(fi, fj) for fi, fj in own if fi == rune.slot - 1]
+            targets = free if rune.kind != "move_to_colour" else \
+                [(ti, tj) for ti, tj in free if ed.cards[s.slots[ti][0]].colour == rune.colour]
+            for fi, fj in sources:
+                for ti, tj in targets:
                     if ti == fi:
-                        continue
-                    if rune.kind == "move_to_colour" and \
-                            ed.cards[s.slots[ti][0]].colour != rune.colour:
                         continue
                     key = (rid, fi, fj, ti, tj)
                     action = moves.get(key)
@@ -243,6 +298,58 @@ def _rune_actions(s: GameState, player: int, window: bool = False) -> list[Actio
     return out
 
 
+def _can_play_rune(ed: Edition, offered: bool, hand: Any, slots: Any, held: Any, player: int,
+                   window: bool = False) -> bool:
+    """Would :func:`_rune_actions` list anything (``hand``: the player's rune tiles, ``held``:
+    their favor, ``slots``: the cards as they stand, maybe thawed into lists)?  Answered
+    without building the actions, stopping at the first rune that can be played."""
+    runes = ed.runes
+    for rid in hand:
+        rune = runes[rid]
+        if window and not rune.any_time:
+            continue
+        if rune.start_of_turn and offered:
+            continue
+        kind = rune.kind
+        if kind == "gain_favor":
+            return True
+        if kind == "offer_occupied":
+            if offered or window:
+                continue
+            colours = ed.colours
+            majority = None
+            for cid, spaces in slots:
+                card = ed.cards[cid]
+                for j, occ in enumerate(spaces):
+                    if not occ or player in occ or NEUTRAL in occ:
+                        continue
+                    cost = card.spaces[j].cost
+                    if cost is None:
+                        return True
+                    if cost == "majority":
+                        if majority is None:
+                            majority = [c for c in majority_colours(held, colours)
+                                        if held[colours.index(c)] >= 1]
+                        if majority:
+                            return True
+                    elif held[colours.index(cost)] >= 1:
+                        return True
+            continue
+        for fi, (_, spaces) in enumerate(slots):
+            if kind == "move_from_slot" and fi != rune.slot - 1:
+                continue
+            if not any(player in occ for occ in spaces):
+                continue
+            for ti, (cid, to_spaces) in enumerate(slots):
+                if ti == fi:
+                    continue
+                if kind == "move_to_colour" and ed.cards[cid].colour != rune.colour:
+                    continue
+                if not all(to_spaces):
+                    return True
+    return False
+
+
 def legal_actions(s: GameState) -> list[Action]:
     """Every action the current player may take, in a stable order."""
     if s.over:
@@ -252,30 +359,58 @@ def legal_actions(s: GameState) -> list[Action]:
         d = s.pending[0]
         kind = d.kind
         p = s.turn
+        made = _memo(ed)["choices"]
         if kind == "new_start":
-            return [ChooseNewStart(c, note=_card_note(ed, c)) for c in d.data[0]]
+            return [_choice(made, ed, "new_start", c) for c in d.data[0]]
         if kind == "altar":
             used = {a for a in s.altars if a}
-            return [ChooseAltar(c) for c in ed.altar_colours if c not in used]
+            return [_choice(made, ed, "altar", c) for c in ed.altar_colours if c not in used]
         if kind == "favor_any":
-            return [TakeFavor(c, note=f"{d.data[0]} left to take")
+            return [_choice(made, ed, kind, c, d.data[0])
                     for k, c in enumerate(ed.colours) if s.supply[k] > 0]
         if kind == "favor_least":
-            return [TakeFavor(c, note=f"gain {d.data[0]} of your least-held colour")
+            return [_choice(made, ed, kind, c, d.data[0])
                     for c in least_colours(s.favor[p], ed.colours)]
         if kind == "block":
-            return [BlockSpace(i, j) for i, j in _free_card_spaces(s)]
+            return [_choice(made, ed, kind, i, j) for i, j in _free_card_spaces(s)]
         if kind == "rune_window":
-            return _rune_actions(s, d.player, window=True) + [PassRunes()]
+            return _rune_actions(s, d.player, window=True) + [_PASS_RUNES]
         raise InvariantError(f"unknown pending decision {kind!r}")
     p = s.turn
     runes = _rune_actions(s, p)
     if not s.offered:
         offers = _card_offers(s, p) + _tree_offers(s, p)
         if not offers and not any(isinstance(a, RuneOffer) for a in runes):
-            offers = [SetAside()]
+            offers = [_SET_ASIDE]
         return offers + runes
-    return runes + [EndTurn()] if runes else []
+    return runes + [_END_TURN] if runes else []
+
+
+#: actions without fields, made once (actions are immutable values)
+_END_TURN, _PASS_RUNES, _SET_ASIDE = EndTurn(), PassRunes(), SetAside()
+
+
+def _choice(made: dict, ed: Edition, kind: str, a: Any, b: Any = None) -> Action:
+    """The action answering a pending decision of ``kind`` (a New Start card, an Altar tile,
+    a favor colour with how many are left to take, a space to block), made once per
+    edition."""
+    key = (kind, a, b)
+    action = made.get(key)
+    if action is None:
+        if len(made) >= 10_000:     # a bound on memory
+            made.clear()
+        if kind == "new_start":
+            action = ChooseNewStart(a, note=_card_note(ed, a))
+        elif kind == "altar":
+            action = ChooseAltar(a)
+        elif kind == "favor_any":
+            action = TakeFavor(a, note=f"{b} left to take")
+        elif kind == "favor_least":
+            action = TakeFavor(a, note=f"gain {b} of your least-held colour")
+        else:
+            action = BlockSpace(a, b)
+        made[key] = action
+    return action
 
 
 def _card_note(ed: Edition, cid: str) -> str:
@@ -292,9 +427,12 @@ _FIELDS = tuple(f.name for f in fields(GameState) if f.init)
 _FLAT = ("supply", "root_tokens", "altars", "tree_markers", "hand", "set_aside", "pending")
 _ROWS = ("favor", "rune_hands", "points")
 _THAWED = _FLAT + _ROWS + ("slots",)
+#: how each of those fields is turned back into tuples
+_FREEZE_AS = {**dict.fromkeys(_FLAT, 1), **dict.fromkeys(_ROWS, 2), "slots": 3}
+_THAWED_NAMES = frozenset(_THAWED)
 _PLAIN = tuple(name for name in _FIELDS if name not in _THAWED)
 _plain_of = itemgetter(*_PLAIN)
-_fields_of = itemgetter(*_FIELDS)
+_thawed_of = itemgetter(*_THAWED)
 
 
 def _thaw_flat(value: tuple) -> list:
@@ -327,6 +465,13 @@ class _Thawed:
         return value
 
 
+#: a field of the working copy holds, once used, either its lists (thawed by reading it as an
+#: attribute) or a new tuple (made by one of the operations that change a single entry:
+#: :meth:`_Work.add`, :meth:`_Work.add_in_row`, :meth:`_Work.put`, :meth:`_Work.lift`); a
+#: new tuple is always a change
+_THAW_FUNCTIONS = {1: _thaw_flat, 2: _thaw_rows, 3: _thaw_slots}
+
+
 class _Work(WorkingCopy):
     """A working copy of a state while one action is applied: the changing fields thawed into
     lists, with the small operations of the rules; :meth:`freeze` makes the new state."""
@@ -354,43 +499,47 @@ class _Work(WorkingCopy):
         # here the others are taken in one pass and each of those is thawed when first used
         # (to the same depths: the result is the same).
         fresh = self.__dict__
-        fresh.update(zip(_PLAIN, _plain_of(state.__dict__)))
+        values = state.__dict__
+        fresh.update(zip(_PLAIN, _plain_of(values)))
         fresh["state"] = state
-        self.ed = state.edition
-        #: who takes the action being applied
-        self.player = state.current_player
+        fresh["ed"] = values["edition"]
+        #: who takes the action being applied (as ``state.current_player``)
+        pending = values["pending"]
+        fresh["player"] = None if values["over"] else \
+            pending[0].player if pending else values["turn"]
 
     def freeze(self, **override: Any) -> GameState:
-        """The new state (rune hands kept in sorted order): the thawed fields used turned
-        back into tuples and kept as the old values when equal; any other field counts as
-        changed only when it was replaced."""
+        """The new state (rune hands kept in sorted order): the fields used turned back into
+        tuples (a new tuple made by a one-entry change is taken as it is); a field thawed
+        into lists is compared with the old value only while nothing else has changed, so
+        an unchanged position gives the old state itself."""
         now = self.__dict__
         before = self.state.__dict__
         if "rune_hands" in now or not before.get("_runes_sorted") and any(
                 list(h) != sorted(h) for h in before["rune_hands"]):
-            self.rune_hands = [sorted(h) for h in self.rune_hands]
+            self.rune_hands = [sorted(h) for h in self.lists("rune_hands")]
         plain = _plain_of(now)
         changed = not all(map(is_, plain, _plain_of(before)))
-        values = dict(zip(_FIELDS, _fields_of(before)))
-        values.update(zip(_PLAIN, plain))
-        for name in _FLAT:
-            if name in now:
-                value = tuple(now[name])
-                if value != before[name]:
-                    values[name] = value
+        values = dict(zip(_PLAIN, plain))
+        values.update(zip(_THAWED, _thawed_of(before)))
+        for name in _THAWED_NAMES.intersection(now):
+            value = now[name]
+            if type(value) is not tuple:
+                how = _FREEZE_AS[name]
+                if how == 1:
+                    value = tuple(value)
+                elif how == 2:
+                    value = tuple(map(tuple, value))
+                else:
+                    # a card's spaces hold tuples of markers (put and lift build new tuples)
+                    value = tuple([(cid, tuple(spaces)) for cid, spaces in value])
+                if not changed:
+                    if value == before[name]:
+                        continue
                     changed = True
-        for name in _ROWS:
-            if name in now:
-                value = tuple(map(tuple, now[name]))
-                if value != before[name]:
-                    values[name] = value
-                    changed = True
-        if "slots" in now:
-            # a card's spaces hold tuples of markers (put and lift build new tuples)
-            slots = tuple((cid, tuple(spaces)) for cid, spaces in now["slots"])
-            if slots != before["slots"]:
-                values["slots"] = slots
+            else:
                 changed = True
+            values[name] = value
         if override:
             unknown = set(override) - set(_FIELDS)
             if unknown:
@@ -402,9 +551,51 @@ class _Work(WorkingCopy):
         # ``values`` are the new state's fields: it is made as ``dataclasses.replace`` would
         # (the state class runs no checks when made), without its per-field bookkeeping
         values["_runes_sorted"] = True      # a private note: its rune hands are in order
+        texts = before.get("_report_texts")
+        if texts is not None:               # the reports' save texts, for the same reports
+            values["_report_texts"] = texts
         new = object.__new__(GameState)
-        new.__dict__.update(values)
+        object.__setattr__(new, "__dict__", values)
         return new
+
+    def lists(self, name: str) -> list:
+        """A field thawed into lists, to be changed in place (also after a one-entry change
+        made a new tuple of it)."""
+        now = self.__dict__
+        value = now.get(name)
+        if value is None:
+            return getattr(self, name)
+        if type(value) is tuple:
+            value = now[name] = _THAW_FUNCTIONS[_FREEZE_AS[name]](value)
+        return value
+
+    def add(self, name: str, k: int, n: int) -> None:
+        """Add ``n`` to entry ``k`` of a flat field (``hand``, ``supply``)."""
+        if not n:
+            return
+        now = self.__dict__
+        values = now.get(name)
+        if type(values) is list:
+            values[k] += n
+            return
+        if values is None:
+            values = self.state.__dict__[name]
+        now[name] = (*values[:k], values[k] + n, *values[k + 1:])
+
+    def add_in_row(self, name: str, p: int, k: int, n: int) -> None:
+        """Add ``n`` to entry ``k`` of player ``p``'s row of a field (``favor``, ``points``);
+        the other players' rows stay as they are."""
+        if not n:
+            return
+        now = self.__dict__
+        rows = now.get(name)
+        if type(rows) is list:
+            rows[p][k] += n
+            return
+        if rows is None:
+            rows = self.state.__dict__[name]
+        row = rows[p]
+        now[name] = (*rows[:p], (*row[:k], row[k] + n, *row[k + 1:]), *rows[p + 1:])
 
     def peek(self, name: str) -> Any:
         """A field as it stands, without thawing it (to read, not to change)."""
@@ -426,27 +617,52 @@ class _Work(WorkingCopy):
 
     # small operations
     def put(self, slot: int, space: int, marker: int) -> None:
-        """Put a marker (a player's, or the neutral one) on a card space."""
-        spaces = self.slots[slot][1]
-        spaces[space] = (*spaces[space], marker)
+        """Put a marker (a player's, or the neutral one) on a card space (as
+        :meth:`_set_space` does, written out: this is the most common change)."""
+        now = self.__dict__
+        slots = now.get("slots")
+        if type(slots) is list:
+            spaces = slots[slot][1]
+            spaces[space] = (*spaces[space], marker)
+            return
+        if slots is None:
+            slots = self.state.__dict__["slots"]
+        cid, spaces = slots[slot]
+        card = (cid, (*spaces[:space], (*spaces[space], marker), *spaces[space + 1:]))
+        now["slots"] = (*slots[:slot], card, *slots[slot + 1:])
 
     def lift(self, slot: int, space: int, marker: int) -> None:
         """Take a marker off a card space."""
-        spaces = self.slots[slot][1]
-        spaces[space] = tuple(m for m in spaces[space] if m != marker)
+        if marker in self.peek("slots")[slot][1][space]:
+            self._set_space(slot, space, lambda held: tuple(m for m in held if m != marker))
+
+    def _set_space(self, slot: int, space: int, change: Any) -> None:
+        """The markers on one card space replaced by ``change(markers)``: in the lists when
+        the cards are thawed, else in a new tuple that shares the other cards."""
+        now = self.__dict__
+        slots = now.get("slots")
+        if type(slots) is list:
+            spaces = slots[slot][1]
+            spaces[space] = change(spaces[space])
+            return
+        if slots is None:
+            slots = self.state.slots
+        cid, spaces = slots[slot]
+        card = (cid, (*spaces[:space], change(spaces[space]), *spaces[space + 1:]))
+        now["slots"] = (*slots[:slot], card, *slots[slot + 1:])
 
     def gain(self, p: int, colour: str, n: int) -> None:
         """Take up to ``n`` tokens from the supply (fewer if it runs short)."""
         k = self.ed.colours.index(colour)
-        n = min(n, self.supply[k])
-        self.supply[k] -= n
-        self.favor[p][k] += n
+        n = min(n, self.peek("supply")[k])
+        self.add("supply", k, -n)
+        self.add_in_row("favor", p, k, n)
 
     def pay(self, p: int, colour: str, n: int = 1) -> None:
         k = self.ed.colours.index(colour)
-        require(self.favor[p][k] >= n)
-        self.favor[p][k] -= n
-        self.supply[k] += n
+        require(self.peek("favor")[p][k] >= n)
+        self.add_in_row("favor", p, k, -n)
+        self.add("supply", k, n)
 
     def draw_runes(self, p: int, n: int) -> None:
         for _ in range(n):
@@ -463,7 +679,8 @@ class _Work(WorkingCopy):
         t = eff.type
         queued: list = []
         if t in POINT_EFFECTS:
-            self.points[p][category] += effect_points(self.ed, eff, self.favor[p], altar)
+            self.add_in_row("points", p, category,
+                            effect_points(self.ed, eff, self.peek("favor")[p], altar))
         elif t == "favor":
             for c in eff.colours:
                 self.gain(p, c, 1)
@@ -485,81 +702,101 @@ class _Work(WorkingCopy):
             self.gain(p, altar, eff.count)
         else:
             raise InvariantError(f"effect {t!r} is not handled here")
-        self.pending[0:0] = queued
+        if queued:
+            self.pending[0:0] = queued
 
     def place_on_card(self, p: int, slot: int, space: int, pay: str | None) -> None:
         if pay is not None:
             self.pay(p, pay)
         self.put(slot, space, p)
-        self.hand[p] -= 1
+        self.add("hand", p, -1)
         self.offered = True
-        sp = self.ed.cards[self.slots[slot][0]].spaces[space]
+        sp = self.ed.cards[self.peek("slots")[slot][0]].spaces[space]
         self.effect(p, sp.effect, None, CARD_PTS)
 
 
 def _settle(w: _Work) -> None:
     """Drop pending decisions that have no choice left, then end the turn if nothing remains
     to decide and the player has no rune they could still play."""
-    # (the fields are read through peek: only a change thaws one)
+    # (the fields are read without thawing them, as peek does: only a change thaws one)
+    now, old = w.__dict__, w.state.__dict__
     while True:
-        while w.peek("pending"):
-            kind = w.peek("pending")[0].kind
-            if kind == "favor_any" and not any(w.peek("supply")):
+        pending = now.get("pending", old["pending"])
+        while pending:
+            kind = pending[0].kind
+            if kind == "favor_any" and not any(now.get("supply", old["supply"])):
                 w.pending.pop(0)
-            elif kind == "block" and (w.neutral_home == 0 or not any(
-                    not o for _, sp in w.peek("slots") for o in sp)):
+            elif kind == "block" and (w.neutral_home == 0 or all(
+                    o for _, sp in now.get("slots", old["slots"]) for o in sp)):
                 w.pending.pop(0)
             else:
-                break
-        if w.peek("pending") or w.over or not w.offered:
+                return
+            pending = w.pending
+        if w.over or not w.offered:
             return
-        if w.peek("rune_hands")[w.turn] and _rune_actions(w.view(), w.turn):
+        turn = w.turn
+        hand = now.get("rune_hands", old["rune_hands"])[turn]
+        if hand and _can_play_rune(w.ed, True, hand, now.get("slots", old["slots"]),
+                                   now.get("favor", old["favor"])[turn], turn):
             return
         _end_turn(w)
-        if w.peek("pending") or w.over or not w.offered:
+        if now.get("pending", old["pending"]) or w.over or not w.offered:
             return
 
 
 def _end_turn(w: _Work) -> None:
     w.offered = False
-    n = len(w.hand)
-    if not any(w.hand):
+    hand = w.peek("hand")
+    n = len(hand)
+    if not any(hand):
         _open_rune_window(w)
         return
     for k in range(1, n + 1):
         q = (w.turn + k) % n
-        if w.hand[q] > 0:
+        if hand[q] > 0:
             w.turn = q
             return
 
 
 def _window_runes(w: _Work, p: int) -> bool:
-    return any(w.ed.runes[r].any_time for r in w.peek("rune_hands")[p]) and \
-        bool(_rune_actions(w.view(), p, window=True))
+    hand = w.peek("rune_hands")[p]
+    return bool(hand) and _can_play_rune(w.ed, w.offered, hand, w.peek("slots"),
+                                         w.peek("favor")[p], p, window=True)
 
 
 def _open_rune_window(w: _Work) -> None:
     """The last marker of the season is placed: before the cards are scored, every player
     holding an any-time rune (in turn order from the season's first player) may play it or
     let the scoring begin; with nobody to ask, the season ends at once."""
-    n = len(w.hand)
+    n = len(w.peek("hand"))
     order = [(w.first_player + k) % n for k in range(n)]
-    w.pending[0:0] = [decision("rune_window", p) for p in order if _window_runes(w, p)]
+    asked = [decision("rune_window", p) for p in order if _window_runes(w, p)]
+    if asked:
+        w.pending[0:0] = asked
     _close_rune_window(w)
 
 
 def _close_rune_window(w: _Work) -> None:
     """Skip the players with nothing left to play; when nobody is left, score the season."""
-    while w.pending and w.pending[0].kind == "rune_window" and not _window_runes(
-            w, w.pending[0].player):
+    while w.peek("pending") and w.peek("pending")[0].kind == "rune_window" and \
+            not _window_runes(w, w.peek("pending")[0].player):
         w.pending.pop(0)
-    if not w.pending:
+    if not w.peek("pending"):
         _season_end(w)
 
 
-def _canon(obj: Any) -> Any:
-    """The JSON form of a report, so a saved and reloaded report compares equal."""
-    return json.loads(dumps(obj))
+def _by_player(values: dict) -> dict:
+    """Numbers per player with the players as text keys, in the order a saved and reloaded
+    report has them (sorted as text)."""
+    return dict(sorted([(str(p), n) for p, n in values.items()]))
+
+
+def _majority_report(m: dict) -> dict:
+    """One Great Tree majority (:func:`~.scoring.score_majorities`) as a saved and reloaded
+    report holds it."""
+    return {"colour": m["colour"], "counts": _by_player(m["counts"]), "first": list(m["first"]),
+            "points": _by_player(m["points"]), "second": list(m["second"]),
+            "space": m["space"], "space_id": m["space_id"], "values": list(m["values"])}
 
 
 def _draw_journey(w: _Work, colour: str, season: int) -> str | None:
@@ -580,62 +817,85 @@ def _draw_journey(w: _Work, colour: str, season: int) -> str | None:
 
 def _season_end(w: _Work) -> None:
     """End of Season: score complete cards, replace every card, bring markers back, give the
-    new season's markers, and let the lowest score choose a New Start card."""
+    new season's markers, and let the lowest score choose a New Start card.
+
+    The season's report is built as a saved and reloaded report reads (text keys in sorted
+    order, lists rather than tuples), so a state and its reloaded save compare equal."""
     ed = w.ed
     s = w.state
     last = w.season == ed.seasons
+    slots = w.peek("slots")
+    favor = w.peek("favor")
+    points = w.lists("points")
     # the board as it is scored, so a season can be looked at again later
-    board = {"slots": [[cid, [list(o) for o in spaces]] for cid, spaces in w.slots],
-             "favor": [list(r) for r in w.favor], "tree_markers": list(w.tree_markers),
-             "altars": list(w.altars)}
+    board = {"altars": list(w.peek("altars")), "favor": [list(r) for r in favor],
+             "points": None,
+             "slots": [[cid, [list(o) for o in spaces]] for cid, spaces in slots],
+             "tree_markers": list(w.peek("tree_markers"))}
     results = []
-    for i, (cid, spaces) in enumerate(w.slots):
-        r = score_card(ed, cid, spaces, w.favor)
-        for p, n in r["points"].items():
-            w.points[p][SEASON_PTS] += n
-        r["slot"] = i
-        r["points"] = {str(p): n for p, n in r["points"].items()}
-        if not last:
-            new = _draw_journey(w, r["next_colour"], w.season + 1)
+    new_slots = []
+    index = _memo(ed)["colour_index"]
+    for i, (cid, spaces) in enumerate(slots):
+        # the card scored as score_card scores it, written as its report reads
+        card = ed.cards[cid]
+        complete = all(spaces)
+        present = sorted({m for held in spaces for m in held if m != NEUTRAL})
+        colour = card.complete_colour if complete else card.incomplete_score
+        scored = {}
+        if colour is not None:
+            k = index[colour]
+            scored = {p: favor[p][k] for p in present}
+            for p, n in scored.items():
+                points[p][SEASON_PTS] += n
+        next_colour = card.complete_colour if complete else card.incomplete_colour
+        report_card = {"card": cid, "complete": complete, "name": card.name,
+                       "next_colour": next_colour, "points": _by_player(scored),
+                       "present": present}
+        if last:
+            new_slots.append((cid, ((),) * len(spaces)))
+        else:
+            new = _draw_journey(w, next_colour, w.season + 1)
             if new is not None:
                 w.spent_cards += (cid,)
-                w.slots[i] = [new, [() for _ in ed.cards[new].spaces]]
+                new_slots.append((new, ((),) * len(ed.cards[new].spaces)))
             else:
-                w.slots[i] = [cid, [() for _ in spaces]]
-            r["replaced_by"] = new
-        results.append(r)
-    board["points"] = [list(p) for p in w.points]     # after this season's cards
-    for i, (cid, spaces) in enumerate(w.slots):
-        w.slots[i] = [cid, [() for _ in spaces]]
+                new_slots.append((cid, ((),) * len(spaces)))
+            report_card["replaced_by"] = new
+        report_card["scored_colour"] = colour
+        report_card["slot"] = i
+        results.append(report_card)
+    board["points"] = [list(p) for p in points]     # after this season's cards
+    w.__dict__["slots"] = tuple(new_slots)          # (a new tuple: see _THAW_FUNCTIONS)
     w.tree_markers = [None] * len(ed.tree)
     w.neutral_home = ed.neutral_markers
     w.set_aside = [0] * len(w.hand)
-    report: dict[str, Any] = {"season": w.season, "cards": results, "board": board}
+    report: dict[str, Any] = {"board": board, "cards": results}
     order = [(w.first_player + k) % len(w.hand) for k in range(len(w.hand))]
     if last:
-        majorities = score_majorities(ed, w.altars, w.favor)
+        majorities = score_majorities(ed, w.altars, favor)
         for m in majorities:
             for p, n in m["points"].items():
-                w.points[p][MAJ_PTS] += n
-            m["points"] = {str(p): n for p, n in m["points"].items()}
-            m["counts"] = {str(p): n for p, n in m["counts"].items()}
-        report["majorities"] = majorities
+                points[p][MAJ_PTS] += n
+        report["majorities"] = [_majority_report(m) for m in majorities]
+        report["season"] = w.season
         w.over = True
         w.hand = [0] * len(w.hand)
         w.offered = False
     else:
+        season = w.season
         w.season += 1
         w.hand = [s.schedule[w.season - 1]] * len(w.hand)
-        totals = [sum(p) for p in w.points]
+        totals = [sum(p) for p in points]
         low = min(totals)
         chooser = [p for p in order if totals[p] == low][-1]
         options = w.new_start_deck[:ed.new_start_draw]
         w.new_start_deck = w.new_start_deck[ed.new_start_draw:]
         report["lowest"] = chooser
         report["new_start_options"] = list(options)
+        report["season"] = season
         w.turn = chooser
         w.pending.insert(0, decision("new_start", chooser, options))
-    w.reports += (_canon(report),)
+    w.reports += (report,)
 
 
 def end_season_now(s: GameState) -> GameState:
@@ -712,24 +972,10 @@ def _reason(s: GameState, a: Action) -> tuple[str, str]:
     return "that action is not allowed now", "Turn"
 
 
-def _candidates(s: GameState, a: Action) -> list[Action]:
-    """The legal actions of the same family as ``a`` (a cheaper legality test than listing
-    every legal action)."""
-    if s.over or s.pending or isinstance(a, SetAside):
-        return s.legal_actions()
-    if isinstance(a, OfferCard):
-        return [] if s.offered else _card_offers(s, s.turn)
-    if isinstance(a, OfferTree):
-        return [] if s.offered else _tree_offers(s, s.turn)
-    if isinstance(a, (RuneGain, RuneMove, RuneOffer)):
-        return _rune_actions(s, s.turn)
-    return s.legal_actions()
-
-
 def why(s: GameState, a: Action) -> IllegalAction | None:
     """``None`` if the rules allow ``a`` now, else the :class:`IllegalAction` that says why
     (the reason, the rule section, and a few legal actions of the same kind)."""
-    if is_listed_object(s, a) or a in _candidates(s, a):
+    if listed(s, a):
         return None     # (an action taken from the list is found by identity first)
     legal = s.legal_actions()
     same = [x for x in legal if type(x) is type(a)] or legal
@@ -769,11 +1015,11 @@ def _do_offer_tree(s: GameState, a: OfferTree) -> GameState:
     w, ed, p = _Work(s), s.edition, s.current_player
     space = ed.tree[a.space]
     w.tree_markers[a.space] = p
-    w.hand[p] -= 1
+    w.add("hand", p, -1)
     w.offered = True
     if not space.altar:
-        k = root_spaces(ed).index(a.space)
-        w.favor[p][ed.colours.index(s.root_colours[k])] += w.root_tokens[k]
+        k = _memo(ed)["roots"][a.space]
+        w.add_in_row("favor", p, ed.colours.index(s.root_colours[k]), s.root_tokens[k])
         w.root_tokens[k] = 0
     elif s.altars[a.space] is None:
         w.pending.insert(0, decision("altar", p, a.space))
@@ -845,7 +1091,7 @@ def _do_pass_runes(s: GameState, a: PassRunes) -> GameState:
 @HANDLERS.on(SetAside)
 def _do_set_aside(s: GameState, a: SetAside) -> GameState:
     w = _Work(s)
-    w.hand[w.player] -= 1
+    w.add("hand", w.player, -1)
     w.set_aside[w.player] += 1
     w.offered = True
     return w.done()
@@ -862,7 +1108,7 @@ def _do_end_turn(s: GameState, a: EndTurn) -> GameState:
 def _do_choose_new_start(s: GameState, a: ChooseNewStart) -> GameState:
     w = _Work(s)
     d = w.pending.pop(0)
-    w.slots.append([a.card, [() for _ in s.edition.cards[a.card].spaces]])
+    w.lists("slots").append([a.card, [() for _ in s.edition.cards[a.card].spaces]])
     w.spent_cards += tuple(c for c in d.data[0] if c != a.card)
     w.first_player = d.player
     w.turn = d.player

@@ -54,8 +54,17 @@ NAMED = ("new_start", "rune_window")
 
 
 def decision(kind: str, player: int, *data: Any) -> Decision:
-    """A pending decision of one of the :data:`DECISIONS` kinds."""
-    return Decision(kind, player, DECISIONS[kind][0], tuple(data))
+    """A pending decision of one of the :data:`DECISIONS` kinds (decisions are immutable
+    values: the same one is made once)."""
+    try:
+        return _decision(kind, player, data)
+    except TypeError:       # data that cannot be a key (a list): made afresh
+        return Decision(kind, player, DECISIONS[kind][0], tuple(data))
+
+
+@lru_cache(maxsize=4096)
+def _decision(kind: str, player: int, data: tuple) -> Decision:
+    return Decision(kind, player, DECISIONS[kind][0], data)
 
 
 def decision_json(d: Decision) -> list:
@@ -202,14 +211,22 @@ class GameState(ProtocolState):
 
     def to_json(self) -> str:
         data: dict[str, Any] = {"game": self.game, "format": FORMAT_VERSION}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name == "edition":
-                value = "reference" if value.is_reference else value.raw
-            elif f.name == "pending":
-                value = [decision_json(d) for d in value]
-            data[f.name] = value
-        return dumps(data)
+        values = self.__dict__
+        for name in FIELDS:
+            data[name] = values[name]
+        ed = data["edition"]
+        data["edition"] = "reference" if ed.is_reference else ed.raw
+        data["pending"] = [decision_json(d) for d in data["pending"]]
+        # the seasons' reports never change once made and are shared by every later state of
+        # the game: the text of each is made once and kept (see report_texts), then put in
+        # its place
+        data["reports"] = _REPORTS_HERE
+        text = dumps(data)
+        if text.count(_REPORTS_HERE_TEXT) != 1:     # (a seed text could hold the marker)
+            data["reports"] = values["reports"]
+            return dumps(data)
+        reports = "[" + ",".join(report_texts(self)) + "]"
+        return text.replace(_REPORTS_HERE_TEXT, reports)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> "GameState":
@@ -224,12 +241,34 @@ class GameState(ProtocolState):
 InoriState = GameState
 FIELDS = tuple(f.name for f in fields(GameState))
 
+#: where a save's text leaves room for the reports while the rest is written
+_REPORTS_HERE = "\x00reports\x00"
+_REPORTS_HERE_TEXT = dumps(_REPORTS_HERE)
+
+def report_texts(state: GameState) -> list[str]:
+    """The text of each of the state's season reports as a save writes it (``dumps``).  A
+    report never changes once the season's end has made it, so the texts are kept with the
+    state (each with its report, used only for that very report) and handed on to the
+    states that follow it (see ``rules._Work.freeze``)."""
+    values = state.__dict__
+    kept = values.get("_report_texts", ())
+    texts = [pair[1] if k < len(kept) and (pair := kept[k])[0] is report else dumps(report)
+             for k, report in enumerate(values["reports"])]
+    if len(kept) != len(texts) or any(kept[k][1] is not t for k, t in enumerate(texts)):
+        object.__setattr__(state, "_report_texts", tuple(zip(values["reports"], texts)))
+    return texts
+
 
 # ----- the save's declared fields -------------------------------------------------------------
 #
 # The sizes of most fields follow from the edition and the number of players, so the save is
 # read in two steps: the edition (a shipped edition's name or the edition's data, never a file)
 # and ``players`` first, then every field with the schema for that edition and player count.
+
+
+class _Unsure(Exception):
+    """A quick reading (see :meth:`Entries.quick`) could not vouch for a value: it is read
+    item by item, which names the bad item if there is one."""
 
 
 class Count(Spec):
@@ -242,13 +281,45 @@ class Count(Spec):
         return count(value, where, self.low, self.high)
 
 
+#: the only type of item a quick reading accepts, per kind of item spec
+_INTS, _TEXTS, _LISTS = {int}, {str}, {list}
+
+
 class Entries(Seq):
-    """A list of items of one spec, exactly ``length`` of them when given."""
+    """A list of items of one spec, exactly ``length`` of them when given.
+
+    A list whose items are all plainly good (whole numbers in range, known ids, or lists of
+    such) is read in one pass, as reading it item by item would read it; anything else is
+    read item by item, so a bad item is named with its path."""
 
     def read(self, value: Any, where: str) -> tuple:
+        try:
+            return self.quick(value)
+        except _Unsure:
+            pass
         if isinstance(value, list) and self.length is not None and len(value) != self.length:
             raise InvalidData(f"{where}: expected {self.length} entries, got {len(value)}")
         return super().read(value, where)
+
+    def quick(self, value: Any) -> tuple:
+        """``value`` read as :meth:`read` reads a good value, or :class:`_Unsure`."""
+        if type(value) is not list or self.length is not None and len(value) != self.length \
+                or len(value) > self.longest:
+            raise _Unsure
+        if not value:
+            return ()
+        item = self.item
+        kind = type(item)
+        if kind is Count:
+            if {*map(type, value)} == _INTS and item.low <= min(value) \
+                    and max(value) <= item.high:
+                return tuple(value)
+        elif kind is Known:
+            if {*map(type, value)} == _TEXTS and all(map(item.known.__contains__, value)):
+                return tuple(value)
+        elif kind is Entries:
+            return tuple(map(item.quick, value))
+        raise _Unsure
 
 
 class Known(Spec):
@@ -301,6 +372,11 @@ def save_schema(ed: Edition, n: int) -> Record:
         if not isinstance(spaces, list) or len(spaces) != size:
             raise InvalidData(f"{where}[1]: expected the markers on each of the card's "
                               f"{size} spaces")
+        if {*map(type, spaces)} == _LISTS and max(map(len, spaces), default=0) <= n:
+            markers = [m for held in spaces for m in held]
+            if not markers or {*map(type, markers)} == _INTS and NEUTRAL <= min(markers) \
+                    and max(markers) < n:     # every marker plainly good (NEUTRAL is -1)
+                return cid, tuple(map(tuple, spaces))
         return cid, Entries(Entries(Check(marker), longest=n)).read(spaces, f"{where}[1]")
 
     def altars(value: Any, where: str) -> tuple:

@@ -1,18 +1,25 @@
 """The values the engine keeps to go faster (with an edition, with states and drawings, which
 never change) agree with working everything out afresh, over many seeded positions."""
 
+import json
 import random
 from dataclasses import fields
 
 import pytest
 
 from pangaea_lab import inori
-from pangaea_lab.core.engine import thaw
+from pangaea_lab.core.engine import Decision, thaw
+from pangaea_lab.core.errors import InvalidData
+from pangaea_lab.core.jsonio import FORMAT_VERSION, dumps
 from pangaea_lab.core.testing import seeded_positions
 from pangaea_lab.inori import render, rules
-from pangaea_lab.inori.actions import OfferCard, OfferTree
-from pangaea_lab.inori.board import root_spaces
-from pangaea_lab.inori.scoring import majority_colours
+from pangaea_lab.inori import state as state_module
+from pangaea_lab.inori.state import DECISIONS, decision, decision_json
+from pangaea_lab.inori.actions import (BlockSpace, ChooseAltar, ChooseNewStart, EndTurn,
+                                       OfferCard, OfferTree, PassRunes, RuneGain, RuneMove,
+                                       RuneOffer, TakeFavor)
+from pangaea_lab.inori.board import NEUTRAL, root_spaces
+from pangaea_lab.inori.scoring import least_colours, majority_colours, score_card
 
 
 POSITIONS = list(seeded_positions(inori.new_game, seeds=range(8), players=(2, 3, 4), every=1))
@@ -131,3 +138,261 @@ def test_pieces_drawn_once_match_pieces_drawn_afresh():
                                      marks)
             assert render._card_svg(ed, names, i, cid, spaces, 8, 34,
                                     tuple(marks.items())) == fresh
+
+
+def _has_tuple(value):
+    if isinstance(value, tuple):
+        return True
+    if isinstance(value, dict):
+        return any(_has_tuple(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_tuple(v) for v in value)
+    return False
+
+
+def test_season_reports_are_built_as_a_reloaded_save_reads_them():
+    """A season's report is made directly in its JSON form: the same values, key order and
+    types as after a round trip through JSON text."""
+    seen = 0
+    for st in POSITIONS:
+        for report in st.reports:
+            again = json.loads(dumps(report))
+            assert again == report
+            assert json.dumps(report) == json.dumps(again)     # the same key order
+            assert not _has_tuple(report)
+            seen += 1
+    assert seen > 100
+    for st in POSITIONS[::50]:
+        if st.is_over:
+            continue
+        report = rules.end_season_now(st).reports[-1]
+        again = json.loads(dumps(report))
+        assert again == report and json.dumps(report) == json.dumps(again)
+        assert not _has_tuple(report)
+
+
+def test_whether_a_rune_can_be_played_matches_the_listed_runes():
+    """The turn's end and the season's end only ask whether a rune can be played: the quick
+    answer agrees with listing the rune actions, for every player, in and out of the
+    season-end window, on states and on working copies."""
+    asked = 0
+    for st in POSITIONS:
+        if st.is_over:
+            continue
+        w = rules._Work(st)
+        assert w.slots and w.favor and w.rune_hands      # thawed into lists
+        for p in range(st.players):
+            for window in (False, True):
+                listed = bool(rules._rune_actions(st, p, window))
+                for where in (st, w.view()):
+                    assert rules._can_play_rune(st.edition, st.offered, where.rune_hands[p],
+                                                where.slots, where.favor[p], p,
+                                                window) is listed
+                asked += bool(st.rune_hands[p])
+    assert asked > 1000
+
+
+def save_text_afresh(st):
+    """A save's text written in one go, every field encoded afresh."""
+    data = {"game": "inori", "format": FORMAT_VERSION}
+    for f in fields(st):
+        value = getattr(st, f.name)
+        if f.name == "edition":
+            value = "reference" if value.is_reference else value.raw
+        elif f.name == "pending":
+            value = [decision_json(d) for d in value]
+        data[f.name] = value
+    return dumps(data)
+
+
+def test_save_text_with_kept_report_texts_matches_text_written_afresh():
+    for st in POSITIONS[::3]:
+        assert st.to_json() == save_text_afresh(st)
+        assert st.to_json() == save_text_afresh(st)        # (the report texts now kept)
+    last = POSITIONS[-1]
+    assert state_module.report_texts(last) == [dumps(r) for r in last.reports]
+
+
+def test_report_texts_handed_on_to_later_states_match_texts_written_afresh():
+    """Saving every position of a game: each state hands its reports' texts on to the next
+    one, which uses them only for the very same reports."""
+    for seed in range(3):
+        rng = random.Random(seed)
+        st = inori.new_game(players=3, seed=seed)
+        while True:
+            assert st.to_json() == save_text_afresh(st)
+            if st.is_over:
+                break
+            st = st.apply(rng.choice(st.legal_actions()))
+        assert len(st.__dict__["_report_texts"]) == len(st.reports) == 4
+
+
+def test_a_seed_text_holding_the_reports_marker_is_saved_as_it_is():
+    seed = "a" + state_module._REPORTS_HERE + "b"
+    st = inori.new_game(players=2, seed=seed)
+    rng = random.Random(0)
+    while not st.reports:
+        st = st.apply(rng.choice(st.legal_actions()))
+    assert st.to_json() == save_text_afresh(st)
+    again = type(st).from_json(st.to_json())
+    assert again == st and again.seed == seed
+
+
+def choices_afresh(st):
+    """The answers to the first pending decision, each action built anew."""
+    ed, d = st.edition, st.pending[0]
+    if d.kind == "new_start":
+        return [ChooseNewStart(c, note=rules._card_note(ed, c)) for c in d.data[0]]
+    if d.kind == "altar":
+        used = {a for a in st.altars if a}
+        return [ChooseAltar(c) for c in ed.altar_colours if c not in used]
+    if d.kind == "favor_any":
+        return [TakeFavor(c, note=f"{d.data[0]} left to take")
+                for k, c in enumerate(ed.colours) if st.supply[k] > 0]
+    if d.kind == "favor_least":
+        return [TakeFavor(c, note=f"gain {d.data[0]} of your least-held colour")
+                for c in least_colours(st.favor[st.turn], ed.colours)]
+    if d.kind == "block":
+        return [BlockSpace(i, j) for i, (_, spaces) in enumerate(st.slots)
+                for j, occ in enumerate(spaces) if not occ]
+    return rules._rune_actions(st, d.player, window=True) + [PassRunes()]
+
+
+def test_choices_made_once_match_choices_made_afresh():
+    kinds = set()
+    for st in POSITIONS:
+        if st.pending and not st.is_over:
+            kinds.add(st.pending[0].kind)
+            assert described(st.legal_actions()) == described(choices_afresh(st))
+        elif st.offered and st.legal_actions():
+            assert described(st.legal_actions()[-1:]) == described([EndTurn()])
+    assert kinds == set(DECISIONS)
+
+
+def test_occupied_space_offers_made_once_match_offers_made_afresh():
+    ed = POSITIONS[0].edition
+    runes = [r for r in ed.runes if ed.runes[r].kind == "offer_occupied"]
+    listed = 0
+    for st in POSITIONS[::2]:
+        for p in range(st.players):
+            for rid in runes:
+                afresh = [RuneOffer(rid, i, j, pay, note=rules._space_note(ed, cid, j))
+                          for i, (cid, spaces) in enumerate(st.slots)
+                          for j, occ in enumerate(spaces)
+                          if occ and p not in occ and NEUTRAL not in occ
+                          for pay in rules._pay_options(st, p, ed.cards[cid].spaces[j].cost)]
+                assert described(rules._rune_offers(st, p, rid)) == described(afresh)
+                listed += len(afresh)
+    assert listed > 1000
+
+
+def test_saves_read_in_one_pass_give_the_saved_positions():
+    for st in POSITIONS[::5]:
+        text = st.to_json()
+        again = type(st).from_json(text)
+        assert again == st and again.to_json() == text
+        assert [type(x) for x in again.favor] == [tuple] * st.players
+        assert all(type(spaces) is tuple and all(type(o) is tuple for o in spaces)
+                   for _, spaces in again.slots)
+
+
+@pytest.mark.parametrize("value", [
+    [1, 2, 3], [0, 0, 9], [1, True, 2], [1, 2.0, 3], [1, 2], [-1, 2, 3], [10, 1, 1], [],
+    [[1, 2, 3]], None, "abc", [1, None, 3]])
+def test_a_list_read_in_one_pass_is_read_as_item_by_item(value):
+    spec = state_module.Entries(state_module.Count(0, 9), length=3)
+    slow = state_module.Seq.read
+
+    def item_by_item():
+        if isinstance(value, list) and len(value) != 3:
+            raise InvalidData(f"here: expected 3 entries, got {len(value)}")
+        return slow(spec, value, "here")
+    try:
+        expected = item_by_item()
+    except InvalidData as exc:
+        with pytest.raises(InvalidData) as got:
+            spec.read(value, "here")
+        assert str(got.value) == str(exc)
+    else:
+        assert spec.read(value, "here") == expected
+
+
+def test_decisions_made_once_match_decisions_made_afresh():
+    seen = 0
+    for st in POSITIONS:
+        for d in st.pending:
+            fresh = Decision(d.kind, d.player, DECISIONS[d.kind][0], tuple(d.data))
+            assert d == fresh and d.words() == fresh.words() and type(d.data) is tuple
+            seen += 1
+    assert seen > 500
+    assert decision("block", 1, [2]) == Decision("block", 1, DECISIONS["block"][0], ([2],))
+
+
+def test_season_reports_score_cards_as_score_card_does():
+    """The season's end scores each card inline: the same results as score_card on the board
+    the report keeps."""
+    checked = 0
+    for st in POSITIONS:
+        if not st.is_over:
+            continue
+        ed = st.edition
+        for report in st.reports:
+            board = report["board"]
+            favor = board["favor"]
+            for card, (cid, spaces) in zip(report["cards"], board["slots"]):
+                r = score_card(ed, cid, [tuple(o) for o in spaces], favor)
+                expected = {"card": r["card"], "complete": r["complete"], "name": r["name"],
+                            "next_colour": r["next_colour"], "present": r["present"],
+                            "scored_colour": r["scored_colour"],
+                            "points": {str(p): n for p, n in sorted(r["points"].items())}}
+                assert {k: card[k] for k in expected} == expected
+                checked += 1
+    assert checked > 100
+
+
+def test_majority_payments_kept_per_holding_match_pay_options():
+    for st in POSITIONS[::3]:
+        for p in range(st.players):
+            kept = rules._majority_pays(st.edition, rules._memo(st.edition), st.favor[p])
+            assert list(kept) == rules._pay_options(st, p, "majority")
+
+
+def rune_actions_afresh(st, player, window=False):
+    """The playable runes worked out plainly (one per distinct kind of tile in hand)."""
+    ed = st.edition
+    out, seen = [], set()
+    free = [(i, j) for i, (_, spaces) in enumerate(st.slots) for j, occ in enumerate(spaces)
+            if not occ]
+    own = [(i, j) for i, (_, spaces) in enumerate(st.slots) for j, occ in enumerate(spaces)
+           if player in occ]
+    for rid in st.rune_hands[player]:
+        rune = ed.runes[rid]
+        sig = (rune.kind, rune.colour, rune.count, rune.slot, rune.timing)
+        if sig in seen:
+            continue
+        seen.add(sig)
+        if window and not rune.any_time or rune.start_of_turn and st.offered:
+            continue
+        if rune.kind == "gain_favor":
+            out.append(RuneGain(rid, note=f"{rune.describe(ed.names)} ({rune.timing_words()})"))
+        elif rune.kind == "offer_occupied":
+            if not st.offered and not window:
+                out += rules._rune_offers(st, player, rid)
+        else:
+            out += [RuneMove(rid, fi, fj, ti, tj) for fi, fj in own
+                    if rune.kind != "move_from_slot" or fi == rune.slot - 1
+                    for ti, tj in free if ti != fi
+                    if rune.kind != "move_to_colour"
+                    or ed.cards[st.slots[ti][0]].colour == rune.colour]
+    return out
+
+
+def test_rune_actions_match_rune_actions_worked_out_afresh():
+    moves = 0
+    for st in POSITIONS:
+        for p in range(st.players):
+            for window in (False, True):
+                listed = rules._rune_actions(st, p, window)
+                assert described(listed) == described(rune_actions_afresh(st, p, window))
+                moves += sum(isinstance(a, RuneMove) for a in listed)
+    assert moves > 1000
