@@ -26,21 +26,50 @@ MAX_TEXT = 8_000_000
 MAX_DEPTH = 64
 MAX_DIGITS = 30
 
-_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
-_BRACKETS = re.compile(r"[\[\]{}]")
+#: a JSON string, quotes included (written so that the engine takes long strings in strides)
+_STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+#: a whole number (not part of a decimal or an exponent) of more than MAX_DIGITS digits
+_LONG_WHOLE = re.compile(r"(?<![0-9.eE+-])-?[0-9]{%d,}(?![0-9.eE])" % (MAX_DIGITS + 1))
+#: bytes.translate tables: brackets only, as ``[`` and ``]``; every digit as ``0``
+_BRACKETS_ONLY = (bytes.maketrans(b"{}", b"[]"), bytes(set(range(256)) - set(b"[]{}")))
+_DIGITS_AS_ZERO = bytes.maketrans(b"0123456789", b"0" * 10)
 
 
-def _depth(text: str) -> int:
+def _outside_strings(text: str) -> bytes:
+    """The JSON text with its strings taken out (so that brackets and digits inside them do
+    not count), as UTF-8 bytes."""
+    if "\\" not in text:
+        # no escapes: every quote opens or closes a string, so a plain split finds them
+        return "".join(text.split('"')[0::2]).encode()
+    return _STRINGS.sub("", text).encode()
+
+
+def _depth(text: str | bytes) -> int:
     """The deepest nesting of lists and objects in JSON text (strings skipped), without
     recursion, so a hostile file cannot exhaust the stack."""
+    bare = (text if isinstance(text, bytes) else _outside_strings(text)).translate(
+        *_BRACKETS_ONLY)
+    # Each pass takes away the innermost pairs, so a balanced text is empty after as many
+    # passes as it is deep (a few, for any real file); what is left is counted one by one.
+    passes = 0
+    while bare and passes <= MAX_DEPTH:
+        shorter = bare.replace(b"[]", b"")
+        if len(shorter) == len(bare):
+            break
+        bare, passes = shorter, passes + 1
     deepest = depth = 0
-    for m in _BRACKETS.finditer(_STRINGS.sub("", text)):
-        if m.group() in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        else:
-            depth -= 1
-    return deepest
+    for bracket in bare:
+        depth += 1 if bracket == 91 else -1      # 91: "["
+        deepest = max(deepest, depth)
+    return passes + deepest
+
+
+def _long_whole(outside: bytes) -> str | None:
+    """The first whole number of more than MAX_DIGITS digits in text outside strings."""
+    if b"0" * (MAX_DIGITS + 1) not in outside.translate(_DIGITS_AS_ZERO):
+        return None             # no run of that many digits at all (the usual case)
+    found = _LONG_WHOLE.search(outside.decode())
+    return found.group(0) if found else None
 
 
 def _constant(name: str) -> Any:
@@ -84,12 +113,16 @@ def parse(text: str | bytes, what: str = "save file") -> Any:
     if len(text) > MAX_TEXT:
         raise InvalidData(f"the {what} is too large ({len(text)} characters, at most "
                           f"{MAX_TEXT})")
-    depth = _depth(text)
+    outside = _outside_strings(text)
+    depth = _depth(outside)
     if depth > MAX_DEPTH:
         raise InvalidData(f"the {what} nests lists or objects {depth} deep (at most "
                           f"{MAX_DEPTH})")
     try:
-        return json.loads(text, parse_constant=_constant, parse_int=_int, parse_float=_float)
+        long = _long_whole(outside)
+        if long is not None:
+            _int(long)      # refused here: whole numbers are read by json itself
+        return json.loads(text, parse_constant=_constant, parse_float=_float)
     except InvalidData as exc:
         raise InvalidData(f"the {what}: {exc}") from None
     except json.JSONDecodeError as exc:

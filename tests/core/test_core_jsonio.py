@@ -120,3 +120,54 @@ def test_save_round_trip_is_exact():
     again = toy_game.MossState.from_json(text)
     assert again == state
     assert again.to_json() == text
+
+
+# ----- the reader's limits, checked on the text before json reads it ---------------------------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-10**29, 10**29),
+                     st.floats(allow_nan=False, allow_infinity=False),
+                     st.text(alphabet='ab[]{}"\\:,0123456789é', max_size=8))
+_VALUES = st.recursive(_SCALARS, lambda inner: st.one_of(
+    st.lists(inner, max_size=3),
+    st.dictionaries(st.text(alphabet='k[]{}"\\1', max_size=4), inner, max_size=3)), max_leaves=25)
+
+
+def _nesting(value) -> int:
+    if isinstance(value, list):
+        return 1 + max(map(_nesting, value), default=0)
+    if isinstance(value, dict):
+        return 1 + max(map(_nesting, value.values()), default=0)
+    return 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(_VALUES, st.booleans())
+def test_depth_is_the_nesting_of_the_value_read(value, ascii_only):
+    """Brackets and digits inside strings (escaped quotes and backslashes too) do not count."""
+    text = json.dumps(value, ensure_ascii=ascii_only)
+    assert jsonio._depth(text) == _nesting(value)
+    assert jsonio.parse(text) == value
+
+
+@pytest.mark.parametrize("n", [1, 2, 63, 64, 65, 100, 5000])
+def test_depth_of_deep_texts_is_exact(n):
+    assert jsonio._depth("[" * n + "]" * n) == n
+    assert jsonio._depth('{"a":' * n + '"]]"' + "}" * n) == n
+    assert jsonio._depth("[" * n) == n      # never closed: still counted
+
+
+@pytest.mark.parametrize("text, digits", [
+    ("[1" + "0" * 30 + "]", 31), ('{"a": -' + "9" * 40 + "}", 40),
+    ('["\\"", ' + "7" * 35 + "]", 35)])
+def test_long_whole_numbers_are_refused(text, digits):
+    with pytest.raises(InvalidData, match=f"a number of {digits} digits is far too large"):
+        jsonio.parse(text)
+
+
+@pytest.mark.parametrize("text", [
+    "[1" + "0" * 29 + "]", "[1." + "0" * 40 + "]", "[1e" + "0" * 40 + "]",
+    '["1' + "0" * 40 + '"]', '["\\"' + "7" * 35 + '"]', "[" + "1" * 40 + ".5]"])
+def test_long_digits_that_are_not_whole_numbers_are_read(text):
+    assert jsonio.parse(text) == json.loads(text)
