@@ -25,6 +25,8 @@ A pending decision says, in plain words, what must be done first:
 from __future__ import annotations
 
 import dataclasses
+from itertools import repeat
+from operator import is_
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
@@ -288,7 +290,13 @@ def is_listed_object(state: Any, action: Any) -> bool:
     if listed_actions is None:
         return False
     ids = values.get("_legal_ids")
-    if ids is None:
-        ids = frozenset(map(id, listed_actions))
-        object.__setattr__(state, "_legal_ids", ids)
+    if ids is not None:
+        return id(action) in ids
+    if not values.get("_legal_asked"):
+        # the first question about a state (a game's usual one): a scan by identity, in C,
+        # costs less than building the set of ids
+        object.__setattr__(state, "_legal_asked", True)
+        return any(map(is_, listed_actions, repeat(action)))
+    ids = frozenset(map(id, listed_actions))    # asked again: the set pays for itself
+    object.__setattr__(state, "_legal_ids", ids)
     return id(action) in ids
