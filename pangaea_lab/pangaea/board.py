@@ -87,12 +87,13 @@ class Board:
         self.land = tuple(i for i, t in enumerate(self.terrain) if t == LAND)
         self.water = tuple(i for i, t in enumerate(self.terrain) if t == WATER)
         self.key = tuple((s.cell, s.terrain, s.biome, s.tile, s.blessing) for s in spaces)
+        self._hash = hash((self.key, self.mountain))   # a board is a key of many caches
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Board) and other.key == self.key and other.mountain == self.mountain
 
     def __hash__(self) -> int:
-        return hash(self.key)
+        return self._hash
 
     def __len__(self) -> int:
         return len(self.cells)

@@ -66,10 +66,20 @@ class Position:
         """True if a Land Ritual path may pass space ``i`` (a Tree, a Spirit or Chelon)."""
         return i == self.chelon or self.trees[i] != NOBODY or self.spirit_at[i] != NOBODY
 
+    def __hash__(self) -> int:
+        # kept: a position is a key of the listing caches, looked up several times
+        got = self.__dict__.get("_hash")
+        if got is None:
+            got = hash((self.board, self.trees, self.spirit_at, self.chelon, self.protected))
+            object.__setattr__(self, "_hash", got)
+        return got
+
     @cached_property
     def _connecting(self) -> "_RitualGraph":
-        return _ritual_graph(self.board, tuple(i for i in range(len(self.board))
-                                               if self.connects(i)))
+        chelon = self.chelon
+        return _ritual_graph(self.board, tuple(
+            i for i, (t, s) in enumerate(zip(self.trees, self.spirit_at))
+            if t != NOBODY or s != NOBODY or i == chelon))
 
     @property
     def ritual_graph(self) -> nx.DiGraph:
@@ -83,36 +93,82 @@ class Position:
         return self._connecting.distances(source)
 
 
+def _restricted_graph(board: Board, nodes: tuple[int, ...] | frozenset[int]) -> nx.DiGraph:
+    """The board's graph (``space_graph``) without the spaces that do not connect, made
+    directly from the board's neighbours: the same nodes and edges as its subgraph, and
+    quicker to build and search than a copied subgraph view."""
+    keep = set(nodes)
+    graph = nx.DiGraph()
+    graph.add_nodes_from(nodes)
+    graph.add_edges_from((i, j) for i in nodes for j in board.neighbours[i] if j in keep)
+    return graph
+
+
+class _LiveGraph:
+    """One restricted graph of a board that is changed, space by space, to whichever set of
+    connecting spaces distances are asked for next (a Tree grown or a Spirit moved changes
+    one or two spaces): the searches run on it, so a restricted graph is not built again for
+    each new set.  Between two changes it has exactly the nodes and edges of
+    :func:`_restricted_graph` on the set it holds."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.graph = nx.DiGraph()
+        self.nodes: frozenset[int] = frozenset()
+
+    def holding(self, keep: frozenset[int]) -> nx.DiGraph:
+        """The graph, changed to hold exactly the spaces ``keep``."""
+        if keep != self.nodes:
+            graph = self.graph
+            graph.remove_nodes_from(self.nodes - keep)
+            near = self.board.neighbours
+            for i in sorted(keep - self.nodes):
+                graph.add_node(i)
+                for j in near[i]:      # the board's adjacency goes both ways
+                    if j in keep:
+                        graph.add_edge(i, j)
+                        graph.add_edge(j, i)
+            self.nodes = keep
+        return self.graph
+
+
+@lru_cache(maxsize=64)
+def _live_graph(board: Board) -> _LiveGraph:
+    return _LiveGraph(board)
+
+
 class _RitualGraph:
     """The board's graph restricted to a set of connecting spaces, and the distances found
     on it so far.  Positions that differ only in who holds the spaces, or in Seeds, share it
-    (see :func:`_ritual_graph`), so a Tree's distances are found once for many listings."""
+    (see :func:`_ritual_graph`), so a Tree's distances are found once for many listings.
+    The distances are networkx's shortest path lengths, searched on the board's live
+    restricted graph (:class:`_LiveGraph`) set to these spaces."""
 
     def __init__(self, board: Board, nodes: tuple[int, ...]) -> None:
         self.board = board
-        # the board's graph (``space_graph``) without the spaces that do not connect, made
-        # directly from the board's neighbours: the same nodes and edges as its subgraph, and
-        # quicker to build and search than a copied subgraph view
-        keep = set(nodes)
-        self.graph = nx.DiGraph()
-        self.graph.add_nodes_from(nodes)
-        self.graph.add_edges_from((i, j) for i in nodes for j in board.neighbours[i] if j in keep)
+        self.nodes = nodes
+        self.keep = frozenset(nodes)
         self.found: dict[int, dict[int, int]] = {}
+
+    @cached_property
+    def graph(self) -> nx.DiGraph:
+        return _restricted_graph(self.board, self.nodes)
 
     def distances(self, source: int) -> dict[int, int]:
         got = self.found.get(source)
         if got is None:
-            graph = self.graph
-            if source not in graph:   # a start that does not connect itself
-                graph = self.board.space_graph.subgraph([*graph, source])
+            if source in self.keep:
+                graph = _live_graph(self.board).holding(self.keep)
+            else:   # a start that does not connect itself
+                graph = self.board.space_graph.subgraph([*self.nodes, source])
             got = self.found[source] = nx.single_source_shortest_path_length(graph, source)
         return got
 
 
-@lru_cache(maxsize=128)   # about 50 KiB each
+@lru_cache(maxsize=512)
 def _ritual_graph(board: Board, nodes: tuple[int, ...]) -> _RitualGraph:
-    """The restricted graph for these connecting spaces (what depends only on the board and
-    which spaces connect is made once)."""
+    """The connecting spaces and the distances found among them (what depends only on the
+    board and which spaces connect is worked out once)."""
     return _RitualGraph(board, nodes)
 
 
