@@ -466,7 +466,13 @@ def listed_options(pos: Position, player: int, card: LandCard) -> list[RitualOpt
     more, one path for each score they can give (the best among them), so the list stays
     short while every score, the best included, is on it.  Any other shortest path between
     them is still legal to play."""
-    return list(_listed(pos, pos.board.biome, player, card))
+    return list(listed_tuple(pos, player, card))
+
+
+def listed_tuple(pos: Position, player: int, card: LandCard) -> tuple[RitualOption, ...]:
+    """:func:`listed_options` as the tuple kept for this position, player and card (shared:
+    not to be changed)."""
+    return _listed(pos, pos.board.biome, player, card)
 
 
 @lru_cache(maxsize=2048)

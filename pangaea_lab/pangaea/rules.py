@@ -27,8 +27,8 @@ from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard, LandCard
 from .rituals import NOBODY, RitualOption, checked_option
 # rank_rituals and ritual_points are scoring; still importable from here as before
 from .scoring import payments, ritual_points  # noqa: F401
-from .state import (PLAYER_NAMES, GameState, Pending, PlayerState, draw_card, is_storm,
-                    market_slots, real_cards)
+from .state import (PLAYER_NAMES, GameState, Pending, PlayerState, draw_card, has_real_cards,
+                    is_storm, market_slots)
 from .variant import Variant
 from .variants import (DECISION_OWNER, VARIANTS, active, free_ritual, guardians,  # noqa: F401
                        rank_rituals, ritual_actions)
@@ -195,7 +195,9 @@ class Draft(WorkingCopy):
         s = self.s
         for v in self.variants:
             v.before_freeze(self)   # e.g. returned Treetops: their owners choose the slots
-        counts = [self.trees.count(p) for p in range(s.num_players)]
+        # the Trees as the action left them (read without thawing them when it never did)
+        trees = self.__dict__.get("trees", s.trees)
+        counts = [trees.count(p) for p in range(s.num_players)]
         holder = scoring.most_trees_holder(counts, s.edition.most_trees_minimum)
         return super().freeze(players=self.players.freeze(), most_trees=holder,
                               decisions=tuple(self.new_decisions + self.decisions),
@@ -279,9 +281,9 @@ def _decision_actions(s: GameState, pend: Pending) -> list[PangaeaAction]:
         return owner.decision_actions(s, pend)
     if pend.kind == "draw":
         out: list[PangaeaAction] = [TakeMarketCard(c) for c in s.market if c is not None]
-        if real_cards(s.land_deck):
+        if has_real_cards(s.land_deck):
             out.append(DrawFromDeck("land"))
-        if real_cards(s.creature_deck):
+        if has_real_cards(s.creature_deck):
             out.append(DrawFromDeck("creature"))
         return out
     if pend.kind == "move":
@@ -576,8 +578,8 @@ def _after(s: GameState) -> GameState:
             if ps.points >= summit:
                 return replace(s, end_triggered=True,
                                end_reason=f"{PLAYER_NAMES[p]} reached the top of the Sacred Mountain")
-        if (not real_cards(s.land_deck) and not real_cards(s.creature_deck)
-                and not any(s.market) and not any(ps.hand for ps in s.players)):
+        if (not any(s.market) and not any(ps.hand for ps in s.players)
+                and not has_real_cards(s.land_deck) and not has_real_cards(s.creature_deck)):
             return replace(s, end_triggered=True,
                            end_reason="no Ritual Card is left (assumption 'cards-exhausted')")
     return s
@@ -730,7 +732,7 @@ def _take_card(s: GameState, d: Draft, card_id: str, from_market: bool) -> None:
     if s.phase == "final":
         d.fields["final_ritual_done"] = True
     elif not from_market and (any(c is not None for c in d.market)
-                              or real_cards(s.land_deck) or real_cards(s.creature_deck)):
+                              or has_real_cards(s.land_deck) or has_real_cards(s.creature_deck)):
         d.push(Pending("draw", p))
 
 
@@ -844,7 +846,7 @@ def _do_draw(s: GameState, d: Draft, a: DrawFromDeck) -> None:
     deck = {"land": d.land_deck, "creature": d.creature_deck}.get(a.deck)
     if deck is None:
         raise s.reject("Draw from the 'land' or the 'creature' deck.", rule="Step 3: Draw New Card")
-    if not real_cards(deck):
+    if not has_real_cards(deck):
         raise s.reject(f"The {a.deck} deck is empty.", rule="Step 3: Draw New Card",
                        like=DrawFromDeck)
     d.players[s.pending.player]["hand"].append(draw_card(deck))   # never a Storm

@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterator, Sequence
 from ..core.protocol import ScoreBreakdown
 from .actions import PangaeaAction, PlayCreature, PlayLand
 from .edition import BLESSING_KINDS, CreatureCard, LandCard
-from .rituals import RitualOption, checked_option, listed_options
+from .rituals import Position, RitualOption, checked_option, listed_options, listed_tuple
 
 WILD = BLESSING_KINDS.index("Wild Weather")
 
@@ -140,19 +140,31 @@ def ritual_actions(s: Any, player: int,
     sources = [(c, False) for c in ps.hand] + [(c, True) for c in s.market if c is not None]
     for card_id, from_market in sources:
         card = s.card(card_id)
-        where = "market" if from_market else "hand"
         if isinstance(card, CreatureCard):
             gratis = free(s, card)
             out += _creature_actions(card_id, card, from_market, gratis,
                                      () if gratis else ps.weather,
                                      0 if gratis else ps.blessings[WILD], s.edition.biomes)
         else:
-            for opt in listed_options(pos, player, card):
-                a = PlayLand(card_id, from_market, opt.path)
-                via = " ".join(str(c) for c in opt.path[1:-1])
-                out.append(replace(a, label=f"{card.title} from {where}: {opt.start}→{opt.end}"
-                                   + (f" via {via}" if via else "") + f", {opt.points} points"))
+            out += _land_actions(pos, pos.board.biome, player, card_id, card, from_market)
     return out
+
+
+@lru_cache(maxsize=4096)
+def _land_actions(pos: Position, biomes: tuple[str, ...], player: int, card_id: str,
+                  card: LandCard, from_market: bool) -> tuple[PlayLand, ...]:
+    """The Land Rituals of one card along each listed path, labelled for the action menu;
+    kept like the listing itself (per position, biomes, player and card: see
+    :func:`~.rituals.listed_tuple`), so the same position gives the same actions without
+    labelling them again (actions are values, shared safely)."""
+    where = "market" if from_market else "hand"
+    out = []
+    for opt in listed_tuple(pos, player, card):
+        a = PlayLand(card_id, from_market, opt.path)
+        via = " ".join(str(c) for c in opt.path[1:-1])
+        out.append(replace(a, label=f"{card.title} from {where}: {opt.start}→{opt.end}"
+                           + (f" via {via}" if via else "") + f", {opt.points} points"))
+    return tuple(out)
 
 
 @lru_cache(maxsize=4096)

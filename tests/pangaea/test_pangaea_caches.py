@@ -1,0 +1,156 @@
+"""The values The Dawn of Pangaea keeps to go faster agree with working everything out
+afresh: the continent laid with kept counts against the plain search over every spot, the
+Land Ritual distances searched on the board's one changing restricted graph against networkx
+on a subgraph made for the position, the kept Land Ritual listings and labelled actions
+against listings made again, a state's kept position against a new one."""
+
+import random
+from functools import partial
+
+import networkx as nx
+import pytest
+
+from pangaea_lab import pangaea
+from pangaea_lab.core import hexgrid
+from pangaea_lab.core.rng import make_rng
+from pangaea_lab.core.testing import seeded_positions
+from pangaea_lab.pangaea import board as board_module, rituals, scoring
+from pangaea_lab.pangaea.actions import PlayLand
+from pangaea_lab.pangaea.board import Tile, _tile_cells
+from pangaea_lab.pangaea.edition import LandCard, tiles_per_player
+
+MODES = {"full": {}, "coop": {"mode": "coop"}, "woods": {"wild_woods": True}}
+
+
+def positions(mode: str, seeds=range(2), every: int = 3):
+    new_game = partial(pangaea.new_game, **MODES[mode])
+    players = (2,) if mode == "coop" else (3, 4)
+    return seeded_positions(new_game, seeds=seeds, players=players, every=every)
+
+
+# ----- the continent ------------------------------------------------------------------------
+
+
+def lay_tiles_plainly(ed, biomes, rng):
+    """Every tile tried at every rotation and every offset putting one of its hexes on the
+    frontier, counted afresh for each tile: the snuggest spots, the first met of equal ones
+    kept once, one chosen at random."""
+    mountain = set(hexgrid.spiral((0, 0), ed.mountain_radius))
+    taken = set()
+    shape = list(ed.land_shape) + list(ed.water_shape)
+    tiles = []
+    for index, biome in enumerate(biomes):
+        blocked = mountain | taken
+        frontier = sorted({n for c in blocked for n in hexgrid.neighbours(c)} - blocked)
+        seen, best, best_score = set(), [], -1
+        for rotation in range(6):
+            rotated = [hexgrid.rotate(c, rotation) for c in shape]
+            offsets = dict.fromkeys(hexgrid.sub(a, c) for a in frontier for c in rotated)
+            for offset in offsets:
+                cells = frozenset(hexgrid.add(c, offset) for c in rotated)
+                if cells & blocked or cells in seen:
+                    continue
+                seen.add(cells)
+                touch_tiles = sum(1 for c in cells for n in hexgrid.neighbours(c) if n in taken)
+                if tiles and touch_tiles == 0:
+                    continue
+                score = touch_tiles + 2 * sum(1 for c in cells for n in hexgrid.neighbours(c)
+                                              if n in mountain)
+                if score > best_score:
+                    best, best_score = [], score
+                if score == best_score:
+                    best.append((rotation, offset))
+        rotation, offset = rng.choice(best)
+        land, water, blessing = _tile_cells(ed, rotation, offset)
+        tiles.append(Tile(index, biome, tuple(land), tuple(water), tuple(blessing)))
+        taken.update(land + water)
+    return tiles
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_continents_are_laid_as_by_the_plain_search(players):
+    ed = pangaea.load_edition()
+    if not ed.min_players <= players <= ed.max_players:
+        pytest.skip("not a player count of the edition")
+    for seed in [*range(12), "lesson"]:
+        biomes = [b for b, n in tiles_per_player(ed).items() for _ in range(n * players)]
+        rng = make_rng(seed, "continent")
+        rng.shuffle(biomes)
+        again = random.Random()
+        again.setstate(rng.getstate())
+        assert board_module._lay_tiles(ed, list(biomes), rng) == \
+            lay_tiles_plainly(ed, list(biomes), again), (players, seed)
+        assert rng.getstate() == again.getstate()   # the same draws
+
+
+# ----- Land Rituals -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_distances_on_the_changing_graph_are_networkx_distances_on_a_fresh_subgraph(mode):
+    checked = 0
+    for state in positions(mode):
+        pos = state.position
+        nodes = [i for i in range(len(pos.board)) if pos.connects(i)]
+        fresh = pos.board.space_graph.subgraph(nodes)
+        assert set(pos.ritual_graph.edges) == set(fresh.edges)
+        for source in nodes[::5] + [pos.board.land[0]]:
+            expected = nx.single_source_shortest_path_length(
+                fresh if source in nodes else pos.board.space_graph.subgraph(nodes + [source]),
+                source)
+            assert pos.distances(source) == expected
+            checked += 1
+    assert checked > 50
+
+
+def land_cards(state):
+    ids = [c for p in state.players for c in p.hand] + [c for c in state.market if c]
+    return [state.card(c) for c in ids if isinstance(state.card(c), LandCard)]
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_kept_listings_and_actions_are_made_again_alike(mode):
+    checked = 0
+    for state in positions(mode, every=5):
+        kept = state.position
+        assert kept is state.position
+        made = state._make_position()
+        assert made == kept and hash(made) == hash(kept)
+        for player in range(state.num_players):
+            for card in land_cards(state):
+                listed = rituals.listed_options(kept, player, card)
+                afresh = rituals._listed.__wrapped__(
+                    rituals.Position(made.board, made.trees, made.spirit_at, made.chelon,
+                                     made.protected), made.board.biome, player, card)
+                assert listed == list(afresh)
+                for from_market in (False, True):
+                    actions = scoring._land_actions(kept, kept.board.biome, player, card.id,
+                                                    card, from_market)
+                    again = scoring._land_actions.__wrapped__(made, made.board.biome, player,
+                                                              card.id, card, from_market)
+                    assert actions == again
+                    assert [a.label for a in actions] == [a.label for a in again]
+                    assert [a.path for a in actions] == [o.path for o in listed]
+                    assert all(type(a) is PlayLand for a in actions)
+                checked += 1
+    assert checked > 20
+
+
+def test_positions_on_a_stormy_board_keep_their_own_listing():
+    """A Wild Woods Storm changes a board's biomes only; the kept listings and actions know
+    the two boards apart."""
+    stormy = 0
+    for state in positions("woods", seeds=range(3), every=7):
+        if not state.woods.storm_tiles:
+            continue
+        stormy += 1
+        pos = state.position
+        plain = rituals.Position(state.board, pos.trees, pos.spirit_at, pos.chelon,
+                                 pos.protected)
+        for card in land_cards(state):
+            for player in range(state.num_players):
+                assert rituals.listed_options(plain, player, card) == list(
+                    rituals._listed.__wrapped__(plain, state.board.biome, player, card))
+                assert rituals.listed_options(pos, player, card) == list(
+                    rituals._listed.__wrapped__(pos, pos.board.biome, player, card))
+    assert stormy > 0
