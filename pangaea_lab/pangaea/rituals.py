@@ -357,20 +357,28 @@ def score_path(pos: Position, path: Sequence[int], player: int) -> tuple[int, tu
 
 def endpoints(pos: Position, player: int, card: LandCard) -> list[tuple[int, int]]:
     """Pairs (start, end) of the player's Trees on the card's two biomes, each pair once."""
-    board = pos.board
     first, second = card.biomes
-    mine = [i for i in board.land if pos.trees[i] == player]
-    pairs = []
-    for a in mine:
-        if board.biome[a] != first:
-            continue
-        for b in mine:
-            if b == a or board.biome[b] != second:
-                continue
-            if first == second and b < a:
-                continue
-            pairs.append((a, b))
-    return pairs
+    mine = _trees_by_biome(pos, player)
+    starts, ends = mine.get(first, ()), mine.get(second, ())
+    if first == second:
+        return [(a, b) for a in starts for b in ends if b > a]
+    return [(a, b) for a in starts for b in ends]
+
+
+def _trees_by_biome(pos: Position, player: int) -> dict[str, list[int]]:
+    """The player's Trees (land spaces in board order) by biome, kept with the position."""
+    kept = pos.__dict__.get("_mine")
+    if kept is None:
+        kept = {}
+        object.__setattr__(pos, "_mine", kept)
+    got = kept.get(player)
+    if got is None:
+        got = kept[player] = {}
+        biome, trees = pos.board.biome, pos.trees
+        for i in pos.board.land:
+            if trees[i] == player:
+                got.setdefault(biome[i], []).append(i)
+    return got
 
 
 def _option(pos: Position, player: int, card: LandCard, path: Sequence[int]) -> RitualOption:
@@ -485,12 +493,50 @@ def _listed(pos: Position, biomes: tuple[str, ...], player: int,
     # found here instead of worked out again
     options: list[RitualOption] = []
     for a, b in endpoints(pos, player, card):
-        if count_shortest_paths(pos, a, b) <= LIST_LIMIT:
-            options += [_option(pos, player, card, path) for path in iter_shortest_paths(pos, a, b)]
+        paths = _few_shortest_paths(pos, a, b)
+        if paths is not None:
+            options += [_option(pos, player, card, path) for path in paths]
         else:
             options += [_option(pos, player, card, path)
                         for path in paths_by_score(pos, player, a, b).values()]
     return tuple(sorted(options, key=_order))
+
+
+def _few_shortest_paths(pos: Position, start: int, end: int) -> list[tuple[int, ...]] | None:
+    """Every shortest connection from ``start`` to ``end`` (as :func:`shortest_paths`, in
+    another order) when there are at most :data:`LIST_LIMIT` of them, else None; the
+    connections are counted layer by layer first (as :func:`count_shortest_paths`) and
+    listed only when they are few."""
+    from_start = pos.distances(start)
+    length = from_start.get(end)
+    if length is None:
+        return []
+    if start == end:
+        return [(start,)]
+    to_end = pos.distances(end)
+    # the spaces on some shortest connection, by their distance from the start
+    layer = {j: d for j, d in from_start.items() if d <= length and to_end.get(j) == length - d}
+    near = pos.board.neighbours
+    after = {i: [j for j in near[i] if layer.get(j) == d + 1] for i, d in layer.items()
+             if d < length}
+    ways = {end: 1}
+    for i in sorted(after, key=layer.__getitem__, reverse=True):
+        ways[i] = sum(ways[j] for j in after[i])
+    if ways[start] > LIST_LIMIT:
+        return None
+    out: list[tuple[int, ...]] = []
+    path = [start]
+
+    def walk(i: int) -> None:
+        for j in after[i]:
+            path.append(j)
+            if j == end:
+                out.append(tuple(path))
+            else:
+                walk(j)
+            path.pop()
+    walk(start)
+    return out
 
 
 def checked_option(pos: Position, player: int, card: LandCard,

@@ -160,10 +160,10 @@ def _land_actions(pos: Position, biomes: tuple[str, ...], player: int, card_id: 
     where = "market" if from_market else "hand"
     out = []
     for opt in listed_tuple(pos, player, card):
-        a = PlayLand(card_id, from_market, opt.path)
-        via = " ".join(str(c) for c in opt.path[1:-1])
-        out.append(replace(a, label=f"{card.title} from {where}: {opt.start}→{opt.end}"
-                           + (f" via {via}" if via else "") + f", {opt.points} points"))
+        via = " ".join([str(c) for c in opt.path[1:-1]])
+        out.append(PlayLand(card_id, from_market, opt.path,
+                            label=f"{card.title} from {where}: {opt.start}→{opt.end}"
+                            + (f" via {via}" if via else "") + f", {opt.points} points"))
     return tuple(out)
 
 

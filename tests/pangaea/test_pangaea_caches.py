@@ -154,3 +154,41 @@ def test_positions_on_a_stormy_board_keep_their_own_listing():
                 assert rituals.listed_options(pos, player, card) == list(
                     rituals._listed.__wrapped__(pos, pos.board.biome, player, card))
     assert stormy > 0
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_the_listing_finds_the_same_paths_and_pairs_as_the_plain_functions(mode):
+    checked = 0
+    for state in positions(mode, every=6):
+        pos = state.position
+        board = pos.board
+        for player in range(state.num_players):
+            mine = [i for i in board.land if pos.trees[i] == player]
+            for card in land_cards(state):
+                first, second = card.biomes
+                assert rituals.endpoints(pos, player, card) == [
+                    (a, b) for a in mine for b in mine if a != b and board.biome[a] == first
+                    and board.biome[b] == second and not (first == second and b < a)]
+            for a in mine:
+                for b in mine:
+                    few = rituals._few_shortest_paths(pos, a, b)
+                    count = rituals.count_shortest_paths(pos, a, b)
+                    if count > rituals.LIST_LIMIT:
+                        assert few is None
+                    else:
+                        assert sorted(few) == sorted(rituals.shortest_paths(pos, a, b))
+                        assert len(few) == count
+                    checked += 1
+    assert checked > 100
+
+
+def test_crowded_pairs_are_counted_past_the_limit():
+    spaces = {(q, r): ("land", "Sun") for q in range(7) for r in range(7)}
+    board = pangaea.custom_board(spaces)
+    pos = rituals.Position.build(board, {c: 0 for c in spaces})
+    assert rituals.count_shortest_paths(pos, board.index[(0, 0)], board.index[(6, 6)]) == 924
+    assert rituals._few_shortest_paths(pos, board.index[(0, 0)], board.index[(6, 6)]) is None
+    few = rituals._few_shortest_paths(pos, board.index[(0, 0)], board.index[(3, 3)])
+    assert sorted(few) == sorted(rituals.shortest_paths(pos, board.index[(0, 0)],
+                                                         board.index[(3, 3)]))
+    assert len(few) == 20
