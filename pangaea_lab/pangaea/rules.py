@@ -10,6 +10,7 @@ or doubled.  Rule sections are named as in the rulebook.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from itertools import combinations, product
 from typing import Any, Iterator
 
@@ -374,10 +375,39 @@ def summonable(s: GameState, ancient: str, player: int) -> bool:
     here = s.ancients[ANCIENTS.index(ancient)]
     b = s.board
     if ancient == "Okuma":
-        return any(i != here for i in _empty_land(s))
+        trees, seeds = s.trees, s.seeds
+        return any(i != here and trees[i] == NOBODY and seeds[i] == NOBODY for i in b.land)
     if ancient == "Chelon":
         return any(i != here for i in b.water)
     return any(s.trees[i] != NOBODY and i != here for i in b.land)
+
+
+class _Made:
+    """The growth actions of one board's spaces, made once and listed again and again
+    (actions are values: a listed action equals one made afresh, label and all)."""
+
+    def __init__(self, board) -> None:
+        self.cells = cells = board.cells
+        self.flying = [FlyingSeed(c) for c in cells]
+        self.expand = [ExpandForest((c,)) for c in cells]
+        self.spirit = [SpiritGrowth(c) for c in cells]
+        self.pairs: dict[int, ExpandForest] = {}
+
+    def expand_pairs(self, targets: list[int]) -> list[ExpandForest]:
+        """Expand Forest with two Seeds on each pair of ``targets``, in their order."""
+        pairs, cells, n = self.pairs, self.cells, len(self.cells)
+        out = []
+        for i, j in combinations(targets, 2):
+            got = pairs.get(i * n + j)
+            if got is None:
+                got = pairs[i * n + j] = ExpandForest((cells[i], cells[j]))
+            out.append(got)
+        return out
+
+
+@lru_cache(maxsize=64)
+def _made(board) -> _Made:
+    return _Made(board)
 
 
 def legal_actions(s: GameState) -> list[PangaeaAction]:
@@ -399,15 +429,21 @@ def legal_actions(s: GameState) -> list[PangaeaAction]:
                 break
         if seeds is not None:
             out += seeds
+        made = _made(b)
+        if seeds is not None:
+            out += seeds
         elif ps.seeds:
-            out += [FlyingSeed(b.cells[i]) for i in _empty_land(s) + _second_seed_spaces(s, p)]
+            flying = made.flying
+            out += [flying[i] for i in _empty_land(s) + _second_seed_spaces(s, p)]
             targets = _expand_targets(s, p)
-            out += [ExpandForest((b.cells[i],)) for i in targets]
+            expand = made.expand
+            out += [expand[i] for i in targets]
             if ps.seeds >= 2:
-                out += [ExpandForest((b.cells[i], b.cells[j])) for i, j in combinations(targets, 2)]
+                out += made.expand_pairs(targets)
         for v in variants:
             out += v.main_actions(s, p)
-        out += [SpiritGrowth(b.cells[i]) for i in _spirit_targets(s, p)]
+        spirit = made.spirit
+        out += [spirit[i] for i in _spirit_targets(s, p)]
         out += ritual_actions(s, p)
         if guardians(s):
             out += [SummonAncient(a) for a in ANCIENTS if summonable(s, a, p)]
