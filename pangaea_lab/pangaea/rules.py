@@ -427,8 +427,6 @@ def legal_actions(s: GameState) -> list[PangaeaAction]:
             seeds = v.seed_actions(s, p)
             if seeds is not None:
                 break
-        if seeds is not None:
-            out += seeds
         made = _made(b)
         if seeds is not None:
             out += seeds
