@@ -504,38 +504,45 @@ def _listed(pos: Position, biomes: tuple[str, ...], player: int,
 
 def _few_shortest_paths(pos: Position, start: int, end: int) -> list[tuple[int, ...]] | None:
     """Every shortest connection from ``start`` to ``end`` (as :func:`shortest_paths`, in
-    another order) when there are at most :data:`LIST_LIMIT` of them, else None; the
-    connections are counted layer by layer first (as :func:`count_shortest_paths`) and
-    listed only when they are few."""
+    another order) when there are at most :data:`LIST_LIMIT` of them, else None.  Only the
+    distances from the start are needed: the spaces one step nearer the start than a space
+    on a shortest connection, next to it, are the ones before it on some shortest
+    connection, so going back from the end finds them all; the connections are counted
+    layer by layer first (as :func:`count_shortest_paths`) and listed only when they are
+    few."""
     from_start = pos.distances(start)
     length = from_start.get(end)
     if length is None:
         return []
     if start == end:
         return [(start,)]
-    to_end = pos.distances(end)
-    # the spaces on some shortest connection, by their distance from the start
-    layer = {j: d for j, d in from_start.items() if d <= length and to_end.get(j) == length - d}
     near = pos.board.neighbours
-    after = {i: [j for j in near[i] if layer.get(j) == d + 1] for i, d in layer.items()
-             if d < length}
-    ways = {end: 1}
-    for i in sorted(after, key=layer.__getitem__, reverse=True):
-        ways[i] = sum(ways[j] for j in after[i])
-    if ways[start] > LIST_LIMIT:
+    before: dict[int, list[int]] = {}
+    layers = [[end]]
+    for d in range(length - 1, -1, -1):
+        layer: list[int] = []
+        for j in layers[-1]:
+            steps = before[j] = [i for i in near[j] if from_start.get(i) == d]
+            layer += [i for i in steps if i not in before and i not in layer]
+        layers.append(layer)
+    ways = {start: 1}
+    for layer in reversed(layers[:-1]):
+        for j in layer:
+            ways[j] = sum(ways[i] for i in before[j])
+    if ways[end] > LIST_LIMIT:
         return None
     out: list[tuple[int, ...]] = []
-    path = [start]
+    path = [end]
 
-    def walk(i: int) -> None:
-        for j in after[i]:
-            path.append(j)
-            if j == end:
-                out.append(tuple(path))
+    def walk(j: int) -> None:
+        for i in before[j]:
+            path.append(i)
+            if i == start:
+                out.append(tuple(reversed(path)))
             else:
-                walk(j)
+                walk(i)
             path.pop()
-    walk(start)
+    walk(end)
     return out
 
 

@@ -200,8 +200,10 @@ class Draft(WorkingCopy):
         trees = self.__dict__.get("trees", s.trees)
         counts = [trees.count(p) for p in range(s.num_players)]
         holder = scoring.most_trees_holder(counts, s.edition.most_trees_minimum)
+        # the waiting decisions, read without thawing them when the action did not touch them
+        waiting = self.__dict__.get("decisions", s.decisions)
         return super().freeze(players=self.players.freeze(), most_trees=holder,
-                              decisions=tuple(self.new_decisions + self.decisions),
+                              decisions=tuple(self.new_decisions) + tuple(waiting),
                               **{k: r for v in self.variants for k, r in v.freeze(self).items()},
                               **self.fields)
 
