@@ -15,6 +15,7 @@ weather and the tokens left; the status lines add each Player Board.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..core import hexgrid
@@ -100,34 +101,13 @@ def board_svg(state: Any = None, highlight: Iterable[Any] = (), paths: Sequence[
                   if (status and state is not None) else 24, wide)
     stormy = _woods(state) is not None and bool(state.woods.storm_tiles)
     # spaces
-    for i, cell in enumerate(board.cells):
-        fill = WATER if board.terrain[i] == "water" else biome_colour(biomes, board.biome[i])
-        pic.hexagon(cell, SIZE, fill=fill, stroke="#ffffff", stroke_width=1.0,
-                    title=f"{cell} {board.biome[i]} {board.terrain[i]}",
-                    data_cell=f"{cell[0]},{cell[1]}")   # a click on it names the space
-        if stormy and board.terrain[i] == "land":
-            _storm_wash(pic, state, i, biomes)
-        x, y = hexgrid.to_pixel(cell, SIZE)
-        if board.terrain[i] == "land":
-            pic.text(x, y - SIZE * 0.55, board.biome[i][:2], size=8, fill="#333333")
-        if show_coords:
-            pic.text(x, y + SIZE * 0.62, f"{cell[0]},{cell[1]}", size=8, fill="#222222")
-        if board.blessing_marked[i]:
-            pic.circle(x, y - SIZE * 0.5, 2.2, fill="#ffffff", stroke="none")
-    for cell in board.mountain:
-        pic.hexagon(cell, SIZE, fill=MOUNTAIN, stroke="#8a8a8a", stroke_width=0.8,
-                    title="Sacred Mountain")
-    if board.mountain:
-        cx, cy = hexgrid.to_pixel((0, 0), SIZE)
-        pic.polygon([(cx - 14, cy + 8), (cx, cy - 14), (cx + 14, cy + 8)], fill="#6f6f6f")
-        pic.text(cx, cy + 16, "Sacred Mountain", size=8, fill="#111111")
-    # tile borders
-    for i, cell in enumerate(board.cells):
-        for n in hexgrid.neighbours(cell):
-            j = board.index.get(n)
-            if j is None or board.tile_of[j] != board.tile_of[i]:
-                (x1, y1), (x2, y2) = _edge(cell, n)
-                pic.line(x1, y1, x2, y2, stroke="#5a4a3a", stroke_width=1.8, stroke_linecap="round")
+    if stormy:
+        for i, cell in enumerate(board.cells):
+            _space(pic, board, biomes, i, cell, show_coords, stormy=state)
+    else:
+        pic.raw(*_drawn(board, "spaces", show_coords))
+    # the Sacred Mountain, tile borders
+    pic.raw(*_drawn(board, "mountain", show_coords))
     if state is not None:
         _pieces(pic, state, letters)
         _layers(pic, state, "over the pieces")
@@ -161,6 +141,52 @@ def board_svg(state: Any = None, highlight: Iterable[Any] = (), paths: Sequence[
     if status and state is not None:
         _status(pic, state)
     return pic.render()
+
+
+def _space(pic: Svg, board: Board, biomes: list[str], i: int, cell: hexgrid.Hex,
+           show_coords: bool, stormy: Any = None) -> None:
+    """One space of the continent (with the wash of a Storm over it in the state
+    ``stormy``)."""
+    fill = WATER if board.terrain[i] == "water" else biome_colour(biomes, board.biome[i])
+    pic.hexagon(cell, SIZE, fill=fill, stroke="#ffffff", stroke_width=1.0,
+                title=f"{cell} {board.biome[i]} {board.terrain[i]}",
+                data_cell=f"{cell[0]},{cell[1]}")   # a click on it names the space
+    if stormy is not None and board.terrain[i] == "land":
+        _storm_wash(pic, stormy, i, biomes)
+    x, y = hexgrid.to_pixel(cell, SIZE)
+    if board.terrain[i] == "land":
+        pic.text(x, y - SIZE * 0.55, board.biome[i][:2], size=8, fill="#333333")
+    if show_coords:
+        pic.text(x, y + SIZE * 0.62, f"{cell[0]},{cell[1]}", size=8, fill="#222222")
+    if board.blessing_marked[i]:
+        pic.circle(x, y - SIZE * 0.5, 2.2, fill="#ffffff", stroke="none")
+
+
+@lru_cache(maxsize=64)
+def _drawn(board: Board, part: str, show_coords: bool) -> tuple[str, float]:
+    """A part of the picture that depends on the board alone, drawn once per board: its
+    ``"spaces"`` or its Sacred Mountain and tile borders (``"mountain"``), as an SVG
+    fragment and the smallest font size in it (for :meth:`Svg.raw`)."""
+    pic = Svg(0, 0)
+    if part == "spaces":
+        biomes = sorted(set(board.biome))
+        for i, cell in enumerate(board.cells):
+            _space(pic, board, biomes, i, cell, show_coords)
+        return "".join(pic.items), pic.smallest_text
+    for cell in board.mountain:
+        pic.hexagon(cell, SIZE, fill=MOUNTAIN, stroke="#8a8a8a", stroke_width=0.8,
+                    title="Sacred Mountain")
+    if board.mountain:
+        cx, cy = hexgrid.to_pixel((0, 0), SIZE)
+        pic.polygon([(cx - 14, cy + 8), (cx, cy - 14), (cx + 14, cy + 8)], fill="#6f6f6f")
+        pic.text(cx, cy + 16, "Sacred Mountain", size=8, fill="#111111")
+    for i, cell in enumerate(board.cells):
+        for n in hexgrid.neighbours(cell):
+            j = board.index.get(n)
+            if j is None or board.tile_of[j] != board.tile_of[i]:
+                (x1, y1), (x2, y2) = _edge(cell, n)
+                pic.line(x1, y1, x2, y2, stroke="#5a4a3a", stroke_width=1.8, stroke_linecap="round")
+    return "".join(pic.items), pic.smallest_text
 
 
 # A Tree's outline by level, relative to the space's centre: one tier per level (a level-1
