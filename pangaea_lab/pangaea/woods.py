@@ -504,30 +504,55 @@ def take_weather(d: "Draft", player: int, i: int, grow: bool) -> None:
 
 
 class WoodsDraft:
-    """A mutable copy of the Wild Woods record, frozen back with the rest of a Draft."""
+    """A mutable copy of the Wild Woods record, frozen back with the rest of a Draft.  The
+    Treetops, Seed stacks, Player Boards and Storm discard are copied into lists when the
+    action first reads them, and kept as they were otherwise."""
+
+    #: the record's fields copied on first reading: attribute -> (field, thaw, freeze)
+    LAZY = {
+        "treetops": ("treetops", list, tuple),
+        "stacks": ("seed_stacks", lambda v: [list(x) for x in v],
+                   lambda v: tuple(tuple(x) for x in v)),
+        "boards": ("player_boards",
+                   lambda v: [dict(slots=list(b.slots), blessings=list(b.blessings),
+                                   unlocked=list(b.unlocked), given_up=b.given_up, owed=b.owed)
+                              for b in v],
+                   lambda v: tuple(PlayerBoard(tuple(b["slots"]), tuple(b["blessings"]),
+                                               tuple(b["unlocked"]), b["given_up"], b["owed"])
+                                   for b in v)),
+        "storm_discard": ("storm_discard", list, tuple),
+    }
 
     def __init__(self, s: WoodsRecord) -> None:
         self.record = s
-        self.treetops = list(s.treetops)
-        self.stacks = [list(x) for x in s.seed_stacks]
-        self.boards = [dict(slots=list(b.slots), blessings=list(b.blessings),
-                            unlocked=list(b.unlocked), given_up=b.given_up, owed=b.owed)
-                       for b in s.player_boards]
         self.storm_tiles = {t: (w, n) for t, w, n in s.storm_tiles}
-        self.storm_discard = list(s.storm_discard)
         self.grown_tall = s.grown_tall
         self.to_return: dict[int, int] = {}
 
+    def __getattr__(self, name: str) -> Any:
+        # called only for an attribute not set yet: a part of the record read the first time
+        lazy = WoodsDraft.LAZY.get(name)
+        if lazy is None or "record" not in self.__dict__:
+            raise AttributeError(f"WoodsDraft has no attribute {name!r}")
+        field, thaw, _ = lazy
+        value = self.__dict__[name] = thaw(getattr(self.record, field))
+        return value
+
     def frozen(self) -> WoodsRecord:
-        new = replace(
-            self.record, treetops=tuple(self.treetops),
-            seed_stacks=tuple(tuple(x) for x in self.stacks),
-            player_boards=tuple(PlayerBoard(tuple(b["slots"]), tuple(b["blessings"]),
-                                            tuple(b["unlocked"]), b["given_up"], b["owed"])
-                                for b in self.boards),
-            storm_tiles=tuple((t, w, n) for t, (w, n) in sorted(self.storm_tiles.items())),
-            storm_discard=tuple(self.storm_discard), grown_tall=self.grown_tall)
-        return self.record if new == self.record else new
+        record = self.record
+        mine = self.__dict__
+        changes: dict[str, Any] = {}
+        for name, (field, _, freeze) in WoodsDraft.LAZY.items():
+            if name in mine:
+                value = freeze(mine[name])
+                if value != getattr(record, field):
+                    changes[field] = value
+        tiles = tuple((t, w, n) for t, (w, n) in sorted(self.storm_tiles.items()))
+        if tiles != record.storm_tiles:
+            changes["storm_tiles"] = tiles
+        if self.grown_tall != record.grown_tall:
+            changes["grown_tall"] = self.grown_tall
+        return replace(record, **changes) if changes else record
 
 
 def give_up_seed(d: "Draft", p: int) -> None:
