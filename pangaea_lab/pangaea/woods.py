@@ -70,6 +70,12 @@ def majority(stack) -> int:
 
 def needed(stack, p: int) -> int:
     """Seeds ``p`` must add to a space to hold the strict majority there (at least 1)."""
+    return _needed(tuple(stack), p)
+
+
+@lru_cache(maxsize=4096)
+def _needed(stack: tuple[int, ...], p: int) -> int:
+    # the same stack always needs the same: worked out once
     others = max((n for q, n in enumerate(stack) if q != p), default=0)
     return max(1, others - stack[p] + 1)
 
@@ -110,9 +116,14 @@ def flying_need(s: GameState, p: int, i: int) -> int:
 
 def may_take_back(s: GameState, p: int, i: int) -> bool:
     """Taking a Seed back must not leave a tie between two colours (assumption 'ww-take-back')."""
-    stack = list(s.woods.seed_stacks[i])
-    if stack[p] == 0:
-        return False
+    stack = s.woods.seed_stacks[i]
+    return stack[p] != 0 and _untied_without_one(stack, p)
+
+
+@lru_cache(maxsize=4096)
+def _untied_without_one(stack: tuple[int, ...], p: int) -> bool:
+    """No tie between two colours once one of ``p``'s Seeds leaves the stack."""
+    stack = list(stack)
     stack[p] -= 1
     best = max(stack)
     return best == 0 or stack.count(best) == 1

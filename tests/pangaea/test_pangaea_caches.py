@@ -14,7 +14,7 @@ from pangaea_lab import pangaea
 from pangaea_lab.core import hexgrid
 from pangaea_lab.core.rng import make_rng
 from pangaea_lab.core.testing import seeded_positions
-from pangaea_lab.pangaea import board as board_module, rituals, scoring
+from pangaea_lab.pangaea import board as board_module, rituals, scoring, woods
 from pangaea_lab.pangaea.actions import PlayLand
 from pangaea_lab.pangaea.board import Tile, _tile_cells
 from pangaea_lab.pangaea.edition import LandCard, tiles_per_player
@@ -192,3 +192,16 @@ def test_crowded_pairs_are_counted_past_the_limit():
     assert sorted(few) == sorted(rituals.shortest_paths(pos, board.index[(0, 0)],
                                                          board.index[(3, 3)]))
     assert len(few) == 20
+
+
+def test_seed_competition_counts_kept_per_stack_agree_with_counting_again():
+    for state in positions("woods", every=4):
+        for i, stack in enumerate(state.woods.seed_stacks):
+            for p in range(state.num_players):
+                others = max((n for q, n in enumerate(stack) if q != p), default=0)
+                assert woods.needed(stack, p) == woods.needed(list(stack), p) == \
+                    max(1, others - stack[p] + 1)
+                after = list(stack)
+                after[p] -= 1
+                fair = stack[p] > 0 and (max(after) == 0 or after.count(max(after)) == 1)
+                assert woods.may_take_back(state, p, i) == fair
