@@ -576,6 +576,8 @@ def give_up_seed(d: "Draft", p: int) -> None:
 
 def settle(d: "Draft") -> None:
     """Seeds owed to the box leave the supply as soon as there is one."""
+    if "boards" not in d.ww.__dict__ and not any(b.owed for b in d.ww.record.player_boards):
+        return   # nothing owed (the boards as the state had them: not copied to find out)
     for p, pb in enumerate(d.ww.boards):
         while pb["owed"] and d.players[p]["seeds"] > 0:
             d.players[p]["seeds"] -= 1
