@@ -27,6 +27,7 @@ from typing import Any, TYPE_CHECKING
 import networkx as nx
 
 from ..core.errors import IllegalAction, InvalidSetup
+from ..core.hexgrid import Hex
 from ..core.validate import require
 from ..core.rng import make_rng
 from .actions import (AddTreetop, BlessFlyingSeed, BlessForesight, BlessStrongCanopy,
@@ -774,6 +775,12 @@ def check_flying_seed(s: GameState, a, i: int, p: int, rule: str) -> None:
                        rule="Seed Competition", like=type(a))
 
 
+@lru_cache(maxsize=4096)
+def _flying_seed(cell: Hex) -> FlyingSeed:
+    """One Flying Seed on a space (a value: made once, listed again and again)."""
+    return FlyingSeed(cell)
+
+
 def seed_actions(s: GameState, p: int) -> list[PangaeaAction]:
     """Wild Woods Flying Seed (on any space without a Tree where the Seeds then hold the strict
     majority; when one Seed is not enough, the turn's second action and Flying Seed Blessings
@@ -785,12 +792,13 @@ def seed_actions(s: GameState, p: int) -> list[PangaeaAction]:
     if not ps.seeds:
         return out
     left = 2 - s.actions_taken
+    trees, stacks = s.trees, s.woods.seed_stacks
     for i in b.land:
-        if s.trees[i] != NOBODY:
+        if trees[i] != NOBODY:
             continue
-        need = flying_need(s, p, i)
+        need = _needed(stacks[i], p)   # flying_need
         if need == 1:
-            out.append(FlyingSeed(b.cells[i]))
+            out.append(_flying_seed(b.cells[i]))
         elif need <= ps.seeds:
             for actions in range(1, min(left, need) + 1):
                 if need - actions <= ps.blessings[FLY]:
@@ -804,8 +812,9 @@ def seed_free_actions(s: GameState, p: int) -> list[PangaeaAction]:
     win a space), then Strong Canopy and Foresight."""
     ps = s.players[p]
     b = s.board
-    out: list[PangaeaAction] = [TakeBackSeed(b.cells[i]) for i in b.land
-                                if may_take_back(s, p, i)]
+    stacks = s.woods.seed_stacks
+    out: list[PangaeaAction] = [TakeBackSeed(b.cells[i]) for i in b.land   # may_take_back
+                                if stacks[i][p] and _untied_without_one(stacks[i], p)]
     if ps.blessings[FLY] and ps.seeds:
         for i in b.land:
             need = flying_need(s, p, i) if s.trees[i] == NOBODY else 0
