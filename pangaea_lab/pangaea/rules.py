@@ -249,9 +249,12 @@ def _free_actions(s: GameState, player: int) -> list[PangaeaAction]:
         if out is not None:
             break
     else:
-        out = [TakeBackSeed(b.cells[i]) for i in b.land if s.seeds[i] == player]
+        made, seeds = _made(b), s.seeds
+        take_back = made.take_back
+        out = [take_back[i] for i in b.land if seeds[i] == player]
         if ps.blessings[FLY] and ps.seeds:
-            out += [BlessFlyingSeed(b.cells[i]) for i in _empty_land(s)]
+            flying = made.bless_flying
+            out += [flying[i] for i in _empty_land(s)]
     if ps.blessings[VIGOR]:
         out += [BlessVigorousSeed(b.cells[i]) for i in b.land if s.seeds[i] != NOBODY]
     if s.most_trees == player and not s.exchange_used:
@@ -393,6 +396,8 @@ class _Made:
         self.flying = [FlyingSeed(c) for c in cells]
         self.expand = [ExpandForest((c,)) for c in cells]
         self.spirit = [SpiritGrowth(c) for c in cells]
+        self.take_back = [TakeBackSeed(c) for c in cells]
+        self.bless_flying = [BlessFlyingSeed(c) for c in cells]
         self.pairs: dict[int, ExpandForest] = {}
 
     def expand_pairs(self, targets: list[int]) -> list[ExpandForest]:

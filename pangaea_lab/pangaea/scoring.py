@@ -114,11 +114,11 @@ def payments(card: CreatureCard, have: tuple[int, ...], wild_blessings: int,
     size = card.size
     ranges = [range(0, min(have[k], need[k] + card.wild) + 1) for k in range(len(biomes))]
     for tokens in product(*ranges):
-        extra = sum(max(0, t - n) for t, n in zip(tokens, need))
-        if extra > card.wild:
-            continue
         used_wild = size - sum(tokens)
         if used_wild < 0 or used_wild > wild_blessings:
+            continue
+        extra = sum([t - n for t, n in zip(tokens, need) if t > n])
+        if extra > card.wild:
             continue
         yield tuple((b, t) for b, t in zip(biomes, tokens) if t), used_wild
 

@@ -14,8 +14,9 @@ from pangaea_lab import pangaea
 from pangaea_lab.core import hexgrid
 from pangaea_lab.core.rng import make_rng
 from pangaea_lab.core.testing import seeded_positions
-from pangaea_lab.pangaea import board as board_module, rituals, scoring, woods
-from pangaea_lab.pangaea.actions import PlayLand
+from pangaea_lab.pangaea import board as board_module, rituals, rules, scoring, woods
+from pangaea_lab.pangaea.actions import (BlessFlyingSeed, ExpandForest, FlyingSeed, PlayLand,
+                                         SpiritGrowth, TakeBackSeed)
 from pangaea_lab.pangaea.board import Tile, _tile_cells
 from pangaea_lab.pangaea.edition import LandCard, tiles_per_player
 
@@ -205,3 +206,22 @@ def test_seed_competition_counts_kept_per_stack_agree_with_counting_again():
                 after[p] -= 1
                 fair = stack[p] > 0 and (max(after) == 0 or after.count(max(after)) == 1)
                 assert woods.may_take_back(state, p, i) == fair
+
+
+def test_growth_actions_made_once_per_board_equal_new_ones():
+    from_rules = {"flying": FlyingSeed, "spirit": SpiritGrowth, "take_back": TakeBackSeed,
+                  "bless_flying": BlessFlyingSeed}
+    for state in positions("full", seeds=range(1), every=40):
+        board = state.board
+        made = rules._made(board)
+        for name, cls in from_rules.items():
+            got = getattr(made, name)
+            assert got == [cls(c) for c in board.cells]
+            assert all(type(a) is cls and a.label == "" for a in got)
+        assert made.expand == [ExpandForest((c,)) for c in board.cells]
+        targets = list(board.land[:9])
+        for _ in range(2):   # made, then found again
+            pairs = made.expand_pairs(targets)
+            assert pairs == [ExpandForest((board.cells[i], board.cells[j]))
+                             for k, i in enumerate(targets) for j in targets[k + 1:]]
+            assert all(a.label == "" for a in pairs)
