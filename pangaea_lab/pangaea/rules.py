@@ -44,29 +44,63 @@ FLY, VIGOR, CALL, WILD = (BLESSING_KINDS.index(k) for k in
 # the working copy
 
 
+#: a player's fields held as lists in a working copy, and how each is copied
+_PLAYER_LISTS = {"hand": list, "weather": list, "blessings": list, "played": list,
+                 "favors": list, "chains": lambda v: [list(c) for c in v],
+                 "activated": list}
+
+
+class PlayerDraft(dict):
+    """One player of a :class:`Draft` as a dict: the counts copied at once, each list
+    (``hand``, ``weather`` ...) copied from the state when the action first reads it."""
+
+    def __init__(self, frozen: PlayerState) -> None:
+        super().__init__(trees=frozen.trees, seeds=frozen.seeds,
+                         creature_points=frozen.creature_points, land_points=frozen.land_points)
+        self.frozen = frozen
+
+    def __missing__(self, key: str) -> Any:
+        thaw = _PLAYER_LISTS.get(key)
+        if thaw is None:
+            raise KeyError(key)
+        value = self[key] = thaw(getattr(self.frozen, key))
+        return value
+
+    def freeze(self) -> PlayerState:
+        q = self.frozen
+        return PlayerState(
+            trees=self["trees"], seeds=self["seeds"],
+            hand=tuple(self["hand"]) if "hand" in self else q.hand,
+            weather=tuple(self["weather"]) if "weather" in self else q.weather,
+            blessings=tuple(self["blessings"]) if "blessings" in self else q.blessings,
+            creature_points=self["creature_points"], land_points=self["land_points"],
+            played=tuple(self["played"]) if "played" in self else q.played,
+            favors=tuple(self["favors"]) if "favors" in self else q.favors,
+            chains=(tuple(tuple(c) for c in self["chains"]) if "chains" in self
+                    else tuple(tuple(c) for c in q.chains)),
+            activated=(tuple(tuple(x) for x in self["activated"]) if "activated" in self
+                       else tuple(tuple(x) for x in q.activated)))
+
+
 class PlayerDrafts:
-    """The players of a :class:`Draft`: ``drafts[p]`` is player ``p`` as a dict of lists,
-    copied from the state when an action first touches that player; :meth:`freeze` gives
-    the players' tuple, untouched (or unchanged) players kept as they were."""
+    """The players of a :class:`Draft`: ``drafts[p]`` is player ``p`` as a dict of lists
+    (a :class:`PlayerDraft`), copied from the state when an action first touches that
+    player; :meth:`freeze` gives the players' tuple, untouched (or unchanged) players kept
+    as they were."""
 
     def __init__(self, players: tuple[PlayerState, ...]) -> None:
         self.frozen = players
-        self.open: dict[int, dict] = {}
+        self.open: dict[int, PlayerDraft] = {}
 
     def __len__(self) -> int:
         return len(self.frozen)
 
-    def __getitem__(self, p: int) -> dict:
+    def __getitem__(self, p: int) -> PlayerDraft:
         if p < 0:
             p += len(self.frozen)
         got = self.open.get(p)
         if got is None:
-            q = self.frozen[p]
-            got = self.open[p] = dict(
-                trees=q.trees, seeds=q.seeds, hand=list(q.hand), weather=list(q.weather),
-                blessings=list(q.blessings), creature_points=q.creature_points,
-                land_points=q.land_points, played=list(q.played), favors=list(q.favors),
-                chains=[list(c) for c in q.chains], activated=list(q.activated))
+            got = self.open[p] = PlayerDraft(self.frozen[p])
         return got
 
     def __iter__(self) -> Iterator[dict]:
@@ -77,13 +111,7 @@ class PlayerDrafts:
             return self.frozen
         out = list(self.frozen)
         for p, d in self.open.items():
-            new = PlayerState(trees=d["trees"], seeds=d["seeds"], hand=tuple(d["hand"]),
-                              weather=tuple(d["weather"]), blessings=tuple(d["blessings"]),
-                              creature_points=d["creature_points"],
-                              land_points=d["land_points"], played=tuple(d["played"]),
-                              favors=tuple(d["favors"]),
-                              chains=tuple(tuple(c) for c in d["chains"]),
-                              activated=tuple(tuple(x) for x in d["activated"]))
+            new = d.freeze()
             if new != out[p]:
                 out[p] = new
         return tuple(out)

@@ -225,3 +225,21 @@ def test_growth_actions_made_once_per_board_equal_new_ones():
             assert pairs == [ExpandForest((board.cells[i], board.cells[j]))
                              for k, i in enumerate(targets) for j in targets[k + 1:]]
             assert all(a.label == "" for a in pairs)
+
+
+def test_a_player_copied_field_by_field_freezes_like_a_whole_copy():
+    for state in positions("full", seeds=range(1), every=25):
+        for q in state.players:
+            assert rules.PlayerDraft(q).freeze() == q
+            d = rules.PlayerDraft(q)
+            d["seeds"] += 1
+            d["weather"][0] += 2
+            d["hand"].append("x")
+            whole = dict(trees=q.trees, seeds=q.seeds + 1, hand=(*q.hand, "x"),
+                         weather=(q.weather[0] + 2, *q.weather[1:]), blessings=q.blessings,
+                         creature_points=q.creature_points, land_points=q.land_points,
+                         played=q.played, favors=q.favors, chains=q.chains,
+                         activated=q.activated)
+            assert d.freeze() == type(q)(**whole)
+            assert set(d) == {"trees", "seeds", "creature_points", "land_points", "weather",
+                              "hand"}   # the other lists were never copied
