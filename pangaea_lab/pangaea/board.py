@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Iterable, Mapping
@@ -330,8 +331,10 @@ def _lay_tiles(ed: Edition, biomes: list[str], rng: random.Random) -> list[Tile]
     frontier: set[int] = set()
     overlap: list[set[int]] = [set() for _ in kept]   # offsets covering a blocked hex
     reach: list[set[int]] = [set() for _ in kept]     # the others reaching the frontier
-    touch: list[dict[int, int]] = [{} for _ in kept]  # tile hexes next to its hexes
-    near_mountain: list[dict[int, int]] = [{} for _ in kept]
+    touch: list[Counter[int]] = [Counter() for _ in kept]  # tile hexes next to its hexes
+    near_mountain: list[Counter[int]] = [Counter() for _ in kept]
+    # an offset whose hexes lie next to hex n: n + d - c for a direction d and a hex c
+    shifts = [[d - c for d in directions for c in cells] for _, cells in kept]
 
     def block(n: int) -> None:
         blocked.add(n)
@@ -351,12 +354,8 @@ def _lay_tiles(ed: Edition, biomes: list[str], rng: random.Random) -> list[Tile]
 
     for m in mountain:
         block(m)
-        for k, (_, cells) in enumerate(kept):
-            counts = near_mountain[k]
-            for d in directions:
-                for c in cells:
-                    o = m + d - c
-                    counts[o] = counts.get(o, 0) + 1
+        for k in range(len(kept)):
+            near_mountain[k].update([m + x for x in shifts[k]])
     for m in mountain:
         for d in directions:
             open_up(m + d)
@@ -374,9 +373,12 @@ def _lay_tiles(ed: Edition, biomes: list[str], rng: random.Random) -> list[Tile]
                 if score >= best_score:
                     best_score = score
                     scored.append((score, k, offset))
+        tops: list[list[int]] = [[] for _ in kept]
+        for score, k, offset in scored:
+            if score == best_score:
+                tops[k].append(offset)
         best: list[tuple[int, int]] = []
-        for k, (rotation, cells) in enumerate(kept):
-            here = [offset for score, j, offset in scored if score == best_score and j == k]
+        for (rotation, cells), here in zip(kept, tops):
             # in the order first met: by the first frontier hex it covers, then which of the
             # tile's hexes lies there
             here.sort(key=lambda o: min((o + c, i) for i, c in enumerate(cells)
@@ -388,12 +390,8 @@ def _lay_tiles(ed: Edition, biomes: list[str], rng: random.Random) -> list[Tile]
         placed = [_num(h) for h in land + water]
         for n in placed:
             block(n)
-            for k, (_, cells) in enumerate(kept):
-                touching = touch[k]
-                for d in directions:
-                    for c in cells:
-                        o = n + d - c
-                        touching[o] = touching.get(o, 0) + 1
+            for k in range(len(kept)):
+                touch[k].update([n + x for x in shifts[k]])
         for n in placed:
             for d in directions:
                 open_up(n + d)
