@@ -53,10 +53,12 @@ def most_trees_holder(tree_counts: Sequence[int], minimum: int) -> int:
     return list(tree_counts).index(best)
 
 
+@lru_cache(maxsize=4096)
 def breakdown(player: int, creature: int, land: int, most_trees: int,
               final: bool, board: int | None = None) -> ScoreBreakdown:
     """A player's points by category; the Most Trees bonus (and in Wild Woods the free slots
-    of the Player Board) count only in the final scoring."""
+    of the Player Board) count only in the final scoring.  The same points give the same
+    breakdown (a value, made once and shared)."""
     cats = [("Creature Rituals", creature), ("Land Rituals", land)]
     if final:
         cats.append(("Most Trees", most_trees))
@@ -85,9 +87,11 @@ def scores(s: Any, board_points: Callable[[Any, int], int | None] | None = None
     replace the race altogether)."""
     final = s.is_over
     bonus = s.edition.most_trees_bonus
-    return [breakdown(p, ps.creature_points, ps.land_points,
-                      bonus if s.most_trees == p else 0, final,
-                      board_points(s, p) if board_points is not None else None)
+    # a Player Board counts only in the final scoring: asked for only then
+    boards = board_points if final else None
+    most = s.most_trees
+    return [breakdown(p, ps.creature_points, ps.land_points, bonus if most == p else 0, final,
+                      boards(s, p) if boards is not None else None)
             for p, ps in enumerate(s.players)]
 
 

@@ -18,7 +18,7 @@ from pangaea_lab.pangaea import board as board_module, rituals, rules, scoring, 
 from pangaea_lab.pangaea.actions import (BlessFlyingSeed, ExpandForest, FlyingSeed, PlayLand,
                                          SpiritGrowth, TakeBackSeed)
 from pangaea_lab.pangaea.board import Tile, _tile_cells
-from pangaea_lab.pangaea.edition import LandCard, tiles_per_player
+from pangaea_lab.pangaea.edition import LandCard, tiles_per_player, woods_data
 
 MODES = {"full": {}, "coop": {"mode": "coop"}, "woods": {"wild_woods": True}}
 
@@ -243,3 +243,21 @@ def test_a_player_copied_field_by_field_freezes_like_a_whole_copy():
             assert d.freeze() == type(q)(**whole)
             assert set(d) == {"trees", "seeds", "creature_points", "land_points", "weather",
                               "hand"}   # the other lists were never copied
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_kept_score_breakdowns_equal_new_ones(mode):
+    for state in positions(mode, every=9):
+        final = state.is_over
+        for got, ps in zip(state.scores(), state.players):
+            if state.coop is not None:
+                continue   # the team's progress, not a breakdown
+            board = state.woods.player_boards[got.player].free_points(
+                woods_data(state.edition)) if state.woods and final else None
+            assert got == scoring.breakdown.__wrapped__(
+                got.player, ps.creature_points, ps.land_points,
+                state.edition.most_trees_bonus if state.most_trees == got.player else 0,
+                final, board)
+    for args in [(0, 3, 4, 2, False, None), (1, 3, 4, 2, True, 5), (2, 0, 0, 0, True, None)]:
+        assert scoring.breakdown(*args) == scoring.breakdown.__wrapped__(*args)
+        assert scoring.breakdown(*args).categories == scoring.breakdown.__wrapped__(*args).categories
