@@ -76,10 +76,9 @@ class Position:
 
     @cached_property
     def _connecting(self) -> "_RitualGraph":
-        chelon = self.chelon
-        return _ritual_graph(self.board, tuple(
-            i for i, (t, s) in enumerate(zip(self.trees, self.spirit_at))
-            if t != NOBODY or s != NOBODY or i == chelon))
+        chelon, at = self.chelon, self.spirit_at
+        return _ritual_graph(self.board, tuple([
+            i for i, t in enumerate(self.trees) if t != NOBODY or at[i] != NOBODY or i == chelon]))
 
     @property
     def ritual_graph(self) -> nx.DiGraph:

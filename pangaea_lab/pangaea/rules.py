@@ -241,15 +241,17 @@ class Draft(WorkingCopy):
 
 
 def _empty_land(s: GameState) -> list[int]:
-    return [i for i in s.board.land if s.trees[i] == NOBODY and s.seeds[i] == NOBODY]
+    trees, seeds = s.trees, s.seeds
+    return [i for i in s.board.land if trees[i] == NOBODY and seeds[i] == NOBODY]
 
 
 def _expand_targets(s: GameState, player: int) -> list[int]:
     b = s.board
-    near = {j for i in b.land if s.trees[i] == player for j in b.neighbours[i]}
+    trees, seeds, terrain = s.trees, s.seeds, b.terrain
+    near = {j for i in b.land if trees[i] == player for j in b.neighbours[i]}
     pairs = set(_second_seed_spaces(s, player))
-    return sorted(j for j in near if b.terrain[j] == "land"
-                  and s.trees[j] == NOBODY and (s.seeds[j] == NOBODY or j in pairs))
+    return sorted([j for j in near if terrain[j] == "land"
+                   and trees[j] == NOBODY and (seeds[j] == NOBODY or j in pairs)])
 
 
 def _second_seed_spaces(s: GameState, player: int) -> list[int]:
@@ -294,15 +296,16 @@ def _free_actions(s: GameState, player: int) -> list[PangaeaAction]:
     if ps.blessings[CALL]:
         out += [BlessCallAncient(a) for a in ANCIENTS if summonable(s, a, player)
                 or _calls_back(s, a) is not None]
-    done = {c for c, _ in ps.activated}
-    for card_id in ps.played:
-        if card_id in done:
-            continue
-        for a in favor_types(s, player, card_id):
-            if ps.favors[ANCIENTS.index(a)] and summonable(s, a, player):
-                out.append(ActivateFavor(card_id, a))
-    out += [ConvertFavor(g, t) for g, t in product(ANCIENTS, repeat=2)
-            if g != t and ps.favors[ANCIENTS.index(g)] >= 2 and t in s.favor_bag]
+    if any(ps.favors):   # a Favor Token to activate (or to convert) is held
+        done = {c for c, _ in ps.activated}
+        for card_id in ps.played:
+            if card_id in done:
+                continue
+            for a in favor_types(s, player, card_id):
+                if ps.favors[ANCIENTS.index(a)] and summonable(s, a, player):
+                    out.append(ActivateFavor(card_id, a))
+        out += [ConvertFavor(g, t) for g, t in product(ANCIENTS, repeat=2)
+                if g != t and ps.favors[ANCIENTS.index(g)] >= 2 and t in s.favor_bag]
     for v in variants:
         out += v.free_actions(s, player)
     return out
