@@ -102,12 +102,11 @@ class Board:
     @cached_property
     def graph(self) -> nx.Graph:
         g = nx.Graph()
-        for s in self.spaces:
-            g.add_node(s.cell, terrain=s.terrain, biome=s.biome, tile=s.tile, blessing=s.blessing)
-        for i, c in enumerate(self.cells):
-            for j in self.neighbours[i]:
-                if i < j:
-                    g.add_edge(c, self.cells[j])
+        g.add_nodes_from((s.cell, dict(terrain=s.terrain, biome=s.biome, tile=s.tile,
+                                       blessing=s.blessing)) for s in self.spaces)
+        cells = self.cells
+        g.add_edges_from((c, cells[j]) for i, c in enumerate(cells)
+                         for j in self.neighbours[i] if i < j)
         return g
 
     @cached_property
@@ -118,8 +117,7 @@ class Board:
         per board."""
         g = nx.DiGraph()
         g.add_nodes_from(range(len(self.cells)))
-        for i, near in enumerate(self.neighbours):
-            g.add_edges_from((i, j) for j in near)
+        g.add_edges_from((i, j) for i, near in enumerate(self.neighbours) for j in near)
         return g
 
     @cached_property
