@@ -14,7 +14,7 @@ from pangaea_lab import pangaea
 from pangaea_lab.core import hexgrid
 from pangaea_lab.core.rng import make_rng
 from pangaea_lab.core.testing import seeded_positions
-from pangaea_lab.pangaea import board as board_module, rituals, rules, scoring, woods
+from pangaea_lab.pangaea import board as board_module, coop, rituals, rules, scoring, woods
 from pangaea_lab.pangaea.actions import (BlessFlyingSeed, ExpandForest, FlyingSeed, PlayLand,
                                          SpiritGrowth, TakeBackSeed)
 from pangaea_lab.pangaea.board import Tile, _tile_cells
@@ -261,3 +261,14 @@ def test_kept_score_breakdowns_equal_new_ones(mode):
     for args in [(0, 3, 4, 2, False, None), (1, 3, 4, 2, True, 5), (2, 0, 0, 0, True, None)]:
         assert scoring.breakdown(*args) == scoring.breakdown.__wrapped__(*args)
         assert scoring.breakdown(*args).categories == scoring.breakdown.__wrapped__(*args).categories
+
+
+def test_kept_board_distances_are_networkx_distances_in_the_same_order():
+    for state in positions("coop", seeds=range(2), every=10):
+        board = state.board
+        for start in [state.coop.shadow, *board.land[::7]]:
+            got = coop.distances(board, start)
+            fresh = nx.single_source_shortest_path_length(board.space_graph, start)
+            assert got == fresh and list(got) == list(fresh)
+            got[start] = 99   # a copy: changing it changes nothing kept
+            assert coop.distances(board, start)[start] == 0
