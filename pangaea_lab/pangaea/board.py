@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Iterable, Mapping
@@ -87,12 +88,13 @@ class Board:
         self.land = tuple(i for i, t in enumerate(self.terrain) if t == LAND)
         self.water = tuple(i for i, t in enumerate(self.terrain) if t == WATER)
         self.key = tuple((s.cell, s.terrain, s.biome, s.tile, s.blessing) for s in spaces)
+        self._hash = hash((self.key, self.mountain))   # a board is a key of many caches
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Board) and other.key == self.key and other.mountain == self.mountain
 
     def __hash__(self) -> int:
-        return hash(self.key)
+        return self._hash
 
     def __len__(self) -> int:
         return len(self.cells)
@@ -100,12 +102,11 @@ class Board:
     @cached_property
     def graph(self) -> nx.Graph:
         g = nx.Graph()
-        for s in self.spaces:
-            g.add_node(s.cell, terrain=s.terrain, biome=s.biome, tile=s.tile, blessing=s.blessing)
-        for i, c in enumerate(self.cells):
-            for j in self.neighbours[i]:
-                if i < j:
-                    g.add_edge(c, self.cells[j])
+        g.add_nodes_from((s.cell, dict(terrain=s.terrain, biome=s.biome, tile=s.tile,
+                                       blessing=s.blessing)) for s in self.spaces)
+        cells = self.cells
+        g.add_edges_from((c, cells[j]) for i, c in enumerate(cells)
+                         for j in self.neighbours[i] if i < j)
         return g
 
     @cached_property
@@ -116,8 +117,7 @@ class Board:
         per board."""
         g = nx.DiGraph()
         g.add_nodes_from(range(len(self.cells)))
-        for i, near in enumerate(self.neighbours):
-            g.add_edges_from((i, j) for j in near)
+        g.add_edges_from((i, j) for i, near in enumerate(self.neighbours) for j in near)
         return g
 
     @cached_property
@@ -294,58 +294,105 @@ def _num(h: Hex) -> int:
     return h[0] * _ROW + h[1]
 
 
+def _hex_of(k: int) -> Hex:
+    """The hex counted as ``k`` (see :func:`_num`)."""
+    q = (k + _ROW // 2) // _ROW
+    return (q, k - q * _ROW)
+
+
 def _lay_tiles(ed: Edition, biomes: list[str], rng: random.Random) -> list[Tile]:
     """Attach tiles one at a time: each touches the mountain or earlier tiles, never overlaps,
-    and prefers the snuggest spots (most shared edges), chosen at random among equals."""
-    # hexes are counted as whole numbers while tiles are tried (q * _ROW + r: moving a hex by
-    # (dq, dr) adds dq * _ROW + dr), which is much quicker than pairs
-    mountain = set(hexgrid.spiral((0, 0), ed.mountain_radius))
-    taken: set[Hex] = set()
-    near_tiles: dict[int, int] = {}      # how many taken hexes touch each hex
-    near_mountain: dict[int, int] = {}
-    for m in mountain:
-        for n in hexgrid.neighbours(m):
-            near_mountain[_num(n)] = near_mountain.get(_num(n), 0) + 1
+    and prefers the snuggest spots (most shared edges), chosen at random among equals.
+
+    The spots are taken rotation by rotation, each rotation's offsets in the order they are
+    first met going through the frontier (the free hexes next to the mountain or a tile, in
+    order) and the tile's hexes; a rotation that only moves the tile's hexes as a whole
+    (a symmetric tile) adds no new spot.  What is known of each offset is kept up to date as
+    tiles are laid, rather than found again for each tile: whether it overlaps the
+    continent, whether it reaches the frontier, how many tile and mountain hexes its hexes
+    touch."""
+    # hexes are counted as whole numbers (q * _ROW + r: moving a hex by (dq, dr) adds
+    # dq * _ROW + dr, and the numbers sort as the hexes do)
+    mountain = [_num(h) for h in hexgrid.spiral((0, 0), ed.mountain_radius)]
+    directions = [_num(d) for d in hexgrid.DIRECTIONS]
     shape = list(ed.land_shape) + list(ed.water_shape)
-    rotations = [[hexgrid.rotate(c, r) for c in shape] for r in range(6)]
-    numbered = [[_num(c) for c in rotated] for rotated in rotations]
+    kept: list[tuple[int, list[int]]] = []      # (rotation, its hexes in the shape's order)
+    forms: set[frozenset[int]] = set()
+    for rotation in range(6):
+        cells = [_num(hexgrid.rotate(c, rotation)) for c in shape]
+        low = min(cells)
+        form = frozenset(k - low for k in cells)
+        if form not in forms:                   # not the same hexes as an earlier rotation
+            forms.add(form)
+            kept.append((rotation, cells))
+    blocked: set[int] = set(mountain)
+    frontier: set[int] = set()
+    overlap: list[set[int]] = [set() for _ in kept]   # offsets covering a blocked hex
+    reach: list[set[int]] = [set() for _ in kept]     # the others reaching the frontier
+    touch: list[Counter[int]] = [Counter() for _ in kept]  # tile hexes next to its hexes
+    near_mountain: list[Counter[int]] = [Counter() for _ in kept]
+    # an offset whose hexes lie next to hex n: n + d - c for a direction d and a hex c
+    shifts = [[d - c for d in directions for c in cells] for _, cells in kept]
+
+    def block(n: int) -> None:
+        blocked.add(n)
+        frontier.discard(n)
+        for k, (_, cells) in enumerate(kept):
+            gone = [n - c for c in cells]
+            overlap[k].update(gone)
+            reach[k].difference_update(gone)
+
+    def open_up(n: int) -> None:   # n: a free hex next to a blocked one
+        if n in blocked or n in frontier:
+            return
+        frontier.add(n)
+        for k, (_, cells) in enumerate(kept):
+            bad = overlap[k]
+            reach[k].update([o for o in [n - c for c in cells] if o not in bad])
+
+    for m in mountain:
+        block(m)
+        for k in range(len(kept)):
+            near_mountain[k].update([m + x for x in shifts[k]])
+    for m in mountain:
+        for d in directions:
+            open_up(m + d)
     tiles: list[Tile] = []
     for index, biome in enumerate(biomes):
-        blocked = mountain | taken
-        blocked_nums = {_num(h) for h in blocked}
-        frontier = sorted({n for c in blocked for n in hexgrid.neighbours(c)} - blocked)
-        seen: set[frozenset[int]] = set()
-        best: list[tuple[int, Hex]] = []
+        scored = []
         best_score = -1
-        for rotation, rotated in enumerate(rotations):
-            cells_here = numbered[rotation]
-            # each way to lay this rotation with one of its hexes on the frontier, in the
-            # order first met (anchor by anchor); an offset met again gives the same cells
-            offsets = dict.fromkeys((a[0] - c[0], a[1] - c[1]) for a in frontier for c in rotated)
-            for offset in offsets:
-                step = offset[0] * _ROW + offset[1]
-                moved = [k + step for k in cells_here]
-                if not blocked_nums.isdisjoint(moved):
-                    continue
-                cells = frozenset(moved)
-                if cells in seen:
-                    continue
-                seen.add(cells)
-                touch_tiles = sum(near_tiles.get(k, 0) for k in moved)
+        for k in range(len(kept)):
+            touching, mount = touch[k], near_mountain[k]
+            for offset in reach[k]:
+                touch_tiles = touching.get(offset, 0)
                 if tiles and touch_tiles == 0:
                     continue  # must join the continent, not float beside the mountain
-                score = touch_tiles + 2 * sum(near_mountain.get(k, 0) for k in moved)
-                if score > best_score:
-                    best, best_score = [], score
-                if score == best_score:
-                    best.append((rotation, offset))
+                score = touch_tiles + 2 * mount.get(offset, 0)
+                if score >= best_score:
+                    best_score = score
+                    scored.append((score, k, offset))
+        tops: list[list[int]] = [[] for _ in kept]
+        for score, k, offset in scored:
+            if score == best_score:
+                tops[k].append(offset)
+        best: list[tuple[int, int]] = []
+        for (rotation, cells), here in zip(kept, tops):
+            # in the order first met: by the first frontier hex it covers, then which of the
+            # tile's hexes lies there
+            here.sort(key=lambda o: min((o + c, i) for i, c in enumerate(cells)
+                                        if o + c in frontier))
+            best += [(rotation, offset) for offset in here]
         rotation, offset = rng.choice(best)
-        land, water, blessing = _tile_cells(ed, rotation, offset)
+        land, water, blessing = _tile_cells(ed, rotation, _hex_of(offset))
         tiles.append(Tile(index, biome, tuple(land), tuple(water), tuple(blessing)))
-        for h in land + water:
-            taken.add(h)
-            for n in hexgrid.neighbours(h):
-                near_tiles[_num(n)] = near_tiles.get(_num(n), 0) + 1
+        placed = [_num(h) for h in land + water]
+        for n in placed:
+            block(n)
+            for k in range(len(kept)):
+                touch[k].update([n + x for x in shifts[k]])
+        for n in placed:
+            for d in directions:
+                open_up(n + d)
     return tiles
 
 

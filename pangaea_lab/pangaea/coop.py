@@ -17,6 +17,7 @@ its hooks.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any, TYPE_CHECKING
 
 import networkx as nx
@@ -82,6 +83,13 @@ def team_scores(s: GameState) -> list[ScoreBreakdown]:
 def distances(board, start: int) -> dict[int, int]:
     """Steps from ``start`` to every space, moving between neighbouring spaces (networkx's
     shortest path lengths on the board's graph, nearest first)."""
+    return dict(_distances(board, start))
+
+
+@lru_cache(maxsize=1024)
+def _distances(board, start: int) -> dict[int, int]:
+    # a board never changes: the distances from a space are searched once (each caller
+    # gets a copy)
     return nx.single_source_shortest_path_length(board.space_graph, start)
 
 

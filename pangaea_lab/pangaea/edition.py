@@ -134,7 +134,11 @@ class Edition:
 
     @property
     def cards(self) -> dict[str, Card]:
-        return _card_index(self)
+        got = self.__dict__.get("_cards")   # kept with the edition (which never changes)
+        if got is None:
+            got = _card_index(self)
+            object.__setattr__(self, "_cards", got)
+        return got
 
     def card(self, card_id: str) -> Card:
         """The card with this id; a clear error naming the id otherwise."""

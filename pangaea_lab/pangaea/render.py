@@ -15,6 +15,7 @@ weather and the tokens left; the status lines add each Player Board.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..core import hexgrid
@@ -99,11 +100,14 @@ def board_svg(state: Any = None, highlight: Iterable[Any] = (), paths: Sequence[
                   _row(state) * players + 52 + 20 * _extra_lines(state)
                   if (status and state is not None) else 24, wide)
     stormy = _woods(state) is not None and bool(state.woods.storm_tiles)
-    if stormy:      # the Storms' washes lie between the spaces and their labels
-        _ground(pic, board, biomes, show_coords, state)
-    else:           # the same for every position on this board: drawn once
-        fragment, smallest = _plain_ground(board, show_coords)
-        pic.raw(fragment, smallest)
+    # spaces
+    if stormy:
+        for i, cell in enumerate(board.cells):
+            _space(pic, board, biomes, i, cell, show_coords, stormy=state)
+    else:
+        pic.raw(*_drawn(board, "spaces", show_coords))
+    # the Sacred Mountain, tile borders
+    pic.raw(*_drawn(board, "mountain", show_coords))
     if state is not None:
         _pieces(pic, state, letters)
         _layers(pic, state, "over the pieces")
@@ -139,45 +143,36 @@ def board_svg(state: Any = None, highlight: Iterable[Any] = (), paths: Sequence[
     return pic.render()
 
 
-#: the ground of boards drawn without Storms (spaces, labels, mountain, tile borders), by board
-_GROUNDS: dict[tuple, tuple[str, float]] = {}
+def _space(pic: Svg, board: Board, biomes: list[str], i: int, cell: hexgrid.Hex,
+           show_coords: bool, stormy: Any = None) -> None:
+    """One space of the continent (with the wash of a Storm over it in the state
+    ``stormy``)."""
+    fill = WATER if board.terrain[i] == "water" else biome_colour(biomes, board.biome[i])
+    pic.hexagon(cell, SIZE, fill=fill, stroke="#ffffff", stroke_width=1.0,
+                title=f"{cell} {board.biome[i]} {board.terrain[i]}",
+                data_cell=f"{cell[0]},{cell[1]}")   # a click on it names the space
+    if stormy is not None and board.terrain[i] == "land":
+        _storm_wash(pic, stormy, i, biomes)
+    x, y = hexgrid.to_pixel(cell, SIZE)
+    if board.terrain[i] == "land":
+        pic.text(x, y - SIZE * 0.55, board.biome[i][:2], size=8, fill="#333333")
+    if show_coords:
+        pic.text(x, y + SIZE * 0.62, f"{cell[0]},{cell[1]}", size=8, fill="#222222")
+    if board.blessing_marked[i]:
+        pic.circle(x, y - SIZE * 0.5, 2.2, fill="#ffffff", stroke="none")
 
 
-def _plain_ground(board: Board, show_coords: bool) -> tuple[str, float]:
-    """The board's spaces, labels, Sacred Mountain and tile borders as one SVG fragment (and
-    its smallest text size): they are the same for every position on a board without Storms,
-    so they are drawn once per board."""
-    key = (board.key, board.mountain, show_coords)
-    found = _GROUNDS.get(key)
-    if found is None:
-        pic = Svg(1.0, 1.0)
-        _ground(pic, board, sorted(set(board.biome)), show_coords, None)
-        if len(_GROUNDS) > 64:      # a bound on memory: start the table again
-            _GROUNDS.clear()
-        found = _GROUNDS[key] = ("".join(pic.items), pic.smallest_text)
-    return found
-
-
-def _ground(pic: Svg, board: Board, biomes: Sequence[str], show_coords: bool,
-            state: Any) -> None:
-    """The spaces with their labels, the Sacred Mountain and the tile borders; ``state`` is
-    given when Storms wash the covered tiles."""
-    stormy = state is not None
-    # spaces
-    for i, cell in enumerate(board.cells):
-        fill = WATER if board.terrain[i] == "water" else biome_colour(biomes, board.biome[i])
-        pic.hexagon(cell, SIZE, fill=fill, stroke="#ffffff", stroke_width=1.0,
-                    title=f"{cell} {board.biome[i]} {board.terrain[i]}",
-                    data_cell=f"{cell[0]},{cell[1]}")   # a click on it names the space
-        if stormy and board.terrain[i] == "land":
-            _storm_wash(pic, state, i, biomes)
-        x, y = hexgrid.to_pixel(cell, SIZE)
-        if board.terrain[i] == "land":
-            pic.text(x, y - SIZE * 0.55, board.biome[i][:2], size=8, fill="#333333")
-        if show_coords:
-            pic.text(x, y + SIZE * 0.62, f"{cell[0]},{cell[1]}", size=8, fill="#222222")
-        if board.blessing_marked[i]:
-            pic.circle(x, y - SIZE * 0.5, 2.2, fill="#ffffff", stroke="none")
+@lru_cache(maxsize=64)
+def _drawn(board: Board, part: str, show_coords: bool) -> tuple[str, float]:
+    """A part of the picture that depends on the board alone, drawn once per board: its
+    ``"spaces"`` or its Sacred Mountain and tile borders (``"mountain"``), as an SVG
+    fragment and the smallest font size in it (for :meth:`Svg.raw`)."""
+    pic = Svg(0, 0)
+    if part == "spaces":
+        biomes = sorted(set(board.biome))
+        for i, cell in enumerate(board.cells):
+            _space(pic, board, biomes, i, cell, show_coords)
+        return "".join(pic.items), pic.smallest_text
     for cell in board.mountain:
         pic.hexagon(cell, SIZE, fill=MOUNTAIN, stroke="#8a8a8a", stroke_width=0.8,
                     title="Sacred Mountain")
@@ -185,13 +180,13 @@ def _ground(pic: Svg, board: Board, biomes: Sequence[str], show_coords: bool,
         cx, cy = hexgrid.to_pixel((0, 0), SIZE)
         pic.polygon([(cx - 14, cy + 8), (cx, cy - 14), (cx + 14, cy + 8)], fill="#6f6f6f")
         pic.text(cx, cy + 16, "Sacred Mountain", size=8, fill="#111111")
-    # tile borders
     for i, cell in enumerate(board.cells):
         for n in hexgrid.neighbours(cell):
             j = board.index.get(n)
             if j is None or board.tile_of[j] != board.tile_of[i]:
                 (x1, y1), (x2, y2) = _edge(cell, n)
                 pic.line(x1, y1, x2, y2, stroke="#5a4a3a", stroke_width=1.8, stroke_linecap="round")
+    return "".join(pic.items), pic.smallest_text
 
 
 # A Tree's outline by level, relative to the space's centre: one tier per level (a level-1

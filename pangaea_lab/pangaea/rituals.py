@@ -66,10 +66,19 @@ class Position:
         """True if a Land Ritual path may pass space ``i`` (a Tree, a Spirit or Chelon)."""
         return i == self.chelon or self.trees[i] != NOBODY or self.spirit_at[i] != NOBODY
 
+    def __hash__(self) -> int:
+        # kept: a position is a key of the listing caches, looked up several times
+        got = self.__dict__.get("_hash")
+        if got is None:
+            got = hash((self.board, self.trees, self.spirit_at, self.chelon, self.protected))
+            object.__setattr__(self, "_hash", got)
+        return got
+
     @cached_property
     def _connecting(self) -> "_RitualGraph":
-        return _ritual_graph(self.board, tuple(i for i in range(len(self.board))
-                                               if self.connects(i)))
+        chelon, at = self.chelon, self.spirit_at
+        return _ritual_graph(self.board, tuple([
+            i for i, t in enumerate(self.trees) if t != NOBODY or at[i] != NOBODY or i == chelon]))
 
     @property
     def ritual_graph(self) -> nx.DiGraph:
@@ -83,36 +92,82 @@ class Position:
         return self._connecting.distances(source)
 
 
+def _restricted_graph(board: Board, nodes: tuple[int, ...] | frozenset[int]) -> nx.DiGraph:
+    """The board's graph (``space_graph``) without the spaces that do not connect, made
+    directly from the board's neighbours: the same nodes and edges as its subgraph, and
+    quicker to build and search than a copied subgraph view."""
+    keep = set(nodes)
+    graph = nx.DiGraph()
+    graph.add_nodes_from(nodes)
+    graph.add_edges_from((i, j) for i in nodes for j in board.neighbours[i] if j in keep)
+    return graph
+
+
+class _LiveGraph:
+    """One restricted graph of a board that is changed, space by space, to whichever set of
+    connecting spaces distances are asked for next (a Tree grown or a Spirit moved changes
+    one or two spaces): the searches run on it, so a restricted graph is not built again for
+    each new set.  Between two changes it has exactly the nodes and edges of
+    :func:`_restricted_graph` on the set it holds."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.graph = nx.DiGraph()
+        self.nodes: frozenset[int] = frozenset()
+
+    def holding(self, keep: frozenset[int]) -> nx.DiGraph:
+        """The graph, changed to hold exactly the spaces ``keep``."""
+        if keep != self.nodes:
+            graph = self.graph
+            graph.remove_nodes_from(self.nodes - keep)
+            near = self.board.neighbours
+            for i in sorted(keep - self.nodes):
+                graph.add_node(i)
+                for j in near[i]:      # the board's adjacency goes both ways
+                    if j in keep:
+                        graph.add_edge(i, j)
+                        graph.add_edge(j, i)
+            self.nodes = keep
+        return self.graph
+
+
+@lru_cache(maxsize=64)
+def _live_graph(board: Board) -> _LiveGraph:
+    return _LiveGraph(board)
+
+
 class _RitualGraph:
     """The board's graph restricted to a set of connecting spaces, and the distances found
     on it so far.  Positions that differ only in who holds the spaces, or in Seeds, share it
-    (see :func:`_ritual_graph`), so a Tree's distances are found once for many listings."""
+    (see :func:`_ritual_graph`), so a Tree's distances are found once for many listings.
+    The distances are networkx's shortest path lengths, searched on the board's live
+    restricted graph (:class:`_LiveGraph`) set to these spaces."""
 
     def __init__(self, board: Board, nodes: tuple[int, ...]) -> None:
         self.board = board
-        # the board's graph (``space_graph``) without the spaces that do not connect, made
-        # directly from the board's neighbours: the same nodes and edges as its subgraph, and
-        # quicker to build and search than a copied subgraph view
-        keep = set(nodes)
-        self.graph = nx.DiGraph()
-        self.graph.add_nodes_from(nodes)
-        self.graph.add_edges_from((i, j) for i in nodes for j in board.neighbours[i] if j in keep)
+        self.nodes = nodes
+        self.keep = frozenset(nodes)
         self.found: dict[int, dict[int, int]] = {}
+
+    @cached_property
+    def graph(self) -> nx.DiGraph:
+        return _restricted_graph(self.board, self.nodes)
 
     def distances(self, source: int) -> dict[int, int]:
         got = self.found.get(source)
         if got is None:
-            graph = self.graph
-            if source not in graph:   # a start that does not connect itself
-                graph = self.board.space_graph.subgraph([*graph, source])
+            if source in self.keep:
+                graph = _live_graph(self.board).holding(self.keep)
+            else:   # a start that does not connect itself
+                graph = self.board.space_graph.subgraph([*self.nodes, source])
             got = self.found[source] = nx.single_source_shortest_path_length(graph, source)
         return got
 
 
-@lru_cache(maxsize=128)   # about 50 KiB each
+@lru_cache(maxsize=512)
 def _ritual_graph(board: Board, nodes: tuple[int, ...]) -> _RitualGraph:
-    """The restricted graph for these connecting spaces (what depends only on the board and
-    which spaces connect is made once)."""
+    """The connecting spaces and the distances found among them (what depends only on the
+    board and which spaces connect is worked out once)."""
     return _RitualGraph(board, nodes)
 
 
@@ -301,20 +356,28 @@ def score_path(pos: Position, path: Sequence[int], player: int) -> tuple[int, tu
 
 def endpoints(pos: Position, player: int, card: LandCard) -> list[tuple[int, int]]:
     """Pairs (start, end) of the player's Trees on the card's two biomes, each pair once."""
-    board = pos.board
     first, second = card.biomes
-    mine = [i for i in board.land if pos.trees[i] == player]
-    pairs = []
-    for a in mine:
-        if board.biome[a] != first:
-            continue
-        for b in mine:
-            if b == a or board.biome[b] != second:
-                continue
-            if first == second and b < a:
-                continue
-            pairs.append((a, b))
-    return pairs
+    mine = _trees_by_biome(pos, player)
+    starts, ends = mine.get(first, ()), mine.get(second, ())
+    if first == second:
+        return [(a, b) for a in starts for b in ends if b > a]
+    return [(a, b) for a in starts for b in ends]
+
+
+def _trees_by_biome(pos: Position, player: int) -> dict[str, list[int]]:
+    """The player's Trees (land spaces in board order) by biome, kept with the position."""
+    kept = pos.__dict__.get("_mine")
+    if kept is None:
+        kept = {}
+        object.__setattr__(pos, "_mine", kept)
+    got = kept.get(player)
+    if got is None:
+        got = kept[player] = {}
+        biome, trees = pos.board.biome, pos.trees
+        for i in pos.board.land:
+            if trees[i] == player:
+                got.setdefault(biome[i], []).append(i)
+    return got
 
 
 def _option(pos: Position, player: int, card: LandCard, path: Sequence[int]) -> RitualOption:
@@ -410,7 +473,13 @@ def listed_options(pos: Position, player: int, card: LandCard) -> list[RitualOpt
     more, one path for each score they can give (the best among them), so the list stays
     short while every score, the best included, is on it.  Any other shortest path between
     them is still legal to play."""
-    return list(_listed(pos, pos.board.biome, player, card))
+    return list(listed_tuple(pos, player, card))
+
+
+def listed_tuple(pos: Position, player: int, card: LandCard) -> tuple[RitualOption, ...]:
+    """:func:`listed_options` as the tuple kept for this position, player and card (shared:
+    not to be changed)."""
+    return _listed(pos, pos.board.biome, player, card)
 
 
 @lru_cache(maxsize=2048)
@@ -423,12 +492,57 @@ def _listed(pos: Position, biomes: tuple[str, ...], player: int,
     # found here instead of worked out again
     options: list[RitualOption] = []
     for a, b in endpoints(pos, player, card):
-        if count_shortest_paths(pos, a, b) <= LIST_LIMIT:
-            options += [_option(pos, player, card, path) for path in iter_shortest_paths(pos, a, b)]
+        paths = _few_shortest_paths(pos, a, b)
+        if paths is not None:
+            options += [_option(pos, player, card, path) for path in paths]
         else:
             options += [_option(pos, player, card, path)
                         for path in paths_by_score(pos, player, a, b).values()]
     return tuple(sorted(options, key=_order))
+
+
+def _few_shortest_paths(pos: Position, start: int, end: int) -> list[tuple[int, ...]] | None:
+    """Every shortest connection from ``start`` to ``end`` (as :func:`shortest_paths`, in
+    another order) when there are at most :data:`LIST_LIMIT` of them, else None.  Only the
+    distances from the start are needed: the spaces one step nearer the start than a space
+    on a shortest connection, next to it, are the ones before it on some shortest
+    connection, so going back from the end finds them all; the connections are counted
+    layer by layer first (as :func:`count_shortest_paths`) and listed only when they are
+    few."""
+    from_start = pos.distances(start)
+    length = from_start.get(end)
+    if length is None:
+        return []
+    if start == end:
+        return [(start,)]
+    near = pos.board.neighbours
+    before: dict[int, list[int]] = {}
+    layers = [[end]]
+    for d in range(length - 1, -1, -1):
+        layer: list[int] = []
+        for j in layers[-1]:
+            steps = before[j] = [i for i in near[j] if from_start.get(i) == d]
+            layer += [i for i in steps if i not in before and i not in layer]
+        layers.append(layer)
+    ways = {start: 1}
+    for layer in reversed(layers[:-1]):
+        for j in layer:
+            ways[j] = sum(ways[i] for i in before[j])
+    if ways[end] > LIST_LIMIT:
+        return None
+    out: list[tuple[int, ...]] = []
+    path = [end]
+
+    def walk(j: int) -> None:
+        for i in before[j]:
+            path.append(i)
+            if i == start:
+                out.append(tuple(reversed(path)))
+            else:
+                walk(i)
+            path.pop()
+    walk(end)
+    return out
 
 
 def checked_option(pos: Position, player: int, card: LandCard,

@@ -10,6 +10,7 @@ or doubled.  Rule sections are named as in the rulebook.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from itertools import combinations, product
 from typing import Any, Iterator
 
@@ -27,8 +28,8 @@ from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard, LandCard
 from .rituals import NOBODY, RitualOption, checked_option
 # rank_rituals and ritual_points are scoring; still importable from here as before
 from .scoring import payments, ritual_points  # noqa: F401
-from .state import (PLAYER_NAMES, GameState, Pending, PlayerState, draw_card, is_storm,
-                    market_slots, real_cards)
+from .state import (PLAYER_NAMES, GameState, Pending, PlayerState, draw_card, has_real_cards,
+                    is_storm, market_slots)
 from .variant import Variant
 from .variants import (DECISION_OWNER, VARIANTS, active, free_ritual, guardians,  # noqa: F401
                        rank_rituals, ritual_actions)
@@ -43,29 +44,63 @@ FLY, VIGOR, CALL, WILD = (BLESSING_KINDS.index(k) for k in
 # the working copy
 
 
+#: a player's fields held as lists in a working copy, and how each is copied
+_PLAYER_LISTS = {"hand": list, "weather": list, "blessings": list, "played": list,
+                 "favors": list, "chains": lambda v: [list(c) for c in v],
+                 "activated": list}
+
+
+class PlayerDraft(dict):
+    """One player of a :class:`Draft` as a dict: the counts copied at once, each list
+    (``hand``, ``weather`` ...) copied from the state when the action first reads it."""
+
+    def __init__(self, frozen: PlayerState) -> None:
+        super().__init__(trees=frozen.trees, seeds=frozen.seeds,
+                         creature_points=frozen.creature_points, land_points=frozen.land_points)
+        self.frozen = frozen
+
+    def __missing__(self, key: str) -> Any:
+        thaw = _PLAYER_LISTS.get(key)
+        if thaw is None:
+            raise KeyError(key)
+        value = self[key] = thaw(getattr(self.frozen, key))
+        return value
+
+    def freeze(self) -> PlayerState:
+        q = self.frozen
+        return PlayerState(
+            trees=self["trees"], seeds=self["seeds"],
+            hand=tuple(self["hand"]) if "hand" in self else q.hand,
+            weather=tuple(self["weather"]) if "weather" in self else q.weather,
+            blessings=tuple(self["blessings"]) if "blessings" in self else q.blessings,
+            creature_points=self["creature_points"], land_points=self["land_points"],
+            played=tuple(self["played"]) if "played" in self else q.played,
+            favors=tuple(self["favors"]) if "favors" in self else q.favors,
+            chains=(tuple(tuple(c) for c in self["chains"]) if "chains" in self
+                    else tuple(tuple(c) for c in q.chains)),
+            activated=(tuple(tuple(x) for x in self["activated"]) if "activated" in self
+                       else tuple(tuple(x) for x in q.activated)))
+
+
 class PlayerDrafts:
-    """The players of a :class:`Draft`: ``drafts[p]`` is player ``p`` as a dict of lists,
-    copied from the state when an action first touches that player; :meth:`freeze` gives
-    the players' tuple, untouched (or unchanged) players kept as they were."""
+    """The players of a :class:`Draft`: ``drafts[p]`` is player ``p`` as a dict of lists
+    (a :class:`PlayerDraft`), copied from the state when an action first touches that
+    player; :meth:`freeze` gives the players' tuple, untouched (or unchanged) players kept
+    as they were."""
 
     def __init__(self, players: tuple[PlayerState, ...]) -> None:
         self.frozen = players
-        self.open: dict[int, dict] = {}
+        self.open: dict[int, PlayerDraft] = {}
 
     def __len__(self) -> int:
         return len(self.frozen)
 
-    def __getitem__(self, p: int) -> dict:
+    def __getitem__(self, p: int) -> PlayerDraft:
         if p < 0:
             p += len(self.frozen)
         got = self.open.get(p)
         if got is None:
-            q = self.frozen[p]
-            got = self.open[p] = dict(
-                trees=q.trees, seeds=q.seeds, hand=list(q.hand), weather=list(q.weather),
-                blessings=list(q.blessings), creature_points=q.creature_points,
-                land_points=q.land_points, played=list(q.played), favors=list(q.favors),
-                chains=[list(c) for c in q.chains], activated=list(q.activated))
+            got = self.open[p] = PlayerDraft(self.frozen[p])
         return got
 
     def __iter__(self) -> Iterator[dict]:
@@ -76,13 +111,7 @@ class PlayerDrafts:
             return self.frozen
         out = list(self.frozen)
         for p, d in self.open.items():
-            new = PlayerState(trees=d["trees"], seeds=d["seeds"], hand=tuple(d["hand"]),
-                              weather=tuple(d["weather"]), blessings=tuple(d["blessings"]),
-                              creature_points=d["creature_points"],
-                              land_points=d["land_points"], played=tuple(d["played"]),
-                              favors=tuple(d["favors"]),
-                              chains=tuple(tuple(c) for c in d["chains"]),
-                              activated=tuple(tuple(x) for x in d["activated"]))
+            new = d.freeze()
             if new != out[p]:
                 out[p] = new
         return tuple(out)
@@ -195,10 +224,14 @@ class Draft(WorkingCopy):
         s = self.s
         for v in self.variants:
             v.before_freeze(self)   # e.g. returned Treetops: their owners choose the slots
-        counts = [self.trees.count(p) for p in range(s.num_players)]
+        # the Trees as the action left them (read without thawing them when it never did)
+        trees = self.__dict__.get("trees", s.trees)
+        counts = [trees.count(p) for p in range(s.num_players)]
         holder = scoring.most_trees_holder(counts, s.edition.most_trees_minimum)
+        # the waiting decisions, read without thawing them when the action did not touch them
+        waiting = self.__dict__.get("decisions", s.decisions)
         return super().freeze(players=self.players.freeze(), most_trees=holder,
-                              decisions=tuple(self.new_decisions + self.decisions),
+                              decisions=tuple(self.new_decisions) + tuple(waiting),
                               **{k: r for v in self.variants for k, r in v.freeze(self).items()},
                               **self.fields)
 
@@ -208,15 +241,17 @@ class Draft(WorkingCopy):
 
 
 def _empty_land(s: GameState) -> list[int]:
-    return [i for i in s.board.land if s.trees[i] == NOBODY and s.seeds[i] == NOBODY]
+    trees, seeds = s.trees, s.seeds
+    return [i for i in s.board.land if trees[i] == NOBODY and seeds[i] == NOBODY]
 
 
 def _expand_targets(s: GameState, player: int) -> list[int]:
     b = s.board
-    near = {j for i in b.land if s.trees[i] == player for j in b.neighbours[i]}
+    trees, seeds, terrain = s.trees, s.seeds, b.terrain
+    near = {j for i in b.land if trees[i] == player for j in b.neighbours[i]}
     pairs = set(_second_seed_spaces(s, player))
-    return sorted(j for j in near if b.terrain[j] == "land"
-                  and s.trees[j] == NOBODY and (s.seeds[j] == NOBODY or j in pairs))
+    return sorted([j for j in near if terrain[j] == "land"
+                   and trees[j] == NOBODY and (seeds[j] == NOBODY or j in pairs)])
 
 
 def _second_seed_spaces(s: GameState, player: int) -> list[int]:
@@ -244,9 +279,12 @@ def _free_actions(s: GameState, player: int) -> list[PangaeaAction]:
         if out is not None:
             break
     else:
-        out = [TakeBackSeed(b.cells[i]) for i in b.land if s.seeds[i] == player]
+        made, seeds = _made(b), s.seeds
+        take_back = made.take_back
+        out = [take_back[i] for i in b.land if seeds[i] == player]
         if ps.blessings[FLY] and ps.seeds:
-            out += [BlessFlyingSeed(b.cells[i]) for i in _empty_land(s)]
+            flying = made.bless_flying
+            out += [flying[i] for i in _empty_land(s)]
     if ps.blessings[VIGOR]:
         out += [BlessVigorousSeed(b.cells[i]) for i in b.land if s.seeds[i] != NOBODY]
     if s.most_trees == player and not s.exchange_used:
@@ -258,15 +296,16 @@ def _free_actions(s: GameState, player: int) -> list[PangaeaAction]:
     if ps.blessings[CALL]:
         out += [BlessCallAncient(a) for a in ANCIENTS if summonable(s, a, player)
                 or _calls_back(s, a) is not None]
-    done = {c for c, _ in ps.activated}
-    for card_id in ps.played:
-        if card_id in done:
-            continue
-        for a in favor_types(s, player, card_id):
-            if ps.favors[ANCIENTS.index(a)] and summonable(s, a, player):
-                out.append(ActivateFavor(card_id, a))
-    out += [ConvertFavor(g, t) for g, t in product(ANCIENTS, repeat=2)
-            if g != t and ps.favors[ANCIENTS.index(g)] >= 2 and t in s.favor_bag]
+    if any(ps.favors):   # a Favor Token to activate (or to convert) is held
+        done = {c for c, _ in ps.activated}
+        for card_id in ps.played:
+            if card_id in done:
+                continue
+            for a in favor_types(s, player, card_id):
+                if ps.favors[ANCIENTS.index(a)] and summonable(s, a, player):
+                    out.append(ActivateFavor(card_id, a))
+        out += [ConvertFavor(g, t) for g, t in product(ANCIENTS, repeat=2)
+                if g != t and ps.favors[ANCIENTS.index(g)] >= 2 and t in s.favor_bag]
     for v in variants:
         out += v.free_actions(s, player)
     return out
@@ -279,9 +318,9 @@ def _decision_actions(s: GameState, pend: Pending) -> list[PangaeaAction]:
         return owner.decision_actions(s, pend)
     if pend.kind == "draw":
         out: list[PangaeaAction] = [TakeMarketCard(c) for c in s.market if c is not None]
-        if real_cards(s.land_deck):
+        if has_real_cards(s.land_deck):
             out.append(DrawFromDeck("land"))
-        if real_cards(s.creature_deck):
+        if has_real_cards(s.creature_deck):
             out.append(DrawFromDeck("creature"))
         return out
     if pend.kind == "move":
@@ -372,10 +411,41 @@ def summonable(s: GameState, ancient: str, player: int) -> bool:
     here = s.ancients[ANCIENTS.index(ancient)]
     b = s.board
     if ancient == "Okuma":
-        return any(i != here for i in _empty_land(s))
+        trees, seeds = s.trees, s.seeds
+        return any(i != here and trees[i] == NOBODY and seeds[i] == NOBODY for i in b.land)
     if ancient == "Chelon":
         return any(i != here for i in b.water)
     return any(s.trees[i] != NOBODY and i != here for i in b.land)
+
+
+class _Made:
+    """The growth actions of one board's spaces, made once and listed again and again
+    (actions are values: a listed action equals one made afresh, label and all)."""
+
+    def __init__(self, board) -> None:
+        self.cells = cells = board.cells
+        self.flying = [FlyingSeed(c) for c in cells]
+        self.expand = [ExpandForest((c,)) for c in cells]
+        self.spirit = [SpiritGrowth(c) for c in cells]
+        self.take_back = [TakeBackSeed(c) for c in cells]
+        self.bless_flying = [BlessFlyingSeed(c) for c in cells]
+        self.pairs: dict[int, ExpandForest] = {}
+
+    def expand_pairs(self, targets: list[int]) -> list[ExpandForest]:
+        """Expand Forest with two Seeds on each pair of ``targets``, in their order."""
+        pairs, cells, n = self.pairs, self.cells, len(self.cells)
+        out = []
+        for i, j in combinations(targets, 2):
+            got = pairs.get(i * n + j)
+            if got is None:
+                got = pairs[i * n + j] = ExpandForest((cells[i], cells[j]))
+            out.append(got)
+        return out
+
+
+@lru_cache(maxsize=64)
+def _made(board) -> _Made:
+    return _Made(board)
 
 
 def legal_actions(s: GameState) -> list[PangaeaAction]:
@@ -395,17 +465,21 @@ def legal_actions(s: GameState) -> list[PangaeaAction]:
             seeds = v.seed_actions(s, p)
             if seeds is not None:
                 break
+        made = _made(b)
         if seeds is not None:
             out += seeds
         elif ps.seeds:
-            out += [FlyingSeed(b.cells[i]) for i in _empty_land(s) + _second_seed_spaces(s, p)]
+            flying = made.flying
+            out += [flying[i] for i in _empty_land(s) + _second_seed_spaces(s, p)]
             targets = _expand_targets(s, p)
-            out += [ExpandForest((b.cells[i],)) for i in targets]
+            expand = made.expand
+            out += [expand[i] for i in targets]
             if ps.seeds >= 2:
-                out += [ExpandForest((b.cells[i], b.cells[j])) for i, j in combinations(targets, 2)]
+                out += made.expand_pairs(targets)
         for v in variants:
             out += v.main_actions(s, p)
-        out += [SpiritGrowth(b.cells[i]) for i in _spirit_targets(s, p)]
+        spirit = made.spirit
+        out += [spirit[i] for i in _spirit_targets(s, p)]
         out += ritual_actions(s, p)
         if guardians(s):
             out += [SummonAncient(a) for a in ANCIENTS if summonable(s, a, p)]
@@ -576,8 +650,8 @@ def _after(s: GameState) -> GameState:
             if ps.points >= summit:
                 return replace(s, end_triggered=True,
                                end_reason=f"{PLAYER_NAMES[p]} reached the top of the Sacred Mountain")
-        if (not real_cards(s.land_deck) and not real_cards(s.creature_deck)
-                and not any(s.market) and not any(ps.hand for ps in s.players)):
+        if (not any(s.market) and not any(ps.hand for ps in s.players)
+                and not has_real_cards(s.land_deck) and not has_real_cards(s.creature_deck)):
             return replace(s, end_triggered=True,
                            end_reason="no Ritual Card is left (assumption 'cards-exhausted')")
     return s
@@ -730,7 +804,7 @@ def _take_card(s: GameState, d: Draft, card_id: str, from_market: bool) -> None:
     if s.phase == "final":
         d.fields["final_ritual_done"] = True
     elif not from_market and (any(c is not None for c in d.market)
-                              or real_cards(s.land_deck) or real_cards(s.creature_deck)):
+                              or has_real_cards(s.land_deck) or has_real_cards(s.creature_deck)):
         d.push(Pending("draw", p))
 
 
@@ -844,7 +918,7 @@ def _do_draw(s: GameState, d: Draft, a: DrawFromDeck) -> None:
     deck = {"land": d.land_deck, "creature": d.creature_deck}.get(a.deck)
     if deck is None:
         raise s.reject("Draw from the 'land' or the 'creature' deck.", rule="Step 3: Draw New Card")
-    if not real_cards(deck):
+    if not has_real_cards(deck):
         raise s.reject(f"The {a.deck} deck is empty.", rule="Step 3: Draw New Card",
                        like=DrawFromDeck)
     d.players[s.pending.player]["hand"].append(draw_card(deck))   # never a Storm

@@ -23,7 +23,7 @@ from typing import Any, Callable, Iterator, Sequence
 from ..core.protocol import ScoreBreakdown
 from .actions import PangaeaAction, PlayCreature, PlayLand
 from .edition import BLESSING_KINDS, CreatureCard, LandCard
-from .rituals import RitualOption, checked_option, listed_options
+from .rituals import Position, RitualOption, checked_option, listed_options, listed_tuple
 
 WILD = BLESSING_KINDS.index("Wild Weather")
 
@@ -53,10 +53,12 @@ def most_trees_holder(tree_counts: Sequence[int], minimum: int) -> int:
     return list(tree_counts).index(best)
 
 
+@lru_cache(maxsize=4096)
 def breakdown(player: int, creature: int, land: int, most_trees: int,
               final: bool, board: int | None = None) -> ScoreBreakdown:
     """A player's points by category; the Most Trees bonus (and in Wild Woods the free slots
-    of the Player Board) count only in the final scoring."""
+    of the Player Board) count only in the final scoring.  The same points give the same
+    breakdown (a value, made once and shared)."""
     cats = [("Creature Rituals", creature), ("Land Rituals", land)]
     if final:
         cats.append(("Most Trees", most_trees))
@@ -85,9 +87,11 @@ def scores(s: Any, board_points: Callable[[Any, int], int | None] | None = None
     replace the race altogether)."""
     final = s.is_over
     bonus = s.edition.most_trees_bonus
-    return [breakdown(p, ps.creature_points, ps.land_points,
-                      bonus if s.most_trees == p else 0, final,
-                      board_points(s, p) if board_points is not None else None)
+    # a Player Board counts only in the final scoring: asked for only then
+    boards = board_points if final else None
+    most = s.most_trees
+    return [breakdown(p, ps.creature_points, ps.land_points, bonus if most == p else 0, final,
+                      boards(s, p) if boards is not None else None)
             for p, ps in enumerate(s.players)]
 
 
@@ -114,11 +118,11 @@ def payments(card: CreatureCard, have: tuple[int, ...], wild_blessings: int,
     size = card.size
     ranges = [range(0, min(have[k], need[k] + card.wild) + 1) for k in range(len(biomes))]
     for tokens in product(*ranges):
-        extra = sum(max(0, t - n) for t, n in zip(tokens, need))
-        if extra > card.wild:
-            continue
         used_wild = size - sum(tokens)
         if used_wild < 0 or used_wild > wild_blessings:
+            continue
+        extra = sum([t - n for t, n in zip(tokens, need) if t > n])
+        if extra > card.wild:
             continue
         yield tuple((b, t) for b, t in zip(biomes, tokens) if t), used_wild
 
@@ -140,19 +144,31 @@ def ritual_actions(s: Any, player: int,
     sources = [(c, False) for c in ps.hand] + [(c, True) for c in s.market if c is not None]
     for card_id, from_market in sources:
         card = s.card(card_id)
-        where = "market" if from_market else "hand"
         if isinstance(card, CreatureCard):
             gratis = free(s, card)
             out += _creature_actions(card_id, card, from_market, gratis,
                                      () if gratis else ps.weather,
                                      0 if gratis else ps.blessings[WILD], s.edition.biomes)
         else:
-            for opt in listed_options(pos, player, card):
-                a = PlayLand(card_id, from_market, opt.path)
-                via = " ".join(str(c) for c in opt.path[1:-1])
-                out.append(replace(a, label=f"{card.title} from {where}: {opt.start}→{opt.end}"
-                                   + (f" via {via}" if via else "") + f", {opt.points} points"))
+            out += _land_actions(pos, pos.board.biome, player, card_id, card, from_market)
     return out
+
+
+@lru_cache(maxsize=4096)
+def _land_actions(pos: Position, biomes: tuple[str, ...], player: int, card_id: str,
+                  card: LandCard, from_market: bool) -> tuple[PlayLand, ...]:
+    """The Land Rituals of one card along each listed path, labelled for the action menu;
+    kept like the listing itself (per position, biomes, player and card: see
+    :func:`~.rituals.listed_tuple`), so the same position gives the same actions without
+    labelling them again (actions are values, shared safely)."""
+    where = "market" if from_market else "hand"
+    out = []
+    for opt in listed_tuple(pos, player, card):
+        via = " ".join([str(c) for c in opt.path[1:-1]])
+        out.append(PlayLand(card_id, from_market, opt.path,
+                            label=f"{card.title} from {where}: {opt.start}→{opt.end}"
+                            + (f" via {via}" if via else "") + f", {opt.points} points"))
+    return tuple(out)
 
 
 @lru_cache(maxsize=4096)

@@ -56,6 +56,11 @@ def real_cards(deck) -> int:
     return sum(1 for c in deck if not is_storm(c))
 
 
+def has_real_cards(deck) -> bool:
+    """A deck holds a Ritual card (``real_cards(deck) > 0``, found at its first one)."""
+    return any(not is_storm(c) for c in deck)
+
+
 def draw_card(deck: list[str]) -> str | None:
     """A Hand Ritual from a deck: the first card that is not a Storm (a Storm on top stays
     there; assumption 'ww-storm-no-spirit')."""
@@ -344,7 +349,15 @@ class GameState(BaseState):
     @property
     def position(self) -> Position:
         """Trees and Spirits as a :class:`~.rituals.Position`, for Land Ritual questions (in
-        Wild Woods, tiles covered by a Storm count as the Storm's weather)."""
+        Wild Woods, tiles covered by a Storm count as the Storm's weather); made once per
+        state (kept, like the legal actions, outside the state's fields)."""
+        got = self.__dict__.get("_position")
+        if got is None:
+            got = self._make_position()
+            object.__setattr__(self, "_position", got)
+        return got
+
+    def _make_position(self) -> Position:
         at = [NOBODY] * len(self.board)
         for p, i in enumerate(self.spirits):
             if i != NOBODY:

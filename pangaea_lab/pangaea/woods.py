@@ -27,6 +27,7 @@ from typing import Any, TYPE_CHECKING
 import networkx as nx
 
 from ..core.errors import IllegalAction, InvalidSetup
+from ..core.hexgrid import Hex
 from ..core.validate import require
 from ..core.rng import make_rng
 from .actions import (AddTreetop, BlessFlyingSeed, BlessForesight, BlessStrongCanopy,
@@ -70,6 +71,12 @@ def majority(stack) -> int:
 
 def needed(stack, p: int) -> int:
     """Seeds ``p`` must add to a space to hold the strict majority there (at least 1)."""
+    return _needed(tuple(stack), p)
+
+
+@lru_cache(maxsize=4096)
+def _needed(stack: tuple[int, ...], p: int) -> int:
+    # the same stack always needs the same: worked out once
     others = max((n for q, n in enumerate(stack) if q != p), default=0)
     return max(1, others - stack[p] + 1)
 
@@ -110,9 +117,14 @@ def flying_need(s: GameState, p: int, i: int) -> int:
 
 def may_take_back(s: GameState, p: int, i: int) -> bool:
     """Taking a Seed back must not leave a tie between two colours (assumption 'ww-take-back')."""
-    stack = list(s.woods.seed_stacks[i])
-    if stack[p] == 0:
-        return False
+    stack = s.woods.seed_stacks[i]
+    return stack[p] != 0 and _untied_without_one(stack, p)
+
+
+@lru_cache(maxsize=4096)
+def _untied_without_one(stack: tuple[int, ...], p: int) -> bool:
+    """No tie between two colours once one of ``p``'s Seeds leaves the stack."""
+    stack = list(stack)
     stack[p] -= 1
     best = max(stack)
     return best == 0 or stack.count(best) == 1
@@ -504,30 +516,55 @@ def take_weather(d: "Draft", player: int, i: int, grow: bool) -> None:
 
 
 class WoodsDraft:
-    """A mutable copy of the Wild Woods record, frozen back with the rest of a Draft."""
+    """A mutable copy of the Wild Woods record, frozen back with the rest of a Draft.  The
+    Treetops, Seed stacks, Player Boards and Storm discard are copied into lists when the
+    action first reads them, and kept as they were otherwise."""
+
+    #: the record's fields copied on first reading: attribute -> (field, thaw, freeze)
+    LAZY = {
+        "treetops": ("treetops", list, tuple),
+        "stacks": ("seed_stacks", lambda v: [list(x) for x in v],
+                   lambda v: tuple(tuple(x) for x in v)),
+        "boards": ("player_boards",
+                   lambda v: [dict(slots=list(b.slots), blessings=list(b.blessings),
+                                   unlocked=list(b.unlocked), given_up=b.given_up, owed=b.owed)
+                              for b in v],
+                   lambda v: tuple(PlayerBoard(tuple(b["slots"]), tuple(b["blessings"]),
+                                               tuple(b["unlocked"]), b["given_up"], b["owed"])
+                                   for b in v)),
+        "storm_discard": ("storm_discard", list, tuple),
+    }
 
     def __init__(self, s: WoodsRecord) -> None:
         self.record = s
-        self.treetops = list(s.treetops)
-        self.stacks = [list(x) for x in s.seed_stacks]
-        self.boards = [dict(slots=list(b.slots), blessings=list(b.blessings),
-                            unlocked=list(b.unlocked), given_up=b.given_up, owed=b.owed)
-                       for b in s.player_boards]
         self.storm_tiles = {t: (w, n) for t, w, n in s.storm_tiles}
-        self.storm_discard = list(s.storm_discard)
         self.grown_tall = s.grown_tall
         self.to_return: dict[int, int] = {}
 
+    def __getattr__(self, name: str) -> Any:
+        # called only for an attribute not set yet: a part of the record read the first time
+        lazy = WoodsDraft.LAZY.get(name)
+        if lazy is None or "record" not in self.__dict__:
+            raise AttributeError(f"WoodsDraft has no attribute {name!r}")
+        field, thaw, _ = lazy
+        value = self.__dict__[name] = thaw(getattr(self.record, field))
+        return value
+
     def frozen(self) -> WoodsRecord:
-        new = replace(
-            self.record, treetops=tuple(self.treetops),
-            seed_stacks=tuple(tuple(x) for x in self.stacks),
-            player_boards=tuple(PlayerBoard(tuple(b["slots"]), tuple(b["blessings"]),
-                                            tuple(b["unlocked"]), b["given_up"], b["owed"])
-                                for b in self.boards),
-            storm_tiles=tuple((t, w, n) for t, (w, n) in sorted(self.storm_tiles.items())),
-            storm_discard=tuple(self.storm_discard), grown_tall=self.grown_tall)
-        return self.record if new == self.record else new
+        record = self.record
+        mine = self.__dict__
+        changes: dict[str, Any] = {}
+        for name, (field, _, freeze) in WoodsDraft.LAZY.items():
+            if name in mine:
+                value = freeze(mine[name])
+                if value != getattr(record, field):
+                    changes[field] = value
+        tiles = tuple((t, w, n) for t, (w, n) in sorted(self.storm_tiles.items()))
+        if tiles != record.storm_tiles:
+            changes["storm_tiles"] = tiles
+        if self.grown_tall != record.grown_tall:
+            changes["grown_tall"] = self.grown_tall
+        return replace(record, **changes) if changes else record
 
 
 def give_up_seed(d: "Draft", p: int) -> None:
@@ -540,6 +577,8 @@ def give_up_seed(d: "Draft", p: int) -> None:
 
 def settle(d: "Draft") -> None:
     """Seeds owed to the box leave the supply as soon as there is one."""
+    if "boards" not in d.ww.__dict__ and not any(b.owed for b in d.ww.record.player_boards):
+        return   # nothing owed (the boards as the state had them: not copied to find out)
     for p, pb in enumerate(d.ww.boards):
         while pb["owed"] and d.players[p]["seeds"] > 0:
             d.players[p]["seeds"] -= 1
@@ -736,6 +775,12 @@ def check_flying_seed(s: GameState, a, i: int, p: int, rule: str) -> None:
                        rule="Seed Competition", like=type(a))
 
 
+@lru_cache(maxsize=4096)
+def _flying_seed(cell: Hex) -> FlyingSeed:
+    """One Flying Seed on a space (a value: made once, listed again and again)."""
+    return FlyingSeed(cell)
+
+
 def seed_actions(s: GameState, p: int) -> list[PangaeaAction]:
     """Wild Woods Flying Seed (on any space without a Tree where the Seeds then hold the strict
     majority; when one Seed is not enough, the turn's second action and Flying Seed Blessings
@@ -747,12 +792,13 @@ def seed_actions(s: GameState, p: int) -> list[PangaeaAction]:
     if not ps.seeds:
         return out
     left = 2 - s.actions_taken
+    trees, stacks = s.trees, s.woods.seed_stacks
     for i in b.land:
-        if s.trees[i] != NOBODY:
+        if trees[i] != NOBODY:
             continue
-        need = flying_need(s, p, i)
+        need = _needed(stacks[i], p)   # flying_need
         if need == 1:
-            out.append(FlyingSeed(b.cells[i]))
+            out.append(_flying_seed(b.cells[i]))
         elif need <= ps.seeds:
             for actions in range(1, min(left, need) + 1):
                 if need - actions <= ps.blessings[FLY]:
@@ -766,8 +812,9 @@ def seed_free_actions(s: GameState, p: int) -> list[PangaeaAction]:
     win a space), then Strong Canopy and Foresight."""
     ps = s.players[p]
     b = s.board
-    out: list[PangaeaAction] = [TakeBackSeed(b.cells[i]) for i in b.land
-                                if may_take_back(s, p, i)]
+    stacks = s.woods.seed_stacks
+    out: list[PangaeaAction] = [TakeBackSeed(b.cells[i]) for i in b.land   # may_take_back
+                                if stacks[i][p] and _untied_without_one(stacks[i], p)]
     if ps.blessings[FLY] and ps.seeds:
         for i in b.land:
             need = flying_need(s, p, i) if s.trees[i] == NOBODY else 0

@@ -11,7 +11,7 @@ from pangaea_lab.pangaea import render
 
 
 def _fresh(state, **kw) -> str:
-    render._GROUNDS.clear()
+    render._drawn.cache_clear()
     return render.board_svg(state, **kw)
 
 
@@ -35,7 +35,7 @@ def test_the_ground_of_one_board_is_not_used_for_another():
     a = pangaea.new_game(players=2, seed=1)
     b = pangaea.new_game(players=2, seed=2)
     assert a.board != b.board
-    render._GROUNDS.clear()
+    render._drawn.cache_clear()
     first = a.to_svg()
     assert b.to_svg() == _fresh(b)
     assert a.to_svg() == first

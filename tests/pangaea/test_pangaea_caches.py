@@ -1,0 +1,274 @@
+"""The values The Dawn of Pangaea keeps to go faster agree with working everything out
+afresh: the continent laid with kept counts against the plain search over every spot, the
+Land Ritual distances searched on the board's one changing restricted graph against networkx
+on a subgraph made for the position, the kept Land Ritual listings and labelled actions
+against listings made again, a state's kept position against a new one."""
+
+import random
+from functools import partial
+
+import networkx as nx
+import pytest
+
+from pangaea_lab import pangaea
+from pangaea_lab.core import hexgrid
+from pangaea_lab.core.rng import make_rng
+from pangaea_lab.core.testing import seeded_positions
+from pangaea_lab.pangaea import board as board_module, coop, rituals, rules, scoring, woods
+from pangaea_lab.pangaea.actions import (BlessFlyingSeed, ExpandForest, FlyingSeed, PlayLand,
+                                         SpiritGrowth, TakeBackSeed)
+from pangaea_lab.pangaea.board import Tile, _tile_cells
+from pangaea_lab.pangaea.edition import LandCard, tiles_per_player, woods_data
+
+MODES = {"full": {}, "coop": {"mode": "coop"}, "woods": {"wild_woods": True}}
+
+
+def positions(mode: str, seeds=range(2), every: int = 3):
+    new_game = partial(pangaea.new_game, **MODES[mode])
+    players = (2,) if mode == "coop" else (3, 4)
+    return seeded_positions(new_game, seeds=seeds, players=players, every=every)
+
+
+# ----- the continent ------------------------------------------------------------------------
+
+
+def lay_tiles_plainly(ed, biomes, rng):
+    """Every tile tried at every rotation and every offset putting one of its hexes on the
+    frontier, counted afresh for each tile: the snuggest spots, the first met of equal ones
+    kept once, one chosen at random."""
+    mountain = set(hexgrid.spiral((0, 0), ed.mountain_radius))
+    taken = set()
+    shape = list(ed.land_shape) + list(ed.water_shape)
+    tiles = []
+    for index, biome in enumerate(biomes):
+        blocked = mountain | taken
+        frontier = sorted({n for c in blocked for n in hexgrid.neighbours(c)} - blocked)
+        seen, best, best_score = set(), [], -1
+        for rotation in range(6):
+            rotated = [hexgrid.rotate(c, rotation) for c in shape]
+            offsets = dict.fromkeys(hexgrid.sub(a, c) for a in frontier for c in rotated)
+            for offset in offsets:
+                cells = frozenset(hexgrid.add(c, offset) for c in rotated)
+                if cells & blocked or cells in seen:
+                    continue
+                seen.add(cells)
+                touch_tiles = sum(1 for c in cells for n in hexgrid.neighbours(c) if n in taken)
+                if tiles and touch_tiles == 0:
+                    continue
+                score = touch_tiles + 2 * sum(1 for c in cells for n in hexgrid.neighbours(c)
+                                              if n in mountain)
+                if score > best_score:
+                    best, best_score = [], score
+                if score == best_score:
+                    best.append((rotation, offset))
+        rotation, offset = rng.choice(best)
+        land, water, blessing = _tile_cells(ed, rotation, offset)
+        tiles.append(Tile(index, biome, tuple(land), tuple(water), tuple(blessing)))
+        taken.update(land + water)
+    return tiles
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_continents_are_laid_as_by_the_plain_search(players):
+    ed = pangaea.load_edition()
+    if not ed.min_players <= players <= ed.max_players:
+        pytest.skip("not a player count of the edition")
+    for seed in [*range(12), "lesson"]:
+        biomes = [b for b, n in tiles_per_player(ed).items() for _ in range(n * players)]
+        rng = make_rng(seed, "continent")
+        rng.shuffle(biomes)
+        again = random.Random()
+        again.setstate(rng.getstate())
+        assert board_module._lay_tiles(ed, list(biomes), rng) == \
+            lay_tiles_plainly(ed, list(biomes), again), (players, seed)
+        assert rng.getstate() == again.getstate()   # the same draws
+
+
+# ----- Land Rituals -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_distances_on_the_changing_graph_are_networkx_distances_on_a_fresh_subgraph(mode):
+    checked = 0
+    for state in positions(mode):
+        pos = state.position
+        nodes = [i for i in range(len(pos.board)) if pos.connects(i)]
+        fresh = pos.board.space_graph.subgraph(nodes)
+        assert set(pos.ritual_graph.edges) == set(fresh.edges)
+        for source in nodes[::5] + [pos.board.land[0]]:
+            expected = nx.single_source_shortest_path_length(
+                fresh if source in nodes else pos.board.space_graph.subgraph(nodes + [source]),
+                source)
+            assert pos.distances(source) == expected
+            checked += 1
+    assert checked > 50
+
+
+def land_cards(state):
+    ids = [c for p in state.players for c in p.hand] + [c for c in state.market if c]
+    return [state.card(c) for c in ids if isinstance(state.card(c), LandCard)]
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_kept_listings_and_actions_are_made_again_alike(mode):
+    checked = 0
+    for state in positions(mode, every=5):
+        kept = state.position
+        assert kept is state.position
+        made = state._make_position()
+        assert made == kept and hash(made) == hash(kept)
+        for player in range(state.num_players):
+            for card in land_cards(state):
+                listed = rituals.listed_options(kept, player, card)
+                afresh = rituals._listed.__wrapped__(
+                    rituals.Position(made.board, made.trees, made.spirit_at, made.chelon,
+                                     made.protected), made.board.biome, player, card)
+                assert listed == list(afresh)
+                for from_market in (False, True):
+                    actions = scoring._land_actions(kept, kept.board.biome, player, card.id,
+                                                    card, from_market)
+                    again = scoring._land_actions.__wrapped__(made, made.board.biome, player,
+                                                              card.id, card, from_market)
+                    assert actions == again
+                    assert [a.label for a in actions] == [a.label for a in again]
+                    assert [a.path for a in actions] == [o.path for o in listed]
+                    assert all(type(a) is PlayLand for a in actions)
+                checked += 1
+    assert checked > 20
+
+
+def test_positions_on_a_stormy_board_keep_their_own_listing():
+    """A Wild Woods Storm changes a board's biomes only; the kept listings and actions know
+    the two boards apart."""
+    stormy = 0
+    for state in positions("woods", seeds=range(3), every=7):
+        if not state.woods.storm_tiles:
+            continue
+        stormy += 1
+        pos = state.position
+        plain = rituals.Position(state.board, pos.trees, pos.spirit_at, pos.chelon,
+                                 pos.protected)
+        for card in land_cards(state):
+            for player in range(state.num_players):
+                assert rituals.listed_options(plain, player, card) == list(
+                    rituals._listed.__wrapped__(plain, state.board.biome, player, card))
+                assert rituals.listed_options(pos, player, card) == list(
+                    rituals._listed.__wrapped__(pos, pos.board.biome, player, card))
+    assert stormy > 0
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_the_listing_finds_the_same_paths_and_pairs_as_the_plain_functions(mode):
+    checked = 0
+    for state in positions(mode, every=6):
+        pos = state.position
+        board = pos.board
+        for player in range(state.num_players):
+            mine = [i for i in board.land if pos.trees[i] == player]
+            for card in land_cards(state):
+                first, second = card.biomes
+                assert rituals.endpoints(pos, player, card) == [
+                    (a, b) for a in mine for b in mine if a != b and board.biome[a] == first
+                    and board.biome[b] == second and not (first == second and b < a)]
+            for a in mine:
+                for b in mine:
+                    few = rituals._few_shortest_paths(pos, a, b)
+                    count = rituals.count_shortest_paths(pos, a, b)
+                    if count > rituals.LIST_LIMIT:
+                        assert few is None
+                    else:
+                        assert sorted(few) == sorted(rituals.shortest_paths(pos, a, b))
+                        assert len(few) == count
+                    checked += 1
+    assert checked > 100
+
+
+def test_crowded_pairs_are_counted_past_the_limit():
+    spaces = {(q, r): ("land", "Sun") for q in range(7) for r in range(7)}
+    board = pangaea.custom_board(spaces)
+    pos = rituals.Position.build(board, {c: 0 for c in spaces})
+    assert rituals.count_shortest_paths(pos, board.index[(0, 0)], board.index[(6, 6)]) == 924
+    assert rituals._few_shortest_paths(pos, board.index[(0, 0)], board.index[(6, 6)]) is None
+    few = rituals._few_shortest_paths(pos, board.index[(0, 0)], board.index[(3, 3)])
+    assert sorted(few) == sorted(rituals.shortest_paths(pos, board.index[(0, 0)],
+                                                         board.index[(3, 3)]))
+    assert len(few) == 20
+
+
+def test_seed_competition_counts_kept_per_stack_agree_with_counting_again():
+    for state in positions("woods", every=4):
+        for i, stack in enumerate(state.woods.seed_stacks):
+            for p in range(state.num_players):
+                others = max((n for q, n in enumerate(stack) if q != p), default=0)
+                assert woods.needed(stack, p) == woods.needed(list(stack), p) == \
+                    max(1, others - stack[p] + 1)
+                after = list(stack)
+                after[p] -= 1
+                fair = stack[p] > 0 and (max(after) == 0 or after.count(max(after)) == 1)
+                assert woods.may_take_back(state, p, i) == fair
+
+
+def test_growth_actions_made_once_per_board_equal_new_ones():
+    from_rules = {"flying": FlyingSeed, "spirit": SpiritGrowth, "take_back": TakeBackSeed,
+                  "bless_flying": BlessFlyingSeed}
+    for state in positions("full", seeds=range(1), every=40):
+        board = state.board
+        made = rules._made(board)
+        for name, cls in from_rules.items():
+            got = getattr(made, name)
+            assert got == [cls(c) for c in board.cells]
+            assert all(type(a) is cls and a.label == "" for a in got)
+        assert made.expand == [ExpandForest((c,)) for c in board.cells]
+        targets = list(board.land[:9])
+        for _ in range(2):   # made, then found again
+            pairs = made.expand_pairs(targets)
+            assert pairs == [ExpandForest((board.cells[i], board.cells[j]))
+                             for k, i in enumerate(targets) for j in targets[k + 1:]]
+            assert all(a.label == "" for a in pairs)
+
+
+def test_a_player_copied_field_by_field_freezes_like_a_whole_copy():
+    for state in positions("full", seeds=range(1), every=25):
+        for q in state.players:
+            assert rules.PlayerDraft(q).freeze() == q
+            d = rules.PlayerDraft(q)
+            d["seeds"] += 1
+            d["weather"][0] += 2
+            d["hand"].append("x")
+            whole = dict(trees=q.trees, seeds=q.seeds + 1, hand=(*q.hand, "x"),
+                         weather=(q.weather[0] + 2, *q.weather[1:]), blessings=q.blessings,
+                         creature_points=q.creature_points, land_points=q.land_points,
+                         played=q.played, favors=q.favors, chains=q.chains,
+                         activated=q.activated)
+            assert d.freeze() == type(q)(**whole)
+            assert set(d) == {"trees", "seeds", "creature_points", "land_points", "weather",
+                              "hand"}   # the other lists were never copied
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_kept_score_breakdowns_equal_new_ones(mode):
+    for state in positions(mode, every=9):
+        final = state.is_over
+        for got, ps in zip(state.scores(), state.players):
+            if state.coop is not None:
+                continue   # the team's progress, not a breakdown
+            board = state.woods.player_boards[got.player].free_points(
+                woods_data(state.edition)) if state.woods and final else None
+            assert got == scoring.breakdown.__wrapped__(
+                got.player, ps.creature_points, ps.land_points,
+                state.edition.most_trees_bonus if state.most_trees == got.player else 0,
+                final, board)
+    for args in [(0, 3, 4, 2, False, None), (1, 3, 4, 2, True, 5), (2, 0, 0, 0, True, None)]:
+        assert scoring.breakdown(*args) == scoring.breakdown.__wrapped__(*args)
+        assert scoring.breakdown(*args).categories == scoring.breakdown.__wrapped__(*args).categories
+
+
+def test_kept_board_distances_are_networkx_distances_in_the_same_order():
+    for state in positions("coop", seeds=range(2), every=10):
+        board = state.board
+        for start in [state.coop.shadow, *board.land[::7]]:
+            got = coop.distances(board, start)
+            fresh = nx.single_source_shortest_path_length(board.space_graph, start)
+            assert got == fresh and list(got) == list(fresh)
+            got[start] = 99   # a copy: changing it changes nothing kept
+            assert coop.distances(board, start)[start] == 0
