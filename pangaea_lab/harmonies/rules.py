@@ -25,6 +25,7 @@ from .actions import ChooseSpirit, DiscardCard, EndTurn, PlaceCube, PlaceToken, 
     TakeTokens
 from .board import COLOURS, cell_index, cells, rules_data
 from .cards import all_cards, card
+from .game import SIDES
 from .habitats import BoardView, board_view
 from .state import GameState, PlayerArea, evolve, evolve_area
 
@@ -105,6 +106,20 @@ def _cubes() -> dict[int, int]:
     return {c: cd.cubes for c, cd in all_cards().items()}
 
 
+_CENTRAL = rules_data()["central_board"]
+#: card slots of a player, tokens per central space
+_SLOTS = _CENTRAL["card_slots"]
+_PER = _CENTRAL["tokens_per_space"]
+#: face-up cards by player count
+_ROW_SIZE = {n: _CENTRAL["face_up_cards"]["solo" if n == 1 else "multiplayer"]
+             for n in range(1, 5)}
+#: side -> colour -> ``PlaceToken`` for each board index; side -> card -> ``PlaceCube`` ...
+_TOKEN_TABLES = {side: {c: _token_actions(side, c) for c in COLOURS} for side in SIDES}
+_CUBE_TABLES: dict[str, dict[int, tuple[PlaceCube, ...]]] = {side: {} for side in SIDES}
+#: side -> cell -> board index
+_INDEX = {side: cell_index(side) for side in SIDES}
+
+
 def token_actions(side: str, view: BoardView, colour: str) -> tuple[PlaceToken, ...]:
     """Where a ``colour`` token may go on the board of ``view``, as actions."""
     return view.token_spots_in(colour, _token_actions(side, colour))
@@ -116,40 +131,43 @@ def cube_actions(side: str, view: BoardView, card_id: int) -> tuple[PlaceCube, .
 
 
 def legal_actions(state: GameState) -> list[Action]:
-    """Every action the current player may take now, in a stable order."""
-    found = state._cache.get("legal")
-    if found is None:
-        found = state._cache["legal"] = tuple(_legal_actions(state))
-    return list(found)
-
-
-def _legal_actions(state: GameState) -> list[Action]:
+    """Every action the current player may take now, in a stable order.  (The state keeps
+    the list it was given: see ``core.protocol.GameState.legal_actions``.)"""
     if state.over:
         return []
     area = state.areas[state.player]
     if area.spirit_offer:
         return [ChooseSpirit(s) for s in area.spirit_offer]
-    out: list[Action] = []
-    if not state.took_tokens:
-        out += [_take_tokens(i, t) for i, t in enumerate(state.central) if t]
     side = state.side
-    view = board_view(side, area)
     hand = state.hand
+    if not state.took_tokens:
+        out: list[Action] = [_take_tokens(i, t) for i, t in enumerate(state.central) if t]
+    else:
+        out = []
+    view = board_view(side, area)
     if hand:
         for colour in COLOURS:
             if colour in hand:
-                out += token_actions(side, view, colour)
-    open_cards = _unfinished(area)
+                out += view.token_spots_in(colour, _TOKEN_TABLES[side][colour])
+    open_cards = area.__dict__.get("_open")
+    if open_cards is None:
+        open_cards = _unfinished(area)
     may_take = not state.took_card and not state.discarded
-    if may_take and len(open_cards) < _card_slots():
+    if may_take and len(open_cards) < _SLOTS:
+        supply = state.cube_supply
         cubes = _cubes()
         out += [_take_card(c) for c in state.row
-                if (cubes[c] if c in cubes else card(c).cubes) <= state.cube_supply]
-    for c, _ in open_cards:
-        out += cube_actions(side, view, c)
-    if state.solo and may_take and state.deck:
+                if (cubes[c] if c in cubes else card(c).cubes) <= supply]
+    if open_cards:
+        tables = _CUBE_TABLES[side]
+        for c, _ in open_cards:
+            table = tables.get(c)
+            if table is None:
+                table = tables[c] = _cube_actions(side, c)
+            out += view.habitats_in(c, table)
+    if may_take and state.deck and len(state.areas) == 1:
         out += [_discard(c) for c in state.row]
-    if state.took_tokens and not hand:
+    if not hand and state.took_tokens:
         out.append(_END_TURN)
     return out
 
@@ -311,10 +329,17 @@ def place_token(state: GameState, action: PlaceToken) -> GameState:
     p = state.player
     areas = state.areas
     area = areas[p]
-    i = cell_index(state.side)[action.cell]
+    i = _INDEX[state.side][action.cell]
     stacks = area.stacks
     stacks = stacks[:i] + (stacks[i] + (colour,),) + stacks[i + 1:]
-    new = area_after(area, {"stacks": stacks}, token=i)
+    new = evolve_area(area, {"stacks": stacks})
+    kept = area.__dict__
+    view = kept.get("_view")
+    if view is not None and view.stacks is area.stacks and view.cubes is area.cubes:
+        new.__dict__["_view"] = view.with_token(i, stacks)
+    found = kept.get("_open")
+    if found is not None:
+        new.__dict__["_open"] = found
     return evolve(state, {"hand": hand[:k] + hand[k + 1:],
                           "areas": areas[:p] + (new,) + areas[p + 1:]})
 
@@ -356,12 +381,14 @@ def discard_card(state: GameState, action: DiscardCard) -> GameState:
 def end_turn(state: GameState, action: EndTurn | None = None) -> GameState:
     """Refill the central board and the card row, then check the end of the game
     ("End of the game": a refill the pouch cannot make, or 2 or fewer empty spaces)."""
-    per = rules_data()["central_board"]["tokens_per_space"]
+    per = _PER
     reason = state.end_reason
     over = False
     central, pouch = state.central, state.pouch
+    areas = state.areas
     changes: dict[str, Any] = {}
-    if state.solo:
+    solo = len(areas) == 1
+    if solo:
         changes["boxed_tokens"] = state.boxed_tokens + tuple(t for space in central
                                                              for t in space)
         need = per * len(central)
@@ -381,20 +408,24 @@ def end_turn(state: GameState, action: EndTurn | None = None) -> GameState:
                     reason = reason or "the pouch cannot refill the central board"
                 pouch = pouch[per:]
         refill = tuple(spaces)
-    _, row_size = setup_numbers(state.num_players)
-    missing = max(0, row_size - len(state.row))
+    row, deck = state.row, state.deck
+    missing = _ROW_SIZE[len(areas)] - len(row)
+    if missing > 0 and deck:
+        row, deck = row + deck[:missing], deck[missing:]
     p = state.player
-    area = state.areas[p]
+    area = areas[p]
     new = area_after(area, {"turns": area.turns + 1})
     if area.stacks.count(()) <= 2:      # empty spaces
         reason = reason or f"{state.player_name(p)} has 2 or fewer empty spaces"
-    nxt = (p + 1) % state.num_players
-    if reason and nxt == 0:
-        over = True  # the round is complete: everyone has had the same number of turns
-    changes.update(central=refill, pouch=pouch, row=state.row + state.deck[:missing],
-                   deck=state.deck[missing:], areas=_replace_at(state.areas, p, new),
-                   end_reason=reason, hand=(), took_tokens=False, took_card=False,
-                   discarded=False, player=0 if over else nxt, over=over)
+    nxt = p + 1
+    if nxt == len(areas):
+        nxt = 0
+        if reason:
+            over = True  # the round is complete: everyone has had the same number of turns
+    changes.update(central=refill, pouch=pouch, row=row, deck=deck,
+                   areas=areas[:p] + (new,) + areas[p + 1:], end_reason=reason, hand=(),
+                   took_tokens=False, took_card=False, discarded=False,
+                   player=0 if over else nxt, over=over)
     return evolve(state, changes)
 
 
