@@ -146,28 +146,70 @@ def habitat_indices(side: str, card_id: int, stacks: tuple[Stack, ...],
     return _fitting(layout, target, codes, cubes)
 
 
+_NOWHERE: frozenset[str] = frozenset()
+
+#: id(table) -> (table, one dict per 8 indices: byte -> the table's items at its set bits)
+_PICKS: dict[int, tuple[tuple, list[dict[int, tuple]]]] = {}
+
+
+def select(table: tuple, mask: int) -> tuple:
+    """``table[i]`` for each bit ``i`` set in ``mask``, in index order (made of ready pieces:
+    the items for each byte of the mask are worked out once per table and byte)."""
+    entry = _PICKS.get(id(table))
+    if entry is None or entry[0] is not table:
+        if len(_PICKS) > 256:   # tables are a side's ready-made actions: few, kept for good
+            _PICKS.clear()
+        entry = _PICKS[id(table)] = (table, [{} for _ in range(0, len(table), 8)])
+    out: tuple = ()
+    base = 0
+    for chunk in entry[1]:
+        b = mask & 255
+        if b:
+            part = chunk.get(b)
+            if part is None:
+                part = chunk[b] = tuple(table[base + j] for j in range(8) if b >> j & 1)
+            out += part
+        mask >>= 8
+        if not mask:
+            break
+        base += 8
+    return out
+
+
 class BoardView:
     """What one board (its stacks and cubes) allows, worked out once and shared.
 
     A game's areas never change, so the view of an area is kept with it (see
     :func:`board_view`).  An area made from another by one token or one cube gets a view
-    derived from the old one (:meth:`with_token`, :meth:`with_cube`): each result it is asked
-    for is then worked out from the old view's, if that one has it, by looking at the one
-    changed index only.  ``stacks_memo`` holds results that depend on the stacks alone (kept
-    when only a cube is added)."""
+    derived from the old one (:meth:`with_token`, :meth:`with_cube`).  Where each colour may
+    be placed is kept as a bit mask per colour (bit ``i`` for board index ``i``), updated at
+    the one changed index.  Each habitat it is asked for is worked out from the old view's,
+    if that one has it, by looking at the one changed index only.  ``stacks_memo`` holds
+    results that depend on the stacks alone (kept when only a cube is added)."""
 
-    __slots__ = ("side", "stacks", "cubes", "codes", "_habitats", "_spots", "_made",
+    __slots__ = ("side", "stacks", "cubes", "codes", "masks", "_habitats", "_made", "_tokens",
                  "stacks_memo", "_parent", "_at", "_token")
 
     def __init__(self, side: str, stacks: tuple[Stack, ...], cubes: tuple[int, ...],
-                 codes: tuple | None = None, stacks_memo: dict | None = None) -> None:
+                 codes: tuple | None = None, stacks_memo: dict | None = None,
+                 masks: dict[str, int] | None = None) -> None:
         self.side, self.stacks, self.cubes = side, stacks, cubes
         self.codes = tuple(map(stack_code, stacks)) if codes is None else codes
-        #: card -> indices where its cube may go; colour -> indices where it may be placed
+        if masks is None:
+            on_top = _on_top()
+            masks = dict.fromkeys(COLOURS, 0)
+            for i, stack in enumerate(stacks):
+                if not cubes[i]:
+                    for c in on_top.get(stack, _NOWHERE):
+                        masks[c] = masks.get(c, 0) | 1 << i
+        #: colour -> bit mask of the indices where a token of it may go
+        self.masks = masks
+        #: card -> indices where its cube may go
         self._habitats: dict[int, tuple[int, ...]] = {}
-        self._spots: dict[str, tuple[int, ...]] = {}
-        #: card or colour -> (a caller's table, the table's items at the indices above)
+        #: card -> (a caller's table, the table's items at the indices above); the same for
+        #: each colour and the indices where it may go
         self._made: dict[Any, tuple[tuple, tuple]] = {}
+        self._tokens: dict[str, tuple[tuple, tuple]] = {}
         self.stacks_memo = {} if stacks_memo is None else stacks_memo
         #: the view this one was derived from, the index that changed, and whether a token
         #: (else a cube) was added there
@@ -182,7 +224,7 @@ class BoardView:
         found = self._habitats.get(card_id)
         if found is None:
             parent = self._parent
-            if parent is not None and self._derive(parent, card_id, True):
+            if parent is not None and self._derive(parent, card_id):
                 return self._habitats[card_id]
             target, layout = _pattern(self.side, card_id)
             found = tuple(_fitting(layout, target, self.codes, self.cubes))
@@ -192,30 +234,8 @@ class BoardView:
     def token_spots(self, colour: str) -> tuple[int, ...]:
         """Board indices where a ``colour`` token may go (no cube there, and the stacking
         chart allows it on the stack)."""
-        found = self._spots.get(colour)
-        if found is None:
-            parent = self._parent
-            if parent is not None and self._derive(parent, colour, False):
-                return self._spots[colour]
-            # every colour in one pass: the next colours asked for are then at hand too
-            on_top = _on_top()
-            cubes = self.cubes
-            by_stack: dict[Stack, list[int]] = {}    # the free spaces of each stack
-            for i, s in enumerate(self.stacks):
-                if not cubes[i]:
-                    by_stack.setdefault(s, []).append(i)
-            spots: dict[str, list[int]] = {c: [] for c in COLOURS}
-            for s, indices in by_stack.items():
-                for c in on_top.get(s, ()):
-                    spots[c] += indices
-            mine = self._spots
-            for c, indices in spots.items():
-                if c not in mine:
-                    mine[c] = tuple(sorted(indices))
-            found = mine.get(colour)
-            if found is None:   # not a colour of the game: nowhere
-                found = mine[colour] = ()
-        return found
+        mask = self.masks.get(colour, 0)
+        return tuple(i for i in range(len(self.stacks)) if mask >> i & 1)
 
     def habitats_in(self, card_id: int, table: tuple) -> tuple:
         """``table[i]`` for each index of :meth:`habitats` (``table`` must always be the same
@@ -229,44 +249,61 @@ class BoardView:
         return made[1]
 
     def token_spots_in(self, colour: str, table: tuple) -> tuple:
-        """``table[i]`` for each index of :meth:`token_spots`, as :meth:`habitats_in`."""
-        made = self._made.get(colour)
+        """``table[i]`` for each index of :meth:`token_spots` (``table`` must always be the
+        same for a colour); kept."""
+        made = self._tokens.get(colour)
         if made is None:
-            found = self.token_spots(colour)
-            made = self._made.get(colour)
-            if made is None:
-                made = self._made[colour] = (table, tuple(table[i] for i in found))
+            made = self._tokens[colour] = (table, select(table, self.masks.get(colour, 0)))
         return made[1]
 
     # ----- deriving from the previous board ----------------------------------------------
 
     def with_token(self, i: int, stacks: tuple[Stack, ...]) -> "BoardView":
         """The view of ``stacks``, which differ from this board's at index ``i`` only."""
-        after = stack_code(stacks[i])
+        after = stacks[i]
+        code = stack_code(after)
         codes = self.codes
-        if codes[i] != after:
-            codes = codes[:i] + (after,) + codes[i + 1:]
-        return self._child(BoardView(self.side, stacks, self.cubes, codes), i, True)
+        if codes[i] != code:
+            codes = codes[:i] + (code,) + codes[i + 1:]
+        masks = self.masks
+        if not self.cubes[i]:
+            on_top = _on_top()
+            flip = on_top.get(self.stacks[i], _NOWHERE) ^ on_top.get(after, _NOWHERE)
+            if flip:
+                masks = masks.copy()
+                bit = 1 << i
+                for c in flip:
+                    masks[c] = masks.get(c, 0) ^ bit
+        return self._child(BoardView(self.side, stacks, self.cubes, codes, None, masks), i,
+                           True)
 
     def with_cube(self, i: int, cubes: tuple[int, ...]) -> "BoardView":
         """The view after a cube is put on index ``i`` (the stacks do not change)."""
+        masks = self.masks
+        if not self.cubes[i]:
+            free = _on_top().get(self.stacks[i], _NOWHERE)
+            if free:
+                masks = masks.copy()
+                keep = ~(1 << i)
+                for c in free:
+                    masks[c] = masks.get(c, 0) & keep
         return self._child(BoardView(self.side, self.stacks, cubes, self.codes,
-                                     self.stacks_memo), i, False)
+                                     self.stacks_memo, masks), i, False)
 
     def _child(self, new: "BoardView", i: int, token: bool) -> "BoardView":
         new._parent, new._at, new._token = self, i, token
         self._parent = None     # this view works from scratch from now on (no long chains)
         return new
 
-    def _derive(self, parent: "BoardView", key: Any, habitat: bool) -> bool:
-        """Work out the result of ``key`` (a card for ``habitat``, else a colour) from the
-        parent view's, if it has it; False if it does not."""
+    def _derive(self, parent: "BoardView", key: int) -> bool:
+        """Work out the habitats of card ``key`` from the parent view's, if it has them;
+        False if it does not."""
         i = self._at
-        found = (parent._habitats if habitat else parent._spots).get(key)
+        found = parent._habitats.get(key)
         if found is None:
             return False
         made = parent._made.get(key)
-        if habitat and self._token:
+        if self._token:
             used = _used_codes(key)
             if parent.codes[i] in used or self.codes[i] in used:
                 return False    # the change may matter to the habitat: start afresh
@@ -275,21 +312,13 @@ class BoardView:
             if made is not None:
                 self._made[key] = made
             return True
-        # a cube on index i takes it out of every result; a token changes what may go on it
-        now = not habitat and self._token and not self.cubes[i] \
-            and key in _on_top().get(self.stacks[i], ())
+        # a cube on index i takes it out of every result
         k = bisect_left(found, i)
-        had = k < len(found) and found[k] == i
-        if had != now:
-            if now:
-                found = found[:k] + (i,) + found[k:]
-                if made is not None:
-                    made = (made[0], made[1][:k] + (made[0][i],) + made[1][k:])
-            else:
-                found = found[:k] + found[k + 1:]
-                if made is not None:
-                    made = (made[0], made[1][:k] + made[1][k + 1:])
-        (self._habitats if habitat else self._spots)[key] = found
+        if k < len(found) and found[k] == i:
+            found = found[:k] + found[k + 1:]
+            if made is not None:
+                made = (made[0], made[1][:k] + made[1][k + 1:])
+        self._habitats[key] = found
         if made is not None:
             self._made[key] = made
         return True
