@@ -130,44 +130,93 @@ def cube_actions(side: str, view: BoardView, card_id: int) -> tuple[PlaceCube, .
     return view.habitats_in(card_id, _cube_actions(side, card_id))
 
 
+#: ready-made actions for the central board and for the face-up row (see below); states
+#: repeat them for a whole turn, and games often.  Cleared when they grow large.
+_CENTRAL_ACTIONS: dict[tuple, tuple[TakeTokens, ...]] = {}
+_ROW_ACTIONS: dict[tuple, tuple[tuple[TakeCard, ...], int, tuple[DiscardCard, ...]]] = {}
+_MEMO_SIZE = 20_000
+
+
+def _central_actions(central: tuple) -> tuple[TakeTokens, ...]:
+    """``TakeTokens`` for each non-empty central space."""
+    if len(_CENTRAL_ACTIONS) > _MEMO_SIZE:
+        _CENTRAL_ACTIONS.clear()
+    found = _CENTRAL_ACTIONS[central] = tuple(_take_tokens(i, t) for i, t in enumerate(central)
+                                              if t)
+    return found
+
+
+def _row_actions(row: tuple) -> tuple[tuple[TakeCard, ...], int, tuple[DiscardCard, ...]]:
+    """For a face-up row: ``TakeCard`` for each card, the most cubes one of them needs, and
+    ``DiscardCard`` for each card."""
+    if len(_ROW_ACTIONS) > _MEMO_SIZE:
+        _ROW_ACTIONS.clear()
+    cubes = _cubes()
+    need = max([cubes[c] if c in cubes else card(c).cubes for c in row], default=0)
+    found = _ROW_ACTIONS[row] = (tuple(_take_card(c) for c in row), need,
+                                 tuple(_discard(c) for c in row))
+    return found
+
+
 def legal_actions(state: GameState) -> list[Action]:
     """Every action the current player may take now, in a stable order.  (The state keeps
     the list it was given: see ``core.protocol.GameState.legal_actions``.)"""
     if state.over:
         return []
-    area = state.areas[state.player]
+    areas = state.areas
+    area = areas[state.player]
+    kept = area.__dict__
     if area.spirit_offer:
         return [ChooseSpirit(s) for s in area.spirit_offer]
     side = state.side
     hand = state.hand
-    if not state.took_tokens:
-        out: list[Action] = [_take_tokens(i, t) for i, t in enumerate(state.central) if t]
+    took_tokens = state.took_tokens
+    if took_tokens:
+        out: list[Action] = []
     else:
-        out = []
-    view = board_view(side, area)
+        central = state.central
+        out = list(_CENTRAL_ACTIONS.get(central) or _central_actions(central))
+    view = kept.get("_view")
+    if view is None:
+        view = board_view(side, area)
     if hand:
+        tables = _TOKEN_TABLES[side]
+        made = view._tokens
         for colour in COLOURS:
             if colour in hand:
-                out += view.token_spots_in(colour, _TOKEN_TABLES[side][colour])
-    open_cards = area.__dict__.get("_open")
+                found = made.get(colour)
+                out += found[1] if found is not None else \
+                    view.token_spots_in(colour, tables[colour])
+    open_cards = kept.get("_open")
     if open_cards is None:
         open_cards = _unfinished(area)
     may_take = not state.took_card and not state.discarded
-    if may_take and len(open_cards) < _SLOTS:
-        supply = state.cube_supply
-        cubes = _cubes()
-        out += [_take_card(c) for c in state.row
-                if (cubes[c] if c in cubes else card(c).cubes) <= supply]
+    if may_take:
+        row = state.row
+        takes, need, discards = _ROW_ACTIONS.get(row) or _row_actions(row)
+        if len(open_cards) < _SLOTS:
+            supply = state.cube_supply
+            if need <= supply:
+                out += takes
+            else:
+                cubes = _cubes()
+                out += [a for a in takes
+                        if (cubes[a.card] if a.card in cubes else card(a.card).cubes) <= supply]
     if open_cards:
         tables = _CUBE_TABLES[side]
+        made = view._made
         for c, _ in open_cards:
+            found = made.get(c)
+            if found is not None:
+                out += found[1]
+                continue
             table = tables.get(c)
             if table is None:
                 table = tables[c] = _cube_actions(side, c)
             out += view.habitats_in(c, table)
-    if may_take and state.deck and len(state.areas) == 1:
-        out += [_discard(c) for c in state.row]
-    if not hand and state.took_tokens:
+    if may_take and len(areas) == 1 and state.deck:
+        out += discards
+    if took_tokens and not hand:
         out.append(_END_TURN)
     return out
 
@@ -347,19 +396,28 @@ def place_token(state: GameState, action: PlaceToken) -> GameState:
 @HANDLERS.on(TakeCard)
 def take_card(state: GameState, action: TakeCard) -> GameState:
     """Take a face-up card into a slot, loading it with cubes from the supply."""
-    area = state.areas[state.player]
+    taken = action.card
+    p = state.player
+    areas = state.areas
+    area = areas[p]
+    cubes = _cubes()
+    load = cubes[taken] if taken in cubes else card(taken).cubes
+    new = area_after(area, {"cards": area.cards + ((taken, 0),)})
+    was = area.__dict__.get("_open")
+    if was is not None:     # the new card comes last, still open unless it holds no cube
+        new.__dict__["_open"] = was + ((taken, 0),) if load > 0 else was
     return evolve(state, {
-        "row": tuple(c for c in state.row if c != action.card),
-        "areas": _change_area(state, {"cards": area.cards + ((action.card, 0),)}),
+        "row": tuple(c for c in state.row if c != taken),
+        "areas": areas[:p] + (new,) + areas[p + 1:],
         "took_card": True,
-        "cube_supply": state.cube_supply - card(action.card).cubes})
+        "cube_supply": state.cube_supply - load})
 
 
 @HANDLERS.on(PlaceCube)
 def place_cube(state: GameState, action: PlaceCube) -> GameState:
     """Move a card's next cube onto the cube space of a habitat built for it."""
     area = state.areas[state.player]
-    i = cell_index(state.side)[action.cell]
+    i = _INDEX[state.side][action.cell]
     cards = tuple((c, k + 1) if c == action.card and k < card(c).cubes else (c, k)
                   for c, k in area.cards)
     cubes = _replace_at(area.cubes, i, action.card)
