@@ -181,14 +181,16 @@ class BoardView:
 
     A game's areas never change, so the view of an area is kept with it (see
     :func:`board_view`).  An area made from another by one token or one cube gets a view
-    derived from the old one (:meth:`with_token`, :meth:`with_cube`).  Where each colour may
-    be placed is kept as a bit mask per colour (bit ``i`` for board index ``i``), updated at
-    the one changed index.  Each habitat it is asked for is worked out from the old view's,
-    if that one has it, by looking at the one changed index only.  ``stacks_memo`` holds
-    results that depend on the stacks alone (kept when only a cube is added)."""
+    derived from the old one (:meth:`with_token`, :meth:`with_cube`), which looks at the one
+    changed index only: where each colour may be placed is kept as a bit mask per colour (bit
+    ``i`` for board index ``i``), updated at that index; each card's habitats the old view
+    had are passed on when the change cannot matter to them (a cube takes its index out of
+    them; a token matters only if the stack's code there was or becomes one the card uses),
+    else worked out afresh when asked for.  ``stacks_memo`` holds results that depend on the
+    stacks alone (kept when only a cube is added)."""
 
     __slots__ = ("side", "stacks", "cubes", "codes", "masks", "_habitats", "_made", "_tokens",
-                 "stacks_memo", "_parent", "_at", "_token")
+                 "stacks_memo")
 
     def __init__(self, side: str, stacks: tuple[Stack, ...], cubes: tuple[int, ...],
                  codes: tuple | None = None, stacks_memo: dict | None = None,
@@ -202,7 +204,8 @@ class BoardView:
                 if not cubes[i]:
                     for c in on_top.get(stack, _NOWHERE):
                         masks[c] = masks.get(c, 0) | 1 << i
-        #: colour -> bit mask of the indices where a token of it may go
+        #: colour -> bit mask of the indices where a token of it may go (never changed in
+        #: place: views share it)
         self.masks = masks
         #: card -> indices where its cube may go
         self._habitats: dict[int, tuple[int, ...]] = {}
@@ -211,11 +214,6 @@ class BoardView:
         self._made: dict[Any, tuple[tuple, tuple]] = {}
         self._tokens: dict[str, tuple[tuple, tuple]] = {}
         self.stacks_memo = {} if stacks_memo is None else stacks_memo
-        #: the view this one was derived from, the index that changed, and whether a token
-        #: (else a cube) was added there
-        self._parent: BoardView | None = None
-        self._at = -1
-        self._token = False
 
     # ----- the results ---------------------------------------------------------------------
 
@@ -223,9 +221,6 @@ class BoardView:
         """Board indices where the card's cube may go (same as :func:`habitat_indices`)."""
         found = self._habitats.get(card_id)
         if found is None:
-            parent = self._parent
-            if parent is not None and self._derive(parent, card_id):
-                return self._habitats[card_id]
             target, layout = _pattern(self.side, card_id)
             found = tuple(_fitting(layout, target, self.codes, self.cubes))
             self._habitats[card_id] = found
@@ -243,9 +238,7 @@ class BoardView:
         made = self._made.get(card_id)
         if made is None:
             found = self.habitats(card_id)
-            made = self._made.get(card_id)    # derived with the indices, if it could be
-            if made is None:
-                made = self._made[card_id] = (table, tuple(table[i] for i in found))
+            made = self._made[card_id] = (table, tuple(table[i] for i in found))
         return made[1]
 
     def token_spots_in(self, colour: str, table: tuple) -> tuple:
@@ -260,11 +253,12 @@ class BoardView:
 
     def with_token(self, i: int, stacks: tuple[Stack, ...]) -> "BoardView":
         """The view of ``stacks``, which differ from this board's at index ``i`` only."""
+        new = _blank()
+        new.side, new.stacks, new.cubes, new.stacks_memo = self.side, stacks, self.cubes, {}
         after = stacks[i]
         code = stack_code(after)
         codes = self.codes
-        if codes[i] != code:
-            codes = codes[:i] + (code,) + codes[i + 1:]
+        was = codes[i]
         masks = self.masks
         if not self.cubes[i]:
             on_top = _on_top()
@@ -274,8 +268,28 @@ class BoardView:
                 bit = 1 << i
                 for c in flip:
                     masks[c] = masks.get(c, 0) ^ bit
-        return self._child(BoardView(self.side, stacks, self.cubes, codes, None, masks), i,
-                           True)
+        new.masks = masks
+        new._tokens = {}
+        if was == code:     # no habitat can tell the difference
+            new.codes = codes
+            new._habitats = self._habitats.copy()
+            new._made = self._made.copy()
+            return new
+        new.codes = codes[:i] + (code,) + codes[i + 1:]
+        habitats: dict[int, tuple[int, ...]] = {}
+        made: dict[Any, tuple[tuple, tuple]] = {}
+        old_made = self._made
+        for key, found in self._habitats.items():
+            used = _USED.get(key)
+            if used is None:
+                used = _used_codes(key)
+            if was in used or code in used:
+                continue        # the change may matter to the habitat: worked out afresh
+            habitats[key] = found
+            if key in old_made:
+                made[key] = old_made[key]
+        new._habitats, new._made = habitats, made
+        return new
 
     def with_cube(self, i: int, cubes: tuple[int, ...]) -> "BoardView":
         """The view after a cube is put on index ``i`` (the stacks do not change)."""
@@ -287,41 +301,24 @@ class BoardView:
                 keep = ~(1 << i)
                 for c in free:
                     masks[c] = masks.get(c, 0) & keep
-        return self._child(BoardView(self.side, self.stacks, cubes, self.codes,
-                                     self.stacks_memo, masks), i, False)
-
-    def _child(self, new: "BoardView", i: int, token: bool) -> "BoardView":
-        new._parent, new._at, new._token = self, i, token
-        self._parent = None     # this view works from scratch from now on (no long chains)
+        new = BoardView(self.side, self.stacks, cubes, self.codes, self.stacks_memo, masks)
+        # a cube on index i takes it out of every habitat
+        old_made = self._made
+        for key, found in self._habitats.items():
+            made = old_made.get(key)
+            k = bisect_left(found, i)
+            if k < len(found) and found[k] == i:
+                found = found[:k] + found[k + 1:]
+                if made is not None:
+                    made = (made[0], made[1][:k] + made[1][k + 1:])
+            new._habitats[key] = found
+            if made is not None:
+                new._made[key] = made
         return new
 
-    def _derive(self, parent: "BoardView", key: int) -> bool:
-        """Work out the habitats of card ``key`` from the parent view's, if it has them;
-        False if it does not."""
-        i = self._at
-        found = parent._habitats.get(key)
-        if found is None:
-            return False
-        made = parent._made.get(key)
-        if self._token:
-            used = _used_codes(key)
-            if parent.codes[i] in used or self.codes[i] in used:
-                return False    # the change may matter to the habitat: start afresh
-            # index i shows a code the card ignores, before and after: nothing changes
-            self._habitats[key] = found
-            if made is not None:
-                self._made[key] = made
-            return True
-        # a cube on index i takes it out of every result
-        k = bisect_left(found, i)
-        if k < len(found) and found[k] == i:
-            found = found[:k] + found[k + 1:]
-            if made is not None:
-                made = (made[0], made[1][:k] + made[1][k + 1:])
-        self._habitats[key] = found
-        if made is not None:
-            self._made[key] = made
-        return True
+
+def _blank() -> BoardView:
+    return BoardView.__new__(BoardView)
 
 
 def board_view(side: str, area: Any) -> BoardView:
