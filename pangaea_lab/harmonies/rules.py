@@ -435,6 +435,10 @@ def discard_card(state: GameState, action: DiscardCard) -> GameState:
         "discarded": True})
 
 
+#: for each number of central spaces, the slices of the pouch that refill them (solo)
+_REFILLS = {n: tuple(slice(k * _PER, (k + 1) * _PER) for k in range(n)) for n in range(1, 8)}
+
+
 @HANDLERS.on(EndTurn)
 def end_turn(state: GameState, action: EndTurn | None = None) -> GameState:
     """Refill the central board and the card row, then check the end of the game
@@ -444,18 +448,23 @@ def end_turn(state: GameState, action: EndTurn | None = None) -> GameState:
     over = False
     central, pouch = state.central, state.pouch
     areas = state.areas
-    changes: dict[str, Any] = {}
-    solo = len(areas) == 1
-    if solo:
-        changes["boxed_tokens"] = state.boxed_tokens + tuple(t for space in central
-                                                             for t in space)
+    new_state = evolve(state, {})
+    changes = new_state.__dict__
+    if len(areas) == 1:
+        boxed = state.boxed_tokens
+        for space in central:
+            boxed += space
+        changes["boxed_tokens"] = boxed
         need = per * len(central)
         if len(pouch) < need:
             refill = ((),) * len(central)
             reason = reason or "the pouch cannot refill the whole central board"
             over = True
         else:
-            refill = tuple(pouch[k * per:(k + 1) * per] for k in range(len(central)))
+            slices = _REFILLS.get(len(central))
+            if slices is None:
+                slices = tuple(slice(k * per, (k + 1) * per) for k in range(len(central)))
+            refill = tuple(map(pouch.__getitem__, slices))
             pouch = pouch[need:]
     else:
         spaces = list(central)
@@ -472,7 +481,12 @@ def end_turn(state: GameState, action: EndTurn | None = None) -> GameState:
         row, deck = row + deck[:missing], deck[missing:]
     p = state.player
     area = areas[p]
-    new = area_after(area, {"turns": area.turns + 1})
+    new = evolve_area(area, {"turns": area.turns + 1})
+    kept = area.__dict__
+    if "_view" in kept:
+        new.__dict__["_view"] = kept["_view"]
+    if "_open" in kept:
+        new.__dict__["_open"] = kept["_open"]
     if area.stacks.count(()) <= 2:      # empty spaces
         reason = reason or f"{state.player_name(p)} has 2 or fewer empty spaces"
     nxt = p + 1
@@ -484,7 +498,7 @@ def end_turn(state: GameState, action: EndTurn | None = None) -> GameState:
                    areas=areas[:p] + (new,) + areas[p + 1:], end_reason=reason, hand=(),
                    took_tokens=False, took_card=False, discarded=False,
                    player=0 if over else nxt, over=over)
-    return evolve(state, changes)
+    return new_state
 
 
 def apply(state: GameState, action: Action) -> GameState:

@@ -10,6 +10,7 @@ from ..core.rng import check_seed, make_rng
 from .board import cells, check_side, rules_data
 from .cards import animal_ids, spirit_ids
 from .game import GAME, RIVER_RULES
+from .habitats import BoardView
 from .rules import setup_numbers, token_mix
 from .scoring import check_river_rule
 from .state import STATE_FIELDS, GameState, PlayerArea
@@ -37,6 +38,19 @@ def shuffled(items, rng: random.Random) -> list:
             j = draw(k)
         out[i], out[j] = out[j], out[i]
     return out
+
+
+_EMPTY: dict[str, tuple[tuple, dict[str, int]]] = {}
+
+
+def _empty_board(side: str) -> tuple[tuple, dict[str, int]]:
+    """The stack codes and colour masks of an empty board (see ``habitats.BoardView``)."""
+    found = _EMPTY.get(side)
+    if found is None:
+        n = len(cells(side))
+        view = BoardView(side, ((),) * n, (0,) * n)
+        found = _EMPTY[side] = (view.codes, view.masks)
+    return found
 
 
 _CENTRAL = rules_data()["central_board"]
@@ -71,11 +85,15 @@ def new_game(players: int = 2, seed: int | str = 0, side: str = "A", spirits: bo
     spirit_deck = shuffled(spirit_ids(), make_rng(seed, "harmonies", "spirits"))
     n_cells = len(cells(side))
     empty, free = ((),) * n_cells, (0,) * n_cells
+    codes, masks = _empty_board(side)
     areas = []
     for p in range(players):
         offer = tuple(spirit_deck[2 * p:2 * p + 2]) if spirits else ()
-        areas.append(PlayerArea(stacks=empty, cubes=free, cards=(), spirit_offer=offer,
-                                turns=0))
+        area = PlayerArea(stacks=empty, cubes=free, cards=(), spirit_offer=offer, turns=0)
+        kept = area.__dict__    # what the rules keep with an area: its view, its open cards
+        kept["_view"] = BoardView(side, empty, free, codes, None, masks)
+        kept["_open"] = ()
+        areas.append(area)
     boxed = tuple(sorted(spirit_deck[2 * players:] if spirits else spirit_deck))
     values = dict(
         side=side, spirits=spirits, seed=seed, river_rule=river_rule,
