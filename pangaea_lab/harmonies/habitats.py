@@ -252,7 +252,8 @@ class BoardView:
     # ----- deriving from the previous board ----------------------------------------------
 
     def with_token(self, i: int, stacks: tuple[Stack, ...]) -> "BoardView":
-        """The view of ``stacks``, which differ from this board's at index ``i`` only."""
+        """The view of ``stacks``, which differ from this board's at index ``i`` only (the
+        ready-made token actions this view has are passed on, changed at index ``i``)."""
         new = _blank()
         new.side, new.stacks, new.cubes, new.stacks_memo = self.side, stacks, self.cubes, {}
         after = stacks[i]
@@ -260,16 +261,34 @@ class BoardView:
         codes = self.codes
         was = codes[i]
         masks = self.masks
-        if not self.cubes[i]:
+        kept = self._tokens
+        if self.cubes[i]:   # (never by the rules: nothing may go there before or after)
+            new._tokens = kept.copy()
+        else:
             on_top = _on_top()
             flip = on_top.get(self.stacks[i], _NOWHERE) ^ on_top.get(after, _NOWHERE)
+            tokens = {}
             if flip:
                 masks = masks.copy()
                 bit = 1 << i
                 for c in flip:
                     masks[c] = masks.get(c, 0) ^ bit
+                # the ready-made actions of a colour gain or lose the one at index i, at its
+                # place among the bits below i
+                below = bit - 1
+                for colour, made in kept.items():
+                    if colour in flip:
+                        table, items = made
+                        k = (self.masks.get(colour, 0) & below).bit_count()
+                        if masks[colour] & bit:
+                            made = (table, items[:k] + (table[i],) + items[k:])
+                        else:
+                            made = (table, items[:k] + items[k + 1:])
+                    tokens[colour] = made
+            else:
+                tokens.update(kept)
+            new._tokens = tokens
         new.masks = masks
-        new._tokens = {}
         if was == code:     # no habitat can tell the difference
             new.codes = codes
             new._habitats = self._habitats.copy()

@@ -383,14 +383,14 @@ def place_token(state: GameState, action: PlaceToken) -> GameState:
     stacks = stacks[:i] + (stacks[i] + (colour,),) + stacks[i + 1:]
     new = evolve_area(area, {"stacks": stacks})
     kept = area.__dict__
+    hand = hand[:k] + hand[k + 1:]
     view = kept.get("_view")
-    if view is not None and view.stacks is area.stacks and view.cubes is area.cubes:
+    if view is not None:    # (kept with the area: always its own board's view)
         new.__dict__["_view"] = view.with_token(i, stacks)
     found = kept.get("_open")
     if found is not None:
         new.__dict__["_open"] = found
-    return evolve(state, {"hand": hand[:k] + hand[k + 1:],
-                          "areas": areas[:p] + (new,) + areas[p + 1:]})
+    return evolve(state, {"hand": hand, "areas": areas[:p] + (new,) + areas[p + 1:]})
 
 
 @HANDLERS.on(TakeCard)
