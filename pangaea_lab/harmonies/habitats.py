@@ -176,36 +176,70 @@ def select(table: tuple, mask: int) -> tuple:
     return out
 
 
+#: bits given to each colour in a view's packed masks (boards have at most 25 spaces)
+_WIDTH = 32
+_FULL = (1 << _WIDTH) - 1
+#: position of each colour in the packed masks
+_COLOUR_NO = {c: n for n, c in enumerate(COLOURS)}
+#: one bit per colour, at its mask's bit 0
+_EVERY_COLOUR = sum(1 << (_WIDTH * n) for n in range(len(COLOURS)))
+
+
+def _colour_bits(colours: Iterable[str]) -> int:
+    """The packed-mask bits, at index 0, of the colours of the game among ``colours``."""
+    return sum(1 << (_WIDTH * _COLOUR_NO[c]) for c in colours if c in _COLOUR_NO)
+
+
+#: (stack before, stack after) -> (the code after, the colours (as packed bits at index 0,
+#: and as colour names) that may go on top before but not after, or after but not before)
+_STEPS: dict[tuple[Stack, Stack], tuple[str | None, int, frozenset[str]]] = {}
+
+
+def _step(before: Stack, after: Stack) -> tuple[str | None, int, frozenset[str]]:
+    found = _STEPS.get((before, after))
+    if found is None:
+        on_top = _on_top()
+        flip = on_top.get(before, _NOWHERE) ^ on_top.get(after, _NOWHERE)
+        flip = frozenset(c for c in flip if c in _COLOUR_NO)
+        found = (stack_code(after), _colour_bits(flip), flip)
+        if len(_STEPS) < 4096:      # legal stacks are few; odd ones are not kept
+            _STEPS[(before, after)] = found
+    return found
+
+
 class BoardView:
     """What one board (its stacks and cubes) allows, worked out once and shared.
 
     A game's areas never change, so the view of an area is kept with it (see
     :func:`board_view`).  An area made from another by one token or one cube gets a view
     derived from the old one (:meth:`with_token`, :meth:`with_cube`), which looks at the one
-    changed index only: where each colour may be placed is kept as a bit mask per colour (bit
-    ``i`` for board index ``i``), updated at that index; each card's habitats the old view
-    had are passed on when the change cannot matter to them (a cube takes its index out of
-    them; a token matters only if the stack's code there was or becomes one the card uses),
-    else worked out afresh when asked for.  ``stacks_memo`` holds results that depend on the
-    stacks alone (kept when only a cube is added)."""
+    changed index only.  Where each colour may be placed is kept as a bit mask per colour
+    (bit ``i`` for board index ``i``), the six packed in one number (``masks``, colour ``n``
+    of :data:`~pangaea_lab.harmonies.board.COLOURS` from bit ``32 n``), updated at that index
+    at once.  The ready-made token actions of a view are passed on, changed at that index.
+    Each card's habitats the old view had are passed on when the change cannot matter to
+    them (a cube takes its index out of them; a token matters only if the stack's code there
+    was or becomes one the card uses), else worked out afresh when asked for.
+    ``stacks_memo`` holds results that depend on the stacks alone (kept when only a cube is
+    added; made when first asked for)."""
 
     __slots__ = ("side", "stacks", "cubes", "codes", "masks", "_habitats", "_made", "_tokens",
-                 "stacks_memo")
+                 "_memo")
 
     def __init__(self, side: str, stacks: tuple[Stack, ...], cubes: tuple[int, ...],
-                 codes: tuple | None = None, stacks_memo: dict | None = None,
-                 masks: dict[str, int] | None = None) -> None:
+                 codes: list | None = None, stacks_memo: dict | None = None,
+                 masks: int | None = None) -> None:
+        if len(stacks) > _WIDTH:
+            raise ValueError(f"a board of {len(stacks)} spaces is larger than any side")
         self.side, self.stacks, self.cubes = side, stacks, cubes
-        self.codes = tuple(map(stack_code, stacks)) if codes is None else codes
+        #: the code each stack shows (see :func:`stack_code`); never changed in place
+        self.codes = list(map(stack_code, stacks)) if codes is None else codes
         if masks is None:
             on_top = _on_top()
-            masks = dict.fromkeys(COLOURS, 0)
+            masks = 0
             for i, stack in enumerate(stacks):
                 if not cubes[i]:
-                    for c in on_top.get(stack, _NOWHERE):
-                        masks[c] = masks.get(c, 0) | 1 << i
-        #: colour -> bit mask of the indices where a token of it may go (never changed in
-        #: place: views share it)
+                    masks |= _colour_bits(on_top.get(stack, _NOWHERE)) << i
         self.masks = masks
         #: card -> indices where its cube may go
         self._habitats: dict[int, tuple[int, ...]] = {}
@@ -213,9 +247,22 @@ class BoardView:
         #: each colour and the indices where it may go
         self._made: dict[Any, tuple[tuple, tuple]] = {}
         self._tokens: dict[str, tuple[tuple, tuple]] = {}
-        self.stacks_memo = {} if stacks_memo is None else stacks_memo
+        self._memo = stacks_memo
+
+    @property
+    def stacks_memo(self) -> dict:
+        """Results that depend on the stacks alone (shared by the views of the same stacks)."""
+        memo = self._memo
+        if memo is None:
+            memo = self._memo = {}
+        return memo
 
     # ----- the results ---------------------------------------------------------------------
+
+    def colour_mask(self, colour: str) -> int:
+        """Bit mask of the board indices where a ``colour`` token may go."""
+        n = _COLOUR_NO.get(colour)
+        return 0 if n is None else self.masks >> (_WIDTH * n) & _FULL
 
     def habitats(self, card_id: int) -> tuple[int, ...]:
         """Board indices where the card's cube may go (same as :func:`habitat_indices`)."""
@@ -229,7 +276,7 @@ class BoardView:
     def token_spots(self, colour: str) -> tuple[int, ...]:
         """Board indices where a ``colour`` token may go (no cube there, and the stacking
         chart allows it on the stack)."""
-        mask = self.masks.get(colour, 0)
+        mask = self.colour_mask(colour)
         return tuple(i for i in range(len(self.stacks)) if mask >> i & 1)
 
     def habitats_in(self, card_id: int, table: tuple) -> tuple:
@@ -246,7 +293,7 @@ class BoardView:
         same for a colour); kept."""
         made = self._tokens.get(colour)
         if made is None:
-            made = self._tokens[colour] = (table, select(table, self.masks.get(colour, 0)))
+            made = self._tokens[colour] = (table, select(table, self.colour_mask(colour)))
         return made[1]
 
     # ----- deriving from the previous board ----------------------------------------------
@@ -255,48 +302,42 @@ class BoardView:
         """The view of ``stacks``, which differ from this board's at index ``i`` only (the
         ready-made token actions this view has are passed on, changed at index ``i``)."""
         new = _blank()
-        new.side, new.stacks, new.cubes, new.stacks_memo = self.side, stacks, self.cubes, {}
-        after = stacks[i]
-        code = stack_code(after)
+        new.side, new.stacks, new.cubes, new._memo = self.side, stacks, self.cubes, None
+        code, flip, flipped = _STEPS.get((self.stacks[i], stacks[i])) \
+            or _step(self.stacks[i], stacks[i])
+        kept = self._tokens
+        if flip and not self.cubes[i]:
+            old = self.masks
+            new.masks = masks = old ^ (flip << i)
+            # the ready-made actions of a colour gain or lose the one at index i, at its
+            # place among the bits below i
+            tokens = {}
+            below = (1 << i) - 1
+            for colour, made in kept.items():
+                if colour in flipped:
+                    table, items = made
+                    shift = _WIDTH * _COLOUR_NO[colour]
+                    k = (old >> shift & below).bit_count()
+                    if masks >> (shift + i) & 1:
+                        made = (table, items[:k] + (table[i],) + items[k:])
+                    else:
+                        made = (table, items[:k] + items[k + 1:])
+                tokens[colour] = made
+            new._tokens = tokens
+        else:       # (a cube there: never by the rules; nothing may go there before or after)
+            new.masks = self.masks
+            new._tokens = kept.copy()
         codes = self.codes
         was = codes[i]
-        masks = self.masks
-        kept = self._tokens
-        if self.cubes[i]:   # (never by the rules: nothing may go there before or after)
-            new._tokens = kept.copy()
-        else:
-            on_top = _on_top()
-            flip = on_top.get(self.stacks[i], _NOWHERE) ^ on_top.get(after, _NOWHERE)
-            tokens = {}
-            if flip:
-                masks = masks.copy()
-                bit = 1 << i
-                for c in flip:
-                    masks[c] = masks.get(c, 0) ^ bit
-                # the ready-made actions of a colour gain or lose the one at index i, at its
-                # place among the bits below i
-                below = bit - 1
-                for colour, made in kept.items():
-                    if colour in flip:
-                        table, items = made
-                        k = (self.masks.get(colour, 0) & below).bit_count()
-                        if masks[colour] & bit:
-                            made = (table, items[:k] + (table[i],) + items[k:])
-                        else:
-                            made = (table, items[:k] + items[k + 1:])
-                    tokens[colour] = made
-            else:
-                tokens.update(kept)
-            new._tokens = tokens
-        new.masks = masks
         if was == code:     # no habitat can tell the difference
             new.codes = codes
             new._habitats = self._habitats.copy()
             new._made = self._made.copy()
             return new
-        new.codes = codes[:i] + (code,) + codes[i + 1:]
+        new.codes = codes = codes.copy()
+        codes[i] = code
         habitats: dict[int, tuple[int, ...]] = {}
-        made: dict[Any, tuple[tuple, tuple]] = {}
+        made_for: dict[Any, tuple[tuple, tuple]] = {}
         old_made = self._made
         for key, found in self._habitats.items():
             used = _USED.get(key)
@@ -306,20 +347,13 @@ class BoardView:
                 continue        # the change may matter to the habitat: worked out afresh
             habitats[key] = found
             if key in old_made:
-                made[key] = old_made[key]
-        new._habitats, new._made = habitats, made
+                made_for[key] = old_made[key]
+        new._habitats, new._made = habitats, made_for
         return new
 
     def with_cube(self, i: int, cubes: tuple[int, ...]) -> "BoardView":
         """The view after a cube is put on index ``i`` (the stacks do not change)."""
-        masks = self.masks
-        if not self.cubes[i]:
-            free = _on_top().get(self.stacks[i], _NOWHERE)
-            if free:
-                masks = masks.copy()
-                keep = ~(1 << i)
-                for c in free:
-                    masks[c] = masks.get(c, 0) & keep
+        masks = self.masks & ~(_EVERY_COLOUR << i)
         new = BoardView(self.side, self.stacks, cubes, self.codes, self.stacks_memo, masks)
         # a cube on index i takes it out of every habitat
         old_made = self._made

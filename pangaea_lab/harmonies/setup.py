@@ -40,11 +40,12 @@ def shuffled(items, rng: random.Random) -> list:
     return out
 
 
-_EMPTY: dict[str, tuple[tuple, dict[str, int]]] = {}
+_EMPTY: dict[str, tuple[list, int]] = {}
 
 
-def _empty_board(side: str) -> tuple[tuple, dict[str, int]]:
-    """The stack codes and colour masks of an empty board (see ``habitats.BoardView``)."""
+def _empty_board(side: str) -> tuple[list, int]:
+    """The stack codes and colour masks of an empty board (see ``habitats.BoardView``;
+    the codes are never changed in place)."""
     found = _EMPTY.get(side)
     if found is None:
         n = len(cells(side))

@@ -200,9 +200,9 @@ def test_board_view_masks_agree_with_the_stacking_chart():
                 for colour in COLOURS:
                     spots = [i for i, s in enumerate(area.stacks)
                              if not area.cubes[i] and can_stack(s, colour)]
-                    assert view.masks[colour] == sum(1 << i for i in spots)
+                    assert view.colour_mask(colour) == sum(1 << i for i in spots)
                     table = rules._token_actions(state.side, colour)
-                    assert habitats.select(table, view.masks[colour]) == \
+                    assert habitats.select(table, view.colour_mask(colour)) == \
                         tuple(table[i] for i in spots)
 
 
