@@ -27,7 +27,7 @@ from .board import COLOURS, cell_index, cells, rules_data
 from .cards import all_cards, card
 from .game import SIDES
 from .habitats import BoardView, board_view
-from .state import GameState, PlayerArea, evolve, evolve_area
+from .state import GameState, PlayerArea, evolve, evolve_area, evolve_final
 
 
 def setup_numbers(players: int) -> tuple[int, int]:
@@ -448,8 +448,7 @@ def end_turn(state: GameState, action: EndTurn | None = None) -> GameState:
     over = False
     central, pouch = state.central, state.pouch
     areas = state.areas
-    new_state = evolve(state, {})
-    changes = new_state.__dict__
+    changes: dict[str, Any] = {}
     if len(areas) == 1:
         boxed = state.boxed_tokens
         for space in central:
@@ -498,7 +497,7 @@ def end_turn(state: GameState, action: EndTurn | None = None) -> GameState:
                    areas=areas[:p] + (new,) + areas[p + 1:], end_reason=reason, hand=(),
                    took_tokens=False, took_card=False, discarded=False,
                    player=0 if over else nxt, over=over)
-    return new_state
+    return evolve_final(state, changes) if over else evolve(state, changes)
 
 
 def apply(state: GameState, action: Action) -> GameState:

@@ -258,6 +258,19 @@ def evolve(state: GameState, changes: dict[str, Any]) -> GameState:
     return new
 
 
+def evolve_final(state: GameState, changes: dict[str, Any]) -> GameState:
+    """What :func:`evolve` gives, made attribute by attribute: slower to make, but Python
+    reads the attributes of such an object faster (for a game's final position, read again
+    and again: saved, scored, shown)."""
+    new = object.__new__(type(state))
+    put = object.__setattr__
+    old = state.__dict__
+    for name in STATE_FIELDS:
+        put(new, name, changes[name] if name in changes else old[name])
+    put(new, "_cache", {})
+    return new
+
+
 def evolve_area(area: PlayerArea, changes: dict[str, Any]) -> PlayerArea:
     """A new player area: ``area`` with the fields in ``changes`` replaced."""
     new = object.__new__(type(area))

@@ -219,3 +219,12 @@ def test_ready_made_row_and_central_actions_agree_with_fresh_ones():
             if "_open" in area.__dict__:
                 assert area.__dict__["_open"] == tuple((c, k) for c, k in area.cards
                                                        if k < card(c).cubes)
+
+
+def test_a_final_state_made_attribute_by_attribute_is_the_same_state():
+    from pangaea_lab.harmonies.state import evolve_final
+    state = positions(2, {"side": "A"}, 1)[-2]
+    changes = {"over": True, "end_reason": "test", "player": 0}
+    one, other = evolve(state, changes), evolve_final(state, changes)
+    assert other._cache == {} and list(one.__dict__) == list(other.__dict__)
+    assert one == other and one.to_json() == other.to_json()
