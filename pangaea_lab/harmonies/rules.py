@@ -96,11 +96,6 @@ _END_TURN = EndTurn()
 
 
 @lru_cache(maxsize=None)
-def _card_slots() -> int:
-    return rules_data()["central_board"]["card_slots"]
-
-
-@lru_cache(maxsize=None)
 def _cubes() -> dict[int, int]:
     """How many cubes each card holds."""
     return {c: cd.cubes for c, cd in all_cards().items()}
@@ -135,6 +130,17 @@ def cube_actions(side: str, view: BoardView, card_id: int) -> tuple[PlaceCube, .
 _CENTRAL_ACTIONS: dict[tuple, tuple[TakeTokens, ...]] = {}
 _ROW_ACTIONS: dict[tuple, tuple[tuple[TakeCard, ...], int, tuple[DiscardCard, ...]]] = {}
 _MEMO_SIZE = 20_000
+
+
+_HAND_COLOURS: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+
+def _hand_colours(hand: tuple[str, ...]) -> tuple[str, ...]:
+    """The colours of the game in ``hand``, each once, in the order of ``COLOURS``."""
+    if len(_HAND_COLOURS) > _MEMO_SIZE:
+        _HAND_COLOURS.clear()
+    found = _HAND_COLOURS[hand] = tuple(c for c in COLOURS if c in hand)
+    return found
 
 
 def _central_actions(central: tuple) -> tuple[TakeTokens, ...]:
@@ -182,11 +188,13 @@ def legal_actions(state: GameState) -> list[Action]:
     if hand:
         tables = _TOKEN_TABLES[side]
         made = view._tokens
-        for colour in COLOURS:
-            if colour in hand:
-                found = made.get(colour)
-                out += found[1] if found is not None else \
-                    view.token_spots_in(colour, tables[colour])
+        colours = _HAND_COLOURS.get(hand)
+        if colours is None:
+            colours = _hand_colours(hand)
+        for colour in colours:
+            found = made.get(colour)
+            out += found[1] if found is not None else \
+                view.token_spots_in(colour, tables[colour])
     open_cards = kept.get("_open")
     if open_cards is None:
         open_cards = _unfinished(area)

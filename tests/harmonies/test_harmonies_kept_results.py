@@ -212,6 +212,9 @@ def test_ready_made_row_and_central_actions_agree_with_fresh_ones():
         assert takes == tuple(TakeCard(c) for c in state.row)
         assert discards == tuple(DiscardCard(c) for c in state.row)
         assert need == max([card(c).cubes for c in state.row], default=0)
+        if state.hand:
+            assert rules._hand_colours(state.hand) == tuple(c for c in COLOURS
+                                                            if c in state.hand)
         central = rules._central_actions(state.central)
         assert [(a.space, a.tokens) for a in central] == \
             [(i, t) for i, t in enumerate(state.central) if t]
