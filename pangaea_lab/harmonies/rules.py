@@ -125,11 +125,10 @@ def cube_actions(side: str, view: BoardView, card_id: int) -> tuple[PlaceCube, .
     return view.habitats_in(card_id, _cube_actions(side, card_id))
 
 
-#: ready-made actions for the central board and for the face-up row (see below); states
-#: repeat them for a whole turn, and games often.  Cleared when they grow large.
-_CENTRAL_ACTIONS: dict[tuple, tuple[TakeTokens, ...]] = {}
+#: ready-made actions for the face-up row (see below): the states of a turn repeat them.
+#: Cleared when it grows large.
 _ROW_ACTIONS: dict[tuple, tuple[tuple[TakeCard, ...], int, tuple[DiscardCard, ...]]] = {}
-_MEMO_SIZE = 20_000
+_MEMO_SIZE = 2048
 
 
 _HAND_COLOURS: dict[tuple[str, ...], tuple[str, ...]] = {}
@@ -140,15 +139,6 @@ def _hand_colours(hand: tuple[str, ...]) -> tuple[str, ...]:
     if len(_HAND_COLOURS) > _MEMO_SIZE:
         _HAND_COLOURS.clear()
     found = _HAND_COLOURS[hand] = tuple(c for c in COLOURS if c in hand)
-    return found
-
-
-def _central_actions(central: tuple) -> tuple[TakeTokens, ...]:
-    """``TakeTokens`` for each non-empty central space."""
-    if len(_CENTRAL_ACTIONS) > _MEMO_SIZE:
-        _CENTRAL_ACTIONS.clear()
-    found = _CENTRAL_ACTIONS[central] = tuple(_take_tokens(i, t) for i, t in enumerate(central)
-                                              if t)
     return found
 
 
@@ -180,8 +170,7 @@ def legal_actions(state: GameState) -> list[Action]:
     if took_tokens:
         out: list[Action] = []
     else:
-        central = state.central
-        out = list(_CENTRAL_ACTIONS.get(central) or _central_actions(central))
+        out = [_take_tokens(i, t) for i, t in enumerate(state.central) if t]
     view = kept.get("_view")
     if view is None:
         view = board_view(side, area)
