@@ -146,44 +146,128 @@ def habitat_indices(side: str, card_id: int, stacks: tuple[Stack, ...],
     return _fitting(layout, target, codes, cubes)
 
 
+_NOWHERE: frozenset[str] = frozenset()
+
+#: id(table) -> (table, one dict per 8 indices: byte -> the table's items at its set bits)
+_PICKS: dict[int, tuple[tuple, list[dict[int, tuple]]]] = {}
+
+
+def select(table: tuple, mask: int) -> tuple:
+    """``table[i]`` for each bit ``i`` set in ``mask``, in index order (made of ready pieces:
+    the items for each byte of the mask are worked out once per table and byte)."""
+    entry = _PICKS.get(id(table))
+    if entry is None or entry[0] is not table:
+        if len(_PICKS) > 256:   # tables are a side's ready-made actions: few, kept for good
+            _PICKS.clear()
+        entry = _PICKS[id(table)] = (table, [{} for _ in range(0, len(table), 8)])
+    out: tuple = ()
+    base = 0
+    for chunk in entry[1]:
+        b = mask & 255
+        if b:
+            part = chunk.get(b)
+            if part is None:
+                part = chunk[b] = tuple(table[base + j] for j in range(8) if b >> j & 1)
+            out += part
+        mask >>= 8
+        if not mask:
+            break
+        base += 8
+    return out
+
+
+#: bits given to each colour in a view's packed masks (boards have at most 25 spaces)
+_WIDTH = 32
+_FULL = (1 << _WIDTH) - 1
+#: position of each colour in the packed masks
+_COLOUR_NO = {c: n for n, c in enumerate(COLOURS)}
+#: one bit per colour, at its mask's bit 0
+_EVERY_COLOUR = sum(1 << (_WIDTH * n) for n in range(len(COLOURS)))
+
+
+def _colour_bits(colours: Iterable[str]) -> int:
+    """The packed-mask bits, at index 0, of the colours of the game among ``colours``."""
+    return sum(1 << (_WIDTH * _COLOUR_NO[c]) for c in colours if c in _COLOUR_NO)
+
+
+#: (stack before, stack after) -> (the code after, the colours (as packed bits at index 0,
+#: and as colour names) that may go on top before but not after, or after but not before)
+_STEPS: dict[tuple[Stack, Stack], tuple[str | None, int, frozenset[str]]] = {}
+
+
+def _step(before: Stack, after: Stack) -> tuple[str | None, int, frozenset[str]]:
+    found = _STEPS.get((before, after))
+    if found is None:
+        on_top = _on_top()
+        flip = on_top.get(before, _NOWHERE) ^ on_top.get(after, _NOWHERE)
+        flip = frozenset(c for c in flip if c in _COLOUR_NO)
+        found = (stack_code(after), _colour_bits(flip), flip)
+        if len(_STEPS) < 4096:      # legal stacks are few; odd ones are not kept
+            _STEPS[(before, after)] = found
+    return found
+
+
 class BoardView:
     """What one board (its stacks and cubes) allows, worked out once and shared.
 
     A game's areas never change, so the view of an area is kept with it (see
     :func:`board_view`).  An area made from another by one token or one cube gets a view
-    derived from the old one (:meth:`with_token`, :meth:`with_cube`): each result it is asked
-    for is then worked out from the old view's, if that one has it, by looking at the one
-    changed index only.  ``stacks_memo`` holds results that depend on the stacks alone (kept
-    when only a cube is added)."""
+    derived from the old one (:meth:`with_token`, :meth:`with_cube`), which looks at the one
+    changed index only.  Where each colour may be placed is kept as a bit mask per colour
+    (bit ``i`` for board index ``i``), the six packed in one number (``masks``, colour ``n``
+    of :data:`~pangaea_lab.harmonies.board.COLOURS` from bit ``32 n``), updated at that index
+    at once.  The ready-made token actions of a view are passed on, changed at that index.
+    Each card's habitats the old view had are passed on when the change cannot matter to
+    them (a cube takes its index out of them; a token matters only if the stack's code there
+    was or becomes one the card uses), else worked out afresh when asked for.
+    ``stacks_memo`` holds results that depend on the stacks alone (kept when only a cube is
+    added; made when first asked for)."""
 
-    __slots__ = ("side", "stacks", "cubes", "codes", "_habitats", "_spots", "_made",
-                 "stacks_memo", "_parent", "_at", "_token")
+    __slots__ = ("side", "stacks", "cubes", "codes", "masks", "_habitats", "_made", "_tokens",
+                 "_memo")
 
     def __init__(self, side: str, stacks: tuple[Stack, ...], cubes: tuple[int, ...],
-                 codes: tuple | None = None, stacks_memo: dict | None = None) -> None:
+                 codes: list | None = None, stacks_memo: dict | None = None,
+                 masks: int | None = None) -> None:
+        if len(stacks) > _WIDTH:
+            raise ValueError(f"a board of {len(stacks)} spaces is larger than any side")
         self.side, self.stacks, self.cubes = side, stacks, cubes
-        self.codes = tuple(map(stack_code, stacks)) if codes is None else codes
-        #: card -> indices where its cube may go; colour -> indices where it may be placed
+        #: the code each stack shows (see :func:`stack_code`); never changed in place
+        self.codes = list(map(stack_code, stacks)) if codes is None else codes
+        if masks is None:
+            on_top = _on_top()
+            masks = 0
+            for i, stack in enumerate(stacks):
+                if not cubes[i]:
+                    masks |= _colour_bits(on_top.get(stack, _NOWHERE)) << i
+        self.masks = masks
+        #: card -> indices where its cube may go
         self._habitats: dict[int, tuple[int, ...]] = {}
-        self._spots: dict[str, tuple[int, ...]] = {}
-        #: card or colour -> (a caller's table, the table's items at the indices above)
+        #: card -> (a caller's table, the table's items at the indices above); the same for
+        #: each colour and the indices where it may go
         self._made: dict[Any, tuple[tuple, tuple]] = {}
-        self.stacks_memo = {} if stacks_memo is None else stacks_memo
-        #: the view this one was derived from, the index that changed, and whether a token
-        #: (else a cube) was added there
-        self._parent: BoardView | None = None
-        self._at = -1
-        self._token = False
+        self._tokens: dict[str, tuple[tuple, tuple]] = {}
+        self._memo = stacks_memo
+
+    @property
+    def stacks_memo(self) -> dict:
+        """Results that depend on the stacks alone (shared by the views of the same stacks)."""
+        memo = self._memo
+        if memo is None:
+            memo = self._memo = {}
+        return memo
 
     # ----- the results ---------------------------------------------------------------------
+
+    def colour_mask(self, colour: str) -> int:
+        """Bit mask of the board indices where a ``colour`` token may go."""
+        n = _COLOUR_NO.get(colour)
+        return 0 if n is None else self.masks >> (_WIDTH * n) & _FULL
 
     def habitats(self, card_id: int) -> tuple[int, ...]:
         """Board indices where the card's cube may go (same as :func:`habitat_indices`)."""
         found = self._habitats.get(card_id)
         if found is None:
-            parent = self._parent
-            if parent is not None and self._derive(parent, card_id, True):
-                return self._habitats[card_id]
             target, layout = _pattern(self.side, card_id)
             found = tuple(_fitting(layout, target, self.codes, self.cubes))
             self._habitats[card_id] = found
@@ -192,30 +276,8 @@ class BoardView:
     def token_spots(self, colour: str) -> tuple[int, ...]:
         """Board indices where a ``colour`` token may go (no cube there, and the stacking
         chart allows it on the stack)."""
-        found = self._spots.get(colour)
-        if found is None:
-            parent = self._parent
-            if parent is not None and self._derive(parent, colour, False):
-                return self._spots[colour]
-            # every colour in one pass: the next colours asked for are then at hand too
-            on_top = _on_top()
-            cubes = self.cubes
-            by_stack: dict[Stack, list[int]] = {}    # the free spaces of each stack
-            for i, s in enumerate(self.stacks):
-                if not cubes[i]:
-                    by_stack.setdefault(s, []).append(i)
-            spots: dict[str, list[int]] = {c: [] for c in COLOURS}
-            for s, indices in by_stack.items():
-                for c in on_top.get(s, ()):
-                    spots[c] += indices
-            mine = self._spots
-            for c, indices in spots.items():
-                if c not in mine:
-                    mine[c] = tuple(sorted(indices))
-            found = mine.get(colour)
-            if found is None:   # not a colour of the game: nowhere
-                found = mine[colour] = ()
-        return found
+        mask = self.colour_mask(colour)
+        return tuple(i for i in range(len(self.stacks)) if mask >> i & 1)
 
     def habitats_in(self, card_id: int, table: tuple) -> tuple:
         """``table[i]`` for each index of :meth:`habitats` (``table`` must always be the same
@@ -223,76 +285,93 @@ class BoardView:
         made = self._made.get(card_id)
         if made is None:
             found = self.habitats(card_id)
-            made = self._made.get(card_id)    # derived with the indices, if it could be
-            if made is None:
-                made = self._made[card_id] = (table, tuple(table[i] for i in found))
+            made = self._made[card_id] = (table, tuple(table[i] for i in found))
         return made[1]
 
     def token_spots_in(self, colour: str, table: tuple) -> tuple:
-        """``table[i]`` for each index of :meth:`token_spots`, as :meth:`habitats_in`."""
-        made = self._made.get(colour)
+        """``table[i]`` for each index of :meth:`token_spots` (``table`` must always be the
+        same for a colour); kept."""
+        made = self._tokens.get(colour)
         if made is None:
-            found = self.token_spots(colour)
-            made = self._made.get(colour)
-            if made is None:
-                made = self._made[colour] = (table, tuple(table[i] for i in found))
+            made = self._tokens[colour] = (table, select(table, self.colour_mask(colour)))
         return made[1]
 
     # ----- deriving from the previous board ----------------------------------------------
 
     def with_token(self, i: int, stacks: tuple[Stack, ...]) -> "BoardView":
-        """The view of ``stacks``, which differ from this board's at index ``i`` only."""
-        after = stack_code(stacks[i])
+        """The view of ``stacks``, which differ from this board's at index ``i`` only (the
+        ready-made token actions this view has are passed on, changed at index ``i``)."""
+        new = _blank()
+        new.side, new.stacks, new.cubes, new._memo = self.side, stacks, self.cubes, None
+        code, flip, flipped = _STEPS.get((self.stacks[i], stacks[i])) \
+            or _step(self.stacks[i], stacks[i])
+        kept = self._tokens
+        if flip and not self.cubes[i]:
+            old = self.masks
+            new.masks = masks = old ^ (flip << i)
+            # the ready-made actions of a colour gain or lose the one at index i, at its
+            # place among the bits below i
+            tokens = {}
+            below = (1 << i) - 1
+            for colour, made in kept.items():
+                if colour in flipped:
+                    table, items = made
+                    shift = _WIDTH * _COLOUR_NO[colour]
+                    k = (old >> shift & below).bit_count()
+                    if masks >> (shift + i) & 1:
+                        made = (table, items[:k] + (table[i],) + items[k:])
+                    else:
+                        made = (table, items[:k] + items[k + 1:])
+                tokens[colour] = made
+            new._tokens = tokens
+        else:       # (a cube there: never by the rules; nothing may go there before or after)
+            new.masks = self.masks
+            new._tokens = kept.copy()
         codes = self.codes
-        if codes[i] != after:
-            codes = codes[:i] + (after,) + codes[i + 1:]
-        return self._child(BoardView(self.side, stacks, self.cubes, codes), i, True)
+        was = codes[i]
+        if was == code:     # no habitat can tell the difference
+            new.codes = codes
+            new._habitats = self._habitats.copy()
+            new._made = self._made.copy()
+            return new
+        new.codes = codes = codes.copy()
+        codes[i] = code
+        habitats: dict[int, tuple[int, ...]] = {}
+        made_for: dict[Any, tuple[tuple, tuple]] = {}
+        old_made = self._made
+        for key, found in self._habitats.items():
+            used = _USED.get(key)
+            if used is None:
+                used = _used_codes(key)
+            if was in used or code in used:
+                continue        # the change may matter to the habitat: worked out afresh
+            habitats[key] = found
+            if key in old_made:
+                made_for[key] = old_made[key]
+        new._habitats, new._made = habitats, made_for
+        return new
 
     def with_cube(self, i: int, cubes: tuple[int, ...]) -> "BoardView":
         """The view after a cube is put on index ``i`` (the stacks do not change)."""
-        return self._child(BoardView(self.side, self.stacks, cubes, self.codes,
-                                     self.stacks_memo), i, False)
-
-    def _child(self, new: "BoardView", i: int, token: bool) -> "BoardView":
-        new._parent, new._at, new._token = self, i, token
-        self._parent = None     # this view works from scratch from now on (no long chains)
-        return new
-
-    def _derive(self, parent: "BoardView", key: Any, habitat: bool) -> bool:
-        """Work out the result of ``key`` (a card for ``habitat``, else a colour) from the
-        parent view's, if it has it; False if it does not."""
-        i = self._at
-        found = (parent._habitats if habitat else parent._spots).get(key)
-        if found is None:
-            return False
-        made = parent._made.get(key)
-        if habitat and self._token:
-            used = _used_codes(key)
-            if parent.codes[i] in used or self.codes[i] in used:
-                return False    # the change may matter to the habitat: start afresh
-            # index i shows a code the card ignores, before and after: nothing changes
-            self._habitats[key] = found
-            if made is not None:
-                self._made[key] = made
-            return True
-        # a cube on index i takes it out of every result; a token changes what may go on it
-        now = not habitat and self._token and not self.cubes[i] \
-            and key in _on_top().get(self.stacks[i], ())
-        k = bisect_left(found, i)
-        had = k < len(found) and found[k] == i
-        if had != now:
-            if now:
-                found = found[:k] + (i,) + found[k:]
-                if made is not None:
-                    made = (made[0], made[1][:k] + (made[0][i],) + made[1][k:])
-            else:
+        masks = self.masks & ~(_EVERY_COLOUR << i)
+        new = BoardView(self.side, self.stacks, cubes, self.codes, self.stacks_memo, masks)
+        # a cube on index i takes it out of every habitat
+        old_made = self._made
+        for key, found in self._habitats.items():
+            made = old_made.get(key)
+            k = bisect_left(found, i)
+            if k < len(found) and found[k] == i:
                 found = found[:k] + found[k + 1:]
                 if made is not None:
                     made = (made[0], made[1][:k] + made[1][k + 1:])
-        (self._habitats if habitat else self._spots)[key] = found
-        if made is not None:
-            self._made[key] = made
-        return True
+            new._habitats[key] = found
+            if made is not None:
+                new._made[key] = made
+        return new
+
+
+def _blank() -> BoardView:
+    return BoardView.__new__(BoardView)
 
 
 def board_view(side: str, area: Any) -> BoardView:

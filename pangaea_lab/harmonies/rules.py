@@ -25,8 +25,9 @@ from .actions import ChooseSpirit, DiscardCard, EndTurn, PlaceCube, PlaceToken, 
     TakeTokens
 from .board import COLOURS, cell_index, cells, rules_data
 from .cards import all_cards, card
+from .game import SIDES
 from .habitats import BoardView, board_view
-from .state import GameState, PlayerArea, evolve, evolve_area
+from .state import GameState, PlayerArea, evolve, evolve_area, evolve_final
 
 
 def setup_numbers(players: int) -> tuple[int, int]:
@@ -95,14 +96,23 @@ _END_TURN = EndTurn()
 
 
 @lru_cache(maxsize=None)
-def _card_slots() -> int:
-    return rules_data()["central_board"]["card_slots"]
-
-
-@lru_cache(maxsize=None)
 def _cubes() -> dict[int, int]:
     """How many cubes each card holds."""
     return {c: cd.cubes for c, cd in all_cards().items()}
+
+
+_CENTRAL = rules_data()["central_board"]
+#: card slots of a player, tokens per central space
+_SLOTS = _CENTRAL["card_slots"]
+_PER = _CENTRAL["tokens_per_space"]
+#: face-up cards by player count
+_ROW_SIZE = {n: _CENTRAL["face_up_cards"]["solo" if n == 1 else "multiplayer"]
+             for n in range(1, 5)}
+#: side -> colour -> ``PlaceToken`` for each board index; side -> card -> ``PlaceCube`` ...
+_TOKEN_TABLES = {side: {c: _token_actions(side, c) for c in COLOURS} for side in SIDES}
+_CUBE_TABLES: dict[str, dict[int, tuple[PlaceCube, ...]]] = {side: {} for side in SIDES}
+#: side -> cell -> board index
+_INDEX = {side: cell_index(side) for side in SIDES}
 
 
 def token_actions(side: str, view: BoardView, colour: str) -> tuple[PlaceToken, ...]:
@@ -115,41 +125,95 @@ def cube_actions(side: str, view: BoardView, card_id: int) -> tuple[PlaceCube, .
     return view.habitats_in(card_id, _cube_actions(side, card_id))
 
 
+#: ready-made actions for the face-up row (see below): the states of a turn repeat them.
+#: Cleared when it grows large.
+_ROW_ACTIONS: dict[tuple, tuple[tuple[TakeCard, ...], int, tuple[DiscardCard, ...]]] = {}
+_MEMO_SIZE = 2048
+
+
+_HAND_COLOURS: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+
+def _hand_colours(hand: tuple[str, ...]) -> tuple[str, ...]:
+    """The colours of the game in ``hand``, each once, in the order of ``COLOURS``."""
+    if len(_HAND_COLOURS) > _MEMO_SIZE:
+        _HAND_COLOURS.clear()
+    found = _HAND_COLOURS[hand] = tuple(c for c in COLOURS if c in hand)
+    return found
+
+
+def _row_actions(row: tuple) -> tuple[tuple[TakeCard, ...], int, tuple[DiscardCard, ...]]:
+    """For a face-up row: ``TakeCard`` for each card, the most cubes one of them needs, and
+    ``DiscardCard`` for each card."""
+    if len(_ROW_ACTIONS) > _MEMO_SIZE:
+        _ROW_ACTIONS.clear()
+    cubes = _cubes()
+    need = max([cubes[c] if c in cubes else card(c).cubes for c in row], default=0)
+    found = _ROW_ACTIONS[row] = (tuple(_take_card(c) for c in row), need,
+                                 tuple(_discard(c) for c in row))
+    return found
+
+
 def legal_actions(state: GameState) -> list[Action]:
-    """Every action the current player may take now, in a stable order."""
-    found = state._cache.get("legal")
-    if found is None:
-        found = state._cache["legal"] = tuple(_legal_actions(state))
-    return list(found)
-
-
-def _legal_actions(state: GameState) -> list[Action]:
+    """Every action the current player may take now, in a stable order.  (The state keeps
+    the list it was given: see ``core.protocol.GameState.legal_actions``.)"""
     if state.over:
         return []
-    area = state.areas[state.player]
+    areas = state.areas
+    area = areas[state.player]
+    kept = area.__dict__
     if area.spirit_offer:
         return [ChooseSpirit(s) for s in area.spirit_offer]
-    out: list[Action] = []
-    if not state.took_tokens:
-        out += [_take_tokens(i, t) for i, t in enumerate(state.central) if t]
     side = state.side
-    view = board_view(side, area)
     hand = state.hand
+    took_tokens = state.took_tokens
+    if took_tokens:
+        out: list[Action] = []
+    else:
+        out = [_take_tokens(i, t) for i, t in enumerate(state.central) if t]
+    view = kept.get("_view")
+    if view is None:
+        view = board_view(side, area)
     if hand:
-        for colour in COLOURS:
-            if colour in hand:
-                out += token_actions(side, view, colour)
-    open_cards = _unfinished(area)
+        tables = _TOKEN_TABLES[side]
+        made = view._tokens
+        colours = _HAND_COLOURS.get(hand)
+        if colours is None:
+            colours = _hand_colours(hand)
+        for colour in colours:
+            found = made.get(colour)
+            out += found[1] if found is not None else \
+                view.token_spots_in(colour, tables[colour])
+    open_cards = kept.get("_open")
+    if open_cards is None:
+        open_cards = _unfinished(area)
     may_take = not state.took_card and not state.discarded
-    if may_take and len(open_cards) < _card_slots():
-        cubes = _cubes()
-        out += [_take_card(c) for c in state.row
-                if (cubes[c] if c in cubes else card(c).cubes) <= state.cube_supply]
-    for c, _ in open_cards:
-        out += cube_actions(side, view, c)
-    if state.solo and may_take and state.deck:
-        out += [_discard(c) for c in state.row]
-    if state.took_tokens and not hand:
+    if may_take:
+        row = state.row
+        takes, need, discards = _ROW_ACTIONS.get(row) or _row_actions(row)
+        if len(open_cards) < _SLOTS:
+            supply = state.cube_supply
+            if need <= supply:
+                out += takes
+            else:
+                cubes = _cubes()
+                out += [a for a in takes
+                        if (cubes[a.card] if a.card in cubes else card(a.card).cubes) <= supply]
+    if open_cards:
+        tables = _CUBE_TABLES[side]
+        made = view._made
+        for c, _ in open_cards:
+            found = made.get(c)
+            if found is not None:
+                out += found[1]
+                continue
+            table = tables.get(c)
+            if table is None:
+                table = tables[c] = _cube_actions(side, c)
+            out += view.habitats_in(c, table)
+    if may_take and len(areas) == 1 and state.deck:
+        out += discards
+    if took_tokens and not hand:
         out.append(_END_TURN)
     return out
 
@@ -311,30 +375,46 @@ def place_token(state: GameState, action: PlaceToken) -> GameState:
     p = state.player
     areas = state.areas
     area = areas[p]
-    i = cell_index(state.side)[action.cell]
+    i = _INDEX[state.side][action.cell]
     stacks = area.stacks
     stacks = stacks[:i] + (stacks[i] + (colour,),) + stacks[i + 1:]
-    new = area_after(area, {"stacks": stacks}, token=i)
-    return evolve(state, {"hand": hand[:k] + hand[k + 1:],
-                          "areas": areas[:p] + (new,) + areas[p + 1:]})
+    new = evolve_area(area, {"stacks": stacks})
+    kept = area.__dict__
+    hand = hand[:k] + hand[k + 1:]
+    view = kept.get("_view")
+    if view is not None:    # (kept with the area: always its own board's view)
+        new.__dict__["_view"] = view.with_token(i, stacks)
+    found = kept.get("_open")
+    if found is not None:
+        new.__dict__["_open"] = found
+    return evolve(state, {"hand": hand, "areas": areas[:p] + (new,) + areas[p + 1:]})
 
 
 @HANDLERS.on(TakeCard)
 def take_card(state: GameState, action: TakeCard) -> GameState:
     """Take a face-up card into a slot, loading it with cubes from the supply."""
-    area = state.areas[state.player]
+    taken = action.card
+    p = state.player
+    areas = state.areas
+    area = areas[p]
+    cubes = _cubes()
+    load = cubes[taken] if taken in cubes else card(taken).cubes
+    new = area_after(area, {"cards": area.cards + ((taken, 0),)})
+    was = area.__dict__.get("_open")
+    if was is not None:     # the new card comes last, still open unless it holds no cube
+        new.__dict__["_open"] = was + ((taken, 0),) if load > 0 else was
     return evolve(state, {
-        "row": tuple(c for c in state.row if c != action.card),
-        "areas": _change_area(state, {"cards": area.cards + ((action.card, 0),)}),
+        "row": tuple(c for c in state.row if c != taken),
+        "areas": areas[:p] + (new,) + areas[p + 1:],
         "took_card": True,
-        "cube_supply": state.cube_supply - card(action.card).cubes})
+        "cube_supply": state.cube_supply - load})
 
 
 @HANDLERS.on(PlaceCube)
 def place_cube(state: GameState, action: PlaceCube) -> GameState:
     """Move a card's next cube onto the cube space of a habitat built for it."""
     area = state.areas[state.player]
-    i = cell_index(state.side)[action.cell]
+    i = _INDEX[state.side][action.cell]
     cards = tuple((c, k + 1) if c == action.card and k < card(c).cubes else (c, k)
                   for c, k in area.cards)
     cubes = _replace_at(area.cubes, i, action.card)
@@ -352,25 +432,35 @@ def discard_card(state: GameState, action: DiscardCard) -> GameState:
         "discarded": True})
 
 
+#: for each number of central spaces, the slices of the pouch that refill them (solo)
+_REFILLS = {n: tuple(slice(k * _PER, (k + 1) * _PER) for k in range(n)) for n in range(1, 8)}
+
+
 @HANDLERS.on(EndTurn)
 def end_turn(state: GameState, action: EndTurn | None = None) -> GameState:
     """Refill the central board and the card row, then check the end of the game
     ("End of the game": a refill the pouch cannot make, or 2 or fewer empty spaces)."""
-    per = rules_data()["central_board"]["tokens_per_space"]
+    per = _PER
     reason = state.end_reason
     over = False
     central, pouch = state.central, state.pouch
+    areas = state.areas
     changes: dict[str, Any] = {}
-    if state.solo:
-        changes["boxed_tokens"] = state.boxed_tokens + tuple(t for space in central
-                                                             for t in space)
+    if len(areas) == 1:
+        boxed = state.boxed_tokens
+        for space in central:
+            boxed += space
+        changes["boxed_tokens"] = boxed
         need = per * len(central)
         if len(pouch) < need:
             refill = ((),) * len(central)
             reason = reason or "the pouch cannot refill the whole central board"
             over = True
         else:
-            refill = tuple(pouch[k * per:(k + 1) * per] for k in range(len(central)))
+            slices = _REFILLS.get(len(central))
+            if slices is None:
+                slices = tuple(slice(k * per, (k + 1) * per) for k in range(len(central)))
+            refill = tuple(map(pouch.__getitem__, slices))
             pouch = pouch[need:]
     else:
         spaces = list(central)
@@ -381,21 +471,30 @@ def end_turn(state: GameState, action: EndTurn | None = None) -> GameState:
                     reason = reason or "the pouch cannot refill the central board"
                 pouch = pouch[per:]
         refill = tuple(spaces)
-    _, row_size = setup_numbers(state.num_players)
-    missing = max(0, row_size - len(state.row))
+    row, deck = state.row, state.deck
+    missing = _ROW_SIZE[len(areas)] - len(row)
+    if missing > 0 and deck:
+        row, deck = row + deck[:missing], deck[missing:]
     p = state.player
-    area = state.areas[p]
-    new = area_after(area, {"turns": area.turns + 1})
+    area = areas[p]
+    new = evolve_area(area, {"turns": area.turns + 1})
+    kept = area.__dict__
+    if "_view" in kept:
+        new.__dict__["_view"] = kept["_view"]
+    if "_open" in kept:
+        new.__dict__["_open"] = kept["_open"]
     if area.stacks.count(()) <= 2:      # empty spaces
         reason = reason or f"{state.player_name(p)} has 2 or fewer empty spaces"
-    nxt = (p + 1) % state.num_players
-    if reason and nxt == 0:
-        over = True  # the round is complete: everyone has had the same number of turns
-    changes.update(central=refill, pouch=pouch, row=state.row + state.deck[:missing],
-                   deck=state.deck[missing:], areas=_replace_at(state.areas, p, new),
-                   end_reason=reason, hand=(), took_tokens=False, took_card=False,
-                   discarded=False, player=0 if over else nxt, over=over)
-    return evolve(state, changes)
+    nxt = p + 1
+    if nxt == len(areas):
+        nxt = 0
+        if reason:
+            over = True  # the round is complete: everyone has had the same number of turns
+    changes.update(central=refill, pouch=pouch, row=row, deck=deck,
+                   areas=areas[:p] + (new,) + areas[p + 1:], end_reason=reason, hand=(),
+                   took_tokens=False, took_card=False, discarded=False,
+                   player=0 if over else nxt, over=over)
+    return evolve_final(state, changes) if over else evolve(state, changes)
 
 
 def apply(state: GameState, action: Action) -> GameState:

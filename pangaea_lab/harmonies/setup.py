@@ -4,13 +4,59 @@ dealt to each player."""
 
 from __future__ import annotations
 
-from ..core.rng import check_seed, make_rng, shuffled
+import random
+
+from ..core.rng import check_seed, make_rng
 from .board import cells, check_side, rules_data
 from .cards import animal_ids, spirit_ids
-from .game import GAME
+from .game import GAME, RIVER_RULES
+from .habitats import BoardView
 from .rules import setup_numbers, token_mix
 from .scoring import check_river_rule
-from .state import GameState, PlayerArea
+from .state import STATE_FIELDS, GameState, PlayerArea
+
+#: how many bits ``random.Random`` draws to pick an index below each n (``n.bit_length()``)
+_BITS = tuple(n.bit_length() for n in range(257))
+
+
+def shuffled(items, rng: random.Random) -> list:
+    """A shuffled copy of ``items``: the very order ``rng.shuffle`` gives, from the same
+    draws (for the plain ``random.Random`` of :func:`~pangaea_lab.core.rng.make_rng`, the
+    index below ``i + 1`` is drawn as that class draws it, without a method call per item)."""
+    out = list(items)
+    if type(rng)._randbelow is not random.Random._randbelow_with_getrandbits \
+            or len(out) >= len(_BITS):
+        rng.shuffle(out)
+        return out
+    draw = rng.getrandbits
+    bits = _BITS
+    for i in range(len(out) - 1, 0, -1):
+        n = i + 1
+        k = bits[n]
+        j = draw(k)
+        while j >= n:
+            j = draw(k)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+_EMPTY: dict[str, tuple[list, int]] = {}
+
+
+def _empty_board(side: str) -> tuple[list, int]:
+    """The stack codes and colour masks of an empty board (see ``habitats.BoardView``;
+    the codes are never changed in place)."""
+    found = _EMPTY.get(side)
+    if found is None:
+        n = len(cells(side))
+        view = BoardView(side, ((),) * n, (0,) * n)
+        found = _EMPTY[side] = (view.codes, view.masks)
+    return found
+
+
+_CENTRAL = rules_data()["central_board"]
+#: the 120 tokens in the order of the token mix (shuffled for each game)
+_TOKENS = tuple(c for c, n in token_mix().items() for _ in range(n))
 
 
 def new_game(players: int = 2, seed: int | str = 0, side: str = "A", spirits: bool = True,
@@ -26,29 +72,41 @@ def new_game(players: int = 2, seed: int | str = 0, side: str = "A", spirits: bo
     GAME.check_players(players)
     check_seed(seed)
     side = check_side(side)               # lower case accepted, with the game's own words
-    check_river_rule(river_rule)          # explains each way of measuring a river
-    GAME.check_options({"side": side, "spirits": spirits, "river_rule": river_rule,
-                        "tiebreak_counts_spirit": tiebreak_counts_spirit})
+    if not (type(river_rule) is str and river_rule in RIVER_RULES
+            and type(spirits) is bool and type(tiebreak_counts_spirit) is bool):
+        check_river_rule(river_rule)      # explains each way of measuring a river
+        GAME.check_options({"side": side, "spirits": spirits, "river_rule": river_rule,
+                            "tiebreak_counts_spirit": tiebreak_counts_spirit})
     spaces, row_size = setup_numbers(players)
-    tokens = [c for c, n in token_mix().items() for _ in range(n)]
-    pouch = shuffled(tokens, make_rng(seed, "harmonies", "pouch"))
-    per = rules_data()["central_board"]["tokens_per_space"]
+    pouch = shuffled(_TOKENS, make_rng(seed, "harmonies", "pouch"))
+    per = _CENTRAL["tokens_per_space"]
     central = tuple(tuple(pouch[i * per:(i + 1) * per]) for i in range(spaces))
     pouch = pouch[spaces * per:]
     deck = shuffled(animal_ids(), make_rng(seed, "harmonies", "animals"))
     spirit_deck = shuffled(spirit_ids(), make_rng(seed, "harmonies", "spirits"))
     n_cells = len(cells(side))
+    empty, free = ((),) * n_cells, (0,) * n_cells
+    codes, masks = _empty_board(side)
     areas = []
     for p in range(players):
         offer = tuple(spirit_deck[2 * p:2 * p + 2]) if spirits else ()
-        areas.append(PlayerArea(stacks=((),) * n_cells, cubes=(0,) * n_cells, cards=(),
-                                spirit_offer=offer, turns=0))
+        area = PlayerArea(stacks=empty, cubes=free, cards=(), spirit_offer=offer, turns=0)
+        kept = area.__dict__    # what the rules keep with an area: its view, its open cards
+        kept["_view"] = BoardView(side, empty, free, codes, None, masks)
+        kept["_open"] = ()
+        areas.append(area)
     boxed = tuple(sorted(spirit_deck[2 * players:] if spirits else spirit_deck))
-    return GameState(
+    values = dict(
         side=side, spirits=spirits, seed=seed, river_rule=river_rule,
         tiebreak_counts_spirit=tiebreak_counts_spirit,
         pouch=tuple(pouch), central=central, deck=tuple(deck[row_size:]),
         row=tuple(deck[:row_size]), discard_pile=(), boxed_tokens=(), boxed_spirits=boxed,
         areas=tuple(areas), player=0, hand=(), took_tokens=False, took_card=False,
-        discarded=False, end_reason="", over=False,
-        cube_supply=rules_data()["central_board"]["animal_cubes"])
+        discarded=False, end_reason="", over=False, cube_supply=_CENTRAL["animal_cubes"])
+    # made as GameState(**values) makes it, without a frozen attribute set per field
+    state = object.__new__(GameState)
+    fields = state.__dict__
+    for name in STATE_FIELDS:
+        fields[name] = values[name]
+    fields["_cache"] = {}
+    return state

@@ -163,3 +163,68 @@ def test_a_copied_or_pickled_state_leaves_the_kept_results_behind():
         assert copied == state and copied.legal_actions() == state.legal_actions()
         action = state.legal_actions()[-1]
         assert copied.apply(action) == state.apply(action)
+
+
+# ----- what the hot path keeps or makes its own way ----------------------------------------
+
+def test_setup_shuffle_is_random_shuffle_draw_for_draw():
+    from pangaea_lab.harmonies.setup import shuffled
+    for seed in range(300):
+        for n in (0, 1, 2, 3, 10, 32, 120, 255, 256, 300):
+            items = list(range(n))
+            mine, theirs = random.Random(seed), random.Random(seed)
+            expected = list(items)
+            theirs.shuffle(expected)
+            assert shuffled(items, mine) == expected and items == list(range(n))
+            assert mine.random() == theirs.random()     # the same draws were used up
+
+
+@pytest.mark.parametrize("players,options", [(1, {"side": "A", "spirits": False}),
+                                             (2, {"side": "B"}), (4, {"river_rule": "loops"})])
+def test_a_new_game_is_the_state_the_constructor_makes(players, options):
+    for seed in (0, 1, "x"):
+        state = harmonies.new_game(players=players, seed=seed, **options)
+        made = replace(state)       # through the dataclass constructor
+        assert made == state and made.to_json() == state.to_json()
+        assert list(made.__dict__) == list(state.__dict__)
+        assert made.__dict__ == state.__dict__
+
+
+def test_board_view_masks_agree_with_the_stacking_chart():
+    for players, options, seeds in GAMES:
+        for state in positions(players, options, seeds[0]):
+            for area in state.areas:
+                view = habitats.board_view(state.side, area)
+                fresh = habitats.BoardView(state.side, area.stacks, area.cubes)
+                assert view.masks == fresh.masks and view.codes == fresh.codes
+                for colour in COLOURS:
+                    spots = [i for i, s in enumerate(area.stacks)
+                             if not area.cubes[i] and can_stack(s, colour)]
+                    assert view.colour_mask(colour) == sum(1 << i for i in spots)
+                    table = rules._token_actions(state.side, colour)
+                    assert habitats.select(table, view.colour_mask(colour)) == \
+                        tuple(table[i] for i in spots)
+
+
+def test_ready_made_row_actions_agree_with_fresh_ones():
+    for state in positions(1, {"side": "A", "spirits": False}, 3):
+        takes, need, discards = rules._row_actions(state.row)
+        assert takes == tuple(TakeCard(c) for c in state.row)
+        assert discards == tuple(DiscardCard(c) for c in state.row)
+        assert need == max([card(c).cubes for c in state.row], default=0)
+        if state.hand:
+            assert rules._hand_colours(state.hand) == tuple(c for c in COLOURS
+                                                            if c in state.hand)
+        for area in state.areas:
+            if "_open" in area.__dict__:
+                assert area.__dict__["_open"] == tuple((c, k) for c, k in area.cards
+                                                       if k < card(c).cubes)
+
+
+def test_a_final_state_made_attribute_by_attribute_is_the_same_state():
+    from pangaea_lab.harmonies.state import evolve_final
+    state = positions(2, {"side": "A"}, 1)[-2]
+    changes = {"over": True, "end_reason": "test", "player": 0}
+    one, other = evolve(state, changes), evolve_final(state, changes)
+    assert other._cache == {} and list(one.__dict__) == list(other.__dict__)
+    assert one == other and one.to_json() == other.to_json()
