@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
-from .engine import front_door
+from .engine import front_door, is_listed_object
 from .errors import IllegalAction, InvalidSetup
 
 #: the parts a game package binds to its Game (see :meth:`Game.bind`)
@@ -83,6 +83,9 @@ class Game:
         self.min_players, self.max_players = seats
         self.options: dict[str, Option] = {o.name: o for o in options}
         self._parts: dict[str, Any] = {}
+        # the two parts every step of a game calls, held directly (see bind)
+        self._legal: Callable[[Any], list] | None = None
+        self._handlers: Callable[[Any, Any], Any] | None = None
 
     def __repr__(self) -> str:
         return f"<Game {self.name}: {self.title}, {self.min_players}-{self.max_players} players>"
@@ -130,6 +133,8 @@ class Game:
         if unknown:
             raise TypeError(f"unknown parts for {self.name}: {', '.join(sorted(unknown))}")
         self._parts.update(parts)
+        self._legal = self._parts.get("legal_actions")
+        self._handlers = self._parts.get("handlers")
 
     def part(self, name: str) -> Any:
         try:
@@ -160,14 +165,19 @@ class Game:
     # ----- the turn engine's front door -------------------------------------------------
 
     def legal_actions(self, state: Any) -> list:
-        return self.part("legal_actions")(state)
+        listing = self._legal
+        return (listing or self.part("legal_actions"))(state)
 
     def apply(self, state: Any, action: Any) -> Any:
         """The one way into the rules: the action's fields are checked against their declared
         types, then the game's ``why(state, action)`` decides legality (raising its
         :class:`IllegalAction`), then the handler for the action's type builds the new state.
         An unforeseen failure on an illegal action is reported as :class:`IllegalAction`;
-        the old state never changes."""
+        the old state never changes.  The very object the state listed goes straight to its
+        handler (see :func:`~.engine.front_door`)."""
+        handlers = self._handlers
+        if handlers is not None and is_listed_object(state, action):
+            return handlers(state, action)
         return front_door(self, state, action)
 
     def why(self, state: Any, action: Any) -> IllegalAction | None:
