@@ -1,0 +1,57 @@
+"""The speed bench's parts that decide what it reports (its timings are never asserted)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def _module(name: str):
+    sys.path.insert(0, str(BENCH))
+    try:
+        spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(BENCH))
+
+
+def _ratios(games, click=2.5, others=1.0):
+    return {"games_time": games, "click_time": click, "score_time": others,
+            "save_time": others, "load_time": others, "listing_time": others}
+
+
+def test_targets_are_the_issues():
+    bench = _module("bench_speed")
+    assert bench._targets("harmonies-solo-A", _ratios(7.9)).startswith("games 8x NOT met")
+    assert bench._targets("harmonies-solo-A", _ratios(8.0)).startswith("games 8x met")
+    assert bench._targets("inori-4p", _ratios(3.0)).startswith("games 3x met")
+    said = bench._targets("pangaea-4p", _ratios(2.9, click=1.9, others=0.8))
+    assert said == ("games 3x NOT met; click 2x NOT met; slower: score, save, load, listing")
+    assert bench._targets("forest_shuffle-4p", _ratios(4, others=0.95)).endswith("none slower")
+
+
+def test_an_unknown_base_commit_is_refused():
+    bench = _module("bench_speed")
+    with pytest.raises(SystemExit, match="no commit"):
+        bench.extract("no-such-commit-anywhere", Path("."))
+
+
+def test_the_worker_plays_seeded_games_and_reports_their_scores():
+    env = {**os.environ, "PYTHONPATH": str(BENCH.parent), "PYTHONHASHSEED": "0"}
+    runs = [subprocess.run([sys.executable, str(BENCH / "speed_worker.py"), "harmonies-solo-A",
+                            "2"], env=env, capture_output=True, text=True, check=True)
+            for _ in range(2)]
+    first, second = (json.loads(r.stdout.strip().splitlines()[-1]) for r in runs)
+    assert first["mode"] == "harmonies-solo-A" and first["games"] == 2
+    assert len(first["scores"]) == 2 and first["scores"] == second["scores"]
+    assert all(first[k] > 0 for k in ("games_time", "click_time", "save_time", "load_time"))
