@@ -995,11 +995,117 @@ def why(s: GameState, a: Action) -> IllegalAction | None:
 HANDLERS = Handlers("Inori")
 
 
-@HANDLERS.on(OfferCard)
 def _do_offer_card(s: GameState, a: OfferCard) -> GameState:
     w = _Work(s)
     w.place_on_card(w.player, a.slot, a.space, a.pay)
     return w.done()
+
+
+_all_fields_of = itemgetter(*_FIELDS)
+
+
+def _next_turn(hand: tuple[int, ...], p: int, left: int) -> int | None:
+    """Who plays after ``p`` (holding ``left`` markers now), as :func:`_end_turn` finds it;
+    ``None`` when nobody holds a marker (the season's end comes instead)."""
+    n = len(hand)
+    for k in range(1, n + 1):
+        q = (p + k) % n
+        if (left if q == p else hand[q]) > 0:
+            return q
+    return None
+
+
+def _quick_offer_card(s: GameState, a: OfferCard) -> GameState | None:
+    """The commonest step of a game made straight from the old state: an offering on a free
+    card space whose effect scores points, takes set favor colours, draws rune tiles or asks
+    for a least-held colour, while someone still holds a marker (so no season ends).  The
+    state made is the one the working copy makes (:func:`_do_offer_card`); ``None`` in every
+    other case."""
+    values = s.__dict__
+    p = values["turn"]
+    if values["pending"] or values["offered"] or values["over"] \
+            or not values.get("_runes_sorted"):
+        return None
+    ed = values["edition"]
+    slots = values["slots"]
+    i, j = a.slot, a.space
+    cid, spaces = slots[i]
+    eff = ed.cards[cid].spaces[j].effect
+    kind = eff.type
+    if kind not in _QUICK_CARD_EFFECTS:
+        return None
+    hand = values["hand"]
+    left = hand[p] - 1
+    turn = _next_turn(hand, p, left)
+    if turn is None:
+        return None
+    new = dict(zip(_FIELDS, _all_fields_of(values)))
+    index = _memo(ed)["colour_index"]
+    favor = values["favor"]
+    row = list(favor[p])
+    supply = None
+    if a.pay is not None:
+        k = index[a.pay]
+        if row[k] < 1:
+            return None
+        row[k] -= 1
+        supply = list(values["supply"])
+        supply[k] += 1
+    runes = values["rune_hands"][p]
+    if kind == "favor":
+        if supply is None:
+            supply = list(values["supply"])
+        for c in eff.colours:
+            k = index[c]
+            if supply[k] > 0:
+                supply[k] -= 1
+                row[k] += 1
+    elif kind == "rune":
+        deck = values["rune_deck"]
+        drawn = min(eff.count, len(deck))
+        if drawn:
+            runes = tuple(sorted((*runes, *deck[:drawn])))
+            hands = values["rune_hands"]
+            new["rune_hands"] = (*hands[:p], runes, *hands[p + 1:])
+            new["rune_deck"] = deck[drawn:]
+    elif kind == "favor_least":
+        new["pending"] = (decision("favor_least", p, eff.count),)
+    else:
+        gained = effect_points(ed, eff, row, None)
+        if gained:
+            points = values["points"]
+            prow = list(points[p])
+            prow[CARD_PTS] += gained
+            new["points"] = (*points[:p], tuple(prow), *points[p + 1:])
+    if supply is not None:
+        new["supply"] = tuple(supply)
+        row = tuple(row)
+        new["favor"] = (*favor[:p], row, *favor[p + 1:])
+    new["slots"] = slots = (*slots[:i], (cid, (*spaces[:j], (*spaces[j], p), *spaces[j + 1:])),
+                            *slots[i + 1:])
+    new["hand"] = (*hand[:p], left, *hand[p + 1:])
+    # the turn ends unless a choice waits or the player can still play a rune
+    if kind == "favor_least" or runes and _can_play_rune(ed, True, runes, slots, row, p):
+        new["offered"] = True
+    else:
+        new["turn"] = turn
+    new["_runes_sorted"] = True
+    texts = values.get("_report_texts")
+    if texts is not None:
+        new["_report_texts"] = texts
+    state = object.__new__(GameState)
+    object.__setattr__(state, "__dict__", new)
+    return state
+
+
+#: the card effects a quick offering carries out (:func:`_quick_offer_card`)
+_QUICK_CARD_EFFECTS = frozenset(("favor", "rune", "favor_least", *POINT_EFFECTS))
+
+
+@HANDLERS.on(OfferCard)
+def _offer_card_quickly(s: GameState, a: OfferCard) -> GameState:
+    new = _quick_offer_card(s, a)
+    return _do_offer_card(s, a) if new is None else new
 
 
 @HANDLERS.on(RuneOffer)
@@ -1114,3 +1220,9 @@ def _do_choose_new_start(s: GameState, a: ChooseNewStart) -> GameState:
     w.turn = d.player
     return w.done()
 
+
+
+#: each action type's handler through the working copy alone, and the quick move of those
+#: that have one (the new state made straight from the old, or ``None``); tests compare them
+WORKING_COPY = {**HANDLERS.table, OfferCard: _do_offer_card}
+QUICK = {OfferCard: _quick_offer_card}
