@@ -995,6 +995,7 @@ def why(s: GameState, a: Action) -> IllegalAction | None:
 HANDLERS = Handlers("Inori")
 
 
+@HANDLERS.on(OfferCard)
 def _do_offer_card(s: GameState, a: OfferCard) -> GameState:
     w = _Work(s)
     w.place_on_card(w.player, a.slot, a.space, a.pay)
@@ -1004,108 +1005,314 @@ def _do_offer_card(s: GameState, a: OfferCard) -> GameState:
 _all_fields_of = itemgetter(*_FIELDS)
 
 
-def _next_turn(hand: tuple[int, ...], p: int, left: int) -> int | None:
-    """Who plays after ``p`` (holding ``left`` markers now), as :func:`_end_turn` finds it;
-    ``None`` when nobody holds a marker (the season's end comes instead)."""
+def _next_turn(hand: tuple[int, ...], p: int) -> int | None:
+    """Who plays after ``p``, as :func:`_end_turn` finds it; ``None`` when nobody holds a
+    marker (the season's end comes instead)."""
     n = len(hand)
     for k in range(1, n + 1):
         q = (p + k) % n
-        if (left if q == p else hand[q]) > 0:
+        if hand[q] > 0:
             return q
     return None
 
 
-def _quick_offer_card(s: GameState, a: OfferCard) -> GameState | None:
-    """The commonest step of a game made straight from the old state: an offering on a free
-    card space whose effect scores points, takes set favor colours, draws rune tiles or asks
-    for a least-held colour, while someone still holds a marker (so no season ends).  The
-    state made is the one the working copy makes (:func:`_do_offer_card`); ``None`` in every
-    other case."""
-    values = s.__dict__
-    p = values["turn"]
-    if values["pending"] or values["offered"] or values["over"] \
-            or not values.get("_runes_sorted"):
-        return None
-    ed = values["edition"]
-    slots = values["slots"]
-    i, j = a.slot, a.space
-    cid, spaces = slots[i]
-    eff = ed.cards[cid].spaces[j].effect
-    kind = eff.type
-    if kind not in _QUICK_CARD_EFFECTS:
-        return None
-    hand = values["hand"]
-    left = hand[p] - 1
-    turn = _next_turn(hand, p, left)
-    if turn is None:
-        return None
-    new = dict(zip(_FIELDS, _all_fields_of(values)))
-    index = _memo(ed)["colour_index"]
-    favor = values["favor"]
-    row = list(favor[p])
-    supply = None
-    if a.pay is not None:
-        k = index[a.pay]
-        if row[k] < 1:
-            return None
-        row[k] -= 1
-        supply = list(values["supply"])
-        supply[k] += 1
-    runes = values["rune_hands"][p]
-    if kind == "favor":
-        if supply is None:
-            supply = list(values["supply"])
-        for c in eff.colours:
-            k = index[c]
-            if supply[k] > 0:
-                supply[k] -= 1
-                row[k] += 1
-    elif kind == "rune":
-        deck = values["rune_deck"]
-        drawn = min(eff.count, len(deck))
-        if drawn:
-            runes = tuple(sorted((*runes, *deck[:drawn])))
-            hands = values["rune_hands"]
-            new["rune_hands"] = (*hands[:p], runes, *hands[p + 1:])
-            new["rune_deck"] = deck[drawn:]
-    elif kind == "favor_least":
-        new["pending"] = (decision("favor_least", p, eff.count),)
-    else:
-        gained = effect_points(ed, eff, row, None)
-        if gained:
-            points = values["points"]
+class _Quick:
+    """A new state made straight from the old one, for the commonest steps of a game (see
+    :data:`QUICK`): the changes of one action written into a copy of the old state's fields,
+    then the end of the turn as :func:`_settle` makes it.  Any case the quick way does not
+    cover (a season's end, a rune window, a decision dropped for lack of choice) gives up
+    (:class:`_GiveUp`) and the working copy applies the action instead."""
+
+    __slots__ = ("values", "new", "ed", "index", "p", "row", "supply", "runes", "queued")
+
+    def __init__(self, s: GameState, p: int) -> None:
+        values = self.values = s.__dict__
+        if not values.get("_runes_sorted"):
+            raise _GiveUp
+        self.new = dict(zip(_FIELDS, _all_fields_of(values)))
+        self.ed = ed = values["edition"]
+        self.index = _memo(ed)["colour_index"]
+        self.p = p
+        self.row = None             # the player's favor as a list, once changed
+        self.supply = None          # the supply as a list, once changed
+        self.runes = values["rune_hands"][p]
+        self.queued: list = []
+
+    def favor_row(self) -> list:
+        if self.row is None:
+            self.row = list(self.values["favor"][self.p])
+            self.supply = list(self.values["supply"])
+        return self.row
+
+    def gain(self, colour: str, n: int) -> None:
+        row = self.favor_row()
+        k = self.index[colour]
+        n = min(n, self.supply[k])
+        self.supply[k] -= n
+        row[k] += n
+
+    def pay(self, colour: str, n: int = 1) -> None:
+        row = self.favor_row()
+        k = self.index[colour]
+        if row[k] < n:
+            raise _GiveUp
+        row[k] -= n
+        self.supply[k] += n
+
+    def score(self, category: int, n: int) -> None:
+        if n:
+            points = self.new["points"]
+            p = self.p
             prow = list(points[p])
-            prow[CARD_PTS] += gained
-            new["points"] = (*points[:p], tuple(prow), *points[p + 1:])
-    if supply is not None:
-        new["supply"] = tuple(supply)
-        row = tuple(row)
-        new["favor"] = (*favor[:p], row, *favor[p + 1:])
-    new["slots"] = slots = (*slots[:i], (cid, (*spaces[:j], (*spaces[j], p), *spaces[j + 1:])),
-                            *slots[i + 1:])
-    new["hand"] = (*hand[:p], left, *hand[p + 1:])
-    # the turn ends unless a choice waits or the player can still play a rune
-    if kind == "favor_least" or runes and _can_play_rune(ed, True, runes, slots, row, p):
-        new["offered"] = True
+            prow[category] += n
+            self.new["points"] = (*points[:p], tuple(prow), *points[p + 1:])
+
+    def draw_runes(self, n: int) -> None:
+        new = self.new
+        deck = new["rune_deck"]
+        n = min(n, len(deck))
+        if n:
+            p = self.p
+            self.runes = runes = tuple(sorted((*self.runes, *deck[:n])))
+            hands = new["rune_hands"]
+            new["rune_hands"] = (*hands[:p], runes, *hands[p + 1:])
+            new["rune_deck"] = deck[n:]
+
+    def put(self, slot: int, space: int, marker: int) -> None:
+        slots = self.new["slots"]
+        cid, spaces = slots[slot]
+        self.new["slots"] = (*slots[:slot],
+                             (cid, (*spaces[:space], (*spaces[space], marker), *spaces[space + 1:])),
+                             *slots[slot + 1:])
+
+    def take_marker(self) -> None:
+        """One of the player's markers leaves their hand for this turn's offering."""
+        hand = self.new["hand"]
+        p = self.p
+        self.new["hand"] = (*hand[:p], hand[p] - 1, *hand[p + 1:])
+        self.new["offered"] = True
+
+    def effect(self, eff: Effect, altar: str | None, category: int) -> None:
+        """As :meth:`_Work.effect`."""
+        t = eff.type
+        if t in POINT_EFFECTS:
+            self.score(category, effect_points(self.ed, eff, self.favor_row(), altar))
+        elif t == "favor":
+            for c in eff.colours:
+                self.gain(c, 1)
+        elif t == "favor_least":
+            self.queued.append(decision("favor_least", self.p, eff.count))
+        elif t == "rune":
+            self.draw_runes(eff.count)
+        elif t == "favor_any":
+            if eff.count:
+                self.queued.append(decision("favor_any", self.p, eff.count))
+        elif t == "rune_and_altar_favor":
+            self.draw_runes(1)
+            self.gain(altar, eff.count)     # type: ignore[arg-type]
+        elif t == "block_and_altar_favor":
+            self.gain(altar, eff.count)     # type: ignore[arg-type]
+            if eff.block:
+                self.queued.append(decision("block", self.p, eff.block))
+        elif t == "altar_favor":
+            self.gain(altar, eff.count)     # type: ignore[arg-type]
+        else:
+            raise _GiveUp
+
+    def done(self, rest: tuple = ()) -> GameState:
+        """The new state: ``rest`` the decisions still pending after the one taken (the
+        queued ones go first), then the turn's end as :func:`_settle` decides it."""
+        new = self.new
+        row = self.row
+        if row is not None:
+            p = self.p
+            favor = new["favor"]
+            new["favor"] = (*favor[:p], tuple(row), *favor[p + 1:])
+            new["supply"] = tuple(self.supply)
+        pending = (*self.queued, *rest) if self.queued else rest
+        if pending:
+            d = pending[0]
+            kind = d.kind
+            if kind == "favor_any" and not any(new["supply"]) or kind == "block" and (
+                    new["neutral_home"] == 0 or all(o for _, sp in new["slots"] for o in sp)):
+                raise _GiveUp
+            if kind == "rune_window":
+                raise _GiveUp
+            new["pending"] = pending
+        else:
+            new["pending"] = ()
+            if new["offered"] and not new["over"]:
+                turn = new["turn"]
+                runes = new["rune_hands"][turn]
+                if not runes or not _can_play_rune(self.ed, True, runes, new["slots"],
+                                                   new["favor"][turn], turn):
+                    nxt = _next_turn(new["hand"], turn)
+                    if nxt is None:
+                        raise _GiveUp
+                    new["turn"] = nxt
+                    new["offered"] = False
+        new["_runes_sorted"] = True
+        texts = self.values.get("_report_texts")
+        if texts is not None:
+            new["_report_texts"] = texts
+        state = object.__new__(GameState)
+        object.__setattr__(state, "__dict__", new)
+        return state
+
+
+class _GiveUp(Exception):
+    """A quick move meets a case it does not cover: the working copy takes over."""
+
+
+def _quickly(fn: Any) -> Any:
+    """``fn(s, a)`` made a quick move: ``None`` when it gives up or a decision is pending
+    that the action does not answer."""
+    def move(s: GameState, a: Action) -> GameState | None:
+        values = s.__dict__
+        if values["over"]:
+            return None
+        try:
+            return fn(s, a)
+        except _GiveUp:
+            return None
+    move.__name__ = fn.__name__
+    move.__doc__ = fn.__doc__
+    return move
+
+
+@_quickly
+def _quick_offer_card(s: GameState, a: OfferCard) -> GameState:
+    """An offering on a free card space (as :func:`_do_offer_card`)."""
+    values = s.__dict__
+    if values["pending"] or values["offered"]:
+        raise _GiveUp
+    q = _Quick(s, values["turn"])
+    if a.pay is not None:
+        q.pay(a.pay)
+    q.put(a.slot, a.space, q.p)
+    q.take_marker()
+    q.effect(q.ed.cards[values["slots"][a.slot][0]].spaces[a.space].effect, None, CARD_PTS)
+    return q.done()
+
+
+@_quickly
+def _quick_offer_tree(s: GameState, a: OfferTree) -> GameState:
+    """An offering on a Great Tree space (as :func:`_do_offer_tree`)."""
+    values = s.__dict__
+    if values["pending"] or values["offered"]:
+        raise _GiveUp
+    p = values["turn"]
+    q = _Quick(s, p)
+    new, ed, t = q.new, q.ed, a.space
+    space = ed.tree[t]
+    markers = values["tree_markers"]
+    new["tree_markers"] = (*markers[:t], p, *markers[t + 1:])
+    q.take_marker()
+    if not space.altar:
+        k = _memo(ed)["roots"][t]
+        tokens = values["root_tokens"]
+        if tokens[k]:
+            row = q.favor_row()
+            row[q.index[values["root_colours"][k]]] += tokens[k]
+            new["root_tokens"] = (*tokens[:k], 0, *tokens[k + 1:])
+    elif values["altars"][t] is None:
+        q.queued.append(decision("altar", p, t))
     else:
-        new["turn"] = turn
-    new["_runes_sorted"] = True
-    texts = values.get("_report_texts")
-    if texts is not None:
-        new["_report_texts"] = texts
-    state = object.__new__(GameState)
-    object.__setattr__(state, "__dict__", new)
-    return state
+        altar = values["altars"][t]
+        q.pay(altar, ed.altar_cost)
+        q.effect(space.effect, altar, TREE_PTS)
+    return q.done()
 
 
-#: the card effects a quick offering carries out (:func:`_quick_offer_card`)
-_QUICK_CARD_EFFECTS = frozenset(("favor", "rune", "favor_least", *POINT_EFFECTS))
+@_quickly
+def _quick_choose_altar(s: GameState, a: ChooseAltar) -> GameState:
+    """An Altar tile placed (as :func:`_do_choose_altar`)."""
+    values = s.__dict__
+    pending = values["pending"]
+    if not pending or pending[0].kind != "altar":
+        raise _GiveUp
+    q = _Quick(s, pending[0].player)
+    t = pending[0].data[0]
+    altars = values["altars"]
+    q.new["altars"] = (*altars[:t], a.colour, *altars[t + 1:])
+    q.effect(q.ed.tree[t].effect, a.colour, TREE_PTS)
+    return q.done(pending[1:])
 
 
-@HANDLERS.on(OfferCard)
-def _offer_card_quickly(s: GameState, a: OfferCard) -> GameState:
-    new = _quick_offer_card(s, a)
-    return _do_offer_card(s, a) if new is None else new
+@_quickly
+def _quick_take_favor(s: GameState, a: TakeFavor) -> GameState:
+    """A favor token taken (as :func:`_do_take_favor`)."""
+    values = s.__dict__
+    pending = values["pending"]
+    if not pending or pending[0].kind not in ("favor_any", "favor_least"):
+        raise _GiveUp
+    d = pending[0]
+    q = _Quick(s, d.player)
+    left = d.data[0]
+    if d.kind == "favor_least":
+        q.gain(a.colour, left)
+    else:
+        q.gain(a.colour, 1)
+        if left > 1:
+            q.queued.append(decision("favor_any", q.p, left - 1))
+    return q.done(pending[1:])
+
+
+@_quickly
+def _quick_block_space(s: GameState, a: BlockSpace) -> GameState:
+    """A card space blocked (as :func:`_do_block_space`)."""
+    values = s.__dict__
+    pending = values["pending"]
+    if not pending or pending[0].kind != "block":
+        raise _GiveUp
+    d = pending[0]
+    q = _Quick(s, d.player)
+    q.put(a.slot, a.space, NEUTRAL)
+    q.new["neutral_home"] -= 1
+    if d.data[0] > 1:
+        q.queued.append(decision("block", q.p, d.data[0] - 1))
+    return q.done(pending[1:])
+
+
+@_quickly
+def _quick_rune_gain(s: GameState, a: RuneGain) -> GameState:
+    """A favor rune played in the player's turn (as :func:`_do_rune_gain`)."""
+    values = s.__dict__
+    if values["pending"]:
+        raise _GiveUp
+    q = _Quick(s, values["turn"])
+    runes = list(q.runes)
+    runes.remove(a.rune)
+    hands = q.new["rune_hands"]
+    q.runes = runes = tuple(runes)
+    q.new["rune_hands"] = (*hands[:q.p], runes, *hands[q.p + 1:])
+    q.new["runes_used"] += (a.rune,)
+    rune = q.ed.runes[a.rune]
+    q.gain(rune.colour, rune.count)
+    return q.done()
+
+
+@_quickly
+def _quick_end_turn(s: GameState, a: EndTurn) -> GameState:
+    """The turn ended by the player (as :func:`_do_end_turn`)."""
+    values = s.__dict__
+    if values["pending"]:
+        raise _GiveUp
+    q = _Quick(s, values["turn"])
+    nxt = _next_turn(values["hand"], q.p)
+    if nxt is None:
+        raise _GiveUp
+    q.new["turn"] = nxt
+    q.new["offered"] = False
+    return q.done()
+
+
+def _quick_then_slow(quick: Any, slow: Any) -> Any:
+    def handler(s: GameState, a: Action) -> GameState:
+        new = quick(s, a)
+        return slow(s, a) if new is None else new
+    handler.__name__ = slow.__name__
+    return handler
 
 
 @HANDLERS.on(RuneOffer)
@@ -1224,5 +1431,10 @@ def _do_choose_new_start(s: GameState, a: ChooseNewStart) -> GameState:
 
 #: each action type's handler through the working copy alone, and the quick move of those
 #: that have one (the new state made straight from the old, or ``None``); tests compare them
-WORKING_COPY = {**HANDLERS.table, OfferCard: _do_offer_card}
-QUICK = {OfferCard: _quick_offer_card}
+WORKING_COPY = dict(HANDLERS.table)
+QUICK = {OfferCard: _quick_offer_card, OfferTree: _quick_offer_tree,
+         ChooseAltar: _quick_choose_altar, TakeFavor: _quick_take_favor,
+         BlockSpace: _quick_block_space, RuneGain: _quick_rune_gain,
+         EndTurn: _quick_end_turn}
+for _tp, _quick in QUICK.items():
+    HANDLERS.table[_tp] = _quick_then_slow(_quick, WORKING_COPY[_tp])
