@@ -63,31 +63,48 @@ def _space_note(ed: Edition, cid: str, j: int) -> str:
 def _card_offers(s: GameState, player: int) -> list[Action]:
     ed = s.edition
     memo = _memo(ed)
-    plans = memo["card_plans"]
     held = s.favor[player]
     majority = None
     out: list[Action] = []
-    for i, (cid, spaces) in enumerate(s.slots):
+    append = out.append
+    for how, a, b in _free_plan(ed, memo, s.slots):
+        if how is _FREE_SPACE:
+            append(a)
+        elif how is _COLOUR_COST:
+            if held[a] >= 1:
+                append(b)
+        else:                       # the same for every such space
+            if majority is None:
+                majority = _majority_pays(ed, memo, held)
+            made, cid, i, j = b
+            for pay in majority:
+                action = made.get(pay)
+                if action is None:
+                    action = made[pay] = _offer_card(ed, cid, i, j, pay)
+                append(action)
+    return out
+
+
+def _free_plan(ed: Edition, memo: dict[str, Any], slots: tuple) -> tuple:
+    """The plan (see :func:`_card_plan`) of every free card space on the board, in order,
+    the last one worked out kept with the edition while its cards stand as they are (the
+    cards of a state are a tuple shared by the states that follow until a marker moves: it
+    is recognised by identity, and kept alive by the note)."""
+    last = memo["free_plan"]
+    if last[0] is slots:
+        return last[1]
+    plans = memo["card_plans"]
+    entries = []
+    for i, (cid, spaces) in enumerate(slots):
         plan = plans.get((cid, i))
         if plan is None:
             plan = plans[(cid, i)] = _card_plan(ed, cid, i)
-        for occ, (how, a, b) in zip(spaces, plan):
-            if occ:
-                continue
-            if how is _FREE_SPACE:
-                out.append(a)
-            elif how is _COLOUR_COST:
-                if held[a] >= 1:
-                    out.append(b)
-            else:                       # the same for every such space
-                if majority is None:
-                    majority = _majority_pays(ed, memo, held)
-                for pay in majority:
-                    action = b.get(pay)
-                    if action is None:
-                        action = b[pay] = _offer_card(ed, cid, i, a, pay)
-                    out.append(action)
-    return out
+        for occ, entry in zip(spaces, plan):
+            if not occ:
+                entries.append(entry)
+    found = tuple(entries)
+    memo["free_plan"] = (slots, found)
+    return found
 
 
 def _majority_pays(ed: Edition, memo: dict[str, Any], held: tuple[int, ...]) -> tuple[str, ...]:
@@ -111,15 +128,15 @@ _FREE_SPACE, _COLOUR_COST, _MAJORITY_COST = "free", "colour", "majority"
 def _card_plan(ed: Edition, cid: str, i: int) -> tuple[tuple[str, Any, Any], ...]:
     """How each space of card ``cid`` lying at place ``i`` is offered to: a free space with
     its action; a space costing one colour with the colour's position and the action; a
-    space costing a majority colour with the space's number and the actions made so far
-    for each colour paid."""
+    space costing a majority colour with the space's number and (the actions made so far
+    for each colour paid, the card, its place, the space's number)."""
     index = {c: k for k, c in enumerate(ed.colours)}
     plan = []
     for j, sp in enumerate(ed.cards[cid].spaces):
         if sp.cost is None:
             plan.append((_FREE_SPACE, _offer_card(ed, cid, i, j, None), None))
         elif sp.cost == "majority":
-            plan.append((_MAJORITY_COST, j, {}))
+            plan.append((_MAJORITY_COST, j, ({}, cid, i, j)))
         else:
             plan.append((_COLOUR_COST, index[sp.cost], _offer_card(ed, cid, i, j, sp.cost)))
     return tuple(plan)
@@ -136,6 +153,7 @@ def _memo(ed: Edition) -> dict[str, Any]:
                 "roots": {t: k for k, t in enumerate(root_spaces(ed))},
                 "card_plans": {}, "offer_tree": {}, "rune_gain": {}, "rune_move": {},
                 "rune_offer": {}, "choices": {}, "majority_pays": {},
+                "free_plan": (None, ()),
                 "tree_plan": _tree_plan(ed)}
         ed.__dict__["_rules_memo"] = memo
     return memo
@@ -210,14 +228,27 @@ def _tree_offer(ed: Edition, key: tuple) -> OfferTree:
 def _rune_offers(s: GameState, player: int, rune: str) -> list[Action]:
     """Offerings on occupied card spaces held only by other players (an occupied-space rune)."""
     ed = s.edition
-    made = _memo(ed)["rune_offer"]
+    memo = _memo(ed)
+    made = memo["rune_offer"]
+    index = memo["colour_index"]
+    held = tuple(s.favor[player])     # (a working copy's may be a list)
+    majority = None
     out: list[Action] = []
     for i, (cid, spaces) in enumerate(s.slots):
         card = ed.cards[cid]
         for j, occ in enumerate(spaces):
             if not occ or player in occ or NEUTRAL in occ:
                 continue
-            for pay in _pay_options(s, player, card.spaces[j].cost):
+            cost = card.spaces[j].cost
+            if cost is None:
+                pays: Any = _PAY_NOTHING
+            elif cost == "majority":     # (as _pay_options finds them)
+                if majority is None:
+                    majority = _majority_pays(ed, memo, held)
+                pays = majority
+            else:
+                pays = (cost,) if held[index[cost]] >= 1 else ()
+            for pay in pays:
                 key = (rune, cid, i, j, pay)
                 action = made.get(key)
                 if action is None:
@@ -227,6 +258,9 @@ def _rune_offers(s: GameState, player: int, rune: str) -> list[Action]:
                                                    note=_space_note(ed, cid, j))
                 out.append(action)
     return out
+
+
+_PAY_NOTHING = (None,)
 
 
 def _free_card_spaces(s: GameState) -> list[tuple[int, int]]:
