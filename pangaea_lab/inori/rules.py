@@ -153,7 +153,7 @@ def _memo(ed: Edition) -> dict[str, Any]:
                 "roots": {t: k for k, t in enumerate(root_spaces(ed))},
                 "card_plans": {}, "offer_tree": {}, "rune_gain": {}, "rune_move": {},
                 "rune_offer": {}, "choices": {}, "majority_pays": {},
-                "free_plan": (None, ()),
+                "free_plan": (None, ()), "tree_open": (None,) * 5,
                 "tree_plan": _tree_plan(ed)}
         ed.__dict__["_rules_memo"] = memo
     return memo
@@ -188,30 +188,50 @@ def _tree_plan(ed: Edition) -> tuple[tuple[int, bool, int | None], ...]:
 
 
 def _tree_offers(s: GameState, player: int) -> list[Action]:
-    ed = s.edition
+    values = s.__dict__
+    ed = values["edition"]
     memo = _memo(ed)
+    markers, altars = values["tree_markers"], values["altars"]
+    tokens, colours = values["root_tokens"], values["root_colours"]
+    last = memo["tree_open"]
+    if last[0] is markers and last[1] is altars and last[2] is tokens and last[3] is colours:
+        entries = last[4]
+    else:
+        entries = _open_tree_spaces(ed, memo, markers, altars, tokens, colours)
+        # kept while the Great Tree stands as it is (the fields are tuples shared by the
+        # states that follow until one changes: recognised by identity, kept alive here)
+        memo["tree_open"] = (markers, altars, tokens, colours, entries)
+    held = values["favor"][player]
+    cost = ed.altar_cost
+    return [action for k, action in entries if k < 0 or held[k] >= cost]
+
+
+def _open_tree_spaces(ed: Edition, memo: dict[str, Any], markers: tuple, altars: tuple,
+                      tokens: tuple, colours: tuple) -> tuple[tuple[int, OfferTree], ...]:
+    """The Great Tree spaces open to an offering, in order, each with its action and the
+    position of the colour its altar costs (-1: free)."""
     made = memo["offer_tree"]
-    out: list[Action] = []
-    markers, altars = s.tree_markers, s.altars
-    held = s.favor[player]
+    index = memo["colour_index"]
+    entries = []
     for t, has_altar, k in memo["tree_plan"]:
         if markers[t] is not None:
             continue
+        paid = -1
         if has_altar:
             altar = altars[t]
-            if altar is not None and held[memo["colour_index"][altar]] < ed.altar_cost:
-                continue
-            key = (t, altar)
+            if altar is not None:
+                paid = index[altar]
+            key: tuple = (t, altar)
         else:
-            left = s.root_tokens[k]
+            left = tokens[k]
             if not left and ed.emptied_root == "closed":
                 continue
-            key = (t, left, s.root_colours[k])
+            key = (t, left, colours[k])
         action = made.get(key)
         if action is None:
             action = made[key] = _tree_offer(ed, key)
-        out.append(action)
-    return out
+        entries.append((paid, action))
+    return tuple(entries)
 
 
 def _tree_offer(ed: Edition, key: tuple) -> OfferTree:
