@@ -1081,9 +1081,9 @@ class _Quick:
 
     def __init__(self, s: GameState, p: int) -> None:
         values = self.values = s.__dict__
-        if not values.get("_runes_sorted"):
+        if values["over"] or not values.get("_runes_sorted"):
             raise _GiveUp
-        self.new = dict(zip(_FIELDS, _all_fields_of(values)))
+        self.new = _fields_of(values)
         self.ed = ed = values["edition"]
         self.index = _memo(ed)["colour_index"]
         self.p = p
@@ -1214,23 +1214,36 @@ class _Quick:
         return state
 
 
+_NFIELDS = len(_FIELDS)
+
+
+def _fields_of(values: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a state's fields without its private notes.  A state's fields come first in
+    its ``__dict__`` (set when it is made) and the notes after them: the copy drops what
+    follows the fields, and a dictionary in any other order is copied field by field."""
+    new = values.copy()
+    if len(new) > _NFIELDS:
+        for name in [*new][_NFIELDS:]:
+            if name[0] != "_":
+                return dict(zip(_FIELDS, _all_fields_of(values)))
+            del new[name]
+    return new
+
+
 class _GiveUp(Exception):
     """A quick move meets a case it does not cover: the working copy takes over."""
 
 
 def _quickly(fn: Any) -> Any:
-    """``fn(s, a)`` made a quick move: ``None`` when it gives up or a decision is pending
-    that the action does not answer."""
+    """``fn(s, a)`` made a quick move that answers ``None`` when it gives up."""
     def move(s: GameState, a: Action) -> GameState | None:
-        values = s.__dict__
-        if values["over"]:
-            return None
         try:
             return fn(s, a)
         except _GiveUp:
             return None
     move.__name__ = fn.__name__
     move.__doc__ = fn.__doc__
+    move.raw = fn           # type: ignore[attr-defined]
     return move
 
 
@@ -1362,9 +1375,12 @@ def _quick_end_turn(s: GameState, a: EndTurn) -> GameState:
 
 
 def _quick_then_slow(quick: Any, slow: Any) -> Any:
+    """The handler trying the quick move first, the working copy when it gives up."""
     def handler(s: GameState, a: Action) -> GameState:
-        new = quick(s, a)
-        return slow(s, a) if new is None else new
+        try:
+            return quick(s, a)
+        except _GiveUp:
+            return slow(s, a)
     handler.__name__ = slow.__name__
     return handler
 
@@ -1491,4 +1507,4 @@ QUICK = {OfferCard: _quick_offer_card, OfferTree: _quick_offer_tree,
          BlockSpace: _quick_block_space, RuneGain: _quick_rune_gain,
          EndTurn: _quick_end_turn}
 for _tp, _quick in QUICK.items():
-    HANDLERS.table[_tp] = _quick_then_slow(_quick, WORKING_COPY[_tp])
+    HANDLERS.table[_tp] = _quick_then_slow(_quick.raw, WORKING_COPY[_tp])

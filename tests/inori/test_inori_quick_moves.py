@@ -53,3 +53,13 @@ def test_hand_built_actions_take_the_same_way():
         for action in st.legal_actions():
             copy = type(action)(**{k: v for k, v in action.__dict__.items()})
             assert st.apply(copy) == st.apply(action)
+
+
+def test_a_states_fields_copied_without_its_notes():
+    for st in POSITIONS[::10]:
+        st.legal_actions()
+        names = [f for f in rules._FIELDS]
+        assert rules._fields_of(st.__dict__) == {k: st.__dict__[k] for k in names}
+        # a dictionary with a note before a field is copied field by field
+        shuffled = {"_note": 1, **st.__dict__}
+        assert rules._fields_of(shuffled) == {k: st.__dict__[k] for k in names}
