@@ -1139,6 +1139,16 @@ class _Quick:
                              (cid, (*spaces[:space], (*spaces[space], marker), *spaces[space + 1:])),
                              *slots[slot + 1:])
 
+    def use_rune(self, rid: str) -> None:
+        """A rune tile leaves the player's hand for good."""
+        runes = list(self.runes)
+        runes.remove(rid)
+        new = self.new
+        hands = new["rune_hands"]
+        self.runes = runes = tuple(runes)      # (still in order)
+        new["rune_hands"] = (*hands[:self.p], runes, *hands[self.p + 1:])
+        new["runes_used"] = (*new["runes_used"], rid)
+
     def take_marker(self) -> None:
         """One of the player's markers leaves their hand for this turn's offering."""
         hand = self.new["hand"]
@@ -1263,6 +1273,39 @@ def _quick_offer_card(s: GameState, a: OfferCard) -> GameState:
 
 
 @_quickly
+def _quick_rune_offer(s: GameState, a: RuneOffer) -> GameState:
+    """An occupied-space rune played with its offering (as :func:`_do_rune_offer`)."""
+    values = s.__dict__
+    if values["pending"] or values["offered"]:
+        raise _GiveUp
+    q = _Quick(s, values["turn"])
+    q.use_rune(a.rune)
+    if a.pay is not None:
+        q.pay(a.pay)
+    q.put(a.slot, a.space, q.p)
+    q.take_marker()
+    q.effect(q.ed.cards[values["slots"][a.slot][0]].spaces[a.space].effect, None, CARD_PTS)
+    return q.done()
+
+
+@_quickly
+def _quick_choose_new_start(s: GameState, a: ChooseNewStart) -> GameState:
+    """A New Start card kept (as :func:`_do_choose_new_start`)."""
+    values = s.__dict__
+    pending = values["pending"]
+    if not pending or pending[0].kind != "new_start":
+        raise _GiveUp
+    d = pending[0]
+    q = _Quick(s, d.player)
+    new = q.new
+    new["slots"] = (*values["slots"],
+                    (a.card, ((),) * len(q.ed.cards[a.card].spaces)))
+    new["spent_cards"] = (*values["spent_cards"], *(c for c in d.data[0] if c != a.card))
+    new["first_player"] = new["turn"] = d.player
+    return q.done(pending[1:])
+
+
+@_quickly
 def _quick_offer_tree(s: GameState, a: OfferTree) -> GameState:
     """An offering on a Great Tree space (as :func:`_do_offer_tree`)."""
     values = s.__dict__
@@ -1348,12 +1391,7 @@ def _quick_rune_gain(s: GameState, a: RuneGain) -> GameState:
     if values["pending"]:
         raise _GiveUp
     q = _Quick(s, values["turn"])
-    runes = list(q.runes)
-    runes.remove(a.rune)
-    hands = q.new["rune_hands"]
-    q.runes = runes = tuple(runes)
-    q.new["rune_hands"] = (*hands[:q.p], runes, *hands[q.p + 1:])
-    q.new["runes_used"] += (a.rune,)
+    q.use_rune(a.rune)
     rune = q.ed.runes[a.rune]
     q.gain(rune.colour, rune.count)
     return q.done()
@@ -1505,6 +1543,7 @@ WORKING_COPY = dict(HANDLERS.table)
 QUICK = {OfferCard: _quick_offer_card, OfferTree: _quick_offer_tree,
          ChooseAltar: _quick_choose_altar, TakeFavor: _quick_take_favor,
          BlockSpace: _quick_block_space, RuneGain: _quick_rune_gain,
-         EndTurn: _quick_end_turn}
+         EndTurn: _quick_end_turn, RuneOffer: _quick_rune_offer,
+         ChooseNewStart: _quick_choose_new_start}
 for _tp, _quick in QUICK.items():
     HANDLERS.table[_tp] = _quick_then_slow(_quick.raw, WORKING_COPY[_tp])
