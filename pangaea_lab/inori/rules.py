@@ -153,7 +153,7 @@ def _memo(ed: Edition) -> dict[str, Any]:
                 "roots": {t: k for k, t in enumerate(root_spaces(ed))},
                 "card_plans": {}, "offer_tree": {}, "rune_gain": {}, "rune_move": {},
                 "rune_offer": {}, "choices": {}, "majority_pays": {},
-                "free_plan": (None, ()), "tree_open": (None,) * 5,
+                "free_plan": (None, ()), "tree_open": (None,) * 5, "distinct_runes": {},
                 "tree_plan": _tree_plan(ed)}
         ed.__dict__["_rules_memo"] = memo
     return memo
@@ -300,14 +300,8 @@ def _rune_actions(s: GameState, player: int, window: bool = False) -> list[Actio
         return []
     ed = s.edition
     out: list[Action] = []
-    seen = set()
     free = own = moves = None     # worked out for the first rune that moves a marker
-    for rid in hand:
-        rune = ed.runes[rid]
-        sig = rune.kind, rune.colour, rune.count, rune.slot, rune.timing
-        if sig in seen:
-            continue
-        seen.add(sig)
+    for rid, rune in _distinct_runes(ed, hand):
         if window and not rune.any_time:
             continue
         if rune.start_of_turn and s.offered:
@@ -350,6 +344,27 @@ def _rune_actions(s: GameState, player: int, window: bool = False) -> list[Actio
                         action = moves[key] = RuneMove(rid, fi, fj, ti, tj)
                     out.append(action)
     return out
+
+
+def _distinct_runes(ed: Edition, hand: Any) -> tuple:
+    """The tiles of a hand that act differently, each with its rune, in hand order (the
+    first of identical tiles), kept per hand."""
+    key = hand if type(hand) is tuple else tuple(hand)
+    kinds = _memo(ed)["distinct_runes"]
+    found = kinds.get(key)
+    if found is None:
+        if len(kinds) >= 20_000:       # a bound on memory
+            kinds.clear()
+        seen = set()
+        entries = []
+        for rid in key:
+            rune = ed.runes[rid]
+            sig = rune.kind, rune.colour, rune.count, rune.slot, rune.timing
+            if sig not in seen:
+                seen.add(sig)
+                entries.append((rid, rune))
+        found = kinds[key] = tuple(entries)
+    return found
 
 
 def _can_play_rune(ed: Edition, offered: bool, hand: Any, slots: Any, held: Any, player: int,

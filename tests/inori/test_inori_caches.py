@@ -411,3 +411,18 @@ def test_board_plans_kept_by_identity_match_plans_worked_out_afresh():
             assert kept == afresh
             assert kept == (described(card_offers_afresh(st, p)),
                             described(tree_offers_afresh(st, p)))
+
+
+def test_distinct_runes_kept_per_hand_match_runes_sorted_out_afresh():
+    for st in POSITIONS[::5]:
+        ed = st.edition
+        for hand in st.rune_hands:
+            seen, afresh = set(), []
+            for rid in hand:
+                r = ed.runes[rid]
+                sig = r.kind, r.colour, r.count, r.slot, r.timing
+                if sig not in seen:
+                    seen.add(sig)
+                    afresh.append((rid, r))
+            assert rules._distinct_runes(ed, hand) == tuple(afresh)
+            assert rules._distinct_runes(ed, list(hand)) == tuple(afresh)
