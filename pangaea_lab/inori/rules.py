@@ -7,7 +7,10 @@ Choices inside an effect (which altar, which favor colours, which spaces to bloc
 Start card) are asked one at a time as pending :class:`~pangaea_lab.core.engine.Decision`
 values, so the list of legal actions stays short and each step can be explained on its own.
 Every action comes in through the game's front door (``GAME.apply``: the action's fields are
-checked, then :func:`why`, then its handler).
+checked, then :func:`why`, then its handler).  A handler applies its action to a working
+copy (:class:`_Work`); the commonest actions first try a quick move (:data:`QUICK`) that
+writes the new state straight from the old one and leaves the rare cases (a season's end,
+a rune window) to the working copy.
 """
 
 from __future__ import annotations
