@@ -1307,6 +1307,25 @@ def _quick_rune_offer(s: GameState, a: RuneOffer) -> GameState:
 
 
 @_quickly
+def _quick_rune_move(s: GameState, a: RuneMove) -> GameState:
+    """A moving rune played in the player's turn (as :func:`_do_rune_move`)."""
+    values = s.__dict__
+    if values["pending"]:
+        raise _GiveUp
+    q = _Quick(s, values["turn"])
+    q.use_rune(a.rune)
+    slots = q.new["slots"]
+    i, j, p = a.from_slot, a.from_space, q.p
+    cid, spaces = slots[i]
+    if p in spaces[j]:
+        held = tuple(m for m in spaces[j] if m != p)
+        q.new["slots"] = (*slots[:i], (cid, (*spaces[:j], held, *spaces[j + 1:])),
+                          *slots[i + 1:])
+    q.put(a.to_slot, a.to_space, p)
+    return q.done()
+
+
+@_quickly
 def _quick_choose_new_start(s: GameState, a: ChooseNewStart) -> GameState:
     """A New Start card kept (as :func:`_do_choose_new_start`)."""
     values = s.__dict__
@@ -1562,6 +1581,6 @@ QUICK = {OfferCard: _quick_offer_card, OfferTree: _quick_offer_tree,
          ChooseAltar: _quick_choose_altar, TakeFavor: _quick_take_favor,
          BlockSpace: _quick_block_space, RuneGain: _quick_rune_gain,
          EndTurn: _quick_end_turn, RuneOffer: _quick_rune_offer,
-         ChooseNewStart: _quick_choose_new_start}
+         ChooseNewStart: _quick_choose_new_start, RuneMove: _quick_rune_move}
 for _tp, _quick in QUICK.items():
     HANDLERS.table[_tp] = _quick_then_slow(_quick.raw, WORKING_COPY[_tp])
