@@ -1153,9 +1153,8 @@ class _Quick:
     def put(self, slot: int, space: int, marker: int) -> None:
         slots = self.new["slots"]
         cid, spaces = slots[slot]
-        self.new["slots"] = (*slots[:slot],
-                             (cid, (*spaces[:space], (*spaces[space], marker), *spaces[space + 1:])),
-                             *slots[slot + 1:])
+        card = (cid, (*spaces[:space], (*spaces[space], marker), *spaces[space + 1:]))
+        self.new["slots"] = (*slots[:slot], card, *slots[slot + 1:])
 
     def use_rune(self, rid: str) -> None:
         """A rune tile leaves the player's hand for good."""
