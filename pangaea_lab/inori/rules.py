@@ -7,7 +7,10 @@ Choices inside an effect (which altar, which favor colours, which spaces to bloc
 Start card) are asked one at a time as pending :class:`~pangaea_lab.core.engine.Decision`
 values, so the list of legal actions stays short and each step can be explained on its own.
 Every action comes in through the game's front door (``GAME.apply``: the action's fields are
-checked, then :func:`why`, then its handler).
+checked, then :func:`why`, then its handler).  A handler applies its action to a working
+copy (:class:`_Work`); the commonest actions first try a quick move (:data:`QUICK`) that
+writes the new state straight from the old one and leaves the rare cases (a season's end,
+a rune window) to the working copy.
 """
 
 from __future__ import annotations
@@ -63,31 +66,48 @@ def _space_note(ed: Edition, cid: str, j: int) -> str:
 def _card_offers(s: GameState, player: int) -> list[Action]:
     ed = s.edition
     memo = _memo(ed)
-    plans = memo["card_plans"]
     held = s.favor[player]
     majority = None
     out: list[Action] = []
-    for i, (cid, spaces) in enumerate(s.slots):
+    append = out.append
+    for how, a, b in _free_plan(ed, memo, s.slots):
+        if how is _FREE_SPACE:
+            append(a)
+        elif how is _COLOUR_COST:
+            if held[a] >= 1:
+                append(b)
+        else:                       # the same for every such space
+            if majority is None:
+                majority = _majority_pays(ed, memo, held)
+            made, cid, i, j = b
+            for pay in majority:
+                action = made.get(pay)
+                if action is None:
+                    action = made[pay] = _offer_card(ed, cid, i, j, pay)
+                append(action)
+    return out
+
+
+def _free_plan(ed: Edition, memo: dict[str, Any], slots: tuple) -> tuple:
+    """The plan (see :func:`_card_plan`) of every free card space on the board, in order,
+    the last one worked out kept with the edition while its cards stand as they are (the
+    cards of a state are a tuple shared by the states that follow until a marker moves: it
+    is recognised by identity, and kept alive by the note)."""
+    last = memo["free_plan"]
+    if last[0] is slots:
+        return last[1]
+    plans = memo["card_plans"]
+    entries = []
+    for i, (cid, spaces) in enumerate(slots):
         plan = plans.get((cid, i))
         if plan is None:
             plan = plans[(cid, i)] = _card_plan(ed, cid, i)
-        for occ, (how, a, b) in zip(spaces, plan):
-            if occ:
-                continue
-            if how is _FREE_SPACE:
-                out.append(a)
-            elif how is _COLOUR_COST:
-                if held[a] >= 1:
-                    out.append(b)
-            else:                       # the same for every such space
-                if majority is None:
-                    majority = _majority_pays(ed, memo, held)
-                for pay in majority:
-                    action = b.get(pay)
-                    if action is None:
-                        action = b[pay] = _offer_card(ed, cid, i, a, pay)
-                    out.append(action)
-    return out
+        for occ, entry in zip(spaces, plan):
+            if not occ:
+                entries.append(entry)
+    found = tuple(entries)
+    memo["free_plan"] = (slots, found)
+    return found
 
 
 def _majority_pays(ed: Edition, memo: dict[str, Any], held: tuple[int, ...]) -> tuple[str, ...]:
@@ -111,15 +131,15 @@ _FREE_SPACE, _COLOUR_COST, _MAJORITY_COST = "free", "colour", "majority"
 def _card_plan(ed: Edition, cid: str, i: int) -> tuple[tuple[str, Any, Any], ...]:
     """How each space of card ``cid`` lying at place ``i`` is offered to: a free space with
     its action; a space costing one colour with the colour's position and the action; a
-    space costing a majority colour with the space's number and the actions made so far
-    for each colour paid."""
+    space costing a majority colour with the space's number and (the actions made so far
+    for each colour paid, the card, its place, the space's number)."""
     index = {c: k for k, c in enumerate(ed.colours)}
     plan = []
     for j, sp in enumerate(ed.cards[cid].spaces):
         if sp.cost is None:
             plan.append((_FREE_SPACE, _offer_card(ed, cid, i, j, None), None))
         elif sp.cost == "majority":
-            plan.append((_MAJORITY_COST, j, {}))
+            plan.append((_MAJORITY_COST, j, ({}, cid, i, j)))
         else:
             plan.append((_COLOUR_COST, index[sp.cost], _offer_card(ed, cid, i, j, sp.cost)))
     return tuple(plan)
@@ -136,6 +156,7 @@ def _memo(ed: Edition) -> dict[str, Any]:
                 "roots": {t: k for k, t in enumerate(root_spaces(ed))},
                 "card_plans": {}, "offer_tree": {}, "rune_gain": {}, "rune_move": {},
                 "rune_offer": {}, "choices": {}, "majority_pays": {},
+                "free_plan": (None, ()), "tree_open": (None,) * 5, "distinct_runes": {},
                 "tree_plan": _tree_plan(ed)}
         ed.__dict__["_rules_memo"] = memo
     return memo
@@ -170,30 +191,50 @@ def _tree_plan(ed: Edition) -> tuple[tuple[int, bool, int | None], ...]:
 
 
 def _tree_offers(s: GameState, player: int) -> list[Action]:
-    ed = s.edition
+    values = s.__dict__
+    ed = values["edition"]
     memo = _memo(ed)
+    markers, altars = values["tree_markers"], values["altars"]
+    tokens, colours = values["root_tokens"], values["root_colours"]
+    last = memo["tree_open"]
+    if last[0] is markers and last[1] is altars and last[2] is tokens and last[3] is colours:
+        entries = last[4]
+    else:
+        entries = _open_tree_spaces(ed, memo, markers, altars, tokens, colours)
+        # kept while the Great Tree stands as it is (the fields are tuples shared by the
+        # states that follow until one changes: recognised by identity, kept alive here)
+        memo["tree_open"] = (markers, altars, tokens, colours, entries)
+    held = values["favor"][player]
+    cost = ed.altar_cost
+    return [action for k, action in entries if k < 0 or held[k] >= cost]
+
+
+def _open_tree_spaces(ed: Edition, memo: dict[str, Any], markers: tuple, altars: tuple,
+                      tokens: tuple, colours: tuple) -> tuple[tuple[int, OfferTree], ...]:
+    """The Great Tree spaces open to an offering, in order, each with its action and the
+    position of the colour its altar costs (-1: free)."""
     made = memo["offer_tree"]
-    out: list[Action] = []
-    markers, altars = s.tree_markers, s.altars
-    held = s.favor[player]
+    index = memo["colour_index"]
+    entries = []
     for t, has_altar, k in memo["tree_plan"]:
         if markers[t] is not None:
             continue
+        paid = -1
         if has_altar:
             altar = altars[t]
-            if altar is not None and held[memo["colour_index"][altar]] < ed.altar_cost:
-                continue
-            key = (t, altar)
+            if altar is not None:
+                paid = index[altar]
+            key: tuple = (t, altar)
         else:
-            left = s.root_tokens[k]
+            left = tokens[k]
             if not left and ed.emptied_root == "closed":
                 continue
-            key = (t, left, s.root_colours[k])
+            key = (t, left, colours[k])
         action = made.get(key)
         if action is None:
             action = made[key] = _tree_offer(ed, key)
-        out.append(action)
-    return out
+        entries.append((paid, action))
+    return tuple(entries)
 
 
 def _tree_offer(ed: Edition, key: tuple) -> OfferTree:
@@ -210,14 +251,27 @@ def _tree_offer(ed: Edition, key: tuple) -> OfferTree:
 def _rune_offers(s: GameState, player: int, rune: str) -> list[Action]:
     """Offerings on occupied card spaces held only by other players (an occupied-space rune)."""
     ed = s.edition
-    made = _memo(ed)["rune_offer"]
+    memo = _memo(ed)
+    made = memo["rune_offer"]
+    index = memo["colour_index"]
+    held = tuple(s.favor[player])     # (a working copy's may be a list)
+    majority = None
     out: list[Action] = []
     for i, (cid, spaces) in enumerate(s.slots):
         card = ed.cards[cid]
         for j, occ in enumerate(spaces):
             if not occ or player in occ or NEUTRAL in occ:
                 continue
-            for pay in _pay_options(s, player, card.spaces[j].cost):
+            cost = card.spaces[j].cost
+            if cost is None:
+                pays: Any = _PAY_NOTHING
+            elif cost == "majority":     # (as _pay_options finds them)
+                if majority is None:
+                    majority = _majority_pays(ed, memo, held)
+                pays = majority
+            else:
+                pays = (cost,) if held[index[cost]] >= 1 else ()
+            for pay in pays:
                 key = (rune, cid, i, j, pay)
                 action = made.get(key)
                 if action is None:
@@ -227,6 +281,9 @@ def _rune_offers(s: GameState, player: int, rune: str) -> list[Action]:
                                                    note=_space_note(ed, cid, j))
                 out.append(action)
     return out
+
+
+_PAY_NOTHING = (None,)
 
 
 def _free_card_spaces(s: GameState) -> list[tuple[int, int]]:
@@ -246,14 +303,8 @@ def _rune_actions(s: GameState, player: int, window: bool = False) -> list[Actio
         return []
     ed = s.edition
     out: list[Action] = []
-    seen = set()
     free = own = moves = None     # worked out for the first rune that moves a marker
-    for rid in hand:
-        rune = ed.runes[rid]
-        sig = rune.kind, rune.colour, rune.count, rune.slot, rune.timing
-        if sig in seen:
-            continue
-        seen.add(sig)
+    for rid, rune in _distinct_runes(ed, hand):
         if window and not rune.any_time:
             continue
         if rune.start_of_turn and s.offered:
@@ -296,6 +347,27 @@ def _rune_actions(s: GameState, player: int, window: bool = False) -> list[Actio
                         action = moves[key] = RuneMove(rid, fi, fj, ti, tj)
                     out.append(action)
     return out
+
+
+def _distinct_runes(ed: Edition, hand: Any) -> tuple:
+    """The tiles of a hand that act differently, each with its rune, in hand order (the
+    first of identical tiles), kept per hand."""
+    key = hand if type(hand) is tuple else tuple(hand)
+    kinds = _memo(ed)["distinct_runes"]
+    found = kinds.get(key)
+    if found is None:
+        if len(kinds) >= 20_000:       # a bound on memory
+            kinds.clear()
+        seen = set()
+        entries = []
+        for rid in key:
+            rune = ed.runes[rid]
+            sig = rune.kind, rune.colour, rune.count, rune.slot, rune.timing
+            if sig not in seen:
+                seen.add(sig)
+                entries.append((rid, rune))
+        found = kinds[key] = tuple(entries)
+    return found
 
 
 def _can_play_rune(ed: Edition, offered: bool, hand: Any, slots: Any, held: Any, player: int,
@@ -1002,6 +1074,391 @@ def _do_offer_card(s: GameState, a: OfferCard) -> GameState:
     return w.done()
 
 
+_all_fields_of = itemgetter(*_FIELDS)
+
+
+def _next_turn(hand: tuple[int, ...], p: int) -> int | None:
+    """Who plays after ``p``, as :func:`_end_turn` finds it; ``None`` when nobody holds a
+    marker (the season's end comes instead)."""
+    n = len(hand)
+    for k in range(1, n + 1):
+        q = (p + k) % n
+        if hand[q] > 0:
+            return q
+    return None
+
+
+class _Quick:
+    """A new state made straight from the old one, for the commonest steps of a game (see
+    :data:`QUICK`): the changes of one action written into a copy of the old state's fields,
+    then the end of the turn as :func:`_settle` makes it.  Any case the quick way does not
+    cover (a season's end, a rune window, a decision dropped for lack of choice) gives up
+    (:class:`_GiveUp`) and the working copy applies the action instead."""
+
+    __slots__ = ("values", "new", "ed", "index", "p", "row", "supply", "runes", "queued")
+
+    def __init__(self, s: GameState, p: int) -> None:
+        values = self.values = s.__dict__
+        if values["over"] or not values.get("_runes_sorted"):
+            raise _GiveUp
+        self.new = _fields_of(values)
+        self.ed = ed = values["edition"]
+        self.index = _memo(ed)["colour_index"]
+        self.p = p
+        self.row = None             # the player's favor as a list, once changed
+        self.supply = None          # the supply as a list, once changed
+        self.runes = values["rune_hands"][p]
+        self.queued: list = []
+
+    def favor_row(self) -> list:
+        if self.row is None:
+            self.row = list(self.values["favor"][self.p])
+            self.supply = list(self.values["supply"])
+        return self.row
+
+    def gain(self, colour: str, n: int) -> None:
+        row = self.favor_row()
+        k = self.index[colour]
+        n = min(n, self.supply[k])
+        self.supply[k] -= n
+        row[k] += n
+
+    def pay(self, colour: str, n: int = 1) -> None:
+        row = self.favor_row()
+        k = self.index[colour]
+        if row[k] < n:
+            raise _GiveUp
+        row[k] -= n
+        self.supply[k] += n
+
+    def score(self, category: int, n: int) -> None:
+        if n:
+            points = self.new["points"]
+            p = self.p
+            prow = list(points[p])
+            prow[category] += n
+            self.new["points"] = (*points[:p], tuple(prow), *points[p + 1:])
+
+    def draw_runes(self, n: int) -> None:
+        new = self.new
+        deck = new["rune_deck"]
+        n = min(n, len(deck))
+        if n:
+            p = self.p
+            self.runes = runes = tuple(sorted((*self.runes, *deck[:n])))
+            hands = new["rune_hands"]
+            new["rune_hands"] = (*hands[:p], runes, *hands[p + 1:])
+            new["rune_deck"] = deck[n:]
+
+    def put(self, slot: int, space: int, marker: int) -> None:
+        slots = self.new["slots"]
+        cid, spaces = slots[slot]
+        card = (cid, (*spaces[:space], (*spaces[space], marker), *spaces[space + 1:]))
+        self.new["slots"] = (*slots[:slot], card, *slots[slot + 1:])
+
+    def use_rune(self, rid: str) -> None:
+        """A rune tile leaves the player's hand for good."""
+        runes = list(self.runes)
+        runes.remove(rid)
+        new = self.new
+        hands = new["rune_hands"]
+        self.runes = runes = tuple(runes)      # (still in order)
+        new["rune_hands"] = (*hands[:self.p], runes, *hands[self.p + 1:])
+        new["runes_used"] = (*new["runes_used"], rid)
+
+    def take_marker(self) -> None:
+        """One of the player's markers leaves their hand for this turn's offering."""
+        hand = self.new["hand"]
+        p = self.p
+        self.new["hand"] = (*hand[:p], hand[p] - 1, *hand[p + 1:])
+        self.new["offered"] = True
+
+    def effect(self, eff: Effect, altar: str | None, category: int) -> None:
+        """As :meth:`_Work.effect`."""
+        t = eff.type
+        if t in POINT_EFFECTS:
+            self.score(category, effect_points(self.ed, eff, self.favor_row(), altar))
+        elif t == "favor":
+            for c in eff.colours:
+                self.gain(c, 1)
+        elif t == "favor_least":
+            self.queued.append(decision("favor_least", self.p, eff.count))
+        elif t == "rune":
+            self.draw_runes(eff.count)
+        elif t == "favor_any":
+            if eff.count:
+                self.queued.append(decision("favor_any", self.p, eff.count))
+        elif t == "rune_and_altar_favor":
+            self.draw_runes(1)
+            self.gain(altar, eff.count)     # type: ignore[arg-type]
+        elif t == "block_and_altar_favor":
+            self.gain(altar, eff.count)     # type: ignore[arg-type]
+            if eff.block:
+                self.queued.append(decision("block", self.p, eff.block))
+        elif t == "altar_favor":
+            self.gain(altar, eff.count)     # type: ignore[arg-type]
+        else:
+            raise _GiveUp
+
+    def done(self, rest: tuple = ()) -> GameState:
+        """The new state: ``rest`` the decisions still pending after the one taken (the
+        queued ones go first), then the turn's end as :func:`_settle` decides it."""
+        new = self.new
+        row = self.row
+        if row is not None:
+            p = self.p
+            favor = new["favor"]
+            new["favor"] = (*favor[:p], tuple(row), *favor[p + 1:])
+            new["supply"] = tuple(self.supply)
+        pending = (*self.queued, *rest) if self.queued else rest
+        if pending:
+            d = pending[0]
+            kind = d.kind
+            if kind == "favor_any" and not any(new["supply"]) or kind == "block" and (
+                    new["neutral_home"] == 0 or all(o for _, sp in new["slots"] for o in sp)):
+                raise _GiveUp
+            if kind == "rune_window":
+                raise _GiveUp
+            new["pending"] = pending
+        else:
+            new["pending"] = ()
+            if new["offered"] and not new["over"]:
+                turn = new["turn"]
+                runes = new["rune_hands"][turn]
+                if not runes or not _can_play_rune(self.ed, True, runes, new["slots"],
+                                                   new["favor"][turn], turn):
+                    nxt = _next_turn(new["hand"], turn)
+                    if nxt is None:
+                        raise _GiveUp
+                    new["turn"] = nxt
+                    new["offered"] = False
+        new["_runes_sorted"] = True
+        texts = self.values.get("_report_texts")
+        if texts is not None:
+            new["_report_texts"] = texts
+        state = object.__new__(GameState)
+        object.__setattr__(state, "__dict__", new)
+        return state
+
+
+_NFIELDS = len(_FIELDS)
+
+
+def _fields_of(values: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a state's fields without its private notes.  A state's fields come first in
+    its ``__dict__`` (set when it is made) and the notes after them: the copy drops what
+    follows the fields, and a dictionary in any other order is copied field by field."""
+    new = values.copy()
+    if len(new) > _NFIELDS:
+        for name in [*new][_NFIELDS:]:
+            if name[0] != "_":
+                return dict(zip(_FIELDS, _all_fields_of(values)))
+            del new[name]
+    return new
+
+
+class _GiveUp(Exception):
+    """A quick move meets a case it does not cover: the working copy takes over."""
+
+
+def _quickly(fn: Any) -> Any:
+    """``fn(s, a)`` made a quick move that answers ``None`` when it gives up."""
+    def move(s: GameState, a: Action) -> GameState | None:
+        try:
+            return fn(s, a)
+        except _GiveUp:
+            return None
+    move.__name__ = fn.__name__
+    move.__doc__ = fn.__doc__
+    move.raw = fn           # type: ignore[attr-defined]
+    return move
+
+
+@_quickly
+def _quick_offer_card(s: GameState, a: OfferCard) -> GameState:
+    """An offering on a free card space (as :func:`_do_offer_card`)."""
+    values = s.__dict__
+    if values["pending"] or values["offered"]:
+        raise _GiveUp
+    q = _Quick(s, values["turn"])
+    if a.pay is not None:
+        q.pay(a.pay)
+    q.put(a.slot, a.space, q.p)
+    q.take_marker()
+    q.effect(q.ed.cards[values["slots"][a.slot][0]].spaces[a.space].effect, None, CARD_PTS)
+    return q.done()
+
+
+@_quickly
+def _quick_rune_offer(s: GameState, a: RuneOffer) -> GameState:
+    """An occupied-space rune played with its offering (as :func:`_do_rune_offer`)."""
+    values = s.__dict__
+    if values["pending"] or values["offered"]:
+        raise _GiveUp
+    q = _Quick(s, values["turn"])
+    q.use_rune(a.rune)
+    if a.pay is not None:
+        q.pay(a.pay)
+    q.put(a.slot, a.space, q.p)
+    q.take_marker()
+    q.effect(q.ed.cards[values["slots"][a.slot][0]].spaces[a.space].effect, None, CARD_PTS)
+    return q.done()
+
+
+@_quickly
+def _quick_rune_move(s: GameState, a: RuneMove) -> GameState:
+    """A moving rune played in the player's turn (as :func:`_do_rune_move`)."""
+    values = s.__dict__
+    if values["pending"]:
+        raise _GiveUp
+    q = _Quick(s, values["turn"])
+    q.use_rune(a.rune)
+    slots = q.new["slots"]
+    i, j, p = a.from_slot, a.from_space, q.p
+    cid, spaces = slots[i]
+    if p in spaces[j]:
+        held = tuple(m for m in spaces[j] if m != p)
+        q.new["slots"] = (*slots[:i], (cid, (*spaces[:j], held, *spaces[j + 1:])),
+                          *slots[i + 1:])
+    q.put(a.to_slot, a.to_space, p)
+    return q.done()
+
+
+@_quickly
+def _quick_choose_new_start(s: GameState, a: ChooseNewStart) -> GameState:
+    """A New Start card kept (as :func:`_do_choose_new_start`)."""
+    values = s.__dict__
+    pending = values["pending"]
+    if not pending or pending[0].kind != "new_start":
+        raise _GiveUp
+    d = pending[0]
+    q = _Quick(s, d.player)
+    new = q.new
+    new["slots"] = (*values["slots"],
+                    (a.card, ((),) * len(q.ed.cards[a.card].spaces)))
+    new["spent_cards"] = (*values["spent_cards"], *(c for c in d.data[0] if c != a.card))
+    new["first_player"] = new["turn"] = d.player
+    return q.done(pending[1:])
+
+
+@_quickly
+def _quick_offer_tree(s: GameState, a: OfferTree) -> GameState:
+    """An offering on a Great Tree space (as :func:`_do_offer_tree`)."""
+    values = s.__dict__
+    if values["pending"] or values["offered"]:
+        raise _GiveUp
+    p = values["turn"]
+    q = _Quick(s, p)
+    new, ed, t = q.new, q.ed, a.space
+    space = ed.tree[t]
+    markers = values["tree_markers"]
+    new["tree_markers"] = (*markers[:t], p, *markers[t + 1:])
+    q.take_marker()
+    if not space.altar:
+        k = _memo(ed)["roots"][t]
+        tokens = values["root_tokens"]
+        if tokens[k]:
+            row = q.favor_row()
+            row[q.index[values["root_colours"][k]]] += tokens[k]
+            new["root_tokens"] = (*tokens[:k], 0, *tokens[k + 1:])
+    elif values["altars"][t] is None:
+        q.queued.append(decision("altar", p, t))
+    else:
+        altar = values["altars"][t]
+        q.pay(altar, ed.altar_cost)
+        q.effect(space.effect, altar, TREE_PTS)
+    return q.done()
+
+
+@_quickly
+def _quick_choose_altar(s: GameState, a: ChooseAltar) -> GameState:
+    """An Altar tile placed (as :func:`_do_choose_altar`)."""
+    values = s.__dict__
+    pending = values["pending"]
+    if not pending or pending[0].kind != "altar":
+        raise _GiveUp
+    q = _Quick(s, pending[0].player)
+    t = pending[0].data[0]
+    altars = values["altars"]
+    q.new["altars"] = (*altars[:t], a.colour, *altars[t + 1:])
+    q.effect(q.ed.tree[t].effect, a.colour, TREE_PTS)
+    return q.done(pending[1:])
+
+
+@_quickly
+def _quick_take_favor(s: GameState, a: TakeFavor) -> GameState:
+    """A favor token taken (as :func:`_do_take_favor`)."""
+    values = s.__dict__
+    pending = values["pending"]
+    if not pending or pending[0].kind not in ("favor_any", "favor_least"):
+        raise _GiveUp
+    d = pending[0]
+    q = _Quick(s, d.player)
+    left = d.data[0]
+    if d.kind == "favor_least":
+        q.gain(a.colour, left)
+    else:
+        q.gain(a.colour, 1)
+        if left > 1:
+            q.queued.append(decision("favor_any", q.p, left - 1))
+    return q.done(pending[1:])
+
+
+@_quickly
+def _quick_block_space(s: GameState, a: BlockSpace) -> GameState:
+    """A card space blocked (as :func:`_do_block_space`)."""
+    values = s.__dict__
+    pending = values["pending"]
+    if not pending or pending[0].kind != "block":
+        raise _GiveUp
+    d = pending[0]
+    q = _Quick(s, d.player)
+    q.put(a.slot, a.space, NEUTRAL)
+    q.new["neutral_home"] -= 1
+    if d.data[0] > 1:
+        q.queued.append(decision("block", q.p, d.data[0] - 1))
+    return q.done(pending[1:])
+
+
+@_quickly
+def _quick_rune_gain(s: GameState, a: RuneGain) -> GameState:
+    """A favor rune played in the player's turn (as :func:`_do_rune_gain`)."""
+    values = s.__dict__
+    if values["pending"]:
+        raise _GiveUp
+    q = _Quick(s, values["turn"])
+    q.use_rune(a.rune)
+    rune = q.ed.runes[a.rune]
+    q.gain(rune.colour, rune.count)
+    return q.done()
+
+
+@_quickly
+def _quick_end_turn(s: GameState, a: EndTurn) -> GameState:
+    """The turn ended by the player (as :func:`_do_end_turn`)."""
+    values = s.__dict__
+    if values["pending"]:
+        raise _GiveUp
+    q = _Quick(s, values["turn"])
+    nxt = _next_turn(values["hand"], q.p)
+    if nxt is None:
+        raise _GiveUp
+    q.new["turn"] = nxt
+    q.new["offered"] = False
+    return q.done()
+
+
+def _quick_then_slow(quick: Any, slow: Any) -> Any:
+    """The handler trying the quick move first, the working copy when it gives up."""
+    def handler(s: GameState, a: Action) -> GameState:
+        try:
+            return quick(s, a)
+        except _GiveUp:
+            return slow(s, a)
+    handler.__name__ = slow.__name__
+    return handler
+
+
 @HANDLERS.on(RuneOffer)
 def _do_rune_offer(s: GameState, a: RuneOffer) -> GameState:
     w = _Work(s)
@@ -1114,3 +1571,15 @@ def _do_choose_new_start(s: GameState, a: ChooseNewStart) -> GameState:
     w.turn = d.player
     return w.done()
 
+
+
+#: each action type's handler through the working copy alone, and the quick move of those
+#: that have one (the new state made straight from the old, or ``None``); tests compare them
+WORKING_COPY = dict(HANDLERS.table)
+QUICK = {OfferCard: _quick_offer_card, OfferTree: _quick_offer_tree,
+         ChooseAltar: _quick_choose_altar, TakeFavor: _quick_take_favor,
+         BlockSpace: _quick_block_space, RuneGain: _quick_rune_gain,
+         EndTurn: _quick_end_turn, RuneOffer: _quick_rune_offer,
+         ChooseNewStart: _quick_choose_new_start, RuneMove: _quick_rune_move}
+for _tp, _quick in QUICK.items():
+    HANDLERS.table[_tp] = _quick_then_slow(_quick.raw, WORKING_COPY[_tp])

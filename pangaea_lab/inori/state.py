@@ -249,7 +249,7 @@ def report_texts(state: GameState) -> list[str]:
     """The text of each of the state's season reports as a save writes it (``dumps``).  A
     report never changes once the season's end has made it, so the texts are kept with the
     state (each with its report, used only for that very report) and handed on to the
-    states that follow it (see ``rules._Work.freeze``)."""
+    states that follow it (see ``rules._Work.freeze`` and ``rules._Quick.done``)."""
     values = state.__dict__
     kept = values.get("_report_texts", ())
     texts = [pair[1] if k < len(kept) and (pair := kept[k])[0] is report else dumps(report)

@@ -396,3 +396,33 @@ def test_rune_actions_match_rune_actions_worked_out_afresh():
                 assert described(listed) == described(rune_actions_afresh(st, p, window))
                 moves += sum(isinstance(a, RuneMove) for a in listed)
     assert moves > 1000
+
+
+def test_board_plans_kept_by_identity_match_plans_worked_out_afresh():
+    """The free card spaces and the open Great Tree spaces are kept while the very same
+    fields stand (shared by the states that follow): asked again with the notes cleared,
+    the offers are the same."""
+    for st in POSITIONS[::3]:
+        memo = rules._memo(st.edition)
+        for p in range(st.players):
+            kept = described(rules._card_offers(st, p)), described(rules._tree_offers(st, p))
+            memo["free_plan"], memo["tree_open"] = (None, ()), (None,) * 5
+            afresh = described(rules._card_offers(st, p)), described(rules._tree_offers(st, p))
+            assert kept == afresh
+            assert kept == (described(card_offers_afresh(st, p)),
+                            described(tree_offers_afresh(st, p)))
+
+
+def test_distinct_runes_kept_per_hand_match_runes_sorted_out_afresh():
+    for st in POSITIONS[::5]:
+        ed = st.edition
+        for hand in st.rune_hands:
+            seen, afresh = set(), []
+            for rid in hand:
+                r = ed.runes[rid]
+                sig = r.kind, r.colour, r.count, r.slot, r.timing
+                if sig not in seen:
+                    seen.add(sig)
+                    afresh.append((rid, r))
+            assert rules._distinct_runes(ed, hand) == tuple(afresh)
+            assert rules._distinct_runes(ed, list(hand)) == tuple(afresh)

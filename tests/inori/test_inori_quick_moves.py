@@ -1,0 +1,65 @@
+"""The quick moves (the commonest actions building the new state straight from the old one)
+give the very state the working copy gives, for every listed action of many seeded
+positions: the same fields, the same save text, the same private notes."""
+
+from collections import Counter
+
+from pangaea_lab import inori
+from pangaea_lab.core.testing import seeded_positions
+from pangaea_lab.inori import rules
+
+POSITIONS = list(seeded_positions(inori.new_game, seeds=range(6), players=(2, 3, 4), every=1))
+
+
+def notes(st):
+    return {k: v for k, v in st.__dict__.items() if k in ("_runes_sorted", "_report_texts")}
+
+
+def test_every_listed_action_gives_the_working_copys_state():
+    quick = Counter()
+    for st in POSITIONS:
+        for action in st.legal_actions():
+            got = st.apply(action)
+            slow = rules.WORKING_COPY[type(action)](st, action)
+            move = rules.QUICK.get(type(action))
+            made = move(st, action) if move is not None else None
+            if made is not None:
+                assert made == got
+                assert notes(made) == notes(slow)
+                quick[type(action).__name__] += 1
+            assert got == slow, (action, st.to_json())
+            assert got.to_json() == slow.to_json()
+            assert notes(got) == notes(slow)
+            assert [(a, a.describe()) for a in got.legal_actions()] == \
+                [(a, a.describe()) for a in slow.legal_actions()]
+            if got.is_over:
+                assert got.scores() == slow.scores()
+    assert set(quick) >= {cls.__name__ for cls in rules.QUICK}
+    assert min(quick.values()) > 50
+
+
+def test_loaded_positions_agree_too():
+    for st in POSITIONS[::15]:
+        if st.is_over:
+            continue
+        loaded = type(st).from_json(st.to_json())
+        for action in loaded.legal_actions():
+            assert loaded.apply(action) == rules.WORKING_COPY[type(action)](loaded, action)
+            assert loaded.apply(action) == st.apply(action)
+
+
+def test_hand_built_actions_take_the_same_way():
+    for st in POSITIONS[::7]:
+        for action in st.legal_actions():
+            copy = type(action)(**{k: v for k, v in action.__dict__.items()})
+            assert st.apply(copy) == st.apply(action)
+
+
+def test_a_states_fields_copied_without_its_notes():
+    for st in POSITIONS[::10]:
+        st.legal_actions()
+        names = [f for f in rules._FIELDS]
+        assert rules._fields_of(st.__dict__) == {k: st.__dict__[k] for k in names}
+        # a dictionary with a note before a field is copied field by field
+        shuffled = {"_note": 1, **st.__dict__}
+        assert rules._fields_of(shuffled) == {k: st.__dict__[k] for k in names}
