@@ -220,14 +220,17 @@ class GameState(BaseState):
     # ----- JSON --------------------------------------------------------------------------
 
     def to_json(self) -> str:
-        text = self._cache.get("json")
-        if text is None:
-            data = {name: getattr(self, name) for name in STATE_FIELDS}
-            data["areas"] = [{name: getattr(a, name) for name in AREA_FIELDS}
-                             for a in self.areas]
-            data["game"] = self.game
-            data["format"] = jsonio.FORMAT_VERSION
-            text = self._cache["json"] = jsonio.dumps(data)
+        try:
+            return self._json     # the text, kept with the state once made
+        except AttributeError:
+            pass
+        data = {name: getattr(self, name) for name in STATE_FIELDS}
+        data["areas"] = [{name: getattr(a, name) for name in AREA_FIELDS}
+                         for a in self.areas]
+        data["game"] = self.game
+        data["format"] = jsonio.FORMAT_VERSION
+        text = jsonio.dumps(data)
+        object.__setattr__(self, "_json", text)
         return text
 
     @classmethod

@@ -11,6 +11,9 @@ import networkx as nx
 import pytest
 
 from pangaea_lab import harmonies
+from pangaea_lab.core.engine import front_door
+from pangaea_lab.core.errors import IllegalAction
+from pangaea_lab.core.protocol import GameState as BaseState
 from pangaea_lab.harmonies import habitats, rules, scoring
 from pangaea_lab.harmonies.actions import ChooseSpirit, DiscardCard, EndTurn, PlaceCube, \
     PlaceToken, TakeCard, TakeTokens
@@ -228,3 +231,35 @@ def test_a_final_state_made_attribute_by_attribute_is_the_same_state():
     one, other = evolve(state, changes), evolve_final(state, changes)
     assert other._cache == {} and list(one.__dict__) == list(other.__dict__)
     assert one == other and one.to_json() == other.to_json()
+
+
+def test_the_state_methods_agree_with_the_core_front_door():
+    for players, options, seeds in GAMES[:3]:
+        for state in positions(players, options, seeds[0])[:-1]:
+            fresh = harmonies.GameState.from_json(state.to_json())
+            assert state.legal_actions() == BaseState.legal_actions(fresh)
+            listed = state.legal_actions()
+            for action in listed[:3] + listed[-2:]:
+                assert state.apply(action) == front_door(harmonies.GAME, fresh, replace(action))
+            with pytest.raises(IllegalAction):
+                state.apply(TakeTokens(99))
+            if not state.took_tokens and state.central[0]:
+                other = replace(TakeTokens(0, state.central[0]))
+                assert _outcome(state.apply, other) == _outcome(fresh.apply, other)
+
+
+def _outcome(apply, action):
+    """The state after ``action``, or the message of its refusal."""
+    try:
+        return apply(action)
+    except IllegalAction as exc:
+        return str(exc)
+
+
+def test_a_save_text_is_kept_and_is_the_text_made_afresh():
+    for state in positions(1, {"side": "A", "spirits": False}, 2)[::5]:
+        text = state.to_json()
+        assert state.to_json() is text
+        assert harmonies.GameState.from_json(text).to_json() == text
+        copied = replace(state)
+        assert "_json" not in copied.__dict__ and copied.to_json() == text
