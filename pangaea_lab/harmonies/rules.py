@@ -29,7 +29,8 @@ from .board import COLOURS, cell_index, cells, rules_data
 from .cards import all_cards, card
 from .game import SIDES
 from .habitats import BoardView, board_view
-from .state import GameState, PlayerArea, evolve, evolve_area, evolve_final
+from .state import GameState, PlayerArea, area_from, area_with, evolve, evolve_area, \
+    evolve_final
 
 
 def setup_numbers(players: int) -> tuple[int, int]:
@@ -380,16 +381,15 @@ def place_token(state: GameState, action: PlaceToken) -> GameState:
     i = _INDEX[state.side][action.cell]
     stacks = area.stacks
     stacks = stacks[:i] + (stacks[i] + (colour,),) + stacks[i + 1:]
-    new = evolve_area(area, {"stacks": stacks})
-    kept = area.__dict__
+    # the new area keeps the old one's open cards (same cards) and, derived at index i,
+    # its board view (kept with the area: always its own board's view)
+    fresh = area_with(area, "stacks", stacks)
+    view = fresh.get("_view")
+    if view is not None:
+        fresh["_view"] = view.with_token(i, stacks)
     hand = hand[:k] + hand[k + 1:]
-    view = kept.get("_view")
-    if view is not None:    # (kept with the area: always its own board's view)
-        new.__dict__["_view"] = view.with_token(i, stacks)
-    found = kept.get("_open")
-    if found is not None:
-        new.__dict__["_open"] = found
-    return evolve(state, {"hand": hand, "areas": areas[:p] + (new,) + areas[p + 1:]})
+    return evolve(state, {"hand": hand,
+                          "areas": areas[:p] + (area_from(fresh),) + areas[p + 1:]})
 
 
 @HANDLERS.on(TakeCard)
@@ -479,12 +479,7 @@ def end_turn(state: GameState, action: EndTurn | None = None) -> GameState:
         row, deck = row + deck[:missing], deck[missing:]
     p = state.player
     area = areas[p]
-    new = evolve_area(area, {"turns": area.turns + 1})
-    kept = area.__dict__
-    if "_view" in kept:
-        new.__dict__["_view"] = kept["_view"]
-    if "_open" in kept:
-        new.__dict__["_open"] = kept["_open"]
+    new = area_from(area_with(area, "turns", area.turns + 1))   # what it keeps included
     if area.stacks.count(()) <= 2:      # empty spaces
         reason = reason or f"{state.player_name(p)} has 2 or fewer empty spaces"
     nxt = p + 1

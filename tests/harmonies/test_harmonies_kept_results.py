@@ -20,7 +20,7 @@ from pangaea_lab.harmonies.actions import ChooseSpirit, DiscardCard, EndTurn, Pl
 from pangaea_lab.harmonies.board import COLOURS, _neighbour_table, can_stack, cells, legal_stacks, \
     rules_data
 from pangaea_lab.harmonies.cards import STACK_CODES, card
-from pangaea_lab.harmonies.state import evolve
+from pangaea_lab.harmonies.state import AREA_KEPT, evolve
 
 ALL_CARDS = sorted(harmonies.all_cards())
 GAMES = [  # (players, options, seeds)
@@ -263,3 +263,12 @@ def test_a_save_text_is_kept_and_is_the_text_made_afresh():
         assert harmonies.GameState.from_json(text).to_json() == text
         copied = replace(state)
         assert "_json" not in copied.__dict__ and copied.to_json() == text
+
+
+def test_an_area_keeps_nothing_but_its_view_and_open_cards():
+    for players, options, seeds in GAMES:
+        for state in positions(players, options, seeds[0]):
+            state.legal_actions()
+            for area in state.areas:
+                assert {k for k in area.__dict__ if k[0] == "_"} <= AREA_KEPT
+            assert {k for k in state.__dict__ if k[0] == "_"} <= {"_cache", "_legal", "_json"}
