@@ -513,8 +513,8 @@ def state_legal_actions(state: GameState) -> list[Action]:
     stable order (computed once per state: states never change)."""
     values = state.__dict__
     cached = values.get("_legal")
-    if cached is None:
-        cached = values["_legal"] = tuple(legal_actions(state))
+    if cached is None:      # a new list, never handed out itself (only copies are)
+        cached = values["_legal"] = legal_actions(state)
     return list(cached)
 
 
