@@ -301,7 +301,7 @@ class BoardView:
     def with_token(self, i: int, stacks: tuple[Stack, ...]) -> "BoardView":
         """The view of ``stacks``, which differ from this board's at index ``i`` only (the
         ready-made token actions this view has are passed on, changed at index ``i``)."""
-        new = _blank()
+        new = _NEW(BoardView)
         new.side, new.stacks, new.cubes, new._memo = self.side, stacks, self.cubes, None
         code, flip, flipped = _STEPS.get((self.stacks[i], stacks[i])) \
             or _step(self.stacks[i], stacks[i])
@@ -372,6 +372,9 @@ class BoardView:
 
 def _blank() -> BoardView:
     return BoardView.__new__(BoardView)
+
+
+_NEW = BoardView.__new__
 
 
 def board_view(side: str, area: Any) -> BoardView:

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
+from itertools import repeat
+from operator import is_
 from typing import Any
 
 from ..core.engine import Decision, Handlers, listed
@@ -27,7 +29,8 @@ from .board import COLOURS, cell_index, cells, rules_data
 from .cards import all_cards, card
 from .game import SIDES
 from .habitats import BoardView, board_view
-from .state import GameState, PlayerArea, evolve, evolve_area, evolve_final
+from .state import GameState, PlayerArea, area_from, area_with, evolve, evolve_area, \
+    evolve_final
 
 
 def setup_numbers(players: int) -> tuple[int, int]:
@@ -378,16 +381,15 @@ def place_token(state: GameState, action: PlaceToken) -> GameState:
     i = _INDEX[state.side][action.cell]
     stacks = area.stacks
     stacks = stacks[:i] + (stacks[i] + (colour,),) + stacks[i + 1:]
-    new = evolve_area(area, {"stacks": stacks})
-    kept = area.__dict__
+    # the new area keeps the old one's open cards (same cards) and, derived at index i,
+    # its board view (kept with the area: always its own board's view)
+    fresh = area_with(area, "stacks", stacks)
+    view = fresh.get("_view")
+    if view is not None:
+        fresh["_view"] = view.with_token(i, stacks)
     hand = hand[:k] + hand[k + 1:]
-    view = kept.get("_view")
-    if view is not None:    # (kept with the area: always its own board's view)
-        new.__dict__["_view"] = view.with_token(i, stacks)
-    found = kept.get("_open")
-    if found is not None:
-        new.__dict__["_open"] = found
-    return evolve(state, {"hand": hand, "areas": areas[:p] + (new,) + areas[p + 1:]})
+    return evolve(state, {"hand": hand,
+                          "areas": areas[:p] + (area_from(fresh),) + areas[p + 1:]})
 
 
 @HANDLERS.on(TakeCard)
@@ -477,12 +479,7 @@ def end_turn(state: GameState, action: EndTurn | None = None) -> GameState:
         row, deck = row + deck[:missing], deck[missing:]
     p = state.player
     area = areas[p]
-    new = evolve_area(area, {"turns": area.turns + 1})
-    kept = area.__dict__
-    if "_view" in kept:
-        new.__dict__["_view"] = kept["_view"]
-    if "_open" in kept:
-        new.__dict__["_open"] = kept["_open"]
+    new = area_from(area_with(area, "turns", area.turns + 1))   # what it keeps included
     if area.stacks.count(()) <= 2:      # empty spaces
         reason = reason or f"{state.player_name(p)} has 2 or fewer empty spaces"
     nxt = p + 1
@@ -500,3 +497,33 @@ def end_turn(state: GameState, action: EndTurn | None = None) -> GameState:
 def apply(state: GameState, action: Action) -> GameState:
     """The state after a legal action (legality is checked by the caller)."""
     return HANDLERS(state, action)
+
+
+# ----- the protocol's two busiest methods, for Harmonies states ---------------------------
+# They do what ``core.protocol.GameState`` does through the game's front door, with fewer
+# steps on the way: the list is kept the same way (``_legal``), and the very object taken
+# from it goes straight to its handler (what the front door does with it); anything else
+# goes through the front door (type checks, ``why``, refusals).
+
+_TABLE = HANDLERS.table
+
+
+def state_legal_actions(state: GameState) -> list[Action]:
+    """``state.legal_actions()``: every action the current player may take now, in a
+    stable order (computed once per state: states never change)."""
+    values = state.__dict__
+    cached = values.get("_legal")
+    if cached is None:      # a new list, never handed out itself (only copies are)
+        cached = values["_legal"] = legal_actions(state)
+    return list(cached)
+
+
+def state_apply(state: GameState, action: Action) -> GameState:
+    """``state.apply(action)``: the state after ``action``; raises ``IllegalAction`` and
+    changes nothing if the rules forbid it."""
+    listed_actions = state.__dict__.get("_legal")
+    if listed_actions is not None and any(map(is_, listed_actions, repeat(action))):
+        fn = _TABLE.get(type(action))
+        if fn is not None:
+            return fn(state, action)
+    return state.GAME.apply(state, action)

@@ -220,14 +220,17 @@ class GameState(BaseState):
     # ----- JSON --------------------------------------------------------------------------
 
     def to_json(self) -> str:
-        text = self._cache.get("json")
-        if text is None:
-            data = {name: getattr(self, name) for name in STATE_FIELDS}
-            data["areas"] = [{name: getattr(a, name) for name in AREA_FIELDS}
-                             for a in self.areas]
-            data["game"] = self.game
-            data["format"] = jsonio.FORMAT_VERSION
-            text = self._cache["json"] = jsonio.dumps(data)
+        try:
+            return self._json     # the text, kept with the state once made
+        except AttributeError:
+            pass
+        data = {name: getattr(self, name) for name in STATE_FIELDS}
+        data["areas"] = [{name: getattr(a, name) for name in AREA_FIELDS}
+                         for a in self.areas]
+        data["game"] = self.game
+        data["format"] = jsonio.FORMAT_VERSION
+        text = jsonio.dumps(data)
+        object.__setattr__(self, "_json", text)
         return text
 
     @classmethod
@@ -244,17 +247,26 @@ STATE_FIELDS = tuple(f.name for f in fields(GameState) if f.init)
 AREA_FIELDS = tuple(f.name for f in fields(PlayerArea))
 
 
+#: how many entries the ``__dict__`` of a state holds with nothing kept but its cache
+_STATE_SIZE = len(STATE_FIELDS) + 1
+_PUT = object.__setattr__
+
+
 def evolve(state: GameState, changes: dict[str, Any]) -> GameState:
     """A new state: ``state`` with the fields in ``changes`` replaced (what
     ``dataclasses.replace`` does, without its checks: ``changes`` names fields only), with an
-    empty cache of its own."""
-    new = object.__new__(type(state))
-    fresh = new.__dict__
-    old = state.__dict__
-    for name in STATE_FIELDS:   # in the order __init__ sets them (keeps the fast layout)
-        fresh[name] = old[name]
+    empty cache of its own.  (Made from a copy of the old state's attributes, in one step,
+    without what the old state keeps: its listed actions and any other ``_`` entry.)"""
+    fresh = state.__dict__.copy()
+    if len(fresh) != _STATE_SIZE:
+        fresh.pop("_legal", None)       # what a state of a game usually keeps
+        if len(fresh) != _STATE_SIZE:
+            for name in [name for name in fresh if name[0] == "_"]:
+                del fresh[name]
     fresh["_cache"] = {}
     fresh.update(changes)
+    new = object.__new__(type(state))
+    _PUT(new, "__dict__", fresh)
     return new
 
 
@@ -279,6 +291,27 @@ def evolve_area(area: PlayerArea, changes: dict[str, Any]) -> PlayerArea:
     for name in AREA_FIELDS:
         fresh[name] = old[name]
     fresh.update(changes)
+    return new
+
+
+#: what the rules keep with an area (its board view, its unfinished cards): the only ``_``
+#: entries an area's ``__dict__`` ever holds
+AREA_KEPT = frozenset({"_view", "_open"})
+
+
+def area_with(area: PlayerArea, name: str, value: Any) -> dict[str, Any]:
+    """The ``__dict__`` of a new area: ``area``'s with the field ``name`` replaced, what the
+    area keeps included (the caller replaces what the change makes wrong), made in one step.
+    Make the area with :func:`area_from`."""
+    fresh = area.__dict__.copy()
+    fresh[name] = value
+    return fresh
+
+
+def area_from(fresh: dict[str, Any]) -> PlayerArea:
+    """A new area with ``fresh`` as its ``__dict__`` (see :func:`area_with`)."""
+    new = object.__new__(PlayerArea)
+    _PUT(new, "__dict__", fresh)
     return new
 
 

@@ -11,13 +11,16 @@ import networkx as nx
 import pytest
 
 from pangaea_lab import harmonies
+from pangaea_lab.core.engine import front_door
+from pangaea_lab.core.errors import IllegalAction
+from pangaea_lab.core.protocol import GameState as BaseState
 from pangaea_lab.harmonies import habitats, rules, scoring
 from pangaea_lab.harmonies.actions import ChooseSpirit, DiscardCard, EndTurn, PlaceCube, \
     PlaceToken, TakeCard, TakeTokens
 from pangaea_lab.harmonies.board import COLOURS, _neighbour_table, can_stack, cells, legal_stacks, \
     rules_data
 from pangaea_lab.harmonies.cards import STACK_CODES, card
-from pangaea_lab.harmonies.state import evolve
+from pangaea_lab.harmonies.state import AREA_KEPT, evolve
 
 ALL_CARDS = sorted(harmonies.all_cards())
 GAMES = [  # (players, options, seeds)
@@ -228,3 +231,44 @@ def test_a_final_state_made_attribute_by_attribute_is_the_same_state():
     one, other = evolve(state, changes), evolve_final(state, changes)
     assert other._cache == {} and list(one.__dict__) == list(other.__dict__)
     assert one == other and one.to_json() == other.to_json()
+
+
+def test_the_state_methods_agree_with_the_core_front_door():
+    for players, options, seeds in GAMES[:3]:
+        for state in positions(players, options, seeds[0])[:-1]:
+            fresh = harmonies.GameState.from_json(state.to_json())
+            assert state.legal_actions() == BaseState.legal_actions(fresh)
+            listed = state.legal_actions()
+            for action in listed[:3] + listed[-2:]:
+                assert state.apply(action) == front_door(harmonies.GAME, fresh, replace(action))
+            with pytest.raises(IllegalAction):
+                state.apply(TakeTokens(99))
+            if not state.took_tokens and state.central[0]:
+                other = replace(TakeTokens(0, state.central[0]))
+                assert _outcome(state.apply, other) == _outcome(fresh.apply, other)
+
+
+def _outcome(apply, action):
+    """The state after ``action``, or the message of its refusal."""
+    try:
+        return apply(action)
+    except IllegalAction as exc:
+        return str(exc)
+
+
+def test_a_save_text_is_kept_and_is_the_text_made_afresh():
+    for state in positions(1, {"side": "A", "spirits": False}, 2)[::5]:
+        text = state.to_json()
+        assert state.to_json() is text
+        assert harmonies.GameState.from_json(text).to_json() == text
+        copied = replace(state)
+        assert "_json" not in copied.__dict__ and copied.to_json() == text
+
+
+def test_an_area_keeps_nothing_but_its_view_and_open_cards():
+    for players, options, seeds in GAMES:
+        for state in positions(players, options, seeds[0]):
+            state.legal_actions()
+            for area in state.areas:
+                assert {k for k in area.__dict__ if k[0] == "_"} <= AREA_KEPT
+            assert {k for k in state.__dict__ if k[0] == "_"} <= {"_cache", "_legal", "_json"}
