@@ -86,6 +86,8 @@ class Game:
         # the two parts every step of a game calls, held directly (see bind)
         self._legal: Callable[[Any], list] | None = None
         self._handlers: Callable[[Any, Any], Any] | None = None
+        #: the handlers' table by action type, when they are a ``Handlers`` table
+        self._table: dict[type, Callable[[Any, Any], Any]] | None = None
 
     def __repr__(self) -> str:
         return f"<Game {self.name}: {self.title}, {self.min_players}-{self.max_players} players>"
@@ -135,6 +137,7 @@ class Game:
         self._parts.update(parts)
         self._legal = self._parts.get("legal_actions")
         self._handlers = self._parts.get("handlers")
+        self._table = getattr(self._handlers, "table", None)
 
     def part(self, name: str) -> Any:
         try:

@@ -13,6 +13,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Mapping, Sequence, TypeVar
 
+from .engine import is_listed_object
 from .errors import IllegalAction, InvalidData
 
 S = TypeVar("S", bound="GameState")
@@ -91,15 +92,25 @@ class GameState(ABC):
     def legal_actions(self) -> list[Action]:
         """Every action the current player may take now, in a stable order (computed once
         per state: states never change)."""
-        cached = self.__dict__.get("_legal")
+        values = self.__dict__
+        cached = values.get("_legal")
         if cached is None:
-            cached = tuple(self.GAME.legal_actions(self))
-            object.__setattr__(self, "_legal", cached)
+            cached = self.GAME.legal_actions(self)
+            if type(cached) is not list and type(cached) is not tuple:
+                cached = tuple(cached)
+            # kept as the rules made it: never changed, only copies are handed out
+            values["_legal"] = cached
         return list(cached)
 
     def apply(self: S, action: Action) -> S:
         """The state after ``action``; raises :class:`IllegalAction` and changes nothing if
-        the rules forbid it."""
+        the rules forbid it.  The very object the state listed goes straight to the handler
+        of its type (the game's front door does the same, one step further on)."""
+        table = self.GAME._table
+        if table is not None and is_listed_object(self, action):
+            handler = table.get(type(action))
+            if handler is not None:
+                return handler(self, action)
         return self.GAME.apply(self, action)
 
     def scores(self) -> list[ScoreBreakdown]:

@@ -30,9 +30,6 @@ GAME.bind(new_game=setup.new_game, state=GameState, actions=ACTION_TYPES,
           bots=players.BOTS)
 # the greedy value of Harmonies is the state's evaluate hook, so every greedy player uses it
 GameState.evaluate = players.value  # type: ignore[method-assign]
-# the protocol's legal_actions and apply, with fewer steps for the actions a state listed
-GameState.legal_actions = rules.state_legal_actions  # type: ignore[method-assign]
-GameState.apply = rules.state_apply  # type: ignore[method-assign]
 
 __all__ = [
     "BoardScore", "Card", "ChooseSpirit", "DiscardCard", "Edition", "EndTurn", "GAME",

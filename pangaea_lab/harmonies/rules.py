@@ -16,8 +16,6 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
-from itertools import repeat
-from operator import is_
 from typing import Any
 
 from ..core.engine import Decision, Handlers, listed
@@ -497,33 +495,3 @@ def end_turn(state: GameState, action: EndTurn | None = None) -> GameState:
 def apply(state: GameState, action: Action) -> GameState:
     """The state after a legal action (legality is checked by the caller)."""
     return HANDLERS(state, action)
-
-
-# ----- the protocol's two busiest methods, for Harmonies states ---------------------------
-# They do what ``core.protocol.GameState`` does through the game's front door, with fewer
-# steps on the way: the list is kept the same way (``_legal``), and the very object taken
-# from it goes straight to its handler (what the front door does with it); anything else
-# goes through the front door (type checks, ``why``, refusals).
-
-_TABLE = HANDLERS.table
-
-
-def state_legal_actions(state: GameState) -> list[Action]:
-    """``state.legal_actions()``: every action the current player may take now, in a
-    stable order (computed once per state: states never change)."""
-    values = state.__dict__
-    cached = values.get("_legal")
-    if cached is None:      # a new list, never handed out itself (only copies are)
-        cached = values["_legal"] = legal_actions(state)
-    return list(cached)
-
-
-def state_apply(state: GameState, action: Action) -> GameState:
-    """``state.apply(action)``: the state after ``action``; raises ``IllegalAction`` and
-    changes nothing if the rules forbid it."""
-    listed_actions = state.__dict__.get("_legal")
-    if listed_actions is not None and any(map(is_, listed_actions, repeat(action))):
-        fn = _TABLE.get(type(action))
-        if fn is not None:
-            return fn(state, action)
-    return state.GAME.apply(state, action)

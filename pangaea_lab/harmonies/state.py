@@ -260,6 +260,7 @@ def evolve(state: GameState, changes: dict[str, Any]) -> GameState:
     fresh = state.__dict__.copy()
     if len(fresh) != _STATE_SIZE:
         fresh.pop("_legal", None)       # what a state of a game usually keeps
+        fresh.pop("_legal_asked", None)
         if len(fresh) != _STATE_SIZE:
             for name in [name for name in fresh if name[0] == "_"]:
                 del fresh[name]

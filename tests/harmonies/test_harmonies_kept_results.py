@@ -20,7 +20,7 @@ from pangaea_lab.harmonies.actions import ChooseSpirit, DiscardCard, EndTurn, Pl
 from pangaea_lab.harmonies.board import COLOURS, _neighbour_table, can_stack, cells, legal_stacks, \
     rules_data
 from pangaea_lab.harmonies.cards import STACK_CODES, card
-from pangaea_lab.harmonies.state import AREA_KEPT, evolve
+from pangaea_lab.harmonies.state import AREA_KEPT, evolve, evolve_final
 
 ALL_CARDS = sorted(harmonies.all_cards())
 GAMES = [  # (players, options, seeds)
@@ -225,7 +225,6 @@ def test_ready_made_row_actions_agree_with_fresh_ones():
 
 
 def test_a_final_state_made_attribute_by_attribute_is_the_same_state():
-    from pangaea_lab.harmonies.state import evolve_final
     state = positions(2, {"side": "A"}, 1)[-2]
     changes = {"over": True, "end_reason": "test", "player": 0}
     one, other = evolve(state, changes), evolve_final(state, changes)
@@ -234,6 +233,8 @@ def test_a_final_state_made_attribute_by_attribute_is_the_same_state():
 
 
 def test_the_state_methods_agree_with_the_core_front_door():
+    """``state.apply`` sends a listed action straight to its handler: the same new state as
+    the front door's full path (a copy of the action, on a state loaded afresh)."""
     for players, options, seeds in GAMES[:3]:
         for state in positions(players, options, seeds[0])[:-1]:
             fresh = harmonies.GameState.from_json(state.to_json())
@@ -271,4 +272,5 @@ def test_an_area_keeps_nothing_but_its_view_and_open_cards():
             state.legal_actions()
             for area in state.areas:
                 assert {k for k in area.__dict__ if k[0] == "_"} <= AREA_KEPT
-            assert {k for k in state.__dict__ if k[0] == "_"} <= {"_cache", "_legal", "_json"}
+            kept = {"_cache", "_legal", "_legal_asked", "_legal_ids", "_json"}
+            assert {k for k in state.__dict__ if k[0] == "_"} <= kept
