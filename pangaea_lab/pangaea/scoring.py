@@ -141,6 +141,12 @@ def ritual_actions(s: Any, player: int,
     ps = s.players[player]
     out: list[PangaeaAction] = []
     pos = s.position
+    # a card's Land Rituals, kept with the position (which the next state shares while no
+    # Tree, Spirit or Ancient on the paths moves): looked up without hashing the position
+    kept = pos.__dict__.get("_land")
+    if kept is None:
+        kept = {}
+        object.__setattr__(pos, "_land", kept)
     sources = [(c, False) for c in ps.hand] + [(c, True) for c in s.market if c is not None]
     for card_id, from_market in sources:
         card = s.card(card_id)
@@ -150,7 +156,11 @@ def ritual_actions(s: Any, player: int,
                                      () if gratis else ps.weather,
                                      0 if gratis else ps.blessings[WILD], s.edition.biomes)
         else:
-            out += _land_actions(pos, pos.board.biome, player, card_id, card, from_market)
+            got = kept.get((player, card_id, from_market))
+            if got is None or got[0] is not card:
+                got = kept[player, card_id, from_market] = (
+                    card, _land_actions(pos, pos.board.biome, player, card_id, card, from_market))
+            out += got[1]
     return out
 
 

@@ -272,3 +272,42 @@ def test_kept_board_distances_are_networkx_distances_in_the_same_order():
             assert got == fresh and list(got) == list(fresh)
             got[start] = 99   # a copy: changing it changes nothing kept
             assert coop.distances(board, start)[start] == 0
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_kept_summonable_answers_equal_fresh_ones(mode):
+    checked = 0
+    for state in positions(mode, every=4):
+        for ancient in rules.ANCIENTS:
+            first = rules.summonable(state, ancient, state.turn_player)
+            assert first == rules.summonable_afresh(state, ancient)
+            assert rules.summonable(state, ancient, 0) == first   # kept: the same answer
+            checked += 1
+    assert checked > 30
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_a_position_shared_with_the_next_state_equals_a_new_one(mode):
+    shared = 0
+    for before in positions(mode, every=2):
+        before.position   # made, so the next state may share it
+        for action in before.legal_actions()[:: 7]:
+            after = before.apply(action)
+            kept = after.position
+            assert kept == after._make_position()
+            shared += kept is before.position
+            # the Land Rituals kept on a shared position are those listed afresh
+            for player in range(after.num_players):
+                listed = scoring.ritual_actions(after, player)
+                again = []
+                for card_id, from_market in ([(c, False) for c in after.players[player].hand]
+                                             + [(c, True) for c in after.market if c]):
+                    card = after.card(card_id)
+                    if isinstance(card, LandCard):
+                        again += scoring._land_actions.__wrapped__(
+                            after._make_position(), kept.board.biome, player, card_id, card,
+                            from_market)
+                assert [a for a in listed if isinstance(a, PlayLand)] == again
+                assert [a.label for a in listed if isinstance(a, PlayLand)] == [
+                    a.label for a in again]
+    assert shared > 20
