@@ -18,7 +18,8 @@ from pangaea_lab.pangaea import board as board_module, coop, rituals, rules, sco
 from pangaea_lab.pangaea.actions import (BlessFlyingSeed, ExpandForest, FlyingSeed, PlayLand,
                                          SpiritGrowth, TakeBackSeed)
 from pangaea_lab.pangaea.board import Tile, _tile_cells
-from pangaea_lab.pangaea.edition import LandCard, tiles_per_player, woods_data
+from pangaea_lab.pangaea.edition import CreatureCard, LandCard, tiles_per_player, woods_data
+from pangaea_lab.pangaea.variants import free_ritual
 
 MODES = {"full": {}, "coop": {"mode": "coop"}, "woods": {"wild_woods": True}}
 
@@ -311,3 +312,28 @@ def test_a_position_shared_with_the_next_state_equals_a_new_one(mode):
                 assert [a.label for a in listed if isinstance(a, PlayLand)] == [
                     a.label for a in again]
     assert shared > 20
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_kept_creature_rituals_equal_new_ones(mode):
+    checked = 0
+    # co-op games hold few Creature cards: every position of more games is looked at
+    for state in positions(mode, **({"seeds": range(4), "every": 1} if mode == "coop"
+                                    else {"every": 4})):
+        for player in range(state.num_players):
+            listed = [a for a in scoring.ritual_actions(state, player, free_ritual)
+                      if not isinstance(a, PlayLand)]
+            ps = state.players[player]
+            again = []
+            for card_id, from_market in ([(c, False) for c in ps.hand]
+                                         + [(c, True) for c in state.market if c]):
+                card = state.card(card_id)
+                if isinstance(card, CreatureCard):
+                    gratis = free_ritual(state, card)
+                    again += scoring._creature_actions.__wrapped__(
+                        card_id, card, from_market, gratis, () if gratis else ps.weather,
+                        0 if gratis else ps.blessings[scoring.WILD], state.edition.biomes)
+            assert listed == again
+            assert [a.label for a in listed] == [a.label for a in again]
+            checked += len(again)
+    assert checked > 10
