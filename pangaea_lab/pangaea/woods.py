@@ -82,9 +82,11 @@ def _needed(stack: tuple[int, ...], p: int) -> int:
 
 
 @lru_cache(maxsize=4096)
+@lru_cache(maxsize=4096)
 def within(board, start: int, reach: int) -> tuple[int, ...]:
     """Land Spaces 1..reach steps from ``start`` (steps between neighbouring spaces of any
-    kind, so across water; assumption 'ww-range'): graph distances on the board's graph."""
+    kind, so across water; assumption 'ww-range'): graph distances on the board's graph
+    (a board never changes: found once per space and reach)."""
     far = nx.single_source_shortest_path_length(board.space_graph, start, cutoff=reach)
     return tuple(sorted(j for j, k in far.items() if k >= 1 and board.terrain[j] == "land"))
 
@@ -515,6 +517,19 @@ def take_weather(d: "Draft", player: int, i: int, grow: bool) -> None:
 # the working copy
 
 
+class _Stacks(list):
+    """The Seed stacks of a draft: each space's stack stays the record's tuple until the
+    action reads it by index, then becomes a list of its own (most actions touch one or two
+    of a hundred stacks)."""
+
+    def __getitem__(self, i: Any) -> Any:
+        got = list.__getitem__(self, i)
+        if type(got) is tuple:
+            got = list(got)
+            list.__setitem__(self, i, got)
+        return got
+
+
 class WoodsDraft:
     """A mutable copy of the Wild Woods record, frozen back with the rest of a Draft.  The
     Treetops, Seed stacks, Player Boards and Storm discard are copied into lists when the
@@ -523,8 +538,8 @@ class WoodsDraft:
     #: the record's fields copied on first reading: attribute -> (field, thaw, freeze)
     LAZY = {
         "treetops": ("treetops", list, tuple),
-        "stacks": ("seed_stacks", lambda v: [list(x) for x in v],
-                   lambda v: tuple(tuple(x) for x in v)),
+        "stacks": ("seed_stacks", lambda v: _Stacks(v),
+                   lambda v: tuple(x if type(x) is tuple else tuple(x) for x in v)),
         "boards": ("player_boards",
                    lambda v: [dict(slots=list(b.slots), blessings=list(b.blessings),
                                    unlocked=list(b.unlocked), given_up=b.given_up, owed=b.owed)

@@ -337,3 +337,34 @@ def test_kept_creature_rituals_equal_new_ones(mode):
             assert [a.label for a in listed] == [a.label for a in again]
             checked += len(again)
     assert checked > 10
+
+
+def test_kept_ranges_of_wild_woods_trees_equal_new_ones():
+    checked = 0
+    for state in positions("woods", every=6):
+        b = state.board
+        for i in b.land[::3]:
+            for reach in (1, 2, 3):
+                assert woods.within(b, i, reach) == woods.within.__wrapped__(b, i, reach)
+                checked += 1
+    assert checked > 100
+
+
+def test_seed_stacks_copied_when_read_freeze_like_a_whole_copy():
+    for state in positions("woods", every=9):
+        record = state.woods
+        draft = woods.WoodsDraft(record)
+        stacks = draft.stacks
+        assert [stacks[i] for i in range(len(stacks))] == [list(x) for x in record.seed_stacks]
+        assert draft.frozen() is record            # read, not changed
+        whole = [list(x) for x in record.seed_stacks]
+        for i in (0, 5, len(whole) - 1):
+            stacks[i][0] += 2
+            whole[i][0] += 2
+        stacks[3] = [0] * len(whole[3])
+        whole[3] = [0] * len(whole[3])
+        assert [list(x) for x in stacks] == whole
+        frozen = draft.frozen()
+        assert frozen.seed_stacks == tuple(tuple(x) for x in whole)
+        assert all(type(x) is tuple for x in frozen.seed_stacks)
+        assert record.seed_stacks == state.woods.seed_stacks   # the record is untouched
