@@ -368,3 +368,23 @@ def test_seed_stacks_copied_when_read_freeze_like_a_whole_copy():
         assert frozen.seed_stacks == tuple(tuple(x) for x in whole)
         assert all(type(x) is tuple for x in frozen.seed_stacks)
         assert record.seed_stacks == state.woods.seed_stacks   # the record is untouched
+
+
+def test_land_two_steps_away_is_found_as_by_the_distances():
+    checked = 0
+    for state in positions("coop", every=40):
+        b = state.board
+        for i in range(len(b)):
+            expected = {j for j, k in coop.distances(b, i).items()
+                        if k == 2 and b.terrain[j] == "land"}
+            assert coop.land_two_steps_away(b, i) == expected
+            checked += 1
+    assert checked > 100
+
+
+def test_a_board_is_contiguous_as_its_cell_graph_says():
+    for state in positions("full", every=200):
+        b = state.board
+        assert b.is_contiguous() == nx.is_connected(b.graph) is True
+        cut = board_module.Board([s for s in b.spaces if s.cell != b.cells[0]][::2], b.mountain)
+        assert cut.is_contiguous() == nx.is_connected(cut.graph)
