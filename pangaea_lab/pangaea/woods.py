@@ -539,7 +539,7 @@ class WoodsDraft:
     LAZY = {
         "treetops": ("treetops", list, tuple),
         "stacks": ("seed_stacks", lambda v: _Stacks(v),
-                   lambda v: tuple(x if type(x) is tuple else tuple(x) for x in v)),
+                   lambda v: tuple(map(tuple, v))),
         "boards": ("player_boards",
                    lambda v: [dict(slots=list(b.slots), blessings=list(b.blessings),
                                    unlocked=list(b.unlocked), given_up=b.given_up, owed=b.owed)
@@ -808,18 +808,27 @@ def seed_actions(s: GameState, p: int) -> list[PangaeaAction]:
         return out
     left = 2 - s.actions_taken
     trees, stacks = s.trees, s.woods.seed_stacks
+    bare = (0,) * s.num_players
     for i in b.land:
         if trees[i] != NOBODY:
             continue
-        need = _needed(stacks[i], p)   # flying_need
+        stack = stacks[i]
+        need = 1 if stack == bare else _needed(stack, p)   # flying_need (1 on a bare space)
         if need == 1:
             out.append(_flying_seed(b.cells[i]))
         elif need <= ps.seeds:
             for actions in range(1, min(left, need) + 1):
                 if need - actions <= ps.blessings[FLY]:
                     out.append(FlyingSeed(b.cells[i], need - actions, actions))
-    out += [SowSeeds(b.cells[i], k) for i, k in sow_options(s, p, ps.seeds)]
+    cells = b.cells
+    out += [_sow_seeds(cells[i], k) for i, k in sow_options(s, p, ps.seeds)]
     return out
+
+
+@lru_cache(maxsize=4096)
+def _sow_seeds(cell: Hex, count: int) -> SowSeeds:
+    """Sowing ``count`` Seeds on a space (a value: made once, listed again and again)."""
+    return SowSeeds(cell, count)
 
 
 def seed_free_actions(s: GameState, p: int) -> list[PangaeaAction]:

@@ -388,3 +388,35 @@ def test_a_board_is_contiguous_as_its_cell_graph_says():
         assert b.is_contiguous() == nx.is_connected(b.graph) is True
         cut = board_module.Board([s for s in b.spaces if s.cell != b.cells[0]][::2], b.mountain)
         assert cut.is_contiguous() == nx.is_connected(cut.graph)
+
+
+def plain_seed_actions(s, p):
+    """Wild Woods Flying Seed and the first Expand Forest step, listed plainly."""
+    b, ps = s.board, s.players[p]
+    if not ps.seeds:
+        return []
+    out = []
+    for i in b.land:
+        if s.trees[i] != -1:
+            continue
+        need = woods.flying_need(s, p, i)
+        if need == 1:
+            out.append(FlyingSeed(b.cells[i]))
+        elif need <= ps.seeds:
+            for actions in range(1, min(2 - s.actions_taken, need) + 1):
+                if need - actions <= ps.blessings[rules.FLY]:
+                    out.append(FlyingSeed(b.cells[i], need - actions, actions))
+    out += [woods.SowSeeds(b.cells[i], k) for i, k in woods.sow_options(s, p, ps.seeds)]
+    return out
+
+
+def test_wild_woods_seed_actions_made_once_equal_new_ones():
+    checked = 0
+    for state in positions("woods", every=3):
+        for p in range(state.num_players):
+            listed = woods.seed_actions(state, p)
+            plain = plain_seed_actions(state, p)
+            assert listed == plain
+            assert [a.label for a in listed] == [a.label for a in plain]
+            checked += len(listed)
+    assert checked > 1000
