@@ -26,6 +26,7 @@ from typing import Any, TYPE_CHECKING
 
 import networkx as nx
 
+from ..core.engine import remake
 from ..core.errors import IllegalAction, InvalidSetup
 from ..core.hexgrid import Hex
 from ..core.validate import require
@@ -360,8 +361,8 @@ def sow(s: GameState, d: "Draft", p: int, cell, count: int, done: tuple[int, ...
     d.put_seed(i, p, count)
     done = tuple(done) + (i,)
     left = seeds - count
-    now = replace(s, seeds=tuple(d.seeds), woods=replace(
-        s.woods, seed_stacks=tuple(tuple(x) for x in d.ww.stacks)))
+    now = remake(s, {"seeds": tuple(d.seeds), "woods": remake(
+        s.woods, {"seed_stacks": tuple(map(tuple, d.ww.stacks))})})
     if left and sow_options(now, p, left, done):
         d.push(Pending("expand", p, grown=done))
 
@@ -579,7 +580,7 @@ class WoodsDraft:
             changes["storm_tiles"] = tiles
         if self.grown_tall != record.grown_tall:
             changes["grown_tall"] = self.grown_tall
-        return replace(record, **changes) if changes else record
+        return remake(record, changes) if changes else record
 
 
 def give_up_seed(d: "Draft", p: int) -> None:
