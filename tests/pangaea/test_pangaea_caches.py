@@ -1,8 +1,10 @@
 """The values The Dawn of Pangaea keeps to go faster agree with working everything out
 afresh: the continent laid with kept counts against the plain search over every spot, the
-Land Ritual distances searched on the board's one changing restricted graph against networkx
-on a subgraph made for the position, the kept Land Ritual listings and labelled actions
-against listings made again, a state's kept position against a new one."""
+Land Ritual distances searched over the board's neighbours against networkx on a subgraph
+made for the position, the kept Land Ritual listings and labelled actions against listings
+made again, a state's kept (or shared) position against a new one, the kept answers and
+actions of the listing (summoning, Creature Rituals, Wild Woods ranges and sowing) against
+new ones."""
 
 import random
 from functools import partial
@@ -89,7 +91,7 @@ def test_continents_are_laid_as_by_the_plain_search(players):
 
 
 @pytest.mark.parametrize("mode", sorted(MODES))
-def test_distances_on_the_changing_graph_are_networkx_distances_on_a_fresh_subgraph(mode):
+def test_distances_searched_over_the_neighbours_are_networkx_distances_on_a_fresh_subgraph(mode):
     checked = 0
     for state in positions(mode):
         pos = state.position
