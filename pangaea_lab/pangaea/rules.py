@@ -657,15 +657,9 @@ def _handler(*types: type) -> Any:
 
 def _share_position(s: GameState, new: GameState) -> GameState:
     """The new state takes over the old one's position (:attr:`GameState.position`, with
-    the Land Rituals kept on it) when the action moved nothing a position holds: no Tree,
-    Spirit, Chelon or Thorondal, and no Wild Woods Storm (it equals the one made afresh)."""
-    kept = s.__dict__.get("_position")
-    if (kept is not None and new.board is s.board and new.trees == s.trees
-            and new.spirits == s.spirits and new.ancients[1:] == s.ancients[1:]
-            and (new.woods is None) == (s.woods is None)
-            and (new.woods is None or new.woods.storm_tiles == s.woods.storm_tiles)
-            and "_position" not in new.__dict__):
-        object.__setattr__(new, "_position", kept)
+    the Land Rituals kept on it) when the action moved nothing a position holds (see
+    :meth:`GameState.share_position`)."""
+    new.share_position(s)
     return new
 
 
