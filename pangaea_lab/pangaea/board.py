@@ -133,7 +133,7 @@ class Board:
 
     def is_contiguous(self) -> bool:
         """True when every space can be reached from every other through adjacent spaces."""
-        return len(self.cells) > 0 and nx.is_connected(self.graph)
+        return len(self.cells) > 0 and nx.is_weakly_connected(self.space_graph)
 
     def cell_of(self, cell: Hex | Iterable[int]) -> int:
         """The index of a space given as a (q, r) pair; a clear error if it is not one."""

@@ -190,7 +190,7 @@ def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, boa
     centre = distances_to_mountain(board)
     options = []
     for i in board.water:
-        far = [j for j, k in distances(board, i).items() if k == 2 and board.terrain[j] == "land"]
+        far = land_two_steps_away(board, i)
         if len(far) >= players:
             options.append((centre[i], i))
     if not options:
@@ -241,6 +241,16 @@ def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, boa
         f"Cycle I begins: its {len(first)} markers go into the Shadow Bag. "
         f"{PLAYER_NAMES[player]} starts.", state))
     return steps
+
+
+def land_two_steps_away(board, i: int) -> set[int]:
+    """The Land Spaces exactly 2 steps from space ``i`` (those at distance 2 in
+    :func:`distances`): next to a neighbour of ``i``, and neither ``i`` nor next to it."""
+    near = board.neighbours
+    close = set(near[i])
+    close.add(i)
+    return {k for j in near[i] for k in near[j]
+            if k not in close and board.terrain[k] == "land"}
 
 
 def distances_to_mountain(board) -> dict[int, int]:

@@ -405,7 +405,20 @@ def favor_types(s: GameState, player: int, card_id: str) -> list[str]:
 def summonable(s: GameState, ancient: str, player: int) -> bool:
     """True when the Ancient has somewhere new to go (the same test as :func:`placements`,
     without listing them); a variant may keep an Ancient away (Returned Ancients: only an
-    Ancient back from exile can be summoned)."""
+    Ancient back from exile can be summoned).  The answer does not depend on the player; it
+    is kept with the state, per Ancient (asked several times while listing)."""
+    kept = s.__dict__.get("_summonable")
+    if kept is None:
+        kept = {}
+        object.__setattr__(s, "_summonable", kept)
+    got = kept.get(ancient)
+    if got is None:
+        got = kept[ancient] = summonable_afresh(s, ancient)
+    return got
+
+
+def summonable_afresh(s: GameState, ancient: str) -> bool:
+    """:func:`summonable` worked out afresh."""
     if not all(v.may_summon(s, ancient) for v in active(s)):
         return False
     here = s.ancients[ANCIENTS.index(ancient)]
@@ -636,10 +649,18 @@ def _handler(*types: type) -> Any:
             do(s, d, action)
             if action.tier == MAIN and s.phase == "main":   # Flying Seeds together use both
                 d.fields["actions_taken"] = s.actions_taken + getattr(action, "actions", 1)
-            return _after(d.freeze())
+            return _share_position(s, _after(d.freeze()))
         HANDLERS.on(*types)(handle)
         return do
     return register
+
+
+def _share_position(s: GameState, new: GameState) -> GameState:
+    """The new state takes over the old one's position (:attr:`GameState.position`, with
+    the Land Rituals kept on it) when the action moved nothing a position holds (see
+    :meth:`GameState.share_position`)."""
+    new.share_position(s)
+    return new
 
 
 def _after(s: GameState) -> GameState:

@@ -141,16 +141,35 @@ def ritual_actions(s: Any, player: int,
     ps = s.players[player]
     out: list[PangaeaAction] = []
     pos = s.position
+    # a card's Land Rituals, kept with the position (which the next state shares while no
+    # Tree, Spirit or Ancient on the paths moves): looked up without hashing the position
+    kept = pos.__dict__.get("_land")
+    if kept is None:
+        kept = {}
+        object.__setattr__(pos, "_land", kept)
     sources = [(c, False) for c in ps.hand] + [(c, True) for c in s.market if c is not None]
+    cards = s.edition.cards
+    biomes = s.edition.biomes
     for card_id, from_market in sources:
-        card = s.card(card_id)
+        card = cards.get(card_id) or s.card(card_id)
         if isinstance(card, CreatureCard):
             gratis = free(s, card)
-            out += _creature_actions(card_id, card, from_market, gratis,
-                                     () if gratis else ps.weather,
-                                     0 if gratis else ps.blessings[WILD], s.edition.biomes)
+            have = () if gratis else ps.weather
+            wild = 0 if gratis else ps.blessings[WILD]
+            key = (card_id, from_market, gratis, have, wild, biomes)
+            got = _CREATURE_KEPT.get(key)
+            if got is None or got[0] is not card:
+                if len(_CREATURE_KEPT) >= 4096:
+                    _CREATURE_KEPT.clear()
+                got = _CREATURE_KEPT[key] = (card, _creature_actions(
+                    card_id, card, from_market, gratis, have, wild, biomes))
+            out += got[1]
         else:
-            out += _land_actions(pos, pos.board.biome, player, card_id, card, from_market)
+            got = kept.get((player, card_id, from_market))
+            if got is None or got[0] is not card:
+                got = kept[player, card_id, from_market] = (
+                    card, _land_actions(pos, pos.board.biome, player, card_id, card, from_market))
+            out += got[1]
     return out
 
 
@@ -169,6 +188,11 @@ def _land_actions(pos: Position, biomes: tuple[str, ...], player: int, card_id: 
                             label=f"{card.title} from {where}: {opt.start}→{opt.end}"
                             + (f" via {via}" if via else "") + f", {opt.points} points"))
     return tuple(out)
+
+
+#: the Creature Rituals of a card by (card id, from the market, free, tokens held, Wild
+#: Weather held, biomes), with the card they were made for: found without hashing the card
+_CREATURE_KEPT: dict[tuple, tuple[CreatureCard, tuple[PlayCreature, ...]]] = {}
 
 
 @lru_cache(maxsize=4096)

@@ -357,6 +357,18 @@ class GameState(BaseState):
             object.__setattr__(self, "_position", got)
         return got
 
+    def share_position(self, before: "GameState") -> None:
+        """Keep ``before``'s position (made already) as this state's when nothing a position
+        holds differs: the board, the Trees, the Spirits, Chelon, Thorondal and the Wild
+        Woods Storms (it then equals the one :meth:`_make_position` would make)."""
+        kept = before.__dict__.get("_position")
+        if (kept is not None and "_position" not in self.__dict__ and self.board is before.board
+                and self.trees == before.trees and self.spirits == before.spirits
+                and self.ancients[1:] == before.ancients[1:]
+                and (self.woods is None) == (before.woods is None)
+                and (self.woods is None or self.woods.storm_tiles == before.woods.storm_tiles)):
+            object.__setattr__(self, "_position", kept)
+
     def _make_position(self) -> Position:
         at = [NOBODY] * len(self.board)
         for p, i in enumerate(self.spirits):

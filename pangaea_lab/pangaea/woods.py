@@ -26,6 +26,7 @@ from typing import Any, TYPE_CHECKING
 
 import networkx as nx
 
+from ..core.engine import remake
 from ..core.errors import IllegalAction, InvalidSetup
 from ..core.hexgrid import Hex
 from ..core.validate import require
@@ -82,9 +83,11 @@ def _needed(stack: tuple[int, ...], p: int) -> int:
 
 
 @lru_cache(maxsize=4096)
+@lru_cache(maxsize=4096)
 def within(board, start: int, reach: int) -> tuple[int, ...]:
     """Land Spaces 1..reach steps from ``start`` (steps between neighbouring spaces of any
-    kind, so across water; assumption 'ww-range'): graph distances on the board's graph."""
+    kind, so across water; assumption 'ww-range'): graph distances on the board's graph
+    (a board never changes: found once per space and reach)."""
     far = nx.single_source_shortest_path_length(board.space_graph, start, cutoff=reach)
     return tuple(sorted(j for j, k in far.items() if k >= 1 and board.terrain[j] == "land"))
 
@@ -358,8 +361,8 @@ def sow(s: GameState, d: "Draft", p: int, cell, count: int, done: tuple[int, ...
     d.put_seed(i, p, count)
     done = tuple(done) + (i,)
     left = seeds - count
-    now = replace(s, seeds=tuple(d.seeds), woods=replace(
-        s.woods, seed_stacks=tuple(tuple(x) for x in d.ww.stacks)))
+    now = remake(s, {"seeds": tuple(d.seeds), "woods": remake(
+        s.woods, {"seed_stacks": tuple(map(tuple, d.ww.stacks))})})
     if left and sow_options(now, p, left, done):
         d.push(Pending("expand", p, grown=done))
 
@@ -515,6 +518,19 @@ def take_weather(d: "Draft", player: int, i: int, grow: bool) -> None:
 # the working copy
 
 
+class _Stacks(list):
+    """The Seed stacks of a draft: each space's stack stays the record's tuple until the
+    action reads it by index, then becomes a list of its own (most actions touch one or two
+    of a hundred stacks)."""
+
+    def __getitem__(self, i: Any) -> Any:
+        got = list.__getitem__(self, i)
+        if type(got) is tuple:
+            got = list(got)
+            list.__setitem__(self, i, got)
+        return got
+
+
 class WoodsDraft:
     """A mutable copy of the Wild Woods record, frozen back with the rest of a Draft.  The
     Treetops, Seed stacks, Player Boards and Storm discard are copied into lists when the
@@ -523,8 +539,8 @@ class WoodsDraft:
     #: the record's fields copied on first reading: attribute -> (field, thaw, freeze)
     LAZY = {
         "treetops": ("treetops", list, tuple),
-        "stacks": ("seed_stacks", lambda v: [list(x) for x in v],
-                   lambda v: tuple(tuple(x) for x in v)),
+        "stacks": ("seed_stacks", lambda v: _Stacks(v),
+                   lambda v: tuple(map(tuple, v))),
         "boards": ("player_boards",
                    lambda v: [dict(slots=list(b.slots), blessings=list(b.blessings),
                                    unlocked=list(b.unlocked), given_up=b.given_up, owed=b.owed)
@@ -564,7 +580,7 @@ class WoodsDraft:
             changes["storm_tiles"] = tiles
         if self.grown_tall != record.grown_tall:
             changes["grown_tall"] = self.grown_tall
-        return replace(record, **changes) if changes else record
+        return remake(record, changes) if changes else record
 
 
 def give_up_seed(d: "Draft", p: int) -> None:
@@ -793,18 +809,27 @@ def seed_actions(s: GameState, p: int) -> list[PangaeaAction]:
         return out
     left = 2 - s.actions_taken
     trees, stacks = s.trees, s.woods.seed_stacks
+    bare = (0,) * s.num_players
     for i in b.land:
         if trees[i] != NOBODY:
             continue
-        need = _needed(stacks[i], p)   # flying_need
+        stack = stacks[i]
+        need = 1 if stack == bare else _needed(stack, p)   # flying_need (1 on a bare space)
         if need == 1:
             out.append(_flying_seed(b.cells[i]))
         elif need <= ps.seeds:
             for actions in range(1, min(left, need) + 1):
                 if need - actions <= ps.blessings[FLY]:
                     out.append(FlyingSeed(b.cells[i], need - actions, actions))
-    out += [SowSeeds(b.cells[i], k) for i, k in sow_options(s, p, ps.seeds)]
+    cells = b.cells
+    out += [_sow_seeds(cells[i], k) for i, k in sow_options(s, p, ps.seeds)]
     return out
+
+
+@lru_cache(maxsize=4096)
+def _sow_seeds(cell: Hex, count: int) -> SowSeeds:
+    """Sowing ``count`` Seeds on a space (a value: made once, listed again and again)."""
+    return SowSeeds(cell, count)
 
 
 def seed_free_actions(s: GameState, p: int) -> list[PangaeaAction]:

@@ -1,8 +1,10 @@
 """The values The Dawn of Pangaea keeps to go faster agree with working everything out
 afresh: the continent laid with kept counts against the plain search over every spot, the
-Land Ritual distances searched on the board's one changing restricted graph against networkx
-on a subgraph made for the position, the kept Land Ritual listings and labelled actions
-against listings made again, a state's kept position against a new one."""
+Land Ritual distances searched over the board's neighbours against networkx on a subgraph
+made for the position, the kept Land Ritual listings and labelled actions against listings
+made again, a state's kept (or shared) position against a new one, the kept answers and
+actions of the listing (summoning, Creature Rituals, Wild Woods ranges and sowing) against
+new ones."""
 
 import random
 from functools import partial
@@ -18,7 +20,8 @@ from pangaea_lab.pangaea import board as board_module, coop, rituals, rules, sco
 from pangaea_lab.pangaea.actions import (BlessFlyingSeed, ExpandForest, FlyingSeed, PlayLand,
                                          SpiritGrowth, TakeBackSeed)
 from pangaea_lab.pangaea.board import Tile, _tile_cells
-from pangaea_lab.pangaea.edition import LandCard, tiles_per_player, woods_data
+from pangaea_lab.pangaea.edition import CreatureCard, LandCard, tiles_per_player, woods_data
+from pangaea_lab.pangaea.variants import free_ritual
 
 MODES = {"full": {}, "coop": {"mode": "coop"}, "woods": {"wild_woods": True}}
 
@@ -88,7 +91,7 @@ def test_continents_are_laid_as_by_the_plain_search(players):
 
 
 @pytest.mark.parametrize("mode", sorted(MODES))
-def test_distances_on_the_changing_graph_are_networkx_distances_on_a_fresh_subgraph(mode):
+def test_distances_searched_over_the_neighbours_are_networkx_distances_on_a_fresh_subgraph(mode):
     checked = 0
     for state in positions(mode):
         pos = state.position
@@ -272,3 +275,150 @@ def test_kept_board_distances_are_networkx_distances_in_the_same_order():
             assert got == fresh and list(got) == list(fresh)
             got[start] = 99   # a copy: changing it changes nothing kept
             assert coop.distances(board, start)[start] == 0
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_kept_summonable_answers_equal_fresh_ones(mode):
+    checked = 0
+    for state in positions(mode, every=4):
+        for ancient in rules.ANCIENTS:
+            first = rules.summonable(state, ancient, state.turn_player)
+            assert first == rules.summonable_afresh(state, ancient)
+            assert rules.summonable(state, ancient, 0) == first   # kept: the same answer
+            checked += 1
+    assert checked > 30
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_a_position_shared_with_the_next_state_equals_a_new_one(mode):
+    shared = 0
+    for before in positions(mode, every=2):
+        before.position   # made, so the next state may share it
+        for action in before.legal_actions()[:: 7]:
+            after = before.apply(action)
+            kept = after.position
+            assert kept == after._make_position()
+            shared += kept is before.position
+            # the Land Rituals kept on a shared position are those listed afresh
+            for player in range(after.num_players):
+                listed = scoring.ritual_actions(after, player)
+                again = []
+                for card_id, from_market in ([(c, False) for c in after.players[player].hand]
+                                             + [(c, True) for c in after.market if c]):
+                    card = after.card(card_id)
+                    if isinstance(card, LandCard):
+                        again += scoring._land_actions.__wrapped__(
+                            after._make_position(), kept.board.biome, player, card_id, card,
+                            from_market)
+                assert [a for a in listed if isinstance(a, PlayLand)] == again
+                assert [a.label for a in listed if isinstance(a, PlayLand)] == [
+                    a.label for a in again]
+    assert shared > 20
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_kept_creature_rituals_equal_new_ones(mode):
+    checked = 0
+    # co-op games hold few Creature cards: every position of more games is looked at
+    for state in positions(mode, **({"seeds": range(4), "every": 1} if mode == "coop"
+                                    else {"every": 4})):
+        for player in range(state.num_players):
+            listed = [a for a in scoring.ritual_actions(state, player, free_ritual)
+                      if not isinstance(a, PlayLand)]
+            ps = state.players[player]
+            again = []
+            for card_id, from_market in ([(c, False) for c in ps.hand]
+                                         + [(c, True) for c in state.market if c]):
+                card = state.card(card_id)
+                if isinstance(card, CreatureCard):
+                    gratis = free_ritual(state, card)
+                    again += scoring._creature_actions.__wrapped__(
+                        card_id, card, from_market, gratis, () if gratis else ps.weather,
+                        0 if gratis else ps.blessings[scoring.WILD], state.edition.biomes)
+            assert listed == again
+            assert [a.label for a in listed] == [a.label for a in again]
+            checked += len(again)
+    assert checked > 10
+
+
+def test_kept_ranges_of_wild_woods_trees_equal_new_ones():
+    checked = 0
+    for state in positions("woods", every=6):
+        b = state.board
+        for i in b.land[::3]:
+            for reach in (1, 2, 3):
+                assert woods.within(b, i, reach) == woods.within.__wrapped__(b, i, reach)
+                checked += 1
+    assert checked > 100
+
+
+def test_seed_stacks_copied_when_read_freeze_like_a_whole_copy():
+    for state in positions("woods", every=9):
+        record = state.woods
+        draft = woods.WoodsDraft(record)
+        stacks = draft.stacks
+        assert [stacks[i] for i in range(len(stacks))] == [list(x) for x in record.seed_stacks]
+        assert draft.frozen() is record            # read, not changed
+        whole = [list(x) for x in record.seed_stacks]
+        for i in (0, 5, len(whole) - 1):
+            stacks[i][0] += 2
+            whole[i][0] += 2
+        stacks[3] = [0] * len(whole[3])
+        whole[3] = [0] * len(whole[3])
+        assert [list(x) for x in stacks] == whole
+        frozen = draft.frozen()
+        assert frozen.seed_stacks == tuple(tuple(x) for x in whole)
+        assert all(type(x) is tuple for x in frozen.seed_stacks)
+        assert record.seed_stacks == state.woods.seed_stacks   # the record is untouched
+
+
+def test_land_two_steps_away_is_found_as_by_the_distances():
+    checked = 0
+    for state in positions("coop", every=40):
+        b = state.board
+        for i in range(len(b)):
+            expected = {j for j, k in coop.distances(b, i).items()
+                        if k == 2 and b.terrain[j] == "land"}
+            assert coop.land_two_steps_away(b, i) == expected
+            checked += 1
+    assert checked > 100
+
+
+def test_a_board_is_contiguous_as_its_cell_graph_says():
+    for state in positions("full", every=200):
+        b = state.board
+        assert b.is_contiguous() == nx.is_connected(b.graph) is True
+        cut = board_module.Board([s for s in b.spaces if s.cell != b.cells[0]][::2], b.mountain)
+        assert cut.is_contiguous() == nx.is_connected(cut.graph)
+
+
+def plain_seed_actions(s, p):
+    """Wild Woods Flying Seed and the first Expand Forest step, listed plainly."""
+    b, ps = s.board, s.players[p]
+    if not ps.seeds:
+        return []
+    out = []
+    for i in b.land:
+        if s.trees[i] != -1:
+            continue
+        need = woods.flying_need(s, p, i)
+        if need == 1:
+            out.append(FlyingSeed(b.cells[i]))
+        elif need <= ps.seeds:
+            for actions in range(1, min(2 - s.actions_taken, need) + 1):
+                if need - actions <= ps.blessings[rules.FLY]:
+                    out.append(FlyingSeed(b.cells[i], need - actions, actions))
+    out += [woods.SowSeeds(b.cells[i], k) for i, k in woods.sow_options(s, p, ps.seeds)]
+    return out
+
+
+def test_wild_woods_seed_actions_made_once_equal_new_ones():
+    checked = 0
+    for state in positions("woods", every=3):
+        for p in range(state.num_players):
+            listed = woods.seed_actions(state, p)
+            plain = plain_seed_actions(state, p)
+            assert listed == plain
+            assert [a.label for a in listed] == [a.label for a in plain]
+            checked += len(listed)
+    assert checked > 1000
