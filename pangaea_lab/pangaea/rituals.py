@@ -103,32 +103,45 @@ def _restricted_graph(board: Board, nodes: tuple[int, ...] | frozenset[int]) -> 
     return graph
 
 
-def _search(near: tuple[tuple[int, ...], ...], allowed: frozenset[int] | set[int],
-            source: int) -> dict[int, int]:
-    """Steps from ``source`` to every space it reaches through ``allowed`` spaces (a
-    breadth-first search over the board's neighbours: the shortest path lengths networkx
-    gives on the board's graph restricted to those spaces and the source)."""
-    found = {source: 0}
-    frontier = [source]
-    step = 0
-    while frontier:
-        step += 1
-        after: list[int] = []
-        for i in frontier:
-            for j in near[i]:
-                if j in allowed and j not in found:
-                    found[j] = step
-                    after.append(j)
-        frontier = after
-    return found
+class _LiveGraph:
+    """One restricted graph of a board that is changed, space by space, to whichever set of
+    connecting spaces distances are asked for next (a Tree grown or a Spirit moved changes
+    one or two spaces): the searches run on it, so a restricted graph is not built again for
+    each new set.  Between two changes it has exactly the nodes and edges of
+    :func:`_restricted_graph` on the set it holds."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.graph = nx.DiGraph()
+        self.nodes: frozenset[int] = frozenset()
+
+    def holding(self, keep: frozenset[int]) -> nx.DiGraph:
+        """The graph, changed to hold exactly the spaces ``keep``."""
+        if keep != self.nodes:
+            graph = self.graph
+            graph.remove_nodes_from(self.nodes - keep)
+            near = self.board.neighbours
+            for i in sorted(keep - self.nodes):
+                graph.add_node(i)
+                for j in near[i]:      # the board's adjacency goes both ways
+                    if j in keep:
+                        graph.add_edge(i, j)
+                        graph.add_edge(j, i)
+            self.nodes = keep
+        return self.graph
+
+
+@lru_cache(maxsize=64)
+def _live_graph(board: Board) -> _LiveGraph:
+    return _LiveGraph(board)
 
 
 class _RitualGraph:
     """The board's graph restricted to a set of connecting spaces, and the distances found
     on it so far.  Positions that differ only in who holds the spaces, or in Seeds, share it
     (see :func:`_ritual_graph`), so a Tree's distances are found once for many listings.
-    The distances are the shortest path lengths on the restricted graph, found by a
-    breadth-first search over the board's neighbours (:func:`_search`)."""
+    The distances are networkx's shortest path lengths, searched on the board's live
+    restricted graph (:class:`_LiveGraph`) set to these spaces."""
 
     def __init__(self, board: Board, nodes: tuple[int, ...]) -> None:
         self.board = board
@@ -143,8 +156,11 @@ class _RitualGraph:
     def distances(self, source: int) -> dict[int, int]:
         got = self.found.get(source)
         if got is None:
-            # a start that does not connect itself is searched from all the same
-            got = self.found[source] = _search(self.board.neighbours, self.keep, source)
+            if source in self.keep:
+                graph = _live_graph(self.board).holding(self.keep)
+            else:   # a start that does not connect itself
+                graph = self.board.space_graph.subgraph([*self.nodes, source])
+            got = self.found[source] = nx.single_source_shortest_path_length(graph, source)
         return got
 
 
