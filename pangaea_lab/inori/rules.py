@@ -1274,35 +1274,40 @@ def _quickly(fn: Any) -> Any:
     return move
 
 
-@_quickly
-def _quick_offer_card(s: GameState, a: OfferCard) -> GameState:
-    """An offering on a free card space (as :func:`_do_offer_card`)."""
+def _waiting(s: GameState, *kinds: str) -> tuple:
+    """The waiting decisions, the first of one of ``kinds`` (else the quick move gives up)."""
+    pending = s.__dict__["pending"]
+    if not pending or pending[0].kind not in kinds:
+        raise _GiveUp
+    return pending
+
+
+def _offered_on_card(s: GameState, a: OfferCard | RuneOffer, rune: Any = None) -> GameState:
+    """An offering on a card space, after playing ``rune`` first when one is given."""
     values = s.__dict__
     if values["pending"] or values["offered"]:
         raise _GiveUp
     q = _Quick(s, values["turn"])
+    if rune is not None:
+        q.use_rune(rune)
     if a.pay is not None:
         q.pay(a.pay)
     q.put(a.slot, a.space, q.p)
     q.take_marker()
     q.effect(q.ed.cards[values["slots"][a.slot][0]].spaces[a.space].effect, None, CARD_PTS)
     return q.done()
+
+
+@_quickly
+def _quick_offer_card(s: GameState, a: OfferCard) -> GameState:
+    """An offering on a free card space (as :func:`_do_offer_card`)."""
+    return _offered_on_card(s, a)
 
 
 @_quickly
 def _quick_rune_offer(s: GameState, a: RuneOffer) -> GameState:
     """An occupied-space rune played with its offering (as :func:`_do_rune_offer`)."""
-    values = s.__dict__
-    if values["pending"] or values["offered"]:
-        raise _GiveUp
-    q = _Quick(s, values["turn"])
-    q.use_rune(a.rune)
-    if a.pay is not None:
-        q.pay(a.pay)
-    q.put(a.slot, a.space, q.p)
-    q.take_marker()
-    q.effect(q.ed.cards[values["slots"][a.slot][0]].spaces[a.space].effect, None, CARD_PTS)
-    return q.done()
+    return _offered_on_card(s, a, a.rune)
 
 
 @_quickly
@@ -1328,9 +1333,7 @@ def _quick_rune_move(s: GameState, a: RuneMove) -> GameState:
 def _quick_choose_new_start(s: GameState, a: ChooseNewStart) -> GameState:
     """A New Start card kept (as :func:`_do_choose_new_start`)."""
     values = s.__dict__
-    pending = values["pending"]
-    if not pending or pending[0].kind != "new_start":
-        raise _GiveUp
+    pending = _waiting(s, "new_start")
     d = pending[0]
     q = _Quick(s, d.player)
     new = q.new
@@ -1374,9 +1377,7 @@ def _quick_offer_tree(s: GameState, a: OfferTree) -> GameState:
 def _quick_choose_altar(s: GameState, a: ChooseAltar) -> GameState:
     """An Altar tile placed (as :func:`_do_choose_altar`)."""
     values = s.__dict__
-    pending = values["pending"]
-    if not pending or pending[0].kind != "altar":
-        raise _GiveUp
+    pending = _waiting(s, "altar")
     q = _Quick(s, pending[0].player)
     t = pending[0].data[0]
     altars = values["altars"]
@@ -1388,10 +1389,7 @@ def _quick_choose_altar(s: GameState, a: ChooseAltar) -> GameState:
 @_quickly
 def _quick_take_favor(s: GameState, a: TakeFavor) -> GameState:
     """A favor token taken (as :func:`_do_take_favor`)."""
-    values = s.__dict__
-    pending = values["pending"]
-    if not pending or pending[0].kind not in ("favor_any", "favor_least"):
-        raise _GiveUp
+    pending = _waiting(s, "favor_any", "favor_least")
     d = pending[0]
     q = _Quick(s, d.player)
     left = d.data[0]
@@ -1407,10 +1405,7 @@ def _quick_take_favor(s: GameState, a: TakeFavor) -> GameState:
 @_quickly
 def _quick_block_space(s: GameState, a: BlockSpace) -> GameState:
     """A card space blocked (as :func:`_do_block_space`)."""
-    values = s.__dict__
-    pending = values["pending"]
-    if not pending or pending[0].kind != "block":
-        raise _GiveUp
+    pending = _waiting(s, "block")
     d = pending[0]
     q = _Quick(s, d.player)
     q.put(a.slot, a.space, NEUTRAL)
