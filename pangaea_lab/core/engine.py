@@ -33,6 +33,30 @@ from typing import Any, Callable, Iterable, Mapping
 from .errors import IllegalAction, PangaeaLabError
 from .validate import guarded_apply
 
+# ----- tables kept with immutable values -----------------------------------------------------
+
+
+def kept_table(value: Any, name: str) -> dict:
+    """The table ``name`` kept with an immutable ``value`` (in its ``__dict__``, made empty the
+    first time): results worked out from the value alone, which never change what the value
+    saves, equals or hashes to.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Pile:
+    ...     cards: tuple = ()
+    >>> pile = Pile((3, 1))
+    >>> kept_table(pile, "_sorted")["cards"] = (1, 3)
+    >>> kept_table(pile, "_sorted"), pile == Pile((3, 1))
+    ({'cards': (1, 3)}, True)
+    """
+    table = value.__dict__.get(name)
+    if table is None:
+        table = {}
+        object.__setattr__(value, name, table)
+    return table
+
+
 # ----- the working copy ---------------------------------------------------------------------
 
 

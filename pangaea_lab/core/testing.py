@@ -89,3 +89,24 @@ def seeded_positions(new_game: Callable[..., GameState], seeds: Iterable[int],
                     break
                 state = state.apply(rng.choice(state.legal_actions()))
                 step += 1
+
+
+def check_loaded_positions(positions: Iterable[GameState],
+                           working_copy: Callable[[GameState, object], GameState]) -> int:
+    """Every listed action of a position loaded from its save gives the same state as the
+    game's full working-copy path ``working_copy(state, action)`` and as the same action on
+    the unsaved position (a game's quick moves must not depend on what a state kept);
+    returns how many positions were checked."""
+    checked = 0
+    for state in positions:
+        if state.is_over:
+            continue
+        loaded = type(state).from_json(state.to_json())
+        for action in loaded.legal_actions():
+            after = loaded.apply(action)
+            require(after == working_copy(loaded, action),
+                    f"{action!r} on a loaded position differs from the working copy")
+            require(after == state.apply(action),
+                    f"{action!r} on a loaded position differs from the unsaved one")
+        checked += 1
+    return checked

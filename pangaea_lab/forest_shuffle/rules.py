@@ -14,7 +14,7 @@ from dataclasses import fields, replace
 from operator import is_, itemgetter
 from typing import Any, Callable
 
-from ..core.engine import Handlers, WorkingCopy, listed
+from ..core.engine import Handlers, WorkingCopy, kept_table, listed
 from ..core.errors import IllegalAction, InvalidData
 from ..core.protocol import Action
 from ..core.validate import InvariantError, require
@@ -660,10 +660,7 @@ def play_options(st: GameState, allowed: tuple[int, ...] | None = None) -> list[
     # plays are kept with the (immutable) forest
     kept = None
     if not placed_now:
-        kept = forest.__dict__.get("_moves")
-        if kept is None:
-            kept = {}
-            object.__setattr__(forest, "_moves", kept)
+        kept = kept_table(forest, "_moves")
     trees: list[Action] = []
     dwellers: list[Action] = []
     for c in hand:

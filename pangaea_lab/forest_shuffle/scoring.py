@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Mapping, Sequence
 
+from ..core.engine import kept_table
 from ..core.protocol import ScoreBreakdown
 from .cards import SAPLING, SIDES, TREE_TYPE
 from .edition import catalog
@@ -269,10 +270,7 @@ def score(forests: Sequence[Forest]) -> list[ForestScore]:
         rivals = views[:k] + views[k + 1:]
         # a forest's points depend on its rivals only through the best of these counts
         key = (k, tuple(map(max, zip(*rivals))) if rivals else None)
-        kept = forest.__dict__.get("_scored")
-        if kept is None:
-            kept = {}
-            object.__setattr__(forest, "_scored", kept)
+        kept = kept_table(forest, "_scored")
         result = kept.get(key)
         if result is None:
             if len(kept) >= 16:

@@ -1282,6 +1282,17 @@ def _waiting(s: GameState, *kinds: str) -> tuple:
     return pending
 
 
+def _rune_in_turn(s: GameState, rune: Any) -> "_Quick":
+    """The quick move of a rune played in the player's own turn, the rune used (it gives up
+    while a decision waits)."""
+    values = s.__dict__
+    if values["pending"]:
+        raise _GiveUp
+    q = _Quick(s, values["turn"])
+    q.use_rune(rune)
+    return q
+
+
 def _offered_on_card(s: GameState, a: OfferCard | RuneOffer, rune: Any = None) -> GameState:
     """An offering on a card space, after playing ``rune`` first when one is given."""
     values = s.__dict__
@@ -1313,11 +1324,7 @@ def _quick_rune_offer(s: GameState, a: RuneOffer) -> GameState:
 @_quickly
 def _quick_rune_move(s: GameState, a: RuneMove) -> GameState:
     """A moving rune played in the player's turn (as :func:`_do_rune_move`)."""
-    values = s.__dict__
-    if values["pending"]:
-        raise _GiveUp
-    q = _Quick(s, values["turn"])
-    q.use_rune(a.rune)
+    q = _rune_in_turn(s, a.rune)
     slots = q.new["slots"]
     i, j, p = a.from_slot, a.from_space, q.p
     cid, spaces = slots[i]
@@ -1418,11 +1425,7 @@ def _quick_block_space(s: GameState, a: BlockSpace) -> GameState:
 @_quickly
 def _quick_rune_gain(s: GameState, a: RuneGain) -> GameState:
     """A favor rune played in the player's turn (as :func:`_do_rune_gain`)."""
-    values = s.__dict__
-    if values["pending"]:
-        raise _GiveUp
-    q = _Quick(s, values["turn"])
-    q.use_rune(a.rune)
+    q = _rune_in_turn(s, a.rune)
     rune = q.ed.runes[a.rune]
     q.gain(rune.colour, rune.count)
     return q.done()

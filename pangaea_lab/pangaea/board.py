@@ -350,13 +350,16 @@ def _lay_tiles(ed: Edition, biomes: list[str], rng: random.Random) -> list[Tile]
             bad = overlap[k]
             reach[k].update([o for o in [n - c for c in cells] if o not in bad])
 
-    for m in mountain:
-        block(m)
-        for k in range(len(kept)):
-            near_mountain[k].update([m + x for x in shifts[k]])
-    for m in mountain:
-        for d in directions:
-            open_up(m + d)
+    def settle(hexes: list[int], counted: list) -> None:   # hexes taken: count, then open
+        for n in hexes:
+            block(n)
+            for k in range(len(kept)):
+                counted[k].update([n + x for x in shifts[k]])
+        for n in hexes:
+            for d in directions:
+                open_up(n + d)
+
+    settle(list(mountain), near_mountain)
     tiles: list[Tile] = []
     for index, biome in enumerate(biomes):
         scored = []
@@ -385,14 +388,7 @@ def _lay_tiles(ed: Edition, biomes: list[str], rng: random.Random) -> list[Tile]
         rotation, offset = rng.choice(best)
         land, water, blessing = _tile_cells(ed, rotation, _hex_of(offset))
         tiles.append(Tile(index, biome, tuple(land), tuple(water), tuple(blessing)))
-        placed = [_num(h) for h in land + water]
-        for n in placed:
-            block(n)
-            for k in range(len(kept)):
-                touch[k].update([n + x for x in shifts[k]])
-        for n in placed:
-            for d in directions:
-                open_up(n + d)
+        settle([_num(h) for h in land + water], touch)
     return tiles
 
 

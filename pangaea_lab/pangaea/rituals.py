@@ -25,6 +25,7 @@ from typing import Iterator, Sequence
 
 import networkx as nx
 
+from ..core.engine import kept_table
 from ..core.hexgrid import Hex
 from .board import Board
 from .edition import LandCard
@@ -366,10 +367,7 @@ def endpoints(pos: Position, player: int, card: LandCard) -> list[tuple[int, int
 
 def _trees_by_biome(pos: Position, player: int) -> dict[str, list[int]]:
     """The player's Trees (land spaces in board order) by biome, kept with the position."""
-    kept = pos.__dict__.get("_mine")
-    if kept is None:
-        kept = {}
-        object.__setattr__(pos, "_mine", kept)
+    kept = kept_table(pos, "_mine")
     got = kept.get(player)
     if got is None:
         got = kept[player] = {}

@@ -14,7 +14,7 @@ from functools import lru_cache
 from itertools import combinations, product
 from typing import Any, Iterator
 
-from ..core.engine import Handlers, WorkingCopy
+from ..core.engine import Handlers, WorkingCopy, kept_table
 from ..core.errors import IllegalAction, InvalidData
 from ..core.rng import make_rng
 from ..core.validate import require
@@ -407,10 +407,7 @@ def summonable(s: GameState, ancient: str, player: int) -> bool:
     without listing them); a variant may keep an Ancient away (Returned Ancients: only an
     Ancient back from exile can be summoned).  The answer does not depend on the player; it
     is kept with the state, per Ancient (asked several times while listing)."""
-    kept = s.__dict__.get("_summonable")
-    if kept is None:
-        kept = {}
-        object.__setattr__(s, "_summonable", kept)
+    kept = kept_table(s, "_summonable")
     got = kept.get(ancient)
     if got is None:
         got = kept[ancient] = summonable_afresh(s, ancient)

@@ -20,6 +20,7 @@ from functools import lru_cache
 from itertools import product
 from typing import Any, Callable, Iterator, Sequence
 
+from ..core.engine import kept_table
 from ..core.protocol import ScoreBreakdown
 from .actions import PangaeaAction, PlayCreature, PlayLand
 from .edition import BLESSING_KINDS, CreatureCard, LandCard
@@ -143,10 +144,7 @@ def ritual_actions(s: Any, player: int,
     pos = s.position
     # a card's Land Rituals, kept with the position (which the next state shares while no
     # Tree, Spirit or Ancient on the paths moves): looked up without hashing the position
-    kept = pos.__dict__.get("_land")
-    if kept is None:
-        kept = {}
-        object.__setattr__(pos, "_land", kept)
+    kept = kept_table(pos, "_land")
     sources = [(c, False) for c in ps.hand] + [(c, True) for c in s.market if c is not None]
     cards = s.edition.cards
     biomes = s.edition.biomes
