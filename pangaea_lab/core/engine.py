@@ -308,19 +308,20 @@ def is_listed_object(state: Any, action: Any) -> bool:
     """Is ``action`` the very object the state listed among its legal actions (taken from
     ``state.legal_actions()``)?  Such an action was built by the rules, so its fields need no
     type check.  Two objects alive at once never share an ``id``, and the listed ones live as
-    long as the state."""
+    long as the state.
+
+    The first question about a state (a game's usual one) is answered by a scan by
+    identity, in C, which costs less than building the set of ids; asked again, the state
+    keeps the set of ids (``_legal_asked`` holds ``True`` after the first question, then the
+    set)."""
     values = state.__dict__
     listed_actions = values.get("_legal")
     if listed_actions is None:
         return False
-    ids = values.get("_legal_ids")
-    if ids is not None:
-        return id(action) in ids
-    if not values.get("_legal_asked"):
-        # the first question about a state (a game's usual one): a scan by identity, in C,
-        # costs less than building the set of ids
-        object.__setattr__(state, "_legal_asked", True)
+    asked = values.get("_legal_asked")
+    if asked is None:
+        values["_legal_asked"] = True
         return any(map(is_, listed_actions, repeat(action)))
-    ids = frozenset(map(id, listed_actions))    # asked again: the set pays for itself
-    object.__setattr__(state, "_legal_ids", ids)
-    return id(action) in ids
+    if asked is True:
+        asked = values["_legal_asked"] = frozenset(map(id, listed_actions))
+    return id(action) in asked

@@ -95,7 +95,9 @@ class GameState(ABC):
         values = self.__dict__
         cached = values.get("_legal")
         if cached is None:
-            cached = self.GAME.legal_actions(self)
+            game = self.GAME
+            listing = game._legal
+            cached = listing(self) if listing is not None else game.legal_actions(self)
             if type(cached) is not list and type(cached) is not tuple:
                 cached = tuple(cached)
             # kept as the rules made it: never changed, only copies are handed out
@@ -106,9 +108,9 @@ class GameState(ABC):
         """The state after ``action``; raises :class:`IllegalAction` and changes nothing if
         the rules forbid it.  The very object the state listed goes straight to the handler
         of its type (the game's front door does the same, one step further on)."""
-        table = self.GAME._table
-        if table is not None and is_listed_object(self, action):
-            handler = table.get(type(action))
+        if is_listed_object(self, action):
+            table = self.GAME._table
+            handler = table.get(type(action)) if table is not None else None
             if handler is not None:
                 return handler(self, action)
         return self.GAME.apply(self, action)

@@ -148,60 +148,100 @@ def habitat_indices(side: str, card_id: int, stacks: tuple[Stack, ...],
 
 _NOWHERE: frozenset[str] = frozenset()
 
-#: id(table) -> (table, one dict per 8 indices: byte -> the table's items at its set bits)
-_PICKS: dict[int, tuple[tuple, list[dict[int, tuple]]]] = {}
+#: a mask is looked up in two halves: its lowest ``_HALF`` bits, and the bits above them
+#: (boards have at most 25 spaces)
+_HALF = 13
+_LOW = (1 << _HALF) - 1
+
+
+class Picker:
+    """``table[i]`` for each bit ``i`` set in a mask, in index order, made of two ready
+    pieces: the items of the mask's lower half and those of its upper half, each worked out
+    once per half (``table`` is a side's ready-made actions of one colour or card)."""
+
+    __slots__ = ("table", "low", "high")
+
+    def __init__(self, table: tuple) -> None:
+        self.table = table
+        #: the lower (upper) half of a mask -> the table's items at its set bits
+        self.low: dict[int, tuple] = {}
+        self.high: dict[int, tuple] = {}
+
+    def __call__(self, mask: int) -> tuple:
+        low = self.low.get(mask & _LOW)
+        if low is None:
+            low = self.low_part(mask & _LOW)
+        mask >>= _HALF
+        if not mask:
+            return low
+        high = self.high.get(mask)
+        if high is None:
+            high = self.high_part(mask)
+        return low + high
+
+    def low_part(self, bits: int) -> tuple:
+        """The items at the set bits of the lower half ``bits`` (kept)."""
+        table = self.table
+        found = self.low[bits] = tuple(table[j] for j in range(min(_HALF, len(table)))
+                                       if bits >> j & 1)
+        return found
+
+    def high_part(self, bits: int) -> tuple:
+        """The items at the set bits of the upper half ``bits`` (``mask >> _HALF``; kept)."""
+        table = self.table
+        found = self.high[bits] = tuple(table[j] for j in range(_HALF, len(table))
+                                        if bits >> (j - _HALF) & 1)
+        return found
+
+
+#: id(table) -> its picker (tables are a side's ready-made actions: few, kept for good)
+_PICKERS: dict[int, Picker] = {}
+
+
+def picker(table: tuple) -> Picker:
+    """The :class:`Picker` of ``table`` (one per table, made when first asked for)."""
+    found = _PICKERS.get(id(table))
+    if found is None or found.table is not table:
+        if len(_PICKERS) > 256:
+            _PICKERS.clear()
+        found = _PICKERS[id(table)] = Picker(table)
+    return found
 
 
 def select(table: tuple, mask: int) -> tuple:
-    """``table[i]`` for each bit ``i`` set in ``mask``, in index order (made of ready pieces:
-    the items for each byte of the mask are worked out once per table and byte)."""
-    entry = _PICKS.get(id(table))
-    if entry is None or entry[0] is not table:
-        if len(_PICKS) > 256:   # tables are a side's ready-made actions: few, kept for good
-            _PICKS.clear()
-        entry = _PICKS[id(table)] = (table, [{} for _ in range(0, len(table), 8)])
-    out: tuple = ()
-    base = 0
-    for chunk in entry[1]:
-        b = mask & 255
-        if b:
-            part = chunk.get(b)
-            if part is None:
-                part = chunk[b] = tuple(table[base + j] for j in range(8) if b >> j & 1)
-            out += part
-        mask >>= 8
-        if not mask:
-            break
-        base += 8
-    return out
+    """``table[i]`` for each bit ``i`` set in ``mask``, in index order (see :class:`Picker`).
+
+    >>> select(("a", "b", "c"), 0b101)
+    ('a', 'c')
+    """
+    return picker(table)(mask)
 
 
 #: bits given to each colour in a view's packed masks (boards have at most 25 spaces)
-_WIDTH = 32
-_FULL = (1 << _WIDTH) - 1
+MASK_WIDTH = 32
+_FULL = (1 << MASK_WIDTH) - 1
 #: position of each colour in the packed masks
 _COLOUR_NO = {c: n for n, c in enumerate(COLOURS)}
 #: one bit per colour, at its mask's bit 0
-_EVERY_COLOUR = sum(1 << (_WIDTH * n) for n in range(len(COLOURS)))
+_EVERY_COLOUR = sum(1 << (MASK_WIDTH * n) for n in range(len(COLOURS)))
 
 
 def _colour_bits(colours: Iterable[str]) -> int:
     """The packed-mask bits, at index 0, of the colours of the game among ``colours``."""
-    return sum(1 << (_WIDTH * _COLOUR_NO[c]) for c in colours if c in _COLOUR_NO)
+    return sum(1 << (MASK_WIDTH * _COLOUR_NO[c]) for c in colours if c in _COLOUR_NO)
 
 
-#: (stack before, stack after) -> (the code after, the colours (as packed bits at index 0,
-#: and as colour names) that may go on top before but not after, or after but not before)
-_STEPS: dict[tuple[Stack, Stack], tuple[str | None, int, frozenset[str]]] = {}
+#: (stack before, stack after) -> (the code after, the colours that may go on top before but
+#: not after, or after but not before, as packed bits at index 0)
+_STEPS: dict[tuple[Stack, Stack], tuple[str | None, int]] = {}
 
 
-def _step(before: Stack, after: Stack) -> tuple[str | None, int, frozenset[str]]:
+def _step(before: Stack, after: Stack) -> tuple[str | None, int]:
     found = _STEPS.get((before, after))
     if found is None:
         on_top = _on_top()
         flip = on_top.get(before, _NOWHERE) ^ on_top.get(after, _NOWHERE)
-        flip = frozenset(c for c in flip if c in _COLOUR_NO)
-        found = (stack_code(after), _colour_bits(flip), flip)
+        found = (stack_code(after), _colour_bits(flip))
         if len(_STEPS) < 4096:      # legal stacks are few; odd ones are not kept
             _STEPS[(before, after)] = found
     return found
@@ -216,20 +256,19 @@ class BoardView:
     changed index only.  Where each colour may be placed is kept as a bit mask per colour
     (bit ``i`` for board index ``i``), the six packed in one number (``masks``, colour ``n``
     of :data:`~pangaea_lab.harmonies.board.COLOURS` from bit ``32 n``), updated at that index
-    at once.  The ready-made token actions of a view are passed on, changed at that index.
-    Each card's habitats the old view had are passed on when the change cannot matter to
+    at once; the token actions of a colour are picked from a side's ready-made ones by its
+    mask (see :class:`Picker`).  Each card's habitats the old view had are passed on when the change cannot matter to
     them (a cube takes its index out of them; a token matters only if the stack's code there
     was or becomes one the card uses), else worked out afresh when asked for.
     ``stacks_memo`` holds results that depend on the stacks alone (kept when only a cube is
     added; made when first asked for)."""
 
-    __slots__ = ("side", "stacks", "cubes", "codes", "masks", "_habitats", "_made", "_tokens",
-                 "_memo")
+    __slots__ = ("side", "stacks", "cubes", "codes", "masks", "_habitats", "_made", "_memo")
 
     def __init__(self, side: str, stacks: tuple[Stack, ...], cubes: tuple[int, ...],
                  codes: list | None = None, stacks_memo: dict | None = None,
                  masks: int | None = None) -> None:
-        if len(stacks) > _WIDTH:
+        if len(stacks) > MASK_WIDTH:
             raise ValueError(f"a board of {len(stacks)} spaces is larger than any side")
         self.side, self.stacks, self.cubes = side, stacks, cubes
         #: the code each stack shows (see :func:`stack_code`); never changed in place
@@ -243,10 +282,8 @@ class BoardView:
         self.masks = masks
         #: card -> indices where its cube may go
         self._habitats: dict[int, tuple[int, ...]] = {}
-        #: card -> (a caller's table, the table's items at the indices above); the same for
-        #: each colour and the indices where it may go
+        #: card -> (a caller's table, the table's items at the indices above)
         self._made: dict[Any, tuple[tuple, tuple]] = {}
-        self._tokens: dict[str, tuple[tuple, tuple]] = {}
         self._memo = stacks_memo
 
     @property
@@ -262,7 +299,7 @@ class BoardView:
     def colour_mask(self, colour: str) -> int:
         """Bit mask of the board indices where a ``colour`` token may go."""
         n = _COLOUR_NO.get(colour)
-        return 0 if n is None else self.masks >> (_WIDTH * n) & _FULL
+        return 0 if n is None else self.masks >> (MASK_WIDTH * n) & _FULL
 
     def habitats(self, card_id: int) -> tuple[int, ...]:
         """Board indices where the card's cube may go (same as :func:`habitat_indices`)."""
@@ -289,50 +326,27 @@ class BoardView:
         return made[1]
 
     def token_spots_in(self, colour: str, table: tuple) -> tuple:
-        """``table[i]`` for each index of :meth:`token_spots` (``table`` must always be the
-        same for a colour); kept."""
-        made = self._tokens.get(colour)
-        if made is None:
-            made = self._tokens[colour] = (table, select(table, self.colour_mask(colour)))
-        return made[1]
+        """``table[i]`` for each index of :meth:`token_spots`."""
+        return select(table, self.colour_mask(colour))
 
     # ----- deriving from the previous board ----------------------------------------------
 
     def with_token(self, i: int, stacks: tuple[Stack, ...]) -> "BoardView":
-        """The view of ``stacks``, which differ from this board's at index ``i`` only (the
-        ready-made token actions this view has are passed on, changed at index ``i``)."""
+        """The view of ``stacks``, which differ from this board's at index ``i`` only."""
         new = _NEW(BoardView)
         new.side, new.stacks, new.cubes, new._memo = self.side, stacks, self.cubes, None
-        code, flip, flipped = _STEPS.get((self.stacks[i], stacks[i])) \
-            or _step(self.stacks[i], stacks[i])
-        kept = self._tokens
-        if flip and not self.cubes[i]:
-            old = self.masks
-            new.masks = masks = old ^ (flip << i)
-            # the ready-made actions of a colour gain or lose the one at index i, at its
-            # place among the bits below i
-            tokens = {}
-            below = (1 << i) - 1
-            for colour, made in kept.items():
-                if colour in flipped:
-                    table, items = made
-                    shift = _WIDTH * _COLOUR_NO[colour]
-                    k = (old >> shift & below).bit_count()
-                    if masks >> (shift + i) & 1:
-                        made = (table, items[:k] + (table[i],) + items[k:])
-                    else:
-                        made = (table, items[:k] + items[k + 1:])
-                tokens[colour] = made
-            new._tokens = tokens
-        else:       # (a cube there: never by the rules; nothing may go there before or after)
-            new.masks = self.masks
-            new._tokens = kept.copy()
+        code, flip = _STEPS.get((self.stacks[i], stacks[i])) or _step(self.stacks[i], stacks[i])
+        # the colours that may go on top change at index i (a cube there: never by the
+        # rules; nothing may go there before or after)
+        new.masks = self.masks ^ (flip << i) if flip and not self.cubes[i] else self.masks
         codes = self.codes
         was = codes[i]
-        if was == code:     # no habitat can tell the difference
+        if was == code:
+            # no habitat can tell the difference: the two views share what they work out
+            # (the same codes and cubes give the same habitats)
             new.codes = codes
-            new._habitats = self._habitats.copy()
-            new._made = self._made.copy()
+            new._habitats = self._habitats
+            new._made = self._made
             return new
         new.codes = codes = codes.copy()
         codes[i] = code

@@ -26,7 +26,7 @@ from .actions import ChooseSpirit, DiscardCard, EndTurn, PlaceCube, PlaceToken, 
 from .board import COLOURS, cell_index, cells, rules_data
 from .cards import all_cards, card
 from .game import SIDES
-from .habitats import BoardView, board_view
+from .habitats import MASK_WIDTH, BoardView, board_view, picker
 from .state import GameState, PlayerArea, area_from, area_with, evolve, evolve_area, \
     evolve_final
 
@@ -109,8 +109,11 @@ _PER = _CENTRAL["tokens_per_space"]
 #: face-up cards by player count
 _ROW_SIZE = {n: _CENTRAL["face_up_cards"]["solo" if n == 1 else "multiplayer"]
              for n in range(1, 5)}
-#: side -> colour -> ``PlaceToken`` for each board index; side -> card -> ``PlaceCube`` ...
-_TOKEN_TABLES = {side: {c: _token_actions(side, c) for c in COLOURS} for side in SIDES}
+#: side -> colour -> (where the colour's bits start in a view's packed masks, the picker of
+#: the side's ``PlaceToken`` for each board index); side -> card -> ``PlaceCube`` ...
+_TOKEN_PICKERS = {side: {c: (n * MASK_WIDTH, picker(_token_actions(side, c)))
+                         for n, c in enumerate(COLOURS)} for side in SIDES}
+_MASK = (1 << MASK_WIDTH) - 1
 _CUBE_TABLES: dict[str, dict[int, tuple[PlaceCube, ...]]] = {side: {} for side in SIDES}
 #: side -> cell -> board index
 _INDEX = {side: cell_index(side) for side in SIDES}
@@ -176,15 +179,15 @@ def legal_actions(state: GameState) -> list[Action]:
     if view is None:
         view = board_view(side, area)
     if hand:
-        tables = _TOKEN_TABLES[side]
-        made = view._tokens
+        # each colour's spots picked by its bit mask from the side's ready-made actions
+        pickers = _TOKEN_PICKERS[side]
+        masks = view.masks
         colours = _HAND_COLOURS.get(hand)
         if colours is None:
             colours = _hand_colours(hand)
         for colour in colours:
-            found = made.get(colour)
-            out += found[1] if found is not None else \
-                view.token_spots_in(colour, tables[colour])
+            shift, pick = pickers[colour]
+            out += pick(masks >> shift & _MASK)
     open_cards = kept.get("_open")
     if open_cards is None:
         open_cards = _unfinished(area)

@@ -83,7 +83,10 @@ def new_game(players: int = 2, seed: int | str = 0, side: str = "A", spirits: bo
     central = tuple(tuple(pouch[i * per:(i + 1) * per]) for i in range(spaces))
     pouch = pouch[spaces * per:]
     deck = shuffled(animal_ids(), make_rng(seed, "harmonies", "animals"))
-    spirit_deck = shuffled(spirit_ids(), make_rng(seed, "harmonies", "spirits"))
+    # without Nature's Spirits every spirit card stays in the box, in sorted order: the
+    # spirits' own random stream is not needed
+    spirit_deck = shuffled(spirit_ids(), make_rng(seed, "harmonies", "spirits")) \
+        if spirits else spirit_ids()
     n_cells = len(cells(side))
     empty, free = ((),) * n_cells, (0,) * n_cells
     codes, masks = _empty_board(side)
