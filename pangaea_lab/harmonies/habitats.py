@@ -148,49 +148,48 @@ def habitat_indices(side: str, card_id: int, stacks: tuple[Stack, ...],
 
 _NOWHERE: frozenset[str] = frozenset()
 
-#: a mask is looked up in two halves: its lowest ``_HALF`` bits, and the bits above them
-#: (boards have at most 25 spaces)
-_HALF = 13
-_LOW = (1 << _HALF) - 1
+#: a mask is looked up in three pieces: bits 0 to 8, bits 9 to 16, and the bits above
+#: (boards have at most 25 spaces: each piece has few values, soon all seen)
+_CUTS = (0, 9, 17)
 
 
 class Picker:
-    """``table[i]`` for each bit ``i`` set in a mask, in index order, made of two ready
-    pieces: the items of the mask's lower half and those of its upper half, each worked out
-    once per half (``table`` is a side's ready-made actions of one colour or card)."""
+    """``table[i]`` for each bit ``i`` set in a mask, in index order, made of three ready
+    pieces: the items of each piece of the mask (see ``_CUTS``), each worked out once per
+    value of the piece (``table`` is a side's ready-made actions of one colour or card)."""
 
-    __slots__ = ("table", "low", "high")
+    __slots__ = ("table", "pieces")
 
     def __init__(self, table: tuple) -> None:
         self.table = table
-        #: the lower (upper) half of a mask -> the table's items at its set bits
-        self.low: dict[int, tuple] = {}
-        self.high: dict[int, tuple] = {}
+        #: for each piece: its bits (shifted down) -> the table's items at them
+        self.pieces: tuple[dict[int, tuple], ...] = tuple({} for _ in _CUTS)
 
     def __call__(self, mask: int) -> tuple:
-        low = self.low.get(mask & _LOW)
+        first, second, third = self.pieces
+        low = first.get(mask & 511)
         if low is None:
-            low = self.low_part(mask & _LOW)
-        mask >>= _HALF
+            low = self.piece(0, mask & 511)
+        mask >>= 9
         if not mask:
             return low
-        high = self.high.get(mask)
+        middle = second.get(mask & 255)
+        if middle is None:
+            middle = self.piece(1, mask & 255)
+        mask >>= 8
+        if not mask:
+            return low + middle
+        high = third.get(mask)
         if high is None:
-            high = self.high_part(mask)
-        return low + high
+            high = self.piece(2, mask)
+        return low + middle + high
 
-    def low_part(self, bits: int) -> tuple:
-        """The items at the set bits of the lower half ``bits`` (kept)."""
+    def piece(self, k: int, bits: int) -> tuple:
+        """The items at the set bits of piece ``k`` holding ``bits`` (kept)."""
         table = self.table
-        found = self.low[bits] = tuple(table[j] for j in range(min(_HALF, len(table)))
-                                       if bits >> j & 1)
-        return found
-
-    def high_part(self, bits: int) -> tuple:
-        """The items at the set bits of the upper half ``bits`` (``mask >> _HALF``; kept)."""
-        table = self.table
-        found = self.high[bits] = tuple(table[j] for j in range(_HALF, len(table))
-                                        if bits >> (j - _HALF) & 1)
+        start = _CUTS[k]
+        found = self.pieces[k][bits] = tuple(table[start + j] for j in range(bits.bit_length())
+                                             if bits >> j & 1)
         return found
 
 

@@ -450,10 +450,8 @@ def end_turn(state: GameState, action: EndTurn | None = None) -> GameState:
     areas = state.areas
     changes: dict[str, Any] = {}
     if len(areas) == 1:
-        boxed = state.boxed_tokens
-        for space in central:
-            boxed += space
-        changes["boxed_tokens"] = boxed
+        # the untaken tokens go to the box, space by space (the box's tuple copied once)
+        changes["boxed_tokens"] = state.boxed_tokens + sum(central, ())
         need = per * len(central)
         if len(pouch) < need:
             refill = ((),) * len(central)
