@@ -274,3 +274,15 @@ def test_an_area_keeps_nothing_but_its_view_and_open_cards():
                 assert {k for k in area.__dict__ if k[0] == "_"} <= AREA_KEPT
             kept = {"_cache", "_legal", "_legal_asked", "_json"}
             assert {k for k in state.__dict__ if k[0] == "_"} <= kept
+
+
+def test_a_picker_gives_the_items_at_the_set_bits_of_any_mask():
+    table = tuple(f"item {i}" for i in range(32))
+    pick = habitats.Picker(table)
+    draw = random.Random(5)
+    for _ in range(3000):
+        mask = draw.getrandbits(draw.choice([1, 8, 9, 12, 17, 18, 23, 25, 32]))
+        expected = tuple(table[i] for i in range(32) if mask >> i & 1)
+        assert pick(mask) == expected
+        assert pick(mask) == expected       # kept pieces give the same
+    assert habitats.select(table, 0) == ()
