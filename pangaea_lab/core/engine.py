@@ -311,9 +311,9 @@ def is_listed_object(state: Any, action: Any) -> bool:
     long as the state.
 
     The first question about a state (a game's usual one) is answered by a scan by
-    identity, in C, which costs less than building the set of ids; asked again, the state
-    keeps the set of ids (``_legal_asked`` holds ``True`` after the first question, then the
-    set)."""
+    identity (in C for a long list), which costs less than building the set of ids; asked
+    again, the state keeps the set of ids (``_legal_asked`` holds ``True`` after the first
+    question, then the set)."""
     values = state.__dict__
     listed_actions = values.get("_legal")
     if listed_actions is None:
@@ -321,7 +321,12 @@ def is_listed_object(state: Any, action: Any) -> bool:
     asked = values.get("_legal_asked")
     if asked is None:
         values["_legal_asked"] = True
-        return any(map(is_, listed_actions, repeat(action)))
+        if len(listed_actions) > 64:
+            return any(map(is_, listed_actions, repeat(action)))
+        for listed in listed_actions:   # a short list: a plain loop costs less to start
+            if listed is action:
+                return True
+        return False
     if asked is True:
         asked = values["_legal_asked"] = frozenset(map(id, listed_actions))
     return id(action) in asked
