@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 # Jupyter refuses to run as root unless asked to (containers, classroom servers).
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test test-fast bench bench-speed soak clean notebook-outputs app test-browser hub test-hub app-load
+.PHONY: lab test test-fast bench bench-speed bench-instructions soak clean notebook-outputs app test-browser hub test-hub app-load
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -115,6 +115,11 @@ SOAK_GAMES ?= 1000
 BASE ?= HEAD~1
 bench-speed: $(STAMP)
 	$(BIN)/python bench/bench_speed.py --base $(BASE)
+
+# The same comparison counted in CPU instructions, which this shared machine's load does not
+# move (needs valgrind; make bench-instructions BASE=<commit>)
+bench-instructions: $(STAMP)
+	$(BIN)/python bench/bench_instructions.py --base $(BASE)
 
 soak: $(STAMP)
 	$(BIN)/python bench/soak.py --games $(SOAK_GAMES)

@@ -55,3 +55,22 @@ def test_the_worker_plays_seeded_games_and_reports_their_scores():
     assert first["mode"] == "harmonies-solo-A" and first["games"] == 2
     assert len(first["scores"]) == 2 and first["scores"] == second["scores"]
     assert all(first[k] > 0 for k in ("games_time", "click_time", "save_time", "load_time"))
+
+
+def test_the_instruction_bench_reads_cachegrinds_count():
+    bench = _module("bench_instructions")
+    text = ("==12== Cachegrind, a cache and branch-prediction profiler\n"
+            "==12== I   refs:      1,234,567,890\n")
+    assert bench.instructions(text) == 1_234_567_890
+    with pytest.raises(SystemExit, match="no instruction count"):
+        bench.instructions("==12== something went wrong\n")
+    assert set(bench.GAMES) == set(_module("speed_worker").MODES)
+    assert all(0 <= first < last for first, last in bench.GAMES.values())
+
+
+def test_the_instruction_bench_plays_the_speed_benchs_games():
+    """What each side runs under valgrind, run here without it: the same seeded games."""
+    bench = _module("bench_instructions")
+    code = bench.PLAY.format(bench=str(BENCH), mode="harmonies-solo-A", games=2)
+    env = {**os.environ, "PYTHONPATH": str(BENCH.parent), "PYTHONHASHSEED": "0"}
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True)
