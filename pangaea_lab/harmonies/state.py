@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import Any, ClassVar
 
 from ..core import jsonio
@@ -107,9 +108,9 @@ class GameState(BaseState):
     def current_player(self) -> int | None:
         return None if self.over else self.player
 
-    @property
-    def is_over(self) -> bool:
-        return self.over
+    #: True once the game has ended (the field ``over``, read without a Python call: a random
+    #: playout asks it at every step)
+    is_over = property(attrgetter("over"))
 
     @property
     def solo(self) -> bool:
