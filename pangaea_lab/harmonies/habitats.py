@@ -72,9 +72,12 @@ def _layout(side: str, card_id: int) -> tuple[tuple[int, tuple[tuple[tuple[int, 
 
 @lru_cache(maxsize=None)
 def _pattern(side: str, card_id: int) -> tuple[str, tuple]:
-    """The card's cube code, and :func:`_layout` keeping only the cells where the pattern
-    fits on the board in at least one rotation."""
-    return card(card_id).cube, tuple((i, fits) for i, fits in _layout(side, card_id) if fits)
+    """The card's cube code, and for each board index the on-board placements of the pattern
+    with its cube there (see :func:`_layout`; none where it falls off the board)."""
+    fits_at: list[tuple] = [()] * len(cells(side))
+    for i, fits in _layout(side, card_id):
+        fits_at[i] = fits
+    return card(card_id).cube, tuple(fits_at)
 
 
 @lru_cache(maxsize=None)
@@ -120,14 +123,19 @@ def stack_code(stack: Stack) -> str | None:
     return code
 
 
-def _fitting(layout: tuple, target: str, codes: tuple, cubes: tuple[int, ...] | None) -> list[int]:
-    """The cube cells of ``layout`` (see :func:`_pattern`) showing ``target`` and free of
-    cubes where, in some rotation, every other cell of the pattern shows its code."""
+def _fitting(fits_at: tuple, target: str, codes: list | tuple,
+             cubes: tuple[int, ...] | None) -> list[int]:
+    """The board indices showing ``target`` and free of cubes where, in some placement of
+    ``fits_at`` (see :func:`_pattern`), every other cell of the pattern shows its code.  The
+    indices showing ``target`` are found by ``codes.index`` (few of them do)."""
     out = []
-    for i, fits in layout:
-        if codes[i] != target or (cubes is not None and cubes[i]):
+    find = codes.index
+    i = -1
+    for _ in range(codes.count(target)):
+        i = find(target, i + 1)
+        if cubes is not None and cubes[i]:
             continue
-        for spots in fits:
+        for spots in fits_at[i]:
             for j, code in spots:
                 if codes[j] != code:
                     break
@@ -141,9 +149,8 @@ def habitat_indices(side: str, card_id: int, stacks: tuple[Stack, ...],
                     cubes: tuple[int, ...] | None = None) -> list[int]:
     """Board indices where the card's cube may go now, worked out from scratch (a game keeps
     them with each board, see :class:`BoardView`)."""
-    target, layout = _pattern(side, card_id)
-    codes = tuple(map(stack_code, stacks))
-    return _fitting(layout, target, codes, cubes)
+    target, fits_at = _pattern(side, card_id)
+    return _fitting(fits_at, target, tuple(map(stack_code, stacks)), cubes)
 
 
 _NOWHERE: frozenset[str] = frozenset()
@@ -304,8 +311,8 @@ class BoardView:
         """Board indices where the card's cube may go (same as :func:`habitat_indices`)."""
         found = self._habitats.get(card_id)
         if found is None:
-            target, layout = _pattern(self.side, card_id)
-            found = tuple(_fitting(layout, target, self.codes, self.cubes))
+            target, fits_at = _pattern(self.side, card_id)
+            found = tuple(_fitting(fits_at, target, self.codes, self.cubes))
             self._habitats[card_id] = found
         return found
 
