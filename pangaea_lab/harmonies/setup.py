@@ -5,6 +5,7 @@ dealt to each player."""
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
 from ..core.rng import check_seed, make_rng
 from .board import cells, check_side, rules_data
@@ -29,15 +30,19 @@ def shuffled(items, rng: random.Random) -> list:
         rng.shuffle(out)
         return out
     draw = rng.getrandbits
-    bits = _BITS
-    for i in range(len(out) - 1, 0, -1):
-        n = i + 1
-        k = bits[n]
+    for i, n, k in _steps(len(out)):
         j = draw(k)
         while j >= n:
             j = draw(k)
         out[i], out[j] = out[j], out[i]
     return out
+
+
+@lru_cache(maxsize=None)
+def _steps(length: int) -> tuple[tuple[int, int, int], ...]:
+    """For shuffling ``length`` items: (index, the bound below which its partner is drawn,
+    the bits drawn for it), in the order ``random.shuffle`` draws them."""
+    return tuple((i, i + 1, _BITS[i + 1]) for i in range(length - 1, 0, -1))
 
 
 _EMPTY: dict[str, tuple[list, int]] = {}
