@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import lru_cache
-from itertools import combinations, product
+from itertools import combinations, compress, filterfalse, product
+from operator import add, itemgetter
 from typing import Any, Iterator
 
-from ..core.engine import Handlers, WorkingCopy, kept_table
+from ..core.engine import Handlers, WorkingCopy, kept_table, remake
 from ..core.errors import IllegalAction, InvalidData
 from ..core.rng import make_rng
 from ..core.validate import require
@@ -49,6 +50,11 @@ _PLAYER_LISTS = {"hand": list, "weather": list, "blessings": list, "played": lis
                  "favors": list, "chains": lambda v: [list(c) for c in v],
                  "activated": list}
 
+#: how each of those lists is frozen back (the counts are kept as they are)
+_PLAYER_FREEZE = {"hand": tuple, "weather": tuple, "blessings": tuple, "played": tuple,
+                  "favors": tuple, "chains": lambda v: tuple(map(tuple, v)),
+                  "activated": lambda v: tuple(map(tuple, v))}
+
 
 class PlayerDraft(dict):
     """One player of a :class:`Draft` as a dict: the counts copied at once, each list
@@ -67,26 +73,25 @@ class PlayerDraft(dict):
         return value
 
     def freeze(self) -> PlayerState:
+        """The player as the action left them: the frozen player itself when nothing the
+        action read differs, otherwise a copy with the parts that changed."""
         q = self.frozen
-        return PlayerState(
-            trees=self["trees"], seeds=self["seeds"],
-            hand=tuple(self["hand"]) if "hand" in self else q.hand,
-            weather=tuple(self["weather"]) if "weather" in self else q.weather,
-            blessings=tuple(self["blessings"]) if "blessings" in self else q.blessings,
-            creature_points=self["creature_points"], land_points=self["land_points"],
-            played=tuple(self["played"]) if "played" in self else q.played,
-            favors=tuple(self["favors"]) if "favors" in self else q.favors,
-            chains=(tuple(tuple(c) for c in self["chains"]) if "chains" in self
-                    else tuple(tuple(c) for c in q.chains)),
-            activated=(tuple(tuple(x) for x in self["activated"]) if "activated" in self
-                       else tuple(tuple(x) for x in q.activated)))
+        old = q.__dict__
+        changes = {}
+        for key, value in self.items():
+            how = _PLAYER_FREEZE.get(key)
+            if how is not None:
+                value = how(value)
+            if value != old[key]:
+                changes[key] = value
+        return remake(q, changes) if changes else q
 
 
 class PlayerDrafts:
     """The players of a :class:`Draft`: ``drafts[p]`` is player ``p`` as a dict of lists
     (a :class:`PlayerDraft`), copied from the state when an action first touches that
     player; :meth:`freeze` gives the players' tuple, untouched (or unchanged) players kept
-    as they were."""
+    as they were (and the tuple itself when no player changed)."""
 
     def __init__(self, players: tuple[PlayerState, ...]) -> None:
         self.frozen = players
@@ -107,14 +112,15 @@ class PlayerDrafts:
         return (self[p] for p in range(len(self.frozen)))
 
     def freeze(self) -> tuple[PlayerState, ...]:
-        if not self.open:
-            return self.frozen
-        out = list(self.frozen)
+        frozen = self.frozen
+        out = None
         for p, d in self.open.items():
             new = d.freeze()
-            if new != out[p]:
+            if new is not frozen[p]:
+                if out is None:
+                    out = list(frozen)
                 out[p] = new
-        return tuple(out)
+        return frozen if out is None else tuple(out)
 
 
 class Draft(WorkingCopy):
@@ -222,18 +228,52 @@ class Draft(WorkingCopy):
 
     def freeze(self) -> GameState:
         s = self.s
-        for v in self.variants:
+        variants = self.variants
+        for v in variants:
             v.before_freeze(self)   # e.g. returned Treetops: their owners choose the slots
-        # the Trees as the action left them (read without thawing them when it never did)
-        trees = self.__dict__.get("trees", s.trees)
-        counts = [trees.count(p) for p in range(s.num_players)]
-        holder = scoring.most_trees_holder(counts, s.edition.most_trees_minimum)
+        mine = self.__dict__
+        # the Trees as the action left them: counted again only when the action read them
+        trees = mine.get("trees")
+        if trees is None:
+            holder = trees_holder(s)
+        else:
+            counts = [trees.count(p) for p in range(len(s.players))]
+            holder = scoring.most_trees_holder(counts, s.edition.most_trees_minimum)
         # the waiting decisions, read without thawing them when the action did not touch them
-        waiting = self.__dict__.get("decisions", s.decisions)
-        return super().freeze(players=self.players.freeze(), most_trees=holder,
-                              decisions=tuple(self.new_decisions) + tuple(waiting),
-                              **{k: r for v in self.variants for k, r in v.freeze(self).items()},
-                              **self.fields)
+        waiting = mine.get("decisions", s.decisions)
+        if self.new_decisions:
+            waiting = tuple(self.new_decisions) + tuple(waiting)
+        elif type(waiting) is not tuple:
+            waiting = tuple(waiting)
+        changes = {"players": self.players.freeze(), "most_trees": holder, "decisions": waiting}
+        for v in variants:
+            changes.update(v.freeze(self))
+        changes.update(self.fields)
+        new = super().freeze(**changes)
+        kept = new.__dict__
+        kept["_trees_holder"] = holder      # the holder by its Trees (see trees_holder)
+        empty = s.__dict__.get("_empty_land")
+        if empty is not None and new.trees is s.trees and new.seeds is s.seeds \
+                and new.board is s.board:
+            kept["_empty_land"] = empty      # no Tree or Seed moved (see _empty_land)
+        if (new.family is s.family and (new.coop is None) is (s.coop is None)
+                and (new.woods is None) is (s.woods is None)):
+            kept["_active"] = variants      # the same variants (see variant.active)
+        return new
+
+
+def trees_holder(s: GameState) -> int:
+    """Who holds the Most Trees marker by the Trees on the continent (-1: nobody), as
+    :func:`.scoring.most_trees_holder` counts them; kept with the state (a state made by an
+    action keeps the count its working copy made)."""
+    values = s.__dict__
+    got = values.get("_trees_holder")
+    if got is None:
+        trees = s.trees
+        got = scoring.most_trees_holder([trees.count(p) for p in range(len(s.players))],
+                                        s.edition.most_trees_minimum)
+        values["_trees_holder"] = got
+    return got
 
 
 # ----------------------------------------------------------------------------------------------
@@ -241,17 +281,30 @@ class Draft(WorkingCopy):
 
 
 def _empty_land(s: GameState) -> list[int]:
-    trees, seeds = s.trees, s.seeds
-    return [i for i in s.board.land if trees[i] == NOBODY and seeds[i] == NOBODY]
+    """The Land Spaces with neither a Tree nor a Seed, in board order (kept with the state,
+    and handed on to the next state when an action moved no Tree and no Seed)."""
+    got = s.__dict__.get("_empty_land")
+    if got is None:
+        made = _made(s.board)
+        # NOBODY (-1) on both counts, and only then, makes -2: the other values are players
+        got = tuple(compress(made.land, map(_BOTH_EMPTY, map(add, made.land_of(s.trees),
+                                                             made.land_of(s.seeds)))))
+        s.__dict__["_empty_land"] = got
+    return list(got)
+
+
+_BOTH_EMPTY = (2 * NOBODY).__eq__
 
 
 def _expand_targets(s: GameState, player: int) -> list[int]:
-    b = s.board
-    trees, seeds, terrain = s.trees, s.seeds, b.terrain
-    near = {j for i in b.land if trees[i] == player for j in b.neighbours[i]}
-    pairs = set(_second_seed_spaces(s, player))
-    return sorted([j for j in near if terrain[j] == "land"
-                   and trees[j] == NOBODY and (seeds[j] == NOBODY or j in pairs)])
+    made = _made(s.board)
+    trees, seeds = s.trees, s.seeds
+    # the Land Spaces next to the player's Trees (Trees stand on land only)
+    own = compress(made.land, map(player.__eq__, made.land_of(trees)))
+    near = set().union(*map(made.land_near.__getitem__, own))
+    pairs = _second_seed_spaces(s, player)
+    return sorted([j for j in near
+                   if trees[j] == NOBODY and (seeds[j] == NOBODY or j in pairs)])
 
 
 def _second_seed_spaces(s: GameState, player: int) -> list[int]:
@@ -266,12 +319,31 @@ def _spirit_targets(s: GameState, player: int) -> list[int]:
     taken = {i for p, i in enumerate(s.spirits) if p != player and i != NOBODY}
     for v in active(s):
         taken.update(v.barred_water(s))
-    return [i for i in s.board.water if i not in taken]
+    return list(filterfalse(taken.__contains__, s.board.water))
+
+
+#: the free actions that name no space, made once (actions are values)
+_EXCHANGES: dict[tuple[str, str], ExchangeWeather] = {}
+_CALLS = {a: BlessCallAncient(a) for a in ANCIENTS}
+_CONVERTS = {(g, t): ConvertFavor(g, t) for g, t in product(ANCIENTS, repeat=2) if g != t}
+_SUMMONS = {a: SummonAncient(a) for a in ANCIENTS}
+_END_TURN = EndTurn()
+
+
+def _exchanges(biomes: tuple[str, ...]) -> list[tuple[int, int, ExchangeWeather]]:
+    """Every Most Trees exchange between two biomes, as ``(give, take, action)`` (biome
+    indices), in listing order."""
+    got = _EXCHANGES.get(biomes)
+    if got is None:
+        got = _EXCHANGES[biomes] = [
+            (gi, ti, ExchangeWeather(g, t))
+            for (gi, g), (ti, t) in product(enumerate(biomes), repeat=2) if gi != ti]
+    return got
 
 
 def _free_actions(s: GameState, player: int) -> list[PangaeaAction]:
     ps = s.players[player]
-    b = s.board
+    made = _made(s.board)
     variants = active(s)
     out: list[PangaeaAction] | None = None
     for v in variants:
@@ -279,22 +351,20 @@ def _free_actions(s: GameState, player: int) -> list[PangaeaAction]:
         if out is not None:
             break
     else:
-        made, seeds = _made(b), s.seeds
-        take_back = made.take_back
-        out = [take_back[i] for i in b.land if seeds[i] == player]
+        out = list(compress(made.take_back_land, map(player.__eq__, made.land_of(s.seeds))))
         if ps.blessings[FLY] and ps.seeds:
             flying = made.bless_flying
             out += [flying[i] for i in _empty_land(s)]
     if ps.blessings[VIGOR]:
-        out += [BlessVigorousSeed(b.cells[i]) for i in b.land if s.seeds[i] != NOBODY]
+        out += compress(made.vigorous_land, map(NOBODY.__ne__, made.land_of(s.seeds)))
     if s.most_trees == player and not s.exchange_used:
-        biomes = s.edition.biomes
-        out += [ExchangeWeather(g, t) for (gi, g), (ti, t) in product(enumerate(biomes), repeat=2)
-                if gi != ti and ps.weather[gi] > 0 and s.weather_supply[ti] > 0]
+        weather, supply = ps.weather, s.weather_supply
+        out += [a for gi, ti, a in _exchanges(s.edition.biomes)
+                if weather[gi] > 0 and supply[ti] > 0]
     if not guardians(s):
         return out
     if ps.blessings[CALL]:
-        out += [BlessCallAncient(a) for a in ANCIENTS if summonable(s, a, player)
+        out += [_CALLS[a] for a in ANCIENTS if summonable(s, a, player)
                 or _calls_back(s, a) is not None]
     if any(ps.favors):   # a Favor Token to activate (or to convert) is held
         done = {c for c, _ in ps.activated}
@@ -304,7 +374,7 @@ def _free_actions(s: GameState, player: int) -> list[PangaeaAction]:
             for a in favor_types(s, player, card_id):
                 if ps.favors[ANCIENTS.index(a)] and summonable(s, a, player):
                     out.append(ActivateFavor(card_id, a))
-        out += [ConvertFavor(g, t) for g, t in product(ANCIENTS, repeat=2)
+        out += [_CONVERTS[g, t] for g, t in product(ANCIENTS, repeat=2)
                 if g != t and ps.favors[ANCIENTS.index(g)] >= 2 and t in s.favor_bag]
     for v in variants:
         out += v.free_actions(s, player)
@@ -430,7 +500,8 @@ def summonable_afresh(s: GameState, ancient: str) -> bool:
 
 class _Made:
     """The growth actions of one board's spaces, made once and listed again and again
-    (actions are values: a listed action equals one made afresh, label and all)."""
+    (actions are values: a listed action equals one made afresh, label and all), and the
+    board's Land Spaces as the listing reads them."""
 
     def __init__(self, board) -> None:
         self.cells = cells = board.cells
@@ -440,6 +511,14 @@ class _Made:
         self.take_back = [TakeBackSeed(c) for c in cells]
         self.bless_flying = [BlessFlyingSeed(c) for c in cells]
         self.pairs: dict[int, ExpandForest] = {}
+        self.land = land = board.land
+        #: a per-space tuple's values on the Land Spaces, in their order (as one tuple)
+        self.land_of = itemgetter(*land) if len(land) > 1 else lambda v: tuple(v[i] for i in land)
+        #: each space's neighbours on land
+        self.land_near = tuple(tuple(j for j in near if board.terrain[j] == "land")
+                               for near in board.neighbours)
+        self.take_back_land = [self.take_back[i] for i in land]
+        self.vigorous_land = [BlessVigorousSeed(cells[i]) for i in land]
 
     def expand_pairs(self, targets: list[int]) -> list[ExpandForest]:
         """Expand Forest with two Seeds on each pair of ``targets``, in their order."""
@@ -492,12 +571,12 @@ def legal_actions(s: GameState) -> list[PangaeaAction]:
         out += [spirit[i] for i in _spirit_targets(s, p)]
         out += ritual_actions(s, p)
         if guardians(s):
-            out += [SummonAncient(a) for a in ANCIENTS if summonable(s, a, p)]
+            out += [_SUMMONS[a] for a in ANCIENTS if summonable(s, a, p)]
     elif s.phase == "final" and not s.final_ritual_done:
         out += ritual_actions(s, p)
     out += _free_actions(s, p)
     if s.phase == "final" or s.actions_taken == 2:
-        out.append(EndTurn())
+        out.append(_END_TURN)
     return out
 
 
@@ -662,16 +741,20 @@ def _share_position(s: GameState, new: GameState) -> GameState:
 
 def _after(s: GameState) -> GameState:
     """Checks that follow any action: the end trigger on the mountain."""
-    if s.phase == "main" and not s.end_triggered and all(v.summit_ends for v in active(s)):
-        summit = s.edition.summit_steps
-        for p, ps in enumerate(s.players):
-            if ps.points >= summit:
-                return replace(s, end_triggered=True,
-                               end_reason=f"{PLAYER_NAMES[p]} reached the top of the Sacred Mountain")
-        if (not any(s.market) and not any(ps.hand for ps in s.players)
-                and not has_real_cards(s.land_deck) and not has_real_cards(s.creature_deck)):
+    if s.phase != "main" or s.end_triggered:
+        return s
+    for v in active(s):
+        if not v.summit_ends:
+            return s
+    summit = s.edition.summit_steps
+    for p, ps in enumerate(s.players):
+        if ps.creature_points + ps.land_points >= summit:   # the player's points
             return replace(s, end_triggered=True,
-                           end_reason="no Ritual Card is left (assumption 'cards-exhausted')")
+                           end_reason=f"{PLAYER_NAMES[p]} reached the top of the Sacred Mountain")
+    if (not any(s.market) and not any(ps.hand for ps in s.players)
+            and not has_real_cards(s.land_deck) and not has_real_cards(s.creature_deck)):
+        return replace(s, end_triggered=True,
+                       end_reason="no Ritual Card is left (assumption 'cards-exhausted')")
     return s
 
 

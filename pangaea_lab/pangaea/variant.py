@@ -287,11 +287,17 @@ def registered() -> tuple[Variant, ...]:
 
 
 def active(s: GameState) -> tuple[Variant, ...]:
-    """The variants ``s`` plays, in order: the one place that asks whether a variant is on."""
-    key = (s.family, s.coop is not None, s.woods is not None)
-    got = _ACTIVE.get(key)
+    """The variants ``s`` plays, in order: the one place that asks whether a variant is on.
+    Asked many times per position, the answer is kept with the state (variants register
+    when the package is imported, before any state is made)."""
+    values = s.__dict__
+    got = values.get("_active")
     if got is None:
-        got = _ACTIVE[key] = tuple(v for v in _REGISTERED if v.is_on(s))
+        key = (s.family, s.coop is not None, s.woods is not None)
+        got = _ACTIVE.get(key)
+        if got is None:
+            got = _ACTIVE[key] = tuple(v for v in _REGISTERED if v.is_on(s))
+        values["_active"] = got
     return got
 
 

@@ -1,0 +1,115 @@
+"""What a state of The Dawn of Pangaea keeps (or is handed by the action that made it) to
+list and apply actions faster agrees with working it out afresh: the Most Trees holder by
+the Trees, the empty Land Spaces, the active variants, the listing's targets, and the
+players frozen back from a working copy.  A state read back from its save was handed
+nothing, so its listing and the states its actions lead to are made the plain way."""
+
+from functools import partial
+
+import pytest
+
+from pangaea_lab import pangaea
+from pangaea_lab.core.engine import WorkingCopy
+from pangaea_lab.core.testing import seeded_positions
+from pangaea_lab.pangaea import rules, scoring, variant
+from pangaea_lab.pangaea.rituals import NOBODY
+
+MODES = {"full": {}, "family": {"family": True}, "coop": {"mode": "coop"},
+         "woods": {"wild_woods": True}, "coop-woods": {"mode": "coop", "wild_woods": True}}
+
+
+def positions(mode: str, seeds=range(2), every: int = 3):
+    new_game = partial(pangaea.new_game, **MODES[mode])
+    players = (1, 2) if mode.startswith("coop") else (2, 4)
+    return seeded_positions(new_game, seeds=seeds, players=players, every=every)
+
+
+def plain_empty_land(s):
+    return [i for i in s.board.land if s.trees[i] == NOBODY and s.seeds[i] == NOBODY]
+
+
+def plain_expand_targets(s, player):
+    b = s.board
+    near = {j for i in b.land if s.trees[i] == player for j in b.neighbours[i]}
+    pairs = set(rules._second_seed_spaces(s, player))
+    return sorted(j for j in near if b.terrain[j] == "land" and s.trees[j] == NOBODY
+                  and (s.seeds[j] == NOBODY or j in pairs))
+
+
+def plain_spirit_targets(s, player):
+    taken = {i for p, i in enumerate(s.spirits) if p != player and i != NOBODY}
+    for v in variant.registered():
+        if v.is_on(s):
+            taken.update(v.barred_water(s))
+    return [i for i in s.board.water if i not in taken]
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_kept_and_handed_on_values_equal_fresh_ones(mode):
+    handed = 0
+    for s in positions(mode):
+        kept = dict(s.__dict__)            # what the state was handed, before any question
+        counts = [s.trees.count(p) for p in range(s.num_players)]
+        holder = scoring.most_trees_holder(counts, s.edition.most_trees_minimum)
+        assert rules.trees_holder(s) == holder == s.most_trees
+        if "_trees_holder" in kept:
+            assert kept["_trees_holder"] == holder
+        if "_empty_land" in kept:
+            assert list(kept["_empty_land"]) == plain_empty_land(s)
+            handed += 1
+        assert rules._empty_land(s) == plain_empty_land(s)
+        plain_active = tuple(v for v in variant.registered() if v.is_on(s))
+        if "_active" in kept:
+            assert kept["_active"] == plain_active
+        assert variant.active(s) == plain_active
+        for p in range(s.num_players):
+            assert rules._expand_targets(s, p) == plain_expand_targets(s, p)
+            assert rules._spirit_targets(s, p) == plain_spirit_targets(s, p)
+    assert handed > 10
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_a_state_read_back_from_its_save_lists_and_moves_alike(mode):
+    checked = 0
+    for s in positions(mode, seeds=range(1), every=7):
+        if s.is_over:
+            continue
+        loaded = type(s).from_json(s.to_json())      # made afresh: nothing handed on
+        listed = s.legal_actions()
+        assert loaded.legal_actions() == listed
+        assert [a.label for a in loaded.legal_actions()] == [a.label for a in listed]
+        for action in listed[::3]:
+            after = s.apply(action)
+            again = loaded.apply(action)
+            assert after == again and after.to_json() == again.to_json()
+            assert hash(after) == hash(again)
+            assert after.legal_actions() == again.legal_actions()
+        checked += 1
+    assert checked > 5
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_a_draft_frozen_back_shares_what_did_not_change(mode):
+    for s in positions(mode, seeds=range(1), every=11):
+        d = rules.Draft(s)
+        for p in range(s.num_players):
+            d.players[p]["hand"]     # read, not changed
+        new = d.freeze()
+        assert new == s and new.players is s.players
+        assert new.trees is s.trees and new.decisions == s.decisions
+        # the generic working copy (every field looked at) gives the same state
+        plain = WorkingCopy(s, rules.Draft.THAW)
+        assert WorkingCopy.freeze(plain) is s
+
+
+def test_a_player_frozen_back_is_the_same_object_when_unchanged():
+    s = pangaea.new_game(players=3, seed=2)
+    for q in s.players:
+        d = rules.PlayerDraft(q)
+        d["hand"], d["chains"], d["activated"], d["weather"]
+        assert d.freeze() is q
+        d["seeds"] -= 1
+        d["chains"].append(["L01"])
+        new = d.freeze()
+        assert new.seeds == q.seeds - 1 and new.chains == (*q.chains, ("L01",))
+        assert new.hand is q.hand and new.weather is q.weather
