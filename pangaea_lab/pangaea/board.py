@@ -334,30 +334,25 @@ def _lay_tiles(ed: Edition, biomes: list[str], rng: random.Random) -> list[Tile]
     # an offset whose hexes lie next to hex n: n + d - c for a direction d and a hex c
     shifts = [[d - c for d in directions for c in cells] for _, cells in kept]
 
-    def block(n: int) -> None:
-        blocked.add(n)
-        frontier.discard(n)
+    def settle(hexes: list[int], counted: list) -> None:
+        """Hexes taken: the offsets covering one of them overlap from now on and those
+        next to them count them; then the free hexes next to them join the frontier, and
+        the offsets reaching those (and overlapping nothing) can be chosen.  Each step is
+        taken for all the hexes at once (the sets and counts come out the same)."""
+        blocked.update(hexes)
+        frontier.difference_update(hexes)
         for k, (_, cells) in enumerate(kept):
-            gone = [n - c for c in cells]
+            gone = [n - c for n in hexes for c in cells]
             overlap[k].update(gone)
             reach[k].difference_update(gone)
-
-    def open_up(n: int) -> None:   # n: a free hex next to a blocked one
-        if n in blocked or n in frontier:
-            return
-        frontier.add(n)
+            counted[k].update([n + x for n in hexes for x in shifts[k]])
+        opened = {n + d for n in hexes for d in directions}
+        opened.difference_update(blocked)
+        opened.difference_update(frontier)
+        frontier.update(opened)
         for k, (_, cells) in enumerate(kept):
             bad = overlap[k]
-            reach[k].update([o for o in [n - c for c in cells] if o not in bad])
-
-    def settle(hexes: list[int], counted: list) -> None:   # hexes taken: count, then open
-        for n in hexes:
-            block(n)
-            for k in range(len(kept)):
-                counted[k].update([n + x for x in shifts[k]])
-        for n in hexes:
-            for d in directions:
-                open_up(n + d)
+            reach[k].update([o for o in [n - c for n in opened for c in cells] if o not in bad])
 
     settle(list(mountain), near_mountain)
     tiles: list[Tile] = []
