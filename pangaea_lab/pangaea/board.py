@@ -82,9 +82,10 @@ class Board:
         self.biome = tuple(s.biome for s in spaces)
         self.tile_of = tuple(s.tile for s in spaces)
         self.blessing_marked = tuple(s.blessing for s in spaces)
+        index, directions = self.index, hexgrid.DIRECTIONS   # neighbours in direction order
         self.neighbours: tuple[tuple[int, ...], ...] = tuple(
-            tuple(self.index[n] for n in hexgrid.neighbours(c) if n in self.index)
-            for c in self.cells)
+            tuple([index[n] for n in [(q + dq, r + dr) for dq, dr in directions] if n in index])
+            for q, r in self.cells)
         self.land = tuple(i for i, t in enumerate(self.terrain) if t == LAND)
         self.water = tuple(i for i, t in enumerate(self.terrain) if t == WATER)
         self.key = tuple((s.cell, s.terrain, s.biome, s.tile, s.blessing) for s in spaces)

@@ -10,7 +10,7 @@ or doubled.  Rule sections are named as in the rulebook.
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import combinations, compress, filterfalse, product
 from operator import add, itemgetter
 from typing import Any, Iterator
@@ -499,26 +499,55 @@ def summonable_afresh(s: GameState, ancient: str) -> bool:
 
 
 class _Made:
-    """The growth actions of one board's spaces, made once and listed again and again
-    (actions are values: a listed action equals one made afresh, label and all), and the
-    board's Land Spaces as the listing reads them."""
+    """The growth actions of one board's spaces, made once (when first listed) and listed
+    again and again (actions are values: a listed action equals one made afresh, label and
+    all), and the board's Land Spaces as the listing reads them."""
 
     def __init__(self, board) -> None:
-        self.cells = cells = board.cells
-        self.flying = [FlyingSeed(c) for c in cells]
-        self.expand = [ExpandForest((c,)) for c in cells]
-        self.spirit = [SpiritGrowth(c) for c in cells]
-        self.take_back = [TakeBackSeed(c) for c in cells]
-        self.bless_flying = [BlessFlyingSeed(c) for c in cells]
+        self.board = board
+        self.cells = board.cells
         self.pairs: dict[int, ExpandForest] = {}
         self.land = land = board.land
         #: a per-space tuple's values on the Land Spaces, in their order (as one tuple)
         self.land_of = itemgetter(*land) if len(land) > 1 else lambda v: tuple(v[i] for i in land)
-        #: each space's neighbours on land
-        self.land_near = tuple(tuple(j for j in near if board.terrain[j] == "land")
-                               for near in board.neighbours)
-        self.take_back_land = [self.take_back[i] for i in land]
-        self.vigorous_land = [BlessVigorousSeed(cells[i]) for i in land]
+
+    @cached_property
+    def flying(self) -> list[FlyingSeed]:
+        return [FlyingSeed(c) for c in self.cells]
+
+    @cached_property
+    def expand(self) -> list[ExpandForest]:
+        return [ExpandForest((c,)) for c in self.cells]
+
+    @cached_property
+    def spirit(self) -> list[SpiritGrowth]:
+        return [SpiritGrowth(c) for c in self.cells]
+
+    @cached_property
+    def take_back(self) -> list[TakeBackSeed]:
+        return [TakeBackSeed(c) for c in self.cells]
+
+    @cached_property
+    def bless_flying(self) -> list[BlessFlyingSeed]:
+        return [BlessFlyingSeed(c) for c in self.cells]
+
+    @cached_property
+    def land_near(self) -> tuple[tuple[int, ...], ...]:
+        """Each space's neighbours on land."""
+        terrain = self.board.terrain
+        return tuple(tuple(j for j in near if terrain[j] == "land")
+                     for near in self.board.neighbours)
+
+    @cached_property
+    def take_back_land(self) -> list[TakeBackSeed]:
+        """:attr:`take_back` on the Land Spaces, in their order."""
+        take_back = self.take_back
+        return [take_back[i] for i in self.land]
+
+    @cached_property
+    def vigorous_land(self) -> list[BlessVigorousSeed]:
+        """The Vigorous Seed Blessing on each Land Space, in their order."""
+        return [BlessVigorousSeed(self.cells[i]) for i in self.land]
 
     def expand_pairs(self, targets: list[int]) -> list[ExpandForest]:
         """Expand Forest with two Seeds on each pair of ``targets``, in their order."""

@@ -113,3 +113,41 @@ def test_a_player_frozen_back_is_the_same_object_when_unchanged():
         new = d.freeze()
         assert new.seeds == q.seeds - 1 and new.chains == (*q.chains, ("L01",))
         assert new.hand is q.hand and new.weather is q.weather
+
+
+def test_a_coop_record_copied_part_by_part_freezes_like_a_whole_copy():
+    from dataclasses import replace
+
+    from pangaea_lab.pangaea.coop import CoopDraft
+    for s in positions("coop", seeds=range(1), every=9):
+        record = s.coop
+        d = CoopDraft(record)
+        d.scourged, d.moon_stacks, d.shadow, d.paired, d.ancient_steps   # read only
+        assert d.frozen() is record
+        d = CoopDraft(record)
+        d.ancient_steps[0] += 1
+        d.scourged.add(-5)
+        d.moon_stacks.append(["Dance"])
+        d.result = "won"
+        whole = replace(record, ancient_steps=(record.ancient_steps[0] + 1,
+                                               *record.ancient_steps[1:]),
+                        scourged=tuple(sorted({*record.scourged, -5})),
+                        moon_stacks=(*record.moon_stacks, ("Dance",)), result="won")
+        new = d.frozen()
+        assert new == whole and new.shadow_bag is record.shadow_bag
+        assert set(d.__dict__) == {"record", "ancient_steps", "scourged", "moon_stacks",
+                                   "result"}   # the other parts were never copied
+
+
+def test_the_neighbours_of_a_laid_continent_are_those_of_the_hex_grid():
+    from pangaea_lab.core import hexgrid
+    for players in (2, 3, 4):
+        for seed in range(3):
+            b = pangaea.new_game(players=players, seed=seed).board
+            assert b.neighbours == tuple(
+                tuple(b.index[n] for n in hexgrid.neighbours(c) if n in b.index)
+                for c in b.cells)
+            made = rules._made(b)
+            assert made.land_near == tuple(
+                tuple(j for j in near if b.terrain[j] == "land") for near in b.neighbours)
+            assert made.land_of(tuple(range(len(b)))) == b.land
