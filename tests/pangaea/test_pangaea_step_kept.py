@@ -151,3 +151,16 @@ def test_the_neighbours_of_a_laid_continent_are_those_of_the_hex_grid():
             assert made.land_near == tuple(
                 tuple(j for j in near if b.terrain[j] == "land") for near in b.neighbours)
             assert made.land_of(tuple(range(len(b)))) == b.land
+
+
+def test_the_kept_mountain_layout_is_left_as_a_fresh_one_by_the_continents_laid_on_it():
+    from pangaea_lab.pangaea import board as board_module
+    ed = pangaea.load_edition()
+    shape = tuple(ed.land_shape) + tuple(ed.water_shape)
+    for players in (2, 4):
+        for seed in ("kept-mountain", 1):
+            board_module._build.__wrapped__(ed, players, seed)   # laid afresh, not cached
+    kept = board_module._mountain_laid(ed.mountain_radius, shape)
+    fresh = board_module._Layout(ed.mountain_radius, shape)
+    for name in ("kept", "blocked", "frontier", "overlap", "reach", "near_mountain", "shifts"):
+        assert getattr(kept, name) == getattr(fresh, name), name
