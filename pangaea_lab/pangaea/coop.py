@@ -257,7 +257,10 @@ def land_two_steps_away(board, i: int) -> set[int]:
 def distances_to_mountain(board) -> dict[int, int]:
     """Hex distance from each space to the nearest mountain hex (for "near the centre")."""
     mountain = list(board.mountain) or [board.cells[0]]
-    return {i: min(hexgrid.distance(c, m) for m in mountain) for i, c in enumerate(board.cells)}
+    # hexgrid.distance written out (a few hundred pairs per new game)
+    return {i: min([(abs(q - mq) + abs(r - mr) + abs(q - mq + r - mr)) // 2
+                    for mq, mr in mountain])
+            for i, (q, r) in enumerate(board.cells)}
 
 
 # ----------------------------------------------------------------------------------------------

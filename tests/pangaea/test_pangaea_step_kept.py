@@ -164,3 +164,12 @@ def test_the_kept_mountain_layout_is_left_as_a_fresh_one_by_the_continents_laid_
     fresh = board_module._Layout(ed.mountain_radius, shape)
     for name in ("kept", "blocked", "frontier", "overlap", "reach", "near_mountain", "shifts"):
         assert getattr(kept, name) == getattr(fresh, name), name
+
+
+def test_distances_to_the_mountain_are_hex_grid_distances():
+    from pangaea_lab.core import hexgrid
+    from pangaea_lab.pangaea.coop import distances_to_mountain
+    for players in (1, 2, 4):
+        b = pangaea.new_game(players=players, seed=players, mode="coop").board
+        assert distances_to_mountain(b) == {
+            i: min(hexgrid.distance(c, m) for m in b.mountain) for i, c in enumerate(b.cells)}
