@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import cached_property, lru_cache
-from itertools import combinations, compress, filterfalse, product
-from operator import add, itemgetter
+from itertools import combinations, filterfalse, product
 from typing import Any, Iterator
 
 from ..core.engine import Handlers, WorkingCopy, kept_table, remake
@@ -285,23 +284,18 @@ def _empty_land(s: GameState) -> list[int]:
     and handed on to the next state when an action moved no Tree and no Seed)."""
     got = s.__dict__.get("_empty_land")
     if got is None:
-        made = _made(s.board)
-        # NOBODY (-1) on both counts, and only then, makes -2: the other values are players
-        got = tuple(compress(made.land, map(_BOTH_EMPTY, map(add, made.land_of(s.trees),
-                                                             made.land_of(s.seeds)))))
+        trees, seeds = s.trees, s.seeds
+        got = tuple([i for i in s.board.land if trees[i] == NOBODY and seeds[i] == NOBODY])
         s.__dict__["_empty_land"] = got
     return list(got)
-
-
-_BOTH_EMPTY = (2 * NOBODY).__eq__
 
 
 def _expand_targets(s: GameState, player: int) -> list[int]:
     made = _made(s.board)
     trees, seeds = s.trees, s.seeds
-    # the Land Spaces next to the player's Trees (Trees stand on land only)
-    own = compress(made.land, map(player.__eq__, made.land_of(trees)))
-    near = set().union(*map(made.land_near.__getitem__, own))
+    land_near = made.land_near
+    # the Land Spaces next to the player's Trees
+    near = {j for i in made.land if trees[i] == player for j in land_near[i]}
     pairs = _second_seed_spaces(s, player)
     return sorted([j for j in near
                    if trees[j] == NOBODY and (seeds[j] == NOBODY or j in pairs)])
@@ -325,7 +319,9 @@ def _spirit_targets(s: GameState, player: int) -> list[int]:
 #: the free actions that name no space, made once (actions are values)
 _EXCHANGES: dict[tuple[str, str], ExchangeWeather] = {}
 _CALLS = {a: BlessCallAncient(a) for a in ANCIENTS}
-_CONVERTS = {(g, t): ConvertFavor(g, t) for g, t in product(ANCIENTS, repeat=2) if g != t}
+#: (the index of the Ancient given, the Ancient taken, the action), in listing order
+_CONVERTS = [(gi, t, ConvertFavor(g, t)) for (gi, g), t in product(enumerate(ANCIENTS), ANCIENTS)
+             if g != t]
 _SUMMONS = {a: SummonAncient(a) for a in ANCIENTS}
 _END_TURN = EndTurn()
 
@@ -351,12 +347,14 @@ def _free_actions(s: GameState, player: int) -> list[PangaeaAction]:
         if out is not None:
             break
     else:
-        out = list(compress(made.take_back_land, map(player.__eq__, made.land_of(s.seeds))))
+        seeds, take_back = s.seeds, made.take_back
+        out = [take_back[i] for i in made.land if seeds[i] == player]
         if ps.blessings[FLY] and ps.seeds:
             flying = made.bless_flying
             out += [flying[i] for i in _empty_land(s)]
     if ps.blessings[VIGOR]:
-        out += compress(made.vigorous_land, map(NOBODY.__ne__, made.land_of(s.seeds)))
+        seeds, vigorous = s.seeds, made.vigorous
+        out += [vigorous[i] for i in made.land if seeds[i] != NOBODY]
     if s.most_trees == player and not s.exchange_used:
         weather, supply = ps.weather, s.weather_supply
         out += [a for gi, ti, a in _exchanges(s.edition.biomes)
@@ -366,16 +364,22 @@ def _free_actions(s: GameState, player: int) -> list[PangaeaAction]:
     if ps.blessings[CALL]:
         out += [_CALLS[a] for a in ANCIENTS if summonable(s, a, player)
                 or _calls_back(s, a) is not None]
-    if any(ps.favors):   # a Favor Token to activate (or to convert) is held
-        done = {c for c, _ in ps.activated}
-        for card_id in ps.played:
-            if card_id in done:
-                continue
-            for a in favor_types(s, player, card_id):
-                if ps.favors[ANCIENTS.index(a)] and summonable(s, a, player):
-                    out.append(ActivateFavor(card_id, a))
-        out += [_CONVERTS[g, t] for g, t in product(ANCIENTS, repeat=2)
-                if g != t and ps.favors[ANCIENTS.index(g)] >= 2 and t in s.favor_bag]
+    favors = ps.favors
+    if any(favors):   # a Favor Token to activate (or to convert) is held
+        # the Ancients a held token could summon now (asked once each, not once per card)
+        callable_now = [a for k, a in enumerate(ANCIENTS)
+                        if favors[k] and summonable(s, a, player)]
+        if callable_now:
+            done = {c for c, _ in ps.activated}
+            for card_id in ps.played:
+                if card_id in done:
+                    continue
+                for a in favor_types(s, player, card_id):
+                    if a in callable_now:
+                        out.append(ActivateFavor(card_id, a))
+        if max(favors) >= 2:
+            bag = s.favor_bag
+            out += [a for g, t, a in _CONVERTS if favors[g] >= 2 and t in bag]
     for v in variants:
         out += v.free_actions(s, player)
     return out
@@ -507,9 +511,7 @@ class _Made:
         self.board = board
         self.cells = board.cells
         self.pairs: dict[int, ExpandForest] = {}
-        self.land = land = board.land
-        #: a per-space tuple's values on the Land Spaces, in their order (as one tuple)
-        self.land_of = itemgetter(*land) if len(land) > 1 else lambda v: tuple(v[i] for i in land)
+        self.land = board.land
 
     @cached_property
     def flying(self) -> list[FlyingSeed]:
@@ -539,15 +541,8 @@ class _Made:
                      for near in self.board.neighbours)
 
     @cached_property
-    def take_back_land(self) -> list[TakeBackSeed]:
-        """:attr:`take_back` on the Land Spaces, in their order."""
-        take_back = self.take_back
-        return [take_back[i] for i in self.land]
-
-    @cached_property
-    def vigorous_land(self) -> list[BlessVigorousSeed]:
-        """The Vigorous Seed Blessing on each Land Space, in their order."""
-        return [BlessVigorousSeed(self.cells[i]) for i in self.land]
+    def vigorous(self) -> list[BlessVigorousSeed]:
+        return [BlessVigorousSeed(c) for c in self.cells]
 
     def expand_pairs(self, targets: list[int]) -> list[ExpandForest]:
         """Expand Forest with two Seeds on each pair of ``targets``, in their order."""

@@ -12,6 +12,7 @@ from pangaea_lab import pangaea
 from pangaea_lab.core.engine import WorkingCopy
 from pangaea_lab.core.testing import seeded_positions
 from pangaea_lab.pangaea import rules, scoring, variant
+from pangaea_lab.pangaea.actions import BlessVigorousSeed
 from pangaea_lab.pangaea.rituals import NOBODY
 
 MODES = {"full": {}, "family": {"family": True}, "coop": {"mode": "coop"},
@@ -150,7 +151,7 @@ def test_the_neighbours_of_a_laid_continent_are_those_of_the_hex_grid():
             made = rules._made(b)
             assert made.land_near == tuple(
                 tuple(j for j in near if b.terrain[j] == "land") for near in b.neighbours)
-            assert made.land_of(tuple(range(len(b)))) == b.land
+            assert made.vigorous == [BlessVigorousSeed(c) for c in b.cells]
 
 
 def test_the_kept_mountain_layout_is_left_as_a_fresh_one_by_the_continents_laid_on_it():
