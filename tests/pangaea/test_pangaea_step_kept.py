@@ -174,3 +174,25 @@ def test_distances_to_the_mountain_are_hex_grid_distances():
         b = pangaea.new_game(players=players, seed=players, mode="coop").board
         assert distances_to_mountain(b) == {
             i: min(hexgrid.distance(c, m) for m in b.mountain) for i, c in enumerate(b.cells)}
+
+
+def test_a_woods_record_copied_part_by_part_freezes_like_a_whole_copy():
+    from dataclasses import replace
+
+    from pangaea_lab.pangaea.woods import WoodsDraft
+    checked = 0
+    for s in positions("woods", seeds=range(1), every=13):
+        record = s.woods
+        d = WoodsDraft(record)
+        d.storm_tiles, d.grown_tall, d.treetops, d.to_return      # read only
+        assert d.frozen() is record
+        d = WoodsDraft(record)
+        d.storm_tiles[999] = ("Sun", 2)
+        d.grown_tall = 5
+        whole = replace(record, storm_tiles=tuple(sorted((*record.storm_tiles, (999, "Sun", 2)))),
+                        grown_tall=5)
+        new = d.frozen()
+        assert new == whole and new.seed_stacks is record.seed_stacks
+        assert set(d.__dict__) == {"record", "storm_tiles", "grown_tall"}
+        checked += 1
+    assert checked > 3
