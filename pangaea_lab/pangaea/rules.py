@@ -140,14 +140,16 @@ class Draft(WorkingCopy):
         self.players = PlayerDrafts(s.players)
         self.new_decisions: list[Pending] = []
         self.fields: dict = {}
-        self.over = False        # the game ended at once (Return of the Ancients)
-        self.free_card = ""      # a Ritual card played for free (a returned Ancient's)
-        self.ended_tall = NOBODY  # a Tree that reached the top level in the turn just ended
         self.variants = active(s)
-        self.co: Any = None
-        self.ww: Any = None
         for v in self.variants:
             v.thaw(self)
+
+    # set on the copy when they change (read from here until then)
+    over = False        # the game ended at once (Return of the Ancients)
+    free_card = ""      # a Ritual card played for free (a returned Ancient's)
+    ended_tall = NOBODY  # a Tree that reached the top level in the turn just ended
+    co: Any = None      # the copy of Return of the Ancients' record
+    ww: Any = None      # the copy of Wild Woods' record
 
     def push(self, decision: Pending) -> None:
         """A decision this action creates; it is taken before any decision already waiting

@@ -840,13 +840,20 @@ def _sow_seeds(cell: Hex, count: int) -> SowSeeds:
     return SowSeeds(cell, count)
 
 
+@lru_cache(maxsize=64)
+def _take_backs(board) -> list[TakeBackSeed]:
+    """Taking back a Seed from each space of a board, made once (actions are values)."""
+    return [TakeBackSeed(c) for c in board.cells]
+
+
 def seed_free_actions(s: GameState, p: int) -> list[PangaeaAction]:
     """Taking a Seed back (never leaving a tie), Flying Seed Blessings (several together to
     win a space), then Strong Canopy and Foresight."""
     ps = s.players[p]
     b = s.board
     stacks = s.woods.seed_stacks
-    out: list[PangaeaAction] = [TakeBackSeed(b.cells[i]) for i in b.land   # may_take_back
+    take_back = _take_backs(b)
+    out: list[PangaeaAction] = [take_back[i] for i in b.land   # may_take_back
                                 if stacks[i][p] and _untied_without_one(stacks[i], p)]
     if ps.blessings[FLY] and ps.seeds:
         for i in b.land:

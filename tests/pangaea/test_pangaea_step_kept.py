@@ -196,3 +196,11 @@ def test_a_woods_record_copied_part_by_part_freezes_like_a_whole_copy():
         assert set(d.__dict__) == {"record", "storm_tiles", "grown_tall"}
         checked += 1
     assert checked > 3
+
+
+def test_seed_take_backs_made_once_per_board_equal_new_ones():
+    from pangaea_lab.pangaea.actions import TakeBackSeed
+    from pangaea_lab.pangaea.woods import _take_backs
+    b = pangaea.new_game(players=3, seed=4, wild_woods=True).board
+    assert _take_backs(b) == [TakeBackSeed(c) for c in b.cells]
+    assert all(a.label == "" for a in _take_backs(b))
