@@ -303,12 +303,18 @@ def active(s: GameState) -> tuple[Variant, ...]:
 
 def guardians(s: GameState) -> bool:
     """The Ancient Guardians, Favor Tokens and Ritual Chains are in the game."""
-    return all(v.guardians for v in active(s))
+    for v in active(s):
+        if not v.guardians:
+            return False
+    return True
 
 
 def hand_rituals(s: GameState) -> bool:
     """Players hold Hand Rituals (not in Return of the Ancients)."""
-    return all(v.hand_rituals for v in active(s))
+    for v in active(s):
+        if not v.hand_rituals:
+            return False
+    return True
 
 
 class FamilyRules(Variant):
