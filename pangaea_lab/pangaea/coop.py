@@ -22,7 +22,6 @@ from typing import Any, TYPE_CHECKING
 
 import networkx as nx
 
-from ..core import hexgrid
 from ..core.engine import remake
 from ..core.errors import IllegalAction, InvalidSetup
 from ..core.protocol import ScoreBreakdown

@@ -4,16 +4,20 @@ the Trees, the empty Land Spaces, the active variants, the listing's targets, an
 players frozen back from a working copy.  A state read back from its save was handed
 nothing, so its listing and the states its actions lead to are made the plain way."""
 
+from dataclasses import replace
 from functools import partial
 
 import pytest
 
 from pangaea_lab import pangaea
+from pangaea_lab.core import hexgrid
 from pangaea_lab.core.engine import WorkingCopy
 from pangaea_lab.core.testing import seeded_positions
-from pangaea_lab.pangaea import rules, scoring, variant
-from pangaea_lab.pangaea.actions import BlessVigorousSeed
+from pangaea_lab.pangaea import board as board_module, rules, scoring, variant
+from pangaea_lab.pangaea.actions import BlessVigorousSeed, TakeBackSeed
+from pangaea_lab.pangaea.coop import CoopDraft, distances_to_mountain
 from pangaea_lab.pangaea.rituals import NOBODY
+from pangaea_lab.pangaea.woods import WoodsDraft, _take_backs
 
 MODES = {"full": {}, "family": {"family": True}, "coop": {"mode": "coop"},
          "woods": {"wild_woods": True}, "coop-woods": {"mode": "coop", "wild_woods": True}}
@@ -117,9 +121,6 @@ def test_a_player_frozen_back_is_the_same_object_when_unchanged():
 
 
 def test_a_coop_record_copied_part_by_part_freezes_like_a_whole_copy():
-    from dataclasses import replace
-
-    from pangaea_lab.pangaea.coop import CoopDraft
     for s in positions("coop", seeds=range(1), every=9):
         record = s.coop
         d = CoopDraft(record)
@@ -141,7 +142,6 @@ def test_a_coop_record_copied_part_by_part_freezes_like_a_whole_copy():
 
 
 def test_the_neighbours_of_a_laid_continent_are_those_of_the_hex_grid():
-    from pangaea_lab.core import hexgrid
     for players in (2, 3, 4):
         for seed in range(3):
             b = pangaea.new_game(players=players, seed=seed).board
@@ -155,7 +155,6 @@ def test_the_neighbours_of_a_laid_continent_are_those_of_the_hex_grid():
 
 
 def test_the_kept_mountain_layout_is_left_as_a_fresh_one_by_the_continents_laid_on_it():
-    from pangaea_lab.pangaea import board as board_module
     ed = pangaea.load_edition()
     shape = tuple(ed.land_shape) + tuple(ed.water_shape)
     for players in (2, 4):
@@ -168,8 +167,6 @@ def test_the_kept_mountain_layout_is_left_as_a_fresh_one_by_the_continents_laid_
 
 
 def test_distances_to_the_mountain_are_hex_grid_distances():
-    from pangaea_lab.core import hexgrid
-    from pangaea_lab.pangaea.coop import distances_to_mountain
     for players in (1, 2, 4):
         b = pangaea.new_game(players=players, seed=players, mode="coop").board
         assert distances_to_mountain(b) == {
@@ -177,9 +174,6 @@ def test_distances_to_the_mountain_are_hex_grid_distances():
 
 
 def test_a_woods_record_copied_part_by_part_freezes_like_a_whole_copy():
-    from dataclasses import replace
-
-    from pangaea_lab.pangaea.woods import WoodsDraft
     checked = 0
     for s in positions("woods", seeds=range(1), every=13):
         record = s.woods
@@ -199,8 +193,6 @@ def test_a_woods_record_copied_part_by_part_freezes_like_a_whole_copy():
 
 
 def test_seed_take_backs_made_once_per_board_equal_new_ones():
-    from pangaea_lab.pangaea.actions import TakeBackSeed
-    from pangaea_lab.pangaea.woods import _take_backs
     b = pangaea.new_game(players=3, seed=4, wild_woods=True).board
     assert _take_backs(b) == [TakeBackSeed(c) for c in b.cells]
     assert all(a.label == "" for a in _take_backs(b))
