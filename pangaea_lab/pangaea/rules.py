@@ -30,7 +30,7 @@ from .rituals import NOBODY, RitualOption, checked_option
 from .scoring import payments, ritual_points  # noqa: F401
 from .state import (PLAYER_NAMES, GameState, Pending, PlayerState, draw_card, has_real_cards,
                     is_storm, market_slots)
-from .variant import Variant
+from .variant import Variant, hand_on_variants
 from .variants import (DECISION_OWNER, VARIANTS, active, free_ritual, guardians,  # noqa: F401
                        rank_rituals, ritual_actions)
 
@@ -257,9 +257,7 @@ class Draft(WorkingCopy):
         if empty is not None and new.trees is s.trees and new.seeds is s.seeds \
                 and new.board is s.board:
             kept["_empty_land"] = empty      # no Tree or Seed moved (see _empty_land)
-        if (new.family is s.family and (new.coop is None) is (s.coop is None)
-                and (new.woods is None) is (s.woods is None)):
-            kept["_active"] = variants      # the same variants (see variant.active)
+        hand_on_variants(s, new)            # the same variants (see variant.active)
         return new
 
 

@@ -301,6 +301,17 @@ def active(s: GameState) -> tuple[Variant, ...]:
     return got
 
 
+def hand_on_variants(before: GameState, after: GameState) -> None:
+    """``after`` (made from ``before`` by an action) keeps ``before``'s answer of
+    :func:`active` when it plays the same variants (the same rules, records on and off
+    alike)."""
+    got = before.__dict__.get("_active")
+    if (got is not None and after.family == before.family
+            and (after.coop is None) == (before.coop is None)
+            and (after.woods is None) == (before.woods is None)):
+        after.__dict__["_active"] = got
+
+
 def guardians(s: GameState) -> bool:
     """The Ancient Guardians, Favor Tokens and Ritual Chains are in the game."""
     for v in active(s):
