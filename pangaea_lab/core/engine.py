@@ -97,6 +97,15 @@ def _plain(cls: type) -> bool:
 
 
 _PLAIN: dict[type, bool] = {}
+_FIELD_SETS: dict[type, frozenset[str]] = {}
+
+
+def _field_set(cls: type) -> frozenset[str]:
+    """:func:`field_names` as a set (made once per class)."""
+    names = _FIELD_SETS.get(cls)
+    if names is None:
+        names = _FIELD_SETS[cls] = frozenset(field_names(cls))
+    return names
 
 
 def remake(old: Any, changes: Mapping[str, Any]) -> Any:
@@ -139,44 +148,44 @@ class WorkingCopy:
     plain references, to be replaced rather than changed.  :meth:`freeze` builds the new
     state from the fields that changed.  A game subclasses this for its own helper methods
     (``put_seed``, ``draw`` ...) and may give the table as a class attribute ``THAW``.
+
+    A field is taken from the state when the action first reads it (and thawed then if it is
+    one to thaw): most actions touch a few fields, and the others need neither copying nor
+    comparing.
     """
 
     THAW: Mapping[str, int] = {}
 
     def __init__(self, state: Any, depths: Mapping[str, int] | None = None) -> None:
-        table = type(self).THAW if depths is None else depths
-        self.state = state
-        self._names = names = field_names(type(state))
-        self._thawed = table
-        values = state.__dict__
         mine = self.__dict__
-        for name in names:
-            if name not in table:
-                mine[name] = values[name]
-        # a field to thaw is thawed when the action first reads it (see __getattr__): most
-        # actions touch a few of them, and the others need neither copying nor comparing
+        mine["state"] = state
+        mine["_names"] = _field_set(type(state))
+        mine["_thawed"] = type(self).THAW if depths is None else depths
 
     def __getattr__(self, name: str) -> Any:
-        # called only for an attribute not set yet: a field to thaw, read for the first time
+        # called only for an attribute not set yet: a field read for the first time
         mine = self.__dict__
-        table = mine.get("_thawed")
-        if table is None or name not in table or name not in mine["_names"]:
+        names = mine.get("_names")
+        if names is None or name not in names:
             raise AttributeError(f"{type(self).__name__} has no attribute {name!r}")
-        value = mine[name] = thaw(mine["state"].__dict__[name], table[name])
+        value = mine["state"].__dict__[name]
+        depth = mine["_thawed"].get(name)
+        if depth is not None:
+            value = thaw(value, depth)
+        mine[name] = value
         return value
 
     def freeze(self, **override: Any) -> Any:
         """The new state: the fields that changed, plus ``override``.  A thawed field is frozen
         and kept as the old value when equal (unchanged parts stay shared); any other field
         counts as changed only when it was replaced (checked by identity, without comparing
-        large values on every action)."""
+        large values on every action).  Only the fields the action read or set are looked at:
+        the others were never taken from the state."""
         changes: dict[str, Any] = {}
         old = self.state.__dict__
         mine = self.__dict__
         thawed = self._thawed
-        for name in self._names:
-            if name not in mine:            # a field to thaw that was never read
-                continue
+        for name in self._names.intersection(mine):
             value = mine[name]
             before = old[name]
             if value is before:

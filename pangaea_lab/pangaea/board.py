@@ -82,9 +82,10 @@ class Board:
         self.biome = tuple(s.biome for s in spaces)
         self.tile_of = tuple(s.tile for s in spaces)
         self.blessing_marked = tuple(s.blessing for s in spaces)
+        index, directions = self.index, hexgrid.DIRECTIONS   # neighbours in direction order
         self.neighbours: tuple[tuple[int, ...], ...] = tuple(
-            tuple(self.index[n] for n in hexgrid.neighbours(c) if n in self.index)
-            for c in self.cells)
+            tuple([index[n] for n in [(q + dq, r + dr) for dq, dr in directions] if n in index])
+            for q, r in self.cells)
         self.land = tuple(i for i, t in enumerate(self.terrain) if t == LAND)
         self.water = tuple(i for i, t in enumerate(self.terrain) if t == WATER)
         self.key = tuple((s.cell, s.terrain, s.biome, s.tile, s.blessing) for s in spaces)
@@ -300,6 +301,77 @@ def _hex_of(k: int) -> Hex:
     return (q, k - q * _ROW)
 
 
+class _Layout:
+    """What is known while tiles are laid (see :func:`_lay_tiles`): the tile's rotations
+    that give different hexes (``kept``: rotation, its hexes in the shape's order), the hexes
+    taken (``blocked``), the free hexes next to them (``frontier``), and for each rotation
+    the offsets covering a taken hex (``overlap``), the others reaching the frontier
+    (``reach``), and how many mountain hexes lie next to an offset's hexes
+    (``near_mountain``, counted once: the mountain never changes)."""
+
+    def __init__(self, radius: int, shape: tuple[Hex, ...]) -> None:
+        # hexes are counted as whole numbers (q * _ROW + r: moving a hex by (dq, dr) adds
+        # dq * _ROW + dr, and the numbers sort as the hexes do)
+        mountain = [_num(h) for h in hexgrid.spiral((0, 0), radius)]
+        self.directions = [_num(d) for d in hexgrid.DIRECTIONS]
+        self.kept: list[tuple[int, list[int]]] = []
+        forms: set[frozenset[int]] = set()
+        for rotation in range(6):
+            cells = [_num(hexgrid.rotate(c, rotation)) for c in shape]
+            low = min(cells)
+            form = frozenset(k - low for k in cells)
+            if form not in forms:               # not the same hexes as an earlier rotation
+                forms.add(form)
+                self.kept.append((rotation, cells))
+        kept = self.kept
+        self.blocked: set[int] = set(mountain)
+        self.frontier: set[int] = set()
+        self.overlap: list[set[int]] = [set() for _ in kept]
+        self.reach: list[set[int]] = [set() for _ in kept]
+        self.near_mountain: list[Counter[int]] = [Counter() for _ in kept]
+        # an offset whose hexes lie next to hex n: n + d - c for a direction d and a hex c
+        self.shifts = [[d - c for d in self.directions for c in cells] for _, cells in kept]
+        self.settle(mountain, self.near_mountain)
+
+    def copy(self) -> "_Layout":
+        """A copy to lay tiles on (the sets copied; the rotations and the mountain's counts
+        shared, as they never change)."""
+        new = object.__new__(_Layout)
+        new.__dict__.update(self.__dict__)
+        new.blocked, new.frontier = set(self.blocked), set(self.frontier)
+        new.overlap = [set(x) for x in self.overlap]
+        new.reach = [set(x) for x in self.reach]
+        return new
+
+    def settle(self, hexes: list[int], counted: list) -> None:
+        """Hexes taken: the offsets covering one of them overlap from now on and those
+        next to them count them in ``counted``; then the free hexes next to them join the
+        frontier, and the offsets reaching those (and overlapping nothing) can be chosen.
+        Each step is taken for all the hexes at once (the sets and counts come out the
+        same as hex by hex)."""
+        blocked, frontier, overlap, reach = self.blocked, self.frontier, self.overlap, self.reach
+        blocked.update(hexes)
+        frontier.difference_update(hexes)
+        for k, (_, cells) in enumerate(self.kept):
+            gone = [n - c for n in hexes for c in cells]
+            overlap[k].update(gone)
+            reach[k].difference_update(gone)
+            counted[k].update([n + x for n in hexes for x in self.shifts[k]])
+        opened = {n + d for n in hexes for d in self.directions}
+        opened.difference_update(blocked)
+        opened.difference_update(frontier)
+        frontier.update(opened)
+        for k, (_, cells) in enumerate(self.kept):
+            bad = overlap[k]
+            reach[k].update([o for o in [n - c for n in opened for c in cells] if o not in bad])
+
+
+@lru_cache(maxsize=16)
+def _mountain_laid(radius: int, shape: tuple[Hex, ...]) -> _Layout:
+    """The layout with only the mountain (the same for every continent of an edition)."""
+    return _Layout(radius, shape)
+
+
 def _lay_tiles(ed: Edition, biomes: list[str], rng: random.Random) -> list[Tile]:
     """Attach tiles one at a time: each touches the mountain or earlier tiles, never overlaps,
     and prefers the snuggest spots (most shared edges), chosen at random among equals.
@@ -310,56 +382,13 @@ def _lay_tiles(ed: Edition, biomes: list[str], rng: random.Random) -> list[Tile]
     (a symmetric tile) adds no new spot.  What is known of each offset is kept up to date as
     tiles are laid, rather than found again for each tile: whether it overlaps the
     continent, whether it reaches the frontier, how many tile and mountain hexes its hexes
-    touch."""
-    # hexes are counted as whole numbers (q * _ROW + r: moving a hex by (dq, dr) adds
-    # dq * _ROW + dr, and the numbers sort as the hexes do)
-    mountain = [_num(h) for h in hexgrid.spiral((0, 0), ed.mountain_radius)]
-    directions = [_num(d) for d in hexgrid.DIRECTIONS]
-    shape = list(ed.land_shape) + list(ed.water_shape)
-    kept: list[tuple[int, list[int]]] = []      # (rotation, its hexes in the shape's order)
-    forms: set[frozenset[int]] = set()
-    for rotation in range(6):
-        cells = [_num(hexgrid.rotate(c, rotation)) for c in shape]
-        low = min(cells)
-        form = frozenset(k - low for k in cells)
-        if form not in forms:                   # not the same hexes as an earlier rotation
-            forms.add(form)
-            kept.append((rotation, cells))
-    blocked: set[int] = set(mountain)
-    frontier: set[int] = set()
-    overlap: list[set[int]] = [set() for _ in kept]   # offsets covering a blocked hex
-    reach: list[set[int]] = [set() for _ in kept]     # the others reaching the frontier
+    touch (see :class:`_Layout`)."""
+    layout = _mountain_laid(ed.mountain_radius,
+                            tuple(ed.land_shape) + tuple(ed.water_shape)).copy()
+    kept, frontier, reach = layout.kept, layout.frontier, layout.reach
+    near_mountain = layout.near_mountain
     touch: list[Counter[int]] = [Counter() for _ in kept]  # tile hexes next to its hexes
-    near_mountain: list[Counter[int]] = [Counter() for _ in kept]
-    # an offset whose hexes lie next to hex n: n + d - c for a direction d and a hex c
-    shifts = [[d - c for d in directions for c in cells] for _, cells in kept]
-
-    def block(n: int) -> None:
-        blocked.add(n)
-        frontier.discard(n)
-        for k, (_, cells) in enumerate(kept):
-            gone = [n - c for c in cells]
-            overlap[k].update(gone)
-            reach[k].difference_update(gone)
-
-    def open_up(n: int) -> None:   # n: a free hex next to a blocked one
-        if n in blocked or n in frontier:
-            return
-        frontier.add(n)
-        for k, (_, cells) in enumerate(kept):
-            bad = overlap[k]
-            reach[k].update([o for o in [n - c for c in cells] if o not in bad])
-
-    def settle(hexes: list[int], counted: list) -> None:   # hexes taken: count, then open
-        for n in hexes:
-            block(n)
-            for k in range(len(kept)):
-                counted[k].update([n + x for x in shifts[k]])
-        for n in hexes:
-            for d in directions:
-                open_up(n + d)
-
-    settle(list(mountain), near_mountain)
+    settle = layout.settle
     tiles: list[Tile] = []
     for index, biome in enumerate(biomes):
         scored = []

@@ -22,7 +22,7 @@ from typing import Any, TYPE_CHECKING
 
 import networkx as nx
 
-from ..core import hexgrid
+from ..core.engine import remake
 from ..core.errors import IllegalAction, InvalidSetup
 from ..core.protocol import ScoreBreakdown
 from ..core.validate import require
@@ -256,45 +256,70 @@ def land_two_steps_away(board, i: int) -> set[int]:
 def distances_to_mountain(board) -> dict[int, int]:
     """Hex distance from each space to the nearest mountain hex (for "near the centre")."""
     mountain = list(board.mountain) or [board.cells[0]]
-    return {i: min(hexgrid.distance(c, m) for m in mountain) for i, c in enumerate(board.cells)}
+    # hexgrid.distance written out (a few hundred pairs per new game)
+    return {i: min([(abs(q - mq) + abs(r - mr) + abs(q - mq + r - mr)) // 2
+                    for mq, mr in mountain])
+            for i, (q, r) in enumerate(board.cells)}
 
 
 # ----------------------------------------------------------------------------------------------
 # the working copy of the co-op parts
 
 
+def _sorted_tuple(values) -> tuple:
+    return tuple(sorted(values))
+
+
 class CoopDraft:
-    """A mutable copy of the co-op record, frozen back with the rest of a :class:`Draft`."""
+    """A mutable copy of the co-op record, frozen back with the rest of a :class:`Draft`.
+    Each part of the record is copied (its lists and sets made) when the action first reads
+    it; the parts never read are neither copied nor compared."""
+
+    #: the parts copied into lists or sets: name -> (thaw, freeze)
+    LISTS = {
+        "ancient_steps": (list, tuple), "devour_steps": (list, tuple),
+        "scourged": (set, _sorted_tuple), "shadow_bag": (list, tuple),
+        "moon_stacks": (lambda v: [list(x) for x in v], lambda v: tuple(map(tuple, v))),
+        "moon_board": (list, tuple), "shadow_box": (list, tuple),
+        "paired": (set, _sorted_tuple),
+    }
+    #: the parts taken as they are (replaced, never changed in place)
+    PLAIN = frozenset({"difficulty", "box_cards", "scourge_supply", "shadow", "cycle",
+                       "weather_shared", "result"})
 
     def __init__(self, s: CoopRecord) -> None:
         self.record = s
-        self.difficulty = s.difficulty
-        self.box_cards = s.box_cards
-        self.ancient_steps = list(s.ancient_steps)
-        self.devour_steps = list(s.devour_steps)
-        self.scourged = set(s.scourged)
-        self.scourge_supply = s.scourge_supply
-        self.shadow = s.shadow
-        self.shadow_bag = list(s.shadow_bag)
-        self.moon_stacks = [list(x) for x in s.moon_stacks]
-        self.moon_board = list(s.moon_board)
-        self.shadow_box = list(s.shadow_box)
-        self.cycle = s.cycle
-        self.weather_shared = s.weather_shared
-        self.paired = set(s.paired)
-        self.result = s.result
+
+    def __getattr__(self, name: str) -> Any:
+        # called only for a part not read yet
+        mine = self.__dict__
+        record = mine.get("record")
+        if record is None:
+            raise AttributeError(f"CoopDraft has no attribute {name!r}")
+        how = CoopDraft.LISTS.get(name)
+        if how is not None:
+            value = how[0](getattr(record, name))
+        elif name in CoopDraft.PLAIN:
+            value = getattr(record, name)
+        else:
+            raise AttributeError(f"CoopDraft has no attribute {name!r}")
+        mine[name] = value
+        return value
 
     def frozen(self) -> CoopRecord:
-        new = CoopRecord(
-            difficulty=self.difficulty, ancient_steps=tuple(self.ancient_steps),
-            devour_steps=tuple(self.devour_steps), scourged=tuple(sorted(self.scourged)),
-            scourge_supply=self.scourge_supply, shadow=self.shadow,
-            shadow_bag=tuple(self.shadow_bag),
-            moon_stacks=tuple(tuple(x) for x in self.moon_stacks),
-            moon_board=tuple(self.moon_board), shadow_box=tuple(self.shadow_box),
-            box_cards=self.box_cards, cycle=self.cycle, weather_shared=self.weather_shared,
-            paired=tuple(sorted(self.paired)), result=self.result)
-        return self.record if new == self.record else new
+        """The record as the action left it (the record itself when nothing changed)."""
+        record = self.record
+        old = record.__dict__
+        changes: dict[str, Any] = {}
+        for name, value in self.__dict__.items():
+            how = CoopDraft.LISTS.get(name)
+            if how is not None:
+                value = how[1](value)
+            elif name not in CoopDraft.PLAIN:
+                continue
+            if value != old[name]:
+                changes[name] = value
+        return remake(record, changes) if changes else record
 
 
 def finish(d: "Draft", result: str, reason: str) -> None:

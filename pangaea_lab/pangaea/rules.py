@@ -10,11 +10,11 @@ or doubled.  Rule sections are named as in the rulebook.
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
-from itertools import combinations, product
+from functools import cached_property, lru_cache
+from itertools import combinations, filterfalse, product
 from typing import Any, Iterator
 
-from ..core.engine import Handlers, WorkingCopy, kept_table
+from ..core.engine import Handlers, WorkingCopy, kept_table, remake
 from ..core.errors import IllegalAction, InvalidData
 from ..core.rng import make_rng
 from ..core.validate import require
@@ -30,7 +30,7 @@ from .rituals import NOBODY, RitualOption, checked_option
 from .scoring import payments, ritual_points  # noqa: F401
 from .state import (PLAYER_NAMES, GameState, Pending, PlayerState, draw_card, has_real_cards,
                     is_storm, market_slots)
-from .variant import Variant
+from .variant import Variant, hand_on_variants
 from .variants import (DECISION_OWNER, VARIANTS, active, free_ritual, guardians,  # noqa: F401
                        rank_rituals, ritual_actions)
 
@@ -48,6 +48,11 @@ FLY, VIGOR, CALL, WILD = (BLESSING_KINDS.index(k) for k in
 _PLAYER_LISTS = {"hand": list, "weather": list, "blessings": list, "played": list,
                  "favors": list, "chains": lambda v: [list(c) for c in v],
                  "activated": list}
+
+#: how each of those lists is frozen back (the counts are kept as they are)
+_PLAYER_FREEZE = {"hand": tuple, "weather": tuple, "blessings": tuple, "played": tuple,
+                  "favors": tuple, "chains": lambda v: tuple(map(tuple, v)),
+                  "activated": lambda v: tuple(map(tuple, v))}
 
 
 class PlayerDraft(dict):
@@ -67,26 +72,25 @@ class PlayerDraft(dict):
         return value
 
     def freeze(self) -> PlayerState:
+        """The player as the action left them: the frozen player itself when nothing the
+        action read differs, otherwise a copy with the parts that changed."""
         q = self.frozen
-        return PlayerState(
-            trees=self["trees"], seeds=self["seeds"],
-            hand=tuple(self["hand"]) if "hand" in self else q.hand,
-            weather=tuple(self["weather"]) if "weather" in self else q.weather,
-            blessings=tuple(self["blessings"]) if "blessings" in self else q.blessings,
-            creature_points=self["creature_points"], land_points=self["land_points"],
-            played=tuple(self["played"]) if "played" in self else q.played,
-            favors=tuple(self["favors"]) if "favors" in self else q.favors,
-            chains=(tuple(tuple(c) for c in self["chains"]) if "chains" in self
-                    else tuple(tuple(c) for c in q.chains)),
-            activated=(tuple(tuple(x) for x in self["activated"]) if "activated" in self
-                       else tuple(tuple(x) for x in q.activated)))
+        old = q.__dict__
+        changes = {}
+        for key, value in self.items():
+            how = _PLAYER_FREEZE.get(key)
+            if how is not None:
+                value = how(value)
+            if value != old[key]:
+                changes[key] = value
+        return remake(q, changes) if changes else q
 
 
 class PlayerDrafts:
     """The players of a :class:`Draft`: ``drafts[p]`` is player ``p`` as a dict of lists
     (a :class:`PlayerDraft`), copied from the state when an action first touches that
     player; :meth:`freeze` gives the players' tuple, untouched (or unchanged) players kept
-    as they were."""
+    as they were (and the tuple itself when no player changed)."""
 
     def __init__(self, players: tuple[PlayerState, ...]) -> None:
         self.frozen = players
@@ -107,14 +111,15 @@ class PlayerDrafts:
         return (self[p] for p in range(len(self.frozen)))
 
     def freeze(self) -> tuple[PlayerState, ...]:
-        if not self.open:
-            return self.frozen
-        out = list(self.frozen)
+        frozen = self.frozen
+        out = None
         for p, d in self.open.items():
             new = d.freeze()
-            if new != out[p]:
+            if new is not frozen[p]:
+                if out is None:
+                    out = list(frozen)
                 out[p] = new
-        return tuple(out)
+        return frozen if out is None else tuple(out)
 
 
 class Draft(WorkingCopy):
@@ -135,14 +140,16 @@ class Draft(WorkingCopy):
         self.players = PlayerDrafts(s.players)
         self.new_decisions: list[Pending] = []
         self.fields: dict = {}
-        self.over = False        # the game ended at once (Return of the Ancients)
-        self.free_card = ""      # a Ritual card played for free (a returned Ancient's)
-        self.ended_tall = NOBODY  # a Tree that reached the top level in the turn just ended
         self.variants = active(s)
-        self.co: Any = None
-        self.ww: Any = None
         for v in self.variants:
             v.thaw(self)
+
+    # set on the copy when they change (read from here until then)
+    over = False        # the game ended at once (Return of the Ancients)
+    free_card = ""      # a Ritual card played for free (a returned Ancient's)
+    ended_tall = NOBODY  # a Tree that reached the top level in the turn just ended
+    co: Any = None      # the copy of Return of the Ancients' record
+    ww: Any = None      # the copy of Wild Woods' record
 
     def push(self, decision: Pending) -> None:
         """A decision this action creates; it is taken before any decision already waiting
@@ -222,18 +229,50 @@ class Draft(WorkingCopy):
 
     def freeze(self) -> GameState:
         s = self.s
-        for v in self.variants:
+        variants = self.variants
+        for v in variants:
             v.before_freeze(self)   # e.g. returned Treetops: their owners choose the slots
-        # the Trees as the action left them (read without thawing them when it never did)
-        trees = self.__dict__.get("trees", s.trees)
-        counts = [trees.count(p) for p in range(s.num_players)]
-        holder = scoring.most_trees_holder(counts, s.edition.most_trees_minimum)
+        mine = self.__dict__
+        # the Trees as the action left them: counted again only when the action read them
+        trees = mine.get("trees")
+        if trees is None:
+            holder = trees_holder(s)
+        else:
+            counts = [trees.count(p) for p in range(len(s.players))]
+            holder = scoring.most_trees_holder(counts, s.edition.most_trees_minimum)
         # the waiting decisions, read without thawing them when the action did not touch them
-        waiting = self.__dict__.get("decisions", s.decisions)
-        return super().freeze(players=self.players.freeze(), most_trees=holder,
-                              decisions=tuple(self.new_decisions) + tuple(waiting),
-                              **{k: r for v in self.variants for k, r in v.freeze(self).items()},
-                              **self.fields)
+        waiting = mine.get("decisions", s.decisions)
+        if self.new_decisions:
+            waiting = tuple(self.new_decisions) + tuple(waiting)
+        elif type(waiting) is not tuple:
+            waiting = tuple(waiting)
+        changes = {"players": self.players.freeze(), "most_trees": holder, "decisions": waiting}
+        for v in variants:
+            changes.update(v.freeze(self))
+        changes.update(self.fields)
+        new = super().freeze(**changes)
+        kept = new.__dict__
+        kept["_trees_holder"] = holder      # the holder by its Trees (see trees_holder)
+        empty = s.__dict__.get("_empty_land")
+        if empty is not None and new.trees is s.trees and new.seeds is s.seeds \
+                and new.board is s.board:
+            kept["_empty_land"] = empty      # no Tree or Seed moved (see _empty_land)
+        hand_on_variants(s, new)            # the same variants (see variant.active)
+        return new
+
+
+def trees_holder(s: GameState) -> int:
+    """Who holds the Most Trees marker by the Trees on the continent (-1: nobody), as
+    :func:`.scoring.most_trees_holder` counts them; kept with the state (a state made by an
+    action keeps the count its working copy made)."""
+    values = s.__dict__
+    got = values.get("_trees_holder")
+    if got is None:
+        trees = s.trees
+        got = scoring.most_trees_holder([trees.count(p) for p in range(len(s.players))],
+                                        s.edition.most_trees_minimum)
+        values["_trees_holder"] = got
+    return got
 
 
 # ----------------------------------------------------------------------------------------------
@@ -241,17 +280,25 @@ class Draft(WorkingCopy):
 
 
 def _empty_land(s: GameState) -> list[int]:
-    trees, seeds = s.trees, s.seeds
-    return [i for i in s.board.land if trees[i] == NOBODY and seeds[i] == NOBODY]
+    """The Land Spaces with neither a Tree nor a Seed, in board order (kept with the state,
+    and handed on to the next state when an action moved no Tree and no Seed)."""
+    got = s.__dict__.get("_empty_land")
+    if got is None:
+        trees, seeds = s.trees, s.seeds
+        got = tuple([i for i in s.board.land if trees[i] == NOBODY and seeds[i] == NOBODY])
+        s.__dict__["_empty_land"] = got
+    return list(got)
 
 
 def _expand_targets(s: GameState, player: int) -> list[int]:
-    b = s.board
-    trees, seeds, terrain = s.trees, s.seeds, b.terrain
-    near = {j for i in b.land if trees[i] == player for j in b.neighbours[i]}
-    pairs = set(_second_seed_spaces(s, player))
-    return sorted([j for j in near if terrain[j] == "land"
-                   and trees[j] == NOBODY and (seeds[j] == NOBODY or j in pairs)])
+    made = _made(s.board)
+    trees, seeds = s.trees, s.seeds
+    land_near = made.land_near
+    # the Land Spaces next to the player's Trees
+    near = {j for i in made.land if trees[i] == player for j in land_near[i]}
+    pairs = _second_seed_spaces(s, player)
+    return sorted([j for j in near
+                   if trees[j] == NOBODY and (seeds[j] == NOBODY or j in pairs)])
 
 
 def _second_seed_spaces(s: GameState, player: int) -> list[int]:
@@ -266,12 +313,33 @@ def _spirit_targets(s: GameState, player: int) -> list[int]:
     taken = {i for p, i in enumerate(s.spirits) if p != player and i != NOBODY}
     for v in active(s):
         taken.update(v.barred_water(s))
-    return [i for i in s.board.water if i not in taken]
+    return list(filterfalse(taken.__contains__, s.board.water))
+
+
+#: the free actions that name no space, made once (actions are values)
+_EXCHANGES: dict[tuple[str, str], ExchangeWeather] = {}
+_CALLS = {a: BlessCallAncient(a) for a in ANCIENTS}
+#: (the index of the Ancient given, the Ancient taken, the action), in listing order
+_CONVERTS = [(gi, t, ConvertFavor(g, t)) for (gi, g), t in product(enumerate(ANCIENTS), ANCIENTS)
+             if g != t]
+_SUMMONS = {a: SummonAncient(a) for a in ANCIENTS}
+_END_TURN = EndTurn()
+
+
+def _exchanges(biomes: tuple[str, ...]) -> list[tuple[int, int, ExchangeWeather]]:
+    """Every Most Trees exchange between two biomes, as ``(give, take, action)`` (biome
+    indices), in listing order."""
+    got = _EXCHANGES.get(biomes)
+    if got is None:
+        got = _EXCHANGES[biomes] = [
+            (gi, ti, ExchangeWeather(g, t))
+            for (gi, g), (ti, t) in product(enumerate(biomes), repeat=2) if gi != ti]
+    return got
 
 
 def _free_actions(s: GameState, player: int) -> list[PangaeaAction]:
     ps = s.players[player]
-    b = s.board
+    made = _made(s.board)
     variants = active(s)
     out: list[PangaeaAction] | None = None
     for v in variants:
@@ -279,33 +347,39 @@ def _free_actions(s: GameState, player: int) -> list[PangaeaAction]:
         if out is not None:
             break
     else:
-        made, seeds = _made(b), s.seeds
-        take_back = made.take_back
-        out = [take_back[i] for i in b.land if seeds[i] == player]
+        seeds, take_back = s.seeds, made.take_back
+        out = [take_back[i] for i in made.land if seeds[i] == player]
         if ps.blessings[FLY] and ps.seeds:
             flying = made.bless_flying
             out += [flying[i] for i in _empty_land(s)]
     if ps.blessings[VIGOR]:
-        out += [BlessVigorousSeed(b.cells[i]) for i in b.land if s.seeds[i] != NOBODY]
+        seeds, vigorous = s.seeds, made.vigorous
+        out += [vigorous[i] for i in made.land if seeds[i] != NOBODY]
     if s.most_trees == player and not s.exchange_used:
-        biomes = s.edition.biomes
-        out += [ExchangeWeather(g, t) for (gi, g), (ti, t) in product(enumerate(biomes), repeat=2)
-                if gi != ti and ps.weather[gi] > 0 and s.weather_supply[ti] > 0]
+        weather, supply = ps.weather, s.weather_supply
+        out += [a for gi, ti, a in _exchanges(s.edition.biomes)
+                if weather[gi] > 0 and supply[ti] > 0]
     if not guardians(s):
         return out
     if ps.blessings[CALL]:
-        out += [BlessCallAncient(a) for a in ANCIENTS if summonable(s, a, player)
+        out += [_CALLS[a] for a in ANCIENTS if summonable(s, a, player)
                 or _calls_back(s, a) is not None]
-    if any(ps.favors):   # a Favor Token to activate (or to convert) is held
-        done = {c for c, _ in ps.activated}
-        for card_id in ps.played:
-            if card_id in done:
-                continue
-            for a in favor_types(s, player, card_id):
-                if ps.favors[ANCIENTS.index(a)] and summonable(s, a, player):
-                    out.append(ActivateFavor(card_id, a))
-        out += [ConvertFavor(g, t) for g, t in product(ANCIENTS, repeat=2)
-                if g != t and ps.favors[ANCIENTS.index(g)] >= 2 and t in s.favor_bag]
+    favors = ps.favors
+    if any(favors):   # a Favor Token to activate (or to convert) is held
+        # the Ancients a held token could summon now (asked once each, not once per card)
+        callable_now = [a for k, a in enumerate(ANCIENTS)
+                        if favors[k] and summonable(s, a, player)]
+        if callable_now:
+            done = {c for c, _ in ps.activated}
+            for card_id in ps.played:
+                if card_id in done:
+                    continue
+                for a in favor_types(s, player, card_id):
+                    if a in callable_now:
+                        out.append(ActivateFavor(card_id, a))
+        if max(favors) >= 2:
+            bag = s.favor_bag
+            out += [a for g, t, a in _CONVERTS if favors[g] >= 2 and t in bag]
     for v in variants:
         out += v.free_actions(s, player)
     return out
@@ -429,17 +503,46 @@ def summonable_afresh(s: GameState, ancient: str) -> bool:
 
 
 class _Made:
-    """The growth actions of one board's spaces, made once and listed again and again
-    (actions are values: a listed action equals one made afresh, label and all)."""
+    """The growth actions of one board's spaces, made once (when first listed) and listed
+    again and again (actions are values: a listed action equals one made afresh, label and
+    all), and the board's Land Spaces as the listing reads them."""
 
     def __init__(self, board) -> None:
-        self.cells = cells = board.cells
-        self.flying = [FlyingSeed(c) for c in cells]
-        self.expand = [ExpandForest((c,)) for c in cells]
-        self.spirit = [SpiritGrowth(c) for c in cells]
-        self.take_back = [TakeBackSeed(c) for c in cells]
-        self.bless_flying = [BlessFlyingSeed(c) for c in cells]
+        self.board = board
+        self.cells = board.cells
         self.pairs: dict[int, ExpandForest] = {}
+        self.land = board.land
+
+    @cached_property
+    def flying(self) -> list[FlyingSeed]:
+        return [FlyingSeed(c) for c in self.cells]
+
+    @cached_property
+    def expand(self) -> list[ExpandForest]:
+        return [ExpandForest((c,)) for c in self.cells]
+
+    @cached_property
+    def spirit(self) -> list[SpiritGrowth]:
+        return [SpiritGrowth(c) for c in self.cells]
+
+    @cached_property
+    def take_back(self) -> list[TakeBackSeed]:
+        return [TakeBackSeed(c) for c in self.cells]
+
+    @cached_property
+    def bless_flying(self) -> list[BlessFlyingSeed]:
+        return [BlessFlyingSeed(c) for c in self.cells]
+
+    @cached_property
+    def land_near(self) -> tuple[tuple[int, ...], ...]:
+        """Each space's neighbours on land."""
+        terrain = self.board.terrain
+        return tuple(tuple(j for j in near if terrain[j] == "land")
+                     for near in self.board.neighbours)
+
+    @cached_property
+    def vigorous(self) -> list[BlessVigorousSeed]:
+        return [BlessVigorousSeed(c) for c in self.cells]
 
     def expand_pairs(self, targets: list[int]) -> list[ExpandForest]:
         """Expand Forest with two Seeds on each pair of ``targets``, in their order."""
@@ -492,12 +595,12 @@ def legal_actions(s: GameState) -> list[PangaeaAction]:
         out += [spirit[i] for i in _spirit_targets(s, p)]
         out += ritual_actions(s, p)
         if guardians(s):
-            out += [SummonAncient(a) for a in ANCIENTS if summonable(s, a, p)]
+            out += [_SUMMONS[a] for a in ANCIENTS if summonable(s, a, p)]
     elif s.phase == "final" and not s.final_ritual_done:
         out += ritual_actions(s, p)
     out += _free_actions(s, p)
     if s.phase == "final" or s.actions_taken == 2:
-        out.append(EndTurn())
+        out.append(_END_TURN)
     return out
 
 
@@ -662,16 +765,20 @@ def _share_position(s: GameState, new: GameState) -> GameState:
 
 def _after(s: GameState) -> GameState:
     """Checks that follow any action: the end trigger on the mountain."""
-    if s.phase == "main" and not s.end_triggered and all(v.summit_ends for v in active(s)):
-        summit = s.edition.summit_steps
-        for p, ps in enumerate(s.players):
-            if ps.points >= summit:
-                return replace(s, end_triggered=True,
-                               end_reason=f"{PLAYER_NAMES[p]} reached the top of the Sacred Mountain")
-        if (not any(s.market) and not any(ps.hand for ps in s.players)
-                and not has_real_cards(s.land_deck) and not has_real_cards(s.creature_deck)):
+    if s.phase != "main" or s.end_triggered:
+        return s
+    for v in active(s):
+        if not v.summit_ends:
+            return s
+    summit = s.edition.summit_steps
+    for p, ps in enumerate(s.players):
+        if ps.creature_points + ps.land_points >= summit:   # the player's points
             return replace(s, end_triggered=True,
-                           end_reason="no Ritual Card is left (assumption 'cards-exhausted')")
+                           end_reason=f"{PLAYER_NAMES[p]} reached the top of the Sacred Mountain")
+    if (not any(s.market) and not any(ps.hand for ps in s.players)
+            and not has_real_cards(s.land_deck) and not has_real_cards(s.creature_deck)):
+        return replace(s, end_triggered=True,
+                       end_reason="no Ritual Card is left (assumption 'cards-exhausted')")
     return s
 
 

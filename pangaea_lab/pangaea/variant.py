@@ -287,22 +287,45 @@ def registered() -> tuple[Variant, ...]:
 
 
 def active(s: GameState) -> tuple[Variant, ...]:
-    """The variants ``s`` plays, in order: the one place that asks whether a variant is on."""
-    key = (s.family, s.coop is not None, s.woods is not None)
-    got = _ACTIVE.get(key)
+    """The variants ``s`` plays, in order: the one place that asks whether a variant is on.
+    Asked many times per position, the answer is kept with the state (variants register
+    when the package is imported, before any state is made)."""
+    values = s.__dict__
+    got = values.get("_active")
     if got is None:
-        got = _ACTIVE[key] = tuple(v for v in _REGISTERED if v.is_on(s))
+        key = (s.family, s.coop is not None, s.woods is not None)
+        got = _ACTIVE.get(key)
+        if got is None:
+            got = _ACTIVE[key] = tuple(v for v in _REGISTERED if v.is_on(s))
+        values["_active"] = got
     return got
+
+
+def hand_on_variants(before: GameState, after: GameState) -> None:
+    """``after`` (made from ``before`` by an action) keeps ``before``'s answer of
+    :func:`active` when it plays the same variants (the same rules, records on and off
+    alike)."""
+    got = before.__dict__.get("_active")
+    if (got is not None and after.family == before.family
+            and (after.coop is None) == (before.coop is None)
+            and (after.woods is None) == (before.woods is None)):
+        after.__dict__["_active"] = got
 
 
 def guardians(s: GameState) -> bool:
     """The Ancient Guardians, Favor Tokens and Ritual Chains are in the game."""
-    return all(v.guardians for v in active(s))
+    for v in active(s):
+        if not v.guardians:
+            return False
+    return True
 
 
 def hand_rituals(s: GameState) -> bool:
     """Players hold Hand Rituals (not in Return of the Ancients)."""
-    return all(v.hand_rituals for v in active(s))
+    for v in active(s):
+        if not v.hand_rituals:
+            return False
+    return True
 
 
 class FamilyRules(Variant):

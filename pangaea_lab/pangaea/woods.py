@@ -253,6 +253,8 @@ def flush(d: "Draft") -> None:
     """Ask each owner where their returned Treetops go (automatic when every empty slot fills,
     and once the game is over: the first empty slots); Seeds owed to the box leave the supply."""
     settle(d)
+    if not d.ww.__dict__.get("to_return"):
+        return          # no Treetop on its way back
     over = d.over
     for owner in sorted(d.ww.to_return):
         n = d.ww.to_return[owner]
@@ -533,8 +535,9 @@ class _Stacks(list):
 
 class WoodsDraft:
     """A mutable copy of the Wild Woods record, frozen back with the rest of a Draft.  The
-    Treetops, Seed stacks, Player Boards and Storm discard are copied into lists when the
-    action first reads them, and kept as they were otherwise."""
+    Treetops, Seed stacks, Player Boards, Storm discard and Storm tiles are copied into lists
+    (the tiles into a dict) when the action first reads them, and kept as they were
+    otherwise; so is the Tree grown tall this turn."""
 
     #: the record's fields copied on first reading: attribute -> (field, thaw, freeze)
     LAZY = {
@@ -549,21 +552,29 @@ class WoodsDraft:
                                                tuple(b["unlocked"]), b["given_up"], b["owed"])
                                    for b in v)),
         "storm_discard": ("storm_discard", list, tuple),
+        "storm_tiles": ("storm_tiles", lambda v: {t: (w, n) for t, w, n in v},
+                        lambda v: tuple((t, w, n) for t, (w, n) in sorted(v.items()))),
     }
 
     def __init__(self, s: WoodsRecord) -> None:
         self.record = s
-        self.storm_tiles = {t: (w, n) for t, w, n in s.storm_tiles}
-        self.grown_tall = s.grown_tall
-        self.to_return: dict[int, int] = {}
 
     def __getattr__(self, name: str) -> Any:
         # called only for an attribute not set yet: a part of the record read the first time
+        mine = self.__dict__
+        if "record" not in mine:
+            raise AttributeError(f"WoodsDraft has no attribute {name!r}")
+        if name == "grown_tall":
+            value = mine[name] = self.record.grown_tall
+            return value
+        if name == "to_return":       # Treetops on their way back to each owner's board
+            value = mine[name] = {}
+            return value
         lazy = WoodsDraft.LAZY.get(name)
-        if lazy is None or "record" not in self.__dict__:
+        if lazy is None:
             raise AttributeError(f"WoodsDraft has no attribute {name!r}")
         field, thaw, _ = lazy
-        value = self.__dict__[name] = thaw(getattr(self.record, field))
+        value = mine[name] = thaw(getattr(self.record, field))
         return value
 
     def frozen(self) -> WoodsRecord:
@@ -575,11 +586,8 @@ class WoodsDraft:
                 value = freeze(mine[name])
                 if value != getattr(record, field):
                     changes[field] = value
-        tiles = tuple((t, w, n) for t, (w, n) in sorted(self.storm_tiles.items()))
-        if tiles != record.storm_tiles:
-            changes["storm_tiles"] = tiles
-        if self.grown_tall != record.grown_tall:
-            changes["grown_tall"] = self.grown_tall
+        if "grown_tall" in mine and mine["grown_tall"] != record.grown_tall:
+            changes["grown_tall"] = mine["grown_tall"]
         return remake(record, changes) if changes else record
 
 
@@ -832,13 +840,20 @@ def _sow_seeds(cell: Hex, count: int) -> SowSeeds:
     return SowSeeds(cell, count)
 
 
+@lru_cache(maxsize=64)
+def _take_backs(board) -> list[TakeBackSeed]:
+    """Taking back a Seed from each space of a board, made once (actions are values)."""
+    return [TakeBackSeed(c) for c in board.cells]
+
+
 def seed_free_actions(s: GameState, p: int) -> list[PangaeaAction]:
     """Taking a Seed back (never leaving a tie), Flying Seed Blessings (several together to
     win a space), then Strong Canopy and Foresight."""
     ps = s.players[p]
     b = s.board
     stacks = s.woods.seed_stacks
-    out: list[PangaeaAction] = [TakeBackSeed(b.cells[i]) for i in b.land   # may_take_back
+    take_back = _take_backs(b)
+    out: list[PangaeaAction] = [take_back[i] for i in b.land   # may_take_back
                                 if stacks[i][p] and _untied_without_one(stacks[i], p)]
     if ps.blessings[FLY] and ps.seeds:
         for i in b.land:

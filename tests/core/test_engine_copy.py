@@ -132,3 +132,45 @@ def test_a_listed_action_skips_the_type_check_and_an_equal_copy_does_not():
     assert not is_listed_object(fresh, listed)
     with pytest.raises(IllegalAction, match="space"):
         state.apply(copy_of(listed, space="0"))
+
+
+def test_a_plain_field_is_taken_when_first_read_and_looked_at_only_then():
+    old = Plain(cells=((1, 2), (3,)), turn=4, name="x")
+    w = WorkingCopy(old, {"cells": 2})
+    assert set(w.__dict__) & {"cells", "turn", "name"} == set()   # nothing taken yet
+    assert w.turn == 4 and w.name == "x"                          # read: the state's own
+    assert w.__dict__["name"] is old.name
+    assert w.freeze() is old                                      # read, not changed
+    w = WorkingCopy(old, {"cells": 2})
+    w.turn = 5                                                    # set without reading
+    new = w.freeze()
+    assert new == Plain(cells=((1, 2), (3,)), turn=5, name="x") and new.cells is old.cells
+    w = WorkingCopy(old, {"cells": 2})
+    assert w.freeze(name="z") == dataclasses.replace(old, name="z")
+    w = WorkingCopy(old, {"cells": 2})
+    w.helper = [1]                                                # not a field: left out
+    assert w.freeze() is old
+
+
+@given(turn=st.integers(-3, 3), name=st.sampled_from(["x", "y"]), read=st.booleans(),
+       grow=st.booleans(), set_turn=st.booleans(), set_name=st.booleans())
+def test_freezing_the_touched_fields_gives_what_replace_gives(turn, name, read, grow,
+                                                               set_turn, set_name):
+    old = Plain(cells=((1, 2), (3,)), turn=1, name="x")
+    w = WorkingCopy(old, {"cells": 2})
+    changes = {}
+    if read:
+        assert w.cells == [[1, 2], [3]]
+    if grow:
+        w.cells[0].append(9)
+        changes["cells"] = ((1, 2, 9), (3,))
+    if set_turn:
+        w.turn = turn
+        changes["turn"] = turn
+    if set_name:
+        w.name = name
+        changes["name"] = name
+    new = w.freeze()
+    assert new == dataclasses.replace(old, **changes)
+    for name in {"cells", "turn", "name"} - set(changes):
+        assert getattr(new, name) is getattr(old, name)       # unchanged parts are shared
