@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from itertools import compress
 from typing import Iterator, Sequence
 
 import networkx as nx
@@ -77,9 +78,12 @@ class Position:
 
     @cached_property
     def _connecting(self) -> "_RitualGraph":
-        chelon, at = self.chelon, self.spirit_at
-        return _ritual_graph(self.board, tuple([
-            i for i, t in enumerate(self.trees) if t != NOBODY or at[i] != NOBODY or i == chelon]))
+        spaces = range(len(self.trees))
+        keep = set(compress(spaces, map(NOBODY.__ne__, self.trees)))
+        keep.update(compress(spaces, map(NOBODY.__ne__, self.spirit_at)))
+        if self.chelon != NOBODY:
+            keep.add(self.chelon)
+        return _ritual_graph(self.board, tuple(sorted(keep)))
 
     @property
     def ritual_graph(self) -> nx.DiGraph:
@@ -115,6 +119,25 @@ class _LiveGraph:
         self.board = board
         self.graph = nx.DiGraph()
         self.nodes: frozenset[int] = frozenset()
+        #: the last distances found from each space: (the spaces it reached, their
+        #: neighbours outside them, networkx's distances)
+        self.reached: dict[int, tuple[frozenset[int], frozenset[int], dict[int, int]]] = {}
+
+    def distances(self, source: int, keep: frozenset[int]) -> dict[int, int]:
+        """networkx's shortest path lengths from ``source`` (connecting) over the spaces
+        ``keep``.  They depend only on the spaces ``source`` reaches: when those are the
+        same as at the last search from ``source`` (all of them still connect, and none of
+        their neighbours outside them connects now), the last search's distances are
+        given again, otherwise the graph is changed to ``keep`` and searched."""
+        last = self.reached.get(source)
+        if last is not None and last[0] <= keep and last[1].isdisjoint(keep):
+            return last[2]
+        got = nx.single_source_shortest_path_length(self.holding(keep), source)
+        spaces = frozenset(got)
+        near = self.board.neighbours
+        self.reached[source] = (spaces, frozenset([j for i in got for j in near[i]]) - spaces,
+                                got)
+        return got
 
     def holding(self, keep: frozenset[int]) -> nx.DiGraph:
         """The graph, changed to hold exactly the spaces ``keep``."""
@@ -158,10 +181,11 @@ class _RitualGraph:
         got = self.found.get(source)
         if got is None:
             if source in self.keep:
-                graph = _live_graph(self.board).holding(self.keep)
+                got = _live_graph(self.board).distances(source, self.keep)
             else:   # a start that does not connect itself
-                graph = self.board.space_graph.subgraph([*self.nodes, source])
-            got = self.found[source] = nx.single_source_shortest_path_length(graph, source)
+                got = nx.single_source_shortest_path_length(
+                    self.board.space_graph.subgraph([*self.nodes, source]), source)
+            self.found[source] = got
         return got
 
 
@@ -363,6 +387,17 @@ def endpoints(pos: Position, player: int, card: LandCard) -> list[tuple[int, int
     if first == second:
         return [(a, b) for a in starts for b in ends if b > a]
     return [(a, b) for a in starts for b in ends]
+
+
+def has_pairs(pos: Position, player: int, card: LandCard) -> bool:
+    """Whether the player has Trees on both of the card's biomes (two on its biome if it
+    asks for the same biome twice): without them :func:`endpoints` is empty and the card
+    has no Land Ritual."""
+    mine = _trees_by_biome(pos, player)
+    first, second = card.biomes
+    if first == second:
+        return len(mine.get(first, ())) >= 2
+    return first in mine and second in mine
 
 
 def _trees_by_biome(pos: Position, player: int) -> dict[str, list[int]]:
