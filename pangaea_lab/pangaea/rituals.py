@@ -28,7 +28,7 @@ import networkx as nx
 
 from ..core.engine import kept_table
 from ..core.hexgrid import Hex
-from .board import Board
+from .board import LAND, Board
 from .edition import LandCard
 
 NOBODY = -1
@@ -117,40 +117,26 @@ class _LiveGraph:
 
     def __init__(self, board: Board) -> None:
         self.board = board
-        self.graph = nx.DiGraph()
+        self.graph = nx.Graph()
         self.nodes: frozenset[int] = frozenset()
-        #: the last distances found from each space: (the spaces it reached, their
-        #: neighbours outside them, networkx's distances)
-        self.reached: dict[int, tuple[frozenset[int], frozenset[int], dict[int, int]]] = {}
 
     def distances(self, source: int, keep: frozenset[int]) -> dict[int, int]:
         """networkx's shortest path lengths from ``source`` (connecting) over the spaces
-        ``keep``.  They depend only on the spaces ``source`` reaches: when those are the
-        same as at the last search from ``source`` (all of them still connect, and none of
-        their neighbours outside them connects now), the last search's distances are
-        given again, otherwise the graph is changed to ``keep`` and searched."""
-        last = self.reached.get(source)
-        if last is not None and last[0] <= keep and last[1].isdisjoint(keep):
-            return last[2]
-        got = nx.single_source_shortest_path_length(self.holding(keep), source)
-        spaces = frozenset(got)
-        near = self.board.neighbours
-        self.reached[source] = (spaces, frozenset([j for i in got for j in near[i]]) - spaces,
-                                got)
-        return got
+        ``keep``, searched on the graph changed to hold them."""
+        return nx.single_source_shortest_path_length(self.holding(keep), source)
 
-    def holding(self, keep: frozenset[int]) -> nx.DiGraph:
-        """The graph, changed to hold exactly the spaces ``keep``."""
+    def holding(self, keep: frozenset[int]) -> nx.Graph:
+        """The graph, changed to hold exactly the spaces ``keep`` (undirected: the board's
+        adjacency goes both ways, so each edge is added once)."""
         if keep != self.nodes:
             graph = self.graph
             graph.remove_nodes_from(self.nodes - keep)
             near = self.board.neighbours
             for i in sorted(keep - self.nodes):
                 graph.add_node(i)
-                for j in near[i]:      # the board's adjacency goes both ways
+                for j in near[i]:
                     if j in keep:
                         graph.add_edge(i, j)
-                        graph.add_edge(j, i)
             self.nodes = keep
         return self.graph
 
@@ -406,9 +392,9 @@ def _trees_by_biome(pos: Position, player: int) -> dict[str, list[int]]:
     got = kept.get(player)
     if got is None:
         got = kept[player] = {}
-        biome, trees = pos.board.biome, pos.trees
-        for i in pos.board.land:
-            if trees[i] == player:
+        biome, terrain = pos.board.biome, pos.board.terrain
+        for i in compress(range(len(pos.trees)), map(player.__eq__, pos.trees)):
+            if terrain[i] == LAND:
                 got.setdefault(biome[i], []).append(i)
     return got
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import lru_cache
-from itertools import combinations, product
+from itertools import combinations, compress, product
 from typing import Any, Iterator
 
 from ..core.engine import Handlers, WorkingCopy, kept_table
@@ -241,14 +241,27 @@ class Draft(WorkingCopy):
 
 
 def _empty_land(s: GameState) -> list[int]:
-    trees, seeds = s.trees, s.seeds
-    return [i for i in s.board.land if trees[i] == NOBODY and seeds[i] == NOBODY]
+    """The land spaces without a Tree or a Seed, in board order; the last answer is kept
+    for the Trees and Seeds it was found for (the same tuples: a move that sows or grows
+    nothing passes them on unchanged)."""
+    trees, seeds, board = s.trees, s.seeds, s.board
+    last = _EMPTY_LAND
+    if last and last[0] is trees and last[1] is seeds and last[2] is board:
+        return list(last[3])
+    got = [i for i in board.land if trees[i] == NOBODY and seeds[i] == NOBODY]
+    _EMPTY_LAND[:] = [trees, seeds, board, got]
+    return list(got)
+
+
+#: the last answer of :func:`_empty_land`: the Trees, Seeds and board it was found for, and it
+_EMPTY_LAND: list = []
 
 
 def _expand_targets(s: GameState, player: int) -> list[int]:
     b = s.board
     trees, seeds, terrain = s.trees, s.seeds, b.terrain
-    near = {j for i in b.land if trees[i] == player for j in b.neighbours[i]}
+    near = {j for i in compress(range(len(trees)), map(player.__eq__, trees))
+            if terrain[i] == "land" for j in b.neighbours[i]}
     pairs = set(_second_seed_spaces(s, player))
     return sorted([j for j in near if terrain[j] == "land"
                    and trees[j] == NOBODY and (seeds[j] == NOBODY or j in pairs)])
@@ -416,16 +429,21 @@ def summonable(s: GameState, ancient: str, player: int) -> bool:
 
 def summonable_afresh(s: GameState, ancient: str) -> bool:
     """:func:`summonable` worked out afresh."""
-    if not all(v.may_summon(s, ancient) for v in active(s)):
-        return False
+    for v in active(s):
+        if not v.may_summon(s, ancient):
+            return False
     here = s.ancients[ANCIENTS.index(ancient)]
     b = s.board
+    trees = s.trees
     if ancient == "Okuma":
-        trees, seeds = s.trees, s.seeds
+        seeds = s.seeds
         return any(i != here and trees[i] == NOBODY and seeds[i] == NOBODY for i in b.land)
-    if ancient == "Chelon":
-        return any(i != here for i in b.water)
-    return any(s.trees[i] != NOBODY and i != here for i in b.land)
+    if ancient == "Chelon":   # a Water Space other than Chelon's own
+        water = b.water
+        return len(water) > 1 or (len(water) == 1 and water[0] != here)
+    if trees.count(NOBODY) == len(trees):   # no Tree at all
+        return False
+    return any(trees[i] != NOBODY and i != here for i in b.land)
 
 
 class _Made:

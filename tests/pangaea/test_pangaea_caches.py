@@ -495,3 +495,35 @@ def test_the_kept_ritual_listing_equals_one_made_afresh(mode):
                 assert scoring.ritual_actions(state, player) == expected
             checked += 1
     assert checked > 100
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_kept_board_questions_equal_plain_answers(mode):
+    """The empty land (kept for the Trees and Seeds it was found for), the Expand Forest
+    spaces and the summoning answers equal plain answers, position after position."""
+    checked = 0
+    for state in positions(mode, every=1):
+        b = state.board
+        plain = [i for i in b.land if state.trees[i] == rituals.NOBODY
+                 and state.seeds[i] == rituals.NOBODY]
+        assert rules._empty_land(state) == plain
+        assert rules._empty_land(state) == plain   # found kept
+        for player in range(state.num_players):
+            near = {j for i in b.land if state.trees[i] == player for j in b.neighbours[i]}
+            pairs = set(rules._second_seed_spaces(state, player))
+            assert rules._expand_targets(state, player) == sorted(
+                j for j in near if b.terrain[j] == "land" and state.trees[j] == rituals.NOBODY
+                and (state.seeds[j] == rituals.NOBODY or j in pairs))
+        for ancient in rules.ANCIENTS:
+            here = state.ancients[rules.ANCIENTS.index(ancient)]
+            may = all(v.may_summon(state, ancient) for v in variants.active(state))
+            if ancient == "Okuma":
+                expected = any(i != here and state.trees[i] == rituals.NOBODY
+                               and state.seeds[i] == rituals.NOBODY for i in b.land)
+            elif ancient == "Chelon":
+                expected = any(i != here for i in b.water)
+            else:
+                expected = any(state.trees[i] != rituals.NOBODY and i != here for i in b.land)
+            assert rules.summonable_afresh(state, ancient) == (may and expected)
+        checked += 1
+    assert checked > 100
