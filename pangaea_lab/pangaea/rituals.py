@@ -21,14 +21,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from itertools import compress
 from typing import Iterator, Sequence
 
 import networkx as nx
 
 from ..core.engine import kept_table
 from ..core.hexgrid import Hex
-from .board import LAND, Board
+from .board import Board
 from .edition import LandCard
 
 NOBODY = -1
@@ -78,12 +77,9 @@ class Position:
 
     @cached_property
     def _connecting(self) -> "_RitualGraph":
-        spaces = range(len(self.trees))
-        keep = set(compress(spaces, map(NOBODY.__ne__, self.trees)))
-        keep.update(compress(spaces, map(NOBODY.__ne__, self.spirit_at)))
-        if self.chelon != NOBODY:
-            keep.add(self.chelon)
-        return _ritual_graph(self.board, tuple(sorted(keep)))
+        chelon, at = self.chelon, self.spirit_at
+        return _ritual_graph(self.board, tuple([
+            i for i, t in enumerate(self.trees) if t != NOBODY or at[i] != NOBODY or i == chelon]))
 
     @property
     def ritual_graph(self) -> nx.DiGraph:
@@ -392,9 +388,9 @@ def _trees_by_biome(pos: Position, player: int) -> dict[str, list[int]]:
     got = kept.get(player)
     if got is None:
         got = kept[player] = {}
-        biome, terrain = pos.board.biome, pos.board.terrain
-        for i in compress(range(len(pos.trees)), map(player.__eq__, pos.trees)):
-            if terrain[i] == LAND:
+        biome, trees = pos.board.biome, pos.trees
+        for i in pos.board.land:
+            if trees[i] == player:
                 got.setdefault(biome[i], []).append(i)
     return got
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import lru_cache
-from itertools import combinations, compress, product
+from itertools import combinations, product
 from typing import Any, Iterator
 
 from ..core.engine import Handlers, WorkingCopy, kept_table
@@ -260,8 +260,7 @@ _EMPTY_LAND: list = []
 def _expand_targets(s: GameState, player: int) -> list[int]:
     b = s.board
     trees, seeds, terrain = s.trees, s.seeds, b.terrain
-    near = {j for i in compress(range(len(trees)), map(player.__eq__, trees))
-            if terrain[i] == "land" for j in b.neighbours[i]}
+    near = {j for i in b.land if trees[i] == player for j in b.neighbours[i]}
     pairs = set(_second_seed_spaces(s, player))
     return sorted([j for j in near if terrain[j] == "land"
                    and trees[j] == NOBODY and (seeds[j] == NOBODY or j in pairs)])
