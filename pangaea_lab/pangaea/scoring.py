@@ -141,23 +141,8 @@ def ritual_actions(s: Any, player: int,
     Creature Rituals with each way to pay (none for a card ``free(s, card)`` says costs
     nothing: the variants say so, see :func:`.variants.free_ritual`)."""
     ps = s.players[player]
-    pos = s.position
-    if free is never_free:
-        # the whole list depends only on the position, the player's hand, Weather Tokens and
-        # Wild Weather Blessings and the market: kept with the position, found again after
-        # a move that changes none of them (sowing Seeds, for one)
-        whole = kept_table(pos, "_rituals")
-        key = (player, ps.hand, s.market, ps.weather, ps.blessings[WILD])
-        got = whole.get(key)
-        if got is None:
-            got = whole[key] = tuple(_ritual_actions(s, player, free, ps, pos))
-        return list(got)
-    return _ritual_actions(s, player, free, ps, pos)
-
-
-def _ritual_actions(s: Any, player: int, free: Callable[[Any, Any], bool], ps: Any,
-                    pos: Position) -> list[PangaeaAction]:
     out: list[PangaeaAction] = []
+    pos = s.position
     # a card's Land Rituals, kept with the position (which the next state shares while no
     # Tree, Spirit or Ancient on the paths moves): looked up without hashing the position
     kept = kept_table(pos, "_land")
@@ -181,6 +166,8 @@ def _ritual_actions(s: Any, player: int, free: Callable[[Any, Any], bool], ps: A
         else:
             got = kept.get((player, card_id, from_market))
             if got is None or got[0] is not card:
+                # none without the player's Trees on both of the card's biomes: found before
+                # the listing kept for a whole position is looked up
                 got = kept[player, card_id, from_market] = (
                     card, _land_actions(pos, pos.board.biome, player, card_id, card, from_market)
                     if has_pairs(pos, player, card) else ())

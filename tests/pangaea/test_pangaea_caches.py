@@ -479,9 +479,9 @@ def rituals_afresh(state, player, free):
 
 @pytest.mark.parametrize("mode", sorted(MODES))
 def test_the_kept_ritual_listing_equals_one_made_afresh(mode):
-    """The whole list of Rituals kept with a position (for a hand, market and tokens) and
-    the list asked through the variants equal lists made afresh, labels and order included,
-    also when asked again (found kept) and on the next states sharing the position."""
+    """The list of Rituals (asked through the variants, which pass no free-Ritual question
+    when none of them makes a Ritual free) equals a list made afresh, labels and order
+    included, also when asked again (found kept)."""
     checked = 0
     for state in positions(mode, every=2):
         for player in range(state.num_players):
