@@ -113,21 +113,26 @@ class _LiveGraph:
 
     def __init__(self, board: Board) -> None:
         self.board = board
-        self.graph = nx.DiGraph()
+        self.graph = nx.Graph()
         self.nodes: frozenset[int] = frozenset()
 
-    def holding(self, keep: frozenset[int]) -> nx.DiGraph:
-        """The graph, changed to hold exactly the spaces ``keep``."""
+    def distances(self, source: int, keep: frozenset[int]) -> dict[int, int]:
+        """networkx's shortest path lengths from ``source`` (connecting) over the spaces
+        ``keep``, searched on the graph changed to hold them."""
+        return nx.single_source_shortest_path_length(self.holding(keep), source)
+
+    def holding(self, keep: frozenset[int]) -> nx.Graph:
+        """The graph, changed to hold exactly the spaces ``keep`` (undirected: the board's
+        adjacency goes both ways, so each edge is added once)."""
         if keep != self.nodes:
             graph = self.graph
             graph.remove_nodes_from(self.nodes - keep)
             near = self.board.neighbours
             for i in sorted(keep - self.nodes):
                 graph.add_node(i)
-                for j in near[i]:      # the board's adjacency goes both ways
+                for j in near[i]:
                     if j in keep:
                         graph.add_edge(i, j)
-                        graph.add_edge(j, i)
             self.nodes = keep
         return self.graph
 
@@ -158,10 +163,11 @@ class _RitualGraph:
         got = self.found.get(source)
         if got is None:
             if source in self.keep:
-                graph = _live_graph(self.board).holding(self.keep)
+                got = _live_graph(self.board).distances(source, self.keep)
             else:   # a start that does not connect itself
-                graph = self.board.space_graph.subgraph([*self.nodes, source])
-            got = self.found[source] = nx.single_source_shortest_path_length(graph, source)
+                got = nx.single_source_shortest_path_length(
+                    self.board.space_graph.subgraph([*self.nodes, source]), source)
+            self.found[source] = got
         return got
 
 
@@ -363,6 +369,17 @@ def endpoints(pos: Position, player: int, card: LandCard) -> list[tuple[int, int
     if first == second:
         return [(a, b) for a in starts for b in ends if b > a]
     return [(a, b) for a in starts for b in ends]
+
+
+def has_pairs(pos: Position, player: int, card: LandCard) -> bool:
+    """Whether the player has Trees on both of the card's biomes (two on its biome if it
+    asks for the same biome twice): without them :func:`endpoints` is empty and the card
+    has no Land Ritual."""
+    mine = _trees_by_biome(pos, player)
+    first, second = card.biomes
+    if first == second:
+        return len(mine.get(first, ())) >= 2
+    return first in mine and second in mine
 
 
 def _trees_by_biome(pos: Position, player: int) -> dict[str, list[int]]:

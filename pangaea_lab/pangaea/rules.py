@@ -490,16 +490,21 @@ def summonable(s: GameState, ancient: str, player: int) -> bool:
 
 def summonable_afresh(s: GameState, ancient: str) -> bool:
     """:func:`summonable` worked out afresh."""
-    if not all(v.may_summon(s, ancient) for v in active(s)):
-        return False
+    for v in active(s):
+        if not v.may_summon(s, ancient):
+            return False
     here = s.ancients[ANCIENTS.index(ancient)]
     b = s.board
+    trees = s.trees
     if ancient == "Okuma":
-        trees, seeds = s.trees, s.seeds
+        seeds = s.seeds
         return any(i != here and trees[i] == NOBODY and seeds[i] == NOBODY for i in b.land)
-    if ancient == "Chelon":
-        return any(i != here for i in b.water)
-    return any(s.trees[i] != NOBODY and i != here for i in b.land)
+    if ancient == "Chelon":   # a Water Space other than Chelon's own
+        water = b.water
+        return len(water) > 1 or (len(water) == 1 and water[0] != here)
+    if trees.count(NOBODY) == len(trees):   # no Tree at all
+        return False
+    return any(trees[i] != NOBODY and i != here for i in b.land)
 
 
 class _Made:

@@ -24,7 +24,8 @@ from ..core.engine import kept_table
 from ..core.protocol import ScoreBreakdown
 from .actions import PangaeaAction, PlayCreature, PlayLand
 from .edition import BLESSING_KINDS, CreatureCard, LandCard
-from .rituals import Position, RitualOption, checked_option, listed_options, listed_tuple
+from .rituals import (Position, RitualOption, checked_option, has_pairs, listed_options,
+                      listed_tuple)
 
 WILD = BLESSING_KINDS.index("Wild Weather")
 
@@ -165,8 +166,11 @@ def ritual_actions(s: Any, player: int,
         else:
             got = kept.get((player, card_id, from_market))
             if got is None or got[0] is not card:
+                # none without the player's Trees on both of the card's biomes: found before
+                # the listing kept for a whole position is looked up
                 got = kept[player, card_id, from_market] = (
-                    card, _land_actions(pos, pos.board.biome, player, card_id, card, from_market))
+                    card, _land_actions(pos, pos.board.biome, player, card_id, card, from_market)
+                    if has_pairs(pos, player, card) else ())
             out += got[1]
     return out
 

@@ -78,7 +78,16 @@ def free_ritual(s: GameState, card) -> bool:
 def ritual_actions(s: GameState, player: int) -> list[PangaeaAction]:
     """Every Ritual ``player`` could perform now (see :func:`.scoring.ritual_actions`), free
     ones as the variants say."""
-    return scoring.ritual_actions(s, player, free_ritual)
+    vs = active(s)
+    gives = _GIVES_FREE.get(vs)
+    if gives is None:
+        gives = _GIVES_FREE[vs] = any(type(v).free_ritual is not Variant.free_ritual for v in vs)
+    return scoring.ritual_actions(s, player, free_ritual if gives else scoring.never_free)
+
+
+#: whether any of a set of active variants makes some Creature Ritual free (when none does,
+#: every card's Ritual is paid for and the listing need not ask)
+_GIVES_FREE: dict[tuple[Variant, ...], bool] = {}
 
 
 def rank_rituals(s: GameState, player: int | None = None) -> list[tuple[int, PangaeaAction]]:

@@ -16,7 +16,9 @@ from pangaea_lab import pangaea
 from pangaea_lab.core import hexgrid
 from pangaea_lab.core.rng import make_rng
 from pangaea_lab.core.testing import seeded_positions
-from pangaea_lab.pangaea import board as board_module, coop, rituals, rules, scoring, woods
+from pangaea_lab.pangaea import (board as board_module, coop, rituals, rules, scoring, variants,
+                                 woods)
+from pangaea_lab.pangaea.variant import Variant
 from pangaea_lab.pangaea.actions import (BlessFlyingSeed, ExpandForest, FlyingSeed, PlayLand,
                                          SpiritGrowth, TakeBackSeed)
 from pangaea_lab.pangaea.board import Tile, _tile_cells
@@ -423,3 +425,105 @@ def test_wild_woods_seed_actions_made_once_equal_new_ones():
             assert [a.label for a in listed] == [a.label for a in plain]
             checked += len(listed)
     assert checked > 1000
+
+
+# ----- kept between positions: distances, the whole Ritual listing --------------------------
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_distances_given_again_for_unchanged_reach_are_networkx_distances(mode):
+    """Each Tree's distances, asked position after position of a game (so those of a Tree
+    whose reach did not change are given again), equal networkx's on a fresh subgraph."""
+    checked = 0
+    for state in positions(mode, every=1):
+        pos = state.position
+        nodes = [i for i in range(len(pos.board)) if pos.connects(i)]
+        fresh = pos.board.space_graph.subgraph(nodes)
+        for source in [i for i in nodes if pos.trees[i] != rituals.NOBODY][:6]:
+            assert pos.distances(source) == nx.single_source_shortest_path_length(fresh, source)
+            checked += 1
+    assert checked > 300
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_a_card_without_trees_on_its_biomes_has_no_pairs(mode):
+    checked = 0
+    for state in positions(mode, every=4):
+        for player in range(state.num_players):
+            for card in land_cards(state):
+                assert rituals.has_pairs(state.position, player, card) == bool(
+                    rituals.endpoints(state.position, player, card))
+                checked += 1
+    assert checked > 40
+
+
+def rituals_afresh(state, player, free):
+    """Every Ritual of ``player`` made from the plain functions on a new position."""
+    made = state._make_position()
+    pos = rituals.Position(made.board, made.trees, made.spirit_at, made.chelon, made.protected)
+    ps = state.players[player]
+    out = []
+    for card_id, from_market in ([(c, False) for c in ps.hand]
+                                 + [(c, True) for c in state.market if c]):
+        card = state.card(card_id)
+        if isinstance(card, LandCard):
+            out += scoring._land_actions.__wrapped__(pos, pos.board.biome, player, card_id, card,
+                                                     from_market)
+        else:
+            gratis = free(state, card)
+            out += scoring._creature_actions.__wrapped__(
+                card_id, card, from_market, gratis, () if gratis else ps.weather,
+                0 if gratis else ps.blessings[scoring.WILD], state.edition.biomes)
+    return out
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_the_kept_ritual_listing_equals_one_made_afresh(mode):
+    """The list of Rituals (asked through the variants, which pass no free-Ritual question
+    when none of them makes a Ritual free) equals a list made afresh, labels and order
+    included, also when asked again (found kept)."""
+    checked = 0
+    for state in positions(mode, every=2):
+        for player in range(state.num_players):
+            expected = rituals_afresh(state, player, free_ritual)
+            for _ in range(2):
+                got = variants.ritual_actions(state, player)
+                assert got == expected
+                assert [a.label for a in got] == [a.label for a in expected]
+            if not any(v.free_ritual is not Variant.free_ritual for v in
+                       map(type, variants.active(state))):
+                assert scoring.ritual_actions(state, player) == expected
+            checked += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_kept_board_questions_equal_plain_answers(mode):
+    """The empty land (kept for the Trees and Seeds it was found for), the Expand Forest
+    spaces and the summoning answers equal plain answers, position after position."""
+    checked = 0
+    for state in positions(mode, every=1):
+        b = state.board
+        plain = [i for i in b.land if state.trees[i] == rituals.NOBODY
+                 and state.seeds[i] == rituals.NOBODY]
+        assert rules._empty_land(state) == plain
+        assert rules._empty_land(state) == plain   # found kept
+        for player in range(state.num_players):
+            near = {j for i in b.land if state.trees[i] == player for j in b.neighbours[i]}
+            pairs = set(rules._second_seed_spaces(state, player))
+            assert rules._expand_targets(state, player) == sorted(
+                j for j in near if b.terrain[j] == "land" and state.trees[j] == rituals.NOBODY
+                and (state.seeds[j] == rituals.NOBODY or j in pairs))
+        for ancient in rules.ANCIENTS:
+            here = state.ancients[rules.ANCIENTS.index(ancient)]
+            may = all(v.may_summon(state, ancient) for v in variants.active(state))
+            if ancient == "Okuma":
+                expected = any(i != here and state.trees[i] == rituals.NOBODY
+                               and state.seeds[i] == rituals.NOBODY for i in b.land)
+            elif ancient == "Chelon":
+                expected = any(i != here for i in b.water)
+            else:
+                expected = any(state.trees[i] != rituals.NOBODY and i != here for i in b.land)
+            assert rules.summonable_afresh(state, ancient) == (may and expected)
+        checked += 1
+    assert checked > 100
