@@ -16,7 +16,6 @@ Debian package).
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import shutil
@@ -29,7 +28,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from bench_speed import extract  # noqa: E402
+from bench_speed import extract, parser_for, print_header  # noqa: E402
 from speed_worker import MODES  # noqa: E402
 
 #: games per mode: (first, last); the count of ``last`` games minus that of ``first`` games
@@ -80,10 +79,7 @@ def per_game(side: Path, mode: str) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--base", required=True, help="the earlier commit to compare with")
-    parser.add_argument("--only", default="", help="only the modes whose name has this")
-    args = parser.parse_args(argv)
+    args = parser_for(__doc__).parse_args(argv)
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is needed (Debian: apt install valgrind)")
     modes = [m for m in MODES if args.only in m]
@@ -92,9 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         full = extract(args.base, base)
         print(f"base {full[:12]} against the working tree {REPO}; millions of instructions "
               "per warm random game; ratio > 1: this commit executes fewer")
-        header = f"{'mode':<20} {'base':>9} {'new':>9} {'ratio':>7}"
-        print(header)
-        print("-" * len(header))
+        print_header(f"{'mode':<20} {'base':>9} {'new':>9} {'ratio':>7}")
         for mode in modes:
             old, new = per_game(base, mode), per_game(REPO, mode)
             print(f"{mode:<20} {old / 1e6:>9.2f} {new / 1e6:>9.2f} {old / new:>6.2f}x")

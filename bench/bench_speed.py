@@ -78,13 +78,24 @@ def _targets(mode: str, ratio: dict[str, float]) -> str:
     return "; ".join(said)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def parser_for(doc: str) -> argparse.ArgumentParser:
+    """The options both benches take: ``--base`` and ``--only``."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("--base", required=True, help="the earlier commit to compare with")
+    parser.add_argument("--only", default="", help="only the modes whose name has this")
+    return parser
+
+
+def print_header(header: str) -> None:
+    print(header)
+    print("-" * len(header))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = parser_for(__doc__)
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds (best of)")
     parser.add_argument("--scale", type=float, default=1.0,
                         help="multiply every mode's number of games")
-    parser.add_argument("--only", default="", help="only the modes whose name has this")
     args = parser.parse_args(argv)
     modes = [m for m in MODES if args.only in m]
     with tempfile.TemporaryDirectory(prefix="bench-speed-") as tmp:
@@ -94,8 +105,7 @@ def main(argv: list[str] | None = None) -> int:
               "alternating rounds; ratios > 1: this commit is faster")
         header = (f"{'mode':<20} {'base g/s':>9} {'new g/s':>9} {'games':>6} {'click':>6} "
                   f"{'score':>6} {'save':>6} {'load':>6} {'list':>6}  same games  targets")
-        print(header)
-        print("-" * len(header))
+        print_header(header)
         all_same = True
         table: dict[str, dict[str, float]] = {}
         for mode in modes:
