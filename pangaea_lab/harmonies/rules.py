@@ -171,10 +171,13 @@ def legal_actions(state: GameState) -> list[Action]:
     side = state.side
     hand = state.hand
     took_tokens = state.took_tokens
-    if took_tokens:
-        out: list[Action] = []
-    else:
-        out = [_take_tokens(i, t) for i, t in enumerate(state.central) if t]
+    out: list[Action] = []
+    if not took_tokens:
+        i = 0
+        for tokens in state.central:
+            if tokens:
+                out.append(_take_tokens(i, tokens))
+            i += 1
     view = kept.get("_view")
     if view is None:
         view = board_view(side, area)
