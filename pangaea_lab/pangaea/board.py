@@ -344,26 +344,31 @@ class _Layout:
         return new
 
     def settle(self, hexes: list[int], counted: list) -> None:
-        """Hexes taken: the offsets covering one of them overlap from now on and those
-        next to them count them in ``counted``; then the free hexes next to them join the
-        frontier, and the offsets reaching those (and overlapping nothing) can be chosen.
-        Each step is taken for all the hexes at once (the sets and counts come out the
-        same as hex by hex)."""
+        """Hexes taken: the offsets covering one of them overlap from now on; the free hexes
+        next to them join the frontier, and the offsets reaching those (and overlapping
+        nothing) can be chosen; the offsets putting one of the tile's hexes on a free hex
+        next to them count each taken hex it touches in ``counted``.
+
+        Only free hexes are counted: an offset putting a hex on a taken one overlaps and is
+        never scored again, so its count does not matter (the counts of the offsets that can
+        still be chosen come out as if every neighbour were counted).  Each step is taken
+        for all the hexes at once (the sets and counts come out the same as hex by hex)."""
         blocked, frontier, overlap, reach = self.blocked, self.frontier, self.overlap, self.reach
         blocked.update(hexes)
         frontier.difference_update(hexes)
-        for k, (_, cells) in enumerate(self.kept):
-            gone = [n - c for n in hexes for c in cells]
-            overlap[k].update(gone)
-            reach[k].difference_update(gone)
-            counted[k].update([n + x for n in hexes for x in self.shifts[k]])
-        opened = {n + d for n in hexes for d in self.directions}
-        opened.difference_update(blocked)
+        # the free hexes next to the new ones, each once for every new hex it touches
+        near = [m for n in hexes for d in self.directions if (m := n + d) not in blocked]
+        opened = set(near)
         opened.difference_update(frontier)
         frontier.update(opened)
         for k, (_, cells) in enumerate(self.kept):
+            gone = [n - c for n in hexes for c in cells]
             bad = overlap[k]
-            reach[k].update([o for o in [n - c for n in opened for c in cells] if o not in bad])
+            bad.update(gone)
+            can = reach[k]
+            can.difference_update(gone)
+            counted[k].update([m - c for m in near for c in cells])
+            can.update([o for o in [n - c for n in opened for c in cells] if o not in bad])
 
 
 @lru_cache(maxsize=16)
@@ -395,11 +400,11 @@ def _lay_tiles(ed: Edition, biomes: list[str], rng: random.Random) -> list[Tile]
         best_score = -1
         for k in range(len(kept)):
             touching, mount = touch[k], near_mountain[k]
-            for offset in reach[k]:
-                touch_tiles = touching.get(offset, 0)
-                if tiles and touch_tiles == 0:
-                    continue  # must join the continent, not float beside the mountain
-                score = touch_tiles + 2 * mount.get(offset, 0)
+            # after the first tile a tile must join the continent, not float beside the
+            # mountain: only the offsets touching a tile are scored (in any order: the
+            # best ones are sorted below)
+            for offset in (touching.keys() & reach[k]) if tiles else reach[k]:
+                score = touching[offset] + 2 * mount.get(offset, 0)
                 if score >= best_score:
                     best_score = score
                     scored.append((score, k, offset))
