@@ -255,11 +255,26 @@ def land_two_steps_away(board, i: int) -> set[int]:
 
 def distances_to_mountain(board) -> dict[int, int]:
     """Hex distance from each space to the nearest mountain hex (for "near the centre")."""
-    mountain = list(board.mountain) or [board.cells[0]]
-    # hexgrid.distance written out (a few hundred pairs per new game)
-    return {i: min([(abs(q - mq) + abs(r - mr) + abs(q - mq + r - mr)) // 2
-                    for mq, mr in mountain])
-            for i, (q, r) in enumerate(board.cells)}
+    mountain = board.mountain or (board.cells[0],)
+    # a hex's distance to a mountain never changes: each is worked out once per mountain
+    known = _mountain_distances(mountain)
+    out = {}
+    for i, cell in enumerate(board.cells):
+        d = known.get(cell)
+        if d is None:
+            q, r = cell
+            # hexgrid.distance written out
+            d = known[cell] = min([(abs(q - mq) + abs(r - mr) + abs(q - mq + r - mr)) // 2
+                                   for mq, mr in mountain])
+        out[i] = d
+    return out
+
+
+@lru_cache(maxsize=8)
+def _mountain_distances(mountain: tuple) -> dict:
+    """The distances to ``mountain`` of the hexes met so far (filled by
+    :func:`distances_to_mountain`; a board's hexes lie within its coordinate limits)."""
+    return {}
 
 
 # ----------------------------------------------------------------------------------------------

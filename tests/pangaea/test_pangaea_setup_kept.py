@@ -1,0 +1,86 @@
+"""What Game Setup of The Dawn of Pangaea keeps or skips to go faster agrees with working it
+out plainly: the board's graph filled as networkx dicts against one built edge by edge, the
+contiguity a joined tile shape guarantees against networkx's search, the distances to the
+mountain kept per mountain against hex-grid distances, over many seeds."""
+
+import networkx as nx
+import pytest
+
+from pangaea_lab import pangaea
+from pangaea_lab.core import hexgrid
+from pangaea_lab.pangaea import board as board_module
+from pangaea_lab.pangaea.coop import distances_to_mountain
+
+_EDITION = pangaea.load_edition()
+
+
+def boards(seeds=range(25)):
+    for players in range(_EDITION.min_players, _EDITION.max_players + 1):
+        for seed in [*seeds, "lesson"]:
+            yield board_module._build.__wrapped__(_EDITION, players, seed)   # laid afresh
+    yield pangaea.custom_board({(0, 0): ("land", "Sun"), (1, 0): ("water", "Rain"),
+                                (5, 5): ("land", "Snow")}, mountain=[(3, 3)])
+
+
+def same_graph(fast: nx.DiGraph, plain: nx.DiGraph) -> None:
+    assert list(fast.nodes(data=True)) == list(plain.nodes(data=True))
+    assert list(fast.edges(data=True)) == list(plain.edges(data=True))
+    for i in plain:
+        assert list(fast.succ[i]) == list(plain.succ[i])      # the same orders
+        assert list(fast.pred[i]) == list(plain.pred[i])
+        assert list(fast.adj[i]) == list(plain.adj[i])
+        for j in fast.succ[i]:
+            assert fast.succ[i][j] is fast.pred[j][i]           # one attribute dict per edge
+    assert fast._adj is fast._succ
+    assert nx.utils.graphs_equal(fast, plain)
+    assert nx.is_weakly_connected(fast) == nx.is_weakly_connected(plain)
+
+
+def test_the_filled_space_graph_is_the_graph_built_edge_by_edge():
+    checked = 0
+    for b in boards():
+        fast, plain = b.space_graph, b.plain_space_graph()
+        same_graph(fast, plain)
+        for start in (0, len(b) // 2, len(b) - 1):
+            assert (list(nx.single_source_shortest_path_length(fast, start).items())
+                    == list(nx.single_source_shortest_path_length(plain, start).items()))
+        sub = list(b.land)
+        same_graph(fast.subgraph(sub).copy(), plain.subgraph(sub).copy())
+        checked += 1
+    assert checked > 50
+
+
+def test_the_filled_space_graph_of_a_game_answers_as_a_plain_one():
+    for seed in range(6):
+        s = pangaea.new_game(players=2, seed=seed, mode="coop")
+        same_graph(s.board.space_graph, s.board.plain_space_graph())
+
+
+def test_a_joined_tile_shape_lays_only_contiguous_continents():
+    assert board_module.tile_is_joined(_EDITION)
+    for b in boards(range(40)):
+        if b.tiles and len(b.tiles) > 1 and b.mountain == tuple(sorted(
+                hexgrid.spiral((0, 0), _EDITION.mountain_radius))) and len(b) > 3:
+            assert b.is_contiguous()
+            assert nx.is_connected(b.graph)
+
+
+def test_a_tile_shape_in_pieces_is_not_joined():
+    shape = ((0, 0), (1, 0), (3, 0))
+    assert not board_module._shape_joined(shape)
+    assert board_module._shape_joined(((0, 0), (1, 0), (1, 1)))
+    assert not board_module._shape_joined(())
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_kept_distances_to_the_mountain_are_hex_grid_distances(players):
+    for seed in range(15):
+        b = pangaea.new_game(players=players, seed=seed, mode="coop").board
+        for _ in range(2):                          # the second time from the kept ones
+            assert distances_to_mountain(b) == {
+                i: min(hexgrid.distance(c, m) for m in b.mountain) for i, c in enumerate(b.cells)}
+    b = pangaea.custom_board({(0, 0): ("land", "Sun"), (4, 0): ("water", "Rain")},
+                             mountain=[(2, 0), (9, 9)])
+    assert distances_to_mountain(b) == {0: 2, 1: 2}
+    b = pangaea.custom_board({(0, 0): ("land", "Sun"), (4, 0): ("water", "Rain")})
+    assert distances_to_mountain(b) == {0: 0, 1: 4}
