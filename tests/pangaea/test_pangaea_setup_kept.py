@@ -3,12 +3,14 @@ out plainly: the board's graph filled as networkx dicts against one built edge b
 contiguity a joined tile shape guarantees against networkx's search, the distances to the
 mountain kept per mountain against hex-grid distances, over many seeds."""
 
+from dataclasses import replace
+
 import networkx as nx
 import pytest
 
 from pangaea_lab import pangaea
 from pangaea_lab.core import hexgrid
-from pangaea_lab.pangaea import board as board_module
+from pangaea_lab.pangaea import board as board_module, coop
 from pangaea_lab.pangaea.coop import distances_to_mountain
 
 _EDITION = pangaea.load_edition()
@@ -84,3 +86,19 @@ def test_kept_distances_to_the_mountain_are_hex_grid_distances(players):
     assert distances_to_mountain(b) == {0: 2, 1: 2}
     b = pangaea.custom_board({(0, 0): ("land", "Sun"), (4, 0): ("water", "Rain")})
     assert distances_to_mountain(b) == {0: 0, 1: 4}
+
+
+@pytest.mark.parametrize("wild_woods", [False, True])
+def test_coop_setup_states_made_without_constructors_equal_replaced_ones(monkeypatch, wild_woods):
+    seeds = [*range(12), "lesson"]
+    options = dict(mode="coop", wild_woods=wild_woods)
+    made = {(p, s): pangaea.setup_steps(players=p, seed=s, **options)
+            for p in (1, 2, 4) for s in seeds}
+    monkeypatch.setattr(coop, "_with", lambda value, **changes: replace(value, **changes))
+    for (p, s), steps in made.items():
+        plain = pangaea.setup_steps(players=p, seed=s, **options)
+        assert [(x.title, x.explanation) for x in steps] == [(x.title, x.explanation) for x in plain]
+        for a, b in zip(steps, plain):
+            assert a.state == b.state and hash(a.state) == hash(b.state)
+            assert a.state.to_json() == b.state.to_json()
+        assert steps[-1].state.legal_actions() == plain[-1].state.legal_actions()
