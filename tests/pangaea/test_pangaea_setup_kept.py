@@ -3,6 +3,7 @@ out plainly: the board's graph filled as networkx dicts against one built edge b
 contiguity a joined tile shape guarantees against networkx's search, the distances to the
 mountain kept per mountain against hex-grid distances, over many seeds."""
 
+import random
 from dataclasses import replace
 
 import networkx as nx
@@ -11,7 +12,10 @@ import pytest
 from pangaea_lab import pangaea
 from pangaea_lab.core import hexgrid
 from pangaea_lab.pangaea import board as board_module, coop
+from pangaea_lab.core.rng import make_rng
 from pangaea_lab.pangaea.coop import distances_to_mountain
+from pangaea_lab.pangaea.edition import tiles_per_player
+from test_pangaea_caches import lay_tiles_plainly
 
 _EDITION = pangaea.load_edition()
 
@@ -102,3 +106,34 @@ def test_coop_setup_states_made_without_constructors_equal_replaced_ones(monkeyp
             assert a.state == b.state and hash(a.state) == hash(b.state)
             assert a.state.to_json() == b.state.to_json()
         assert steps[-1].state.legal_actions() == plain[-1].state.legal_actions()
+
+
+SHAPES = {   # land, water, blessing (a symmetric tile keeps fewer rotations)
+    "line": (((0, 0), (1, 0)), ((2, 0),), ((2, 0),)),
+    "flower": (((0, 0), (1, 0), (0, 1), (-1, 1)), ((-1, 0), (0, -1), (1, -1)), ((1, -1),)),
+    "hook": (((0, 0), (1, 0)), ((1, 1), (1, 2)), ()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+@pytest.mark.parametrize("radius", [0, 1, 2])
+def test_other_tile_shapes_are_laid_as_by_the_plain_search(name, radius):
+    land, water, blessing = SHAPES[name]
+    ed = replace(_EDITION, land_shape=land, water_shape=water, blessing_shape=blessing,
+                 mountain_radius=radius)
+    assert board_module.tile_is_joined(ed)
+    for players in (2, 4):
+        for seed in range(8):
+            biomes = [b for b, n in tiles_per_player(ed).items() for _ in range(n * players)]
+            rng = make_rng(seed, "continent", name)
+            rng.shuffle(biomes)
+            again = random.Random()
+            again.setstate(rng.getstate())
+            laid = board_module._lay_tiles(ed, list(biomes), rng)
+            assert laid == lay_tiles_plainly(ed, list(biomes), again), (players, seed)
+            assert rng.getstate() == again.getstate()
+            spaces = [c for t in laid for c in t.cells]
+            g = nx.Graph()
+            g.add_edges_from((c, n) for c in spaces for n in hexgrid.neighbours(c) if n in spaces)
+            g.add_nodes_from(spaces)
+            assert nx.is_connected(g)     # as the joined shape guarantees
