@@ -21,7 +21,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import repeat
-from operator import add
+from operator import add, attrgetter
 from typing import Iterable, Mapping
 
 import networkx as nx
@@ -62,6 +62,9 @@ class Space:
     blessing: bool
 
 
+_cell_of = attrgetter("cell")
+
+
 class Board:
     """The static topology of one continent.
 
@@ -71,7 +74,7 @@ class Board:
     """
 
     def __init__(self, spaces: Iterable[Space], mountain: Iterable[Hex] = ()) -> None:
-        spaces = sorted(spaces, key=lambda s: s.cell)
+        spaces = sorted(spaces, key=_cell_of)
         self.spaces: tuple[Space, ...] = tuple(spaces)
         self.cells: tuple[Hex, ...] = tuple(s.cell for s in spaces)
         if len(set(self.cells)) != len(self.cells):
@@ -84,9 +87,9 @@ class Board:
         self.biome = tuple(s.biome for s in spaces)
         self.tile_of = tuple(s.tile for s in spaces)
         self.blessing_marked = tuple(s.blessing for s in spaces)
-        index, directions = self.index, hexgrid.DIRECTIONS   # neighbours in direction order
+        get, directions = self.index.get, hexgrid.DIRECTIONS   # neighbours in direction order
         self.neighbours: tuple[tuple[int, ...], ...] = tuple(
-            tuple([index[n] for n in [(q + dq, r + dr) for dq, dr in directions] if n in index])
+            tuple([j for j in [get((q + dq, r + dr)) for dq, dr in directions] if j is not None])
             for q, r in self.cells)
         self.land = tuple(i for i, t in enumerate(self.terrain) if t == LAND)
         self.water = tuple(i for i, t in enumerate(self.terrain) if t == WATER)
@@ -461,7 +464,7 @@ def _build(edition: Edition, players: int, seed: int | str) -> Board:
     for t in tiles:
         spaces += [Space(c, LAND, t.biome, t.index, False) for c in t.land]
         spaces += [Space(c, WATER, t.biome, t.index, c in t.blessing) for c in t.water]
-    board = _cached_board(tuple(sorted(spaces, key=lambda s: s.cell)),
+    board = _cached_board(tuple(sorted(spaces, key=_cell_of)),
                           tuple(sorted(hexgrid.spiral((0, 0), edition.mountain_radius))))
     if not tile_is_joined(edition) and not board.is_contiguous():  # pragma: no cover
         raise InvalidSetup("the tiles did not form one contiguous continent")

@@ -150,12 +150,13 @@ def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, boa
     state = lay_blessings(state, rng)
     steps.append(SetupStep(
         "3. Build the continent",
-        f"{len(board.tiles)} Biome Tiles (4 per player) form the continent around the mountain, "
+        f"{len(set(board.tile_of))} Biome Tiles (4 per player) form the continent around the mountain, "
         "and a Blessing lies on each marked Water Space.", state))
 
     land = [c.id for c in ed.land_cards if c.solo]
     creature = [c.id for c in ed.creature_cards if c.solo]
-    out = tuple(c for c in ed.cards if c not in land and c not in creature)
+    solo = {*land, *creature}
+    out = tuple(c for c in ed.cards if c not in solo)
     rng.shuffle(land)
     rng.shuffle(creature)
     state = _with(state, land_deck=tuple(land), creature_deck=tuple(creature),

@@ -137,3 +137,10 @@ def test_other_tile_shapes_are_laid_as_by_the_plain_search(name, radius):
             g.add_edges_from((c, n) for c in spaces for n in hexgrid.neighbours(c) if n in spaces)
             g.add_nodes_from(spaces)
             assert nx.is_connected(g)     # as the joined shape guarantees
+
+
+def test_the_tiles_counted_by_their_numbers_are_the_board_tiles():
+    for b in boards(range(10)):
+        assert len(set(b.tile_of)) == len(b.tiles)
+        assert b.neighbours == tuple(tuple(b.index[n] for n in hexgrid.neighbours(c)
+                                           if n in b.index) for c in b.cells)
