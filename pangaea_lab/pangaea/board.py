@@ -20,6 +20,8 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from itertools import repeat
+from operator import add, attrgetter
 from typing import Iterable, Mapping
 
 import networkx as nx
@@ -60,6 +62,9 @@ class Space:
     blessing: bool
 
 
+_cell_of = attrgetter("cell")
+
+
 class Board:
     """The static topology of one continent.
 
@@ -69,7 +74,7 @@ class Board:
     """
 
     def __init__(self, spaces: Iterable[Space], mountain: Iterable[Hex] = ()) -> None:
-        spaces = sorted(spaces, key=lambda s: s.cell)
+        spaces = sorted(spaces, key=_cell_of)
         self.spaces: tuple[Space, ...] = tuple(spaces)
         self.cells: tuple[Hex, ...] = tuple(s.cell for s in spaces)
         if len(set(self.cells)) != len(self.cells):
@@ -82,9 +87,9 @@ class Board:
         self.biome = tuple(s.biome for s in spaces)
         self.tile_of = tuple(s.tile for s in spaces)
         self.blessing_marked = tuple(s.blessing for s in spaces)
-        index, directions = self.index, hexgrid.DIRECTIONS   # neighbours in direction order
+        get, directions = self.index.get, hexgrid.DIRECTIONS   # neighbours in direction order
         self.neighbours: tuple[tuple[int, ...], ...] = tuple(
-            tuple([index[n] for n in [(q + dq, r + dr) for dq, dr in directions] if n in index])
+            tuple([j for j in [get((q + dq, r + dr)) for dq, dr in directions] if j is not None])
             for q, r in self.cells)
         self.land = tuple(i for i, t in enumerate(self.terrain) if t == LAND)
         self.water = tuple(i for i, t in enumerate(self.terrain) if t == WATER)
@@ -115,10 +120,22 @@ class Board:
         """The same adjacency on space numbers (``index[cell]``), for the rules' graph work:
         each edge is kept both ways so that every space lists its neighbours in the board's
         own order (``neighbours[i]``), which keeps every search in a fixed order.  Built once
-        per board."""
+        per board.
+
+        The graph is filled in networkx's own dict-of-dicts form (a node's successors in
+        the order of ``neighbours[i]``, its predecessors by number, each edge's attribute
+        dict shared by both, as ``add_edges_from`` leaves them), which is several times
+        quicker than adding the edges one by one; the result is the same graph, in the same
+        orders, as :func:`plain_space_graph` gives."""
         g = nx.DiGraph()
-        g.add_nodes_from(range(len(self.cells)))
-        g.add_edges_from((i, j) for i, near in enumerate(self.neighbours) for j in near)
+        succ = [{j: {} for j in near} for near in self.neighbours]
+        pred: list[dict[int, dict]] = [{} for _ in succ]
+        for i, out in enumerate(succ):
+            for j, data in out.items():
+                pred[j][i] = data
+        g._node.update([(i, {}) for i in range(len(succ))])
+        g._succ.update(enumerate(succ))      # g._adj is the same dict
+        g._pred.update(enumerate(pred))
         return g
 
     @cached_property
@@ -131,6 +148,13 @@ class Board:
                           tuple(s.cell for s in ss if s.terrain == WATER),
                           tuple(s.cell for s in ss if s.blessing))
                      for t, ss in sorted(groups.items()))
+
+    def plain_space_graph(self) -> nx.DiGraph:
+        """:attr:`space_graph` built edge by edge with networkx (for comparison)."""
+        g = nx.DiGraph()
+        g.add_nodes_from(range(len(self.cells)))
+        g.add_edges_from((i, j) for i, near in enumerate(self.neighbours) for j in near)
+        return g
 
     def is_contiguous(self) -> bool:
         """True when every space can be reached from every other through adjacent spaces."""
@@ -304,10 +328,16 @@ def _hex_of(k: int) -> Hex:
 class _Layout:
     """What is known while tiles are laid (see :func:`_lay_tiles`): the tile's rotations
     that give different hexes (``kept``: rotation, its hexes in the shape's order), the hexes
-    taken (``blocked``), the free hexes next to them (``frontier``), and for each rotation
-    the offsets covering a taken hex (``overlap``), the others reaching the frontier
-    (``reach``), and how many mountain hexes lie next to an offset's hexes
-    (``near_mountain``, counted once: the mountain never changes)."""
+    taken (``blocked``), the free hexes next to them (``frontier``), the spots covering a
+    taken hex (``overlap``), the others reaching the frontier (``reach``), and how many
+    mountain hexes lie next to a spot's hexes (``near_mountain``, counted once: the mountain
+    never changes; ``doubled`` holds them twice, as they score).
+
+    A spot, the tile's ``k``-th kept rotation moved by an offset ``o``, is counted as the
+    whole number ``o * 8 + k`` (``o >> 3`` and ``o & 7`` give them back), so that the spots of
+    every rotation are kept in one set and worked out in one go; ``tags`` holds
+    ``c * 8 - k`` for each hex ``c`` of each kept rotation ``k`` (a spot putting hex ``c``
+    of rotation ``k`` on hex ``n`` is ``n * 8 - (c * 8 - k)``)."""
 
     def __init__(self, radius: int, shape: tuple[Hex, ...]) -> None:
         # hexes are counted as whole numbers (q * _ROW + r: moving a hex by (dq, dr) adds
@@ -323,15 +353,14 @@ class _Layout:
             if form not in forms:               # not the same hexes as an earlier rotation
                 forms.add(form)
                 self.kept.append((rotation, cells))
-        kept = self.kept
-        self.blocked: set[int] = set(mountain)
+        self.tags = [c * 8 - k for k, (_, cells) in enumerate(self.kept) for c in cells]
+        self.blocked: set[int] = set()
         self.frontier: set[int] = set()
-        self.overlap: list[set[int]] = [set() for _ in kept]
-        self.reach: list[set[int]] = [set() for _ in kept]
-        self.near_mountain: list[Counter[int]] = [Counter() for _ in kept]
-        # an offset whose hexes lie next to hex n: n + d - c for a direction d and a hex c
-        self.shifts = [[d - c for d in self.directions for c in cells] for _, cells in kept]
+        self.overlap: set[int] = set()
+        self.reach: set[int] = set()
+        self.near_mountain: Counter[int] = Counter()
         self.settle(mountain, self.near_mountain)
+        self.doubled = {spot: 2 * n for spot, n in self.near_mountain.items()}
 
     def copy(self) -> "_Layout":
         """A copy to lay tiles on (the sets copied; the rotations and the mountain's counts
@@ -339,31 +368,35 @@ class _Layout:
         new = object.__new__(_Layout)
         new.__dict__.update(self.__dict__)
         new.blocked, new.frontier = set(self.blocked), set(self.frontier)
-        new.overlap = [set(x) for x in self.overlap]
-        new.reach = [set(x) for x in self.reach]
+        new.overlap, new.reach = set(self.overlap), set(self.reach)
         return new
 
-    def settle(self, hexes: list[int], counted: list) -> None:
-        """Hexes taken: the offsets covering one of them overlap from now on and those
-        next to them count them in ``counted``; then the free hexes next to them join the
-        frontier, and the offsets reaching those (and overlapping nothing) can be chosen.
-        Each step is taken for all the hexes at once (the sets and counts come out the
-        same as hex by hex)."""
-        blocked, frontier, overlap, reach = self.blocked, self.frontier, self.overlap, self.reach
+    def settle(self, hexes: list[int], counted: Counter) -> None:
+        """Hexes taken: the spots covering one of them overlap from now on; the free hexes
+        next to them join the frontier, and the spots reaching those (and overlapping
+        nothing) can be chosen; the spots putting one of the tile's hexes on a free hex
+        next to them count each taken hex it touches in ``counted``.
+
+        Only free hexes are counted: a spot putting a hex on a taken one overlaps and is
+        never scored again, so its count does not matter (the counts of the spots that can
+        still be chosen come out as if every neighbour were counted).  Each step is taken
+        for all the hexes and rotations at once (the sets and counts come out the same as
+        hex by hex)."""
+        blocked, frontier, overlap, reach, tags = (self.blocked, self.frontier, self.overlap,
+                                                   self.reach, self.tags)
         blocked.update(hexes)
         frontier.difference_update(hexes)
-        for k, (_, cells) in enumerate(self.kept):
-            gone = [n - c for n in hexes for c in cells]
-            overlap[k].update(gone)
-            reach[k].difference_update(gone)
-            counted[k].update([n + x for n in hexes for x in self.shifts[k]])
-        opened = {n + d for n in hexes for d in self.directions}
-        opened.difference_update(blocked)
+        # the free hexes next to the new ones, each once for every new hex it touches
+        near = [m * 8 for n in hexes for d in self.directions if (m := n + d) not in blocked]
+        opened = {m >> 3 for m in near}
         opened.difference_update(frontier)
         frontier.update(opened)
-        for k, (_, cells) in enumerate(self.kept):
-            bad = overlap[k]
-            reach[k].update([o for o in [n - c for n in opened for c in cells] if o not in bad])
+        gone = [n - t for n in [h * 8 for h in hexes] for t in tags]
+        overlap.update(gone)
+        reach.difference_update(gone)
+        counted.update([m - t for m in near for t in tags])
+        reach.update([o for o in [m * 8 - t for m in opened for t in tags]
+                      if o not in overlap])
 
 
 @lru_cache(maxsize=16)
@@ -379,43 +412,34 @@ def _lay_tiles(ed: Edition, biomes: list[str], rng: random.Random) -> list[Tile]
     The spots are taken rotation by rotation, each rotation's offsets in the order they are
     first met going through the frontier (the free hexes next to the mountain or a tile, in
     order) and the tile's hexes; a rotation that only moves the tile's hexes as a whole
-    (a symmetric tile) adds no new spot.  What is known of each offset is kept up to date as
+    (a symmetric tile) adds no new spot.  What is known of each spot is kept up to date as
     tiles are laid, rather than found again for each tile: whether it overlaps the
     continent, whether it reaches the frontier, how many tile and mountain hexes its hexes
     touch (see :class:`_Layout`)."""
     layout = _mountain_laid(ed.mountain_radius,
                             tuple(ed.land_shape) + tuple(ed.water_shape)).copy()
-    kept, frontier, reach = layout.kept, layout.frontier, layout.reach
-    near_mountain = layout.near_mountain
-    touch: list[Counter[int]] = [Counter() for _ in kept]  # tile hexes next to its hexes
+    kept, frontier, reach, doubled = layout.kept, layout.frontier, layout.reach, layout.doubled
+    touch: Counter[int] = Counter()    # tile hexes next to a spot's hexes
     settle = layout.settle
     tiles: list[Tile] = []
     for index, biome in enumerate(biomes):
-        scored = []
-        best_score = -1
-        for k in range(len(kept)):
-            touching, mount = touch[k], near_mountain[k]
-            for offset in reach[k]:
-                touch_tiles = touching.get(offset, 0)
-                if tiles and touch_tiles == 0:
-                    continue  # must join the continent, not float beside the mountain
-                score = touch_tiles + 2 * mount.get(offset, 0)
-                if score >= best_score:
-                    best_score = score
-                    scored.append((score, k, offset))
-        tops: list[list[int]] = [[] for _ in kept]
-        for score, k, offset in scored:
-            if score == best_score:
-                tops[k].append(offset)
-        best: list[tuple[int, int]] = []
-        for (rotation, cells), here in zip(kept, tops):
-            # in the order first met: by the first frontier hex it covers, then which of the
-            # tile's hexes lies there
-            here.sort(key=lambda o: min((o + c, i) for i, c in enumerate(cells)
-                                        if o + c in frontier))
-            best += [(rotation, offset) for offset in here]
-        rotation, offset = rng.choice(best)
-        land, water, blessing = _tile_cells(ed, rotation, _hex_of(offset))
+        # after the first tile a tile must join the continent, not float beside the
+        # mountain: only the spots touching a tile are scored
+        spots = list(touch.keys() & reach) if tiles else list(reach)
+        scores = list(map(add, map(touch.__getitem__, spots), map(doubled.get, spots, repeat(0))))
+        best_score = max(scores)
+        tops = [spot for spot, score in zip(spots, scores) if score == best_score]
+
+        def first_met(spot: int) -> tuple[int, int, int]:
+            # rotation by rotation; in a rotation, by the first frontier hex it covers,
+            # then which of the tile's hexes lies there
+            o, k = spot >> 3, spot & 7
+            return (k, *min((o + c, i) for i, c in enumerate(kept[k][1]) if o + c in frontier))
+
+        tops.sort(key=first_met)
+        spot = rng.choice(tops)
+        rotation = kept[spot & 7][0]
+        land, water, blessing = _tile_cells(ed, rotation, _hex_of(spot >> 3))
         tiles.append(Tile(index, biome, tuple(land), tuple(water), tuple(blessing)))
         settle([_num(h) for h in land + water], touch)
     return tiles
@@ -440,11 +464,27 @@ def _build(edition: Edition, players: int, seed: int | str) -> Board:
     for t in tiles:
         spaces += [Space(c, LAND, t.biome, t.index, False) for c in t.land]
         spaces += [Space(c, WATER, t.biome, t.index, c in t.blessing) for c in t.water]
-    board = _cached_board(tuple(sorted(spaces, key=lambda s: s.cell)),
+    board = _cached_board(tuple(sorted(spaces, key=_cell_of)),
                           tuple(sorted(hexgrid.spiral((0, 0), edition.mountain_radius))))
-    if not board.is_contiguous():  # pragma: no cover - the layout rule makes this impossible
+    if not tile_is_joined(edition) and not board.is_contiguous():  # pragma: no cover
         raise InvalidSetup("the tiles did not form one contiguous continent")
     return board
+
+
+def tile_is_joined(edition: Edition) -> bool:
+    """True when a Biome Tile's hexes hang together.  Then every laid continent is
+    contiguous without searching it: the first tile is whole, and every later tile touches
+    an earlier one (:func:`_lay_tiles` only lays it where it does)."""
+    return _shape_joined(tuple(edition.land_shape) + tuple(edition.water_shape))
+
+
+@lru_cache(maxsize=16)
+def _shape_joined(shape: tuple[Hex, ...]) -> bool:
+    cells = set(shape)
+    g = nx.Graph()
+    g.add_nodes_from(cells)
+    g.add_edges_from((c, n) for c in cells for n in hexgrid.neighbours(c) if n in cells)
+    return len(cells) > 0 and nx.is_connected(g)
 
 
 @lru_cache(maxsize=256)

@@ -16,7 +16,6 @@ its hooks.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any, TYPE_CHECKING
 
@@ -97,6 +96,12 @@ def _distances(board, start: int) -> dict[int, int]:
 # Game Setup (steps 1-9)
 
 
+def _with(value: Any, **changes: Any) -> Any:
+    """``dataclasses.replace`` for the frozen states and records of Game Setup, made without
+    running their constructors (see :func:`~pangaea_lab.core.engine.remake`)."""
+    return remake(value, changes)
+
+
 def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, board,
                 wild_woods: bool = False) -> list:
     """Game Setup of Return of the Ancients, step by step (see :func:`.setup.setup_steps`)."""
@@ -132,7 +137,7 @@ def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, boa
     box = list(mix)
     for kind in ["Devour"] * len(co.devour_steps) + ["Dance"]:
         box.remove(kind)
-    state = replace(state, favor_bag=tuple(favors), coop=replace(
+    state = _with(state, favor_bag=tuple(favors), coop=_with(
         state.coop, ancient_steps=(co.ancient_start,) * 3, devour_steps=co.devour_steps,
         shadow_box=tuple(box)))
     steps.append(SetupStep(
@@ -145,16 +150,17 @@ def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, boa
     state = lay_blessings(state, rng)
     steps.append(SetupStep(
         "3. Build the continent",
-        f"{len(board.tiles)} Biome Tiles (4 per player) form the continent around the mountain, "
+        f"{len(set(board.tile_of))} Biome Tiles (4 per player) form the continent around the mountain, "
         "and a Blessing lies on each marked Water Space.", state))
 
     land = [c.id for c in ed.land_cards if c.solo]
     creature = [c.id for c in ed.creature_cards if c.solo]
-    out = tuple(c for c in ed.cards if c not in land and c not in creature)
+    solo = {*land, *creature}
+    out = tuple(c for c in ed.cards if c not in solo)
     rng.shuffle(land)
     rng.shuffle(creature)
-    state = replace(state, land_deck=tuple(land), creature_deck=tuple(creature),
-                    coop=replace(state.coop, box_cards=out))
+    state = _with(state, land_deck=tuple(land), creature_deck=tuple(creature),
+                    coop=_with(state.coop, box_cards=out))
     steps.append(SetupStep(
         "4. Only the solo-marked Ritual Cards",
         f"The cards marked for solo/co-op play are kept ({len(creature)} Creature and {len(land)} "
@@ -174,14 +180,14 @@ def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, boa
         seen.add(ancient)
         market.append(card)
     market += [None] * (4 - len(market))
-    state = replace(state, market=tuple(market), land_deck=tuple(land), creature_deck=tuple(creature))
+    state = _with(state, market=tuple(market), land_deck=tuple(land), creature_deck=tuple(creature))
     steps.append(SetupStep(
         "5. The Open Market",
         "One Land Ritual and three Creature Rituals, one for each Ancient, are turned face up "
         "(a Creature of a type already shown is shuffled back and another revealed). Nobody "
         "holds Hand Rituals in this mode.", state))
 
-    state = replace(state, coop=replace(state.coop, scourge_supply=co.scourge_per_player * players))
+    state = _with(state, coop=_with(state.coop, scourge_supply=co.scourge_per_player * players))
     steps.append(SetupStep(
         "6. The Scourge supply",
         f"{co.scourge_per_player} Scourge Markers per player ({state.coop.scourge_supply}) form the "
@@ -197,7 +203,7 @@ def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, boa
         raise InvalidSetup("no Water Space has enough Land Spaces 2 steps away for the starting Trees")
     best = min(d for d, _ in options)
     shadow = rng.choice([i for d, i in options if d == best])
-    state = replace(state, coop=replace(state.coop, shadow=shadow, scourged=(shadow,),
+    state = _with(state, coop=_with(state.coop, shadow=shadow, scourged=(shadow,),
                                         scourge_supply=state.coop.scourge_supply - 1))
     steps.append(SetupStep(
         "7. The Spirit of Shadows",
@@ -211,8 +217,8 @@ def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, boa
     for p in range(players):
         i = ring.pop(rng.randrange(len(ring)))
         trees[i] = p
-        base[p] = replace(base[p], trees=base[p].trees - 1)
-    state = replace(state, trees=tuple(trees), players=tuple(base))
+        base[p] = _with(base[p], trees=base[p].trees - 1)
+    state = _with(state, trees=tuple(trees), players=tuple(base))
     steps.append(SetupStep(
         "8. The first Trees",
         "Each player plants one Tree two spaces away from the Shadow.", state))
@@ -225,7 +231,7 @@ def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, boa
     first = list(plan[0][0])
     rng.shuffle(first)
     player = rng.randrange(players)
-    state = replace(state, coop=replace(state.coop, shadow_bag=tuple(first),
+    state = _with(state, coop=_with(state.coop, shadow_bag=tuple(first),
                                         moon_board=tuple(m for m, _ in plan[1:]),
                                         shadow_box=tuple(box), cycle=1),
                     first_player=player, turn_player=player)
@@ -255,11 +261,26 @@ def land_two_steps_away(board, i: int) -> set[int]:
 
 def distances_to_mountain(board) -> dict[int, int]:
     """Hex distance from each space to the nearest mountain hex (for "near the centre")."""
-    mountain = list(board.mountain) or [board.cells[0]]
-    # hexgrid.distance written out (a few hundred pairs per new game)
-    return {i: min([(abs(q - mq) + abs(r - mr) + abs(q - mq + r - mr)) // 2
-                    for mq, mr in mountain])
-            for i, (q, r) in enumerate(board.cells)}
+    mountain = board.mountain or (board.cells[0],)
+    # a hex's distance to a mountain never changes: each is worked out once per mountain
+    known = _mountain_distances(mountain)
+    out = {}
+    for i, cell in enumerate(board.cells):
+        d = known.get(cell)
+        if d is None:
+            q, r = cell
+            # hexgrid.distance written out
+            d = known[cell] = min([(abs(q - mq) + abs(r - mr) + abs(q - mq + r - mr)) // 2
+                                   for mq, mr in mountain])
+        out[i] = d
+    return out
+
+
+@lru_cache(maxsize=8)
+def _mountain_distances(mountain: tuple) -> dict:
+    """The distances to ``mountain`` of the hexes met so far (filled by
+    :func:`distances_to_mountain`; a board's hexes lie within its coordinate limits)."""
+    return {}
 
 
 # ----------------------------------------------------------------------------------------------

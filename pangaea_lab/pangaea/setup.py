@@ -70,7 +70,7 @@ def setup_steps(players: int = 2, seed: int | str = 0, family: bool = False,
         f"so {ed.seeds_per_player - 1} Seeds stay in the supply.", state))
     steps.append(SetupStep(
         "Build the continent",
-        f"Each player brings one Biome Tile of each type ({len(board.tiles)} tiles in all). They are shuffled and attached to the Sacred Mountain one by one so that "
+        f"Each player brings one Biome Tile of each type ({len(set(board.tile_of))} tiles in all). They are shuffled and attached to the Sacred Mountain one by one so that "
         "they form one contiguous continent.", state))
 
     state = lay_blessings(state, rng)

@@ -162,7 +162,8 @@ def test_the_kept_mountain_layout_is_left_as_a_fresh_one_by_the_continents_laid_
             board_module._build.__wrapped__(ed, players, seed)   # laid afresh, not cached
     kept = board_module._mountain_laid(ed.mountain_radius, shape)
     fresh = board_module._Layout(ed.mountain_radius, shape)
-    for name in ("kept", "blocked", "frontier", "overlap", "reach", "near_mountain", "shifts"):
+    for name in ("kept", "tags", "blocked", "frontier", "overlap", "reach", "near_mountain",
+                 "doubled"):
         assert getattr(kept, name) == getattr(fresh, name), name
 
 
