@@ -120,22 +120,10 @@ class Board:
         """The same adjacency on space numbers (``index[cell]``), for the rules' graph work:
         each edge is kept both ways so that every space lists its neighbours in the board's
         own order (``neighbours[i]``), which keeps every search in a fixed order.  Built once
-        per board.
-
-        The graph is filled in networkx's own dict-of-dicts form (a node's successors in
-        the order of ``neighbours[i]``, its predecessors by number, each edge's attribute
-        dict shared by both, as ``add_edges_from`` leaves them), which is several times
-        quicker than adding the edges one by one; the result is the same graph, in the same
-        orders, as :func:`plain_space_graph` gives."""
+        per board."""
         g = nx.DiGraph()
-        succ = [{j: {} for j in near} for near in self.neighbours]
-        pred: list[dict[int, dict]] = [{} for _ in succ]
-        for i, out in enumerate(succ):
-            for j, data in out.items():
-                pred[j][i] = data
-        g._node.update([(i, {}) for i in range(len(succ))])
-        g._succ.update(enumerate(succ))      # g._adj is the same dict
-        g._pred.update(enumerate(pred))
+        g.add_nodes_from(range(len(self.cells)))
+        g.add_edges_from((i, j) for i, near in enumerate(self.neighbours) for j in near)
         return g
 
     @cached_property
@@ -148,13 +136,6 @@ class Board:
                           tuple(s.cell for s in ss if s.terrain == WATER),
                           tuple(s.cell for s in ss if s.blessing))
                      for t, ss in sorted(groups.items()))
-
-    def plain_space_graph(self) -> nx.DiGraph:
-        """:attr:`space_graph` built edge by edge with networkx (for comparison)."""
-        g = nx.DiGraph()
-        g.add_nodes_from(range(len(self.cells)))
-        g.add_edges_from((i, j) for i, near in enumerate(self.neighbours) for j in near)
-        return g
 
     def is_contiguous(self) -> bool:
         """True when every space can be reached from every other through adjacent spaces."""

@@ -1,7 +1,6 @@
 """What Game Setup of The Dawn of Pangaea keeps or skips to go faster agrees with working it
-out plainly: the board's graph filled as networkx dicts against one built edge by edge, the
-contiguity a joined tile shape guarantees against networkx's search, the distances to the
-mountain kept per mountain against hex-grid distances, over many seeds."""
+out plainly: the contiguity a joined tile shape guarantees against networkx's search, the
+distances to the mountain kept per mountain against hex-grid distances, over many seeds."""
 
 import random
 from dataclasses import replace
@@ -26,40 +25,6 @@ def boards(seeds=range(25)):
             yield board_module._build.__wrapped__(_EDITION, players, seed)   # laid afresh
     yield pangaea.custom_board({(0, 0): ("land", "Sun"), (1, 0): ("water", "Rain"),
                                 (5, 5): ("land", "Snow")}, mountain=[(3, 3)])
-
-
-def same_graph(fast: nx.DiGraph, plain: nx.DiGraph) -> None:
-    assert list(fast.nodes(data=True)) == list(plain.nodes(data=True))
-    assert list(fast.edges(data=True)) == list(plain.edges(data=True))
-    for i in plain:
-        assert list(fast.succ[i]) == list(plain.succ[i])      # the same orders
-        assert list(fast.pred[i]) == list(plain.pred[i])
-        assert list(fast.adj[i]) == list(plain.adj[i])
-        for j in fast.succ[i]:
-            assert fast.succ[i][j] is fast.pred[j][i]           # one attribute dict per edge
-    assert fast._adj is fast._succ
-    assert nx.utils.graphs_equal(fast, plain)
-    assert nx.is_weakly_connected(fast) == nx.is_weakly_connected(plain)
-
-
-def test_the_filled_space_graph_is_the_graph_built_edge_by_edge():
-    checked = 0
-    for b in boards():
-        fast, plain = b.space_graph, b.plain_space_graph()
-        same_graph(fast, plain)
-        for start in (0, len(b) // 2, len(b) - 1):
-            assert (list(nx.single_source_shortest_path_length(fast, start).items())
-                    == list(nx.single_source_shortest_path_length(plain, start).items()))
-        sub = list(b.land)
-        same_graph(fast.subgraph(sub).copy(), plain.subgraph(sub).copy())
-        checked += 1
-    assert checked > 50
-
-
-def test_the_filled_space_graph_of_a_game_answers_as_a_plain_one():
-    for seed in range(6):
-        s = pangaea.new_game(players=2, seed=seed, mode="coop")
-        same_graph(s.board.space_graph, s.board.plain_space_graph())
 
 
 def test_a_joined_tile_shape_lays_only_contiguous_continents():
