@@ -614,9 +614,14 @@ class WoodsDraft:
     def frozen(self) -> WoodsRecord:
         record = self.record
         mine = self.__dict__
+        if len(mine) == 1:
+            return record   # nothing read: nothing changed
         changes: dict[str, Any] = {}
-        for name, (field, _, freeze) in WoodsDraft.LAZY.items():
-            if name in mine:
+        lazy = WoodsDraft.LAZY
+        for name in mine:   # only the parts read (or set) since the copy was made
+            got = lazy.get(name)
+            if got is not None:
+                field, _, freeze = got
                 value = freeze(mine[name])
                 if value != getattr(record, field):
                     changes[field] = value
@@ -635,8 +640,12 @@ def give_up_seed(d: "Draft", p: int) -> None:
 
 def settle(d: "Draft") -> None:
     """Seeds owed to the box leave the supply as soon as there is one."""
-    if "boards" not in d.ww.__dict__ and not any(b.owed for b in d.ww.record.player_boards):
-        return   # nothing owed (the boards as the state had them: not copied to find out)
+    if "boards" not in d.ww.__dict__:
+        for b in d.ww.record.player_boards:
+            if b.owed:
+                break
+        else:
+            return   # nothing owed (the boards as the state had them: not copied to find out)
     for p, pb in enumerate(d.ww.boards):
         while pb["owed"] and d.players[p]["seeds"] > 0:
             d.players[p]["seeds"] -= 1
