@@ -909,6 +909,7 @@ class _MadeSeeds:
         cells = board.cells
         self.cells = cells
         self.flying = [FlyingSeed(c) for c in cells]
+        self.bless = [BlessFlyingSeed(c) for c in cells]
         self.sow = [[None] + [SowSeeds(c, k) for k in range(1, self.ROW)] for c in cells]
 
     def sowing(self, i: int, count: int) -> SowSeeds:
@@ -936,12 +937,19 @@ def seed_free_actions(s: GameState, p: int) -> list[PangaeaAction]:
     out: list[PangaeaAction] = [take_back[i] for i in b.land   # may_take_back
                                 if stacks[i][p] and _untied_without_one(stacks[i], p)]
     if ps.blessings[FLY] and ps.seeds:
+        most = min(ps.blessings[FLY], ps.seeds)
+        trees, cells = s.trees, b.cells
+        bless = _made_seeds(b).bless
+        bare = (0,) * s.num_players
         for i in b.land:
-            need = flying_need(s, p, i) if s.trees[i] == NOBODY else 0
+            if trees[i] != NOBODY:
+                continue
+            stack = stacks[i]
+            need = 1 if stack == bare else _needed(stack, p)   # flying_need
             if need == 1:
-                out.append(BlessFlyingSeed(b.cells[i]))
-            elif 1 < need <= min(ps.blessings[FLY], ps.seeds):
-                out.append(BlessFlyingSeed(b.cells[i], need))
+                out.append(bless[i])
+            elif need <= most:
+                out.append(BlessFlyingSeed(cells[i], need))
     return out + free_actions(s, p)
 
 

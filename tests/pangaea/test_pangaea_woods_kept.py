@@ -57,3 +57,33 @@ def test_a_boards_seed_actions_made_once_equal_new_ones():
                 assert made.sow[i][k] == woods.SowSeeds(c, k)
                 assert made.sow[i][k].label == woods.SowSeeds(c, k).label
             assert made.sowing(i, 9) == woods.SowSeeds(c, 9)
+            assert made.bless[i] == woods.BlessFlyingSeed(c)
+            assert made.bless[i].label == woods.BlessFlyingSeed(c).label
+
+
+def plain_seed_free_actions(s, p):
+    """Wild Woods take-backs and Flying Seed Blessings, listed plainly."""
+    ps, b = s.players[p], s.board
+    out = [woods.TakeBackSeed(b.cells[i]) for i in b.land if woods.may_take_back(s, p, i)]
+    if ps.blessings[woods.FLY] and ps.seeds:
+        for i in b.land:
+            need = woods.flying_need(s, p, i) if s.trees[i] == -1 else 0
+            if need == 1:
+                out.append(woods.BlessFlyingSeed(b.cells[i]))
+            elif 1 < need <= min(ps.blessings[woods.FLY], ps.seeds):
+                out.append(woods.BlessFlyingSeed(b.cells[i], need))
+    return out + woods.free_actions(s, p)
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_seed_free_actions_equal_plain_ones(mode):
+    checked = blessed = 0
+    for s in positions(mode, every=1):
+        for p in range(s.num_players):
+            listed = woods.seed_free_actions(s, p)
+            plain = plain_seed_free_actions(s, p)
+            assert listed == plain
+            assert [a.label for a in listed] == [a.label for a in plain]
+            checked += len(listed)
+            blessed += sum(isinstance(a, woods.BlessFlyingSeed) for a in listed)
+    assert checked > 200 and blessed > 20
