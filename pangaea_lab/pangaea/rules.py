@@ -496,15 +496,20 @@ def summonable_afresh(s: GameState, ancient: str) -> bool:
     here = s.ancients[ANCIENTS.index(ancient)]
     b = s.board
     trees = s.trees
-    if ancient == "Okuma":
-        seeds = s.seeds
-        return any(i != here and trees[i] == NOBODY and seeds[i] == NOBODY for i in b.land)
+    if ancient == "Okuma":   # an empty Land Space other than Okuma's own
+        empty = s.__dict__.get("_empty_land")
+        if empty is None:
+            empty = _empty_land(s)
+        return len(empty) > 1 or (len(empty) == 1 and empty[0] != here)
     if ancient == "Chelon":   # a Water Space other than Chelon's own
         water = b.water
         return len(water) > 1 or (len(water) == 1 and water[0] != here)
     if trees.count(NOBODY) == len(trees):   # no Tree at all
         return False
-    return any(trees[i] != NOBODY and i != here for i in b.land)
+    for i in b.land:   # a Tree other than on the Ancient's own space
+        if trees[i] != NOBODY and i != here:
+            return True
+    return False
 
 
 class _Made:

@@ -28,7 +28,6 @@ import networkx as nx
 
 from ..core.engine import remake
 from ..core.errors import IllegalAction, InvalidSetup
-from ..core.hexgrid import Hex
 from ..core.validate import require
 from ..core.rng import make_rng
 from .actions import (AddTreetop, BlessFlyingSeed, BlessForesight, BlessStrongCanopy,
@@ -158,7 +157,42 @@ def raisable(s: GameState, p: int) -> list[int]:
 
 def treetop_actions(s: GameState, p: int, cls) -> list[PangaeaAction]:
     """Add Treetop (or Strong Canopy) for every slot still holding a Treetop and every
-    payment, when a Tree can take it."""
+    payment, when a Tree can take it (see :func:`treetop_actions_afresh`; the list is made
+    once per slots, Weather types held and Wild Weather count, since only these choose it)."""
+    trees, treetops = s.trees, s.woods.treetops
+    top = woods_data(s.edition).max_level - 1
+    for i in s.board.land:   # raisable(s, p) is not empty
+        if trees[i] == p and treetops[i] < top:
+            break
+    else:
+        return []
+    ps = s.players[p]
+    return list(_treetop_list(s.edition, cls, s.woods.player_boards[p].slots,
+                              tuple([n > 0 for n in ps.weather]), ps.blessings[WILD]))
+
+
+@lru_cache(maxsize=4096)
+def _treetop_list(edition: Edition, cls, slots: tuple[bool, ...], held: tuple[bool, ...],
+                  wild: int) -> tuple[PangaeaAction, ...]:
+    """The Treetop actions for full ``slots``, the Weather types ``held`` (a flag per biome)
+    and ``wild`` Wild Weather Blessings, as :func:`payments` pays them."""
+    data = woods_data(edition)
+    biomes = edition.biomes
+    kinds = [b for b, h in zip(biomes, held) if h]
+    out: list[PangaeaAction] = []
+    for k, full in enumerate(slots):
+        if not full:
+            continue
+        cost = data.slots[k].cost
+        for w in range(0, min(cost, wild) + 1):
+            if cost - w > len(kinds) or cost > len(biomes):
+                continue
+            out += [cls(k, combo, w) for combo in combinations(kinds, cost - w)]
+    return tuple(out)
+
+
+def treetop_actions_afresh(s: GameState, p: int, cls) -> list[PangaeaAction]:
+    """:func:`treetop_actions` worked out afresh from :func:`raisable` and :func:`payments`."""
     if not raisable(s, p):
         return []
     data = woods_data(s.edition)
@@ -580,9 +614,14 @@ class WoodsDraft:
     def frozen(self) -> WoodsRecord:
         record = self.record
         mine = self.__dict__
+        if len(mine) == 1:
+            return record   # nothing read: nothing changed
         changes: dict[str, Any] = {}
-        for name, (field, _, freeze) in WoodsDraft.LAZY.items():
-            if name in mine:
+        lazy = WoodsDraft.LAZY
+        for name in mine:   # only the parts read (or set) since the copy was made
+            got = lazy.get(name)
+            if got is not None:
+                field, _, freeze = got
                 value = freeze(mine[name])
                 if value != getattr(record, field):
                     changes[field] = value
@@ -601,8 +640,12 @@ def give_up_seed(d: "Draft", p: int) -> None:
 
 def settle(d: "Draft") -> None:
     """Seeds owed to the box leave the supply as soon as there is one."""
-    if "boards" not in d.ww.__dict__ and not any(b.owed for b in d.ww.record.player_boards):
-        return   # nothing owed (the boards as the state had them: not copied to find out)
+    if "boards" not in d.ww.__dict__:
+        for b in d.ww.record.player_boards:
+            if b.owed:
+                break
+        else:
+            return   # nothing owed (the boards as the state had them: not copied to find out)
     for p, pb in enumerate(d.ww.boards):
         while pb["owed"] and d.players[p]["seeds"] > 0:
             d.players[p]["seeds"] -= 1
@@ -799,12 +842,6 @@ def check_flying_seed(s: GameState, a, i: int, p: int, rule: str) -> None:
                        rule="Seed Competition", like=type(a))
 
 
-@lru_cache(maxsize=4096)
-def _flying_seed(cell: Hex) -> FlyingSeed:
-    """One Flying Seed on a space (a value: made once, listed again and again)."""
-    return FlyingSeed(cell)
-
-
 def seed_actions(s: GameState, p: int) -> list[PangaeaAction]:
     """Wild Woods Flying Seed (on any space without a Tree where the Seeds then hold the strict
     majority; when one Seed is not enough, the turn's second action and Flying Seed Blessings
@@ -813,31 +850,75 @@ def seed_actions(s: GameState, p: int) -> list[PangaeaAction]:
     b = s.board
     ps = s.players[p]
     out: list[PangaeaAction] = []
-    if not ps.seeds:
+    seeds = ps.seeds
+    if not seeds:
         return out
     left = 2 - s.actions_taken
     trees, stacks = s.trees, s.woods.seed_stacks
     bare = (0,) * s.num_players
+    made = _made_seeds(b)
+    flying = made.flying
+    mine = []   # the player's Trees, for sow_options below
     for i in b.land:
         if trees[i] != NOBODY:
+            if trees[i] == p:
+                mine.append(i)
             continue
         stack = stacks[i]
-        need = 1 if stack == bare else _needed(stack, p)   # flying_need (1 on a bare space)
+        if stack == bare:   # flying_need (1 on a bare space)
+            out.append(flying[i])
+            continue
+        need = _needed(stack, p)
         if need == 1:
-            out.append(_flying_seed(b.cells[i]))
-        elif need <= ps.seeds:
+            out.append(flying[i])
+        elif need <= seeds:
             for actions in range(1, min(left, need) + 1):
                 if need - actions <= ps.blessings[FLY]:
                     out.append(FlyingSeed(b.cells[i], need - actions, actions))
-    cells = b.cells
-    out += [_sow_seeds(cells[i], k) for i, k in sow_options(s, p, ps.seeds)]
+    # sow_options(s, p, seeds): the reach of the player's Trees found once per Trees and levels
+    treetops = s.woods.treetops
+    sow = made.sow
+    for j in _reach(b, tuple(mine), tuple([treetops[i] for i in mine])):
+        if trees[j] != NOBODY:
+            continue
+        stack = stacks[j]
+        low = 1 if stack == bare else _needed(stack, p)
+        row = sow[j]
+        out += row[low:seeds + 1] if seeds < len(row) else [made.sowing(j, k)
+                                                             for k in range(low, seeds + 1)]
     return out
 
 
 @lru_cache(maxsize=4096)
-def _sow_seeds(cell: Hex, count: int) -> SowSeeds:
-    """Sowing ``count`` Seeds on a space (a value: made once, listed again and again)."""
-    return SowSeeds(cell, count)
+def _reach(board, trees: tuple[int, ...], treetops: tuple[int, ...]) -> tuple[int, ...]:
+    """The Land Spaces in range of these Trees with these Treetops, in board order (as
+    :func:`in_range` finds them, sorted)."""
+    out: set[int] = set()
+    for i, tops in zip(trees, treetops):
+        out.update(within(board, i, 1 + tops))
+    return tuple(sorted(out))
+
+
+class _MadeSeeds:
+    """A board's Flying Seed and Sow Seeds actions, made once and listed again and again
+    (actions are values: a listed one equals one made afresh)."""
+
+    ROW = 8   # Sow Seeds counts 0..7 made at once per space (more are made when asked)
+
+    def __init__(self, board) -> None:
+        cells = board.cells
+        self.cells = cells
+        self.flying = [FlyingSeed(c) for c in cells]
+        self.bless = [BlessFlyingSeed(c) for c in cells]
+        self.sow = [[None] + [SowSeeds(c, k) for k in range(1, self.ROW)] for c in cells]
+
+    def sowing(self, i: int, count: int) -> SowSeeds:
+        return SowSeeds(self.cells[i], count)
+
+
+@lru_cache(maxsize=64)
+def _made_seeds(board) -> _MadeSeeds:
+    return _MadeSeeds(board)
 
 
 @lru_cache(maxsize=64)
@@ -856,12 +937,19 @@ def seed_free_actions(s: GameState, p: int) -> list[PangaeaAction]:
     out: list[PangaeaAction] = [take_back[i] for i in b.land   # may_take_back
                                 if stacks[i][p] and _untied_without_one(stacks[i], p)]
     if ps.blessings[FLY] and ps.seeds:
+        most = min(ps.blessings[FLY], ps.seeds)
+        trees, cells = s.trees, b.cells
+        bless = _made_seeds(b).bless
+        bare = (0,) * s.num_players
         for i in b.land:
-            need = flying_need(s, p, i) if s.trees[i] == NOBODY else 0
+            if trees[i] != NOBODY:
+                continue
+            stack = stacks[i]
+            need = 1 if stack == bare else _needed(stack, p)   # flying_need
             if need == 1:
-                out.append(BlessFlyingSeed(b.cells[i]))
-            elif 1 < need <= min(ps.blessings[FLY], ps.seeds):
-                out.append(BlessFlyingSeed(b.cells[i], need))
+                out.append(bless[i])
+            elif need <= most:
+                out.append(BlessFlyingSeed(cells[i], need))
     return out + free_actions(s, p)
 
 
