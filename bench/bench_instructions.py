@@ -21,14 +21,13 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from bench_speed import extract, parser_for, print_header  # noqa: E402
+from bench_speed import base_tree, parser_for, print_header  # noqa: E402
 from speed_worker import MODES  # noqa: E402
 
 #: games per mode: (first, last); the count of ``last`` games minus that of ``first`` games
@@ -83,11 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is needed (Debian: apt install valgrind)")
     modes = [m for m in MODES if args.only in m]
-    with tempfile.TemporaryDirectory(prefix="bench-instructions-") as tmp:
-        base = Path(tmp)
-        full = extract(args.base, base)
-        print(f"base {full[:12]} against the working tree {REPO}; millions of instructions "
-              "per warm random game; ratio > 1: this commit executes fewer")
+    with base_tree(args.base, "bench-instructions-", "millions of instructions per warm "
+                   "random game; ratio > 1: this commit executes fewer") as base:
         print_header(f"{'mode':<20} {'base':>9} {'new':>9} {'ratio':>7}")
         for mode in modes:
             old, new = per_game(base, mode), per_game(REPO, mode)

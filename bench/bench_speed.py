@@ -24,8 +24,10 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+from contextlib import contextmanager
 from io import BytesIO
 from pathlib import Path
+from typing import Iterator
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -86,6 +88,17 @@ def parser_for(doc: str) -> argparse.ArgumentParser:
     return parser
 
 
+@contextmanager
+def base_tree(commit: str, prefix: str, words: str) -> Iterator[Path]:
+    """The package at ``commit`` in a temporary folder (removed afterwards), announced with
+    ``words`` saying what the table shows."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+        base = Path(tmp)
+        full = extract(commit, base)
+        print(f"base {full[:12]} against the working tree {REPO}; {words}")
+        yield base
+
+
 def print_header(header: str) -> None:
     print(header)
     print("-" * len(header))
@@ -98,11 +111,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="multiply every mode's number of games")
     args = parser.parse_args(argv)
     modes = [m for m in MODES if args.only in m]
-    with tempfile.TemporaryDirectory(prefix="bench-speed-") as tmp:
-        base = Path(tmp)
-        full = extract(args.base, base)
-        print(f"base {full[:12]} against the working tree {REPO}; best of {args.rounds} "
-              "alternating rounds; ratios > 1: this commit is faster")
+    with base_tree(args.base, "bench-speed-", f"best of {args.rounds} alternating rounds; "
+                   "ratios > 1: this commit is faster") as base:
         header = (f"{'mode':<20} {'base g/s':>9} {'new g/s':>9} {'games':>6} {'click':>6} "
                   f"{'score':>6} {'save':>6} {'load':>6} {'list':>6}  same games  targets")
         print_header(header)

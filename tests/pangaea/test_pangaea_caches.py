@@ -28,6 +28,14 @@ from pangaea_lab.pangaea.variants import free_ritual
 MODES = {"full": {}, "coop": {"mode": "coop"}, "woods": {"wild_woods": True}}
 
 
+
+def same_actions(listed, fresh) -> int:
+    """Assert that two lists of Pangaea actions are equal and read the same (labels included);
+    how many there are."""
+    assert listed == fresh
+    assert [a.label for a in listed] == [a.label for a in fresh]
+    return len(listed)
+
 def positions(mode: str, seeds=range(2), every: int = 3):
     new_game = partial(pangaea.new_game, **MODES[mode])
     players = (2,) if mode == "coop" else (3, 4)
@@ -135,8 +143,7 @@ def test_kept_listings_and_actions_are_made_again_alike(mode):
                                                     card, from_market)
                     again = scoring._land_actions.__wrapped__(made, made.board.biome, player,
                                                               card.id, card, from_market)
-                    assert actions == again
-                    assert [a.label for a in actions] == [a.label for a in again]
+                    same_actions(actions, again)
                     assert [a.path for a in actions] == [o.path for o in listed]
                     assert all(type(a) is PlayLand for a in actions)
                 checked += 1
@@ -338,9 +345,7 @@ def test_kept_creature_rituals_equal_new_ones(mode):
                     again += scoring._creature_actions.__wrapped__(
                         card_id, card, from_market, gratis, () if gratis else ps.weather,
                         0 if gratis else ps.blessings[scoring.WILD], state.edition.biomes)
-            assert listed == again
-            assert [a.label for a in listed] == [a.label for a in again]
-            checked += len(again)
+            checked += same_actions(listed, again)
     assert checked > 10
 
 
@@ -419,11 +424,7 @@ def test_wild_woods_seed_actions_made_once_equal_new_ones():
     checked = 0
     for state in positions("woods", every=3):
         for p in range(state.num_players):
-            listed = woods.seed_actions(state, p)
-            plain = plain_seed_actions(state, p)
-            assert listed == plain
-            assert [a.label for a in listed] == [a.label for a in plain]
-            checked += len(listed)
+            checked += same_actions(woods.seed_actions(state, p), plain_seed_actions(state, p))
     assert checked > 1000
 
 
@@ -487,9 +488,7 @@ def test_the_kept_ritual_listing_equals_one_made_afresh(mode):
         for player in range(state.num_players):
             expected = rituals_afresh(state, player, free_ritual)
             for _ in range(2):
-                got = variants.ritual_actions(state, player)
-                assert got == expected
-                assert [a.label for a in got] == [a.label for a in expected]
+                same_actions(variants.ritual_actions(state, player), expected)
             if not any(v.free_ritual is not Variant.free_ritual for v in
                        map(type, variants.active(state))):
                 assert scoring.ritual_actions(state, player) == expected
