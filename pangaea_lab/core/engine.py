@@ -25,6 +25,7 @@ A pending decision says, in plain words, what must be done first:
 from __future__ import annotations
 
 import dataclasses
+from functools import lru_cache
 from itertools import repeat
 from operator import is_
 from dataclasses import dataclass
@@ -97,15 +98,11 @@ def _plain(cls: type) -> bool:
 
 
 _PLAIN: dict[type, bool] = {}
-_FIELD_SETS: dict[type, frozenset[str]] = {}
 
-
+@lru_cache(maxsize=None)
 def _field_set(cls: type) -> frozenset[str]:
     """:func:`field_names` as a set (made once per class)."""
-    names = _FIELD_SETS.get(cls)
-    if names is None:
-        names = _FIELD_SETS[cls] = frozenset(field_names(cls))
-    return names
+    return frozenset(field_names(cls))
 
 
 def remake(old: Any, changes: Mapping[str, Any]) -> Any:

@@ -351,8 +351,6 @@ def _change_area(state: GameState, changes: dict[str, Any], token: int | None = 
 
 
 HANDLERS = Handlers("Harmonies")
-_NEW_AREA = object.__new__
-_PUT = object.__setattr__
 
 
 @HANDLERS.on(ChooseSpirit)
@@ -389,15 +387,12 @@ def place_token(state: GameState, action: PlaceToken) -> GameState:
     stacks = stacks[:i] + (stacks[i] + (colour,),) + stacks[i + 1:]
     # the new area keeps the old one's open cards (same cards) and, derived at index i,
     # its board view (kept with the area: always its own board's view)
-    fresh = area.__dict__.copy()        # (area_with, written out: the busiest handler)
-    fresh["stacks"] = stacks
+    fresh = area_with(area, "stacks", stacks)
     view = fresh.get("_view")
     if view is not None:
         fresh["_view"] = view.with_token(i, stacks)
-    new = _NEW_AREA(PlayerArea)
-    _PUT(new, "__dict__", fresh)
     return evolve(state, {"hand": hand[:k] + hand[k + 1:],
-                          "areas": areas[:p] + (new,) + areas[p + 1:]})
+                          "areas": areas[:p] + (area_from(fresh),) + areas[p + 1:]})
 
 
 @HANDLERS.on(TakeCard)

@@ -21,6 +21,7 @@ from typing import Any, TYPE_CHECKING
 
 import networkx as nx
 
+from ..core import hexgrid
 from ..core.engine import remake
 from ..core.errors import IllegalAction, InvalidSetup
 from ..core.protocol import ScoreBreakdown
@@ -268,10 +269,7 @@ def distances_to_mountain(board) -> dict[int, int]:
     for i, cell in enumerate(board.cells):
         d = known.get(cell)
         if d is None:
-            q, r = cell
-            # hexgrid.distance written out
-            d = known[cell] = min([(abs(q - mq) + abs(r - mr) + abs(q - mq + r - mr)) // 2
-                                   for mq, mr in mountain])
+            d = known[cell] = min([hexgrid.distance(cell, m) for m in mountain])
         out[i] = d
     return out
 

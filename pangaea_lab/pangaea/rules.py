@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import cached_property, lru_cache
 from itertools import combinations, filterfalse, product
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 from ..core.engine import Handlers, WorkingCopy, kept_table, remake
 from ..core.errors import IllegalAction, InvalidData
@@ -235,11 +235,7 @@ class Draft(WorkingCopy):
         mine = self.__dict__
         # the Trees as the action left them: counted again only when the action read them
         trees = mine.get("trees")
-        if trees is None:
-            holder = trees_holder(s)
-        else:
-            counts = [trees.count(p) for p in range(len(s.players))]
-            holder = scoring.most_trees_holder(counts, s.edition.most_trees_minimum)
+        holder = trees_holder(s) if trees is None else _holder_of(s, trees)
         # the waiting decisions, read without thawing them when the action did not touch them
         waiting = mine.get("decisions", s.decisions)
         if self.new_decisions:
@@ -268,11 +264,14 @@ def trees_holder(s: GameState) -> int:
     values = s.__dict__
     got = values.get("_trees_holder")
     if got is None:
-        trees = s.trees
-        got = scoring.most_trees_holder([trees.count(p) for p in range(len(s.players))],
-                                        s.edition.most_trees_minimum)
-        values["_trees_holder"] = got
+        got = values["_trees_holder"] = _holder_of(s, s.trees)
     return got
+
+
+def _holder_of(s: GameState, trees: Sequence[int]) -> int:
+    """Who holds the Most Trees marker when these are the Trees on the continent."""
+    return scoring.most_trees_holder([trees.count(p) for p in range(len(s.players))],
+                                     s.edition.most_trees_minimum)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -497,9 +496,7 @@ def summonable_afresh(s: GameState, ancient: str) -> bool:
     b = s.board
     trees = s.trees
     if ancient == "Okuma":   # an empty Land Space other than Okuma's own
-        empty = s.__dict__.get("_empty_land")
-        if empty is None:
-            empty = _empty_land(s)
+        empty = _empty_land(s)
         return len(empty) > 1 or (len(empty) == 1 and empty[0] != here)
     if ancient == "Chelon":   # a Water Space other than Chelon's own
         water = b.water

@@ -4,6 +4,7 @@ never change) agree with working everything out afresh, over many seeded positio
 import json
 import random
 from dataclasses import fields
+from operator import attrgetter
 
 import pytest
 
@@ -417,12 +418,10 @@ def test_distinct_runes_kept_per_hand_match_runes_sorted_out_afresh():
     for st in POSITIONS[::5]:
         ed = st.edition
         for hand in st.rune_hands:
-            seen, afresh = set(), []
-            for rid in hand:
-                r = ed.runes[rid]
-                sig = r.kind, r.colour, r.count, r.slot, r.timing
-                if sig not in seen:
-                    seen.add(sig)
-                    afresh.append((rid, r))
+            # the first rune of each kind in the hand, a rune's kind being all it does
+            kind = attrgetter("kind", "colour", "count", "slot", "timing")
+            runes = [(rid, ed.runes[rid]) for rid in hand]
+            afresh = [(rid, r) for k, (rid, r) in enumerate(runes)
+                      if kind(r) not in [kind(o) for _, o in runes[:k]]]
             assert rules._distinct_runes(ed, hand) == tuple(afresh)
             assert rules._distinct_runes(ed, list(hand)) == tuple(afresh)
