@@ -19,7 +19,7 @@ import types
 from typing import Any, Sequence
 
 from .sim.games import READERS, SimulationError
-from .sim.run import load, simulate
+from .sim.run import FLUSH_SECONDS, load, simulate
 from .sim.stats import seat_summary
 
 __all__ = ["SimulationError", "load", "main", "simulate"]
@@ -54,6 +54,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="results folder (Parquet), written as games arrive")
     p.add_argument("--resume", action="store_true",
                    help="continue the run in --out, playing only the seeds not yet there")
+    p.add_argument("--save-every", type=float, default=FLUSH_SECONDS, metavar="SECONDS",
+                   help="write the results file at least this often "
+                        f"(default {FLUSH_SECONDS:g}; 0: as each game, or batch of games, finishes)")
     p.add_argument("--workers", type=int, default=None, help="local processes (default: 1)")
     p.add_argument("--scheduler", help="address of a Dask scheduler, e.g. tcp://host:8786")
     p.add_argument("--events", action="store_true",
@@ -89,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         result = simulate(args.game, players=args.players, seeds=seeds, bots=args.bots,
                           options=options, client=args.scheduler, out=args.out,
                           resume=args.resume, workers=args.workers, events=args.events,
-                          progress=not args.quiet)
+                          progress=not args.quiet, save_every=args.save_every)
     except SimulationError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -43,15 +43,16 @@ def simulate(game: str, players: int = 2, seeds: int | Iterable[int] = 100,
              bots: str | Sequence[Any] | None = None, options: dict[str, Any] | None = None,
              client: Any = None, out: str | os.PathLike | None = None, resume: bool = False,
              workers: int | None = None, events: bool = False, progress: bool = True,
-             chunk: int | None = None) -> Any:
+             chunk: int | None = None, save_every: float = FLUSH_SECONDS) -> Any:
     """Play ``seeds`` games of ``game`` between computer players; one table row per game.
 
     ``seeds`` is a count (``100`` plays seeds 0..99) or the seeds themselves; ``bots`` names a
     player per seat (``"greedy,random"``, a list of names, ``Player`` classes or instances;
     one name for everyone; random by default); ``options`` are the game's own (for example
-    ``{"side": "B"}`` in Harmonies).  ``out`` names a results folder written as games arrive;
-    ``resume=True`` continues it without playing a seed twice.  ``workers=2`` plays in local
-    processes, ``client=`` on a Dask cluster.  With ``events=True`` the result is a pair
+    ``{"side": "B"}`` in Harmonies).  ``out`` names a results folder written as games arrive
+    (at least every ``save_every`` seconds and every 500 games; ``0``: after every finished
+    batch); ``resume=True`` continues it without playing a seed twice.  ``workers=2`` plays in
+    local processes, ``client=`` on a Dask cluster.  With ``events=True`` the result is a pair
     ``(games, events)``: the second table has one row per scoring event (each Ritual Card in
     The Dawn of Pangaea, each animal card in Harmonies, each species in Forest Shuffle, each
     scored card in Inori).
@@ -63,6 +64,7 @@ def simulate(game: str, players: int = 2, seeds: int | Iterable[int] = 100,
     spec = make_spec(game, players, bots, options, events)
     seed_list = check_seeds(seeds)
     workers = check_workers(workers)
+    save_every = check_save_every(save_every)
     store = None
     if out is not None:
         store = ResultsFolder(out, run_meta(spec), resume)
@@ -85,7 +87,7 @@ def simulate(game: str, players: int = 2, seeds: int | Iterable[int] = 100,
                 pending_events.extend(evs)
             bar.update(len(results))
             if store and (len(pending_rows) >= FLUSH_GAMES
-                          or time.monotonic() - last_flush >= FLUSH_SECONDS):
+                          or time.monotonic() - last_flush >= save_every):
                 store.append(pending_rows, pending_events)
                 pending_rows, pending_events = [], []
                 last_flush = time.monotonic()
@@ -205,6 +207,14 @@ def check_workers(workers: Any) -> int:
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise SimulationError(f"workers must be a whole number 1 or more, not {workers!r}")
     return workers
+
+
+def check_save_every(seconds: Any) -> float:
+    if (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+            or not math.isfinite(seconds) or not 0 <= seconds <= 3600):
+        raise SimulationError("save_every must be a number of seconds from 0 to 3600, "
+                              f"not {seconds!r}")
+    return float(seconds)
 
 
 def run_meta(spec: RunSpec) -> dict[str, Any]:

@@ -134,12 +134,14 @@ def test_killed_command_line_run_resumes_to_the_same_table(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     argv = [sys.executable, "-m", "pangaea_lab.simulate", "pangaea", "--players", "2",
             "--games", "60", "--out", str(out), "--quiet"]
-    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # written after every game, so the kill falls mid-run however fast the games are
+    first = argv + ["--save-every", "0"]
+    proc = subprocess.Popen(first, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 120
         while not list((out / "games").glob("part-*.parquet")) and time.monotonic() < deadline:
             assert proc.poll() is None, proc.stderr.read().decode()
-            time.sleep(0.1)
+            time.sleep(0.01)
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
@@ -231,6 +233,26 @@ def test_flush_writes_parts_as_games_arrive(tmp_path, monkeypatch):
     out = tmp_path / "parts.parquet"
     simulate("inori", players=2, seeds=5, out=out, progress=False)
     assert len(list((out / "games").glob("part-*.parquet"))) == 3
+
+
+def test_save_every_zero_writes_each_game_as_it_finishes(tmp_path):
+    out = tmp_path / "each.parquet"
+    simulate("inori", players=2, seeds=4, out=out, progress=False, save_every=0)
+    assert len(list((out / "games").glob("part-*.parquet"))) == 4
+    assert sorted(load(out)[0].seed) == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("bad", [-1, float("nan"), float("inf"), 3601, "2", True, None])
+def test_save_every_must_be_a_sensible_number_of_seconds(tmp_path, bad):
+    with pytest.raises(SimulationError, match="save_every must be a number of seconds"):
+        simulate("inori", players=2, seeds=1, out=tmp_path / "x.parquet", progress=False,
+                 save_every=bad)
+    assert not (tmp_path / "x.parquet").exists()      # refused before anything is written
+
+
+def test_command_line_refuses_a_bad_save_every(capsys, tmp_path):
+    assert main(["inori", "--games", "1", "--save-every", "-2", "--quiet"]) == 2
+    assert "save_every must be a number of seconds" in capsys.readouterr().err
 
 
 def test_bots_given_as_classes_or_instances_are_seeded_per_game_and_seat():
