@@ -19,7 +19,7 @@ from dataclasses import fields
 from functools import lru_cache
 from operator import is_, itemgetter
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, Iterator
 
 from ..core.engine import Handlers, WorkingCopy, listed
 from ..core.errors import IllegalAction
@@ -257,30 +257,34 @@ def _rune_offers(s: GameState, player: int, rune: str) -> list[Action]:
     held = tuple(s.favor[player])     # (a working copy's may be a list)
     majority = None
     out: list[Action] = []
-    for i, (cid, spaces) in enumerate(s.slots):
-        card = ed.cards[cid]
-        for j, occ in enumerate(spaces):
-            if not occ or player in occ or NEUTRAL in occ:
-                continue
-            cost = card.spaces[j].cost
-            if cost is None:
-                pays: Any = _PAY_NOTHING
-            elif cost == "majority":     # (as _pay_options finds them)
-                if majority is None:
-                    majority = _majority_pays(ed, memo, held)
-                pays = majority
-            else:
-                pays = (cost,) if held[index[cost]] >= 1 else ()
-            for pay in pays:
-                key = (rune, cid, i, j, pay)
-                action = made.get(key)
-                if action is None:
-                    if len(made) >= 20_000:     # a bound on memory
-                        made.clear()
-                    action = made[key] = RuneOffer(rune, i, j, pay,
-                                                   note=_space_note(ed, cid, j))
-                out.append(action)
+    for i, cid, j, cost in _others_spaces(ed, s.slots, player):
+        if cost is None:
+            pays: Any = _PAY_NOTHING
+        elif cost == "majority":     # (as _pay_options finds them)
+            if majority is None:
+                majority = _majority_pays(ed, memo, held)
+            pays = majority
+        else:
+            pays = (cost,) if held[index[cost]] >= 1 else ()
+        for pay in pays:
+            key = (rune, cid, i, j, pay)
+            action = made.get(key)
+            if action is None:
+                if len(made) >= 20_000:     # a bound on memory
+                    made.clear()
+                action = made[key] = RuneOffer(rune, i, j, pay, note=_space_note(ed, cid, j))
+            out.append(action)
     return out
+
+
+def _others_spaces(ed: Edition, slots: Any, player: int) -> Iterator[tuple[int, int, int, Any]]:
+    """``(slot, card id, space, its cost)`` of each card space that other players hold and
+    ``player`` and the neutral colour do not: where an occupied-space rune may offer."""
+    for i, (cid, spaces) in enumerate(slots):
+        costs = ed.cards[cid].spaces
+        for j, occ in enumerate(spaces):
+            if occ and player not in occ and NEUTRAL not in occ:
+                yield i, cid, j, costs[j].cost
 
 
 _PAY_NOTHING = (None,)
@@ -390,22 +394,17 @@ def _can_play_rune(ed: Edition, offered: bool, hand: Any, slots: Any, held: Any,
                 continue
             colours = ed.colours
             majority = None
-            for cid, spaces in slots:
-                card = ed.cards[cid]
-                for j, occ in enumerate(spaces):
-                    if not occ or player in occ or NEUTRAL in occ:
-                        continue
-                    cost = card.spaces[j].cost
-                    if cost is None:
+            for _, _, _, cost in _others_spaces(ed, slots, player):
+                if cost is None:
+                    return True
+                if cost == "majority":
+                    if majority is None:
+                        majority = [c for c in majority_colours(held, colours)
+                                    if held[colours.index(c)] >= 1]
+                    if majority:
                         return True
-                    if cost == "majority":
-                        if majority is None:
-                            majority = [c for c in majority_colours(held, colours)
-                                        if held[colours.index(c)] >= 1]
-                        if majority:
-                            return True
-                    elif held[colours.index(cost)] >= 1:
-                        return True
+                elif held[colours.index(cost)] >= 1:
+                    return True
             continue
         for fi, (_, spaces) in enumerate(slots):
             if kind == "move_from_slot" and fi != rune.slot - 1:

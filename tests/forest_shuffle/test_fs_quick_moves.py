@@ -3,12 +3,11 @@ give the very state the working copy gives, for every listed action of many seed
 positions: the same fields, the same save text, the same private notes."""
 
 import random
-from collections import Counter
 
 from fs_helpers import start
 
 from pangaea_lab import forest_shuffle as fs
-from pangaea_lab.core.testing import check_loaded_positions, seeded_positions
+from pangaea_lab.core.testing import check_loaded_positions, check_quick_moves, seeded_positions
 from pangaea_lab.forest_shuffle import rules
 
 POSITIONS = list(seeded_positions(fs.new_game, seeds=range(3), players=(2, 3, 4, 5), every=2))
@@ -19,21 +18,7 @@ def notes(st):
 
 
 def test_every_listed_action_gives_the_working_copys_state():
-    quick = Counter()
-    for st in POSITIONS:
-        for action in st.legal_actions():
-            got = st.apply(action)
-            slow = rules.WORKING_COPY[type(action)](st, action)
-            made = rules.QUICK[type(action)](st, action) if type(action) in rules.QUICK else None
-            if made is not None:
-                assert made == got
-                quick[type(action).__name__] += 1
-            assert got == slow, (action, st.to_json())
-            assert got.to_json() == slow.to_json()
-            assert notes(got) == notes(slow)
-            assert got.legal_actions() == slow.legal_actions()
-            if got.is_over:
-                assert got.scores() == slow.scores()
+    quick = check_quick_moves(POSITIONS, rules.WORKING_COPY, rules.QUICK, notes)
     assert {"DrawCard", "Pay", "PlayDweller", "PlayTree", "PlaySapling", "Decide"} <= set(quick)
 
 

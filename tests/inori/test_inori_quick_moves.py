@@ -2,10 +2,8 @@
 give the very state the working copy gives, for every listed action of many seeded
 positions: the same fields, the same save text, the same private notes."""
 
-from collections import Counter
-
 from pangaea_lab import inori
-from pangaea_lab.core.testing import check_loaded_positions, seeded_positions
+from pangaea_lab.core.testing import check_loaded_positions, check_quick_moves, seeded_positions
 from pangaea_lab.inori import rules
 
 POSITIONS = list(seeded_positions(inori.new_game, seeds=range(6), players=(2, 3, 4), every=1))
@@ -16,24 +14,7 @@ def notes(st):
 
 
 def test_every_listed_action_gives_the_working_copys_state():
-    quick = Counter()
-    for st in POSITIONS:
-        for action in st.legal_actions():
-            got = st.apply(action)
-            slow = rules.WORKING_COPY[type(action)](st, action)
-            move = rules.QUICK.get(type(action))
-            made = move(st, action) if move is not None else None
-            if made is not None:
-                assert made == got
-                assert notes(made) == notes(slow)
-                quick[type(action).__name__] += 1
-            assert got == slow, (action, st.to_json())
-            assert got.to_json() == slow.to_json()
-            assert notes(got) == notes(slow)
-            assert [(a, a.describe()) for a in got.legal_actions()] == \
-                [(a, a.describe()) for a in slow.legal_actions()]
-            if got.is_over:
-                assert got.scores() == slow.scores()
+    quick = check_quick_moves(POSITIONS, rules.WORKING_COPY, rules.QUICK, notes)
     assert set(quick) >= {cls.__name__ for cls in rules.QUICK}
     assert min(quick.values()) > 50
 
