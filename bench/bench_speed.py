@@ -106,7 +106,7 @@ def print_header(header: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = parser_for(__doc__)
-    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds (best of)")
+    parser.add_argument("--rounds", type=int, default=5, help="alternating rounds (best of)")
     parser.add_argument("--scale", type=float, default=1.0,
                         help="multiply every mode's number of games")
     args = parser.parse_args(argv)

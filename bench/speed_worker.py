@@ -44,6 +44,8 @@ def play(module, players: int, options: dict, seed: int):
 #: repeats of the short measurements (saving, loading, scoring and listing take microseconds
 #: per state: the best of many repeats keeps a passing hiccup of the machine out of them)
 REPEATS = 11
+#: the games whose late positions are listed and scored
+LATE_SEEDS = range(1, 6)
 
 
 def best_of(fn, repeats: int = REPEATS) -> float:
@@ -94,16 +96,20 @@ def main() -> None:
     save_time = best_of(lambda: [final.to_json() for final in finals])
     load_time = best_of(lambda: [cls.from_json(text) for text in texts])
 
-    # listing the legal actions and scoring late positions: each position is made afresh by
-    # applying its move (a loaded state was already probed, so its lists are filled in)
-    rng = random.Random(1)
-    state = module.new_game(players=players, seed=1, **options)
-    steps_taken = []
-    while not state.is_over and len(steps_taken) < 400:
-        action = rng.choice(state.legal_actions())
-        steps_taken.append((state, action))
-        state = state.apply(action)
-    late = steps_taken[-40:]
+    # listing the legal actions and scoring late positions (the last 40 of each of a few
+    # games, so that the measured work is not a handful of microseconds): each position is
+    # made afresh by applying its move (a loaded state was already probed, so its lists are
+    # filled in)
+    late = []
+    for seed in LATE_SEEDS:
+        rng = random.Random(seed)
+        state = module.new_game(players=players, seed=seed, **options)
+        steps_taken = []
+        while not state.is_over and len(steps_taken) < 400:
+            action = rng.choice(state.legal_actions())
+            steps_taken.append((state, action))
+            state = state.apply(action)
+        late += steps_taken[-40:]
     listing_time = score_time = float("inf")
     for _ in range(REPEATS):
         fresh = [before.apply(action) for before, action in late]

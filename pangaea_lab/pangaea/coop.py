@@ -73,10 +73,14 @@ def free_ritual(s: GameState, card: Any) -> bool:
     return card.kind == "creature" and s.coop.returned(card.ancient, s.edition.summit_steps)
 
 
+#: the category of each Ancient Marker's step in the team's score
+_STEP_NAMES = tuple(f"{a} Marker step" for a in ANCIENTS)
+
+
 def team_scores(s: GameState) -> list[ScoreBreakdown]:
     """Nobody scores points: every player shows the team's progress, the step of each
     Ancient Marker (a returned Ancient stands on the summit)."""
-    team = tuple((f"{a} Marker step", step) for a, step in zip(ANCIENTS, s.coop.ancient_steps))
+    team = tuple(zip(_STEP_NAMES, s.coop.ancient_steps))
     return [ScoreBreakdown(player=p, categories=team) for p in range(s.num_players)]
 
 
