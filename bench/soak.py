@@ -12,7 +12,10 @@ as a break.  One summary line per mode: games, steps, invariant breaks (must be 
 
 Each game ``k`` of a mode uses seed ``k // 2`` and one of two random streams: even games pick
 uniformly among the legal actions, odd games pick a kind of action first (the package's
-RandomPlayer).  The exit status is 1 if anything broke.  ``make soak`` runs it.
+RandomPlayer).  At the end it gives the most memory a worker process held (its peak resident
+size: the engines' kept results are bounded, so a long run must level off); above
+``--max-memory`` megabytes counts as a break too.  The exit status is 1 if anything broke.
+``make soak`` runs it.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -86,8 +90,13 @@ def play_one(mode: int, players: int, game: int) -> tuple[int, str]:
         return steps, f"step {steps}: {type(exc).__name__}: {str(exc)[:200]}"
 
 
+def peak_memory_mb() -> float:
+    """The most memory this process has held so far (peak resident size), in megabytes."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024   # kilobytes on Linux
+
+
 def play_batch(mode: int, players: int,
-               games: range) -> tuple[int, int, int, int, list[str], float]:
+               games: range) -> tuple[int, int, int, int, list[str], float, float]:
     steps = breaks = 0
     notes = []
     began = time.process_time()
@@ -98,7 +107,7 @@ def play_batch(mode: int, players: int,
             breaks += 1
             seed, stream = divmod(g, 2)
             notes.append(f"{players} players, seed {seed}, stream {stream}: {why}")
-    return mode, players, steps, breaks, notes, time.process_time() - began
+    return mode, players, steps, breaks, notes, time.process_time() - began, peak_memory_mb()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -108,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                         help="worker processes (default: every core)")
     parser.add_argument("--batch", type=int, default=10, help="games per task")
+    parser.add_argument("--max-memory", type=float, default=1000,
+                        help="most megabytes a worker process may hold (default 1000)")
     parser.add_argument("--only", default="", help="play only the mode of this name, or the modes whose name has this")
     args = parser.parse_args(argv)
     if args.games < 1 or args.jobs < 1 or args.batch < 1:
@@ -126,11 +137,13 @@ def main(argv: list[str] | None = None) -> int:
     total_games = sum(len(t[2]) for t in tasks)
     done = 0
     results: dict[tuple[int, int], list] = {}
+    peak = 0.0
     start = shown = time.monotonic()
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         futures = {pool.submit(play_batch, *t): len(t[2]) for t in tasks}
         for f in as_completed(futures):
-            mode, players, steps, breaks, notes, cpu = f.result()
+            mode, players, steps, breaks, notes, cpu, memory = f.result()
+            peak = max(peak, memory)
             r = results.setdefault((mode, players), [0, 0, 0, [], 0.0])
             r[0] += futures[f]
             r[1] += steps
@@ -152,10 +165,13 @@ def main(argv: list[str] | None = None) -> int:
         for note in notes[:5]:
             print(f"    {note}")
         everything_ok &= breaks == 0
+    print(f"largest worker memory: {peak:.0f} MB (at most {args.max_memory:.0f} MB)")
+    too_big = peak > args.max_memory
+    verdict = ("SOME GAMES BROKE" if not everything_ok else
+               "A WORKER HELD TOO MUCH MEMORY" if too_big else "no breaks")
     print(f"{total_games} games in {time.monotonic() - start:.0f} s with {args.jobs} "
-          f"worker{'s' if args.jobs > 1 else ''}; "
-          + ("no breaks" if everything_ok else "SOME GAMES BROKE"))
-    return 0 if everything_ok else 1
+          f"worker{'s' if args.jobs > 1 else ''}; {verdict}")
+    return 0 if everything_ok and not too_big else 1
 
 
 if __name__ == "__main__":

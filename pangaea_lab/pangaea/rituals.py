@@ -497,7 +497,7 @@ def listed_tuple(pos: Position, player: int, card: LandCard) -> tuple[RitualOpti
     return _listed(pos, pos.board.biome, player, card)
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=256)     # small: it holds positions (see scoring._land_actions)
 def _listed(pos: Position, biomes: tuple[str, ...], player: int,
             card: LandCard) -> tuple[RitualOption, ...]:
     # the options depend only on the position (who holds each space), the spaces' biomes

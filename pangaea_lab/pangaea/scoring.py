@@ -175,7 +175,11 @@ def ritual_actions(s: Any, player: int,
     return out
 
 
-@lru_cache(maxsize=4096)
+#: positions are large (each keeps its own listings and distances) and a game's next state
+#: shares its position (and what it keeps) while nothing on the paths moves: this cache only
+#: serves a position met again as another object (a loaded save, a widget's copy), so it
+#: stays small to keep a long simulation's memory low
+@lru_cache(maxsize=256)
 def _land_actions(pos: Position, biomes: tuple[str, ...], player: int, card_id: str,
                   card: LandCard, from_market: bool) -> tuple[PlayLand, ...]:
     """The Land Rituals of one card along each listed path, labelled for the action menu;
