@@ -10,8 +10,8 @@ about fifty times slower than a plain run, hence fewer games), twice: ``first`` 
 costs once the caches of a run are warm, without Python's start and the imports.  The ratio
 base / this commit is printed per mode.  An instruction ratio is an upper bound on the time
 ratio rather than the same thing: memory and branch effects are not counted, and on this
-machine the time ratios have come out from about the same to two fifths lower.  Needs ``valgrind`` (the
-Debian package).
+machine the time ratios have come out from about the same to two fifths lower.  Needs
+``valgrind`` (the Debian package).
 """
 
 from __future__ import annotations

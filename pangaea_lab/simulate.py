@@ -55,8 +55,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true",
                    help="continue the run in --out, playing only the seeds not yet there")
     p.add_argument("--save-every", type=float, default=FLUSH_SECONDS, metavar="SECONDS",
-                   help="write the results file at least this often "
-                        f"(default {FLUSH_SECONDS:g}; 0: as each game, or batch of games, finishes)")
+                   help=f"write the results file at least this often (default "
+                        f"{FLUSH_SECONDS:g}; 0: as each game, or batch of games, finishes)")
     p.add_argument("--workers", type=int, default=None, help="local processes (default: 1)")
     p.add_argument("--scheduler", help="address of a Dask scheduler, e.g. tcp://host:8786")
     p.add_argument("--events", action="store_true",

@@ -415,11 +415,11 @@ def test_board_plans_kept_by_identity_match_plans_worked_out_afresh():
 
 
 def test_distinct_runes_kept_per_hand_match_runes_sorted_out_afresh():
+    kind = attrgetter("kind", "colour", "count", "slot", "timing")
     for st in POSITIONS[::5]:
         ed = st.edition
         for hand in st.rune_hands:
             # the first rune of each kind in the hand, a rune's kind being all it does
-            kind = attrgetter("kind", "colour", "count", "slot", "timing")
             runes = [(rid, ed.runes[rid]) for rid in hand]
             afresh = [(rid, r) for k, (rid, r) in enumerate(runes)
                       if kind(r) not in [kind(o) for _, o in runes[:k]]]

@@ -28,13 +28,13 @@ from pangaea_lab.pangaea.variants import free_ritual
 MODES = {"full": {}, "coop": {"mode": "coop"}, "woods": {"wild_woods": True}}
 
 
-
 def same_actions(listed, fresh) -> int:
     """Assert that two lists of Pangaea actions are equal and read the same (labels included);
     how many there are."""
     assert listed == fresh
     assert [a.label for a in listed] == [a.label for a in fresh]
     return len(listed)
+
 
 def positions(mode: str, seeds=range(2), every: int = 3):
     new_game = partial(pangaea.new_game, **MODES[mode])
