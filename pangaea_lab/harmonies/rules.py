@@ -130,8 +130,12 @@ def cube_actions(side: str, view: BoardView, card_id: int) -> tuple[PlaceCube, .
 
 
 #: ready-made actions for the face-up row (see below): the states of a turn repeat them.
-#: Cleared when it grows large.
+#: Kept small: a row lasts a turn or two, and a large memo of rows that never come back
+#: would be cleared and refilled again and again, each time handing the garbage collector
+#: thousands of long-lived objects to look through (a full collection of this process takes
+#: over ten milliseconds).
 _ROW_ACTIONS: dict[tuple, tuple[tuple[TakeCard, ...], int, tuple[DiscardCard, ...]]] = {}
+_ROW_MEMO_SIZE = 8
 _MEMO_SIZE = 2048
 
 
@@ -146,15 +150,33 @@ def _hand_colours(hand: tuple[str, ...]) -> tuple[str, ...]:
     return found
 
 
+#: card -> (its ``TakeCard``, the cubes it holds, its ``DiscardCard``), made when first seen
+_CARD_ACTIONS: dict[int, tuple[TakeCard, int, DiscardCard]] = {}
+
+
+def _card_actions(card_id: int) -> tuple[TakeCard, int, DiscardCard]:
+    found = _CARD_ACTIONS.get(card_id)
+    if found is None:
+        cubes = _cubes()
+        load = cubes[card_id] if card_id in cubes else card(card_id).cubes
+        found = _CARD_ACTIONS[card_id] = (_take_card(card_id), load, _discard(card_id))
+    return found
+
+
 def _row_actions(row: tuple) -> tuple[tuple[TakeCard, ...], int, tuple[DiscardCard, ...]]:
     """For a face-up row: ``TakeCard`` for each card, the most cubes one of them needs, and
     ``DiscardCard`` for each card."""
-    if len(_ROW_ACTIONS) > _MEMO_SIZE:
+    if len(_ROW_ACTIONS) >= _ROW_MEMO_SIZE:
         _ROW_ACTIONS.clear()
-    cubes = _cubes()
-    need = max([cubes[c] if c in cubes else card(c).cubes for c in row], default=0)
-    found = _ROW_ACTIONS[row] = (tuple(_take_card(c) for c in row), need,
-                                 tuple(_discard(c) for c in row))
+    get = _CARD_ACTIONS.get
+    takes, discards, need = [], [], 0
+    for c in row:
+        take, load, discard = get(c) or _card_actions(c)
+        takes.append(take)
+        discards.append(discard)
+        if load > need:
+            need = load
+    found = _ROW_ACTIONS[row] = (tuple(takes), need, tuple(discards))
     return found
 
 
