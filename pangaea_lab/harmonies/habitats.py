@@ -81,6 +81,41 @@ def _pattern(side: str, card_id: int) -> tuple[str, tuple]:
 
 
 @lru_cache(maxsize=None)
+def _touching(side: str, card_id: int) -> tuple[tuple[int, ...], ...]:
+    """For each board index ``i``: the indices where the card's cube could sit with ``i`` in
+    its habitat (``i`` itself, and every cube index of a placement covering ``i``), sorted.
+    A token that changes the code at ``i`` can change the card's habitats there only."""
+    fits_at = _pattern(side, card_id)[1]
+    near: list[set[int]] = [{i} for i in range(len(fits_at))]
+    for j, fits in enumerate(fits_at):
+        for spots in fits:
+            for i, _ in spots:
+                near[i].add(j)
+    return tuple(tuple(sorted(found)) for found in near)
+
+
+def _refit(side: str, card_id: int, found: tuple[int, ...], i: int, codes: list,
+           cubes: tuple[int, ...]) -> tuple[int, ...]:
+    """The card's habitats after the code at index ``i`` changed: ``found`` (the habitats
+    before) looked at again only where the change can matter (see :func:`_touching`)."""
+    target, fits_at = _pattern(side, card_id)
+    near = _touching(side, card_id)[i]
+    out = [j for j in found if j not in near]
+    for j in near:
+        if codes[j] != target or cubes[j]:
+            continue
+        for spots in fits_at[j]:
+            for k, code in spots:
+                if codes[k] != code:
+                    break
+            else:
+                out.append(j)
+                break
+    out.sort()
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
 def _on_top() -> dict[Stack, frozenset[str]]:
     """For each stack the chart allows, the colours that may go on top of it."""
     out: dict[Stack, set[str]] = {}
@@ -263,9 +298,10 @@ class BoardView:
     (bit ``i`` for board index ``i``), the six packed in one number (``masks``, colour ``n``
     of :data:`~pangaea_lab.harmonies.board.COLOURS` from bit ``32 n``), updated at that index
     at once; the token actions of a colour are picked from a side's ready-made ones by its
-    mask (see :class:`Picker`).  Each card's habitats the old view had are passed on when the change cannot matter to
-    them (a cube takes its index out of them; a token matters only if the stack's code there
-    was or becomes one the card uses), else worked out afresh when asked for.
+    mask (see :class:`Picker`).  Each card's habitats the old view had are passed on when the
+    change cannot matter to them (a cube takes its index out of them; a token matters only if
+    the stack's code there was or becomes one the card uses), else looked at again only at
+    the indices whose habitat covers the changed one (see :func:`_touching`).
     ``stacks_memo`` holds results that depend on the stacks alone (kept when only a cube is
     added; made when first asked for)."""
 
@@ -359,15 +395,21 @@ class BoardView:
         habitats: dict[int, tuple[int, ...]] = {}
         made_for: dict[Any, tuple[tuple, tuple]] = {}
         old_made = self._made
+        side, cubes = self.side, self.cubes
         for key, found in self._habitats.items():
             used = _USED.get(key)
             if used is None:
                 used = _used_codes(key)
+            made = old_made.get(key)
             if was in used or code in used:
-                continue        # the change may matter to the habitat: worked out afresh
+                # the change may matter to the habitat: looked at again around index i
+                before, found = found, _refit(side, key, found, i, codes, cubes)
+                if made is not None and found != before:
+                    table = made[0]
+                    made = (table, tuple([table[j] for j in found]))
             habitats[key] = found
-            if key in old_made:
-                made_for[key] = old_made[key]
+            if made is not None:
+                made_for[key] = made
         new._habitats, new._made = habitats, made_for
         return new
 

@@ -209,6 +209,37 @@ def test_board_view_masks_agree_with_the_stacking_chart():
                         tuple(table[i] for i in spots)
 
 
+def test_habitats_looked_at_again_around_a_token_agree_with_fresh_ones():
+    """A view derived token by token keeps every card's habitats (looked at again only
+    around the changed space): they and the actions picked by them are always the fresh
+    view's, for every card of the game, over whole games."""
+    for players, options, seeds in GAMES:
+        for seed in seeds[:2]:
+            states = positions(players, options, seed)
+            for p in range(players):
+                view = None
+                for state in states:
+                    area = state.areas[p]
+                    if view is None or area.cubes != view.cubes:
+                        view = habitats.BoardView(state.side, area.stacks, area.cubes)
+                        for c in ALL_CARDS:     # every card kept, so each one is carried on
+                            view.habitats_in(c, rules._cube_actions(state.side, c))
+                        continue
+                    changed = [i for i, (a, b) in enumerate(zip(view.stacks, area.stacks))
+                               if a != b]
+                    if not changed:
+                        continue
+                    assert len(changed) == 1
+                    view = view.with_token(changed[0], area.stacks)
+                    fresh = habitats.BoardView(state.side, area.stacks, area.cubes)
+                    for c in ALL_CARDS:
+                        table = rules._cube_actions(state.side, c)
+                        assert c in view._habitats      # carried on, never dropped
+                        assert view.habitats(c) == fresh.habitats(c), (seed, p, c)
+                        assert view.habitats_in(c, table) == tuple(
+                            table[i] for i in fresh.habitats(c))
+
+
 def test_ready_made_row_actions_agree_with_fresh_ones():
     for state in positions(1, {"side": "A", "spirits": False}, 3):
         takes, need, discards = rules._row_actions(state.row)
