@@ -171,7 +171,7 @@ class _RitualGraph:
         return got
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=64)      # each game's board is new: a long run would only churn a larger one
 def _ritual_graph(board: Board, nodes: tuple[int, ...]) -> _RitualGraph:
     """The connecting spaces and the distances found among them (what depends only on the
     board and which spaces connect is worked out once)."""
@@ -497,7 +497,7 @@ def listed_tuple(pos: Position, player: int, card: LandCard) -> tuple[RitualOpti
     return _listed(pos, pos.board.biome, player, card)
 
 
-@lru_cache(maxsize=256)     # small: it holds positions (see scoring._land_actions)
+@lru_cache(maxsize=32)      # small: it holds positions (see scoring._land_actions)
 def _listed(pos: Position, biomes: tuple[str, ...], player: int,
             card: LandCard) -> tuple[RitualOption, ...]:
     # the options depend only on the position (who holds each space), the spaces' biomes

@@ -178,8 +178,9 @@ def ritual_actions(s: Any, player: int,
 #: positions are large (each keeps its own listings and distances) and a game's next state
 #: shares its position (and what it keeps) while nothing on the paths moves: this cache only
 #: serves a position met again as another object (a loaded save, a widget's copy), so it
-#: stays small to keep a long simulation's memory low
-@lru_cache(maxsize=256)
+#: stays small: in a long simulation it never serves, and every entry a larger one holds
+#: lives long enough to be looked through by full garbage collections before it is dropped
+@lru_cache(maxsize=32)
 def _land_actions(pos: Position, biomes: tuple[str, ...], player: int, card_id: str,
                   card: LandCard, from_market: bool) -> tuple[PlayLand, ...]:
     """The Land Rituals of one card along each listed path, labelled for the action menu;
@@ -201,7 +202,7 @@ def _land_actions(pos: Position, biomes: tuple[str, ...], player: int, card_id: 
 _CREATURE_KEPT: dict[tuple, tuple[CreatureCard, tuple[PlayCreature, ...]]] = {}
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=32)      # behind _CREATURE_KEPT, which serves the repeats
 def _creature_actions(card_id: str, card: CreatureCard, from_market: bool, free: bool,
                       have: tuple[int, ...], wild_blessings: int,
                       biomes: tuple[str, ...]) -> tuple[PlayCreature, ...]:
