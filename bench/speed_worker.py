@@ -28,6 +28,9 @@ MODES = {
 }
 
 MAX_STEPS = 20_000
+#: games played first, in a fresh process, before the measured ones: one for every
+#: WARM_SHARE measured games (at least one), seeded from WARM_SEED on
+WARM_SHARE, WARM_SEED = 4, 10_000
 
 
 def play(module, players: int, options: dict, seed: int):
@@ -46,6 +49,17 @@ def play(module, players: int, options: dict, seed: int):
 REPEATS = 11
 #: the games whose late positions are listed and scored
 LATE_SEEDS = range(1, 6)
+
+
+#: parts the measured games are timed in (see ``chunks``)
+CHUNKS = 10
+
+
+def chunks(games: int) -> list[tuple[int, int]]:
+    """The measured seeds ``0 .. games - 1`` cut into at most ``CHUNKS`` runs of consecutive
+    seeds, as (first, last + 1), in order."""
+    parts = min(CHUNKS, games)
+    return [(k * games // parts, (k + 1) * games // parts) for k in range(parts)]
 
 
 def best_of(fn, repeats: int = REPEATS) -> float:
@@ -67,13 +81,27 @@ def main() -> None:
     mode, games = sys.argv[1], int(sys.argv[2])
     name, players, options = MODES[mode]
     module = importlib.import_module(f"pangaea_lab.{name}")
-    play(module, players, options, 10_000)           # warm the caches (boards, card data)
-    finals, scores, steps = [], [], 0
+    # the first games of a fresh process fill what the engine keeps for later (boards, card
+    # data, ready-made actions): they are timed apart ("first"), with seeds of their own; the
+    # measured games are those a long simulation plays after them
+    warm = max(1, games // WARM_SHARE)
     start = time.perf_counter()
-    for seed in range(games):
-        final, n = play(module, players, options, seed)
-        finals.append(final)
-        steps += n
+    for seed in range(WARM_SEED, WARM_SEED + warm):
+        play(module, players, options, seed)
+    first_time = time.perf_counter() - start
+    finals, scores, steps = [], [], 0
+    # timed in parts of consecutive seeds (the same parts on both sides): the bench keeps the
+    # best time of each part over its rounds, so that a moment of the machine's other load
+    # spoils one part of one round, not a whole side's figure
+    chunk_times, bounds = [], chunks(games)
+    start = time.perf_counter()
+    for first, last in bounds:
+        begun = time.perf_counter()
+        for seed in range(first, last):
+            final, n = play(module, players, options, seed)
+            finals.append(final)
+            steps += n
+        chunk_times.append(time.perf_counter() - begun)
     games_time = time.perf_counter() - start
     for final in finals:
         scores.append([s.total for s in final.scores()])
@@ -117,6 +145,7 @@ def main() -> None:
         fresh = [before.apply(action) for before, action in late]
         score_time = min(score_time, best_of(lambda: [f.scores() for f in fresh], 1))
     print(json.dumps({"mode": mode, "games": games, "steps": steps, "games_time": games_time,
+                      "first_time": first_time, "chunk_times": chunk_times,
                       "click_time": click_time / max(clicks, 1), "score_time": score_time,
                       "save_time": save_time, "load_time": load_time,
                       "listing_time": listing_time, "scores": scores}))
