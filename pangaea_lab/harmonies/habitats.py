@@ -288,6 +288,23 @@ def _step(before: Stack, after: Stack) -> tuple[str | None, int]:
     return found
 
 
+#: (stack, colour) -> (the stack with the colour on top, and its step: see :func:`grown`)
+_GROWN: dict[tuple[Stack, str], tuple[Stack, tuple[str | None, int]]] = {}
+
+
+def grown(stack: Stack, colour: str) -> tuple[Stack, tuple[str | None, int]]:
+    """``stack`` with a ``colour`` token on top (one tuple kept for each legal stack and
+    colour), and the step for :meth:`BoardView.with_token`: the code of the new stack and the
+    colours that may go on top before but not after, or after but not before."""
+    found = _GROWN.get((stack, colour))
+    if found is None:
+        after = stack + (colour,)
+        found = (after, _step(stack, after))
+        if after in legal_stacks():     # odd stacks from outside are not kept
+            _GROWN[(stack, colour)] = found
+    return found
+
+
 class BoardView:
     """What one board (its stacks and cubes) allows, worked out once and shared.
 
@@ -373,11 +390,14 @@ class BoardView:
 
     # ----- deriving from the previous board ----------------------------------------------
 
-    def with_token(self, i: int, stacks: tuple[Stack, ...]) -> "BoardView":
-        """The view of ``stacks``, which differ from this board's at index ``i`` only."""
+    def with_token(self, i: int, stacks: tuple[Stack, ...],
+                   step: tuple[str | None, int] | None = None) -> "BoardView":
+        """The view of ``stacks``, which differ from this board's at index ``i`` only
+        (``step``: what :func:`grown` gave for the change there, if the caller has it)."""
         new = _NEW(BoardView)
         new.side, new.stacks, new.cubes, new._memo = self.side, stacks, self.cubes, None
-        code, flip = _STEPS.get((self.stacks[i], stacks[i])) or _step(self.stacks[i], stacks[i])
+        code, flip = step or _STEPS.get((self.stacks[i], stacks[i])) \
+            or _step(self.stacks[i], stacks[i])
         # the colours that may go on top change at index i (a cube there: never by the
         # rules; nothing may go there before or after)
         new.masks = self.masks ^ (flip << i) if flip and not self.cubes[i] else self.masks

@@ -26,7 +26,7 @@ from .actions import ChooseSpirit, DiscardCard, EndTurn, PlaceCube, PlaceToken, 
 from .board import COLOURS, cell_index, cells, rules_data
 from .cards import all_cards, card
 from .game import SIDES
-from .habitats import MASK_WIDTH, BoardView, board_view, picker
+from .habitats import _GROWN, MASK_WIDTH, BoardView, board_view, grown, picker
 from .state import GameState, PlayerArea, area_from, area_with, evolve, evolve_area, \
     evolve_final
 
@@ -361,6 +361,10 @@ def area_after(old: PlayerArea, changes: dict[str, Any], token: int | None = Non
     return new
 
 
+_PUT = object.__setattr__
+_NEW_OBJECT = object.__new__
+
+
 def _replace_at(items: tuple, k: int, value: Any) -> tuple:
     return items[:k] + (value,) + items[k + 1:]
 
@@ -406,15 +410,20 @@ def place_token(state: GameState, action: PlaceToken) -> GameState:
     area = areas[p]
     i = _INDEX[state.side][action.cell]
     stacks = area.stacks
-    stacks = stacks[:i] + (stacks[i] + (colour,),) + stacks[i + 1:]
+    stack, step = _GROWN.get((stacks[i], colour)) or grown(stacks[i], colour)
+    stacks = stacks[:i] + (stack,) + stacks[i + 1:]
     # the new area keeps the old one's open cards (same cards) and, derived at index i,
-    # its board view (kept with the area: always its own board's view)
-    fresh = area_with(area, "stacks", stacks)
+    # its board view (kept with the area: always its own board's view); made as
+    # ``area_from(area_with(...))`` and ``evolve`` make them, in line (the commonest move)
+    fresh = area.__dict__.copy()
+    fresh["stacks"] = stacks
     view = fresh.get("_view")
     if view is not None:
-        fresh["_view"] = view.with_token(i, stacks)
+        fresh["_view"] = view.with_token(i, stacks, step)
+    new_area = _NEW_OBJECT(PlayerArea)
+    _PUT(new_area, "__dict__", fresh)
     return evolve(state, {"hand": hand[:k] + hand[k + 1:],
-                          "areas": areas[:p] + (area_from(fresh),) + areas[p + 1:]})
+                          "areas": areas[:p] + (new_area,) + areas[p + 1:]})
 
 
 @HANDLERS.on(TakeCard)
