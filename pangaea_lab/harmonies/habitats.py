@@ -102,15 +102,8 @@ def _refit(side: str, card_id: int, found: tuple[int, ...], i: int, codes: list,
     near = _touching(side, card_id)[i]
     out = [j for j in found if j not in near]
     for j in near:
-        if codes[j] != target or cubes[j]:
-            continue
-        for spots in fits_at[j]:
-            for k, code in spots:
-                if codes[k] != code:
-                    break
-            else:
-                out.append(j)
-                break
+        if codes[j] == target and not cubes[j] and _placed(fits_at[j], codes):
+            out.append(j)
     out.sort()
     return tuple(out)
 
@@ -168,16 +161,21 @@ def _fitting(fits_at: tuple, target: str, codes: list | tuple,
     i = -1
     for _ in range(codes.count(target)):
         i = find(target, i + 1)
-        if cubes is not None and cubes[i]:
-            continue
-        for spots in fits_at[i]:
-            for j, code in spots:
-                if codes[j] != code:
-                    break
-            else:
-                out.append(i)
-                break
+        if (cubes is None or not cubes[i]) and _placed(fits_at[i], codes):
+            out.append(i)
     return out
+
+
+def _placed(fits: tuple, codes: list | tuple) -> bool:
+    """True when in one of the placements ``fits`` (each ``(index, code)`` pairs, see
+    :func:`_pattern`) every index shows its code."""
+    for spots in fits:
+        for j, code in spots:
+            if codes[j] != code:
+                break
+        else:
+            return True
+    return False
 
 
 def habitat_indices(side: str, card_id: int, stacks: tuple[Stack, ...],
