@@ -426,8 +426,8 @@ def place_token(state: GameState, action: PlaceToken) -> GameState:
     stack, step = _GROWN.get((stacks[i], colour)) or grown(stacks[i], colour)
     stacks = stacks[:i] + (stack,) + stacks[i + 1:]
     # the new area keeps the old one's open cards (same cards) and, derived at index i,
-    # its board view (kept with the area: always its own board's view); made as
-    # ``area_from(area_with(...))`` and ``evolve`` make them, in line (the commonest move)
+    # its board view (kept with the area: always its own board's view); the area is made
+    # as ``area_from(area_with(...))`` makes it, in line (this is the commonest move)
     fresh = area.__dict__.copy()
     fresh["stacks"] = stacks
     view = fresh.get("_view")
