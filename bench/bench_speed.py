@@ -7,14 +7,14 @@ mode, ``speed_worker.py`` plays the same seeded random games once with the earli
 once with this one, alternating (A B A B ...) for a few rounds so that the machine's other load
 falls on both sides alike; each figure is the best of the rounds (the games' time is the sum
 of the best times of ten parts of the seeds, each part at its best round: a passing load spoils
-one part of one round, not a whole round).  The table gives, per mode,
-random games per second on each side and their ratio ("games": the games a long simulation
-plays, after the first few of the process), the ratio for the first games of a fresh process
-("first": half as many games, with seeds of their own, played while the engine fills what it
-keeps for later, such as ready-made actions), for one widget click (apply an action and draw
-the new board), for scoring, saving, loading and listing the legal actions of
-late positions, and whether every seeded game ended with the same scores on both sides (speed
-work must not change a single game).  Ratios above 1 mean this commit is faster.  The last
+one part of one round, not a whole round).  The table gives, per mode, random games per second
+on each side and their ratio ("games": the games a long simulation plays, after the first few
+of the process), the ratio for the first games of a fresh process ("first": a quarter as many
+games, with seeds of their own, played while the engine fills what it keeps for later, such as
+ready-made actions), for one widget click (apply an action and draw the new board), for
+scoring, saving, loading and listing the legal actions of late positions, and whether every
+seeded game ended with the same scores on both sides (speed work must not change a single
+game).  Ratios above 1 mean this commit is faster.  The last
 column says which of the issue's targets the run meets: random games 8x faster for Harmonies
 solo and 3x for every other mode, a click at most half the time, and nothing slower (a ratio
 under 0.9; this shared machine's noise is about a tenth).

@@ -40,6 +40,18 @@ def test_targets_are_the_issues():
     assert bench._targets("forest_shuffle-4p", _ratios(4, others=0.95)).endswith("none slower")
 
 
+def test_the_measured_seeds_are_cut_into_parts_kept_at_their_best():
+    worker, bench = _module("speed_worker"), _module("bench_speed")
+    for games in (1, 2, 9, 10, 11, 600):
+        parts = worker.chunks(games)
+        assert len(parts) == min(worker.CHUNKS, games)
+        assert parts[0][0] == 0 and parts[-1][1] == games
+        assert all(a < b for a, b in parts)
+        assert all(parts[k][1] == parts[k + 1][0] for k in range(len(parts) - 1))
+    assert bench.best_parts(None, [3.0, 1.0]) == [3.0, 1.0]
+    assert bench.best_parts([3.0, 1.0], [2.0, 4.0]) == [2.0, 1.0]
+
+
 def test_an_unknown_base_commit_is_refused():
     bench = _module("bench_speed")
     with pytest.raises(SystemExit, match="no commit"):

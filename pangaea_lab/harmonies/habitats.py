@@ -206,23 +206,24 @@ class Picker:
         self.pieces: tuple[dict[int, tuple], ...] = tuple({} for _ in _CUTS)
 
     def __call__(self, mask: int) -> tuple:
+        out: list = []
+        self.add_to(out, mask)
+        return tuple(out)
+
+    def add_to(self, out: list, mask: int) -> None:
+        """Add the items at the set bits of ``mask`` to the list ``out``, piece by piece (the
+        listing of legal actions builds its list this way, with no tuple made of the three)."""
         first, second, third = self.pieces
-        low = first.get(mask & 511)
-        if low is None:
-            low = self.piece(0, mask & 511)
+        got = first.get(mask & 511)
+        out += got if got is not None else self.piece(0, mask & 511)
         mask >>= 9
-        if not mask:
-            return low
-        middle = second.get(mask & 255)
-        if middle is None:
-            middle = self.piece(1, mask & 255)
-        mask >>= 8
-        if not mask:
-            return low + middle
-        high = third.get(mask)
-        if high is None:
-            high = self.piece(2, mask)
-        return low + middle + high
+        if mask:
+            got = second.get(mask & 255)
+            out += got if got is not None else self.piece(1, mask & 255)
+            mask >>= 8
+            if mask:
+                got = third.get(mask)
+                out += got if got is not None else self.piece(2, mask)
 
     def piece(self, k: int, bits: int) -> tuple:
         """The items at the set bits of piece ``k`` holding ``bits`` (kept)."""

@@ -211,21 +211,8 @@ def legal_actions(state: GameState) -> list[Action]:
         if colours is None:
             colours = _hand_colours(hand)
         for colour in colours:
-            # what the colour's Picker gives for its mask, in line: each piece of the mask
-            # looked up and added to the list as it is (no tuple made of the three)
             shift, pick = pickers[colour]
-            mask = masks >> shift & _MASK
-            first, second, third = pick.pieces
-            got = first.get(mask & 511)
-            out += got if got is not None else pick.piece(0, mask & 511)
-            mask >>= 9
-            if mask:
-                got = second.get(mask & 255)
-                out += got if got is not None else pick.piece(1, mask & 255)
-                mask >>= 8
-                if mask:
-                    got = third.get(mask)
-                    out += got if got is not None else pick.piece(2, mask)
+            pick.add_to(out, masks >> shift & _MASK)
     open_cards = kept.get("_open")
     if open_cards is None:
         open_cards = _unfinished(area)
