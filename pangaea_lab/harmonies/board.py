@@ -4,6 +4,10 @@ A board is a networkx graph built once per side.  Its nodes are the ``(col, row)
 the online edition's convention: flat-topped hexes in vertical columns, odd columns shifted
 down half a hex and one cell shorter.  Each node carries its ``axial`` coordinate (used for
 rotating habitat patterns) and its ``index`` (position in the compact board tuples of a game).
+The rules play from plain tables of the same cells and neighbours (:func:`cells`,
+:func:`cell_index`, ``_neighbour_table``), worked out from the column heights alone: a game
+played, scored or saved never needs the graph, so networkx is loaded when the graph is first
+asked for (by the lessons and the graph lab), not with the rules.
 
 >>> len(board_graph("A")), len(board_graph("B"))
 (23, 25)
@@ -16,13 +20,14 @@ rotating habitat patterns) and its ``index`` (position in the compact board tupl
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Iterable, Mapping, Sequence
-
-import networkx as nx
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from ..core.errors import IllegalAction, InvalidData, InvalidSetup
 from .edition import assumptions, data_sources, rules_data  # noqa: F401 (public here too)
 from .game import SIDES
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 Cell = tuple[int, int]
 Stack = tuple[str, ...]
@@ -54,16 +59,15 @@ def from_axial(h: tuple[int, int]) -> Cell:
 
 
 @lru_cache(maxsize=None)
-def board_graph(side: str) -> nx.Graph:
+def board_graph(side: str) -> "nx.Graph":
     """The personal board of ``side`` as a graph of cells joined when they share an edge."""
+    import networkx as nx   # only the lessons and the graph lab draw on the graph
+
     side = check_side(side)
     g = nx.Graph(side=side)
-    index = 0
-    for col, height in enumerate(COLUMN_HEIGHTS[side]):
-        for row in range(height):
-            g.add_node((col, row), axial=to_axial((col, row)), index=index)
-            index += 1
-    for cell in list(g.nodes):
+    for index, cell in enumerate(cells(side)):
+        g.add_node(cell, axial=to_axial(cell), index=index)
+    for cell in cells(side):
         for other in _raw_neighbours(cell):
             if other in g:
                 g.add_edge(cell, other)
@@ -79,8 +83,11 @@ def _raw_neighbours(cell: Cell) -> list[Cell]:
 
 @lru_cache(maxsize=None)
 def cells(side: str) -> tuple[Cell, ...]:
-    """Every cell of a side, column by column (the order of a game's board tuples)."""
-    return tuple(board_graph(side).nodes)
+    """Every cell of a side, column by column, each column top to bottom (the order of a
+    game's board tuples, and of the nodes of :func:`board_graph`)."""
+    side = check_side(side)
+    return tuple((col, row) for col, height in enumerate(COLUMN_HEIGHTS[side])
+                 for row in range(height))
 
 
 @lru_cache(maxsize=None)
@@ -91,8 +98,11 @@ def cell_index(side: str) -> dict[Cell, int]:
 
 @lru_cache(maxsize=None)
 def _neighbour_table(side: str) -> tuple[tuple[int, ...], ...]:
-    g, idx = board_graph(side), cell_index(side)
-    return tuple(tuple(sorted(idx[n] for n in g[c])) for c in cells(side))
+    """For each board index, the indices of the cells sharing an edge with it, sorted (the
+    edges of :func:`board_graph`)."""
+    idx = cell_index(side)
+    return tuple(tuple(sorted(idx[n] for n in _raw_neighbours(c) if n in idx))
+                 for c in cells(side))
 
 
 def neighbours(side: str, cell: Cell) -> list[Cell]:
@@ -107,7 +117,7 @@ def check_cell(side: str, cell: object) -> Cell:
         ok = len(cell) == 2  # type: ignore[arg-type]
     except (TypeError, ValueError, IndexError):
         raise IllegalAction(f"{cell!r} is not a (col, row) cell") from None
-    if not ok or c not in board_graph(side):
+    if not ok or c not in cell_index(side):
         raise IllegalAction(f"{cell!r} is not a space of side {side} "
                             f"(columns 0-{len(COLUMN_HEIGHTS[side]) - 1}; even columns rows "
                             f"0-{COLUMN_HEIGHTS[side][0] - 1}, odd columns rows "

@@ -519,11 +519,20 @@ def end_turn(state: GameState, action: EndTurn | None = None) -> GameState:
         nxt = 0
         if reason:
             over = True  # the round is complete: everyone has had the same number of turns
-    changes.update(central=refill, pouch=pouch, row=row, deck=deck,
-                   areas=areas[:p] + (new,) + areas[p + 1:], end_reason=reason, hand=(),
-                   took_tokens=False, took_card=False, discarded=False,
-                   player=0 if over else nxt, over=over)
+    areas = areas[:p] + (new,) + areas[p + 1:]
+    if over:
+        # a finished game lists no more actions: its areas keep nothing made for listing
+        # (a simulation may keep thousands of final positions)
+        areas = tuple(map(_plain_area, areas))
+    changes.update(central=refill, pouch=pouch, row=row, deck=deck, areas=areas,
+                   end_reason=reason, hand=(), took_tokens=False, took_card=False,
+                   discarded=False, player=0 if over else nxt, over=over)
     return evolve_final(state, changes) if over else evolve(state, changes)
+
+
+def _plain_area(area: PlayerArea) -> PlayerArea:
+    """``area`` without what the rules keep with it (its board view, its open cards)."""
+    return evolve_area(area, {})
 
 
 def apply(state: GameState, action: Action) -> GameState:

@@ -1,10 +1,18 @@
 """Personal boards and the stacking chart (rulebook "Setup" and "How to place a token")."""
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import networkx as nx
 import pytest
 
 from pangaea_lab import harmonies
 from pangaea_lab.harmonies import board
+from pangaea_lab.harmonies.board import _neighbour_table, cell_index, cells
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_side_a_has_23_spaces_in_columns_5_4_5_4_5():
@@ -90,3 +98,35 @@ def test_bad_colour_and_off_board_cells_are_named():
 
 def test_grey_spelling_is_accepted():
     assert harmonies.score_board("A", {(0, 0): ["grey", "grey"], (0, 1): ["gray"]}).mountains == 4
+
+
+@pytest.mark.parametrize("side", ["A", "B"])
+def test_the_rules_tables_are_the_board_graph(side):
+    """The rules play from plain tables worked out from the column heights: they hold the
+    graph's nodes in its order, each with its graph neighbours."""
+    g = harmonies.board_graph(side)
+    assert cells(side) == tuple(g.nodes)
+    assert [g.nodes[c]["index"] for c in cells(side)] == list(range(len(g)))
+    idx = cell_index(side)
+    assert _neighbour_table(side) == tuple(tuple(sorted(idx[n] for n in g[c]))
+                                           for c in cells(side))
+
+
+def test_a_game_is_played_scored_saved_and_drawn_without_networkx():
+    """networkx is loaded for the lessons and the graph lab, not for a game: a fresh process
+    plays, scores, saves, loads and draws a game with the rules alone (and then the graph
+    is there when asked for)."""
+    script = (
+        "import random, sys\n"
+        "from pangaea_lab import harmonies\n"
+        "for players, options in [(1, {'side': 'A', 'spirits': False}), (2, {'side': 'B'})]:\n"
+        "    state, rng = harmonies.new_game(players=players, seed=3, **options), random.Random(3)\n"
+        "    while not state.is_over:\n"
+        "        state = state.apply(rng.choice(state.legal_actions()))\n"
+        "    state.scores(); state.to_svg()\n"
+        "    type(state).from_json(state.to_json()).check_invariants()\n"
+        "print('networkx' in sys.modules)\n"
+        "print(len(harmonies.board_graph('A')), 'networkx' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.stdout.split() == ["False", "23", "True"]

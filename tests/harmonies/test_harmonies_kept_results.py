@@ -317,3 +317,17 @@ def test_a_picker_gives_the_items_at_the_set_bits_of_any_mask():
         assert pick(mask) == expected
         assert pick(mask) == expected       # kept pieces give the same
     assert habitats.select(table, 0) == ()
+
+
+def test_a_finished_game_keeps_nothing_made_for_listing():
+    """A final position lists no action: its areas keep no board view and no open cards
+    (a simulation may hold thousands of them), and it scores, saves and draws as the same
+    position loaded afresh."""
+    for players, options, seeds in GAMES:
+        final = positions(players, options, seeds[0])[-1]
+        assert final.is_over and final.legal_actions() == []
+        for area in final.areas:
+            assert not {k for k in area.__dict__ if k[0] == "_"}
+        fresh = harmonies.GameState.from_json(final.to_json())
+        assert final == fresh and final.scores() == fresh.scores()
+        assert final.to_svg() == fresh.to_svg()
