@@ -310,29 +310,34 @@ def front_door(game: Any, state: Any, action: Any) -> Any:
     return guarded_apply(state, action, game.part("actions"), run, game.title)
 
 
+#: lists of legal actions this long or shorter are scanned at every question
+_SHORT = 32
+
+
 def is_listed_object(state: Any, action: Any) -> bool:
     """Is ``action`` the very object the state listed among its legal actions (taken from
     ``state.legal_actions()``)?  Such an action was built by the rules, so its fields need no
     type check.  Two objects alive at once never share an ``id``, and the listed ones live as
     long as the state.
 
-    The first question about a state (a game's usual one) is answered by a scan by
-    identity (in C for a long list), which costs less than building the set of ids; asked
-    again, the state keeps the set of ids (``_legal_asked`` holds ``True`` after the first
-    question, then the set)."""
+    A short list (most are) is scanned by identity every time: that costs less than
+    building or keeping anything.  For a long list, the first question about a state (a
+    game's usual one) is answered by a scan by identity in C, which costs less than building
+    the set of ids; asked again, the state keeps the set of ids (``_legal_asked`` holds
+    ``True`` after the first question, then the set)."""
     values = state.__dict__
     listed_actions = values.get("_legal")
     if listed_actions is None:
         return False
-    asked = values.get("_legal_asked")
-    if asked is None:
-        values["_legal_asked"] = True
-        if len(listed_actions) > 64:
-            return any(map(is_, listed_actions, repeat(action)))
-        for listed in listed_actions:   # a short list: a plain loop costs less to start
+    if len(listed_actions) <= _SHORT:
+        for listed in listed_actions:   # a plain loop costs less to start
             if listed is action:
                 return True
         return False
+    asked = values.get("_legal_asked")
+    if asked is None:
+        values["_legal_asked"] = True
+        return any(map(is_, listed_actions, repeat(action)))
     if asked is True:
         asked = values["_legal_asked"] = frozenset(map(id, listed_actions))
     return id(action) in asked

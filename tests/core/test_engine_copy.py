@@ -174,3 +174,23 @@ def test_freezing_the_touched_fields_gives_what_replace_gives(turn, name, read, 
     assert new == dataclasses.replace(old, **changes)
     for name in {"cells", "turn", "name"} - set(changes):
         assert getattr(new, name) is getattr(old, name)       # unchanged parts are shared
+
+
+@pytest.mark.parametrize("length", [0, 1, 5, 32, 33, 100])
+def test_a_listed_object_is_known_by_identity_asked_any_number_of_times(length):
+    """Short lists are scanned at every question (nothing is kept); a long list is scanned
+    the first time, then its set of ids is kept.  Either way only the very listed objects
+    are recognised, every time they are asked about."""
+    from pangaea_lab.core.engine import _SHORT, is_listed_object
+
+    class Listed:
+        pass
+
+    listed = [[k, k] for k in range(length)]            # equal lists are not the same objects
+    state = Listed()
+    state._legal = listed
+    for _ in range(3):
+        assert all(is_listed_object(state, a) for a in listed)
+        assert not any(is_listed_object(state, list(a)) for a in listed)
+        assert not is_listed_object(state, object())
+    assert ("_legal_asked" in state.__dict__) == (length > _SHORT)
