@@ -15,9 +15,11 @@ import networkx as nx
 ROOT = Path(__file__).resolve().parents[2] / "pangaea_lab"
 
 #: heavy or optional libraries that may be imported inside a function (with a comment saying
-#: why), so that importing the rules never pulls in a widget or plotting toolkit
+#: why), so that importing the rules never pulls in a widget or plotting toolkit (networkx:
+#: where a game's rules play without it, as Harmonies' do, its graph is built on demand)
 OPTIONAL = {"ipywidgets", "IPython", "matplotlib", "anywidget", "pandas", "dask", "distributed",
-            "tqdm", "pyarrow", "numpy", "scipy", "traitlets", "voila", "jupyter_core"}
+            "tqdm", "pyarrow", "numpy", "scipy", "traitlets", "voila", "jupyter_core",
+            "networkx"}
 
 
 def module_name(path: Path) -> str:
