@@ -248,8 +248,9 @@ STATE_FIELDS = tuple(f.name for f in fields(GameState) if f.init)
 AREA_FIELDS = tuple(f.name for f in fields(PlayerArea))
 
 
-#: how many entries the ``__dict__`` of a state holds with nothing kept but its cache
-_STATE_SIZE = len(STATE_FIELDS) + 1
+#: how many entries the ``__dict__`` of a state holds with nothing kept but its cache and the
+#: place of its listed actions (see :func:`evolve`)
+_STATE_SIZE = len(STATE_FIELDS) + 2
 _PUT = object.__setattr__
 
 
@@ -257,14 +258,21 @@ def evolve(state: GameState, changes: dict[str, Any]) -> GameState:
     """A new state: ``state`` with the fields in ``changes`` replaced (what
     ``dataclasses.replace`` does, without its checks: ``changes`` names fields only), with an
     empty cache of its own.  (Made from a copy of the old state's attributes, in one step,
-    without what the old state keeps: its listed actions and any other ``_`` entry.)"""
+    without what the old state keeps.)
+
+    The new state's ``_legal`` entry (where the protocol keeps the listed actions) is
+    ``None``, "not listed yet", rather than absent: the entry is overwritten, never deleted
+    and added again, so that a state's attributes stay one compact table that the next
+    state copies in one block."""
     fresh = state.__dict__.copy()
-    if len(fresh) != _STATE_SIZE:
-        fresh.pop("_legal", None)       # what a state of a game usually keeps
-        fresh.pop("_legal_asked", None)
-        if len(fresh) != _STATE_SIZE:
+    if len(fresh) != _STATE_SIZE or "_legal" not in fresh:
+        fresh.pop("_legal_asked", None)     # kept with a long list of actions
+        if len(fresh) != _STATE_SIZE or "_legal" not in fresh:
+            # a state made otherwise, or one that kept something else (its save text, a
+            # set of listed ids): every kept entry goes
             for name in [name for name in fresh if name[0] == "_"]:
                 del fresh[name]
+    fresh["_legal"] = None
     fresh["_cache"] = {}
     fresh.update(changes)
     new = object.__new__(type(state))
@@ -282,6 +290,7 @@ def evolve_final(state: GameState, changes: dict[str, Any]) -> GameState:
     for name in STATE_FIELDS:
         put(new, name, changes[name] if name in changes else old[name])
     put(new, "_cache", {})
+    put(new, "_legal", None)
     return new
 
 

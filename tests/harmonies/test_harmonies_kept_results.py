@@ -259,7 +259,7 @@ def test_a_final_state_made_attribute_by_attribute_is_the_same_state():
     state = positions(2, {"side": "A"}, 1)[-2]
     changes = {"over": True, "end_reason": "test", "player": 0}
     one, other = evolve(state, changes), evolve_final(state, changes)
-    assert other._cache == {} and list(one.__dict__) == list(other.__dict__)
+    assert other._cache == {} and sorted(one.__dict__) == sorted(other.__dict__)
     assert one == other and one.to_json() == other.to_json()
 
 
@@ -331,3 +331,23 @@ def test_a_finished_game_keeps_nothing_made_for_listing():
         fresh = harmonies.GameState.from_json(final.to_json())
         assert final == fresh and final.scores() == fresh.scores()
         assert final.to_svg() == fresh.to_svg()
+
+
+def test_a_new_state_keeps_nothing_of_the_old_one_whatever_it_kept():
+    """Whatever the old state kept (listed actions, their ids, its save text, scores), the
+    new one starts with nothing listed, an empty cache, and works its own results out."""
+    for state in positions(1, {"side": "A", "spirits": False}, 3)[:12]:
+        for ask in ([], ["legal"], ["json"], ["legal", "json"], ["json", "legal", "apply"]):
+            old = harmonies.GameState.from_json(state.to_json())
+            if "legal" in ask:
+                old.legal_actions()
+            if "json" in ask:
+                old.to_json()
+            if "apply" in ask and old.legal_actions():
+                old.apply(old.legal_actions()[-1])
+            old.scores()
+            new = evolve(old, {"hand": old.hand})
+            assert new == old and new._cache == {}
+            assert new.__dict__.get("_legal") is None and "_json" not in new.__dict__
+            assert new.legal_actions() == old.legal_actions()
+            assert new.to_json() == old.to_json()
