@@ -504,3 +504,38 @@ class BlessForesight(PangaeaAction):
 
     def _text(self) -> str:
         return f"Foresight Blessing: take {self.card} from the Open Market into your hand"
+
+
+#: the spaces a table of :func:`per_space` holds at most: every continent the game lays lies
+#: within a few hundred spaces around the mountain, so a table only grows past this with
+#: hand-built or loaded boards far away; it is then emptied and filled again
+PER_SPACE_LIMIT = 4096
+
+_per_space: dict = {}
+
+
+def per_space(make, cells) -> list:
+    """``[make(c) for c in cells]``, with each value made once per ``make`` and space, and
+    handed out again for every later board on which that space lies.
+
+    An action names a space only by its (q, r), so it does not depend on the board: each
+    game lays a new continent, and its growth actions are read from these tables rather
+    than made again for every game (the values are shared: never to be changed)."""
+    table = _per_space.get(make)
+    if table is None:
+        table = _per_space[make] = {}
+    elif len(table) > PER_SPACE_LIMIT:
+        table.clear()
+    get = table.get
+    out = []
+    for c in cells:
+        got = get(c)
+        if got is None:
+            got = table[c] = make(c)
+        out.append(got)
+    return out
+
+
+def expand_one(cell: Hex) -> ExpandForest:
+    """Expand Forest with one Seed on ``cell``."""
+    return ExpandForest((cell,))

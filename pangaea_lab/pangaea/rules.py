@@ -23,7 +23,7 @@ from .actions import (DECISION, MAIN, ActivateFavor, BlessCallAncient, BlessFlyi
                       BlessVigorousSeed, ConvertFavor, DrawFromDeck, EndTurn, ExchangeWeather,
                       ExpandForest, FlyingSeed, MoveOkuma, MoveTree, PangaeaAction, PlaceAncient,
                       PlaceInChain, PlayCreature, PlayLand, SpiritGrowth, SummonAncient,
-                      TakeBackSeed, TakeBlessing, TakeMarketCard)
+                      TakeBackSeed, TakeBlessing, TakeMarketCard, expand_one, per_space)
 from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard, LandCard
 from .rituals import NOBODY, RitualOption, checked_option
 # rank_rituals and ritual_points are scoring; still importable from here as before
@@ -510,9 +510,10 @@ def summonable_afresh(s: GameState, ancient: str) -> bool:
 
 
 class _Made:
-    """The growth actions of one board's spaces, made once (when first listed) and listed
-    again and again (actions are values: a listed action equals one made afresh, label and
-    all), and the board's Land Spaces as the listing reads them."""
+    """The growth actions of one board's spaces, in board order, listed again and again
+    (actions are values: a listed action equals one made afresh, label and all; those of one
+    space are made once for every board, see :func:`.actions.per_space`), and the board's
+    Land Spaces as the listing reads them."""
 
     def __init__(self, board) -> None:
         self.board = board
@@ -522,23 +523,23 @@ class _Made:
 
     @cached_property
     def flying(self) -> list[FlyingSeed]:
-        return [FlyingSeed(c) for c in self.cells]
+        return per_space(FlyingSeed, self.cells)
 
     @cached_property
     def expand(self) -> list[ExpandForest]:
-        return [ExpandForest((c,)) for c in self.cells]
+        return per_space(expand_one, self.cells)
 
     @cached_property
     def spirit(self) -> list[SpiritGrowth]:
-        return [SpiritGrowth(c) for c in self.cells]
+        return per_space(SpiritGrowth, self.cells)
 
     @cached_property
     def take_back(self) -> list[TakeBackSeed]:
-        return [TakeBackSeed(c) for c in self.cells]
+        return per_space(TakeBackSeed, self.cells)
 
     @cached_property
     def bless_flying(self) -> list[BlessFlyingSeed]:
-        return [BlessFlyingSeed(c) for c in self.cells]
+        return per_space(BlessFlyingSeed, self.cells)
 
     @cached_property
     def land_near(self) -> tuple[tuple[int, ...], ...]:
@@ -549,7 +550,7 @@ class _Made:
 
     @cached_property
     def vigorous(self) -> list[BlessVigorousSeed]:
-        return [BlessVigorousSeed(c) for c in self.cells]
+        return per_space(BlessVigorousSeed, self.cells)
 
     def expand_pairs(self, targets: list[int]) -> list[ExpandForest]:
         """Expand Forest with two Seeds on each pair of ``targets``, in their order."""

@@ -32,7 +32,7 @@ from ..core.validate import require
 from ..core.rng import make_rng
 from .actions import (AddTreetop, BlessFlyingSeed, BlessForesight, BlessStrongCanopy,
                       ExpandForest, FlyingSeed, MoreSeeds, PangaeaAction, PlaceTreetop,
-                      ReturnTreetop, SowSeeds, StopSowing, TakeBackSeed)
+                      ReturnTreetop, SowSeeds, StopSowing, TakeBackSeed, per_space)
 from .board import stormy_board
 from .edition import BLESSING_KINDS, Edition, woods_data
 from .rituals import NOBODY
@@ -81,7 +81,6 @@ def _needed(stack: tuple[int, ...], p: int) -> int:
     return max(1, others - stack[p] + 1)
 
 
-@lru_cache(maxsize=4096)
 @lru_cache(maxsize=4096)
 def within(board, start: int, reach: int) -> tuple[int, ...]:
     """Land Spaces 1..reach steps from ``start`` (steps between neighbouring spaces of any
@@ -900,20 +899,27 @@ def _reach(board, trees: tuple[int, ...], treetops: tuple[int, ...]) -> tuple[in
 
 
 class _MadeSeeds:
-    """A board's Flying Seed and Sow Seeds actions, made once and listed again and again
-    (actions are values: a listed one equals one made afresh)."""
+    """A board's Flying Seed and Sow Seeds actions, in board order, listed again and again
+    (actions are values: a listed one equals one made afresh; those of one space are made
+    once for every board, see :func:`.actions.per_space`)."""
 
     ROW = 8   # Sow Seeds counts 0..7 made at once per space (more are made when asked)
 
     def __init__(self, board) -> None:
         cells = board.cells
         self.cells = cells
-        self.flying = [FlyingSeed(c) for c in cells]
-        self.bless = [BlessFlyingSeed(c) for c in cells]
-        self.sow = [[None] + [SowSeeds(c, k) for k in range(1, self.ROW)] for c in cells]
+        self.flying = per_space(FlyingSeed, cells)
+        self.bless = per_space(BlessFlyingSeed, cells)
+        self.sow = per_space(_sow_row, cells)
 
     def sowing(self, i: int, count: int) -> SowSeeds:
         return SowSeeds(self.cells[i], count)
+
+
+def _sow_row(cell) -> tuple[SowSeeds | None, ...]:
+    """Sow Seeds on ``cell`` with each count below :attr:`_MadeSeeds.ROW` (at its own index;
+    nothing at 0)."""
+    return (None, *[SowSeeds(cell, k) for k in range(1, _MadeSeeds.ROW)])
 
 
 @lru_cache(maxsize=64)
@@ -923,8 +929,9 @@ def _made_seeds(board) -> _MadeSeeds:
 
 @lru_cache(maxsize=64)
 def _take_backs(board) -> list[TakeBackSeed]:
-    """Taking back a Seed from each space of a board, made once (actions are values)."""
-    return [TakeBackSeed(c) for c in board.cells]
+    """Taking back a Seed from each space of a board (actions are values, made once per
+    space, see :func:`.actions.per_space`)."""
+    return per_space(TakeBackSeed, board.cells)
 
 
 def seed_free_actions(s: GameState, p: int) -> list[PangaeaAction]:

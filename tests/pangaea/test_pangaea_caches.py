@@ -16,8 +16,8 @@ from pangaea_lab import pangaea
 from pangaea_lab.core import hexgrid
 from pangaea_lab.core.rng import make_rng
 from pangaea_lab.core.testing import seeded_positions
-from pangaea_lab.pangaea import (board as board_module, coop, rituals, rules, scoring, variants,
-                                 woods)
+from pangaea_lab.pangaea import (actions, board as board_module, coop, rituals, rules, scoring,
+                                 variants, woods)
 from pangaea_lab.pangaea.variant import Variant
 from pangaea_lab.pangaea.actions import (BlessFlyingSeed, ExpandForest, FlyingSeed, PlayLand,
                                          SpiritGrowth, TakeBackSeed)
@@ -526,3 +526,27 @@ def test_kept_board_questions_equal_plain_answers(mode):
             assert rules.summonable_afresh(state, ancient) == (may and expected)
         checked += 1
     assert checked > 100
+
+
+def test_actions_kept_per_space_serve_every_board_and_equal_new_ones(monkeypatch):
+    """The growth actions of a space are made once and shared by every board on which the
+    space lies; they equal new ones; a table grown past its limit is emptied and refilled
+    with equal values."""
+    boards = [pangaea.new_game(players=2, seed=seed, mode="coop").board for seed in range(3)]
+    shared = set(boards[0].cells) & set(boards[1].cells)
+    assert shared
+    kinds = [(FlyingSeed, FlyingSeed), (actions.expand_one, lambda c: ExpandForest((c,))),
+             (woods._sow_row, lambda c: (None, *[woods.SowSeeds(c, k) for k in range(1, 8)]))]
+    for make, fresh in kinds:
+        made = [actions.per_space(make, b.cells) for b in boards]
+        for b, got in zip(boards, made):
+            assert got == [fresh(c) for c in b.cells]
+        for c in shared:
+            assert made[0][boards[0].index[c]] is made[1][boards[1].index[c]]
+    monkeypatch.setattr(actions, "PER_SPACE_LIMIT", 10)
+    for b in boards:
+        got = actions.per_space(TakeBackSeed, b.cells)
+        assert got == [TakeBackSeed(c) for c in b.cells]
+        assert all(a.label == "" for a in got)
+    assert len(actions._per_space[TakeBackSeed]) == len(boards[-1].cells)   # emptied first
+
