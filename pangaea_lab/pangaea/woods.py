@@ -156,8 +156,9 @@ def raisable(s: GameState, p: int) -> list[int]:
 
 def treetop_actions(s: GameState, p: int, cls) -> list[PangaeaAction]:
     """Add Treetop (or Strong Canopy) for every slot still holding a Treetop and every
-    payment, when a Tree can take it (see :func:`treetop_actions_afresh`; the list is made
-    once per slots, Weather types held and Wild Weather count, since only these choose it)."""
+    payment, when a Tree can take it (see :func:`treetop_actions_afresh`; a slot's actions
+    are made once per Weather types held and Wild Weather count, since only these choose
+    them, and listed slot by slot)."""
     trees, treetops = s.trees, s.woods.treetops
     top = woods_data(s.edition).max_level - 1
     for i in s.board.land:   # raisable(s, p) is not empty
@@ -166,27 +167,29 @@ def treetop_actions(s: GameState, p: int, cls) -> list[PangaeaAction]:
     else:
         return []
     ps = s.players[p]
-    return list(_treetop_list(s.edition, cls, s.woods.player_boards[p].slots,
-                              tuple([n > 0 for n in ps.weather]), ps.blessings[WILD]))
+    edition, held, wild = s.edition, tuple([n > 0 for n in ps.weather]), ps.blessings[WILD]
+    out: list[PangaeaAction] = []
+    for k, full in enumerate(s.woods.player_boards[p].slots):
+        if full:
+            out += _slot_treetops(edition, cls, k, held, wild)
+    return out
 
 
 @lru_cache(maxsize=4096)
-def _treetop_list(edition: Edition, cls, slots: tuple[bool, ...], held: tuple[bool, ...],
-                  wild: int) -> tuple[PangaeaAction, ...]:
-    """The Treetop actions for full ``slots``, the Weather types ``held`` (a flag per biome)
-    and ``wild`` Wild Weather Blessings, as :func:`payments` pays them."""
-    data = woods_data(edition)
+def _slot_treetops(edition: Edition, cls, k: int, held: tuple[bool, ...],
+                   wild: int) -> tuple[PangaeaAction, ...]:
+    """The Treetop actions of slot ``k`` (full) for the Weather types ``held`` (a flag per
+    biome) and ``wild`` Wild Weather Blessings, as :func:`payments` pays them.  Kept per
+    slot, not per set of full slots: the few slots, types and counts make far fewer lists,
+    made early in a long run and then only found again."""
     biomes = edition.biomes
     kinds = [b for b, h in zip(biomes, held) if h]
+    cost = woods_data(edition).slots[k].cost
     out: list[PangaeaAction] = []
-    for k, full in enumerate(slots):
-        if not full:
+    for w in range(0, min(cost, wild) + 1):
+        if cost - w > len(kinds) or cost > len(biomes):
             continue
-        cost = data.slots[k].cost
-        for w in range(0, min(cost, wild) + 1):
-            if cost - w > len(kinds) or cost > len(biomes):
-                continue
-            out += [cls(k, combo, w) for combo in combinations(kinds, cost - w)]
+        out += [cls(k, combo, w) for combo in combinations(kinds, cost - w)]
     return tuple(out)
 
 
