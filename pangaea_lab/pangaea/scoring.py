@@ -153,8 +153,18 @@ def ritual_actions(s: Any, player: int,
         card = cards.get(card_id) or s.card(card_id)
         if isinstance(card, CreatureCard):
             gratis = free(s, card)
-            have = () if gratis else ps.weather
-            wild = 0 if gratis else ps.blessings[WILD]
+            if gratis:
+                have, wild = (), 0
+            else:   # only what a payment can use: the same payments for more held
+                caps = _CAPS.get((card_id, biomes))
+                if caps is None or caps[0] is not card:
+                    if len(_CAPS) >= 4096:
+                        _CAPS.clear()
+                    caps = _CAPS[card_id, biomes] = (card, *payment_caps(card, biomes))
+                have = ps.weather
+                if len(have) == len(caps[1]):
+                    have = tuple(map(min, have, caps[1]))
+                wild = min(ps.blessings[WILD], caps[2])
             key = (card_id, from_market, gratis, have, wild, biomes)
             got = _CREATURE_KEPT.get(key)
             if got is None or got[0] is not card:
@@ -198,8 +208,24 @@ def _land_actions(pos: Position, biomes: tuple[str, ...], player: int, card_id: 
 
 
 #: the Creature Rituals of a card by (card id, from the market, free, tokens held, Wild
-#: Weather held, biomes), with the card they were made for: found without hashing the card
+#: Weather held, biomes), with the card they were made for: found without hashing the card.
+#: The tokens and Wild Weather held are counted only up to what a payment of the card can
+#: use (see :func:`payment_caps`), so that a player's growing pile of tokens meets the
+#: entries made for smaller ones
 _CREATURE_KEPT: dict[tuple, tuple[CreatureCard, tuple[PlayCreature, ...]]] = {}
+
+#: (card, :func:`payment_caps`) by card id and biomes
+_CAPS: dict[tuple, tuple] = {}
+
+
+def payment_caps(card: CreatureCard, biomes: tuple[str, ...]) -> tuple[tuple[int, ...], int]:
+    """The most tokens of each weather (in ``biomes`` order) and the most Wild Weather
+    Blessings a payment of ``card`` can use: :func:`payments` gives the same ways to pay for
+    holdings counted up to these as for the holdings themselves (it never uses more tokens
+    of a kind than the card's symbols of that kind and its wild symbols, nor more Blessings
+    than the card has symbols)."""
+    need = dict(card.cost)
+    return tuple([need.get(b, 0) + card.wild for b in biomes]), card.size
 
 
 @lru_cache(maxsize=32)      # behind _CREATURE_KEPT, which serves the repeats

@@ -550,3 +550,23 @@ def test_actions_kept_per_space_serve_every_board_and_equal_new_ones(monkeypatch
         assert all(a.label == "" for a in got)
     assert len(actions._per_space[TakeBackSeed]) == len(boards[-1].cells)   # emptied first
 
+
+def test_holdings_counted_up_to_what_a_card_can_use_give_the_same_payments():
+    """Every Creature card's ways to pay are the same for any holdings of tokens and Wild
+    Weather Blessings as for those holdings counted only up to the card's payment caps."""
+    ed = pangaea.new_game(players=2, seed=0).edition
+    biomes = ed.biomes
+    rng = random.Random(9)
+    checked = 0
+    for card in ed.cards.values():
+        if not isinstance(card, CreatureCard):
+            continue
+        caps, most_wild = scoring.payment_caps(card, biomes)
+        for _ in range(40):
+            have = tuple(rng.randrange(7) for _ in biomes)
+            wild = rng.randrange(4)
+            clipped = tuple(map(min, have, caps))
+            assert list(scoring.payments(card, have, wild, biomes)) == list(
+                scoring.payments(card, clipped, min(wild, most_wild), biomes))
+            checked += 1
+    assert checked > 500
