@@ -70,12 +70,14 @@ class Board:
 
     ``cells`` are sorted; ``index[cell]`` gives a space's number, used by game states to keep
     per-space data in tuples.  ``graph`` is the networkx adjacency graph of all spaces with
-    node attributes ``terrain``, ``biome``, ``tile`` and ``blessing``.
+    node attributes ``terrain``, ``biome``, ``tile`` and ``blessing``.  ``key`` holds each
+    space as a plain (cell, terrain, biome, tile, blessing) row; ``spaces``, the same as
+    :class:`Space` records, are made from it when first asked for (a board kept for a long
+    run holds no record per space).
     """
 
     def __init__(self, spaces: Iterable[Space], mountain: Iterable[Hex] = ()) -> None:
         spaces = sorted(spaces, key=_cell_of)
-        self.spaces: tuple[Space, ...] = tuple(spaces)
         self.cells: tuple[Hex, ...] = tuple(s.cell for s in spaces)
         if len(set(self.cells)) != len(self.cells):
             raise InvalidData("a board lists the same space twice")
@@ -104,6 +106,11 @@ class Board:
 
     def __len__(self) -> int:
         return len(self.cells)
+
+    @cached_property
+    def spaces(self) -> tuple[Space, ...]:
+        """The spaces as :class:`Space` records, in board order."""
+        return tuple([Space(*row) for row in self.key])
 
     @cached_property
     def graph(self) -> nx.Graph:
@@ -165,7 +172,8 @@ class Board:
 
     def to_list(self) -> list:
         """The board as JSON-ready data: one [q, r, terrain, biome, tile, blessing] per space."""
-        return [[s.cell[0], s.cell[1], s.terrain, s.biome, s.tile, s.blessing] for s in self.spaces]
+        return [[cell[0], cell[1], terrain, biome, tile, blessing]
+                for cell, terrain, biome, tile, blessing in self.key]
 
 
 #: limits of a saved board, far above any real one (4 players' tiles and the mountain are
@@ -193,7 +201,7 @@ def board_from_list(rows: object, mountain: object, biomes: Iterable[str]) -> Bo
                               f"blessing], found {repr(row)[:80]}")
         if row[5] and row[2] != WATER:
             raise InvalidData(f"field board[{k}]: only a Water Space can carry a blessing icon")
-        spaces.append(Space((row[0], row[1]), row[2], row[3], row[4], row[5]))
+        spaces.append(((row[0], row[1]), row[2], row[3], row[4], row[5]))
     if not isinstance(mountain, list) or len(mountain) > MAX_SPACES or not all(
             isinstance(h, list) and len(h) == 2
             and all(type(x) is int and abs(x) <= MAX_COORD for x in h) for h in mountain):
@@ -202,8 +210,10 @@ def board_from_list(rows: object, mountain: object, biomes: Iterable[str]) -> Bo
 
 
 @lru_cache(maxsize=256)
-def _cached_board(spaces: tuple[Space, ...], mountain: tuple[Hex, ...]) -> Board:
-    return Board(spaces, mountain)
+def _cached_board(rows: tuple[tuple, ...], mountain: tuple[Hex, ...]) -> Board:
+    """The board of these spaces, each given as a (cell, terrain, biome, tile, blessing) row
+    (see :attr:`Board.key`), made once: the same spaces give the same board object."""
+    return Board([Space(*row) for row in rows], mountain)
 
 
 #: limits of a hand-built board: far more spaces than any continent of the game has (5
@@ -281,9 +291,9 @@ def custom_board(spaces: Mapping[Hex, tuple[str, str]], blessing: Iterable[Hex] 
     for cell in peak:
         if cell in checked:
             raise InvalidData(f"mountain: {cell} is also given as a space")
-    items = [Space(cell, terrain, biome, k, cell in marked)
-             for k, (cell, (terrain, biome)) in enumerate(sorted(checked.items()))]
-    return _cached_board(tuple(sorted(items, key=lambda s: s.cell)), tuple(sorted(set(peak))))
+    rows = [(cell, terrain, biome, k, cell in marked)
+            for k, (cell, (terrain, biome)) in enumerate(sorted(checked.items()))]
+    return _cached_board(tuple(rows), tuple(sorted(set(peak))))
 
 
 def _tile_cells(ed: Edition, rotation: int, offset: Hex) -> tuple[list[Hex], list[Hex], list[Hex]]:
@@ -441,11 +451,11 @@ def _build(edition: Edition, players: int, seed: int | str) -> Board:
     biomes = [b for b, n in tiles_per_player(edition).items() for _ in range(n * players)]
     rng.shuffle(biomes)
     tiles = _lay_tiles(edition, biomes, rng)
-    spaces = []
+    rows = []
     for t in tiles:
-        spaces += [Space(c, LAND, t.biome, t.index, False) for c in t.land]
-        spaces += [Space(c, WATER, t.biome, t.index, c in t.blessing) for c in t.water]
-    board = _cached_board(tuple(sorted(spaces, key=_cell_of)),
+        rows += [(c, LAND, t.biome, t.index, False) for c in t.land]
+        rows += [(c, WATER, t.biome, t.index, c in t.blessing) for c in t.water]
+    board = _cached_board(tuple(sorted(rows)),   # by cell: no two rows share one
                           tuple(sorted(hexgrid.spiral((0, 0), edition.mountain_radius))))
     if not tile_is_joined(edition) and not board.is_contiguous():  # pragma: no cover
         raise InvalidSetup("the tiles did not form one contiguous continent")

@@ -570,3 +570,24 @@ def test_holdings_counted_up_to_what_a_card_can_use_give_the_same_payments():
                 scoring.payments(card, clipped, min(wild, most_wild), biomes))
             checked += 1
     assert checked > 500
+
+
+def test_a_boards_space_records_made_when_asked_equal_those_it_was_built_from():
+    """A board keeps its spaces as plain rows and makes the :class:`Space` records when
+    asked: they equal the records of its laid tiles, a board built from them equals it and
+    saves alike, and a saved board loads as the very board kept for its spaces."""
+    for state in positions("full", seeds=range(2), every=400):
+        b = state.board
+        laid = sorted([board_module.Space(c, "land", t.biome, t.index, False) for t in b.tiles
+                       for c in t.land] + [board_module.Space(c, "water", t.biome, t.index,
+                                                              c in t.blessing)
+                                           for t in b.tiles for c in t.water],
+                      key=lambda s: s.cell)
+        assert list(b.spaces) == laid
+        again = board_module.Board(laid, b.mountain)
+        assert again == b and again.to_list() == b.to_list() and again.key == b.key
+        assert b.to_list() == [[s.cell[0], s.cell[1], s.terrain, s.biome, s.tile, s.blessing]
+                               for s in laid]
+        loaded = board_module.board_from_list(b.to_list(), [list(h) for h in b.mountain],
+                                              state.edition.biomes)
+        assert loaded is b
