@@ -546,18 +546,24 @@ def _few_shortest_paths(pos: Position, start: int, end: int) -> list[tuple[int, 
     if ways[end] > LIST_LIMIT:
         return None
     out: list[tuple[int, ...]] = []
-    path = [end]
-
-    def walk(j: int) -> None:
-        for i in before[j]:
-            path.append(i)
-            if i == start:
-                out.append(tuple(reversed(path)))
-            else:
-                walk(i)
-            path.pop()
-    walk(end)
+    _walk_back(before, start, end, [end], out)
     return out
+
+
+def _walk_back(before: dict[int, list[int]], start: int, j: int, path: list[int],
+               out: list[tuple[int, ...]]) -> None:
+    """Each way back from ``j`` (the last space of ``path``, which runs from the end
+    backwards) to ``start`` through the spaces ``before`` each one, in their order, added to
+    ``out`` as a path from the start.  A plain function rather than one nested in the
+    caller: a nested function that calls itself is a reference cycle, left behind for the
+    garbage collector to find after every call."""
+    for i in before[j]:
+        path.append(i)
+        if i == start:
+            out.append(tuple(reversed(path)))
+        else:
+            _walk_back(before, start, i, path, out)
+        path.pop()
 
 
 def checked_option(pos: Position, player: int, card: LandCard,

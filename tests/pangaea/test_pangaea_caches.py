@@ -6,6 +6,7 @@ made again, a state's kept (or shared) position against a new one, the kept answ
 actions of the listing (summoning, Creature Rituals, Wild Woods ranges and sowing) against
 new ones."""
 
+import gc
 import random
 from functools import partial
 
@@ -591,3 +592,26 @@ def test_a_boards_space_records_made_when_asked_equal_those_it_was_built_from():
         loaded = board_module.board_from_list(b.to_list(), [list(h) for h in b.mountain],
                                               state.edition.biomes)
         assert loaded is b
+
+
+def test_finding_the_shortest_paths_leaves_no_reference_cycles():
+    """Listing the shortest connections between Trees leaves nothing for the garbage
+    collector: every object it makes is freed as soon as it is dropped (objects left in
+    reference cycles pile up until a collection finds them, and the collector then runs
+    far more often)."""
+    states = [s for s in positions("full", every=40) if any(t != -1 for t in s.trees)]
+    found = 0
+    gc.collect()
+    gc.disable()
+    try:
+        for state in states:
+            pos = state.position
+            trees = [i for i in pos.board.land if pos.trees[i] != rituals.NOBODY]
+            for a in trees:
+                for b in trees:
+                    found += len(rituals._few_shortest_paths(pos, a, b) or ())
+        left = gc.collect()
+    finally:
+        gc.enable()
+    assert found > 100
+    assert left == 0
