@@ -156,15 +156,17 @@ def ritual_actions(s: Any, player: int,
             if gratis:
                 have, wild = (), 0
             else:   # only what a payment can use: the same payments for more held
-                caps = _CAPS.get((card_id, biomes))
-                if caps is None or caps[0] is not card:
+                caps = _CAPS.get(card_id)
+                if caps is None or caps[0] is not card or caps[1] is not biomes:
                     if len(_CAPS) >= 4096:
                         _CAPS.clear()
-                    caps = _CAPS[card_id, biomes] = (card, *payment_caps(card, biomes))
+                    caps = _CAPS[card_id] = (card, biomes, *payment_caps(card, biomes))
                 have = ps.weather
-                if len(have) == len(caps[1]):
-                    have = tuple(map(min, have, caps[1]))
-                wild = min(ps.blessings[WILD], caps[2])
+                if len(have) == len(caps[2]):
+                    have = tuple(map(min, have, caps[2]))
+                wild = ps.blessings[WILD]
+                if wild > caps[3]:
+                    wild = caps[3]
             key = (card_id, from_market, gratis, have, wild, biomes)
             got = _CREATURE_KEPT.get(key)
             if got is None or got[0] is not card:
@@ -214,8 +216,8 @@ def _land_actions(pos: Position, biomes: tuple[str, ...], player: int, card_id: 
 #: entries made for smaller ones
 _CREATURE_KEPT: dict[tuple, tuple[CreatureCard, tuple[PlayCreature, ...]]] = {}
 
-#: (card, :func:`payment_caps`) by card id and biomes
-_CAPS: dict[tuple, tuple] = {}
+#: (card, biomes, :func:`payment_caps`) by card id, for the card and biomes last asked
+_CAPS: dict[str, tuple] = {}
 
 
 def payment_caps(card: CreatureCard, biomes: tuple[str, ...]) -> tuple[tuple[int, ...], int]:
