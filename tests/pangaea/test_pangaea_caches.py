@@ -576,7 +576,8 @@ def test_holdings_counted_up_to_what_a_card_can_use_give_the_same_payments():
 def test_a_boards_space_records_made_when_asked_equal_those_it_was_built_from():
     """A board keeps its spaces as plain rows and makes the :class:`Space` records when
     asked: they equal the records of its laid tiles, a board built from them equals it and
-    saves alike, and a saved board loads as the very board kept for its spaces."""
+    saves alike, and a saved board loads as an equal board, kept for its spaces (loaded
+    again, the very same board)."""
     for state in positions("full", seeds=range(2), every=400):
         b = state.board
         laid = sorted([board_module.Space(c, "land", t.biome, t.index, False) for t in b.tiles
@@ -589,9 +590,11 @@ def test_a_boards_space_records_made_when_asked_equal_those_it_was_built_from():
         assert again == b and again.to_list() == b.to_list() and again.key == b.key
         assert b.to_list() == [[s.cell[0], s.cell[1], s.terrain, s.biome, s.tile, s.blessing]
                                for s in laid]
-        loaded = board_module.board_from_list(b.to_list(), [list(h) for h in b.mountain],
-                                              state.edition.biomes)
-        assert loaded is b
+        load = partial(board_module.board_from_list, b.to_list(), [list(h) for h in b.mountain],
+                       state.edition.biomes)
+        loaded = load()
+        assert loaded == b and loaded.key == b.key and list(loaded.spaces) == laid
+        assert load() is loaded
 
 
 def test_finding_the_shortest_paths_leaves_no_reference_cycles():
