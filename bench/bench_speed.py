@@ -11,11 +11,12 @@ one part of one round, not a whole round).  The table gives, per mode, random ga
 on each side and their ratio ("games": the games a long simulation plays, after the first few
 of the process), the ratio for the first games of a fresh process ("first": a quarter as many
 games, with seeds of their own, played while the engine fills what it keeps for later, such as
-ready-made actions), for one widget click (apply an action and draw the new board), for
-scoring, saving, loading and listing the legal actions of late positions, and whether every
-seeded game ended with the same scores on both sides (speed work must not change a single
-game).  Ratios above 1 mean this commit is faster.  The last
-column says which of the issue's targets the run meets: random games 8x faster for Harmonies
+ready-made actions; after them each side makes the one full garbage collection every fresh
+process makes once, so that it falls into neither side's measured games), for one widget
+click (apply an action and draw the new board), for scoring, saving, loading and listing
+the legal actions of late positions, and whether every seeded game ended with the same scores
+on both sides (speed work must not change a single game).  Ratios above 1 mean this commit is
+faster.  The last column says which of the issue's targets the run meets: random games 8x faster for Harmonies
 solo and 3x for every other mode, a click at most half the time, and nothing slower (a ratio
 under 0.9; this shared machine's noise is about a tenth).
 """

@@ -89,6 +89,12 @@ def main() -> None:
     for seed in range(WARM_SEED, WARM_SEED + warm):
         play(module, players, options, seed)
     first_time = time.perf_counter() - start
+    # the first full collection of a process comes once, when the allocations since startup
+    # reach a threshold, not because of any one game: made here, on both sides, rather than
+    # left to fall into the measured games of whichever side's counts happen to reach it there
+    # (some 20 ms of a run of about 200; full collections a long run makes again still fall
+    # into the measured games)
+    gc.collect()
     finals, scores, steps = [], [], 0
     # timed in parts of consecutive seeds (the same parts on both sides): the bench keeps the
     # best time of each part over its rounds, so that a moment of the machine's other load
