@@ -16,9 +16,9 @@ process makes once, so that it falls into neither side's measured games), for on
 click (apply an action and draw the new board), for scoring, saving, loading and listing
 the legal actions of late positions, and whether every seeded game ended with the same scores
 on both sides (speed work must not change a single game).  Ratios above 1 mean this commit is
-faster.  The last column says which of the issue's targets the run meets: random games 8x faster for Harmonies
-solo and 3x for every other mode, a click at most half the time, and nothing slower (a ratio
-under 0.9; this shared machine's noise is about a tenth).
+faster.  The last column says which of the issue's targets the run meets: random games 8x
+faster for Harmonies solo and 3x for every other mode, a click at most half the time, and
+nothing slower (a ratio under 0.9; this shared machine's noise is about a tenth).
 """
 
 from __future__ import annotations

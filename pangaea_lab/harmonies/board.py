@@ -59,7 +59,7 @@ def from_axial(h: tuple[int, int]) -> Cell:
 
 
 @lru_cache(maxsize=None)
-def board_graph(side: str) -> "nx.Graph":
+def board_graph(side: str) -> nx.Graph:
     """The personal board of ``side`` as a graph of cells joined when they share an edge."""
     import networkx as nx   # only the lessons and the graph lab draw on the graph
 
