@@ -311,7 +311,7 @@ def front_door(game: Any, state: Any, action: Any) -> Any:
 
 
 #: lists of legal actions this long or shorter are scanned at every question
-_SHORT = 32
+SHORT_LIST = 32
 
 
 def is_listed_object(state: Any, action: Any) -> bool:
@@ -329,7 +329,7 @@ def is_listed_object(state: Any, action: Any) -> bool:
     listed_actions = values.get("_legal")
     if listed_actions is None:
         return False
-    if len(listed_actions) <= _SHORT:
+    if len(listed_actions) <= SHORT_LIST:
         for listed in listed_actions:   # a plain loop costs less to start
             if listed is action:
                 return True

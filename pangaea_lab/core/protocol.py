@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Mapping, Sequence, TypeVar
 
-from .engine import is_listed_object
+from .engine import SHORT_LIST, is_listed_object
 from .errors import IllegalAction, InvalidData
 
 S = TypeVar("S", bound="GameState")
@@ -108,11 +108,23 @@ class GameState(ABC):
         """The state after ``action``; raises :class:`IllegalAction` and changes nothing if
         the rules forbid it.  The very object the state listed goes straight to the handler
         of its type (the game's front door does the same, one step further on)."""
-        if is_listed_object(self, action):
-            table = self.GAME._table
-            handler = table.get(type(action)) if table is not None else None
-            if handler is not None:
-                return handler(self, action)
+        listed = self.__dict__.get("_legal")
+        if listed is not None:
+            # what ``is_listed_object`` answers, the short list's scan made here (a random
+            # playout asks at every step; the long list's answer is that function's)
+            found = False
+            if len(listed) <= SHORT_LIST:
+                for item in listed:
+                    if item is action:
+                        found = True
+                        break
+            else:
+                found = is_listed_object(self, action)
+            if found:
+                table = self.GAME._table
+                handler = table.get(type(action)) if table is not None else None
+                if handler is not None:
+                    return handler(self, action)
         return self.GAME.apply(self, action)
 
     def scores(self) -> list[ScoreBreakdown]:

@@ -28,7 +28,7 @@ from .cards import all_cards, card
 from .game import SIDES
 from .habitats import _GROWN, MASK_WIDTH, BoardView, board_view, grown, picker
 from .state import GameState, PlayerArea, area_from, area_with, evolve, evolve_area, \
-    evolve_final
+    fresh_values
 
 
 def setup_numbers(players: int) -> tuple[int, int]:
@@ -363,6 +363,9 @@ def area_after(old: PlayerArea, changes: dict[str, Any], token: int | None = Non
 
 _PUT = object.__setattr__
 _NEW_OBJECT = object.__new__
+#: ``_GROWN.get`` (a method of a name imported from another module is looked up by name at
+#: every call; the table itself is only ever added to)
+_GROWN_GET = _GROWN.get
 
 
 def _replace_at(items: tuple, k: int, value: Any) -> tuple:
@@ -394,9 +397,15 @@ def keep_spirit(state: GameState, action: ChooseSpirit) -> GameState:
 def take_tokens(state: GameState, action: TakeTokens) -> GameState:
     """Take every token of one central space into the hand."""
     central = state.central
-    return evolve(state, {"hand": tuple(central[action.space]),
-                          "central": _replace_at(central, action.space, ()),
-                          "took_tokens": True})
+    space = action.space
+    # made as ``evolve`` makes it, in line
+    values = fresh_values(state)
+    values["hand"] = central[space]
+    values["central"] = central[:space] + ((),) + central[space + 1:]
+    values["took_tokens"] = True
+    new = _NEW_OBJECT(type(state))
+    _PUT(new, "__dict__", values)
+    return new
 
 
 @HANDLERS.on(PlaceToken)
@@ -410,20 +419,28 @@ def place_token(state: GameState, action: PlaceToken) -> GameState:
     area = areas[p]
     i = _INDEX[state.side][action.cell]
     stacks = area.stacks
-    stack, step = _GROWN.get((stacks[i], colour)) or grown(stacks[i], colour)
-    stacks = stacks[:i] + (stack,) + stacks[i + 1:]
+    stack, step = _GROWN_GET((stacks[i], colour)) or grown(stacks[i], colour)
+    board = list(stacks)
+    board[i] = stack
+    stacks = tuple(board)
     # the new area keeps the old one's open cards (same cards) and, derived at index i,
     # its board view (kept with the area: always its own board's view); the area is made
     # as ``area_from(area_with(...))`` makes it, in line (this is the commonest move)
-    fresh = area.__dict__.copy()
+    fresh = dict(area.__dict__)
     fresh["stacks"] = stacks
     view = fresh.get("_view")
     if view is not None:
         fresh["_view"] = view.with_token(i, stacks, step)
     new_area = _NEW_OBJECT(PlayerArea)
     _PUT(new_area, "__dict__", fresh)
-    return evolve(state, {"hand": hand[:k] + hand[k + 1:],
-                          "areas": areas[:p] + (new_area,) + areas[p + 1:]})
+    # the new state made as ``evolve`` makes it, in line
+    values = fresh_values(state)
+    values["hand"] = hand[:k] + hand[k + 1:]
+    values["areas"] = (new_area,) if len(areas) == 1 else \
+        areas[:p] + (new_area,) + areas[p + 1:]
+    new = _NEW_OBJECT(type(state))
+    _PUT(new, "__dict__", values)
+    return new
 
 
 @HANDLERS.on(TakeCard)
@@ -527,7 +544,7 @@ def end_turn(state: GameState, action: EndTurn | None = None) -> GameState:
     changes.update(central=refill, pouch=pouch, row=row, deck=deck, areas=areas,
                    end_reason=reason, hand=(), took_tokens=False, took_card=False,
                    discarded=False, player=0 if over else nxt, over=over)
-    return evolve_final(state, changes) if over else evolve(state, changes)
+    return evolve(state, changes)
 
 
 def _plain_area(area: PlayerArea) -> PlayerArea:

@@ -14,7 +14,7 @@ from .game import GAME, RIVER_RULES
 from .habitats import BoardView
 from .rules import setup_numbers, token_mix
 from .scoring import check_river_rule
-from .state import STATE_FIELDS, GameState, PlayerArea
+from .state import STATE_FIELDS, GameState, PlayerArea, plain_object
 
 #: how many bits ``random.Random`` draws to pick an index below each n (``n.bit_length()``)
 _BITS = tuple(n.bit_length() for n in range(257))
@@ -98,11 +98,11 @@ def new_game(players: int = 2, seed: int | str = 0, side: str = "A", spirits: bo
     areas = []
     for p in range(players):
         offer = tuple(spirit_deck[2 * p:2 * p + 2]) if spirits else ()
-        area = PlayerArea(stacks=empty, cubes=free, cards=(), spirit_offer=offer, turns=0)
-        kept = area.__dict__    # what the rules keep with an area: its view, its open cards
-        kept["_view"] = BoardView(side, empty, free, codes, None, masks)
-        kept["_open"] = ()
-        areas.append(area)
+        # the area made as PlayerArea(...) makes it, with what the rules keep with an area
+        # (its view, its open cards), its attributes one plain dict (see state.plain_object)
+        areas.append(plain_object(PlayerArea, {
+            "stacks": empty, "cubes": free, "cards": (), "spirit_offer": offer, "turns": 0,
+            "_view": BoardView(side, empty, free, codes, None, masks), "_open": ()}))
     boxed = tuple(sorted(spirit_deck[2 * players:] if spirits else spirit_deck))
     values = dict(
         side=side, spirits=spirits, seed=seed, river_rule=river_rule,
@@ -112,9 +112,4 @@ def new_game(players: int = 2, seed: int | str = 0, side: str = "A", spirits: bo
         areas=tuple(areas), player=0, hand=(), took_tokens=False, took_card=False,
         discarded=False, end_reason="", over=False, cube_supply=_CENTRAL["animal_cubes"])
     # made as GameState(**values) makes it, without a frozen attribute set per field
-    state = object.__new__(GameState)
-    fields = state.__dict__
-    for name in STATE_FIELDS:
-        fields[name] = values[name]
-    fields["_cache"] = {}
-    return state
+    return plain_object(GameState, {name: values[name] for name in STATE_FIELDS})

@@ -10,7 +10,7 @@ drawing and computer players are functions over this data (``rules.py``, ``setup
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from operator import attrgetter
 from typing import Any, ClassVar
 
@@ -57,6 +57,18 @@ class PlayerArea:
         return None
 
 
+class KeptResults:
+    """The ``_cache`` of a state: an empty dict made on the first ask and kept in the state's
+    ``__dict__``, where later asks find it (this is not a data descriptor, so the instance's
+    entry wins).  States are frozen; what they keep here never changes what they are."""
+
+    def __get__(self, state: Any, owner: type | None = None) -> Any:
+        if state is None:
+            return self
+        cache = state.__dict__["_cache"] = {}
+        return cache
+
+
 @dataclass(frozen=True)
 class GameState(BaseState):
     """A position of a Harmonies game.  Use :func:`pangaea_lab.harmonies.new_game`."""
@@ -95,8 +107,9 @@ class GameState(BaseState):
     over: bool
     #: animal cubes left in the supply
     cube_supply: int
-    #: results computed once for this state (scores, save text), never saved or compared
-    _cache: dict = field(default_factory=dict, init=False, compare=False, repr=False)
+    #: results computed once for this state (scores, a computer player's sums), never saved
+    #: or compared: made when first used (most states of a playout never need one)
+    _cache: ClassVar[Any] = KeptResults()
 
     # ----- protocol ----------------------------------------------------------------------
 
@@ -248,60 +261,67 @@ STATE_FIELDS = tuple(f.name for f in fields(GameState) if f.init)
 AREA_FIELDS = tuple(f.name for f in fields(PlayerArea))
 
 
-#: how many entries the ``__dict__`` of a state holds with nothing kept but its cache and the
-#: place of its listed actions (see :func:`evolve`)
-_STATE_SIZE = len(STATE_FIELDS) + 2
+#: how many entries the ``__dict__`` of a state holds with nothing kept but the place of its
+#: listed actions (see :func:`evolve`)
+_STATE_SIZE = len(STATE_FIELDS) + 1
 _PUT = object.__setattr__
+_NEW = object.__new__
+_DICT = dict
+
+
+def plain_object(cls: type, values: dict[str, Any]) -> Any:
+    """A new ``cls`` (a state or an area) whose attributes are the dict ``values`` itself.
+
+    Such a dict is one plain table, and so are the copies the rules make of it for the next
+    state: Python reads an attribute of such an object from the place it found it in the last
+    object of the same shape.  (An object made by its class's ``__init__`` keeps its values
+    apart from its attribute names; once its ``__dict__`` is asked for, that dict and its
+    ``copy()`` keep that split form, whose attributes Python looks up by name every time.)"""
+    new = _NEW(cls)
+    _PUT(new, "__dict__", values)
+    return new
 
 
 def evolve(state: GameState, changes: dict[str, Any]) -> GameState:
     """A new state: ``state`` with the fields in ``changes`` replaced (what
-    ``dataclasses.replace`` does, without its checks: ``changes`` names fields only), with an
-    empty cache of its own.  (Made from a copy of the old state's attributes, in one step,
-    without what the old state keeps.)
+    ``dataclasses.replace`` does, without its checks: ``changes`` names fields only), with
+    nothing kept from the old one (its cache of results is made when first used).
+    (Made from a copy of the old state's attributes, in one step: see :func:`fresh_values`.)"""
+    fresh = fresh_values(state)
+    fresh.update(changes)
+    new = _NEW(type(state))
+    _PUT(new, "__dict__", fresh)
+    return new
+
+
+def fresh_values(state: GameState) -> dict[str, Any]:
+    """A copy of the attributes of ``state`` without what it keeps: the ``__dict__`` of a new
+    state once the caller has replaced the fields that change (a handler in a hurry makes
+    the state itself, as :func:`evolve` does).
 
     The new state's ``_legal`` entry (where the protocol keeps the listed actions) is
     ``None``, "not listed yet", rather than absent: the entry is overwritten, never deleted
     and added again, so that a state's attributes stay one compact table that the next
     state copies in one block."""
-    fresh = state.__dict__.copy()
+    fresh = _DICT(state.__dict__)
     if len(fresh) != _STATE_SIZE or "_legal" not in fresh:
         fresh.pop("_legal_asked", None)     # kept with a long list of actions
         if len(fresh) != _STATE_SIZE or "_legal" not in fresh:
-            # a state made otherwise, or one that kept something else (its save text, a
-            # set of listed ids): every kept entry goes
+            # a state made otherwise, or one that kept something else (its cache, its save
+            # text, a set of listed ids): every kept entry goes
             for name in [name for name in fresh if name[0] == "_"]:
                 del fresh[name]
     fresh["_legal"] = None
-    fresh["_cache"] = {}
-    fresh.update(changes)
-    new = object.__new__(type(state))
-    _PUT(new, "__dict__", fresh)
-    return new
-
-
-def evolve_final(state: GameState, changes: dict[str, Any]) -> GameState:
-    """What :func:`evolve` gives, made attribute by attribute: slower to make, but Python
-    reads the attributes of such an object faster (for a game's final position, read again
-    and again: saved, scored, shown)."""
-    new = object.__new__(type(state))
-    put = object.__setattr__
-    old = state.__dict__
-    for name in STATE_FIELDS:
-        put(new, name, changes[name] if name in changes else old[name])
-    put(new, "_cache", {})
-    put(new, "_legal", None)
-    return new
+    return fresh
 
 
 def evolve_area(area: PlayerArea, changes: dict[str, Any]) -> PlayerArea:
     """A new player area: ``area`` with the fields in ``changes`` replaced."""
     new = object.__new__(type(area))
-    fresh = new.__dict__
     old = area.__dict__
-    for name in AREA_FIELDS:
-        fresh[name] = old[name]
+    fresh = {name: old[name] for name in AREA_FIELDS}
     fresh.update(changes)
+    _PUT(new, "__dict__", fresh)
     return new
 
 
@@ -314,7 +334,7 @@ def area_with(area: PlayerArea, name: str, value: Any) -> dict[str, Any]:
     """The ``__dict__`` of a new area: ``area``'s with the field ``name`` replaced, what the
     area keeps included (the caller replaces what the change makes wrong), made in one step.
     Make the area with :func:`area_from`."""
-    fresh = area.__dict__.copy()
+    fresh = _DICT(area.__dict__)
     fresh[name] = value
     return fresh
 

@@ -181,7 +181,7 @@ def test_a_listed_object_is_known_by_identity_asked_any_number_of_times(length):
     """Short lists are scanned at every question (nothing is kept); a long list is scanned
     the first time, then its set of ids is kept.  Either way only the very listed objects
     are recognised, every time they are asked about."""
-    from pangaea_lab.core.engine import _SHORT, is_listed_object
+    from pangaea_lab.core.engine import SHORT_LIST as _SHORT, is_listed_object
 
     class Listed:
         pass

@@ -5,6 +5,7 @@ results worked out from scratch, over many positions of seeded random games."""
 import copy
 import pickle
 import random
+import sys
 from dataclasses import replace
 
 import networkx as nx
@@ -20,7 +21,7 @@ from pangaea_lab.harmonies.actions import ChooseSpirit, DiscardCard, EndTurn, Pl
 from pangaea_lab.harmonies.board import COLOURS, _neighbour_table, can_stack, cells, legal_stacks, \
     rules_data
 from pangaea_lab.harmonies.cards import STACK_CODES, card
-from pangaea_lab.harmonies.state import AREA_KEPT, evolve, evolve_final
+from pangaea_lab.harmonies.state import AREA_KEPT, STATE_FIELDS, evolve
 
 ALL_CARDS = sorted(harmonies.all_cards())
 GAMES = [  # (players, options, seeds)
@@ -255,12 +256,37 @@ def test_ready_made_row_actions_agree_with_fresh_ones():
                                                        if k < card(c).cubes)
 
 
-def test_a_final_state_made_attribute_by_attribute_is_the_same_state():
-    state = positions(2, {"side": "A"}, 1)[-2]
-    changes = {"over": True, "end_reason": "test", "player": 0}
-    one, other = evolve(state, changes), evolve_final(state, changes)
-    assert other._cache == {} and sorted(one.__dict__) == sorted(other.__dict__)
-    assert one == other and one.to_json() == other.to_json()
+def test_states_and_areas_keep_their_attributes_in_one_plain_table():
+    """Every state and area of a game keeps its attributes in a plain dict, in one order of
+    names (Python then finds an attribute where it found it in the last state; a dict split
+    from its names, as ``__init__`` leaves it, is looked up by name at every read).  A plain
+    dict copied with ``dict()`` is the same size; a split one grows."""
+    for players, options, seeds in GAMES[:3]:
+        states = positions(players, options, seeds[0])
+        assert states[-1].is_over
+        orders = set()
+        for state in states:
+            values = state.__dict__
+            assert sys.getsizeof(values) == sys.getsizeof(dict(values))
+            orders.add(tuple(name for name in values if name[0] != "_"))
+            for area in state.areas:
+                kept = area.__dict__
+                assert sys.getsizeof(kept) == sys.getsizeof(dict(kept))
+        assert orders == {STATE_FIELDS}
+    # the check itself tells the two forms apart
+    area = harmonies.state.PlayerArea((), (), (), (), 0)
+    assert sys.getsizeof(area.__dict__) != sys.getsizeof(dict(area.__dict__))
+
+
+def test_a_new_state_holds_no_cache_until_asked():
+    state = harmonies.new_game(players=1, seed=2, side="A", spirits=False)
+    later = state.apply(state.legal_actions()[0])
+    for s in (state, later):
+        assert "_cache" not in s.__dict__
+        assert s._cache == {} and s._cache is s.__dict__["_cache"]
+    later._cache["x"] = 1
+    assert later.apply(later.legal_actions()[0])._cache == {}
+    assert getattr(state, "no_such_thing", 5) == 5
 
 
 def test_the_state_methods_agree_with_the_core_front_door():
