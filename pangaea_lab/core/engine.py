@@ -128,13 +128,37 @@ def remake(old: Any, changes: Mapping[str, Any]) -> Any:
     for name in changes:
         if name not in names:
             raise TypeError(f"{cls.__name__} has no field {name!r}")
-    new = object.__new__(cls)
     values = old.__dict__
-    fresh = new.__dict__
-    for name in names:
-        fresh[name] = values[name]
+    fresh = {name: values[name] for name in names}
     fresh.update(changes)
+    return plain_object(cls, fresh)
+
+
+def plain_object(cls: type, values: dict[str, Any]) -> Any:
+    """A new ``cls`` (a plain frozen dataclass) whose attributes are the dict ``values``
+    itself, made without its constructor.
+
+    Such a dict is one plain table: Python reads an attribute of the object from the place
+    it found that attribute in the last object of the same shape.  An object made by its
+    constructor keeps its values apart from the names instead; once its ``__dict__`` is
+    asked for (the protocol asks every state for it), the dict it gets keeps that split
+    form, and so does its ``copy()``, whose attributes Python then looks up by name at every
+    read."""
+    new = _NEW(cls)
+    _SET(new, "__dict__", values)
     return new
+
+
+_NEW = object.__new__
+_SET = object.__setattr__
+
+
+def plain_attributes(obj: Any) -> Any:
+    """``obj`` itself, its attributes moved into one plain dict (see :func:`plain_object`):
+    for an object made once and read all game long (a board, an edition), whose ``__dict__``
+    something asks for."""
+    _SET(obj, "__dict__", dict(obj.__dict__))
+    return obj
 
 
 class WorkingCopy:

@@ -28,7 +28,7 @@ from .cards import all_cards, card
 from .game import SIDES
 from .habitats import _GROWN, MASK_WIDTH, BoardView, board_view, grown, picker
 from .state import GameState, PlayerArea, area_from, area_with, evolve, evolve_area, \
-    fresh_values
+    fresh_values, plain_object
 
 
 def setup_numbers(players: int) -> tuple[int, int]:
@@ -403,9 +403,7 @@ def take_tokens(state: GameState, action: TakeTokens) -> GameState:
     values["hand"] = central[space]
     values["central"] = central[:space] + ((),) + central[space + 1:]
     values["took_tokens"] = True
-    new = _NEW_OBJECT(type(state))
-    _PUT(new, "__dict__", values)
-    return new
+    return plain_object(type(state), values)
 
 
 @HANDLERS.on(PlaceToken)
@@ -438,7 +436,7 @@ def place_token(state: GameState, action: PlaceToken) -> GameState:
     values["hand"] = hand[:k] + hand[k + 1:]
     values["areas"] = (new_area,) if len(areas) == 1 else \
         areas[:p] + (new_area,) + areas[p + 1:]
-    new = _NEW_OBJECT(type(state))
+    new = _NEW_OBJECT(type(state))      # plain_object, in line (the commonest move)
     _PUT(new, "__dict__", values)
     return new
 
@@ -456,11 +454,13 @@ def take_card(state: GameState, action: TakeCard) -> GameState:
     was = area.__dict__.get("_open")
     if was is not None:     # the new card comes last, still open unless it holds no cube
         new.__dict__["_open"] = was + ((taken, 0),) if load > 0 else was
-    return evolve(state, {
-        "row": tuple(c for c in state.row if c != taken),
-        "areas": areas[:p] + (new,) + areas[p + 1:],
-        "took_card": True,
-        "cube_supply": state.cube_supply - load})
+    # made as ``evolve`` makes it, in line
+    values = fresh_values(state)
+    values["row"] = tuple([c for c in state.row if c != taken])
+    values["areas"] = (new,) if len(areas) == 1 else areas[:p] + (new,) + areas[p + 1:]
+    values["took_card"] = True
+    values["cube_supply"] = state.cube_supply - load
+    return plain_object(type(state), values)
 
 
 @HANDLERS.on(PlaceCube)
@@ -478,11 +478,15 @@ def place_cube(state: GameState, action: PlaceCube) -> GameState:
 @HANDLERS.on(DiscardCard)
 def discard_card(state: GameState, action: DiscardCard) -> GameState:
     """Solo: discard a face-up card and replace it from the deck."""
-    return evolve(state, {
-        "row": tuple(state.deck[0] if c == action.card else c for c in state.row),
-        "deck": state.deck[1:],
-        "discard_pile": state.discard_pile + (action.card,),
-        "discarded": True})
+    gone = action.card
+    deck = state.deck
+    # made as ``evolve`` makes it, in line
+    values = fresh_values(state)
+    values["row"] = tuple([deck[0] if c == gone else c for c in state.row])
+    values["deck"] = deck[1:]
+    values["discard_pile"] = state.discard_pile + (gone,)
+    values["discarded"] = True
+    return plain_object(type(state), values)
 
 
 #: for each number of central spaces, the slices of the pouch that refill them (solo)
@@ -498,10 +502,11 @@ def end_turn(state: GameState, action: EndTurn | None = None) -> GameState:
     over = False
     central, pouch = state.central, state.pouch
     areas = state.areas
-    changes: dict[str, Any] = {}
+    # the new state made as ``evolve`` makes it, in line (its fields set one by one below)
+    values = fresh_values(state)
     if len(areas) == 1:
         # the untaken tokens go to the box, space by space (the box's tuple copied once)
-        changes["boxed_tokens"] = state.boxed_tokens + sum(central, ())
+        values["boxed_tokens"] = state.boxed_tokens + sum(central, ())
         need = per * len(central)
         if len(pouch) < need:
             refill = ((),) * len(central)
@@ -536,15 +541,22 @@ def end_turn(state: GameState, action: EndTurn | None = None) -> GameState:
         nxt = 0
         if reason:
             over = True  # the round is complete: everyone has had the same number of turns
-    areas = areas[:p] + (new,) + areas[p + 1:]
+    areas = (new,) if len(areas) == 1 else areas[:p] + (new,) + areas[p + 1:]
     if over:
         # a finished game lists no more actions: its areas keep nothing made for listing
         # (a simulation may keep thousands of final positions)
         areas = tuple(map(_plain_area, areas))
-    changes.update(central=refill, pouch=pouch, row=row, deck=deck, areas=areas,
-                   end_reason=reason, hand=(), took_tokens=False, took_card=False,
-                   discarded=False, player=0 if over else nxt, over=over)
-    return evolve(state, changes)
+    values["central"] = refill
+    values["pouch"] = pouch
+    values["row"] = row
+    values["deck"] = deck
+    values["areas"] = areas
+    values["end_reason"] = reason
+    values["hand"] = ()
+    values["took_tokens"] = values["took_card"] = values["discarded"] = False
+    values["player"] = 0 if over else nxt
+    values["over"] = over
+    return plain_object(type(state), values)
 
 
 def _plain_area(area: PlayerArea) -> PlayerArea:

@@ -19,6 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ..core.engine import plain_attributes
 from ..core.errors import InvalidData
 from ..core.jsonio import dumps, load_file, parse
 from ..core.validate import kind_of
@@ -107,6 +108,7 @@ class Edition:
         self.origin = origin
         self.fingerprint = hashlib.sha256(dumps(raw).encode("utf-8")).hexdigest()[:16]
         _validate_into(self, raw, origin)
+        plain_attributes(self)      # read all game long (see plain_attributes)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Edition) and other.fingerprint == self.fingerprint

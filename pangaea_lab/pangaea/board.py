@@ -27,6 +27,7 @@ from typing import Iterable, Mapping
 import networkx as nx
 
 from ..core import hexgrid
+from ..core.engine import plain_attributes
 from ..core.errors import IllegalAction, InvalidData, InvalidSetup
 from ..core.hexgrid import Hex
 from ..core.validate import show
@@ -97,6 +98,7 @@ class Board:
         self.water = tuple(i for i, t in enumerate(self.terrain) if t == WATER)
         self.key = tuple((s.cell, s.terrain, s.biome, s.tile, s.blessing) for s in spaces)
         self._hash = hash((self.key, self.mountain))   # a board is a key of many caches
+        plain_attributes(self)      # read all game long (its cached properties kept in it)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Board) and other.key == self.key and other.mountain == self.mountain

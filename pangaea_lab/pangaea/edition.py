@@ -26,6 +26,7 @@ from typing import Any, Mapping
 import networkx as nx
 
 from ..core import hexgrid
+from ..core.engine import plain_attributes
 from ..core.errors import InvalidData
 from ..core.jsonio import dumps, load_file
 
@@ -406,7 +407,7 @@ def _validated(text: str) -> Edition:
     coop = _coop_data(data) if any(k in data for k in COOP_ITEMS) else None
     woods = _woods_data(data[WOODS_ITEM], biomes, coop) if WOODS_ITEM in data else None
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-    return Edition(
+    return plain_attributes(Edition(    # read all game long (see plain_attributes)
         raw=data, name=name, label=label, biomes=biomes, min_players=pmin,
         max_players=pmax, summit_steps=summit, trees_per_player=trees, seeds_per_player=seeds,
         weather_tokens=weather_counts, blessings=bless, land_cards=tuple(land_cards),
@@ -414,7 +415,7 @@ def _validated(text: str) -> Edition:
         blessing_shape=blessing, mountain_radius=radius, most_trees_minimum=most_min,
         most_trees_bonus=most_bonus, round_limit=round_limit,
         favor_tokens=tuple(favor[a] for a in ANCIENTS), digest=digest, coop=coop,
-        woods=woods)
+        woods=woods))
 
 
 SHADOW_KINDS = ("Dream", "Devour", "Dance")
