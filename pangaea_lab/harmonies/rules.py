@@ -88,9 +88,19 @@ def _discard(card_id: int) -> DiscardCard:
     return DiscardCard(card_id)
 
 
-@lru_cache(maxsize=4096)
+#: for each central space, its tokens -> the ``TakeTokens`` that takes them (the space's
+#: tokens change every turn: a table per space, emptied when it grows large)
+_TAKES: list[dict[tuple[str, ...], TakeTokens]] = []
+
+
 def _take_tokens(space: int, tokens: tuple[str, ...]) -> TakeTokens:
-    return TakeTokens(space, tokens)
+    while len(_TAKES) <= space:
+        _TAKES.append({})
+    table = _TAKES[space]
+    if len(table) >= _MEMO_SIZE:
+        table.clear()
+    found = table[tokens] = TakeTokens(space, tokens)
+    return found
 
 
 _END_TURN = EndTurn()
@@ -187,7 +197,6 @@ def legal_actions(state: GameState) -> list[Action]:
         return []
     areas = state.areas
     area = areas[state.player]
-    kept = area.__dict__
     if area.spirit_offer:
         return [ChooseSpirit(s) for s in area.spirit_offer]
     side = state.side
@@ -196,12 +205,17 @@ def legal_actions(state: GameState) -> list[Action]:
     out: list[Action] = []
     if not took_tokens:
         i = 0
+        takes = _TAKES
         for tokens in state.central:
             if tokens:
-                out.append(_take_tokens(i, tokens))
+                found = takes[i].get(tokens) if i < len(takes) else None
+                out.append(found or _take_tokens(i, tokens))
             i += 1
-    view = kept.get("_view")
-    if view is None:
+    # what the rules keep with an area (its board view, its open cards), read as attributes
+    # (an area made otherwise, loaded from a save say, gets them here)
+    try:
+        view = area._view
+    except AttributeError:
         view = board_view(side, area)
     if hand:
         # each colour's spots picked by its bit mask from the side's ready-made actions
@@ -213,8 +227,9 @@ def legal_actions(state: GameState) -> list[Action]:
         for colour in colours:
             shift, pick = pickers[colour]
             pick.add_to(out, masks >> shift & _MASK)
-    open_cards = kept.get("_open")
-    if open_cards is None:
+    try:
+        open_cards = area._open
+    except AttributeError:
         open_cards = _unfinished(area)
     may_take = not state.took_card and not state.discarded
     if may_take:
