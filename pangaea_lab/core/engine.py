@@ -129,7 +129,17 @@ def remake(old: Any, changes: Mapping[str, Any]) -> Any:
         if name not in names:
             raise TypeError(f"{cls.__name__} has no field {name!r}")
     values = old.__dict__
-    fresh = {name: values[name] for name in names}
+    # the old attributes copied in one block, then what the old value keeps beyond its
+    # fields (added after them) taken off the end; should a field come last, the fields
+    # are copied one by one instead
+    fresh = _DICT(values)
+    extra = len(fresh) - len(names)
+    fields = _field_set(cls)
+    while extra > 0:
+        if fresh.popitem()[0] in fields:
+            fresh = {name: values[name] for name in names}
+            break
+        extra -= 1
     fresh.update(changes)
     return plain_object(cls, fresh)
 
@@ -151,6 +161,7 @@ def plain_object(cls: type, values: dict[str, Any]) -> Any:
 
 _NEW = object.__new__
 _SET = object.__setattr__
+_DICT = dict
 
 
 def plain_attributes(obj: Any) -> Any:

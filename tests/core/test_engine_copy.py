@@ -5,6 +5,7 @@ checks as the general type test."""
 from __future__ import annotations
 
 import dataclasses
+import sys
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -51,6 +52,25 @@ def test_remake_is_replace_for_plain_states():
     assert "_legal" not in new.__dict__                # a cache of the old state is not copied
     with pytest.raises(TypeError):
         remake(old, {"no_such_field": 1})
+
+
+def test_remake_keeps_the_fields_alone_in_one_plain_dict_in_field_order():
+    """What the old value keeps beyond its fields is dropped wherever it sits among them
+    (taken off the end, or the fields copied one by one when a kept entry comes first);
+    the new value's attributes are one plain dict (a copy made by ``dict()`` is the same
+    size; a dict split from its names, as a constructor may leave it, grows)."""
+    made = Plain(cells=(1,), turn=2, name="y")
+    late = Plain(cells=(1,), turn=2, name="y")
+    for key in ("_a", "_b", "_c"):
+        object.__setattr__(late, key, key)
+    early = object.__new__(Plain)
+    object.__setattr__(early, "__dict__", {"_a": 1, "cells": (1,), "_b": 2, "turn": 2,
+                                           "name": "y", "_c": 3})
+    for old in (made, late, early, remake(late, {})):
+        new = remake(old, {"turn": 7})
+        assert list(new.__dict__) == ["cells", "turn", "name"]
+        assert new == Plain(cells=(1,), turn=7, name="y")
+        assert sys.getsizeof(new.__dict__) == sys.getsizeof(dict(new.__dict__))
 
 
 def test_remake_runs_the_constructor_when_the_class_has_one_to_run():
