@@ -94,12 +94,20 @@ def _touching(side: str, card_id: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(sorted(found)) for found in near)
 
 
+#: (side, card) -> its cube's code, placements and touching indices (see above), together
+_REFITS: dict[tuple[str, int], tuple[str, tuple, tuple]] = {}
+
+
 def _refit(side: str, card_id: int, found: tuple[int, ...], i: int, codes: list,
            cubes: tuple[int, ...]) -> tuple[int, ...]:
     """The card's habitats after the code at index ``i`` changed: ``found`` (the habitats
     before) looked at again only where the change can matter (see :func:`_touching`)."""
-    target, fits_at = _pattern(side, card_id)
-    near = _touching(side, card_id)[i]
+    looked = _REFITS.get((side, card_id))
+    if looked is None:
+        looked = _REFITS[(side, card_id)] = (*_pattern(side, card_id),
+                                             _touching(side, card_id))
+    target, fits_at, touching = looked
+    near = touching[i]
     out = [j for j in found if j not in near]
     for j in near:
         if codes[j] == target and not cubes[j] and _placed(fits_at[j], codes):
