@@ -20,7 +20,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from itertools import repeat
+from itertools import chain, filterfalse, repeat
 from operator import add, attrgetter
 from typing import Iterable, Mapping
 
@@ -347,6 +347,9 @@ class _Layout:
                 forms.add(form)
                 self.kept.append((rotation, cells))
         self.tags = [c * 8 - k for k, (_, cells) in enumerate(self.kept) for c in cells]
+        #: ``x`` -> the spots ``x - t`` for each tag ``t``, in the order of the tags (``x`` a
+        #: hex's number times 8), made when first asked for and shared by the copies
+        self.spots = _Spots(self.tags)
         self.blocked: set[int] = set()
         self.frontier: set[int] = set()
         self.overlap: set[int] = set()
@@ -375,8 +378,8 @@ class _Layout:
         still be chosen come out as if every neighbour were counted).  Each step is taken
         for all the hexes and rotations at once (the sets and counts come out the same as
         hex by hex)."""
-        blocked, frontier, overlap, reach, tags = (self.blocked, self.frontier, self.overlap,
-                                                   self.reach, self.tags)
+        blocked, frontier, overlap, reach = self.blocked, self.frontier, self.overlap, self.reach
+        spots = self.spots.__getitem__
         blocked.update(hexes)
         frontier.difference_update(hexes)
         # the free hexes next to the new ones, each once for every new hex it touches
@@ -384,12 +387,27 @@ class _Layout:
         opened = {m >> 3 for m in near}
         opened.difference_update(frontier)
         frontier.update(opened)
-        gone = [n - t for n in [h * 8 for h in hexes] for t in tags]
+        # (each hex's spots in the order of the tags, hex after hex: the sets and counts
+        # are filled in the same order as spot by spot)
+        gone = list(chain.from_iterable(map(spots, [h * 8 for h in hexes])))
         overlap.update(gone)
         reach.difference_update(gone)
-        counted.update([m - t for m in near for t in tags])
-        reach.update([o for o in [m * 8 - t for m in opened for t in tags]
-                      if o not in overlap])
+        counted.update(chain.from_iterable(map(spots, near)))
+        reach.update(filterfalse(overlap.__contains__,
+                                 chain.from_iterable(map(spots, [m * 8 for m in opened]))))
+
+
+class _Spots(dict):
+    """``x`` -> ``tuple(x - t for t in tags)``, each made the first time ``x`` is asked for
+    (see :meth:`_Layout.settle`; a continent's hexes are few, the same in every game)."""
+
+    def __init__(self, tags: list[int]) -> None:
+        super().__init__()
+        self.tags = tuple(tags)
+
+    def __missing__(self, x: int) -> tuple[int, ...]:
+        found = self[x] = tuple([x - t for t in self.tags])
+        return found
 
 
 @lru_cache(maxsize=16)
