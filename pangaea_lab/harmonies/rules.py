@@ -18,7 +18,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from ..core.engine import Decision, Handlers, listed
+from ..core.engine import Decision, Handlers, listed, plain_object
 from ..core.errors import IllegalAction
 from ..core.protocol import Action
 from .actions import ChooseSpirit, DiscardCard, EndTurn, PlaceCube, PlaceToken, TakeCard, \
@@ -28,7 +28,7 @@ from .cards import all_cards, card
 from .game import SIDES
 from .habitats import _GROWN, MASK_WIDTH, BoardView, board_view, grown, picker
 from .state import GameState, PlayerArea, area_from, area_with, evolve, evolve_area, \
-    fresh_values, plain_object
+    fresh_values
 
 
 def setup_numbers(players: int) -> tuple[int, int]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
+from ..core.engine import plain_object
 from ..core.rng import check_seed, make_rng
 from .board import cells, check_side, rules_data
 from .cards import animal_ids, spirit_ids
@@ -14,7 +15,7 @@ from .game import GAME, RIVER_RULES
 from .habitats import BoardView
 from .rules import setup_numbers, token_mix
 from .scoring import check_river_rule
-from .state import STATE_FIELDS, GameState, PlayerArea, plain_object
+from .state import STATE_FIELDS, GameState, PlayerArea
 
 #: how many bits ``random.Random`` draws to pick an index below each n (``n.bit_length()``)
 _BITS = tuple(n.bit_length() for n in range(257))
@@ -99,7 +100,7 @@ def new_game(players: int = 2, seed: int | str = 0, side: str = "A", spirits: bo
     for p in range(players):
         offer = tuple(spirit_deck[2 * p:2 * p + 2]) if spirits else ()
         # the area made as PlayerArea(...) makes it, with what the rules keep with an area
-        # (its view, its open cards), its attributes one plain dict (see state.plain_object)
+        # (its view, its open cards), its attributes one plain dict (see core.engine.plain_object)
         areas.append(plain_object(PlayerArea, {
             "stacks": empty, "cubes": free, "cards": (), "spirit_offer": offer, "turns": 0,
             "_view": BoardView(side, empty, free, codes, None, masks), "_open": ()}))

@@ -15,6 +15,7 @@ from operator import attrgetter
 from typing import Any, ClassVar
 
 from ..core import jsonio
+from ..core.engine import plain_object
 from ..core.errors import InvalidData
 from ..core.jsonio import Check, Either, Flag, Int, Record, Seq, Text
 from ..core.protocol import Action, GameState as BaseState
@@ -264,22 +265,7 @@ AREA_FIELDS = tuple(f.name for f in fields(PlayerArea))
 #: how many entries the ``__dict__`` of a state holds with nothing kept but the place of its
 #: listed actions (see :func:`evolve`)
 _STATE_SIZE = len(STATE_FIELDS) + 1
-_PUT = object.__setattr__
-_NEW = object.__new__
 _DICT = dict
-
-
-def plain_object(cls: type, values: dict[str, Any]) -> Any:
-    """A new ``cls`` (a state or an area) whose attributes are the dict ``values`` itself.
-
-    Such a dict is one plain table, and so are the copies the rules make of it for the next
-    state: Python reads an attribute of such an object from the place it found it in the last
-    object of the same shape.  (An object made by its class's ``__init__`` keeps its values
-    apart from its attribute names; once its ``__dict__`` is asked for, that dict and its
-    ``copy()`` keep that split form, whose attributes Python looks up by name every time.)"""
-    new = _NEW(cls)
-    _PUT(new, "__dict__", values)
-    return new
 
 
 def evolve(state: GameState, changes: dict[str, Any]) -> GameState:
@@ -289,9 +275,7 @@ def evolve(state: GameState, changes: dict[str, Any]) -> GameState:
     (Made from a copy of the old state's attributes, in one step: see :func:`fresh_values`.)"""
     fresh = fresh_values(state)
     fresh.update(changes)
-    new = _NEW(type(state))
-    _PUT(new, "__dict__", fresh)
-    return new
+    return plain_object(type(state), fresh)
 
 
 def fresh_values(state: GameState) -> dict[str, Any]:
@@ -317,12 +301,10 @@ def fresh_values(state: GameState) -> dict[str, Any]:
 
 def evolve_area(area: PlayerArea, changes: dict[str, Any]) -> PlayerArea:
     """A new player area: ``area`` with the fields in ``changes`` replaced."""
-    new = object.__new__(type(area))
     old = area.__dict__
     fresh = {name: old[name] for name in AREA_FIELDS}
     fresh.update(changes)
-    _PUT(new, "__dict__", fresh)
-    return new
+    return plain_object(type(area), fresh)
 
 
 #: what the rules keep with an area (its board view, its unfinished cards): the only ``_``
@@ -341,9 +323,7 @@ def area_with(area: PlayerArea, name: str, value: Any) -> dict[str, Any]:
 
 def area_from(fresh: dict[str, Any]) -> PlayerArea:
     """A new area with ``fresh`` as its ``__dict__`` (see :func:`area_with`)."""
-    new = object.__new__(PlayerArea)
-    _PUT(new, "__dict__", fresh)
-    return new
+    return plain_object(PlayerArea, fresh)
 
 
 # ----- the save file -----------------------------------------------------------------------
