@@ -28,7 +28,7 @@ def make_rng(seed: int | str, *keys: object) -> random.Random:
     check_seed(seed)
     if not keys and isinstance(seed, int):
         return random.Random(seed)
-    text = "|".join(repr(k) for k in (seed, *keys)).encode("utf-8")
+    text = "|".join(map(repr, (seed, *keys))).encode("utf-8")
     return random.Random(int.from_bytes(hashlib.sha256(text).digest()[:8], "big"))
 
 
