@@ -360,12 +360,50 @@ class _Layout:
 
     def copy(self) -> "_Layout":
         """A copy to lay tiles on (the sets copied; the rotations and the mountain's counts
-        shared, as they never change)."""
+        shared, as they never change; what is kept of the first tile stays here)."""
         new = object.__new__(_Layout)
-        new.__dict__.update(self.__dict__)
+        new.__dict__.update({name: value for name, value in self.__dict__.items()
+                             if name[0] != "_"})
         new.blocked, new.frontier = set(self.blocked), set(self.frontier)
         new.overlap, new.reach = set(self.overlap), set(self.reach)
         return new
+
+    def first_spots(self) -> list[int]:
+        """The spots the first tile may take (see :func:`_lay_tiles`): those nearest the
+        mountain, in the order they are first met.  The same for every continent laid on
+        this layout (only the mountain is there), so worked out once and kept."""
+        found = self.__dict__.get("_first")
+        if found is None:
+            spots = list(self.reach)
+            scores = [self.doubled.get(spot, 0) for spot in spots]
+            best = max(scores)
+            found = [spot for spot, score in zip(spots, scores) if score == best]
+            found.sort(key=self.first_met)
+            self._first = found
+            self._after_first: dict[int, tuple[_Layout, Counter[int]]] = {}
+        return found
+
+    def first_met(self, spot: int) -> tuple[int, int, int]:
+        """The order spots are taken in: rotation by rotation; in a rotation, by the first
+        frontier hex the spot covers, then which of the tile's hexes lies there (no two
+        spots share it)."""
+        o, k = spot >> 3, spot & 7
+        frontier = self.frontier
+        return (k, *min((o + c, i) for i, c in enumerate(self.kept[k][1]) if o + c in frontier))
+
+    def after_first(self, spot: int, hexes: list[int]) -> tuple["_Layout", Counter[int]]:
+        """A copy of this layout (only the mountain laid) with the first tile laid on
+        ``spot`` (its ``hexes``), and the counts of tile hexes next to each spot's hexes:
+        each of the few first spots is settled once, and its layout copied for every
+        continent that begins there."""
+        kept = self._after_first.get(spot)
+        if kept is None:
+            laid = self.copy()
+            touch: Counter[int] = Counter()
+            laid.settle(hexes, touch)
+            kept = self._after_first[spot] = (laid, touch)
+        laid, touch = kept
+        return laid.copy(), Counter(touch)
 
     def settle(self, hexes: list[int], counted: Counter) -> None:
         """Hexes taken: the spots covering one of them overlap from now on; the free hexes
@@ -426,33 +464,36 @@ def _lay_tiles(ed: Edition, biomes: list[str], rng: random.Random) -> list[Tile]
     (a symmetric tile) adds no new spot.  What is known of each spot is kept up to date as
     tiles are laid, rather than found again for each tile: whether it overlaps the
     continent, whether it reaches the frontier, how many tile and mountain hexes its hexes
-    touch (see :class:`_Layout`)."""
-    layout = _mountain_laid(ed.mountain_radius,
-                            tuple(ed.land_shape) + tuple(ed.water_shape)).copy()
-    kept, frontier, reach, doubled = layout.kept, layout.frontier, layout.reach, layout.doubled
-    touch: Counter[int] = Counter()    # tile hexes next to a spot's hexes
-    settle = layout.settle
+    touch (see :class:`_Layout`).  The first tile sees only the mountain, the same in every
+    game: its few spots, and the layout after each, are worked out once and copied."""
+    mountain = _mountain_laid(ed.mountain_radius, tuple(ed.land_shape) + tuple(ed.water_shape))
+    kept = mountain.kept
     tiles: list[Tile] = []
     for index, biome in enumerate(biomes):
-        # after the first tile a tile must join the continent, not float beside the
-        # mountain: only the spots touching a tile are scored
-        spots = list(touch.keys() & reach) if tiles else list(reach)
-        scores = list(map(add, map(touch.__getitem__, spots), map(doubled.get, spots, repeat(0))))
-        best_score = max(scores)
-        tops = [spot for spot, score in zip(spots, scores) if score == best_score]
-
-        def first_met(spot: int) -> tuple[int, int, int]:
-            # rotation by rotation; in a rotation, by the first frontier hex it covers,
-            # then which of the tile's hexes lies there
-            o, k = spot >> 3, spot & 7
-            return (k, *min((o + c, i) for i, c in enumerate(kept[k][1]) if o + c in frontier))
-
-        tops.sort(key=first_met)
+        if tiles:
+            # after the first tile a tile must join the continent, not float beside the
+            # mountain: only the spots touching a tile are scored
+            spots = list(touch.keys() & reach)
+            scores = list(map(add, map(touch.__getitem__, spots),
+                              map(doubled.get, spots, repeat(0))))
+            best_score = max(scores)
+            tops = [spot for spot, score in zip(spots, scores) if score == best_score]
+            tops.sort(key=first_met)
+        else:
+            # the first tile's spots are those of every continent (see _Layout.first_spots)
+            tops = mountain.first_spots()
         spot = rng.choice(tops)
         rotation = kept[spot & 7][0]
         land, water, blessing = _tile_cells(ed, rotation, _hex_of(spot >> 3))
         tiles.append(Tile(index, biome, tuple(land), tuple(water), tuple(blessing)))
-        settle([_num(h) for h in land + water], touch)
+        hexes = [_num(h) for h in land + water]
+        if index:
+            settle(hexes, touch)
+        else:
+            # the mountain and the first tile, laid once for each first spot (and copied)
+            layout, touch = mountain.after_first(spot, hexes)
+            reach, doubled = layout.reach, layout.doubled
+            settle, first_met = layout.settle, layout.first_met
     return tiles
 
 

@@ -216,8 +216,7 @@ def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, boa
         f"of the continent, {board.cells[shadow]} (assumption 'coop-setup-shadow').", state))
 
     trees = list(state.trees)
-    ring = [j for j, k in distances(board, shadow).items() if k == 2 and board.terrain[j] == "land"]
-    ring.sort()
+    ring = sorted(land_two_steps_away(board, shadow))
     base = list(state.players)
     for p in range(players):
         i = ring.pop(rng.randrange(len(ring)))
@@ -257,11 +256,20 @@ def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, boa
 def land_two_steps_away(board, i: int) -> set[int]:
     """The Land Spaces exactly 2 steps from space ``i`` (those at distance 2 in
     :func:`distances`): next to a neighbour of ``i``, and neither ``i`` nor next to it."""
+    terrain = board.terrain
+    return {k for k in steps_away(board, i)[1] if terrain[k] == "land"}
+
+
+def steps_away(board, i: int) -> tuple[set[int], set[int]]:
+    """The spaces 1 step and exactly 2 steps from space ``i`` (those at distance 1 and 2
+    in :func:`distances`): its neighbours, and the neighbours of those that are neither
+    ``i`` nor next to it.  Read off the board's neighbours, without a search."""
     near = board.neighbours
-    close = set(near[i])
-    close.add(i)
-    return {k for j in near[i] for k in near[j]
-            if k not in close and board.terrain[k] == "land"}
+    one = set(near[i])
+    two = {k for j in one for k in near[j]}
+    two.difference_update(one)
+    two.discard(i)
+    return one, two
 
 
 def distances_to_mountain(board) -> dict[int, int]:
@@ -458,8 +466,15 @@ def scourge_targets(s: GameState, area: str) -> list[int]:
     out: set[int] = set()
     if area == "shadow" and co.shadow != NOBODY:
         # the scourged area joined to the Shadow: its connected component
-        area_graph = b.space_graph.subgraph({co.shadow, *co.scourged})
-        region = nx.node_connected_component(area_graph.to_undirected(as_view=True), co.shadow)
+        # (the board's graph restricted to the Shadow and the scourged spaces, made from
+        # the board's neighbours: the same nodes and edges as its subgraph, and quicker to
+        # make and search than a view of the whole board's graph)
+        area = {co.shadow, *co.scourged}
+        near = b.neighbours
+        area_graph = nx.Graph()
+        area_graph.add_nodes_from(area)
+        area_graph.add_edges_from((i, j) for i in area for j in near[i] if j in area)
+        region = nx.node_connected_component(area_graph, co.shadow)
         out = {j for i in region for j in b.neighbours[i]} & set(free)
     if not out:
         out = {j for i in co.scourged for j in b.neighbours[i]} & set(free)
@@ -473,8 +488,15 @@ def shadow_targets(s: GameState) -> list[int]:
     """Spaces the Spirit of Shadows may move to: 2 steps away, no Spirit or Ancient on them
     (assumption 'coop-shadow-distance' when none is free at 2)."""
     blocked = _blocked(s, s.board) | {s.coop.shadow}
+    # 2 steps, else 1 step: read off the neighbours (nearly every move); farther rings
+    # from the distances of the whole board
+    one, two = steps_away(s.board, s.coop.shadow)
+    for ring in (two, one):
+        out = sorted(ring.difference(blocked))
+        if out:
+            return out
     far = distances(s.board, s.coop.shadow)
-    for reach in (2, 1, 3, 4, 5, 6):
+    for reach in (3, 4, 5, 6):
         out = sorted(i for i, k in far.items() if k == reach and i not in blocked)
         if out:
             return out

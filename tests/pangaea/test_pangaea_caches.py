@@ -6,6 +6,7 @@ made again, a state's kept (or shared) position against a new one, the kept answ
 actions of the listing (summoning, Creature Rituals, Wild Woods ranges and sowing) against
 new ones."""
 
+import collections
 import gc
 import random
 from functools import partial
@@ -97,6 +98,32 @@ def test_continents_are_laid_as_by_the_plain_search(players):
         assert board_module._lay_tiles(ed, list(biomes), rng) == \
             lay_tiles_plainly(ed, list(biomes), again), (players, seed)
         assert rng.getstate() == again.getstate()   # the same draws
+
+
+def test_the_first_tiles_laid_once_are_left_as_a_fresh_search_lays_them():
+    """The first tile's spots, and the layout after it on each, are kept with the mountain's
+    layout: laying continents on copies leaves them as a fresh layout makes them."""
+    ed = _EDITION
+    shape = tuple(ed.land_shape) + tuple(ed.water_shape)
+    for players in (1, 3, 5):
+        for seed in range(6):
+            board_module._build.__wrapped__(ed, players, seed)   # laid afresh, not cached
+    kept = board_module._mountain_laid(ed.mountain_radius, shape)
+    fresh = board_module._Layout(ed.mountain_radius, shape)
+    assert kept.first_spots() == fresh.first_spots()
+    assert kept._after_first, "the first tiles are kept"
+    for spot, (laid, touch) in kept._after_first.items():
+        rotation = kept.kept[spot & 7][0]
+        land, water, _ = _tile_cells(ed, rotation, board_module._hex_of(spot >> 3))
+        again = fresh.copy()
+        counts = collections.Counter()
+        again.settle([board_module._num(h) for h in land + water], counts)
+        assert touch == counts
+        for name in ("blocked", "frontier", "overlap", "reach"):
+            assert getattr(laid, name) == getattr(again, name), name
+        copied, copied_touch = kept.after_first(spot, [])
+        assert copied.reach == laid.reach and copied.reach is not laid.reach
+        assert copied_touch == touch and copied_touch is not touch
 
 
 # ----- Land Rituals -------------------------------------------------------------------------
@@ -391,6 +418,70 @@ def test_land_two_steps_away_is_found_as_by_the_distances():
             assert coop.land_two_steps_away(b, i) == expected
             checked += 1
     assert checked > 100
+
+
+def test_one_and_two_steps_away_are_found_as_by_the_distances():
+    checked = 0
+    for state in positions("coop", every=40):
+        b = state.board
+        for i in range(len(b)):
+            far = nx.single_source_shortest_path_length(b.space_graph, i)
+            one, two = coop.steps_away(b, i)
+            assert one == {j for j, k in far.items() if k == 1}
+            assert two == {j for j, k in far.items() if k == 2}
+            checked += 1
+    assert checked > 100
+
+
+def shadow_targets_by_the_distances(s):
+    """Where the Spirit of Shadows may move, from networkx's distances on the whole board:
+    2 steps away, else 1, 3, 4 ... steps, never onto a Spirit or an Ancient."""
+    blocked = coop._blocked(s, s.board) | {s.coop.shadow}
+    far = nx.single_source_shortest_path_length(s.board.space_graph, s.coop.shadow)
+    for reach in (2, 1, 3, 4, 5, 6):
+        out = sorted(i for i, k in far.items() if k == reach and i not in blocked)
+        if out:
+            return out
+    return sorted(i for i in far if i not in blocked)
+
+
+def scourge_targets_on_the_board_graph(s, area):
+    """Where a spreading Scourge may go, with the scourged area joined to the Shadow found
+    on a view of the whole board's graph."""
+    b, co = s.board, s.coop
+    taken = set(co.scourged) | coop._blocked(s, b)
+    free = {i for i in range(len(b)) if i not in taken}
+    out = set()
+    if area == "shadow":
+        view = b.space_graph.subgraph({co.shadow, *co.scourged}).to_undirected(as_view=True)
+        region = nx.node_connected_component(view, co.shadow)
+        out = {j for i in region for j in b.neighbours[i]} & free
+    if not out:
+        out = {j for i in co.scourged for j in b.neighbours[i]} & free
+    return sorted(out or free)
+
+
+def test_shadow_and_scourge_targets_are_those_of_searches_on_the_whole_board(monkeypatch):
+    checked = 0
+    states = list(positions("coop", seeds=range(3), every=2))
+    for s in states:
+        assert coop.shadow_targets(s) == shadow_targets_by_the_distances(s)
+        for area in ("shadow", "any"):
+            assert coop.scourge_targets(s, area) == scourge_targets_on_the_board_graph(s, area)
+        checked += 1
+    assert checked > 100
+    # every space 1 and 2 steps from the Shadow taken by a Spirit: the farther rings
+    # (searched on the whole board) are used as before
+    farther = 0
+    for s in states[::7]:
+        one, two = coop.steps_away(s.board, s.coop.shadow)
+        near = one | two
+        monkeypatch.setattr(coop, "_blocked", lambda s_or_d, board, near=near: set(near))
+        got = coop.shadow_targets(s)
+        assert got == shadow_targets_by_the_distances(s) and not set(got) & near
+        farther += bool(got)
+        monkeypatch.undo()
+    assert farther > 5
 
 
 def test_a_board_is_contiguous_as_its_cell_graph_says():
