@@ -97,8 +97,6 @@ def _plain(cls: type) -> bool:
             and len(field_names(cls)) == len(dataclasses.fields(cls)))
 
 
-_PLAIN: dict[type, bool] = {}
-
 @lru_cache(maxsize=None)
 def _field_set(cls: type) -> frozenset[str]:
     """:func:`field_names` as a set (made once per class)."""
@@ -119,29 +117,35 @@ def remake(old: Any, changes: Mapping[str, Any]) -> Any:
     Point(x=1, y=5)
     """
     cls = type(old)
-    plain = _PLAIN.get(cls)
-    if plain is None:
-        plain = _PLAIN[cls] = _plain(cls)
+    shape = _SHAPES.get(cls)
+    if shape is None:
+        shape = _SHAPES[cls] = (_plain(cls), len(field_names(cls)), _field_set(cls))
+    plain, size, fields = shape
     if not plain:
         return dataclasses.replace(old, **changes)
-    names = field_names(cls)
-    for name in changes:
-        if name not in names:
-            raise TypeError(f"{cls.__name__} has no field {name!r}")
+    if not fields.issuperset(changes):
+        name = next(name for name in changes if name not in fields)
+        raise TypeError(f"{cls.__name__} has no field {name!r}")
     values = old.__dict__
     # the old attributes copied in one block, then what the old value keeps beyond its
     # fields (added after them) taken off the end; should a field come last, the fields
     # are copied one by one instead
     fresh = _DICT(values)
-    extra = len(fresh) - len(names)
-    fields = _field_set(cls)
+    extra = len(fresh) - size
     while extra > 0:
         if fresh.popitem()[0] in fields:
-            fresh = {name: values[name] for name in names}
+            fresh = {name: values[name] for name in field_names(cls)}
             break
         extra -= 1
     fresh.update(changes)
-    return plain_object(cls, fresh)
+    new = _NEW(cls)                 # plain_object, in line
+    _SET(new, "__dict__", fresh)
+    return new
+
+
+#: class -> (may it be made by copying its fields (see ``_plain``), how many fields it has,
+#: their names as a set), worked out once per class
+_SHAPES: dict[type, tuple[bool, int, frozenset[str]]] = {}
 
 
 def plain_object(cls: type, values: dict[str, Any]) -> Any:

@@ -662,8 +662,9 @@ def do_share_weather(s: GameState, d: "Draft", a: ShareWeather) -> None:
 def neighbours_of(s: GameState, p: int) -> set[int]:
     """Players with a Tree next to one of ``p``'s Trees."""
     b = s.board
-    return {s.trees[j] for i in b.land if s.trees[i] == p for j in b.neighbours[i]
-            if s.trees[j] not in (NOBODY, p)}
+    trees, near = s.trees, b.neighbours
+    return {trees[j] for i in b.land if trees[i] == p for j in near[i]
+            if trees[j] != NOBODY and trees[j] != p}
 
 
 # ----- hooks used by the turn structure in rules.py ---------------------------------------------
@@ -770,9 +771,11 @@ def decision_actions(s: GameState, pend: Pending) -> list[PangaeaAction]:
 def free_actions(s: GameState, p: int) -> list[PangaeaAction]:
     if s.coop.weather_shared or s.num_players == 1:
         return []
-    ps = s.players[p]
-    return [ShareWeather(q, w) for q in sorted(neighbours_of(s, p))
-            for k, w in enumerate(s.edition.biomes) if ps.weather[k]]
+    weather = s.players[p].weather
+    held = [w for k, w in enumerate(s.edition.biomes) if weather[k]]
+    if not held:        # nothing to give: the neighbours need not be looked for
+        return []
+    return [ShareWeather(q, w) for q in sorted(neighbours_of(s, p)) for w in held]
 
 
 
