@@ -123,6 +123,10 @@ _ROW_SIZE = {n: _CENTRAL["face_up_cards"]["solo" if n == 1 else "multiplayer"]
 #: the side's ``PlaceToken`` for each board index); side -> card -> ``PlaceCube`` ...
 _TOKEN_PICKERS = {side: {c: (n * MASK_WIDTH, picker(_token_actions(side, c)))
                          for n, c in enumerate(COLOURS)} for side in SIDES}
+#: the same, with each picker's three pieces (see ``Picker.add_to``, which the listing does
+#: in line for the token actions)
+_TOKEN_PIECES = {side: {c: (shift, pick, *pick.pieces) for c, (shift, pick) in table.items()}
+                 for side, table in _TOKEN_PICKERS.items()}
 _MASK = (1 << MASK_WIDTH) - 1
 _CUBE_TABLES: dict[str, dict[int, tuple[PlaceCube, ...]]] = {side: {} for side in SIDES}
 #: side -> cell -> board index
@@ -159,6 +163,23 @@ def _hand_colours(hand: tuple[str, ...]) -> tuple[str, ...]:
     found = _HAND_COLOURS[hand] = tuple(c for c in COLOURS if c in hand)
     return found
 
+
+#: hand -> colour -> the hand left once a token of that colour (its first) is placed, made
+#: when the hand is first seen (hands of up to 3 tokens of 6 colours are few)
+_HAND_LEFT: dict[tuple[str, ...], dict[str, tuple[str, ...]]] = {}
+
+
+def _hand_left(hand: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    found: dict[str, tuple[str, ...]] = {}
+    for k, colour in enumerate(hand):
+        if colour not in found:
+            found[colour] = hand[:k] + hand[k + 1:]
+    if len(_HAND_LEFT) < _MEMO_SIZE:
+        _HAND_LEFT[hand] = found
+    return found
+
+
+_HAND_LEFT_GET = _HAND_LEFT.get
 
 #: card -> (its ``TakeCard``, the cubes it holds, its ``DiscardCard``), made when first seen
 _CARD_ACTIONS: dict[int, tuple[TakeCard, int, DiscardCard]] = {}
@@ -218,15 +239,26 @@ def legal_actions(state: GameState) -> list[Action]:
     except AttributeError:
         view = board_view(side, area)
     if hand:
-        # each colour's spots picked by its bit mask from the side's ready-made actions
-        pickers = _TOKEN_PICKERS[side]
+        # each colour's spots picked by its bit mask from the side's ready-made actions,
+        # piece by piece of the mask (``Picker.add_to`` in line)
+        pieces = _TOKEN_PIECES[side]
         masks = view.masks
         colours = _HAND_COLOURS.get(hand)
         if colours is None:
             colours = _hand_colours(hand)
         for colour in colours:
-            shift, pick = pickers[colour]
-            pick.add_to(out, masks >> shift & _MASK)
+            shift, pick, first, second, third = pieces[colour]
+            mask = masks >> shift & _MASK
+            got = first.get(mask & 511)
+            out += got if got is not None else pick.piece(0, mask & 511)
+            mask >>= 9
+            if mask:
+                got = second.get(mask & 255)
+                out += got if got is not None else pick.piece(1, mask & 255)
+                mask >>= 8
+                if mask:
+                    got = third.get(mask)
+                    out += got if got is not None else pick.piece(2, mask)
     try:
         open_cards = area._open
     except AttributeError:
@@ -426,7 +458,7 @@ def place_token(state: GameState, action: PlaceToken) -> GameState:
     """Put a held token on top of a stack of the player's board."""
     colour = action.colour
     hand = state.hand
-    k = hand.index(colour)
+    left = (_HAND_LEFT_GET(hand) or _hand_left(hand))[colour]
     p = state.player
     areas = state.areas
     area = areas[p]
@@ -448,7 +480,7 @@ def place_token(state: GameState, action: PlaceToken) -> GameState:
     _PUT(new_area, "__dict__", fresh)
     # the new state made as ``evolve`` makes it, in line
     values = fresh_values(state)
-    values["hand"] = hand[:k] + hand[k + 1:]
+    values["hand"] = left
     values["areas"] = (new_area,) if len(areas) == 1 else \
         areas[:p] + (new_area,) + areas[p + 1:]
     new = _NEW_OBJECT(type(state))      # plain_object, in line (the commonest move)
