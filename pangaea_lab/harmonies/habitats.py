@@ -108,6 +108,15 @@ def _refit(side: str, card_id: int, found: tuple[int, ...], i: int, codes: list,
                                              _touching(side, card_id))
     target, fits_at, touching = looked
     near = touching[i]
+    if not found:       # (most cards have no habitat yet) the new ones come in index order
+        out = None
+        for j in near:
+            if codes[j] == target and not cubes[j] and _placed(fits_at[j], codes):
+                if out is None:
+                    out = [j]
+                else:
+                    out.append(j)
+        return found if out is None else tuple(out)
     out = [j for j in found if j not in near]
     for j in near:
         if codes[j] == target and not cubes[j] and _placed(fits_at[j], codes):

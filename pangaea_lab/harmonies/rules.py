@@ -450,7 +450,9 @@ def take_tokens(state: GameState, action: TakeTokens) -> GameState:
     values["hand"] = central[space]
     values["central"] = central[:space] + ((),) + central[space + 1:]
     values["took_tokens"] = True
-    return plain_object(type(state), values)
+    after = _NEW_OBJECT(type(state))    # plain_object, in line
+    _PUT(after, "__dict__", values)
+    return after
 
 
 @HANDLERS.on(PlaceToken)
@@ -507,7 +509,9 @@ def take_card(state: GameState, action: TakeCard) -> GameState:
     values["areas"] = (new,) if len(areas) == 1 else areas[:p] + (new,) + areas[p + 1:]
     values["took_card"] = True
     values["cube_supply"] = state.cube_supply - load
-    return plain_object(type(state), values)
+    after = _NEW_OBJECT(type(state))    # plain_object, in line
+    _PUT(after, "__dict__", values)
+    return after
 
 
 @HANDLERS.on(PlaceCube)
@@ -533,7 +537,9 @@ def discard_card(state: GameState, action: DiscardCard) -> GameState:
     values["deck"] = deck[1:]
     values["discard_pile"] = state.discard_pile + (gone,)
     values["discarded"] = True
-    return plain_object(type(state), values)
+    after = _NEW_OBJECT(type(state))    # plain_object, in line
+    _PUT(after, "__dict__", values)
+    return after
 
 
 #: for each number of central spaces, the slices of the pouch that refill them (solo)
@@ -603,7 +609,9 @@ def end_turn(state: GameState, action: EndTurn | None = None) -> GameState:
     values["took_tokens"] = values["took_card"] = values["discarded"] = False
     values["player"] = 0 if over else nxt
     values["over"] = over
-    return plain_object(type(state), values)
+    after = _NEW_OBJECT(type(state))    # plain_object, in line
+    _PUT(after, "__dict__", values)
+    return after
 
 
 def _plain_area(area: PlayerArea) -> PlayerArea:

@@ -15,7 +15,7 @@ from .game import GAME, RIVER_RULES
 from .habitats import BoardView
 from .rules import setup_numbers, token_mix
 from .scoring import check_river_rule
-from .state import STATE_FIELDS, GameState, PlayerArea
+from .state import GameState, PlayerArea
 
 #: how many bits ``random.Random`` draws to pick an index below each n (``n.bit_length()``)
 _BITS = tuple(n.bit_length() for n in range(257))
@@ -105,12 +105,13 @@ def new_game(players: int = 2, seed: int | str = 0, side: str = "A", spirits: bo
             "stacks": empty, "cubes": free, "cards": (), "spirit_offer": offer, "turns": 0,
             "_view": BoardView(side, empty, free, codes, None, masks), "_open": ()}))
     boxed = tuple(sorted(spirit_deck[2 * players:] if spirits else spirit_deck))
-    values = dict(
-        side=side, spirits=spirits, seed=seed, river_rule=river_rule,
-        tiebreak_counts_spirit=tiebreak_counts_spirit,
-        pouch=tuple(pouch), central=central, deck=tuple(deck[row_size:]),
-        row=tuple(deck[:row_size]), discard_pile=(), boxed_tokens=(), boxed_spirits=boxed,
-        areas=tuple(areas), player=0, hand=(), took_tokens=False, took_card=False,
-        discarded=False, end_reason="", over=False, cube_supply=_CENTRAL["animal_cubes"])
-    # made as GameState(**values) makes it, without a frozen attribute set per field
-    return plain_object(GameState, {name: values[name] for name in STATE_FIELDS})
+    # made as GameState(...) makes it, without a frozen attribute set per field: the fields
+    # in the order of STATE_FIELDS (as the constructor sets them)
+    return plain_object(GameState, {
+        "side": side, "spirits": spirits, "seed": seed, "river_rule": river_rule,
+        "tiebreak_counts_spirit": tiebreak_counts_spirit,
+        "pouch": tuple(pouch), "central": central, "deck": tuple(deck[row_size:]),
+        "row": tuple(deck[:row_size]), "discard_pile": (), "boxed_tokens": (),
+        "boxed_spirits": boxed, "areas": tuple(areas), "player": 0, "hand": (),
+        "took_tokens": False, "took_card": False, "discarded": False, "end_reason": "",
+        "over": False, "cube_supply": _CENTRAL["animal_cubes"]})
