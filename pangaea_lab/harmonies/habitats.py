@@ -338,7 +338,7 @@ class BoardView:
     ``stacks_memo`` holds results that depend on the stacks alone (kept when only a cube is
     added; made when first asked for)."""
 
-    __slots__ = ("side", "stacks", "cubes", "codes", "masks", "_habitats", "_made", "_memo")
+    __slots__ = ("side", "stacks", "cubes", "codes", "masks", "_habitats", "_memo")
 
     def __init__(self, side: str, stacks: tuple[Stack, ...], cubes: tuple[int, ...],
                  codes: list | None = None, stacks_memo: dict | None = None,
@@ -355,10 +355,10 @@ class BoardView:
                 if not cubes[i]:
                     masks |= _colour_bits(on_top.get(stack, _NOWHERE)) << i
         self.masks = masks
-        #: card -> indices where its cube may go
-        self._habitats: dict[int, tuple[int, ...]] = {}
-        #: card -> (a caller's table, the table's items at the indices above)
-        self._made: dict[Any, tuple[tuple, tuple]] = {}
+        #: card -> (the indices where its cube may go, the codes its habitat uses, and once
+        #: asked for (see :meth:`habitats_in`) a caller's table and the table's items at
+        #: those indices, else ``None`` twice): one entry per card, carried on together
+        self._habitats: dict[int, tuple] = {}
         self._memo = stacks_memo
 
     @property
@@ -378,12 +378,13 @@ class BoardView:
 
     def habitats(self, card_id: int) -> tuple[int, ...]:
         """Board indices where the card's cube may go (same as :func:`habitat_indices`)."""
-        found = self._habitats.get(card_id)
-        if found is None:
+        entry = self._habitats.get(card_id)
+        if entry is None:
             target, fits_at = _pattern(self.side, card_id)
             found = tuple(_fitting(fits_at, target, self.codes, self.cubes))
-            self._habitats[card_id] = found
-        return found
+            entry = self._habitats[card_id] = (found, _USED.get(card_id)
+                                               or _used_codes(card_id), None, None)
+        return entry[0]
 
     def token_spots(self, colour: str) -> tuple[int, ...]:
         """Board indices where a ``colour`` token may go (no cube there, and the stacking
@@ -394,11 +395,12 @@ class BoardView:
     def habitats_in(self, card_id: int, table: tuple) -> tuple:
         """``table[i]`` for each index of :meth:`habitats` (``table`` must always be the same
         for a card: a side's ready-made actions, say); kept like the indices."""
-        made = self._made.get(card_id)
-        if made is None:
+        entry = self._habitats.get(card_id)
+        if entry is None or entry[2] is None:
             found = self.habitats(card_id)
-            made = self._made[card_id] = (table, tuple(table[i] for i in found))
-        return made[1]
+            entry = self._habitats[card_id] = (found, self._habitats[card_id][1], table,
+                                               tuple([table[i] for i in found]))
+        return entry[3]
 
     def token_spots_in(self, colour: str, table: tuple) -> tuple:
         """``table[i]`` for each index of :meth:`token_spots`."""
@@ -424,29 +426,22 @@ class BoardView:
             # (the same codes and cubes give the same habitats)
             new.codes = codes
             new._habitats = self._habitats
-            new._made = self._made
             return new
         new.codes = codes = codes.copy()
         codes[i] = code
-        habitats: dict[int, tuple[int, ...]] = {}
-        made_for: dict[Any, tuple[tuple, tuple]] = {}
-        old_made = self._made
+        new._habitats = habitats = {}
         side, cubes = self.side, self.cubes
-        for key, found in self._habitats.items():
-            used = _USED.get(key)
-            if used is None:
-                used = _used_codes(key)
-            made = old_made.get(key)
+        for key, entry in self._habitats.items():
+            used = entry[1]
             if was in used or code in used:
                 # the change may matter to the habitat: looked at again around index i
-                before, found = found, _refit(side, key, found, i, codes, cubes)
-                if made is not None and found != before:
-                    table = made[0]
-                    made = (table, tuple([table[j] for j in found]))
-            habitats[key] = found
-            if made is not None:
-                made_for[key] = made
-        new._habitats, new._made = habitats, made_for
+                before = entry[0]
+                found = _refit(side, key, before, i, codes, cubes)
+                if found != before:
+                    table = entry[2]
+                    entry = (found, used, None, None) if table is None else \
+                        (found, used, table, tuple([table[j] for j in found]))
+            habitats[key] = entry
         return new
 
     def with_cube(self, i: int, cubes: tuple[int, ...]) -> "BoardView":
@@ -454,17 +449,16 @@ class BoardView:
         masks = self.masks & ~(_EVERY_COLOUR << i)
         new = BoardView(self.side, self.stacks, cubes, self.codes, self.stacks_memo, masks)
         # a cube on index i takes it out of every habitat
-        old_made = self._made
-        for key, found in self._habitats.items():
-            made = old_made.get(key)
+        habitats = new._habitats
+        for key, entry in self._habitats.items():
+            found = entry[0]
             k = bisect_left(found, i)
             if k < len(found) and found[k] == i:
                 found = found[:k] + found[k + 1:]
-                if made is not None:
-                    made = (made[0], made[1][:k] + made[1][k + 1:])
-            new._habitats[key] = found
-            if made is not None:
-                new._made[key] = made
+                items = entry[3]
+                entry = (found, entry[1], entry[2],
+                         None if items is None else items[:k] + items[k + 1:])
+            habitats[key] = entry
         return new
 
 

@@ -277,12 +277,14 @@ def legal_actions(state: GameState) -> list[Action]:
                         if (cubes[a.card] if a.card in cubes else card(a.card).cubes) <= supply]
     if open_cards:
         tables = _CUBE_TABLES[side]
-        made = view._made
+        made = view._habitats
         for c, _ in open_cards:
             found = made.get(c)
             if found is not None:
-                out += found[1]
-                continue
+                items = found[3]
+                if items is not None:
+                    out += items
+                    continue
             table = tables.get(c)
             if table is None:
                 table = tables[c] = _cube_actions(side, c)
