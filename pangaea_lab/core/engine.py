@@ -350,7 +350,7 @@ def front_door(game: Any, state: Any, action: Any) -> Any:
 
 
 #: lists of legal actions this long or shorter are scanned at every question
-SHORT_LIST = 32
+SHORT_LIST = 64
 
 
 def is_listed_object(state: Any, action: Any) -> bool:
@@ -360,10 +360,11 @@ def is_listed_object(state: Any, action: Any) -> bool:
     long as the state.
 
     A short list (most are) is scanned by identity every time: that costs less than
-    building or keeping anything.  For a long list, the first question about a state (a
-    game's usual one) is answered by a scan by identity in C, which costs less than building
-    the set of ids; asked again, the state keeps the set of ids (``_legal_asked`` holds
-    ``True`` after the first question, then the set)."""
+    building or keeping anything.  A long list is scanned by identity in C, which costs
+    less than building the set of ids, and nothing is written on the state (a game's usual
+    question, once per state); a long list asked about twice in a row (a widget or a
+    computer player trying several actions on one state) gets the set of its ids kept with
+    its state (``_legal_ids``)."""
     values = state.__dict__
     listed_actions = values.get("_legal")
     if listed_actions is None:
@@ -373,10 +374,15 @@ def is_listed_object(state: Any, action: Any) -> bool:
             if listed is action:
                 return True
         return False
-    asked = values.get("_legal_asked")
-    if asked is None:
-        values["_legal_asked"] = True
-        return any(map(is_, listed_actions, repeat(action)))
-    if asked is True:
-        asked = values["_legal_asked"] = frozenset(map(id, listed_actions))
-    return id(action) in asked
+    ids = values.get("_legal_ids")
+    if ids is None:
+        if _LAST_LONG[0] is not listed_actions:
+            _LAST_LONG[0] = listed_actions
+            return any(map(is_, listed_actions, repeat(action)))
+        ids = values["_legal_ids"] = frozenset(map(id, listed_actions))
+    return id(action) in ids
+
+
+#: the long list of actions asked about last (see :func:`is_listed_object`; held here, it
+#: is never freed while compared, so it cannot be mistaken for a new list)
+_LAST_LONG: list[Any] = [None]

@@ -289,7 +289,7 @@ def fresh_values(state: GameState) -> dict[str, Any]:
     state copies in one block."""
     fresh = _DICT(state.__dict__)
     if len(fresh) != _STATE_SIZE or "_legal" not in fresh:
-        fresh.pop("_legal_asked", None)     # kept with a long list of actions
+        fresh.pop("_legal_ids", None)       # kept with a long list of actions
         if len(fresh) != _STATE_SIZE or "_legal" not in fresh:
             # a state made otherwise, or one that kept something else (its cache, its save
             # text, a set of listed ids): every kept entry goes

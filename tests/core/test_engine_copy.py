@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pangaea_lab.core.engine import WorkingCopy, remake
+from pangaea_lab.core.engine import SHORT_LIST, WorkingCopy, remake
 from pangaea_lab.core.errors import IllegalAction
 from pangaea_lab.core.validate import _declared, _fits, check_action
 
@@ -196,21 +196,31 @@ def test_freezing_the_touched_fields_gives_what_replace_gives(turn, name, read, 
         assert getattr(new, name) is getattr(old, name)       # unchanged parts are shared
 
 
-@pytest.mark.parametrize("length", [0, 1, 5, 32, 33, 100])
+@pytest.mark.parametrize("length", [0, 1, 5, SHORT_LIST, SHORT_LIST + 1, 300])
 def test_a_listed_object_is_known_by_identity_asked_any_number_of_times(length):
     """Short lists are scanned at every question (nothing is kept); a long list is scanned
-    the first time, then its set of ids is kept.  Either way only the very listed objects
-    are recognised, every time they are asked about."""
-    from pangaea_lab.core.engine import SHORT_LIST as _SHORT, is_listed_object
+    while its questions alternate with those of other lists, and keeps its set of ids once
+    asked twice in a row.  Either way only the very listed objects are recognised, every
+    time they are asked about."""
+    from pangaea_lab.core.engine import is_listed_object
 
     class Listed:
         pass
 
+    def state_listing(items):
+        state = Listed()
+        state._legal = items
+        return state
+
     listed = [[k, k] for k in range(length)]            # equal lists are not the same objects
-    state = Listed()
-    state._legal = listed
+    state = state_listing(listed)
+    other = state_listing([[k] for k in range(length)])
+    for a in listed:    # questions alternating between two states: each answered by a scan
+        assert is_listed_object(state, a) and not is_listed_object(other, a)
+        assert "_legal_ids" not in state.__dict__ and "_legal_ids" not in other.__dict__
     for _ in range(3):
         assert all(is_listed_object(state, a) for a in listed)
         assert not any(is_listed_object(state, list(a)) for a in listed)
         assert not is_listed_object(state, object())
-    assert ("_legal_asked" in state.__dict__) == (length > _SHORT)
+    assert ("_legal_ids" in state.__dict__) == (length > SHORT_LIST)
+    assert "_legal_ids" not in other.__dict__

@@ -329,7 +329,7 @@ def test_an_area_keeps_nothing_but_its_view_and_open_cards():
             state.legal_actions()
             for area in state.areas:
                 assert {k for k in area.__dict__ if k[0] == "_"} <= AREA_KEPT
-            kept = {"_cache", "_legal", "_legal_asked", "_json"}
+            kept = {"_cache", "_legal", "_legal_ids", "_json"}
             assert {k for k in state.__dict__ if k[0] == "_"} <= kept
 
 
