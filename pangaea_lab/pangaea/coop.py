@@ -80,8 +80,20 @@ _STEP_NAMES = tuple(f"{a} Marker step" for a in ANCIENTS)
 def team_scores(s: GameState) -> list[ScoreBreakdown]:
     """Nobody scores points: every player shows the team's progress, the step of each
     Ancient Marker (a returned Ancient stands on the summit)."""
-    team = tuple(zip(_STEP_NAMES, s.coop.ancient_steps))
-    return [ScoreBreakdown(player=p, categories=team) for p in range(s.num_players)]
+    players, steps = s.num_players, s.coop.ancient_steps
+    # the same steps give the same breakdowns (frozen values, shared by every state at them)
+    found = _TEAM_SCORES.get((players, steps))
+    if found is None:
+        if len(_TEAM_SCORES) >= 4096:
+            _TEAM_SCORES.clear()
+        team = tuple(zip(_STEP_NAMES, steps))
+        found = _TEAM_SCORES[players, steps] = tuple(
+            ScoreBreakdown(player=p, categories=team) for p in range(players))
+    return list(found)
+
+
+#: (players, the Ancient Markers' steps) -> the team's score breakdowns
+_TEAM_SCORES: dict[tuple[int, tuple[int, ...]], tuple[ScoreBreakdown, ...]] = {}
 
 
 def distances(board, start: int) -> dict[int, int]:

@@ -484,6 +484,21 @@ def test_shadow_and_scourge_targets_are_those_of_searches_on_the_whole_board(mon
     assert farther > 5
 
 
+def test_kept_team_scores_equal_new_ones():
+    from pangaea_lab.core.protocol import ScoreBreakdown
+    checked = 0
+    for s in positions("coop", seeds=range(2), every=6):
+        got = coop.team_scores(s)
+        steps = s.coop.ancient_steps
+        assert got == [ScoreBreakdown(p, tuple(zip(coop._STEP_NAMES, steps)))
+                       for p in range(s.num_players)]
+        assert [b.total for b in got] == [sum(steps)] * s.num_players
+        got.clear()     # a new list each time: the kept breakdowns are untouched
+        assert len(coop.team_scores(s)) == s.num_players
+        checked += 1
+    assert checked > 20
+
+
 def test_a_board_is_contiguous_as_its_cell_graph_says():
     for state in positions("full", every=200):
         b = state.board
