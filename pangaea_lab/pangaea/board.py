@@ -26,7 +26,7 @@ from typing import Iterable, Mapping
 
 import networkx as nx
 
-from ..core import hexgrid
+from ..core import hexgrid, jsonio
 from ..core.engine import plain_attributes
 from ..core.errors import IllegalAction, InvalidData, InvalidSetup
 from ..core.hexgrid import Hex
@@ -176,6 +176,12 @@ class Board:
         """The board as JSON-ready data: one [q, r, terrain, biome, tile, blessing] per space."""
         return [[cell[0], cell[1], terrain, biome, tile, blessing]
                 for cell, terrain, biome, tile, blessing in self.key]
+
+    @cached_property
+    def rows_json(self) -> str:
+        """:meth:`to_list` as canonical JSON text, made once (every save of a game writes
+        the same board)."""
+        return jsonio.dumps(self.to_list())
 
 
 #: limits of a saved board, far above any real one (4 players' tiles and the mountain are

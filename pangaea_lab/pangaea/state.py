@@ -447,7 +447,7 @@ class GameState(BaseState):
         data = {
             "game": self.game, "format": jsonio.FORMAT_VERSION,
             "seed": self.seed, "family": self.family,
-            "board": b.to_list(), "mountain": [list(h) for h in b.mountain],
+            "board": _BOARD_MARK, "mountain": [list(h) for h in b.mountain],
             "trees": cells(self.trees), "seeds": cells(self.seeds),
             "spirits": [None if i == NOBODY else list(b.cells[i]) for i in self.spirits],
             "board_blessings": [[*b.cells[i], k] for i, k in enumerate(self.board_blessings) if k],
@@ -485,7 +485,11 @@ class GameState(BaseState):
         # (from its cached canonical text)
         name = shipped_name(ed)
         head = jsonio.dumps(name) if name else ed.canonical_json
-        return '{"edition":' + head + "," + jsonio.dumps(data)[1:]
+        # the board's rows, the same all game, are written once per board and put in the
+        # place kept for them (the mark can stand nowhere else: it is the top level's
+        # "board" key with a value no game text holds)
+        text = jsonio.dumps(data)[1:].replace(_BOARD_SLOT, '"board":' + b.rows_json, 1)
+        return '{"edition":' + head + "," + text
 
     @classmethod
     def from_json(cls, text: str | bytes) -> "GameState":
@@ -493,6 +497,11 @@ class GameState(BaseState):
         (the fields are declared in :class:`SaveSchema`)."""
         schema = SaveSchema()
         return jsonio.load_save(text, cls.game, schema, lambda values: schema.build(cls, values))
+
+
+#: what a save holds in place of the board's rows until they are put in (see ``to_json``)
+_BOARD_MARK = "\0board rows\0"
+_BOARD_SLOT = '"board":' + jsonio.dumps(_BOARD_MARK)
 
 
 def _fields_of(cls: type) -> set[str]:

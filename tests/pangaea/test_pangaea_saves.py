@@ -26,6 +26,25 @@ def test_round_trip_is_exact():
     assert again.legal_actions() == s.legal_actions()
 
 
+@pytest.mark.parametrize("options", [{}, {"mode": "coop"}, {"wild_woods": True}])
+def test_a_save_is_canonical_text_with_the_boards_rows_in_their_place(options):
+    """The board's rows, written once per board and put in their place in a save, give the
+    same text as writing the whole save at once: the edition first, then every other field
+    in sorted order, compact."""
+    from pangaea_lab.core import jsonio
+    s = pangaea.new_game(players=2, seed=5, **options)
+    bot = RandomPlayer(5)
+    for step in range(60):
+        text = s.to_json()
+        data = json.loads(text)
+        assert data["board"] == s.board.to_list()
+        edition = data.pop("edition")
+        assert text == ('{"edition":' + jsonio.dumps(edition) + ","
+                        + jsonio.dumps(data)[1:])
+        assert GameState.from_json(text).to_json() == text
+        s = s.apply(bot.choose(s))
+
+
 def tampered(mutate):
     data = json.loads(midgame().to_json())
     mutate(data)
