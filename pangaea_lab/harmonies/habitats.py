@@ -228,19 +228,14 @@ class Picker:
         return tuple(out)
 
     def add_to(self, out: list, mask: int) -> None:
-        """Add the items at the set bits of ``mask`` to the list ``out``, piece by piece (the
-        listing of legal actions builds its list this way, with no tuple made of the three)."""
-        first, second, third = self.pieces
-        got = first.get(mask & 511)
-        out += got if got is not None else self.piece(0, mask & 511)
-        mask >>= 9
-        if mask:
-            got = second.get(mask & 255)
-            out += got if got is not None else self.piece(1, mask & 255)
-            mask >>= 8
-            if mask:
-                got = third.get(mask)
-                out += got if got is not None else self.piece(2, mask)
+        """Add the items at the set bits of ``mask`` to the list ``out`` (see
+        :func:`add_picked`)."""
+        add_picked(out, mask, (self.entry(0),))
+
+    def entry(self, shift: int) -> tuple:
+        """What :func:`add_picked` needs to pick from this table the bits of a mask that
+        starts at bit ``shift`` of a packed number: the shift, the picker and its pieces."""
+        return (shift, self, *self.pieces)
 
     def piece(self, k: int, bits: int) -> tuple:
         """The items at the set bits of piece ``k`` holding ``bits`` (kept)."""
@@ -263,6 +258,25 @@ def picker(table: tuple) -> Picker:
             _PICKERS.clear()
         found = _PICKERS[id(table)] = Picker(table)
     return found
+
+
+def add_picked(out: list, masks: int, picks: tuple) -> None:
+    """Add to the list ``out``, for each entry of ``picks`` (see :meth:`Picker.entry`), the
+    picker's items at the set bits of the mask that starts at the entry's shift in
+    ``masks``, piece by piece (no tuple made of the three).  The listing of legal actions
+    picks the token actions of every colour of a hand this way, in one call."""
+    for shift, pick, first, second, third in picks:
+        mask = masks >> shift & _FULL
+        got = first.get(mask & 511)
+        out += got if got is not None else pick.piece(0, mask & 511)
+        mask >>= 9
+        if mask:
+            got = second.get(mask & 255)
+            out += got if got is not None else pick.piece(1, mask & 255)
+            mask >>= 8
+            if mask:
+                got = third.get(mask)
+                out += got if got is not None else pick.piece(2, mask)
 
 
 def select(table: tuple, mask: int) -> tuple:

@@ -26,7 +26,7 @@ from .actions import ChooseSpirit, DiscardCard, EndTurn, PlaceCube, PlaceToken, 
 from .board import COLOURS, cell_index, cells, rules_data
 from .cards import all_cards, card
 from .game import SIDES
-from .habitats import _GROWN, MASK_WIDTH, BoardView, board_view, grown, picker
+from .habitats import _GROWN, MASK_WIDTH, BoardView, add_picked, board_view, grown, picker
 from .state import GameState, PlayerArea, area_from, area_with, evolve, evolve_area, \
     fresh_values
 
@@ -120,14 +120,24 @@ _PER = _CENTRAL["tokens_per_space"]
 _ROW_SIZE = {n: _CENTRAL["face_up_cards"]["solo" if n == 1 else "multiplayer"]
              for n in range(1, 5)}
 #: side -> colour -> (where the colour's bits start in a view's packed masks, the picker of
-#: the side's ``PlaceToken`` for each board index); side -> card -> ``PlaceCube`` ...
+#: the side's ``PlaceToken`` for each board index)
 _TOKEN_PICKERS = {side: {c: (n * MASK_WIDTH, picker(_token_actions(side, c)))
                          for n, c in enumerate(COLOURS)} for side in SIDES}
-#: the same, with each picker's three pieces (see ``Picker.add_to``, which the listing does
-#: in line for the token actions)
-_TOKEN_PIECES = {side: {c: (shift, pick, *pick.pieces) for c, (shift, pick) in table.items()}
-                 for side, table in _TOKEN_PICKERS.items()}
-_MASK = (1 << MASK_WIDTH) - 1
+#: side -> hand -> what ``add_picked`` needs to pick the token actions of the hand's colours
+#: (hands are few)
+_HAND_PICKS: dict[str, dict[tuple[str, ...], tuple]] = {side: {} for side in SIDES}
+
+
+def _hand_picks(side: str, hand: tuple[str, ...]) -> tuple:
+    table = _HAND_PICKS[side]
+    if len(table) >= _MEMO_SIZE:
+        table.clear()
+    pickers = _TOKEN_PICKERS[side]
+    found = table[hand] = tuple(pickers[c][1].entry(pickers[c][0]) for c in _hand_colours(hand))
+    return found
+
+
+#: side -> card -> the side's ``PlaceCube`` of the card for each board index
 _CUBE_TABLES: dict[str, dict[int, tuple[PlaceCube, ...]]] = {side: {} for side in SIDES}
 #: side -> cell -> board index
 _INDEX = {side: cell_index(side) for side in SIDES}
@@ -153,15 +163,9 @@ _ROW_MEMO_SIZE = 8
 _MEMO_SIZE = 2048
 
 
-_HAND_COLOURS: dict[tuple[str, ...], tuple[str, ...]] = {}
-
-
 def _hand_colours(hand: tuple[str, ...]) -> tuple[str, ...]:
     """The colours of the game in ``hand``, each once, in the order of ``COLOURS``."""
-    if len(_HAND_COLOURS) > _MEMO_SIZE:
-        _HAND_COLOURS.clear()
-    found = _HAND_COLOURS[hand] = tuple(c for c in COLOURS if c in hand)
-    return found
+    return tuple(c for c in COLOURS if c in hand)
 
 
 #: hand -> colour -> the hand left once a token of that colour (its first) is placed, made
@@ -239,26 +243,11 @@ def legal_actions(state: GameState) -> list[Action]:
     except AttributeError:
         view = board_view(side, area)
     if hand:
-        # each colour's spots picked by its bit mask from the side's ready-made actions,
-        # piece by piece of the mask (``Picker.add_to`` in line)
-        pieces = _TOKEN_PIECES[side]
-        masks = view.masks
-        colours = _HAND_COLOURS.get(hand)
-        if colours is None:
-            colours = _hand_colours(hand)
-        for colour in colours:
-            shift, pick, first, second, third = pieces[colour]
-            mask = masks >> shift & _MASK
-            got = first.get(mask & 511)
-            out += got if got is not None else pick.piece(0, mask & 511)
-            mask >>= 9
-            if mask:
-                got = second.get(mask & 255)
-                out += got if got is not None else pick.piece(1, mask & 255)
-                mask >>= 8
-                if mask:
-                    got = third.get(mask)
-                    out += got if got is not None else pick.piece(2, mask)
+        # each colour's spots picked by its bit mask from the side's ready-made actions
+        picks = _HAND_PICKS[side].get(hand)
+        if picks is None:
+            picks = _hand_picks(side, hand)
+        add_picked(out, view.masks, picks)
     try:
         open_cards = area._open
     except AttributeError:
