@@ -138,9 +138,7 @@ def remake(old: Any, changes: Mapping[str, Any]) -> Any:
             break
         extra -= 1
     fresh.update(changes)
-    new = _NEW(cls)                 # plain_object, in line
-    _SET(new, "__dict__", fresh)
-    return new
+    return plain_object(cls, fresh)
 
 
 #: class -> (may it be made by copying its fields (see ``_plain``), how many fields it has,

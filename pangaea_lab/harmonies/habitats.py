@@ -108,20 +108,19 @@ def _refit(side: str, card_id: int, found: tuple[int, ...], i: int, codes: list,
                                              _touching(side, card_id))
     target, fits_at, touching = looked
     near = touching[i]
-    if not found:       # (most cards have no habitat yet) the new ones come in index order
-        out = None
-        for j in near:
-            if codes[j] == target and not cubes[j] and _placed(fits_at[j], codes):
-                if out is None:
-                    out = [j]
-                else:
-                    out.append(j)
-        return found if out is None else tuple(out)
-    out = [j for j in found if j not in near]
+    # (most cards have no habitat yet: then no list is made unless one opens, and the new
+    # ones come in index order)
+    out = [j for j in found if j not in near] if found else None
     for j in near:
         if codes[j] == target and not cubes[j] and _placed(fits_at[j], codes):
-            out.append(j)
-    out.sort()
+            if out is None:
+                out = [j]
+            else:
+                out.append(j)
+    if out is None:
+        return found
+    if found:
+        out.sort()
     return tuple(out)
 
 
@@ -396,8 +395,7 @@ class BoardView:
         if entry is None:
             target, fits_at = _pattern(self.side, card_id)
             found = tuple(_fitting(fits_at, target, self.codes, self.cubes))
-            entry = self._habitats[card_id] = (found, _USED.get(card_id)
-                                               or _used_codes(card_id), None, None)
+            entry = self._habitats[card_id] = (found, _used_codes(card_id), None, None)
         return entry[0]
 
     def token_spots(self, colour: str) -> tuple[int, ...]:
@@ -411,8 +409,9 @@ class BoardView:
         for a card: a side's ready-made actions, say); kept like the indices."""
         entry = self._habitats.get(card_id)
         if entry is None or entry[2] is None:
-            found = self.habitats(card_id)
-            entry = self._habitats[card_id] = (found, self._habitats[card_id][1], table,
+            self.habitats(card_id)
+            found, used = self._habitats[card_id][:2]
+            entry = self._habitats[card_id] = (found, used, table,
                                                tuple([table[i] for i in found]))
         return entry[3]
 

@@ -178,8 +178,9 @@ def _hand_left(hand: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
     for k, colour in enumerate(hand):
         if colour not in found:
             found[colour] = hand[:k] + hand[k + 1:]
-    if len(_HAND_LEFT) < _MEMO_SIZE:
-        _HAND_LEFT[hand] = found
+    if len(_HAND_LEFT) >= _MEMO_SIZE:
+        _HAND_LEFT.clear()
+    _HAND_LEFT[hand] = found
     return found
 
 
@@ -266,9 +267,9 @@ def legal_actions(state: GameState) -> list[Action]:
                         if (cubes[a.card] if a.card in cubes else card(a.card).cubes) <= supply]
     if open_cards:
         tables = _CUBE_TABLES[side]
-        made = view._habitats
+        entries = view._habitats
         for c, _ in open_cards:
-            found = made.get(c)
+            found = entries.get(c)
             if found is not None:
                 items = found[3]
                 if items is not None:
@@ -441,9 +442,7 @@ def take_tokens(state: GameState, action: TakeTokens) -> GameState:
     values["hand"] = central[space]
     values["central"] = central[:space] + ((),) + central[space + 1:]
     values["took_tokens"] = True
-    after = _NEW_OBJECT(type(state))    # plain_object, in line
-    _PUT(after, "__dict__", values)
-    return after
+    return plain_object(type(state), values)
 
 
 @HANDLERS.on(PlaceToken)
@@ -500,9 +499,7 @@ def take_card(state: GameState, action: TakeCard) -> GameState:
     values["areas"] = (new,) if len(areas) == 1 else areas[:p] + (new,) + areas[p + 1:]
     values["took_card"] = True
     values["cube_supply"] = state.cube_supply - load
-    after = _NEW_OBJECT(type(state))    # plain_object, in line
-    _PUT(after, "__dict__", values)
-    return after
+    return plain_object(type(state), values)
 
 
 @HANDLERS.on(PlaceCube)
@@ -528,9 +525,7 @@ def discard_card(state: GameState, action: DiscardCard) -> GameState:
     values["deck"] = deck[1:]
     values["discard_pile"] = state.discard_pile + (gone,)
     values["discarded"] = True
-    after = _NEW_OBJECT(type(state))    # plain_object, in line
-    _PUT(after, "__dict__", values)
-    return after
+    return plain_object(type(state), values)
 
 
 #: for each number of central spaces, the slices of the pouch that refill them (solo)
@@ -600,9 +595,7 @@ def end_turn(state: GameState, action: EndTurn | None = None) -> GameState:
     values["took_tokens"] = values["took_card"] = values["discarded"] = False
     values["player"] = 0 if over else nxt
     values["over"] = over
-    after = _NEW_OBJECT(type(state))    # plain_object, in line
-    _PUT(after, "__dict__", values)
-    return after
+    return plain_object(type(state), values)
 
 
 def _plain_area(area: PlayerArea) -> PlayerArea:

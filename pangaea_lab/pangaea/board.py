@@ -363,6 +363,10 @@ class _Layout:
         self.near_mountain: Counter[int] = Counter()
         self.settle(mountain, self.near_mountain)
         self.doubled = {spot: 2 * n for spot, n in self.near_mountain.items()}
+        #: the first tile's spots, and the layout after each (see :meth:`first_spots`,
+        #: :meth:`after_first`), made when first asked for (not passed on to copies)
+        self._first: list[int] | None = None
+        self._after_first: dict[int, tuple[_Layout, Counter[int]]] = {}
 
     def copy(self) -> "_Layout":
         """A copy to lay tiles on (the sets copied; the rotations and the mountain's counts
@@ -378,7 +382,7 @@ class _Layout:
         """The spots the first tile may take (see :func:`_lay_tiles`): those nearest the
         mountain, in the order they are first met.  The same for every continent laid on
         this layout (only the mountain is there), so worked out once and kept."""
-        found = self.__dict__.get("_first")
+        found = self._first
         if found is None:
             spots = list(self.reach)
             scores = [self.doubled.get(spot, 0) for spot in spots]
@@ -386,7 +390,6 @@ class _Layout:
             found = [spot for spot, score in zip(spots, scores) if score == best]
             found.sort(key=self.first_met)
             self._first = found
-            self._after_first: dict[int, tuple[_Layout, Counter[int]]] = {}
         return found
 
     def first_met(self, spot: int) -> tuple[int, int, int]:
@@ -474,32 +477,32 @@ def _lay_tiles(ed: Edition, biomes: list[str], rng: random.Random) -> list[Tile]
     game: its few spots, and the layout after each, are worked out once and copied."""
     mountain = _mountain_laid(ed.mountain_radius, tuple(ed.land_shape) + tuple(ed.water_shape))
     kept = mountain.kept
+    layout: _Layout | None = None       # the continent so far, once the first tile is laid
+    touch: Counter[int] = Counter()     # tile hexes next to a spot's hexes
     tiles: list[Tile] = []
     for index, biome in enumerate(biomes):
-        if tiles:
-            # after the first tile a tile must join the continent, not float beside the
-            # mountain: only the spots touching a tile are scored
-            spots = list(touch.keys() & reach)
-            scores = list(map(add, map(touch.__getitem__, spots),
-                              map(doubled.get, spots, repeat(0))))
-            best_score = max(scores)
-            tops = [spot for spot, score in zip(spots, scores) if score == best_score]
-            tops.sort(key=first_met)
-        else:
+        if layout is None:
             # the first tile's spots are those of every continent (see _Layout.first_spots)
             tops = mountain.first_spots()
+        else:
+            # after the first tile a tile must join the continent, not float beside the
+            # mountain: only the spots touching a tile are scored
+            spots = list(touch.keys() & layout.reach)
+            scores = list(map(add, map(touch.__getitem__, spots),
+                              map(layout.doubled.get, spots, repeat(0))))
+            best_score = max(scores)
+            tops = [spot for spot, score in zip(spots, scores) if score == best_score]
+            tops.sort(key=layout.first_met)
         spot = rng.choice(tops)
         rotation = kept[spot & 7][0]
         land, water, blessing = _tile_cells(ed, rotation, _hex_of(spot >> 3))
         tiles.append(Tile(index, biome, tuple(land), tuple(water), tuple(blessing)))
         hexes = [_num(h) for h in land + water]
-        if index:
-            settle(hexes, touch)
-        else:
+        if layout is None:
             # the mountain and the first tile, laid once for each first spot (and copied)
             layout, touch = mountain.after_first(spot, hexes)
-            reach, doubled = layout.reach, layout.doubled
-            settle, first_met = layout.settle, layout.first_met
+        else:
+            layout.settle(hexes, touch)
     return tiles
 
 
