@@ -45,10 +45,11 @@ def kinds_for(notebook: str) -> list[ExerciseKind]:
     return [kind for kind in registry() if kind.notebook == notebook]
 
 
-def generate(key: str, seed: int = 0) -> Exercise:
-    """The exercise of kind ``key`` built from ``seed``."""
-    registry()
-    return get(key).generate(seed)
+def generate(key: str, seed: int = 0, level: int = 1) -> Exercise:
+    """The exercise of kind ``key`` built from ``seed`` at ``level`` (each kind lists its
+    ``levels``: 1 is the rule on its own, 2 a fuller position)."""
+    return get(key).generate(seed, level)
+
 
 
 #: the comments that frame the generated table in README.md

@@ -1,0 +1,241 @@
+"""Honest mastery: every attempt a learner makes is recorded, and a kind counts as *mastered*
+only after three right answers in a row, on different positions, with no hint and no shown
+answer.
+
+An :class:`Attempt` is one Check (or one Show answer) on one exercise: its kind, seed and
+level, the answer given (in words), the verdict, how many hints were open, whether the answer
+had been shown, whether it was the first check of that position, and when.  The
+:class:`PracticeRecord` keeps them in order and answers what the progress line and a teacher
+need: which kinds were practised, which are mastered (and at which level), the current run of
+clean right answers, and what to practise next.  It is saved as a small JSON file and read back
+with every field checked, like every other file from outside.
+
+>>> record = PracticeRecord()
+>>> for seed in (1, 2, 3):
+...     _ = record.add(Attempt("demo.sum", seed, 1, "5", True, first=True))
+>>> record.status("demo.sum").mastered, record.status("demo.sum").run
+(True, 3)
+>>> record = PracticeRecord()
+>>> _ = record.add(Attempt("demo.sum", 1, 1, "5", True, first=True))
+>>> _ = record.add(Attempt("demo.sum", 2, 1, "", False, shown=True))   # Show answer
+>>> _ = record.add(Attempt("demo.sum", 2, 1, "5", True))            # checked after it
+>>> record.status("demo.sum").run, record.status("demo.sum").mastered
+(0, False)
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import asdict, dataclass
+from typing import Callable, Iterable
+
+from .errors import InvalidData
+from .jsonio import Flag, Int, Record, Seq, Text, dumps, parse
+
+#: right answers in a row (clean, on different positions) that make a kind mastered
+MASTERY_RUN = 3
+#: the attempts a record keeps (the oldest go first); a saved file holds at most these
+MAX_ATTEMPTS = 5000
+#: the largest progress file read (characters)
+MAX_FILE = 2_000_000
+#: the name and version written in every progress file
+FILE_KIND = "pangaea_lab practice record"
+FILE_VERSION = 1
+
+_COUNTER = itertools.count()
+
+
+def _attempt_id() -> str:
+    """A name for one attempt, unique across the pages of one browser (time and a counter)."""
+    return f"{time.time_ns():x}-{next(_COUNTER):x}"
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One Check or one Show answer on one exercise.
+
+    ``correct`` is the engine's verdict (False for a Show answer); ``hints`` how many hints
+    were open; ``shown`` whether the answer had been shown; ``first`` whether this was the
+    first Check of this position (a right answer after a wrong one on the same position does
+    not count towards mastery); ``misconception`` the typical mistake the verdict named.
+    """
+
+    kind: str
+    seed: int
+    level: int
+    answer: str
+    correct: bool
+    hints: int = 0
+    shown: bool = False
+    first: bool = False
+    misconception: str = ""
+    time: float = 0.0
+    id: str = ""
+
+    @property
+    def clean(self) -> bool:
+        """Right at the first Check, with no hint and no shown answer."""
+        return self.correct and self.first and not self.hints and not self.shown
+
+    @property
+    def position(self) -> tuple[int, int]:
+        return (self.seed, self.level)
+
+
+@dataclass(frozen=True)
+class KindStatus:
+    """What the record says of one kind."""
+
+    kind: str
+    practised: int          # positions answered or shown
+    right: int              # attempts judged right (shown ones never count)
+    run: int                # clean right answers in a row, on different positions, just now
+    mastered: bool
+    mastered_level: int     # the highest level mastered (0: none)
+    struggling: bool        # several wrong in a row, or answers shown, just now
+    last: float             # time of the latest attempt (0: never)
+
+
+_SCHEMA = Record({
+    "kind": Text((FILE_KIND,)),
+    "version": Int(FILE_VERSION, FILE_VERSION),
+    "attempts": Seq(Record({
+        "kind": Text(longest=100), "seed": Int(0, 10**9), "level": Int(1, 9),
+        "answer": Text(longest=300), "correct": Flag(), "hints": Int(0, 20),
+        "shown": Flag(), "first": Flag(), "misconception": Text(longest=60),
+        "time": Int(0, 10**13), "id": Text(longest=40)}), longest=MAX_ATTEMPTS),
+})
+
+
+class PracticeRecord:
+    """Every attempt of one learner, in order; listeners are told of each change."""
+
+    def __init__(self, attempts: Iterable[Attempt] = ()) -> None:
+        self.attempts: list[Attempt] = []
+        self._ids: set[str] = set()
+        self._listeners: list[Callable[[], None]] = []
+        self.merge(attempts, quiet=True)
+
+    # ----- recording -----------------------------------------------------------------
+
+    def add(self, attempt: Attempt) -> Attempt:
+        """Record ``attempt`` (stamped with a time and an id when it has none)."""
+        if not attempt.id or not attempt.time:
+            attempt = Attempt(**{**asdict(attempt), "time": attempt.time or time.time(),
+                                 "id": attempt.id or _attempt_id()})
+        self.merge([attempt])
+        return attempt
+
+    def merge(self, attempts: Iterable[Attempt], quiet: bool = False) -> int:
+        """Add the attempts not recorded yet (by id), keep time order; how many were new."""
+        new = [a for a in attempts if a.id not in self._ids or not a.id]
+        if not new:
+            return 0
+        self.attempts.extend(new)
+        self.attempts.sort(key=lambda a: a.time)
+        del self.attempts[:-MAX_ATTEMPTS]
+        self._ids = {a.id for a in self.attempts}
+        if not quiet:
+            self._changed()
+        return len(new)
+
+    def clear(self) -> None:
+        self.attempts.clear()
+        self._ids.clear()
+        self._changed()
+
+    def subscribe(self, listener: Callable[[], None]) -> None:
+        if listener not in self._listeners:
+            self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Callable[[], None]) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    def _changed(self) -> None:
+        for listener in list(self._listeners):
+            listener()
+
+    # ----- reading -------------------------------------------------------------------
+
+    def of(self, kind: str) -> list[Attempt]:
+        return [a for a in self.attempts if a.kind == kind]
+
+    def status(self, kind: str) -> KindStatus:
+        """Practised, right, the current clean run, mastered (and the level), struggling."""
+        attempts = self.of(kind)
+        mastered_level = 0
+        run: list[tuple[int, int]] = []
+        level_runs: dict[int, list[tuple[int, int]]] = {}
+        for attempt in attempts:
+            if attempt.clean:
+                for seen in (run, level_runs.setdefault(attempt.level, [])):
+                    if attempt.position not in seen:
+                        seen.append(attempt.position)
+                if len(level_runs[attempt.level]) >= MASTERY_RUN:
+                    mastered_level = max(mastered_level, attempt.level)
+            elif attempt.correct and not attempt.shown and attempt.position in run:
+                continue            # the same position checked again: neither counts nor resets
+            else:
+                run = []
+                level_runs = {}
+        tail = attempts[-3:]
+        struggling = bool(tail) and (sum(not a.correct for a in tail) >= 2
+                                     or any(a.shown for a in tail))
+        return KindStatus(
+            kind=kind, practised=len({a.position for a in attempts}),
+            right=sum(a.correct and not a.shown for a in attempts), run=len(run),
+            mastered=mastered_level > 0, mastered_level=mastered_level,
+            struggling=struggling and not run, last=attempts[-1].time if attempts else 0.0)
+
+    def next_kind(self, kinds: Iterable[str]) -> str | None:
+        """The kind to practise next among ``kinds`` (in page order): one practised but not
+        mastered first, then one not tried yet; None when all are mastered."""
+        statuses = [self.status(k) for k in kinds]
+        for status in statuses:
+            if status.practised and not status.mastered:
+                return status.kind
+        for status in statuses:
+            if not status.mastered:
+                return status.kind
+        return None
+
+    def summary(self, kinds: Iterable[str]) -> dict:
+        """Counts for a page: kinds, practised, mastered, mastered at level 2 or more, next."""
+        kinds = list(dict.fromkeys(kinds))
+        statuses = [self.status(k) for k in kinds]
+        return {"kinds": len(kinds), "practised": sum(1 for s in statuses if s.practised),
+                "mastered": sum(1 for s in statuses if s.mastered),
+                "mastered_level_2": sum(1 for s in statuses if s.mastered_level >= 2),
+                "right": sum(s.right for s in statuses),
+                "next": self.next_kind(kinds)}
+
+    # ----- the progress file ---------------------------------------------------------
+
+    def to_json(self) -> str:
+        """The record as a small JSON file (a learner keeps it, or moves it to another
+        computer, and loads it back with :meth:`from_json`)."""
+        return dumps({"kind": FILE_KIND, "version": FILE_VERSION,
+                      "attempts": [{**asdict(a), "time": int(a.time * 1000)}
+                                   for a in self.attempts]})
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> "PracticeRecord":
+        """A record read from a progress file; any problem raises :class:`InvalidData`
+        naming the field (nothing from the file is trusted)."""
+        return cls(read_attempts(text))
+
+
+def read_attempts(text: str | bytes) -> list[Attempt]:
+    """The attempts of a progress file, every field checked (raises :class:`InvalidData`)."""
+    if isinstance(text, (str, bytes, bytearray)) and len(text) > MAX_FILE:
+        raise InvalidData(f"the progress file is too large ({len(text)} characters, at most "
+                          f"{MAX_FILE})")
+    data = _SCHEMA.read(parse(text, "progress file"), "")
+    attempts = []
+    for row in data["attempts"]:
+        attempts.append(Attempt(**{**row, "time": row["time"] / 1000}))
+    if len({a.id for a in attempts}) != len(attempts):
+        raise InvalidData("attempts: two attempts have the same id")
+    return attempts
