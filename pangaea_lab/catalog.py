@@ -95,7 +95,8 @@ GAMES = (
               "pangaea/03_land_rituals.ipynb", "pangaea/04_scoring.ipynb",
               "pangaea/05_ancients.ipynb", "pangaea/06_chains_and_favor.ipynb",
               "pangaea/07_return_of_the_ancients.ipynb", "pangaea/08_wild_woods.ipynb",
-              "pangaea/09_graphs_behind_the_board.ipynb", "pangaea/10_statistics.ipynb"),
+              "pangaea/09_graphs_behind_the_board.ipynb", "pangaea/10_statistics.ipynb",
+              "pangaea/11_review.ipynb"),
              (Variant("Full game with the Ancients", (2, 4)),
               Variant("Family rules", (2, 4), (("family", True),)),
               Variant("Return of the Ancients (solo/co-op)", (1, 4), (("mode", "coop"),)),
@@ -108,7 +109,8 @@ GAMES = (
              "(with Nature's Spirits and solo).",
              ("harmonies/01_setup_and_turns.ipynb", "harmonies/02_landscapes.ipynb",
               "harmonies/03_habitats.ipynb", "harmonies/04_spirits_and_solo.ipynb",
-              "harmonies/05_full_game.ipynb", "harmonies/06_statistics.ipynb")),
+              "harmonies/05_full_game.ipynb", "harmonies/06_statistics.ipynb",
+              "harmonies/07_review.ipynb")),
     GameInfo("forest_shuffle", FOREST_SHUFFLE.title,
              (FOREST_SHUFFLE.min_players, FOREST_SHUFFLE.max_players),
              "Play trees and the animals, plants and mushrooms that live around them; every "
@@ -116,13 +118,13 @@ GAMES = (
              ("forest_shuffle/01_setup_and_turns.ipynb",
               "forest_shuffle/02_effects_and_bonuses.ipynb",
               "forest_shuffle/03_scoring_every_species.ipynb", "forest_shuffle/04_full_game.ipynb",
-              "forest_shuffle/05_statistics.ipynb")),
+              "forest_shuffle/05_statistics.ipynb", "forest_shuffle/06_review.ipynb")),
     GameInfo("inori", "Inori", (INORI.min_players, INORI.max_players),
              "Make offerings to spirit cards and the Great Tree over four seasons and win the "
              "altar majorities.",
              ("inori/01_setup_and_turns.ipynb", "inori/02_great_tree_and_runes.ipynb",
               "inori/03_seasons_and_majorities.ipynb", "inori/04_full_game.ipynb",
-              "inori/05_statistics.ipynb")),
+              "inori/05_statistics.ipynb", "inori/06_review.ipynb")),
 )
 
 
@@ -174,6 +176,9 @@ def exercise_pages() -> Any:
             line = f'<a href="{escape(notebook, quote=True)}">{escape(_page_name(notebook))}</a>'
             if titles:
                 line += ": " + " · ".join(escape(t) for t in titles)
+            elif notebook.endswith("review.ipynb"):
+                line += (": every exercise of this game mixed, what you have not mastered "
+                         "first")
             items.append(f"<li>{line}</li>")
         parts.append(f"<p><b>{escape(g.title)}</b></p><ul>{''.join(items)}</ul>")
     return HTML('<div class="pl-exercise-pages">' + "".join(parts) + "</div>")

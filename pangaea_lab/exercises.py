@@ -4,20 +4,24 @@
 >>> kinds = exercises.registry()
 >>> sorted({kind.game for kind in kinds}) == sorted(exercises.GAMES)
 True
->>> ex = kinds[0].generate(12)                       # a fresh position from a seed
+>>> ex = kinds[0].generate(12, level=2)              # a fresh position from a seed and a level
 >>> ex.check(ex.answer).correct                      # the engine's own answer is right
+True
+>>> len(ex.hints) >= 2                               # from a nudge to a pointer
 True
 
 In a notebook, :func:`practice` shows one exercise as a widget a learner answers by clicking,
-and :func:`progress` a line "2 of 5 right" for the exercises of the page::
+:func:`progress` the page's line (practised, mastered, what next) and :func:`review` a mix of a
+game's kinds::
 
     from pangaea_lab.exercises import practice, progress
     progress()
-    practice("pangaea.flying_seed_range", seed=1)
+    practice("pangaea.flying_seed", seed=12, level=2)
 
 Each kind has its ``game``, its ``notebook`` (path under ``notebooks/``), the ``rule`` in plain
-words and ``generate(seed)``; a generated exercise has ``question``, ``answer`` (the engine's)
-and ``check(answer)``, which returns a verdict with ``correct`` and ``reason``.
+words, its ``levels`` and ``generate(seed, level)``; a generated exercise has ``question``,
+``hints``, ``answer`` (the engine's) and ``check(answer)``, which returns a verdict with
+``correct`` and ``reason`` (for a wrong answer: what is wrong in it, never the answer).
 """
 
 from __future__ import annotations
@@ -27,7 +31,9 @@ import importlib
 from typing import Any
 
 from .core import exercise_widget   # its view imports ipywidgets only when one is built
+from .core.errors import InvalidSetup
 from .core.exercises import Exercise, ExerciseKind, Option, Verdict, get, registered
+from .core.mastery import PracticeRecord
 
 #: the game packages whose ``exercises`` module registers exercise kinds
 GAMES = ("pangaea", "harmonies", "forest_shuffle", "inori")
@@ -91,20 +97,38 @@ def with_table(readme: str) -> str:
     return head + "\n\n" + markdown_table() + "\n" + readme[end:]
 
 
-def practice(key: str, seed: int = 0) -> Any:
-    """The exercise widget for kind ``key``, starting at ``seed``: the question, the board or
-    the choices, and the buttons Check, Hint, Show answer and Another one.  It is counted by
-    this kernel's :func:`progress` line (``widget.model`` is the
-    :class:`~pangaea_lab.core.exercise_widget.ExerciseModel`)."""
-    registry()
+def practice(key: str, seed: int = 0, level: int = 1) -> Any:
+    """The exercise widget for kind ``key``, starting at ``seed`` and ``level``: the question,
+    the board or the choices, and the buttons Check, Hint, Show answer and Another one.  Its
+    attempts go to this kernel's practice record, which the page's :func:`progress` line
+    reads (``widget.model`` is the :class:`~pangaea_lab.core.exercise_widget.ExerciseModel`)."""
     get(key)  # an unknown kind is refused here, naming the known ones
-    return exercise_widget.exercise_widget(key, seed, progress=exercise_widget.PROGRESS)
+    return exercise_widget.exercise_widget(key, seed, level=level,
+                                           progress=exercise_widget.PROGRESS)
+
+
+def review(game: str, seed: int = 0, level: int = 1) -> Any:
+    """A Review page's widget: exercises of every rule page of ``game`` mixed, favouring
+    the kinds practised but not mastered, then those not tried yet."""
+    if game not in GAMES:
+        raise InvalidSetup(f"no game {game!r}; the games are {', '.join(GAMES)}")
+    keys = [kind.key for kind in registry() if kind.game == game]
+    return exercise_widget.review_widget(keys, seed, level=level,
+                                         progress=exercise_widget.PROGRESS)
 
 
 def progress() -> Any:
-    """A line "N of M right": the exercises shown in this kernel (one page in JupyterLab and
-    in the classroom app) and how many of them were last checked right; it updates live."""
+    """The page's progress line: practised, mastered and what to practise next, for the
+    exercise kinds of the page; it updates live, survives a reload in the same browser (the
+    record is kept in the browser's storage) and can be saved to a file and loaded back."""
     return exercise_widget.progress_widget(exercise_widget.PROGRESS)
+
+
+def record() -> PracticeRecord:
+    """This kernel's practice record: every attempt, with ``status(key)`` per kind,
+    ``to_json()`` for a progress file and ``merge`` to add a file read with
+    :meth:`PracticeRecord.from_json`."""
+    return exercise_widget.RECORD
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -126,5 +150,5 @@ if __name__ == "__main__":  # pragma: no cover
     raise SystemExit(main())
 
 
-__all__ = ["Exercise", "ExerciseKind", "GAMES", "Option", "Verdict", "generate", "kinds_for",
-           "markdown_table", "practice", "progress", "registry"]
+__all__ = ["Exercise", "ExerciseKind", "GAMES", "Option", "PracticeRecord", "Verdict", "generate",
+           "kinds_for", "markdown_table", "practice", "progress", "record", "registry", "review"]

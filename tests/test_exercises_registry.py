@@ -35,7 +35,7 @@ def rule_notebooks():
     return sorted(str(p.relative_to(NOTEBOOKS)) for p in NOTEBOOKS.rglob("*.ipynb")
                   if ".ipynb_checkpoints" not in p.parts
                   and p.name not in ("00_start_here.ipynb", "teachers.ipynb")
-                  and not p.stem.endswith(("full_game", "statistics")))
+                  and not p.stem.endswith(("full_game", "statistics", "review")))
 
 
 KINDS = exercises.registry()

@@ -1,30 +1,39 @@
-"""The exercise widget: answer a generated exercise by clicking, and be told at once why.
+"""The exercise widget: answer a generated exercise by clicking, be told what is wrong in the
+answer (never the answer itself), ask for a hint, then a more specific one.
 
 Two layers, like the step-through widget, so the logic is testable without a browser:
 
 * :class:`ExerciseModel` is plain Python.  It holds the current :class:`Exercise` (built from
-  a kind's generator and a seed), the learner's answer so far (clicked spaces, picked options
-  or a typed number), the verdict of the last Check, whether the hint and the answer are shown,
-  and moves to "another one" (the next seed of the same kind).
-* :class:`ExerciseView` is a thin ipywidgets layer: title, question, the board (clickable for
-  space and path answers), option buttons or a number box, and the buttons Clear, Check,
-  Hint, Show answer and Another one.
+  a kind's generator, a seed and a level), the learner's answer so far (clicked spaces, picked
+  options or a typed number), the verdict of the last Check, how many hints are open and
+  whether the answer is shown, and moves to "another one" (the next seed, the same level).
+  Every Check and every Show answer is recorded in a
+  :class:`~pangaea_lab.core.mastery.PracticeRecord`, which decides mastery.  From the second
+  wrong answer on a position, each wrong Check opens the next hint.
+* :class:`ExerciseView` is a thin ipywidgets layer: title, level, question, the board
+  (clickable for space and path answers), option buttons or a number box, and the buttons
+  Clear, Check, Hint, Show answer and Another one.
 
-:class:`ExerciseProgress` counts, in one kernel, the exercises shown and those whose latest
-Check was right ("3 of 5 right"); :func:`progress_widget` shows that line and keeps it current.
-Notebooks use ``pangaea_lab.exercises.practice`` and ``pangaea_lab.exercises.progress``, which
-build these on the kernel's one :data:`PROGRESS`.
+:class:`ExerciseProgress` is a page's progress line: the kinds shown on the page and, from the
+record, how many are practised and mastered and what to practise next; :func:`progress_widget`
+shows it with the controls that keep the record in the browser and in a file.
+:class:`ReviewModel` serves a mix of kinds, favouring those not mastered.  Notebooks use
+``pangaea_lab.exercises.practice``, ``progress`` and ``review``, which build these on the
+kernel's one :data:`RECORD`.
 """
 
 from __future__ import annotations
 
+import random
 import re
 from html import escape
 from typing import TYPE_CHECKING, Any, Callable
 
 from .board_widget import clickable_board
 from .errors import InvalidSetup
-from .exercises import Exercise, Verdict, get, space_labels
+from .exercises import DEFAULT_LEVELS, Exercise, Verdict, get, plural, space_labels
+from .mastery import MASTERY_RUN, Attempt, KindStatus, PracticeRecord
+from .practice_store import practice_controls
 
 if TYPE_CHECKING:  # pragma: no cover
     import ipywidgets
@@ -75,37 +84,51 @@ def reason_text(verdict: Verdict) -> str:
 
 
 class ExerciseModel:
-    """One exercise kind at one seed, and the learner's answer to it; no ipywidgets needed.
+    """One exercise kind at one seed and level, and the learner's answer to it; no ipywidgets
+    needed.
 
-    ``key`` names a registered kind (``generate`` defaults to that kind's generator)::
+    ``key`` names a registered kind (``generate(seed, level)`` defaults to that kind's
+    generator); every Check and every Show answer is recorded in ``record`` (the kernel's
+    :data:`RECORD` by default), which decides mastery::
 
-        m = ExerciseModel("pangaea.flying_seed_range", seed=12)
+        m = ExerciseModel("pangaea.flying_seed", seed=12)
         m.click((2, 1)); m.click((3, 0))   # a "cells" exercise: toggle spaces
         m.check().correct                  # the engine's verdict; m.verdict keeps it
+        m.show_hint()                      # the first hint; a second press, the next one
         m.another()                        # seed 13, a fresh position of the same kind
     """
 
     def __init__(self, key: str, seed: int = 0,
-                 generate: Callable[[int], Exercise] | None = None) -> None:
+                 generate: Callable[[int, int], Exercise] | None = None, *, level: int = 1,
+                 record: PracticeRecord | None = None) -> None:
+        self.record = RECORD if record is None else record
+        self._listeners: list[Callable[[], None]] = []
+        self._generate = generate
+        self._use_kind(key)
+        self.level = 1
+        self.load(seed, level)
+
+    def _use_kind(self, key: str) -> None:
+        """Practise the kind ``key`` from now on (a Review page moves between kinds)."""
         if not isinstance(key, str) or not key:
-            raise InvalidSetup(f"an exercise kind is a name like 'pangaea.flying_seed_range', "
-                             f"not {key!r}")
-        self.key = key
+            raise InvalidSetup(f"an exercise kind is a name like 'pangaea.flying_seed', "
+                               f"not {key!r}")
         try:
             registered = get(key)
         except InvalidSetup:
-            if generate is None:
+            if self._generate is None:
                 raise
             registered = None
-        self.generate = generate if generate is not None else registered.generate
-        #: the kind's short title and its rule in plain words (from the registry)
+        self.key = key
+        self.generate = self._generate if self._generate is not None else registered.generate
+        #: the kind's short title, its rule in plain words, and what each level asks
         self.title = registered.title if registered else key
         self.rule = registered.rule if registered else ""
-        self._listeners: list[Callable[[], None]] = []
-        #: the verdict of the latest Check on this widget, kept when the answer changes or
-        #: another exercise is drawn (what the progress line counts); None before any Check
-        self.last_correct: bool | None = None
-        self.load(seed)
+        self.level_titles = registered.level_titles if registered else DEFAULT_LEVELS
+
+    @property
+    def levels(self) -> tuple[int, ...]:
+        return tuple(range(1, len(self.level_titles) + 1))
 
     # ----- listening ---------------------------------------------------------------------
 
@@ -114,7 +137,8 @@ class ExerciseModel:
         self._listeners.append(listener)
 
     def unsubscribe(self, listener: Callable[[], None]) -> None:
-        self._listeners.remove(listener)
+        if listener in self._listeners:
+            self._listeners.remove(listener)
 
     def _changed(self) -> None:
         for listener in list(self._listeners):
@@ -122,27 +146,38 @@ class ExerciseModel:
 
     # ----- the exercise ------------------------------------------------------------------
 
-    def load(self, seed: int) -> None:
-        """Show the exercise of this kind built from ``seed`` (a whole number from 0)."""
+    def load(self, seed: int, level: int | None = None) -> None:
+        """Show the exercise of this kind built from ``seed`` (a whole number from 0) at
+        ``level`` (the current level when not given)."""
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
             raise InvalidSetup(f"an exercise seed is a whole number from 0 to {MAX_SEED}, "
                                f"not {seed!r}")
-        exercise = self.generate(seed)
+        level = self.level if level is None else level
+        if isinstance(level, bool) or level not in self.levels:
+            raise InvalidSetup(f"this exercise has levels "
+                               f"{', '.join(map(str, self.levels))}, not {level!r}")
+        exercise = self.generate(seed, level)
         if not isinstance(exercise, Exercise):
             raise TypeError(f"the generator of {self.key!r} returned "
                             f"{type(exercise).__name__}, not an Exercise")
-        self.seed = seed
-        self.exercise = exercise
+        self.seed, self.level, self.exercise = seed, level, exercise
         self._reset_answer()
-        #: checks made on this exercise
+        #: checks made on this position, and how many of them were wrong
         self.attempts = 0
-        self.hint_shown = False
+        self.wrong = 0
+        #: how many of the exercise's hints are open (each press of Hint opens the next)
+        self.hints_open = 0
         self.answer_shown = False
         self._changed()
 
     def another(self) -> None:
-        """A fresh position of the same kind: the next seed."""
+        """A fresh position of the same kind and level: the next seed."""
         self.load(self.seed + 1)
+
+    def set_level(self, level: int) -> None:
+        """The same seed at another level."""
+        if level != self.level:
+            self.load(self.seed, level)
 
     @property
     def answer_kind(self) -> str:
@@ -151,7 +186,21 @@ class ExerciseModel:
     @property
     def seed_text(self) -> str:
         """What the screen says so a teacher can hand the same exercise to a class."""
-        return f"Exercise seed {self.seed}"
+        return f"Exercise seed {self.seed}, level {self.level}"
+
+    @property
+    def hint_shown(self) -> bool:
+        return self.hints_open > 0
+
+    @property
+    def hints(self) -> tuple[str, ...]:
+        """The hints open so far, the nudge first."""
+        return self.exercise.hints[:self.hints_open]
+
+    @property
+    def status(self) -> KindStatus:
+        """The record of this kind: practised, right in a row, mastered."""
+        return self.record.status(self.key)
 
     # ----- the learner's answer ----------------------------------------------------------
 
@@ -274,36 +323,49 @@ class ExerciseModel:
     # ----- the buttons -------------------------------------------------------------------
 
     def check(self) -> Verdict:
-        """Judge the answer with the engine; the verdict is kept in :attr:`verdict`."""
+        """Judge the answer with the engine; the verdict is kept in :attr:`verdict` and the
+        attempt recorded.  From the second wrong answer on, each wrong Check opens the next,
+        more specific hint (never the answer)."""
         kind = self.answer_kind
+        empty = None
         if kind == "choice" and not self.picked:
-            verdict = Verdict(False, "Pick one of the answers first.")
+            empty = "Pick one of the answers first."
         elif kind == "path" and not self.selection:
-            verdict = Verdict(False, "Click the spaces of the path first, in order.")
+            empty = "Click the spaces of the path first, in order."
         elif kind == "number" and self._number()[0] is None:
-            verdict = Verdict(False, self._number()[1])
-        else:
-            try:
-                verdict = self.exercise.check(self.answer)
-            except (ValueError, TypeError, KeyError, IndexError) as exc:
-                # a checker that cannot read the answer refuses it, with its own words
-                verdict = Verdict(False, f"That answer cannot be judged: {exc}")
-            if not isinstance(verdict, Verdict):
-                raise TypeError(f"the checker of {self.key!r} returned "
-                                f"{type(verdict).__name__}, not a Verdict")
+            empty = self._number()[1]
+        if empty is not None:
+            self.verdict = Verdict(False, empty)
+            self.message = ""
+            self._changed()
+            return self.verdict
+        verdict = self.exercise.check(self.answer)
+        self.record.add(Attempt(self.key, self.seed, self.level, self.answer_text()[:300],
+                                verdict.correct, hints=self.hints_open,
+                                shown=self.answer_shown, first=self.attempts == 0,
+                                misconception=verdict.misconception))
         self.attempts += 1
+        if not verdict.correct:
+            self.wrong += 1
+            if self.wrong >= 2:
+                self.hints_open = min(len(self.exercise.hints), self.hints_open + 1)
         self.verdict = verdict
-        self.last_correct = verdict.correct
         self.message = ""
         self._changed()
         return verdict
 
     def show_hint(self) -> None:
-        self.hint_shown = True
+        """Open the next hint (a nudge first, then a pointer on this position)."""
+        self.hints_open = min(len(self.exercise.hints), self.hints_open + 1)
         self._changed()
 
     def show_answer(self) -> None:
-        self.answer_shown = True
+        """Show the engine's answer; from now on this position counts as seen, not right."""
+        if not self.answer_shown:
+            self.answer_shown = True
+            self.record.add(Attempt(self.key, self.seed, self.level, "", False,
+                                    hints=self.hints_open, shown=True,
+                                    first=self.attempts == 0))
         self._changed()
 
     # ----- drawing -----------------------------------------------------------------------
@@ -316,51 +378,77 @@ class ExerciseModel:
         """The position with the engine's answer marked ("" when there is no drawing)."""
         return self.exercise.answer_svg()
 
+    def hint_svg(self) -> str:
+        """The position with the latest open hint's spaces marked ("" when it marks none)."""
+        return self.exercise.hint_svg(self.hints_open - 1) if self.hints_open else ""
+
     def feedback_text(self) -> str:
         """Right / Not quite and the reason, in plain words ("" before the first Check)."""
         if self.verdict is None:
             return ""
         word = "✓ Right." if self.verdict.correct else "✗ Not quite."
-        return f"{word} {reason_text(self.verdict)}".strip()
+        text = f"{word} {reason_text(self.verdict)}".strip()
+        if self.verdict.correct and self.answer_shown:
+            text += " " + SEEN_NOT_LEARNED
+        return text
+
+    def status_text(self) -> str:
+        """This kind's record in words: mastered, or how far the current run has come."""
+        s = self.status
+        if s.mastered:
+            more = (f" Try level {s.mastered_level + 1}." if s.mastered_level < self.levels[-1]
+                    else "")
+            return f"Mastered at level {s.mastered_level}.{more}"
+        if not s.practised:
+            return f"Not practised yet: {MASTERY_RUN} right in a row, with no hint, master it."
+        return (f"Right in a row, with no hint: {s.run} of {MASTERY_RUN}."
+                + (" Take it slowly: read the rule again, then try Hint."
+                   if s.struggling else ""))
 
 
 class ExerciseProgress:
-    """Counts the exercises shown in one kernel and those whose latest Check was right.
+    """The progress line of one page: the exercise kinds shown on it (in the order they
+    appear) and what the learner's :class:`PracticeRecord` says of them: practised,
+    mastered, and what to practise next.  Nothing is counted that was not answered, and a
+    shown answer never counts as right."""
 
-    An exercise is counted once per kind and starting seed, so running a page's cells again
-    replaces its widgets instead of counting them twice.
-    """
-
-    def __init__(self) -> None:
-        self._models: dict[tuple[str, int], ExerciseModel] = {}
+    def __init__(self, record: PracticeRecord | None = None) -> None:
+        self.record = RECORD if record is None else record
+        self.kinds: dict[str, str] = {}          # key -> title, in page order
         self._listeners: list[Callable[[], None]] = []
+        self.record.subscribe(self._changed)
 
     def add(self, model: ExerciseModel) -> None:
-        slot = (model.key, model.seed)
-        old = self._models.get(slot)
-        if old is not None and old is not model:
-            old.unsubscribe(self._changed)
-        self._models[slot] = model
-        model.subscribe(self._changed)
-        self._changed()
+        """Count ``model``'s kind as one of this page's kinds."""
+        self.add_kind(model.key, model.title)
+        model.subscribe(lambda: self.add_kind(model.key, model.title))
+
+    def add_kind(self, key: str, title: str) -> None:
+        if key not in self.kinds:
+            self.kinds[key] = title
+            self._changed()
 
     def reset(self) -> None:
-        """Forget every exercise (a fresh page)."""
-        for model in self._models.values():
-            model.unsubscribe(self._changed)
-        self._models.clear()
+        """Forget the page's kinds (the record stays)."""
+        self.kinds.clear()
         self._changed()
 
-    @property
-    def total(self) -> int:
-        return len(self._models)
-
-    @property
-    def right(self) -> int:
-        return sum(1 for m in self._models.values() if m.last_correct)
+    def summary(self) -> dict:
+        return self.record.summary(self.kinds)
 
     def text(self) -> str:
-        return f"{self.right} of {self.total} right"
+        s = self.summary()
+        if not s["kinds"]:
+            return "no exercise on this page yet"
+        parts = [f"practised {s['practised']} of {plural(s['kinds'], 'kind')}",
+                 f"mastered {s['mastered']}"]
+        if s["mastered_level_2"]:
+            parts[-1] += f" ({s['mastered_level_2']} at level 2)"
+        if s["next"] is not None:
+            parts.append(f"next: {self.kinds[s['next']]}")
+        else:
+            parts.append("every kind here is mastered")
+        return " · ".join(parts)
 
     def subscribe(self, listener: Callable[[], None]) -> None:
         self._listeners.append(listener)
@@ -370,8 +458,13 @@ class ExerciseProgress:
             listener()
 
 
-#: the kernel's one progress count (one kernel per page in JupyterLab and Voilà)
-PROGRESS = ExerciseProgress()
+#: the kernel's practice record (one learner per kernel: one page in JupyterLab and Voilà)
+RECORD = PracticeRecord()
+#: the kernel's progress line (one page)
+PROGRESS = ExerciseProgress(RECORD)
+
+#: said when an answer is checked right after the answer was shown
+SEEN_NOT_LEARNED = "(The answer was shown, so this one counts as seen, not learned.)"
 
 
 def _css_name(text: str) -> str:
@@ -412,7 +505,10 @@ class ExerciseView:
         self.seed_button = w.Button(description="Go", layout=w.Layout(width="60px"),
                                     tooltip="Show the exercise with this seed (the one your "
                                             "teacher gave)")
+        self.level_box = w.Dropdown(description="Level", style={"description_width": "initial"},
+                                    layout=w.Layout(width="auto"))
         self.question = w.HTML()
+        self.status_line = w.HTML()
         self.board = clickable_board()        # cells and path answers: click the spaces
         self.picture = w.HTML()               # choice and number answers: the position only
         self.selection_line = w.HTML()
@@ -430,7 +526,8 @@ class ExerciseView:
         self.clear_button = w.Button(description="Clear", tooltip="Start your answer again")
         self.check_button = w.Button(description="Check", button_style="primary",
                                      tooltip="Is my answer right?")
-        self.hint_button = w.Button(description="Hint", tooltip="A nudge, not the answer")
+        self.hint_button = w.Button(description="Hint", tooltip="A nudge first, then a pointer; "
+                                    "never the answer")
         self.answer_button = w.Button(description="Show answer",
                                       tooltip="Show the answer and why it is right")
         self.another_button = w.Button(description="Another one",
@@ -438,25 +535,32 @@ class ExerciseView:
         self.message_line = w.HTML()
         self.feedback = w.HTML()
         self.hint_line = w.HTML()
+        self.hint_picture = w.HTML()
         self.answer_text = w.HTML()
         self.answer_picture = w.HTML()
         buttons = w.HBox([self.clear_button, self.check_button, self.hint_button,
                           self.answer_button, self.another_button],
                          layout=w.Layout(flex_flow="row wrap"))
         self.answer_box = w.VBox([self.answer_text, self.answer_picture])
-        header = w.HBox([self.title, w.HBox([self.seed_label, self.seed_box, self.seed_button])],
+        header = w.HBox([self.title, w.HBox([self.seed_label, self.level_box, self.seed_box,
+                                             self.seed_button],
+                                            layout=w.Layout(flex_flow="row wrap"))],
                         layout=w.Layout(justify_content="space-between", flex_flow="row wrap"))
         self.root = w.VBox([self.style, header,
-                            self.question,
+                            self.question, self.status_line,
                             w.VBox([self.board, self.picture], layout=w.Layout(overflow="auto")),
                             self.selection_line, self.keyboard_row, self.options_box,
                             self.number_box, buttons,
-                            self.message_line, self.feedback, self.hint_line, self.answer_box],
+                            self.message_line, self.feedback, self.hint_line,
+                            self.hint_picture, self.answer_box],
                            layout=w.Layout(border="1px solid #999", padding="6px",
                                            margin="8px 0"))
         for part, name in ((self.root, "exercise"), (self.title, "exercise-title"),
                            (self.seed_label, "exercise-seed"),
                            (self.seed_box, "exercise-seed-box"),
+                           (self.level_box, "exercise-level"),
+                           (self.status_line, "exercise-status"),
+                           (self.hint_picture, "exercise-hint-picture"),
                            (self.seed_button, "exercise-seed-go"),
                            (self.question, "exercise-question"), (self.board, "exercise-board"),
                            (self.picture, "exercise-picture"),
@@ -483,6 +587,7 @@ class ExerciseView:
             self.board.on_space(model.click)
             self.board.on_play(model.click)      # Enter marks a space, as a click does
         self.number_box.observe(self._on_number, names="value")
+        self.level_box.observe(self._on_level, names="value")
         self.space_button.on_click(self._mark_listed_space)
         self.clear_button.on_click(lambda _b: model.clear())
         self.check_button.on_click(lambda _b: model.check())
@@ -498,6 +603,10 @@ class ExerciseView:
         return self.root._repr_mimebundle_(**kwargs)
 
     # ----- forwarding --------------------------------------------------------------------
+
+    def _on_level(self, change: dict) -> None:
+        if not self._quiet and change["new"] is not None:
+            self._new_position(lambda: self.model.set_level(int(change["new"])))(None)
 
     def _on_number(self, change: dict) -> None:
         if not self._quiet:
@@ -562,6 +671,17 @@ class ExerciseView:
                                  f'data-seed="{m.seed}">{escape(m.seed_text)}</span>')
         if self.seed_box.value != m.seed:
             self.seed_box.value = m.seed
+        self._quiet = True
+        try:
+            levels = [(f"{n}: {t}", n) for n, t in zip(m.levels, m.level_titles)]
+            if list(self.level_box.options) != levels:
+                self.level_box.options = levels
+            if self.level_box.value != m.level:
+                self.level_box.value = m.level
+        finally:
+            self._quiet = False
+        self.status_line.value = (f'<span data-mastered="{str(m.status.mastered).lower()}" '
+                                  f'data-run="{m.status.run}">{escape(m.status_text())}</span>')
         self.question.value = (f"<p>{escape(ex.question)}</p>"
                                f"<p><i>{escape(INSTRUCTIONS[kind])}</i></p>")
         clickable = kind in ("cells", "path")
@@ -606,10 +726,19 @@ class ExerciseView:
         else:
             css = "pl-right" if verdict.correct else "pl-wrong"
             word = "✓ Right." if verdict.correct else "✗ Not quite."
+            seen = f" {SEEN_NOT_LEARNED}" if verdict.correct and m.answer_shown else ""
             self.feedback.value = (f'<div class="{css}" data-correct="{str(verdict.correct).lower()}">'
-                                   f"<b>{word}</b> {escape(reason_text(verdict))}</div>")
-        self.hint_line.value = (f"<b>Hint:</b> {escape(ex.hint or 'Look again at the rule above.')}"
-                                if m.hint_shown else "")
+                                   f"<b>{word}</b> {escape(reason_text(verdict))}"
+                                   f"{escape(seen)}</div>")
+        total = len(ex.hints)
+        self.hint_line.value = "".join(
+            f'<div class="pl-hint" data-hint="{n}"><b>Hint {n} of {total}:</b> {escape(text)}</div>'
+            for n, text in enumerate(m.hints, start=1))
+        self.hint_picture.value = m.hint_svg()
+        self._show(self.hint_picture, bool(self.hint_picture.value))
+        self.hint_button.description = ("Hint" if not m.hints_open else
+                                        "Another hint" if m.hints_open < total else "No more hints")
+        self.hint_button.disabled = m.hints_open >= total
         if m.answer_shown:
             text = f"<b>Answer:</b> {escape(ex.answer_text())}"
             if ex.explanation:
@@ -623,20 +752,74 @@ class ExerciseView:
         self._show(self.answer_box, m.answer_shown)
 
 
-def exercise_widget(key: str, seed: int = 0, *, progress: ExerciseProgress | None = None,
-                    generate: Callable[[int], Exercise] | None = None) -> Any:
+def exercise_widget(key: str, seed: int = 0, *, level: int = 1,
+                    progress: ExerciseProgress | None = None,
+                    generate: Callable[[int, int], Exercise] | None = None) -> Any:
     """The root widget of an :class:`ExerciseView` on a new :class:`ExerciseModel`
     (``widget.model``, ``widget.view``), counted by ``progress`` when given."""
-    model = ExerciseModel(key, seed, generate=generate)
+    record = progress.record if progress is not None else None
+    model = ExerciseModel(key, seed, generate=generate, level=level, record=record)
     view = ExerciseView(model)
     if progress is not None:
         progress.add(model)
     return view.root
 
 
+class ReviewModel(ExerciseModel):
+    """A Review page: one exercise at a time from ``keys`` (the kinds of a game's rule
+    pages), each Another one choosing the next kind from the learner's record: a kind
+    practised but not mastered first, then one not tried, one mastered least often; the
+    kind just done is not asked twice in a row.  Seeds count on from ``seed``."""
+
+    def __init__(self, keys: list[str], seed: int = 0, *, level: int = 1,
+                 record: PracticeRecord | None = None) -> None:
+        if not keys:
+            raise InvalidSetup("a review needs at least one exercise kind")
+        self.keys = list(keys)
+        self.turn = 0
+        self.start = seed
+        self.record = RECORD if record is None else record
+        first = self.pick()
+        super().__init__(first, seed, level=min(level, len(get(first).level_titles)),
+                         record=self.record)
+
+    def pick(self, last: str | None = None) -> str:
+        """The next kind to review (weighted by the record, drawn from a seeded choice)."""
+        weights = []
+        for key in self.keys:
+            status = self.record.status(key)
+            weight = 1 if status.mastered else 4 if status.practised else 3
+            weights.append(0 if key == last and len(self.keys) > 1 else weight)
+        rng = random.Random(f"review:{self.start}:{self.turn}")
+        return rng.choices(self.keys, weights=weights)[0]
+
+    def another(self) -> None:
+        """The next kind to review, at the next seed (the level kept where it exists)."""
+        self.turn += 1
+        key = self.pick(self.key)
+        level = self.level
+        self._use_kind(key)
+        self.load(self.start + self.turn, min(level, self.levels[-1]))
+
+
+def review_widget(keys: list[str], seed: int = 0, *, level: int = 1,
+                  progress: ExerciseProgress | None = None) -> Any:
+    """The exercise widget of a :class:`ReviewModel` over ``keys``; every kind of the
+    review counts on ``progress``'s line."""
+    record = progress.record if progress is not None else None
+    model = ReviewModel(keys, seed, level=level, record=record)
+    view = ExerciseView(model)
+    view.root.add_class("pl-exercise-review")
+    if progress is not None:
+        for key in keys:
+            progress.add_kind(key, get(key).title)
+        progress.add(model)
+    return view.root
+
+
 def progress_widget(progress: ExerciseProgress | None = None) -> Any:
-    """A line "N of M right" for the exercises counted by ``progress`` (default: this
-    kernel's), updated as the learner checks answers."""
+    """The page's progress line (practised, mastered, what next), updated as the learner
+    answers, with the controls that keep the record in this browser and in a file."""
     import ipywidgets as w  # the view layer only
 
     progress = PROGRESS if progress is None else progress
@@ -644,10 +827,15 @@ def progress_widget(progress: ExerciseProgress | None = None) -> Any:
     line.add_class("pl-exercise-progress")
 
     def show() -> None:
-        line.value = (f'<b data-right="{progress.right}" data-total="{progress.total}">'
+        s = progress.summary()
+        line.value = (f'<b data-practised="{s["practised"]}" data-mastered="{s["mastered"]}" '
+                      f'data-kinds="{s["kinds"]}">'
                       f"Exercises on this page: {escape(progress.text())}</b>")
 
     progress.subscribe(show)
     show()
-    line.progress = progress
-    return line
+    box = w.VBox([line, practice_controls(progress.record)])
+    box.add_class("pl-exercise-progress-box")
+    box.progress = progress
+    box.line = line
+    return box
