@@ -68,21 +68,23 @@ def _cell_text(text: str) -> str:
 
 
 def markdown_table(link_prefix: str = "notebooks/") -> str:
-    """The table "rule → notebook → exercise" of every registered kind, in Markdown: one row
-    per kind, by game, then notebook, then the order the kinds were registered in.  Links
+    """The table "rule → notebook → exercise → levels" of every registered kind, in Markdown:
+    one row per kind, by game, then notebook, then the order the kinds were registered in.  Links
     point to ``link_prefix`` + the notebook (the README's folder by default; ``""`` from a
     notebook in ``notebooks/``, such as the teachers' guide)."""
     order = {game: k for k, game in enumerate(GAMES)}
     kinds = sorted(enumerate(registry()),
                    key=lambda item: (order.get(item[1].game, len(order)), item[1].notebook,
                                      item[0]))
-    lines = ["| game | rule | notebook | exercise |", "|---|---|---|---|"]
+    lines = ["| game | rule | notebook | exercise | levels |", "|---|---|---|---|---|"]
     for _, kind in kinds:
+        levels = "; ".join(f"{n}: {title}" for n, title in zip(kind.levels, kind.level_titles))
         lines.append(f"| {_cell_text(kind.game)} | {_cell_text(kind.rule)} | "
                      f"[`{_cell_text(kind.notebook)}`]({link_prefix}{kind.notebook}) | "
-                     f"{_cell_text(kind.title)} (`{_cell_text(kind.key)}`) |")
+                     f"{_cell_text(kind.title)} (`{_cell_text(kind.key)}`) | "
+                     f"{_cell_text(levels)} |")
     if not kinds:
-        lines.append("| | no exercise is registered yet | | |")
+        lines.append("| | no exercise is registered yet | | | |")
     return "\n".join(lines) + "\n"
 
 

@@ -24,20 +24,25 @@ def test_table_has_a_row_per_kind_in_game_order(monkeypatch):
     monkeypatch.setattr(exercises, "registry", core_exercises.registered)
     assert "no exercise is registered yet" in exercises.markdown_table()
 
-    def gen(seed):
+    def gen(seed, level):
         return Exercise(kind="x", seed=seed, question="?", answer_kind="number", answer=1,
-                        checker=lambda a: Verdict(a == 1, "one"))
+                        checker=lambda a: Verdict(a == 1, "one"), hints=("a", "b"))
 
     register("inori.b", game="inori", notebook="inori/01.ipynb", rule="Offer | pay")(gen)
     register("pangaea.a", game="pangaea", notebook="pangaea/02.ipynb", rule="Sow\nfar",
              title="Sowing")(gen)
-    register("pangaea.c", game="pangaea", notebook="pangaea/01.ipynb", rule="Set up")(gen)
+    register("pangaea.c", game="pangaea", notebook="pangaea/01.ipynb", rule="Set up",
+             levels=("one Tree", "a crowded board"))(gen)
     rows = exercises.markdown_table().splitlines()
-    assert rows[0] == "| game | rule | notebook | exercise |"
+    assert rows[0] == "| game | rule | notebook | exercise | levels |"
+    default = "; ".join(f"{n}: {t}" for n, t in enumerate(core_exercises.DEFAULT_LEVELS, 1))
     assert rows[2:] == [
-        "| pangaea | Set up | [`pangaea/01.ipynb`](notebooks/pangaea/01.ipynb) | Set up (`pangaea.c`) |",
-        "| pangaea | Sow far | [`pangaea/02.ipynb`](notebooks/pangaea/02.ipynb) | Sowing (`pangaea.a`) |",
-        "| inori | Offer \\| pay | [`inori/01.ipynb`](notebooks/inori/01.ipynb) | Offer \\| pay (`inori.b`) |",
+        "| pangaea | Set up | [`pangaea/01.ipynb`](notebooks/pangaea/01.ipynb) | Set up (`pangaea.c`) "
+        "| 1: one Tree; 2: a crowded board |",
+        "| pangaea | Sow far | [`pangaea/02.ipynb`](notebooks/pangaea/02.ipynb) | Sowing (`pangaea.a`) "
+        f"| {default} |",
+        "| inori | Offer \\| pay | [`inori/01.ipynb`](notebooks/inori/01.ipynb) | Offer \\| pay "
+        f"(`inori.b`) | {default} |",
     ]
     readme = f"intro\n{exercises.TABLE_START}\nold rows\n{exercises.TABLE_END}\nrest\n"
     new = exercises.with_table(readme)
