@@ -1,13 +1,16 @@
 """Exercise generators for The Dawn of Pangaea, notebooks 05-08: the Ancient Guardians, Ritual
 Chains and Favor Tokens, Return of the Ancients and Wild Woods (see the package docstring).
 
-Every generator builds a small position with the rules engine from ``random.Random(seed)``,
-asks one question, and takes the answer, and the reason a wrong answer is wrong, from the
-engine: the legal placements of an Ancient, the spaces the Shadow may reach, the state after a
-Spirit Growth, a Ritual or a Storm, the Seeds a majority needs, and so on.
+Every generator ``kind(seed, level)`` builds a position with the rules engine from a seeded
+``random.Random``, asks one question, and takes the answer, and the reason a wrong answer is
+wrong, from the engine: the legal placements of an Ancient, the spaces the Shadow may reach,
+the state after a Spirit Growth, a Ritual or a Storm, the Seeds a lead needs, and so on.
+Level 1 asks the rule on a small, quiet position; level 2 on a fuller one with distractors.
+A wrong answer's reason names what is wrong in it (never the right answer); the hints go from
+where to look to the rule applied to this position.
 
 >>> from pangaea_lab import exercises
->>> ex = exercises.generate("pangaea.sowing_range", seed=4)
+>>> ex = exercises.generate("pangaea.sowing_range", seed=4, level=2)
 >>> ex.check(ex.answer).correct
 True
 """
@@ -21,15 +24,17 @@ from typing import Callable, Iterable
 
 from ...core import hexgrid
 from ...core.errors import IllegalAction, InvalidSetup
-from ...core.exercises import Exercise, Option, Verdict, register
+from ...core.exercises import (Exercise, Option, Verdict, a, cell_text, cells_verdict,
+                               choice_verdict, choices_verdict, number_verdict, plural,
+                               register)
 from ...core.svg import as_image
 from ...core.validate import InvariantError
 from .. import coop, render, woods
-from ..actions import (MoveShadow, PlaceInChain, PlayLand, SpiritGrowth)
+from ..actions import MoveShadow, PlaceInChain, PlayLand, SpiritGrowth
 from ..board import custom_board
 from ..edition import ANCIENTS, BLESSING_KINDS, CreatureCard, LandCard
 from ..rituals import NOBODY
-from ..rules import Draft, chain_options, favor_types, okuma_steps, placements
+from ..rules import Draft, chain_options, favor_types, placements
 from ..setup import new_game
 from ..state import PLAYER_NAMES, GameState, Pending
 
@@ -40,6 +45,19 @@ NB07 = "pangaea/07_return_of_the_ancients.ipynb"
 NB08 = "pangaea/08_wild_woods.ipynb"
 BIOMES = ("Sun", "Rain", "Snow", "Wind")
 TRIES = 400
+
+#: our labelled readings of the rules, said in words where a kind rests on one
+OURS = "This reading of the rules is ours: "
+READING_RANGE = (OURS + "a level-N Tree reaches Land Spaces up to N steps away, counting steps "
+                 "between neighbouring spaces of any kind, land or water.")
+READING_SHADOW = (OURS + "the Shadow moves to a space exactly two steps away, counting spaces; "
+                  "if none is free there, it takes the nearest free distance.")
+READING_SCOURGE = (OURS + "a Scourge Marker never goes on a space with a Spirit or an Ancient "
+                   "Guardian; if none is free next to the Shadow's scourged area, it goes next "
+                   "to any scourged area.")
+READING_WILD = (OURS + "a Wild Weather Blessing may pay one token of a Treetop's cost, standing "
+                "for a type not otherwise used in that payment.")
+READING_STORM = OURS + "the Tree under Thorondal is not blown away by a Storm."
 
 
 # ----------------------------------------------------------------------------------------------
@@ -159,304 +177,410 @@ def _retitle(svg: str, title: str) -> str:
     return as_image(re.sub(r"Red(&#x27;|&#39;|&apos;|')s Ritual Chains", title, svg, count=1))
 
 
+
+
 def _cells_text(cells) -> str:
+    """Spaces as the learner reads them: "(0, 1), (2, 1)"."""
     cells = sorted(cells)
-    return ", ".join(str(c) for c in cells) if cells else "no space"
+    return ", ".join(cell_text(c) for c in cells) if cells else "no space"
 
 
-def _cells_checker(right: set, why_not: Callable, why_yes: Callable, done: str) -> Callable:
-    """Judge a set of clicked spaces: each wrong one with the engine's reason, then what is
-    missing (one example and how many)."""
-    right = {tuple(c) for c in right}
+def _judge_cells(right: Iterable, refuse: Callable, missed: str, done: str,
+                 name: Callable | None = None, whole: Callable | None = None) -> Callable:
+    """A checker for clicked spaces: a wrong space is named with ``refuse(cell)`` (the rule
+    it breaks here) and ``name(cell)`` as its misconception; spaces left out get ``missed``
+    (never naming them), or ``whole(answer)`` -> (name, reason) when it recognises the
+    pattern of the answer as a whole (a typical mistake)."""
+    right = frozenset(tuple(c) for c in right)
 
-    def check(answer) -> Verdict:
-        wrong = sorted(set(answer) - right)
-        missed = sorted(right - set(answer))
-        if not wrong and not missed:
-            return Verdict(True, done)
-        parts = [f"{c} {why_not(c)}." for c in wrong[:3]]
-        if len(wrong) > 3:
-            parts.append(f"({len(wrong) - 3} more of your spaces are wrong too.)")
-        if missed:
-            parts.append(f"You missed {len(missed)} space(s): for example {missed[0]}, which "
-                         f"{why_yes(missed[0])}.")
-        return Verdict(False, " ".join(parts), marks=tuple(wrong))
+    def check(answer: frozenset) -> Verdict:
+        if whole is not None and answer != right:
+            seen = whole(answer)
+            if seen:
+                return Verdict(False, seen[1], misconception=seen[0])
+        verdict = cells_verdict(answer, right, refuse=refuse, missed=missed,
+                                right_reason=done)
+        if not verdict.correct and verdict.marks and name is not None:
+            verdict = replace(verdict, misconception=name(verdict.marks[0]))
+        return verdict
 
     return check
 
 
-def _retry(build: Callable[[random.Random], Exercise | None], seed: int) -> Exercise:
-    """Build positions from one seeded stream until one fits the question."""
-    rng = random.Random(seed)
+def _make(key: str, seed: int, level: int,
+          build: Callable[[random.Random, int, int], dict | None]) -> Exercise:
+    """Build positions from one stream seeded by kind, seed and level until one fits the
+    question; ``build`` returns the exercise's fields (or None to try again)."""
+    rng = random.Random(f"{key}/{seed}/{level}")
     for _ in range(TRIES):
-        ex = build(rng)
-        if ex is not None:
-            return ex
-    raise InvalidSetup(f"no position found for seed {seed}")  # pragma: no cover
+        fields = build(rng, seed, level)
+        if fields is not None:
+            return Exercise(kind=key, seed=seed, level=level, **fields)
+    raise InvalidSetup(f"no position found for {key} seed {seed} level {level}")
+
+
+def _near(s: GameState, cell) -> list:
+    """The spaces touching ``cell``."""
+    return [s.board.cells[j] for j in s.board.neighbours[_where(s, cell)]]
+
+
+def _is_water(s: GameState, cell) -> bool:
+    return s.board.terrain[_where(s, cell)] == "water"
+
+
+def _what_on(s: GameState, cell) -> str:
+    """What stands on a space, in words ("Blue's Tree", "Red's Seed", "nothing")."""
+    i = _where(s, cell)
+    if s.trees[i] != NOBODY:
+        return f"{_name(s.trees[i])}'s Tree"
+    if s.seeds[i] != NOBODY:
+        return f"{_name(s.seeds[i])}'s Seed"
+    return "nothing"
 
 
 # ----------------------------------------------------------------------------------------------
 # 05 — the Ancient Guardians
 
 
+def _okuma_direct(rng: random.Random, seed: int, level: int) -> dict | None:
+    small = level == 1
+    s = _game(_board(rng, cols=4 if small else 6, rows=3 if small else 4, water=0.3), seed)
+    land = [s.board.cells[i] for i in s.board.land]
+    if len(land) < (6 if small else 12):
+        return None
+    rng.shuffle(land)
+    k = rng.randint(1, 2) if small else rng.randint(3, 5)
+    n = 1 if small else rng.randint(2, 4)
+    s = s.arranged(trees={c: rng.randrange(2) for c in land[:k]},
+                   seeds=dict(zip(land[k:k + n], _owners(rng, n))))
+    if not small or rng.random() < 0.6:
+        s = s.arranged(ancients={"Okuma": land[k + n]})
+    right = {act.cell for act in placements(s, "Okuma", 0)}
+    if not 2 <= len(right) <= (5 if small else 9):
+        return None
+    here = s.ancients[0]
+    taken = [c for c in land if _what_on(s, c) != "nothing"]
+
+    def refuse(c) -> str:
+        i = _where(s, c)
+        if s.board.terrain[i] == "water":
+            return "it is a Water Space, and Okuma goes on land."
+        if s.trees[i] != NOBODY or s.seeds[i] != NOBODY:
+            return f"it holds {_what_on(s, c)}, and Okuma needs an empty space."
+        if i == here:
+            return "Okuma stands there already: a summon moves him to another space."
+        return "Okuma cannot go there."
+
+    def name(c) -> str:
+        i = _where(s, c)
+        return ("water-space" if s.board.terrain[i] == "water" else
+                "seed-counts-as-empty" if s.seeds[i] != NOBODY else
+                "okuma-stays" if i == here else "occupied-space")
+
+    where = (f"Okuma stands at {cell_text(s.board.cells[here])} now" if here != NOBODY
+             else "Okuma is not on the board yet")
+    return dict(
+        answer_kind="cells", answer=right,
+        question="Red summons Okuma the bear (the brown disc 'Ok', if he is on the board "
+                 "already). Click every space where Okuma may go.",
+        checker=_judge_cells(right, refuse, "Some spaces are missing: check every Land Space "
+                             "with nothing on it, all over the board.",
+                             "Right: Okuma goes on any empty Land Space (no Tree, no Seed) "
+                             "except the one he stands on.", name),
+        draw=lambda m: _draw(s, m),
+        hints=("Okuma goes on land, on a space with nothing on it.",
+               f"{where}. The marked spaces hold a Tree or a Seed ({_cells_text(taken)}): "
+               "they are out, and so is every Water Space."),
+        hint_marks=((), tuple(taken) + ((s.board.cells[here],) if here != NOBODY else ())),
+        explanation="Okuma's direct effect: he goes on an empty Land Space and Red takes a "
+                    "Weather Token of that space's biome. Spaces with a Tree or a Seed, Water "
+                    "Spaces and his own space are not allowed.",
+        context={"state": s})
+
+
 @register("pangaea.okuma_direct", game=GAME, notebook=NB05,
           rule="Summoned Okuma goes on any empty Land Space other than the one he stands on",
-          title="Where may Okuma go?")
-def okuma_direct(seed: int) -> Exercise:
-    def build(rng):
-        board = _board(rng, cols=5, rows=3, water=0.3)
-        s = _game(board, seed)
-        land = [s.board.cells[i] for i in s.board.land]
-        if len(land) < 8:
-            return None
-        rng.shuffle(land)
-        k = rng.randint(2, 3)
-        s = s.arranged(trees={c: rng.randrange(2) for c in land[:k]},
-                       seeds=dict(zip(land[k:k + 2], _owners(rng, 2))))
-        if rng.random() < 0.6:
-            s = s.arranged(ancients={"Okuma": land[k + 2]})
-        right = {a.cell for a in placements(s, "Okuma", 0)}
-        if not 2 <= len(right) <= 6:
-            return None
-        here = s.ancients[0]
+          title="Where may Okuma go?",
+          levels=("a small board with a few pieces", "a larger board, Okuma already on it"))
+def okuma_direct(seed: int, level: int = 1) -> Exercise:
+    return _make("pangaea.okuma_direct", seed, level, _okuma_direct)
 
-        def why_not(c):
-            i = _where(s, c)
-            if s.board.terrain[i] == "water":
-                return "is a Water Space: Okuma goes on land"
-            if s.trees[i] != NOBODY:
-                return f"holds {_name(s.trees[i])}'s Tree: Okuma needs an empty space"
-            if s.seeds[i] != NOBODY:
-                return f"holds {_name(s.seeds[i])}'s Seed: Okuma needs an empty space"
-            if i == here:
-                return "is where Okuma stands already: a summon moves him to another space"
-            return "is not a place for Okuma"
 
-        return Exercise(
-            kind="pangaea.okuma_direct", seed=seed, answer_kind="cells", answer=right,
-            question="Red summons Okuma the bear (the brown disc 'Ok', if he is on the board "
-                     "already). Click every space where Okuma may go.",
-            checker=_cells_checker(right, why_not, lambda c: "is an empty Land Space",
-                                   "Right: Okuma goes on any empty Land Space (no Tree, no "
-                                   "Seed) except the one he stands on."),
-            draw=lambda m: _draw(s, m),
-            hint="Okuma stands on land, on a space with nothing on it.",
-            explanation="Okuma's direct effect: he goes on an empty Land Space and Red takes a "
-                        "Weather Token of that space's biome. Spaces with a Tree or a Seed, "
-                        "Water Spaces and his own space are not allowed.",
-            context={"state": s})
+def _okuma_passive(rng: random.Random, seed: int, level: int) -> dict | None:
+    s = _game(_board(rng, cols=5, rows=4, water=0.25 if level == 1 else 0.35), seed)
+    land = [s.board.cells[i] for i in s.board.land]
+    rng.shuffle(land)
+    at = land[0]
+    near = _near(s, at)
+    near_land = [c for c in near if c in land]
+    if len(near_land) < 3:
+        return None
+    rng.shuffle(near_land)
+    trees = {c: rng.randrange(2) for c in near_land[:rng.randint(1, 2)]}
+    seeds = {at: 0}
+    if level == 2 and len(near_land) > 3:
+        seeds[near_land[-1]] = 1
+    if level == 2:   # a Tree two steps away, which does not block a one-step walk
+        two = [c for c in land if c not in near and c != at and c not in seeds]
+        trees[two[0]] = rng.randrange(2)
+    s = s.arranged(trees=trees, seeds=seeds, ancients={"Okuma": at})
+    far = [s.board.cells[i] for i in s.board.water
+           if all(s.board.cells[j] not in near + [at] for j in s.board.neighbours[i])
+           and _where(s, at) not in s.board.neighbours[i]]
+    if not far:
+        return None
+    water = rng.choice(far)
+    grown = s.apply(SpiritGrowth(water))
+    if grown.trees[_where(s, at)] != 0 or grown.pending is None or grown.pending.kind != "okuma":
+        return None
+    right = {act.cell for act in grown.legal_actions()}
+    if len(right) < 2:
+        return None
+    blockers = [c for c in near if grown.trees[_where(s, c)] != NOBODY]
 
-    return _retry(build, seed)
+    def refuse(c) -> str:
+        i = _where(s, c)
+        if c == at:
+            return "it is Okuma's own space, where Red's new Tree now stands."
+        if c not in near:
+            return "it does not touch Okuma's space: he walks one step."
+        if s.board.terrain[i] == "water":
+            return "it is a Water Space, and Okuma walks on land."
+        return f"it holds {_name(grown.trees[i])}'s Tree, and a Tree blocks Okuma."
+
+    def name(c) -> str:
+        return ("okuma-stays" if c == at else "more-than-one-step" if c not in near else
+                "water-space" if _is_water(s, c) else "tree-does-not-block")
+
+    return dict(
+        answer_kind="cells", answer=right,
+        question=f"Okuma stands on Red's Seed at {cell_text(at)} (marked O). Red performs Spirit "
+                 f"Growth on the far Water Space {cell_text(water)} (marked W): Red's Seed under "
+                 "Okuma grows too. Click every space where Okuma may move next.",
+        checker=_judge_cells(right, refuse, f"Some spaces are missing: look again at every Land "
+                             f"Space touching {cell_text(at)}; a Seed there does not stop Okuma.",
+                             "Right: Okuma moves one step to a neighbouring Land Space with no "
+                             "Tree (a Seed there is fine).", name),
+        draw=lambda m: _draw(s, m, fixed={at: "O", water: "W"}),
+        hints=(f"Okuma walks one step: look only at the spaces touching {cell_text(at)}.",
+               f"Around {cell_text(at)}, the Trees at {_cells_text(blockers)} block him (marked), "
+               "and Water Spaces are not for him; Seeds do not block."),
+        hint_marks=((at,), tuple(blockers)),
+        explanation="The Seed under Okuma grows whenever anyone performs Spirit Growth. Then "
+                    "the current player moves Okuma to a neighbouring Land Space without a "
+                    "Tree.",
+        context={"state": s, "after": grown})
 
 
 @register("pangaea.okuma_passive", game=GAME, notebook=NB05,
           rule="When the Seed under Okuma grows, Okuma moves to a neighbouring Land Space "
                "without a Tree",
-          title="Where does Okuma walk?")
-def okuma_passive(seed: int) -> Exercise:
-    def build(rng):
-        board = _board(rng, cols=5, rows=4, water=0.25)
-        s = _game(board, seed)
-        land = [s.board.cells[i] for i in s.board.land]
-        rng.shuffle(land)
-        at = land[0]
-        near = [s.board.cells[j] for j in s.board.neighbours[_where(s, at)]]
-        near_land = [c for c in near if c in land]
-        if len(near_land) < 3:
-            return None
-        rng.shuffle(near_land)
-        trees = {c: rng.randrange(2) for c in near_land[:rng.randint(1, 2)]}
-        seeds = {at: 0}
-        if len(near_land) > 3:
-            seeds[near_land[-1]] = 1
-        s = s.arranged(trees=trees, seeds=seeds, ancients={"Okuma": at})
-        far = [s.board.cells[i] for i in s.board.water
-               if all(s.board.cells[j] not in near + [at] for j in s.board.neighbours[i])
-               and _where(s, at) not in s.board.neighbours[i]]
-        if not far:
-            return None
-        water = rng.choice(far)
-        grown = s.apply(SpiritGrowth(water))
-        if grown.trees[_where(s, at)] != 0 or grown.pending is None or grown.pending.kind != "okuma":
-            return None
-        right = {a.cell for a in grown.legal_actions()}
-        if len(right) < 2:
-            return None
+          title="Where does Okuma walk?",
+          levels=("Okuma among a few Trees", "Okuma among Trees and Seeds, one Tree farther"))
+def okuma_passive(seed: int, level: int = 1) -> Exercise:
+    return _make("pangaea.okuma_passive", seed, level, _okuma_passive)
 
-        def why_not(c):
-            i = _where(s, c)
-            if c == at:
-                return "is Okuma's own space, where Red's new Tree now stands"
-            if i not in s.board.neighbours[_where(s, at)]:
-                return "is not next to Okuma: he moves one step"
-            if s.board.terrain[i] == "water":
-                return "is a Water Space: Okuma walks on land"
-            if grown.trees[i] != NOBODY:
-                return f"holds {_name(grown.trees[i])}'s Tree"
-            return "is not a step Okuma may take"
 
-        return Exercise(
-            kind="pangaea.okuma_passive", seed=seed, answer_kind="cells", answer=right,
-            question=f"Okuma stands on Red's Seed at {at} (marked O). Red performs Spirit Growth "
-                     f"on the far Water Space {water} (marked W): Red's Seed under Okuma grows too. "
-                     "Click every space where Okuma may move next.",
-            checker=_cells_checker(right, why_not,
-                                   lambda c: "is a neighbouring Land Space without a Tree",
-                                   "Right: Okuma moves one step to a neighbouring Land Space "
-                                   "with no Tree (a Seed there is fine)."),
-            draw=lambda m: _draw(s, m, fixed={at: "O", water: "W"}),
-            hint="Okuma's passive: the Seed under him grows with any Spirit Growth, then he "
-                 "walks one step. Trees block him; Seeds do not.",
-            explanation="The Seed under Okuma grows whenever anyone performs Spirit Growth. "
-                        "Then the current player moves Okuma to a neighbouring Land Space "
-                        "without a Tree.",
-            context={"state": s, "after": grown})
+def _chelon_direct(rng: random.Random, seed: int, level: int) -> dict | None:
+    s = _game(_board(rng, cols=5, rows=4, water=0.35), seed)
+    water = [s.board.cells[i] for i in s.board.water]
+    if not water:
+        return None
+    w = rng.choice(water)
+    land = [s.board.cells[i] for i in s.board.land]
+    near = [c for c in land if c in _near(s, w)]
+    far = [c for c in land if c not in near]
+    if len(near) < 3 or len(far) < 3:
+        return None
+    rng.shuffle(near)
+    rng.shuffle(far)
+    k = rng.randint(1, 2) if level == 1 else 2
+    f = 1 if level == 1 else 2
+    seeds = dict(zip(near[:k] + far[:f], _owners(rng, k + f)))
+    trees = {near[2]: rng.randrange(2), far[f]: rng.randrange(2)}
+    s = s.arranged(trees=trees, seeds=seeds)
+    right = {act.second for act in placements(s, "Chelon", 0) if act.cell == w and act.second}
+    if not right:
+        return None
+    far_seeds = [c for c in far if s.seeds[_where(s, c)] != NOBODY]
+    red = frozenset(c for c in right if s.seeds[_where(s, c)] == 0)
 
-    return _retry(build, seed)
+    def refuse(c) -> str:
+        if s.seeds[_where(s, c)] == NOBODY:
+            return f"it holds {_what_on(s, c)}, and Chelon grows a Seed."
+        return f"that Seed does not touch Chelon's Water Space {cell_text(w)}."
+
+    def whole(answer):
+        if red and answer == red and red != right:
+            return ("own-colour-only", "Chelon may grow a Seed of any colour, not only Red's: "
+                    f"look again at every Seed touching {cell_text(w)}.")
+        return None
+
+    return dict(
+        answer_kind="cells", answer=right,
+        question=f"Red summons Chelon the turtle onto the Water Space {cell_text(w)} (marked C). "
+                 "Chelon then makes one Seed grow. Click every Seed Chelon may choose.",
+        checker=_judge_cells(right, refuse, f"Some Seeds are missing: check every space touching "
+                             f"{cell_text(w)}.", "Right: any Seed next to Chelon's Water Space "
+                             "may grow, whoever owns it.",
+                             lambda c: "not-a-seed" if s.seeds[_where(s, c)] == NOBODY
+                             else "not-adjacent", whole),
+        draw=lambda m: _draw(s, m, fixed={w: "C"}),
+        hints=(f"Look only at the spaces touching Chelon's Water Space {cell_text(w)}.",
+               f"The Seeds at {_cells_text(far_seeds)} (marked) do not touch {cell_text(w)}; a "
+               "Seed's colour does not matter, and a Tree is no Seed."),
+        hint_marks=((w,), tuple(far_seeds)),
+        explanation="Chelon's direct effect: she goes on any Water Space and one Seed next to "
+                    "it, of any colour, grows into its owner's Tree.",
+        context={"state": s})
 
 
 @register("pangaea.chelon_direct", game=GAME, notebook=NB05,
           rule="Summoned Chelon goes on a Water Space and one Seed next to it grows",
-          title="Which Seed can Chelon grow?")
-def chelon_direct(seed: int) -> Exercise:
-    def build(rng):
-        board = _board(rng, cols=5, rows=4, water=0.35)
-        s = _game(board, seed)
-        water = [s.board.cells[i] for i in s.board.water]
-        if not water:
-            return None
-        w = rng.choice(water)
-        land = [s.board.cells[i] for i in s.board.land]
-        near = [c for c in land if _where(s, c) in s.board.neighbours[_where(s, w)]]
-        far = [c for c in land if c not in near]
-        if len(near) < 3 or len(far) < 2:
-            return None
-        rng.shuffle(near)
-        rng.shuffle(far)
-        seeds = dict(zip(near[:2] + far[:1], _owners(rng, 3)))
-        trees = {near[2]: rng.randrange(2), far[1]: rng.randrange(2)}
-        s = s.arranged(trees=trees, seeds=seeds)
-        right = {a.second for a in placements(s, "Chelon", 0) if a.cell == w and a.second}
+          title="Which Seed can Chelon grow?",
+          levels=("a few Seeds around one Water Space", "Seeds of both colours near and far"))
+def chelon_direct(seed: int, level: int = 1) -> Exercise:
+    return _make("pangaea.chelon_direct", seed, level, _chelon_direct)
 
-        def why_not(c):
-            i = _where(s, c)
-            if s.seeds[i] == NOBODY:
-                return "holds no Seed"
-            return f"is not next to {w}"
 
-        return Exercise(
-            kind="pangaea.chelon_direct", seed=seed, answer_kind="cells", answer=right,
-            question=f"Red summons Chelon the turtle onto the Water Space {w} (marked C). Chelon "
-                     "then makes one Seed grow. Click every Seed Chelon may choose.",
-            checker=_cells_checker(right, why_not, lambda c: f"is a Seed next to {w}",
-                                   "Right: any Seed next to Chelon's Water Space may grow, "
-                                   "whoever owns it."),
-            draw=lambda m: _draw(s, m, fixed={w: "C"}),
-            hint="Look only at the spaces touching Chelon's Water Space.",
-            explanation="Chelon's direct effect: she goes on any Water Space and one Seed next "
-                        "to it, of any colour, grows into its owner's Tree.",
-            context={"state": s})
+def _ritual_row(rng: random.Random, seed: int, level: int):
+    """A row of Land Spaces with a Land Ritual path of Red Trees along it, and the Land card
+    that pays for it; (state, path, card, extra Red Trees) or None."""
+    cols = 6 if level == 1 else 7
+    spaces = {(q, 0): ("land", rng.choice(BIOMES)) for q in range(cols)}
+    spaces.update({(q, 1): ("water", "Rain") for q in range(cols - 1)})
+    spaces.update({(q, 2): ("land", rng.choice(BIOMES)) for q in range(-1, cols - 2)})
+    s = _game(custom_board(spaces), seed)
+    a0 = rng.randrange(0, 2)
+    b0 = rng.randrange(a0 + 2, cols)
+    path = tuple((q, 0) for q in range(a0, b0 + 1))
+    biomes = sorted([spaces[path[0]][1], spaces[path[-1]][1]])
+    cards = [c.id for c in s.edition.land_cards if sorted(c.biomes) == biomes
+             and c.id not in s.players[1].hand]
+    if not cards:
+        return None
+    extra = {(q, 2): 0 for q in range(-1, cols - 2) if rng.random() < 0.3}
+    off = [(q, 0) for q in range(cols) if (q, 0) not in path]
+    if level == 2 and off:
+        extra[rng.choice(off)] = 1          # a Blue Tree on the row, off the path
+    s = s.arranged(trees={**{c: 0 for c in path}, **extra}, hands={0: [cards[0]]})
+    return s, path, cards[0], [c for c, p in extra.items() if p == 0]
 
-    return _retry(build, seed)
+
+def _thorondal_protects(rng: random.Random, seed: int, level: int) -> dict | None:
+    made = _ritual_row(rng, seed, level)
+    if made is None:
+        return None
+    s, path, card, spare = made
+    on_path = level == 1 or not spare or rng.random() < 0.6
+    guard = rng.choice(path) if on_path else rng.choice(spare)
+    s = s.arranged(ancients={"Thorondal": guard})
+    try:
+        done = s.apply(PlayLand(card, False, path))
+    except IllegalAction:
+        return None
+    right = {c for c in path if done.trees[_where(s, c)] == NOBODY}
+
+    def refuse(c) -> str:
+        if c == guard:
+            return "Thorondal stands on that Tree: it is protected."
+        if s.trees[_where(s, c)] != 0:
+            return f"it holds {_what_on(s, c)}, not a Red Tree."
+        return "that Red Tree is not on the Ritual's path."
+
+    def name(c) -> str:
+        return ("forgot-thorondal" if c == guard else "not-red-tree"
+                if s.trees[_where(s, c)] != 0 else "off-path")
+
+    where = "on the path" if guard in path else "off the path"
+    return dict(
+        answer_kind="cells", answer=right,
+        question=f"Red plays a Land Ritual along the drawn path from {cell_text(path[0])} to "
+                 f"{cell_text(path[-1])}. Thorondal the eagle ('Th') stands on Red's Tree at "
+                 f"{cell_text(guard)}. Click every Red Tree that goes back to Red's supply.",
+        checker=_judge_cells(right, refuse, "Some Trees are missing: check every Red Tree on "
+                             "the drawn path.", "Right: every Red Tree on the path goes back, "
+                             "except the one under Thorondal.", name),
+        draw=lambda m: _draw(s, m, path=path),
+        hints=("Only Red Trees on the drawn path go back; then look for the eagle.",
+               f"The path runs from {cell_text(path[0])} to {cell_text(path[-1])} "
+               f"({plural(len(path), 'space')}); Thorondal at {cell_text(guard)} is {where}, and "
+               "he keeps the Tree he stands on."),
+        hint_marks=((path[0], path[-1]), (guard,)),
+        explanation="After a Land Ritual your Trees on its path go back to your supply. "
+                    "Thorondal's passive protects the Tree he stands on; Trees off the path stay.",
+        context={"state": s, "after": done})
 
 
 @register("pangaea.thorondal_protects", game=GAME, notebook=NB05,
           rule="A Land Ritual sends your Trees on its path back, except the Tree Thorondal "
                "stands on",
-          title="Which Trees go back?")
-def thorondal_protects(seed: int) -> Exercise:
-    def build(rng):
-        cols = 6
-        spaces = {(q, 0): ("land", rng.choice(BIOMES)) for q in range(cols)}
-        spaces.update({(q, 1): ("water", "Rain") for q in range(cols - 1)})
-        spaces.update({(q, 2): ("land", rng.choice(BIOMES)) for q in range(-1, cols - 2)})
-        board = custom_board(spaces)
-        s = _game(board, seed)
-        a = rng.randrange(0, 2)
-        b = rng.randrange(a + 2, cols)
-        path = tuple((q, 0) for q in range(a, b + 1))
-        biomes = sorted([spaces[path[0]][1], spaces[path[-1]][1]])
-        cards = [c.id for c in s.edition.land_cards if sorted(c.biomes) == biomes
-                 and c.id not in s.players[1].hand]
-        if not cards:
-            return None
-        extra = {(q, 2): 0 for q in range(-1, cols - 2) if rng.random() < 0.3}
-        s = s.arranged(trees={**{c: 0 for c in path}, **extra}, hands={0: [cards[0]]})
-        guard = rng.choice(path)
-        s = s.arranged(ancients={"Thorondal": guard})
-        try:
-            done = s.apply(PlayLand(cards[0], False, path))
-        except IllegalAction:
-            return None
-        right = {c for c in path if done.trees[_where(s, c)] == NOBODY}
+          title="Which Trees go back?",
+          levels=("Thorondal on the Ritual's path", "Thorondal on or off the path, more Trees"))
+def thorondal_protects(seed: int, level: int = 1) -> Exercise:
+    return _make("pangaea.thorondal_protects", seed, level, _thorondal_protects)
 
-        def why_not(c):
-            if c == guard:
-                return "holds the Tree Thorondal stands on: it is protected"
-            if c not in path:
-                return "is not on the Ritual's path"
-            return "holds no Red Tree"
 
-        return Exercise(
-            kind="pangaea.thorondal_protects", seed=seed, answer_kind="cells", answer=right,
-            question=f"Red plays a Land Ritual along the drawn path from {path[0]} to {path[-1]}. "
-                     f"Thorondal the eagle ('Th') stands on Red's Tree at {guard}. Click every "
-                     "Red Tree that goes back to Red's supply.",
-            checker=_cells_checker(right, why_not,
-                                   lambda c: "is a Red Tree on the path without Thorondal",
-                                   "Right: every Red Tree on the path goes back, except the one "
-                                   "under Thorondal."),
-            draw=lambda m: _draw(s, m, path=path),
-            hint="Only Trees on the path count; look for the eagle.",
-            explanation="After a Land Ritual your Trees on its path go back to your supply. "
-                        "Thorondal's passive protects the Tree he stands on.",
-            context={"state": s, "after": done})
+def _thorondal_seed(rng: random.Random, seed: int, level: int) -> dict | None:
+    s = _game(_board(rng, cols=5, rows=4, water=0.25 if level == 1 else 0.35), seed)
+    land = [s.board.cells[i] for i in s.board.land]
+    rng.shuffle(land)
+    tree = land[0]
+    near = [c for c in land if c in _near(s, tree)]
+    if len(near) < 3:
+        return None
+    rng.shuffle(near)
+    trees = {tree: 1, near[0]: rng.randrange(2)}
+    seeds = {near[1]: 1}
+    if level == 2:
+        others = [c for c in land if c not in near and c != tree]
+        trees[others[0]] = 0
+        seeds[others[1]] = 0
+        if len(near) > 3 and rng.random() < 0.5:
+            seeds[near[2]] = 0
+    s = s.arranged(trees=trees, seeds=seeds)
+    right = {act.second for act in placements(s, "Thorondal", 0) if act.cell == tree
+             and act.second}
+    if not right:
+        return None
+    taken = [c for c in _near(s, tree) if not _is_water(s, c) and _what_on(s, c) != "nothing"]
 
-    return _retry(build, seed)
+    def refuse(c) -> str:
+        if c not in _near(s, tree):
+            return f"it does not touch the Tree at {cell_text(tree)}, where Thorondal lands."
+        if _is_water(s, c):
+            return "it is a Water Space, and Seeds go on land."
+        return f"it holds {_what_on(s, c)}: the Seed needs an empty space."
+
+    def name(c) -> str:
+        return ("not-adjacent" if c not in _near(s, tree) else "water-space"
+                if _is_water(s, c) else "occupied-space")
+
+    return dict(
+        answer_kind="cells", answer=right,
+        question=f"Red summons Thorondal the eagle onto Blue's Tree at {cell_text(tree)} (marked "
+                 "T). Click every space where Red may then place its Seed.",
+        checker=_judge_cells(right, refuse, f"Some spaces are missing: check every space "
+                             f"touching {cell_text(tree)}.", "Right: Red's Seed goes on an empty "
+                             "Land Space next to the Tree Thorondal landed on.", name),
+        draw=lambda m: _draw(s, m, fixed={tree: "T"}),
+        hints=(f"The Seed goes next to Thorondal's Tree at {cell_text(tree)}, on land, where "
+               "nothing stands yet.",
+               f"Around {cell_text(tree)}, the marked spaces are taken ({_cells_text(taken)}); "
+               "water is out too."),
+        hint_marks=((tree,), tuple(taken)),
+        explanation="Thorondal's direct effect: he lands on any player's Tree and you place "
+                    "one of your Seeds on an empty Land Space next to it.",
+        context={"state": s})
 
 
 @register("pangaea.thorondal_seed", game=GAME, notebook=NB05,
           rule="Summoned Thorondal lands on any player's Tree and you place a Seed next to it",
-          title="Where does Thorondal's Seed go?")
-def thorondal_seed(seed: int) -> Exercise:
-    def build(rng):
-        board = _board(rng, cols=5, rows=4, water=0.25)
-        s = _game(board, seed)
-        land = [s.board.cells[i] for i in s.board.land]
-        rng.shuffle(land)
-        tree = land[0]
-        near = [c for c in land if _where(s, c) in s.board.neighbours[_where(s, tree)]]
-        if len(near) < 3:
-            return None
-        rng.shuffle(near)
-        s = s.arranged(trees={tree: 1, near[0]: rng.randrange(2)}, seeds={near[1]: 1})
-        right = {a.second for a in placements(s, "Thorondal", 0) if a.cell == tree and a.second}
-        if not right:
-            return None
+          title="Where does Thorondal's Seed go?",
+          levels=("one Tree with a few neighbours", "a fuller board with pieces near and far"))
+def thorondal_seed(seed: int, level: int = 1) -> Exercise:
+    return _make("pangaea.thorondal_seed", seed, level, _thorondal_seed)
 
-        def why_not(c):
-            i = _where(s, c)
-            if i not in s.board.neighbours[_where(s, tree)]:
-                return f"is not next to the Tree at {tree}"
-            if s.board.terrain[i] == "water":
-                return "is a Water Space: Seeds go on land"
-            return "is not empty"
-
-        return Exercise(
-            kind="pangaea.thorondal_seed", seed=seed, answer_kind="cells", answer=right,
-            question=f"Red summons Thorondal the eagle onto Blue's Tree at {tree} (marked T). "
-                     "Click every space where Red may then place its Seed.",
-            checker=_cells_checker(right, why_not,
-                                   lambda c: "is an empty Land Space next to Thorondal",
-                                   "Right: Red's Seed goes on an empty Land Space next to the "
-                                   "Tree Thorondal landed on."),
-            draw=lambda m: _draw(s, m, fixed={tree: "T"}),
-            hint="The Seed goes next to Thorondal, on land, where nothing stands yet.",
-            explanation="Thorondal's direct effect: he lands on any player's Tree and you place "
-                        "one of your Seeds on an empty Land Space next to it.",
-            context={"state": s})
-
-    return _retry(build, seed)
 
 
 # ----------------------------------------------------------------------------------------------
