@@ -594,11 +594,35 @@ def _cards(s: GameState, kind: type, rng: random.Random, winds: str | None = Non
     return pool
 
 
-def _card_label(s: GameState, c: str) -> str:
+def _card_words(s: GameState, c: str) -> str:
+    """A card in words, never by its code: "a Land card of Sun and Snow"."""
     card = s.card(c)
     if isinstance(card, LandCard):
-        return f"{c} (Land, {' and '.join(card.biomes)})"
-    return f"{c} (Creature of {card.ancient})"
+        first, second = card.biomes
+        return f"a Land card of {first} only" if first == second else \
+            f"a Land card of {first} and {second}"
+    return f"a Creature card of {card.ancient}"
+
+
+def _spot(s: GameState, c: str) -> str:
+    """Where a played card of Red's lies: "card 2 of chain 1"."""
+    for r, row in enumerate(s.players[0].chains):
+        if c in row:
+            return f"card {row.index(c) + 1} of chain {r + 1}"
+    return "a card of Red's"
+
+
+def _corners(winds: str) -> str:
+    """A card's white winds in words."""
+    return {"LR": "both top corners", "L": "its top left corner only",
+            "R": "its top right corner only"}.get(winds, "neither top corner")
+
+
+def _chain_words(s: GameState) -> str:
+    """Each of Red's chains as the kinds of its cards, left to right."""
+    return "; ".join(f"chain {r + 1} reads " + ", ".join(
+        "Land" if isinstance(s.card(c), LandCard) else "Creature" for c in row)
+        for r, row in enumerate(s.players[0].chains))
 
 
 def _random_chains(s: GameState, rng: random.Random, rows: int, length: tuple[int, int]):
@@ -619,260 +643,304 @@ def _random_chains(s: GameState, rng: random.Random, rows: int, length: tuple[in
     return out
 
 
+def _judge_choices(right: Iterable[str], why_not: Callable[[str], str], missed: str,
+                   done: str, name: Callable[[str], str] | None = None) -> Callable:
+    """A checker for picked options: the first wrong pick gets the rule it breaks here (and
+    ``name(key)`` as its misconception); when picks are only missing, ``missed``."""
+    right = frozenset(right)
+
+    def check(answer: frozenset) -> Verdict:
+        verdict = choices_verdict(answer, right, why_not=why_not, missed=missed,
+                                  right_reason=done)
+        extra = sorted(answer - right)
+        if not verdict.correct and extra and name is not None:
+            verdict = replace(verdict, misconception=name(extra[0]))
+        return verdict
+
+    return check
+
+
+def _with_card(s: GameState, card: str, title: str) -> str:
+    """Red's chains with the card being played drawn below them."""
+    alone = replace(s, players=(replace(s.players[0], chains=((card,),)),) + s.players[1:])
+    return _stack(render.chains_svg(s, 0), _retitle(render.chains_svg(alone, 0), title))
+
+
+def _end_options(rows) -> list[Option]:
+    out = []
+    for k in range(len(rows)):
+        out += [Option(f"{k}:left", f"the left end of chain {k + 1}"),
+                Option(f"{k}:right", f"the right end of chain {k + 1}")]
+    return out
+
+
+def _chain_place(rng: random.Random, seed: int, level: int) -> dict | None:
+    s = _first(new_game(players=2, seed=seed))
+    rows = _random_chains(s, rng, 1 if level == 1 else rng.randint(2, 3),
+                          (1, 2) if level == 1 else (1, 3))
+    s = s.arranged(chains={0: rows})
+    new = rng.choice(_cards(s, CreatureCard, rng) + _cards(s, LandCard, rng)[:3])
+    fits = chain_options(s, s.players[0].chains, new)
+    right = frozenset("new" if k < 0 else f"{k}:{side}" for k, side in fits)
+    if right == {"new"} and rng.random() < 0.6:
+        return None
+    chains = s.players[0].chains
+    winds = s.card(new).winds
+
+    def why_not(key: str) -> str:
+        if key == "new":
+            return ("A card that fits a chain end joins that chain; it starts a new chain only "
+                    "when it fits no end. Compare its corners with the chain ends again.")
+        k, side = key.split(":")
+        end = chains[int(k)][0 if side == "left" else -1]
+        mine, outer = ("right", "left") if side == "left" else ("left", "right")
+        if (mine[0].upper()) not in winds:
+            return (f"At the {side} end of chain {int(k) + 1}, the new card's top {mine} corner "
+                    "would touch the chain, and it shows no white wind.")
+        return (f"At the {side} end of chain {int(k) + 1}, the end card ({_card_words(s, end)}) "
+                f"shows no white wind on its top {outer} corner.")
+
+    return dict(
+        answer_kind="choices", answer=right,
+        options=tuple(_end_options(chains)) + (Option("new", "a new chain of its own"),),
+        question=f"Red plays {_card_words(s, new)} (drawn below the chains). Where may it go in "
+                 "Red's Ritual Chains? Pick every place it may go. (White triangles on the top "
+                 "corners are the white winds.)",
+        checker=_judge_choices(right, why_not, "Some places are missing: check both ends of "
+                               "every chain, and remember a card always goes somewhere.",
+                               "Right: a card joins a chain end where both touching top "
+                               "corners show a white wind, and starts a new chain only when "
+                               "it fits no end.",
+                               lambda k: "new-chain-when-fits" if k == "new" else
+                               "corner-mismatch"),
+        draw=lambda m, pic=_with_card(s, new, "The card Red plays now"): pic,
+        hints=("Compare the new card's top corners with the outer top corner at each chain end: "
+               "both touching corners need a white wind.",
+               f"The new card, {_card_words(s, new)}, shows a white wind on {_corners(winds)}. "
+               "Its top left corner would touch a chain's right end, its top right corner a "
+               f"chain's left end; Red has {plural(len(chains), 'chain')}."),
+        explanation="A card joins a chain end when the two touching top corners both show a "
+                    "white wind; if it fits no end, it starts a new chain. Cards never move "
+                    "once placed.",
+        context={"state": s, "card": new, "right": right})
+
+
 @register("pangaea.chain_place", game=GAME, notebook=NB06,
           rule="A played card joins a chain end where both touching top corners show a white "
                "wind; otherwise it starts a new chain",
-          title="Where does the card go in the chains?")
-def chain_place(seed: int) -> Exercise:
-    def build(rng):
-        s = _first(new_game(players=2, seed=seed))
-        rows = _random_chains(s, rng, rng.randint(1, 2), (1, 3))
-        s = s.arranged(chains={0: rows})
-        new = rng.choice(_cards(s, CreatureCard, rng) + _cards(s, LandCard, rng)[:3])
-        fits = chain_options(s, s.players[0].chains, new)
-        options = []
-        for k in range(len(rows)):
-            options += [Option(f"{k}:left", f"left end of chain {k + 1}"),
-                        Option(f"{k}:right", f"right end of chain {k + 1}")]
-        options.append(Option("new", "a new chain of its own"))
-        right = {"new" if k < 0 else f"{k}:{side}" for k, side in fits}
-        if rng.random() < 0.5 and right == {"new"}:
-            return None
+          title="Where does the card go in the chains?",
+          levels=("one short chain", "two or three chains"))
+def chain_place(seed: int, level: int = 1) -> Exercise:
+    return _make("pangaea.chain_place", seed, level, _chain_place)
 
-        def check(answer):
-            if answer in right:
-                return Verdict(True, "Right: " + ("it fits no chain end, so it starts a new chain."
-                                                  if answer == "new" else
-                                                  "the touching top corners both show a white wind."))
-            if answer == "new":
-                k, side = next(iter(fits))
-                return Verdict(False, f"It does fit: it can join the {side} end of chain {k + 1}, "
-                                      "and a card that fits a chain joins it.")
-            k, side = answer.split(":")
-            k = int(k)
-            end = s.players[0].chains[k][0 if side == "left" else -1]
-            mine, theirs = ("R", "L") if side == "left" else ("L", "R")
-            corner = "right" if mine == "R" else "left"
-            if mine not in s.card(new).winds:
-                return Verdict(False, f"{new} has no white wind on its top {corner} corner, "
-                                      f"which would touch chain {k + 1} on that side.")
-            return Verdict(False, f"{end}, at the {side} end of chain {k + 1}, has no white wind on "
-                                  f"its top {'left' if theirs == 'L' else 'right'} corner.")
 
-        card_pic = render.chains_svg(replace(s, players=(replace(
-            s.players[0], chains=((new,),)),) + s.players[1:]), 0)
-        card_pic = _retitle(card_pic, "The card Red plays now")
-        pic = _stack(render.chains_svg(s, 0), card_pic)
-        return Exercise(
-            kind="pangaea.chain_place", seed=seed, answer_kind="choice",
-            answer=sorted(right)[0], options=tuple(options),
-            question=f"Red plays {_card_label(s, new)}. Where may it go in Red's Ritual Chains? "
-                     "(White triangles on the top corners are the white winds.)",
-            checker=check, draw=lambda m: pic,
-            hint="Compare the new card's top corners with the outer corners at each chain end.",
-            explanation="A card joins a chain end when the two touching top corners both show a "
-                        "white wind; if it fits no end, it starts a new chain. Cards never move "
-                        "once placed.",
-            context={"state": s, "card": new, "right": right})
+def _favor_land(rng: random.Random, seed: int, level: int) -> dict | None:
+    s = _first(new_game(players=2, seed=seed))
+    rows = _random_chains(s, rng, 1 if level == 1 else 2, (3, 4) if level == 1 else (3, 5))
+    s = s.arranged(chains={0: rows})
+    lands = [c for row in s.players[0].chains for c in row if isinstance(s.card(c), LandCard)]
+    if not lands:
+        return None
+    land = rng.choice(lands)
+    right = frozenset(favor_types(s, 0, land))
+    if not right and rng.random() < 0.75:
+        return None
+    row = next(r for r in s.players[0].chains if land in r)
+    k = row.index(land)
+    beside = [row[j] for j in (k - 1, k + 1) if 0 <= j < len(row)]
+    further = {s.card(c).ancient for c in s.players[0].chains[0] + (row if level == 2 else ())
+               if isinstance(s.card(c), CreatureCard)}
 
-    return _retry(build, seed)
+    def why_not(ancient: str) -> str:
+        where = ("is farther along the chain" if ancient in further else
+                 "is not in this chain")
+        return (f"No Creature card of {ancient} lies right beside this Land card (a Creature "
+                f"card of {ancient} {where}); only the cards touching it count.")
+
+    sides = ("only the one card beside it, since it ends its chain" if len(beside) == 1 else
+             f"cards {k} and {k + 2}, the two beside it")
+    return dict(
+        answer_kind="choices", answer=right, options=tuple(Option(x, x) for x in ANCIENTS),
+        question=f"Red's Land card at {_spot(s, land)} ({_card_words(s, land)}) lies in the "
+                 "chains drawn. Which Favor Token types could Red activate on it? Pick all "
+                 "that fit (none, if none fit).",
+        checker=_judge_choices(right, why_not, "Some types are missing: look at both cards "
+                               "right beside the Land card.",
+                               "Right: a Land card takes the type of each Creature card right "
+                               "beside it in its chain.",
+                               lambda x: "not-adjacent" if x in further else "not-in-chain"),
+        draw=lambda m, pic=render.chains_svg(s, 0): pic,
+        hints=("A Land card has no Ancient of its own: look at the cards right beside it in "
+               "its chain.",
+               f"It is {_spot(s, land)}: look at {sides}, nothing farther. A Land card beside "
+               "it gives no type; a Creature card gives its own Ancient."),
+        explanation="A Creature card takes Favor Tokens of its own Ancient. A Land card takes "
+                    "the type of a Creature card right next to it in its chain.",
+        context={"state": s, "card": land})
 
 
 @register("pangaea.favor_land", game=GAME, notebook=NB06,
           rule="A Land card accepts the Favor Token type of a Creature card right next to it in "
                "its chain",
-          title="Which Favor Tokens fit this Land card?")
-def favor_land(seed: int) -> Exercise:
-    def build(rng):
-        s = _first(new_game(players=2, seed=seed))
-        rows = _random_chains(s, rng, 1, (3, 4))
-        lands = [c for c in rows[0] if isinstance(s.card(c), LandCard)]
-        if not lands:
-            return None
-        s = s.arranged(chains={0: rows})
-        land = rng.choice(lands)
-        right = set(favor_types(s, 0, land))
-        if not right and rng.random() < 0.8:
-            return None
-        options = tuple(Option(a, a) for a in ANCIENTS)
-        row = s.players[0].chains[0]
-        k = row.index(land)
-        beside = [row[j] for j in (k - 1, k + 1) if 0 <= j < len(row)]
+          title="Which Favor Tokens fit this Land card?",
+          levels=("one chain of three or four cards", "two longer chains"))
+def favor_land(seed: int, level: int = 1) -> Exercise:
+    return _make("pangaea.favor_land", seed, level, _favor_land)
 
-        def check(answer):
-            if answer == right:
-                return Verdict(True, "Right: " + (", ".join(sorted(right)) + " — the Creature "
-                               "card(s) next to it" if right else "no Creature card lies next to "
-                               "it, so it takes no Favor Token") + ".")
-            extra = sorted(answer - right)
-            if extra:
-                return Verdict(False, f"No {extra[0]} Creature card lies right next to {land} "
-                                      f"(its neighbours: {', '.join(beside) or 'none'}).")
-            missing = sorted(right - answer)[0]
-            who = next(c for c in beside if isinstance(s.card(c), CreatureCard)
-                       and s.card(c).ancient == missing)
-            return Verdict(False, f"You left out {missing}: the {missing} Creature card {who} "
-                                  f"lies right next to {land}.")
 
-        pic = render.chains_svg(s, 0)
-        return Exercise(
-            kind="pangaea.favor_land", seed=seed, answer_kind="choices", answer=right,
-            options=options,
-            question=f"Red's Land card {land} lies in the chain drawn. Which Favor Token types could "
-                     "Red activate on it? Pick all that fit (none, if none fit).",
-            checker=check, draw=lambda m: pic,
-            hint="A Land card has no Ancient of its own: look at its two neighbours in the chain.",
-            explanation="A Creature card takes Favor Tokens of its own Ancient. A Land card takes "
-                        "the type of a Creature card right next to it in its chain.",
-            context={"state": s, "card": land})
+def _use_one(s: GameState, card: str, ancient: str) -> GameState:
+    """``card`` of Red's already holds an ``ancient`` Favor Token (taken from the bag)."""
+    ps = s.players[0]
+    bag = list(s.favor_bag)
+    bag.remove(ancient)
+    return replace(s, favor_bag=tuple(bag), players=(replace(
+        ps, activated=ps.activated + ((card, ancient),)),) + s.players[1:])
 
-    return _retry(build, seed)
+
+def _favor_cards(rng: random.Random, seed: int, level: int) -> dict | None:
+    s = _first(new_game(players=2, seed=seed))
+    rows = _random_chains(s, rng, 1 if level == 1 else 2, (3, 4) if level == 1 else (2, 3))
+    ancient = rng.choice(ANCIENTS)
+    land = [s.board.cells[i] for i in s.board.land]
+    s = s.arranged(chains={0: rows}, favors={0: {ancient: 1}}, trees={land[0]: 0, land[5]: 1})
+    played = [c for row in s.players[0].chains for c in row]
+    fitting = [c for c in played if ancient in favor_types(s, 0, c)]
+    if not fitting:
+        return None
+    if level == 2 and len(fitting) > 1 and rng.random() < 0.7:
+        s = _use_one(s, rng.choice(fitting), ancient)
+    right = frozenset(act.card for act in s.legal_actions()
+                      if type(act).__name__ == "ActivateFavor" and act.ancient == ancient)
+    if not right:
+        return None
+    done = dict(s.players[0].activated)
+
+    def why_not(c: str) -> str:
+        if c in done:
+            return ("That card already holds a Favor Token (the gold dot): each card takes "
+                    "one per game.")
+        if isinstance(s.card(c), LandCard):
+            return (f"No Creature card of {ancient} lies right beside that Land card, so it "
+                    f"takes no {ancient} token.")
+        return f"That is a Creature card of {s.card(c).ancient}, and the token is {ancient}."
+
+    def name(c: str) -> str:
+        return ("used-card-twice" if c in done else "land-without-neighbour"
+                if isinstance(s.card(c), LandCard) else "other-ancient")
+
+    return dict(
+        answer_kind="choices", answer=right,
+        options=tuple(Option(c, f"{_spot(s, c)}: {_card_words(s, c)}") for c in played),
+        question=f"Red holds one {ancient} Favor Token. On which of Red's played cards (drawn in "
+                 "its chains) could Red activate it now? Pick all that fit.",
+        checker=_judge_choices(right, why_not, f"Some cards are missing: check each Creature "
+                               f"card of {ancient}, and each Land card right beside one.",
+                               f"Right: those cards can take the {ancient} token.", name),
+        draw=lambda m, pic=render.chains_svg(s, 0): pic,
+        hints=("A card takes a token of its own Ancient; a Land card borrows the Ancient of a "
+               "Creature card right beside it; a card with a gold dot is used up.",
+               f"The token is {ancient}: find the Creature cards of {ancient} among Red's "
+               f"{plural(len(played), 'played card')}, then the Land cards touching them; "
+               f"{plural(len(done), 'card')} already carry a gold dot."),
+        explanation="Activating a Favor Token summons its Ancient for free. It goes on a played "
+                    "card of the same Ancient (a Land card borrows the type of a neighbouring "
+                    "Creature card), and each card takes one token per game.",
+        context={"state": s, "ancient": ancient})
 
 
 @register("pangaea.favor_cards", game=GAME, notebook=NB06,
           rule="A Favor Token is activated on one of your played cards of the same Ancient, once "
                "per card per game",
-          title="Which card takes this Favor Token?")
-def favor_cards(seed: int) -> Exercise:
-    def build(rng):
-        s = _first(new_game(players=2, seed=seed))
-        rows = _random_chains(s, rng, 2, (2, 3))
-        ancient = rng.choice(ANCIENTS)
-        land = [s.board.cells[i] for i in s.board.land]
-        s = s.arranged(chains={0: rows}, favors={0: {ancient: 1}},
-                       trees={land[0]: 0, land[5]: 1})
-        played = [c for row in s.players[0].chains for c in row]
-        fitting = [c for c in played if ancient in favor_types(s, 0, c)]
-        if not fitting:
-            return None
-        if len(fitting) > 1 and rng.random() < 0.7:   # one of them already holds a token
-            used = rng.choice(fitting)
-            ps = s.players[0]
-            bag = list(s.favor_bag)
-            bag.remove(ancient)
-            s = replace(s, favor_bag=tuple(bag), players=(replace(
-                ps, activated=ps.activated + ((used, ancient),)),) + s.players[1:])
-        right = {a.card for a in s.legal_actions()
-                 if type(a).__name__ == "ActivateFavor" and a.ancient == ancient}
-        if not right:
-            return None
-        done = dict(s.players[0].activated)
-        options = tuple(Option(c, _card_label(s, c)) for c in played)
+          title="Which card takes this Favor Token?",
+          levels=("one chain, no token used yet", "two chains, a card already used"))
+def favor_cards(seed: int, level: int = 1) -> Exercise:
+    return _make("pangaea.favor_cards", seed, level, _favor_cards)
 
-        def check(answer):
-            if answer == right:
-                return Verdict(True, f"Right: {', '.join(sorted(right))} can take the {ancient} "
-                                     "token.")
-            for c in sorted(answer - right):
-                if c in done:
-                    return Verdict(False, f"{c} already holds a Favor Token (the gold dot): each "
-                                          "card takes one per game.")
-                return Verdict(False, f"{c} does not match {ancient}: "
-                               + ("a Land card takes the type of a Creature card next to it, and "
-                                  f"none of its neighbours is a {ancient} Creature."
-                                  if isinstance(s.card(c), LandCard) else
-                                  f"it is a Creature of {s.card(c).ancient}."))
-            c = sorted(right - answer)[0]
-            return Verdict(False, f"You left out {c}: "
-                           + (f"it is a {ancient} Creature card."
-                              if isinstance(s.card(c), CreatureCard) else
-                              f"this Land card lies next to a {ancient} Creature card."))
 
-        pic = render.chains_svg(s, 0)
-        return Exercise(
-            kind="pangaea.favor_cards", seed=seed, answer_kind="choices", answer=right,
-            options=options,
-            question=f"Red holds one {ancient} Favor Token. On which of Red's played cards "
-                     "(drawn in its chains) could Red activate it now? Pick all that fit.",
-            checker=check, draw=lambda m: pic,
-            hint="Same Ancient as the card, or for a Land card the Ancient of a Creature next to "
-                 "it; a card with a gold dot is used up.",
-            explanation="Activating a Favor Token summons its Ancient for free. It goes on a played "
-                        "card of the same Ancient (a Land card borrows the type of a neighbouring "
-                        "Creature card), and each card takes one token per game.",
-            context={"state": s, "ancient": ancient})
+def _closed(s: GameState, key: str) -> tuple[int, str | None]:
+    """At a chain end: the Creature cards from that end inward, and the Land card that closes
+    them (None when no Land card does)."""
+    k, side = key.split(":")
+    row = s.players[0].chains[int(k)]
+    inward = row if side == "left" else row[::-1]
+    creatures = 0
+    for c in inward:
+        if isinstance(s.card(c), LandCard):
+            return creatures, c
+        creatures += 1
+    return creatures, None
 
-    return _retry(build, seed)
+
+def _ecosystem_ends(s: GameState, new: str):
+    """The chain ends ``new`` can join and those where it creates an Ecosystem."""
+    ps = s.players[0]
+    waiting = replace(s, players=(replace(ps, hand=tuple(c for c in ps.hand if c != new),
+                                          played=ps.played + (new,)),) + s.players[1:],
+                      decisions=(Pending("chain", 0, card=new),))
+    ends = [(k, side) for k, side in chain_options(waiting, ps.chains, new) if k >= 0]
+    makes = set()
+    for k, side in ends:
+        after = waiting.apply(PlaceInChain(new, k, side))
+        if sum(after.players[0].blessings) > sum(ps.blessings) or (
+                after.pending is not None and after.pending.kind == "ecosystem"):
+            makes.add(f"{k}:{side}")
+    return waiting, ends, frozenset(makes)
+
+
+def _ecosystem(rng: random.Random, seed: int, level: int) -> dict | None:
+    s = _first(new_game(players=2, seed=seed))
+    rows = _random_chains(s, rng, rng.randint(1, 2) if level == 1 else rng.randint(2, 3),
+                          (2, 3) if level == 1 else (2, 4))
+    s = s.arranged(chains={0: rows})
+    new = _cards(s, LandCard, rng, winds="LR")
+    if not new:
+        return None
+    new = new[0]
+    s = s.arranged(hands={0: [new]})
+    waiting, ends, makes = _ecosystem_ends(s, new)
+    if len(ends) < 2 or (not makes and rng.random() < 0.7):
+        return None
+
+    def why_not(key: str) -> str:
+        k, side = key.split(":")
+        creatures, _ = _closed(s, key)
+        if creatures == 0:
+            return (f"At the {side} end of chain {int(k) + 1} it would touch a Land card "
+                    "directly: no Creature card lies in between.")
+        return (f"At the {side} end of chain {int(k) + 1} no Land card closes the Creature "
+                "cards on the other side.")
+
+    return dict(
+        answer_kind="choices", answer=makes,
+        options=tuple(Option(f"{k}:{side}", f"at the {side} end of chain {k + 1}")
+                      for k, side in ends),
+        question=f"Red plays {_card_words(s, new)} (white winds on both top corners). At which "
+                 "chain ends would it create an Ecosystem? Pick all that do (none, if none do).",
+        checker=_judge_choices(makes, why_not, "Some ends are missing: from each end, walk "
+                               "inward past the Creature cards and see whether a Land card "
+                               "closes them.", "Right: there the new Land card closes Creature "
+                               "cards between itself and another Land card.",
+                               lambda key: "no-creature-between" if _closed(s, key)[0] == 0
+                               else "no-closing-land"),
+        draw=lambda m, pic=_with_card(s, new, "The Land card Red plays now"): pic,
+        hints=("Green cards are Land cards, amber ones Creature cards. An Ecosystem is one or "
+               "more Creature cards closed between two Land cards.",
+               f"From left to right, {_chain_words(s)}. From each end, walk inward: at least "
+               "one Creature card, then a Land card, makes an Ecosystem."),
+        explanation="Placing a Land card so that one or more Creature cards lie between it "
+                    "and another Land card of the same chain creates an Ecosystem: Red takes "
+                    "a Blessing of its choice from the discard pile (or the top one of the "
+                    "bag).",
+        context={"state": waiting})
 
 
 @register("pangaea.ecosystem", game=GAME, notebook=NB06,
           rule="A Land card that closes Creature cards between itself and another Land card "
                "creates an Ecosystem (a Blessing)",
-          title="Does it create an Ecosystem?")
-def ecosystem(seed: int) -> Exercise:
-    def build(rng):
-        s = _first(new_game(players=2, seed=seed))
-        rows = _random_chains(s, rng, rng.randint(1, 2), (2, 4))
-        s = s.arranged(chains={0: rows})
-        new = _cards(s, LandCard, rng, winds="LR")
-        if not new:
-            return None
-        new = new[0]
-        s = s.arranged(hands={0: [new]})
-        ps = s.players[0]
-        waiting = replace(s, players=(replace(ps, hand=tuple(c for c in ps.hand if c != new),
-                                              played=ps.played + (new,)),) + s.players[1:],
-                          decisions=(Pending("chain", 0, card=new),))
-        ends = [(k, side) for k, side in chain_options(waiting, ps.chains, new) if k >= 0]
-        if len(ends) < 2:
-            return None
-        makes = set()
-        for k, side in ends:
-            after = waiting.apply(PlaceInChain(new, k, side))
-            if sum(after.players[0].blessings) > sum(ps.blessings) or (
-                    after.pending is not None and after.pending.kind == "ecosystem"):
-                makes.add(f"{k}:{side}")
-        if not makes and rng.random() < 0.7:
-            return None
-        options = tuple(Option(f"{k}:{side}", f"at the {side} end of chain {k + 1}")
-                        for k, side in ends)
-
-        def why(key, yes):
-            k, side = key.split(":")
-            row = ps.chains[int(k)]
-            inward = row if side == "left" else row[::-1]
-            creatures = 0
-            for c in inward:
-                if isinstance(s.card(c), LandCard):
-                    break
-                creatures += 1
-            if yes:
-                return (f"at the {side} end of chain {int(k) + 1} it closes {creatures} Creature "
-                        f"card(s) between itself and the Land card {inward[creatures]}")
-            if creatures == 0:
-                return (f"at the {side} end of chain {int(k) + 1} it would touch a Land card "
-                        "directly: no Creature card in between")
-            return (f"at the {side} end of chain {int(k) + 1} no Land card closes the Creature "
-                    "card(s) on the other side")
-
-        def check(answer):
-            if answer == makes:
-                return Verdict(True, "Right" + (": " + "; ".join(why(k, True) for k in sorted(makes))
-                                                if makes else ": no end closes an Ecosystem") + ".")
-            extra = sorted(answer - makes)
-            if extra:
-                return Verdict(False, "No Ecosystem " + why(extra[0], False) + ".")
-            return Verdict(False, "You missed one: " + why(sorted(makes - answer)[0], True) + ".")
-
-        card_pic = render.chains_svg(replace(s, players=(replace(
-            ps, chains=((new,),)),) + s.players[1:]), 0)
-        card_pic = _retitle(card_pic, "The Land card Red plays now")
-        pic = _stack(render.chains_svg(s, 0), card_pic)
-        return Exercise(
-            kind="pangaea.ecosystem", seed=seed, answer_kind="choices", answer=makes,
-            options=options,
-            question=f"Red plays the Land card {new} (white winds on both corners). At which chain "
-                     "ends would it create an Ecosystem? Pick all that do (none, if none do).",
-            checker=check, draw=lambda m: pic,
-            hint="Green cards are Land cards, amber ones Creature cards. An Ecosystem is one or "
-                 "more Creature cards closed between two Land cards.",
-            explanation="Placing a Land card so that one or more Creature cards lie between it "
-                        "and another Land card of the same chain creates an Ecosystem: Red takes "
-                        "a Blessing of its choice from the discard pile (or the top one of the "
-                        "bag).",
-            context={"state": waiting})
-
-    return _retry(build, seed)
+          title="Does it create an Ecosystem?",
+          levels=("one or two short chains", "two or three longer chains"))
+def ecosystem(seed: int, level: int = 1) -> Exercise:
+    return _make("pangaea.ecosystem", seed, level, _ecosystem)
 
 
 # ----------------------------------------------------------------------------------------------
