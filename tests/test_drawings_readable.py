@@ -83,20 +83,24 @@ def test_game_drawings_have_no_text_under_11px(name):
     assert not too_small(svg), f"{name}: text too small:\n" + "\n".join(too_small(svg)[:10])
 
 
-def exercise_keys() -> list[str]:
+def exercise_cases() -> list[tuple[str, int]]:
     from pangaea_lab.exercises import registry
-    return [kind.key for kind in registry()]
+    return [(kind.key, level) for kind in registry() for level in kind.levels]
 
 
-@pytest.mark.parametrize("key", exercise_keys())
-def test_exercise_drawings_have_no_text_under_11px(key):
+@pytest.mark.parametrize("key,level", exercise_cases())
+def test_exercise_drawings_have_no_text_under_11px(key, level):
+    """The question, the answer and every hint's marked board, at every level."""
     from pangaea_lab.exercises import generate
-    exercise = generate(key, 1)
-    for which, svg in (("question", exercise.svg()), ("answer", exercise.answer_svg())):
+    exercise = generate(key, 1, level)
+    drawings = [("question", exercise.svg()), ("answer", exercise.answer_svg())]
+    drawings += [(f"hint {n + 1}", exercise.hint_svg(n)) for n in range(len(exercise.hints))]
+    for which, svg in drawings:
         if not svg:
             continue
         small = too_small(svg)
-        assert not small, f"{key} ({which}): text too small:\n" + "\n".join(small[:10])
+        assert not small, f"{key} level {level} ({which}): text too small:\n" + \
+            "\n".join(small[:10])
 
 
 def test_the_check_sees_small_text():
