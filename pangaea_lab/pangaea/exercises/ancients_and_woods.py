@@ -971,313 +971,429 @@ def _blockers(s: GameState) -> set[int]:
     return {i for i in s.spirits if i != NOBODY} | {i for i in s.ancients if i != NOBODY}
 
 
+def _ring(s: GameState, centre: int, k: int) -> list:
+    """The spaces exactly ``k`` steps from the space ``centre``."""
+    return [s.board.cells[i] for i, d in coop.distances(s.board, centre).items() if d == k]
+
+
+def _shadow_moves(rng: random.Random, seed: int, level: int) -> dict | None:
+    s = _coop(rng, seed, players=level)
+    two = _ring(s, s.coop.shadow, 2)
+    if len(two) < 4:
+        return None
+    if level == 2:
+        water2 = [c for c in two if _is_water(s, c)]
+        land2 = [c for c in two if not _is_water(s, c)]
+        if not water2 or not land2:
+            return None
+        s = s.arranged(spirits={1: rng.choice(water2)}, ancients={"Okuma": rng.choice(land2)})
+        s = _scourge(s, [rng.choice([c for c in two if _where(s, c) not in _blockers(s)])])
+    far = coop.distances(s.board, s.coop.shadow)
+    right = {s.board.cells[i] for i in coop.shadow_targets(s)}
+    if not all(far[_where(s, c)] == 2 for c in right):
+        return None
+    shadow = s.board.cells[s.coop.shadow]
+    held = sorted(s.board.cells[i] for i in _blockers(s))
+
+    def refuse(c) -> str:
+        i = _where(s, c)
+        if i in _blockers(s):
+            return "it holds a Spirit or an Ancient, and the Shadow never moves onto one."
+        if i == s.coop.shadow:
+            return "the Shadow stands there now, and it must move."
+        return f"it is {plural(far[i], 'step')} from the Shadow, which moves exactly two."
+
+    def name(c) -> str:
+        i = _where(s, c)
+        return ("onto-spirit" if i in _blockers(s) else "shadow-stays" if i == s.coop.shadow
+                else "one-step" if far[i] == 1 else "too-far")
+
+    return dict(
+        answer_kind="cells", answer=right,
+        question="Shadow Phase: click every space where the Spirit of Shadows (the black disc "
+                 f"with a crescent, at {cell_text(shadow)}) may move.",
+        checker=_judge_cells(right, refuse, "Some spaces are missing: check the whole ring two "
+                             "steps from the Shadow, over land and water alike.",
+                             "Right: exactly two steps away, over land or water, never onto a "
+                             "Spirit or an Ancient.", name),
+        draw=lambda m: _draw(s, m),
+        hints=(f"Count steps from the Shadow at {cell_text(shadow)}, from a space to a touching "
+               "one; it may cross water and Scourge.",
+               f"The spaces touching {cell_text(shadow)} are marked: one step. The Shadow goes "
+               "one ring further out" + (f", but not onto the pieces at {_cells_text(held)}."
+                                         if held else ".")),
+        hint_marks=((shadow,), tuple(_ring(s, s.coop.shadow, 1))),
+        explanation="The player who just ended the turn moves the Shadow exactly two spaces "
+                    "away, never onto a Spirit or an Ancient. " + READING_SHADOW,
+        context={"state": s})
+
+
 @register("pangaea.shadow_moves", game=GAME, notebook=NB07,
           rule="In the Shadow Phase the Spirit of Shadows moves exactly 2 spaces, never onto a "
                "Spirit or an Ancient",
-          title="Where may the Shadow go?")
-def shadow_moves(seed: int) -> Exercise:
-    def build(rng):
-        s = _coop(rng, seed, players=2)
-        far = coop.distances(s.board, s.coop.shadow)
-        two = [s.board.cells[i] for i, k in far.items() if k == 2]
-        water2 = [c for c in two if s.board.terrain[_where(s, c)] == "water"]
-        if len(two) < 4 or not water2:
-            return None
-        s = s.arranged(spirits={1: rng.choice(water2)})
-        right = {s.board.cells[i] for i in coop.shadow_targets(s)}
-        if not all(far[_where(s, c)] == 2 for c in right):
-            return None
-
-        def why_not(c):
-            i = _where(s, c)
-            if i in _blockers(s):
-                return "holds a Spirit: the Shadow never moves onto a Spirit or an Ancient"
-            if i == s.coop.shadow:
-                return "is where the Shadow stands"
-            return f"is {far[i]} step(s) from the Shadow; it moves exactly 2"
-
-        return Exercise(
-            kind="pangaea.shadow_moves", seed=seed, answer_kind="cells", answer=right,
-            question="Shadow Phase: click every space where the Spirit of Shadows (the black disc "
-                     "with a crescent) may move.",
-            checker=_cells_checker(right, why_not,
-                                   lambda c: "is 2 steps from the Shadow and free of Spirits and "
-                                             "Ancients",
-                                   "Right: exactly 2 steps away, over land or water, never onto a "
-                                   "Spirit or an Ancient."),
-            draw=lambda m: _draw(s, m),
-            hint="Count steps from space to neighbouring space; the Shadow may cross water and "
-                 "Scourge.",
-            explanation="The player who just ended the turn moves the Shadow exactly two spaces "
-                        "away (assumption 'coop-shadow-distance' if none is free at two), never "
-                        "onto a Spirit or an Ancient.",
-            context={"state": s})
-
-    return _retry(build, seed)
+          title="Where may the Shadow go?",
+          levels=("the Shadow alone on the board", "a Spirit and an Ancient in its way"))
+def shadow_moves(seed: int, level: int = 1) -> Exercise:
+    return _make("pangaea.shadow_moves", seed, level, _shadow_moves)
 
 
 EFFECTS = (Option("nothing", "Nothing: a Tree or a Seed stops it"),
            Option("scourge", "A Scourge Marker is placed there"),
            Option("down", "Every Ancient Marker on the mountain goes down a step"))
+EFFECT_WRONG = {
+    "nothing": "Only a Tree or a Seed on the space stops the Shadow. Look again at {x}.",
+    "scourge": "A new Scourge Marker goes only on a space with no Tree, no Seed and no Scourge "
+               "yet. Look again at everything on {x}: its pieces and its colour.",
+    "down": "The Ancients go down only when the Shadow lands on an already scourged space "
+            "where no Tree or Seed stops it. Look again at {x}."}
+EFFECT_NAMES = {("down", "nothing"): "scourge-before-pieces",
+                ("scourge", "nothing"): "pieces-do-not-stop",
+                ("scourge", "down"): "rescourge-scourged",
+                ("nothing", "scourge"): "empty-stops", ("nothing", "down"): "scourge-stops",
+                ("down", "scourge"): "empty-is-scourged"}
+
+
+def _shadow_pick(rng: random.Random, s: GameState, two: list, want: str, level: int):
+    """A space two steps from the Shadow where landing does ``want`` (None if none)."""
+    def empty(c):
+        return _what_on(s, c) == "nothing"
+
+    scourged = [c for c in two if _where(s, c) in s.coop.scourged]
+    pools = {"nothing": [c for c in two if not empty(c)],
+             "scourge": [c for c in two if empty(c) and c not in scourged],
+             "down": [c for c in scourged if empty(c)]}
+    if level == 2 and want == "nothing":   # a Seed on Scourge stops it as well
+        pools["nothing"] += [c for c in scourged if not empty(c)]
+    return rng.choice(pools[want]) if pools[want] else None
+
+
+def _shadow_effect(rng: random.Random, seed: int, level: int) -> dict | None:
+    s = _coop(rng, seed, players=1)
+    two = _ring(s, s.coop.shadow, 2)
+    land2 = [c for c in two if not _is_water(s, c) and s.trees[_where(s, c)] == NOBODY]
+    if len(land2) < (3 if level == 1 else 5):
+        return None
+    rng.shuffle(land2)
+    s = s.arranged(seeds={land2[0]: 0}, trees={land2[1]: 0})
+    s = _scourge(s, [land2[2]] + (land2[3:5] if level == 2 else []))
+    if level == 2:
+        s = s.arranged(seeds={land2[3]: 0})
+    want = rng.choice([o.key for o in EFFECTS])
+    pick = _shadow_pick(rng, s, two, want, level)
+    bag = list(s.coop.shadow_bag)
+    if pick is None or "Dream" not in bag:
+        return None
+    bag.remove("Dream")      # the marker drawn after the move changes nothing here
+    waiting = replace(s, coop=replace(s.coop, shadow_bag=("Dream",) + tuple(bag)),
+                      decisions=(Pending("shadow", 0),), actions_taken=2)
+    after = waiting.apply(MoveShadow(pick))
+    i = _where(s, pick)
+    got = ("scourge" if i in after.coop.scourged and i not in s.coop.scourged else
+           "down" if sum(after.coop.ancient_steps) < sum(s.coop.ancient_steps) else "nothing")
+    x = cell_text(pick)
+    kind = "Water Space" if _is_water(s, pick) else f"{s.board.biome[i]} Land Space"
+    return dict(
+        answer_kind="choice", answer=got, options=EFFECTS,
+        question=f"The Spirit of Shadows moves to {x} (marked X). What happens there, before "
+                 "the Shadow Marker is drawn? (Dark hexes are Scourge.)",
+        checker=lambda answer: choice_verdict(
+            answer, got, why_not=lambda k: EFFECT_WRONG[k].format(x=x),
+            names={k: EFFECT_NAMES.get((k, got), "") for k in EFFECT_WRONG},
+            right_reason="Right: a Tree or a Seed stops the Shadow first; otherwise an empty "
+                         "space is scourged and a scourged one pulls the Ancients down."),
+        draw=lambda m: _draw(s, m, fixed={pick: "X"}),
+        hints=("Look at what lies on the space: a Tree or a Seed, nothing, or a Scourge "
+               "Marker (a dark hex).",
+               f"{x} is a {kind}. Ask in order: does a Tree or a Seed stand on it (that stops "
+               "the Shadow before anything else)? Only if not: is its hex dark?"),
+        hint_marks=((pick,), (pick,)),
+        explanation="A Tree or a Seed stops the Shadow; an empty space gets a Scourge Marker "
+                    "from the shared supply; an already scourged space pulls every Ancient "
+                    "Marker still on the mountain down one step.",
+        context={"state": waiting, "after": after})
 
 
 @register("pangaea.shadow_effect", game=GAME, notebook=NB07,
           rule="Where the Shadow lands: a Tree or Seed stops it, an empty space is scourged, a "
                "scourged space pulls the Ancients down",
-          title="What does the Shadow do there?")
-def shadow_effect(seed: int) -> Exercise:
-    def build(rng):
-        s = _coop(rng, seed, players=1)
-        far = coop.distances(s.board, s.coop.shadow)
-        two = [s.board.cells[i] for i, k in far.items() if k == 2]
-        land2 = [c for c in two if s.board.terrain[_where(s, c)] == "land"
-                 and s.trees[_where(s, c)] == NOBODY]
-        if len(land2) < 3:
-            return None
-        rng.shuffle(land2)
-        s = s.arranged(seeds={land2[0]: 0}, trees={land2[1]: 0})
-        s = _scourge(s, [land2[2]])
-        want = rng.choice([o.key for o in EFFECTS])
-        pick = {"nothing": land2[rng.randrange(2)], "scourge": None, "down": land2[2]}[want]
-        if pick is None:
-            empty = [c for c in two if _where(s, c) not in s.coop.scourged
-                     and s.trees[_where(s, c)] == NOBODY and s.seeds[_where(s, c)] == NOBODY]
-            if not empty:
-                return None
-            pick = rng.choice(empty)
-        bag = list(s.coop.shadow_bag)
-        if "Dream" not in bag:
-            return None
-        bag.remove("Dream")      # the marker drawn after the move changes nothing here
-        waiting = replace(s, coop=replace(s.coop, shadow_bag=("Dream",) + tuple(bag)),
-                          decisions=(Pending("shadow", 0),), actions_taken=2)
-        after = waiting.apply(MoveShadow(pick))
-        i = _where(s, pick)
-        got = ("scourge" if i in after.coop.scourged and i not in s.coop.scourged else
-               "down" if sum(after.coop.ancient_steps) < sum(s.coop.ancient_steps) else "nothing")
-        what = {"nothing": "a Tree or a Seed stands there", "scourge": "the space is empty",
-                "down": "the space is already scourged"}
+          title="What does the Shadow do there?",
+          levels=("one piece, one Scourge nearby", "Seeds on Scourge and more Scourge around"))
+def shadow_effect(seed: int, level: int = 1) -> Exercise:
+    return _make("pangaea.shadow_effect", seed, level, _shadow_effect)
 
-        def check(answer):
-            if answer == got:
-                return Verdict(True, f"Right: {what[got]}.")
-            return Verdict(False, f"No: {what[got]}, so the answer is "
-                                  f"'{dict((o.key, o.label) for o in EFFECTS)[got]}'.")
 
-        return Exercise(
-            kind="pangaea.shadow_effect", seed=seed, answer_kind="choice", answer=got,
-            options=EFFECTS,
-            question=f"The Spirit of Shadows moves to {pick} (marked X). What happens there, before "
-                     "the Shadow Marker is drawn? (Dark hexes are Scourge.)",
-            checker=check, draw=lambda m: _draw(s, m, fixed={pick: "X"}),
-            hint="Look at what lies on the space: a piece, nothing, or a Scourge Marker.",
-            explanation="A Tree or a Seed stops the Shadow; an empty space gets a Scourge Marker "
-                        "from the shared supply; an already scourged space pulls every Ancient "
-                        "Marker still on the mountain down one step.",
-            context={"state": waiting, "after": after})
+def _region(s: GameState) -> set[int]:
+    """The Shadow's space and the Scourge joined to it."""
+    region, frontier = {s.coop.shadow}, [s.coop.shadow]
+    while frontier:
+        i = frontier.pop()
+        for j in s.board.neighbours[i]:
+            if j in s.coop.scourged and j not in region:
+                region.add(j)
+                frontier.append(j)
+    return region
 
-    return _retry(build, seed)
+
+def _spread_position(rng: random.Random, seed: int, level: int):
+    s = _coop(rng, seed, players=level)
+    near = [j for j in s.board.neighbours[s.coop.shadow] if j not in s.coop.scourged]
+    if len(near) < 3:
+        return None
+    rng.shuffle(near)
+    grown = [near[0]]
+    if level == 2:   # the area reaches one step further
+        out = [j for j in s.board.neighbours[near[0]] if j not in s.coop.scourged
+               and j != s.coop.shadow and j not in near]
+        grown += out[:1]
+    s = _scourge(s, [s.board.cells[j] for j in grown])
+    far = coop.distances(s.board, s.coop.shadow)
+    others = [i for i in range(len(s.board)) if i not in s.coop.scourged and far[i] >= 4]
+    if not others:
+        return None
+    s = _scourge(s, [s.board.cells[rng.choice(others)]])
+    if level == 2:
+        ring = [s.board.cells[j] for j in near[1:]]
+        water = [c for c in ring if _is_water(s, c)]
+        land = [c for c in ring if not _is_water(s, c)]
+        if water:
+            s = s.arranged(spirits={0: water[0]})
+        if land and rng.random() < 0.5:
+            s = s.arranged(ancients={"Chelon" if _is_water(s, land[0]) else "Okuma": land[0]})
+    return s
+
+
+def _scourge_spread(rng: random.Random, seed: int, level: int) -> dict | None:
+    s = _spread_position(rng, seed, level)
+    if s is None:
+        return None
+    right = {s.board.cells[i] for i in coop.scourge_targets(s, "shadow")}
+    region = _region(s)
+    touching = {j for i in region for j in s.board.neighbours[i]}
+    if not 2 <= len(right) <= 9 or any(_where(s, c) not in touching for c in right):
+        return None
+    alone = [i for i in s.coop.scourged if i not in region]
+
+    def refuse(c) -> str:
+        i = _where(s, c)
+        if i in s.coop.scourged:
+            return "it is scourged already."
+        if i in _blockers(s):
+            return "a Spirit or an Ancient stands there, and a Scourge never goes there."
+        if any(j in alone for j in s.board.neighbours[i]):
+            return "it touches a Scourge that is not joined to the Shadow's area."
+        return "it does not touch the scourged area around the Shadow."
+
+    def name(c) -> str:
+        i = _where(s, c)
+        return ("already-scourged" if i in s.coop.scourged else "onto-spirit"
+                if i in _blockers(s) else "far-scourge-area"
+                if any(j in alone for j in s.board.neighbours[i]) else "not-touching")
+
+    area = sorted(s.board.cells[i] for i in region)
+    shadow = s.board.cells[s.coop.shadow]
+    return dict(
+        answer_kind="cells", answer=right,
+        question="A Dance marker makes the Scourge spread. Click every space where one "
+                 "spreading Scourge Marker may go. (Dark hexes are Scourge; the black disc "
+                 f"with a crescent, at {cell_text(shadow)}, is the Shadow.)",
+        checker=_judge_cells(right, refuse, "Some spaces are missing: go all around the "
+                             "scourged area joined to the Shadow.", "Right: next to the "
+                             "scourged area joined to the Shadow, and never onto a Spirit or "
+                             "an Ancient.", name),
+        draw=lambda m: _draw(s, m),
+        hints=(f"Start at the Shadow at {cell_text(shadow)} and follow the dark hexes joined to "
+               "it; a Scourge far away does not count.",
+               f"The Shadow's scourged area is marked: {_cells_text(area)}. The spaces around "
+               "it are the candidates; drop those with a Spirit or an Ancient on them."),
+        hint_marks=((shadow,), tuple(area)),
+        explanation="A spreading Scourge goes on a space next to the scourged area around the "
+                    "Shadow (its own space and the Scourge joined to it). " + READING_SCOURGE,
+        context={"state": s})
 
 
 @register("pangaea.scourge_spread", game=GAME, notebook=NB07,
           rule="A spreading Scourge goes next to the scourged area around the Shadow, never onto "
                "a Spirit or an Ancient",
-          title="Where may the Scourge spread?")
-def scourge_spread(seed: int) -> Exercise:
-    def build(rng):
-        s = _coop(rng, seed, players=2)
-        near = [j for j in s.board.neighbours[s.coop.shadow] if j not in s.coop.scourged]
-        if len(near) < 3:
-            return None
-        rng.shuffle(near)
-        s = _scourge(s, [s.board.cells[near[0]]])
-        others = [i for i in range(len(s.board)) if i not in s.coop.scourged and i != s.coop.shadow
-                  and coop.distances(s.board, s.coop.shadow)[i] >= 4]
-        if not others:
-            return None
-        s = _scourge(s, [s.board.cells[rng.choice(others)]])
-        region_near = [s.board.cells[j] for j in near[1:]]
-        water = [c for c in region_near if s.board.terrain[_where(s, c)] == "water"]
-        if water:
-            s = s.arranged(spirits={0: water[0]})
-        right = {s.board.cells[i] for i in coop.scourge_targets(s, "shadow")}
-        if not 2 <= len(right) <= 9:
-            return None
-        region = {s.coop.shadow}
-        frontier = [s.coop.shadow]
-        while frontier:
-            i = frontier.pop()
-            for j in s.board.neighbours[i]:
-                if j in s.coop.scourged and j not in region:
-                    region.add(j)
-                    frontier.append(j)
+          title="Where may the Scourge spread?",
+          levels=("a small scourged area and one far Scourge",
+                  "a larger area with a Spirit or an Ancient beside it"))
+def scourge_spread(seed: int, level: int = 1) -> Exercise:
+    return _make("pangaea.scourge_spread", seed, level, _scourge_spread)
 
-        def why_not(c):
-            i = _where(s, c)
-            if i in s.coop.scourged:
-                return "is already scourged"
-            if i in _blockers(s):
-                return "holds a Spirit: Scourge never goes there"
-            if i == s.coop.shadow:
-                return "is the Shadow's own space"
-            return "does not touch the scourged area around the Shadow"
 
-        return Exercise(
-            kind="pangaea.scourge_spread", seed=seed, answer_kind="cells", answer=right,
-            question="A Dance marker makes the Scourge spread. Click every space where one "
-                     "spreading Scourge Marker may go. (Dark hexes are Scourge; the black disc "
-                     "with a crescent is the Shadow.)",
-            checker=_cells_checker(right, why_not,
-                                   lambda c: "touches the scourged area around the Shadow",
-                                   "Right: next to the scourged area joined to the Shadow, and "
-                                   "never onto a Spirit or an Ancient."),
-            draw=lambda m: _draw(s, m),
-            hint="Start at the Shadow, follow the dark hexes joined to it, and look at the spaces "
-                 "around that area. A Scourge far away does not count.",
-            explanation="A spreading Scourge goes on a space next to the scourged area around the "
-                        "Shadow (its own space and the Scourge joined to it); Spirits and "
-                        "Ancients keep it away (assumption 'coop-scourge-spaces').",
-            context={"state": s})
+def _moon_stack(s: GameState, stack: list) -> GameState | None:
+    """The current Moon Board stack set to ``stack`` with a Dance on top of the bag, the
+    markers taken from the bag, the box or the Moon Board (None when they are not there)."""
+    bag, shadow_box = list(s.coop.shadow_bag), list(s.coop.shadow_box)
+    moon = [list(c) for c in s.coop.moon_board]
+    for marker in stack + ["Dance"]:
+        for source in [bag, shadow_box] + moon:
+            if marker in source:
+                source.remove(marker)
+                break
+        else:
+            return None
+    s = replace(s, coop=replace(s.coop, moon_stacks=(tuple(stack),),
+                                shadow_bag=("Dance",) + tuple(bag),
+                                shadow_box=tuple(shadow_box),
+                                moon_board=tuple(tuple(c) for c in moon),
+                                ancient_steps=(24, 25, 26)),
+                decisions=(Pending("shadow", 0),), actions_taken=2)
+    try:
+        s.check_invariants()
+    except InvariantError:
+        return None
+    return s
 
-    return _retry(build, seed)
+
+def _dance_descent(rng: random.Random, seed: int, level: int) -> dict | None:
+    s = _coop(rng, seed, players=1)
+    trees = [c for c in _ring(s, s.coop.shadow, 2) if not _is_water(s, c)]
+    if not trees:
+        return None
+    target = rng.choice(trees)
+    s = s.arranged(trees={target: 0})
+    size = rng.randint(1, 2) if level == 1 else rng.randint(2, 4)
+    black = rng.randint(0, min(size, 3))
+    stack = ["Devour"] * black + ["Dream"] * (size - black)
+    rng.shuffle(stack)
+    s = _moon_stack(s, stack)
+    if s is None:
+        return None
+    after = s.apply(MoveShadow(target))
+    fall = s.coop.ancient_steps[0] - after.coop.ancient_steps[0]
+    words = ", ".join(stack)
+    known = {black: ("forgot-dance", "You counted the black markers already in the stack, "
+                     "but the Dance joins the stack before the Ancients fall."),
+             size + 1: ("counted-dream", "You counted every marker, white ones too; only the "
+                        "black markers (Devour and Dance) pull the Ancients down."),
+             1: ("one-step-only", "A Dance does not lower the Ancients by one step alone: "
+                 "they fall one step for each black marker in the stack.")}
+    known.pop(fall, None)
+    return dict(
+        answer_kind="number", answer=fall,
+        question=f"The current stack on the Moon Board holds {words}. The Shadow moves onto the "
+                 f"Tree at {cell_text(target)} (marked X), which stops it, and the marker drawn "
+                 "is a Dance. How many steps does each Ancient Marker go down?",
+        checker=lambda answer: number_verdict(
+            answer, fall, what="the number of steps each Ancient falls",
+            rule="Count the black markers (Devour and Dance) in the stack once the Dance has "
+                 "joined it: each is one step down.", misconceptions=known),
+        draw=lambda m: _draw(s, m, fixed={target: "X"}, status=True),
+        hints=("Dream markers are white; Devour and Dance markers are black.",
+               f"Once the Dance joins it, the stack reads {words}, Dance. Cross out the white "
+               "Dream markers: each black marker left is one step down for every Ancient."),
+        hint_marks=((target,), ()),
+        explanation="A Dance joins the current stack, spreads Scourge, and then every Ancient "
+                    "Marker still on the mountain goes down one step per black marker (Devour "
+                    "or Dance) in that stack.",
+        context={"state": s, "after": after})
 
 
 @register("pangaea.dance_descent", game=GAME, notebook=NB07,
           rule="A Dance marker lowers every Ancient Marker by the black markers in the current "
                "Moon Board stack",
-          title="How far do the Ancients fall?")
-def dance_descent(seed: int) -> Exercise:
-    def build(rng):
-        s = _coop(rng, seed, players=1)
-        far = coop.distances(s.board, s.coop.shadow)
-        trees = [s.board.cells[i] for i, k in far.items() if k == 2
-                 and s.board.terrain[i] == "land"]
-        if not trees:
+          title="How far do the Ancients fall?",
+          levels=("a stack of one or two markers", "a stack of two to four markers"))
+def dance_descent(seed: int, level: int = 1) -> Exercise:
+    return _make("pangaea.dance_descent", seed, level, _dance_descent)
+
+
+def _pair(s: GameState, cells) -> GameState | None:
+    """A second Seed of the same owner on each of ``cells`` (lying on Scourge)."""
+    extra = [_where(s, c) for c in cells]
+    players = list(s.players)
+    for i in extra:
+        p = s.seeds[i]
+        if players[p].seeds == 0:
             return None
-        target = trees[0]
-        s = s.arranged(trees={target: 0})
-        stack = [rng.choice(["Dream", "Dream", "Devour"]) for _ in range(rng.randint(1, 3))]
-        # the stack drawn so far and a Dance on top of the bag, taken from the bag, the box or
-        # the Moon Board; the rest stays where it was
-        bag, shadow_box = list(s.coop.shadow_bag), list(s.coop.shadow_box)
-        moon = [list(c) for c in s.coop.moon_board]
-        for marker in stack + ["Dance"]:
-            for source in [bag, shadow_box] + moon:
-                if marker in source:
-                    source.remove(marker)
-                    break
-            else:
-                return None
-        s = replace(s, coop=replace(s.coop, moon_stacks=(tuple(stack),),
-                                    shadow_bag=("Dance",) + tuple(bag),
-                                    shadow_box=tuple(shadow_box),
-                                    moon_board=tuple(tuple(c) for c in moon),
-                                    ancient_steps=(24, 25, 26)),
-                    decisions=(Pending("shadow", 0),), actions_taken=2)
-        try:
-            s.check_invariants()
-        except InvariantError:
-            return None
-        after = s.apply(MoveShadow(target))
-        fall = s.coop.ancient_steps[0] - after.coop.ancient_steps[0]
-        black = sum(1 for m in stack if m != "Dream")
-        words = ", ".join(stack)
+        players[p] = replace(players[p], seeds=players[p].seeds - 1)
+    s = replace(s, coop=replace(s.coop, paired=tuple(sorted(extra))), players=tuple(players))
+    try:
+        s.check_invariants()
+    except InvariantError:
+        return None
+    return s
 
-        def check(answer):
-            if answer == fall:
-                return Verdict(True, f"Right: {fall} black marker(s) in the stack, counting the "
-                                     "Dance itself.")
-            if answer == black:
-                return Verdict(False, "Count the Dance too: it joins the stack before the "
-                                      "Ancients fall.")
-            return Verdict(False, f"The stack now holds {words}, Dance: {fall} black marker(s) "
-                                  "(Devour and Dance), so each Ancient falls that many steps.")
 
-        return Exercise(
-            kind="pangaea.dance_descent", seed=seed, answer_kind="number", answer=fall,
-            question=f"The current stack on the Moon Board holds {words}. After the Shadow moves "
-                     "onto a Tree (which stops it), the marker drawn is a Dance. How many steps "
-                     "does each Ancient Marker go down?",
-            checker=check, draw=lambda m: _draw(s, m, fixed={target: "X"}, status=True),
-            hint="Dream markers are white; Devour and Dance markers are black.",
-            explanation="A Dance joins the current stack, spreads Scourge, and then every Ancient "
-                        "Marker still on the mountain goes down one step per black marker "
-                        "(Devour or Dance) in that stack.",
-            context={"state": s, "after": after})
+def _growth_position(rng: random.Random, seed: int, level: int):
+    s = _coop(rng, seed, players=2)
+    water = [i for i in s.board.water if i != s.coop.shadow and i not in s.coop.scourged]
+    rng.shuffle(water)
+    for w in water:
+        near = [j for j in s.board.neighbours[w] if s.board.terrain[j] == "land"
+                and s.trees[j] == NOBODY and j != s.coop.shadow and j not in s.coop.scourged]
+        if len(near) >= 3:
+            break
+    else:
+        return None
+    rng.shuffle(near)
+    cells = [s.board.cells[j] for j in near[:3 + (level == 2 and len(near) > 3)]]
+    s = s.arranged(seeds=dict(zip(cells, _owners(rng, len(cells)))))
+    scourged = [c for c in cells if rng.random() < 0.6]
+    if not scourged or len(scourged) == len(cells):
+        return None
+    s = _scourge(s, scourged)
+    if level == 2:
+        paired = [c for c in scourged if rng.random() < 0.6]
+        s = _pair(s, paired) if paired else s
+    return None if s is None else (s, w, cells)
 
-    return _retry(build, seed)
+
+def _scourged_growth(rng: random.Random, seed: int, level: int) -> dict | None:
+    made = _growth_position(rng, seed, level)
+    if made is None:
+        return None
+    s, w, cells = made
+    w_cell = s.board.cells[w]
+    after = s.apply(SpiritGrowth(w_cell))
+    right = {c for c in cells if after.trees[_where(s, c)] != NOBODY}
+    dark = [c for c in cells if _where(s, c) in s.coop.scourged]
+    paired = frozenset(s.board.cells[i] for i in s.coop.paired)
+
+    def refuse(c) -> str:
+        i = _where(s, c)
+        if s.seeds[i] == NOBODY:
+            return f"it holds {_what_on(s, c)}, and only Seeds grow."
+        if i not in s.board.neighbours[w]:
+            return f"it does not touch {cell_text(w_cell)}, where the Spirit grows."
+        return "a single Seed on scourged land does not grow."
+
+    def whole(answer):
+        if paired & right and answer == right - paired:
+            return ("pair-does-not-grow", "You left out Seeds on scourged land that are not "
+                    "alone: look for the '×2' marks.")
+        return None
+
+    return dict(
+        answer_kind="cells", answer=right,
+        question=f"Red performs Spirit Growth on {cell_text(w_cell)} (marked W). Click every space "
+                 "where a Tree grows. (Dark hexes are Scourge; '×2' means two Seeds lie there.)",
+        checker=_judge_cells(right, refuse, f"Some spaces are missing: check every Seed touching "
+                             f"{cell_text(w_cell)}, on healthy and on scourged land.",
+                             "Right: Seeds on healthy land grow; on scourged land only two "
+                             "Seeds grow, and the Scourge is healed.",
+                             lambda c: "not-a-seed" if s.seeds[_where(s, c)] == NOBODY else
+                             "single-seed-on-scourge", whole),
+        draw=lambda m: _draw(s, m, fixed={w_cell: "W"}),
+        hints=(f"Every Seed touching {cell_text(w_cell)} grows, unless it lies alone on a dark "
+               "(scourged) hex.",
+               f"The Seeds on Scourge next to {cell_text(w_cell)} are marked "
+               f"({_cells_text(dark)}): a single Seed there stays; two Seeds ('×2') grow."),
+        hint_marks=((w_cell,), tuple(dark)),
+        explanation="Healing Scourge: a single Seed on a scourged Land Space does not grow. "
+                    "Two Seeds of the same player (or a Vigorous Seed) grow a Tree there; both "
+                    "Seeds return and the Scourge Marker goes back to the supply.",
+        context={"state": s, "after": after})
 
 
 @register("pangaea.scourged_growth", game=GAME, notebook=NB07,
           rule="A single Seed on scourged land does not grow; two Seeds there grow and heal it",
-          title="Which Seeds grow on scourged land?")
-def scourged_growth(seed: int) -> Exercise:
-    def build(rng):
-        s = _coop(rng, seed, players=2)
-        water = [i for i in s.board.water if i != s.coop.shadow and i not in s.coop.scourged]
-        rng.shuffle(water)
-        for w in water:
-            near = [j for j in s.board.neighbours[w] if s.board.terrain[j] == "land"
-                    and s.trees[j] == NOBODY and j != s.coop.shadow]
-            if len(near) >= 3:
-                break
-        else:
-            return None
-        rng.shuffle(near)
-        cells = [s.board.cells[j] for j in near[:3 + (len(near) > 3)]]
-        owners = _owners(rng, len(cells))
-        s = s.arranged(seeds=dict(zip(cells, owners)))
-        scourged = [c for c in cells if rng.random() < 0.7]
-        if not scourged or len(scourged) == len(cells) and rng.random() < 0.5:
-            return None
-        s = _scourge(s, scourged)
-        paired = [c for c in scourged if rng.random() < 0.5]
-        if paired:
-            extra = [_where(s, c) for c in paired]
-            players = list(s.players)
-            for i in extra:
-                p = s.seeds[i]
-                if players[p].seeds == 0:
-                    return None
-                players[p] = replace(players[p], seeds=players[p].seeds - 1)
-            s = replace(s, coop=replace(s.coop, paired=tuple(sorted(extra))),
-                        players=tuple(players))
-        try:
-            s.check_invariants()
-        except InvariantError:
-            return None
-        w_cell = s.board.cells[w]
-        after = s.apply(SpiritGrowth(w_cell))
-        right = {c for c in cells if after.trees[_where(s, c)] != NOBODY}
-
-        def why_not(c):
-            i = _where(s, c)
-            if s.seeds[i] == NOBODY:
-                return "holds no Seed"
-            if i not in s.board.neighbours[w]:
-                return f"is not next to {w_cell}"
-            return "is a single Seed on scourged land: it does not grow"
-
-        def why_yes(c):
-            i = _where(s, c)
-            return ("holds two Seeds on scourged land (×2): they grow and heal it"
-                    if i in s.coop.paired else "holds a Seed next to the Spirit on healthy land")
-
-        return Exercise(
-            kind="pangaea.scourged_growth", seed=seed, answer_kind="cells", answer=right,
-            question=f"Red performs Spirit Growth on {w_cell} (marked W). Click every space where a "
-                     "Tree grows. (Dark hexes are Scourge; '×2' means two Seeds lie there.)",
-            checker=_cells_checker(right, why_not, why_yes,
-                                   "Right: Seeds on healthy land grow; on scourged land only two "
-                                   "Seeds grow, and the Scourge is healed."),
-            draw=lambda m: _draw(s, m, fixed={w_cell: "W"}),
-            hint="On a dark (scourged) hex a single Seed is not enough.",
-            explanation="Healing Scourge: a single Seed on a scourged Land Space does not grow. "
-                        "Two Seeds of the same player (or a Vigorous Seed) grow a Tree there; "
-                        "both Seeds return and the Scourge Marker goes back to the supply.",
-            context={"state": s, "after": after})
-
-    return _retry(build, seed)
+          title="Which Seeds grow on scourged land?",
+          levels=("single Seeds on healthy and scourged land",
+                  "pairs of Seeds on Scourge among single ones"))
+def scourged_growth(seed: int, level: int = 1) -> Exercise:
+    return _make("pangaea.scourged_growth", seed, level, _scourged_growth)
 
 
 # ----------------------------------------------------------------------------------------------
