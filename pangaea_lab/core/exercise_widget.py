@@ -153,7 +153,7 @@ class ExerciseModel:
             raise InvalidSetup(f"an exercise seed is a whole number from 0 to {MAX_SEED}, "
                                f"not {seed!r}")
         level = self.level if level is None else level
-        if isinstance(level, bool) or level not in self.levels:
+        if isinstance(level, bool) or not isinstance(level, int) or level not in self.levels:
             raise InvalidSetup(f"this exercise has levels "
                                f"{', '.join(map(str, self.levels))}, not {level!r}")
         exercise = self.generate(seed, level)
@@ -796,10 +796,13 @@ class ReviewModel(ExerciseModel):
     def another(self) -> None:
         """The next kind to review, at the next seed (the level kept where it exists)."""
         self.turn += 1
-        key = self.pick(self.key)
-        level = self.level
+        key, old, level = self.pick(self.key), self.key, self.level
         self._use_kind(key)
-        self.load(self.start + self.turn, min(level, self.levels[-1]))
+        try:
+            self.load(self.start + self.turn, min(level, self.levels[-1]))
+        except (ValueError, TypeError):
+            self._use_kind(old)     # the exercise shown stays, and so does its kind
+            raise
 
 
 def review_widget(keys: list[str], seed: int = 0, *, level: int = 1,

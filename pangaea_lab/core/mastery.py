@@ -163,23 +163,28 @@ class PracticeRecord:
         return [a for a in self.attempts if a.kind == kind]
 
     def status(self, kind: str) -> KindStatus:
-        """Practised, right, the current clean run, mastered (and the level), struggling."""
+        """Practised, right, the current clean run, mastered (and the level), struggling.
+
+        Only a position's first attempt can count: a position shown or answered before (in
+        this visit or an earlier one) never counts again, and a right answer on it does not
+        break the run either.  Mastered at level L: three of the run at level L or higher."""
         attempts = self.of(kind)
         mastered_level = 0
         run: list[tuple[int, int]] = []
-        level_runs: dict[int, list[tuple[int, int]]] = {}
+        tried: set[tuple[int, int]] = set()
         for attempt in attempts:
-            if attempt.clean:
-                for seen in (run, level_runs.setdefault(attempt.level, [])):
-                    if attempt.position not in seen:
-                        seen.append(attempt.position)
-                if len(level_runs[attempt.level]) >= MASTERY_RUN:
-                    mastered_level = max(mastered_level, attempt.level)
-            elif attempt.correct and not attempt.shown and attempt.position in run:
-                continue            # the same position checked again: neither counts nor resets
+            fresh = attempt.position not in tried
+            tried.add(attempt.position)
+            if attempt.clean and fresh:
+                run.append(attempt.position)
+                # mastered at level L: three of the run at level L or higher
+                levels = sorted((level for _, level in run), reverse=True)
+                if len(levels) >= MASTERY_RUN:
+                    mastered_level = max(mastered_level, levels[MASTERY_RUN - 1])
+            elif attempt.correct and not attempt.shown and not fresh:
+                continue    # a position tried before, right again: neither counts nor resets
             else:
                 run = []
-                level_runs = {}
         tail = attempts[-3:]
         struggling = bool(tail) and (sum(not a.correct for a in tail) >= 2
                                      or any(a.shown for a in tail))
@@ -236,6 +241,9 @@ def read_attempts(text: str | bytes) -> list[Attempt]:
     attempts = []
     for row in data["attempts"]:
         attempts.append(Attempt(**{**row, "time": row["time"] / 1000}))
+    for k, attempt in enumerate(attempts):
+        if not attempt.id:
+            raise InvalidData(f"attempts[{k}].id: empty (every attempt has a name)")
     if len({a.id for a in attempts}) != len(attempts):
         raise InvalidData("attempts: two attempts have the same id")
     return attempts

@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from .errors import InvalidData
+from .exercises import plural
 from .mastery import MAX_FILE, PracticeRecord, read_attempts
 
 #: the browser storage entry (one per site)
@@ -112,7 +113,7 @@ def merge_text(record: PracticeRecord, text: str | bytes, what: str) -> str:
         new = record.merge(read_attempts(text))
     except InvalidData as exc:
         return f"The {what} could not be read, so it was left out: {exc}."
-    return f"{new} answers from the {what} added." if new else ""
+    return f"{plural(new, 'answer')} from the {what} added." if new else ""
 
 
 def practice_store(record: PracticeRecord, message: Any = None) -> Any:
