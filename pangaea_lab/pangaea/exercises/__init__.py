@@ -7,3 +7,4 @@ Ancients, Wild Woods).  Importing this package registers every kind.
 
 from . import ancients_and_woods, first_steps  # noqa: F401  (importing registers the kinds)
 from . import graphs  # noqa: F401,E402  (notebook 09: the graph behind the board)
+from . import modes  # noqa: F401,E402  (notebooks 06-08: Favor conversion, co-op Shadow Markers, Wild Woods)
