@@ -1401,295 +1401,459 @@ def scourged_growth(seed: int, level: int = 1) -> Exercise:
 
 
 def _woods(rng: random.Random, seed: int, cols: int = 7, rows: int = 5, water: float = 0.3,
-           keep_land=()) -> GameState:
+           keep_land=(), players: int = 2) -> GameState:
     board = _board(rng, cols=cols, rows=rows, water=water, keep_land=keep_land)
-    return _game(board, seed, wild_woods=True, storms=False)
+    return _game(board, seed, players=players, wild_woods=True, storms=False)
+
+
+def _land_steps(s: GameState, start: int) -> dict[int, int]:
+    """Steps from ``start`` over Land Spaces only (the reading a learner may wrongly use)."""
+    far, frontier = {start: 0}, [start]
+    while frontier:
+        nxt = []
+        for i in frontier:
+            for j in s.board.neighbours[i]:
+                if j not in far and s.board.terrain[j] == "land":
+                    far[j] = far[i] + 1
+                    nxt.append(j)
+        frontier = nxt
+    return far
+
+
+def _sow_position(rng: random.Random, seed: int, level: int):
+    r = rng.randint(1, 3)
+    centre = (rng.randint(1, 5) - r // 2, r)
+    s = _woods(rng, seed, keep_land=[centre])
+    lvl = rng.choice([1, 2, 2]) if level == 1 else rng.choice([2, 3, 3])
+    s = s.arranged(trees={centre: 0}, treetops={centre: lvl - 1})
+    land = [c for c in _free_land(s) if c != centre]
+    rng.shuffle(land)
+    if level == 1:
+        blue = {land[1]: {1: rng.randint(1, 2)}}
+        trees = {land[0]: 1}
+    else:
+        blue = rng.choice([{land[1]: {1: 2}}, {land[1]: {1: 1}, land[2]: {1: 1}}])
+        blue[land[3]] = {0: 1}
+        trees = {land[0]: 1, land[4]: rng.randrange(2)}
+    return s.arranged(trees=trees, seeds=blue), centre, lvl
+
+
+def _sowing_range(rng: random.Random, seed: int, level: int) -> dict | None:
+    try:
+        s, centre, lvl = _sow_position(rng, seed, level)
+    except InvalidSetup:
+        return None
+    seeds = s.players[0].seeds
+    right = {s.board.cells[i] for i, _ in woods.sow_options(s, 0, seeds)}
+    if not 2 <= len(right) <= (8 if level == 1 else 16):
+        return None
+    c0 = _where(s, centre)
+    dist = coop.distances(s.board, c0)
+    by_land = _land_steps(s, c0)
+    wet = frozenset(c for c in right if by_land.get(_where(s, c), 99) > lvl)
+
+    def refuse(c) -> str:
+        i = _where(s, c)
+        if s.board.terrain[i] == "water":
+            return "it is a Water Space, and Seeds go on land."
+        if s.trees[i] != NOBODY:
+            return f"{_what_on(s, c)} stands there, and a Tree blocks sowing."
+        if dist[i] > lvl:
+            return (f"it is {plural(dist[i], 'step')} from Red's level-{lvl} Tree, which reaches "
+                    f"{plural(lvl, 'step')}.")
+        return (f"it holds {plural(s.woods.seed_stacks[i][1], 'Blue Seed')}: Red must end with "
+                f"more Seeds there than Blue, and has {plural(seeds, 'Seed')}.")
+
+    def name(c) -> str:
+        i = _where(s, c)
+        return ("water-space" if s.board.terrain[i] == "water" else "tree-blocks"
+                if s.trees[i] != NOBODY else "range-off-by-one" if dist[i] == lvl + 1 else
+                "out-of-range" if dist[i] > lvl else "cannot-lead")
+
+    def whole(answer):
+        if wet and answer == right - wet:
+            return ("no-steps-over-water", "Some spaces are missing: steps count over water "
+                    "too, so the Tree reaches across it.")
+        return None
+
+    blockers = [s.board.cells[i] for i, d in dist.items() if 1 <= d <= lvl
+                and (s.board.terrain[i] == "water" or s.trees[i] != NOBODY)]
+    return dict(
+        answer_kind="cells", answer=right,
+        question=f"Red's Tree at {cell_text(centre)} is level {lvl} and Red has "
+                 f"{plural(seeds, 'Seed')} in supply. Click every space where Red's Expand "
+                 "Forest may sow. (A Seed row like 'B2' means two Blue Seeds.)",
+        checker=_judge_cells(right, refuse, f"Some spaces are missing: count up to "
+                             f"{plural(lvl, 'step')} from the Tree, over water as well as land, "
+                             "and check each Land Space without a Tree.",
+                             "Right: Land Spaces within the Tree's reach, across water too, "
+                             "with no Tree, where Red's Seeds can hold the lead.", name, whole),
+        draw=lambda m: _draw(s, m),
+        hints=(f"Count up to {plural(lvl, 'step')} from Red's Tree at {cell_text(centre)}, over "
+               "land or water.",
+               "Within reach, the marked spaces hold water or a Tree: they are out. On Blue's "
+               f"Seeds Red must end with more Seeds than Blue, and Red has "
+               f"{plural(seeds, 'Seed')}."),
+        hint_marks=((centre,), tuple(blockers)),
+        explanation="A level-1 Tree sows next to itself, level 2 up to 2 spaces away, level 3 "
+                    "up to 3. On another colour's Seeds Red must end with more Seeds than "
+                    "anyone. " + READING_RANGE,
+        context={"state": s})
 
 
 @register("pangaea.sowing_range", game=GAME, notebook=NB08,
           rule="Wild Woods Expand Forest: a level-N Tree sows on Land Spaces up to N steps away, "
                "across water, never on a Tree, winning any Seeds already there",
-          title="Where can this Tree sow?")
-def sowing_range(seed: int) -> Exercise:
-    def build(rng):
-        centre = (2, 2)
-        s = _woods(rng, seed, keep_land=[centre])
-        lvl = rng.choice([1, 2, 2, 3])
-        s = s.arranged(trees={centre: 0}, treetops={centre: lvl - 1})
-        land = [c for c in _free_land(s) if c != centre]
-        rng.shuffle(land)
-        blue = {land[1]: {1: 2}} if rng.random() < 0.5 else {land[1]: {1: 1}, land[2]: {1: 1}}
-        s = s.arranged(trees={land[0]: 1}, seeds=blue)
-        seeds = s.players[0].seeds
-        right = {s.board.cells[i] for i, _ in woods.sow_options(s, 0, seeds)}
-        if not 2 <= len(right) <= 14:
-            return None
-        reach = set(woods.within(s.board, _where(s, centre), lvl))
-        dist = coop.distances(s.board, _where(s, centre))
+          title="Where can this Tree sow?",
+          levels=("a level-1 or level-2 Tree, one Blue Seed stack",
+                  "a taller Tree among Trees and Seed stacks"))
+def sowing_range(seed: int, level: int = 1) -> Exercise:
+    return _make("pangaea.sowing_range", seed, level, _sowing_range)
 
-        def why_not(c):
-            i = _where(s, c)
-            if s.board.terrain[i] == "water":
-                return "is a Water Space: Seeds go on land"
-            if s.trees[i] != NOBODY:
-                return "holds a Tree"
-            if i not in reach:
-                return (f"is out of range: it is {dist[i]} spaces from your level-{lvl} Tree, "
-                        f"which reaches {lvl}")
-            n = woods.needed(s.woods.seed_stacks[i], 0)
-            return (f"holds {s.woods.seed_stacks[i][1]} Blue Seed(s): you would need {n} Seeds to lead "
-                    f"there and you have {seeds}")
 
-        return Exercise(
-            kind="pangaea.sowing_range", seed=seed, answer_kind="cells", answer=right,
-            question=f"Red's Tree at {centre} is level {lvl} and Red has {seeds} Seeds. Click every "
-                     "space where Red's Expand Forest may sow. (A Seed row like 'B2' means two "
-                     "Blue Seeds.)",
-            checker=_cells_checker(right, why_not,
-                                   lambda c: (f"is {dist[_where(s, c)]} space(s) away, within "
-                                              f"reach of the level-{lvl} Tree"),
-                                   f"Right: Land Spaces up to {lvl} step(s) away, across water "
-                                   "too, with no Tree, where Red's Seeds can hold the lead."),
-            draw=lambda m: _draw(s, m),
-            hint=f"Count up to {lvl} step(s) from the Tree over any space; then drop Trees, water "
-                 "and spaces Red cannot win.",
-            explanation="A level-1 Tree sows next to itself, level 2 up to 2 spaces away, level 3 "
-                        "up to 3, counting steps over land or water (assumption 'ww-range'). On "
-                        "another colour's Seeds Red must end with more Seeds than anyone.",
-            context={"state": s})
+def _stack_words(stack) -> str:
+    """The Seeds on a space in words: "2 Blue Seeds and 1 Red Seed"."""
+    parts = [plural(n, f"{_name(p)} Seed") for p, n in sorted(
+        enumerate(stack), key=lambda pn: (pn[0] == 0, pn[0])) if n]
+    return " and ".join(parts)
 
-    return _retry(build, seed)
+
+def _needed_stack(rng: random.Random, level: int) -> dict[int, int]:
+    """Seeds per player on one space (no tie, at most 2 each) needing 1 to 3 Seeds from Red."""
+    players = 2 if level == 1 else 3
+    target = rng.randint(1, 3)
+    found = []
+    for red in range(0, 3):
+        for blue in range(0, 3):
+            for orange in range(0, 3 if players == 3 else 1):
+                counts = [n for n in (red, blue, orange) if n]
+                if blue + orange == 0 or len(counts) != len(set(counts)):
+                    continue
+                if max(1, max(blue, orange) - red + 1) == target:
+                    found.append({0: red, 1: blue, 2: orange})
+    stack = rng.choice(found)
+    return {p: n for p, n in stack.items() if n}
+
+
+def _seeds_needed(rng: random.Random, seed: int, level: int) -> dict | None:
+    s = _woods(rng, seed, cols=5, rows=3, players=2 if level == 1 else 3)
+    cell = rng.choice(_free_land(s))
+    try:
+        s = s.arranged(seeds={cell: _needed_stack(rng, level)})
+    except InvalidSetup:
+        return None
+    stack = s.woods.seed_stacks[_where(s, cell)]
+    need = woods.needed(stack, 0)
+    red = stack[0]
+    top = max(n for p, n in enumerate(stack) if p != 0)
+    leader = " and ".join(_name(p) for p, n in enumerate(stack) if p and n == top)
+    known = {}
+    for given in range(0, need + 4):
+        if given <= 0:
+            known[given] = ("none-added", "Red must add at least one Seed to add any.")
+        elif red + given == top:
+            known[given] = ("tie-is-a-lead", f"With that many, Red would hold as many Seeds there "
+                            f"as {leader}: a tie, and two colours may never tie on a space.")
+        elif red + given < top:
+            known[given] = ("short-of-lead", f"With that many, Red would still hold fewer Seeds "
+                            f"there than {leader}.")
+        elif red and given in (top, top + 1) and given > need:
+            known[given] = ("ignored-own-seeds", "Red's own Seeds already on the space count "
+                            "too: add them to the Seeds Red brings.")
+        elif given > need:
+            known[given] = ("more-than-needed", "That many would give Red the lead, but the "
+                            "question asks for the fewest: try smaller numbers.")
+    return dict(
+        answer_kind="number", answer=need,
+        question=f"On {cell_text(cell)} (marked X) lie {_stack_words(stack)}. What is the fewest "
+                 "Seeds Red would have to add there at once?",
+        checker=lambda answer: number_verdict(
+            answer, need, what="the fewest Seeds Red must add",
+            rule="Red must end with more Seeds there than any other colour.",
+            misconceptions=known),
+        draw=lambda m: _draw(s, m, fixed={cell: "X"}),
+        hints=("Red must end with more Seeds there than any other colour: a tie is never "
+               "allowed.",
+               f"On {cell_text(cell)}, find the colour with the most Seeds ({leader}); Red's "
+               "Seeds already there count too, and Red's total after adding must be above "
+               f"{leader}'s."),
+        hint_marks=((cell,), (cell,)),
+        explanation="Seed Competition: Seeds may join another colour's Seeds only if their "
+                    "owner then has more Seeds there than anyone else. Several Flying Seeds "
+                    "(both actions and Blessings) or one Expand Forest can bring them at once.",
+        context={"state": s})
 
 
 @register("pangaea.seeds_needed", game=GAME, notebook=NB08,
           rule="Seed Competition: to add Seeds to a space you must then hold more Seeds there "
                "than anyone else",
-          title="How many Seeds to lead?")
-def seeds_needed(seed: int) -> Exercise:
-    def build(rng):
-        s = _woods(rng, seed, cols=5, rows=3)
-        land = _free_land(s)
-        rng.shuffle(land)
-        cell = land[0]
-        stack = {1: rng.randint(1, 2)}
-        if rng.random() < 0.5:
-            stack[0] = rng.randint(1, stack[1] - 1) if stack[1] > 1 else 0
-        stack = {p: n for p, n in stack.items() if n}
-        s = s.arranged(seeds={cell: stack})
-        need = woods.needed(s.woods.seed_stacks[_where(s, cell)], 0)
-        red, blue = s.woods.seed_stacks[_where(s, cell)][:2]
+          title="How many Seeds to lead?",
+          levels=("Red against Blue", "three colours on the space"))
+def seeds_needed(seed: int, level: int = 1) -> Exercise:
+    return _make("pangaea.seeds_needed", seed, level, _seeds_needed)
 
-        def check(answer):
-            if answer == need:
-                return Verdict(True, f"Right: {red + need} Red against {blue} Blue is a strict "
-                                     "lead.")
-            if red + answer == blue:
-                return Verdict(False, f"{red + answer} against {blue} is a tie, and two colours may "
-                                      "never tie on a space.")
-            if red + answer < blue:
-                return Verdict(False, f"{red + answer} Red Seeds against {blue} Blue would not lead.")
-            return Verdict(False, f"That is more than needed: {need} already give Red "
-                                  f"{red + need} against {blue}.")
 
-        return Exercise(
-            kind="pangaea.seeds_needed", seed=seed, answer_kind="number", answer=need,
-            question=f"On {cell} (marked X) lie {blue} Blue Seed(s)"
-                     + (f" and {red} Red Seed(s)" if red else "")
-                     + ". What is the fewest Seeds Red must add there at once?",
-            checker=check, draw=lambda m: _draw(s, m, fixed={cell: "X"}),
-            hint="Red must end with more Seeds than Blue; a tie is never allowed.",
-            explanation="Seed Competition: Seeds may join another colour's Seeds only if their "
-                        "owner then has more Seeds there than anyone else. Several Flying Seeds "
-                        "(both actions and Blessings) or one Expand Forest can bring them at once.",
-            context={"state": s})
+def _growing_water(rng: random.Random, s: GameState):
+    """A Water Space with at least three Land Spaces around it, and those spaces."""
+    water = list(s.board.water)
+    rng.shuffle(water)
+    for w in water:
+        near = [s.board.cells[j] for j in s.board.neighbours[w] if s.board.terrain[j] == "land"]
+        if len(near) >= 3:
+            rng.shuffle(near)
+            return w, near
+    return None
 
-    return _retry(build, seed)
+
+def _competition_stacks(rng: random.Random, s: GameState, near: list, level: int) -> dict:
+    """Seed stacks (no tie) on the spaces ``near``, within each player's supply."""
+    budget = [s.players[0].seeds - (level == 2), s.players[1].seeds]
+    stacks = {}
+    for c in near[:3 if level == 1 else 4]:
+        red, blue = rng.randint(0, min(3, budget[0])), rng.randint(0, min(2, budget[1]))
+        if red == blue:
+            red, blue = (red + 1, blue) if red < budget[0] else (red, blue - 1) if blue else \
+                (red, blue + 1)
+        if red + blue == 0 or red == blue or red > budget[0] or blue > budget[1]:
+            continue
+        budget = [budget[0] - red, budget[1] - blue]
+        stacks[c] = {p: n for p, n in ((0, red), (1, blue)) if n}
+    return stacks
+
+
+def _competition_position(rng: random.Random, seed: int, level: int):
+    s = _woods(rng, seed, cols=5, rows=4, water=0.35)
+    found = _growing_water(rng, s)
+    if found is None:
+        return None
+    w, near = found
+    # a level-3 Tree each, away from the Spirit: their Treetops unlock a third Seed
+    away = [c for c in _free_land(s) if c not in near and _where(s, c) not in s.board.neighbours[w]]
+    if len(away) < 3:
+        return None
+    s = s.arranged(trees={away[0]: 0, away[-1]: 1}, treetops={away[0]: 2, away[-1]: 2})
+    stacks = _competition_stacks(rng, s, near, level)
+    if level == 2:   # Seeds away from the Spirit, which do not grow
+        stacks[away[1]] = {0: 1}
+    if not any(len(x) == 2 for x in stacks.values()):   # at least one shared space
+        return None
+    if any(sum(x.get(p, 0) for x in stacks.values()) > s.players[p].seeds for p in (0, 1)):
+        return None
+    s = replace(s.arranged(seeds=stacks), turn_player=1)
+    return s, s.board.cells[w], stacks
+
+
+def _competition_growth(rng: random.Random, seed: int, level: int) -> dict | None:
+    made = _competition_position(rng, seed, level)
+    if made is None:
+        return None
+    s, w_cell, stacks = made
+    after = s.apply(SpiritGrowth(w_cell))
+    right = {c for c in stacks if after.trees[_where(s, c)] == 0}
+    if not right:
+        return None
+    near = _near(s, w_cell)
+    seeded = [c for c in near if c in stacks]
+    shared = frozenset(c for c in right if len(stacks[c]) == 2)
+
+    def refuse(c) -> str:
+        i = _where(s, c)
+        if s.seeds[i] == NOBODY:
+            return f"it holds {_what_on(s, c)}, and no Seed grows there."
+        if c not in near:
+            return f"it does not touch {cell_text(w_cell)}, so its Seeds do not grow."
+        return "there Blue has more Seeds than Red, so Blue's Tree grows."
+
+    def whole(answer):
+        if not answer:
+            return ("performer-wins", "Who performs the Growth does not decide: on each growing "
+                    "space, the colour with the most Seeds grows its Tree.")
+        if shared and answer == right - shared:
+            return ("shared-never-grows", "On a space with both colours' Seeds a Tree still "
+                    "grows: the colour with more Seeds there grows its own.")
+        return None
+
+    return dict(
+        answer_kind="cells", answer=right,
+        question=f"Blue performs Spirit Growth on {cell_text(w_cell)} (marked W). Click every "
+                 "space where a Red Tree grows. (Seed rows like 'R2 B1' give each colour's "
+                 "Seeds.)",
+        checker=_judge_cells(right, refuse, f"Some spaces are missing: check every Seed stack "
+                             f"touching {cell_text(w_cell)}.", "Right: on each growing space "
+                             "the colour with the most Seeds grows its Tree, whoever performed "
+                             "the Growth.", lambda c: "not-a-seed" if s.seeds[_where(s, c)] ==
+                             NOBODY else "not-adjacent" if c not in near else "fewer-seeds-grow",
+                             whole),
+        draw=lambda m: _draw(s, m, fixed={w_cell: "W"}),
+        hints=(f"Every Seed touching {cell_text(w_cell)} grows, whoever performs the Growth; on "
+               "a shared space, compare the two colours.",
+               f"The Seed stacks next to {cell_text(w_cell)} are marked ({_cells_text(seeded)}): "
+               "read each row and keep the spaces where Red has more Seeds than Blue."),
+        hint_marks=((w_cell,), tuple(seeded)),
+        explanation="When a space grows, every Seed on it goes back to its owner's supply and "
+                    "only the player with the most Seeds there grows a Tree.",
+        context={"state": s, "after": after})
 
 
 @register("pangaea.competition_growth", game=GAME, notebook=NB08,
           rule="Seed Competition: when a space grows, every Seed goes back and only the colour "
                "with the most Seeds grows a Tree",
-          title="Whose Tree grows?")
-def competition_growth(seed: int) -> Exercise:
-    def build(rng):
-        s = _woods(rng, seed, cols=5, rows=4, water=0.35)
-        water = list(s.board.water)
-        rng.shuffle(water)
-        for w in water:
-            near = [s.board.cells[j] for j in s.board.neighbours[w]
-                    if s.board.terrain[j] == "land"]
-            if len(near) >= 3:
-                break
-        else:
-            return None
-        rng.shuffle(near)
-        # a level-3 Tree each, away from the Spirit: their Treetops unlock a third Seed
-        away = [c for c in _free_land(s) if c not in near
-                and _where(s, c) not in s.board.neighbours[w]]
-        if len(away) < 2:
-            return None
-        s = s.arranged(trees={away[0]: 0, away[-1]: 1}, treetops={away[0]: 2, away[-1]: 2})
-        stacks = {}
-        for c in near[:4]:
-            a, b = rng.randint(0, 3), rng.randint(0, 2)
-            if a == b:
-                a += 1
-            stacks[c] = {p: n for p, n in ((0, a), (1, b)) if n}
-        if not any(len(x) == 2 for x in stacks.values()):   # at least one shared space
-            return None
-        for p in (0, 1):
-            if sum(x.get(p, 0) for x in stacks.values()) > s.players[p].seeds:
-                return None
-        s = s.arranged(seeds=stacks)
-        s = replace(s, turn_player=1)
-        w_cell = s.board.cells[w]
-        after = s.apply(SpiritGrowth(w_cell))
-        right = {c for c in stacks if after.trees[_where(s, c)] == 0}
-        if not right:
-            return None
+          title="Whose Tree grows?",
+          levels=("three Seed stacks around the Spirit", "four stacks and Seeds farther away"))
+def competition_growth(seed: int, level: int = 1) -> Exercise:
+    return _make("pangaea.competition_growth", seed, level, _competition_growth)
 
-        def why_not(c):
-            i = _where(s, c)
-            if s.seeds[i] == NOBODY:
-                return "holds no Seeds"
-            red, blue = s.woods.seed_stacks[i][:2]
-            return f"has {red} Red against {blue} Blue: Blue leads, so Blue's Tree grows"
 
-        return Exercise(
-            kind="pangaea.competition_growth", seed=seed, answer_kind="cells", answer=right,
-            question=f"Blue performs Spirit Growth on {w_cell} (marked W). Click every space where "
-                     "a Red Tree grows. (Seed rows like 'R2 B1' give each colour's Seeds.)",
-            checker=_cells_checker(right, why_not,
-                                   lambda c: "is next to the Spirit and Red has the most Seeds there",
-                                   "Right: on each growing space the colour with the most Seeds "
-                                   "grows its Tree, whoever performed the Growth."),
-            draw=lambda m: _draw(s, m, fixed={w_cell: "W"}),
-            hint="Every Seed next to the Spirit grows; on a shared space, the colour with more "
-                 "Seeds wins.",
-            explanation="When a space grows, every Seed on it goes back to its owner's supply and "
-                        "only the player with the most Seeds there grows a Tree.",
-            context={"state": s, "after": after})
+def _treetop_position(rng: random.Random, seed: int, level: int) -> GameState:
+    s = _woods(rng, seed, cols=5, rows=3)
+    tree = _free_land(s)[0]
+    held = {b: rng.choice([0, 0, 1, 2]) for b in BIOMES}
+    wild = rng.choice([0, 0, 1]) if level == 2 else 0
+    taken = rng.randint(0, 1) if level == 1 else rng.randint(1, 2)
+    return s.arranged(trees={tree: 0}, treetops={tree: taken} if taken else {},
+                      weather={0: held}, blessings={0: {"Wild Weather": wild}})
 
-    return _retry(build, seed)
+
+def _treetop_slots(rng: random.Random, seed: int, level: int) -> dict | None:
+    s = _treetop_position(rng, seed, level)
+    data = woods.woods_data(s.edition)
+    pb = s.woods.player_boards[0]
+    right = frozenset(str(k) for k, full in enumerate(pb.slots)
+                      if full and woods.payments(s, 0, data.slots[k].cost))
+    if len(right) in (0, len(data.slots)):
+        return None
+    weather = s.players[0].weather
+    tokens = ", ".join(plural(n, f"{b} token") for b, n in zip(s.edition.biomes, weather)
+                       if n) or "no Weather Token"
+    wild = s.players[0].blessings[BLESSING_KINDS.index("Wild Weather")]
+    kinds = sum(1 for n in weather if n)
+
+    def why_not(key: str) -> str:
+        k = int(key)
+        if not pb.slots[k]:
+            return f"Slot {k + 1} holds no Treetop any more."
+        return (f"Slot {k + 1} costs {plural(data.slots[k].cost, 'token')}, each of a different "
+                f"type; Red holds {plural(kinds, 'type')}"
+                + (" and a Wild Weather Blessing." if wild else "."))
+
+    def name(key: str) -> str:
+        k = int(key)
+        return ("empty-slot" if not pb.slots[k] else "counted-tokens-not-types"
+                if data.slots[k].cost <= sum(weather) + wild else "too-costly")
+
+    with_wild = f" and {plural(wild, 'Wild Weather Blessing')}" if wild else ""
+    pic = _stack(render.player_board_svg(s, 0), _draw(s, ()))
+    return dict(
+        answer_kind="choices", answer=right,
+        options=tuple(Option(str(k), f"slot {k + 1} (cost {slot.cost})")
+                      for k, slot in enumerate(data.slots)),
+        question=f"Red holds {tokens}{with_wild}. From which slots of Red's Player Board could "
+                 "Red take a Treetop now? Pick all.",
+        checker=_judge_choices(right, why_not, "Some slots are missing: check every slot that "
+                               "still holds a Treetop against the types Red holds.",
+                               "Right: those slots still hold a Treetop and Red can pay their "
+                               "cost with different types.", name),
+        draw=lambda m: pic,
+        hints=("Count the different weather types Red holds: two tokens of one type count once.",
+               f"Red holds {plural(kinds, 'different type')}{with_wild}; a slot is open to Red "
+               "when it still holds a Treetop and its cost needs no more types than that."),
+        explanation="Add Treetop: choose a slot that still holds a Treetop and pay its cost; "
+                    "2 or 3 tokens must all be of different types. " + READING_WILD,
+        context={"state": s})
 
 
 @register("pangaea.treetop_slots", game=GAME, notebook=NB08,
           rule="Add Treetop: pay a slot's cost in Weather Tokens of different types (a Wild "
                "Weather Blessing may stand for one)",
-          title="Which Treetops can Red pay for?")
-def treetop_slots(seed: int) -> Exercise:
-    def build(rng):
-        s = _woods(rng, seed, cols=5, rows=3)
-        tree = _free_land(s)[0]
-        held = {b: rng.choice([0, 0, 1, 2]) for b in BIOMES}
-        wild = rng.choice([0, 0, 1])
-        taken = rng.sample(range(6), rng.randint(0, 2))
-        s = s.arranged(trees={tree: 0}, treetops={tree: min(len(taken), 2)} if taken else {},
-                       weather={0: held}, blessings={0: {"Wild Weather": wild}})
-        data = woods.woods_data(s.edition)
-        pb = s.woods.player_boards[0]
-        right = {str(k) for k, full in enumerate(pb.slots)
-                 if full and woods.payments(s, 0, data.slots[k].cost)}
-        if len(right) in (0, 6):
-            return None
-        tokens = ", ".join(f"{n} {b}" for b, n in zip(s.edition.biomes, s.players[0].weather)
-                           if n) or "no Weather Token"
-        wild_now = s.players[0].blessings[BLESSING_KINDS.index("Wild Weather")]
-        kinds = sum(1 for n in s.players[0].weather if n)
-        options = tuple(Option(str(k), f"slot {k + 1} (cost {slot.cost})")
-                        for k, slot in enumerate(data.slots))
+          title="Which Treetops can Red pay for?",
+          levels=("Weather Tokens only", "a Wild Weather Blessing and emptied slots"))
+def treetop_slots(seed: int, level: int = 1) -> Exercise:
+    return _make("pangaea.treetop_slots", seed, level, _treetop_slots)
 
-        def why(k):
-            if not pb.slots[k]:
-                return f"slot {k + 1} holds no Treetop any more"
-            cost = data.slots[k].cost
-            return (f"slot {k + 1} costs {cost} token(s) of different types; Red holds "
-                    f"{kinds} type(s)" + (f" and {wild_now} Wild Weather" if wild_now else ""))
 
-        def check(answer):
-            if answer == right:
-                return Verdict(True, "Right: those slots still hold a Treetop and Red can pay "
-                                     "their cost with different types.")
-            extra = sorted(answer - right, key=int)
-            if extra:
-                return Verdict(False, why(int(extra[0])) + ".")
-            k = int(sorted(right - answer, key=int)[0])
-            return Verdict(False, f"You left out slot {k + 1}: it costs {data.slots[k].cost} and "
-                                  "Red can pay that.")
+def _storm_position(rng: random.Random, seed: int, level: int):
+    s = _first(new_game(players=2, seed=seed, wild_woods=True, storms=True))
+    b = s.board
+    tile = rng.choice(sorted(set(b.tile_of)))
+    lands = [i for i in b.land if b.tile_of[i] == tile]
+    waters = [i for i in b.water if b.tile_of[i] == tile]
+    if len(lands) < 3 or not waters:
+        return None
+    cells = [b.cells[i] for i in lands]
+    trees = {c: rng.randrange(2) for c in cells}
+    if level == 2:   # level-1 Trees on a touching tile, which the Storm does not reach
+        beside = {b.cells[j] for i in lands for j in b.neighbours[i]
+                  if b.tile_of[j] != tile and b.terrain[j] == "land"}
+        trees.update({c: rng.randrange(2) for c in sorted(beside)[:2]})
+    s = s.arranged(trees=trees, spirits={0: b.cells[waters[0]]})
+    tops = {c: rng.choice([0, 0, 1, 2] if level == 2 else [0, 0, 0, 1]) for c in cells}
+    s = s.arranged(treetops={c: n for c, n in tops.items() if n})
+    if level == 2 and rng.random() < 0.5:
+        s = s.arranged(ancients={"Thorondal": rng.choice(cells)})
+    return s, tile, lands + waters, cells
 
-        pic = _stack(render.player_board_svg(s, 0), _draw(s, ()))
-        return Exercise(
-            kind="pangaea.treetop_slots", seed=seed, answer_kind="choices", answer=right,
-            options=options,
-            question=f"Red holds {tokens}" + (f" and {wild_now} Wild Weather Blessing"
-                                              if wild_now else "")
-                     + ". From which slots of Red's Player Board could Red take a Treetop now? "
-                       "Pick all.",
-            checker=check, draw=lambda m: pic,
-            hint="Count the different weather types Red holds; two tokens of one type count once.",
-            explanation="Add Treetop: choose a slot that still holds a Treetop and pay its cost; "
-                        "2 or 3 tokens must all be of different types. A Wild Weather Blessing "
-                        "may stand for one missing type (assumption 'ww-wild-weather-treetop').",
-            context={"state": s})
 
-    return _retry(build, seed)
+def _storm_blows(rng: random.Random, seed: int, level: int) -> dict | None:
+    made = _storm_position(rng, seed, level)
+    if made is None:
+        return None
+    s, tile, spaces, cells = made
+    b = s.board
+    d = Draft(s)
+    woods.storm(d, next(c for c in s.land_deck + s.creature_deck + s.woods.storm_box
+                        if woods.is_storm(c)))
+    after = d.freeze()
+    right = {c for c in cells if after.trees[_where(s, c)] == NOBODY}
+    if not right and rng.random() < 0.8:
+        return None
+    guard = s.ancients[2]
+
+    def refuse(c) -> str:
+        i = _where(s, c)
+        if b.tile_of[i] != tile:
+            return "it is not on the Biome Tile of Red's Spirit."
+        if s.trees[i] == NOBODY:
+            return "no Tree stands there."
+        if i == guard:
+            return "Thorondal stands on that Tree, and it stays."
+        return f"its Tree is level {woods.level(s, i)}, and only level-1 Trees blow away."
+
+    def name(c) -> str:
+        i = _where(s, c)
+        return ("other-tile" if b.tile_of[i] != tile else "no-tree" if s.trees[i] == NOBODY
+                else "thorondal-tree" if i == guard else "taller-trees-blow")
+
+    outline = [b.cells[i] for i in spaces]
+    spirit = b.cells[s.spirits[0]]
+    standing = sum(1 for c in cells if s.trees[_where(s, c)] != NOBODY)
+    guard_words = (f" Thorondal stands at {cell_text(b.cells[guard])}." if guard != NOBODY
+                   else "")
+    return dict(
+        answer_kind="cells", answer=right,
+        question="An Elemental Storm is revealed at the end of Red's turn. It strikes the Biome "
+                 "Tile of Red's Spirit (the Red disc; the tile's spaces are marked T). Click "
+                 "every Tree that blows away (none, if none do).",
+        checker=_judge_cells(right, refuse, "Some Trees are missing: check the level of every "
+                             "Tree on the struck tile.", "Right: the level-1 Trees of the "
+                             "struck tile blow away; taller Trees (and Thorondal's) stand.",
+                             name),
+        draw=lambda m: _draw(s, m, fixed={c: "T" for c in outline}),
+        hints=(f"Only the Biome Tile of Red's Spirit, at {cell_text(spirit)}, is struck: look at "
+               "the spaces marked T.",
+               f"On that tile stand {plural(standing, 'Tree')}; the number in a Tree's disc is "
+               f"its level, and only level 1 blows away.{guard_words}"),
+        hint_marks=((spirit,), (b.cells[guard],) if guard != NOBODY else ()),
+        explanation="An Elemental Storm removes every level-1 Tree on the Biome Tile of the "
+                    "current player's Spirit (each owner draws a Blessing), then lays Storm "
+                    "tokens on the tile. Trees of level 2 or 3 are not affected. "
+                    + READING_STORM,
+        context={"state": s, "after": after})
 
 
 @register("pangaea.storm_blows", game=GAME, notebook=NB08,
           rule="An Elemental Storm blows away the level-1 Trees on the Biome Tile of the current "
                "player's Spirit; taller Trees and Thorondal's Tree stand",
-          title="Which Trees does the Storm blow away?")
-def storm_blows(seed: int) -> Exercise:
-    def build(rng):
-        s = _first(new_game(players=2, seed=seed, wild_woods=True, storms=True))
-        b = s.board
-        tile = rng.choice(sorted(set(b.tile_of)))
-        lands = [i for i in b.land if b.tile_of[i] == tile]
-        waters = [i for i in b.water if b.tile_of[i] == tile]
-        if len(lands) < 3 or not waters:
-            return None
-        cells = [b.cells[i] for i in lands]
-        owners = {c: rng.randrange(2) for c in cells}
-        s = s.arranged(trees=owners, spirits={0: b.cells[waters[0]]})
-        tops = {c: rng.choice([0, 0, 1, 2]) for c in cells}
-        s = s.arranged(treetops={c: n for c, n in tops.items() if n})
-        if rng.random() < 0.3:
-            s = s.arranged(ancients={"Thorondal": rng.choice(cells)})
-        d = Draft(s)
-        storm = next(c for c in s.land_deck + s.creature_deck + s.woods.storm_box if woods.is_storm(c))
-        woods.storm(d, storm)
-        after = d.freeze()
-        right = {c for c in cells if after.trees[_where(s, c)] == NOBODY}
-        if not right and rng.random() < 0.7:
-            return None
-        guard = s.ancients[2]
-
-        def why_not(c):
-            i = _where(s, c)
-            if b.tile_of[i] != tile:
-                return "is not on the Biome Tile of Red's Spirit"
-            if s.trees[i] == NOBODY:
-                return "holds no Tree"
-            if i == guard:
-                return "holds the Tree Thorondal protects"
-            return f"holds a level-{woods.level(s, i)} Tree, which stands firm"
-
-        outline = [b.cells[i] for i in lands + waters]
-        return Exercise(
-            kind="pangaea.storm_blows", seed=seed, answer_kind="cells", answer=right,
-            question="An Elemental Storm is revealed at the end of Red's turn. It strikes the Biome "
-                     "Tile of Red's Spirit (the Red disc marked S; the tile's spaces are marked T). "
-                     "Click every Tree that blows away (none, if none do).",
-            checker=_cells_checker(right, why_not,
-                                   lambda c: "holds a level-1 Tree on the struck tile",
-                                   "Right: the level-1 Trees of the struck tile blow away; taller "
-                                   "Trees (and Thorondal's) stand."),
-            draw=lambda m: _draw(s, m, fixed={c: "T" for c in outline}),
-            hint="Only the tile of Red's Spirit; the number in a Tree's disc is its level.",
-            explanation="An Elemental Storm removes every level-1 Tree on the Biome Tile of the "
-                        "current player's Spirit (each owner draws a Blessing), then lays Storm "
-                        "tokens on the tile. Trees of level 2 or 3 are not affected, nor the "
-                        "Tree under Thorondal (assumption 'ww-storm-empty').",
-            context={"state": s, "after": after})
-
-    return _retry(build, seed)
+          title="Which Trees does the Storm blow away?",
+          levels=("Trees on the struck tile only", "Trees beside it too, and Thorondal"))
+def storm_blows(seed: int, level: int = 1) -> Exercise:
+    return _make("pangaea.storm_blows", seed, level, _storm_blows)
