@@ -23,6 +23,7 @@ from typing import Callable
 
 from ...core.errors import IllegalAction, InvalidSetup
 from ...core.exercises import Exercise, Option, Verdict, number_verdict, plural, register, short
+from ...core.svg import Svg
 from ...core.validate import InvariantError
 from .. import render, woods
 from ..actions import ConvertFavor, MoveShadow, PlayLand
@@ -147,6 +148,34 @@ def _favor_position(rng: random.Random, seed: int, level: int) -> GameState | No
     return s if _valid(s) else None
 
 
+ANCIENT_COLOURS = {"Okuma": "#8d5a2b", "Chelon": "#2e7d6b", "Thorondal": "#5b6fa8"}
+
+
+def _tokens_svg(s: GameState, level: int) -> str:
+    """Red's Favor Tokens in its supply, one disc each, and what the bag still holds; on
+    level 2 also Blue's tokens and Red's Ritual Chains with the activated tokens."""
+    rows = [(0, s.players[0].favors)] + ([(1, s.players[1].favors)] if level == 2 else [])
+    width = max(70 + sum(max(110, 17 * n + 24) for n in counts) for _, counts in rows)
+    pic = Svg(max(420, width), 36 + 34 * len(rows) + 26, background="#ffffff")
+    pic.text(10, 14, "Favor Tokens in each supply (not yet activated)", size=11,
+             anchor="start", fill="#222222")
+    for row, (p, counts) in enumerate(rows):
+        y = 42 + 34 * row
+        pic.text(10, y + 4, f"{_name(p)}:", size=10, anchor="start", fill="#222222")
+        x = 60.0
+        for ancient, n in zip(ANCIENTS, counts):
+            pic.text(x, y - 14, ancient, size=8.5, anchor="start", fill="#444444")
+            for k in range(n):
+                pic.circle(x + 8 + 17 * k, y, 7, fill=ANCIENT_COLOURS[ancient], stroke="#1e1e1e",
+                           stroke_width=1, title=f"{ancient} Favor Token")
+            x += max(110.0, 17 * n + 24)
+    held = [a for a in ANCIENTS if a in s.favor_bag]
+    pic.text(10, 36 + 34 * len(rows) + 12, "The bag holds tokens of: " + _listed(held), size=10,
+             anchor="start", fill="#222222")
+    tokens = pic.render()
+    return _stack(tokens, render.chains_svg(s, 0)) if level == 2 else tokens
+
+
 def _favor_words(counts) -> str:
     return _listed([plural(n, f"{a} token") for a, n in zip(ANCIENTS, counts) if n]) \
         or "no Favor Token"
@@ -215,6 +244,7 @@ def favor_convert(seed: int, level: int) -> Exercise:
                            misconception="missed-some")
 
         pairs = [a for a, n in zip(ANCIENTS, red.favors) if n >= 2]
+        picture = _tokens_svg(s, level)
         hints = ("A conversion needs two tokens of one type in Red's own supply; the new token "
                  "comes out of the bag.",
                  f"Red's supply: {_favor_words(red.favors)}. Which types reach two?"
@@ -223,7 +253,7 @@ def favor_convert(seed: int, level: int) -> Exercise:
         return Exercise(
             kind="pangaea.favor_convert", seed=seed, answer_kind="choices", answer=right,
             options=options, question=question, checker=check,
-            draw=(lambda m: render.chains_svg(s, 0)) if level == 2 else None,
+            draw=lambda m: picture,
             hints=hints,
             explanation="Rulebook, Converting Favor Tokens: two unactivated tokens of one type "
                         "go back to the bag and you take one token of your choice. Here Red "
@@ -716,7 +746,7 @@ def _scenario_target(s: GameState, rng: random.Random, scenario: str):
     return None
 
 
-def _dress(s: GameState, rng: random.Random, scenario: str, target, owner: int) -> GameState:
+def _dress(s: GameState, scenario: str, target, owner: int) -> GameState:
     """Put on ``target`` what ``scenario`` asks for."""
     s = _clear(s, target)
     if scenario.startswith("tree"):
@@ -763,7 +793,7 @@ def _shadow_position(rng: random.Random, seed: int, level: int, marker: str,
     if target is None:
         return None
     owner = rng.randrange(players)
-    s = _dress(s, rng, scenario, target, owner)
+    s = _dress(s, scenario, target, owner)
     if level == 2:
         s = _distractors(s, rng, target, rng.randint(2, 4))
     if scenario == "tree-bare":
@@ -893,7 +923,7 @@ def _devour_result(s: GameState, after: GameState, i: int) -> str:
     return "nothing"
 
 
-def _devour_why_not(s: GameState, i: int, right: str, key: str) -> tuple[str, str]:
+def _devour_why_not(s: GameState, i: int, key: str) -> tuple[str, str]:
     tree, seed = s.trees[i], s.seeds[i]
     if key in ("tree-seed", "tree") and tree == NOBODY:
         return ("devour-no-tree", "There is no Tree under the Shadow for the Devour to remove.")
@@ -938,7 +968,7 @@ def devour_effect(seed: int, level: int) -> Exercise:
             question=f"Shadow Phase: {_name(mover)} has just ended the turn and moves the Spirit "
                      f"of Shadows to {target} (marked X). The Shadow Marker drawn next is a "
                      "Devour. What does the Devour do? (Dark hexes are Scourge.)",
-            checker=_choice_checker(right, lambda k: _devour_why_not(s, i, right, k),
+            checker=_choice_checker(right, lambda k: _devour_why_not(s, i, k),
                                     "Right: the Devour acts on what stands under the Shadow."),
             draw=lambda m: _draw(s, m, fixed={target: "X"}),
             hints=("First see what the Shadow's move leaves on its new space; then the Devour "
@@ -1019,7 +1049,7 @@ def _loss_setup(rng: random.Random, seed: int, level: int) -> dict | None:
     target = _scenario_target(s, rng, "tree" if scenario == "tree" else "empty")
     if target is None:
         return None
-    s = _dress(s, rng, scenario, target, rng.randrange(players))
+    s = _dress(s, scenario, target, rng.randrange(players))
     top = rng.choice(["Dream", "Devour", "Dance", "Dance"])
     dance = coop_data(s.edition).dance_step
     low = (dance + rng.randint(1, 2 + level) if "dance" in threats
