@@ -419,7 +419,7 @@ def woods_ritual_weather(seed: int, level: int) -> Exercise:
                         "that space's weather per such Tree, the Ritual's player included, "
                         "whether or not Thorondal protects the Tree. "
                         f"Here {who} gains {right}.",
-            context={"state": s, "after": after, "player": p})
+            context={"state": s, "after": after, "player": p, "path": path})
 
     return _retry("pangaea.woods_ritual_weather", seed, level, build)
 
@@ -512,7 +512,7 @@ def woods_ritual_lower(seed: int, level: int) -> Exercise:
                         "empty slot of the Player Board. Thorondal's Tree is spared, other "
                         "players' Trees are not touched, and in the final Rituals nothing comes "
                         "down.",
-            context={"state": s, "after": after, "tree": x})
+            context={"state": s, "after": after, "tree": x, "path": path})
 
     return _retry("pangaea.woods_ritual_lower", seed, level, build)
 
@@ -902,7 +902,7 @@ def dream_effect(seed: int, level: int) -> Exercise:
                         "or Seed stops it, an empty space is scourged, a scourged one pulls the "
                         "Ancients down); then a Dream gives the owner of a Tree under the Shadow "
                         "one Weather Token of that space's biome, whoever moved the Shadow.",
-            context={"state": s, "after": after})
+            context={"state": s, "after": after, "target": target})
 
     return _retry("pangaea.dream_effect", seed, level, build)
 
@@ -981,7 +981,7 @@ def devour_effect(seed: int, level: int) -> Exercise:
                         "nothing more happens. Our reading of the rules: the Seed left behind "
                         "comes from the owner's supply, so an owner with none left cannot leave "
                         "one.",
-            context={"state": s, "after": after})
+            context={"state": s, "after": after, "target": target})
 
     return _retry("pangaea.devour_effect", seed, level, build)
 
@@ -1196,6 +1196,6 @@ def coop_loss(seed: int, level: int) -> Exercise:
                         "Marker reaches the Dance Marker, or when the last Scourge Marker is "
                         "placed; the game ends at the first of these. "
                         f"Here: {after.end_reason or 'the game goes on'}.",
-            context={"state": s, "after": after})
+            context={"state": s, "after": after, "target": target})
 
     return _retry("pangaea.coop_loss", seed, level, build)
