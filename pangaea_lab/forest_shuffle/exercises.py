@@ -1,11 +1,14 @@
-"""Exercise generators for Forest Shuffle (see :mod:`pangaea_lab.core.exercises`): each
-registered kind builds a small position from a seed and lets the rules engine answer it.
+"""Exercise kinds for Forest Shuffle (see :mod:`pangaea_lab.core.exercises`): each builds a
+position from a seed and a level and lets the rules engine answer it.
 
 Positions are real game states: the cards are dealt by id from a seeded two-player game, so
 every forest is one the deck can lay out, and every answer comes from playing the move with
-the engine (or scoring the forest with it).
+the engine (or scoring the forest with it).  A wrong answer gets a reason about *that* answer
+(the rule it breaks, the typical mistake it shows, named as a misconception), never the
+right one; hints go from a nudge to a pointer on this very position.  Level 1 asks about a
+small position, level 2 about a fuller one with more to look past.
 
->>> ex = can_play(3)
+>>> ex = can_play(3, 1)
 >>> ex.check(ex.answer).correct
 True
 """
@@ -13,13 +16,15 @@ True
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import replace
 from functools import lru_cache
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Mapping
 
-from ..core.exercises import Exercise, Option, Verdict, register
-from .actions import (Decide, DrawCard, Finish, Pay, PlaceFree, PlayDweller, PlaySapling,
-                      PlayTree)
+from ..core.exercises import (Exercise, Option, Verdict, a, cells_verdict, choice_verdict,
+                              choices_verdict, number_verdict, register, short)
+from .actions import (Decide, DrawCard, Finish, Mulligan, Pay, PlaceFree, PlayDweller,
+                      PlaySapling, PlayTree)
 from .cards import SAPLING, SIDES
 from .edition import catalog, rules_data
 from .effects import bonus_earned, effect_text, part_text
@@ -34,12 +39,15 @@ NB1 = "forest_shuffle/01_setup_and_turns.ipynb"
 NB2 = "forest_shuffle/02_effects_and_bonuses.ipynb"
 NB3 = "forest_shuffle/03_scoring_every_species.ipynb"
 NUMBER_SIDE = {n: s for s, n in SIDE_NUMBER.items()}
+#: what a learner reads when the engine's own reading of a rule is one of ours
+OURS = "This reading of the rules is ours, as in the online version: "
+MINE = "This reading of the rules is ours: "
 
 
 # ----- building positions ------------------------------------------------------------------
 
-def _rng(kind: str, seed: int) -> random.Random:
-    return random.Random(f"forest_shuffle.{kind}.{seed}")
+def _rng(kind: str, seed: int, level: int = 1) -> random.Random:
+    return random.Random(f"forest_shuffle.{kind}.{seed}.{level}")
 
 
 @lru_cache(maxsize=1)
@@ -74,6 +82,10 @@ def _shows(test: Callable[[str], bool]) -> Callable[[int], bool]:
                                                         for h in catalog().card(c).halves)
 
 
+def _types(species: str) -> tuple[str, ...]:
+    return ("tree",) if species == SAPLING else catalog().species(species).types
+
+
 def _plant(rng: random.Random, pool: list[int], forest: Forest, species: str) -> Forest:
     if species == SAPLING:
         cid = _take(rng, pool, lambda c: catalog().card(c).is_split)
@@ -82,17 +94,18 @@ def _plant(rng: random.Random, pool: list[int], forest: Forest, species: str) ->
 
 
 def _add(rng: random.Random, pool: list[int], forest: Forest, test: Callable[[str], bool],
-         trees: Iterable[int] | None = None) -> Forest:
+         trees: Iterable[int] | None = None, sides: Iterable[str] = SIDES) -> Forest:
     """Place one random card whose shown half passes ``test`` into a free slot (unchanged
     forest if none fits)."""
     options = []
     spots = list(trees) if trees is not None else range(len(forest.trees))
+    sides = tuple(sides)
     for cid in pool:
         card = catalog().card(cid)
         if not card.is_split:
             continue
         for side, half in zip(card.sides(), card.halves):
-            if not test(half.species):
+            if side not in sides or not test(half.species):
                 continue
             for i in spots:
                 if can_join(forest.trees[i].slot(side), half.species) is None:
@@ -125,19 +138,22 @@ def _forest_cards(forest: Forest) -> list[int]:
 
 
 def _state(forest: Forest, hand: Iterable[int], clearing: Iterable[int] = (),
-           deck_top: Iterable[int] = (), winter_out: int = 0) -> GameState:
+           deck_top: Iterable[int] = (), winter_out: int = 0,
+           rival: Forest | None = None) -> GameState:
     """Player 1's turn in the base game with exactly these cards (the rest stays in the
     deck or out of the game, so every card is accounted for)."""
     base = _base()
     hand, clearing, deck_top = list(hand), list(clearing), list(deck_top)
-    used = set(hand) | set(clearing) | set(deck_top) | set(_forest_cards(forest))
+    rival = rival or Forest()
+    used = (set(hand) | set(clearing) | set(deck_top) | set(_forest_cards(forest))
+            | set(_forest_cards(rival)))
     deck = [c for c in base.deck if c not in used]
     winter = [c for c in catalog().winter_ids if c not in used][:winter_out]
     deck = deck_top + [c for c in deck if c not in winter]
     removed = [c for c in base.removed + base.hands[0] if c not in used]
     st = replace(base, deck=tuple(deck), removed=tuple(removed), box=(), winter=tuple(winter),
                  hands=(tuple(sorted(hand)), base.hands[1]), clearing=tuple(clearing),
-                 forests=(forest, Forest()), caves=((), ()), current=0, phase="turn",
+                 forests=(forest, rival), caves=((), ()), current=0, phase="turn",
                  mulligan_left=(), pending=(), busy=False, extra_turns=0, this_turn=(), turn=1)
     st.check_invariants()
     return st
@@ -163,6 +179,11 @@ def _pay_all(st: GameState, payment: Iterable[int]) -> GameState:
             break
         st = st.apply(Pay(c))
     return st
+
+
+def rules_data_option(name: str) -> bool:
+    """The default of a labelled option in ``data/rules.json``."""
+    return next(x["default"] for x in rules_data()["assumptions"] if x["option"] == name)
 
 
 # ----- words --------------------------------------------------------------------------------
@@ -196,6 +217,10 @@ def _slot_words(i: int, side: str) -> str:
     return f"tree {i + 1}, {side} slot"
 
 
+def _tree_name(tree: Tree) -> str:
+    return "sapling" if tree.is_sapling else tree.species
+
+
 def _plural(n: int, word: str) -> str:
     """``n`` and the word, plural when needed ("2 Beeches", "3 deer", "2 Tree Ferns")."""
     if n == 1 or word.endswith("s") or word.lower().endswith("deer"):
@@ -205,23 +230,105 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}s"
 
 
-def _which_wrong(picked: frozenset, right: frozenset, why: Callable[[str], str],
-                 what: str = "card") -> Verdict:
-    """The verdict on a set of picked options: every wrong pick and every miss, with why."""
-    extra = sorted(picked - right, key=str)
-    missed = sorted(right - picked, key=str)
-    if not extra and not missed:
-        return Verdict(True, " ".join(why(k) for k in sorted(right, key=str))
-                       if right else f"No {what} qualifies.")
-    parts = [f"Not this one: {why(k)}" for k in extra]
-    parts += [f"You missed one: {why(k)}" for k in missed]
-    return Verdict(False, " ".join(parts))
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _list(words: Iterable[str]) -> str:
+    words = list(words)
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+# ----- feedback that diagnoses, never telling the answer --------------------------------------
+
+_NUMBER = re.compile(r"(?<![\w.])-?\d+(?![\w.])")
+
+
+def _leaks(text: str, answer: int, question: str) -> bool:
+    """Does ``text`` show the number ``answer`` (one the question does not show already)?"""
+    shown = str(answer)
+    return shown in _NUMBER.findall(text) and shown not in _NUMBER.findall(question)
+
+
+def _number(kind: str, seed: int, *, question: str, answer: int, what: str, rule: str,
+            hints: Iterable[str], draw: Callable, explanation: str, context: dict,
+            mistakes: Iterable[tuple[int, str, str]] = (), hint_marks: tuple = (),
+            safe_hints: tuple[str, str] = ("Read the rule in the question again, then go "
+                                           "through the position card by card.",
+                                           "Count again slowly, writing down each part "
+                                           "before you add them up.")) -> Exercise:
+    """A typed-number exercise whose wrong answers are diagnosed: ``mistakes`` lists
+    (value, misconception, reason) for the typical wrong values of this position; any
+    reason (or hint) that would show the answer is left out."""
+    table: dict[int, tuple[str, str]] = {}
+    for value, name, reason in mistakes:
+        if value != answer and value not in table and not _leaks(reason, answer, question):
+            table[value] = (name, reason)
+    if _leaks(rule, answer, question):
+        rule = "Go through the rule again, card by card, for this position."
+    shown = [h for h in hints if h and not _leaks(h, answer, question)]
+    for extra in safe_hints:
+        if len(shown) >= 2:
+            break
+        if extra not in shown:
+            shown.append(extra)
+    marks = hint_marks if len(shown) == len(tuple(hints)) else ()
+    return Exercise(
+        kind=kind, seed=seed, question=question, answer_kind="number", answer=answer,
+        checker=lambda value: number_verdict(value, answer, what=what, rule=rule,
+                                             misconceptions=table,
+                                             right_reason=f"Right. {explanation}"),
+        hints=tuple(shown), hint_marks=marks, draw=draw, explanation=explanation,
+        context=context)
+
+
+def _named(verdict: Verdict, name: str) -> Verdict:
+    """``verdict`` with the misconception ``name`` when it has none yet."""
+    if verdict.correct or verdict.misconception or not name:
+        return verdict
+    return replace(verdict, misconception=name)
+
+
+def _pick_verdict(given: frozenset, right: frozenset, why_not: Callable[[str], str],
+                  name_of: Callable[[str], str], missed: str,
+                  right_reason: str = "Right.") -> Verdict:
+    """The verdict on picked options: the first wrong pick with the rule it breaks (and its
+    misconception), or ``missed`` when only a fitting option was left out."""
+    verdict = choices_verdict(given, right, why_not=why_not, missed=missed,
+                              right_reason=right_reason)
+    extra = sorted(given - right)
+    return _named(verdict, name_of(extra[0]) if extra else "")
+
+
+def _cell_verdict(given: frozenset, right: frozenset, refuse: Callable[[tuple], str],
+                  name_of: Callable[[tuple], str], missed: str, words: Callable[[tuple], str],
+                  right_reason: str = "Right.", missed_name: str = "") -> Verdict:
+    verdict = cells_verdict(given, right, refuse=refuse, missed=missed, words=words,
+                            right_reason=right_reason)
+    extra = sorted(given - right)
+    if extra:
+        return _named(verdict, name_of(extra[0]))
+    if missed_name and not verdict.correct:
+        return replace(verdict, misconception=missed_name)
+    return verdict
+
+
+def _cell_place(forest: Forest, cell: tuple) -> str:
+    """A clickable cell of a forest drawing in words: "tree 2" or "tree 2, left slot"."""
+    if len(cell) == 1:
+        return f"tree {cell[0] + 1}"
+    if len(cell) == 2 and cell[1] in NUMBER_SIDE:
+        return _slot_words(cell[0], NUMBER_SIDE[cell[1]])
+    return "that place"
 
 
 # ===== notebook 1: setup and turns ===========================================================
 
-def _play_reason(st: GameState, cid: int) -> tuple[bool, str]:
-    """Can ``cid`` be played now (not as a sapling), and why, from the engine's own rules."""
+def _play_reason(st: GameState, cid: int) -> tuple[bool, str, str]:
+    """Can ``cid`` be played now (not as a sapling), why, and the typical mistake behind
+    picking it when it cannot, from the engine's own rules."""
     cat = catalog()
     budget = len(st.hands[0]) - 1
     card = cat.card(cid)
@@ -229,79 +336,111 @@ def _play_reason(st: GameState, cid: int) -> tuple[bool, str]:
     if card.is_tree:
         cost = cat.species(str(card.species)).cost
         if cost <= budget:
-            return True, (f"{card.species} costs {cost} and you hold {budget} other cards to "
-                          f"pay with.")
+            return True, f"{card.species} costs {cost} and you can pay with other cards.", ""
         return False, (f"{card.species} costs {cost}, but you hold only {budget} other "
-                       f"cards to pay with.")
-    reasons, ok = [], False
+                       f"cards to pay with (a card never pays for itself)."), \
+            "paid-with-itself" if cost == budget + 1 else "too-expensive"
+    reasons, ok, name = [], False, ""
     for side, half in zip(card.sides(), card.halves):
         cost = cat.species(half.species).cost
         spots = [i for i, s in forest.free_spots(half.species) if s == side]
         if cost > budget:
             reasons.append(f"{half.species} costs {cost}, but you hold only {budget} other "
                            f"cards")
+            name = name or ("paid-with-itself" if cost == budget + 1 else "too-expensive")
         elif not spots:
             reasons.append(f"{half.species} needs a free {side} slot, and none of your trees "
                            f"has one")
+            name = "no-free-slot"
         else:
             ok = True
             reasons.append(f"{half.species} costs {cost} (you can pay) and fits {side} of "
                            f"tree {spots[0] + 1}")
-    return ok, f"{card.name}: " + "; ".join(reasons) + "."
+    return ok, f"{card.name}: " + "; ".join(reasons) + ".", name
+
+
+def _free_slots_words(forest: Forest) -> str:
+    parts = []
+    for i, t in enumerate(forest.trees):
+        free = [s for s in SIDES if not t.slot(s)]
+        parts.append(f"tree {i + 1}: " + (", ".join(free) if free else "no free slot"))
+    return "; ".join(parts)
 
 
 @register("forest_shuffle.can_play", game=GAME, notebook=NB1,
           rule="To play a card you pay its cost with other cards from your hand, and a half "
                "needs a free slot on its side of a tree",
-          title="Which cards can you play?")
-def can_play(seed: int) -> Exercise:
-    rng = _rng("can_play", seed)
+          title="Which cards can you play?",
+          levels=("three cards and one tree", "five cards and a fuller forest"))
+def can_play(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("can_play", seed, level)
+    size, trees, dwellers = (3, (1, 1), (0, 2)) if level == 1 else (5, (2, 3), (2, 5))
     while True:
         pool = _pool()
-        forest = _random_forest(rng, pool, rng.randint(1, 2), rng.randint(1, 4))
-        hand = []
-        for _ in range(rng.randint(3, 5)):
+        forest = _random_forest(rng, pool, rng.randint(*trees), rng.randint(*dwellers))
+        hand: list[int] = []
+        for _ in range(size):
             tree_card = rng.random() < 0.35
             seen = {_card_words(c) for c in hand}
-            cid = _take(rng, pool, lambda c: (catalog().card(c).is_tree == tree_card
-                                              and _card_words(c) not in seen))
-            hand.append(cid)
+            hand.append(_take(rng, pool, lambda c: (catalog().card(c).is_tree == tree_card
+                                                    and _card_words(c) not in seen)))
         st = _state(forest, hand)
         verdicts = {str(c): _play_reason(st, c) for c in hand}
-        right = frozenset(k for k, (ok, _) in verdicts.items() if ok)
-        if 0 < len(right) < len(hand):
+        right = frozenset(k for k, (ok, _, _) in verdicts.items() if ok)
+        engine = {str(x.card) for x in st.legal_actions() if isinstance(x, (PlayTree,
+                                                                               PlayDweller))}
+        if engine == right and 0 < len(right) < len(hand):
             break
-    engine = {str(a.card) for a in st.legal_actions() if isinstance(a, (PlayTree, PlayDweller))}
-    if engine != right:  # pragma: no cover - the reasons above follow the engine's rules
-        raise AssertionError("can_play: the reasons disagree with the engine")
-    options = tuple(Option(str(c), _card_words(c)) for c in hand)
-
-    def checker(answer: frozenset) -> Verdict:
-        return _which_wrong(answer, right, lambda k: verdicts[k][1])
-
+    budget = len(hand) - 1
     return Exercise(
         kind="forest_shuffle.can_play", seed=seed,
         question=(f"It is your turn and you hold these {len(hand)} cards. Which of them could "
                   f"you play into your forest now (not face down as a sapling)? Pick every one."),
-        answer_kind="choices", answer=right, checker=checker, options=options,
+        answer_kind="choices", answer=right, options=tuple(Option(str(c), _card_words(c))
+                                                           for c in hand),
+        checker=lambda given: _pick_verdict(
+            given, right, lambda k: verdicts[k][1], lambda k: verdicts[k][2],
+            missed="A card you left out can be played too: check each card's cost against the "
+                   "other cards you hold, and look for a free slot on its own side of a tree.",
+            right_reason="Right: " + " ".join(verdicts[k][1] for k in sorted(right))),
         draw=lambda marked: position_svg(forest, hand=hand, title="Which cards can you play?"),
-        hint=("A card costs as many other cards from your hand as its cost number; "
-              "a half also needs a free slot on its own side of one of your trees."),
+        hints=(f"You hold {len(hand)} cards, so at most {budget} other cards can pay: compare "
+               f"that with each card's cost. A card never pays for itself.",
+               f"Free slots in your forest: {_free_slots_words(forest)}. A split card's half "
+               f"needs a free slot on its own side (top, bottom, left or right)."),
         explanation=" ".join(verdicts[str(c)][1] for c in hand),
         context={"state": st})
+
+
+def _placement_why(forest: Forest, card, cell: tuple) -> tuple[str, str]:
+    """Why a card cannot go into a clicked cell (and the mistake behind the click)."""
+    if len(cell) == 1:
+        return "that is the tree itself; a card goes into a slot beside it.", "clicked-tree"
+    i, side = cell[0], NUMBER_SIDE[cell[1]]
+    half = card.half_for(side)
+    if half is None:
+        sides = " and ".join(card.sides())
+        return (f"this is a {card.kind.replace('-', '/')} card, so its halves go only "
+                f"{sides} of a tree."), "wrong-side"
+    problem = can_join(forest.trees[i].slot(side), half.species)
+    if problem:
+        return f"{problem}.", "slot-taken"
+    return f"its {half.species} half fits there.", ""
 
 
 @register("forest_shuffle.where_to_place", game=GAME, notebook=NB1,
           rule="A split card goes on the side of a tree its half belongs to (top, bottom, left "
                "or right), into a free slot; only European Hares (and two Common Toads) share one",
-          title="Where can this card go?")
-def where_to_place(seed: int) -> Exercise:
-    rng = _rng("where_to_place", seed)
+          title="Where can this card go?",
+          levels=("two trees with a few cards", "three trees, stacks of Hares or Toads"))
+def where_to_place(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("where_to_place", seed, level)
     cat = catalog()
+    trees, dwellers, share = ((2, 2), (1, 3), 0.1) if level == 1 else ((3, 3), (3, 6), 0.35)
     while True:
         pool = _pool()
-        forest = _random_forest(rng, pool, rng.randint(2, 3), rng.randint(2, 5))
-        if rng.random() < 0.25:   # a hare or a toad, to show the cards that share a slot
+        forest = _random_forest(rng, pool, rng.randint(*trees), rng.randint(*dwellers))
+        if rng.random() < share:   # a hare or a toad, to show the cards that share a slot
             forest = _add(rng, pool, forest, lambda s: s in ("European Hare", "Common Toad"))
             cid = _take(rng, pool, _shows(lambda s: s in ("European Hare", "Common Toad")))
         else:
@@ -309,103 +448,136 @@ def where_to_place(seed: int) -> Exercise:
         cost = max(cat.species(h.species).cost for h in cat.card(cid).halves)
         payment = [_take(rng, pool, lambda c: cat.card(c).is_tree) for _ in range(cost)]
         st = _state(forest, [cid] + payment)
-        right = frozenset((a.tree, SIDE_NUMBER[a.side]) for a in st.legal_actions()
-                          if isinstance(a, PlayDweller) and a.card == cid)
+        right = frozenset((x.tree, SIDE_NUMBER[x.side]) for x in st.legal_actions()
+                          if isinstance(x, PlayDweller) and x.card == cid)
         if right:
             break
     card = cat.card(cid)
-
-    def why(cell: tuple) -> str:
-        if len(cell) == 1 and 0 <= cell[0] < len(forest.trees):
-            return f"That is tree {cell[0] + 1} itself; a card goes into a slot beside it."
-        if len(cell) != 2 or cell[1] not in NUMBER_SIDE or not 0 <= cell[0] < len(forest.trees):
-            return "That is not a slot of your forest."
-        i, side = cell[0], NUMBER_SIDE[cell[1]]
-        half = card.half_for(side)
-        where = f"Tree {i + 1}, {side} slot"
-        if half is None:
-            sides = " and ".join(card.sides())
-            return (f"{where}: this is a {card.kind} card, so its halves go only {sides} of a "
-                    f"tree.")
-        problem = can_join(forest.trees[i].slot(side), half.species)
-        if problem:
-            return f"{where}: {problem}."
-        return f"{where}: its {half.species} half fits there."
-
-    def checker(answer: frozenset) -> Verdict:
-        bad = [c for c in answer if len(c) != 2]
-        if bad:
-            return Verdict(False, why(bad[0]))
-        return _which_wrong(answer, right, why, "slot")
-
-    question = (f"You want to play the {card.name} card (the first card of your hand; pay "
-                f"with the others). Click every slot of your forest where one of its halves "
-                f"could go.")
+    sides = card.sides()
+    halves = "; ".join(f"its {h.species} half goes {s}" for s, h in zip(sides, card.halves))
+    look = tuple((i, SIDE_NUMBER[s]) for i in range(len(forest.trees)) for s in sides)
+    marks = (tuple((i,) for i in range(len(forest.trees))),
+             look if frozenset(look) != right else ())
     return Exercise(
-        kind="forest_shuffle.where_to_place", seed=seed, question=question,
-        answer_kind="cells", answer=right, checker=checker,
+        kind="forest_shuffle.where_to_place", seed=seed,
+        question=(f"You want to play the {card.name} card (the first card of your hand; pay "
+                  f"with the others). Click every slot of your forest where one of its halves "
+                  f"could go."),
+        answer_kind="cells", answer=right,
+        checker=lambda given: _cell_verdict(
+            given, right, lambda c: _placement_why(forest, card, c)[0],
+            lambda c: _placement_why(forest, card, c)[1],
+            missed=(f"Every slot you clicked fits, but the card fits elsewhere too: look again "
+                    f"at the {sides[0]} and {sides[1]} slots of every tree."),
+            words=lambda c: _cell_place(forest, c),
+            right_reason="Right: " + " ".join(
+                f"{_cap(_cell_place(forest, c))}: {_placement_why(forest, card, c)[0]}"
+                for c in sorted(right))),
         draw=lambda marked: position_svg(forest, hand=[cid] + payment, cells=True,
                                          marked=marked, title="Where can this card go?"),
-        hint=(f"This is a {card.kind} card: each half shows on its own side of a tree. Is "
-              f"that slot free?"),
-        explanation=" ".join(why(c) for c in sorted(right)),
+        hints=(f"The {card.name} is a {card.kind.replace('-', '/')} card: each half shows on "
+               f"its own side of a tree. Which sides are those?",
+               f"{_cap(halves)}. A slot must be empty, unless Hares join Hares (or a second "
+               f"Toad joins a Toad). Check those slots on each of your "
+               f"{_plural(len(forest.trees), 'tree')}."),
+        hint_marks=marks,
+        explanation=" ".join(f"{_cap(_cell_place(forest, c))}: "
+                             f"{_placement_why(forest, card, c)[0]}" for c in sorted(right)),
         context={"state": st, "card": cid})
 
 
+def _draw_turn(st: GameState) -> GameState:
+    """Draw from the deck for the whole turn (two cards, or fewer at the hand limit)."""
+    if DrawCard(None) not in st.legal_actions():
+        return st
+    after = st.apply(DrawCard(None))
+    if not after.is_over and after.step is not None and after.step.kind == "draw":
+        after = after.apply(DrawCard(None))
+    return after
+
+
 @register("forest_shuffle.draw_two", game=GAME, notebook=NB1,
-          rule="Drawing is one card at a time, two in a turn, but never past 10 cards in hand",
-          title="Drawing two cards")
-def draw_two(seed: int) -> Exercise:
-    rng = _rng("draw_two", seed)
+          rule="Drawing is one card at a time, two in a turn, but never past 10 cards in hand; "
+               "a winter card drawn is laid out and replaced",
+          title="Drawing two cards",
+          levels=("how many cards you may draw", "your hand after drawing, with winter cards"))
+def draw_two(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("draw_two", seed, level)
+    cat = catalog()
     pool = _pool()
-    n = rng.choice([5, 7, 8, 9, 9, 10, 10])
+    n = rng.choice([5, 6, 7, 8, 9, 9, 10, 10] if level == 1 else [4, 5, 6, 7, 8, 9, 9, 10])
     forest = _random_forest(rng, pool, 1, rng.randint(0, 2), sapling=0)
     hand = [_take(rng, pool, lambda c: True) for _ in range(n)]
     cleared = [_take(rng, pool, lambda c: True) for _ in range(rng.randint(1, 4))]
-    st = _state(forest, hand, clearing=cleared)
-    after = st
-    if DrawCard(None) in st.legal_actions():
-        after = st.apply(DrawCard(None))
-        if after.step is not None and after.step.kind == "draw":
-            after = after.apply(DrawCard(None))
-    answer = len(after.hands[0]) - n
-    if n >= 10:
-        because = ("You already hold 10 cards, the hand limit: you cannot draw at all this turn "
-                   "(play a card instead).")
-    elif n == 9:
-        because = "You hold 9 cards: the first card drawn fills your hand to 10, so you stop at 1."
+    top = [_take(rng, pool, lambda c: True) for _ in range(3)]
+    winters = 0
+    if level == 2 and rng.random() < 0.6:
+        top.insert(rng.randint(0, 1), cat.winter_ids[-1])
+        winters = 1
+    st = _state(forest, hand, clearing=cleared, deck_top=top if level == 2 else (),
+                winter_out=rng.randint(0, 1) if level == 2 else 0)
+    after = _draw_turn(st)
+    drawn = len(after.hands[0]) - n
+    limit = ("A hand holds at most 10 cards: drawing stops as soon as your hand is full.")
+    mistakes = [(2, "ignored-hand-limit", limit), (1, "ignored-hand-limit", limit),
+                (n + 2, "ignored-hand-limit", limit), (n + 1, "ignored-hand-limit", limit)]
+    if n < 9:
+        mistakes.insert(0, (1 if level == 1 else n + 1, "one-card-only",
+                            "A turn of drawing takes two cards, one after the other, as long "
+                            "as your hand has room."))
+    if winters:
+        mistakes.insert(0, (n + 3, "winter-in-hand", "A winter card never goes into a hand: "
+                            "it is laid out beside the clearing and the next card replaces it."))
+        mistakes.insert(1, (n + 1, "winter-not-replaced", "A winter card drawn is replaced at "
+                            "once by the next card of the deck, so it does not cost you a draw."))
+    if level == 1:
+        question = (f"You hold {n} cards and choose to draw this turn (from the deck or the "
+                    f"clearing). How many cards can you draw?")
+        answer, what = drawn, "the number of cards you can draw"
+        mistakes = [m for m in mistakes if m[0] <= 2]
     else:
-        because = f"You hold {n} cards: two more make {n + 2}, within the limit of 10, so 2."
-
-    def checker(value: int) -> Verdict:
-        return Verdict(value == answer, ("" if value == answer else f"Not {value}. ") + because)
-
-    return Exercise(
-        kind="forest_shuffle.draw_two", seed=seed,
-        question=(f"You hold {n} cards and choose to draw this turn (from the deck or the "
-                  f"clearing). How many cards can you draw?"),
-        answer_kind="number", answer=answer, checker=checker,
+        question = (f"You hold {n} cards and draw this turn from the deck, whose next cards are "
+                    f"shown (top first). A hand holds at most 10 cards. How many cards do you hold at "
+                    f"the end of your turn?")
+        answer, what = len(after.hands[0]), "the size of your hand after the turn"
+        mistakes = [m for m in mistakes if m[0] > 2]
+    because = (f"You hold {n} cards; you draw two cards one at a time, stopping when the hand "
+               f"is full (10 cards)"
+               + ("; the winter card is laid out and replaced" if winters else "")
+               + f": {_plural(drawn, 'card')} drawn.")
+    return _number(
+        "forest_shuffle.draw_two", seed, question=question, answer=answer, what=what,
+        rule="Draw one card at a time, two in all; a hand never holds more than 10 cards"
+             + (", and a winter card never goes into a hand." if level == 2 else "."),
+        hints=(f"Count your hand: {n} cards. How much room is left below the limit?",
+               f"Draw the cards one by one: after each, is your hand full yet?"
+               + (" The winter card shown on the deck is laid out, not kept." if winters
+                  else "")),
         draw=lambda marked: position_svg(forest, hand=hand, clearing=cleared,
+                                         deck_top=top if level == 2 else (),
                                          title="Drawing two cards"),
-        hint="Count your hand: a hand holds at most 10 cards.",
-        explanation=because, context={"state": st, "after": after})
+        explanation=because, context={"state": st, "after": after}, mistakes=mistakes)
 
 
 @register("forest_shuffle.clearing", game=GAME, notebook=NB1,
           rule="Payments go to the clearing and a new tree turns up the top deck card there; "
                "at the end of a turn a clearing of 10 or more cards is emptied out of the game",
-          title="The clearing")
-def clearing(seed: int) -> Exercise:
-    rng = _rng("clearing", seed)
+          title="The clearing",
+          levels=("a tree paid for, a few cards in the clearing",
+                  "trees or saplings, a clearing close to its limit"))
+def clearing(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("clearing", seed, level)
     cat = catalog()
     pool = _pool()
     forest = _random_forest(rng, pool, 1, rng.randint(0, 2), sapling=0)
-    sapling = rng.random() < 0.25
-    species = rng.choice(["Linden", "Sycamore", "Horse Chestnut", "Douglas Fir", "Oak"])
+    sapling = level == 2 and rng.random() < 0.35
+    species = rng.choice(["Linden", "Sycamore", "Horse Chestnut", "Douglas Fir", "Oak",
+                          "Beech", "Silver Fir"])
     tree = _take(rng, pool, _is_tree(species))
     cost = 0 if sapling else cat.species(species).cost
     payment = [_take(rng, pool, lambda c: cat.card(c).is_split) for _ in range(cost)]
-    cleared = [_take(rng, pool, lambda c: True) for _ in range(rng.choice([5, 6, 7, 8, 8, 9]))]
+    cleared = [_take(rng, pool, lambda c: True)
+               for _ in range(rng.randint(2, 8) if level == 1 else rng.randint(5, 9))]
     top = _take(rng, pool, lambda c: cat.card(c).is_split)
     st = _state(forest, [tree] + payment, clearing=cleared, deck_top=[top])
     after = st.apply(PlaySapling(tree) if sapling else PlayTree(tree))
@@ -417,71 +589,52 @@ def clearing(seed: int) -> Exercise:
                   else f"play the {species} (cost {cost}), paying with "
                        + ("the other card of your hand" if cost == 1
                           else f"the other {cost} cards of your hand"))
-    sum_words = (f"{len(cleared)} cards + {cost} paid + {flips} turned up from the deck = "
-                 f"{total}")
-    if total >= 10:
-        because = f"{sum_words}: 10 or more at the end of the turn, so all leave the game: 0."
-    else:
-        because = f"{sum_words}: fewer than 10, so they stay: {total}."
-
-    def checker(value: int) -> Verdict:
-        if value == answer:
-            return Verdict(True, because)
-        return Verdict(False, f"Not {value}. {because}")
-
-    return Exercise(
-        kind="forest_shuffle.clearing", seed=seed,
+    label = (OURS + "a sapling turns up a card into the clearing, as a tree does.") \
+        if sapling else ""
+    because = (f"{len(cleared)} cards + {cost} paid + {flips} turned up from the deck = "
+               f"{total}: " + ("10 or more at the end of the turn, so all leave the game."
+                               if total >= 10 else "fewer than 10, so they stay.")
+               + (" " + label if label else ""))
+    mistakes = [
+        (total, "kept-full-clearing", "At the end of a turn a clearing holding 10 cards or "
+                                      "more is emptied out of the game."),
+        (0, "emptied-too-early", "The clearing is emptied only when it holds 10 or more cards "
+                                 "at the end of the turn: count again what lies there."),
+        (total - flips, "forgot-turned-up-card",
+         "Playing a tree (or a sapling) turns up the top card of the deck into the clearing: "
+         "did you count it?" + (" " + label if label else "")),
+        (len(cleared) + flips, "forgot-payment", "The cards you pay with go into the clearing "
+                                                 "too."),
+        (len(cleared), "nothing-added", "This turn adds cards to the clearing: your payments, "
+                                        "and a card turned up from the deck.")]
+    return _number(
+        "forest_shuffle.clearing", seed,
         question=(f"The clearing holds {len(cleared)} cards. You {play_words}. How many cards "
                   f"lie in the clearing at the end of your turn?"),
-        answer_kind="number", answer=answer, checker=checker,
+        answer=answer, what="the number of cards in the clearing after the turn",
+        rule="Add what goes into the clearing this turn, then check the limit at the end of "
+             "the turn.",
+        hints=("Count what goes into the clearing this turn: the cards you pay with, and the "
+               "card a new tree (or sapling) turns up from the deck.",
+               f"Start from the {len(cleared)} cards there, add "
+               + ("nothing paid (a sapling is free)" if sapling else f"your {cost} payments")
+               + ", add the card turned up; then, at the end of the turn, is the clearing at "
+               "its limit of 10?"),
         draw=lambda marked: position_svg(forest, hand=[tree] + payment, clearing=cleared,
                                          deck_top=[top], title="The clearing"),
-        hint=("Count what goes into the clearing this turn (payments, and the card a new tree "
-              "or sapling turns up); then remember the limit of 10."),
-        explanation=because, context={"state": st, "after": after})
+        explanation=because, context={"state": st, "after": after}, mistakes=mistakes)
 
 
-def rules_data_option(name: str) -> bool:
-    """The default of a labelled option in ``data/rules.json``."""
-    return next(a["default"] for a in rules_data()["assumptions"] if a["option"] == name)
-
-
-@register("forest_shuffle.winter", game=GAME, notebook=NB1,
-          rule="A winter card drawn is laid out and replaced by the next card; the third "
-               "winter card ends the game at once",
-          title="Winter cards")
-def winter(seed: int) -> Exercise:
-    rng = _rng("winter", seed)
+def _winter_story(deck_top: list[int], out: int, room: int) -> tuple[str, int]:
+    """What drawing from this deck does, step by step, and how many winter cards show."""
     cat = catalog()
-    pool = _pool()
-    out = rng.choice([1, 2, 2, 2])
-    sequence: list = []
-    winters_left = 3 - out
-    for _ in range(3):
-        if winters_left and rng.random() < 0.45:
-            sequence.append("W")
-            winters_left -= 1
-        else:
-            sequence.append(_take(rng, pool, lambda c: True))
-    forest = _random_forest(rng, pool, 1, 1, sapling=0)
-    hand = [_take(rng, pool, lambda c: True) for _ in range(rng.randint(2, 4))]
-    spare = [c for c in cat.winter_ids]
-    deck_top = []
-    for item in sequence:
-        deck_top.append(spare.pop() if item == "W" else item)
-    st = _state(forest, hand, deck_top=deck_top, winter_out=out)
-    after = st.apply(DrawCard(None))
-    if not after.is_over and after.step is not None and after.step.kind == "draw":
-        after = after.apply(DrawCard(None))
-    got = len(after.hands[0]) - len(hand)
-    key = f"{got}-{'end' if after.is_over else 'on'}"
-    options = tuple(Option(f"{n}-{e}", f"you get {_plural(n, 'new card')}, and the game "
-                                       f"{'ends' if e == 'end' else 'goes on'}")
-                    for n in (0, 1, 2) for e in ("on", "end"))
-    story, seen, drawn = [], out, 0
+    story, seen, drawn, shown = [], out, 0, 0
     for cid in deck_top:
+        if drawn >= min(2, room):
+            break
         if cat.card(cid).kind == "winter":
             seen += 1
+            shown += 1
             story.append(f"a winter card is laid out ({seen} of 3)"
                          + (": the third ends the game at once" if seen == 3
                             else " and the next card replaces it"))
@@ -490,25 +643,233 @@ def winter(seed: int) -> Exercise:
         else:
             drawn += 1
             story.append(f"{_name(cid)} goes to your hand")
-            if drawn == 2:
-                break
-    because = "You draw from the deck: " + "; then ".join(story) + "."
+    return "You draw from the deck: " + "; then ".join(story) + ".", shown
 
-    def checker(choice: str) -> Verdict:
-        if choice == key:
-            return Verdict(True, because)
-        return Verdict(False, because)
 
+def _winter_why(option: str, got: int, ends: bool, shown: int, room: int) -> tuple[str, str]:
+    """Why a picked outcome of the winter exercise is wrong, and the mistake behind it."""
+    n, end = int(option[0]), option.endswith("end")
+    if end and not ends:
+        return ("The game ends only when the third winter card comes out: count the winter "
+                "cards already out and those you turn up while drawing."), "ends-too-early"
+    if ends and not end:
+        return ("Count the winter cards: those already out, and each one you turn up while "
+                "drawing. What happens the moment the third one comes out?"), \
+            "missed-third-winter"
+    if n > got and ends:
+        return ("The third winter card ends the game at once, even in the middle of "
+                "drawing, and a winter card never goes into a hand."), "kept-drawing-after-end"
+    if n > got:
+        return "A hand holds at most 10 cards: drawing stops when it is full.", \
+            "ignored-hand-limit"
+    if shown:
+        return ("A winter card drawn is replaced at once by the next card of the deck: it "
+                "does not use up one of your two draws."), "winter-not-replaced"
+    return "A turn of drawing takes two cards, one after the other.", "one-card-only"
+
+
+@register("forest_shuffle.winter", game=GAME, notebook=NB1,
+          rule="A winter card drawn is laid out and replaced by the next card; the third "
+               "winter card ends the game at once",
+          title="Winter cards",
+          levels=("the next three cards of the deck", "a fuller hand, four cards of the deck"))
+def winter(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("winter", seed, level)
+    cat = catalog()
+    pool = _pool()
+    out = rng.choice([1, 2, 2, 2] if level == 1 else [0, 1, 2, 2])
+    sequence: list = []
+    winters_left = 3 - out
+    for _ in range(3 if level == 1 else 4):
+        if winters_left and rng.random() < 0.45:
+            sequence.append("W")
+            winters_left -= 1
+        else:
+            sequence.append(_take(rng, pool, lambda c: True))
+    forest = _random_forest(rng, pool, 1, 1, sapling=0)
+    size = rng.randint(2, 4) if level == 1 else rng.choice([5, 7, 9, 9])
+    hand = [_take(rng, pool, lambda c: True) for _ in range(size)]
+    spare = list(cat.winter_ids)
+    deck_top = [spare.pop() if item == "W" else item for item in sequence]
+    st = _state(forest, hand, deck_top=deck_top, winter_out=out)
+    after = _draw_turn(st)
+    got = len(after.hands[0]) - len(hand)
+    key = f"{got}-{'end' if after.is_over else 'on'}"
+    options = tuple(Option(f"{n}-{e}", f"you get {_plural(n, 'new card')}, and the game "
+                                       f"{'ends' if e == 'end' else 'goes on'}")
+                    for n in (0, 1, 2) for e in ("on", "end"))
+    room = 10 - size
+    because, shown = _winter_story(deck_top, out, room)
+    first = next((k + 1 for k, c in enumerate(deck_top) if cat.card(c).kind == "winter"), 0)
+    where = (f"The first winter card is card {first} of those shown." if first
+             else "No winter card is among the cards shown.")
     return Exercise(
         kind="forest_shuffle.winter", seed=seed,
         question=(f"{_plural(out, 'winter card')} of 3 {'is' if out == 1 else 'are'} already "
-                  f"out. On your turn you draw two cards from the deck, whose next cards are "
-                  f"shown (top first). What happens?"),
-        answer_kind="choice", answer=key, checker=checker, options=options,
+                  f"out. You hold {_plural(size, 'card')} and draw this turn from the deck, "
+                  f"whose next cards are shown (top first). What happens?"),
+        answer_kind="choice", answer=key, options=options,
+        checker=lambda choice: choice_verdict(
+            choice, key, why_not=lambda o: _winter_why(o, got, after.is_over, shown, room)[0],
+            names={o.key: _winter_why(o.key, got, after.is_over, shown, room)[1]
+                   for o in options if o.key != key},
+            right_reason="Right. " + because),
         draw=lambda marked: position_svg(None, hand=hand, deck_top=deck_top, winter=out,
                                          title="Winter cards"),
-        hint="A winter card never goes to a hand. How many are out once it is laid out?",
+        hints=(f"{_plural(out, 'winter card')} {'is' if out == 1 else 'are'} out already. Go "
+               f"through the cards of the deck one at a time, top first.",
+               f"{where} A winter card is laid out, never kept, and the next card replaces it; "
+               f"the third one ends the game at once. Your hand stops at 10 cards."),
         explanation=because, context={"state": st, "after": after})
+
+
+# ----- setup --------------------------------------------------------------------------------
+
+@lru_cache(maxsize=8)
+def _swap_seeds(players: int) -> tuple[int, ...]:
+    """Seeds (of the first 400) whose game for ``players`` deals someone a hand without
+    trees, as the engine's setup finds it."""
+    return tuple(s for s in range(400) if new_game(players=players, seed=s).mulligan_left)
+
+
+def _setup_game(rng: random.Random, players: int, swap: bool) -> GameState:
+    seeds = _swap_seeds(players) if swap else range(400, 800)
+    return new_game(players=players, seed=rng.choice(list(seeds)))
+
+
+def _after_swaps(game: GameState) -> GameState:
+    """The game once every player allowed to swap a hand without trees has done so."""
+    while game.phase == "mulligan":
+        game = game.apply(Mulligan())
+    return game
+
+
+def _setup_mistakes(game: GameState, after: GameState, answer: int) -> list:
+    """Typical wrong deck counts after the setup, each with its own reason."""
+    data = rules_data()["removed_per_players"]
+    removed = data[str(game.players)]
+    swaps = (len(after.box) // 6) if after is not game else 0
+    out = [(answer - len(catalog().winter_ids), "forgot-winter-cards",
+            "The three winter cards go into the deck as well (all of them in its bottom "
+            "third)."),
+           (answer + removed, "forgot-removed-cards",
+            "With fewer than five players, some cards go back to the box unseen before the "
+            "deck is built."),
+           (answer + 6 * game.players, "forgot-starting-hands",
+            "Each player's six starting cards come off the deck.")]
+    if swaps:
+        out.append((answer + 6 * swaps, "forgot-swapped-hand",
+                    "A swapped hand goes to the box, and its six new cards come off the deck."))
+    for n, other in data.items():
+        if n.isdigit() and int(n) != game.players:
+            out.append((answer + removed - other, "wrong-player-count",
+                        "That count removes as many cards as a game for another number of "
+                        "players: the fewer the players, the more cards are removed."))
+    return [m for m in out if m[1]]
+
+
+@register("forest_shuffle.setup_counts", game=GAME, notebook=NB1,
+          rule="For 2, 3 or 4 players 30, 20 or 10 cards go back to the box unseen; the three "
+               "winter cards join the deck; everyone draws six cards",
+          title="Setting up the deck",
+          levels=("the cards removed, or the deck after dealing",
+                  "the deck after dealing, when tree-less hands are swapped"))
+def setup_counts(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("setup_counts", seed, level)
+    players = rng.choice([2, 3, 4, 5])
+    game = _setup_game(rng, players, swap=level == 2 and rng.random() < 0.75)
+    after = _after_swaps(game) if level == 2 else game
+    total = len(catalog().playable_ids)
+    ask_removed = level == 1 and rng.random() < 0.4
+    swapped = [game.player_name(p) for p in game.mulligan_left] if level == 2 else []
+    table = rules_data()["removed_per_players"]
+    if ask_removed:
+        answer = len(game.removed)
+        question = (f"You set up a game for {players} players. How many cards go back to the "
+                    f"box unseen before the deck is built?")
+        what = "the number of cards removed for this many players"
+        mistakes = [(table[n], "wrong-player-count",
+                     "That is how many go back for another number of players: the fewer the "
+                     "players, the more cards stay in the box.")
+                    for n in ("2", "3", "4", "5") if int(n) != players]
+        hints = ("The fewer the players, the more cards stay in the box unseen.",
+                 f"Five players use every card; each player fewer than five leaves ten more "
+                 f"cards in the box. You are {players}.")
+    else:
+        answer = len(after.deck)
+        who = (f" {_list(swapped)} found no tree in the six cards dealt and "
+               f"{'swaps them' if len(swapped) == 1 else 'swap them'} for six new ones."
+               if swapped else (" Every player keeps the hand dealt." if level == 2 else ""))
+        question = (f"You set up a game for {players} players, as the rulebook says, and "
+                    f"everyone draws a hand.{who} How many cards are left in the deck (winter "
+                    f"cards included)?")
+        what = "the number of cards left in the deck"
+        mistakes = _setup_mistakes(game, after, answer)
+        hints = (f"Start from the {total} playable cards: some leave before the deck is built, "
+                 f"some join it, and the hands are dealt from it.",
+                 f"For {players} players: take out the cards that go back to the box, add the "
+                 f"3 winter cards, then deal {players} hands of 6"
+                 + (" (and 6 more for each swapped hand)." if swapped else "."))
+    because = (f"{total} playable cards, {len(game.removed)} back to the box unseen for "
+               f"{players} players, the 3 winter cards added, {players} hands of 6 dealt"
+               + (f", {_plural(len(swapped), 'hand')} swapped for 6 new cards" if swapped
+                  else "") + f": {len(after.deck)} cards left in the deck.")
+    return _number(
+        "forest_shuffle.setup_counts", seed, question=question, answer=answer, what=what,
+        rule="Follow the setup step by step: cards out by the number of players, winter cards "
+             "in, six cards to each player.",
+        hints=hints, mistakes=mistakes, explanation=because,
+        draw=lambda marked: position_svg(None, hand=game.hands[0],
+                                         title=f"Your starting hand ({players} players)"),
+        context={"state": game, "after": after})
+
+
+@register("forest_shuffle.starting_hand", game=GAME, notebook=NB1,
+          rule="A player whose six starting cards hold no tree may, once, return them to the "
+               "box and draw six new ones",
+          title="Who may swap a starting hand?",
+          levels=("two or three players", "four or five players"))
+def starting_hand(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("starting_hand", seed, level)
+    cat = catalog()
+    players = rng.choice([2, 3] if level == 1 else [4, 5])
+    game = _setup_game(rng, players, swap=rng.random() < 0.75)
+    right = frozenset(str(p) for p in game.mulligan_left)
+    trees = {str(p): [c for c in game.hands[p] if cat.card(c).is_tree]
+             for p in range(players)}
+    options = tuple(Option(str(p), f"{game.player_name(p)}: "
+                           + ", ".join(_name(c) for c in game.hands[p]))
+                    for p in range(players))
+    example = next(_name(cs[0]) for cs in trees.values() if cs)
+
+    def why(key: str) -> str:
+        found = trees[key]
+        return (f"{game.player_name(int(key))}'s hand holds "
+                f"{_plural(len(found), 'tree')} ({_list(_name(c) for c in found)}): only a "
+                f"hand without a single tree may be swapped.")
+
+    return Exercise(
+        kind="forest_shuffle.starting_hand", seed=seed,
+        question=(f"A game for {players} players has just been dealt; each hand is listed. "
+                  f"Which players may swap their six cards for six new ones? Pick every one "
+                  f"(or none)."),
+        answer_kind="choices", answer=right, options=options,
+        checker=lambda given: _pick_verdict(
+            given, right, why, lambda k: "swapped-hand-with-trees",
+            missed="A hand you left out may be swapped too: look for a hand with no tree card "
+                   "at all.",
+            right_reason=("Right: " + (f"{_list(game.player_name(int(k)) for k in sorted(right))} "
+                                       f"{'holds' if len(right) == 1 else 'hold'} no tree." if right
+                                       else "every hand holds at least one tree."))),
+        draw=lambda marked: position_svg(None, hand=game.hands[0],
+                                         title=f"Your starting hand ({players} players)"),
+        hints=("Only a hand with no tree card in it may be swapped, and only once.",
+               f"A tree card is a single species with no halves, like {a(example)}; look "
+               f"through each of the {players} hands for one."),
+        explanation=" ".join(why(str(p)) if trees[str(p)] else
+                             f"{game.player_name(p)}'s hand holds no tree: it may be swapped."
+                             for p in range(players)),
+        context={"state": game})
 
 
 # ===== notebook 2: effects and bonuses ======================================================
@@ -535,74 +896,116 @@ def _symbol_of(cid: int, placement: str) -> str:
     return str(card.species) if placement == "tree" else card.half_for(placement).symbol
 
 
+def _symbol_why(cid: int, symbol: str) -> tuple[str, str]:
+    """Why a card cannot pay for a bonus that needs ``symbol``, and the mistake behind it."""
+    card = catalog().card(cid)
+    if card.is_tree:
+        return (f"{card.name} is a tree card: a tree shows only its own species as its "
+                f"symbol, not {symbol}."), "tree-shows-own-species"
+    return (f"{card.name} shows {_symbols_words(cid)}: neither half shows the {symbol} "
+            f"symbol."), "other-symbol"
+
+
 @register("forest_shuffle.bonus_payment", game=GAME, notebook=NB2,
           rule="A bonus applies only if every card you pay with shows the played card's tree "
                "symbol (a split card on either half; a tree shows its own species)",
-          title="Which payment earns the bonus?")
-def bonus_payment(seed: int) -> Exercise:
-    rng = _rng("bonus_payment", seed)
+          title="Which payment earns the bonus?",
+          levels=("three cards to pay with", "five cards, trees among them"))
+def bonus_payment(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("bonus_payment", seed, level)
     cat = catalog()
     while True:
         pool = _pool()
         species = rng.choice(_BONUS_SPECIES)
         cid, placement = _card_with(rng, pool, species)
         symbol = _symbol_of(cid, placement)
-        others = []
-        for _ in range(rng.randint(4, 5)):
+        others: list[int] = []
+        for _ in range(3 if level == 1 else 5):
             match = rng.random() < 0.45
             seen = {_card_words(c) for c in others}
             others.append(_take(rng, pool, lambda c: (symbol in cat.card(c).symbols()
                                                       or not match)
                                 and _card_words(c) not in seen))
         right = frozenset(str(c) for c in others if bonus_earned(cid, placement, (c,)))
-        if 0 < len(right) < len(others):
+        if None not in others and 0 < len(right) < len(others):
             break
     played = (f"the {species} (a tree, cost {cat.species(species).cost})" if placement == "tree"
               else f"the {species} half ({placement}, {symbol} symbol, cost "
                    f"{cat.species(species).cost})")
     _, bonus = effect_text(species)
-
-    def why(key: str) -> str:
-        c = int(key)
-        ok = symbol in cat.card(c).symbols()
-        return (f"{_name(c)} shows {_symbols_words(c)}: "
-                + (f"the {symbol} symbol is there." if ok else f"no {symbol} symbol."))
-
+    trees = [_name(c) for c in others if cat.card(c).is_tree]
     return Exercise(
         kind="forest_shuffle.bonus_payment", seed=seed,
         question=(f"You want to play {played}, the first card of your hand. Its bonus: "
                   f"{bonus}. Which of your other cards could you pay with and still earn the "
                   f"bonus? Pick every one."),
         answer_kind="choices", answer=right,
-        checker=lambda answer: _which_wrong(answer, right, why),
+        checker=lambda given: _pick_verdict(
+            given, right, lambda k: _symbol_why(int(k), symbol)[0],
+            lambda k: _symbol_why(int(k), symbol)[1],
+            missed=f"Another card of your hand shows the {symbol} symbol too: look at both "
+                   f"halves of each split card.",
+            right_reason=f"Right: each of those shows the {symbol} symbol."),
         options=tuple(Option(str(c), _card_words(c)) for c in others),
         draw=lambda marked: position_svg(None, hand=[cid] + others,
                                          title="Which payment earns the bonus?"),
-        hint=f"Look for the {symbol} symbol on each card (on either half of a split card).",
-        explanation=" ".join(why(str(c)) for c in others), context={"card": cid})
+        hints=(f"The {species} shows the {symbol} symbol: every card you pay with must show "
+               f"it too.",
+               f"Look at the symbol at the bottom of each half: a split card counts if either "
+               f"half shows {symbol}"
+               + (f"; a tree card ({_list(trees)}) shows only its own species." if trees
+                  else "; a tree card shows only its own species.")),
+        explanation=" ".join(f"{_name(c)}: the {symbol} symbol is there." if str(c) in right
+                             else _symbol_why(c, symbol)[0] for c in others),
+        context={"card": cid})
+
+
+def _effect_bonus_why(option: str, species: str, symbol: str, has_effect: bool,
+                      has_bonus: bool, bonus_ok: bool, matched: int) -> tuple[str, str]:
+    """Why an option of "effect, bonus, both or neither" is wrong, and the mistake."""
+    wants_effect, wants_bonus = option in ("both", "effect"), option in ("both", "bonus")
+    if wants_effect != has_effect:
+        if has_effect:
+            return ("An effect always applies once the card is paid for, whatever you paid "
+                    "with (you may still skip it)."), "effect-needs-payment"
+        return f"Read the {species}'s card again: it has no effect.", "no-effect-there"
+    if wants_bonus and not has_bonus:
+        return f"Read the {species}'s card again: it has no bonus.", "no-bonus-there"
+    if wants_bonus:
+        return (f"A bonus needs every payment card to show the {symbol} symbol: look at each "
+                f"card you paid with."), "one-match-enough" if matched else "bonus-for-free"
+    return (f"Look again at the cards you paid with: what does each show at the bottom? The "
+            f"bonus asks for {symbol}."), "missed-bonus"
 
 
 @register("forest_shuffle.effect_or_bonus", game=GAME, notebook=NB2,
           rule="After paying, a card's effect always applies; its bonus only if every payment "
                "card shows its tree symbol",
-          title="Effect, bonus, or both?")
-def effect_or_bonus(seed: int) -> Exercise:
-    rng = _rng("effect_or_bonus", seed)
+          title="Effect, bonus, or both?",
+          levels=("a card of cost 1 or 2", "any card, payments that half match"))
+def effect_or_bonus(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("effect_or_bonus", seed, level)
     cat = catalog()
     pool = _pool()
-    species = rng.choice(_ACTIVE_SPECIES)
+    names = [n for n in _ACTIVE_SPECIES if level == 2 or cat.species(n).cost <= 2]
+    species = rng.choice(names)
     cid, placement = _card_with(rng, pool, species)
     symbol = _symbol_of(cid, placement)
-    forest = _random_forest(rng, pool, 2, 0, sapling=0)
+    forest = _random_forest(rng, pool, 2 if level == 1 else 3, 0 if level == 1 else 3,
+                            sapling=0)
+    if level == 2:
+        forest = _plant(rng, pool, forest, "Birch")     # a tree with every slot free
     cost = cat.species(species).cost
     all_match = rng.random() < 0.5
     payment = []
     for k in range(cost):
-        match = all_match or (k > 0 and rng.random() < 0.5)
+        match = all_match or (level == 2 and k > 0 and rng.random() < 0.6)
         payment.append(_take(rng, pool, (lambda c: symbol in cat.card(c).symbols()) if match
                              else (lambda c: symbol not in cat.card(c).symbols())))
     st = _state(forest, [cid] + payment)
-    play = PlayTree(cid) if placement == "tree" else PlayDweller(cid, placement, 0)
+    free = next(i for i, t in enumerate(forest.trees) if placement == "tree"
+                or not t.slot(placement))
+    play = PlayTree(cid) if placement == "tree" else PlayDweller(cid, placement, free)
     after = _pay_all(st.apply(play), payment)
     steps = {s.kind for s in after.pending} & {"effect", "bonus"}
     key = {frozenset({"effect", "bonus"}): "both", frozenset({"effect"}): "effect",
@@ -610,31 +1013,36 @@ def effect_or_bonus(seed: int) -> Exercise:
     effect, bonus = (text if text != "-" else "none" for text in effect_text(species))
     options = (Option("both", "its effect, then its bonus"), Option("effect", "only its effect"),
                Option("bonus", "only its bonus"), Option("none", "neither"))
-    parts = []
-    parts.append(f"Its effect ({effect}) always applies." if effect != "none"
-                 else f"The {species} has no effect to use.")
+    bad = [c for c in payment if symbol not in cat.card(c).symbols()]
+    facts = (species, symbol, effect != "none", bonus != "none", not bad,
+             len(payment) - len(bad))
+    parts = [f"Its effect ({effect}) always applies." if effect != "none"
+             else f"The {species} has no effect to use."]
     if bonus == "none":
         parts.append(f"The {species} has no bonus.")
     else:
-        bad = [c for c in payment if symbol not in cat.card(c).symbols()]
         parts.append(f"Its bonus ({bonus}) needs every payment card to show {symbol}: "
-                     + (f"{', '.join(_name(c) for c in bad)} does not, so no bonus."
+                     + (f"{_list(_name(c) for c in bad)} does not, so no bonus."
                         if bad else "they all do, so you get it."))
     because = " ".join(parts)
-
-    def checker(choice: str) -> Verdict:
-        return Verdict(choice == key, because)
-
-    where = "as a tree" if placement == "tree" else f"{placement} of tree 1"
+    where = "as a tree" if placement == "tree" else f"{placement} of tree {free + 1}"
     return Exercise(
         kind="forest_shuffle.effect_or_bonus", seed=seed,
         question=(f"You play the {species} ({symbol} symbol, cost {cost}) {where}, paying with "
                   + ("the other card" if cost == 1 else f"the other {cost} cards")
                   + f" of your hand. Effect: {effect}; bonus: {bonus}. What may you use?"),
-        answer_kind="choice", answer=key, checker=checker, options=options,
+        answer_kind="choice", answer=key, options=options,
+        checker=lambda choice: choice_verdict(
+            choice, key, why_not=lambda o: _effect_bonus_why(o, *facts)[0],
+            names={o.key: _effect_bonus_why(o.key, *facts)[1] for o in options
+                   if o.key != key},
+            right_reason="Right. " + because),
         draw=lambda marked: position_svg(forest, hand=[cid] + payment,
                                          title="Effect, bonus, or both?"),
-        hint="Check the tree symbol on every card you pay with.",
+        hints=(f"Take the two parts in turn: does the {species} have an effect, and does it "
+               f"have a bonus?",
+               f"An effect always applies. The bonus needs the {symbol} symbol on every card "
+               f"you pay with: check {_list(_name(c) for c in payment)}."),
         explanation=because, context={"state": st, "after": after})
 
 
@@ -642,26 +1050,48 @@ _EXTRA = {sp.name: part for sp in catalog().all_species()
           for part in ("effect", "bonus") for e in getattr(sp, part) if e["kind"] == "extra_turn"}
 
 
+def _play_through(after: GameState) -> GameState:
+    """Use everything the turn offers (effects, bonuses; no mushroom draws) to its end."""
+    turn = after.turn
+    while not after.is_over and after.turn == turn and after.step is not None:
+        step = after.step
+        if step.kind in ("mushroom", "effect", "bonus"):
+            after = after.apply(Decide(step.kind, step.tag, step.kind != "mushroom"))
+        else:
+            after = after.apply(Finish(step.kind))
+    return after
+
+
+def _extra_payment(rng: random.Random, pool: list[int], symbol: str, cost: int,
+                   match: bool, level: int) -> list:
+    """Payment cards: all showing ``symbol`` (``match``), or not: at level 1 none of them,
+    at level 2 only the first one misses it."""
+    cat = catalog()
+    out = []
+    for k in range(cost):
+        shows = match or (level == 2 and k > 0)
+        out.append(_take(rng, pool, lambda c, s=shows: s == (symbol in cat.card(c).symbols())))
+    return out
+
+
 @register("forest_shuffle.extra_turn", game=GAME, notebook=NB2,
           rule="The Eurasian Jay's effect, and the Oak's, Douglas Fir's, Wolf's and Brown Bear's "
                "bonus, give you another turn once this one is over",
-          title="Who plays next?")
-def extra_turn(seed: int) -> Exercise:
-    rng = _rng("extra_turn", seed)
+          title="Who plays next?",
+          levels=("payments that all match or none", "one payment card out of line"))
+def extra_turn(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("extra_turn", seed, level)
     cat = catalog()
+    names = sorted(_EXTRA)
     while True:
         pool = _pool()
-        names = sorted(_EXTRA)
-        species = names[seed % len(names)] if seed < len(names) else rng.choice(names)
-        forest = _random_forest(rng, pool, 1, rng.randint(0, 2), sapling=0)
+        species = rng.choice(names)
+        forest = _random_forest(rng, pool, 1, rng.randint(0, 2 if level == 1 else 4), sapling=0)
         forest = _plant(rng, pool, forest, "Birch")
         cid, placement = _card_with(rng, pool, species)
         symbol = _symbol_of(cid, placement)
         cost = cat.species(species).cost
-        match = rng.random() < 0.5
-        # with ``match`` every payment shows the symbol; otherwise the first one does not
-        payment = [_take(rng, pool, lambda c, k=k: match == (symbol in cat.card(c).symbols())
-                         or (k > 0 and not match)) for k in range(cost)]
+        payment = _extra_payment(rng, pool, symbol, cost, rng.random() < 0.4, level)
         if None in payment:
             continue
         st = _state(forest, [cid] + payment)
@@ -669,14 +1099,7 @@ def extra_turn(seed: int) -> Exercise:
                 else PlayDweller(cid, placement, len(forest.trees) - 1))
         if play not in st.legal_actions():
             continue
-        after = _pay_all(st.apply(play), payment)
-        turn = after.turn
-        while not after.is_over and after.turn == turn and after.step is not None:
-            step = after.step
-            if step.kind in ("mushroom", "effect", "bonus"):
-                after = after.apply(Decide(step.kind, step.tag, step.kind != "mushroom"))
-            else:
-                after = after.apply(Finish(step.kind))
+        after = _play_through(_pay_all(st.apply(play), payment))
         if not after.is_over:
             break
     key = "you" if after.current == 0 else "next"
@@ -688,25 +1111,37 @@ def extra_turn(seed: int) -> Exercise:
                    f"you play again.")
     elif bad:
         because = (f"The {species}'s other turn is its bonus, and it needs every payment card to "
-                   f"show {symbol}: {', '.join(_name(c) for c in bad)} does not, so Player 2 "
+                   f"show {symbol}: {_list(_name(c) for c in bad)} does not, so Player 2 "
                    f"plays next.")
     else:
         because = (f"The {species}'s other turn is its bonus; every payment card shows {symbol}, "
                    f"so you play again.")
     options = (Option("you", "you play another turn"), Option("next", "Player 2 plays next"))
-
-    def checker(choice: str) -> Verdict:
-        return Verdict(choice == key, because)
-
+    if key == "next":
+        why = (f"The {species}'s other turn is its bonus, and a bonus needs every payment card "
+               f"to show the {symbol} symbol: look at each card you pay with.")
+        name = "one-match-enough" if len(bad) < len(payment) else "bonus-for-free"
+    elif part == "effect":
+        why = f"The {species} gives its other turn as an effect, and an effect needs no symbol."
+        name = "effect-needs-payment"
+    else:
+        why = f"Look again at the symbol on each card you pay with: the bonus asks for {symbol}."
+        name = "missed-bonus"
     where = "as a tree" if placement == "tree" else f"{placement} of your last tree"
     return Exercise(
         kind="forest_shuffle.extra_turn", seed=seed,
         question=(f"In a two-player game you play the {species} ({symbol} symbol, cost {cost}) "
                   f"{where}, paying with the other cards of your hand, and use everything it "
                   f"gives you (effect: {effect}; bonus: {bonus}). Who plays next?"),
-        answer_kind="choice", answer=key, checker=checker, options=options,
+        answer_kind="choice", answer=key, options=options,
+        checker=lambda choice: choice_verdict(choice, key, why_not={choice: why},
+                                              names={choice: name},
+                                              right_reason="Right. " + because),
         draw=lambda marked: position_svg(forest, hand=[cid] + payment, title="Who plays next?"),
-        hint="Is the other turn an effect (always) or a bonus (only with the right payment)?",
+        hints=(f"Is the {species}'s other turn its effect (always) or its bonus (only with the "
+               f"right payment)?",
+               f"The {species} shows the {symbol} symbol; you pay with "
+               f"{_list(_name(c) for c in payment)}. Which of them show {symbol}?"),
         explanation=because, context={"state": st, "after": after})
 
 
@@ -719,73 +1154,84 @@ def _free_type(species: str) -> str:
     return next(e["type"] for e in sp.effect + sp.bonus if e["kind"] == "free_place")
 
 
+def _free_why(forest: Forest, cid: int, kind: str) -> tuple[str, str]:
+    """Can ``cid`` be placed for free (a ``kind`` half with a free slot), and why."""
+    cat = catalog()
+    card = cat.card(cid)
+    fitting = [(side, h) for side, h in zip(card.sides(), card.halves)
+               if kind in cat.species(h.species).types]
+    if not fitting:
+        return (f"{card.name}: no half is {a(kind)} card ("
+                + "; ".join(f"{h.species}: {', '.join(cat.species(h.species).types)}"
+                            for h in card.halves) + ")."), "wrong-kind"
+    for side, h in fitting:
+        free = [i for i, t in enumerate(forest.trees) if can_join(t.slot(side), h.species) is None]
+        if free:
+            return (f"{card.name}: {h.species} is {a(kind)} card and tree {free[0] + 1} has a "
+                    f"free {side} slot."), ""
+    side, h = fitting[0]
+    return (f"{card.name}: {h.species} is {a(kind)} card, but no tree has a free {side} "
+            f"slot."), "no-free-slot"
+
+
+def _free_position(rng: random.Random, species: str, level: int):
+    """A position where playing ``species`` starts a free placement, or None."""
+    cat = catalog()
+    pool = _pool()
+    kind = _free_type(species)
+    forest = _random_forest(rng, pool, 2 if level == 1 else 3, rng.randint(1, 2) if level == 1
+                            else rng.randint(3, 5), sapling=0.2)
+    cid, placement = _card_with(rng, pool, species)
+    symbol = _symbol_of(cid, placement)
+    payment = [_take(rng, pool, lambda c: symbol in cat.card(c).symbols())
+               for _ in range(cat.species(species).cost)]
+    others: list = []
+    for _ in range(3 if level == 1 else 4):
+        seen = {_card_words(c) for c in others if c is not None}
+        want = rng.random() < 0.6
+        others.append(_take(rng, pool, lambda c: cat.card(c).is_split
+                            and _card_words(c) not in seen
+                            and (not want or any(kind in cat.species(h.species).types
+                                                 for h in cat.card(c).halves))))
+    if None in payment or None in others:
+        return None
+    st = _state(forest, [cid] + payment + others)
+    spots = [i for i, t in enumerate(forest.trees) if placement == "tree" or not t.slot(placement)]
+    if not spots:
+        return None
+    play = PlayTree(cid) if placement == "tree" else PlayDweller(cid, placement, spots[0])
+    after = _pay_all(st.apply(play), payment)
+    while after.step is not None and after.step.kind in ("mushroom", "effect", "bonus"):
+        use = after.step.kind == _FREE[species] and after.step.tag == species
+        after = after.apply(Decide(after.step.kind, after.step.tag, use))
+        if use:
+            break
+    if after.step is None or after.step.kind != "free":
+        return None
+    return st, after, play, payment, others, symbol
+
+
 @register("forest_shuffle.free_placement", game=GAME, notebook=NB2,
           rule="A free placement puts a hand card of the named kind into a free slot at no cost, "
                "without its own effect or bonus",
-          title="Which card can you place for free?")
-def free_placement(seed: int) -> Exercise:
-    rng = _rng("free_placement", seed)
+          title="Which card can you place for free?",
+          levels=("two trees, three cards in hand", "three fuller trees, four cards in hand"))
+def free_placement(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("free_placement", seed, level)
     cat = catalog()
+    names = sorted(_FREE)
     while True:
-        pool = _pool()
-        names = sorted(_FREE)
-        species = names[seed % len(names)] if seed < len(names) else rng.choice(names)
-        kind = _free_type(species)
-        forest = _random_forest(rng, pool, rng.randint(2, 3), rng.randint(1, 4), sapling=0.2)
-        cid, placement = _card_with(rng, pool, species)
-        symbol = _symbol_of(cid, placement)
-        payment = [_take(rng, pool, lambda c: symbol in cat.card(c).symbols())
-                   for _ in range(cat.species(species).cost)]
-        others = []
-        for _ in range(rng.randint(3, 4)):
-            seen = {_card_words(c) for c in others}
-            want = rng.random() < 0.6
-            others.append(_take(rng, pool, lambda c: cat.card(c).is_split
-                                and _card_words(c) not in seen
-                                and (not want or any(kind in cat.species(h.species).types
-                                                     for h in cat.card(c).halves))))
-        if None in payment or None in others:
+        species = rng.choice(names)
+        found = _free_position(rng, species, level)
+        if found is None:
             continue
-        st = _state(forest, [cid] + payment + others)
-        if placement == "tree":
-            play = PlayTree(cid)
-        else:
-            spots = [i for i, t in enumerate(forest.trees) if not t.slot(placement)]
-            if not spots:
-                continue
-            play = PlayDweller(cid, placement, spots[0])
-        after = _pay_all(st.apply(play), payment)
-        while after.step is not None and after.step.kind in ("mushroom", "effect", "bonus"):
-            use = after.step.kind == _FREE[species] and after.step.tag == species
-            after = after.apply(Decide(after.step.kind, after.step.tag, use))
-            if use:
-                break
-        if after.step is None or after.step.kind != "free":
-            continue
-        right = frozenset(str(a.card) for a in after.legal_actions() if isinstance(a, PlaceFree))
+        st, after, play, payment, others, symbol = found
+        right = frozenset(str(x.card) for x in after.legal_actions() if isinstance(x, PlaceFree))
         if 0 < len(right) < len(others):
             break
+    kind = _free_type(species)
     forest_now = after.forests[0]
-
-    def why(key: str) -> str:
-        c = int(key)
-        card = cat.card(c)
-        fitting = [(side, h) for side, h in zip(card.sides(), card.halves)
-                   if kind in cat.species(h.species).types]
-        if not fitting:
-            return (f"{card.name}: no half is a {kind} card ("
-                    + "; ".join(f"{h.species}: {', '.join(cat.species(h.species).types)}"
-                                for h in card.halves) + ").")
-        for side, h in fitting:
-            free = [i for i, t in enumerate(forest_now.trees)
-                    if can_join(t.slot(side), h.species) is None]
-            if free:
-                return (f"{card.name}: {h.species} is a {kind} card and tree {free[0] + 1} "
-                        f"has a free {side} slot.")
-        side, h = fitting[0]
-        return f"{card.name}: {h.species} is a {kind} card, but no tree has a free {side} slot."
-
-    where = "as a tree" if placement == "tree" else f"{placement} of tree {play.tree + 1}"
+    where = "as a tree" if isinstance(play, PlayTree) else f"{play.side} of tree {play.tree + 1}"
     part = _FREE[species]
     how = (f"paying with {_plural(len(payment), 'card')} that "
            f"{'shows' if len(payment) == 1 else 'show'} its {symbol} symbol, so its bonus "
@@ -797,31 +1243,43 @@ def free_placement(seed: int) -> Exercise:
         question=(f"You play the {species} {where}, {how}: {text}. Which of your other hand "
                   f"cards could you place now? Pick every one."),
         answer_kind="choices", answer=right,
-        checker=lambda answer: _which_wrong(answer, right, why),
+        checker=lambda given: _pick_verdict(
+            given, right, lambda k: _free_why(forest_now, int(k), kind)[0],
+            lambda k: _free_why(forest_now, int(k), kind)[1],
+            missed=f"Another card could be placed too: look for {a(kind)} on either half, and a "
+                   f"free slot on that half's side.",
+            right_reason="Right: " + " ".join(_free_why(forest_now, int(k), kind)[0]
+                                              for k in sorted(right))),
         options=tuple(Option(str(c), _card_words(c)) for c in others),
         draw=lambda marked: position_svg(forest_now, hand=others,
                                          title="Which card can you place for free?"),
-        hint=f"Is a half of the card a {kind} card, and is a slot free on that half's side?",
-        explanation=" ".join(why(str(c)) for c in others), context={"state": st, "after": after})
+        hints=(f"The free placement takes {a(kind)} card: which of your cards has {a(kind)} "
+               f"half?",
+               f"Free slots now: {_free_slots_words(forest_now)}. Each half goes on its own "
+               f"side of a tree."),
+        explanation=" ".join(_free_why(forest_now, c, kind)[0] for c in others),
+        context={"state": st, "after": after})
 
 
 @register("forest_shuffle.brown_bear", game=GAME, notebook=NB2,
           rule="The Brown Bear's effect puts every card of the clearing under your cave (the "
                "cards you paid with included); each scores 1 point",
-          title="The Brown Bear and the cave")
-def brown_bear(seed: int) -> Exercise:
-    rng = _rng("brown_bear", seed)
+          title="The Brown Bear and the cave",
+          levels=("an empty cave", "a cave that already holds cards"))
+def brown_bear(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("brown_bear", seed, level)
     cat = catalog()
     pool = _pool()
-    forest = _random_forest(rng, pool, rng.randint(1, 2), rng.randint(0, 2), sapling=0)
+    forest = _random_forest(rng, pool, rng.randint(1, 2), rng.randint(0, 2 if level == 1 else 4),
+                            sapling=0)
     forest = _plant(rng, pool, forest, "Birch")       # a tree with free slots for the Bear
     cid, side = _card_with(rng, pool, "Brown Bear")
     payment = [_take(rng, pool, lambda c: True) for _ in range(cat.species("Brown Bear").cost)]
     cleared = [_take(rng, pool, lambda c: True) for _ in range(rng.randint(0, 8))]
-    cave_before = rng.randint(0, 3)
+    cave_before = 0 if level == 1 else rng.randint(1, 4)
     st = _state(forest, [cid] + payment, clearing=cleared)
     if cave_before:
-        extra = [c for c in st.removed][:cave_before]
+        extra = list(st.removed)[:cave_before]
         st = replace(st, removed=tuple(c for c in st.removed if c not in extra),
                      caves=(tuple(extra), ()),
                      forests=(replace(st.forests[0], cave=len(extra)), st.forests[1]))
@@ -831,24 +1289,32 @@ def brown_bear(seed: int) -> Exercise:
         after = after.apply(Decide("mushroom", after.step.tag, False))
     used = after.apply(Decide("effect", "Brown Bear", True))
     answer = len(used.caves[0])
-    because = (f"The clearing held {len(cleared)} cards and your {len(payment)} payments joined "
-               f"them: all {len(cleared) + len(payment)} go under your cave, which already held "
+    paid = len(payment)
+    because = (f"The clearing held {len(cleared)} cards and your {paid} payments joined "
+               f"them: all {len(cleared) + paid} go under your cave, which already held "
                f"{cave_before}, so {answer} (the clearing is emptied before the end of the turn "
                f"could clear it).")
-
-    def checker(value: int) -> Verdict:
-        return Verdict(value == answer, ("" if value == answer else f"Not {value}. ") + because)
-
-    return Exercise(
-        kind="forest_shuffle.brown_bear", seed=seed,
+    mistakes = [(answer - paid, "forgot-payments", "Your payment cards go into the clearing "
+                                                    "first, so the Bear takes them too."),
+                (answer - cave_before, "forgot-old-cave", "The cards already under your cave "
+                                                          "stay there: the Bear adds to them."),
+                (cave_before + paid, "forgot-clearing", "The Bear takes every card of the "
+                                                        "clearing, not only your payments."),
+                (answer + 1, "counted-the-bear", "The Brown Bear itself goes into your forest, "
+                                                 "not under the cave.")]
+    return _number(
+        "forest_shuffle.brown_bear", seed,
         question=(f"Your cave holds {cave_before} cards and the clearing {len(cleared)}. You play "
-                  f"the Brown Bear (cost {len(payment)}), paying with the other cards of your "
-                  f"hand, and use its effect. How many cards lie under your cave then?"),
-        answer_kind="number", answer=answer, checker=checker,
+                  f"the Brown Bear (cost {paid}), paying with the other cards of your hand, and "
+                  f"use its effect. How many cards lie under your cave then?"),
+        answer=answer, what="the number of cards under your cave",
+        rule="Follow the turn in order: pay, then the effect moves the clearing under the cave.",
+        hints=("Payments go to the clearing first; then the effect takes the whole clearing.",
+               f"Your cave keeps its {cave_before} cards; the clearing's {len(cleared)} cards "
+               f"and your {paid} payments join them."),
         draw=lambda marked: position_svg(st.forests[0], hand=[cid] + payment, clearing=cleared,
                                          title="The Brown Bear and the cave"),
-        hint="Payments go to the clearing first; then the effect takes the whole clearing.",
-        explanation=because, context={"state": st, "after": used})
+        explanation=because, context={"state": st, "after": used}, mistakes=mistakes)
 
 
 _MUSHROOMS = [sp.name for sp in catalog().all_species()
@@ -861,141 +1327,325 @@ def _mushroom_words(species: str) -> str:
     return part_text(part).split("whenever you play ", 1)[1]
 
 
+def _mushroom_play(rng: random.Random, pool: list[int], forest: Forest):
+    """A card to play now: a tree, a sapling or a half into a free slot (None if none)."""
+    cat = catalog()
+    how = rng.choice(["tree", "sapling", "top", "bottom", "side", "pawed"])
+    if how in ("tree", "sapling"):
+        cid = _take(rng, pool, lambda c: cat.card(c).is_tree)
+        return cid, PlaySapling(cid) if how == "sapling" else PlayTree(cid)
+    free = [(i, s) for i, t in enumerate(forest.trees) for s in SIDES
+            if not t.slot(s) and (s == how or how in ("side", "pawed") and s in ("left", "right")
+                                  or how == "pawed" and s == "top")]
+    if not free:
+        return None
+    i, side = rng.choice(free)
+    cid = _take(rng, pool, lambda c: cat.card(c).half_for(side) is not None
+                and not cat.species(cat.card(c).half_for(side).species).effect
+                and (how != "pawed" or "pawed animal" in _types(
+                    cat.card(c).half_for(side).species)))
+    return (cid, PlayDweller(cid, side, i)) if cid is not None else None
+
+
+def _mushroom_position(rng: random.Random, level: int):
+    """A forest with mushrooms placed on earlier turns and a card to play, or None."""
+    cat = catalog()
+    pool = _pool()
+    forest = _random_forest(rng, pool, 3 if level == 1 else 4, 0, sapling=0.35)
+    kinds = rng.sample(_MUSHROOMS, 1 if level == 1 else rng.randint(2, 3))
+    for _ in range(rng.randint(1, 3) if level == 1 else rng.randint(2, 4)):
+        forest = _add(rng, pool, forest, lambda s: s == rng.choice(kinds))
+    for _ in range(1 if level == 1 else 3):
+        forest = _add(rng, pool, forest, lambda s: s not in _MUSHROOMS)
+    found = _mushroom_play(rng, pool, forest)
+    if found is None:
+        return None
+    cid, play = found
+    cost = (0 if isinstance(play, PlaySapling) else
+            cat.species(str(cat.card(cid).species)).cost if isinstance(play, PlayTree)
+            else cat.species(cat.card(cid).half_for(play.side).species).cost)
+    payment = [_take(rng, pool, lambda c: cat.card(c).is_split) for _ in range(cost)]
+    st = _state(forest, [cid] + payment)
+    if play not in st.legal_actions():
+        return None
+    after = _pay_all(st.apply(play), payment)
+    return forest, cid, play, payment, st, after
+
+
+def _play_words(forest: Forest, cid: int, play) -> str:
+    cat = catalog()
+    if isinstance(play, PlayTree):
+        return f"plant the {cat.card(cid).species} (a tree)"
+    if isinstance(play, PlaySapling):
+        return "plant a card face down as a sapling"
+    half = cat.card(cid).half_for(play.side)
+    host = forest.trees[play.tree]
+    return (f"play {a(half.species)} ({', '.join(_types(half.species))}) {play.side} of tree "
+            f"{play.tree + 1} ({a(_tree_name(host))})")
+
+
 @register("forest_shuffle.mushrooms", game=GAME, notebook=NB2,
           rule="Each mushroom placed on an earlier turn may draw a card when you play what it "
                "waits for: a tree (Chanterelle), a pawed animal (Fly Agaric), a card below a "
                "tree (Parasol Mushroom) or atop one (Penny Bun)",
-          title="Mushroom draws")
-def mushrooms(seed: int) -> Exercise:
-    rng = _rng("mushrooms", seed)
-    cat = catalog()
+          title="Mushroom draws",
+          levels=("one kind of mushroom", "several kinds of mushroom, several copies"))
+def mushrooms(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("mushrooms", seed, level)
     while True:
-        pool = _pool()
-        forest = _random_forest(rng, pool, 3, 0, sapling=0.35)
-        kinds = rng.sample(_MUSHROOMS, rng.randint(1, 3))
-        for name in kinds:
-            forest = _add(rng, pool, forest, lambda s, n=name: s == n)
-        forest = _add(rng, pool, forest, lambda s: cat.species(s).slot == "side")
-        how = rng.choice(["tree", "sapling", "top", "bottom", "side"])
-        if how in ("tree", "sapling"):
-            cid = _take(rng, pool, lambda c: cat.card(c).is_tree)
-            play = PlaySapling(cid) if how == "sapling" else PlayTree(cid)
-        else:
-            free = [(i, s) for i, t in enumerate(forest.trees) for s in SIDES
-                    if not t.slot(s) and (s == how or (how == "side" and s in ("left", "right")))]
-            if not free:
-                continue
-            i, side = rng.choice(free)
-            cid = _take(rng, pool, lambda c: cat.card(c).half_for(side) is not None
-                        and not cat.species(cat.card(c).half_for(side).species).effect)
-            if cid is None:
-                continue
-            play = PlayDweller(cid, side, i)
-        cost = (0 if isinstance(play, PlaySapling) else
-                cat.species(str(cat.card(cid).species)).cost if isinstance(play, PlayTree)
-                else cat.species(cat.card(cid).half_for(play.side).species).cost)
-        payment = [_take(rng, pool, lambda c: cat.card(c).is_split) for _ in range(cost)]
-        st = _state(forest, [cid] + payment)
-        if play not in st.legal_actions():
+        found = _mushroom_position(rng, level)
+        if found is None:
             continue
-        after = _pay_all(st.apply(play), payment)
+        forest, cid, play, payment, st, after = found
         draws = [s.tag for s in after.pending if s.kind == "mushroom"]
-        break
+        if draws or rng.random() < 0.25:    # fewer positions where nothing draws
+            break
     answer = len(draws)
+    on_sapling = isinstance(play, PlaySapling) or (isinstance(play, PlayDweller)
+                                                  and forest.trees[play.tree].is_sapling)
+    label = (" " + OURS + "a sapling counts as a tree for the mushrooms.") if on_sapling else ""
     present = sorted({d.species for _, _, d in forest.dwellers() if d.species in _MUSHROOMS})
-    if isinstance(play, PlayTree):
-        words = f"plant the {cat.card(cid).species} (a tree)"
-    elif isinstance(play, PlaySapling):
-        words = "plant a card face down as a sapling"
-    else:
-        half = cat.card(cid).half_for(play.side)
-        host = forest.trees[play.tree]
-        words = (f"play a {half.species} ({', '.join(cat.species(half.species).types)}) "
-                 f"{play.side} of tree {play.tree + 1}"
-                 + (" (a sapling)" if host.is_sapling else f" (a {host.species})"))
-    label = ""
-    if isinstance(play, PlaySapling) or (isinstance(play, PlayDweller)
-                                         and forest.trees[play.tree].is_sapling):
-        label = (" (Modelling choice, labelled in the game data: as in the online version, a "
-                 "sapling counts as a tree for the mushrooms.)")
-    lines = []
-    for name in present:
-        n = sum(1 for _, _, d in forest.dwellers() if d.species == name)
-        got = draws.count(name)
-        rule = part_text(next(e for e in cat.species(name).effect if e["kind"] == "mushroom"))
-        lines.append(f"{name}{' (x' + str(n) + ')' if n > 1 else ''}: {rule.split(', ', 1)[1]}"
-                     f" - {'yes' if got else 'not this time'}")
+    copies = {n: sum(1 for _, _, d in forest.dwellers() if d.species == n) for n in present}
+    lines = [f"{n}{' (x' + str(copies[n]) + ')' if copies[n] > 1 else ''}: waits for "
+             f"{_mushroom_words(n)} - {'yes' if n in draws else 'not this time'}"
+             for n in present]
     because = "; ".join(lines) + f". So {_plural(answer, 'draw')}." + label
-
-    def checker(value: int) -> Verdict:
-        return Verdict(value == answer,
-                       ("" if value == answer else f"Not {value}. ") + because)
-
+    words = _play_words(forest, cid, play)
     legend = "; ".join(f"{n} draws when you play {_mushroom_words(n)}" for n in present)
-    return Exercise(
-        kind="forest_shuffle.mushrooms", seed=seed,
+    strict = {"Chanterelle"} if isinstance(play, PlaySapling) else (
+        {"Parasol Mushroom", "Penny Bun"} if on_sapling else set())
+    mistakes = [
+        (sum(copies.values()), "counted-every-mushroom",
+         "Not every mushroom draws: each one waits for its own kind of card. Check what you "
+         "play against each of them."),
+        (len(set(draws)), "one-per-species", "Each mushroom card draws on its own: two of the "
+                                             "same kind both draw."),
+        (sum(1 for t in draws if t not in strict), "sapling-not-a-tree",
+         "Here a sapling counts as a tree for the mushrooms." + label),
+    ]
+    return _number(
+        "forest_shuffle.mushrooms", seed,
         question=(f"Your mushrooms were placed on earlier turns ({legend}). Now you {words}. "
                   f"How many mushroom draws may you take?"),
-        answer_kind="number", answer=answer, checker=checker,
+        answer=answer, what="the number of mushroom draws",
+        rule="Take each mushroom card in turn: does the card you play match what it waits for?",
+        hints=(f"You {words}. For each mushroom card in your forest: is that what it waits for?",
+               "Your mushrooms: " + ", ".join(_plural(copies[n], n) for n in present)
+               + ". Each card draws on its own; a card you play is below a tree in a bottom "
+                 "slot and atop it in a top slot." + label),
         draw=lambda marked: position_svg(forest, hand=[cid] + payment, title="Mushroom draws"),
-        hint="Take each mushroom in turn: is what you play the thing it waits for?",
-        explanation=because, context={"state": st, "after": after})
+        explanation=because, context={"state": st, "after": after},
+        mistakes=[m for m in mistakes if m[1]],
+        safe_hints=(f"You {words}. For each mushroom card in your forest: is that what it waits "
+                    f"for?", "Each mushroom card draws on its own; what you play is below a "
+                             "tree in a bottom slot and atop it in a top slot." + label))
 
 
-@register("forest_shuffle.draw_effect", game=GAME, notebook=NB2,
-          rule="The Red Fox draws a card per European Hare in your forest, the Wolf one per "
-               "deer; no draw goes past the hand limit of 10",
-          title="How many cards does the effect draw?")
-def draw_effect(seed: int) -> Exercise:
-    rng = _rng("draw_effect", seed)
-    cat = catalog()
-    pool = _pool()
-    species = rng.choice(["Red Fox", "Wolf"])
-    counted = "European Hare" if species == "Red Fox" else None
-    test = (lambda s: s == "European Hare") if counted else (
-        lambda s: "deer" in cat.species(s).types)
+def _count_in(forest: Forest, test: Callable[[str], bool]) -> int:
+    return sum(1 for _, _, d in forest.dwellers() if test(d.species))
+
+
+def _draw_effect_forests(rng: random.Random, pool: list[int], test: Callable[[str], bool],
+                         species: str, level: int) -> tuple[Forest, Forest | None]:
+    """Your forest (with some counted cards, and a Birch last) and, at level 2, a rival's."""
     forest = _random_forest(rng, pool, rng.randint(2, 3), 0, sapling=0.2)
     if rng.random() < 0.85:
         forest = _add(rng, pool, forest, test)
     for _ in range(rng.randint(0, 3)):
         forest = _add(rng, pool, forest, test if rng.random() < 0.7 else lambda s: True)
+    if level == 2 and species == "Wolf":     # cloven-hoofed animals that are not deer
+        forest = _add(rng, pool, forest, lambda s: s in ("Wild Boar", "Squeaker"))
     forest = forest.plant(Tree(species="Birch", card=_take(rng, pool, _is_tree("Birch"))))
+    rival = None
+    if level == 2:
+        rival = _random_forest(rng, pool, 2, 0, sapling=0)
+        for _ in range(rng.randint(1, 3)):
+            rival = _add(rng, pool, rival, test)
+    return forest, rival
+
+
+@register("forest_shuffle.draw_effect", game=GAME, notebook=NB2,
+          rule="The Red Fox draws a card per European Hare in your forest, the Wolf one per "
+               "deer; no draw goes past the hand limit of 10",
+          title="How many cards does the effect draw?",
+          levels=("your forest only", "a rival forest and look-alike cards"))
+def draw_effect(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("draw_effect", seed, level)
+    cat = catalog()
+    pool = _pool()
+    species = rng.choice(["Red Fox", "Wolf"])
+    what = "European Hare" if species == "Red Fox" else "deer"
+    test = (lambda s: s == "European Hare") if species == "Red Fox" else (
+        lambda s: "deer" in cat.species(s).types)
+    forest, rival = _draw_effect_forests(rng, pool, test, species, level)
     cid = _take(rng, pool, _shows(lambda s: s == species))
     side = next(s for s, h in zip(cat.card(cid).sides(), cat.card(cid).halves)
                 if h.species == species)
     cost = cat.species(species).cost
     payment = [_take(rng, pool, lambda c: cat.card(c).is_tree) for _ in range(cost)]
-    keep = [_take(rng, pool, lambda c: True) for _ in range(rng.choice([0, 1, 3, 5, 6, 6]))]
-    st = _state(forest, [cid] + payment + keep)
+    keep = [_take(rng, pool, lambda c: True)
+            for _ in range(min(9 - cost, rng.choice([0, 1, 3, 5, 6, 6, 7])))]
+    st = _state(forest, [cid] + payment + keep, rival=rival)
     after = _pay_all(st.apply(PlayDweller(cid, side, len(forest.trees) - 1)), payment)
     while after.step is not None and after.step.kind == "mushroom":  # pragma: no cover
         after = after.apply(Decide("mushroom", after.step.tag, False))
     before = len(after.hands[0])
     used = after.apply(Decide("effect", species, True))
     answer = len(used.hands[0]) - before
-    what = "European Hare" if counted else "deer"
-    n = sum(1 for _, _, d in used.forests[0].dwellers()
-            if (d.species == counted if counted else "deer" in cat.species(d.species).types))
+    n = _count_in(used.forests[0], test)
+    room = 10 - before
     because = (f"Your forest holds {_plural(n, what)}, so the effect draws up to {n}; after "
                f"paying you hold {before} cards and a hand stops at 10, so you draw {answer}.")
-
-    def checker(value: int) -> Verdict:
-        return Verdict(value == answer,
-                       ("" if value == answer else f"Not {value}. ") + because)
-
-    return Exercise(
-        kind="forest_shuffle.draw_effect", seed=seed,
+    others = _count_in(rival, test) if rival else 0
+    lookalike = _count_in(forest, lambda s: s in ("Wild Boar", "Squeaker"))
+    mistakes = [
+        (n, "ignored-hand-limit", "Your hand stops at 10 cards: count how many you hold after "
+                                  "paying."),
+        (min(n + others, room), "counted-rival-forest",
+         f"You counted the {what} cards in every forest; the effect counts only those in your "
+         f"own forest."),
+        (min(n + lookalike, room), "boar-as-deer", "A Wild Boar or a Squeaker is cloven-hoofed, "
+                                                   "but not a deer."),
+        (min(n, room + cost), "counted-before-paying",
+         "Your payment cards leave your hand before the effect draws: count your hand after "
+         "paying.")]
+    return _number(
+        "forest_shuffle.draw_effect", seed,
         question=(f"You play the {species} (cost {cost}) beside your last tree, paying with "
                   f"{_plural(cost, 'tree card')} of your hand, and use its effect: "
                   f"{effect_text(species)[0]}. How many cards do you draw?"),
-        answer_kind="number", answer=answer, checker=checker,
+        answer=answer, what="the number of cards the effect draws",
+        rule=f"Count the {what} cards in your own forest, then stop where your hand is full.",
+        hints=(f"Count the {what} cards in your forest (not in a rival's), then mind the hand "
+               f"limit of 10.",
+               f"After paying you hold {before} cards, so your hand has room for {room} more; "
+               f"the {what} cards are written at the top of each card"
+               + (" (a Wild Boar or a Squeaker is not a deer)." if species == "Wolf" else ".")),
         draw=lambda marked: position_svg(forest, hand=[cid] + payment + keep,
+                                         others=(rival,) if rival else (),
                                          title="How many cards does the effect draw?"),
-        hint=f"Count the {what} cards in your forest, then mind the hand limit of 10.",
-        explanation=because, context={"state": st})
+        explanation=because, context={"state": st}, mistakes=mistakes)
 
 
 # ===== notebook 3: scoring ===================================================================
+
+_BEES = frozenset(sp.name for sp in catalog().all_species()
+                  if any(e.get("kind") == "counts_as_tree" for e in sp.effect))
+
+
+def _without(forest: Forest, test: Callable[[str], bool]) -> Forest:
+    """The forest with every card passing ``test`` taken out of the slots (trees stay)."""
+    trees = tuple(replace(t, **{s: tuple(d for d in t.slot(s) if not test(d.species))
+                                for s in SIDES}) for t in forest.trees)
+    return replace(forest, trees=trees)
+
+
+def _merged(forest: Forest, other: Forest) -> Forest:
+    """One forest holding the trees of both (a learner who counts both forests as one)."""
+    return replace(forest, trees=forest.trees + other.trees)
+
+
+def _points_of(species: str, forests: list[Forest]) -> int:
+    return score(forests)[0].by_species.get(species, 0)
+
+
+def _spots_of(forest: Forest, species: str) -> tuple:
+    """The drawing's cells holding ``species`` (a tree, or a slot)."""
+    out = [(i,) for i, t in enumerate(forest.trees) if t.species == species]
+    out += [(i, SIDE_NUMBER[s]) for i, s, d in forest.dwellers() if d.species == species]
+    return tuple(dict.fromkeys(out))
+
+
+def _counted_words(species: str) -> str:
+    """What a species' rule looks at, in a few plain words."""
+    r = catalog().species(species).scoring
+    k = r["kind"]
+    return {
+        "per_type": lambda: " or ".join(r["types"]) + " cards (the kind is written at the top "
+                                                       "of each card; trees count as trees)",
+        "per_species": lambda: f"{r.get('species')} cards",
+        "same_symbol": lambda: "cards showing its own tree symbol (at the bottom of a card; "
+                               "a tree shows its own species)",
+        "bottom_cards": lambda: "cards below any tree (in bottom slots)",
+        "full_trees": lambda: "trees with all four slots taken",
+        "present": lambda: f"whether your forest holds {a(str(r.get('species')))}",
+        "opposite_bat": lambda: "the slot on the other side of its own tree",
+        "host": lambda: "the tree it sits on",
+        "majority": lambda: "how many of them grow in each forest (a Carpenter Bee at one "
+                            "counts as one more)",
+        "threshold": lambda: "how many of them grow in your forest (a Carpenter Bee at one "
+                             "counts as one more)",
+        "set": lambda: "how many of them your forest holds, scored once as one set",
+        "all_tree_species": lambda: "which of the 8 tree species grow in your forest",
+        "own_slots": lambda: "the cards in its own four slots",
+        "most_trees": lambda: "the number of trees in each forest (saplings and Carpenter "
+                              "Bees count)",
+        "min_trees": lambda: "the number of trees in your forest (saplings and Carpenter Bees "
+                             "count)",
+        "toad_pair": lambda: "whether another toad shares its slot",
+        "bats": lambda: "how many different bat species your forest holds",
+    }.get(k, lambda: "what its rule names")()
+
+
+def _self_counts(species: str) -> bool:
+    """Does a card of ``species`` count itself by its own rule?"""
+    r = catalog().species(species).scoring
+    return (r["kind"] == "per_type" and bool(set(r["types"]) & set(_types(species)))) or (
+        r["kind"] == "per_species" and r["species"] == species) or r["kind"] == "same_symbol"
+
+
+def _species_mistakes(forest: Forest, rival: Forest | None, species: str,
+                      answer: int) -> list:
+    """Typical wrong totals for one species, worked out by the engine on altered forests."""
+    out = []
+    n = forest.count_species(species)
+    if rival is not None:
+        out.append((_points_of(species, [_merged(forest, rival)]), "counted-rival-forest",
+                    f"You counted cards of the rival forest too; the {species} counts only "
+                    f"those in its own forest."))
+    per_card = [p for (i, s, k), p in score([forest])[0].card_points
+                if (s == "tree" and forest.trees[i].species == species)
+                or (s != "tree" and forest.trees[i].slot(s)[k].species == species)]
+    if n > 1 and per_card:
+        out.append((per_card[0], "scored-one-card",
+                    f"You scored one {species}; each of them scores by the rule: add them up."))
+    r = catalog().species(species).scoring
+    if _self_counts(species) and "points" in r:
+        out.append((answer - n * r["points"], "forgot-itself",
+                    f"The {species} is one of the cards its rule counts, so it counts itself "
+                    f"too."))
+    return out
+
+
+def _points_exercise(kind: str, seed: int, forest: Forest, species: str,
+                     others: tuple = (), title: str = "", mistakes: Iterable = (),
+                     note: str = "") -> Exercise:
+    """How many points one species scores in ``forest`` (rivals drawn below it)."""
+    answer = score([forest, *others])[0].by_species.get(species, 0)
+    counts = what_counts(forest, species, others)
+    rule = explain(species)
+    n = forest.count_species(species)
+    plural_ = n > 1 or (species.endswith("s") and not species.endswith("ss"))
+    subject = f"the {_plural(n, species)} together" if n > 1 else f"the {species}"
+    spots = _spots_of(forest, species)
+    places = _list(_cell_place(forest, c) for c in spots)
+    rival_words = " Cards in a rival forest do not count for it." if others else ""
+    return _number(
+        kind, seed,
+        question=(f"How many points {'do' if plural_ else 'does'} {subject} score in this "
+                  f"forest? (Rule: {species} score{'' if plural_ and n == 1 else 's'} "
+                  f"{rule}.)"),
+        answer=answer, what=f"what {subject} score{'' if plural_ else 's'}",
+        rule=f"Rule: {rule}. Find every card it counts in its own forest.",
+        hints=(f"Rule: {rule}. Which cards of your forest does that look at?",
+               f"Your {species} {'is' if len(spots) == 1 else 'are'} at {places}; "
+               f"it looks at {_counted_words(species)}.{rival_words}"),
+        hint_marks=(spots, ()),
+        draw=lambda marked: position_svg(forest, others=others, title=title, marked=marked),
+        explanation=f"{_cap(subject)} score{'' if plural_ else 's'} {answer}: {counts}." + note,
+        context={"forest": forest, "others": others, "species": species},
+        mistakes=mistakes)
+
 
 def _where_cards(forest: Forest, test: Callable[[int, str, object], bool]) -> list[str]:
     """Names and places of the visible cards passing ``test(tree index, side, card)``."""
@@ -1048,8 +1698,7 @@ def what_counts(forest: Forest, species: str, others: Iterable[Forest] = ()) -> 
         return "; ".join(f"the Silver Fir at tree {i + 1} holds {_plural(t.card_count(), 'card')}"
                          for i, t in enumerate(forest.trees) if t.species == species)
     if k == "host":
-        return "; ".join(f"one sits on tree {i + 1}, a "
-                         f"{'sapling' if forest.trees[i].is_sapling else forest.trees[i].species}"
+        return "; ".join(f"one sits on tree {i + 1}, {a(_tree_name(forest.trees[i]))}"
                          for i, _, d in forest.dwellers() if d.species == species)
     if k == "present":
         n = forest.count_species(r["species"])
@@ -1111,34 +1760,6 @@ def _butterfly_words(forest: Forest) -> str:
     return "; ".join(sets) if sets else "no butterflies"
 
 
-def _points_exercise(kind: str, seed: int, forest: Forest, species: str,
-                     others: tuple = (), title: str = "") -> Exercise:
-    result = score([forest, *others])[0]
-    answer = result.by_species.get(species, 0)
-    counts = what_counts(forest, species, others)
-    rule = explain(species)
-    n = forest.count_species(species)
-    plural = n > 1 or (species.endswith("s") and not species.endswith("ss"))
-    subject = f"the {_plural(n, species)} together" if n > 1 else f"the {species}"
-    verb = "do" if plural else "does"
-
-    def checker(value: int) -> Verdict:
-        if value == answer:
-            return Verdict(True, f"{subject[0].upper() + subject[1:]} "
-                                 f"score{'' if plural else 's'} {answer}. "
-                                 f"Rule: {rule}; {counts}.")
-        return Verdict(False, f"Not {value}. Rule: {rule}. In this forest {counts}.")
-
-    return Exercise(
-        kind=kind, seed=seed,
-        question=(f"How many points {verb} {subject} score in this forest? "
-                  f"(Rule: {species} score{'' if plural and n == 1 else 's'} {rule}.)"),
-        answer_kind="number", answer=answer, checker=checker,
-        draw=lambda marked: position_svg(forest, others=others, title=title),
-        hint=f"Rule: {rule}. Find every card it counts.",
-        explanation=f"{subject[0].upper() + subject[1:]} score{'' if plural else 's'} "
-                    f"{answer}: {counts}.",
-        context={"forest": forest, "others": others, "species": species})
 
 
 _COUNTING = {  # species scored by what else lies in the forest, and what to add more of
@@ -1166,136 +1787,665 @@ _COUNTING = {  # species scored by what else lies in the forest, and what to add
 }
 
 
-@register("forest_shuffle.species_points", game=GAME, notebook=NB3,
-          rule="Each animal or plant scores by its own rule, often by counting other cards of "
-               "the forest (a type, a species, a tree symbol, the cards below trees ...)",
-          title="One species' points")
-def species_points(seed: int) -> Exercise:
-    rng = _rng("species_points", seed)
-    names = sorted(_COUNTING)
-    species = names[seed % len(names)] if seed < len(names) else rng.choice(names)
+
+def _species_forest(rng: random.Random, species: str, level: int) -> tuple[Forest, Forest | None]:
+    """A forest with ``species`` (twice at times, at level 2) among cards its rule counts,
+    and at level 2 a rival forest holding such cards too."""
     pool = _pool()
-    forest = _random_forest(rng, pool, rng.randint(3, 4), 0, sapling=0.2)
+    forest = _random_forest(rng, pool, rng.randint(2, 3) if level == 1 else rng.randint(3, 4),
+                            0, sapling=0.2)
     forest = _add(rng, pool, forest, lambda s: s == species)
-    if rng.random() < 0.3:
+    if level == 2 and rng.random() < 0.35:
         forest = _add(rng, pool, forest, lambda s: s == species)
     more = _COUNTING[species]
     if species == "Beech Marten":      # fill a tree or two, so that full trees occur
         for i in rng.sample(range(len(forest.trees)), rng.randint(1, 2)):
             for _ in range(4):
                 forest = _add(rng, pool, forest, lambda s: True, trees=[i])
-    for _ in range(rng.randint(3, 6)):
+    for _ in range(rng.randint(2, 4) if level == 1 else rng.randint(4, 7)):
         forest = _add(rng, pool, forest, more if more and rng.random() < 0.6 else lambda s: True)
-    return _points_exercise("forest_shuffle.species_points", seed, forest, species,
-                            title="One species' points")
+    rival = None
+    if level == 2:
+        rival = _random_forest(rng, pool, 2, 0, sapling=0)
+        for _ in range(rng.randint(1, 3)):
+            rival = _add(rng, pool, rival, more or (lambda s: True))
+    return forest, rival
+
+
+@register("forest_shuffle.species_points", game=GAME, notebook=NB3,
+          rule="Each animal or plant scores by its own rule, often by counting other cards of "
+               "the forest (a type, a species, a tree symbol, the cards below trees ...)",
+          title="One species' points",
+          levels=("one card in a small forest", "a fuller forest beside a rival's"))
+def species_points(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("species_points", seed, level)
+    names = sorted(_COUNTING)
+    species = names[seed % len(names)] if seed < len(names) else rng.choice(names)
+    forest, rival = _species_forest(rng, species, level)
+    others = (rival,) if rival else ()
+    answer = score([forest, *others])[0].by_species.get(species, 0)
+    return _points_exercise("forest_shuffle.species_points", seed, forest, species, others,
+                            title="One species' points",
+                            mistakes=_species_mistakes(forest, rival, species, answer))
 
 
 _TREE_RULES = ["Linden", "Beech", "Horse Chestnut", "Sycamore", "Oak", "Silver Fir"]
 
 
-@register("forest_shuffle.tree_points", game=GAME, notebook=NB3,
-          rule="Trees score too: Linden by majority, Beech from 4 on, Horse Chestnut as a set, "
-               "Sycamore per tree, Oak with all 8 species, Silver Fir per card on it",
-          title="A tree species' points")
-def tree_points(seed: int) -> Exercise:
-    rng = _rng("tree_points", seed)
-    species = _TREE_RULES[seed % len(_TREE_RULES)]
-    pool = _pool()
+def _tree_forest(rng: random.Random, pool: list[int], species: str, level: int) -> Forest:
     forest = Forest()
     all_trees = catalog().tree_species()
-    plan = [species] * rng.randint(1, 4)
+    plan = [species] * (rng.randint(1, 3) if level == 1 else rng.randint(2, 5))
     if species == "Oak":
         plan = ["Oak"] + rng.sample([t for t in all_trees if t != "Oak"], rng.choice([6, 7, 7]))
     plan += [rng.choice(all_trees + [SAPLING]) for _ in range(rng.randint(1, 3))]
     rng.shuffle(plan)
     for name in plan:
         forest = _plant(rng, pool, forest, name)
-    bee_at = [i for i, t in enumerate(forest.trees) if t.species == species]
-    if species in ("Beech", "Horse Chestnut", "Linden") and rng.random() < 0.5:
-        forest = _add(rng, pool, forest, lambda s: s == "Violet Carpenter Bee", trees=bee_at)
-    for _ in range(rng.randint(1, 4)):
+    at = [i for i, t in enumerate(forest.trees) if t.species == species]
+    if level == 2 and species in ("Beech", "Horse Chestnut", "Linden") and rng.random() < 0.6:
+        forest = _add(rng, pool, forest, lambda s: s in _BEES, trees=at)
+    for _ in range(rng.randint(1, 3) if level == 1 else rng.randint(3, 6)):
         forest = _add(rng, pool, forest, lambda s: True,
-                      trees=bee_at if species == "Silver Fir" and rng.random() < 0.7 else None)
+                      trees=at if species == "Silver Fir" and rng.random() < 0.7 else None)
+    return forest
+
+
+def _tree_mistakes(forest: Forest, others: tuple, species: str, answer: int) -> list:
+    """Typical wrong totals for a tree species (the engine scores altered forests)."""
+    cat = catalog()
+    n = sum(1 for t in forest.trees if t.species == species)
+    rule = cat.species(species).scoring
+    no_bees = _points_of(species, [_without(forest, lambda s: s in _BEES)]
+                         + [_without(f, lambda s: s in _BEES) for f in others])
+    out = [(no_bees, "forgot-carpenter-bee",
+            f"A Violet Carpenter Bee at a {species} counts as one more {species}.")]
+    if rule["kind"] == "threshold":
+        out.append((n * rule["points"], "threshold-not-reached",
+                    f"Beeches score only once your forest has at least {rule['at_least']} of "
+                    f"them (a Carpenter Bee at a Beech counts as one more)."))
+    if rule["kind"] == "set":
+        out.append((n * rule["table"][min(n, len(rule["table"])) - 1], "scored-set-per-card",
+                    "The Horse Chestnuts score once, as one set: the set's value is not given "
+                    "to each of them."))
+    if rule["kind"] == "majority":
+        out.append((n * rule["points"], "ignored-rival",
+                    "Compare with the rival forest: a Linden scores its higher value only if "
+                    "no forest has more Lindens."))
+        out.append((n * rule["otherwise"], "tie-read-as-loss",
+                    "A tie is not a loss: Lindens score their higher value when no forest has "
+                    "more. " + MINE + "every forest tied for the most scores the higher value."))
+    if rule["kind"] == "per_type":
+        saplings = sum(1 for t in forest.trees if t.is_sapling)
+        out.append((answer - n * saplings, "forgot-saplings",
+                    "A sapling is a tree too: the Sycamore counts it."))
+    if rule["kind"] == "all_tree_species":
+        out.append((n * rule["points"], "missing-tree-species",
+                    "Check every one of the 8 tree species: an Oak scores only if each of them "
+                    "grows in your forest (saplings are no species)."))
+    if rule["kind"] == "own_slots":
+        out.append((rule["points"] * sum(t.card_count() for t in forest.trees), "counted-whole-forest",
+                    "A Silver Fir counts only the cards in its own four slots."))
+    return out
+
+
+@register("forest_shuffle.tree_points", game=GAME, notebook=NB3,
+          rule="Trees score too: Linden by majority, Beech from 4 on, Horse Chestnut as a set, "
+               "Sycamore per tree, Oak with all 8 species, Silver Fir per card on it",
+          title="A tree species' points",
+          levels=("a few trees", "more trees, Carpenter Bees and saplings"))
+def tree_points(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("tree_points", seed, level)
+    species = _TREE_RULES[seed % len(_TREE_RULES)]
+    pool = _pool()
+    forest = _tree_forest(rng, pool, species, level)
     others: tuple = ()
     if species == "Linden":
         rival = Forest()
-        for name in ["Linden"] * rng.randint(0, 3) + ["Birch"]:
+        own = sum(1 for t in forest.trees if t.species == "Linden")
+        for name in ["Linden"] * rng.choice([max(own - 1, 0), own, own, own + 1]) + ["Birch"]:
             rival = _plant(rng, pool, rival, name)
         others = (rival,)
+    answer = score([forest, *others])[0].by_species.get(species, 0)
+    note = (" " + MINE + "every forest tied for the most Lindens scores the higher value."
+            if species == "Linden" else "")
     return _points_exercise("forest_shuffle.tree_points", seed, forest, species, others,
-                            title="A tree species' points")
+                            title="A tree species' points", note=note,
+                            mistakes=_tree_mistakes(forest, others, species, answer))
 
 
 _BUTTERFLIES = [sp.name for sp in catalog().all_species()
                 if sp.scoring["kind"] == "butterflies"]
 
 
+def _butterfly_mistakes(counts: dict[str, int], table: list) -> list:
+    """Typical wrong butterfly totals: a butterfly used in two sets, one species twice in a
+    set, a single set made."""
+    kinds = len(counts)
+    cards = sum(counts.values())
+    value = lambda n: table[min(n, len(table)) - 1] if n else 0
+    return [(max(counts.values()) * value(kinds), "butterfly-in-two-sets",
+             "Your sets use a butterfly more than once: each butterfly belongs to one set only. "
+             "After the first set, only the butterflies left over make the next."),
+            (value(cards), "same-species-in-one-set",
+             "A set holds different butterflies: two of one species cannot share a set."),
+            (value(kinds), "one-set-only",
+             "The butterflies left over after the first set make a second set, and so on.")]
+
+
 @register("forest_shuffle.butterflies", game=GAME, notebook=NB3,
           rule="Butterflies score in sets of different species (0 / 3 / 6 / 12 / 20 for 1-5); "
                "every butterfly belongs to one set",
-          title="Butterfly sets")
-def butterflies(seed: int) -> Exercise:
-    rng = _rng("butterflies", seed)
+          title="Butterfly sets",
+          levels=("a few butterflies of two or three kinds",
+                  "many butterflies among other top cards"))
+def butterflies(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("butterflies", seed, level)
     pool = _pool()
-    n = rng.randint(3, 6)
+    n = rng.randint(3, 4) if level == 1 else rng.randint(5, 7)
     forest = _random_forest(rng, pool, n, 0, sapling=0.2)
-    kinds = rng.sample(_BUTTERFLIES, rng.randint(2, 5))
-    for _ in range(n):
+    kinds = rng.sample(_BUTTERFLIES, rng.randint(2, 3) if level == 1 else rng.randint(3, 5))
+    for _ in range(n if level == 1 else n - 1):
         forest = _add(rng, pool, forest, lambda s: s in kinds)
-    for _ in range(rng.randint(0, 2)):
-        forest = _add(rng, pool, forest, lambda s: catalog().species(s).slot != "top")
+    for _ in range(rng.randint(0, 1) if level == 1 else rng.randint(2, 3)):
+        forest = _add(rng, pool, forest, lambda s: s not in _BUTTERFLIES)
     result = score([forest])[0]
     answer = sum(p for name, p in result.by_species.items() if name in _BUTTERFLIES)
     sets = _butterfly_words(forest)
-
-    def checker(value: int) -> Verdict:
-        if value == answer:
-            return Verdict(True, f"{sets[0].upper() + sets[1:]}; {answer} in all.")
-        return Verdict(False, f"Not {value}. Make the sets: {sets}.")
-
-    return Exercise(
-        kind="forest_shuffle.butterflies", seed=seed,
+    counts = {b: forest.count_species(b) for b in _BUTTERFLIES if forest.count_species(b)}
+    table = next(sp.scoring["table"] for sp in catalog().all_species()
+                 if sp.scoring["kind"] == "butterflies")
+    layered = MINE + "set 1 takes one butterfly of each species you have, set 2 one of each " \
+                     "species left, and so on."
+    return _number(
+        "forest_shuffle.butterflies", seed,
         question=("How many points do the butterflies of this forest score together? (Sets of "
                   "different butterflies: 0 / 3 / 6 / 12 / 20 points for 1, 2, 3, 4 or 5 "
                   "species; each butterfly is in one set.)"),
-        answer_kind="number", answer=answer, checker=checker,
+        answer=answer, what="what the butterflies score together",
+        rule="Make the sets: one butterfly of each species in the first, then again with those "
+             "left.",
+        hints=("Sort the butterflies by species first (the kind is written at the top of each "
+               "card).",
+               "Your butterflies: " + ", ".join(f"{_plural(c, b)}" for b, c in counts.items())
+               + ". Make a first set with one of each species, then a second from those left, "
+                 "and so on."),
+        safe_hints=("Sort the butterflies by species first (the kind is written at the top of "
+                    "each card).",
+                    "Your butterflies are " + _list(counts) + ". Make a first set with one of "
+                    "each species, then a second from those left, and so on."),
         draw=lambda marked: position_svg(forest, title="Butterfly sets"),
-        hint="Make a first set with one butterfly of each species, then a second from those "
-             "left, and so on.",
-        explanation=f"{sets}; {answer} in all.", context={"forest": forest})
+        explanation=f"{_cap(sets)}; {answer} in all. {layered}",
+        context={"forest": forest}, mistakes=_butterfly_mistakes(counts, table))
 
 
 @register("forest_shuffle.top_species", game=GAME, notebook=NB3,
           rule="At the end every visible card scores by its own rule; compare the species",
-          title="Which species scores most?")
-def top_species(seed: int) -> Exercise:
-    rng = _rng("top_species", seed)
+          title="Which species scores most?",
+          levels=("a small forest", "a full forest"))
+def top_species(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("top_species", seed, level)
+    size = ((2, 3), (3, 5)) if level == 1 else ((3, 4), (6, 9))
     while True:
         pool = _pool()
-        forest = _random_forest(rng, pool, rng.randint(3, 4), rng.randint(5, 8), sapling=0.15)
-        points = {n: p for n, p in score([forest])[0].by_species.items()}
+        forest = _random_forest(rng, pool, rng.randint(*size[0]), rng.randint(*size[1]),
+                                sapling=0.15)
+        points = dict(score([forest])[0].by_species)
         dwellers = sorted({d.species for _, _, d in forest.dwellers()})
-        if len(dwellers) < 3:
+        if len(dwellers) < 2:
             continue
-        names = sorted(points, key=lambda n: (-points[n], n))
+        names = sorted(points, key=lambda x: (-points[x], x))
         if points[names[0]] > max(points[names[1]], 0):
             break
     best = names[0]
-    options = tuple(Option(n, f"{n} ({explain(n)})") for n in sorted(points))
+    cards = {x: forest.count_species(x) + sum(1 for t in forest.trees if t.species == x)
+             for x in points}
+    most = max(cards.values())
+    options = tuple(Option(x, f"{x} ({explain(x)})") for x in sorted(points))
 
-    def checker(choice: str) -> Verdict:
-        if choice == best:
-            return Verdict(True, f"{best} scores {points[best]}; next comes "
-                                 f"{names[1]} with {points[names[1]]}.")
-        return Verdict(False, f"{choice} scores {points[choice]} here "
-                              f"({what_counts(forest, choice)}); another species scores more.")
+    def why(choice: str) -> str:
+        crowd = (" It has many cards here, but points come from each card's rule, not from "
+                 "the number of cards." if cards[choice] == most else "")
+        return short(f"{choice} scores {points[choice]} here ({what_counts(forest, choice)})"
+                            f"; another species scores more.{crowd}")
 
+    counters = [x for x in points if catalog().species(x).scoring["kind"] in
+                ("per_type", "per_species", "same_symbol", "bottom_cards", "full_trees")]
     return Exercise(
         kind="forest_shuffle.top_species", seed=seed,
         question="Which species scores the most points in this forest (all its cards together)?",
-        answer_kind="choice", answer=best, checker=checker, options=options,
+        answer_kind="choice", answer=best, options=options,
+        checker=lambda choice: choice_verdict(
+            choice, best, why_not=why,
+            names={x: "most-cards" for x in points if cards[x] == most and x != best},
+            right_reason=f"Right: {best} scores {points[best]}; next comes {names[1]} with "
+                         f"{points[names[1]]}."),
         draw=lambda marked: position_svg(forest, title="Which species scores most?"),
-        hint="Work out the big ones first: cards that count other cards can add up quickly.",
-        explanation=", ".join(f"{n}: {points[n]}" for n in names),
+        hints=("Work out each species' points with its own rule: cards that count other cards "
+               "can add up quickly.",
+               ("Start with the species that count other cards: " + _list(counters) + "."
+                if counters else "No species here counts other cards: compare the fixed "
+                                 "points and the tree rules.")
+               + f" Your forest has {_plural(len(forest.trees), 'tree')}."),
+        explanation=", ".join(f"{x}: {points[x]}" for x in names),
         context={"forest": forest, "points": points})
 
+
+# ----- more of notebook 3: the cave, majorities, what a rule counts, where a card scores ----
+
+_FIXED = [sp.name for sp in catalog().all_species()
+          if sp.scoring["kind"] == "fixed" and sp.scoring["points"] > 0 and not sp.is_tree]
+
+
+@register("forest_shuffle.cave_total", game=GAME, notebook=NB3,
+          rule="A forest's total is every card's points by its own rule plus 1 point per card "
+               "under the cave",
+          title="A forest's total, cave included",
+          levels=("a small forest of fixed points", "a fuller forest"))
+def cave_total(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("cave_total", seed, level)
+    pool = _pool()
+    if level == 1:
+        forest = Forest()
+        for name in rng.sample(["Birch", "Douglas Fir", "Birch", "Douglas Fir", SAPLING], 2):
+            forest = _plant(rng, pool, forest, name)
+        for _ in range(rng.randint(1, 3)):
+            forest = _add(rng, pool, forest, lambda s: s in _FIXED)
+    else:
+        forest = _random_forest(rng, pool, rng.randint(3, 4), rng.randint(4, 6), sapling=0.15)
+    cave = rng.randint(1, 6) if level == 1 else rng.randint(2, 9)
+    forest = replace(forest, cave=cave)
+    result = score([forest])[0]
+    answer = result.total
+    species = list(result.by_species)
+    mistakes = [(answer - cave, "forgot-cave", "The cave scores too: every card under it is "
+                                               "worth 1 point."),
+                (answer - cave + 1, "cave-as-one-point", "The cave is not worth 1 point as a "
+                                                         "whole: each card under it is.")]
+    return _number(
+        "forest_shuffle.cave_total", seed,
+        question=(f"What is this forest's total score at the end of the game? Its cave holds "
+                  f"{_plural(cave, 'card')}."),
+        answer=answer, what="the forest's total",
+        rule="Score every card by its own rule (a sapling scores nothing), then add the cave.",
+        hints=("Add up every card's points by its own rule, then the cave.",
+               f"Score each species in turn: {_list(species)}; then add one point for each of "
+               f"the {cave} cards under the cave."),
+        draw=lambda marked: position_svg(forest, title="A forest's total"),
+        explanation=(", ".join(f"{n} {p}" for n, p in result.by_species.items())
+                     + f", cave {result.cave}: {answer} in all."),
+        context={"forest": forest}, mistakes=mistakes)
+
+
+def _majority_forests(rng: random.Random, species: str, level: int) -> tuple[Forest, tuple]:
+    """Your forest and one (level 1) or two (level 2) rivals with counts close to yours."""
+    pool = _pool()
+    names = catalog().tree_species()
+    forest = Forest()
+    if species == "Linden":
+        plan = ["Linden"] * rng.randint(1, 3) + [rng.choice(names) for _ in range(rng.randint(1, 2))]
+    else:
+        plan = [rng.choice(names + [SAPLING] * (level == 2)) for _ in range(rng.randint(3, 5))]
+    rng.shuffle(plan)
+    for name in plan:
+        forest = _plant(rng, pool, forest, name)
+    if species != "Linden":
+        forest = _add(rng, pool, forest, lambda s: s == species)
+    at = [i for i, t in enumerate(forest.trees) if t.species == "Linden" or species != "Linden"]
+    if level == 2 and rng.random() < 0.5:
+        forest = _add(rng, pool, forest, lambda s: s in _BEES, trees=at)
+    own = (sum(1 for t in forest.trees if t.species == "Linden") if species == "Linden"
+           else len(forest.trees))
+    rivals = []
+    for _ in range(1 if level == 1 else 2):
+        k = max(0, own + rng.choice([-1, 0, 0, 1]))
+        rival = Forest()
+        extra = ["Linden"] * k + ["Birch"] if species == "Linden" else \
+            [rng.choice(names + [SAPLING]) for _ in range(max(k, 1))]
+        for name in extra:
+            rival = _plant(rng, pool, rival, name)
+        rivals.append(rival)
+    return forest, tuple(rivals)
+
+
+def _majority_counts(forests: Iterable[Forest], species: str) -> list[int]:
+    """What the majority rule compares in each forest: Lindens, or trees, with the Carpenter
+    Bees that count as one more."""
+    out = []
+    for f in forests:
+        hosts = [t for t in f.trees if species != "Linden" or t.species == "Linden"]
+        bees = sum(1 for t in hosts for _, d in t.dwellers() if d.species in _BEES)
+        out.append(len(hosts) + bees)
+    return out
+
+
+def _majority_mistakes(forest: Forest, rivals: tuple, species: str) -> list:
+    r = catalog().species(species).scoring
+    n = forest.count_species(species)
+    win, lose = n * r["points"], n * r.get("otherwise", 0)
+    what = "Lindens" if species == "Linden" else "trees"
+    counts = _majority_counts((forest, *rivals), species)
+    out = []
+    if counts[0] == max(counts[1:]):
+        out.append((lose, "tie-read-as-loss",
+                    f"A tie is not a loss: the rule asks only that no forest has more {what}. "
+                    + MINE + "every forest tied for the most scores the higher value."))
+    out.append((win, "ignored-rival", f"Compare with every rival forest: the higher value needs "
+                                      f"that no forest has more {what} than yours."))
+    no_bees = _points_of(species, [_without(f, lambda s: s in _BEES) for f in (forest, *rivals)])
+    out.append((no_bees, "forgot-carpenter-bee",
+                "A Violet Carpenter Bee counts as one more tree here (for the Linden, one more "
+                "Linden)."))
+    if species != "Linden":
+        bare = [len(f.trees) - sum(1 for t in f.trees if t.is_sapling) for f in (forest, *rivals)]
+        out.append((win if bare[0] >= max(bare[1:]) else lose, "forgot-saplings",
+                    "A sapling is a tree too when the trees of a forest are counted."))
+    return out
+
+
+@register("forest_shuffle.majority", game=GAME, notebook=NB3,
+          rule="Linden scores 3 each, and the Great Spotted Woodpecker 10, only if no other "
+               "forest has more Lindens (or trees); a tie keeps the higher value",
+          title="Most Lindens, most trees",
+          levels=("your forest and one rival", "two rivals, saplings and Carpenter Bees"))
+def majority(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("majority", seed, level)
+    species = rng.choice(["Linden", "Great Spotted Woodpecker"])
+    forest, rivals = _majority_forests(rng, species, level)
+    answer = _points_of(species, [forest, *rivals])
+    counts = _majority_counts((forest, *rivals), species)
+    n = forest.count_species(species)
+    subject = f"your {_plural(n, species)} together" if n > 1 else f"your {species}"
+    what = ("Lindens (a Violet Carpenter Bee at a Linden counts as one more)"
+            if species == "Linden" else
+            "trees (saplings count, and each Violet Carpenter Bee counts as one more)")
+    return _number(
+        "forest_shuffle.majority", seed,
+        question=(f"How many points {'do' if n > 1 else 'does'} {subject} score? (Rule: "
+                  f"{species} scores {explain(species)}.) The rival "
+                  f"{'forest is' if len(rivals) == 1 else 'forests are'} drawn below yours."),
+        answer=answer, what=f"what {subject} score{'' if n > 1 else 's'}",
+        rule=f"Count the {what} in every forest and compare.",
+        hints=(f"Compare your forest with {'the rival forest' if len(rivals) == 1 else 'each rival forest'}: "
+               f"which has the most {what.split(' ')[0]}?",
+               f"Your forest grows {_list(_tree_name(t) for t in forest.trees)}. Count the "
+               f"{what} there, then in each rival forest: does any have more than yours?"),
+        draw=lambda marked: position_svg(forest, others=rivals, title="Most Lindens, most trees"),
+        explanation=(f"{_cap(subject)} score{'' if n > 1 else 's'} {answer}: counting "
+                     f"{what.split(' ')[0]}, your forest has {counts[0]}, the rival "
+                     f"{'forest' if len(rivals) == 1 else 'forests'} "
+                     f"{_list(str(c) for c in counts[1:])}. " + MINE
+                     + "every forest tied for the most scores the higher value."),
+        context={"forest": forest, "others": rivals, "species": species},
+        mistakes=_majority_mistakes(forest, rivals, species))
+
+
+#: scorers whose rule counts cards of the forest, by level, with cards worth adding
+_COUNTERS = {
+    1: ["Goshawk", "Tree Ferns", "Gnat", "Red Fox", "Tree Frog", "Stag Beetle", "Blackberries",
+        "Hedgehog"],
+    2: ["Bullfinch", "Fallow Deer", "Wolf", "Red Deer", "Roe Deer", "Wood Ant"],
+}
+#: cards that look as if they count, but do not (or do, though they look as if not)
+_LOOKALIKES = {"Wolf": ("Wild Boar", "Squeaker"), "Fallow Deer": ("Wild Boar", "Red Deer"),
+               "Bullfinch": tuple(_BUTTERFLIES), "Red Deer": ("Moss", "Tree Ferns"),
+               "Wood Ant": ("Wood Ant",)}
+
+
+def _counts_card(rule: Mapping, symbol: str | None, side: str, species: str,
+                 card_symbol: str | None) -> bool:
+    """Does a card (a tree when ``side`` is "tree") count for a rule that counts cards?"""
+    k = rule["kind"]
+    if k == "per_type":
+        return bool(set(rule["types"]) & set(_types(species)))
+    if k == "per_species":
+        return side != "tree" and species == rule["species"]
+    if k == "same_symbol":
+        return (species if side == "tree" else card_symbol) == symbol
+    return k == "bottom_cards" and side == "bottom"
+
+
+def _counted_cells(forest: Forest, scorer: str) -> tuple[frozenset, int]:
+    """The drawing's cells holding a card the scorer's rule counts, and how many cards."""
+    rule = catalog().species(scorer).scoring
+    symbol = next((d.symbol for _, _, d in forest.dwellers() if d.species == scorer), None)
+    cells, cards = set(), 0
+    for i, t in enumerate(forest.trees):
+        if _counts_card(rule, symbol, "tree", t.species, None):
+            cells.add((i,))
+            cards += 1
+        for side in SIDES:
+            hits = [d for d in t.slot(side) if _counts_card(rule, symbol, side, d.species,
+                                                             d.symbol)]
+            if hits:
+                cells.add((i, SIDE_NUMBER[side]))
+                cards += len(hits)
+    return frozenset(cells), cards
+
+
+def _counted_forest(rng: random.Random, scorer: str, level: int) -> Forest:
+    pool = _pool()
+    forest = _random_forest(rng, pool, rng.randint(2, 3) if level == 1 else rng.randint(3, 4), 0,
+                            sapling=0.1 if level == 1 else 0.25)
+    forest = _add(rng, pool, forest, lambda s: s == scorer)
+    more = _COUNTING.get(scorer) or (lambda s: True)
+    for _ in range(rng.randint(2, 3) if level == 1 else rng.randint(3, 5)):
+        forest = _add(rng, pool, forest, more)
+    for _ in range(rng.randint(1, 2) if level == 1 else rng.randint(2, 4)):
+        forest = _add(rng, pool, forest, lambda s: s != scorer)
+    for name in _LOOKALIKES.get(scorer, ())[:1] if level == 2 else ():
+        forest = _add(rng, pool, forest, lambda s, n=name: s == n and s != scorer)
+    return forest
+
+
+def _not_counted(forest: Forest, scorer: str, cell: tuple) -> tuple[str, str]:
+    """Why a clicked cell does not count for the scorer, and the mistake behind the click."""
+    rule = catalog().species(scorer).scoring
+    if len(cell) == 1:
+        tree = forest.trees[cell[0]]
+        if rule["kind"] == "same_symbol":
+            return (f"that tree is {a(_tree_name(tree))}, so it shows "
+                    + ("no symbol." if tree.is_sapling else f"the {tree.species} symbol.")), \
+                "other-symbol"
+        return f"that is a tree, and the {scorer} does not count trees.", "clicked-tree"
+    i, side = cell[0], NUMBER_SIDE[cell[1]]
+    stack = forest.trees[i].slot(side)
+    if not stack:
+        return "that slot is empty.", "clicked-empty-slot"
+    d = stack[-1]
+    if rule["kind"] == "per_type":
+        name = "boar-as-deer" if "deer" in rule["types"] and d.species in ("Wild Boar",
+                                                                          "Squeaker") else ""
+        return (f"the {d.species} there is {_list(_types(d.species))}, not "
+                f"{' or '.join(rule['types'])}."), name or "wrong-type"
+    if rule["kind"] == "per_species":
+        return f"that is {a(d.species)}, not {a(rule['species'])}.", "wrong-species"
+    if rule["kind"] == "same_symbol":
+        return f"the {d.species} there shows the {d.symbol} symbol.", "other-symbol"
+    return f"the {d.species} there sits {side} of its tree, not below it.", "not-below"
+
+
+def _counted_missed(forest: Forest, scorer: str, missing: frozenset) -> tuple[str, str]:
+    """What to re-check when some counted cards were left out (never which ones)."""
+    cat = catalog()
+    base = f"Some cards the {scorer} counts are not clicked yet: look for every " \
+           f"{_counted_words(scorer).split(' (')[0]}."
+    kinds = set()
+    for cell in missing:
+        if len(cell) == 1:
+            kinds.add("tree")
+            continue
+        d = forest.trees[cell[0]].slot(NUMBER_SIDE[cell[1]])[-1]
+        kinds.add("self" if d.species == scorer else
+                  "butterfly" if "butterfly" in cat.species(d.species).types else
+                  "deer" if "deer" in cat.species(d.species).types else "card")
+    if "self" in kinds:
+        return base + " A card can count itself.", "left-out-itself"
+    if "butterfly" in kinds and scorer == "Bullfinch":
+        return base + " Butterflies are insects too.", "butterfly-not-insect"
+    if "deer" in kinds and scorer == "Fallow Deer":
+        return base + " Deer are cloven-hoofed animals too.", "deer-not-cloven"
+    if "tree" in kinds:
+        return base + " Trees count too (saplings as trees, and a tree shows its own species "\
+                      "as its symbol).", "left-out-trees"
+    return base, "missed-some"
+
+
+@register("forest_shuffle.counted_cards", game=GAME, notebook=NB3,
+          rule="A card that scores per card counts every card of its kind in its own forest: a "
+               "type (deer, insects, bats ...), a species, a tree symbol, or the cards below trees",
+          title="Which cards does it count?",
+          levels=("birds, bats, amphibians and the like", "insects, deer, symbols and cards "
+                                                          "below trees"))
+def counted_cards(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("counted_cards", seed, level)
+    names = _COUNTERS[level]
+    while True:
+        scorer = names[seed % len(names)] if seed < 2 * len(names) else rng.choice(names)
+        forest = _counted_forest(rng, scorer, level)
+        if forest.count_species(scorer) != 1:
+            continue
+        right, cards = _counted_cells(forest, scorer)
+        where = _spots_of(forest, scorer)
+        spot = next((i, s, k) for i, s, d in forest.dwellers() for k in [0]
+                    if d.species == scorer)
+        r = catalog().species(scorer).scoring
+        points = score([forest])[0].points_at((spot[0], spot[1], 0))
+        if right and points == r["points"] * cards:
+            break
+    mark = () if where[0] in right else where
+    return Exercise(
+        kind="forest_shuffle.counted_cards", seed=seed,
+        question=(f"Your {scorer} scores {explain(scorer)}. Click every card of your forest that "
+                  f"its rule counts (a slot of stacked cards is one click; the {scorer} itself "
+                  f"too, if its rule counts it)."),
+        answer_kind="cells", answer=right,
+        checker=lambda given: _counted_verdict(given, right, forest, scorer),
+        draw=lambda marked: position_svg(forest, cells=True, marked=marked,
+                                         title="Which cards does it count?"),
+        hints=(f"The {scorer} looks at {_counted_words(scorer)}.",
+               f"Your {scorer} sits at {_cell_place(forest, where[0])}. Go through all "
+               f"{_plural(len(forest.trees), 'tree')} and their slots: the kind is written at "
+               f"the top of each card, the tree symbol at its bottom."),
+        hint_marks=(mark, ()),
+        explanation=f"It counts {_plural(cards, 'card')}: " + _list(
+            _cell_place(forest, c) for c in sorted(right)) + ".",
+        context={"forest": forest, "species": scorer})
+
+
+def _counted_verdict(given: frozenset, right: frozenset, forest: Forest,
+                     scorer: str) -> Verdict:
+    missed, name = _counted_missed(forest, scorer, right - given)
+    return _cell_verdict(given, right, lambda c: _not_counted(forest, scorer, c)[0],
+                         lambda c: _not_counted(forest, scorer, c)[1], missed=missed,
+                         words=lambda c: _cell_place(forest, c), missed_name=name,
+                         right_reason="Right: those are the cards its rule counts.")
+
+
+#: cards whose points depend on where they lie, with the side they go on
+_PLACED = {"Red Squirrel": "top", "Chaffinch": "top", "European Fat Dormouse": "side",
+           "Common Toad": "bottom"}
+
+
+def _placed_forest(rng: random.Random, asked: list[str], level: int) -> Forest:
+    """A forest where some cards of ``asked`` score and some do not."""
+    pool = _pool()
+    names = ["Oak", "Beech"] * 2 + catalog().tree_species() + [SAPLING]
+    forest = Forest()
+    for _ in range(rng.randint(3, 4) if level == 1 else rng.randint(4, 5)):
+        forest = _plant(rng, pool, forest, rng.choice(names))
+    for _ in range(rng.randint(3, 4)):
+        name = rng.choice(asked)
+        forest = _add(rng, pool, forest, lambda s, n=name: s == n)
+    if "European Fat Dormouse" in asked:
+        for _ in range(rng.randint(1, 3)):
+            forest = _add(rng, pool, forest, lambda s: "bat" in _types(s))
+    toads = [i for i, t in enumerate(forest.trees)
+             if any(d.species == "Common Toad" for d in t.bottom)]
+    if toads and rng.random() < 0.7:
+        forest = _add(rng, pool, forest, lambda s: s == "Common Toad", trees=toads[:1])
+    for _ in range(0 if level == 1 else rng.randint(2, 3)):
+        forest = _add(rng, pool, forest, lambda s: s not in _PLACED)
+    return forest
+
+
+def _placed_why(forest: Forest, asked: list[str], cell: tuple) -> tuple[str, str]:
+    """Why a clicked cell does not hold a scoring card of those asked about."""
+    if len(cell) == 1:
+        return "that is a tree, not one of the cards asked about.", "clicked-tree"
+    i, side = cell[0], NUMBER_SIDE[cell[1]]
+    tree = forest.trees[i]
+    stack = tree.slot(side)
+    if not stack:
+        return "that slot is empty.", "clicked-empty-slot"
+    d = stack[-1]
+    if d.species not in asked:
+        return f"that is {a(d.species)}, not one of the cards asked about.", "not-asked"
+    rule = catalog().species(d.species).scoring
+    if rule["kind"] == "host":
+        if tree.is_sapling:
+            return (f"that {d.species} sits atop a sapling. " + MINE + "a sapling is never "
+                    f"{a(rule['species'])}."), "sapling-as-host"
+        return (f"that {d.species} sits atop {a(tree.species)}; it scores only atop "
+                f"{a(rule['species'])}."), "wrong-host"
+    if rule["kind"] == "opposite_bat":
+        elsewhere = any("bat" in _types(x.species) for s in SIDES for x in tree.slot(s))
+        return ("no bat sits in the slot on the other side of its tree.",
+                "bat-not-opposite" if elsewhere else "no-bat-there")
+    return "that toad is alone in its slot.", "single-toad"
+
+
+def _placed_words(species: str) -> tuple[str, str]:
+    """What to check for a card that scores where it lies: a short pointer, and the rule."""
+    rule = catalog().species(species).scoring
+    if rule["kind"] == "host":
+        return (f"the tree under each {species}",
+                f"{a(species)} needs {a(rule['species'])} under it (a sapling is no tree "
+                f"species)")
+    if rule["kind"] == "opposite_bat":
+        return ("the slot across the tree from each Dormouse",
+                "a Dormouse needs a bat in the slot on the other side of the same tree")
+    return "which toads share a slot", "a toad needs a second toad in its own slot"
+
+
+@register("forest_shuffle.scoring_spots", game=GAME, notebook=NB3,
+          rule="Some cards score only where they lie: a Red Squirrel atop an Oak, a Chaffinch "
+               "atop a Beech, a Dormouse with a bat opposite, two Common Toads in one slot",
+          title="Which cards score where they lie?",
+          levels=("one kind of card", "several kinds among other cards"))
+def scoring_spots(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("scoring_spots", seed, level)
+    kinds = sorted(_PLACED)
+    while True:
+        asked = [rng.choice(kinds)] if level == 1 else rng.sample(kinds, rng.randint(2, 3))
+        forest = _placed_forest(rng, asked, level)
+        points = dict(score([forest])[0].card_points)
+        cands = {(i, SIDE_NUMBER[s]) for i, s, d in forest.dwellers() if d.species in asked}
+        right = frozenset((i, SIDE_NUMBER[s]) for (i, s, k), p in points.items()
+                          if s != "tree" and p > 0 and forest.trees[i].slot(s)[k].species
+                          in asked)
+        if right and cands - right:
+            break
+    rules = "; ".join(f"{n} {explain(n)}" for n in asked)
+    missed = ("Some of those cards that score are not clicked yet: check "
+              + "; ".join(_placed_words(n)[0] for n in asked) + ".")
+    return Exercise(
+        kind="forest_shuffle.scoring_spots", seed=seed,
+        question=(f"Click every {_list(asked)} card of your forest that scores its points where "
+                  f"it lies. (Rules: {rules}.)"),
+        answer_kind="cells", answer=right,
+        checker=lambda given: _cell_verdict(
+            given, right, lambda c: _placed_why(forest, asked, c)[0],
+            lambda c: _placed_why(forest, asked, c)[1], missed=missed,
+            words=lambda c: _cell_place(forest, c),
+            right_reason="Right: each of those lies where its rule wants it."),
+        draw=lambda marked: position_svg(forest, cells=True, marked=marked,
+                                         title="Which cards score where they lie?"),
+        hints=(f"Find each {_list(asked)} card first, then check what its rule needs around it.",
+               f"There {'is' if len(cands) == 1 else 'are'} {_plural(len(cands), 'such card')}: "
+               + "; ".join(_placed_words(n)[1] for n in asked) + "."),
+        hint_marks=(tuple(sorted(cands)), ()),
+        explanation=" ".join(f"{_cap(_cell_place(forest, c))}: "
+                             + ("scores." if c in right else _placed_why(forest, asked, c)[0])
+                             for c in sorted(cands)),
+        context={"forest": forest, "asked": asked})
