@@ -181,8 +181,13 @@ def _retitle(svg: str, title: str) -> str:
 
 def _cells_text(cells) -> str:
     """Spaces as the learner reads them: "(0, 1), (2, 1)"."""
-    cells = sorted(cells)
-    return ", ".join(cell_text(c) for c in cells) if cells else "no space"
+    return _and([cell_text(c) for c in sorted(cells)]) or "no space"
+
+
+def _and(items: list) -> str:
+    """Items in words: "a, b and c"."""
+    items = [str(x) for x in items]
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
 
 
 def _judge_cells(right: Iterable, refuse: Callable, missed: str, done: str,
@@ -289,7 +294,7 @@ def _okuma_direct(rng: random.Random, seed: int, level: int) -> dict | None:
                              "except the one he stands on.", name),
         draw=lambda m: _draw(s, m),
         hints=("Okuma goes on land, on a space with nothing on it.",
-               f"{where}. The marked spaces hold a Tree or a Seed ({_cells_text(taken)}): "
+               f"{where}. The marked spaces, {_cells_text(taken)}, hold a Tree or a Seed: "
                "they are out, and so is every Water Space."),
         hint_marks=((), tuple(taken) + ((s.board.cells[here],) if here != NOBODY else ())),
         explanation="Okuma's direct effect: he goes on an empty Land Space and Red takes a "
@@ -506,7 +511,7 @@ def _thorondal_protects(rng: random.Random, seed: int, level: int) -> dict | Non
                f"The path runs from {cell_text(path[0])} to {cell_text(path[-1])} "
                f"({plural(len(path), 'space')}); Thorondal at {cell_text(guard)} is {where}, and "
                "he keeps the Tree he stands on."),
-        hint_marks=((path[0], path[-1]), (guard,)),
+        hint_marks=((guard,), (guard, path[0], path[-1])),
         explanation="After a Land Ritual your Trees on its path go back to your supply. "
                     "Thorondal's passive protects the Tree he stands on; Trees off the path stay.",
         context={"state": s, "after": done})
@@ -566,7 +571,7 @@ def _thorondal_seed(rng: random.Random, seed: int, level: int) -> dict | None:
         draw=lambda m: _draw(s, m, fixed={tree: "T"}),
         hints=(f"The Seed goes next to Thorondal's Tree at {cell_text(tree)}, on land, where "
                "nothing stands yet.",
-               f"Around {cell_text(tree)}, the marked spaces are taken ({_cells_text(taken)}); "
+               f"Around {cell_text(tree)}, the marked spaces {_cells_text(taken)} are taken; "
                "water is out too."),
         hint_marks=((tree,), tuple(taken)),
         explanation="Thorondal's direct effect: he lands on any player's Tree and you place "
@@ -748,8 +753,7 @@ def _favor_land(rng: random.Random, seed: int, level: int) -> dict | None:
     row = next(r for r in s.players[0].chains if land in r)
     k = row.index(land)
     beside = [row[j] for j in (k - 1, k + 1) if 0 <= j < len(row)]
-    further = {s.card(c).ancient for c in s.players[0].chains[0] + (row if level == 2 else ())
-               if isinstance(s.card(c), CreatureCard)}
+    further = {s.card(c).ancient for c in row if isinstance(s.card(c), CreatureCard)}
 
     def why_not(ancient: str) -> str:
         where = ("is farther along the chain" if ancient in further else
@@ -757,13 +761,13 @@ def _favor_land(rng: random.Random, seed: int, level: int) -> dict | None:
         return (f"No Creature card of {ancient} lies right beside this Land card (a Creature "
                 f"card of {ancient} {where}); only the cards touching it count.")
 
-    sides = ("only the one card beside it, since it ends its chain" if len(beside) == 1 else
-             f"cards {k} and {k + 2}, the two beside it")
+    sides = ("the one card beside it (it ends its chain)" if len(beside) == 1 else
+             f"cards {k} and {k + 2}, one on each side")
     return dict(
         answer_kind="choices", answer=right, options=tuple(Option(x, x) for x in ANCIENTS),
-        question=f"Red's Land card at {_spot(s, land)} ({_card_words(s, land)}) lies in the "
-                 "chains drawn. Which Favor Token types could Red activate on it? Pick all "
-                 "that fit (none, if none fit).",
+        question=f"Red's {_spot(s, land)} in the chains drawn is {_card_words(s, land)}. "
+                 "Which Favor Token types could Red activate on it? Pick all that fit (none, "
+                 "if none fit).",
         checker=_judge_choices(right, why_not, "Some types are missing: look at both cards "
                                "right beside the Land card.",
                                "Right: a Land card takes the type of each Creature card right "
@@ -772,7 +776,7 @@ def _favor_land(rng: random.Random, seed: int, level: int) -> dict | None:
         draw=lambda m, pic=render.chains_svg(s, 0): pic,
         hints=("A Land card has no Ancient of its own: look at the cards right beside it in "
                "its chain.",
-               f"It is {_spot(s, land)}: look at {sides}, nothing farther. A Land card beside "
+               f"It is {_spot(s, land)}: look at {sides} and nothing farther. A Land card beside "
                "it gives no type; a Creature card gives its own Ancient."),
         explanation="A Creature card takes Favor Tokens of its own Ancient. A Land card takes "
                     "the type of a Creature card right next to it in its chain.",
@@ -841,7 +845,9 @@ def _favor_cards(rng: random.Random, seed: int, level: int) -> dict | None:
                "Creature card right beside it; a card with a gold dot is used up.",
                f"The token is {ancient}: find the Creature cards of {ancient} among Red's "
                f"{plural(len(played), 'played card')}, then the Land cards touching them; "
-               f"{plural(len(done), 'card')} already carry a gold dot."),
+               + (f"{plural(len(done), 'card')} already "
+                  f"{'carries' if len(done) == 1 else 'carry'} a gold dot." if done else
+                  "no card carries a gold dot yet.")),
         explanation="Activating a Favor Token summons its Ancient for free. It goes on a played "
                     "card of the same Ancient (a Land card borrows the type of a neighbouring "
                     "Creature card), and each card takes one token per game.",
@@ -1263,12 +1269,12 @@ def _dance_descent(rng: random.Random, seed: int, level: int) -> dict | None:
     after = s.apply(MoveShadow(target))
     fall = s.coop.ancient_steps[0] - after.coop.ancient_steps[0]
     words = ", ".join(stack)
-    known = {black: ("forgot-dance", "You counted the black markers already in the stack, "
-                     "but the Dance joins the stack before the Ancients fall."),
+    known = {1: ("one-step-only", "A Dance does not lower the Ancients by one step alone: "
+                 "they fall one step for each black marker in the stack."),
              size + 1: ("counted-dream", "You counted every marker, white ones too; only the "
                         "black markers (Devour and Dance) pull the Ancients down."),
-             1: ("one-step-only", "A Dance does not lower the Ancients by one step alone: "
-                 "they fall one step for each black marker in the stack.")}
+             black: ("forgot-dance", "You counted the black markers already in the stack, "
+                     "but the Dance joins the stack before the Ancients fall.")}
     known.pop(fall, None)
     return dict(
         answer_kind="number", answer=fall,
@@ -1378,8 +1384,8 @@ def _scourged_growth(rng: random.Random, seed: int, level: int) -> dict | None:
         draw=lambda m: _draw(s, m, fixed={w_cell: "W"}),
         hints=(f"Every Seed touching {cell_text(w_cell)} grows, unless it lies alone on a dark "
                "(scourged) hex.",
-               f"The Seeds on Scourge next to {cell_text(w_cell)} are marked "
-               f"({_cells_text(dark)}): a single Seed there stays; two Seeds ('×2') grow."),
+               f"The Seeds on Scourge next to {cell_text(w_cell)} are marked: "
+               f"{_cells_text(dark)}. A single Seed there stays; two Seeds ('×2') grow."),
         hint_marks=((w_cell,), tuple(dark)),
         explanation="Healing Scourge: a single Seed on a scourged Land Space does not grow. "
                     "Two Seeds of the same player (or a Vigorous Seed) grow a Tree there; both "
@@ -1434,7 +1440,7 @@ def _sow_position(rng: random.Random, seed: int, level: int):
     else:
         blue = rng.choice([{land[1]: {1: 2}}, {land[1]: {1: 1}, land[2]: {1: 1}}])
         blue[land[3]] = {0: 1}
-        trees = {land[0]: 1, land[4]: rng.randrange(2)}
+        trees = {land[0]: 1, land[4]: 1}
     return s.arranged(trees=trees, seeds=blue), centre, lvl
 
 
@@ -1562,7 +1568,7 @@ def _seeds_needed(rng: random.Random, seed: int, level: int) -> dict | None:
                             "too: add them to the Seeds Red brings.")
         elif given > need:
             known[given] = ("more-than-needed", "That many would give Red the lead, but the "
-                            "question asks for the fewest: try smaller numbers.")
+                            "question asks for the fewest Seeds that still do.")
     return dict(
         answer_kind="number", answer=need,
         question=f"On {cell_text(cell)} (marked X) lie {_stack_words(stack)}. What is the fewest "
@@ -1687,8 +1693,8 @@ def _competition_growth(rng: random.Random, seed: int, level: int) -> dict | Non
         draw=lambda m: _draw(s, m, fixed={w_cell: "W"}),
         hints=(f"Every Seed touching {cell_text(w_cell)} grows, whoever performs the Growth; on "
                "a shared space, compare the two colours.",
-               f"The Seed stacks next to {cell_text(w_cell)} are marked ({_cells_text(seeded)}): "
-               "read each row and keep the spaces where Red has more Seeds than Blue."),
+               f"The Seed stacks next to {cell_text(w_cell)} are marked: {_cells_text(seeded)}. "
+               "Read each row and keep the spaces where Red has more Seeds than Blue."),
         hint_marks=((w_cell,), tuple(seeded)),
         explanation="When a space grows, every Seed on it goes back to its owner's supply and "
                     "only the player with the most Seeds there grows a Tree.",
@@ -1723,8 +1729,8 @@ def _treetop_slots(rng: random.Random, seed: int, level: int) -> dict | None:
     if len(right) in (0, len(data.slots)):
         return None
     weather = s.players[0].weather
-    tokens = ", ".join(plural(n, f"{b} token") for b, n in zip(s.edition.biomes, weather)
-                       if n) or "no Weather Token"
+    tokens = _and([plural(n, f"{b} token") for b, n in zip(s.edition.biomes, weather)
+                   if n]) or "no Weather Token"
     wild = s.players[0].blessings[BLESSING_KINDS.index("Wild Weather")]
     kinds = sum(1 for n in weather if n)
 
@@ -1755,7 +1761,7 @@ def _treetop_slots(rng: random.Random, seed: int, level: int) -> dict | None:
                                "cost with different types.", name),
         draw=lambda m: pic,
         hints=("Count the different weather types Red holds: two tokens of one type count once.",
-               f"Red holds {plural(kinds, 'different type')}{with_wild}; a slot is open to Red "
+               f"Red's tokens are of {plural(kinds, 'type')}{with_wild}; a slot is open to Red "
                "when it still holds a Treetop and its cost needs no more types than that."),
         explanation="Add Treetop: choose a slot that still holds a Treetop and pay its cost; "
                     "2 or 3 tokens must all be of different types. " + READING_WILD,
