@@ -1,9 +1,13 @@
 """Exercise generators for Inori (see :mod:`pangaea_lab.core.exercises`): each registered kind
-builds a small position from a seed with the rules engine, and the engine answers it.
+builds a position from a seed and a level with the rules engine, and the engine answers it.
 
 Positions are real game states (every card, token, marker and rune is somewhere, so
 ``check_invariants`` holds), drawn with :func:`.render.board_svg`, where a card space is the
-cell ``(slot, space)`` and a Great Tree space the cell ``(space,)``.
+cell ``(slot, space)`` and a Great Tree space the cell ``(space,)``.  Level 1 puts the rule on
+its own in a small position; level 2 adds what a game has around it (more players, neutral
+markers, ties, costs).  A wrong answer is told what is wrong in it (the space the rules refuse
+and why, the card scored twice, the option that breaks a rule), never the right answer; the
+hints go from where to look to the rule applied to this position.
 """
 
 from __future__ import annotations
@@ -13,13 +17,15 @@ from dataclasses import replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..core.errors import IllegalAction
-from ..core.exercises import Exercise, Option, Verdict, register
+from ..core.exercises import (Exercise, Option, Verdict, a as article, number_verdict, plural,
+                               register, short)
 from .actions import OfferCard, OfferTree, RuneGain, RuneMove, RuneOffer, TakeFavor
 from .board import NEUTRAL, root_spaces
+from .edition import load_edition
 from .render import board_svg
 from .rules import end_season_now
-from .scoring import majority_colours, score_card, score_majorities, season_end_preview
-from .setup import new_game
+from .scoring import majority_colours, score_majorities, season_end_preview, winners
+from .setup import deal_start_cards, new_game
 from .state import GameState
 
 NB1 = "inori/01_setup_and_turns.ipynb"
@@ -27,6 +33,7 @@ NB2 = "inori/02_great_tree_and_runes.ipynb"
 NB3 = "inori/03_seasons_and_majorities.ipynb"
 
 Cell = tuple
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 
 
 # ----- building small positions --------------------------------------------------------
@@ -108,12 +115,9 @@ def position(seed: int, players: int, cards: Sequence[str],
     return state
 
 
-def _cost_words(state: GameState, cost: str | None) -> str:
-    if cost is None:
-        return "costs nothing"
-    if cost == "majority":
-        return "costs 1 token of your majority colour"
-    return f"costs 1 {state.edition.names[cost]}"
+def _rng(key: str, seed: int, level: int) -> random.Random:
+    """The random numbers of one exercise: the same (kind, seed, level), the same position."""
+    return random.Random(f"inori.{key}/{seed}/{level}")
 
 
 def _holding(state: GameState, player: int) -> str:
@@ -131,6 +135,13 @@ def _why(state: GameState, action: Any) -> str:
     return ""
 
 
+def _pay_for(state: GameState, cost: str | None, player: int = 0) -> str | None:
+    """What a player would pay for a space of this cost (a majority colour when one is held)."""
+    if cost != "majority":
+        return cost
+    return (majority_colours(state.favor[player], state.edition.colours) or [None])[0]
+
+
 def _drawer(state: GameState, focus: Iterable[Cell] = ()) -> Callable[[Iterable[Cell]], str]:
     focus = list(focus)
 
@@ -145,7 +156,21 @@ def cell_name(state: GameState, cell: Cell) -> str:
         return f"card {cell[0] + 1}, space {cell[1] + 1}"
     if len(cell) == 1 and 0 <= cell[0] < len(state.edition.tree):
         return f"Great Tree space {state.edition.tree[cell[0]].id}"
-    return f"the space {cell}"
+    return "a space that is not on this board"
+
+
+def card_words(state: GameState, slot: int) -> str:
+    """A card in words without digits (so a number answer is never read in them): "the
+    second card (Water)"."""
+    colour = state.edition.cards[state.slots[slot][0]].colour
+    return f"the {ORDINALS[slot]} card ({state.edition.names[colour]})"
+
+
+def _join(words: Sequence[str]) -> str:
+    words = list(words)
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
 
 
 class SpacesExercise(Exercise):
@@ -164,27 +189,54 @@ class SpacesExercise(Exercise):
         return "; ".join(cell_name(state, c) for c in cells) or "no space"
 
 
-def _cells_checker(state: GameState, right: frozenset, explain: Callable[[Cell], str],
-                   refuse: Callable[[Cell], str], what: str) -> Callable[[Any], Verdict]:
+def _spaces_checker(state: GameState, right: frozenset,
+                    refuse: Callable[[Cell], tuple[str, str]], missed: str,
+                    what: str) -> Callable[[frozenset], Verdict]:
     """A checker for "click every space where ..." questions: a wrong space is refused with
-    ``refuse(cell)`` (the engine's reason) and a missed one named with ``explain(cell)``."""
+    ``refuse(cell)`` (the engine's reason and the misconception it shows); when every click is
+    right but some are missing, ``missed`` points at the rule and never names a space."""
     def check(answer: frozenset) -> Verdict:
         extra = sorted(answer - right)
-        missed = sorted(right - answer)
-        if not extra and not missed:
-            return Verdict(True, f"Right: {what}." if right else
-                           "Right: there is no such space now.")
         if extra:
-            return Verdict(False, f"Not {cell_name(state, extra[0])}: {refuse(extra[0])}.",
-                           marks=(extra[0],))
-        return Verdict(False, f"You missed {cell_name(state, missed[0])}: "
-                       f"{explain(missed[0])}.", marks=(missed[0],))
+            reason, name = refuse(extra[0])
+            return Verdict(False, short(f"Not {cell_name(state, extra[0])}: {reason}."),
+                           marks=(extra[0],), misconception=name)
+        if answer != right:
+            return Verdict(False, short(missed), misconception="missed-some")
+        return Verdict(True, f"Right: {what}.")
+    return check
+
+
+def _choices_checker(right: frozenset, why_not: Callable[[str], tuple[str, str]],
+                     missed: str, right_reason: str) -> Callable[[frozenset], Verdict]:
+    """A checker for "pick every option that ...": the first wrong pick gets ``why_not`` (the
+    rule it breaks here, and the misconception); a pick that leaves a right option out gets
+    ``missed``, which names no option."""
+    def check(answer: frozenset) -> Verdict:
+        extra = sorted(answer - right)
+        if extra:
+            reason, name = why_not(extra[0])
+            return Verdict(False, short(reason), misconception=name)
+        if answer != right:
+            return Verdict(False, short(missed), misconception="missed-some")
+        return Verdict(True, short(right_reason))
+    return check
+
+
+def _choice_checker(right: str, why_not: Callable[[str], tuple[str, str]],
+                    right_reason: str) -> Callable[[str], Verdict]:
+    """A checker for one picked option: a wrong pick gets ``why_not`` (never the right one)."""
+    def check(answer: str) -> Verdict:
+        if answer == right:
+            return Verdict(True, short(right_reason))
+        reason, name = why_not(answer)
+        return Verdict(False, short(reason), misconception=name)
     return check
 
 
 class _Pool:
     """Who stands on the spaces of a made-up position: at most the season's markers per
-    player and the two neutral markers."""
+    player and the neutral markers."""
 
     def __init__(self, rng: random.Random, limits: Mapping[int, int]) -> None:
         self.rng = rng
@@ -199,435 +251,657 @@ class _Pool:
         return who
 
 
-def _pick_cards(rng: random.Random, state_ed, kinds: Sequence[str], n: int) -> list[str]:
-    ids = [c.id for c in state_ed.cards.values() if c.type in kinds and len(c.spaces) >= 3
-           and c.earliest_season == 1]
+def _pick_cards(rng: random.Random, ed, kinds: Sequence[str], n: int,
+                spaces: tuple[int, int] = (3, 4)) -> list[str]:
+    ids = [c.id for c in ed.cards.values() if c.type in kinds
+           and spaces[0] <= len(c.spaces) <= spaces[1] and c.earliest_season == 1]
     return rng.sample(sorted(ids), n)
 
 
-def _random_favor(rng: random.Random, colours: Sequence[str], kinds: int, top: int
-                  ) -> dict[str, int]:
-    return {c: rng.randint(1, top) for c in rng.sample(list(colours), kinds)}
+def _random_favor(rng: random.Random, colours: Sequence[str], kinds: int, top: int,
+                  low: int = 1) -> dict[str, int]:
+    pool = list(dict.fromkeys(colours))
+    return {c: rng.randint(low, top) for c in rng.sample(pool, min(kinds, len(pool)))}
 
 
-# ----- notebook 1: offering to a card ------------------------------------------------------
+# ----- notebook 1: setup and offering to a card --------------------------------------------
+
+def _offer_position(rng: random.Random, seed: int, level: int) -> tuple[GameState, frozenset]:
+    """Three cards with some spaces taken and Player 1 holding a few tokens; some free spaces
+    Player 1 can pay for and some not."""
+    ed = load_edition()
+    players = 2 if level == 1 else rng.choice([2, 3])
+    for _ in range(80):
+        kinds = ("start",) if level == 1 else ("start", "journey")
+        cards = _pick_cards(rng, ed, kinds, 3)
+        spaces = [(i, j) for i, c in enumerate(cards) for j in range(len(ed.cards[c].spaces))]
+        taken = rng.sample(spaces, rng.randint(1, 2) if level == 1 else rng.randint(3, 5))
+        others = list(range(1, players)) + ([] if level == 1 else [NEUTRAL])
+        pool = _Pool(rng, {**{p: 3 for p in range(1, players)}, NEUTRAL: 2})
+        markers = {cell: [pool.take(*others)] for cell in taken}
+        favor = {0: _random_favor(rng, ed.colours, rng.randint(1, 2 if level == 1 else 3),
+                                  2 if level == 1 else 3)}
+        s = position(seed, players, cards, markers, favor)
+        right = frozenset((x.slot, x.space) for x in s.legal_actions()
+                          if isinstance(x, OfferCard))
+        if right and any(c not in taken and c not in right for c in spaces):
+            return s, right
+    raise ValueError("no offering position found")
+
 
 @register("inori.legal_offerings", game="inori", notebook=NB1,
           rule="You may offer on a free card space whose cost you can pay",
-          title="Where may Player 1 offer?")
-def legal_offerings(seed: int) -> Exercise:
-    rng = random.Random(seed)
-    ed = new_game(players=2, seed=seed).edition
-    for attempt in range(50):
-        cards = _pick_cards(rng, ed, ("start", "journey"), 3)
-        spaces = [(i, j) for i, c in enumerate(cards) for j in range(len(ed.cards[c].spaces))]
-        taken = rng.sample(spaces, rng.randint(2, 4))
-        pool = _Pool(rng, {1: 4, NEUTRAL: 1})
-        markers = {cell: [pool.take(1, 1, NEUTRAL)] for cell in taken}
-        favor = {0: _random_favor(rng, ed.colours, rng.randint(1, 3), 3),
-                 1: _random_favor(rng, ed.colours, 2, 2)}
-        s = position(seed, 2, cards, markers, favor)
-        right = frozenset((a.slot, a.space) for a in s.legal_actions()
-                          if isinstance(a, OfferCard))
-        blocked_by_cost = [c for c in spaces if c not in taken and c not in right]
-        if right and blocked_by_cost:
-            break
+          title="Where may Player 1 offer?",
+          levels=("start cards, one or two spaces taken, a few tokens",
+                  "journey cards too, neutral markers and more players"))
+def legal_offerings(seed: int, level: int = 1) -> Exercise:
+    s, right = _offer_position(_rng("legal_offerings", seed, level), seed, level)
+    ed = s.edition
+    costly = [(i, j) for i, (cid, occ) in enumerate(s.slots) for j, sp in
+              enumerate(ed.cards[cid].spaces) if sp.cost and not occ[j]]
 
-    def explain(cell: Cell) -> str:
-        sp = ed.cards[s.slots[cell[0]][0]].spaces[cell[1]]
-        return (f"it is free and {_cost_words(s, sp.cost)}; Player 1 holds "
-                f"{_holding(s, 0)}")
-
-    def refuse(cell: Cell) -> str:
+    def refuse(cell: Cell) -> tuple[str, str]:
         if len(cell) != 2:
-            return "that is a Great Tree space; this question is about card spaces"
+            return "that is a Great Tree space; this question asks about card spaces", \
+                "tree-not-card"
         sp = ed.cards[s.slots[cell[0]][0]].spaces[cell[1]]
-        pay = sp.cost if sp.cost not in (None, "majority") else (
-            (majority_colours(s.favor[0], ed.colours) or [None])[0] if sp.cost else None)
-        return _why(s, OfferCard(cell[0], cell[1], pay)) or "not legal now"
+        why = _why(s, OfferCard(cell[0], cell[1], _pay_for(s, sp.cost))) or "not legal now"
+        return why, "taken-space" if s.slots[cell[0]][1][cell[1]] else "cost-not-paid"
 
+    def cost_of(cell: Cell) -> str:
+        cost = ed.cards[s.slots[cell[0]][0]].spaces[cell[1]].cost
+        return ed.names.get(cost, "majority colour")
+
+    listed = _join([f"{cell_name(s, c)} ({cost_of(c)})" for c in costly])
     return SpacesExercise(
         kind="inori.legal_offerings", seed=seed,
         question=("Player 1 (marker 1) is to play and holds the favor tokens shown on the "
                   "right. Click every card space where Player 1 may make an offering now."),
         answer_kind="cells", answer=right,
-        checker=_cells_checker(s, right, explain, refuse,
-                               "these are the free card spaces whose cost Player 1 can pay"),
+        checker=_spaces_checker(s, right, refuse, "A card space Player 1 may use is not "
+                                "clicked yet: every free space whose cost Player 1 can pay "
+                                "counts, also the spaces with no cost.",
+                                "these are the free card spaces whose cost Player 1 can pay"),
         draw=_drawer(s),
-        hint=("A space must be free (no marker on it) and you must be able to pay its cost: "
-              "a coloured dot means one token of that colour, 'maj' one token of your "
-              "majority colour."),
-        explanation=("Free spaces with no cost are always open. A space with a cost needs one "
-                     "token of that colour (or of your most-held colour for 'maj')."),
+        hints=(f"Two things decide: the space must be free (no marker on it), and Player 1 "
+               f"must be able to pay its cost. Player 1 holds {_holding(s, 0)}.",
+               f"The free spaces with a cost are marked: {listed}. Compare each cost with "
+               f"Player 1's tokens ('maj' is the colour Player 1 holds most of); a free space "
+               f"with no cost is always open."),
+        hint_marks=((), tuple(costly)),
+        explanation=("A free space with no cost is always open. A space with a cost needs one "
+                     "token of that colour, or of your most-held colour for 'maj'; a space "
+                     "with a marker on it is taken."),
         context={"state": s})
+
+
+def _colour_counts(rng: random.Random, ed, level: int, extreme: str) -> dict[str, int]:
+    """Tokens for Player 1 with the most (``extreme="most"``) or the fewest held colour
+    shared by one or more colours, and near misses one token away."""
+    ties = rng.choice([1, 1, 2]) if level == 1 else rng.choice([1, 2, 2, 3])
+    if extreme == "most":
+        colours = rng.sample(list(ed.colours), rng.randint(2, 3) if level == 1 else
+                             rng.randint(4, 6))
+        top = rng.randint(2, 4) if level == 1 else rng.randint(3, 5)
+        tokens = {c: rng.randint(1, top - 1) for c in colours}
+    else:
+        top = rng.randint(1, 2) if level == 1 else rng.choice([0, 0, 1])
+        tokens = {c: rng.randint(top + 1, top + 3) for c in ed.colours}
+    for c in rng.sample(list(tokens), min(ties, len(tokens))):
+        tokens[c] = top
+    return {c: n for c, n in tokens.items() if n}
+
+
+def _colour_why_not(s: GameState, extreme: str) -> Callable[[str], tuple[str, str]]:
+    """Why a picked colour is not a majority (or least-held) colour of Player 1."""
+    ed = s.edition
+    held = dict(zip(ed.colours, s.favor[0]))
+    have = [n for n in held.values() if n]
+
+    def why_not(c: str) -> tuple[str, str]:
+        name = ed.names[c]
+        if extreme == "most":
+            if not held[c]:
+                return (f"Player 1 holds no {name} tokens, so {name} cannot pay anything.",
+                        "paid-unheld-colour")
+            return (f"Player 1 holds {plural(held[c], name + ' token')}, and another colour "
+                    f"is held more: a majority cost is paid with a colour held most of.",
+                    "not-the-most")
+        if held[c] == min(have) and min(held.values()) == 0:
+            return (f"{name} is the fewest among the colours Player 1 has, but a colour "
+                    f"Player 1 holds none of counts too, as 0.", "ignored-zero-colours")
+        return (f"Player 1 holds {plural(held[c], name + ' token')}, and another colour is "
+                f"held fewer times: the least-held colour is one held fewest of.",
+                "not-the-least")
+    return why_not
+
+
+def _colour_card(rng: random.Random, ed, test: Callable[[Any], bool]) -> tuple[list, int]:
+    """Three start cards, the middle one with a space that passes ``test``; and that space."""
+    spots = sorted((c.id, j) for c in ed.cards.values() if c.type == "start"
+                   for j, sp in enumerate(c.spaces) if test(sp))
+    cid, j = rng.choice(spots)
+    others = [c for c in _pick_cards(rng, ed, ("start",), 3) if c != cid][:2]
+    return others[:1] + [cid] + others[1:2], j
 
 
 @register("inori.majority_cost", game="inori", notebook=NB1,
           rule="A majority cost is paid with a colour you hold most of (any of them on a tie)",
-          title="Paying your majority colour")
-def majority_cost(seed: int) -> Exercise:
-    rng = random.Random(seed)
-    ed = new_game(players=2, seed=seed).edition
-    costly = sorted((c.id, j) for c in ed.cards.values() if c.type == "start"
-                    for j, sp in enumerate(c.spaces) if sp.cost == "majority")
-    cid, j = rng.choice(costly)
-    others = [c for c in _pick_cards(rng, ed, ("start",), 4) if c != cid][:2]
-    cards = others[:1] + [cid] + others[1:2]
-    top = rng.randint(2, 4)
-    colours = rng.sample(list(ed.colours), rng.randint(3, 5))
-    tokens = {c: rng.randint(1, top - 1) for c in colours}
-    for c in colours[:rng.choice([1, 1, 2, 3])]:
-        tokens[c] = top
-    s = position(seed, 2, cards, {}, {0: tokens})
-    right = frozenset(a.pay for a in s.legal_actions()
-                      if isinstance(a, OfferCard) and (a.slot, a.space) == (1, j))
-    options = tuple(Option(c, ed.names[c]) for c in ed.colours)
-
-    def check(answer: frozenset) -> Verdict:
-        held = dict(zip(ed.colours, s.favor[0]))
-        best = max(held.values())
-        for c in sorted(answer - right):
-            return Verdict(False, f"{ed.names[c]} is not a majority colour: Player 1 holds "
-                           f"{held[c]} {ed.names[c]} but {best} of "
-                           + " and ".join(ed.names[x] for x in sorted(right)) + ".")
-        for c in sorted(right - answer):
-            return Verdict(False, f"{ed.names[c]} may pay too: with {held[c]} tokens it ties "
-                           f"for the colour Player 1 holds most of.")
-        each = " of each" if len(right) > 1 else ""
-        return Verdict(True, "Right: " + ", ".join(ed.names[c] for c in sorted(right))
-                       + f" — Player 1 holds {best}{each}, more than of any other colour.")
-
+          title="Paying your majority colour",
+          levels=("two or three colours held", "many colours held, ties and near ties"))
+def majority_cost(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("majority_cost", seed, level)
+    ed = load_edition()
+    cards, j = _colour_card(rng, ed, lambda sp: sp.cost == "majority")
+    s = position(seed, 2, cards, {}, {0: _colour_counts(rng, ed, level, "most")})
+    right = frozenset(x.pay for x in s.legal_actions()
+                      if isinstance(x, OfferCard) and (x.slot, x.space) == (1, j))
+    held = [ed.names[c] for c, n in zip(ed.colours, s.favor[0]) if n]
     return Exercise(
         kind="inori.majority_cost", seed=seed,
         question=(f"Card 2, space {j + 1} costs 1 token of your majority colour. Player 1 "
-                  f"holds the tokens shown on the right. With which colours may Player 1 pay?"),
-        answer_kind="choices", answer=right, checker=check, options=options,
+                  f"holds the tokens shown on the right. Pick every colour Player 1 may pay "
+                  f"with."),
+        answer_kind="choices", answer=right,
+        options=tuple(Option(c, ed.names[c]) for c in ed.colours),
+        checker=_choices_checker(right, _colour_why_not(s, "most"),
+                                 "A colour that may pay is not picked: when colours tie for "
+                                 "the most tokens, each of them is a majority colour.",
+                                 "Right: each colour Player 1 holds most of may pay."),
         draw=_drawer(s, [(1, j)]),
-        hint="Your majority colour is the colour you hold most tokens of. Look for ties.",
+        hints=(f"Your majority colour is the colour you hold most tokens of. Player 1 holds "
+               f"{_join(held)}.",
+               f"Player 1 holds {_holding(s, 0)}. Find the largest count; every colour that "
+               f"reaches it may pay, and a colour Player 1 holds none of never can."),
         explanation="Every colour tied for the most tokens counts as your majority colour, so "
-                    "any of them may pay.",
+                    "any of them may pay (this reading of ties is ours: you choose).",
+        context={"state": s})
+
+
+@register("inori.least_colour", game="inori", notebook=NB1,
+          rule="'Your least-held colour' is any colour you hold fewest of, none counts",
+          title="Your least-held colour",
+          levels=("every colour held at least once", "some colours held not at all"))
+def least_colour(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("least_colour", seed, level)
+    ed = load_edition()
+    cards, j = _colour_card(rng, ed, lambda sp: sp.effect.type == "favor_least"
+                            and sp.cost is None)
+    s = position(seed, 2, cards, {}, {0: _colour_counts(rng, ed, level, "least")})
+    mid = s.apply(OfferCard(1, j))
+    right = frozenset(x.colour for x in mid.legal_actions() if isinstance(x, TakeFavor))
+    none = [ed.names[c] for c, n in zip(ed.colours, s.favor[0]) if not n]
+    return Exercise(
+        kind="inori.least_colour", seed=seed,
+        question=(f"Player 1 offers on card 2, space {j + 1}: gain 1 favor of your least-held "
+                  f"colour. Pick every colour Player 1 may choose."),
+        answer_kind="choices", answer=right,
+        options=tuple(Option(c, ed.names[c]) for c in ed.colours),
+        checker=_choices_checker(right, _colour_why_not(s, "least"),
+                                 "A colour Player 1 may choose is not picked: every colour "
+                                 "tied for the fewest tokens may be chosen, also a colour "
+                                 "held none of.",
+                                 "Right: each colour Player 1 holds fewest of may be chosen."),
+        draw=_drawer(s, [(1, j)]),
+        hints=(f"Count every one of the six colours on Player 1's line, also a colour "
+               f"Player 1 holds none of. Player 1 holds tokens of "
+               f"{plural(6 - len(none), 'colour')}.",
+               f"Player 1 holds {_holding(s, 0)}; a colour not in that list counts as 0. "
+               f"Every colour with the smallest count may be chosen."),
+        explanation="Any colour tied for the fewest tokens may be chosen; a colour you hold "
+                    "none of counts as 0 (this reading of ties is ours: you choose).",
         context={"state": s})
 
 
 _POINT_EFFECTS = ("points_distinct", "points_colour", "points_majority")
 
 
-@register("inori.card_effect_points", game="inori", notebook=NB1,
-          rule="Point effects count your tokens after you paid the space's cost",
-          title="Points from a card space")
-def card_effect_points(seed: int) -> Exercise:
-    rng = random.Random(seed)
-    ed = new_game(players=2, seed=seed).edition
+def _effect_offer(rng: random.Random, seed: int, level: int) -> tuple[GameState, OfferCard]:
+    """Card 1 with a point effect on the space asked about: free of cost at level 1, with a
+    cost (paid before the effect counts) at level 2."""
+    ed = load_edition()
     spots = sorted((c.id, j) for c in ed.cards.values() if c.type in ("start", "journey")
                    and c.earliest_season == 1 for j, sp in enumerate(c.spaces)
-                   if sp.effect.type in _POINT_EFFECTS)
-    for attempt in range(50):
+                   if sp.effect.type in _POINT_EFFECTS and (sp.cost is None) == (level == 1))
+    for _ in range(80):
         cid, j = rng.choice(spots)
         others = [c for c in _pick_cards(rng, ed, ("start",), 3) if c != cid][:2]
-        cards = [cid] + others
         sp = ed.cards[cid].spaces[j]
-        tokens = _random_favor(rng, ed.colours, rng.randint(2, 5), 4)
+        tokens = _random_favor(rng, ed.colours, rng.randint(1, 5), 4)
         if sp.cost not in (None, "majority"):
             tokens[sp.cost] = tokens.get(sp.cost, 0) + 1
         if sp.effect.type == "points_colour" and rng.random() < 0.7:
             tokens[sp.effect.colour] = tokens.get(sp.effect.colour, 0) + rng.randint(1, 3)
-        s = position(seed, 2, cards, {}, {0: tokens})
-        acts = [a for a in s.legal_actions() if isinstance(a, OfferCard)
-                and (a.slot, a.space) == (0, j)]
+        s = position(seed, 2, [cid] + others, {}, {0: tokens})
+        acts = [x for x in s.legal_actions() if isinstance(x, OfferCard)
+                and (x.slot, x.space) == (0, j)]
         if acts:
-            break
-    act = acts[0]
-    after = s.apply(act)
-    points = sum(after.points[0]) - sum(s.points[0])
-    # the same effect counted before paying: the usual slip
-    unpaid = s.favor[0]
-    eff = sp.effect
-    def count(held: Sequence[int]) -> int:
-        if eff.type == "points_distinct":
-            return sum(1 for n in held if n)
-        if eff.type == "points_colour":
-            return held[ed.colours.index(eff.colour)]
-        return max(held)
-    before_pay = count(unpaid)
-    paid = f", after paying 1 {ed.names[act.pay]}" if act.pay else ""
+            return s, acts[rng.randrange(len(acts))]
+    raise ValueError("no point effect position found")
 
-    def check(answer: int) -> Verdict:
-        if answer == points:
-            return Verdict(True, f"Right: {eff.describe(ed.names)}{paid} gives {points}.")
-        if act.pay and answer == before_pay:
-            return Verdict(False, f"{answer} counts the tokens before the cost is paid: "
-                           f"Player 1 pays 1 {ed.names[act.pay]} first, then scores "
-                           f"{points}.")
-        return Verdict(False, f"Not {answer}: the effect is '{eff.describe(ed.names)}'; "
-                       f"Player 1 holds {_holding(after, 0)}{paid}, which gives {points}.")
 
-    pay_words = f" paying 1 {ed.names[act.pay]}" if act.pay else ""
+def _effect_count(ed, eff, held: Sequence[int]) -> int:
+    if eff.type == "points_distinct":
+        return sum(1 for n in held if n)
+    if eff.type == "points_colour":
+        return held[ed.colours.index(eff.colour)]
+    return max(held)
+
+
+def _effect_slips(s: GameState, act: OfferCard, points: int) -> dict[int, tuple[str, str]]:
+    """The typical wrong counts of a point effect and what each shows."""
+    ed = s.edition
+    eff = ed.cards[s.slots[0][0]].spaces[act.space].effect
+    held = s.favor[0]
+    slips: dict[int, tuple[str, str]] = {}
+    if eff.type == "points_majority":
+        slips[sum(held)] = ("counted-all-tokens", "You added up all of Player 1's tokens; "
+                            "the effect counts only the tokens of the colour Player 1 holds "
+                            "most of.")
+    if eff.type == "points_distinct":
+        slips[len(ed.colours)] = ("counted-every-colour", "You counted every colour; the "
+                                  "effect counts only the colours Player 1 holds at least one "
+                                  "token of.")
+        slips[sum(held)] = ("counted-tokens-not-colours", "You counted tokens; the effect "
+                            "counts colours: each colour Player 1 holds scores once, however "
+                            "many tokens of it.")
+    if act.pay:
+        slips[_effect_count(ed, eff, held)] = (
+            "counted-before-paying", "You counted Player 1's tokens before paying the space's "
+            "cost: the cost is paid first, then the effect counts what is left (one "
+            f"{ed.names[act.pay]} token fewer).")
+    slips.pop(points, None)
+    return slips
+
+
+_COUNT_WHAT = {"points_distinct": "Then count each colour Player 1 holds once, however many "
+                                  "tokens of it.",
+               "points_colour": "Then count only the tokens of the colour the effect names.",
+               "points_majority": "Then find the colour Player 1 holds most of and count its "
+                                  "tokens only."}
+
+
+@register("inori.card_effect_points", game="inori", notebook=NB1,
+          rule="Point effects count your tokens after you paid the space's cost",
+          title="Points from a card space",
+          levels=("a space with no cost", "a space with a cost, paid before counting"))
+def card_effect_points(seed: int, level: int = 1) -> Exercise:
+    s, act = _effect_offer(_rng("card_effect_points", seed, level), seed, level)
+    ed = s.edition
+    eff = ed.cards[s.slots[0][0]].spaces[act.space].effect
+    points = sum(s.apply(act).points[0]) - sum(s.points[0])
+    slips = _effect_slips(s, act, points)
+    held = [ed.names[c] for c, n in zip(ed.colours, s.favor[0]) if n]
+    pay_words = f", paying 1 {ed.names[act.pay]}" if act.pay else ""
+    look = {"points_distinct": "how many different colours Player 1 holds",
+            "points_colour": f"Player 1's {ed.names.get(eff.colour, '')} tokens",
+            "points_majority": "the colour Player 1 holds most of"}[eff.type]
+    rule = (("Pay the cost first, then count " if act.pay else "Count ") + look
+            + " on Player 1's line, as the effect says.")
     return Exercise(
         kind="inori.card_effect_points", seed=seed,
-        question=(f"Player 1 offers on card 1, space {j + 1}{pay_words}. Its effect: "
-                  f"{eff.describe(ed.names)}. How many points does Player 1 score for it?"),
-        answer_kind="number", answer=points, checker=check, draw=_drawer(s, [(0, j)]),
-        hint="Pay the cost first (if any), then count the tokens the effect names.",
-        explanation=f"{eff.describe(ed.names).capitalize()}{paid}: {points} points.",
+        question=(f"Player 1 offers on card 1, space {act.space + 1}{pay_words}, whose "
+                  f"effect is '{eff.describe(ed.names)}'. How many points does Player 1 score "
+                  f"for it?"),
+        answer_kind="number", answer=points,
+        checker=lambda v: number_verdict(v, points, what="what this space scores", rule=rule,
+                                         misconceptions=slips,
+                                         right_reason=f"Right: {eff.describe(ed.names)}"
+                                                      f"{pay_words}."),
+        draw=_drawer(s, [(0, act.space)]),
+        hints=(f"Read the effect of card 1, space {act.space + 1}, then look at {look} on "
+               f"Player 1's line: Player 1 holds tokens of {_join(held)}.",
+               (f"First Player 1 pays 1 {ed.names[act.pay]}: take it off Player 1's line. "
+                if act.pay else "This space costs nothing, so nothing is paid first. ")
+               + _COUNT_WHAT[eff.type]),
+        explanation=f"{eff.describe(ed.names).capitalize()}{pay_words}: the effect counts "
+                    f"Player 1's tokens after the cost is paid.",
         context={"state": s, "action": act})
 
 
-@register("inori.least_colour", game="inori", notebook=NB1,
-          rule="'Your least-held colour' is any colour you hold fewest of, none counts",
-          title="Your least-held colour")
-def least_colour(seed: int) -> Exercise:
-    rng = random.Random(seed)
-    ed = new_game(players=2, seed=seed).edition
-    spots = sorted((c.id, j) for c in ed.cards.values() if c.type == "start"
-                   for j, sp in enumerate(c.spaces)
-                   if sp.effect.type == "favor_least" and sp.cost is None)
-    cid, j = rng.choice(spots)
-    others = [c for c in _pick_cards(rng, ed, ("start",), 3) if c != cid][:2]
-    cards = others[:1] + [cid] + others[1:2]
-    low = rng.choice([0, 0, 1, 1, 2])
-    tokens = {c: rng.randint(low + 1, low + 3) for c in ed.colours}
-    for c in rng.sample(list(ed.colours), rng.randint(1, 3)):
-        tokens[c] = low
-    tokens = {c: n for c, n in tokens.items() if n}
-    s = position(seed, 2, cards, {}, {0: tokens})
-    mid = s.apply(OfferCard(1, j))
-    right = frozenset(a.colour for a in mid.legal_actions() if isinstance(a, TakeFavor))
-    options = tuple(Option(c, ed.names[c]) for c in ed.colours)
-    held = dict(zip(ed.colours, s.favor[0]))
+# ----- setup: the start cards ---------------------------------------------------------------
 
-    def check(answer: frozenset) -> Verdict:
-        for c in sorted(answer - right):
-            return Verdict(False, f"Player 1 holds {held[c]} {ed.names[c]}, more than the "
-                           f"fewest ({low}).")
-        for c in sorted(right - answer):
-            return Verdict(False, f"{ed.names[c]} fits too: Player 1 holds {held[c]}, as few "
-                           f"as of any colour.")
-        each = " each" if len(right) > 1 else ""
-        return Verdict(True, "Right: " + ", ".join(ed.names[c] for c in sorted(right))
-                       + f" — {low}{each}, the fewest Player 1 holds.")
+def _turned_up(rng: random.Random, level: int) -> tuple[list[str], list[str]]:
+    """Start cards turned up in order, enough of them for three to be dealt, with clashes
+    (a colour twice, opposed spirits) among them."""
+    ed = load_edition()
+    n = 5 if level == 1 else 7
+    for _ in range(200):
+        order = rng.sample(sorted(ed.start_ids), n)
+        dealt, _ = deal_start_cards(ed, order)
+        last = order.index(dealt[-1]) if len(dealt) == 3 else n
+        if len(dealt) == 3 and last >= 3 and (level == 1 or last < n - 1):
+            return order, dealt
+    raise ValueError("no start card order found")
+
+
+def _clash_words(ed, order: Sequence[str]) -> str:
+    """The pairs of the list that cannot both be dealt, in words."""
+    pairs = []
+    for i, first in enumerate(order):
+        for later in order[i + 1:]:
+            ca, cb = ed.cards[first].colour, ed.cards[later].colour
+            if ca == cb:
+                pairs.append(f"{ed.cards[first].name} and {ed.cards[later].name} share a "
+                             f"colour")
+            elif ed.opposite[ca] == cb:
+                pairs.append(f"{ed.cards[first].name} and {ed.cards[later].name} are opposed")
+    return "; ".join(pairs[:3]) if pairs else "no two cards here clash"
+
+
+@register("inori.start_cards", game="inori", notebook=NB1,
+          rule="Setup deals three start cards in the order they are turned up, skipping a "
+               "card whose colour or opposed colour is already dealt",
+          title="Which start cards are dealt?",
+          levels=("five cards turned up", "seven cards turned up, more clashes"))
+def start_cards(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("start_cards", seed, level)
+    ed = load_edition()
+    order, dealt = _turned_up(rng, level)
+    right = frozenset(dealt)
+    place = {cid: k for k, cid in enumerate(order)}
+
+    def why_not(cid: str) -> tuple[str, str]:
+        card = ed.cards[cid]
+        before = [c for c in dealt if place[c] < place[cid]]
+        name, colour = card.name, ed.names[card.colour]
+        if len(before) == 3:
+            return (f"{name} is turned up after three cards are already dealt: setup deals "
+                    f"only three.", "dealt-more-than-three")
+        if any(ed.cards[c].colour == card.colour for c in before):
+            return (f"{name} is turned up after another {colour} card that is dealt: no "
+                    f"colour is dealt twice.", "same-colour-twice")
+        return (f"{name} is {colour}, and a card of the opposed spirit, "
+                f"{ed.names[ed.opposite[card.colour]]}, is dealt before it: opposed spirits "
+                f"are never dealt together.", "opposed-spirits")
 
     return Exercise(
-        kind="inori.least_colour", seed=seed,
-        question=(f"Player 1 offers on card 2, space {j + 1}: gain 1 favor of your least-held "
-                  f"colour. Which colours may Player 1 choose?"),
-        answer_kind="choices", answer=right, checker=check, options=options,
-        draw=_drawer(s, [(1, j)]),
-        hint="Count every colour, also the ones Player 1 holds none of.",
-        explanation="Any colour tied for the fewest tokens may be chosen; a colour you hold "
-                    "none of counts as 0.",
-        context={"state": s})
+        kind="inori.start_cards", seed=seed,
+        question=("Setting up: the start cards are turned up one by one, in the order listed "
+                  "below (first at the top). Pick the three start cards that are dealt."),
+        answer_kind="choices", answer=right,
+        options=tuple(Option(cid, f"{ORDINALS[k].capitalize()}: {ed.cards[cid].name}")
+                      for k, cid in enumerate(order)),
+        checker=_choices_checker(right, why_not,
+                                 "A card that is dealt is not picked: walk the list from the "
+                                 "top and keep every card that clashes with none kept before "
+                                 "it, until three are kept.",
+                                 "Right: these three come first without a colour twice or "
+                                 "opposed spirits."),
+        hints=(f"Walk down the list from {ed.cards[order[0]].name}: keep a card unless its "
+               f"colour, or the spirit opposed to it, is already kept; stop at three.",
+               f"Opposed spirits: Light and Darkness, Water and Fire, Wind and Earth. In this "
+               f"list: {_clash_words(ed, order)}. Of two cards that clash, the later one is "
+               f"skipped when the earlier one is kept."),
+        explanation="Each card is kept unless a card of its colour or of the opposed spirit "
+                    "is already kept; the first three kept are dealt (this reading is ours: "
+                    "player-count icons on the cards are left out).",
+        context={"order": order})
 
 
 # ----- notebook 2: the Great Tree and the runes --------------------------------------------
 
+def _tree_position(rng: random.Random, seed: int, level: int) -> tuple[GameState, frozenset]:
+    """Altars on some tree spaces, a few spaces taken, at level 2 an emptied root space; some
+    altar spaces Player 1 can pay for and some not."""
+    ed = load_edition()
+    altar_spaces = [t for t, sp in enumerate(ed.tree) if sp.altar]
+    roots = root_spaces(ed)
+    for _ in range(80):
+        placed = rng.sample(altar_spaces, rng.randint(1, 2) if level == 1 else
+                            rng.randint(2, 4))
+        colours = rng.sample(list(ed.altar_colours), len(placed))
+        busy = rng.sample(altar_spaces + list(roots), 1 if level == 1 else 2)
+        emptied = {} if level == 1 else {rng.randrange(len(roots)): 1}
+        tokens = {c: rng.randint(1, 2) for c in rng.sample(colours, rng.randint(
+            0 if level == 1 else 1, min(2, len(colours))))}
+        if level == 2:
+            tokens.update(_random_favor(rng, ed.colours, 1, 2))
+        s = position(seed, 2, _pick_cards(rng, ed, ("start",), 3), {}, {0: tokens},
+                     tree={t: 1 for t in busy}, altars=dict(zip(placed, colours)),
+                     emptied_roots=emptied)
+        right = frozenset((x.space,) for x in s.legal_actions() if isinstance(x, OfferTree))
+        if right and any(t not in busy and (t,) not in right for t in placed):
+            return s, right
+    raise ValueError("no Great Tree position found")
+
+
 @register("inori.tree_offerings", game="inori", notebook=NB2,
           rule="A free tree space is free to use until its altar is placed; then it costs "
                "1 token of the altar colour; an emptied root space is closed",
-          title="Where on the Great Tree?")
-def tree_offerings(seed: int) -> Exercise:
-    rng = random.Random(seed)
-    ed = new_game(players=2, seed=seed).edition
-    altar_spaces = [t for t, sp in enumerate(ed.tree) if sp.altar]
-    roots = root_spaces(ed)
-    for attempt in range(50):
-        placed = rng.sample(altar_spaces, rng.randint(2, 4))
-        colours = rng.sample(list(ed.altar_colours), len(placed))
-        altars = dict(zip(placed, colours))
-        busy = rng.sample(altar_spaces + list(roots), 2)
-        tree = {t: 1 for t in busy}
-        emptied = {rng.randrange(len(roots)): 1}
-        tokens = {c: rng.randint(1, 2) for c in rng.sample(colours, rng.randint(1, 2))}
-        s = position(seed, 2, _pick_cards(rng, ed, ("start",), 3), {}, {0: tokens},
-                     tree=tree, altars=altars, emptied_roots=emptied)
-        right = frozenset((a.space,) for a in s.legal_actions() if isinstance(a, OfferTree))
-        costly = [t for t in placed if t not in busy and (t,) not in right]
-        if right and costly:
-            break
+          title="Where on the Great Tree?",
+          levels=("one or two altars placed", "more altars, a taken root and an emptied one"))
+def tree_offerings(seed: int, level: int = 1) -> Exercise:
+    s, right = _tree_position(_rng("tree_offerings", seed, level), seed, level)
+    ed = s.edition
+    with_altar = [(t,) for t, c in enumerate(s.altars) if c]
 
-    def explain(cell: Cell) -> str:
-        t = cell[0]
-        altar = s.altars[t]
-        if altar:
-            return (f"it has the {ed.names[altar]} altar and Player 1 holds "
-                    f"{s.favor[0][ed.colours.index(altar)]} {ed.names[altar]} to pay 1")
-        if not ed.tree[t].altar:
-            return "it is a root space that still holds its set-aside tokens"
-        return "it has no altar yet, so it is free"
-
-    def refuse(cell: Cell) -> str:
+    def refuse(cell: Cell) -> tuple[str, str]:
         if len(cell) != 1:
-            return "that is a card space; this question is about the Great Tree"
+            return "that is a card space; this question asks about the Great Tree", \
+                "card-not-tree"
         t = cell[0]
-        return _why(s, OfferTree(t, s.altars[t])) or "not legal now"
+        why = _why(s, OfferTree(t, s.altars[t])) or "not legal now"
+        if s.tree_markers[t] is not None:
+            return why, "taken-space"
+        return why, "altar-cost-unpaid" if s.altars[t] else "emptied-root"
 
+    altars = _join([f"{ed.tree[t].id} ({ed.names[s.altars[t]]})" for (t,) in with_altar])
     return SpacesExercise(
         kind="inori.tree_offerings", seed=seed,
         question=("Player 1 (marker 1) is to play. Click every Great Tree space where "
                   "Player 1 may offer now."),
         answer_kind="cells", answer=right,
-        checker=_cells_checker(s, right, explain, refuse,
-                               "free spaces without an altar, root spaces with tokens left, "
-                               "and altar spaces whose colour Player 1 can pay"),
+        checker=_spaces_checker(s, right, refuse, "A Great Tree space Player 1 may use is "
+                                "not clicked yet: an altar space with no altar costs nothing, "
+                                "a root space is free while it holds tokens, and an altar "
+                                "space needs one token of its altar's colour.",
+                                "free spaces without an altar, root spaces with tokens left, "
+                                "and altar spaces whose colour Player 1 can pay"),
         draw=_drawer(s),
-        hint=("A space with an altar (its colour is written in it) costs 1 token of that "
-              "colour. A root space whose tokens are gone takes no more offerings."),
-        explanation=("Empty altar spaces are free (you then place an altar). Once an altar is "
-                     "there, pay 1 token of its colour. Root spaces are free while their "
-                     "set-aside tokens last."),
+        hints=(f"Check each of the nine Great Tree spaces: is it free, and what does it cost? "
+               f"Player 1 holds {_holding(s, 0)}.",
+               f"The altars placed are marked: {altars}. Each of them costs 1 token of its "
+               f"colour; an altar space with no altar yet is free, and a root space is open "
+               f"only while it still holds tokens."),
+        hint_marks=((), tuple(with_altar)),
+        explanation=("An altar space with no altar is free (you then place an altar). Once an "
+                     "altar is there, pay 1 token of its colour. A root space is free while "
+                     "its set-aside tokens last; this reading of the rules is ours: an emptied "
+                     "root space takes no more offerings."),
         context={"state": s})
+
+
+def _altar_slips(ed, eff, name: str, held: int, answer: int) -> dict[int, tuple[str, str]]:
+    """Wrong results of an offering on an altar space and what each shows."""
+    slips = {answer + ed.altar_cost: ("forgot-altar-cost", f"You left out the cost: Player 1 "
+                                      f"first pays one {name} token to the altar, then takes "
+                                      f"the effect.")}
+    if eff.type in ("altar_favor", "rune_and_altar_favor"):
+        slips[answer - eff.count] = ("forgot-effect", f"You paid the cost but left out the "
+                                     f"effect: it adds {name} tokens too.")
+    if eff.type == "points":
+        slips[held - ed.altar_cost + eff.count] = (
+            "points-as-tokens", f"The points of this space go to Player 1's score, not to "
+                                f"the {name} tokens.")
+    slips.pop(answer, None)
+    return slips
 
 
 @register("inori.altar_offer_result", game="inori", notebook=NB2,
           rule="Offering on a tree space with an altar: pay 1 of its colour, then take its "
                "effect in that colour",
-          title="What an altar space gives")
-def altar_offer_result(seed: int) -> Exercise:
-    rng = random.Random(seed)
-    ed = new_game(players=2, seed=seed).edition
-    usable = [t for t, sp in enumerate(ed.tree) if sp.altar and sp.effect.type in
-              ("points", "points_altar_colour", "altar_favor", "rune_and_altar_favor")]
-    t = rng.choice(usable)
+          title="What an altar space gives",
+          levels=("tokens left after paying and taking",
+                  "points or tokens, with the cost in the way"))
+def altar_offer_result(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("altar_offer_result", seed, level)
+    ed = load_edition()
+    kinds = ("points", "altar_favor") if level == 1 else \
+        ("points_altar_colour", "rune_and_altar_favor", "altar_favor")
+    t = rng.choice([t for t, sp in enumerate(ed.tree) if sp.altar and sp.effect.type in kinds])
     colour = rng.choice(ed.altar_colours)
-    tokens = _random_favor(rng, [c for c in ed.colours if c != colour], 2, 3)
-    tokens[colour] = rng.randint(1, 4)
+    tokens = _random_favor(rng, [c for c in ed.colours if c != colour], rng.randint(1, 3), 3)
+    tokens[colour] = rng.randint(1, 4 if level == 1 else 6)
     s = position(seed, 2, _pick_cards(rng, ed, ("start",), 3), {}, {0: tokens},
                  altars={t: colour})
-    act = OfferTree(t, colour)
-    after = s.apply(act)
+    after = s.apply(OfferTree(t, colour))
     k = ed.colours.index(colour)
     eff = ed.tree[t].effect
-    asks_points = eff.type in ("points", "points_altar_colour")
+    name, said = ed.names[colour], eff.describe(ed.names, colour)
+    asks_points = eff.type == "points_altar_colour"
     answer = sum(after.points[0]) - sum(s.points[0]) if asks_points else after.favor[0][k]
-    # the slip: forgetting to pay the altar's cost first
-    unpaid = (s.favor[0][k] if eff.type == "points_altar_colour" else answer) if asks_points \
-        else answer + ed.altar_cost
-    name = ed.names[colour]
-
-    def check(value: int) -> Verdict:
-        if value == answer:
-            return Verdict(True, f"Right: pay {ed.altar_cost} {name}, then "
-                           f"{eff.describe(ed.names, colour)}: {answer}.")
-        if value == unpaid and unpaid != answer:
-            return Verdict(False, f"{value} forgets the cost: Player 1 first pays "
-                           f"{ed.altar_cost} {name} to the altar, which leaves "
-                           f"{s.favor[0][k] - ed.altar_cost}; the answer is {answer}.")
-        return Verdict(False, f"Not {value}: Player 1 holds {s.favor[0][k]} {name}, pays "
-                       f"{ed.altar_cost}, then {eff.describe(ed.names, colour)}: {answer}.")
-
+    slips = _altar_slips(ed, eff, name, s.favor[0][k], answer)
     what = "How many points does Player 1 score for it?" if asks_points else \
         f"How many {name} tokens does Player 1 hold afterwards?"
     return Exercise(
         kind="inori.altar_offer_result", seed=seed,
-        question=(f"The {name} altar stands beside Great Tree space {ed.tree[t].id} "
-                  f"({eff.describe(ed.names, colour)}). Player 1 offers there. {what}"),
-        answer_kind="number", answer=answer, checker=check, draw=_drawer(s, [(t,)]),
-        hint="An altar space is not free any more: pay first, then take the effect.",
-        explanation=f"Player 1 pays {ed.altar_cost} {name}, then the effect "
-                    f"({eff.describe(ed.names, colour)}) gives the answer {answer}.",
-        context={"state": s, "action": act})
+        question=(f"The {name} altar stands beside Great Tree space {ed.tree[t].id} ({said}). "
+                  f"Player 1 offers there. {what}"),
+        answer_kind="number", answer=answer,
+        checker=lambda v: number_verdict(
+            v, answer, what="the result", misconceptions=slips,
+            rule=f"Start from Player 1's {name} tokens on the right, pay the altar's cost, "
+                 f"then apply the effect.", right_reason=f"Right: pay one {name}, then {said}."),
+        draw=_drawer(s, [(t,)]),
+        hints=(f"An altar space is not free any more: what does offering at {ed.tree[t].id} "
+               f"cost Player 1?",
+               f"First Player 1 pays one {name} token to the {name} altar; only then comes "
+               f"the effect ({said}), counted from the {name} tokens left."),
+        explanation=f"Player 1 pays one {name} token first, then the effect ({said}) is "
+                    f"taken in the altar's colour (this reading of the rules is ours: an "
+                    f"altar space costs one token of its colour).",
+        context={"state": s, "action": OfferTree(t, colour)})
+
+
+def _move_position(rng: random.Random, seed: int, level: int
+                   ) -> tuple[GameState, str, frozenset]:
+    """Player 1's marker on one card and a moving rune in hand; at level 2 a second card of
+    the rune's colour, the marker maybe on a card of that colour, more spaces taken."""
+    ed = load_edition()
+    movers = sorted(r.id for r in ed.runes.values() if r.kind == "move_to_colour")
+    for _ in range(80):
+        rid = rng.choice(movers)
+        colour = ed.runes[rid].colour
+        own = sorted(c.id for c in ed.cards.values() if c.colour == colour
+                     and c.earliest_season == 1 and len(c.spaces) >= 3)
+        rest = [c for c in _pick_cards(rng, ed, ("start", "journey"), 5)
+                if ed.cards[c].colour != colour]
+        cards = rng.sample(own, 1 if level == 1 else 2) + rest[:2 if level == 1 else 1]
+        if len(cards) < 3:
+            continue
+        rng.shuffle(cards)
+        spaces = [(i, j) for i, c in enumerate(cards) for j in range(len(ed.cards[c].spaces))]
+        start = [c for c in spaces if level == 2 or ed.cards[cards[c[0]]].colour != colour]
+        mine = rng.choice(start)
+        others = rng.sample([c for c in spaces if c != mine], 2 if level == 1 else 4)
+        pool = _Pool(rng, {1: 4, NEUTRAL: 2 if level == 2 else 0})
+        markers = {mine: [0], **{c: [pool.take(1, NEUTRAL)] for c in others}}
+        s = position(seed, 2, cards, markers, {}, runes={0: [rid]})
+        right = frozenset((x.to_slot, x.to_space) for x in s.legal_actions()
+                          if isinstance(x, RuneMove))
+        if right:
+            return s, rid, right
+    raise ValueError("no rune move position found")
 
 
 @register("inori.rune_move_targets", game="inori", notebook=NB2,
           rule="A moving rune takes your marker from another card to a free space on a card "
                "of the rune's colour",
-          title="Where can the rune move your marker?")
-def rune_move_targets(seed: int) -> Exercise:
-    rng = random.Random(seed)
-    ed = new_game(players=2, seed=seed).edition
-    movers = sorted(r.id for r in ed.runes.values() if r.kind == "move_to_colour")
-    for attempt in range(50):
-        rid = rng.choice(movers)
-        colour = ed.runes[rid].colour
-        own = [c.id for c in ed.cards.values() if c.colour == colour
-               and c.earliest_season == 1 and len(c.spaces) >= 3]
-        first = rng.choice(sorted(own))
-        rest = [c for c in _pick_cards(rng, ed, ("start", "journey"), 4)
-                if c != first and ed.cards[c].earliest_season == 1][:2]
-        cards = rest[:1] + [first] + rest[1:]
-        rng.shuffle(cards)
-        spaces = [(i, j) for i, c in enumerate(cards) for j in range(len(ed.cards[c].spaces))]
-        away = [c for c in spaces if ed.cards[cards[c[0]]].colour != colour]
-        if not away:
-            continue
-        mine = rng.choice(away)
-        others = rng.sample([c for c in spaces if c != mine], 3)
-        pool = _Pool(rng, {1: 4, NEUTRAL: 2})
-        markers = {mine: [0], **{c: [pool.take(1, NEUTRAL)] for c in others}}
-        s = position(seed, 2, cards, markers, {}, runes={0: [rid]})
-        right = frozenset((a.to_slot, a.to_space) for a in s.legal_actions()
-                          if isinstance(a, RuneMove))
-        if right:
-            break
+          title="Where can the rune move your marker?",
+          levels=("one card of the rune's colour", "two such cards, the marker maybe on one"))
+def rune_move_targets(seed: int, level: int = 1) -> Exercise:
+    s, rid, right = _move_position(_rng("rune_move_targets", seed, level), seed, level)
+    ed = s.edition
+    colour = ed.runes[rid].colour
     name = ed.names[colour]
+    home = next(i for i, (_, sp) in enumerate(s.slots) if any(0 in o for o in sp))
+    coloured = [i for i, (cid, _) in enumerate(s.slots) if ed.cards[cid].colour == colour]
 
-    def explain(cell: Cell) -> str:
-        return f"it is a free space on a {name} card"
-
-    def refuse(cell: Cell) -> str:
+    def refuse(cell: Cell) -> tuple[str, str]:
         if len(cell) != 2:
-            return "the rune moves a marker between cards, not onto the Great Tree"
+            return "the rune moves a marker between cards, not onto the Great Tree", \
+                "tree-not-card"
         i, j = cell
         card = ed.cards[s.slots[i][0]]
         if s.slots[i][1][j]:
-            return "that space is taken"
+            return "that space is taken", "taken-space"
         if card.colour != colour:
-            return f"card {i + 1} is a {ed.names[card.colour]} card, not {name}"
-        return "the marker must come from another card"
+            return (f"card {i + 1} is {article(ed.names[card.colour])} card, not "
+                    f"{article(name)} card", "wrong-colour-card")
+        return "the marker must leave its card for another one", "same-card"
 
     return SpacesExercise(
         kind="inori.rune_move_targets", seed=seed,
-        question=(f"Player 1 plays the rune 'move a marker onto a {name} card'. Player 1 has "
-                  f"one marker on the cards (marked 1). Click every space it may move to."),
+        question=(f"Player 1 plays the rune 'move a marker onto {article(name)} card'. Player "
+                  f"1 has one marker on the cards (marked 1). Click every space it may move "
+                  f"to."),
         answer_kind="cells", answer=right,
-        checker=_cells_checker(s, right, explain, refuse,
-                               f"the free spaces of the {name} cards"),
+        checker=_spaces_checker(s, right, refuse, f"A space the marker may reach is not "
+                                f"clicked yet: check every {name} card for free spaces.",
+                                f"the free spaces of the {name} cards"),
         draw=_drawer(s),
-        hint=f"Look at the colour bar on top of each card: only {name} cards, only free "
-             f"spaces.",
-        explanation=(f"The marker leaves its card for any free space of a {name} card. It "
-                     f"pays no cost and takes no effect there (a labelled choice)."),
+        hints=(f"Only {name} cards take the marker: read the colour under each card's name. "
+               f"Player 1's marker is on card {home + 1}.",
+               f"The {name} cards are marked: "
+               + _join([f"card {i + 1}" for i in coloured])
+               + ". Which of their spaces are free, on a card other than the one the marker "
+                 "leaves?"),
+        hint_marks=((("slot", home),), tuple(("slot", i) for i in coloured)),
+        explanation=(f"The marker leaves its card for any free space of another {name} card. "
+                     f"This reading of the rules is ours: it pays no cost and takes no effect "
+                     f"there."),
         context={"state": s})
+
+
+def _occupied_position(rng: random.Random, seed: int, level: int
+                       ) -> tuple[GameState, str, frozenset]:
+    """Spaces held by Player 1, other players and (level 2) neutral markers, and an
+    occupied-space rune in Player 1's hand; some held spaces open to it and some not."""
+    ed = load_edition()
+    players = 2 if level == 1 else 3
+    rid = sorted(r.id for r in ed.runes.values() if r.kind == "offer_occupied")[0]
+    for _ in range(80):
+        cards = _pick_cards(rng, ed, ("start", "journey"), 3)
+        spaces = [(i, j) for i, c in enumerate(cards) for j in range(len(ed.cards[c].spaces))]
+        taken = rng.sample(spaces, rng.randint(3, 4) if level == 1 else rng.randint(5, 7))
+        pool = _Pool(rng, {0: 2, 1: 3, 2: 3 if players == 3 else 0,
+                           NEUTRAL: 0 if level == 1 else 2})
+        markers = {cell: [pool.take(0, 1, 1, 2, 2, NEUTRAL)] for cell in taken}
+        favor = {0: _random_favor(rng, ed.colours, rng.randint(1, 3), 2)}
+        s = position(seed, players, cards, markers, favor, runes={0: [rid]})
+        right = frozenset((x.slot, x.space) for x in s.legal_actions()
+                          if isinstance(x, RuneOffer))
+        if right and any(c not in right for c in taken):
+            return s, rid, right
+    raise ValueError("no occupied-space position found")
 
 
 @register("inori.occupied_rune_spaces", game="inori", notebook=NB2,
           rule="The occupied-space rune lets you offer on a space another player holds "
                "(not yours, not a neutral marker), paying its cost as usual",
-          title="Offering on an occupied space")
-def occupied_rune_spaces(seed: int) -> Exercise:
-    rng = random.Random(seed)
-    ed = new_game(players=3, seed=seed).edition
-    rid = sorted(r.id for r in ed.runes.values() if r.kind == "offer_occupied")[0]
-    for attempt in range(50):
-        cards = _pick_cards(rng, ed, ("start", "journey"), 3)
-        spaces = [(i, j) for i, c in enumerate(cards) for j in range(len(ed.cards[c].spaces))]
-        taken = rng.sample(spaces, rng.randint(5, 7))
-        pool = _Pool(rng, {0: 2, 1: 3, 2: 3, NEUTRAL: 2})
-        markers = {cell: [pool.take(0, 1, 1, 2, 2, NEUTRAL)] for cell in taken}
-        favor = {0: _random_favor(rng, ed.colours, rng.randint(1, 3), 2)}
-        s = position(seed, 3, cards, markers, favor, runes={0: [rid]})
-        right = frozenset((a.slot, a.space) for a in s.legal_actions()
-                          if isinstance(a, RuneOffer))
-        wrong = [c for c in taken if c not in right and markers[c] != [0]]
-        if right and wrong:
-            break
+          title="Offering on an occupied space",
+          levels=("two players", "three players and neutral markers"))
+def occupied_rune_spaces(seed: int, level: int = 1) -> Exercise:
+    s, rid, right = _occupied_position(_rng("occupied_rune_spaces", seed, level), seed, level)
+    ed = s.edition
+    taken = tuple((i, j) for i, (_, sp) in enumerate(s.slots) for j, o in enumerate(sp) if o)
 
-    def explain(cell: Cell) -> str:
-        who = s.slots[cell[0]][1][cell[1]][0]
-        sp = ed.cards[s.slots[cell[0]][0]].spaces[cell[1]]
-        return f"Player {who + 1} holds it and it {_cost_words(s, sp.cost)}, which Player 1 " \
-               f"can pay"
-
-    def refuse(cell: Cell) -> str:
+    def refuse(cell: Cell) -> tuple[str, str]:
         if len(cell) != 2:
-            return "the rune is for card spaces, not the Great Tree"
+            return "the rune is for card spaces, not the Great Tree", "tree-not-card"
         i, j = cell
         occ = s.slots[i][1][j]
         if not occ:
-            return "that space is free: offer there as usual, no rune needed"
+            return "that space is free: an offering there needs no rune", "free-space"
+        if 0 in occ:
+            return "Player 1 already holds that space", "own-space"
+        if NEUTRAL in occ:
+            return ("a neutral marker blocks that space, and the rune opens only spaces of "
+                    "other players"), "neutral-space"
         sp = ed.cards[s.slots[i][0]].spaces[j]
-        pay = sp.cost if sp.cost not in (None, "majority") else (
-            (majority_colours(s.favor[0], ed.colours) or [None])[0] if sp.cost else None)
-        return _why(s, RuneOffer(rid, i, j, pay)) or "not legal now"
+        return _why(s, RuneOffer(rid, i, j, _pay_for(s, sp.cost))) or "not legal now", \
+            "cost-not-paid"
 
     return SpacesExercise(
         kind="inori.occupied_rune_spaces", seed=seed,
@@ -635,347 +909,614 @@ def occupied_rune_spaces(seed: int) -> Exercise:
                   "player'. Click every card space where Player 1 may now make this turn's "
                   "offering with it."),
         answer_kind="cells", answer=right,
-        checker=_cells_checker(s, right, explain, refuse,
-                               "spaces held by another player whose cost Player 1 can pay"),
+        checker=_spaces_checker(s, right, refuse, "A space the rune opens is not clicked "
+                                "yet: check every space held by another player, and whether "
+                                "Player 1 can pay its cost.",
+                                "spaces held by another player whose cost Player 1 can pay"),
         draw=_drawer(s),
-        hint="Look for spaces with a marker of another player (not 1, not N for neutral), "
-             "then check the cost against Player 1's tokens.",
+        hints=(f"Look for spaces with a marker of another player: not 1, not N for neutral. "
+               f"Player 1 holds {_holding(s, 0)}.",
+               f"The {plural(len(taken), 'taken space')} are marked. For each: who holds it "
+               f"(another player, Player 1 or a neutral marker), and can Player 1 pay its "
+               f"cost?"),
+        hint_marks=((), taken),
         explanation="The rune opens spaces held by other players; your own spaces and the "
-                    "neutral markers' stay closed, and the cost is paid as usual (a labelled "
-                    "reading of the rune).",
+                    "neutral markers' stay closed, and the cost is paid as usual (this reading "
+                    "of the rune is ours).",
         context={"state": s})
+
+
+_QUIET = ("favor", "points_distinct", "points_colour", "points_majority")
+_MOMENTS = ("It is the start of Player 1's turn",
+            "Player 1 has already made this turn's offering",
+            "Player 1 has just placed the last marker of the season. Before the cards are "
+            "scored, Player 2 is asked")
+
+
+def _quiet_offer(state: GameState) -> OfferCard:
+    """An offering whose effect asks nothing more (so the moment asked about comes)."""
+    ed = state.edition
+    return min((x for x in state.legal_actions() if isinstance(x, OfferCard) and
+                ed.cards[state.slots[x.slot][0]].spaces[x.space].effect.type in _QUIET),
+               key=lambda x: (x.slot, x.space))
+
+
+def _timing_position(rng: random.Random, seed: int, level: int, moment: int
+                     ) -> tuple[GameState, frozenset]:
+    """Runes in hand at one of three moments, some playable now and some not."""
+    ed = load_edition()
+    gains = sorted(r.id for r in ed.runes.values() if r.any_time)
+    others = sorted(r.id for r in ed.runes.values() if not r.any_time)
+    quiet = sorted(c.id for c in ed.cards.values() if c.type == "start"
+                   and c.spaces[1].effect.type in _QUIET and c.spaces[1].cost is None)
+    who = 1 if moment == 2 else 0
+    for _ in range(80):
+        n = 2 if level == 1 else rng.randint(3, 4)
+        held = rng.sample(gains, rng.randint(1, n - 1)) if moment else \
+            rng.sample(gains, rng.randint(0, n - 2))
+        held += rng.sample(others, n - len(held))
+        cards = rng.sample(quiet, 1) + [c for c in _pick_cards(rng, ed, ("start",), 3)
+                                        if c not in quiet][:2]
+        while len(cards) < 3:
+            cards.append(next(c for c in ed.start_ids if c not in cards))
+        markers = {(0, 0): [who], (1, 0): [1 - who], (2, 0): [1 - who]}
+        hands = {0: 1, 1: 0} if moment == 2 else {}
+        s = position(seed, 2, cards, markers, {}, runes={who: held}, hands=hands)
+        if moment:
+            s = s.apply(_quiet_offer(s))
+        right = frozenset(x.rune for x in s.legal_actions()
+                          if isinstance(x, (RuneGain, RuneMove, RuneOffer)))
+        if right and right != set(held) and s.current_player == who:
+            return s, right
+    raise ValueError("no rune timing position found")
+
+
+def _nothing_to_act_on(s: GameState, rid: str) -> str:
+    """Why a rune whose timing fits has nothing to act on in this position."""
+    ed = s.edition
+    rune = ed.runes[rid]
+    if rune.kind == "move_from_slot":
+        return f"Player 1 has no marker on card {rune.slot} to move"
+    if rune.kind == "move_to_colour":
+        return (f"no marker of Player 1 can reach a free space of another "
+                f"{ed.names[rune.colour]} card")
+    return "no space held by Player 2 has a cost Player 1 can pay"
 
 
 @register("inori.rune_timing", game="inori", notebook=NB2,
           rule="Favor runes may be played at any moment, also when a season ends; the others "
-               "only at the start of your turn",
-          title="Which runes can be played now?")
-def rune_timing(seed: int) -> Exercise:
-    rng = random.Random(seed)
-    ed = new_game(players=2, seed=seed).edition
-    gains = sorted(r.id for r in ed.runes.values() if r.any_time)
-    movers = sorted(r.id for r in ed.runes.values() if r.kind == "move_to_colour")
-    occupied = sorted(r.id for r in ed.runes.values() if r.kind == "offer_occupied")
+               "only at the start of your turn, and only with something to act on",
+          title="Which runes can be played now?",
+          levels=("two runes in hand", "three or four runes in hand"))
+def rune_timing(seed: int, level: int = 1) -> Exercise:
     moment = seed % 3            # 0: start of the turn, 1: after the offering, 2: season end
-    held = rng.sample(gains, rng.randint(1, 2)) + rng.sample(
-        [rng.choice(movers), rng.choice(occupied)], rng.randint(1, 2))
-    quiet = ("favor", "points_distinct", "points_colour", "points_majority")
-
-    def offer(state: GameState) -> OfferCard:
-        """An offering whose effect asks nothing more (so the moment asked about comes)."""
-        ed_ = state.edition
-        return min((a for a in state.legal_actions() if isinstance(a, OfferCard) and
-                    ed_.cards[state.slots[a.slot][0]].spaces[a.space].effect.type in quiet),
-                   key=lambda a: (a.slot, a.space))
-    quiet_cards = sorted(c.id for c in ed.cards.values() if c.type == "start"
-                         and c.spaces[1].effect.type in quiet and c.spaces[1].cost is None)
-    cards = rng.sample(quiet_cards, 1) + [c for c in _pick_cards(rng, ed, ("start",), 3)
-                                          if c not in quiet_cards][:2]
-    while len(cards) < 3:
-        cards.append(next(c for c in ed.start_ids if c not in cards))
-    who = 1 if moment == 2 else 0
-    markers = {(0, 0): [who], (1, 0): [1 - who], (2, 0): [1 - who]}
-    if moment == 2:
-        s = position(seed, 2, cards, markers, {}, runes={who: held}, hands={0: 1, 1: 0})
-        s = s.apply(offer(s))
-        when = ("Player 1 has just placed the last marker of the season. Before the cards "
-                "are scored, Player 2 is asked")
-    else:
-        s = position(seed, 2, cards, markers, {}, runes={who: held})
-        if moment == 1:
-            s = s.apply(offer(s))
-            when = "Player 1 has already made this turn's offering"
-        else:
-            when = "It is the start of Player 1's turn"
+    s, right = _timing_position(_rng("rune_timing", seed, level), seed, level, moment)
+    ed = s.edition
     player = s.current_player
-    right = frozenset(a.rune for a in s.legal_actions()
-                      if isinstance(a, (RuneGain, RuneMove, RuneOffer)))
     runes = sorted(s.rune_hands[player])
-    def label(r: str) -> str:
-        words = ed.runes[r].describe(ed.names)
-        return words[0].upper() + words[1:]
+    said = {r: ed.runes[r].describe(ed.names).replace("the card in slot", "card")
+            for r in runes}
+    who = s.player_name(player)
 
-    options = tuple(Option(r, label(r)) for r in runes)
-
-    def reason(r: str) -> str:
+    def why_not(r: str) -> tuple[str, str]:
         rune = ed.runes[r]
-        return f"'{rune.describe(ed.names)}' may be played {rune.timing_words()}"
+        if moment == 0:
+            return (f"'{said[r]}' fits the start of a turn, but here "
+                    f"{_nothing_to_act_on(s, r)}.", "nothing-to-act-on")
+        if moment == 1:
+            return (f"'{said[r]}' may be played only at the start of your turn, before your "
+                    f"offering; Player 1 has already offered.", "start-of-turn-rune-late")
+        return (f"'{said[r]}' may be played only at the start of its owner's turn; the "
+                f"season is ending in Player 1's turn, not {who}'s.",
+                "start-of-turn-rune-outside-turn") if not rune.any_time else \
+            (f"'{said[r]}' cannot be played now.", "")
 
-    def check(answer: frozenset) -> Verdict:
-        for r in sorted(answer - right):
-            if moment == 0 or ed.runes[r].any_time:
-                return Verdict(False, f"Not this one: {reason(r)}, but in this position it "
-                               f"has nothing to act on.")
-            return Verdict(False, f"Not now: {reason(r)} — that moment has passed.")
-        for r in sorted(right - answer):
-            return Verdict(False, f"You missed one: {reason(r)}.")
-        return Verdict(True, "Right: " + ("; ".join(reason(r) for r in sorted(right))
-                                          or "no rune fits this moment") + ".")
-
+    kinds = _join([f"'{said[r]}'" for r in runes])
     return Exercise(
         kind="inori.rune_timing", seed=seed,
-        question=(f"{when}. {s.player_name(player)} holds the runes listed below. Which of "
-                  f"them may {s.player_name(player)} play now?"),
-        answer_kind="choices", answer=right, checker=check, options=options,
+        question=(f"{_MOMENTS[moment]}. {who} holds the runes listed below. Pick every rune "
+                  f"{who} may play now."),
+        answer_kind="choices", answer=right,
+        options=tuple(Option(r, said[r][0].upper() + said[r][1:]) for r in runes),
+        checker=_choices_checker(right, why_not, "A rune that may be played now is not "
+                                 "picked: check each rune's timing against this moment, and "
+                                 "whether it has something to act on.",
+                                 "Right: these runes fit this moment and have something to "
+                                 "act on."),
         draw=_drawer(s),
-        hint="Favor runes can be played at any moment; the others only at the start of your "
-             "own turn, before your offering.",
-        explanation="In the reference edition (a labelled choice) the six favor runes are "
-                    "played at any moment, even just before a season is scored; moving and "
-                    "occupied-space runes only at the start of your own turn.",
-        context={"state": s})
+        hints=(f"{who} holds {kinds}. For each, is it played at any moment, or only at the "
+               f"start of its owner's turn?",
+               ("At the start of the turn every rune's timing fits; check that each has "
+                "something to act on: Player 1's marker is on card 1." if moment == 0 else
+                "Player 1 has already offered this turn: a rune played only at the start of "
+                "a turn is too late now." if moment == 1 else
+                "It is not Player 2's turn: only runes played at any moment may be played "
+                "while the season ends.")),
+        explanation="In the reference edition (this reading of the rules is ours) the six "
+                    "favor runes are played at any moment, even just before a season is "
+                    "scored; moving and occupied-space runes only at the start of your own "
+                    "turn, and only when they have something to act on.",
+        context={"state": s, "moment": moment})
 
 
-# ----- notebook 3: seasons and majorities --------------------------------------------------
+# ----- notebook 3: seasons, majorities and the end of the game -----------------------------
 
-def _season_position(rng: random.Random, seed: int, players: int, season: int = 1
-                     ) -> GameState:
-    """Three cards, some complete, some not, and a few tokens per player."""
-    ed = new_game(players=players, seed=seed).edition
-    kinds = [c.id for c in ed.cards.values() if c.type in ("start", "journey")
-             and 2 <= len(c.spaces) <= 3 and c.earliest_season <= season]
-    cards = rng.sample(sorted(kinds), 3)
+def _season_board(rng: random.Random, seed: int, players: int, level: int,
+                  complete: Mapping[int, bool] | None = None, season: int = 1,
+                  altars: Mapping[int, str] = {}) -> GameState:
+    """Three cards, some complete and some not, and a few tokens per player.  Level 2 adds
+    neutral markers, cards of four spaces and a card where Player 1 has two markers.  Cards
+    are those of the first two seasons (none scores when incomplete)."""
+    ed = load_edition()
+    most = 3 if level == 1 else 4
+    kinds = sorted(c.id for c in ed.cards.values() if c.type in ("start", "journey")
+                   and 2 <= len(c.spaces) <= most and c.earliest_season <= min(season, 2))
+    cards = rng.sample(kinds, 3)
+    per = new_game(players=players, seed=seed).schedule[season - 1]
+    pool = _Pool(rng, {**{p: per for p in range(players)}, NEUTRAL: 0 if level == 1 else 2})
+    double = rng.randrange(3) if level == 2 else -1
+    chosen = dict(complete or {})
     markers: dict[tuple[int, int], list[int]] = {}
-    complete = rng.sample(range(3), rng.choice([1, 2, 2]))
-    per_season = new_game(players=players, seed=seed).schedule[season - 1]
-    pool = _Pool(rng, {**{p: per_season for p in range(players)}, NEUTRAL: 2})
     for i, cid in enumerate(cards):
         n = len(ed.cards[cid].spaces)
-        filled = range(n) if i in complete else rng.sample(range(n), rng.randint(1, n - 1))
-        for j in filled:
-            markers[(i, j)] = [pool.take(*range(players), *([NEUTRAL] * (i % 2)))]
+        full = chosen.get(i, rng.random() < 0.55)
+        filled = range(n) if full else sorted(rng.sample(range(n), rng.randint(1, n - 1)))
+        for k, j in enumerate(filled):
+            wanted = (0,) if i == double and k < 2 else (*range(players), NEUTRAL)
+            markers[(i, j)] = [pool.take(*wanted)]
     if not any(0 in m for m in markers.values()):
         first = next(c for c in sorted(markers) if markers[c] != [NEUTRAL])
         markers[first] = [0]
-    favor = {p: _random_favor(rng, [ed.cards[c].colour for c in cards] + ["fire"], 2, 3)
-             for p in range(players)}
-    return position(seed, players, cards, markers, favor, season=season)
+    colours = [ed.cards[c].colour for c in cards]
+    favor = {p: _random_favor(rng, colours + [rng.choice(ed.colours)], rng.randint(2, 3),
+                              3 if level == 1 or players > 3 else 4) for p in range(players)}
+    return position(seed, players, cards, markers, favor, season=season, altars=altars)
+
+
+def _season_slips(s: GameState, total: int) -> dict[int, tuple[str, str]]:
+    """The typical wrong season scores of Player 1 and what each shows."""
+    ed = s.edition
+    slips: dict[int, tuple[str, str]] = {}
+    for i, (cid, spaces) in enumerate(s.slots):
+        held = s.favor[0][ed.colours.index(ed.cards[cid].colour)]
+        mine = sum(o.count(0) for o in spaces)
+        where = card_words(s, i)
+        if not held:
+            continue
+        if all(spaces) and mine >= 2:
+            slips.setdefault(total + (mine - 1) * held, (
+                "scored-per-marker", "You scored a complete card once for each of your "
+                "markers on it; a card scores once for you, however many of your markers are "
+                "there."))
+        if all(spaces) and mine:
+            neutral = any(NEUTRAL in o for o in spaces)
+            slips.setdefault(total - held, (
+                "neutral-not-filling" if neutral else "missed-complete-card",
+                f"You left out {where}: a neutral marker fills a space too, so that card is "
+                f"complete." if neutral else "You left out a complete card where Player 1 "
+                "has a marker: check every card."))
+        if all(spaces) and not mine:
+            slips.setdefault(total + held, (
+                "scored-absent-card", f"You scored {where}, where Player 1 has no marker: "
+                f"only the players with a marker on a complete card score it."))
+        if not all(spaces) and mine:
+            slips.setdefault(total + held, (
+                "scored-incomplete-card", f"You scored {where}, which is incomplete: a card "
+                f"scores only when every space holds a marker."))
+    slips.pop(total, None)
+    return slips
 
 
 @register("inori.season_score", game="inori", notebook=NB3,
           rule="At a season's end a complete card gives each player on it 1 point per token "
                "of its colour, once; an incomplete card gives nothing",
-          title="Season-end points")
-def season_score(seed: int) -> Exercise:
-    rng = random.Random(seed)
-    s = _season_position(rng, seed, 2)
+          title="Season-end points",
+          levels=("two players, one marker each per card",
+                  "three players, neutral markers, two markers of Player 1 on a card"))
+def season_score(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("season_score", seed, level)
+    s = _season_board(rng, seed, 2 if level == 1 else 3, level, season=1 if level == 1 else 2)
     ed = s.edition
-    pv = season_end_preview(s)
-    total = pv["card_points"][0]
-    parts = []
-    for c in pv["cards"]:
-        card = ed.cards[c["card"]]
-        k = ed.colours.index(card.colour)
-        held = s.favor[0][k]
-        if 0 not in c["present"]:
-            parts.append((c, 0, f"card {c['slot'] + 1} has no marker of Player 1"))
-        elif c["complete"]:
-            parts.append((c, held, f"card {c['slot'] + 1} ({ed.names[card.colour]}) is "
-                          f"complete: {held} {ed.names[card.colour]} = {held}"))
-        else:
-            parts.append((c, c["points"].get(0, 0), f"card {c['slot'] + 1} is incomplete: it "
-                          f"scores nothing"))
-
-    def check(answer: int) -> Verdict:
-        detail = "; ".join(p[2] for p in parts)
-        if answer == total:
-            return Verdict(True, f"Right: {detail}. In all {total}.")
-        for c, pts, words in parts:
-            if pts and answer == total - pts:
-                return Verdict(False, f"You missed a card: {words}.")
-        for c, pts, words in parts:
-            if not c["complete"] and 0 in c["present"]:
-                would = s.favor[0][ed.colours.index(ed.cards[c["card"]].colour)]
-                if would and answer == total + would:
-                    return Verdict(False, f"Too many: {words}.")
-        return Verdict(False, f"Not {answer}: {detail}. In all {total}.")
-
+    total = season_end_preview(s)["card_points"][0]
+    slips = _season_slips(s, total)
+    mine = [i for i, (_, sp) in enumerate(s.slots) if any(0 in o for o in sp)]
+    cards = _join([card_words(s, i) for i in mine])
+    detail = "; ".join(
+        f"{card_words(s, i)} is {'complete' if all(sp) else 'incomplete'}"
+        for i, (_, sp) in enumerate(s.slots) if i in mine)
     return Exercise(
         kind="inori.season_score", seed=seed,
         question=("The season ends now, with the markers as drawn. How many points does "
                   "Player 1 (marker 1) score from the cards?"),
-        answer_kind="number", answer=total, checker=check, draw=_drawer(s),
-        hint="Only complete cards score (every space holds a marker, neutral ones too). On "
-             "such a card, count your tokens of the card's colour, once.",
-        explanation="; ".join(p[2] for p in parts) + f". In all {total}.",
+        answer_kind="number", answer=total,
+        checker=lambda v: number_verdict(
+            v, total, what="Player 1's points from the cards", misconceptions=slips,
+            rule="For each complete card with a marker of Player 1, count Player 1's tokens "
+                 "of that card's colour, once."),
+        draw=_drawer(s),
+        hints=(f"Find the complete cards first: every space holds a marker, neutral ones too. "
+               f"Player 1 has markers on {cards}.",
+               (f"Is {cards} complete? If so, " if len(mine) == 1 else
+                f"Which of {cards} are complete? For each complete one, ")
+               + "Player 1 scores the tokens of its colour once, however many markers "
+                 "Player 1 has there; an incomplete card scores nothing."),
+        hint_marks=((), tuple(("slot", i) for i in mine)),
+        explanation=f"{detail[0].upper() + detail[1:]}. Each complete card gives Player 1 one "
+                    f"point per token of its colour, once.",
         context={"state": s})
 
 
 @register("inori.next_card_colour", game="inori", notebook=NB3,
           rule="A complete card is replaced by one of its top-right colour, an incomplete "
                "one by one of its bottom-right colour",
-          title="The card that comes next")
-def next_card_colour(seed: int) -> Exercise:
-    rng = random.Random(seed)
-    s = _season_position(rng, seed, 2)
-    ed = s.edition
+          title="The card that comes next",
+          levels=("two players, the card alone", "neutral markers and more players"))
+def next_card_colour(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("next_card_colour", seed, level)
     slot = rng.randrange(3)
+    s = _season_board(rng, seed, 2 if level == 1 else 3, level,
+                      complete={slot: rng.random() < 0.5}, season=level)
+    ed = s.edition
     cid, spaces = s.slots[slot]
     card = ed.cards[cid]
-    result = score_card(ed, cid, spaces, s.favor)
-    right = result["next_colour"]
-    options = tuple(Option(c, ed.names[c]) for c in ed.colours)
-    status = "complete" if result["complete"] else "incomplete"
-    corner = "top-right" if result["complete"] else "bottom-right"
+    full = all(spaces)
+    right = card.complete_colour if full else card.incomplete_colour
 
-    def check(answer: str) -> Verdict:
-        if answer == right:
-            return Verdict(True, f"Right: card {slot + 1} is {status}, so it is replaced by a "
-                           f"card of its {corner} colour, {ed.names[right]}.")
-        other = card.incomplete_colour if result["complete"] else card.complete_colour
-        if answer == other:
-            return Verdict(False, f"{ed.names[answer]} is the other corner: card {slot + 1} "
-                           f"is {status}, so its {corner} colour counts.")
-        return Verdict(False, f"Card {slot + 1} is {status}: the new card has its {corner} "
-                       f"colour, not {ed.names[answer]}.")
+    def why_not(c: str) -> tuple[str, str]:
+        name = ed.names[c]
+        if c == card.complete_colour:
+            return (f"{name} is the top-right colour: the next card's colour when this card "
+                    f"is complete. Check whether every space of card {slot + 1} holds a "
+                    f"marker.", "wrong-corner")
+        if c == card.incomplete_colour:
+            return (f"{name} is the bottom-right colour: the next card's colour when this "
+                    f"card is left incomplete. Check whether every space of card {slot + 1} "
+                    f"holds a marker, neutral ones too.", "wrong-corner")
+        return (f"{name} is on neither corner of card {slot + 1}: the new card's colour is "
+                f"read from the card's two corners.", "not-a-corner")
 
+    free = sum(1 for o in spaces if not o)
     return Exercise(
         kind="inori.next_card_colour", seed=seed,
         question=(f"The season ends now. What colour is the card that replaces card "
                   f"{slot + 1}?"),
-        answer_kind="choice", answer=right, checker=check, options=options,
+        answer_kind="choice", answer=right,
+        options=tuple(Option(c, ed.names[c]) for c in ed.colours),
+        checker=_choice_checker(right, why_not, f"Right: card {slot + 1} is "
+                                f"{'complete' if full else 'incomplete'}, so its "
+                                f"{'top' if full else 'bottom'}-right colour counts."),
         draw=_drawer(s, [("slot", slot)]),
-        hint="Is every space of the card taken? Then look at the top-right square; if not, "
-             "the bottom-right one.",
-        explanation=f"Card {slot + 1} is {status}; its {corner} square shows "
-                    f"{ed.names[right]}.",
+        hints=(f"Card {slot + 1} has {plural(len(spaces), 'space')}: is every one of them "
+               f"taken? That decides which corner counts.",
+               f"Count the markers on card {slot + 1}, neutral ones too: a complete card is "
+               f"replaced by its top-right colour, an incomplete one by its bottom-right "
+               f"colour." + (" A neutral marker fills a space." if any(
+                   NEUTRAL in o for o in spaces) else "")),
+        explanation=f"Card {slot + 1} is {'complete' if full else 'incomplete'} "
+                    f"({plural(free, 'free space')}); its {'top' if full else 'bottom'}-right "
+                    f"square gives the new card's colour.",
         context={"state": s})
+
+
+def _majority_slips(ed, results: list[dict], who: int, total: int
+                    ) -> dict[int, tuple[str, str]]:
+    """The typical wrong majority totals of one player and what each shows."""
+    slips: dict[int, tuple[str, str]] = {}
+    for m in results:
+        first, second = m["values"]
+        pts = m["points"].get(who, 0)
+        mine = m["counts"][who]
+        ranked = sorted({n for n in m["counts"].values() if n > 0}, reverse=True)
+        if pts:
+            slips.setdefault(total - pts, (
+                "missed-altar", f"You left out the {ed.names[m['colour']]} altar on "
+                f"{m['space_id']}: every tree space with an Altar tile pays its places."))
+        if who in m["first"] and len(m["first"]) > 1:
+            slips.setdefault(total - first + second, (
+                "tie-for-first-as-second", "You gave 2nd place to a player tied for 1st: "
+                "players tied for 1st all score the 1st-place points."))
+        if who in m["second"] and len(m["second"]) > 1:
+            slips.setdefault(total - second, (
+                "tied-second-lost", "You gave no place to a player tied for 2nd: players "
+                "tied for 2nd all score the 2nd-place points."))
+        if len(m["first"]) > 1 and mine and len(ranked) > 1 and mine == ranked[1]:
+            slips.setdefault(total + second, (
+                "second-after-tied-first", "You gave 2nd place after a tie for 1st: when "
+                "players tie for 1st, nobody scores 2nd."))
+        if not mine and len(ranked) == 1 and len(m["first"]) == 1:
+            slips.setdefault(total + second, (
+                "no-tokens-placed", "You gave a place for a colour the player holds none of: "
+                "a player needs at least one token of the colour to place."))
+    slips.pop(total, None)
+    return slips
+
+
+def _count_words(ed, favor: Sequence[int], colours: Sequence[str]) -> str:
+    return _join([f"{favor[ed.colours.index(c)] or 'no'} {ed.names[c]}" for c in colours])
 
 
 @register("inori.majority_points", game="inori", notebook=NB3,
           rule="After the last season each altar pays its 1st and 2nd place; all tied for 1st "
                "score 1st and nobody 2nd, all tied for 2nd score 2nd",
-          title="Altar majorities")
-def majority_points(seed: int) -> Exercise:
-    rng = random.Random(seed)
-    ed = new_game(players=3, seed=seed).edition
+          title="Altar majorities",
+          levels=("two altars, three players", "three altars, more players, more ties"))
+def majority_points(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("majority_points", seed, level)
+    ed = load_edition()
+    players = 3 if level == 1 else rng.choice([3, 4])
     altar_spaces = [t for t, sp in enumerate(ed.tree) if sp.altar]
-    for attempt in range(50):
-        spaces = rng.sample(altar_spaces, rng.randint(2, 3))
-        colours = rng.sample(list(ed.altar_colours), len(spaces))
-        favor = {p: {c: rng.choice([0, 1, 2, 2, 3, 3]) for c in colours} for p in range(3)}
-        who = rng.randrange(3)
-        s = position(seed, 3, _pick_cards(rng, ed, ("start",), 3), {}, favor,
-                     altars=dict(zip(spaces, colours)), season=4)
-        results = score_majorities(ed, s.altars, s.favor)
-        total = sum(m["points"].get(who, 0) for m in results)
-        if total or attempt > 10:
-            break
-    parts = []
-    for m in results:
-        name = ed.names[m["colour"]]
-        mine = m["counts"][who]
-        place = "1st" + (" (tied)" if len(m["first"]) > 1 else "") if who in m["first"] else \
-            "2nd" + (" (tied)" if len(m["second"]) > 1 else "") if who in m["second"] else \
-            "no place"
-        pts = m["points"].get(who, 0)
-        parts.append((pts, f"{ed.tree[m['space']].id} ({name}): {mine} tokens, {place}, "
-                           f"{pts} points"))
-    player = f"Player {who + 1}"
-
-    def check(answer: int) -> Verdict:
-        detail = "; ".join(p[1] for p in parts)
-        if answer == total:
-            return Verdict(True, f"Right: {detail}.")
-        for pts, words in parts:
-            if pts and answer == total - pts:
-                return Verdict(False, f"You missed an altar: {words}.")
-        return Verdict(False, f"Not {answer}: {detail}. In all {total}.")
-
+    spaces = rng.sample(altar_spaces, 2 if level == 1 else 3)
+    colours = rng.sample(list(ed.altar_colours), len(spaces))
+    counts = [0, 1, 2, 2, 3, 3] if level == 1 else [0, 1, 1, 2, 2, 3, 4]
+    favor = {p: {c: rng.choice(counts) for c in colours} for p in range(players)}
+    who = rng.randrange(players)
+    s = position(seed, players, _pick_cards(rng, ed, ("start",), 3), {}, favor,
+                 altars=dict(zip(spaces, colours)), season=4)
+    results = score_majorities(ed, s.altars, s.favor)
+    total = sum(m["points"].get(who, 0) for m in results)
+    slips = _majority_slips(ed, results, who, total)
+    player = s.player_name(who)
+    first, second = ed.tree[spaces[0]].first, ed.tree[spaces[0]].second
+    where = _join([f"{ed.names[c]} on {ed.tree[t].id}" for t, c in zip(spaces, colours)])
     return Exercise(
         kind="inori.majority_points", seed=seed,
-        question=(f"The game is ending. Each altar on the Great Tree pays 6 points for 1st "
-                  f"place and 3 for 2nd in its colour. How many majority points does "
-                  f"{player} (marker {who + 1}) score?"),
-        answer_kind="number", answer=total, checker=check,
-        draw=_drawer(s, [(m["space"],) for m in results]),
-        hint="Do each altar on its own: who holds most of its colour? A tie for 1st leaves "
-             "nobody 2nd. Holding none of a colour never places.",
-        explanation="; ".join(p[1] for p in parts) + f". In all {total}.",
+        question=(f"The game is ending. Each altar on the Great Tree pays {first} points for "
+                  f"1st place and {second} for 2nd in its colour. How many majority points "
+                  f"does {player} (marker {who + 1}) score?"),
+        answer_kind="number", answer=total,
+        checker=lambda v: number_verdict(
+            v, total, what=f"{player}'s majority points", misconceptions=slips,
+            rule="Do each altar on its own: most tokens of its colour is 1st, the next count "
+                 "is 2nd; a tie for 1st leaves nobody 2nd."),
+        draw=_drawer(s, [(t,) for t in spaces]),
+        hints=(f"Do each altar on its own (the altars: {where}): compare every player's "
+               f"tokens of its colour.",
+               f"{player} holds {_count_words(ed, s.favor[who], colours)}. On each altar: "
+               f"most tokens is 1st, the next count 2nd; players tied for 1st all score 1st "
+               f"and nobody 2nd; holding none never places."),
+        explanation="Each altar is scored on its own: 1st and 2nd place by the tokens of its "
+                    "colour; a tie for 1st shares 1st and leaves nobody 2nd, a tie for 2nd "
+                    "shares 2nd (the 6 and 3 points are this edition's reading: no source "
+                    "gives the printed values).",
         context={"state": s, "player": who})
+
+
+def _complete_words(s: GameState) -> str:
+    done = [card_words(s, i) for i, (_, sp) in enumerate(s.slots) if all(sp)]
+    return (f"The complete cards: {_join(done)}; each player with a marker on one scores "
+            f"their tokens of its colour, once." if done else
+            "No card is complete, so no card scores.")
+
+
+def _with_points(rng: random.Random, s: GameState, low: int, high: int, tie: bool
+                 ) -> GameState:
+    """``s`` with each player's points so far (two of them equal when ``tie``)."""
+    pts = [rng.randint(low, high) for _ in range(s.players)]
+    if tie:
+        x, y = rng.sample(range(s.players), 2)
+        pts[x] = pts[y]
+    return replace(s, points=tuple((p, 0, 0, 0) for p in pts), first_player=0, turn=0)
 
 
 @register("inori.new_start_chooser", game="inori", notebook=NB3,
           rule="After a season's scoring the player with the fewest points keeps a New Start "
                "card and plays first",
-          title="Who plays first next season?")
-def new_start_chooser(seed: int) -> Exercise:
-    rng = random.Random(seed)
-    players = rng.choice([3, 4])
-    s = _season_position(rng, seed, players)
-    ed = s.edition
-    pts = [rng.randint(2, 9) for _ in range(players)]
-    if rng.random() < 0.4:
-        a, b = rng.sample(range(players), 2)
-        pts[a] = pts[b] = min(pts)
-    s = replace(s, points=tuple((p, 0, 0, 0) for p in pts), first_player=0, turn=0)
-    # the engine's own season end on the position as drawn
+          title="Who plays first next season?",
+          levels=("three players", "four players, ties for the fewest"))
+def new_start_chooser(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("new_start_chooser", seed, level)
+    players = 3 if level == 1 else 4
+    s = _with_points(rng, _season_board(rng, seed, players, level), 2, 9,
+                     level == 2 and rng.random() < 0.6)
     end = end_season_now(s)
     chooser = end.reports[-1]["lowest"]
+    before = [sum(p) for p in s.points]
     totals = [sum(p) for p in end.points]
-    options = tuple(Option(str(p), f"Player {p + 1}") for p in range(players))
-    low = min(totals)
-    tied = [p for p in range(players) if totals[p] == low]
+    tied = [p for p in range(players) if totals[p] == min(totals)]
 
-    def check(answer: str) -> Verdict:
-        p = int(answer)
-        if p == chooser:
-            tie = (" Players " + " and ".join(str(q + 1) for q in tied) + " tie, and the one "
-                   "latest in the season's turn order chooses (a labelled choice).") \
-                if len(tied) > 1 else ""
-            return Verdict(True, f"Right: Player {p + 1} has the fewest points after the "
-                           f"scoring ({low}).{tie}")
+    def why_not(key: str) -> tuple[str, str]:
+        p = int(key)
+        name = s.player_name(p)
         if p in tied:
-            return Verdict(False, f"Player {p + 1} ties for the fewest points, but on a tie "
-                           f"the player latest in the season's turn order chooses: Player "
-                           f"{chooser + 1}.")
-        return Verdict(False, f"Player {p + 1} ends the scoring with {totals[p]} points; "
-                       f"Player {chooser + 1} has fewer ({low}).")
+            return (f"{name} ties for the fewest points, but on a tie the player latest in "
+                    f"this season's turn order chooses (this reading of the rules is ours).",
+                    "tie-order")
+        if before[p] == min(before):
+            return (f"{name} has the fewest points before the cards are scored; the cards "
+                    f"are scored first, then the fewest points choose.",
+                    "forgot-season-scoring")
+        if totals[p] == max(totals):
+            return (f"{name} has the most points after the scoring; the New Start card goes "
+                    f"to the player with the fewest.", "most-points")
+        return (f"{name} ends the scoring with {plural(totals[p], 'point')}, and another "
+                f"player has fewer.", "")
 
     return Exercise(
         kind="inori.new_start_chooser", seed=seed,
         question=("The season ends now: the cards are scored and then added to the points "
                   "shown on the right. Who keeps a New Start card and plays first next season?"),
-        answer_kind="choice", answer=str(chooser), checker=check, options=options,
+        answer_kind="choice", answer=str(chooser),
+        options=tuple(Option(str(p), s.player_name(p)) for p in range(players)),
+        checker=_choice_checker(str(chooser), why_not,
+                                "Right: the fewest points after the scoring choose."),
         draw=_drawer(s),
-        hint="Score the complete cards first, then compare the totals. Season 1 was played "
-             "from Player 1 onwards.",
-        explanation=f"After the scoring the totals are "
-                    + ", ".join(f"Player {p + 1} {n}" for p, n in enumerate(totals))
-                    + f"; Player {chooser + 1} chooses.",
+        hints=(f"Score the complete cards first, then add what each of the {players} players "
+               f"scores to their points on the right; then look for the fewest.",
+               _complete_words(s) + " On a tie for the fewest, the player latest in the "
+               "season's turn order chooses (the season was played from Player 1 onwards)."),
+        hint_marks=((), tuple(("slot", i) for i, (_, sp) in enumerate(s.slots) if all(sp))),
+        explanation="After the scoring the totals are "
+                    + ", ".join(f"{s.player_name(p)} {n}" for p, n in enumerate(totals))
+                    + f"; {s.player_name(chooser)} chooses.",
         context={"state": s, "end": end})
+
+
+def _markers_slips(schedule: Sequence[int], players: int, season: int, placed: int,
+                   whole_game: bool) -> dict[int, tuple[str, str]]:
+    """Wrong marker counts: a new marker at the first 4-player season end, no new markers
+    at all, the count of the season before or after."""
+    def asked(row: Sequence[int]) -> int:
+        return sum(row[:season - 1]) + placed if whole_game else row[season - 1] - placed
+    start = schedule[0]
+    slips = {}
+    naive = [start + k for k in range(len(schedule))]
+    if players == 4:
+        slips[asked(naive)] = ("four-player-first-end", "With four players the first season "
+                               "end brings no new marker; each later one brings one.")
+    slips.setdefault(asked([start] * len(schedule)), (
+        "no-new-markers", "You left out the new markers: every player takes one more marker "
+        "at a season end."))
+    if not whole_game:
+        for near in (season - 2, season):
+            if 0 <= near < len(schedule):
+                slips.setdefault(schedule[near] - placed, (
+                    "off-by-a-season", "You counted the markers of another season: count "
+                    "the season ends before this season only."))
+    else:
+        slips.setdefault(sum(schedule[:season]) + placed, (
+            "counted-this-season-whole", "You counted this season's markers in full; only "
+            "the ones already placed this season count."))
+    slips.pop(asked(schedule), None)
+    return slips
 
 
 @register("inori.markers_per_season", game="inori", notebook=NB3,
           rule="Each player gains one marker at each season end (none at the first end with "
                "4 players)",
-          title="Markers per season")
-def markers_per_season(seed: int) -> Exercise:
-    rng = random.Random(seed)
+          title="Markers per season",
+          levels=("markers left in hand this season", "markers placed in the whole game"))
+def markers_per_season(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("markers_per_season", seed, level)
     players = rng.choice([2, 3, 4])
     season = rng.randint(2, 4)
-    state = new_game(players=players, seed=seed)
-    answer = state.schedule[season - 1]
-    first = state.schedule[0]
-    gains = [b - a for a, b in zip(state.schedule, state.schedule[1:])][:season - 1]
-
-    def check(value: int) -> Verdict:
-        steps = " + ".join(str(g) for g in gains)
-        why = (f"{first} in season 1, then {steps} at the season ends so far "
-               f"= {answer}")
-        if value == answer:
-            return Verdict(True, f"Right: {why}.")
-        if players == 4 and value == answer + 1:
-            return Verdict(False, f"With 4 players the first season end gives no new marker: "
-                           f"{why}.")
-        return Verdict(False, f"Not {value}: {why}.")
-
+    schedule = new_game(players=players, seed=seed).schedule
+    placed = rng.randrange(schedule[season - 1])
+    who = f"Player {rng.randint(1, players)}"
+    whole = level == 2
+    answer = sum(schedule[:season - 1]) + placed if whole else schedule[season - 1] - placed
+    slips = _markers_slips(schedule, players, season, placed, whole)
+    ours = (" (this reading of the rules is ours: with two players, four markers in the first "
+            "season)"
+            if players == 2 else "")
+    asked = (f"How many markers has {who} placed in the whole game so far, this season's "
+             f"included?" if whole else f"How many markers does {who} still hold this "
+                                           f"season?")
     return Exercise(
         kind="inori.markers_per_season", seed=seed,
-        question=(f"In a {players}-player game each player starts season 1 with {first} "
-                  f"markers. How many markers does each player place in season {season}?"),
-        answer_kind="number", answer=answer, checker=check, draw=None,
-        hint="One new marker at each season end; with 4 players, none at the first one.",
-        explanation=f"The schedule for {players} players is "
-                    + "/".join(map(str, state.schedule)) + " markers in seasons 1 to 4.",
-        context={"state": state})
+        question=(f"In a {players}-player game each player places {schedule[0]} markers in "
+                  f"the first season{ours}. It is season {season}, and {who} has placed "
+                  f"{plural(placed, 'marker')} so far this season. {asked}"),
+        answer_kind="number", answer=answer,
+        checker=lambda v: number_verdict(
+            v, answer, what="the number of markers asked for", misconceptions=slips,
+            rule="Each season end gives every player one new marker (with four players the "
+                 "first one gives none)."),
+        hints=(f"Start from the first season and go season by season up to season {season}: "
+               f"each season end brings every player one more marker.",
+               (f"With {players} players the first season end gives no marker; every later "
+                f"one gives one. " if players == 4 else
+                f"With {players} players every season end gives one marker. ")
+               + ("Add up the markers of the seasons before this one, then the ones placed "
+                  "this season." if whole else
+                  "Find this season's markers, then take away those already placed.")),
+        explanation=f"With {players} players the markers per season are "
+                    + ", ".join(map(str, schedule)) + " in seasons 1 to 4.",
+        context={"schedule": schedule, "players": players, "season": season})
+
+
+def _final_position(rng: random.Random, seed: int, level: int) -> GameState:
+    """The last season, about to end: at level 1 nothing is left to score (the points are
+    final); at level 2 cards and altars still score."""
+    ed = load_edition()
+    players = rng.choice([2, 3]) if level == 1 else 3
+    if level == 1:
+        favor = {p: _random_favor(rng, ed.colours, rng.randint(2, 4), 4) for p in
+                 range(players)}
+        s = position(seed, players, _pick_cards(rng, ed, ("start",), 3), {}, favor, season=4)
+        low, high = 20, 32
+    else:
+        spaces = rng.sample([t for t, sp in enumerate(ed.tree) if sp.altar], 2)
+        colours = rng.sample(list(ed.altar_colours), 2)
+        s = _season_board(rng, seed, players, 2, season=4, altars=dict(zip(spaces, colours)))
+        low, high = 24, 36
+    tie = rng.random() < 0.5
+    s = _with_points(rng, s, low, high, tie)
+    if tie and rng.random() < 0.5:
+        # the same favor tokens in all for the players tied on points: a shared win
+        best = max(sum(p) for p in s.points)
+        top = [p for p in range(players) if sum(s.points[p]) == best]
+        if level == 1 and len(top) > 1:
+            row = list(s.favor[top[1]])
+            row[0] += sum(s.favor[top[0]]) - sum(row)
+            if row[0] >= 0:
+                favor = list(map(tuple, s.favor))
+                favor[top[1]] = tuple(row)
+                supply = list(s.supply)
+                supply[0] -= sum(r[0] for r in favor) - sum(r[0] for r in s.favor)
+                s = replace(s, favor=tuple(favor), supply=tuple(supply))
+    s.check_invariants()
+    return s
+
+
+@register("inori.game_winner", game="inori", notebook=NB3,
+          rule="The game ends after season 4; the most points win, a tie goes to the most "
+               "favor tokens left, and a tie that remains is a shared win",
+          title="Who wins?",
+          levels=("the final points are shown", "the last season and the altars still to "
+                                                 "score"))
+def game_winner(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("game_winner", seed, level)
+    s = _final_position(rng, seed, level)
+    end = end_season_now(s)
+    right = frozenset(str(p) for p in winners(end))
+    before = [sum(p) for p in s.points]
+    totals = [sum(p) for p in end.points]
+    left = [sum(row) for row in end.favor]
+    best = max(totals)
+
+    def why_not(key: str) -> tuple[str, str]:
+        p = int(key)
+        name = s.player_name(p)
+        if totals[p] == best:
+            return (f"{name} ties on points but holds fewer favor tokens at the end; this "
+                    f"reading of the rules is ours: a tie on points goes to the most favor "
+                    f"tokens left.", "tie-break-ignored")
+        if level == 2 and before[p] == max(before):
+            return (f"{name} leads before the last scoring, but the season's cards and the "
+                    f"altars are scored before the game is decided.", "forgot-final-scoring")
+        return f"{name} ends with fewer points than another player.", "not-most-points"
+
+    if level == 1:
+        hints = ("Find the most points on the players' lines; only a tie on points needs the "
+                 "tie-break.",
+                 "Tie-break (this reading of the rules is ours): among players tied on "
+                 "points, the most favor tokens left wins, and a tie that remains is shared. "
+                 "Favor tokens in all: " + ", ".join(
+                     f"{s.player_name(p)} {n}" for p, n in enumerate(left)) + ".")
+        asked = "The game is over: the final points and each player's favor tokens are shown."
+    else:
+        altars = _join([f"{s.edition.names[c]} on {s.edition.tree[t].id}"
+                        for t, c in enumerate(s.altars) if c])
+        hints = ("First score the last season: the complete cards, then each altar's 1st and "
+                 "2nd place; add them to the points on the right.",
+                 _complete_words(s) + f" The altars: {altars}. Then compare the totals; a tie "
+                 "on points goes to the most favor tokens left (our reading).")
+        asked = ("Season 4 ends now, with the board as drawn: the cards are scored, then each "
+                 "altar pays 6 points for 1st place and 3 for 2nd in its colour, and the game "
+                 "ends.")
+    return Exercise(
+        kind="inori.game_winner", seed=seed,
+        question=f"{asked} Pick every player who wins.",
+        answer_kind="choices", answer=right,
+        options=tuple(Option(str(p), s.player_name(p)) for p in range(s.players)),
+        checker=_choices_checker(right, why_not, "Your picks leave out a winner: the most "
+                                 "points win, and players still tied after the favor tokens "
+                                 "left share the win.", "Right: the winners after the "
+                                 "tie-break."),
+        draw=_drawer(end if level == 1 else s),
+        hints=hints,
+        explanation="Final points: " + ", ".join(
+            f"{s.player_name(p)} {n} with {plural(left[p], 'favor token')}"
+            for p, n in enumerate(totals)) + ". Most points win; a tie goes to the most favor "
+            "tokens left, and a tie that remains is shared (this reading is ours).",
+        context={"state": s, "end": end})

@@ -1,5 +1,6 @@
-"""The Inori exercise generators, over many seeds: a legal position, the engine's answer
-accepted, wrong answers refused with the engine's reason, plain-words questions, and answers
+"""The Inori exercise generators, over many seeds and both levels: a legal position, the
+engine's answer accepted, wrong answers refused with a reason that diagnoses them (the typical
+mistakes by name), plain-words questions and hints that change with the position, and answers
 that can be clicked on the drawing."""
 
 from __future__ import annotations
@@ -12,16 +13,20 @@ import pytest
 from pangaea_lab import exercises
 from pangaea_lab.inori import exercises as inori_exercises
 from pangaea_lab.inori.actions import OfferCard, OfferTree, RuneGain
+from pangaea_lab.inori.scoring import score_majorities, winners
+from pangaea_lab.inori.setup import deal_start_cards
 
 KINDS = [k for k in exercises.registry() if k.game == "inori"]
 KEYS = [k.key for k in KINDS]
+CASES = [(k.key, level) for k in KINDS for level in k.levels]
 SEEDS = range(50)
-CODE_WORDS = re.compile(r"\b(None|True|False|def|print|state|slot\b|my_answer)|_[a-z]+\(|\(\)")
+CODE_WORDS = re.compile(r"\b(None|True|False|def|print|state|slot\b|my_answer)|_[a-z]+\(|\(\)"
+                        r"|Counter\(|\{\d+: \(")
 
 
 @functools.lru_cache(maxsize=None)
-def ex(key, seed):
-    return exercises.generate(key, seed)
+def ex(key, seed, level=1):
+    return exercises.generate(key, seed, level=level)
 
 
 def wrong_answers(e):
@@ -39,34 +44,51 @@ def wrong_answers(e):
     return out
 
 
-def test_each_inori_notebook_has_four_kinds_or_more():
+def test_each_inori_notebook_has_four_kinds_or_more_and_setup_and_the_end_have_theirs():
     for nb in ("inori/01_setup_and_turns.ipynb", "inori/02_great_tree_and_runes.ipynb",
                "inori/03_seasons_and_majorities.ipynb"):
         assert len(exercises.kinds_for(nb)) >= 4, nb
-    assert len(KEYS) >= 12
+    assert len(KEYS) >= 16
+    assert "inori.start_cards" in KEYS and "inori.game_winner" in KEYS
+    assert all(len(k.levels) >= 2 and len(set(k.level_titles)) == len(k.level_titles)
+               for k in KINDS)
 
 
-@pytest.mark.parametrize("key", KEYS)
-def test_generator_over_fifty_seeds(key):
+@pytest.mark.parametrize("key,level", CASES)
+def test_generator_over_fifty_seeds(key, level):
+    hints = set()
     for seed in SEEDS:
-        e = ex(key, seed)
-        where = f"{key} seed {seed}"
-        state = e.context["state"]
-        state.check_invariants()                       # a position the engine accepts
+        e = ex(key, seed, level)
+        where = f"{key} level {level} seed {seed}"
+        state = e.context.get("state")
+        if state is not None:
+            state.check_invariants()                   # a position the engine accepts
+        assert e.level == level
         assert e.question.strip() and not CODE_WORDS.search(e.question), where
-        assert e.hint.strip() and e.explanation.strip(), where
+        assert len(e.hints) >= 2 and e.explanation.strip(), where
+        assert not any(CODE_WORDS.search(h) for h in e.hints), where
+        hints.add(e.hints)
         right = e.check(e.answer)
         assert right.correct and right.reason.strip(), f"{where}: {right.reason}"
         for wrong in wrong_answers(e):
             verdict = e.check(wrong)
             assert not verdict.correct and verdict.reason.strip(), f"{where}: {wrong!r}"
             assert not CODE_WORDS.search(verdict.reason), f"{where}: {verdict.reason}"
+    assert len(hints) >= 5, f"{key} level {level}: hints hardly change"
+
+
+@pytest.mark.parametrize("key,level", CASES)
+def test_the_same_seed_and_level_give_the_same_exercise(key, level):
+    a = exercises.generate(key, 7, level=level)
+    b = exercises.generate(key, 7, level=level)
+    assert (a.question, a.answer, a.hints, a.svg(())) == (b.question, b.answer, b.hints,
+                                                          b.svg(()))
 
 
 @pytest.mark.parametrize("key", KEYS)
 def test_drawings_let_every_answer_be_clicked(key):
     for seed in range(8):
-        e = ex(key, seed)
+        e = ex(key, seed, 2)
         svg = e.svg(())
         if e.draw is None:
             assert e.answer_kind not in ("cells", "path")
@@ -79,25 +101,48 @@ def test_drawings_let_every_answer_be_clicked(key):
             assert e.answer_svg() != svg
 
 
+@pytest.mark.parametrize("key", [k for k in KEYS if exercises.generate(k, 0).answer_kind in
+                                 ("cells", "choices")])
+def test_every_right_answer_is_accepted_and_a_missing_one_is_never_named(key):
+    """The questions with several right answers ask for all of them: the whole set is right,
+    and a set with one left out is refused without naming what is missing."""
+    for level in (1, 2):
+        for seed in range(20):
+            e = ex(key, seed, level)
+            assert e.check(set(e.answer)).correct and e.check(list(e.answer)).correct
+            for item in e.answer:
+                verdict = e.check(e.answer - {item})
+                assert not verdict.correct and verdict.misconception == "missed-some"
+                label = e.cell_words(item) if e.answer_kind == "cells" else \
+                    e.option_label(item)
+                assert label not in verdict.reason
+
+
 def test_legal_offerings_are_the_engines_and_a_cost_refusal_says_why():
-    for seed in range(20):
-        e = ex("inori.legal_offerings", seed)
-        s = e.context["state"]
-        legal = {(a.slot, a.space) for a in s.legal_actions() if isinstance(a, OfferCard)}
-        assert e.answer == legal
-        blocked = [(i, j) for i, (cid, sp) in enumerate(s.slots) for j, occ in enumerate(sp)
-                   if not occ and (i, j) not in legal]
-        for cell in blocked:
-            reason = e.check(e.answer | {cell}).reason
-            assert "cannot pay" in reason and f"card {cell[0] + 1}, space {cell[1] + 1}" in \
-                reason
-        tree = e.check(e.answer | {(0,)}).reason
-        assert "Great Tree" in tree
+    for level in (1, 2):
+        for seed in range(20):
+            e = ex("inori.legal_offerings", seed, level)
+            s = e.context["state"]
+            legal = {(a.slot, a.space) for a in s.legal_actions() if isinstance(a, OfferCard)}
+            assert e.answer == legal
+            blocked = [(i, j) for i, (cid, sp) in enumerate(s.slots)
+                       for j, occ in enumerate(sp) if not occ and (i, j) not in legal]
+            assert blocked
+            for cell in blocked:
+                verdict = e.check(e.answer | {cell})
+                assert "cannot pay" in verdict.reason
+                assert f"card {cell[0] + 1}, space {cell[1] + 1}" in verdict.reason
+                assert verdict.misconception == "cost-not-paid"
+            taken = [(i, j) for i, (cid, sp) in enumerate(s.slots)
+                     for j, occ in enumerate(sp) if occ]
+            assert e.check(e.answer | {taken[0]}).misconception == "taken-space"
+            assert "Great Tree" in e.check(e.answer | {(0,)}).reason
 
 
 def test_tree_offerings_follow_altar_costs_and_closed_roots():
+    seen = 0
     for seed in range(20):
-        e = ex("inori.tree_offerings", seed)
+        e = ex("inori.tree_offerings", seed, 2)
         s = e.context["state"]
         assert e.answer == {(a.space,) for a in s.legal_actions() if isinstance(a, OfferTree)}
         for k, left in enumerate(s.root_tokens):
@@ -105,60 +150,144 @@ def test_tree_offerings_follow_altar_costs_and_closed_roots():
             if not left:
                 assert (t,) not in e.answer
                 if s.tree_markers[t] is None:
-                    assert "gone" in e.check(e.answer | {(t,)}).reason
-
-
-def test_a_wrong_season_score_names_the_card_missed():
-    seen = 0
-    for seed in range(50):
-        e = ex("inori.season_score", seed)
-        s = e.context["state"]
-        ed = s.edition
-        for i, (cid, spaces) in enumerate(s.slots):
-            complete = all(spaces)
-            mine = any(0 in o for o in spaces)
-            held = s.favor[0][ed.colours.index(ed.cards[cid].colour)]
-            if complete and mine and held and e.answer - held != e.answer - 1:
-                reason = e.check(e.answer - held).reason
-                assert "missed" in reason and f"card {i + 1}" in reason
-                seen += 1
-                break
+                    verdict = e.check(e.answer | {(t,)})
+                    assert "gone" in verdict.reason and verdict.misconception == "emptied-root"
+                    seen += 1
     assert seen >= 5
 
 
-def test_rune_timing_at_a_season_end_offers_only_any_time_runes():
-    for seed in range(2, 50, 3):                     # every third seed: the season's end
-        e = ex("inori.rune_timing", seed)
+def test_a_season_score_diagnoses_a_card_counted_per_marker_and_a_card_missed():
+    per_marker = missed = 0
+    for seed in range(50):
+        e = ex("inori.season_score", seed, 2)
         s = e.context["state"]
-        assert s.current_player == 1 and s.turn == 0  # asked outside their turn
         ed = s.edition
-        assert e.answer == {r for r in s.rune_hands[1] if ed.runes[r].any_time}
-        assert all(isinstance(a, RuneGain) for a in s.legal_actions()[:-1])
+        for cid, spaces in s.slots:
+            held = s.favor[0][ed.colours.index(ed.cards[cid].colour)]
+            mine = sum(o.count(0) for o in spaces)
+            if all(spaces) and mine >= 2 and held:
+                verdict = e.check(e.answer + (mine - 1) * held)
+                if verdict.misconception == "scored-per-marker":
+                    assert "once for each of your markers" in verdict.reason
+                    per_marker += 1
+            if all(spaces) and mine and held:
+                verdict = e.check(e.answer - held)
+                assert verdict.misconception in ("missed-complete-card", "neutral-not-filling",
+                                                 "scored-per-marker", "scored-absent-card",
+                                                 "scored-incomplete-card")
+                missed += verdict.misconception in ("missed-complete-card",
+                                                    "neutral-not-filling")
+    assert per_marker >= 3 and missed >= 5
 
 
-def test_majority_points_refuses_a_missed_altar_by_name():
+def test_next_card_colour_names_the_corner_read_wrongly():
     for seed in range(30):
-        e = ex("inori.majority_points", seed)
-        s, who = e.context["state"], e.context["player"]
-        from pangaea_lab.inori import score_majorities
-        results = score_majorities(s.edition, s.altars, s.favor)
-        assert e.answer == sum(m["points"].get(who, 0) for m in results)
-        for m in results:
-            pts = m["points"].get(who, 0)
-            if pts and pts != 1:
-                reason = e.check(e.answer - pts).reason
-                assert "missed an altar" in reason
-                same = [s.edition.tree[x["space"]].id for x in results
-                        if x["points"].get(who, 0) == pts]
-                assert any(name in reason for name in same)
+        e = ex("inori.next_card_colour", seed, 1)
+        s = e.context["state"]
+        slot = int(re.search(r"card (\d)", e.question).group(1)) - 1
+        card = s.edition.cards[s.slots[slot][0]]
+        other = card.incomplete_colour if e.answer == card.complete_colour else \
+            card.complete_colour
+        verdict = e.check(other)
+        assert verdict.misconception == "wrong-corner"
+        assert s.edition.names[e.answer] not in verdict.reason
+
+
+def test_rune_timing_always_discriminates_and_a_season_end_allows_only_any_time_runes():
+    for level in (1, 2):
+        for seed in range(60):
+            e = ex("inori.rune_timing", seed, level)
+            keys = {o.key for o in e.options}
+            assert e.answer and e.answer != keys, f"seed {seed}: the question does not choose"
+            s = e.context["state"]
+            if seed % 3 == 2:                      # the season's end, outside Player 2's turn
+                assert s.current_player == 1 and s.turn == 0
+                ed = s.edition
+                assert e.answer == {r for r in s.rune_hands[1] if ed.runes[r].any_time}
+                assert all(isinstance(a, RuneGain) for a in s.legal_actions()[:-1])
+                late = next(iter(keys - e.answer))
+                assert e.check(e.answer | {late}).misconception == \
+                    "start-of-turn-rune-outside-turn"
+
+
+def test_majority_points_diagnose_a_missed_altar_and_a_second_place_after_a_tie():
+    ties = 0
+    for level in (1, 2):
+        for seed in range(40):
+            e = ex("inori.majority_points", seed, level)
+            s, who = e.context["state"], e.context["player"]
+            results = score_majorities(s.edition, s.altars, s.favor)
+            assert e.answer == sum(m["points"].get(who, 0) for m in results)
+            for m in results:
+                if len(m["first"]) > 1 and who not in m["first"] and m["counts"][who] and \
+                        m["counts"][who] == max(n for p, n in m["counts"].items()
+                                                if p not in m["first"]):
+                    verdict = e.check(e.answer + m["values"][1])
+                    assert verdict.misconception in ("second-after-tied-first", "missed-altar",
+                                                     "tie-for-first-as-second",
+                                                     "tied-second-lost", "no-tokens-placed")
+                    ties += verdict.misconception == "second-after-tied-first"
+    assert ties >= 3
+
+
+def test_markers_per_season_diagnoses_a_marker_at_the_first_four_player_end():
+    seen = 0
+    for level in (1, 2):
+        for seed in range(100):
+            e = ex("inori.markers_per_season", seed, level)
+            season = e.context["season"]
+            if e.context["players"] == 4 and (level == 1 or season >= 3):
+                # a new marker at every season end: one more per season end after the first
+                naive = {1: e.answer + 1, 2: e.answer + season - 2}[level]
+                verdict = e.check(naive)
+                assert verdict.misconception == "four-player-first-end", e.question
+                assert "no new marker" in verdict.reason
+                seen += 1
+    assert seen >= 20
+
+
+def test_start_cards_are_the_engines_deal_and_opposed_spirits_are_diagnosed():
+    opposed = 0
+    for level in (1, 2):
+        for seed in range(30):
+            e = ex("inori.start_cards", seed, level)
+            order = e.context["order"]
+            ed = exercises.generate("inori.legal_offerings", 0).context["state"].edition
+            assert e.answer == set(deal_start_cards(ed, order)[0]) and len(e.answer) == 3
+            for key in set(order) - e.answer:
+                verdict = e.check(e.answer | {key})
+                assert verdict.misconception in ("opposed-spirits", "same-colour-twice",
+                                                 "dealt-more-than-three")
+                opposed += verdict.misconception == "opposed-spirits"
+    assert opposed >= 10
+
+
+def test_game_winner_is_the_engines_and_a_lost_tie_break_is_diagnosed():
+    tie_breaks = shared = 0
+    for level in (1, 2):
+        for seed in range(50):
+            e = ex("inori.game_winner", seed, level)
+            end = e.context["end"]
+            assert end.is_over
+            assert e.answer == {str(p) for p in winners(end)}
+            totals = [sum(p) for p in end.points]
+            shared += len(e.answer) > 1
+            for p in range(end.players):
+                if totals[p] == max(totals) and str(p) not in e.answer:
+                    verdict = e.check(e.answer | {str(p)})
+                    assert verdict.misconception == "tie-break-ignored"
+                    assert "favor tokens" in verdict.reason
+                    tie_breaks += 1
+    assert tie_breaks >= 5 and shared >= 3
 
 
 def test_cell_names_are_plain_words():
     s = ex("inori.legal_offerings", 0).context["state"]
     assert inori_exercises.cell_name(s, (1, 2)) == "card 2, space 3"
     assert inori_exercises.cell_name(s, (3,)) == "Great Tree space T4"
+    assert inori_exercises.card_words(s, 1).startswith("the second card (")
     assert ex("inori.legal_offerings", 0).answer_text().startswith("card ")
-    assert ex("inori.tree_offerings", 0).answer_text().startswith("Great Tree space T")
+    assert ex("inori.tree_offerings", 0).answer_text().startswith("Great Tree space ")
 
 
 def test_the_exercise_widget_answers_an_inori_exercise_by_clicking():
