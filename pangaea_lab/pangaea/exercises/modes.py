@@ -324,6 +324,13 @@ def _ritual(rng: random.Random, seed: int, level: int) -> dict | None:
     return {"state": s, "after": after, "path": act.path, "card": cards[0], "owners": owners}
 
 
+def _guard_words(s: GameState) -> str:
+    """Where Thorondal stands, if he is on the board."""
+    guard = s.ancients[2]
+    return "" if guard == NOBODY else \
+        f" Thorondal (the disc marked Th) stands on {s.board.cells[guard]}."
+
+
 def _card_words(s: GameState, card: str) -> str:
     return "card of " + " and ".join(s.card(card).biomes)
 
@@ -398,7 +405,8 @@ def woods_ritual_weather(seed: int, level: int) -> Exercise:
                 "nothing.")
         question = (f"Red plays the Land Ritual {_card_words(s, r['card'])} along the drawn path "
                     f"from {path[0]} to {path[-1]}. A Tree's level (1, 2 or 3) is the number in "
-                    f"its disc." + (" This is Red's final Ritual." if s.phase == "final" else "")
+                    f"its disc." + _guard_words(s)
+                    + (" This is Red's final Ritual." if s.phase == "final" else "")
                     + f" How many {tokens} does {who} gain from this Ritual?")
         weathers = sorted({s.board.biome[_where(s, c)] for c in mine})
         return Exercise(
@@ -488,7 +496,7 @@ def woods_ritual_lower(seed: int, level: int) -> Exercise:
         guard = s.ancients[2]
         question = (f"Red plays the Land Ritual {_card_words(s, r['card'])} along the drawn path "
                     f"from {path[0]} to {path[-1]}. The Tree marked X, on {x}, is {owner}'s; its "
-                    "level is the number in its disc."
+                    "level is the number in its disc." + _guard_words(s)
                     + (" This is Red's final Ritual of the game." if s.phase == "final" else "")
                     + " What becomes of it once the Ritual is done?")
         pointer = (f"The Tree on {x} is {owner}'s, at level {before}, "
@@ -502,7 +510,7 @@ def woods_ritual_lower(seed: int, level: int) -> Exercise:
             checker=_choice_checker(right, lambda k: _lower_why_not(
                 k, before, cause is None, cause or ("", "")),
                 "Right: " + ("Red's Trees on the path go down one level." if cause is None
-                             else cause[1].replace("only the Trees", "and only the Trees"))),
+                             else "it stays as it was. " + cause[1])),
             draw=lambda m: _draw(s, m, path=path, fixed={x: "X"}),
             hints=("Ask three things: is the Tree on the path, is it Red's, and does anything "
                    "protect it?", pointer),
