@@ -23,12 +23,11 @@ from typing import Callable, Iterable
 import networkx as nx
 
 from ...core.errors import InvalidSetup
-from ...core.exercises import Exercise, Verdict, cells_verdict, number_verdict, register
+from ...core.exercises import Exercise, cells_verdict, number_verdict, register
 from ...core.hexgrid import Hex
 from .. import GameState, custom_board, load_edition, new_game, ritual_pairs
 from ..graph_lab import connecting_spaces, piece_text, ritual_graph, with_chelon
 from ..render import board_svg
-from ..state import PLAYER_NAMES
 
 GAME = "pangaea"
 NOTEBOOK = "pangaea/09_graphs_behind_the_board.ipynb"
@@ -119,7 +118,7 @@ def graph_neighbours(seed: int, level: int = 1) -> Exercise:
 
     def refuse(c: Hex) -> str:
         if c == cell:
-            return f"it is the space itself, not one of its neighbours."
+            return "it is the space itself, not one of its neighbours."
         return (f"it shares no side with {cell}: it is {dist[c]} edges away in the graph, and "
                 "a neighbour is one edge away.")
 
@@ -300,7 +299,8 @@ def graph_path_count(seed: int, level: int = 1) -> Exercise:
         hints=(f"Start at A, on {card.biomes[0]}, and step only onto spaces with a Tree or a "
                f"Spirit; count the different ways that reach B, on {card.biomes[1]}, in the "
                "fewest steps.",
-               f"Every shortest path runs through the marked spaces ({_pieces_words(state, middle)}). "
+               "Every shortest path runs through the marked spaces "
+               f"({_pieces_words(state, middle)}). "
                "Write on each the number of shortest ways from A to it: a space adds up "
                "the ways of its marked neighbours one step nearer to A."),
         hint_marks=((start, end), middle),
