@@ -24,7 +24,7 @@ from typing import Callable, Iterable
 
 from ...core import hexgrid
 from ...core.errors import IllegalAction, InvalidSetup
-from ...core.exercises import (Exercise, Option, Verdict, a, cell_text, cells_verdict,
+from ...core.exercises import (Exercise, Option, Verdict, cell_text, cells_verdict,
                                choice_verdict, choices_verdict, number_verdict, plural,
                                register)
 from ...core.svg import as_image
