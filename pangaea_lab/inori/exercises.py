@@ -639,6 +639,59 @@ def start_cards(seed: int, level: int = 1) -> Exercise:
         context={"order": order})
 
 
+@register("inori.root_tokens", game="inori", notebook=NB1,
+          rule="Setup sets aside favor tokens at the Great Tree's roots in the bottom-right "
+               "colour of each start card dealt",
+          title="Which tokens wait at the roots?",
+          levels=("the three start cards dealt are named",
+                  "the start cards turned up: deal first, then read their corners"))
+def root_tokens(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("root_tokens", seed, level)
+    ed = load_edition()
+    order, dealt = _turned_up(rng, 2)
+    shown = rng.sample(dealt, 3) if level == 1 else order
+    right = frozenset(ed.cards[c].incomplete_colour for c in dealt)
+    corner = {ed.cards[c].incomplete_colour: c for c in order if c not in dealt}
+
+    def why_not(colour: str) -> tuple[str, str]:
+        name = ed.names[colour]
+        if any(ed.cards[c].colour == colour for c in dealt):
+            return (f"{name} is the own colour of a dealt card; the tokens set aside are those "
+                    f"of each dealt card's bottom-right corner.", "own-colour-not-corner")
+        if colour in corner:
+            return (f"{name} is the corner colour of {ed.cards[corner[colour]].name}, which is "
+                    f"not dealt: it clashes with a card kept before it.",
+                    "skipped-card-counted")
+        return (f"{name} is in the bottom-right corner of none of the cards dealt.",
+                "not-a-corner")
+
+    listed = _join([ed.cards[c].name for c in shown])
+    return Exercise(
+        kind="inori.root_tokens", seed=seed,
+        question=((f"Setting up: the start cards dealt are {listed}. " if level == 1 else
+                   "Setting up: the start cards are turned up in this order: "
+                   f"{listed}. ") + "Which colours of favor tokens are set aside at the "
+                  "roots of the Great Tree? (This reading of the rules is ours: a start "
+                  "card's bottom-right colour is the spirit opposed to its own.)"),
+        answer_kind="choices", answer=right,
+        options=tuple(Option(c, ed.names[c]) for c in ed.colours),
+        checker=_choices_checker(right, why_not, "A colour set aside is not picked: each "
+                                 "of the three dealt cards sets aside the tokens of its "
+                                 "bottom-right colour.",
+                                 "Right: the bottom-right colours of the three start cards."),
+        hints=((f"Each of {listed} has its own colour and, in its bottom-right corner, "
+                f"another one: the corner decides." if level == 1 else
+                f"First find the three cards dealt: walk from {ed.cards[order[0]].name}, "
+                f"skipping a card whose colour or opposed spirit is already kept."),
+               "Opposed spirits: Light and Darkness, Water and Fire, Wind and Earth. A start "
+               "card's bottom-right colour is the spirit opposed to its own"
+               + (f"; {_clash_words(ed, order)}." if level == 2 else ".")),
+        explanation="Two tokens of each dealt start card's bottom-right colour wait on a root "
+                    "space; with no opposed spirits dealt, these are the three spirits "
+                    "missing from the board.",
+        context={"order": order, "dealt": dealt})
+
+
 # ----- notebook 2: the Great Tree and the runes --------------------------------------------
 
 def _tree_position(rng: random.Random, seed: int, level: int) -> tuple[GameState, frozenset]:
