@@ -1156,13 +1156,18 @@ def _loss_question(s: GameState, target, top: str, mover: int) -> str:
 
 
 def _loss_pointer(s: GameState, target, top: str) -> str:
-    f = _loss_facts(s, target, top)
     i = _where(s, target)
-    effect = {"Dream": "touches none of the three counters",
-              "Devour": "touches none of the three counters",
+    effect = {"Dream": "touches none of the three limits",
+              "Devour": "touches none of the three limits",
               "Dance": f"places {plural(s.num_players, 'Scourge Marker')} and lowers every "
                        "Ancient Marker by the black markers of its stack, the Dance included"}
-    return (f"The Shadow lands on {_space_words(s, i)}; then the {top} {effect[top]}. "
+    if s.trees[i] != NOBODY or s.seeds[i] != NOBODY:
+        move = "which stops it"
+    elif i in s.coop.scourged:
+        move = "which pulls every Ancient Marker down one step"
+    else:
+        move = "which it scourges with a marker from the supply"
+    return (f"The Shadow lands on {_space_words(s, i)}, {move}; then the {top} {effect[top]}. "
             "Compare with the Dance Marker, the supply and the bag.")
 
 
