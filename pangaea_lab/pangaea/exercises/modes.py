@@ -1160,7 +1160,8 @@ def _loss_pointer(s: GameState, target, top: str) -> str:
     effect = {"Dream": "touches none of the three limits",
               "Devour": "touches none of the three limits",
               "Dance": f"places {plural(s.num_players, 'Scourge Marker')} and lowers every "
-                       "Ancient Marker by the black markers of its stack, the Dance included"}
+                       "Ancient Marker by the black markers of its stack (Devour and Dance, "
+                       "the Dance included)"}
     if s.trees[i] != NOBODY or s.seeds[i] != NOBODY:
         move = "which stops it"
     elif i in s.coop.scourged:
@@ -1207,7 +1208,8 @@ def coop_loss(seed: int, level: int) -> Exercise:
             explanation="Rulebook, End of the Game (Solo/Co-op): the team loses when the third "
                         "Moon Cycle ends before all Ancients have returned, when an Ancient "
                         "Marker reaches the Dance Marker, or when the last Scourge Marker is "
-                        "placed; the game ends at the first of these. "
+                        "placed; the game ends at the first of these. That Devour and Dance "
+                        "are the black markers a Dance counts is our reading of the rules. "
                         f"Here: {after.end_reason or 'the game goes on'}.",
             context={"state": s, "after": after, "target": target})
 
