@@ -2,10 +2,14 @@
 scoring).  See :mod:`pangaea_lab.core.exercises` for what a generator returns.
 
 Every position is built with the rules engine on a small hand-built board (a few rows of
-spaces, the rule in focus); the engine gives the answer and the reason a wrong answer is wrong.
+spaces, the rule in focus); the engine gives the answer and decides whether an answer is
+right.  A wrong answer gets a reason about what is wrong *in that answer* (the space that is
+water, the colour counted once per piece, the tie read as a win), never the right answer;
+hints go from a nudge to a pointer on the position.  Level 1 asks about the rule on a small
+board, level 2 on a fuller one with more to look past.
 
 >>> from pangaea_lab import exercises
->>> ex = exercises.generate("pangaea.flying_seed", seed=3)
+>>> ex = exercises.generate("pangaea.flying_seed", seed=3, level=2)
 >>> ex.check(ex.answer).correct
 True
 """
@@ -19,23 +23,46 @@ from typing import Callable, Iterable, Sequence
 import networkx as nx
 
 from ...core.errors import IllegalAction, InvalidSetup
-from ...core.exercises import Exercise, Option, Verdict, register
+from ...core.exercises import (Exercise, Option, Verdict, cell_text, choice_verdict,
+                               number_verdict, plural, register, short)
 from ..actions import EndTurn, ExpandForest, FlyingSeed, PlayCreature, SpiritGrowth
 from ..board import Board, custom_board
 from ..edition import CreatureCard, LandCard, load_edition
 from ..render import board_svg
 from ..rituals import (NOBODY, RitualOption, best_ritual, checked_option, count_shortest_paths,
-                       land_ritual_options, path_fault, ritual_pairs)
+                       land_ritual_options, path_fault, ritual_pairs, score_path)
 from ..scoring import mountain_position, payments
 from ..setup import new_game, setup_steps
 from ..state import PLAYER_NAMES, GameState
 
 GAME = "pangaea"
 RED, BLUE, ORANGE = 0, 1, 2
+NB01, NB02 = "pangaea/01_setup.ipynb", "pangaea/02_turns.ipynb"
+NB03, NB04 = "pangaea/03_land_rituals.ipynb", "pangaea/04_scoring.ipynb"
+_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 
 def _edition():
     return load_edition()
+
+
+def _rng(name: str, seed: int, level: int) -> random.Random:
+    """The random source of one exercise: the same kind, seed and level give the same one."""
+    return random.Random(f"pangaea.{name}:{seed}:{level}")
+
+
+def _word(n: int) -> str:
+    """A small number in words (so that a hint quoting a rule's number never reads like an
+    answer typed in digits)."""
+    return _WORDS[n] if 0 <= n < len(_WORDS) else str(n)
+
+
+def _cells(cells: Iterable) -> str:
+    """Spaces as the learner reads them: "(0, 1), (2, 0) and (3, 1)"."""
+    texts = [cell_text(c) for c in sorted(cells)]
+    if len(texts) < 2:
+        return "".join(texts)
+    return ", ".join(texts[:-1]) + " and " + texts[-1]
 
 
 # ----- small positions ------------------------------------------------------------------------
@@ -74,6 +101,11 @@ def _water(board: Board) -> list[tuple[int, int]]:
     return [board.cells[i] for i in board.water]
 
 
+def _around(board: Board, cell: tuple) -> list[tuple[int, int]]:
+    """The spaces next to ``cell``."""
+    return sorted(board.cells[j] for j in board.neighbours[board.index[cell]])
+
+
 def _names(players: Iterable[int]) -> str:
     names = [PLAYER_NAMES[p] for p in players]
     return " and ".join(names) if len(names) < 3 else ", ".join(names[:-1]) + " and " + names[-1]
@@ -103,178 +135,267 @@ def _drawer(state: GameState, kind: str, base: dict | None = None, paths: Sequen
         marked = [tuple(c) for c in marked]
         labels = dict(base or {})
         for k, cell in enumerate(marked):
-            labels[cell] = str(k + 1) if kind == "path" else "✓"
+            labels[cell] = str(k + 1) if kind == "path" else labels.get(cell, "✓")
         return board_svg(state, highlight=marked, chain=kind == "path", labels=labels,
                          letters=True, status=status, paths=paths, path_labels=path_labels)
 
     return draw
 
 
-def _cells_checker(right: set, why_not: Callable[[tuple], str], why_yes: Callable[[tuple], str],
-                   ok: str) -> Callable:
-    """A checker for a set of spaces: the first wrong space with the engine's reason, else the
-    first space left out and why it belongs."""
-    right = frozenset(right)
-
-    def check(answer: frozenset) -> Verdict:
-        for cell in sorted(answer - right):
-            return Verdict(False, why_not(cell), (cell,))
-        for cell in sorted(right - answer):
-            return Verdict(False, why_yes(cell), (cell,))
-        return Verdict(True, ok)
-
-    return check
-
-
 def _refusal(state: GameState, action) -> str:
-    """The engine's reason for refusing ``action`` ("" if it is legal)."""
+    """The engine's reason for refusing ``action`` ("" if it is legal), said of "it" rather
+    than of the space's coordinates (the verdict names the space first)."""
     try:
         state.apply(action)
     except IllegalAction as exc:
-        return exc.reason
+        reason = exc.reason
+        cell = getattr(action, "cell", None) or (getattr(action, "cells", None) or (None,))[0]
+        if cell is not None and reason.startswith(cell_text(cell)):
+            reason = "it" + reason[len(cell_text(cell)):]
+        return reason
     return ""
 
 
-def _number_checker(right: int, parts: Callable[[int], str], ok: str) -> Callable:
-    def check(answer: int) -> Verdict:
-        if answer == right:
+def _cells_judge(right: Iterable, classify: Callable[[tuple], tuple[str, str]], missed: str,
+                 ok: str, partial: Callable[[frozenset], tuple[str, str] | None] | None = None
+                 ) -> Callable[[frozenset], Verdict]:
+    """A checker for a set of clicked spaces: the first wrong space is named with
+    ``classify(cell) -> (misconception, reason)``; an answer with nothing wrong but spaces
+    missing gets ``partial(given)`` when it recognises the gap (e.g. only Red's Seeds), else
+    ``missed``: a pointer to the rule that never names a missing space."""
+    right = frozenset(right)
+
+    def check(given: frozenset) -> Verdict:
+        if given == right:
             return Verdict(True, ok)
-        return Verdict(False, parts(answer))
+        extra = sorted(given - right)
+        if extra:
+            name, reason = classify(extra[0])
+            return Verdict(False, short(f"Not {cell_text(extra[0])}: {reason}"),
+                           marks=(extra[0],), misconception=name)
+        found = partial(given) if partial else None
+        name, reason = found or ("missed-some", missed)
+        return Verdict(False, short(reason), misconception=name)
+
     return check
 
 
-def _choice_checker(right: str, why: Callable[[str], str], ok: str) -> Callable:
-    def check(answer: str) -> Verdict:
-        return Verdict(True, ok) if answer == right else Verdict(False, why(answer))
+def _number_judge(right: int, what: str, rule: str,
+                  wrongs: Iterable[tuple[int, str, str]]) -> Callable[[int], Verdict]:
+    """A checker for a typed number: ``wrongs`` are (value, misconception, reason) for the
+    typical mistakes (the first one listed for a value wins); any other value gets ``rule``."""
+    known: dict[int, tuple[str, str]] = {}
+    for value, name, reason in wrongs:
+        if value != right and value not in known:
+            known[value] = (name, reason)
+
+    def check(given: int) -> Verdict:
+        return number_verdict(given, right, what=what, rule=rule, misconceptions=known)
+
+    return check
+
+
+def _choice_judge(right: str, why_not: Callable[[str], tuple[str, str]], ok: str
+                  ) -> Callable[[str], Verdict]:
+    """A checker for one picked option: ``why_not(key) -> (misconception, reason)``, the rule
+    that option breaks on this position."""
+    def check(given: str) -> Verdict:
+        if given == right:
+            return Verdict(True, ok)
+        name, reason = why_not(given)
+        return choice_verdict(given, right, why_not={given: reason}, names={given: name})
+
     return check
 
 
 # ----- 01 Game Setup --------------------------------------------------------------------------
 
 
-@register("pangaea.setup_blessings", game=GAME, notebook="pangaea/01_setup.ipynb",
-          rule="At setup a Blessing Token is laid face up on every Water Space with the blessing icon",
-          title="Where do the Blessings go?")
-def setup_blessings(seed: int) -> Exercise:
-    rng = random.Random(seed)
-    cells = _grid(6, 4)
-    wet = rng.sample(cells, 8)
-    marked = set(rng.sample(wet, rng.randint(2, 4)))
+def _setup_board(rng: random.Random, level: int) -> tuple[GameState, GameState]:
+    """A continent before and after its Blessings are laid: a small one at level 1 (few Water
+    Spaces), a larger one with more water and more blessing icons at level 2."""
+    cols, rows, water, icons = (4, 3, 3, (1, 2)) if level == 1 else (6, 4, 8, (2, 4))
+    cells = _grid(cols, rows)
+    wet = rng.sample(cells, water)
+    marked = set(rng.sample(wet, rng.randint(*icons)))
     kinds = _edition().biomes
     spaces = {c: ("water", kinds[0]) if c in wet else ("land", rng.choice(kinds)) for c in cells}
-    steps = setup_steps(players=2, seed=seed, board=custom_board(spaces, blessing=marked),
-                        family=True)
+    steps = setup_steps(players=2, seed=rng.randrange(10**6),
+                        board=custom_board(spaces, blessing=marked), family=True)
     before = next(s.state for s in steps if s.title == "Build the continent")
     after = next(s.state for s in steps if s.title.startswith("Blessings"))
+    return before, after
+
+
+@register("pangaea.setup_blessings", game=GAME, notebook=NB01,
+          rule="At setup a Blessing Token is laid face up on every Water Space with the "
+               "blessing icon",
+          title="Where do the Blessings go?",
+          levels=("a small continent with a few Water Spaces",
+                  "a larger continent with more water, not all of it marked"))
+def setup_blessings(seed: int, level: int) -> Exercise:
+    before, after = _setup_board(_rng("setup_blessings", seed, level), level)
     board = after.board
     right = {board.cells[i] for i, kind in enumerate(after.board_blessings) if kind}
+    water = _water(board)
 
-    def why_not(cell: tuple) -> str:
-        i = board.index.get(cell)
-        if i is None:
-            return f"{cell} is not a space of this board."
-        if board.terrain[i] == "land":
-            return f"{cell} is a Land Space: Blessings are laid only on Water Spaces."
-        return f"{cell} is water but has no blessing icon (white dot), so it gets no Blessing."
+    def classify(cell: tuple) -> tuple[str, str]:
+        if board.terrain[board.index[cell]] == "land":
+            return "blessing-on-land", "it is a Land Space; Blessings are laid on water only."
+        return ("every-water-space", "it is water but shows no blessing icon (the white dot), "
+                "so no Blessing is laid there.")
 
     return Exercise(
         kind="pangaea.setup_blessings", seed=seed,
-        question=("Game Setup: a Blessing Token goes on some spaces of this small continent. "
+        question=("Game Setup: a Blessing Token goes on some spaces of this continent. "
                   "Click every space that gets one."),
         answer_kind="cells", answer=right,
-        checker=_cells_checker(
-            right, why_not,
-            lambda c: f"{c} is a Water Space with the blessing icon: it gets a Blessing too.",
-            f"Right: each of the {len(right)} Water Spaces with the blessing icon gets one "
-            "Blessing Token, face up; the other tokens stay in the bag."),
+        checker=_cells_judge(
+            right, classify, "Some space that gets a Blessing is still empty: look at every "
+            "blue space for the blessing icon.",
+            "Right: each Water Space with the blessing icon gets one Blessing Token, face up; "
+            "the other tokens stay in the bag."),
         draw=_drawer(before, "cells"),
-        hint="Look for the small white dot on the blue spaces.",
+        hints=(f"Blessings lie on water only: this continent has "
+               f"{plural(len(water), 'Water Space')}. Which of them show the blessing icon?",
+               f"The Water Spaces are {_cells(water)} (marked). Look at each for the small "
+               "white dot: only those get a Blessing."),
+        hint_marks=((), tuple(water)),
         explanation=("Blessings are laid only on Water Spaces that show the blessing icon (the "
-                     "white dot): " + ", ".join(map(str, sorted(right))) + "."),
+                     f"white dot): {_cells(right)}."),
         context={"state": after})
 
 
-_COUNT_QUESTIONS = ("trees", "seeds", "hand", "market", "tiles")
+#: what a player has when play starts: (key, words, the setup step that gives it)
+_SETUP_ITEMS = (("trees", "Trees in the supply", "Players take their pieces"),
+                ("seeds", "Seeds in the supply", "Players take their pieces"),
+                ("hand", "Ritual cards in hand", "Shuffle the Ritual decks and deal hands"),
+                ("tiles", "Biome Tiles brought for the continent", "Build the continent"))
 
 
-@register("pangaea.setup_counts", game=GAME, notebook="pangaea/01_setup.ipynb",
+def _setup_amount(last: GameState, key: str, player: int) -> int:
+    """What one player has of ``key`` when play starts, read from the engine's setup."""
+    ps = last.players[player]
+    if key == "trees":
+        return ps.trees
+    if key == "seeds":
+        return ps.seeds
+    if key == "hand":
+        return len(ps.hand)
+    return len(last.board.tiles) // last.num_players
+
+
+def _setup_wrongs(last: GameState, items: Sequence[str], group: Sequence[int],
+                  right: int) -> list[tuple[int, str, str]]:
+    """The typical wrong counts for ``items`` over the players in ``group``."""
+    one = sum(_setup_amount(last, key, group[0]) for key in items)
+    wrongs = []
+    if len(group) > 1:
+        wrongs.append((one, "counted-one-player", "That is what one player has; the question "
+                       f"asks for {_names(group)} together."))
+    if "seeds" in items:
+        wrongs.append((right + len(group), "counted-score-marker", "You counted the score "
+                       "marker: one of each player's Seeds waits beside the Sacred Mountain, "
+                       "not in the supply."))
+    if "hand" in items:
+        wrongs.append((right - len(group), "one-deck-only", "Each player draws from both Ritual "
+                       "decks, the Land and the Creature deck."))
+    for key in items if len(items) > 1 else ():
+        part = sum(_setup_amount(last, key, p) for p in group)
+        words = next(w for k, w, _ in _SETUP_ITEMS if k == key)
+        wrongs.append((right - part, f"left-out-{key}", f"You left out the {words}."))
+    return wrongs
+
+
+@register("pangaea.setup_counts", game=GAME, notebook=NB01,
           rule="What each player takes at setup: Trees, Seeds (one is the score marker), a hand "
-               "of one card of each deck; four cards in the Open Market; one Biome Tile of each "
-               "type per player",
-          title="Counting the setup")
-def setup_counts(seed: int) -> Exercise:
-    rng = random.Random(seed)
+               "of one card of each deck; one Biome Tile of each type per player",
+          title="Counting the setup",
+          levels=("one kind of piece, for some of the players",
+                  "two kinds of piece together, for some of the players"))
+def setup_counts(seed: int, level: int) -> Exercise:
+    rng = _rng("setup_counts", seed, level)
     players = rng.randint(2, 4)
-    what = _COUNT_QUESTIONS[seed % len(_COUNT_QUESTIONS)]
     last = setup_steps(players=players, seed=seed)[-1].state
-    ed = last.edition
-    types = len(ed.biomes)
-    if what == "trees":
-        right = last.players[0].trees
-        question = f"A {players}-player game: how many Trees does each player start with?"
-        why = f"Each player takes {right} Trees of their colour; none is on the continent yet."
-    elif what == "seeds":
-        right = last.players[0].seeds
-        question = (f"A {players}-player game: how many Seeds does each player have in the "
-                    "supply when play starts?")
-        why = (f"Each player takes {ed.seeds_per_player} Seeds, and one of them becomes the score "
-               f"marker beside the Sacred Mountain, so {right} stay in the supply.")
-    elif what == "hand":
-        right = len(last.players[0].hand)
-        question = (f"A {players}-player game: how many Ritual cards does each player hold in "
-                    "hand when play starts?")
-        why = f"Each player draws one Land Ritual and one Creature Ritual: {right} cards."
-    elif what == "market":
-        right = sum(1 for c in last.market if c)
-        question = (f"A {players}-player game: how many cards lie face up in the Open Market "
-                    "when play starts?")
-        why = f"Two cards of each of the two decks are turned face up: {right} cards."
-    else:
-        right = len(last.board.tiles)
-        question = f"How many Biome Tiles build the continent in a {players}-player game?"
-        why = (f"Each of the {players} players brings one tile of each of the {types} types: "
-               f"{players} × {right // players} = {right}.")
+    group = sorted(rng.sample(range(players), rng.randint(1, players)))
+    chosen = rng.sample(_SETUP_ITEMS, level)
+    items = [key for key, _, _ in chosen]
+    right = sum(_setup_amount(last, key, p) for key in items for p in group)
+    words = " and ".join(w for _, w, _ in chosen)
+    who = PLAYER_NAMES[group[0]] if len(group) == 1 else f"{_names(group)} together"
+    steps = sorted({step for _, _, step in chosen})
     return Exercise(
-        kind="pangaea.setup_counts", seed=seed, question=question, answer_kind="number",
-        answer=right,
-        checker=_number_checker(right, lambda a: f"Not {a}. {why}", f"Right: {why}"),
-        hint="Think of the Game Setup steps one at a time.",
-        explanation=why, context={"state": last, "what": what})
+        kind="pangaea.setup_counts", seed=seed,
+        question=(f"A {players}-player game ({_names(range(players))}). When play starts, "
+                  f"count the {words} of {who}: how many in all?"),
+        answer_kind="number", answer=right,
+        checker=_number_judge(right, f"the number of {words}",
+                              "Count what one player gets at setup, then add it for each player "
+                              "the question names.",
+                              _setup_wrongs(last, items, group, right)),
+        hints=("Think of the setup " + ("steps " if len(steps) > 1 else "step ")
+               + " and ".join(f"“{s}”" for s in steps) + ".",
+               f"Count what one player has of the {words}; then count it once for each of "
+               f"{_names(group)}" + (" and add the two kinds." if level > 1 else ".")),
+        explanation=(f"{_names(group)}: " + "; ".join(
+            f"{next(w for k, w, _ in _SETUP_ITEMS if k == key)} "
+            + " + ".join(str(_setup_amount(last, key, p)) for p in group) for key in items)
+            + f", {right} in all."),
+        context={"state": last, "items": items, "group": group})
 
 
-@register("pangaea.setup_order", game=GAME, notebook="pangaea/01_setup.ipynb",
+def _step_relation(j: int, k: int, after: bool, asked: str) -> str:
+    """Why step ``j`` is not the step right after (or before) step ``k``, in words that name
+    only those two steps."""
+    side = "before" if j < k else "after"
+    if (j > k) != after:
+        return (f"comes {side} “{asked}” in the setup, so it cannot be the step right "
+                f"{'after' if after else 'before'} it.")
+    return f"comes {side} “{asked}”, but not right {side}: another step lies between them."
+
+
+@register("pangaea.setup_order", game=GAME, notebook=NB01,
           rule="The order of the Game Setup steps",
-          title="Which setup step comes next?")
-def setup_order(seed: int) -> Exercise:
-    rng = random.Random(seed)
-    family = bool(seed % 2)
+          title="Which setup step comes next?",
+          levels=("the step right after, among three", "the step right before or after, "
+                  "among four, in the family or the full game"))
+def setup_order(seed: int, level: int) -> Exercise:
+    rng = _rng("setup_order", seed, level)
+    family = level == 1 or rng.random() < 0.5
     steps = setup_steps(players=rng.randint(2, 4), seed=seed, family=family)
     titles = [s.title for s in steps]
-    k = rng.randrange(len(titles) - 1)
-    others = [j for j in range(len(titles)) if j not in (k, k + 1)]
-    chosen = sorted([k + 1] + rng.sample(others, min(3, len(others))))
+    after = level == 1 or rng.random() < 0.5
+    k = rng.randrange(len(titles) - 1) if after else rng.randrange(1, len(titles))
+    target = k + 1 if after else k - 1
+    others = [j for j in range(len(titles)) if j not in (k, target)]
+    chosen = [target] + rng.sample(others, min(level + 1, len(others)))
     rng.shuffle(chosen)
     options = tuple(Option(f"step{j + 1}", titles[j]) for j in chosen)
-    right = f"step{k + 2}"
-
-    def why(answer: str) -> str:
-        j = int(answer[4:]) - 1
-        return (f"“{titles[j]}” is step {j + 1} of {len(titles)}; right after “{titles[k]}” "
-                f"(step {k + 1}) comes “{titles[k + 1]}”.")
-
+    right = f"step{target + 1}"
+    where = "right after" if after else "right before"
     game = "family game" if family else "full game"
+
+    def why_not(key: str) -> tuple[str, str]:
+        j = int(key[4:]) - 1
+        name = "step-too-far" if (j > k) == after else "step-the-wrong-way"
+        return name, f"“{titles[j]}” {_step_relation(j, k, after, titles[k])}"
+
     return Exercise(
         kind="pangaea.setup_order", seed=seed,
-        question=f"Game Setup ({game}): which step comes right after “{titles[k]}”?",
+        question=f"Game Setup ({game}): which step comes {where} “{titles[k]}”?",
         answer_kind="choice", answer=right, options=options,
-        checker=_choice_checker(right, why, f"Right: “{titles[k + 1]}” is step {k + 2}: "
-                                f"{steps[k + 1].explanation}"),
-        hint="The continent comes before the tokens that lie on it, the cards before the market.",
-        explanation=f"Step {k + 2}: {titles[k + 1]}. {steps[k + 1].explanation}",
+        checker=_choice_judge(right, why_not, f"Right: “{titles[target]}” is step "
+                              f"{target + 1}. {steps[target].explanation}"),
+        hints=(f"Ask what “{titles[k]}” needs done before it, and what needs it done first.",
+               f"“{titles[k]}” is step {k + 1} of {len(titles)}. The setup goes from the "
+               "pieces to the continent and what lies on it, then the cards, and last who "
+               "starts."),
+        explanation=f"Step {target + 1}: {titles[target]}. {steps[target].explanation}",
         context={"steps": titles})
 
 
-_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh")
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+             "ninth", "tenth")
 
 
 def _turn_order(state: GameState, turns: int) -> list[int]:
@@ -291,24 +412,33 @@ def _turn_order(state: GameState, turns: int) -> list[int]:
     return order
 
 
-@register("pangaea.turn_order", game=GAME, notebook="pangaea/01_setup.ipynb",
+@register("pangaea.turn_order", game=GAME, notebook=NB01,
           rule="The setup draws the starting player; then play goes clockwise",
-          title="Who plays when?")
-def turn_order(seed: int) -> Exercise:
-    rng = random.Random(seed)
-    players = rng.randint(3, 4)
+          title="Who plays when?",
+          levels=("once round the table", "twice round the table, with four players"))
+def turn_order(seed: int, level: int) -> Exercise:
+    rng = _rng("turn_order", seed, level)
+    players = rng.randint(3, 4) if level == 1 else 4 if rng.random() < 0.7 else 3
     state = new_game(players=players, seed=seed, family=True)
-    turn = rng.randint(2, players + 2)
+    turn = (rng.randint(2, players + 1) if level == 1
+            else rng.randint(players + 1, 2 * players + 1))
     order = _turn_order(state, turn)
     right = order[-1]
     first = PLAYER_NAMES[state.first_player]
-    seats = ", ".join(PLAYER_NAMES[:players])
+    shift = rng.randrange(players)
+    seats = ", ".join(PLAYER_NAMES[(shift + j) % players] for j in range(players))
+    after = {p: PLAYER_NAMES[(p + 1) % players] for p in range(players)}
 
-    def why(answer: str) -> str:
-        listed = ", ".join(PLAYER_NAMES[p] for p in order)
-        return (f"{first} starts and play goes clockwise ({seats}, then round again): the "
-                f"first {turn} turns are {listed}, so the {_ORDINALS[turn - 1]} is "
-                f"{PLAYER_NAMES[right]}'s, not {PLAYER_NAMES[int(answer)]}'s.")
+    def why_not(key: str) -> tuple[str, str]:
+        p = int(key)
+        turns = [t + 1 for t, q in enumerate(order) if q == p]
+        name = ("counter-clockwise" if p == (state.first_player - (turn - 1)) % players
+                else "counted-from-zero" if p == (state.first_player + turn) % players
+                else "miscounted")
+        said = (f"{PLAYER_NAMES[p]} plays turn {' and turn '.join(map(str, turns))}" if turns
+                else f"{PLAYER_NAMES[p]} has not played yet")
+        return name, (f"Counting clockwise with {first}'s turn as turn 1, {said}, not the "
+                      f"{_ORDINALS[turn - 1]} turn.")
 
     return Exercise(
         kind="pangaea.turn_order", seed=seed,
@@ -317,145 +447,210 @@ def turn_order(seed: int) -> Exercise:
                   "game?"),
         answer_kind="choice", answer=str(right),
         options=tuple(Option(str(p), PLAYER_NAMES[p]) for p in range(players)),
-        checker=_choice_checker(str(right), why,
-                                f"Right: counting clockwise from {first}, turn {turn} is "
-                                f"{PLAYER_NAMES[right]}'s."),
-        hint=f"Count the turns clockwise, starting with {first} as turn 1.",
-        explanation=("Turns: " + ", ".join(PLAYER_NAMES[p] for p in order) + "."),
+        checker=_choice_judge(str(right), why_not,
+                              f"Right: counting clockwise from {first}, turn {turn} is "
+                              f"{PLAYER_NAMES[right]}'s."),
+        hints=(f"Turn 1 is {first}'s; go round the table clockwise, one turn each.",
+               f"Clockwise, {after[state.first_player]} sits after {first}, and after "
+               f"{PLAYER_NAMES[players - 1]} comes {PLAYER_NAMES[0]} again. Count up to turn "
+               f"{turn}."),
+        explanation=("Turns: " + ", ".join(f"{t + 1} {PLAYER_NAMES[p]}"
+                                           for t, p in enumerate(order)) + "."),
         context={"state": state, "order": order})
 
 
 # ----- 02 Taking turns ------------------------------------------------------------------------
 
 
-def _crowded(rng: random.Random, cols: int = 5, rows: int = 3, water: int = 3,
-             pieces: int = 7) -> GameState:
-    """A small board with a few Trees and Seeds of Red and Blue (Red to move)."""
+def _crowded(rng: random.Random, level: int, trees_of: Sequence[int] = (RED, RED, BLUE)
+             ) -> GameState:
+    """A board with Trees and Seeds of Red and Blue (Red to move, one Seed left to sow): a
+    small one with a few pieces at level 1, a larger, fuller one at level 2."""
+    cols, rows, water, pieces = (4, 3, 2, 4) if level == 1 else (6, 4, 5, 10)
     board = _board(rng, cols, rows, water)
     land = _land(board)
     rng.shuffle(land)
-    trees = {c: rng.choice((RED, RED, BLUE)) for c in land[:pieces // 2 + 1]}
+    n_trees = pieces // 2
+    trees = {c: rng.choice(trees_of) for c in land[:n_trees]}
+    trees[land[0]] = RED
     # Red keeps a Seed in the supply to sow with
-    seeds = _owners(rng, land[pieces // 2 + 1:pieces], {RED: 1, BLUE: 2})
+    seeds = _owners(rng, land[n_trees:pieces], {RED: 1, BLUE: 2})
     return _game(board, trees=trees, seeds=seeds)
 
 
-@register("pangaea.flying_seed", game=GAME, notebook="pangaea/02_turns.ipynb",
+def _sowing_classify(state: GameState, action: Callable[[tuple], object]
+                     ) -> Callable[[tuple], tuple[str, str]]:
+    """Why a clicked space cannot take the Seed: the engine's refusal, named by its kind."""
+    board = state.board
+
+    def classify(cell: tuple) -> tuple[str, str]:
+        i = board.index[cell]
+        reason = _refusal(state, action(cell)) or "it cannot take the Seed."
+        if board.terrain[i] != "land":
+            return "seed-on-water", reason
+        if state.trees[i] != NOBODY or state.seeds[i] != NOBODY:
+            return "space-taken", reason
+        near = {state.trees[j] for j in board.neighbours[i]} - {NOBODY}
+        if near:
+            return "next-to-other-tree", (reason + " A Tree of another colour next to it does "
+                                          "not count.")
+        return "too-far", reason
+
+    return classify
+
+
+def _blocked(state: GameState) -> list[tuple[int, int]]:
+    """The spaces no Seed may take: water and spaces that hold a Tree or a Seed."""
+    board = state.board
+    return [c for i, c in enumerate(board.cells) if board.terrain[i] != "land"
+            or state.trees[i] != NOBODY or state.seeds[i] != NOBODY]
+
+
+@register("pangaea.flying_seed", game=GAME, notebook=NB02,
           rule="Flying Seed: one of your Seeds on any empty Land Space",
-          title="Where may a Flying Seed land?")
-def flying_seed(seed: int) -> Exercise:
-    rng = random.Random(seed)
-    state = _crowded(rng)
+          title="Where may a Flying Seed land?",
+          levels=("a small board with a few pieces",
+                  "a crowded board with Trees and Seeds of both colours"))
+def flying_seed(seed: int, level: int) -> Exercise:
+    state = _crowded(_rng("flying_seed", seed, level), level)
+    board = state.board
     right = {a.cell for a in state.legal_actions() if isinstance(a, FlyingSeed)}
+    reds = sorted(board.cells[i] for i in board.land if state.trees[i] == RED)
+    near = {c for t in reds for c in _around(board, t)} & right
 
-    def why_not(cell: tuple) -> str:
-        return _refusal(state, FlyingSeed(cell)) or f"{cell} is not a space of this board."
+    def partial(given: frozenset) -> tuple[str, str] | None:
+        if given and given <= near and near != right:
+            return ("expand-forest-range", "You kept to the spaces next to Red's Trees: that is "
+                    "Expand Forest. A Flying Seed may land on an empty Land Space anywhere.")
+        return None
 
+    blocked = _blocked(state)
     return Exercise(
         kind="pangaea.flying_seed", seed=seed,
         question="Red takes the Flying Seed action. Click every space where Red may put the Seed.",
         answer_kind="cells", answer=right,
-        checker=_cells_checker(right, why_not,
-                               lambda c: f"{c} is an empty Land Space: a Flying Seed may land there too.",
-                               f"Right: a Flying Seed may land on any of the {len(right)} empty "
-                               "Land Spaces, near Red's Trees or far from them."),
+        checker=_cells_judge(right, _sowing_classify(state, FlyingSeed),
+                             "Some space where the Seed may land is missing: look over the whole "
+                             "continent, far from Red's Trees too.",
+                             "Right: a Flying Seed may land on any empty Land Space, near Red's "
+                             "Trees or far from them.", partial),
         draw=_drawer(state, "cells"),
-        hint="Water never takes a Seed, and a space with a Tree or a Seed is taken.",
-        explanation="Every empty Land Space: " + ", ".join(map(str, sorted(right))) + ".",
+        hints=(f"A Flying Seed is not tied to Red's Trees (on {_cells(reds)}): look over the "
+               "whole continent.",
+               f"Leave out the {plural(len(blocked), 'space')} marked: water, or already holding "
+               "a Tree or a Seed. Every other space will do."),
+        hint_marks=((), tuple(blocked)),
+        explanation="Every empty Land Space: " + _cells(right) + ".",
         context={"state": state})
 
 
-@register("pangaea.expand_forest", game=GAME, notebook="pangaea/02_turns.ipynb",
+@register("pangaea.expand_forest", game=GAME, notebook=NB02,
           rule="Expand Forest: up to 2 Seeds on empty Land Spaces next to one of your Trees",
-          title="Where may Expand Forest sow?")
-def expand_forest(seed: int) -> Exercise:
-    rng = random.Random(seed)
+          title="Where may Expand Forest sow?",
+          levels=("one or two Red Trees on a small board",
+                  "a crowded board with Trees and Seeds of both colours"))
+def expand_forest(seed: int, level: int) -> Exercise:
+    rng = _rng("expand_forest", seed, level)
     while True:
-        state = _crowded(rng, 6, 4, 5, 8)
+        state = _crowded(rng, level, (RED, BLUE, BLUE) if level == 1 else (RED, RED, BLUE))
         right = {a.cells[0] for a in state.legal_actions()
                  if isinstance(a, ExpandForest) and len(a.cells) == 1}
         empty = {state.board.cells[i] for i in state.board.land
                  if state.trees[i] == NOBODY and state.seeds[i] == NOBODY}
         if right and empty - right:
             break
-
-    def why_not(cell: tuple) -> str:
-        return _refusal(state, ExpandForest((cell,))) or f"{cell} is not a space of this board."
-
+    board = state.board
+    reds = sorted(board.cells[i] for i in board.land if state.trees[i] == RED)
     return Exercise(
         kind="pangaea.expand_forest", seed=seed,
         question=("Red takes the Expand Forest action. Click every space where Red may place "
                   "one of its Seeds."),
         answer_kind="cells", answer=right,
-        checker=_cells_checker(right, why_not,
-                               lambda c: f"{c} is an empty Land Space next to one of Red's Trees: "
-                               "Expand Forest may sow there too.",
-                               f"Right: these {len(right)} empty Land Spaces touch one of Red's "
-                               "Trees."),
+        checker=_cells_judge(right, _sowing_classify(state, lambda c: ExpandForest((c,))),
+                             "Some space where Red may sow is missing: go round each of Red's "
+                             "Trees, all six sides.",
+                             "Right: these empty Land Spaces touch one of Red's Trees."),
         draw=_drawer(state, "cells"),
-        hint="Start from each red Tree (R) and look at the six spaces around it.",
-        explanation=("Empty Land Spaces next to a Red Tree: "
-                     + ", ".join(map(str, sorted(right))) + "."),
+        hints=("Start from each red Tree (R) and look at the six spaces around it.",
+               f"Red's Trees stand on {_cells(reds)} (marked). Around each, which spaces are "
+               "land and hold neither a Tree nor a Seed?"),
+        hint_marks=((), tuple(reds)),
+        explanation="Empty Land Spaces next to a Red Tree: " + _cells(right) + ".",
         context={"state": state})
 
 
-def _growth(seed: int) -> tuple[GameState, GameState, tuple, set]:
-    """A Spirit Growth position: Seeds of Red and Blue around a chosen Water Space.  Returns
-    (before, after, the water space, the spaces whose Seeds grew)."""
-    rng = random.Random(seed)
+def _growth(seed: int, level: int, name: str) -> tuple[GameState, GameState, tuple, set]:
+    """A Spirit Growth position: Seeds of Red and Blue around a chosen Water Space (more Seeds,
+    Trees and far Seeds at level 2).  Returns (before, after, the water space, the spaces whose
+    Seeds grew)."""
+    rng = _rng(name, seed, level)
+    cols, rows, water, far = (5, 3, 3, 1) if level == 1 else (6, 4, 5, 2)
     while True:
-        board = _board(rng, 6, 4, 5)
-        water = rng.choice(_water(board))
-        near = [c for c in _land(board) if board.index[c] in
-                {j for j in board.neighbours[board.index[water]]}]
+        board = _board(rng, cols, rows, water)
+        water_cell = rng.choice(_water(board))
+        near = [c for c in _around(board, water_cell) if board.terrain[board.index[c]] == "land"]
         if len(near) < 2:
             continue
         land = [c for c in _land(board) if c not in near]
         rng.shuffle(near)
         rng.shuffle(land)
-        seeds = _owners(rng, near[:rng.randint(2, min(4, len(near)))], {RED: 2, BLUE: 2})
+        seeds = _owners(rng, near[:rng.randint(2, min(2 + level, len(near)))],
+                        {RED: 2, BLUE: 2})
         left = {q: 2 - list(seeds.values()).count(q) for q in (RED, BLUE)}
-        seeds.update(_owners(rng, land[:2], left))
-        trees = {c: rng.choice((RED, BLUE)) for c in near[len(seeds):][:1] + land[2:4]}
+        seeds.update(_owners(rng, land[:far], left))
+        trees = {c: rng.choice((RED, BLUE)) for c in near[len(seeds):][:level - 1] +
+                 land[far:far + 2 * level]}
         trees = {c: p for c, p in trees.items() if c not in seeds}
         before = _game(board, trees=trees, seeds=seeds)
-        after = before.apply(SpiritGrowth(water))
+        after = before.apply(SpiritGrowth(water_cell))
         grew = {board.cells[i] for i in board.land
                 if before.seeds[i] != NOBODY and after.trees[i] != NOBODY}
-        if grew and len({before.seeds[board.index[c]] for c in grew}) == 2:
-            return before, after, water, grew
+        bare = [c for c in _around(board, water_cell) if c not in grew]
+        if grew and bare and len({before.seeds[board.index[c]] for c in grew}) == 2:
+            return before, after, water_cell, grew
 
 
-@register("pangaea.spirit_growth_seeds", game=GAME, notebook="pangaea/02_turns.ipynb",
+@register("pangaea.spirit_growth_seeds", game=GAME, notebook=NB02,
           rule="Spirit Growth: every Seed next to the Water Space the Spirit moves to grows into "
                "a Tree, whoever owns it",
-          title="Which Seeds grow?")
-def spirit_growth_seeds(seed: int) -> Exercise:
-    before, after, water, grew = _growth(seed)
+          title="Which Seeds grow?",
+          levels=("a few Seeds around the Spirit's space",
+                  "Seeds and Trees of both colours, near the Spirit and far from it"))
+def spirit_growth_seeds(seed: int, level: int) -> Exercise:
+    before, after, water, grew = _growth(seed, level, "spirit_growth_seeds")
     board = before.board
+    around = _around(board, water)
+    reds = {c for c in grew if before.seeds[board.index[c]] == RED}
 
-    def why_not(cell: tuple) -> str:
-        i = board.index.get(cell)
-        if i is None:
-            return f"{cell} is not a space of this board."
+    def classify(cell: tuple) -> tuple[str, str]:
+        i = board.index[cell]
+        if before.trees[i] != NOBODY:
+            return "tree-grows-again", "it holds a Tree already; only Seeds grow."
         if before.seeds[i] == NOBODY:
-            return f"{cell} holds no Seed, so nothing grows there."
-        return f"The Seed on {cell} is not next to {water}, so it does not grow."
+            return "no-seed", "it holds no Seed, so nothing grows there."
+        return "far-seed-grows", f"its Seed is not next to the Spirit's space {cell_text(water)}."
+
+    def partial(given: frozenset) -> tuple[str, str] | None:
+        if given == reds:
+            return ("only-own-seeds", "You chose only Red's Seeds: every Seed next to the "
+                    "Spirit's space grows, whoever owns it.")
+        return None
 
     return Exercise(
         kind="pangaea.spirit_growth_seeds", seed=seed,
-        question=(f"Red moves its Spirit to the Water Space {water} (marked S). Click every "
-                  "Seed that grows into a Tree."),
+        question=(f"Red moves its Spirit to the Water Space {cell_text(water)} (marked S). Click "
+                  "every Seed that grows into a Tree."),
         answer_kind="cells", answer=grew,
-        checker=_cells_checker(grew, why_not,
-                               lambda c: f"The {PLAYER_NAMES[before.seeds[board.index[c]]]} Seed "
-                               f"on {c} is next to {water}: it grows too, whoever owns it.",
-                               f"Right: the {len(grew)} Seeds next to {water} grow, Red's and "
-                               "Blue's alike."),
+        checker=_cells_judge(grew, classify, "A Seed that grows is missing: look at every space "
+                             "next to the Spirit's space.",
+                             "Right: the Seeds next to the Spirit's space grow, Red's and "
+                             "Blue's alike.", partial),
         draw=_drawer(before, "cells", base={water: "S"}),
-        hint="Only the six spaces around the Spirit's new space matter, and every colour grows.",
-        explanation=("The Seeds next to " + str(water) + ": "
-                     + ", ".join(map(str, sorted(grew))) + "."),
+        hints=(f"Only the six spaces around the Spirit's new space {cell_text(water)} matter.",
+               f"The spaces next to {cell_text(water)} are marked. Which of them hold a Seed, "
+               "of any colour?"),
+        hint_marks=((water,), tuple(around)),
+        explanation=f"The Seeds next to {cell_text(water)}: {_cells(grew)}.",
         context={"state": before, "after": after, "water": water})
 
 
@@ -468,152 +663,219 @@ def _weather_text(state: GameState, gains: dict[int, dict[str, int]]) -> str:
     return " · ".join(parts)
 
 
-@register("pangaea.spirit_growth_weather", game=GAME, notebook="pangaea/02_turns.ipynb",
+def _weather_readings(before: GameState, water: tuple, grew: set,
+                      right_gain: dict) -> list[tuple[str, dict, str]]:
+    """Wrong readings of a Spirit Growth's Weather Tokens: (misconception, gains, why not)."""
+    board = before.board
+    biome = lambda c: board.biome[board.index[c]]  # noqa: E731
+    mover: dict[str, int] = {}
+    for c in grew:
+        mover[biome(c)] = mover.get(biome(c), 0) + 1
+    every: dict[int, dict[str, int]] = {}
+    for i in board.land:
+        if before.seeds[i] != NOBODY:
+            got = every.setdefault(before.seeds[i], {})
+            got[board.biome[i]] = got.get(board.biome[i], 0) + 1
+    spirit: dict[int, dict[str, int]] = {}
+    for c in grew:
+        got = spirit.setdefault(before.seeds[board.index[c]], {})
+        got[biome(water)] = got.get(biome(water), 0) + 1
+    out = [("mover-takes-all", {RED: mover}, "This gives every token to Red, who moved the "
+            "Spirit; each token goes to the owner of the Tree that grew."),
+           ("far-seeds-grow", every, "This counts Seeds that are not next to the Spirit's "
+            "space; only the Seeds next to it grow."),
+           ("spirit-biome", spirit, "This takes the biome of the Spirit's Water Space; each "
+            "token is of the biome under the new Tree.")]
+    for c in sorted(grew):
+        less = {p: dict(g) for p, g in right_gain.items()}
+        less[before.seeds[board.index[c]]][biome(c)] -= 1
+        out.append(("missed-a-tree", less, "This leaves out a Tree that grows: count every Seed "
+                    "next to the Spirit's space."))
+    return out
+
+
+@register("pangaea.spirit_growth_weather", game=GAME, notebook=NB02,
           rule="Each Tree that grows earns its owner one Weather Token of the biome it stands on",
-          title="Who gets which Weather?")
-def spirit_growth_weather(seed: int) -> Exercise:
-    before, after, water, grew = _growth(seed)
-    rng = random.Random(seed + 7919)
+          title="Who gets which Weather?",
+          levels=("a few Seeds around the Spirit's space",
+                  "Seeds and Trees of both colours, near the Spirit and far from it"))
+def spirit_growth_weather(seed: int, level: int) -> Exercise:
+    before, after, water, grew = _growth(seed, level, "spirit_growth_weather")
+    rng = _rng("spirit_growth_weather/options", seed, level)
     board = before.board
     biomes = before.edition.biomes
     right_gain = {p: {b: after.players[p].weather[k] - before.players[p].weather[k]
                       for k, b in enumerate(biomes)} for p in range(before.num_players)}
     right = _weather_text(before, right_gain)
-    # wrong readings: the mover takes every token; every Seed on the board grows; one is missed
-    wrong = []
-    everything: dict[str, int] = {}
-    for c in grew:
-        b = board.biome[board.index[c]]
-        everything[b] = everything.get(b, 0) + 1
-    wrong.append(_weather_text(before, {RED: everything}))
-    every_seed: dict[int, dict[str, int]] = {}     # every Seed on the board, near or not
-    for i in board.land:
-        if before.seeds[i] != NOBODY:
-            got = every_seed.setdefault(before.seeds[i], {})
-            got[board.biome[i]] = got.get(board.biome[i], 0) + 1
-    wrong.append(_weather_text(before, every_seed))
-    for c in sorted(grew):
-        owner = before.seeds[board.index[c]]
-        less = {p: dict(g) for p, g in right_gain.items()}
-        less[owner][board.biome[board.index[c]]] -= 1
-        wrong.append(_weather_text(before, less))
-    texts = [right] + [w for w in dict.fromkeys(wrong) if w != right]
-    texts = texts[:4]
+    wrong: dict[str, tuple[str, str]] = {}
+    for name, gains, why in _weather_readings(before, water, grew, right_gain):
+        text = _weather_text(before, gains)
+        if text != right and text not in wrong:
+            wrong[text] = (name, why)
+    texts = [right] + rng.sample(sorted(wrong), min(3, len(wrong)))
     rng.shuffle(texts)
     options = tuple(Option(f"o{k}", t) for k, t in enumerate(texts))
     key = next(o.key for o in options if o.label == right)
-    detail = "; ".join(f"{c} {board.biome[board.index[c]]} → {PLAYER_NAMES[before.seeds[board.index[c]]]}"
-                       for c in sorted(grew))
-
-    def why(answer: str) -> str:
-        return ("Each new Tree earns its owner one token of its own space's biome (" + detail
-                + "), so: " + right + ".")
-
+    label = {o.key: o.label for o in options}
+    detail = "; ".join(f"{cell_text(c)} {board.biome[board.index[c]]} → "
+                       f"{PLAYER_NAMES[before.seeds[board.index[c]]]}" for c in sorted(grew))
     return Exercise(
         kind="pangaea.spirit_growth_weather", seed=seed,
-        question=(f"Red moves its Spirit to {water} (marked S) and the Seeds next to it grow. "
-                  "Which Weather Tokens does each player gain?"),
+        question=(f"Red moves its Spirit to {cell_text(water)} (marked S) and the Seeds next to "
+                  "it grow. Which Weather Tokens does each player gain?"),
         answer_kind="choice", answer=key, options=options,
-        checker=_choice_checker(key, why, "Right: " + detail + "."),
+        checker=_choice_judge(key, lambda k: wrong[label[k]], "Right: " + detail + "."),
         draw=_drawer(before, "cells", base={water: "S"}),
-        hint="A token of the biome under each new Tree (the two letters on the space) goes to "
-             "the Tree's owner.",
+        hints=(f"Find the Seeds next to {cell_text(water)}: each one grows into a Tree.",
+               f"The spaces next to {cell_text(water)} are marked. For each Seed there, its owner "
+               "takes one token of the biome written on that space."),
+        hint_marks=((water,), tuple(_around(board, water))),
         explanation=detail + ".", context={"state": before, "after": after})
 
 
-@register("pangaea.creature_payable", game=GAME, notebook="pangaea/02_turns.ipynb",
-          rule="Creature Rituals are paid with the Weather Tokens shown on the card; a wild "
-               "symbol takes any token and a Wild Weather Blessing stands in for one token",
-          title="Which Creature Rituals can be paid?")
-def creature_payable(seed: int) -> Exercise:
-    rng = random.Random(seed)
+def _creature_hand(rng: random.Random, level: int):
+    """Red's Weather Tokens (and Wild Weather Blessings at level 2) and the cards to judge:
+    some payable, some not, as the engine's payments say."""
     ed = _edition()
     biomes = ed.biomes
     creatures = list(ed.creature_cards)
+    size = 3 if level == 1 else 4
     while True:
         have = {b: rng.choice((0, 0, 1, 1, 2, 3)) for b in biomes}
-        wild = rng.choice((0, 0, 1))
-        cards = rng.sample(creatures, 4)
+        wild = 0 if level == 1 else rng.choice((0, 1, 1))
+        cards = rng.sample(creatures, size)
+        if level == 1:
+            cards = [c for c in cards if not c.wild] or cards
         tokens = tuple(have[b] for b in biomes)
         pay = {c.id: next(iter(payments(c, tokens, wild, biomes)), None) for c in cards}
-        if 0 < sum(v is not None for v in pay.values()) < 4:
-            break
-    right = {cid for cid, p in pay.items() if p is not None}
-    holding = ", ".join(f"{n} {b}" for b, n in have.items() if n) or "no Weather Tokens"
-    if wild:
-        holding += f" and {wild} Wild Weather Blessing"
-    # the engine must agree: each payable card is played with that payment
-    # (a card the seeded game already dealt to another hand cannot be handed to Red: try the
-    # next one of the four)
+        if 0 < sum(v is not None for v in pay.values()) < len(cards):
+            return have, wild, cards, pay
+
+
+def _engine_agrees(rng: random.Random, cards: Sequence[CreatureCard], have: dict, wild: int,
+                   pay: dict) -> GameState:
+    """Play one of the cards with the engine, paid as :func:`payments` says (a card the seeded
+    game already dealt to another hand cannot be handed to Red: the next one is tried)."""
     board = _board(rng, 4, 2, 1)
-    for check_card in cards:
+    for card in cards:
         try:
-            state = _game(board, hands={RED: [check_card.id]},
+            state = _game(board, hands={RED: [card.id]},
                           weather={RED: {b: n for b, n in have.items() if n}},
                           blessings={RED: {"Wild Weather": wild}} if wild else None)
-            break
         except InvalidSetup:
             continue
-    else:
-        raise InvalidSetup("none of the four cards can be handed to Red")
-    if pay[check_card.id] is not None:
-        tokens_used, used_wild = pay[check_card.id]
-        state.apply(PlayCreature(check_card.id, False, tokens_used, used_wild))
+        if pay[card.id] is not None:
+            tokens_used, used_wild = pay[card.id]
+            state.apply(PlayCreature(card.id, False, tokens_used, used_wild))
+        return state
+    raise InvalidSetup("none of the cards can be handed to Red")
 
-    def label(c: CreatureCard) -> str:
-        return f"{c.name} ({c.points} points): {c.cost_text()}"
 
-    def check(answer: frozenset) -> Verdict:
-        for cid in sorted(answer - right):
-            c = ed.card(cid)
-            return Verdict(False, f"{c.name} needs {c.cost_text()}; with {holding} there is no "
-                           "way to pay it.")
-        for cid in sorted(right - answer):
-            c = ed.card(cid)
-            tokens_used, used_wild = pay[cid]
-            way = ", ".join(f"{n} {b}" for b, n in tokens_used)
-            if used_wild:
-                way += (", " if way else "") + f"{used_wild} Wild Weather"
-            return Verdict(False, f"{c.name} can be paid too: {way}.")
-        return Verdict(True, "Right: " + (", ".join(ed.card(c).name for c in sorted(right)))
-                       + " can be paid; the others cannot.")
+def _short_of(card: CreatureCard, have: dict, wild: int) -> str:
+    """What keeps Red from paying ``card``, in words about that card."""
+    missing = [(b, n - have.get(b, 0)) for b, n in card.cost if n > have.get(b, 0)]
+    gap = sum(n for _, n in missing)
+    if missing and gap > wild:
+        text = " and ".join(f"{n} more {b}" for b, n in missing)
+        return (f"{card.name} asks for {card.cost_text()}: Red would need {text}"
+                + (", more than the Wild Weather Blessing covers." if wild else "."))
+    return (f"{card.name} asks for {card.cost_text()}: after its named weathers Red has too "
+            "few tokens left for the “any” symbols.")
 
+
+def _names_of(ed, ids: Iterable[str]) -> str:
+    return ", ".join(ed.card(c).name for c in sorted(ids))
+
+
+@register("pangaea.creature_payable", game=GAME, notebook=NB02,
+          rule="Creature Rituals are paid with the Weather Tokens shown on the card; a wild "
+               "symbol takes any token and a Wild Weather Blessing stands in for one token",
+          title="Which Creature Rituals can be paid?",
+          levels=("three cards, named weathers only",
+                  "four cards, with “any” symbols and Wild Weather Blessings"))
+def creature_payable(seed: int, level: int) -> Exercise:
+    rng = _rng("creature_payable", seed, level)
+    ed = _edition()
+    have, wild, cards, pay = _creature_hand(rng, level)
+    right = frozenset(cid for cid, p in pay.items() if p is not None)
+    holding = ", ".join(f"{n} {b}" for b, n in have.items() if n) or "no Weather Tokens"
+    if wild:
+        holding += f" and {plural(wild, 'Wild Weather Blessing')}"
+    state = _engine_agrees(rng, cards, have, wild, pay)
+    needs_wild = {cid for cid in right if pay[cid][1]}
+
+    def check(given: frozenset) -> Verdict:
+        if given == right:
+            return Verdict(True, "Right: " + _names_of(ed, right) + " can be paid; the others "
+                           "cannot.")
+        extra = sorted(given - right)
+        if extra:
+            return Verdict(False, short(_short_of(ed.card(extra[0]), have, wild)),
+                           misconception="cannot-pay")
+        if needs_wild - given:
+            return Verdict(False, "A card you left out can be paid with the Wild Weather "
+                           "Blessing standing in for a missing token.",
+                           misconception="forgot-wild-blessing")
+        return Verdict(False, "A card you left out can be paid too: for each card, cover its "
+                       "named weathers first, then the “any” symbols with what is left.",
+                       misconception="missed-some")
+
+    first = cards[0]
     return Exercise(
         kind="pangaea.creature_payable", seed=seed,
         question=(f"Red holds {holding}. Which of these Creature Rituals can Red pay now? "
                   "(“any” means a token of any weather.)"),
         answer_kind="choices", answer=right,
-        options=tuple(Option(c.id, label(c)) for c in cards), checker=check,
-        hint="Cover the named weathers first, then see what is left for the “any” symbols.",
-        explanation="Payable: " + ", ".join(ed.card(c).name for c in sorted(right)) + ".",
+        options=tuple(Option(c.id, f"{c.name} ({c.points} points): {c.cost_text()}")
+                      for c in cards),
+        checker=check,
+        hints=("Take the cards one at a time: match the weathers each names with Red's tokens.",
+               f"Start with {first.name}: it asks for {first.cost_text()}, and Red holds "
+               f"{holding}. Cover the named weathers first, then the “any” symbols"
+               + (", and a Blessing stands in for one missing token." if wild else ".")),
+        explanation="Payable: " + _names_of(ed, right) + ".",
         context={"state": state, "have": have, "wild": wild})
 
 
 # ----- 03 Land Rituals ------------------------------------------------------------------------
 
 
-def _ritual_position(seed: int, extra_pairs: bool = False):
-    """A Land Ritual lesson: a small board with Trees of Red, Blue and Orange and Spirits;
-    Red has two Trees on the biomes of a card, joined by 1-6 shortest chains of 3-6 spaces.
+def _card_words(card: LandCard) -> str:
+    """A Land Ritual card as the learner reads it (its biomes, never its code)."""
+    return f"The Land Ritual card {card.biomes[0]}–{card.biomes[1]}"
+
+
+def _ritual_pieces(rng: random.Random, land: list, level: int) -> dict:
+    """Who holds each land space: Red, Blue and (at level 2) Orange, some spaces empty."""
+    owners: dict = {}
+    counts = [0, 0, 0]
+    cut = (0.35, 0.55, 0.75) if level == 1 else (0.35, 0.55, 0.7)
+    for c in land:
+        r = rng.random()
+        p = RED if r < cut[0] else BLUE if r < cut[1] else ORANGE if r < cut[2] else None
+        if p is not None and counts[p] < 9:
+            owners[c] = p
+            counts[p] += 1
+    return owners
+
+
+def _ritual_position(seed: int, level: int, name: str, extra_pairs: bool = False):
+    """A Land Ritual lesson: Red has two Trees on the biomes of a card, joined by shortest
+    chains of 3-6 spaces through Trees and Spirits.  Level 1: a small board, Red and Blue,
+    one to three shortest chains; level 2: a larger board with Orange too and up to six.
     Returns (state, card, start, end)."""
-    rng = random.Random(seed)
+    rng = _rng(name, seed, level)
     ed = _edition()
     cards = [c for c in ed.land_cards if c.biomes[0] != c.biomes[1]]
+    cols, rows, n_water, players, most = (5, 3, 3, 3, 3) if level == 1 else (6, 4, 5, 3, 6)
     while True:
         card = rng.choice(cards)
-        cells = _grid(6, 4)
-        wet = set(rng.sample(cells, 5))
+        cells = _grid(cols, rows)
+        wet = set(rng.sample(cells, n_water))
         land = [c for c in cells if c not in wet]
         rng.shuffle(land)
-        owners: dict = {}
-        counts = [0, 0, 0]
-        for c in land:
-            r = rng.random()
-            p = RED if r < 0.35 else BLUE if r < 0.55 else ORANGE if r < 0.7 else None
-            if p is not None and counts[p] < 9:
-                owners[c] = p
-                counts[p] += 1
-        spirits = dict(zip((RED, BLUE, ORANGE), rng.sample(sorted(wet), 3)))
+        owners = _ritual_pieces(rng, land, level)
+        spirits = dict(zip(range(players), rng.sample(sorted(wet), players)))
         reds = sorted(c for c, p in owners.items() if p == RED)
         if len(reds) < 2:
             continue
@@ -626,122 +888,222 @@ def _ritual_position(seed: int, extra_pairs: bool = False):
         spaces = {c: ("water", ed.biomes[0]) if c in wet else
                   ("land", biomes.get(c, rng.choice(ed.biomes))) for c in cells}
         board = custom_board(spaces)
-        state = _game(board, players=3, trees=owners, spirits=spirits)
+        state = _game(board, players=players, trees=owners, spirits=spirits)
         pos = state.position
         n = count_shortest_paths(pos, board.index[start], board.index[end])
-        if not 1 <= n <= 6:
+        if not 1 <= n <= most:
             continue
         (pair, *_) = ritual_pairs(pos, RED, card, start, end)
-        if 2 <= pair.steps <= 5:
+        if 2 <= pair.steps <= 3 + level:
             return state, card, start, end
 
 
-@register("pangaea.land_path", game=GAME, notebook="pangaea/03_land_rituals.ipynb",
+def _carriers(state: GameState) -> list[tuple[int, int]]:
+    """The spaces a chain may pass: those holding a Tree or a Spirit."""
+    pos = state.position
+    return [c for i, c in enumerate(state.board.cells) if pos.connects(i)]
+
+
+def _path_verdict(pos, card: LandCard, start: tuple, end: tuple, path: tuple) -> Verdict:
+    """The verdict on a chain clicked from A (``start``) to B (``end``)."""
+    a, b = cell_text(start), cell_text(end)
+    if len(path) > 1 and path[0] == end and path[-1] == start and not path_fault(
+            pos, RED, card, path[::-1])[0]:
+        return Verdict(False, f"That chain runs from B to A; the question asks for it from A "
+                       f"{a} to B {b}: click A first.", misconception="reversed")
+    fault, reason = path_fault(pos, RED, card, path)
+    if fault == "detour":
+        return Verdict(False, f"Your chain takes {len(path) - 1} steps, and a shorter chain "
+                       "joins the same two Trees: a Land Ritual takes a shortest chain, not "
+                       "any chain.", misconception="longer-than-shortest")
+    if fault in ("ends", "biomes", "") and path[0] != start:
+        return Verdict(False, f"The chain must start on A {a}; yours starts on "
+                       f"{cell_text(path[0])}.", misconception="wrong-start")
+    if fault in ("ends", "biomes", "") and path[-1] != end:
+        return Verdict(False, f"The chain must end on B {b}; yours stops on "
+                       f"{cell_text(path[-1])}.", misconception="wrong-end")
+    if fault:
+        return Verdict(False, short(reason),
+                       misconception={"gap": "empty-space-carries", "adjacent": "not-neighbours"
+                                      }.get(fault, fault))
+    got = checked_option(pos, RED, card, path)
+    return Verdict(True, f"Right: a shortest chain of {len(path)} spaces from A to B. It would "
+                   f"score {got.explain(PLAYER_NAMES)}.")
+
+
+@register("pangaea.land_path", game=GAME, notebook=NB03,
           rule="A Land Ritual joins your two Trees through adjacent Trees and Spirits of any "
                "player, along a shortest chain",
-          title="Click a shortest chain")
-def land_path(seed: int) -> Exercise:
-    state, card, start, end = _ritual_position(seed)
+          title="Click a shortest chain",
+          levels=("a small board, Red and Blue pieces",
+                  "a larger board with three colours and several ways round"))
+def land_path(seed: int, level: int) -> Exercise:
+    state, card, start, end = _ritual_position(seed, level, "land_path")
     pos = state.position
     options = land_ritual_options(pos, RED, card, start, end)
     answer = options[0].path
-
-    def check(path: tuple) -> Verdict:
-        got = checked_option(pos, RED, card, path)
-        if isinstance(got, RitualOption):
-            if {got.start, got.end} != {start, end}:
-                return Verdict(False, f"That chain joins {got.start} and {got.end}; this question "
-                               f"asks for the Trees on {start} and {end}.")
-            return Verdict(True, f"Right: a shortest chain of {len(path)} spaces. It would score "
-                           f"{got.explain(PLAYER_NAMES)}.")
-        return Verdict(False, got)
-
+    carriers = _carriers(state)
     return Exercise(
         kind="pangaea.land_path", seed=seed,
-        question=(f"{card.title}: Red joins its Tree on {start} (A) and its Tree on {end} (B). "
-                  "Click, in order from A to B, the spaces of a shortest chain."),
-        answer_kind="path", answer=answer, checker=check,
+        question=(f"{_card_words(card)}: Red joins its Tree on {cell_text(start)} (A) and its "
+                  f"Tree on {cell_text(end)} (B). Click, in order from A to B, the spaces of a "
+                  "shortest chain. (Any shortest chain will do.)"),
+        answer_kind="path", answer=answer,
+        checker=lambda path: _path_verdict(pos, card, start, end, path),
         draw=_drawer(state, "path", base={start: "A", end: "B"}),
-        hint="Only Trees and Spirits (of any colour) connect; count the steps of each way and "
-             "keep a shortest one.",
-        explanation=(f"There {'is' if len(options) == 1 else 'are'} {len(options)} shortest "
-                     f"chain{'s' if len(options) != 1 else ''} of {len(answer)} spaces, e.g. "
-                     + " → ".join(map(str, answer)) + "."),
-        context={"state": state, "card": card.id})
+        hints=(f"Start on A {cell_text(start)} and step only onto Trees and Spirits, of any "
+               f"colour, until you reach B {cell_text(end)}.",
+               f"The spaces that can carry a chain are marked. A shortest chain from A to B "
+               f"here takes {plural(len(answer) - 1, 'step')}: count the steps of each way."),
+        hint_marks=((start, end), tuple(carriers)),
+        explanation=(f"There {'is' if len(options) == 1 else 'are'} "
+                     f"{plural(len(options), 'shortest chain')} of {len(answer)} spaces, e.g. "
+                     + " → ".join(map(cell_text, answer)) + "."),
+        context={"state": state, "card": card.id, "start": start, "end": end,
+                 "paths": [o.path for o in options]})
 
 
-@register("pangaea.land_path_score", game=GAME, notebook="pangaea/03_land_rituals.ipynb",
+def _aimed(seed: int, level: int, name: str, score: Callable, extra_pairs: bool = False):
+    """A Land Ritual position whose chosen chain scores an aimed number of points, the aim
+    drawn evenly from the scores such boards give (so that no score is right in most seeds);
+    ``score(state, card, start, end, rng)`` picks the chain and returns (points, chain).
+    Returns (state, card, chain)."""
+    rng = _rng(name, seed, level)
+    aim = rng.choice((3, 4, 5) if level == 1 else (3, 4, 5, 6))
+    found = None
+    for attempt in range(40):
+        state, card, start, end = _ritual_position(seed * 100 + attempt, level, name,
+                                                   extra_pairs)
+        points, chain = score(state, card, start, end, rng)
+        found = found or (state, card, chain)
+        if points == aim:
+            return state, card, chain
+    return found
+
+
+def _scored_chain(seed: int, level: int):
+    """A position and one of the shortest chains between Red's two Trees, scoring an aimed
+    number of points: (state, card, option)."""
+    def pick(state, card, start, end, rng):
+        option = rng.choice(land_ritual_options(state.position, RED, card, start, end))
+        return option.points, option
+
+    return _aimed(seed, level, "land_path_score", pick)
+
+
+def _chain_score_wrongs(option: RitualOption, pieces: int) -> list[tuple[int, str, str]]:
+    """The typical wrong scores of one chain: (value, misconception, reason)."""
+    own, extra = option.own, len(option.other_colours)
+    return [
+        (own, "forgot-other-colours", "You counted Red's own pieces but not the other colours: "
+         "each other colour on the chain adds one."),
+        (own + pieces, "counted-each-other-piece", "You counted each piece of another colour; "
+         "each other colour counts once, however many of its pieces are on the chain."),
+        (option.points - 2, "forgot-end-trees", "The two end Trees count too: they are Red's "
+         "own Trees on the chain."),
+        (extra, "forgot-own", "You left out Red's own Trees and Spirit on the chain; both "
+         "ends count."),
+        (option.points + 2, "counted-end-trees-twice", "You counted the two end Trees twice: "
+         "each piece of Red's on the chain scores once."),
+    ]
+
+
+@register("pangaea.land_path_score", game=GAME, notebook=NB03,
           rule="A Land Ritual scores 1 per Tree or Spirit of your own on the chain and +1 per "
                "other colour on it",
-          title="What does this chain score?")
-def land_path_score(seed: int) -> Exercise:
-    state, card, start, end = _ritual_position(seed)
-    pos = state.position
-    rng = random.Random(seed)
-    option = rng.choice(land_ritual_options(pos, RED, card, start, end))
+          title="What does this chain score?",
+          levels=("a short chain with Red and Blue pieces",
+                  "a longer chain with pieces of three colours"))
+def land_path_score(seed: int, level: int) -> Exercise:
+    state, card, option = _scored_chain(seed, level)
+    pos, start, end = state.position, option.start, option.end
     board = pos.board
-    pieces = sum(1 for c in option.path if pos.holder(board.index[c]) not in (RED, NOBODY))
-    colours = _names(option.other_colours) or "no other colour"
-
-    def parts(answer: int) -> str:
-        own, extra = option.own, len(option.other_colours)
-        if answer == own:
-            return (f"You counted Red's {own} pieces but not the other colours: +1 each for "
-                    f"{colours}.")
-        if answer == own + pieces and pieces != extra:
-            return (f"Each other colour counts once, however many pieces it has on the chain: "
-                    f"+{extra} for {colours}, not +{pieces}.")
-        if answer == extra:
-            return f"You left out Red's own {own} Trees and Spirit on the chain (both ends count)."
-        if answer == own - 2 + extra:
-            return "Both end Trees count too: they are Red's own Trees on the chain."
-        return f"{option.explain(PLAYER_NAMES)}."
-
+    holders = {c: pos.holder(board.index[c]) for c in option.path}
+    others = [c for c, p in holders.items() if p not in (RED, NOBODY)]
+    colours = _names(option.other_colours)
     labels = {c: str(k + 1) for k, c in enumerate(option.path)}
     return Exercise(
         kind="pangaea.land_path_score", seed=seed,
-        question=(f"{card.title}: Red performs the Land Ritual along the numbered chain "
+        question=(f"{_card_words(card)}: Red performs the Land Ritual along the numbered chain "
                   f"(1 to {len(option.path)}). How many points does it score?"),
         answer_kind="number", answer=option.points,
-        checker=_number_checker(option.points, parts,
-                                f"Right: {option.explain(PLAYER_NAMES)}."),
+        checker=_number_judge(option.points, "what this chain scores",
+                              "Count again: each Tree or Spirit of Red's on the chain scores "
+                              "one, and each other colour on it one more, however many of its "
+                              "pieces are there.", _chain_score_wrongs(option, len(others))),
         draw=_drawer(state, "cells", base=labels, paths=[option.path]),
-        hint="1 for each of Red's own pieces on the chain, then +1 for each other colour.",
+        hints=(f"On this {card.biomes[0]}–{card.biomes[1]} chain, count Red's own pieces first, "
+               "both end Trees included; then look at the other colours.",
+               ("The pieces of other colours are marked: " + colours + ". Each colour adds "
+                "one, however many of its pieces are there.") if others else
+               "Every piece on this chain is Red's: no other colour adds anything. Count each "
+               "of Red's pieces once."),
+        hint_marks=((), tuple(others or (start, end))),
         explanation=option.explain(PLAYER_NAMES) + ".",
         answer_cells=(), context={"state": state, "path": option.path})
 
 
-@register("pangaea.land_best_score", game=GAME, notebook="pangaea/03_land_rituals.ipynb",
+def _longer_scores(state: GameState, card: LandCard, limit: int = 300) -> set[int]:
+    """What longer-than-shortest chains between the card's pairs of Red's Trees would score
+    (what a learner who takes any chain for a Land Ritual finds)."""
+    pos, board = state.position, state.board
+    carrying = board.graph.subgraph(_carriers(state))
+    out: set[int] = set()
+    for pair in ritual_pairs(pos, RED, card):
+        found = nx.all_simple_paths(carrying, pair.start, pair.end, cutoff=pair.steps + 3)
+        for k, path in enumerate(found):
+            if k >= limit:
+                break
+            if len(path) - 1 > pair.steps:
+                own, others = score_path(pos, [board.index[c] for c in path], RED)
+                out.add(own + len(others))
+    return out
+
+
+def _best_of(state: GameState, card: LandCard, start, end, rng) -> tuple[int, RitualOption]:
+    best = best_ritual(state.position, RED, card)
+    return best.points, best
+
+
+@register("pangaea.land_best_score", game=GAME, notebook=NB03,
           rule="Of all the legal Land Rituals a card allows, the best scores most: try every pair "
                "of Trees and every shortest chain",
-          title="The best Land Ritual")
-def land_best_score(seed: int) -> Exercise:
-    state, card, start, end = _ritual_position(seed, extra_pairs=True)
-    pos = state.position
-    best = best_ritual(pos, RED, card)
+          title="The best Land Ritual",
+          levels=("one pair of Red's Trees, Red and Blue pieces",
+                  "several pairs of Red's Trees, three colours"))
+def land_best_score(seed: int, level: int) -> Exercise:
+    state, card, best = _aimed(seed, level, "land_best_score", _best_of, extra_pairs=level > 1)
+    pos, board = state.position, state.board
     pairs = ritual_pairs(pos, RED, card)
-
-    def parts(answer: int) -> str:
-        for pair in pairs:
-            if answer in pair.scores and answer < best.points:
-                return (f"{answer} is what a chain from {pair.start} to {pair.end} can give, but "
-                        f"a better one exists: {best.start} → {best.end} scores "
-                        f"{best.explain(PLAYER_NAMES)}.")
-        return (f"No legal Land Ritual scores {answer}. The best: {best.start} → {best.end}, "
-                f"{best.explain(PLAYER_NAMES)}.")
-
+    lower = {s for pair in pairs for s in pair.scores if s < best.points}
+    wrongs = [(s, "not-the-best", "A chain here can score that, but another chain, or another "
+               "pair of Red's Trees, scores more.") for s in sorted(lower)]
+    wrongs += [(s, "longer-than-shortest", "Only a longer chain than needed could score that; a "
+                "Land Ritual takes a shortest chain between its two Trees.")
+               for s in sorted(_longer_scores(state, card)) if s > best.points]
+    wrongs += _chain_score_wrongs(best, sum(1 for c in best.path if pos.holder(
+        board.index[c]) not in (RED, NOBODY)))[:3]
+    ends = sorted(board.cells[i] for i in board.land if state.trees[i] == RED
+                  and board.biome[i] in card.biomes)
     return Exercise(
         kind="pangaea.land_best_score", seed=seed,
-        question=(f"{card.title}: what is the most Red can score with this card right now? "
-                  "(Any pair of Red's Trees on the card's two biomes may be joined.)"),
+        question=(f"{_card_words(card)}: what is the most Red can score with this card right "
+                  "now? (Any pair of Red's Trees, one on each of the card's biomes, may be "
+                  "joined.)"),
         answer_kind="number", answer=best.points,
-        checker=_number_checker(best.points, parts,
-                                f"Right: {best.start} → {best.end} scores "
-                                f"{best.explain(PLAYER_NAMES)}."),
+        checker=_number_judge(best.points, "the best this card can score here",
+                              "Score each shortest chain between Red's Trees on the card's "
+                              "biomes: Red's own pieces one each, each other colour one more; "
+                              "then keep the best.", wrongs),
         draw=_drawer(state, "path"),
-        hint=(f"Find Red's Trees on {card.biomes[0]} and on {card.biomes[1]}, then the shortest "
-              "chains between them."),
-        explanation=(f"Best: {' → '.join(map(str, best.path))}, {best.explain(PLAYER_NAMES)}."),
+        hints=(f"Find Red's Trees on {card.biomes[0]} and on {card.biomes[1]}: every such pair "
+               "may be joined.",
+               f"Red's Trees on {card.biomes[0]} or {card.biomes[1]} are marked. For "
+               + ("each pair" if len(pairs) > 1 else "the pair") + ", try every shortest chain "
+               "and score it; a chain through more colours may beat one with more Red pieces."),
+        hint_marks=((), tuple(ends)),
+        explanation=(f"Best: {' → '.join(map(cell_text, best.path))}, "
+                     f"{best.explain(PLAYER_NAMES)}."),
         answer_cells=best.path, context={"state": state, "card": card.id})
 
 
@@ -751,6 +1113,23 @@ _VERDICTS = (("legal", "Yes, it is a legal Land Ritual"),
              ("detour", "No: a shorter chain exists"))
 _FAULT_KEY = {"": "legal", "ends": "ends", "biomes": "ends", "gap": "gap", "detour": "detour"}
 
+#: why a picked verdict does not fit the chain, for (picked, right): (misconception, reason)
+_NOT_THAT = {
+    ("legal", "ends"): ("ends-not-checked", "Look again at the two ends: each must be one of "
+                        "Red's Trees, one on each of the card's biomes."),
+    ("legal", "gap"): ("empty-space-carries", "Look at every space between the ends: a chain "
+                       "passes only through spaces that hold a Tree or a Spirit."),
+    ("legal", "detour"): ("shortest-confused-with-any", "Any chain is not enough: a Land Ritual "
+                          "takes a shortest one. Count this chain's steps and look for another "
+                          "way between the same two Trees."),
+    ("ends", None): ("ends-are-fine", "Both ends of this chain are Red's Trees, one on each of "
+                     "the card's biomes: the ends are not the problem."),
+    ("gap", None): ("no-gap", "Every space between the ends of this chain holds a Tree or a "
+                    "Spirit, so nothing breaks it."),
+    ("detour", None): ("no-shorter-way", "No chain between the two end spaces of this one is "
+                       "shorter: count the steps of each way."),
+}
+
 
 def _candidates(state: GameState, card: LandCard, start: tuple, end: tuple) -> dict:
     """Paths of each kind between (or near) the two Trees: legal, detour, gap, wrong ends."""
@@ -759,49 +1138,55 @@ def _candidates(state: GameState, card: LandCard, start: tuple, end: tuple) -> d
                                                                           start, end)]}
     length = len(out["legal"][0])
     graph = board.graph
-    connecting = graph.subgraph([c for c in board.cells if pos.connects(board.index[c])])
+    connecting = graph.subgraph(_carriers(state))
     out["detour"] = [tuple(p) for p in nx.all_simple_paths(connecting, start, end,
                                                            cutoff=length + 1)
                      if len(p) > length][:20]
-    out["gap"] = [tuple(p) for p in nx.all_simple_paths(graph, start, end, cutoff=length)
+    out["gap"] = [tuple(p) for p in nx.all_simple_paths(graph, start, end, cutoff=length - 1)
                   if any(not pos.connects(board.index[c]) for c in p[1:-1])][:20]
     out["ends"] = [p[:-1] for p in out["legal"] if len(p) > 2]
     return {k: v for k, v in out.items() if v}
 
 
-@register("pangaea.land_is_legal", game=GAME, notebook="pangaea/03_land_rituals.ipynb",
+@register("pangaea.land_is_legal", game=GAME, notebook=NB03,
           rule="A chain is refused if an end is not your Tree on the card's biomes, if a space "
                "on it holds no Tree or Spirit, or if it is longer than a shortest one",
-          title="Legal or not?")
-def land_is_legal(seed: int) -> Exercise:
-    state, card, start, end = _ritual_position(seed)
-    rng = random.Random(seed)
+          title="Legal or not?",
+          levels=("a small board, Red and Blue pieces",
+                  "a larger board with three colours and several ways round"))
+def land_is_legal(seed: int, level: int) -> Exercise:
+    state, card, start, end = _ritual_position(seed, level, "land_is_legal")
+    rng = _rng("land_is_legal/chain", seed, level)
     candidates = _candidates(state, card, start, end)
     kind = sorted(candidates)[seed % len(candidates)]
     path = rng.choice(candidates[kind])
     fault, reason = path_fault(state.position, RED, card, path)
     right = _FAULT_KEY[fault]
-    if right == "legal":
-        ok = "Right: both ends are Red's Trees on the card's biomes, every space connects, and "
-        ok += "no chain is shorter."
-    else:
-        ok = "Right: " + reason
+    ok = ("Right: both ends are Red's Trees on the card's biomes, every space between them "
+          "holds a Tree or a Spirit, and no chain between them is shorter." if right == "legal"
+          else "Right: " + reason)
+    board = state.board
+    ends_text = " and ".join(f"{cell_text(c)} ({board.biome[board.index[c]]})"
+                             for c in (path[0], path[-1]))
 
-    def why(answer: str) -> str:
-        if right == "legal":
-            return ("It is legal: both ends are Red's Trees on the card's biomes, every space on "
-                    "it holds a Tree or a Spirit, and no chain is shorter.")
-        return reason
+    def why_not(key: str) -> tuple[str, str]:
+        return _NOT_THAT.get((key, right)) or _NOT_THAT[(key, None)]
 
     return Exercise(
         kind="pangaea.land_is_legal", seed=seed,
-        question=(f"{card.title}: Red proposes the numbered chain (1 to {len(path)}). Is it a "
-                  "legal Land Ritual?"),
+        question=(f"{_card_words(card)}: Red proposes the numbered chain (1 to {len(path)}). "
+                  "Is it a legal Land Ritual?"),
         answer_kind="choice", answer=right,
-        options=tuple(Option(k, t) for k, t in _VERDICTS), checker=_choice_checker(right, why, ok),
+        options=tuple(Option(k, t) for k, t in _VERDICTS), checker=_choice_judge(right, why_not,
+                                                                                 ok),
         draw=_drawer(state, "cells", base={c: str(k + 1) for k, c in enumerate(path)},
                      paths=[path]),
-        hint="Check the two ends, then every space in between, then whether a shorter way exists.",
+        hints=("Check the two ends, then every space in between, then whether a shorter way "
+               "exists.",
+               f"The chain's ends are {ends_text}; the card asks for {card.biomes[0]} and "
+               f"{card.biomes[1]}. Its spaces are marked: does each hold a Tree or a Spirit? "
+               f"It takes {plural(len(path) - 1, 'step')}: is there a shorter way?"),
+        hint_marks=((path[0], path[-1]), tuple(path)),
         explanation=ok[len("Right: "):], answer_cells=(),
         context={"state": state, "path": path, "card": card.id})
 
@@ -809,173 +1194,314 @@ def land_is_legal(seed: int) -> Exercise:
 # ----- 04 Scoring -----------------------------------------------------------------------------
 
 
-def _forest(rng: random.Random, counts: Sequence[int]) -> GameState:
-    """A 3-player board with ``counts[p]`` Trees of each player."""
-    board = _board(rng, 7, 5, 4)
+def _forest(rng: random.Random, counts: Sequence[int], seeds: int = 0) -> GameState:
+    """A board with ``counts[p]`` Trees of each player (and up to ``seeds`` Seeds of each)."""
+    board = _board(rng, 7, 5, 4) if len(counts) > 2 else _board(rng, 6, 4, 3)
     land = _land(board)
     rng.shuffle(land)
     trees = {}
     for p, n in enumerate(counts):
         for _ in range(n):
             trees[land.pop()] = p
-    return _game(board, players=len(counts), trees=trees)
+    sown = {land.pop(): p for p in range(len(counts)) for _ in range(rng.randint(0, seeds))}
+    return _game(board, players=len(counts), trees=trees, seeds=sown)
 
 
-@register("pangaea.most_trees", game=GAME, notebook="pangaea/04_scoring.ipynb",
+def _tree_counts(rng: random.Random, players: int, style: str) -> list[int]:
+    """Trees per player for a Most Trees question: a clear leader, a tie at the top, or
+    nobody with enough."""
+    low = _edition().most_trees_minimum
+    if style == "leader":
+        counts = [rng.randint(1, low + 1) for _ in range(players)]
+        counts[0] = max(max(counts) + 1, rng.randint(low, low + 3))
+    elif style == "tie":
+        top = rng.randint(low - 1, low + 2)
+        counts = [top, top] + [rng.randint(1, top - 1) for _ in range(players - 2)]
+    else:
+        counts = [rng.randint(1, low - 1) for _ in range(players)]
+    rng.shuffle(counts)
+    return counts
+
+
+def _most_trees_why(counts: Sequence[int], seeds: Sequence[int], low: int
+                    ) -> Callable[[str], tuple[str, str]]:
+    """Why a picked holder of Most Trees is wrong: the rule that pick breaks."""
+    top = max(counts)
+
+    def why_not(key: str) -> tuple[str, str]:
+        if key == "nobody":
+            return "missed-holder", (f"Someone has at least {_word(low)} Trees and more than "
+                                     "each other player: count each colour's Trees again.")
+        p, name = int(key), PLAYER_NAMES[int(key)]
+        with_seeds = [c + s for c, s in zip(counts, seeds)]
+        if counts[p] < top and with_seeds[p] == max(with_seeds) and seeds[p]:
+            return "counted-seeds", ("Count only Trees: Seeds on the continent do not count "
+                                     "for Most Trees.")
+        if counts[p] < top:
+            return "not-the-most", f"{name} has {counts[p]} Trees, and another player has more."
+        if counts.count(top) > 1:
+            return "tie-read-as-win", (f"{name} does not have more Trees than everyone else: "
+                                       "another player has as many, and the marker needs "
+                                       "strictly more.")
+        return "below-minimum", (f"{name} has the most Trees, but only {counts[p]}; the marker "
+                                 f"needs at least {_word(low)}.")
+
+    return why_not
+
+
+@register("pangaea.most_trees", game=GAME, notebook=NB04,
           rule="Most Trees: the one player with at least 5 Trees on the continent and more than "
                "anyone else; on a tie nobody holds it",
-          title="Who holds Most Trees?")
-def most_trees(seed: int) -> Exercise:
-    rng = random.Random(seed)
-    ed = _edition()
-    low = ed.most_trees_minimum
-    style = seed % 3
-    if style == 0:       # a clear leader
-        counts = [rng.randint(low, low + 3)] + [rng.randint(1, low + 1) for _ in range(2)]
-        counts[0] = max(counts) + 1
-    elif style == 1:     # a tie at the top
-        top = rng.randint(low - 1, low + 2)
-        counts = [top, top, rng.randint(1, top - 1)]
-    else:                # nobody has enough
-        counts = [rng.randint(1, low - 1) for _ in range(3)]
-    rng.shuffle(counts)
-    state = _forest(rng, counts)
-    on_board = [state.trees.count(p) for p in range(3)]
+          title="Who holds Most Trees?",
+          levels=("two players, Trees only", "three players, with Seeds on the continent too"))
+def most_trees(seed: int, level: int) -> Exercise:
+    rng = _rng("most_trees", seed, level)
+    low = _edition().most_trees_minimum
+    players = 1 + level
+    style = rng.choices(("leader", "tie", "short"), (5, 3, 2) if level == 1 else (5, 3, 2))[0]
+    state = _forest(rng, _tree_counts(rng, players, style), seeds=2 * (level - 1))
+    counts = [state.trees.count(p) for p in range(players)]
+    seeds = [state.seeds.count(p) for p in range(players)]
     holder = state.most_trees          # the engine's marker (the tests hold it to the rule)
     right = str(holder) if holder != NOBODY else "nobody"
-    tally = ", ".join(f"{PLAYER_NAMES[p]} {n}" for p, n in enumerate(on_board))
+    tally = ", ".join(f"{PLAYER_NAMES[p]} {n}" for p, n in enumerate(counts))
     if holder != NOBODY:
-        because = (f"{PLAYER_NAMES[holder]} has {on_board[holder]} Trees, at least {low} and more "
+        because = (f"{PLAYER_NAMES[holder]} has {counts[holder]} Trees, at least {low} and more "
                    f"than anyone else ({tally}).")
-    elif on_board.count(max(on_board)) > 1 and max(on_board) >= low:
+    elif counts.count(max(counts)) > 1 and max(counts) >= low:
         because = f"The most Trees are tied ({tally}), so nobody holds the marker."
     else:
         because = f"Nobody has {low} Trees on the continent ({tally}), so nobody holds it."
-
+    reds = [state.board.cells[i] for i in state.board.land if state.trees[i] == RED]
     return Exercise(
         kind="pangaea.most_trees", seed=seed,
         question="Count the Trees on the continent. Who holds the Most Trees marker?",
         answer_kind="choice", answer=right,
-        options=tuple(Option(str(p), PLAYER_NAMES[p]) for p in range(3)) + (Option("nobody", "Nobody"),),
-        checker=_choice_checker(right, lambda a: because, "Right: " + because),
+        options=tuple(Option(str(p), PLAYER_NAMES[p]) for p in range(players))
+        + (Option("nobody", "Nobody"),),
+        checker=_choice_judge(right, _most_trees_why(counts, seeds, low), "Right: " + because),
         draw=_drawer(state, "cells"),
-        hint=f"The holder needs at least {low} Trees and strictly more than each other player.",
-        explanation=because, context={"state": state, "counts": on_board})
+        hints=(f"Count each colour's Trees on the continent ({sum(counts)} Trees in all)"
+               + ("; Seeds do not count." if level > 1 else "."),
+               f"Red's Trees are marked; count them, then the other colours'. The marker needs "
+               f"at least {_word(low)} Trees and strictly more than every other player."),
+        hint_marks=((), tuple(reds)),
+        explanation=because, context={"state": state, "counts": counts})
 
 
-def _finished(rng: random.Random) -> GameState:
-    """A finished 3-player game on a small board: points from Rituals and Trees as drawn."""
+def _finished(rng: random.Random, players: int = 3, seeds: int = 0) -> GameState:
+    """A finished game on a small board: points from Rituals and Trees as drawn."""
     low = _edition().most_trees_minimum
-    counts = [rng.randint(2, low + 2) for _ in range(3)]
+    counts = [rng.randint(2, low + 2) for _ in range(players)]
     if rng.random() < 0.6:
-        counts[rng.randrange(3)] = max(counts) + 1
-    state = _forest(rng, counts)
+        counts[rng.randrange(players)] = max(counts) + 1
+    state = _forest(rng, counts, seeds)
     biomes = state.edition.biomes
-    state = state.arranged(weather={p: {b: rng.randint(0, 2) for b in biomes} for p in range(3)})
-    players = tuple(replace(ps, creature_points=rng.randint(0, 5) * 3,
-                            land_points=rng.randint(0, 14))
-                    for ps in state.players)
-    return replace(state, players=players, phase="over", end_triggered=True,
+    state = state.arranged(weather={p: {b: rng.randint(0, 2) for b in biomes}
+                                    for p in range(players)})
+    ritual = tuple(replace(ps, creature_points=rng.randint(0, 5) * 3,
+                           land_points=rng.randint(0, 14)) for ps in state.players)
+    return replace(state, players=ritual, phase="over", end_triggered=True,
                    end_reason="Red reached the top of the Sacred Mountain")
 
 
-@register("pangaea.final_score", game=GAME, notebook="pangaea/04_scoring.ipynb",
+def _final_wrongs(state: GameState, p: int) -> list[tuple[int, str, str]]:
+    """The typical wrong final scores of player ``p``: (value, misconception, reason)."""
+    score = state.scores()[p]
+    total, bonus, name = score.total, state.edition.most_trees_bonus, PLAYER_NAMES[p]
+    counts = [state.trees.count(q) for q in range(state.num_players)]
+    low = state.edition.most_trees_minimum
+    ps = state.players[p]
+    if state.most_trees == p:
+        out = [(total - bonus, "forgot-most-trees", f"{name} holds Most Trees: its bonus is "
+                "part of the final score.")]
+    elif counts[p] == max(counts) and counts.count(counts[p]) > 1:
+        out = [(total + bonus, "tie-read-as-win", f"{name} ties for the most Trees; on a tie "
+                "nobody holds Most Trees, so nobody gets its bonus.")]
+    elif counts[p] == max(counts):
+        out = [(total + bonus, "below-minimum", f"{name} has the most Trees but fewer than "
+                f"{_word(low)}, so nobody holds Most Trees.")]
+    else:
+        out = [(total + bonus, "bonus-for-non-holder", f"{name} does not hold Most Trees: "
+                "another player has more Trees.")]
+    out += [(total - ps.creature_points, "left-out-creature", "You left out the Creature "
+             "Ritual points."),
+            (total - ps.land_points, "left-out-land", "You left out the Land Ritual points."),
+            (total + counts[p], "counted-trees-as-points", "Trees on the continent are not "
+             "points by themselves: they count only for the Most Trees bonus.")]
+    return out
+
+
+@register("pangaea.final_score", game=GAME, notebook=NB04,
           rule="Final score: Creature Ritual points + Land Ritual points + 2 for the holder of "
                "Most Trees",
-          title="A player's final score")
-def final_score(seed: int) -> Exercise:
-    rng = random.Random(seed)
-    state = _finished(rng)
-    p = rng.randrange(3)
+          title="A player's final score",
+          levels=("two players, Trees only", "three players, with Seeds on the continent too"))
+def final_score(seed: int, level: int) -> Exercise:
+    rng = _rng("final_score", seed, level)
+    state = _finished(rng, players=1 + level, seeds=2 * (level - 1))
+    p = rng.randrange(state.num_players)
     score = state.scores()[p]
-    cats = dict(score.categories)
-    ps = state.players[p]
-    name = PLAYER_NAMES[p]
-    bonus = state.edition.most_trees_bonus
-    on_board = [state.trees.count(q) for q in range(3)]
-    trees_text = ", ".join(f"{PLAYER_NAMES[q]} {n}" for q, n in enumerate(on_board))
+    ps, name = state.players[p], PLAYER_NAMES[p]
+    low, bonus = state.edition.most_trees_minimum, state.edition.most_trees_bonus
+    counts = [state.trees.count(q) for q in range(state.num_players)]
+    trees_text = ", ".join(f"{PLAYER_NAMES[q]} {n}" for q, n in enumerate(counts))
     sums = " + ".join(f"{v} {k}" for k, v in score.categories)
-
-    def parts(answer: int) -> str:
-        if state.most_trees == p and answer == score.total - bonus:
-            return (f"You missed the Most Trees bonus: {name} has the most Trees ({trees_text}), "
-                    f"worth +{bonus}.")
-        if state.most_trees != p and answer == score.total + bonus:
-            holder = ("nobody" if state.most_trees == NOBODY else PLAYER_NAMES[state.most_trees])
-            return (f"{name} does not hold Most Trees ({trees_text}; the marker goes to "
-                    f"{holder}), so no bonus.")
-        for k, v in score.categories:
-            if v and answer == score.total - v:
-                return f"You left out the {k} points ({v})."
-        return f"Not {answer}: {sums} = {score.total}."
-
+    mine = [state.board.cells[i] for i in state.board.land if state.trees[i] == p]
     return Exercise(
         kind="pangaea.final_score", seed=seed,
-        question=(f"The game is over. Red, Blue and Orange scored these Ritual points: "
+        question=("The game is over. The players scored these Ritual points: "
                   + "; ".join(f"{PLAYER_NAMES[q]} {s.creature_points} from Creature Rituals "
                               f"and {s.land_points} from Land Rituals"
                               for q, s in enumerate(state.players))
                   + f". The Trees on the continent are drawn. What is {name}'s final score?"),
         answer_kind="number", answer=score.total,
-        checker=_number_checker(score.total, parts, f"Right: {sums} = {score.total}."),
+        checker=_number_judge(score.total, f"{name}'s final score",
+                              "Add the Creature and the Land Ritual points, and the Most Trees "
+                              "bonus only if this player holds it.", _final_wrongs(state, p)),
         draw=_drawer(state, "cells"),
-        hint="Add the two kinds of Ritual points, then check who holds Most Trees.",
+        hints=(f"Start from {name}'s {ps.creature_points} Creature and {ps.land_points} Land "
+               "Ritual points; then see who holds Most Trees.",
+               f"{name}'s Trees are marked. Most Trees needs at least {_word(low)} Trees and "
+               f"strictly more than anyone else; only its holder adds {_word(bonus)} points"
+               + ("; Seeds do not count." if level > 1 else ".")),
+        hint_marks=((), tuple(mine)),
         explanation=f"{name}: {sums} = {score.total} (Trees: {trees_text}).",
-        context={"state": state, "player": p, "categories": cats, "ps": ps})
+        context={"state": state, "player": p, "categories": dict(score.categories), "ps": ps})
 
 
-@register("pangaea.mountain_step", game=GAME, notebook="pangaea/04_scoring.ipynb",
+@register("pangaea.mountain_step", game=GAME, notebook=NB04,
           rule="Points climb the Sacred Mountain; passing the summit takes a Summit Marker and "
                "the count goes on from step 1",
-          title="Where is the score marker?")
-def mountain_step(seed: int) -> Exercise:
-    rng = random.Random(seed)
+          title="Where is the score marker?",
+          levels=("a score, from the foot of the mountain",
+                  "more points for a marker already on the mountain"))
+def mountain_step(seed: int, level: int) -> Exercise:
+    rng = _rng("mountain_step", seed, level)
     summit = _edition().summit_steps
-    points = rng.randint(summit // 2, summit * 2 + 5)
-    step, markers = mountain_position(points, summit)
     name = PLAYER_NAMES[rng.randrange(4)]
-    because = (f"{points} points: " + (f"{markers} time{'s' if markers > 1 else ''} past the "
-                                       f"summit of {summit} (a Summit Marker each), then step "
-                                       f"{step}" if markers else f"step {step}, below the summit "
-                                       f"of {summit}") + ".")
-
-    def parts(answer: int) -> str:
-        if answer == points:
-            return f"The mountain has only {summit} steps. {because}"
-        return f"Not step {answer}. {because}"
-
+    if level == 1:
+        start, held, gained = 0, 0, rng.randint(summit - 6, 2 * summit)
+        points = gained
+        question = (f"The Sacred Mountain has {summit} steps to the summit. {name} has "
+                    f"{points} points. On which step does {name}'s score marker stand?")
+    else:
+        held = rng.randint(0, 1)
+        start = rng.randint(summit // 2, summit - 1)
+        gained = rng.randint(3, summit + 8)
+        points = held * summit + start + gained
+        question = (f"The Sacred Mountain has {summit} steps to the summit. {name}'s score "
+                    f"marker stands on step {start} and {name} holds "
+                    f"{plural(held, 'Summit Marker') if held else 'no Summit Marker'}. "
+                    f"{name} scores {gained} more points. On "
+                    "which step does the marker stand now?")
+    step, markers = mountain_position(points, summit)
+    passes = markers - held
+    wrongs = [(start + gained, "no-wrap", f"The mountain has only {summit} steps: past the "
+               "summit the marker takes a Summit Marker and goes on from the first step."),
+              (step - 1, "counted-summit-step", "Count again past the summit: the first point "
+               "after it puts the marker on the first step, not on the summit's."),
+              (gained, "forgot-start", f"The marker does not start again from the foot: it "
+               f"climbs on from step {start}."),
+              (start + gained - summit, "wrapped-once-only", "The marker passes the summit "
+               "more than once here: each time it goes on from the first step.")]
+    because = (f"{points} points in all: " + (f"{plural(markers, 'time')} past the summit of "
+                                              f"{summit} (a Summit Marker each), then step {step}"
+                                              if markers else f"step {step}, below the summit "
+                                              f"of {summit}") + ".")
+    climb = (f"{name} climbs {gained} steps from step {start}" if level > 1
+             else f"{name}'s marker climbs {gained} steps from the foot")
     return Exercise(
-        kind="pangaea.mountain_step", seed=seed,
-        question=(f"The Sacred Mountain has {summit} steps to the summit. {name} has {points} "
-                  f"points. On which step does {name}'s score marker stand?"),
+        kind="pangaea.mountain_step", seed=seed, question=question,
         answer_kind="number", answer=step,
-        checker=_number_checker(step, parts, "Right: " + because),
-        hint="Every time the marker passes the summit, take a Summit Marker and count on from 1.",
+        checker=_number_judge(step, f"the step {name}'s marker stands on",
+                              "Climb one step per point; each time the marker passes the summit, "
+                              "take a Summit Marker and count on from the first step.",
+                              wrongs if passes else wrongs[2:3]),
+        hints=("Every time the marker passes the summit, the player takes a Summit Marker and "
+               "counts on from the first step.",
+               f"{climb}: count up to the summit of {summit}, then go on with the points left "
+               "from the first step, and again past the summit if enough are left."),
         explanation=because, context={"points": points, "markers": markers})
 
 
-@register("pangaea.winner", game=GAME, notebook="pangaea/04_scoring.ipynb",
+def _winner_state(rng: random.Random, level: int) -> GameState:
+    """A finished game whose top is, as drawn at random: one player ahead, a tie on points
+    that the Weather Tokens left break, or a tie on both."""
+    state = _finished(rng, players=2 + rng.randint(0, 1) if level == 1 else 3,
+                      seeds=2 * (level - 1))
+    style = rng.choices(("clear", "weather", "shared"), (4, 4, 2))[0]
+    if style == "clear":
+        return state
+    totals = [s.total for s in state.scores()]
+    lead = totals.index(max(totals))
+    other = rng.choice([q for q in range(state.num_players) if q != lead])
+    players = list(state.players)
+    players[other] = replace(players[other], creature_points=players[other].creature_points
+                             + max(totals) - totals[other])
+    state = replace(state, players=tuple(players))
+    biomes = state.edition.biomes
+    held = {q: dict(zip(biomes, state.players[q].weather)) for q in (lead, other)}
+    if style == "shared":
+        return state.arranged(weather={other: held[lead]})
+    if sum(held[lead].values()) == sum(held[other].values()):
+        more = rng.choice((lead, other))
+        held[more][rng.choice(biomes)] += 1
+        return state.arranged(weather={more: held[more]})
+    return state
+
+
+def _winner_why(totals: Sequence[int], left: Sequence[int], won: Sequence[int]
+                ) -> Callable[[str], tuple[str, str]]:
+    """Why a picked winner is wrong: the rule that pick breaks."""
+    top = max(totals)
+    tied = [q for q, t in enumerate(totals) if t == top]
+
+    def why_not(key: str) -> tuple[str, str]:
+        if key == "shared":
+            if len(tied) > 1:
+                return "tie-not-broken", ("A tie on points goes to the player with more "
+                                          "Weather Tokens left, and here they differ.")
+            return "only-one-top", "Only one player has the most points: nobody shares."
+        p, name = int(key), PLAYER_NAMES[int(key)]
+        if totals[p] < top and left[p] == max(left):
+            return "weather-first", (f"{name} has the most Weather Tokens left, but they only "
+                                     f"break a tie on points, and {name} has fewer points.")
+        if totals[p] < top:
+            return "fewer-points", f"{name} has fewer points than another player."
+        if left[p] < max(left[q] for q in tied):
+            return "tie-read-as-win", (f"{name} ties on points, but the tie goes to the player "
+                                       "with more Weather Tokens left.")
+        return "shared-read-as-own", (f"{name} is not alone at the top: another player has as "
+                                      "many points and as many Weather Tokens left.")
+
+    return why_not
+
+
+@register("pangaea.winner", game=GAME, notebook=NB04,
           rule="The most points wins; on a tie the player with more Weather Tokens left wins, "
                "still tied they share the win",
-          title="Who wins?")
-def winner(seed: int) -> Exercise:
-    rng = random.Random(seed)
-    state = _finished(rng)
+          title="Who wins?",
+          levels=("the final scores given", "Ritual points and Trees given: add the Most Trees "
+                  "bonus first"))
+def winner(seed: int, level: int) -> Exercise:
+    rng = _rng("winner", seed, level)
+    state = _winner_state(rng, level)
+    n = state.num_players
     totals = [s.total for s in state.scores()]
-    if seed % 2 and totals.count(max(totals)) == 1:
-        # every other seed: a tie at the top, so the Weather Tokens left decide
-        lead = totals.index(max(totals))
-        other = rng.choice([q for q in range(3) if q != lead])
-        players = list(state.players)
-        players[other] = replace(players[other], creature_points=players[other].creature_points
-                                 + totals[lead] - totals[other])
-        state = replace(state, players=tuple(players))
-        totals = [s.total for s in state.scores()]
     left = [sum(ps.weather) for ps in state.players]
     won = state.winners()               # the engine's winners (the tests hold them to the rule)
     right = str(won[0]) if len(won) == 1 else "shared"
-    table = "; ".join(f"{PLAYER_NAMES[q]} {t} points, {w} Weather Tokens left"
-                      for q, (t, w) in enumerate(zip(totals, left)))
+    counts = [state.trees.count(q) for q in range(n)]
+    if level == 1:
+        table = "; ".join(f"{PLAYER_NAMES[q]} {t} points, "
+                          f"{plural(w, 'Weather Token')} left"
+                          for q, (t, w) in enumerate(zip(totals, left)))
+    else:
+        table = "; ".join(f"{PLAYER_NAMES[q]} {ps.creature_points} Creature and "
+                          f"{ps.land_points} Land Ritual points, {counts[q]} Trees on the "
+                          f"continent, {plural(left[q], 'Weather Token')} left"
+                          for q, ps in enumerate(state.players))
     if len(won) > 1:
         because = f"{_names(won)} tie on points and on Weather Tokens left, so they share the win."
     elif totals.count(max(totals)) > 1:
@@ -983,13 +1509,20 @@ def winner(seed: int) -> Exercise:
                    "left and wins.")
     else:
         because = f"{PLAYER_NAMES[won[0]]} has the most points and wins."
-
+    scored = ", ".join(f"{PLAYER_NAMES[q]} {t}" for q, t in enumerate(totals))
     return Exercise(
         kind="pangaea.winner", seed=seed,
-        question=f"The final scores: {table}. Who wins?",
+        question=f"The game is over: {table}. Who wins?",
         answer_kind="choice", answer=right,
-        options=tuple(Option(str(q), PLAYER_NAMES[q]) for q in range(3))
+        options=tuple(Option(str(q), PLAYER_NAMES[q]) for q in range(n))
         + (Option("shared", "They share the win"),),
-        checker=_choice_checker(right, lambda a: because, "Right: " + because),
-        hint="Most points first; only a tie looks at the Weather Tokens left.",
-        explanation=because, context={"state": state})
+        checker=_choice_judge(right, _winner_why(totals, left, won), "Right: " + because),
+        hints=(("Find the highest score first." if level == 1 else
+                "Work out each final score first: Ritual points, plus the Most Trees bonus for "
+                "its holder, if anyone holds it."),
+               (f"The highest score here is {max(totals)} points." if level == 1 else
+                f"The final scores are {scored}.")
+               + " If more than one player has the highest score, compare their Weather Tokens "
+               "left; still tied, they share the win."),
+        explanation=(f"Final scores: {scored}. " if level > 1 else "") + because,
+        context={"state": state})
