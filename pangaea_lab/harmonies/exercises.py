@@ -24,7 +24,7 @@ import networkx as nx
 from ..core.exercises import Exercise, Option, Verdict, number_verdict, register, short
 from ..core.svg import Svg, SvgImage, as_image
 from . import render
-from .actions import DiscardCard, EndTurn, PlaceToken, TakeCard
+from .actions import DiscardCard, EndTurn, PlaceCube, PlaceToken, TakeCard, TakeTokens
 from .board import (COLOURS, Cell, _neighbour_table, board_graph, cell_index, cells,
                     landscape_of, legal_stacks, neighbours, rules_data, stacks_tuple)
 from .cards import animal_ids, card, spirit_ids
@@ -1935,3 +1935,439 @@ def solo_discard(seed: int, level: int) -> Exercise:
         explanation=("Yes: you took no card this turn and the deck can replace the discarded "
                      "one." if legal else f"No: {reason}."),
         context={"state": state})
+
+
+# ----- rules the notebooks teach that had no exercise yet ------------------------------------
+
+_SETUP_ASKS = {
+    1: ("central", "face-up", "spirits"),
+    2: ("pouch", "deck", "spirits-left"),
+}
+_SETUP_QUESTION = {
+    "central": "how many tokens lie on the central board",
+    "face-up": "how many animal cards lie face up",
+    "spirits": "how many spirit cards are dealt in all",
+    "pouch": "how many tokens are still in the pouch",
+    "deck": "how many animal cards are left in the deck",
+    "spirits-left": "how many spirit cards stay in the box, never dealt",
+}
+
+
+def _setup_facts(game) -> dict:
+    """What a new game holds, read from the engine's set-up state."""
+    return {"central": sum(len(s) for s in game.central), "face-up": len(game.row),
+            "spirits": sum(len(a.spirit_offer) for a in game.areas),
+            "pouch": len(game.pouch), "deck": len(game.deck),
+            "spirits-left": len(game.boxed_spirits)}
+
+
+def _setup_mistakes(ask: str, facts: dict, other: dict, players: int) -> list:
+    """Typical wrong counts: the other table size (solo against several players), a count
+    per player taken for a total, the whole box taken for what is left."""
+    solo_word = "a solo game" if players == 1 else "a game of several players"
+    out = [(other[ask], "solo-setup-mixed",
+            f"That count belongs to the other kind of table; check how {solo_word} is set "
+            f"up.", "")]
+    if ask == "spirits":
+        out.append((2, "per-player-not-total", "That is what one player is dealt; the "
+                                               "question asks for every player's together.",
+                    ""))
+    if ask == "pouch":
+        out.append((120, "forgot-central-board", "That is the whole pouch before setup; the "
+                                                 "central board is filled from it first.", ""))
+    if ask == "deck":
+        out.append((facts["deck"] + facts["face-up"], "forgot-face-up-cards",
+                    "That is every animal card; the face-up cards are laid out from the "
+                    "deck first.", ""))
+    if ask == "spirits-left":
+        total = facts["spirits"] + facts["spirits-left"]
+        out.append((total, "forgot-dealt-spirits", "That is every spirit card; the ones "
+                                                    "dealt to the players leave the box.", ""))
+    if ask == "central":
+        out.append((facts["central"] // 3, "counted-spaces", "You counted the central "
+                                                             "board's spaces; each holds "
+                                                             "three tokens.", ""))
+    return [(v, n, r, r) for v, n, r, _ in out]
+
+
+@register("harmonies.setup_counts", game="harmonies", notebook=NB01,
+          rule="Setup: the central board holds 5 spaces of 3 tokens (3 spaces in solo), 5 "
+               "animal cards lie face up (3 in solo), and with the spirits every player is "
+               "dealt two spirit cards.",
+          title="Setting up the table",
+          levels=("what is laid out for a number of players",
+                  "what is left in the pouch, the deck and the box"))
+def setup_counts(seed: int, level: int) -> Exercise:
+    rng = _rng("setup_counts", seed, level)
+    players = rng.choice((1, 2, 3, 4))
+    ask = rng.choice(_SETUP_ASKS[level])
+    game = new_game(players=players, seed=seed, side=rng.choice("AB"), spirits=True)
+    facts = _setup_facts(game)
+    other = _setup_facts(new_game(players=1 if players > 1 else 2, seed=seed, side="A",
+                                  spirits=True))
+    right = facts[ask]
+    table = "a solo game" if players == 1 else f"a game of {_count(players, 'player')}"
+    question = (f"This is {table} just set up, with the spirits. Going by the rulebook's "
+                f"setup, {_SETUP_QUESTION[ask]}?"
+                + (" (The pouch starts with 120 tokens.)" if ask == "pouch" else ""))
+    spaces = "three spaces" if players == 1 else "five spaces"
+    pointers = {"central": f"With {table} the central board uses {spaces}; each is filled "
+                           f"with three tokens.",
+                "face-up": f"With {table}, the card row is as long as the central board "
+                           f"has spaces: {spaces}.",
+                "spirits": f"Every player is dealt two spirit cards; there "
+                           f"{'is' if players == 1 else 'are'} {_count(players, 'player')}.",
+                "pouch": f"The central board's {spaces} are filled from the pouch, three "
+                         f"tokens each.",
+                "deck": f"The deck holds every animal card but those laid face up: "
+                        f"{spaces}' worth of cards with {table}.",
+                "spirits-left": f"The box holds every spirit card but the two dealt to each "
+                                f"of the {_count(players, 'player')}."}
+    return _number_exercise(
+        "harmonies.setup_counts", seed, level, question, right,
+        what="that count", rule="Read the rulebook's setup again for this number of players.",
+        mistakes=_setup_mistakes(ask, facts, other, players),
+        hints=((f"Think of the setup with {table}: a solo table is smaller.",
+                "Think of the setup for this number of players: a solo table is smaller."),
+               (pointers[ask], "Apply the setup rule for this number of players.")),
+        explanation=f"With {table}: {facts['central']} tokens on the central board, "
+                    f"{facts['face-up']} face-up cards, {facts['deck']} cards in the deck, "
+                    f"{facts['pouch']} tokens in the pouch, {facts['spirits']} spirit cards "
+                    f"dealt and {facts['spirits-left']} left in the box.",
+        draw=lambda marked: as_image(game.to_svg()),
+        context={"state": game, "ask": ask, "players": players})
+
+
+_TURN_OPTIONS = (("tokens", "Take the three tokens of a central space"),
+                 ("place", "Place a token on your board"),
+                 ("card", "Take a face-up animal card"),
+                 ("cube", "Place an animal cube on a habitat"),
+                 ("end", "End the turn"))
+
+
+def _turn_kinds(state) -> set:
+    names = {"TakeTokens": "tokens", "PlaceToken": "place", "TakeCard": "card",
+             "PlaceCube": "cube", "EndTurn": "end"}
+    return {names[type(a).__name__] for a in state.legal_actions()
+            if type(a).__name__ in names}
+
+
+def _turn_position(rng: random.Random, seed: int, level: int):
+    """A two-player turn at some stage: tokens taken or not, some placed, a card taken or
+    not; on level 2 cards held, one habitat maybe complete."""
+    side = "A"
+    stage = rng.choice(("start", "middle", "placed"))
+    stacks: dict = {}
+    cards: tuple = ()
+    if level == 2:
+        cid = rng.choice(animal_ids())
+        built = _place_pattern(rng, side, cid, set()) or {}
+        if rng.random() < 0.5:
+            _near_miss(rng, built, list(built))
+        stacks.update(built)
+        held = [cid] + [c for c in new_game(players=2, seed=seed).deck[:rng.choice((0, 2, 3))]
+                        if c != cid]
+        cards = tuple((c, 0) for c in held)
+    for cell in _random_cells(rng, side, rng.randint(2, 5), avoid=_apart(side, stacks)):
+        stacks[cell] = _random_stack(rng)
+    pouch = list(new_game(players=2, seed=seed).pouch)
+    rng.shuffle(pouch)
+    hand = () if stage != "middle" else tuple(pouch[:rng.randint(1, 3)])
+    took_card = rng.random() < 0.4
+    state = _state(side, stacks, players=2, cards=cards, hand=hand, seed=seed,
+                   took_tokens=stage != "start", took_card=took_card)
+    return state, stage, stacks, cards
+
+
+@register("harmonies.turn_actions", game="harmonies", notebook=NB01,
+          rule="A turn: take the three tokens of one central space and place all of them; "
+               "at any moment of the turn you may also take one animal card and place cubes.",
+          title="What may you do now?",
+          levels=("tokens and one card", "cards held, a habitat maybe complete"))
+def turn_actions(seed: int, level: int) -> Exercise:
+    rng = _rng("turn_actions", seed, level)
+    state, stage, stacks, cards = _turn_position(rng, seed, level)
+    answer = _turn_kinds(state)
+    hand = state.hand
+    doing = {"start": "You have not taken tokens yet this turn.",
+             "middle": f"You took three tokens and still hold {_names(list(hand))}.",
+             "placed": "You took three tokens and placed all of them."}[stage]
+    doing += " You already took an animal card." if state.took_card else \
+        " You have not taken an animal card."
+    why_not = {
+        "tokens": ("tokens-twice", "You take the tokens of one central space once a turn, "
+                                   "and you did so already."),
+        "place": ("placed-without-tokens", "You hold no token to place: tokens come from a "
+                                           "central space, taken once a turn."),
+        "card": ("two-cards-a-turn", "Only one animal card a turn, and you took one already.")
+        if state.took_card else ("slots-full", "Your four card slots are full of "
+                                               "unfinished cards."),
+        "cube": ("cube-without-habitat", "No card you hold has its habitat complete on your "
+                                         "board with a cube left to place."),
+        "end": ("ended-too-early", "You may end the turn only once you took the tokens of a "
+                                   "central space and placed every one of them.")}
+
+    def refuse(key: str) -> tuple[str, str]:
+        return why_not[key]
+
+    options = tuple(Option(k, label) for k, label in _TURN_OPTIONS)
+    return Exercise(
+        kind="harmonies.turn_actions", seed=seed,
+        question=f"Two players, your turn. {doing} Which of these may you do now? Pick every "
+                 f"one.",
+        answer_kind="choices", answer=answer, options=options,
+        checker=_choices_checker(answer, refuse, "Every action you picked is allowed now, "
+                                                 "but another one is too: taking a card and "
+                                                 "placing cubes may come at any moment of "
+                                                 "the turn.",
+                                 "Right: " + "; ".join(label.lower() for k, label in
+                                                       _TURN_OPTIONS if k in answer) + "."),
+        draw=lambda marked: _picture("A", stacks, marked, cards=[c for c, _ in cards],
+                                     clickable=False, notes=[doing]),
+        hints=(f"Go through the turn in order: {doing[0].lower() + doing[1:-1]}. Which "
+               f"duty is left?",
+               "The duty is to take one central space's three tokens and place them all; "
+               "the turn ends only after that. One animal card a turn, and cubes go only "
+               "on complete habitats"
+               + (f": look at the {card(cards[0][0]).name} card." if cards else ".")),
+        explanation="Allowed now: " + "; ".join(label.lower() for k, label in _TURN_OPTIONS
+                                                if k in answer) + ".",
+        context={"state": state, "stacks": stacks})
+
+
+def _straight_river(rng: random.Random, side: str, length: int) -> list[Cell]:
+    """A river without loops: each new token touches only the one before it."""
+    for _ in range(200):
+        path = [rng.choice(cells(side))]
+        while len(path) < length:
+            options = [n for n in neighbours(side, path[-1]) if n not in path
+                       and sum(m in path for m in neighbours(side, n)) == 1]
+            if not options:
+                break
+            path.append(rng.choice(sorted(options)))
+        if len(path) == length:
+            return path
+    return []
+
+
+@register("harmonies.river_points", game="harmonies", notebook=NB02,
+          rule="Side A: the best river scores 2, 5, 8, 11 or 15 points for 2 to 6 tokens, "
+               "then 4 more for every token after the sixth.",
+          title="Points for the river",
+          levels=("one river without loops", "two rivers, with branches or loops"))
+def river_points_exercise(seed: int, level: int) -> Exercise:
+    rng = _rng("river_points", seed, level)
+    side = "A"
+    table = rules_data()["landscapes"]["river_points_by_length"]
+    extra = rules_data()["landscapes"]["river_points_per_extra_token"]
+    if level == 1:
+        water = set(_straight_river(rng, side, rng.randint(2, 9)))
+    else:
+        water = _river_water(rng, side, 2)
+        water |= set(_grow(rng, side, rng.randint(2, 3), water))
+    stacks = {c: ("blue",) for c in water}
+    for cell in _random_cells(rng, side, 3, avoid=_apart(side, stacks)):
+        stacks[cell] = rng.choice([("brown", "green"), ("yellow",), ("gray",)])
+    facts = _river_facts(side, stacks)
+    length = facts["right"]
+    right = river_points(length)
+    question = (f"How many points does the water score on this side A board? (A river of "
+                f"2, 3, 4, 5 or 6 tokens scores {', '.join(map(str, table[2:]))}, then "
+                f"{extra} more for each token after the sixth; only the best river scores."
+                + (" Our reading of the rules: a loop without a shortcut counts with all "
+                   "its tokens.)" if level == 2 else ")"))
+    lengths = [g["size"] for g in facts["groups"]]
+    mistakes = [(length, "length-not-points", "That is the river's length in tokens; the "
+                                              "question asks for its points.", ""),
+                (sum(river_points(n) for n in lengths), "scored-every-river",
+                 "You scored every river; only your best river scores.", ""),
+                (river_points(length - 1), "table-misread",
+                 "That is the score of a river one token shorter: count the river's tokens "
+                 "again, both ends included.", ""),
+                (river_points(length + 1), "table-misread",
+                 "That is the score of a river one token longer: measure it along the "
+                 "shortest way between its ends.", ""),
+                (table[-1] + (extra - 1) * (length - len(table) + 1) if length >= len(table)
+                 else -1, "wrong-extra-step", f"After the sixth token each token adds "
+                                              f"exactly {extra}.", "")]
+    mistakes = [(v, n, r, r) for v, n, r, _ in mistakes]
+    ends = facts["groups"][0]["ends"]
+    return _number_exercise(
+        "harmonies.river_points", seed, level, question, right,
+        what="the water's points", rule="Measure the best river in tokens, then read its "
+                                        "points from the table.",
+        mistakes=mistakes,
+        hints=(("First measure the best river: how many tokens lie on the shortest way "
+                "between its two ends?" + (" Then read the table." if level == 1 else
+                                           " Compare both rivers."),
+                "First measure the best river, then read the table."),
+               (f"The marked tokens at {_cell_text(ends[0])} and {_cell_text(ends[1])} are "
+                f"the best river's two ends. Count the tokens between them, both ends "
+                f"included, then use the table in the question.",
+                "The marked tokens are the best river's two ends. Count the tokens between "
+                "them, both ends included, then use the table in the question.")),
+        hint_marks=((), ends),
+        explanation=f"The best river is {length} tokens long, so the water scores {right}.",
+        draw=_board_drawer(side, stacks), context={"stacks": stacks})
+
+
+def _shared_board(rng: random.Random, side: str, cid: int, copies: int) -> dict:
+    """The card's habitat built ``copies`` times, each new copy sharing stacks with the
+    board where it can (tokens may serve several habitats)."""
+    stacks: dict = {}
+    for _ in range(copies):
+        fits = []
+        for cell in cells(side):
+            for turn in range(6):
+                pattern = pattern_cells(cid, cell, turn)
+                want = {c: tuple(stacks_for_code(code)) for c, code in pattern.items()}
+                if all(c in board_graph(side) for c in want) and all(
+                        stacks.get(c, s) == s for c, s in want.items()):
+                    shared = sum(c in stacks for c in want)
+                    fits.append((shared, sorted(want.items())))
+        if not fits:
+            break
+        best = max(f[0] for f in fits)
+        pool = [f[1] for f in fits if f[0] == best or rng.random() < 0.2]
+        stacks.update(dict(rng.choice(pool)))
+    return stacks
+
+
+def _cubes_in_a_row(state, cid: int) -> int:
+    """How many of the card's cubes the engine lets you place one after another."""
+    placed = 0
+    while True:
+        moves = [a for a in state.legal_actions() if isinstance(a, PlaceCube) and a.card == cid]
+        if not moves:
+            return placed
+        state = state.apply(moves[0])
+        placed += 1
+
+
+@register("harmonies.shared_habitat", game="harmonies", notebook=NB03,
+          rule="Tokens may serve several habitats: each cube needs its own space with the "
+               "whole habitat around it, and a card places at most the cubes it holds.",
+          title="Habitats that share tokens",
+          levels=("one card, its habitat built once or twice",
+                  "one card, habitats sharing stacks among other stacks"))
+def shared_habitat(seed: int, level: int) -> Exercise:
+    rng = _rng("shared_habitat", seed, level)
+    side = "A"
+    target = rng.choice((1, 2, 3) if level == 1 else (1, 2, 3, 4))
+    while True:
+        cid = rng.choice(animal_ids())
+        stacks = _shared_board(rng, side, cid, rng.randint(1, 4))
+        if level == 2:
+            for cell in _random_cells(rng, side, 4, avoid=list(stacks)):
+                stacks[cell] = _random_stack(rng)
+        state = _state(side, stacks, players=2, cards=((cid, 0),), seed=seed,
+                       took_tokens=True)
+        right = _cubes_in_a_row(state, cid)
+        if right == target:
+            break
+    c = card(cid)
+    spots = habitat_cells(cid, side, stacks)
+    question = (f"Your {c.name} card still holds all its {_count(c.cubes, 'cube')}. How many "
+                f"of them could you place on this board now, one after another?")
+    mistakes = [(c.cubes, "counted-card-cubes", "You counted the cubes on the card; each "
+                                                "cube needs its own space with the whole "
+                                                "habitat around it.", ""),
+                (len(spots), "more-than-the-card-holds", "A card places only the cubes it "
+                                                         "holds.", ""),
+                (right - 1, "no-shared-tokens", "It looks as if you used each token for one "
+                                                "habitat only; a token may serve several "
+                                                "habitats, so two may share a stack.", ""),
+                (right + 1, "shared-cube-space", "Two cubes never share a space: count the "
+                                                 "spaces where a cube could sit with the "
+                                                 "whole habitat around it.", "")]
+    mistakes = [(v, n, r, r) for v, n, r, _ in mistakes]
+    cube_spots = sorted(cell for cell, s in stacks.items() if stack_matches(c.cube, s))
+    return _number_exercise(
+        "harmonies.shared_habitat", seed, level, question, right,
+        what="the number of cubes", rule="Count the spaces with the whole habitat around "
+                                         "them, each used once, up to the cubes the card "
+                                         "holds.",
+        mistakes=mistakes,
+        hints=((f"The {c.name} cube goes on {_code_words(c.cube)}: look at each such stack "
+                f"on the board.", f"The {c.name} cube goes on {_code_words(c.cube)}."),
+               (f"The marked stacks could hold the cube; around each, is the whole habitat "
+                f"built? A token may serve several habitats, and the card holds "
+                f"{_count(c.cubes, 'cube')}.",
+                "The marked stacks could hold the cube; around each, is the whole habitat "
+                "built? A token may serve several habitats.")),
+        hint_marks=((), tuple(cube_spots)),
+        explanation=f"The {c.name} habitat is complete around {_cells_text(spots)}; the card "
+                    f"holds {_count(c.cubes, 'cube')}, so {right} can be placed.",
+        draw=_board_drawer(side, stacks, cards=[cid]),
+        context={"stacks": stacks, "card": cid, "state": state})
+
+
+def _play_solo(seed: int, turns: int):
+    """A solo game (side A, no spirits) after ``turns`` turns, played by the engine with
+    the first legal choices (tokens placed, no cards taken)."""
+    state = new_game(players=1, seed=seed, side="A", spirits=False)
+    rng = random.Random(f"harmonies.solo_box:{seed}")
+    for _ in range(turns):
+        takes = [a for a in state.legal_actions() if isinstance(a, TakeTokens)]
+        state = state.apply(rng.choice(takes))
+        while state.hand:
+            places = [a for a in state.legal_actions() if isinstance(a, PlaceToken)]
+            state = state.apply(rng.choice(places))
+        state = state.apply(EndTurn())
+    return state
+
+
+@register("harmonies.solo_box", game="harmonies", notebook=NB04,
+          rule="Solo: at the end of each turn the six tokens you did not take go back to the "
+               "box, and all three central spaces are refilled from the pouch.",
+          title="Solo: tokens to the box",
+          levels=("tokens gone to the box", "tokens left in the pouch"))
+def solo_box(seed: int, level: int) -> Exercise:
+    rng = _rng("solo_box", seed, level)
+    turns = rng.randint(1, 6)     # few enough that the board never fills up
+    state = _play_solo(seed, turns)
+    per_turn = 3 * len(state.central)
+    if level == 1:
+        right = len(state.boxed_tokens)
+        ask = "how many tokens have gone back to the box"
+        mistakes = [(per_turn * turns, "counted-taken-tokens",
+                     "You counted the three tokens you took each turn too; only the ones left "
+                     "on the central board go to the box.", ""),
+                    (right - right // turns, "one-turn-short", "You are one turn short: count "
+                                                               "every turn played.", ""),
+                    (right + right // turns, "one-turn-too-many", "You counted one turn too "
+                                                                  "many.", "")]
+    else:
+        right = len(state.pouch)
+        ask = "how many tokens are still in the pouch (it held 120 before setup)"
+        mistakes = [(120 - per_turn * turns, "forgot-setup-tokens",
+                     "You left out the tokens laid on the central board at setup.", ""),
+                    (120 - per_turn - 3 * turns, "counted-only-taken",
+                     "You took out only the tokens you took; the six others go to the box, "
+                     "and all three spaces are refilled each turn.", ""),
+                    (120 - per_turn - 6 * turns, "counted-only-boxed",
+                     "You took out only the tokens that went to the box; the refill also "
+                     "replaces the three you took.", "")]
+    played = "one turn has" if turns == 1 else f"{_count(turns, 'turn')} have"
+    question = (f"A solo game: {played} been played (tokens taken and placed, no card "
+                f"taken), each ending as the rules say. After the last one, {ask}?")
+    mistakes = [(v, n, r, r) for v, n, r, _ in mistakes]
+    return _number_exercise(
+        "harmonies.solo_box", seed, level, question, right,
+        what="that count", rule="Follow the end of a solo turn: what goes to the box, and "
+                                "how many tokens the refill takes from the pouch.",
+        mistakes=mistakes,
+        hints=((f"What happens to the tokens left on the central board when a solo turn "
+                f"ends? It happens {'once' if turns == 1 else _count(turns, 'time')}.",
+                "What happens to the tokens left on the central board when a solo turn "
+                "ends?"),
+               ("Each turn you take three of the nine tokens on the central board; the six "
+                "others go to the box, and all three spaces are refilled from the pouch"
+                + (": nine tokens at setup, nine more after each turn." if level == 2
+                   else "."),
+                "Each turn you take three of the tokens; the others go to the box and the "
+                "spaces are refilled.")),
+        explanation=f"After {_count(turns, 'turn')}: {len(state.boxed_tokens)} tokens in "
+                    f"the box, {len(state.pouch)} still in the pouch.",
+        draw=lambda marked: as_image(state.to_svg()),
+        context={"state": state, "turns": turns})
