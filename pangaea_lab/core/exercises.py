@@ -179,16 +179,37 @@ class _Shape(ValueError):
 
 
 def _shown(value: Any) -> str:
-    """A value from outside, shown briefly in a reason."""
-    text = repr(value) if not isinstance(value, str) else f'"{value}"'
-    return short(text, 40)
+    """A value from outside, described briefly in plain words for a reason.
+
+    >>> _shown(None), _shown(True), _shown("BCE"), _shown([1, 2]), _shown((1, "x")), _shown(2.5)
+    ('nothing', 'yes', '"BCE"', 'a list of 2 items', '(1, "x")', '2.5')
+    """
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str):
+        return f'"{short(value, 30)}"'
+    if isinstance(value, float):
+        return str(value) if math.isfinite(value) else "a number that is not a number"
+    if isinstance(value, int):
+        return short(str(value), 20)
+    if isinstance(value, tuple) and len(value) <= 4:
+        return "(" + ", ".join(_shown(v) for v in value) + ")"
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return f"a list of {plural(len(value), 'item')}"
+    if isinstance(value, dict):
+        return f"a table of {plural(len(value), 'entry', 'entries')}"
+    return "something that is not an answer"
 
 
 def _items(answer: Any, what: str) -> list:
     """The items of a list-like answer (never a string read letter by letter)."""
+    if answer is None:
+        raise _Shape(f"No answer yet: give the {what} as a list.")
     if isinstance(answer, (str, bytes)) or not isinstance(
             answer, (list, tuple, set, frozenset)):
-        raise _Shape(f"Give {what} as a list, not {_shown(answer)}.")
+        raise _Shape(f"That is not a list of {what}: the answer given was {_shown(answer)}.")
     if len(answer) > MAX_ANSWER_ITEMS:
         raise _Shape(f"That answer holds {len(answer)} items: far more than this exercise "
                      f"has {what}.")
@@ -218,9 +239,12 @@ def _normalise(kind: str, answer: Any, keys: frozenset = frozenset(),
         return tuple(_one_cell(c, spaces) for c in _items(answer, "spaces"))
     if kind in ("choice", "choices"):
         picked = [answer] if kind == "choice" else _items(answer, "choices")
+        if kind == "choice" and answer is None:
+            raise _Shape("Pick one of the choices first.")
         for key in picked:
             if not isinstance(key, str) or key not in keys:
-                raise _Shape(f"{_shown(key)} is not one of the choices.")
+                raise _Shape(f"{_shown(key)[:1].upper() + _shown(key)[1:]} is not one of "
+                             "the choices.")
         return picked[0] if kind == "choice" else frozenset(picked)
     if isinstance(answer, float) and answer.is_integer() and math.isfinite(answer):
         answer = int(answer)
