@@ -254,7 +254,7 @@ def setup_blessings(seed: int, level: int) -> Exercise:
             right, classify, "Some space that gets a Blessing is still empty: look at every "
             "blue space for the blessing icon.",
             "Right: each Water Space with the blessing icon gets one Blessing Token, face up; "
-            "the other tokens stay in the bag."),
+            "no other space gets one."),
         draw=_drawer(before, "cells"),
         hints=(f"Blessings lie on water only: this continent has "
                f"{plural(len(water), 'Water Space')}. Which of them show the blessing icon?",
@@ -824,7 +824,8 @@ def creature_payable(seed: int, level: int) -> Exercise:
     return Exercise(
         kind="pangaea.creature_payable", seed=seed,
         question=(f"Red holds {holding}. Which of these Creature Rituals can Red pay now? "
-                  "(“any” means a token of any weather.)"),
+                  "(“any” means a token of any weather. The costs on these cards are our "
+                  "reading: the printed cards are not public.)"),
         answer_kind="choices", answer=right,
         options=tuple(Option(c.id, f"{c.name} ({c.points} points): {c.cost_text()}")
                       for c in cards),
@@ -1380,18 +1381,19 @@ def mountain_step(seed: int, level: int) -> Exercise:
     rng = _rng("mountain_step", seed, level)
     summit = _edition().summit_steps
     name = PLAYER_NAMES[rng.randrange(4)]
+    mountain = (f"The Sacred Mountain has {summit} steps to the summit (our reading: the "
+                "rulebook does not print the number).")
     if level == 1:
         start, held, gained = 0, 0, rng.randint(summit - 6, 2 * summit)
         points = gained
-        question = (f"The Sacred Mountain has {summit} steps to the summit. {name} has "
-                    f"{points} points. On which step does {name}'s score marker stand?")
+        question = (f"{mountain} {name} has {points} points. On which step does {name}'s "
+                    "score marker stand?")
     else:
         held = rng.randint(0, 1)
         start = rng.randint(summit // 2, summit - 1)
         gained = rng.randint(3, summit + 8)
         points = held * summit + start + gained
-        question = (f"The Sacred Mountain has {summit} steps to the summit. {name}'s score "
-                    f"marker stands on step {start} and {name} holds "
+        question = (f"{mountain} {name}'s score marker stands on step {start} and {name} holds "
                     f"{plural(held, 'Summit Marker') if held else 'no Summit Marker'}. "
                     f"{name} scores {gained} more points. On "
                     "which step does the marker stand now?")
