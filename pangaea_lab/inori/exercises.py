@@ -1246,7 +1246,7 @@ def next_card_colour(seed: int, level: int = 1) -> Exercise:
                f"colour." + (" A neutral marker fills a space." if any(
                    NEUTRAL in o for o in spaces) else "")),
         explanation=f"Card {slot + 1} is {'complete' if full else 'incomplete'} "
-                    f"({plural(free, 'free space')}); its {'top' if full else 'bottom'}-right "
+                    f"({plural(free, 'free space') if free else 'no free space'}); its {'top' if full else 'bottom'}-right "
                     f"square gives the new card's colour.",
         context={"state": s})
 
@@ -1537,7 +1537,8 @@ def game_winner(seed: int, level: int = 1) -> Exercise:
         if level == 2 and before[p] == max(before):
             return (f"{name} leads before the last scoring, but the season's cards and the "
                     f"altars are scored before the game is decided.", "forgot-final-scoring")
-        return f"{name} ends with fewer points than another player.", "not-most-points"
+        after = " once the last season and the altars are scored" if level == 2 else ""
+        return f"{name} ends with fewer points than another player{after}.", "not-most-points"
 
     if level == 1:
         hints = ("Find the most points on the players' lines; only a tie on points needs the "
