@@ -617,7 +617,8 @@ def clearing(seed: int, level: int = 1) -> Exercise:
         hints=("Count what goes into the clearing this turn: the cards you pay with, and the "
                "card a new tree (or sapling) turns up from the deck.",
                f"Start from the {len(cleared)} cards there, add "
-               + ("nothing paid (a sapling is free)" if sapling else f"your {cost} payments")
+               + ("nothing paid (a sapling is free)" if sapling
+                  else f"your {_plural(cost, 'payment')}")
                + ", add the card turned up; then, at the end of the turn, is the clearing at "
                "its limit of 10?"),
         draw=lambda marked: position_svg(forest, hand=[tree] + payment, clearing=cleared,
@@ -1638,8 +1639,9 @@ def _points_exercise(kind: str, seed: int, forest: Forest, species: str,
         answer=answer, what=f"what {subject} score{'' if plural_ else 's'}",
         rule=f"Rule: {rule}. Find every card it counts in its own forest.",
         hints=(f"Rule: {rule}. Which cards of your forest does that look at?",
-               f"Your {species} {'is' if len(spots) == 1 else 'are'} at {places}; "
-               f"it looks at {_counted_words(species)}.{rival_words}"),
+               (f"Your {species} is at {places}; it looks at " if len(spots) == 1 else
+                f"Your {_plural(2, species)[2:]} are at {places}; each looks at ")
+               + f"{_counted_words(species)}.{rival_words}"),
         hint_marks=(spots, ()),
         draw=lambda marked: position_svg(forest, others=others, title=title, marked=marked),
         explanation=f"{_cap(subject)} score{'' if plural_ else 's'} {answer}: {counts}." + note,
@@ -1719,7 +1721,9 @@ def what_counts(forest: Forest, species: str, others: Iterable[Forest] = ()) -> 
         own = f"you have {_plural(n, species)}" + (
             f" and {_plural(bees, 'Violet Carpenter Bee')} at them (each counts as one more)"
             if bees else "")
-        if k == "majority":
+        if k == "majority" and not others:
+            own += "; no other forest is compared here"
+        if k == "majority" and others:
             rivals = [sum(1 for t in f.trees if t.species == species) + sum(
                 1 for i, _, d in f.dwellers() if f.trees[i].species == species and any(
                     e.get("kind") == "counts_as_tree" for e in cat.species(d.species).effect))
@@ -1967,7 +1971,7 @@ def butterflies(seed: int, level: int = 1) -> Exercise:
              "left.",
         hints=("Sort the butterflies by species first (the kind is written at the top of each "
                "card).",
-               "Your butterflies: " + ", ".join(f"{_plural(c, b)}" for b, c in counts.items())
+               "Your butterflies: " + ", ".join(f"{b} x{c}" for b, c in counts.items())
                + ". Make a first set with one of each species, then a second from those left, "
                  "and so on."),
         safe_hints=("Sort the butterflies by species first (the kind is written at the top of "
@@ -2268,7 +2272,7 @@ def _not_counted(forest: Forest, scorer: str, cell: tuple) -> tuple[str, str]:
 def _counted_missed(forest: Forest, scorer: str, missing: frozenset) -> tuple[str, str]:
     """What to re-check when some counted cards were left out (never which ones)."""
     cat = catalog()
-    base = f"Some cards the {scorer} counts are not clicked yet: look for every " \
+    base = f"Some cards the {scorer} counts are not clicked yet: look again for all the " \
            f"{_counted_words(scorer).split(' (')[0]}."
     kinds = set()
     for cell in missing:
