@@ -1965,9 +1965,7 @@ def _setup_mistakes(ask: str, facts: dict, other: dict, players: int) -> list:
     """Typical wrong counts: the other table size (solo against several players), a count
     per player taken for a total, the whole box taken for what is left."""
     solo_word = "a solo game" if players == 1 else "a game of several players"
-    out = [(other[ask], "solo-setup-mixed",
-            f"That count belongs to the other kind of table; check how {solo_word} is set "
-            f"up.", "")]
+    out = []
     if ask == "spirits":
         out.append((2, "per-player-not-total", "That is what one player is dealt; the "
                                                "question asks for every player's together.",
@@ -1987,6 +1985,9 @@ def _setup_mistakes(ask: str, facts: dict, other: dict, players: int) -> list:
         out.append((facts["central"] // 3, "counted-spaces", "You counted the central "
                                                              "board's spaces; each holds "
                                                              "three tokens.", ""))
+    out.append((other[ask], "solo-setup-mixed",
+                f"That count belongs to the other kind of table; check how {solo_word} is "
+                f"set up.", ""))
     return [(v, n, r, r) for v, n, r, _ in out]
 
 

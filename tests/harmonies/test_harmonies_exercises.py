@@ -278,3 +278,33 @@ def test_each_kind_is_practised_in_its_notebook_after_progress():
         top = [k for k, src in enumerate(code) if "progress()" in src]
         assert at, f"{kind.key} is not practised in {kind.notebook}"
         assert top and top[0] < at[0], f"{kind.notebook}: progress() should come first"
+
+
+def test_the_new_kinds_diagnose_their_typical_mistakes():
+    ex = _find("harmonies.setup_counts", 1, lambda e: e.context["ask"] == "spirits"
+               and e.context["players"] > 1)
+    assert ex.check(2).misconception == "per-player-not-total"
+    ex = _find("harmonies.setup_counts", 2, lambda e: e.context["ask"] == "pouch")
+    assert ex.check(120).misconception == "forgot-central-board"
+    ex = _find("harmonies.river_points", 1, lambda e: e.answer > 5)
+    length = sum(1 for s in ex.context["stacks"].values() if s == ("blue",))
+    v = ex.check(length)
+    assert v.misconception == "length-not-points" and str(ex.answer) not in v.reason
+    ex = _find("harmonies.shared_habitat", 2, lambda e: e.answer >= 2)
+    assert ex.check(ex.answer - 1).misconception == "no-shared-tokens"
+    ex = _find("harmonies.solo_box", 1, lambda e: True)
+    assert ex.check(9 * ex.context["turns"]).misconception == "counted-taken-tokens"
+    ex = _find("harmonies.turn_actions", 1, lambda e: e.context["state"].took_tokens
+               and not e.context["state"].hand)
+    assert "end" in ex.answer and "place" not in ex.answer
+    assert ex.check(set(ex.answer) | {"tokens"}).misconception == "tokens-twice"
+
+
+def test_the_turn_actions_are_the_engines_legal_actions():
+    names = {"TakeTokens": "tokens", "PlaceToken": "place", "TakeCard": "card",
+             "PlaceCube": "cube", "EndTurn": "end"}
+    for level in (1, 2):
+        for seed in range(30):
+            ex = generate("harmonies.turn_actions", seed, level)
+            legal = {names[type(a).__name__] for a in ex.context["state"].legal_actions()}
+            assert set(ex.answer) == legal
