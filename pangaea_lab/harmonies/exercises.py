@@ -627,9 +627,9 @@ def end_of_game(seed: int, level: int) -> Exercise:
             return "round-not-finished", (f"The game does not stop in the middle of a round: "
                                           f"every player plays as often, and {name} is not "
                                           f"the last of the {_count(players, 'player')}.")
-        return "round-already-finished", (f"Who is still to play this round? The round "
-                                          f"started with Player 1, and {name} is the last "
-                                          f"player of the round.")
+        return "round-already-finished", (f"Who is still to play this round? It started "
+                                          f"with Player 1: count the players who come after "
+                                          f"{name}.")
 
     why = {"on": f"{name} has {_count(len(empty), 'empty space')}, more than two, and the "
                  f"pouch can still refill the central board.",
