@@ -1259,7 +1259,7 @@ def most_trees(seed: int, level: int) -> Exercise:
     rng = _rng("most_trees", seed, level)
     low = _edition().most_trees_minimum
     players = 1 + level
-    style = rng.choices(("leader", "tie", "short"), (5, 3, 2) if level == 1 else (5, 3, 2))[0]
+    style = rng.choices(("leader", "tie", "short"), (7, 3, 2))[0]
     state = _forest(rng, _tree_counts(rng, players, style), seeds=2 * (level - 1))
     counts = [state.trees.count(p) for p in range(players)]
     seeds = [state.seeds.count(p) for p in range(players)]
