@@ -597,6 +597,9 @@ class ExerciseView:
         self.seed_button.on_click(self._new_position(
             lambda: model.load(int(self.seed_box.value))))
         model.subscribe(self.refresh)
+        # the record also changes from outside this exercise: the copy kept in the browser
+        # arrives after a reload, a progress file is loaded
+        model.record.subscribe(self.show_status)
         self.refresh()
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
@@ -662,6 +665,13 @@ class ExerciseView:
             self.option_buttons.append(button)
         self.options_box.children = tuple(self.option_buttons)
 
+    def show_status(self) -> None:
+        """The status line: this kind's record (mastered, the current run) in words."""
+        status = self.model.status
+        self.status_line.value = (f'<span data-mastered="{str(status.mastered).lower()}" '
+                                  f'data-run="{status.run}">'
+                                  f"{escape(self.model.status_text())}</span>")
+
     def refresh(self) -> None:
         """Show the model's current state."""
         m, ex = self.model, self.model.exercise
@@ -680,8 +690,7 @@ class ExerciseView:
                 self.level_box.value = m.level
         finally:
             self._quiet = False
-        self.status_line.value = (f'<span data-mastered="{str(m.status.mastered).lower()}" '
-                                  f'data-run="{m.status.run}">{escape(m.status_text())}</span>')
+        self.show_status()
         self.question.value = (f"<p>{escape(ex.question)}</p>"
                                f"<p><i>{escape(INSTRUCTIONS[kind])}</i></p>")
         clickable = kind in ("cells", "path")

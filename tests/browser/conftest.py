@@ -83,9 +83,9 @@ def voila(served: Path, workdir: Path, logs: Path) -> Iterator[Any]:
 
 
 @pytest.fixture(scope="session")
-def browser(workdir: Path) -> Iterator[Any]:
-    """One Chromium with a fresh profile for the whole run."""
-    from browser_support import CHROMIUM_ARGS, chromium_or_fail, keep_local
+def driver() -> Iterator[Any]:
+    """Playwright and the system Chromium's path, for the run."""
+    from browser_support import chromium_or_fail
     try:
         chromium, problem = chromium_or_fail(), ""
     except FileNotFoundError as exc:
@@ -95,14 +95,39 @@ def browser(workdir: Path) -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            user_data_dir=str(workdir / "chromium-profile"), executable_path=str(chromium),
-            headless=True, args=CHROMIUM_ARGS, viewport={"width": 1280, "height": 960})
-        keep_local(context)
-        try:
-            yield context
-        finally:
-            context.close()
+        yield playwright, chromium
+
+
+def _profile(driver: Any, folder: Path) -> Any:
+    """A Chromium with its own profile in ``folder`` (reaching localhost only)."""
+    from browser_support import CHROMIUM_ARGS, keep_local
+    playwright, chromium = driver
+    context = playwright.chromium.launch_persistent_context(
+        user_data_dir=str(folder), executable_path=str(chromium), headless=True,
+        args=CHROMIUM_ARGS, viewport={"width": 1280, "height": 960}, accept_downloads=True)
+    keep_local(context)
+    return context
+
+
+@pytest.fixture(scope="session")
+def browser(driver: Any, workdir: Path) -> Iterator[Any]:
+    """One Chromium with a fresh profile for the whole run."""
+    context = _profile(driver, workdir / "chromium-profile")
+    try:
+        yield context
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def fresh_browser(driver: Any, tmp_path: Path) -> Iterator[Any]:
+    """Another Chromium with a new, empty profile (nothing kept in its storage): a learner
+    on another computer."""
+    context = _profile(driver, tmp_path / "another-profile")
+    try:
+        yield context
+    finally:
+        context.close()
 
 
 @pytest.fixture

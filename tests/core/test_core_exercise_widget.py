@@ -955,3 +955,18 @@ def test_view_level_dropdown_reloads_the_same_seed():
     v.level_box.value = 1
     assert (m.seed, m.level) == (5, 1)
     assert ew.RECORD.attempts == []
+
+
+def test_view_status_line_follows_a_record_loaded_from_outside():
+    w = exercises.practice("toy.score", seed=0)
+    v = w.view
+    assert 'data-mastered="false" data-run="0"' in v.status_line.value
+    saved = PracticeRecord()     # answered on another page, or before a reload
+    other = ExerciseModel("toy.score", record=saved)
+    for seed in (7, 8, 9):
+        other.load(seed)
+        other.set_number(seed + 5)
+        other.check()
+    ew.RECORD.merge(PracticeRecord.from_json(saved.to_json()).attempts)
+    assert 'data-mastered="true" data-run="3"' in v.status_line.value
+    assert text(v.status_line) == "Mastered at level 1. Try level 2."
