@@ -1399,7 +1399,7 @@ def mushrooms(seed: int, level: int = 1) -> Exercise:
             continue
         forest, cid, play, payment, st, after = found
         draws = [s.tag for s in after.pending if s.kind == "mushroom"]
-        if draws or rng.random() < 0.25:    # fewer positions where nothing draws
+        if draws or rng.random() < (0.15 if level == 1 else 0.3):   # fewer with no draw
             break
     answer = len(draws)
     on_sapling = isinstance(play, PlaySapling) or (isinstance(play, PlayDweller)
@@ -2453,3 +2453,145 @@ def scoring_spots(seed: int, level: int = 1) -> Exercise:
                              + ("scores." if c in right else _placed_why(forest, asked, c)[0])
                              for c in sorted(cands)),
         context={"forest": forest, "asked": asked})
+
+
+# ----- bats, and the species scored once for a set ------------------------------------------
+
+_BATS = [sp.name for sp in catalog().all_species() if sp.scoring["kind"] == "bats"]
+_BAT_FRIENDS = ("Gnat", "European Fat Dormouse")
+
+
+def _bat_forest(rng: random.Random, level: int) -> Forest:
+    pool = _pool()
+    forest = _random_forest(rng, pool, 3 if level == 1 else 4, 0, sapling=0.2)
+    kinds = rng.sample(_BATS, rng.choice([1, 2, 2, 3, 3, 4, 4]))
+    extra = [rng.choice(kinds) for _ in range(rng.randint(0, 1) if level == 1
+                                              else rng.randint(1, 2))]
+    for name in kinds + extra:      # one bat of each species, then a few copies
+        forest = _add(rng, pool, forest, lambda s, n=name: s == n)
+    for _ in range(0 if level == 1 else rng.randint(1, 2)):
+        forest = _add(rng, pool, forest, lambda s: s in _BAT_FRIENDS)
+    for _ in range(rng.randint(0, 2)):
+        forest = _add(rng, pool, forest, lambda s: s not in _BATS and s not in _BAT_FRIENDS)
+    return forest
+
+
+def _bat_mistakes(forest: Forest, answer: int) -> list:
+    rule = catalog().species(_BATS[0]).scoring
+    counts = {b: forest.count_species(b) for b in _BATS if forest.count_species(b)}
+    cards, kinds = sum(counts.values()), len(counts)
+    friends = sum(forest.count_species(f) for f in _BAT_FRIENDS)
+    each = rule["points"]
+    out = []
+    if kinds < rule["distinct"]:
+        out.append((each * cards, "copies-as-species" if cards >= rule["distinct"] else
+                    "no-threshold",
+                    "Bats score only once your forest holds 3 different bat species; two bats "
+                    "of one species are one species."))
+    else:
+        out.append((each * kinds, "one-per-species", "Once 3 different species are there, "
+                                                     "every bat card scores, copies too."))
+        out.append((0, "missed-threshold", "Count the different bat species again: the name "
+                                           "of each bat is on its card."))
+    if friends:
+        with_friends = each * (cards + friends) if kinds + min(friends, 2) >= rule["distinct"] \
+            else 0
+        out.append((with_friends, "counted-non-bat", "The Gnat is an insect and the European "
+                                                      "Fat Dormouse a pawed animal: neither is "
+                                                      "a bat."))
+    return out
+
+
+@register("forest_shuffle.bat_points", game=GAME, notebook=NB3,
+          rule="Each bat scores 5 once the forest holds at least 3 different bat species",
+          title="Bats together",
+          levels=("a few bats", "bats among the Gnat and the Dormouse"))
+def bat_points(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("bat_points", seed, level)
+    while True:
+        forest = _bat_forest(rng, level)
+        counts = {b: forest.count_species(b) for b in _BATS if forest.count_species(b)}
+        if counts:
+            break
+    points = score([forest])[0].by_species
+    answer = sum(points.get(b, 0) for b in _BATS)
+    friends = [f for f in _BAT_FRIENDS if forest.count_species(f)]
+    return _number(
+        "forest_shuffle.bat_points", seed,
+        question=("How many points do the bats of this forest score together? (Rule: bats "
+                  f"score {explain(_BATS[0])}.)"),
+        answer=answer, what="what the bats score together",
+        rule="Count the different bat species first, then the bat cards.",
+        hints=("First count the different bat species in your forest, then the bat cards. A bat "
+               "is written as bat at the top of its card.",
+               "Your bats: " + ", ".join(f"{b} x{c}" for b, c in counts.items())
+               + (f". The {_list(friends)} {'is' if len(friends) == 1 else 'are'} not "
+                  f"{'a bat' if len(friends) == 1 else 'bats'}." if friends else ".")),
+        safe_hints=("First count the different bat species in your forest, then the bat "
+                    "cards. A bat is written as bat at the top of its card.",
+                    "Your bats are " + _list(counts) + "; every bat card scores once enough "
+                    "species are there."),
+        draw=lambda marked: position_svg(forest, title="Bats together"),
+        explanation=(f"{_plural(len(counts), 'bat species')} ({_list(counts)}), "
+                     f"{_plural(sum(counts.values()), 'bat card')}: {answer} points."),
+        context={"forest": forest}, mistakes=_bat_mistakes(forest, answer))
+
+
+_SETS = ["Horse Chestnut", "Fire Salamander", "Fireflies"]
+
+
+def _set_forest(rng: random.Random, species: str, level: int) -> Forest:
+    pool = _pool()
+    names = catalog().tree_species()
+    forest = Forest()
+    plan = [rng.choice(names + [SAPLING]) for _ in range(rng.randint(2, 4))]
+    if species == "Horse Chestnut":
+        plan += [species] * (rng.randint(1, 3) if level == 1 else rng.randint(2, 5))
+        rng.shuffle(plan)
+    for name in plan:
+        forest = _plant(rng, pool, forest, name)
+    if species != "Horse Chestnut":
+        for _ in range(rng.randint(1, 3) if level == 1 else rng.randint(2, 4)):
+            forest = _add(rng, pool, forest, lambda s: s == species)
+    at = [i for i, t in enumerate(forest.trees) if t.species == "Horse Chestnut"]
+    if level == 2 and at and rng.random() < 0.6:
+        forest = _add(rng, pool, forest, lambda s: s in _BEES, trees=at)
+    for _ in range(0 if level == 1 else rng.randint(2, 4)):
+        forest = _add(rng, pool, forest, lambda s: s != species)
+    return forest
+
+
+@register("forest_shuffle.set_points", game=GAME, notebook=NB3,
+          rule="Horse Chestnuts, Fire Salamanders and Fireflies score once for the whole set, "
+               "by its size (a Carpenter Bee at a Horse Chestnut adds one to its set)",
+          title="Scored once, as a set",
+          levels=("a small set", "a bigger set among other cards"))
+def set_points(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("set_points", seed, level)
+    species = _SETS[seed % len(_SETS)]
+    forest = _set_forest(rng, species, level)
+    answer = _points_of(species, [forest])
+    n = forest.count_species(species)
+    table = catalog().species(species).scoring["table"]
+    value = lambda k: table[min(k, len(table)) - 1] if k else 0
+    mistakes = [(n * value(n), "scored-set-per-card", "The set scores once, by its size: its "
+                                                      "value is not given to each card."),
+                (_points_of(species, [_without(forest, lambda s: s in _BEES)]),
+                 "forgot-carpenter-bee", "A Violet Carpenter Bee at a Horse Chestnut adds one "
+                                         "more to the set.")]
+    return _number(
+        "forest_shuffle.set_points", seed,
+        question=(f"How many points do your {_plural(2, species)[2:]} score together? (Rule: "
+                  f"{species} scores {explain(species)}.)"),
+        answer=answer, what=f"what the {species} set scores",
+        rule=f"Count the {species} cards of your forest, then read the set's value once.",
+        hints=(f"Count the {species} cards in your forest: that is the size of the set.",
+               f"Your forest has {_plural(len(forest.trees), 'tree')}; look at "
+               + ("the trees themselves, and at any Violet Carpenter Bee beside a Horse "
+                  "Chestnut." if species == "Horse Chestnut" else
+                  "the bottom slots, where these cards lie.")
+               + " Then read the value for that size once, for the whole set."),
+        draw=lambda marked: position_svg(forest, title="Scored once, as a set"),
+        explanation=f"{_plural(n, species)} in the set: {answer} points for the whole set.",
+        context={"forest": forest, "species": species},
+        mistakes=mistakes)

@@ -345,3 +345,30 @@ def test_scoring_spots_are_the_cards_that_score():
                     verdict = ex.check(set(ex.answer) | {cell})
                     names.add(verdict.misconception)
     assert {"wrong-host", "sapling-as-host", "single-toad"} <= names
+
+
+def test_bats_copies_are_not_species_and_friends_are_not_bats():
+    names = set()
+    for level in (1, 2):
+        for seed in SEEDS:
+            ex = fx.bat_points(seed, level)
+            forest = ex.context["forest"]
+            counts = {b: forest.count_species(b) for b in fx._BATS if forest.count_species(b)}
+            assert ex.answer == (5 * sum(counts.values()) if len(counts) >= 3 else 0)
+            if len(counts) < 3 and sum(counts.values()) >= 3:
+                names.add(ex.check(5 * sum(counts.values())).misconception)
+            if len(counts) >= 3:
+                names.add(ex.check(5 * len(counts)).misconception)
+    assert {"copies-as-species", "one-per-species"} <= names
+
+
+def test_a_set_scores_once():
+    for level in (1, 2):
+        for seed in SEEDS:
+            ex = fx.set_points(seed, level)
+            forest, species = ex.context["forest"], ex.context["species"]
+            n = forest.count_species(species)
+            table = fs.catalog().species(species).scoring["table"]
+            per_card = n * table[min(n, len(table)) - 1]
+            if per_card != ex.answer:
+                assert ex.check(per_card).misconception == "scored-set-per-card"
