@@ -1662,6 +1662,27 @@ def _where_cards(forest: Forest, test: Callable[[int, str, object], bool]) -> li
     return out
 
 
+def _tree_count_words(forest: Forest, species: str, majority: bool,
+                      others: Iterable[Forest]) -> str:
+    """How many trees of ``species`` a forest has for its rule (Carpenter Bees count), and
+    the best rival's count for a majority."""
+    count = lambda f: _majority_counts((f,), "Linden")[0] if species == "Linden" else (
+        sum(1 for t in f.trees if t.species == species)
+        + sum(1 for t in f.trees if t.species == species
+              for _, d in t.dwellers() if d.species in _BEES))
+    n = sum(1 for t in forest.trees if t.species == species)
+    bees = count(forest) - n
+    own = f"you have {_plural(n, species)}" + (
+        f" and {_plural(bees, 'Violet Carpenter Bee')} at them (each counts as one more)"
+        if bees else "")
+    others = list(others)
+    if majority and not others:
+        own += "; no other forest is compared here"
+    elif majority:
+        own += f"; the rival forest has {max(count(f) for f in others)}"
+    return own
+
+
 def what_counts(forest: Forest, species: str, others: Iterable[Forest] = ()) -> str:
     """What a species' rule counts in this forest, in plain words (from the rule data)."""
     cat = catalog()
@@ -1713,23 +1734,7 @@ def what_counts(forest: Forest, species: str, others: Iterable[Forest] = ()) -> 
                else "no bat") + " opposite"
             for i, s, d in forest.dwellers() if d.species == species)
     if k in ("threshold", "majority", "set"):
-        bees = sum(1 for i, _, d in forest.dwellers()
-                   if forest.trees[i].species == species
-                   and any(e.get("kind") == "counts_as_tree"
-                           for e in cat.species(d.species).effect))
-        n = sum(1 for t in forest.trees if t.species == species)
-        own = f"you have {_plural(n, species)}" + (
-            f" and {_plural(bees, 'Violet Carpenter Bee')} at them (each counts as one more)"
-            if bees else "")
-        if k == "majority" and not others:
-            own += "; no other forest is compared here"
-        if k == "majority" and others:
-            rivals = [sum(1 for t in f.trees if t.species == species) + sum(
-                1 for i, _, d in f.dwellers() if f.trees[i].species == species and any(
-                    e.get("kind") == "counts_as_tree" for e in cat.species(d.species).effect))
-                for f in others]
-            own += f"; the rival forest has {max(rivals, default=0)}"
-        return own
+        return _tree_count_words(forest, species, k == "majority", others)
     if k == "bats":
         bats = sorted({d.species for _, _, d in forest.dwellers()
                        if "bat" in cat.species(d.species).types})
