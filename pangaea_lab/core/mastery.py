@@ -120,9 +120,14 @@ class PracticeRecord:
     # ----- recording -----------------------------------------------------------------
 
     def add(self, attempt: Attempt) -> Attempt:
-        """Record ``attempt`` (stamped with a time and an id when it has none)."""
-        if not attempt.id or not attempt.time:
-            attempt = Attempt(**{**asdict(attempt), "time": attempt.time or time.time(),
+        """Record ``attempt`` (stamped with a time and an id when it has none; its texts cut
+        to what a progress file holds, so the record always reads back)."""
+        fitted = {"answer": str(attempt.answer)[:300], "hints": min(attempt.hints, 20),
+                  "misconception": str(attempt.misconception or "")[:60]}
+        if not attempt.id or not attempt.time or any(
+                getattr(attempt, name) != value for name, value in fitted.items()):
+            attempt = Attempt(**{**asdict(attempt), **fitted,
+                                 "time": attempt.time or time.time(),
                                  "id": attempt.id or _attempt_id()})
         self.merge([attempt])
         return attempt

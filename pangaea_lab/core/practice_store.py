@@ -76,7 +76,13 @@ function render({ model, el }) {
     link.remove();
   });
   el.appendChild(save);
-  const old = window.localStorage ? window.localStorage.getItem(KEY) : null;
+  let old = null;
+  try {
+    old = window.localStorage.getItem(KEY);
+  } catch (error) {
+    // a browser that keeps nothing for this site: the page works, nothing is kept
+    el.dataset.kept = "unavailable";
+  }
   if (old) {
     model.set("stored", old);
     model.save_changes();

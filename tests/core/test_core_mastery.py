@@ -301,3 +301,17 @@ def test_a_huge_text_within_the_file_limit_is_refused_by_its_field():
     data["attempts"][0]["answer"] = "y" * (MAX_FILE - 2000)
     with pytest.raises(InvalidData, match=r"attempts\[0\]\.answer"):
         read_attempts(json.dumps(data))
+
+
+def test_what_is_recorded_always_reads_back_from_its_file():
+    record = PracticeRecord()
+    record.add(Attempt(KIND, 1, 1, "x" * 500, False, hints=30, first=True,
+                       misconception="a-very-long-name-" * 10))
+    record.add(Attempt(KIND, 2, 1, "5", False, first=True, misconception=None))
+    [long, odd] = record.attempts
+    assert len(long.answer) == 300 and long.hints == 20 and len(long.misconception) == 60
+    assert odd.misconception == ""
+    back = PracticeRecord.from_json(record.to_json())
+    assert [a.id for a in back.attempts] == [long.id, odd.id]
+    kept = Attempt(KIND, 3, 1, "5", True, time=5.0, id="kept")
+    assert record.add(kept) is kept               # nothing to cut: the very attempt
