@@ -168,6 +168,7 @@ class ExerciseModel:
         #: how many of the exercise's hints are open (each press of Hint opens the next)
         self.hints_open = 0
         self.answer_shown = False
+        self.met_before = False
         self._changed()
 
     def another(self) -> None:
@@ -340,6 +341,10 @@ class ExerciseModel:
             self._changed()
             return self.verdict
         verdict = self.exercise.check(self.answer)
+        #: a right first answer on a position met before (another day, the same seed): it
+        #: cannot count towards mastery, and the feedback says so
+        self.met_before = self.attempts == 0 and self.record.met_before(
+            self.key, self.seed, self.level)
         self.record.add(Attempt(self.key, self.seed, self.level, self.answer_text()[:300],
                                 verdict.correct, hints=self.hints_open,
                                 shown=self.answer_shown, first=self.attempts == 0,
@@ -388,9 +393,17 @@ class ExerciseModel:
             return ""
         word = "✓ Right." if self.verdict.correct else "✗ Not quite."
         text = f"{word} {reason_text(self.verdict)}".strip()
-        if self.verdict.correct and self.answer_shown:
-            text += " " + SEEN_NOT_LEARNED
-        return text
+        return (text + " " + self.not_counted()).strip()
+
+    def not_counted(self) -> str:
+        """Why a right answer does not count towards mastery ("" when it does)."""
+        if self.verdict is None or not self.verdict.correct:
+            return ""
+        if self.answer_shown:
+            return SEEN_NOT_LEARNED
+        if self.met_before:
+            return MET_BEFORE
+        return ""
 
     def status_text(self) -> str:
         """This kind's record in words: mastered, or how far the current run has come."""
@@ -465,6 +478,9 @@ PROGRESS = ExerciseProgress(RECORD)
 
 #: said when an answer is checked right after the answer was shown
 SEEN_NOT_LEARNED = "(The answer was shown, so this one counts as seen, not learned.)"
+#: said when a right answer is given on a position met before
+MET_BEFORE = ("(You have met this position before, so it does not count towards mastery: "
+              "try Another one.)")
 
 
 def _css_name(text: str) -> str:
@@ -735,7 +751,7 @@ class ExerciseView:
         else:
             css = "pl-right" if verdict.correct else "pl-wrong"
             word = "✓ Right." if verdict.correct else "✗ Not quite."
-            seen = f" {SEEN_NOT_LEARNED}" if verdict.correct and m.answer_shown else ""
+            seen = f" {m.not_counted()}" if m.not_counted() else ""
             self.feedback.value = (f'<div class="{css}" data-correct="{str(verdict.correct).lower()}">'
                                    f"<b>{word}</b> {escape(reason_text(verdict))}"
                                    f"{escape(seen)}</div>")

@@ -88,7 +88,8 @@ class KindStatus:
     """What the record says of one kind."""
 
     kind: str
-    practised: int          # positions answered or shown
+    practised: int          # positions answered (a Show answer, which records no answer,
+                            # is not practice on its own)
     right: int              # attempts judged right (shown ones never count)
     run: int                # clean right answers in a row, on different positions, just now
     mastered: bool
@@ -194,10 +195,14 @@ class PracticeRecord:
         struggling = bool(tail) and (sum(not a.correct for a in tail) >= 2
                                      or any(a.shown for a in tail))
         return KindStatus(
-            kind=kind, practised=len({a.position for a in attempts}),
+            kind=kind, practised=len({a.position for a in attempts if a.answer}),
             right=sum(a.correct and not a.shown for a in attempts), run=len(run),
             mastered=mastered_level > 0, mastered_level=mastered_level,
             struggling=struggling and not run, last=attempts[-1].time if attempts else 0.0)
+
+    def met_before(self, kind: str, seed: int, level: int) -> bool:
+        """Whether this position was answered or shown before (it can no longer count)."""
+        return any(a.position == (seed, level) for a in self.of(kind))
 
     def next_kind(self, kinds: Iterable[str]) -> str | None:
         """The kind to practise next among ``kinds`` (in page order): one practised but not

@@ -12,9 +12,9 @@ from pangaea_lab.core import exercises as core_exercises
 from pangaea_lab.core import exercise_widget as ew
 from pangaea_lab.core.errors import InvalidSetup
 from pangaea_lab.core.exercises import Exercise, Option, Verdict, register
-from pangaea_lab.core.exercise_widget import (SEEN_NOT_LEARNED, ExerciseModel, ExerciseProgress,
-                                              ExerciseView, ReviewModel, exercise_widget,
-                                              progress_widget, review_widget)
+from pangaea_lab.core.exercise_widget import (MET_BEFORE, SEEN_NOT_LEARNED, ExerciseModel,
+                                              ExerciseProgress, ExerciseView, ReviewModel,
+                                              exercise_widget, progress_widget, review_widget)
 from pangaea_lab.core.mastery import PracticeRecord
 
 GRID = [(q, r) for q in range(3) for r in range(3)]
@@ -385,7 +385,8 @@ def test_show_answer_is_recorded_and_a_later_right_check_is_seen_not_learned():
     m.show_answer()                                    # a second press records nothing new
     [shown] = attempts_of("toy.lakes")
     assert shown.shown and not shown.correct and shown.first and shown.answer == ""
-    assert m.status.practised == 1 and m.status.right == 0 and m.status.run == 0
+    # a shown answer alone is not practice
+    assert m.status.practised == 0 and m.status.right == 0 and m.status.run == 0
     m.click((0, 1))
     m.click((1, 1))
     v = m.check()
@@ -443,7 +444,7 @@ def test_a_shown_position_revisited_never_counts():
         m.load(seed)
         m.set_number(seed + 5)
         assert m.check().correct
-        assert m.feedback_text() == f"✓ Right. {seed + 5} points."
+        assert m.feedback_text() == f"✓ Right. {seed + 5} points. {MET_BEFORE}"
     assert m.status.run == 0 and not m.status.mastered
     m.load(7)                          # a fresh position counts again
     m.set_number(12)
@@ -915,7 +916,7 @@ def test_view_show_answer_then_a_right_check_is_seen_not_learned():
     v = w.view
     v.answer_button.click()
     assert shown(v.answer_box) and v.answer_picture.value == w.model.exercise.answer_svg()
-    assert 'data-practised="1" data-mastered="0"' in box.line.value
+    assert 'data-practised="0" data-mastered="0"' in box.line.value
     v.board.clicked = "0,0#1"
     v.board.clicked = "1,1#2"
     v.check_button.click()
@@ -970,3 +971,20 @@ def test_view_status_line_follows_a_record_loaded_from_outside():
     ew.RECORD.merge(PracticeRecord.from_json(saved.to_json()).attempts)
     assert 'data-mastered="true" data-run="3"' in v.status_line.value
     assert text(v.status_line) == "Mastered at level 1. Try level 2."
+
+
+def test_a_right_answer_on_a_position_met_before_says_it_does_not_count():
+    """Another day, the same seed: right, but it cannot count towards mastery, and the
+    learner is told why and what to do."""
+    first = ExerciseModel("toy.score", seed=3)
+    first.set_number(str(first.exercise.answer))
+    assert first.check().correct and first.status.run == 1
+    again = ExerciseModel("toy.score", seed=3)           # a new page, the same record
+    again.set_number(str(again.exercise.answer))
+    assert again.check().correct
+    assert again.feedback_text().endswith(MET_BEFORE)
+    assert again.status.run == 1                         # neither counted nor reset
+    again.another()
+    again.set_number(str(again.exercise.answer))
+    again.check()
+    assert MET_BEFORE not in again.feedback_text() and again.status.run == 2

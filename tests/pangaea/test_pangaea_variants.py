@@ -65,6 +65,7 @@ RECORD_ALLOWED = {
     "players.py": "computer player heuristics (the team's interest, the Player Board)",
     "arrange.py": "hand-made lesson positions fill in the records",
     "exercises/ancients_and_woods.py": "exercises about the variants ask about their records",
+    "exercises/modes.py": "exercises on co-op and Wild Woods rules build and read their records",
 }
 
 
