@@ -512,6 +512,14 @@ class ExerciseView:
         self._quiet = False
         self._drawn: tuple | None = None
         self._options_for: Exercise | None = None
+        self._spaces_for: Exercise | None = None
+        self._make_parts(w)
+        self._lay_out(w)
+        self._wire(model)
+        self.refresh()
+
+    def _make_parts(self, w: Any) -> None:
+        """Every part of the view, each an attribute (tests and the browser reach them)."""
         self.style = w.HTML(_STYLE)
         self.title = w.HTML()
         self.seed_label = w.HTML()
@@ -534,7 +542,6 @@ class ExerciseView:
         self.space_button = w.Button(description="Mark this space", layout=w.Layout(width="auto"),
                                      tooltip="Does what a click on that space does")
         self.keyboard_row = w.HBox([self.space_list, self.space_button])
-        self._spaces_for: Exercise | None = None
         self.options_box = w.VBox()
         self.option_buttons: list[ipywidgets.Button] = []
         self.number_box = w.Text(placeholder="a whole number", description="Your answer",
@@ -554,6 +561,9 @@ class ExerciseView:
         self.hint_picture = w.HTML()
         self.answer_text = w.HTML()
         self.answer_picture = w.HTML()
+
+    def _lay_out(self, w: Any) -> None:
+        """The parts in their places, each with its ``pl-exercise-...`` class."""
         buttons = w.HBox([self.clear_button, self.check_button, self.hint_button,
                           self.answer_button, self.another_button],
                          layout=w.Layout(flex_flow="row wrap"))
@@ -595,10 +605,12 @@ class ExerciseView:
                            (self.hint_line, "exercise-hint-text"),
                            (self.answer_box, "exercise-answer")):
             part.add_class(f"pl-{name}")
-        self.root.add_class(f"pl-exercise-kind-{_css_name(model.key)}")
-        self.root.model = model
+        self.root.add_class(f"pl-exercise-kind-{_css_name(self.model.key)}")
+        self.root.model = self.model
         self.root.view = self
 
+    def _wire(self, model: ExerciseModel) -> None:
+        """Clicks and typed values go to the model; the model's changes come back."""
         if hasattr(self.board, "on_space"):
             self.board.on_space(model.click)
             self.board.on_play(model.click)      # Enter marks a space, as a click does
@@ -616,7 +628,6 @@ class ExerciseView:
         # the record also changes from outside this exercise: the copy kept in the browser
         # arrives after a reload, a progress file is loaded
         model.record.subscribe(self.show_status)
-        self.refresh()
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.root._repr_mimebundle_(**kwargs)
@@ -690,8 +701,13 @@ class ExerciseView:
 
     def refresh(self) -> None:
         """Show the model's current state."""
+        self._refresh_header()
+        self._refresh_answer()
+        self._refresh_help()
+
+    def _refresh_header(self) -> None:
+        """Title, seed, level, the kind's record and the question."""
         m, ex = self.model, self.model.exercise
-        kind = ex.answer_kind
         self.title.value = f"<b>Exercise: {escape(m.title)}</b>"
         self.seed_label.value = (f'<span data-kind="{escape(m.key, quote=True)}" '
                                  f'data-seed="{m.seed}">{escape(m.seed_text)}</span>')
@@ -708,7 +724,12 @@ class ExerciseView:
             self._quiet = False
         self.show_status()
         self.question.value = (f"<p>{escape(ex.question)}</p>"
-                               f"<p><i>{escape(INSTRUCTIONS[kind])}</i></p>")
+                               f"<p><i>{escape(INSTRUCTIONS[ex.answer_kind])}</i></p>")
+
+    def _refresh_answer(self) -> None:
+        """The board or picture, the learner's answer so far and the ways to give it."""
+        m, ex = self.model, self.model.exercise
+        kind = ex.answer_kind
         clickable = kind in ("cells", "path")
         drawing = m.svg()
         key = (ex, m.selection)
@@ -745,6 +766,10 @@ class ExerciseView:
             finally:
                 self._quiet = False
         self.message_line.value = escape(m.message)
+
+    def _refresh_help(self) -> None:
+        """The verdict, the hints open so far and the answer when shown."""
+        m, ex = self.model, self.model.exercise
         verdict = m.verdict
         if verdict is None:
             self.feedback.value = ""
@@ -770,7 +795,7 @@ class ExerciseView:
                 text += f"<br>{escape(ex.explanation)}"
             self.answer_text.value = text
             self.answer_picture.value = m.answer_svg() if (
-                ex.answer_cells or kind in ("cells", "path")) else ""
+                ex.answer_cells or ex.answer_kind in ("cells", "path")) else ""
         else:
             self.answer_text.value = ""
             self.answer_picture.value = ""
