@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from .board_widget import clickable_board
 from .errors import InvalidSetup
 from .exercises import DEFAULT_LEVELS, Exercise, Verdict, get, plural, space_labels
+from .listeners import Listened
 from .mastery import MASTERY_RUN, Attempt, KindStatus, PracticeRecord
 from .practice_store import practice_controls
 
@@ -83,7 +84,7 @@ def reason_text(verdict: Verdict) -> str:
     return reason
 
 
-class ExerciseModel:
+class ExerciseModel(Listened):
     """One exercise kind at one seed and level, and the learner's answer to it; no ipywidgets
     needed.
 
@@ -102,7 +103,6 @@ class ExerciseModel:
                  generate: Callable[[int, int], Exercise] | None = None, *, level: int = 1,
                  record: PracticeRecord | None = None) -> None:
         self.record = RECORD if record is None else record
-        self._listeners: list[Callable[[], None]] = []
         self._generate = generate
         self._use_kind(key)
         self.level = 1
@@ -129,20 +129,6 @@ class ExerciseModel:
     @property
     def levels(self) -> tuple[int, ...]:
         return tuple(range(1, len(self.level_titles) + 1))
-
-    # ----- listening ---------------------------------------------------------------------
-
-    def subscribe(self, listener: Callable[[], None]) -> None:
-        """Call ``listener()`` after every change (the view and the progress line use this)."""
-        self._listeners.append(listener)
-
-    def unsubscribe(self, listener: Callable[[], None]) -> None:
-        if listener in self._listeners:
-            self._listeners.remove(listener)
-
-    def _changed(self) -> None:
-        for listener in list(self._listeners):
-            listener()
 
     # ----- the exercise ------------------------------------------------------------------
 
@@ -419,7 +405,7 @@ class ExerciseModel:
                    if s.struggling else ""))
 
 
-class ExerciseProgress:
+class ExerciseProgress(Listened):
     """The progress line of one page: the exercise kinds shown on it (in the order they
     appear) and what the learner's :class:`PracticeRecord` says of them: practised,
     mastered, and what to practise next.  Nothing is counted that was not answered, and a
@@ -428,7 +414,6 @@ class ExerciseProgress:
     def __init__(self, record: PracticeRecord | None = None) -> None:
         self.record = RECORD if record is None else record
         self.kinds: dict[str, str] = {}          # key -> title, in page order
-        self._listeners: list[Callable[[], None]] = []
         self.record.subscribe(self._changed)
 
     def add(self, model: ExerciseModel) -> None:
@@ -463,12 +448,6 @@ class ExerciseProgress:
             parts.append("every kind here is mastered")
         return " · ".join(parts)
 
-    def subscribe(self, listener: Callable[[], None]) -> None:
-        self._listeners.append(listener)
-
-    def _changed(self) -> None:
-        for listener in list(self._listeners):
-            listener()
 
 
 #: the kernel's practice record (one learner per kernel: one page in JupyterLab and Voilà)

@@ -28,10 +28,11 @@ from __future__ import annotations
 import itertools
 import time
 from dataclasses import asdict, dataclass
-from typing import Callable, Iterable
+from typing import Iterable
 
 from .errors import InvalidData
 from .jsonio import Flag, Int, Record, Seq, Text, dumps, parse
+from .listeners import Listened
 
 #: right answers in a row (clean, on different positions) that make a kind mastered
 MASTERY_RUN = 3
@@ -109,13 +110,12 @@ _SCHEMA = Record({
 })
 
 
-class PracticeRecord:
+class PracticeRecord(Listened):
     """Every attempt of one learner, in order; listeners are told of each change."""
 
     def __init__(self, attempts: Iterable[Attempt] = ()) -> None:
         self.attempts: list[Attempt] = []
         self._ids: set[str] = set()
-        self._listeners: list[Callable[[], None]] = []
         self.merge(attempts, quiet=True)
 
     # ----- recording -----------------------------------------------------------------
@@ -150,18 +150,6 @@ class PracticeRecord:
         self.attempts.clear()
         self._ids.clear()
         self._changed()
-
-    def subscribe(self, listener: Callable[[], None]) -> None:
-        if listener not in self._listeners:
-            self._listeners.append(listener)
-
-    def unsubscribe(self, listener: Callable[[], None]) -> None:
-        if listener in self._listeners:
-            self._listeners.remove(listener)
-
-    def _changed(self) -> None:
-        for listener in list(self._listeners):
-            listener()
 
     # ----- reading -------------------------------------------------------------------
 
