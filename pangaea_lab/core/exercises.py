@@ -257,12 +257,25 @@ def _normalise(kind: str, answer: Any, keys: frozenset = frozenset(),
 
 # ----- feedback that diagnoses ----------------------------------------------------------
 
+def _diagnosis(found: Any, fallback: str) -> tuple[str, str]:
+    """(misconception name, reason) from a diagnosis given as a reason or as a pair."""
+    if isinstance(found, tuple):
+        name, reason = found
+        return name, reason or fallback
+    return "", found or fallback
+
+
+def _lookup(why: Mapping[Any, Any] | Callable[[Any], Any], key: Any) -> Any:
+    return why(key) if callable(why) else why.get(key, "")
+
+
 def number_verdict(given: int, right: int, *, what: str, rule: str,
-                   misconceptions: Mapping[int, tuple[str, str]] | None = None,
+                   misconceptions: Mapping[int, Any] | Callable[[int], Any] | None = None,
                    right_reason: str = "") -> Verdict:
     """The verdict on a typed number.  A wrong number gets the misconception it shows, when
-    ``misconceptions`` knows it (value -> (name, reason)), else "You said N, which is not
-    <what>." and ``rule``: how to count, applied to this position, never the count.
+    ``misconceptions`` knows it (a mapping or a function: value -> (name, reason), or a
+    reason), else "You said N, which is not <what>." and ``rule``: how to count, applied to
+    this position, never the count.
 
     >>> number_verdict(3, 2, what="the number of Seeds that grow",
     ...                rule="Only Seeds next to the Spirit's space grow.",
@@ -272,58 +285,76 @@ def number_verdict(given: int, right: int, *, what: str, rule: str,
     """
     if given == right:
         return Verdict(True, right_reason or f"Right: {given} is {what}.")
-    name, reason = (misconceptions or {}).get(given, ("", ""))
-    if not reason:
-        reason = f"You said {given}, which is not {what}. {rule}"
+    found = _lookup(misconceptions, given) if misconceptions is not None else ""
+    name, reason = _diagnosis(found, f"You said {given}, which is not {what}. {rule}")
     return Verdict(False, short(reason), misconception=name)
 
 
 def choice_verdict(given: str, right: frozenset | set | str, *,
-                   why_not: Mapping[str, str] | Callable[[str], str],
+                   why_not: Mapping[str, Any] | Callable[[str], Any],
                    right_reason: str = "Right.", names: Mapping[str, str] | None = None
                    ) -> Verdict:
     """The verdict on one picked option.  ``right`` is the key (or keys) that are right;
-    a wrong pick gets ``why_not[key]``: what rule that option breaks here, in words that do
-    not name the right option.  ``names`` maps an option key to a misconception name."""
+    a wrong pick gets ``why_not[key]`` (a reason, or (misconception name, reason)): what rule
+    that option breaks here, in words that do not name the right option.  ``names`` maps an
+    option key to a misconception name."""
     rights = {right} if isinstance(right, str) else set(right)
     if given in rights:
         return Verdict(True, right_reason)
-    reason = why_not(given) if callable(why_not) else why_not.get(given, "")
-    return Verdict(False, short(reason or "That choice does not fit this position: read "
-                                "the rule again and check each part of it."),
-                   misconception=(names or {}).get(given, ""))
+    name, reason = _diagnosis(_lookup(why_not, given), "That choice does not fit this "
+                              "position: read the rule again and check each part of it.")
+    return Verdict(False, short(reason), misconception=name or (names or {}).get(given, ""))
 
 
 def choices_verdict(given: frozenset, right: frozenset, *,
-                    why_not: Mapping[str, str] | Callable[[str], str], missed: str,
-                    right_reason: str = "Right.") -> Verdict:
+                    why_not: Mapping[str, Any] | Callable[[str], Any], missed: str,
+                    right_reason: str = "Right.",
+                    partial: Callable[[frozenset], Any] | None = None) -> Verdict:
     """The verdict on a set of picked options: the first wrong pick gets ``why_not`` for it
     (the rule it breaks); when every pick fits but some fitting option is left out, the
-    reason is ``missed`` (which must not name the option)."""
+    reason is ``partial(given)`` when it recognises the gap, else ``missed`` (neither may
+    name the option)."""
     if given == right:
         return Verdict(True, right_reason)
     extra = sorted(given - right)
     if extra:
-        reason = why_not(extra[0]) if callable(why_not) else why_not.get(extra[0], "")
-        return Verdict(False, short(reason or "One of your picks does not fit: check each "
-                                    "against the rule."))
-    return Verdict(False, short(missed), misconception="missed-some")
+        name, reason = _diagnosis(_lookup(why_not, extra[0]), "One of your picks does not "
+                                  "fit: check each against the rule.")
+        return Verdict(False, short(reason), misconception=name)
+    name, reason = _diagnosis((partial(given) if partial else None) or ("missed-some", missed),
+                              missed)
+    return Verdict(False, short(reason), misconception=name)
 
 
-def cells_verdict(given: frozenset, right: frozenset, *, refuse: Callable[[Cell], str],
+def cells_verdict(given: frozenset, right: frozenset, *, refuse: Callable[[Cell], Any],
                   missed: str, words: Callable[[Cell], str] = cell_text,
-                  right_reason: str = "Right.") -> Verdict:
+                  right_reason: str = "Right.",
+                  partial: Callable[[frozenset], Any] | None = None) -> Verdict:
     """The verdict on clicked spaces.  A clicked space that is wrong is named with
-    ``refuse(cell)`` (the engine's reason, about that space); when every click is right but
-    spaces are missing, the reason is ``missed``, a pointer to the rule that never names a
-    missing space (that would be the answer)."""
+    ``refuse(cell)`` (the engine's reason about that space, or (misconception name,
+    reason)); when every click is right but spaces are missing, the reason is
+    ``partial(given)`` when it recognises the gap (only Red's Seeds, say), else ``missed``:
+    a pointer to the rule that never names a missing space (that would be the answer).
+
+    >>> v = cells_verdict(frozenset({(1, 0)}), frozenset({(0, 0), (0, 1)}),
+    ...                   refuse=lambda c: ("far", "it is two steps away."),
+    ...                   missed="Look at every neighbour.")
+    >>> v.reason, v.misconception, v.marks
+    ('Not (1, 0): it is two steps away.', 'far', ((1, 0),))
+    >>> cells_verdict(frozenset({(0, 0)}), frozenset({(0, 0), (0, 1)}), refuse=str,
+    ...               missed="Look at every neighbour.").reason
+    'Look at every neighbour.'
+    """
     if given == right:
         return Verdict(True, right_reason)
     extra = sorted(given - right)
     if extra:
-        return Verdict(False, short(f"Not {words(extra[0])}: {refuse(extra[0])}"),
-                       marks=(extra[0],))
-    return Verdict(False, short(missed), misconception="missed-some")
+        name, reason = _diagnosis(refuse(extra[0]), "it does not fit the rule.")
+        return Verdict(False, short(f"Not {words(extra[0])}: {reason}"), marks=(extra[0],),
+                       misconception=name)
+    name, reason = _diagnosis((partial(given) if partial else None) or ("missed-some", missed),
+                              missed)
+    return Verdict(False, short(reason), misconception=name)
 
 
 @dataclass
