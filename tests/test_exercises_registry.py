@@ -203,3 +203,22 @@ def test_every_kind_can_be_answered_in_the_widget(key):
         view.answer_button.click()
         assert ex.answer_text() in html.unescape(view.answer_text.value)
         view.another_button.click()
+
+
+def test_a_kind_is_found_without_asking_for_the_registry_first():
+    """``ExerciseModel(key)`` in a fresh process, with nothing but the core imported."""
+    import subprocess
+    import sys
+
+    code = ("from pangaea_lab.core.exercise_widget import ExerciseModel\n"
+            "m = ExerciseModel('pangaea.flying_seed', seed=3, level=2)\n"
+            "print(m.exercise.kind, m.level, len(m.exercise.hints) >= 2)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.split() == ["pangaea.flying_seed", "2", "True"]
+
+
+def test_the_readme_example_kind_exists():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for key in set(re.findall(r'practice\("([a-z_]+\.[a-z_]+)"', readme)):
+        assert key in KEYS, f"the README shows practice({key!r}), which is no exercise kind"
