@@ -17,11 +17,13 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import replace
+from functools import partial
 from typing import Any, Callable, Iterable, Mapping
 
 import networkx as nx
 
-from ..core.exercises import Exercise, Option, Verdict, number_verdict, register, short
+from ..core.exercises import (Exercise, Option, Verdict, cell_text, cells_verdict,
+                              choice_verdict, choices_verdict, number_verdict, register)
 from ..core.svg import Svg, SvgImage, as_image
 from . import render
 from .actions import DiscardCard, EndTurn, PlaceCube, PlaceToken, TakeCard, TakeTokens
@@ -52,13 +54,9 @@ def _rng(kind: str, seed: int, level: int) -> random.Random:
     return random.Random(f"harmonies.{kind}:{seed}:{level}")
 
 
-def _cell_text(cell: Cell) -> str:
-    return f"({cell[0]}, {cell[1]})"
-
-
 def _cells_text(cs: Iterable[Cell]) -> str:
     cs = sorted(cs)
-    return ", ".join(_cell_text(c) for c in cs) if cs else "no space"
+    return ", ".join(cell_text(c) for c in cs) if cs else "no space"
 
 
 def _count(n: int, one: str, many: str | None = None) -> str:
@@ -78,7 +76,7 @@ def _where(stacks: Mapping[Cell, tuple], cell: Cell) -> str:
     """A space named by its coordinates and what stands on it."""
     stack = tuple(stacks.get(cell, ()))
     what = landscape_of(stack) if stack else "empty space"
-    return f"the {what} at {_cell_text(cell)}"
+    return f"the {what} at {cell_text(cell)}"
 
 
 def _digits(text: str) -> list[str]:
@@ -126,52 +124,27 @@ def _number_exercise(key: str, seed: int, level: int, question: str, right: int,
                     explanation=explanation, context=context)
 
 
+#: the diagnosis of an empty answer where every space (or option) that fits is asked for
+_NO_CLICK = ("shape", "Click at least one space: the question asks for every space that fits.")
+_NO_PICK = ("shape", "Pick at least one: the question asks for every one that fits.")
+
+
 def _cells_checker(answer: set, refuse: Callable[[Cell], tuple[str, str]], missed: str,
                    right_reason: str) -> Callable[[frozenset], Verdict]:
-    """A checker for clicked spaces: a wrong click is named with ``refuse(cell)`` (the
-    mistake's name and the engine's reason about that space); missing spaces are never
-    named, ``missed`` points at the rule instead."""
-    def checker(given: frozenset) -> Verdict:
-        if given == answer:
-            return Verdict(True, right_reason)
-        extra = sorted(given - answer)
-        if extra:
-            name, reason = refuse(extra[0])
-            return Verdict(False, short(f"Not {_cell_text(extra[0])}: {reason}"),
-                           marks=(extra[0],), misconception=name)
-        if not given:
-            return Verdict(False, "Click at least one space: the question asks for every "
-                                  "space that fits.", misconception="shape")
-        return Verdict(False, short(missed), misconception="missed-some")
-    return checker
+    """Core's :func:`cells_verdict` for "click every space that fits", where an empty answer
+    is told to click at least one space rather than to look for the missing ones."""
+    return lambda given: cells_verdict(given, frozenset(answer), refuse=refuse, missed=missed,
+                                       right_reason=right_reason,
+                                       partial=lambda g: None if g else _NO_CLICK)
 
 
-def _choices_checker(answer: set, refuse: Callable[[str], tuple[str, str]], missed: str,
-                     right_reason: str) -> Callable[[frozenset], Verdict]:
-    """A checker for picked options: a wrong pick gets the rule it breaks (``refuse``);
-    a missing pick is never named."""
-    def checker(given: frozenset) -> Verdict:
-        if given == answer:
-            return Verdict(True, right_reason)
-        extra = sorted(given - answer)
-        if extra:
-            name, reason = refuse(extra[0])
-            return Verdict(False, short(reason), misconception=name)
-        if not given:
-            return Verdict(False, "Pick at least one: the question asks for every one that "
-                                  "fits.", misconception="shape")
-        return Verdict(False, short(missed), misconception="missed-some")
-    return checker
-
-
-def _choice_checker(answer: str, refuse: Callable[[str], tuple[str, str]],
-                    right_reason: str) -> Callable[[str], Verdict]:
-    def checker(given: str) -> Verdict:
-        if given == answer:
-            return Verdict(True, right_reason)
-        name, reason = refuse(given)
-        return Verdict(False, short(reason), misconception=name)
-    return checker
+def _choices_checker(answer: set, refuse: Mapping[str, tuple[str, str]] | Callable[[str], Any],
+                     missed: str, right_reason: str) -> Callable[[frozenset], Verdict]:
+    """Core's :func:`choices_verdict` for "pick every one that fits", where an empty answer
+    is told to pick at least one; ``refuse`` gives a wrong pick's (misconception, reason)."""
+    return lambda given: choices_verdict(given, frozenset(answer), why_not=refuse,
+                                         missed=missed, right_reason=right_reason,
+                                         partial=lambda g: None if g else _NO_PICK)
 
 
 def _picture(side: str, stacks: Mapping[Cell, Iterable[str]], marked: Iterable = (), *,
@@ -382,8 +355,8 @@ def token_on_stacks(seed: int, level: int) -> Exercise:
     cube_cell = next(iter(cubes), None)
     notes = [f"You hold one {colour} token."]
     if cube_cell:
-        notes.append(f"The white square on {_cell_text(cube_cell)} is an animal cube.")
-    cube_hint = (f" And look closely at {_cell_text(cube_cell)}: what sits on top of its "
+        notes.append(f"The white square on {cell_text(cube_cell)} is an animal cube.")
+    cube_hint = (f" And look closely at {cell_text(cube_cell)}: what sits on top of its "
                  f"tokens?" if cube_cell else "")
     return Exercise(
         kind="harmonies.token_on_stacks", seed=seed,
@@ -401,9 +374,9 @@ def token_on_stacks(seed: int, level: int) -> Exercise:
                _COLOUR_RULE[colour] + cube_hint),
         hint_marks=(tuple(sorted(stacks)), (cube_cell,) if cube_cell else ()),
         explanation=f"{colour.capitalize()} may go on " + "; ".join(
-            f"{_cell_text(c)} (makes a {landscape_of(stacks[c] + (colour,))})"
+            f"{cell_text(c)} (makes a {landscape_of(stacks[c] + (colour,))})"
             for c in sorted(answer)) + "."
-        + (f" {_cell_text(cube_cell)} holds a cube, so nothing goes there." if cube_cell
+        + (f" {cell_text(cube_cell)} holds a cube, so nothing goes there." if cube_cell
            else ""),
         context={"state": state, "stacks": stacks, "colour": colour, "cubes": cubes})
 
@@ -564,9 +537,9 @@ def take_a_card(seed: int, level: int) -> Exercise:
         question=f"{turn} Your cards: {status}. May you take the face-up {card(wanted).name} "
                  f"card now?",
         answer_kind="choice", answer=answer,
-        checker=_choice_checker(answer, refuse, "Right: " + (
-            "no unfinished card takes a fourth slot, and no card was taken this turn."
-            if legal else f"{reason}.")),
+        checker=partial(choice_verdict, right=answer, why_not=refuse, right_reason="Right: "
+                        + ("no unfinished card takes a fourth slot, and no card was taken "
+                           "this turn." if legal else f"{reason}.")),
         options=(Option("yes", "Yes, I may take it"), Option("no", "No, not now")),
         draw=lambda marked: _picture(
             "A", stacks, marked, cubes=cubes, clickable=False, size=20,
@@ -644,7 +617,8 @@ def end_of_game(seed: int, level: int) -> Exercise:
                  f"{name} has placed this turn's tokens and ends the turn with this board. "
                  f"What happens?",
         answer_kind="choice", answer=answer,
-        checker=_choice_checker(answer, refuse, "Right: " + why[answer]),
+        checker=partial(choice_verdict, right=answer, why_not=refuse,
+                        right_reason="Right: " + why[answer]),
         options=tuple(Option(k, v) for k, v in texts.items()),
         draw=lambda marked: _picture(side, stacks, marked, clickable=False,
                                      notes=[f"{name}'s board at the end of the turn"]),
@@ -689,14 +663,14 @@ def _height_mistakes(kind: str, scored: list[tuple[Cell, tuple]], right: int
         for q in pts:
             if q != p:
                 out.append((right - p + q, "wrong-height",
-                            f"You scored the {noun} at {_cell_text(cell)}, "
+                            f"You scored the {noun} at {cell_text(cell)}, "
                             f"{_height_words(kind, stack)}, as {q}; a {noun}'s points "
                             f"depend on its height: look at what is under its top token.",
                             f"It looks as if one {noun} was scored at another height; a "
                             f"{noun}'s points depend on its height: look at what is under "
                             f"each top token."))
         out.append((right - p, f"left-out-{noun}",
-                    f"It looks as if you left out the {noun} at {_cell_text(cell)} "
+                    f"It looks as if you left out the {noun} at {cell_text(cell)} "
                     f"({_height_words(kind, stack)}).",
                     f"It looks as if you left out one {noun}: check every stack with "
                     f"{'green' if kind == 'tree' else 'gray'} on top."))
@@ -743,7 +717,7 @@ def tree_points_exercise(seed: int, level: int) -> Exercise:
                  "You gave each tree the same points; a tree's points depend on its height.",
                  "You gave each tree the same points; a tree's points depend on its height.")]
     mistakes += _height_mistakes("tree", trees, right)
-    detail = " + ".join(f"{pts[len(s) - 1]} ({_height_words('tree', s)} at {_cell_text(c)})"
+    detail = " + ".join(f"{pts[len(s) - 1]} ({_height_words('tree', s)} at {cell_text(c)})"
                         for c, s in trees) + f" = {right}"
     detail += "; bare trunks score nothing."
     return _number_exercise(
@@ -811,9 +785,9 @@ def mountain_points_exercise(seed: int, level: int) -> Exercise:
                  "You scored a mountain that has no mountain next to it; a mountain scores "
                  "only when a neighbouring space is a mountain too.")]
     mistakes += _height_mistakes("mountain", scoring, right)
-    detail = " + ".join(f"{pts[len(s) - 1]} (height {len(s)} at {_cell_text(c)})"
+    detail = " + ".join(f"{pts[len(s) - 1]} (height {len(s)} at {cell_text(c)})"
                         for c, s in scoring) + f" = {right}; " + _names(
-        [_cell_text(c) for c in alone]) + (" has no mountain next to it: 0." if len(alone) == 1
+        [cell_text(c) for c in alone]) + (" has no mountain next to it: 0." if len(alone) == 1
                                            else " have no mountain next to them: 0 each.")
     return _number_exercise(
         "harmonies.mountain_points", seed, level, question, right,
@@ -969,7 +943,7 @@ def scoring_buildings(seed: int, level: int) -> Exercise:
         checker=_cells_checker(answer, refuse, "Every building you clicked scores, but not "
                                                "all that score are clicked: look at each "
                                                "building's six neighbours again.",
-                               "Right: " + "; ".join(f"{_cell_text(c)} sees "
+                               "Right: " + "; ".join(f"{cell_text(c)} sees "
                                                      f"{_names(colours[c])}"
                                                      for c in sorted(answer)) + "."),
         draw=lambda marked: _picture(side, stacks, marked),
@@ -980,7 +954,7 @@ def scoring_buildings(seed: int, level: int) -> Exercise:
                f"on top of its neighbours; empty spaces add nothing and a colour seen twice "
                f"counts once."),
         hint_marks=((), tuple(sorted(colours))),
-        explanation="; ".join(f"{_cell_text(c)} sees {_names(colours[c]) or 'no colour'}"
+        explanation="; ".join(f"{cell_text(c)} sees {_names(colours[c]) or 'no colour'}"
                               + (" — scores" if c in answer else " — too few colours")
                               for c in sorted(colours)) + ".",
         context={"stacks": stacks})
@@ -1085,7 +1059,7 @@ def river_length_exercise(seed: int, level: int) -> Exercise:
     mistakes = [(v, n, r, p or r) for v, n, r, p in mistakes]
     loop = (f" It also holds a loop without shortcuts of {best['ring']} tokens, which is "
             f"longer." if best["ring"] > best["path"] else "")
-    detail = (f"The river's two ends are {_cell_text(a)} and {_cell_text(b)}; the shortest "
+    detail = (f"The river's two ends are {cell_text(a)} and {cell_text(b)}; the shortest "
               f"way between them passes {best['path']} tokens.{loop} So the river is "
               f"{right} tokens long (worth {river_points(right)} points).")
     return _number_exercise(
@@ -1097,7 +1071,7 @@ def river_length_exercise(seed: int, level: int) -> Exercise:
                 f"{_count(len(facts['groups']), 'group')} of water here. Find the two water "
                 f"tokens farthest apart along the water.",
                 "Find the two water tokens farthest apart along the water."),
-               (f"The marked tokens at {_cell_text(a)} and {_cell_text(b)} are the river's "
+               (f"The marked tokens at {cell_text(a)} and {cell_text(b)} are the river's "
                 f"two ends: count the tokens on the shortest way between them, both ends "
                 f"included; then look for a loop whose tokens touch only their two "
                 f"neighbours along it.",
@@ -1168,7 +1142,7 @@ def islands_exercise(seed: int, level: int) -> Exercise:
                                              "each part it cuts off is an island."), "")]
     mistakes = [(v, n, r, r) for v, n, r, _ in mistakes]
     detail = (f"{_count(right, 'island')}: " + "; ".join(
-        f"one with {_cell_text(g[0])}" + (f" and {_count(len(g) - 1, 'more space')}"
+        f"one with {cell_text(g[0])}" + (f" and {_count(len(g) - 1, 'more space')}"
                                            if len(g) > 1 else " alone") for g in isl)
               + f", worth {right * each} points.")
     return _number_exercise(
@@ -1180,7 +1154,7 @@ def islands_exercise(seed: int, level: int) -> Exercise:
         hints=((f"Follow each line of water among the {_count(len(water), 'water token')}: "
                 f"does it cut the board from edge to edge?",
                 "Follow each line of water: does it cut the board from edge to edge?"),
-               (f"The marked spaces, from {_cell_text(isl[0][0])} on, form one island "
+               (f"The marked spaces, from {cell_text(isl[0][0])} on, form one island "
                 f"(empty spaces count as land). Which spaces are left, and are they joined "
                 f"without crossing water?",
                 "The marked spaces form one island (empty spaces count as land). Which "
@@ -1330,7 +1304,7 @@ def _why_no_cube(card_id: int, side: str, stacks: Mapping, cubes: Iterable[Cell]
     if not stack_matches(c.cube, stack):
         return "wrong-cube-stack", (f"the {c.name} cube goes on {_code_words(c.cube)}, and "
                                     f"{_where(stacks, cell)} is not that.")
-    return "habitat-not-built", (f"around {_cell_text(cell)} the rest of the {c.name} habitat "
+    return "habitat-not-built", (f"around {cell_text(cell)} the rest of the {c.name} habitat "
                                  f"is not built, whichever way the card is turned: a stack "
                                  f"is missing or has another height.")
 
@@ -1674,7 +1648,7 @@ def _spirit_detail(spirit: int, side: str, stacks: Mapping) -> str:
         blue = sum(k for _, k in found)
         return f"{blue} blue token{'' if blue == 1 else 's'} × {pts[0]}"
     what = "size" if c.count.endswith("groups") else "height"
-    return "; ".join(f"a {_SPIRIT_WHAT[c.count]} of {what} {k} at {_cell_text(cell)}: "
+    return "; ".join(f"a {_SPIRIT_WHAT[c.count]} of {what} {k} at {cell_text(cell)}: "
                      f"{pts[min(k, len(pts)) - 1]}" for cell, k in found) or "none on the board"
 
 
@@ -1801,7 +1775,8 @@ def better_spirit(seed: int, level: int) -> Exercise:
         question="You were dealt these two spirits. Which one would score more on this board "
                  "(its cube placed)?",
         answer_kind="choice", answer=answer,
-        checker=_choice_checker(answer, refuse, f"Right: {detail}"),
+        checker=partial(choice_verdict, right=answer, why_not=refuse,
+                        right_reason=f"Right: {detail}"),
         options=(Option("first", f"{card(a).name} ({_spirit_rule(a)})"),
                  Option("second", f"{card(b).name} ({_spirit_rule(b)})")),
         draw=_board_drawer(side, stacks, cards=[a, b],
@@ -1922,9 +1897,9 @@ def solo_discard(seed: int, level: int) -> Exercise:
         question=f"Solo game. {situation} May you discard the face-up {card(target).name} "
                  f"card now?",
         answer_kind="choice", answer=answer,
-        checker=_choice_checker(answer, refuse, "Right: " + (
-            "you took no card this turn and the deck can replace the discarded one."
-            if legal else f"{reason}.")),
+        checker=partial(choice_verdict, right=answer, why_not=refuse, right_reason="Right: "
+                        + ("you took no card this turn and the deck can replace the "
+                           "discarded one." if legal else f"{reason}.")),
         options=(Option("yes", "Yes"), Option("no", "No")),
         draw=lambda marked: as_image(state.to_svg()),
         hints=(f"A discard takes the place of taking a card: what did you do with the cards "
@@ -2108,16 +2083,13 @@ def turn_actions(seed: int, level: int) -> Exercise:
         "end": ("ended-too-early", "You may end the turn only once you took the tokens of a "
                                    "central space and placed every one of them.")}
 
-    def refuse(key: str) -> tuple[str, str]:
-        return why_not[key]
-
     options = tuple(Option(k, label) for k, label in _TURN_OPTIONS)
     return Exercise(
         kind="harmonies.turn_actions", seed=seed,
         question=f"Two players, your turn. {doing} Which of these may you do now? Pick every "
                  f"one.",
         answer_kind="choices", answer=answer, options=options,
-        checker=_choices_checker(answer, refuse, "Every action you picked is allowed now, "
+        checker=_choices_checker(answer, why_not, "Every action you picked is allowed now, "
                                                  "but another one is too: taking a card and "
                                                  "placing cubes may come at any moment of "
                                                  "the turn.",
@@ -2202,7 +2174,7 @@ def river_points_exercise(seed: int, level: int) -> Exercise:
                 "between its two ends?" + (" Then read the table." if level == 1 else
                                            " Compare both rivers."),
                 "First measure the best river, then read the table."),
-               (f"The marked tokens at {_cell_text(ends[0])} and {_cell_text(ends[1])} are "
+               (f"The marked tokens at {cell_text(ends[0])} and {cell_text(ends[1])} are "
                 f"the best river's two ends. Count the tokens between them, both ends "
                 f"included, then use the table in the question.",
                 "The marked tokens are the best river's two ends. Count the tokens between "
