@@ -17,8 +17,9 @@ from dataclasses import replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..core.errors import IllegalAction
-from ..core.exercises import (Exercise, Option, Verdict, a as article, number_verdict, plural,
-                               register, short)
+from ..core.exercises import (Exercise, Option, Verdict, a as article, cells_verdict,
+                               choice_verdict, choices_verdict, number_verdict, plural,
+                               register)
 from .actions import OfferCard, OfferTree, RuneGain, RuneMove, RuneOffer, TakeFavor
 from .board import NEUTRAL, root_spaces
 from .edition import load_edition
@@ -127,12 +128,12 @@ def _holding(state: GameState, player: int) -> str:
 
 
 def _why(state: GameState, action: Any) -> str:
-    """The engine's reason for refusing ``action`` (empty if it is legal)."""
+    """The engine's reason for refusing ``action``, as a sentence for a wrong click."""
     try:
         state.apply(action)
     except IllegalAction as exc:
-        return str(exc).split(" (rule:")[0]
-    return ""
+        return str(exc).split(" (rule:")[0] + "."
+    return "not legal now."
 
 
 def _pay_for(state: GameState, cost: str | None, player: int = 0) -> str | None:
@@ -192,46 +193,12 @@ class SpacesExercise(Exercise):
 def _spaces_checker(state: GameState, right: frozenset,
                     refuse: Callable[[Cell], tuple[str, str]], missed: str,
                     what: str) -> Callable[[frozenset], Verdict]:
-    """A checker for "click every space where ..." questions: a wrong space is refused with
-    ``refuse(cell)`` (the engine's reason and the misconception it shows); when every click is
-    right but some are missing, ``missed`` points at the rule and never names a space."""
-    def check(answer: frozenset) -> Verdict:
-        extra = sorted(answer - right)
-        if extra:
-            reason, name = refuse(extra[0])
-            return Verdict(False, short(f"Not {cell_name(state, extra[0])}: {reason}."),
-                           marks=(extra[0],), misconception=name)
-        if answer != right:
-            return Verdict(False, short(missed), misconception="missed-some")
-        return Verdict(True, f"Right: {what}.")
-    return check
-
-
-def _choices_checker(right: frozenset, why_not: Callable[[str], tuple[str, str]],
-                     missed: str, right_reason: str) -> Callable[[frozenset], Verdict]:
-    """A checker for "pick every option that ...": the first wrong pick gets ``why_not`` (the
-    rule it breaks here, and the misconception); a pick that leaves a right option out gets
-    ``missed``, which names no option."""
-    def check(answer: frozenset) -> Verdict:
-        extra = sorted(answer - right)
-        if extra:
-            reason, name = why_not(extra[0])
-            return Verdict(False, short(reason), misconception=name)
-        if answer != right:
-            return Verdict(False, short(missed), misconception="missed-some")
-        return Verdict(True, short(right_reason))
-    return check
-
-
-def _choice_checker(right: str, why_not: Callable[[str], tuple[str, str]],
-                    right_reason: str) -> Callable[[str], Verdict]:
-    """A checker for one picked option: a wrong pick gets ``why_not`` (never the right one)."""
-    def check(answer: str) -> Verdict:
-        if answer == right:
-            return Verdict(True, short(right_reason))
-        reason, name = why_not(answer)
-        return Verdict(False, short(reason), misconception=name)
-    return check
+    """:func:`cells_verdict` for "click every space where ..." with the spaces said in words
+    ("card 2, space 3", "Great Tree space T4"): ``refuse(cell)`` gives (misconception name,
+    the engine's reason as a sentence) for a wrong space; ``missed`` names no space."""
+    return lambda answer: cells_verdict(answer, right, refuse=refuse, missed=missed,
+                                        words=lambda cell: cell_name(state, cell),
+                                        right_reason=f"Right: {what}.")
 
 
 class _Pool:
@@ -302,11 +269,11 @@ def legal_offerings(seed: int, level: int = 1) -> Exercise:
 
     def refuse(cell: Cell) -> tuple[str, str]:
         if len(cell) != 2:
-            return "that is a Great Tree space; this question asks about card spaces", \
-                "tree-not-card"
+            return "tree-not-card", ("that is a Great Tree space; this question asks about "
+                                     "card spaces.")
         sp = ed.cards[s.slots[cell[0]][0]].spaces[cell[1]]
-        why = _why(s, OfferCard(cell[0], cell[1], _pay_for(s, sp.cost))) or "not legal now"
-        return why, "taken-space" if s.slots[cell[0]][1][cell[1]] else "cost-not-paid"
+        why = _why(s, OfferCard(cell[0], cell[1], _pay_for(s, sp.cost)))
+        return "taken-space" if s.slots[cell[0]][1][cell[1]] else "cost-not-paid", why
 
     def cost_of(cell: Cell) -> str:
         cost = ed.cards[s.slots[cell[0]][0]].spaces[cell[1]].cost
@@ -353,7 +320,8 @@ def _colour_counts(rng: random.Random, ed, level: int, extreme: str) -> dict[str
 
 
 def _colour_why_not(s: GameState, extreme: str) -> Callable[[str], tuple[str, str]]:
-    """Why a picked colour is not a majority (or least-held) colour of Player 1."""
+    """Why a picked colour is not a majority (or least-held) colour of Player 1: the
+    misconception it shows and the reason."""
     ed = s.edition
     held = dict(zip(ed.colours, s.favor[0]))
     have = [n for n in held.values() if n]
@@ -362,17 +330,17 @@ def _colour_why_not(s: GameState, extreme: str) -> Callable[[str], tuple[str, st
         name = ed.names[c]
         if extreme == "most":
             if not held[c]:
-                return (f"Player 1 holds no {name} tokens, so {name} cannot pay anything.",
-                        "paid-unheld-colour")
-            return (f"Player 1 holds {plural(held[c], name + ' token')}, and another colour "
-                    f"is held more: a majority cost is paid with a colour held most of.",
-                    "not-the-most")
+                return ("paid-unheld-colour", f"Player 1 holds no {name} tokens, so {name} "
+                        f"cannot pay anything.")
+            return ("not-the-most", f"Player 1 holds {plural(held[c], name + ' token')}, and "
+                    f"another colour is held more: a majority cost is paid with a colour held "
+                    f"most of.")
         if held[c] == min(have) and min(held.values()) == 0:
-            return (f"{name} is the fewest among the colours Player 1 has, but a colour "
-                    f"Player 1 holds none of counts too, as 0.", "ignored-zero-colours")
-        return (f"Player 1 holds {plural(held[c], name + ' token')}, and another colour is "
-                f"held fewer times: the least-held colour is one held fewest of.",
-                "not-the-least")
+            return ("ignored-zero-colours", f"{name} is the fewest among the colours Player 1 "
+                    f"has, but a colour Player 1 holds none of counts too, as 0.")
+        return ("not-the-least", f"Player 1 holds {plural(held[c], name + ' token')}, and "
+                f"another colour is held fewer times: the least-held colour is one held "
+                f"fewest of.")
     return why_not
 
 
@@ -404,10 +372,11 @@ def majority_cost(seed: int, level: int = 1) -> Exercise:
                   f"with."),
         answer_kind="choices", answer=right,
         options=tuple(Option(c, ed.names[c]) for c in ed.colours),
-        checker=_choices_checker(right, _colour_why_not(s, "most"),
-                                 "A colour that may pay is not picked: when colours tie for "
-                                 "the most tokens, each of them is a majority colour.",
-                                 "Right: each colour Player 1 holds most of may pay."),
+        checker=lambda picked: choices_verdict(
+            picked, right, why_not=_colour_why_not(s, "most"),
+            missed="A colour that may pay is not picked: when colours tie for the most tokens, "
+                   "each of them is a majority colour.",
+            right_reason="Right: each colour Player 1 holds most of may pay."),
         draw=_drawer(s, [(1, j)]),
         hints=(f"Your majority colour is the colour you hold most tokens of. Player 1 holds "
                f"{_join(held)}.",
@@ -437,11 +406,11 @@ def least_colour(seed: int, level: int = 1) -> Exercise:
                   f"colour. Pick every colour Player 1 may choose."),
         answer_kind="choices", answer=right,
         options=tuple(Option(c, ed.names[c]) for c in ed.colours),
-        checker=_choices_checker(right, _colour_why_not(s, "least"),
-                                 "A colour Player 1 may choose is not picked: every colour "
-                                 "tied for the fewest tokens may be chosen, also a colour "
-                                 "held none of.",
-                                 "Right: each colour Player 1 holds fewest of may be chosen."),
+        checker=lambda picked: choices_verdict(
+            picked, right, why_not=_colour_why_not(s, "least"),
+            missed="A colour Player 1 may choose is not picked: every colour tied for the "
+                   "fewest tokens may be chosen, also a colour held none of.",
+            right_reason="Right: each colour Player 1 holds fewest of may be chosen."),
         draw=_drawer(s, [(1, j)]),
         hints=(f"Count every one of the six colours on Player 1's line, also a colour "
                f"Player 1 holds none of. Player 1 holds tokens of "
@@ -606,14 +575,14 @@ def start_cards(seed: int, level: int = 1) -> Exercise:
         before = [c for c in dealt if place[c] < place[cid]]
         name, colour = card.name, ed.names[card.colour]
         if len(before) == 3:
-            return (f"{name} is turned up after three cards are already dealt: setup deals "
-                    f"only three.", "dealt-more-than-three")
+            return ("dealt-more-than-three", f"{name} is turned up after three cards are "
+                    f"already dealt: setup deals only three.")
         if any(ed.cards[c].colour == card.colour for c in before):
-            return (f"{name} is turned up after another {colour} card that is dealt: no "
-                    f"colour is dealt twice.", "same-colour-twice")
-        return (f"{name} is {colour}, and a card of the opposed spirit, "
+            return ("same-colour-twice", f"{name} is turned up after another {colour} card "
+                    f"that is dealt: no colour is dealt twice.")
+        return ("opposed-spirits", f"{name} is {colour}, and a card of the opposed spirit, "
                 f"{ed.names[ed.opposite[card.colour]]}, is dealt before it: opposed spirits "
-                f"are never dealt together.", "opposed-spirits")
+                f"are never dealt together.")
 
     return Exercise(
         kind="inori.start_cards", seed=seed,
@@ -622,12 +591,12 @@ def start_cards(seed: int, level: int = 1) -> Exercise:
         answer_kind="choices", answer=right,
         options=tuple(Option(cid, f"{ORDINALS[k].capitalize()}: {ed.cards[cid].name}")
                       for k, cid in enumerate(order)),
-        checker=_choices_checker(right, why_not,
-                                 "A card that is dealt is not picked: walk the list from the "
-                                 "top and keep every card that clashes with none kept before "
-                                 "it, until three are kept.",
-                                 "Right: these three come first without a colour twice or "
-                                 "opposed spirits."),
+        checker=lambda picked: choices_verdict(
+            picked, right, why_not=why_not,
+            missed="A card that is dealt is not picked: walk the list from the top and keep "
+                   "every card that clashes with none kept before it, until three are kept.",
+            right_reason="Right: these three come first without a colour twice or opposed "
+                         "spirits."),
         hints=(f"Walk down the list from {ed.cards[order[0]].name}: keep a card unless its "
                f"colour, or the spirit opposed to it, is already kept; stop at three.",
                f"Opposed spirits: Light and Darkness, Water and Fire, Wind and Earth. In this "
@@ -656,14 +625,14 @@ def root_tokens(seed: int, level: int = 1) -> Exercise:
     def why_not(colour: str) -> tuple[str, str]:
         name = ed.names[colour]
         if any(ed.cards[c].colour == colour for c in dealt):
-            return (f"{name} is the own colour of a dealt card; the tokens set aside are those "
-                    f"of each dealt card's bottom-right corner.", "own-colour-not-corner")
+            return ("own-colour-not-corner", f"{name} is the own colour of a dealt card; the "
+                    f"tokens set aside are those of each dealt card's bottom-right corner.")
         if colour in corner:
-            return (f"{name} is the corner colour of {ed.cards[corner[colour]].name}, which is "
-                    f"not dealt: it clashes with a card kept before it.",
-                    "skipped-card-counted")
-        return (f"{name} is in the bottom-right corner of none of the cards dealt.",
-                "not-a-corner")
+            return ("skipped-card-counted", f"{name} is the corner colour of "
+                    f"{ed.cards[corner[colour]].name}, which is not dealt: it clashes with a "
+                    f"card kept before it.")
+        return ("not-a-corner", f"{name} is in the bottom-right corner of none of the cards "
+                f"dealt.")
 
     listed = _join([ed.cards[c].name for c in shown])
     return Exercise(
@@ -675,10 +644,11 @@ def root_tokens(seed: int, level: int = 1) -> Exercise:
                   "card's bottom-right colour is the spirit opposed to its own.)"),
         answer_kind="choices", answer=right,
         options=tuple(Option(c, ed.names[c]) for c in ed.colours),
-        checker=_choices_checker(right, why_not, "A colour set aside is not picked: each "
-                                 "of the three dealt cards sets aside the tokens of its "
-                                 "bottom-right colour.",
-                                 "Right: the bottom-right colours of the three start cards."),
+        checker=lambda picked: choices_verdict(
+            picked, right, why_not=why_not,
+            missed="A colour set aside is not picked: each of the three dealt cards sets aside "
+                   "the tokens of its bottom-right colour.",
+            right_reason="Right: the bottom-right colours of the three start cards."),
         hints=((f"Each of {listed} has its own colour and, in its bottom-right corner, "
                 f"another one: the corner decides." if level == 1 else
                 f"First find the three cards dealt: walk from {ed.cards[order[0]].name}, "
@@ -731,13 +701,13 @@ def tree_offerings(seed: int, level: int = 1) -> Exercise:
 
     def refuse(cell: Cell) -> tuple[str, str]:
         if len(cell) != 1:
-            return "that is a card space; this question asks about the Great Tree", \
-                "card-not-tree"
+            return "card-not-tree", ("that is a card space; this question asks about the "
+                                     "Great Tree.")
         t = cell[0]
-        why = _why(s, OfferTree(t, s.altars[t])) or "not legal now"
+        why = _why(s, OfferTree(t, s.altars[t]))
         if s.tree_markers[t] is not None:
-            return why, "taken-space"
-        return why, "altar-cost-unpaid" if s.altars[t] else "emptied-root"
+            return "taken-space", why
+        return "altar-cost-unpaid" if s.altars[t] else "emptied-root", why
 
     altars = _join([f"{ed.tree[t].id} ({ed.names[s.altars[t]]})" for (t,) in with_altar])
     return SpacesExercise(
@@ -873,16 +843,16 @@ def rune_move_targets(seed: int, level: int = 1) -> Exercise:
 
     def refuse(cell: Cell) -> tuple[str, str]:
         if len(cell) != 2:
-            return "the rune moves a marker between cards, not onto the Great Tree", \
-                "tree-not-card"
+            return "tree-not-card", ("the rune moves a marker between cards, not onto the "
+                                     "Great Tree.")
         i, j = cell
         card = ed.cards[s.slots[i][0]]
         if s.slots[i][1][j]:
-            return "that space is taken", "taken-space"
+            return "taken-space", "that space is taken."
         if card.colour != colour:
-            return (f"card {i + 1} is {article(ed.names[card.colour])} card, not "
-                    f"{article(name)} card", "wrong-colour-card")
-        return "the marker must leave its card for another one", "same-card"
+            return "wrong-colour-card", (f"card {i + 1} is {article(ed.names[card.colour])} "
+                                         f"card, not {article(name)} card.")
+        return "same-card", "the marker must leave its card for another one."
 
     return SpacesExercise(
         kind="inori.rune_move_targets", seed=seed,
@@ -942,19 +912,18 @@ def occupied_rune_spaces(seed: int, level: int = 1) -> Exercise:
 
     def refuse(cell: Cell) -> tuple[str, str]:
         if len(cell) != 2:
-            return "the rune is for card spaces, not the Great Tree", "tree-not-card"
+            return "tree-not-card", "the rune is for card spaces, not the Great Tree."
         i, j = cell
         occ = s.slots[i][1][j]
         if not occ:
-            return "that space is free: an offering there needs no rune", "free-space"
+            return "free-space", "that space is free: an offering there needs no rune."
         if 0 in occ:
-            return "Player 1 already holds that space", "own-space"
+            return "own-space", "Player 1 already holds that space."
         if NEUTRAL in occ:
-            return ("a neutral marker blocks that space, and the rune opens only spaces of "
-                    "other players"), "neutral-space"
+            return "neutral-space", ("a neutral marker blocks that space, and the rune opens "
+                                     "only spaces of other players.")
         sp = ed.cards[s.slots[i][0]].spaces[j]
-        return _why(s, RuneOffer(rid, i, j, _pay_for(s, sp.cost))) or "not legal now", \
-            "cost-not-paid"
+        return "cost-not-paid", _why(s, RuneOffer(rid, i, j, _pay_for(s, sp.cost)))
 
     return SpacesExercise(
         kind="inori.occupied_rune_spaces", seed=seed,
@@ -1054,15 +1023,16 @@ def rune_timing(seed: int, level: int = 1) -> Exercise:
     def why_not(r: str) -> tuple[str, str]:
         rune = ed.runes[r]
         if moment == 0:
-            return (f"'{said[r]}' fits the start of a turn, but here "
-                    f"{_nothing_to_act_on(s, r)}.", "nothing-to-act-on")
+            return ("nothing-to-act-on", f"'{said[r]}' fits the start of a turn, but here "
+                    f"{_nothing_to_act_on(s, r)}.")
         if moment == 1:
-            return (f"'{said[r]}' may be played only at the start of your turn, before your "
-                    f"offering; Player 1 has already offered.", "start-of-turn-rune-late")
-        return (f"'{said[r]}' may be played only at the start of its owner's turn; the "
-                f"season is ending in Player 1's turn, not {who}'s.",
-                "start-of-turn-rune-outside-turn") if not rune.any_time else \
-            (f"'{said[r]}' cannot be played now.", "")
+            return ("start-of-turn-rune-late", f"'{said[r]}' may be played only at the start "
+                    f"of your turn, before your offering; Player 1 has already offered.")
+        if rune.any_time:
+            return "", f"'{said[r]}' cannot be played now."
+        return ("start-of-turn-rune-outside-turn", f"'{said[r]}' may be played only at the "
+                f"start of its owner's turn; the season is ending in Player 1's turn, not "
+                f"{who}'s.")
 
     kinds = _join([f"'{said[r]}'" for r in runes])
     return Exercise(
@@ -1071,11 +1041,11 @@ def rune_timing(seed: int, level: int = 1) -> Exercise:
                   f"{who} may play now."),
         answer_kind="choices", answer=right,
         options=tuple(Option(r, said[r][0].upper() + said[r][1:]) for r in runes),
-        checker=_choices_checker(right, why_not, "A rune that may be played now is not "
-                                 "picked: check each rune's timing against this moment, and "
-                                 "whether it has something to act on.",
-                                 "Right: these runes fit this moment and have something to "
-                                 "act on."),
+        checker=lambda picked: choices_verdict(
+            picked, right, why_not=why_not,
+            missed="A rune that may be played now is not picked: check each rune's timing "
+                   "against this moment, and whether it has something to act on.",
+            right_reason="Right: these runes fit this moment and have something to act on."),
         draw=_drawer(s),
         hints=(f"{who} holds {kinds}. For each, is it played at any moment, or only at the "
                f"start of its owner's turn?",
@@ -1218,15 +1188,15 @@ def next_card_colour(seed: int, level: int = 1) -> Exercise:
     def why_not(c: str) -> tuple[str, str]:
         name = ed.names[c]
         if c == card.complete_colour:
-            return (f"{name} is the top-right colour: the next card's colour when this card "
-                    f"is complete. Check whether every space of card {slot + 1} holds a "
-                    f"marker.", "wrong-corner")
+            return ("wrong-corner", f"{name} is the top-right colour: the next card's colour "
+                    f"when this card is complete. Check whether every space of card "
+                    f"{slot + 1} holds a marker.")
         if c == card.incomplete_colour:
-            return (f"{name} is the bottom-right colour: the next card's colour when this "
-                    f"card is left incomplete. Check whether every space of card {slot + 1} "
-                    f"holds a marker, neutral ones too.", "wrong-corner")
-        return (f"{name} is on neither corner of card {slot + 1}: the new card's colour is "
-                f"read from the card's two corners.", "not-a-corner")
+            return ("wrong-corner", f"{name} is the bottom-right colour: the next card's "
+                    f"colour when this card is left incomplete. Check whether every space of "
+                    f"card {slot + 1} holds a marker, neutral ones too.")
+        return ("not-a-corner", f"{name} is on neither corner of card {slot + 1}: the new "
+                f"card's colour is read from the card's two corners.")
 
     free = sum(1 for o in spaces if not o)
     return Exercise(
@@ -1235,9 +1205,10 @@ def next_card_colour(seed: int, level: int = 1) -> Exercise:
                   f"{slot + 1}?"),
         answer_kind="choice", answer=right,
         options=tuple(Option(c, ed.names[c]) for c in ed.colours),
-        checker=_choice_checker(right, why_not, f"Right: card {slot + 1} is "
-                                f"{'complete' if full else 'incomplete'}, so its "
-                                f"{'top' if full else 'bottom'}-right colour counts."),
+        checker=lambda picked: choice_verdict(
+            picked, right, why_not=why_not,
+            right_reason=f"Right: card {slot + 1} is {'complete' if full else 'incomplete'}, "
+                         f"so its {'top' if full else 'bottom'}-right colour counts."),
         draw=_drawer(s, [("slot", slot)]),
         hints=(f"Card {slot + 1} has {plural(len(spaces), 'space')}: is every one of them "
                f"taken? That decides which corner counts.",
@@ -1246,8 +1217,8 @@ def next_card_colour(seed: int, level: int = 1) -> Exercise:
                f"colour." + (" A neutral marker fills a space." if any(
                    NEUTRAL in o for o in spaces) else "")),
         explanation=f"Card {slot + 1} is {'complete' if full else 'incomplete'} "
-                    f"({plural(free, 'free space') if free else 'no free space'}); its {'top' if full else 'bottom'}-right "
-                    f"square gives the new card's colour.",
+                    f"({plural(free, 'free space') if free else 'no free space'}); its "
+                    f"{'top' if full else 'bottom'}-right square gives the new card's colour.",
         context={"state": s})
 
 
@@ -1371,18 +1342,17 @@ def new_start_chooser(seed: int, level: int = 1) -> Exercise:
         p = int(key)
         name = s.player_name(p)
         if p in tied:
-            return (f"{name} ties for the fewest points, but on a tie the player latest in "
-                    f"this season's turn order chooses (this reading of the rules is ours).",
-                    "tie-order")
+            return ("tie-order", f"{name} ties for the fewest points, but on a tie the player "
+                    f"latest in this season's turn order chooses (this reading of the rules "
+                    f"is ours).")
         if before[p] == min(before):
-            return (f"{name} has the fewest points before the cards are scored; the cards "
-                    f"are scored first, then the fewest points choose.",
-                    "forgot-season-scoring")
+            return ("forgot-season-scoring", f"{name} has the fewest points before the cards "
+                    f"are scored; the cards are scored first, then the fewest points choose.")
         if totals[p] == max(totals):
-            return (f"{name} has the most points after the scoring; the New Start card goes "
-                    f"to the player with the fewest.", "most-points")
-        return (f"{name} ends the scoring with {plural(totals[p], 'point')}, and another "
-                f"player has fewer.", "")
+            return ("most-points", f"{name} has the most points after the scoring; the New "
+                    f"Start card goes to the player with the fewest.")
+        return "", (f"{name} ends the scoring with {plural(totals[p], 'point')}, and another "
+                    f"player has fewer.")
 
     return Exercise(
         kind="inori.new_start_chooser", seed=seed,
@@ -1390,8 +1360,9 @@ def new_start_chooser(seed: int, level: int = 1) -> Exercise:
                   "shown on the right. Who keeps a New Start card and plays first next season?"),
         answer_kind="choice", answer=str(chooser),
         options=tuple(Option(str(p), s.player_name(p)) for p in range(players)),
-        checker=_choice_checker(str(chooser), why_not,
-                                "Right: the fewest points after the scoring choose."),
+        checker=lambda picked: choice_verdict(
+            picked, str(chooser), why_not=why_not,
+            right_reason="Right: the fewest points after the scoring choose."),
         draw=_drawer(s),
         hints=(f"Score the complete cards first, then add what each of the {players} players "
                f"scores to their points on the right; then look for the fewest.",
@@ -1531,14 +1502,14 @@ def game_winner(seed: int, level: int = 1) -> Exercise:
         p = int(key)
         name = s.player_name(p)
         if totals[p] == best:
-            return (f"{name} ties on points but holds fewer favor tokens at the end; this "
-                    f"reading of the rules is ours: a tie on points goes to the most favor "
-                    f"tokens left.", "tie-break-ignored")
+            return ("tie-break-ignored", f"{name} ties on points but holds fewer favor tokens "
+                    f"at the end; this reading of the rules is ours: a tie on points goes to "
+                    f"the most favor tokens left.")
         if level == 2 and before[p] == max(before):
-            return (f"{name} leads before the last scoring, but the season's cards and the "
-                    f"altars are scored before the game is decided.", "forgot-final-scoring")
+            return ("forgot-final-scoring", f"{name} leads before the last scoring, but the "
+                    f"season's cards and the altars are scored before the game is decided.")
         after = " once the last season and the altars are scored" if level == 2 else ""
-        return f"{name} ends with fewer points than another player{after}.", "not-most-points"
+        return "not-most-points", f"{name} ends with fewer points than another player{after}."
 
     if level == 1:
         hints = ("Find the most points on the players' lines; only a tie on points needs the "
@@ -1563,10 +1534,11 @@ def game_winner(seed: int, level: int = 1) -> Exercise:
         question=f"{asked} Pick every player who wins.",
         answer_kind="choices", answer=right,
         options=tuple(Option(str(p), s.player_name(p)) for p in range(s.players)),
-        checker=_choices_checker(right, why_not, "Your picks leave out a winner: the most "
-                                 "points win, and players still tied after the favor tokens "
-                                 "left share the win.", "Right: the winners after the "
-                                 "tie-break."),
+        checker=lambda picked: choices_verdict(
+            picked, right, why_not=why_not,
+            missed="Your picks leave out a winner: the most points win, and players still tied "
+                   "after the favor tokens left share the win.",
+            right_reason="Right: the winners after the tie-break."),
         draw=_drawer(end if level == 1 else s),
         hints=hints,
         explanation="Final points: " + ", ".join(
