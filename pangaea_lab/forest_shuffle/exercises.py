@@ -21,8 +21,8 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Callable, Iterable, Mapping
 
-from ..core.exercises import (Exercise, Option, Verdict, a, cells_verdict, choice_verdict,
-                              choices_verdict, number_verdict, register, short)
+from ..core.exercises import (Exercise, Option, a, cells_verdict, choice_verdict,
+                              choices_verdict, number_verdict, plural, register, short)
 from .actions import (Decide, DrawCard, Finish, Mulligan, Pay, PlaceFree, PlayDweller,
                       PlaySapling, PlayTree)
 from .cards import SAPLING, SIDES
@@ -222,12 +222,12 @@ def _tree_name(tree: Tree) -> str:
 
 
 def _plural(n: int, word: str) -> str:
-    """``n`` and the word, plural when needed ("2 Beeches", "3 deer", "2 Tree Ferns")."""
-    if n == 1 or word.endswith("s") or word.lower().endswith("deer"):
-        return f"{n} {word}"
-    if word.endswith(("ch", "sh", "x")):
-        return f"{n} {word}es"
-    return f"{n} {word}s"
+    """Core's :func:`plural`, knowing the game's nouns: a species name that already ends in
+    "s" or names deer stays as it is, one in "ch", "sh" or "x" takes "es" ("2 Beeches",
+    "3 deer", "2 Tree Ferns")."""
+    if word.endswith("s") or word.lower().endswith("deer"):
+        return plural(n, word, word)
+    return plural(n, word, word + "es" if word.endswith(("ch", "sh", "x")) else None)
 
 
 def _cap(text: str) -> str:
@@ -282,37 +282,6 @@ def _number(kind: str, seed: int, *, question: str, answer: int, what: str, rule
                                              right_reason=f"Right. {explanation}"),
         hints=tuple(shown), hint_marks=marks, draw=draw, explanation=explanation,
         context=context)
-
-
-def _named(verdict: Verdict, name: str) -> Verdict:
-    """``verdict`` with the misconception ``name`` when it has none yet."""
-    if verdict.correct or verdict.misconception or not name:
-        return verdict
-    return replace(verdict, misconception=name)
-
-
-def _pick_verdict(given: frozenset, right: frozenset, why_not: Callable[[str], str],
-                  name_of: Callable[[str], str], missed: str,
-                  right_reason: str = "Right.") -> Verdict:
-    """The verdict on picked options: the first wrong pick with the rule it breaks (and its
-    misconception), or ``missed`` when only a fitting option was left out."""
-    verdict = choices_verdict(given, right, why_not=why_not, missed=missed,
-                              right_reason=right_reason)
-    extra = sorted(given - right)
-    return _named(verdict, name_of(extra[0]) if extra else "")
-
-
-def _cell_verdict(given: frozenset, right: frozenset, refuse: Callable[[tuple], str],
-                  name_of: Callable[[tuple], str], missed: str, words: Callable[[tuple], str],
-                  right_reason: str = "Right.", missed_name: str = "") -> Verdict:
-    verdict = cells_verdict(given, right, refuse=refuse, missed=missed, words=words,
-                            right_reason=right_reason)
-    extra = sorted(given - right)
-    if extra:
-        return _named(verdict, name_of(extra[0]))
-    if missed_name and not verdict.correct:
-        return replace(verdict, misconception=missed_name)
-    return verdict
 
 
 def _cell_place(forest: Forest, cell: tuple) -> str:
@@ -398,8 +367,8 @@ def can_play(seed: int, level: int = 1) -> Exercise:
                   f"you play into your forest now (not face down as a sapling)? Pick every one."),
         answer_kind="choices", answer=right, options=tuple(Option(str(c), _card_words(c))
                                                            for c in hand),
-        checker=lambda given: _pick_verdict(
-            given, right, lambda k: verdicts[k][1], lambda k: verdicts[k][2],
+        checker=lambda given: choices_verdict(
+            given, right, why_not=lambda k: (verdicts[k][2], verdicts[k][1]),
             missed="A card you left out can be played too: check each card's cost against the "
                    "other cards you hold, and look for a free slot on its own side of a tree.",
             right_reason="Right: " + " ".join(verdicts[k][1] for k in sorted(right))),
@@ -413,19 +382,20 @@ def can_play(seed: int, level: int = 1) -> Exercise:
 
 
 def _placement_why(forest: Forest, card, cell: tuple) -> tuple[str, str]:
-    """Why a card cannot go into a clicked cell (and the mistake behind the click)."""
+    """The mistake behind clicking a cell for a card, and why the card cannot go there (the
+    name is empty, and the reason says why it fits, where it can)."""
     if len(cell) == 1:
-        return "that is the tree itself; a card goes into a slot beside it.", "clicked-tree"
+        return "clicked-tree", "that is the tree itself; a card goes into a slot beside it."
     i, side = cell[0], NUMBER_SIDE[cell[1]]
     half = card.half_for(side)
     if half is None:
         sides = " and ".join(card.sides())
-        return (f"this is a {card.kind.replace('-', '/')} card, so its halves go only "
-                f"{sides} of a tree."), "wrong-side"
+        return "wrong-side", (f"this is a {card.kind.replace('-', '/')} card, so its halves "
+                              f"go only {sides} of a tree.")
     problem = can_join(forest.trees[i].slot(side), half.species)
     if problem:
-        return f"{problem}.", "slot-taken"
-    return f"its {half.species} half fits there.", ""
+        return "slot-taken", f"{problem}."
+    return "", f"its {half.species} half fits there."
 
 
 @register("forest_shuffle.where_to_place", game=GAME, notebook=NB1,
@@ -464,14 +434,13 @@ def where_to_place(seed: int, level: int = 1) -> Exercise:
                   f"with the others). Click every slot of your forest where one of its halves "
                   f"could go."),
         answer_kind="cells", answer=right,
-        checker=lambda given: _cell_verdict(
-            given, right, lambda c: _placement_why(forest, card, c)[0],
-            lambda c: _placement_why(forest, card, c)[1],
+        checker=lambda given: cells_verdict(
+            given, right, refuse=lambda c: _placement_why(forest, card, c),
             missed=(f"Every slot you clicked fits, but the card fits elsewhere too: look again "
                     f"at the {sides[0]} and {sides[1]} slots of every tree."),
             words=lambda c: _cell_place(forest, c),
             right_reason="Right: " + " ".join(
-                f"{_cap(_cell_place(forest, c))}: {_placement_why(forest, card, c)[0]}"
+                f"{_cap(_cell_place(forest, c))}: {_placement_why(forest, card, c)[1]}"
                 for c in sorted(right))),
         draw=lambda marked: position_svg(forest, hand=[cid] + payment, cells=True,
                                          marked=marked, title="Where can this card go?"),
@@ -482,7 +451,7 @@ def where_to_place(seed: int, level: int = 1) -> Exercise:
                f"{_plural(len(forest.trees), 'tree')}."),
         hint_marks=marks,
         explanation=" ".join(f"{_cap(_cell_place(forest, c))}: "
-                             f"{_placement_why(forest, card, c)[0]}" for c in sorted(right)),
+                             f"{_placement_why(forest, card, c)[1]}" for c in sorted(right)),
         context={"state": st, "card": cid})
 
 
@@ -647,26 +616,30 @@ def _winter_story(deck_top: list[int], out: int, room: int) -> tuple[str, int]:
     return "You draw from the deck: " + "; then ".join(story) + ".", shown
 
 
-def _winter_why(option: str, got: int, ends: bool, shown: int, room: int) -> tuple[str, str]:
-    """Why a picked outcome of the winter exercise is wrong, and the mistake behind it."""
+def _winter_why(option: str, got: int, ends: bool, shown: int) -> tuple[str, str]:
+    """The mistake behind a wrong outcome picked in the winter exercise, and why it is
+    wrong."""
     n, end = int(option[0]), option.endswith("end")
     if end and not ends:
-        return ("The game ends only when the third winter card comes out: count the winter "
-                "cards already out and those you turn up while drawing."), "ends-too-early"
+        return "ends-too-early", ("The game ends only when the third winter card comes out: "
+                                  "count the winter cards already out and those you turn up "
+                                  "while drawing.")
     if ends and not end:
-        return ("Count the winter cards: those already out, and each one you turn up while "
-                "drawing. What happens the moment the third one comes out?"), \
-            "missed-third-winter"
+        return "missed-third-winter", ("Count the winter cards: those already out, and each "
+                                       "one you turn up while drawing. What happens the "
+                                       "moment the third one comes out?")
     if n > got and ends:
-        return ("The third winter card ends the game at once, even in the middle of "
-                "drawing, and a winter card never goes into a hand."), "kept-drawing-after-end"
+        return "kept-drawing-after-end", ("The third winter card ends the game at once, even "
+                                          "in the middle of drawing, and a winter card never "
+                                          "goes into a hand.")
     if n > got:
-        return "A hand holds at most 10 cards: drawing stops when it is full.", \
-            "ignored-hand-limit"
+        return "ignored-hand-limit", ("A hand holds at most 10 cards: drawing stops when it "
+                                      "is full.")
     if shown:
-        return ("A winter card drawn is replaced at once by the next card of the deck: it "
-                "does not use up one of your two draws."), "winter-not-replaced"
-    return "A turn of drawing takes two cards, one after the other.", "one-card-only"
+        return "winter-not-replaced", ("A winter card drawn is replaced at once by the next "
+                                       "card of the deck: it does not use up one of your two "
+                                       "draws.")
+    return "one-card-only", "A turn of drawing takes two cards, one after the other."
 
 
 @register("forest_shuffle.winter", game=GAME, notebook=NB1,
@@ -711,9 +684,7 @@ def winter(seed: int, level: int = 1) -> Exercise:
                   f"whose next cards are shown (top first). What happens?"),
         answer_kind="choice", answer=key, options=options,
         checker=lambda choice: choice_verdict(
-            choice, key, why_not=lambda o: _winter_why(o, got, after.is_over, shown, room)[0],
-            names={o.key: _winter_why(o.key, got, after.is_over, shown, room)[1]
-                   for o in options if o.key != key},
+            choice, key, why_not=lambda o: _winter_why(o, got, after.is_over, shown),
             right_reason="Right. " + because),
         draw=lambda marked: position_svg(None, hand=hand, deck_top=deck_top, winter=out,
                                          title="Winter cards"),
@@ -855,8 +826,8 @@ def starting_hand(seed: int, level: int = 1) -> Exercise:
                   f"Which players may swap their six cards for six new ones? Pick every one "
                   f"(or none)."),
         answer_kind="choices", answer=right, options=options,
-        checker=lambda given: _pick_verdict(
-            given, right, why, lambda k: "swapped-hand-with-trees",
+        checker=lambda given: choices_verdict(
+            given, right, why_not=lambda k: ("swapped-hand-with-trees", why(k)),
             missed="A hand you left out may be swapped too: look for a hand with no tree card "
                    "at all.",
             right_reason=("Right: " + (f"{_list(game.player_name(int(k)) for k in sorted(right))} "
@@ -898,13 +869,14 @@ def _symbol_of(cid: int, placement: str) -> str:
 
 
 def _symbol_why(cid: int, symbol: str) -> tuple[str, str]:
-    """Why a card cannot pay for a bonus that needs ``symbol``, and the mistake behind it."""
+    """The mistake behind paying with a card for a bonus that needs ``symbol``, and why the
+    card cannot earn it."""
     card = catalog().card(cid)
     if card.is_tree:
-        return (f"{card.name} is a tree card: a tree shows only its own species as its "
-                f"symbol, not {symbol}."), "tree-shows-own-species"
-    return (f"{card.name} shows {_symbols_words(cid)}: neither half shows the {symbol} "
-            f"symbol."), "other-symbol"
+        return "tree-shows-own-species", (f"{card.name} is a tree card: a tree shows only its "
+                                          f"own species as its symbol, not {symbol}.")
+    return "other-symbol", (f"{card.name} shows {_symbols_words(cid)}: neither half shows the "
+                            f"{symbol} symbol.")
 
 
 @register("forest_shuffle.bonus_payment", game=GAME, notebook=NB2,
@@ -941,9 +913,8 @@ def bonus_payment(seed: int, level: int = 1) -> Exercise:
                   f"{bonus}. Which of your other cards could you pay with and still earn the "
                   f"bonus? Pick every one."),
         answer_kind="choices", answer=right,
-        checker=lambda given: _pick_verdict(
-            given, right, lambda k: _symbol_why(int(k), symbol)[0],
-            lambda k: _symbol_why(int(k), symbol)[1],
+        checker=lambda given: choices_verdict(
+            given, right, why_not=lambda k: _symbol_why(int(k), symbol),
             missed=f"Another card of your hand shows the {symbol} symbol too: look at both "
                    f"halves of each split card.",
             right_reason=f"Right: each of those shows the {symbol} symbol."),
@@ -957,26 +928,29 @@ def bonus_payment(seed: int, level: int = 1) -> Exercise:
                + (f"; a tree card ({_list(trees)}) shows only its own species." if trees
                   else "; a tree card shows only its own species.")),
         explanation=" ".join(f"{_name(c)}: the {symbol} symbol is there." if str(c) in right
-                             else _symbol_why(c, symbol)[0] for c in others),
+                             else _symbol_why(c, symbol)[1] for c in others),
         context={"card": cid})
 
 
 def _effect_bonus_why(option: str, species: str, symbol: str, has_effect: bool,
                       has_bonus: bool, bonus_ok: bool, matched: int) -> tuple[str, str]:
-    """Why an option of "effect, bonus, both or neither" is wrong, and the mistake."""
+    """The mistake behind a wrong pick of "effect, bonus, both or neither", and why it is
+    wrong."""
     wants_effect, wants_bonus = option in ("both", "effect"), option in ("both", "bonus")
     if wants_effect != has_effect:
         if has_effect:
-            return ("An effect always applies once the card is paid for, whatever you paid "
-                    "with (you may still skip it)."), "effect-needs-payment"
-        return f"Read the {species}'s card again: it has no effect.", "no-effect-there"
+            return "effect-needs-payment", ("An effect always applies once the card is paid "
+                                            "for, whatever you paid with (you may still skip "
+                                            "it).")
+        return "no-effect-there", f"Read the {species}'s card again: it has no effect."
     if wants_bonus and not has_bonus:
-        return f"Read the {species}'s card again: it has no bonus.", "no-bonus-there"
+        return "no-bonus-there", f"Read the {species}'s card again: it has no bonus."
     if wants_bonus:
-        return (f"A bonus needs every payment card to show the {symbol} symbol: look at each "
-                f"card you paid with."), "one-match-enough" if matched else "bonus-for-free"
-    return (f"Look again at the cards you paid with: what does each show at the bottom? The "
-            f"bonus asks for {symbol}."), "missed-bonus"
+        return ("one-match-enough" if matched else "bonus-for-free",
+                f"A bonus needs every payment card to show the {symbol} symbol: look at each "
+                f"card you paid with.")
+    return "missed-bonus", (f"Look again at the cards you paid with: what does each show at "
+                            f"the bottom? The bonus asks for {symbol}.")
 
 
 @register("forest_shuffle.effect_or_bonus", game=GAME, notebook=NB2,
@@ -1034,9 +1008,7 @@ def effect_or_bonus(seed: int, level: int = 1) -> Exercise:
                   + f" of your hand. Effect: {effect}; bonus: {bonus}. What may you use?"),
         answer_kind="choice", answer=key, options=options,
         checker=lambda choice: choice_verdict(
-            choice, key, why_not=lambda o: _effect_bonus_why(o, *facts)[0],
-            names={o.key: _effect_bonus_why(o.key, *facts)[1] for o in options
-                   if o.key != key},
+            choice, key, why_not=lambda o: _effect_bonus_why(o, *facts),
             right_reason="Right. " + because),
         draw=lambda marked: position_svg(forest, hand=[cid] + payment,
                                          title="Effect, bonus, or both?"),
@@ -1135,8 +1107,7 @@ def extra_turn(seed: int, level: int = 1) -> Exercise:
                   f"{where}, paying with the other cards of your hand, and use everything it "
                   f"gives you (effect: {effect}; bonus: {bonus}). Who plays next?"),
         answer_kind="choice", answer=key, options=options,
-        checker=lambda choice: choice_verdict(choice, key, why_not={choice: why},
-                                              names={choice: name},
+        checker=lambda choice: choice_verdict(choice, key, why_not=lambda _: (name, why),
                                               right_reason="Right. " + because),
         draw=lambda marked: position_svg(forest, hand=[cid] + payment, title="Who plays next?"),
         hints=(f"Is the {species}'s other turn its effect (always) or its bonus (only with the "
@@ -1156,23 +1127,24 @@ def _free_type(species: str) -> str:
 
 
 def _free_why(forest: Forest, cid: int, kind: str) -> tuple[str, str]:
-    """Can ``cid`` be placed for free (a ``kind`` half with a free slot), and why."""
+    """Can ``cid`` be placed for free (a ``kind`` half with a free slot)?  The mistake
+    behind picking it when it cannot (empty when it can), and why."""
     cat = catalog()
     card = cat.card(cid)
     fitting = [(side, h) for side, h in zip(card.sides(), card.halves)
                if kind in cat.species(h.species).types]
     if not fitting:
-        return (f"{card.name}: no half is {a(kind)} card ("
-                + "; ".join(f"{h.species}: {', '.join(cat.species(h.species).types)}"
-                            for h in card.halves) + ")."), "wrong-kind"
+        return "wrong-kind", (f"{card.name}: no half is {a(kind)} card ("
+                              + "; ".join(f"{h.species}: {', '.join(cat.species(h.species).types)}"
+                                          for h in card.halves) + ").")
     for side, h in fitting:
         free = [i for i, t in enumerate(forest.trees) if can_join(t.slot(side), h.species) is None]
         if free:
-            return (f"{card.name}: {h.species} is {a(kind)} card and tree {free[0] + 1} has a "
-                    f"free {side} slot."), ""
+            return "", (f"{card.name}: {h.species} is {a(kind)} card and tree {free[0] + 1} "
+                        f"has a free {side} slot.")
     side, h = fitting[0]
-    return (f"{card.name}: {h.species} is {a(kind)} card, but no tree has a free {side} "
-            f"slot."), "no-free-slot"
+    return "no-free-slot", (f"{card.name}: {h.species} is {a(kind)} card, but no tree has a "
+                            f"free {side} slot.")
 
 
 def _free_position(rng: random.Random, species: str, level: int):
@@ -1244,12 +1216,11 @@ def free_placement(seed: int, level: int = 1) -> Exercise:
         question=(f"You play the {species} {where}, {how}: {text}. Which of your other hand "
                   f"cards could you place now? Pick every one."),
         answer_kind="choices", answer=right,
-        checker=lambda given: _pick_verdict(
-            given, right, lambda k: _free_why(forest_now, int(k), kind)[0],
-            lambda k: _free_why(forest_now, int(k), kind)[1],
+        checker=lambda given: choices_verdict(
+            given, right, why_not=lambda k: _free_why(forest_now, int(k), kind),
             missed=f"Another card could be placed too: look for {a(kind)} on either half, and a "
                    f"free slot on that half's side.",
-            right_reason="Right: " + " ".join(_free_why(forest_now, int(k), kind)[0]
+            right_reason="Right: " + " ".join(_free_why(forest_now, int(k), kind)[1]
                                               for k in sorted(right))),
         options=tuple(Option(str(c), _card_words(c)) for c in others),
         draw=lambda marked: position_svg(forest_now, hand=others,
@@ -1258,7 +1229,7 @@ def free_placement(seed: int, level: int = 1) -> Exercise:
                f"half?",
                f"Free slots now: {_free_slots_words(forest_now)}. Each half goes on its own "
                f"side of a tree."),
-        explanation=" ".join(_free_why(forest_now, c, kind)[0] for c in others),
+        explanation=" ".join(_free_why(forest_now, c, kind)[1] for c in others),
         context={"state": st, "after": after})
 
 
@@ -2012,11 +1983,12 @@ def top_species(seed: int, level: int = 1) -> Exercise:
     most = max(cards.values())
     options = tuple(Option(x, f"{x} ({explain(x)})") for x in sorted(points))
 
-    def why(choice: str) -> str:
+    def why(choice: str) -> tuple[str, str]:
         crowd = (" It has many cards here, but points come from each card's rule, not from "
                  "the number of cards." if cards[choice] == most else "")
-        return short(f"{choice} scores {points[choice]} here ({what_counts(forest, choice)})"
-                            f"; another species scores more.{crowd}")
+        return "most-cards" if crowd else "", short(
+            f"{choice} scores {points[choice]} here ({what_counts(forest, choice)}); another "
+            f"species scores more.{crowd}")
 
     counters = [x for x in points if catalog().species(x).scoring["kind"] in
                 ("per_type", "per_species", "same_symbol", "bottom_cards", "full_trees")]
@@ -2026,7 +1998,6 @@ def top_species(seed: int, level: int = 1) -> Exercise:
         answer_kind="choice", answer=best, options=options,
         checker=lambda choice: choice_verdict(
             choice, best, why_not=why,
-            names={x: "most-cards" for x in points if cards[x] == most and x != best},
             right_reason=f"Right: {best} scores {points[best]}; next comes {names[1]} with "
                          f"{points[names[1]]}."),
         draw=lambda marked: position_svg(forest, title="Which species scores most?"),
@@ -2248,34 +2219,36 @@ def _counted_forest(rng: random.Random, scorer: str, level: int) -> Forest:
 
 
 def _not_counted(forest: Forest, scorer: str, cell: tuple) -> tuple[str, str]:
-    """Why a clicked cell does not count for the scorer, and the mistake behind the click."""
+    """The mistake behind clicking a cell that does not count for the scorer, and why it
+    does not."""
     rule = catalog().species(scorer).scoring
     if len(cell) == 1:
         tree = forest.trees[cell[0]]
         if rule["kind"] == "same_symbol":
-            return (f"that tree is {a(_tree_name(tree))}, so it shows "
-                    + ("no symbol." if tree.is_sapling else f"the {tree.species} symbol.")), \
-                "other-symbol"
-        return f"that is a tree, and the {scorer} does not count trees.", "clicked-tree"
+            return "other-symbol", (f"that tree is {a(_tree_name(tree))}, so it shows "
+                                    + ("no symbol." if tree.is_sapling
+                                       else f"the {tree.species} symbol."))
+        return "clicked-tree", f"that is a tree, and the {scorer} does not count trees."
     i, side = cell[0], NUMBER_SIDE[cell[1]]
     stack = forest.trees[i].slot(side)
     if not stack:
-        return "that slot is empty.", "clicked-empty-slot"
+        return "clicked-empty-slot", "that slot is empty."
     d = stack[-1]
     if rule["kind"] == "per_type":
-        name = "boar-as-deer" if "deer" in rule["types"] and d.species in ("Wild Boar",
-                                                                          "Squeaker") else ""
-        return (f"the {d.species} there is {_list(_types(d.species))}, not "
-                f"{' or '.join(rule['types'])}."), name or "wrong-type"
+        boar = "deer" in rule["types"] and d.species in ("Wild Boar", "Squeaker")
+        return "boar-as-deer" if boar else "wrong-type", (
+            f"the {d.species} there is {_list(_types(d.species))}, not "
+            f"{' or '.join(rule['types'])}.")
     if rule["kind"] == "per_species":
-        return f"that is {a(d.species)}, not {a(rule['species'])}.", "wrong-species"
+        return "wrong-species", f"that is {a(d.species)}, not {a(rule['species'])}."
     if rule["kind"] == "same_symbol":
-        return f"the {d.species} there shows the {d.symbol} symbol.", "other-symbol"
-    return f"the {d.species} there sits {side} of its tree, not below it.", "not-below"
+        return "other-symbol", f"the {d.species} there shows the {d.symbol} symbol."
+    return "not-below", f"the {d.species} there sits {side} of its tree, not below it."
 
 
 def _counted_missed(forest: Forest, scorer: str, missing: frozenset) -> tuple[str, str]:
-    """What to re-check when some counted cards were left out (never which ones)."""
+    """The mistake behind leaving out some counted cards, and what to re-check (never which
+    cards)."""
     cat = catalog()
     base = f"Some cards the {scorer} counts are not clicked yet: look again for all the " \
            f"{_counted_words(scorer).split(' (')[0]}."
@@ -2289,15 +2262,15 @@ def _counted_missed(forest: Forest, scorer: str, missing: frozenset) -> tuple[st
                   "butterfly" if "butterfly" in cat.species(d.species).types else
                   "deer" if "deer" in cat.species(d.species).types else "card")
     if "self" in kinds:
-        return base + " A card can count itself.", "left-out-itself"
+        return "left-out-itself", base + " A card can count itself."
     if "butterfly" in kinds and scorer == "Bullfinch":
-        return base + " Butterflies are insects too.", "butterfly-not-insect"
+        return "butterfly-not-insect", base + " Butterflies are insects too."
     if "deer" in kinds and scorer == "Fallow Deer":
-        return base + " Deer are cloven-hoofed animals too.", "deer-not-cloven"
+        return "deer-not-cloven", base + " Deer are cloven-hoofed animals too."
     if "tree" in kinds:
-        return base + " Trees count too (saplings as trees, and a tree shows its own species "\
-                      "as its symbol).", "left-out-trees"
-    return base, "missed-some"
+        return "left-out-trees", base + (" Trees count too (saplings as trees, and a tree "
+                                         "shows its own species as its symbol).")
+    return "missed-some", base
 
 
 @register("forest_shuffle.counted_cards", game=GAME, notebook=NB3,
@@ -2329,7 +2302,12 @@ def counted_cards(seed: int, level: int = 1) -> Exercise:
                   f"its rule counts (a slot of stacked cards is one click; the {scorer} itself "
                   f"too, if its rule counts it)."),
         answer_kind="cells", answer=right,
-        checker=lambda given: _counted_verdict(given, right, forest, scorer),
+        checker=lambda given: cells_verdict(
+            given, right, refuse=lambda c: _not_counted(forest, scorer, c),
+            missed=f"Some cards the {scorer} counts are not clicked yet.",
+            partial=lambda g: _counted_missed(forest, scorer, right - g),
+            words=lambda c: _cell_place(forest, c),
+            right_reason="Right: those are the cards its rule counts."),
         draw=lambda marked: position_svg(forest, cells=True, marked=marked,
                                          title="Which cards does it count?"),
         hints=(f"The {scorer} looks at {_counted_words(scorer)}.",
@@ -2340,15 +2318,6 @@ def counted_cards(seed: int, level: int = 1) -> Exercise:
         explanation=f"It counts {_plural(cards, 'card')}: " + _list(
             _cell_place(forest, c) for c in sorted(right)) + ".",
         context={"forest": forest, "species": scorer})
-
-
-def _counted_verdict(given: frozenset, right: frozenset, forest: Forest,
-                     scorer: str) -> Verdict:
-    missed, name = _counted_missed(forest, scorer, right - given)
-    return _cell_verdict(given, right, lambda c: _not_counted(forest, scorer, c)[0],
-                         lambda c: _not_counted(forest, scorer, c)[1], missed=missed,
-                         words=lambda c: _cell_place(forest, c), missed_name=name,
-                         right_reason="Right: those are the cards its rule counts.")
 
 
 #: cards whose points depend on where they lie, with the side they go on
@@ -2379,29 +2348,30 @@ def _placed_forest(rng: random.Random, asked: list[str], level: int) -> Forest:
 
 
 def _placed_why(forest: Forest, asked: list[str], cell: tuple) -> tuple[str, str]:
-    """Why a clicked cell does not hold a scoring card of those asked about."""
+    """The mistake behind clicking a cell that holds no scoring card of those asked about,
+    and why it does not."""
     if len(cell) == 1:
-        return "that is a tree, not one of the cards asked about.", "clicked-tree"
+        return "clicked-tree", "that is a tree, not one of the cards asked about."
     i, side = cell[0], NUMBER_SIDE[cell[1]]
     tree = forest.trees[i]
     stack = tree.slot(side)
     if not stack:
-        return "that slot is empty.", "clicked-empty-slot"
+        return "clicked-empty-slot", "that slot is empty."
     d = stack[-1]
     if d.species not in asked:
-        return f"that is {a(d.species)}, not one of the cards asked about.", "not-asked"
+        return "not-asked", f"that is {a(d.species)}, not one of the cards asked about."
     rule = catalog().species(d.species).scoring
     if rule["kind"] == "host":
         if tree.is_sapling:
-            return (f"that {d.species} sits atop a sapling. " + MINE + "a sapling is never "
-                    f"{a(rule['species'])}."), "sapling-as-host"
-        return (f"that {d.species} sits atop {a(tree.species)}; it scores only atop "
-                f"{a(rule['species'])}."), "wrong-host"
+            return "sapling-as-host", (f"that {d.species} sits atop a sapling. " + MINE
+                                       + f"a sapling is never {a(rule['species'])}.")
+        return "wrong-host", (f"that {d.species} sits atop {a(tree.species)}; it scores only "
+                              f"atop {a(rule['species'])}.")
     if rule["kind"] == "opposite_bat":
         elsewhere = any("bat" in _types(x.species) for s in SIDES for x in tree.slot(s))
-        return ("no bat sits in the slot on the other side of its tree.",
-                "bat-not-opposite" if elsewhere else "no-bat-there")
-    return "that toad is alone in its slot.", "single-toad"
+        return ("bat-not-opposite" if elsewhere else "no-bat-there",
+                "no bat sits in the slot on the other side of its tree.")
+    return "single-toad", "that toad is alone in its slot."
 
 
 def _placed_words(species: str) -> tuple[str, str]:
@@ -2443,9 +2413,8 @@ def scoring_spots(seed: int, level: int = 1) -> Exercise:
         question=(f"Click every {_list(asked)} card of your forest that scores its points where "
                   f"it lies. (Rules: {rules}.)"),
         answer_kind="cells", answer=right,
-        checker=lambda given: _cell_verdict(
-            given, right, lambda c: _placed_why(forest, asked, c)[0],
-            lambda c: _placed_why(forest, asked, c)[1], missed=missed,
+        checker=lambda given: cells_verdict(
+            given, right, refuse=lambda c: _placed_why(forest, asked, c), missed=missed,
             words=lambda c: _cell_place(forest, c),
             right_reason="Right: each of those lies where its rule wants it."),
         draw=lambda marked: position_svg(forest, cells=True, marked=marked,
@@ -2455,7 +2424,7 @@ def scoring_spots(seed: int, level: int = 1) -> Exercise:
                + "; ".join(_placed_words(n)[1] for n in asked) + "."),
         hint_marks=(tuple(sorted(cands)), ()),
         explanation=" ".join(f"{_cap(_cell_place(forest, c))}: "
-                             + ("scores." if c in right else _placed_why(forest, asked, c)[0])
+                             + ("scores." if c in right else _placed_why(forest, asked, c)[1])
                              for c in sorted(cands)),
         context={"forest": forest, "asked": asked})
 
