@@ -98,27 +98,25 @@ _PLAIN_HINTS = ("Look at the board again, one part at a time.",
 
 
 def _number_exercise(key: str, seed: int, level: int, question: str, right: int, *,
-                     what: str, rule: str, mistakes: Iterable[tuple[int, str, str, str]],
+                     what: str, rule: str, mistakes: Iterable[tuple],
                      hints: tuple[tuple[str, str], ...], explanation: str,
                      draw: Callable | None, context: dict, hint_marks: tuple = ()) -> Exercise:
-    """A "type a number" exercise.  ``mistakes`` are (value, name, reason, plain reason):
-    a typical wrong answer with its diagnosis, the first one listed winning; ``hints`` are
-    (hint, plain hint) pairs.  A reason or hint that would show the answer (a coordinate, a
-    count equal to it) is replaced by its plain version, and that by a general one."""
+    """A "type a number" exercise.  ``mistakes`` are (value, name, reason) or (value, name,
+    reason, plain reason): a typical wrong answer with its diagnosis, the first one listed
+    winning; ``hints`` are (hint, plain hint) pairs.  A reason or hint that would show the
+    answer (a coordinate, a count equal to it) is replaced by its plain version (for a
+    mistake without one, the reason itself), and that by a general one."""
     known: dict[int, tuple[str, str]] = {}
-    for value, name, reason, plain in mistakes:
+    for value, name, reason, *rest in mistakes:
+        plain = (rest[0] if rest else "") or reason
         if value != right and value >= 0 and value not in known:
             known[value] = (name, _safe(_safe(reason, right, question, plain), right,
                                         question, _PLAIN_RULE))
     rule = _safe(rule, right, question, _PLAIN_RULE)
     shown = tuple(_safe(_safe(h, right, question, p), right, question, last)
                   for (h, p), last in zip(hints, _PLAIN_HINTS))
-    verdict_right = f"Right. {explanation}"
-
-    def checker(given: int) -> Verdict:
-        return number_verdict(given, right, what=what, rule=rule, misconceptions=known,
-                              right_reason=verdict_right)
-
+    checker = partial(number_verdict, right=right, what=what, rule=rule, misconceptions=known,
+                      right_reason=f"Right. {explanation}")
     return Exercise(kind=key, seed=seed, question=question, answer_kind="number", answer=right,
                     checker=checker, draw=draw, hints=shown, hint_marks=hint_marks,
                     explanation=explanation, context=context)
@@ -710,11 +708,8 @@ def tree_points_exercise(seed: int, level: int) -> Exercise:
                 f"or 3 scores {pts[0]}, {pts[1]} or {pts[2]}.)")
     mistakes = [(right + trunk_pts, "counted-trunks",
                  "You counted the bare brown trunks as trees; a stack scores as a tree only "
-                 "with a green token on top.",
-                 "You counted the bare brown trunks as trees; a stack scores as a tree only "
                  "with a green token on top."),
                 (len(trees), "one-per-tree",
-                 "You gave each tree the same points; a tree's points depend on its height.",
                  "You gave each tree the same points; a tree's points depend on its height.")]
     mistakes += _height_mistakes("tree", trees, right)
     detail = " + ".join(f"{pts[len(s) - 1]} ({_height_words('tree', s)} at {cell_text(c)})"
@@ -781,8 +776,6 @@ def mountain_points_exercise(seed: int, level: int) -> Exercise:
                 f"height 1, 2 or 3 scores {pts[0]}, {pts[1]} or {pts[2]}.)")
     mistakes = [(right + alone_pts, "counted-lone-mountain",
                  "You scored a mountain that has no mountain next to it; a mountain scores "
-                 "only when a neighbouring space is a mountain too.",
-                 "You scored a mountain that has no mountain next to it; a mountain scores "
                  "only when a neighbouring space is a mountain too.")]
     mistakes += _height_mistakes("mountain", scoring, right)
     detail = " + ".join(f"{pts[len(s) - 1]} (height {len(s)} at {cell_text(c)})"
@@ -844,22 +837,16 @@ def field_points_exercise(seed: int, level: int) -> Exercise:
                 f"fields scores {each}.)")
     mistakes = [(right + each * len(alone), "counted-lone-field",
                  "You scored a lone yellow token; a field scores only in a group of two or "
-                 "more touching yellow tokens.",
-                 "You scored a lone yellow token; a field scores only in a group of two or "
                  "more touching yellow tokens."),
                 (each * in_groups, "points-per-token",
                  "You scored every yellow token; a group scores once, however many tokens "
-                 "it has.", "You scored every yellow token; a group scores once, however "
-                            "many tokens it has."),
+                 "it has."),
                 (in_groups, "counted-tokens",
                  "You counted yellow tokens; count groups of touching yellow tokens, each "
-                 "worth the same.", "You counted yellow tokens; count groups of touching "
-                                    "yellow tokens, each worth the same."),
+                 "worth the same."),
                 (right - each, "missed-field-group",
                  "It looks as if one group of fields was left out: two yellow tokens that "
-                 "touch already make a group.", "It looks as if one group of fields was left "
-                                                "out: two yellow tokens that touch already "
-                                                "make a group.")]
+                 "touch already make a group.")]
     detail = (f"{_count(len(big), 'group')} of two or more "
               f"({'; '.join(_cells_text(g) for g in big)}) × {each} = {right}; the lone "
               f"yellow at {_cells_text(alone)} scores nothing.")
@@ -1038,25 +1025,23 @@ def river_length_exercise(seed: int, level: int) -> Exercise:
     mistakes = [(len(best["cells"]), "counted-every-token",
                  "You counted every water token of the river; a river is measured along the "
                  "shortest way between its two ends, so a side branch off that way adds "
-                 "nothing.", "")]
+                 "nothing.")]
     if best["ring"] > best["path"]:
         mistakes.append((best["path"], "ignored-loop",
                          "You measured the shortest way between the two ends, but this river "
                          "also holds a loop without shortcuts that is longer, and such a loop "
-                         "counts with all its tokens.", ""))
+                         "counts with all its tokens."))
     mistakes += [(right - 1, "counted-steps",
                   "You seem to have counted the steps between the two ends; count the "
-                  "tokens, both ends included.", ""),
+                  "tokens, both ends included."),
                  (river_points(right), "gave-points",
                   "That is what the river scores in points; the question asks how many "
-                  "tokens long it is.", ""),
+                  "tokens long it is."),
                  (sum(len(g["cells"]) for g in facts["groups"]), "added-rivers",
-                  "You added up the water of separate rivers; only your best river scores.",
-                  "")]
+                  "You added up the water of separate rivers; only your best river scores.")]
     for g in facts["groups"][1:]:
         mistakes.append((g["size"], "measured-other-river",
-                         "You measured the smaller river; only your best river scores.", ""))
-    mistakes = [(v, n, r, p or r) for v, n, r, p in mistakes]
+                         "You measured the smaller river; only your best river scores."))
     loop = (f" It also holds a loop without shortcuts of {best['ring']} tokens, which is "
             f"longer." if best["ring"] > best["path"] else "")
     detail = (f"The river's two ends are {cell_text(a)} and {cell_text(b)}; the shortest "
@@ -1126,21 +1111,20 @@ def islands_exercise(seed: int, level: int) -> Exercise:
     question = "This is a side B board. How many islands does it have?"
     mistakes = [(len(_water_groups(side, stacks)), "counted-water-groups",
                  "You counted the groups of water; the islands are the land between them: "
-                 "every space not covered by water, empty ones too.", ""),
+                 "every space not covered by water, empty ones too."),
                 (built, "skipped-empty-spaces",
                  "You left out the empty spaces; an empty space is land too, and it can join "
-                 "two parts into one island.", ""),
+                 "two parts into one island."),
                 (right * each, "gave-points", "That is what the islands score in points; the "
-                                              "question asks how many islands there are.", ""),
+                                              "question asks how many islands there are."),
                 (right + 1, "counted-island-twice",
                  "You have counted one island too many: look for two parts you counted apart "
-                 "that still touch along a side, perhaps through an empty space.", ""),
+                 "that still touch along a side, perhaps through an empty space."),
                 (right - 1, "missed-island",
                  "You missed an island: " + ("a single space cut off by water, even an empty "
                                              "one, is an island of its own." if singles else
                                              "follow each wall of water to the board's edge; "
-                                             "each part it cuts off is an island."), "")]
-    mistakes = [(v, n, r, r) for v, n, r, _ in mistakes]
+                                             "each part it cuts off is an island."))]
     detail = (f"{_count(right, 'island')}: " + "; ".join(
         f"one with {cell_text(g[0])}" + (f" and {_count(len(g) - 1, 'more space')}"
                                            if len(g) > 1 else " alone") for g in isl)
@@ -1205,17 +1189,16 @@ def landscape_total(seed: int, level: int) -> Exercise:
                 "buildings and the river)?")
     mistakes = [(right - p, "left-out-row",
                  f"Your total is what the board scores without its {name.lower()} row: "
-                 f"check that row again.", "") for name, p in s.rows() if p]
+                 f"check that row again.") for name, p in s.rows() if p]
     mistakes += [(right + lone_m, "counted-lone-mountain",
                   "You seem to have scored a mountain with no mountain next to it; such a "
-                  "mountain scores nothing.", ""),
+                  "mountain scores nothing."),
                  (right + 5 * lone_f, "counted-lone-field",
                   "You seem to have scored a lone yellow token; a field scores only in a "
-                  "group of two or more.", ""),
+                  "group of two or more."),
                  (right - s.water + s.water_size, "river-length-as-points",
                   "You added the river's length in tokens; the river scores points by its "
-                  "length, on a table of its own.", "")]
-    mistakes = [(v, n, r, r) for v, n, r, _ in mistakes if v != right]
+                  "length, on a table of its own.")]
     detail = ", ".join(f"{name} {p}" for name, p in s.rows()) + f": total {right}."
     scoring_rows = [name.lower() for name, p in s.rows() if p]
     return _number_exercise(
@@ -1383,20 +1366,20 @@ def _card_value_mistakes(cid: int, placed: int, right: int) -> list:
     if placed < c.cubes:
         out.append((c.points[placed], "read-covered-value",
                     f"You read a value that a cube still covers on the {c.name}; the card "
-                    f"scores the highest value you can see.", ""))
+                    f"scores the highest value you can see."))
     if placed:
         out.append((sum(c.points[:placed]), "added-uncovered-values",
                     f"You added up the uncovered values of the {c.name}; a card scores only "
-                    f"its highest uncovered value.", ""))
+                    f"its highest uncovered value."))
         out.append((c.points[c.cubes - placed], "cubes-from-top",
                     f"You took the {c.name}'s cubes from the top; cubes leave a card from the "
-                    f"bottom, uncovering its lowest values first.", ""))
+                    f"bottom, uncovering its lowest values first."))
         out.append((placed, "counted-cubes", f"You counted the cubes moved to the board; the "
-                                             f"card scores a value printed on it.", ""))
+                                             f"card scores a value printed on it."))
     else:
         out.append((c.points[0], "scored-untouched-card",
-                    f"No cube has left the {c.name} yet: every value is still covered.", ""))
-    return [(v, n, r, r) for v, n, r, _ in out]
+                    f"No cube has left the {c.name} yet: every value is still covered."))
+    return out
 
 
 @register("harmonies.card_points", game="harmonies", notebook=NB03,
@@ -1413,8 +1396,7 @@ def card_points_exercise(seed: int, level: int) -> Exercise:
     mistakes = []
     for k, (i, p) in enumerate(zip(ids, placed)):
         rest = right - parts[k]
-        mistakes += [(rest + v, n, r, r2) for v, n, r, r2 in _card_value_mistakes(i, p,
-                                                                                  parts[k])]
+        mistakes += [(rest + v, n, r) for v, n, r in _card_value_mistakes(i, p, parts[k])]
     said = [f"the {card(i).name}: values {', '.join(map(str, card(i).points))} from the "
             f"bottom up, {p} of its {card(i).cubes} cubes moved to your board"
             for i, p in zip(ids, placed)]
@@ -1674,25 +1656,25 @@ def _spirit_mistakes(spirit: int, side: str, stacks: Mapping, placed: bool, righ
     if not placed:
         out.append((full, "spirit-cube-not-placed",
                     "You scored the spirit as if its cube were on the board; a spirit whose "
-                    "cube was never placed scores nothing.", ""))
+                    "cube was never placed scores nothing."))
     found = _spirit_counted(spirit, side, stacks)
     pts = c.count_points
     if c.count.endswith("groups"):
         out.append((pts[0] * sum(k for _, k in found), "tokens-not-groups",
                     "You scored every token as a group of its own; touching tokens make one "
-                    "group, scored by its size.", ""))
+                    "group, scored by its size."))
     elif c.count in ("trees", "mountains"):
         land = _height_points("tree")
         out.append((sum(land[k - 1] for _, k in found), "landscape-points",
                     f"You gave each {_SPIRIT_WHAT[c.count]} its landscape points; the spirit "
-                    f"scores by its own table.", ""))
+                    f"scores by its own table."))
     else:
         out.append((pts[0] * len(_water_groups(side, stacks)), "groups-not-tokens",
-                    "You counted groups of water; this spirit scores each blue token.", ""))
+                    "You counted groups of water; this spirit scores each blue token."))
     out.append((len(found), "counted-not-scored",
                 "You counted what the spirit looks at, but did not score it by the table on "
-                "the card.", ""))
-    return [(v, n, r, r) for v, n, r, _ in out if placed or n == "spirit-cube-not-placed"]
+                "the card."))
+    return [m for m in out if placed or m[1] == "spirit-cube-not-placed"]
 
 
 @register("harmonies.spirit_points", game="harmonies", notebook=NB04,
@@ -1820,18 +1802,17 @@ def solo_suns_exercise(seed: int, level: int) -> Exercise:
                 f"{', '.join(map(str, bands))} points reached; one more sun on side A; no "
                 f"spirit adds two, a groups spirit one, a number spirit none.)")
     mistakes = [(right - side_bonus, "forgot-side-sun",
-                 "You left out the extra sun of side A.", ""),
+                 "You left out the extra sun of side A."),
                 (right - bonus, "forgot-spirit-suns",
                  "You left out what the spirit choice adds (playing without one adds the "
-                 "most).", ""),
+                 "most)."),
                 (right + 1 if score in bands else -1, "threshold-not-reached",
                  f"You seem to think {score} points does not reach its own threshold; a "
-                 f"score equal to a threshold earns its sun.", ""),
+                 f"score equal to a threshold earns its sun."),
                 (right - 1 if score in bands else -1, "threshold-not-reached",
-                 f"A score equal to a threshold earns that sun: {score} reaches it.", ""),
+                 f"A score equal to a threshold earns that sun: {score} reaches it."),
                 (base, "score-suns-only", "You counted the suns of the score alone; add the "
-                                          "side's and the spirit's.", "")]
-    mistakes = [(v, n, r, r) for v, n, r, _ in mistakes]
+                                          "side's and the spirit's.")]
     reached = [t for t in bands if score >= t]
     detail = (f"{score} points reach {_count(base, 'threshold')}; side {side} gives "
               f"{side_bonus} more and {spirit_text} {bonus} more: {right} suns.")
@@ -1943,27 +1924,26 @@ def _setup_mistakes(ask: str, facts: dict, other: dict, players: int) -> list:
     out = []
     if ask == "spirits":
         out.append((2, "per-player-not-total", "That is what one player is dealt; the "
-                                               "question asks for every player's together.",
-                    ""))
+                                               "question asks for every player's together."))
     if ask == "pouch":
         out.append((120, "forgot-central-board", "That is the whole pouch before setup; the "
-                                                 "central board is filled from it first.", ""))
+                                                 "central board is filled from it first."))
     if ask == "deck":
         out.append((facts["deck"] + facts["face-up"], "forgot-face-up-cards",
                     "That is every animal card; the face-up cards are laid out from the "
-                    "deck first.", ""))
+                    "deck first."))
     if ask == "spirits-left":
         total = facts["spirits"] + facts["spirits-left"]
         out.append((total, "forgot-dealt-spirits", "That is every spirit card; the ones "
-                                                    "dealt to the players leave the box.", ""))
+                                                    "dealt to the players leave the box."))
     if ask == "central":
         out.append((facts["central"] // 3, "counted-spaces", "You counted the central "
                                                              "board's spaces; each holds "
-                                                             "three tokens.", ""))
+                                                             "three tokens."))
     out.append((other[ask], "solo-setup-mixed",
                 f"That count belongs to the other kind of table; check how {solo_word} is "
-                f"set up.", ""))
-    return [(v, n, r, r) for v, n, r, _ in out]
+                f"set up."))
+    return out
 
 
 @register("harmonies.setup_counts", game="harmonies", notebook=NB01,
@@ -2151,19 +2131,18 @@ def river_points_exercise(seed: int, level: int) -> Exercise:
                    "its tokens.)" if level == 2 else ")"))
     lengths = [g["size"] for g in facts["groups"]]
     mistakes = [(length, "length-not-points", "That is the river's length in tokens; the "
-                                              "question asks for its points.", ""),
+                                              "question asks for its points."),
                 (sum(river_points(n) for n in lengths), "scored-every-river",
-                 "You scored every river; only your best river scores.", ""),
+                 "You scored every river; only your best river scores."),
                 (river_points(length - 1), "table-misread",
                  "That is the score of a river one token shorter: count the river's tokens "
-                 "again, both ends included.", ""),
+                 "again, both ends included."),
                 (river_points(length + 1), "table-misread",
                  "That is the score of a river one token longer: measure it along the "
-                 "shortest way between its ends.", ""),
+                 "shortest way between its ends."),
                 (table[-1] + (extra - 1) * (length - len(table) + 1) if length >= len(table)
                  else -1, "wrong-extra-step", f"After the sixth token each token adds "
-                                              f"exactly {extra}.", "")]
-    mistakes = [(v, n, r, r) for v, n, r, _ in mistakes]
+                                              f"exactly {extra}.")]
     ends = facts["groups"][0]["ends"]
     return _number_exercise(
         "harmonies.river_points", seed, level, question, right,
@@ -2244,16 +2223,15 @@ def shared_habitat(seed: int, level: int) -> Exercise:
                 f"of them could you place on this board now, one after another?")
     mistakes = [(c.cubes, "counted-card-cubes", "You counted the cubes on the card; each "
                                                 "cube needs its own space with the whole "
-                                                "habitat around it.", ""),
+                                                "habitat around it."),
                 (len(spots), "more-than-the-card-holds", "A card places only the cubes it "
-                                                         "holds.", ""),
+                                                         "holds."),
                 (right - 1, "no-shared-tokens", "It looks as if you used each token for one "
                                                 "habitat only; a token may serve several "
-                                                "habitats, so two may share a stack.", ""),
+                                                "habitats, so two may share a stack."),
                 (right + 1, "shared-cube-space", "Two cubes never share a space: count the "
                                                  "spaces where a cube could sit with the "
-                                                 "whole habitat around it.", "")]
-    mistakes = [(v, n, r, r) for v, n, r, _ in mistakes]
+                                                 "whole habitat around it.")]
     cube_spots = sorted(cell for cell, s in stacks.items() if stack_matches(c.cube, s))
     return _number_exercise(
         "harmonies.shared_habitat", seed, level, question, right,
@@ -2305,26 +2283,25 @@ def solo_box(seed: int, level: int) -> Exercise:
         ask = "how many tokens have gone back to the box"
         mistakes = [(per_turn * turns, "counted-taken-tokens",
                      "You counted the three tokens you took each turn too; only the ones left "
-                     "on the central board go to the box.", ""),
+                     "on the central board go to the box."),
                     (right - right // turns, "one-turn-short", "You are one turn short: count "
-                                                               "every turn played.", ""),
+                                                               "every turn played."),
                     (right + right // turns, "one-turn-too-many", "You counted one turn too "
-                                                                  "many.", "")]
+                                                                  "many.")]
     else:
         right = len(state.pouch)
         ask = "how many tokens are still in the pouch (it held 120 before setup)"
         mistakes = [(120 - per_turn * turns, "forgot-setup-tokens",
-                     "You left out the tokens laid on the central board at setup.", ""),
+                     "You left out the tokens laid on the central board at setup."),
                     (120 - per_turn - 3 * turns, "counted-only-taken",
                      "You took out only the tokens you took; the six others go to the box, "
-                     "and all three spaces are refilled each turn.", ""),
+                     "and all three spaces are refilled each turn."),
                     (120 - per_turn - 6 * turns, "counted-only-boxed",
                      "You took out only the tokens that went to the box; the refill also "
-                     "replaces the three you took.", "")]
+                     "replaces the three you took.")]
     played = "one turn has" if turns == 1 else f"{_count(turns, 'turn')} have"
     question = (f"A solo game: {played} been played (tokens taken and placed, no card "
                 f"taken), each ending as the rules say. After the last one, {ask}?")
-    mistakes = [(v, n, r, r) for v, n, r, _ in mistakes]
     return _number_exercise(
         "harmonies.solo_box", seed, level, question, right,
         what="that count", rule="Follow the end of a solo turn: what goes to the box, and "
