@@ -74,8 +74,7 @@ def position(seed: int, players: int, cards: Sequence[str],
     hand = [per_season - placed[p] for p in range(players)]
     for p, n in hands.items():
         extra = hand[p] - n
-        free = [t for t, sp in enumerate(ed.tree) if sp.altar and tree_markers[t] is None
-                and t not in altars]
+        free = [t for t in _altar_spaces(ed) if tree_markers[t] is None and t not in altars]
         for t in free[:extra]:
             tree_markers[t] = p
         hand[p] = n
@@ -225,6 +224,22 @@ def _pick_cards(rng: random.Random, ed, kinds: Sequence[str], n: int,
     return rng.sample(sorted(ids), n)
 
 
+def _starts_besides(rng: random.Random, ed, avoid: Iterable[str]) -> list[str]:
+    """Up to two start cards to go with the one an exercise is about (none of ``avoid``)."""
+    avoid = set(avoid)
+    return [c for c in _pick_cards(rng, ed, ("start",), 3) if c not in avoid][:2]
+
+
+def _card_spaces(ed, cards: Sequence[str]) -> list[Cell]:
+    """Every space of the cards in the slots, as cells (slot, space)."""
+    return [(i, j) for i, c in enumerate(cards) for j in range(len(ed.cards[c].spaces))]
+
+
+def _altar_spaces(ed) -> list[int]:
+    """The Great Tree spaces that take an altar (the others are root spaces)."""
+    return [t for t, sp in enumerate(ed.tree) if sp.altar]
+
+
 def _random_favor(rng: random.Random, colours: Sequence[str], kinds: int, top: int,
                   low: int = 1) -> dict[str, int]:
     pool = list(dict.fromkeys(colours))
@@ -241,7 +256,7 @@ def _offer_position(rng: random.Random, seed: int, level: int) -> tuple[GameStat
     for _ in range(80):
         kinds = ("start",) if level == 1 else ("start", "journey")
         cards = _pick_cards(rng, ed, kinds, 3)
-        spaces = [(i, j) for i, c in enumerate(cards) for j in range(len(ed.cards[c].spaces))]
+        spaces = _card_spaces(ed, cards)
         taken = rng.sample(spaces, rng.randint(1, 2) if level == 1 else rng.randint(3, 5))
         others = list(range(1, players)) + ([] if level == 1 else [NEUTRAL])
         pool = _Pool(rng, {**{p: 3 for p in range(1, players)}, NEUTRAL: 2})
@@ -349,7 +364,7 @@ def _colour_card(rng: random.Random, ed, test: Callable[[Any], bool]) -> tuple[l
     spots = sorted((c.id, j) for c in ed.cards.values() if c.type == "start"
                    for j, sp in enumerate(c.spaces) if test(sp))
     cid, j = rng.choice(spots)
-    others = [c for c in _pick_cards(rng, ed, ("start",), 3) if c != cid][:2]
+    others = _starts_besides(rng, ed, [cid])
     return others[:1] + [cid] + others[1:2], j
 
 
@@ -434,7 +449,7 @@ def _effect_offer(rng: random.Random, seed: int, level: int) -> tuple[GameState,
                    if sp.effect.type in _POINT_EFFECTS and (sp.cost is None) == (level == 1))
     for _ in range(80):
         cid, j = rng.choice(spots)
-        others = [c for c in _pick_cards(rng, ed, ("start",), 3) if c != cid][:2]
+        others = _starts_besides(rng, ed, [cid])
         sp = ed.cards[cid].spaces[j]
         tokens = _random_favor(rng, ed.colours, rng.randint(1, 5), 4)
         if sp.cost not in (None, "majority"):
@@ -668,7 +683,7 @@ def _tree_position(rng: random.Random, seed: int, level: int) -> tuple[GameState
     """Altars on some tree spaces, a few spaces taken, at level 2 an emptied root space; some
     altar spaces Player 1 can pay for and some not."""
     ed = load_edition()
-    altar_spaces = [t for t, sp in enumerate(ed.tree) if sp.altar]
+    altar_spaces = _altar_spaces(ed)
     roots = root_spaces(ed)
     for _ in range(80):
         placed = rng.sample(altar_spaces, rng.randint(1, 2) if level == 1 else
@@ -814,7 +829,7 @@ def _move_position(rng: random.Random, seed: int, level: int
         if len(cards) < 3:
             continue
         rng.shuffle(cards)
-        spaces = [(i, j) for i, c in enumerate(cards) for j in range(len(ed.cards[c].spaces))]
+        spaces = _card_spaces(ed, cards)
         start = [c for c in spaces if level == 2 or ed.cards[cards[c[0]]].colour != colour]
         mine = rng.choice(start)
         others = rng.sample([c for c in spaces if c != mine], 2 if level == 1 else 4)
@@ -886,7 +901,7 @@ def _occupied_position(rng: random.Random, seed: int, level: int
     rid = sorted(r.id for r in ed.runes.values() if r.kind == "offer_occupied")[0]
     for _ in range(80):
         cards = _pick_cards(rng, ed, ("start", "journey"), 3)
-        spaces = [(i, j) for i, c in enumerate(cards) for j in range(len(ed.cards[c].spaces))]
+        spaces = _card_spaces(ed, cards)
         taken = rng.sample(spaces, rng.randint(3, 4) if level == 1 else rng.randint(5, 7))
         pool = _Pool(rng, {0: 2, 1: 3, 2: 3 if players == 3 else 0,
                            NEUTRAL: 0 if level == 1 else 2})
@@ -977,8 +992,7 @@ def _timing_position(rng: random.Random, seed: int, level: int, moment: int
         held = rng.sample(gains, rng.randint(1, n - 1)) if moment else \
             rng.sample(gains, rng.randint(0, n - 2))
         held += rng.sample(others, n - len(held))
-        cards = rng.sample(quiet, 1) + [c for c in _pick_cards(rng, ed, ("start",), 3)
-                                        if c not in quiet][:2]
+        cards = rng.sample(quiet, 1) + _starts_besides(rng, ed, quiet)
         while len(cards) < 3:
             cards.append(next(c for c in ed.start_ids if c not in cards))
         markers = {(0, 0): [who], (1, 0): [1 - who], (2, 0): [1 - who]}
@@ -1268,8 +1282,7 @@ def majority_points(seed: int, level: int = 1) -> Exercise:
     rng = _rng("majority_points", seed, level)
     ed = load_edition()
     players = 3 if level == 1 else rng.choice([3, 4])
-    altar_spaces = [t for t, sp in enumerate(ed.tree) if sp.altar]
-    spaces = rng.sample(altar_spaces, 2 if level == 1 else 3)
+    spaces = rng.sample(_altar_spaces(ed), 2 if level == 1 else 3)
     colours = rng.sample(list(ed.altar_colours), len(spaces))
     counts = [0, 1, 2, 2, 3, 3] if level == 1 else [0, 1, 1, 2, 2, 3, 4]
     favor = {p: {c: rng.choice(counts) for c in colours} for p in range(players)}
@@ -1459,7 +1472,7 @@ def _final_position(rng: random.Random, seed: int, level: int) -> GameState:
         s = position(seed, players, _pick_cards(rng, ed, ("start",), 3), {}, favor, season=4)
         low, high = 20, 32
     else:
-        spaces = rng.sample([t for t, sp in enumerate(ed.tree) if sp.altar], 2)
+        spaces = rng.sample(_altar_spaces(ed), 2)
         colours = rng.sample(list(ed.altar_colours), 2)
         s = _season_board(rng, seed, players, 2, season=4, altars=dict(zip(spaces, colours)))
         low, high = 24, 36
