@@ -1229,18 +1229,23 @@ def _code_words(code: str) -> str:
     return _CODE_WORDS.get(code, "the stack drawn on the card")
 
 
-def _place_pattern(rng: random.Random, side: str, card_id: int, avoid: set) -> dict | None:
-    """The card's habitat built somewhere on the board (random cell and turn), or None."""
-    options = []
+def _placements(side: str, card_id: int) -> list[dict]:
+    """Every way the card's habitat lies on the board (each space, each of six turns), as the
+    stacks it needs there: a new dict for each, free to change."""
+    graph = board_graph(side)
+    out = []
     for cell in cells(side):
         for turn in range(6):
             pattern = pattern_cells(card_id, cell, turn)
-            if all(c in board_graph(side) and c not in avoid for c in pattern):
-                options.append(pattern)
-    if not options:
-        return None
-    pattern = rng.choice(options)
-    return {c: tuple(stacks_for_code(code)) for c, code in pattern.items()}
+            if all(c in graph for c in pattern):
+                out.append({c: tuple(stacks_for_code(code)) for c, code in pattern.items()})
+    return out
+
+
+def _place_pattern(rng: random.Random, side: str, card_id: int, avoid: set) -> dict | None:
+    """The card's habitat built somewhere on the board (random cell and turn), or None."""
+    options = [want for want in _placements(side, card_id) if not avoid.intersection(want)]
+    return rng.choice(options) if options else None
 
 
 def _near_miss(rng: random.Random, stacks: dict, cells_: Iterable[Cell]) -> None:
@@ -2168,15 +2173,9 @@ def _shared_board(rng: random.Random, side: str, cid: int, copies: int) -> dict:
     board where it can (tokens may serve several habitats)."""
     stacks: dict = {}
     for _ in range(copies):
-        fits = []
-        for cell in cells(side):
-            for turn in range(6):
-                pattern = pattern_cells(cid, cell, turn)
-                want = {c: tuple(stacks_for_code(code)) for c, code in pattern.items()}
-                if all(c in board_graph(side) for c in want) and all(
-                        stacks.get(c, s) == s for c, s in want.items()):
-                    shared = sum(c in stacks for c in want)
-                    fits.append((shared, sorted(want.items())))
+        fits = [(sum(c in stacks for c in want), sorted(want.items()))
+                for want in _placements(side, cid)
+                if all(stacks.get(c, s) == s for c, s in want.items())]
         if not fits:
             break
         best = max(f[0] for f in fits)
