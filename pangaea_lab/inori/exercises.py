@@ -284,8 +284,7 @@ def legal_offerings(seed: int, level: int = 1) -> Exercise:
 
     def refuse(cell: Cell) -> tuple[str, str]:
         if len(cell) != 2:
-            return "tree-not-card", ("that is a Great Tree space; this question asks about "
-                                     "card spaces.")
+            return "tree-not-card", "this question asks about the cards, not the Great Tree."
         sp = ed.cards[s.slots[cell[0]][0]].spaces[cell[1]]
         why = _why(s, OfferCard(cell[0], cell[1], _pay_for(s, sp.cost)))
         return "taken-space" if s.slots[cell[0]][1][cell[1]] else "cost-not-paid", why
@@ -716,8 +715,7 @@ def tree_offerings(seed: int, level: int = 1) -> Exercise:
 
     def refuse(cell: Cell) -> tuple[str, str]:
         if len(cell) != 1:
-            return "card-not-tree", ("that is a card space; this question asks about the "
-                                     "Great Tree.")
+            return "card-not-tree", "this question asks about the Great Tree, not the cards."
         t = cell[0]
         why = _why(s, OfferTree(t, s.altars[t]))
         if s.tree_markers[t] is not None:
