@@ -181,6 +181,16 @@ def _pay_all(st: GameState, payment: Iterable[int]) -> GameState:
     return st
 
 
+def _play_last_tree(st: GameState, cid: int, side: str, payment: Iterable[int]) -> GameState:
+    """Play the dweller ``cid`` on ``side`` of the last tree of your forest and pay for it,
+    declining any mushroom draw, up to the card's own effect."""
+    last = len(st.forests[0].trees) - 1
+    after = _pay_all(st.apply(PlayDweller(cid, side, last)), payment)
+    while after.step is not None and after.step.kind == "mushroom":  # pragma: no cover
+        after = after.apply(Decide("mushroom", after.step.tag, False))
+    return after
+
+
 def rules_data_option(name: str) -> bool:
     """The default of a labelled option in ``data/rules.json``."""
     return next(x["default"] for x in rules_data()["assumptions"] if x["option"] == name)
@@ -932,6 +942,16 @@ def bonus_payment(seed: int, level: int = 1) -> Exercise:
         context={"card": cid})
 
 
+def _effect_words(species: str) -> tuple[str, str]:
+    """The species' effect and bonus in words ("none" where it has none)."""
+    return tuple(text if text != "-" else "none" for text in effect_text(species))
+
+
+def _not_showing(payment: Iterable[int], symbol: str) -> list[int]:
+    """The payment cards that do not show ``symbol`` (each one costs the bonus)."""
+    return [c for c in payment if symbol not in catalog().card(c).symbols()]
+
+
 def _effect_bonus_why(option: str, species: str, symbol: str, has_effect: bool,
                       has_bonus: bool, bonus_ok: bool, matched: int) -> tuple[str, str]:
     """The mistake behind a wrong pick of "effect, bonus, both or neither", and why it is
@@ -985,10 +1005,10 @@ def effect_or_bonus(seed: int, level: int = 1) -> Exercise:
     steps = {s.kind for s in after.pending} & {"effect", "bonus"}
     key = {frozenset({"effect", "bonus"}): "both", frozenset({"effect"}): "effect",
            frozenset({"bonus"}): "bonus", frozenset(): "none"}[frozenset(steps)]
-    effect, bonus = (text if text != "-" else "none" for text in effect_text(species))
+    effect, bonus = _effect_words(species)
     options = (Option("both", "its effect, then its bonus"), Option("effect", "only its effect"),
                Option("bonus", "only its bonus"), Option("none", "neither"))
-    bad = [c for c in payment if symbol not in cat.card(c).symbols()]
+    bad = _not_showing(payment, symbol)
     facts = (species, symbol, effect != "none", bonus != "none", not bad,
              len(payment) - len(bad))
     parts = [f"Its effect ({effect}) always applies." if effect != "none"
@@ -1077,8 +1097,8 @@ def extra_turn(seed: int, level: int = 1) -> Exercise:
             break
     key = "you" if after.current == 0 else "next"
     part = _EXTRA[species]
-    effect, bonus = (text if text != "-" else "none" for text in effect_text(species))
-    bad = [c for c in payment if symbol not in cat.card(c).symbols()]
+    effect, bonus = _effect_words(species)
+    bad = _not_showing(payment, symbol)
     if part == "effect":
         because = (f"The {species}'s effect gives you another turn, whatever you paid with: "
                    f"you play again.")
@@ -1256,9 +1276,7 @@ def brown_bear(seed: int, level: int = 1) -> Exercise:
                      caves=(tuple(extra), ()),
                      forests=(replace(st.forests[0], cave=len(extra)), st.forests[1]))
         st.check_invariants()
-    after = _pay_all(st.apply(PlayDweller(cid, side, len(forest.trees) - 1)), payment)
-    while after.step is not None and after.step.kind == "mushroom":  # pragma: no cover
-        after = after.apply(Decide("mushroom", after.step.tag, False))
+    after = _play_last_tree(st, cid, side, payment)
     used = after.apply(Decide("effect", "Brown Bear", True))
     answer = len(used.caves[0])
     paid = len(payment)
@@ -1450,17 +1468,13 @@ def draw_effect(seed: int, level: int = 1) -> Exercise:
     test = (lambda s: s == "European Hare") if species == "Red Fox" else (
         lambda s: "deer" in cat.species(s).types)
     forest, rival = _draw_effect_forests(rng, pool, test, species, level)
-    cid = _take(rng, pool, _shows(lambda s: s == species))
-    side = next(s for s, h in zip(cat.card(cid).sides(), cat.card(cid).halves)
-                if h.species == species)
+    cid, side = _card_with(rng, pool, species)
     cost = cat.species(species).cost
     payment = [_take(rng, pool, lambda c: cat.card(c).is_tree) for _ in range(cost)]
     keep = [_take(rng, pool, lambda c: True)
             for _ in range(min(9 - cost, rng.choice([0, 1, 3, 5, 6, 6, 7])))]
     st = _state(forest, [cid] + payment + keep, rival=rival)
-    after = _pay_all(st.apply(PlayDweller(cid, side, len(forest.trees) - 1)), payment)
-    while after.step is not None and after.step.kind == "mushroom":  # pragma: no cover
-        after = after.apply(Decide("mushroom", after.step.tag, False))
+    after = _play_last_tree(st, cid, side, payment)
     before = len(after.hands[0])
     used = after.apply(Decide("effect", species, True))
     answer = len(used.hands[0]) - before
@@ -1519,6 +1533,18 @@ def _merged(forest: Forest, other: Forest) -> Forest:
 
 def _points_of(species: str, forests: list[Forest]) -> int:
     return score(forests)[0].by_species.get(species, 0)
+
+
+def _points_without_bees(species: str, forests: Iterable[Forest]) -> int:
+    """What ``species`` scores in the first forest when no Carpenter Bee counts anywhere (a
+    learner who forgot that a bee counts as one more tree)."""
+    return _points_of(species, [_without(f, lambda s: s in _BEES) for f in forests])
+
+
+def _set_value(table: list, size: int) -> int:
+    """What a set of ``size`` cards scores by a rule's ``table`` (one value for sizes 1, 2,
+    ..., the last for every bigger set; an empty set scores nothing)."""
+    return table[min(size, len(table)) - 1] if size > 0 else 0
 
 
 def _spots_of(forest: Forest, species: str) -> tuple:
@@ -1593,7 +1619,7 @@ def _points_exercise(kind: str, seed: int, forest: Forest, species: str,
                      others: tuple = (), title: str = "", mistakes: Iterable = (),
                      note: str = "") -> Exercise:
     """How many points one species scores in ``forest`` (rivals drawn below it)."""
-    answer = score([forest, *others])[0].by_species.get(species, 0)
+    answer = _points_of(species, [forest, *others])
     counts = what_counts(forest, species, others)
     rule = explain(species)
     n = forest.count_species(species)
@@ -1734,7 +1760,7 @@ def _butterfly_words(forest: Forest) -> str:
         members = [n for n, c in counts.items() if c >= k]
         if not members:
             break
-        value = table[min(len(members), len(table)) - 1]
+        value = _set_value(table, len(members))
         sets.append(f"set {k}: {len(members)} different ({', '.join(sorted(members))}) = {value}")
         k += 1
     return "; ".join(sets) if sets else "no butterflies"
@@ -1803,7 +1829,7 @@ def species_points(seed: int, level: int = 1) -> Exercise:
     species = names[seed % len(names)] if seed < len(names) else rng.choice(names)
     forest, rival = _species_forest(rng, species, level)
     others = (rival,) if rival else ()
-    answer = score([forest, *others])[0].by_species.get(species, 0)
+    answer = _points_of(species, [forest, *others])
     return _points_exercise("forest_shuffle.species_points", seed, forest, species, others,
                             title="One species' points",
                             mistakes=_species_mistakes(forest, rival, species, answer))
@@ -1836,8 +1862,7 @@ def _tree_mistakes(forest: Forest, others: tuple, species: str, answer: int) -> 
     cat = catalog()
     n = sum(1 for t in forest.trees if t.species == species)
     rule = cat.species(species).scoring
-    no_bees = _points_of(species, [_without(forest, lambda s: s in _BEES)]
-                         + [_without(f, lambda s: s in _BEES) for f in others])
+    no_bees = _points_without_bees(species, (forest, *others))
     out = [(no_bees, "forgot-carpenter-bee",
             f"A Violet Carpenter Bee at a {species} counts as one more {species}.")]
     if rule["kind"] == "threshold":
@@ -1845,7 +1870,7 @@ def _tree_mistakes(forest: Forest, others: tuple, species: str, answer: int) -> 
                     f"Beeches score only once your forest has at least {rule['at_least']} of "
                     f"them (a Carpenter Bee at a Beech counts as one more)."))
     if rule["kind"] == "set":
-        out.append((n * rule["table"][min(n, len(rule["table"])) - 1], "scored-set-per-card",
+        out.append((n * _set_value(rule["table"], n), "scored-set-per-card",
                     "The Horse Chestnuts score once, as one set: the set's value is not given "
                     "to each of them."))
     if rule["kind"] == "majority":
@@ -1886,7 +1911,7 @@ def tree_points(seed: int, level: int = 1) -> Exercise:
         for name in ["Linden"] * rng.choice([max(own - 1, 0), own, own, own + 1]) + ["Birch"]:
             rival = _plant(rng, pool, rival, name)
         others = (rival,)
-    answer = score([forest, *others])[0].by_species.get(species, 0)
+    answer = _points_of(species, [forest, *others])
     note = (" " + MINE + "every forest tied for the most Lindens scores the higher value."
             if species == "Linden" else "")
     return _points_exercise("forest_shuffle.tree_points", seed, forest, species, others,
@@ -1903,13 +1928,12 @@ def _butterfly_mistakes(counts: dict[str, int], table: list) -> list:
     set, a single set made."""
     kinds = len(counts)
     cards = sum(counts.values())
-    value = lambda n: table[min(n, len(table)) - 1] if n else 0
-    return [(max(counts.values()) * value(kinds), "butterfly-in-two-sets",
+    return [(max(counts.values()) * _set_value(table, kinds), "butterfly-in-two-sets",
              "Your sets use a butterfly more than once: each butterfly belongs to one set only. "
              "After the first set, only the butterflies left over make the next."),
-            (value(cards), "same-species-in-one-set",
+            (_set_value(table, cards), "same-species-in-one-set",
              "A set holds different butterflies: two of one species cannot share a set."),
-            (value(kinds), "one-set-only",
+            (_set_value(table, kinds), "one-set-only",
              "The butterflies left over after the first set make a second set, and so on.")]
 
 
@@ -2112,7 +2136,7 @@ def _majority_mistakes(forest: Forest, rivals: tuple, species: str) -> list:
                     + MINE + "every forest tied for the most scores the higher value."))
     out.append((win, "ignored-rival", f"Compare with every rival forest: the higher value needs "
                                       f"that no forest has more {what} than yours."))
-    no_bees = _points_of(species, [_without(f, lambda s: s in _BEES) for f in (forest, *rivals)])
+    no_bees = _points_without_bees(species, (forest, *rivals))
     out.append((no_bees, "forgot-carpenter-bee",
                 "A Violet Carpenter Bee counts as one more tree here (for the Linden, one more "
                 "Linden)."))
@@ -2547,10 +2571,10 @@ def set_points(seed: int, level: int = 1) -> Exercise:
     answer = _points_of(species, [forest])
     n = forest.count_species(species)
     table = catalog().species(species).scoring["table"]
-    value = lambda k: table[min(k, len(table)) - 1] if k else 0
-    mistakes = [(n * value(n), "scored-set-per-card", "The set scores once, by its size: its "
-                                                      "value is not given to each card."),
-                (_points_of(species, [_without(forest, lambda s: s in _BEES)]),
+    mistakes = [(n * _set_value(table, n), "scored-set-per-card", "The set scores once, by its "
+                                                                  "size: its value is not "
+                                                                  "given to each card."),
+                (_points_without_bees(species, [forest]),
                  "forgot-carpenter-bee", "A Violet Carpenter Bee at a Horse Chestnut adds one "
                                          "more to the set.")]
     return _number(
