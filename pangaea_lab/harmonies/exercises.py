@@ -1864,7 +1864,8 @@ def solo_discard(seed: int, level: int) -> Exercise:
                  "empty": "You took no animal card this turn."}[case]
     situation += " The deck is empty." if case == "empty" else \
         f" The deck still holds {len(state.deck)} cards."
-    reason = "" if legal else why_illegal(state, DiscardCard(target))[0]
+    reason = "you took no card this turn and the deck can replace the discarded one" \
+        if legal else why_illegal(state, DiscardCard(target))[0]
     names = {"took": "discard-after-taking", "discarded": "discarded-twice",
              "empty": "empty-deck"}
     why_no = {"took": "discarding takes the place of taking a card, and you took one.",
@@ -1883,9 +1884,8 @@ def solo_discard(seed: int, level: int) -> Exercise:
         question=f"Solo game. {situation} May you discard the face-up {card(target).name} "
                  f"card now?",
         answer_kind="choice", answer=answer,
-        checker=partial(choice_verdict, right=answer, why_not=refuse, right_reason="Right: "
-                        + ("you took no card this turn and the deck can replace the "
-                           "discarded one." if legal else f"{reason}.")),
+        checker=partial(choice_verdict, right=answer, why_not=refuse,
+                        right_reason=f"Right: {reason}."),
         options=(Option("yes", "Yes"), Option("no", "No")),
         draw=lambda marked: as_image(state.to_svg()),
         hints=(f"A discard takes the place of taking a card: what did you do with the cards "
@@ -1893,8 +1893,7 @@ def solo_discard(seed: int, level: int) -> Exercise:
                "Three things must hold: no animal card taken this turn, no card discarded "
                f"yet, and a deck to replace it; the deck holds "
                f"{_count(len(state.deck), 'card')}."),
-        explanation=("Yes: you took no card this turn and the deck can replace the discarded "
-                     "one." if legal else f"No: {reason}."),
+        explanation=f"{'Yes' if legal else 'No'}: {reason}.",
         context={"state": state})
 
 
