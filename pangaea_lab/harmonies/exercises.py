@@ -1960,15 +1960,23 @@ def _setup_mistakes(ask: str, facts: dict, other: dict, players: int) -> list:
 def setup_counts(seed: int, level: int) -> Exercise:
     rng = _rng("setup_counts", seed, level)
     players = rng.choice((1, 2, 3, 4))
+    # the picture shows a table set up for another number of players: the question asks to
+    # carry the setup rule over, so the answer cannot be read off the picture
+    shown_players = rng.choice([n for n in (1, 2, 3, 4) if n != players])
     ask = rng.choice(_SETUP_ASKS[level])
-    game = new_game(players=players, seed=seed, side=rng.choice("AB"), spirits=True)
+    side = rng.choice("AB")
+    game = new_game(players=players, seed=seed, side=side, spirits=True)
+    shown = new_game(players=shown_players, seed=seed, side=side, spirits=True)
     facts = _setup_facts(game)
     other = _setup_facts(new_game(players=1 if players > 1 else 2, seed=seed, side="A",
                                   spirits=True))
     right = facts[ask]
     table = "a solo game" if players == 1 else f"a game of {_count(players, 'player')}"
-    question = (f"This is {table} just set up, with the spirits. Going by the rulebook's "
-                f"setup, {_SETUP_QUESTION[ask]}?"
+    pictured = ("a solo game" if shown_players == 1
+                else f"a game of {_count(shown_players, 'player')}")
+    question = (f"The picture shows {pictured} just set up, with the spirits. Going by the "
+                f"rulebook's setup, in {table} set up the same way, "
+                f"{_SETUP_QUESTION[ask]}?"
                 + (" (The pouch starts with 120 tokens.)" if ask == "pouch" else ""))
     spaces = "three spaces" if players == 1 else "five spaces"
     pointers = {"central": f"With {table} the central board uses {spaces}; each is filled "
@@ -1994,8 +2002,8 @@ def setup_counts(seed: int, level: int) -> Exercise:
                     f"{facts['face-up']} face-up cards, {facts['deck']} cards in the deck, "
                     f"{facts['pouch']} tokens in the pouch, {facts['spirits']} spirit cards "
                     f"dealt and {facts['spirits-left']} left in the box.",
-        draw=lambda marked: as_image(game.to_svg()),
-        context={"state": game, "ask": ask, "players": players})
+        draw=lambda marked: as_image(shown.to_svg()),
+        context={"state": game, "ask": ask, "players": players, "shown": shown})
 
 
 _TURN_OPTIONS = (("tokens", "Take the three tokens of a central space"),
