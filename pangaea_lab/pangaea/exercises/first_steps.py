@@ -23,25 +23,24 @@ from typing import Callable, Iterable, Sequence
 import networkx as nx
 
 from ...core.errors import IllegalAction, InvalidSetup
-from ...core.exercises import (Exercise, Option, Verdict, cell_text, choice_verdict,
-                               number_verdict, plural, register, short)
+from ...core.exercises import (Exercise, Option, Verdict, cell_text, cells_verdict,
+                               choice_verdict, choices_verdict, number_verdict, plural,
+                               register, short)
 from ..actions import EndTurn, ExpandForest, FlyingSeed, PlayCreature, SpiritGrowth
 from ..board import Board, custom_board
 from ..edition import CreatureCard, LandCard, load_edition
-from ..render import board_svg
 from ..rituals import (NOBODY, RitualOption, best_ritual, checked_option, count_shortest_paths,
                        land_ritual_options, path_fault, ritual_pairs, score_path)
 from ..scoring import mountain_position, payments
 from ..setup import new_game, setup_steps
 from ..state import PLAYER_NAMES, GameState
+from .common import (cells_words, continent, drawer, game, grid, in_words, names,
+                     number_misconceptions, random_owners)
 
 GAME = "pangaea"
 RED, BLUE, ORANGE = 0, 1, 2
 NB01, NB02 = "pangaea/01_setup.ipynb", "pangaea/02_turns.ipynb"
 NB03, NB04 = "pangaea/03_land_rituals.ipynb", "pangaea/04_scoring.ipynb"
-_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-
-
 def _edition():
     return load_edition()
 
@@ -51,36 +50,14 @@ def _rng(name: str, seed: int, level: int) -> random.Random:
     return random.Random(f"pangaea.{name}:{seed}:{level}")
 
 
-def _word(n: int) -> str:
-    """A small number in words (so that a hint quoting a rule's number never reads like an
-    answer typed in digits)."""
-    return _WORDS[n] if 0 <= n < len(_WORDS) else str(n)
-
-
-def _cells(cells: Iterable) -> str:
-    """Spaces as the learner reads them: "(0, 1), (2, 0) and (3, 1)"."""
-    texts = [cell_text(c) for c in sorted(cells)]
-    if len(texts) < 2:
-        return "".join(texts)
-    return ", ".join(texts[:-1]) + " and " + texts[-1]
-
-
 # ----- small positions ------------------------------------------------------------------------
-
-
-def _grid(cols: int, rows: int) -> list[tuple[int, int]]:
-    """A compact block of spaces: ``rows`` rows of ``cols`` hexes, drawn as a rectangle."""
-    return [(q - r // 2, r) for r in range(rows) for q in range(cols)]
 
 
 def _board(rng: random.Random, cols: int, rows: int, water: int,
            biomes: dict | None = None, blessing: Iterable = ()) -> Board:
     """A small board: ``water`` Water Spaces at random, the rest land of random biomes
     (``biomes`` fixes the biome of some spaces)."""
-    cells = _grid(cols, rows)
-    wet = set(rng.sample(cells, water))
-    kinds = _edition().biomes
-    spaces = {c: ("water", kinds[0]) if c in wet else ("land", rng.choice(kinds)) for c in cells}
+    spaces, _ = continent(rng, cols, rows, water)
     for c, b in (biomes or {}).items():
         spaces[c] = ("land", b)
     return custom_board(spaces, blessing=blessing)
@@ -88,9 +65,7 @@ def _board(rng: random.Random, cols: int, rows: int, water: int,
 
 def _game(board: Board, players: int = 2, **arranged) -> GameState:
     """A family game on ``board`` with Red to move and pieces placed by hand."""
-    s = new_game(players=players, seed=0, board=board, family=True)
-    s = replace(s, first_player=RED, turn_player=RED)
-    return s.arranged(**arranged) if arranged else s
+    return game(board, players=players, arranged=arranged, family=True)
 
 
 def _land(board: Board) -> list[tuple[int, int]]:
@@ -104,42 +79,6 @@ def _water(board: Board) -> list[tuple[int, int]]:
 def _around(board: Board, cell: tuple) -> list[tuple[int, int]]:
     """The spaces next to ``cell``."""
     return sorted(board.cells[j] for j in board.neighbours[board.index[cell]])
-
-
-def _names(players: Iterable[int]) -> str:
-    names = [PLAYER_NAMES[p] for p in players]
-    return " and ".join(names) if len(names) < 3 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def _owners(rng: random.Random, cells: Iterable, caps: dict[int, int]) -> dict:
-    """Give each cell to a random player who still has pieces left (``caps``: pieces per
-    player); cells left over stay empty."""
-    left = dict(caps)
-    out = {}
-    for c in cells:
-        able = [p for p, n in left.items() if n > 0]
-        if not able:
-            break
-        p = rng.choice(able)
-        out[c] = p
-        left[p] -= 1
-    return out
-
-
-def _drawer(state: GameState, kind: str, base: dict | None = None, paths: Sequence = (),
-            path_labels: Sequence[str] = (), status: bool = False) -> Callable:
-    """``draw(marked)``: the position with the marked spaces outlined and labelled (a tick for a
-    set of spaces, the step numbers 1, 2, 3... for a path), players' initials on the pieces."""
-
-    def draw(marked: Iterable = ()) -> str:
-        marked = [tuple(c) for c in marked]
-        labels = dict(base or {})
-        for k, cell in enumerate(marked):
-            labels[cell] = str(k + 1) if kind == "path" else labels.get(cell, "✓")
-        return board_svg(state, highlight=marked, chain=kind == "path", labels=labels,
-                         letters=True, status=status, paths=paths, path_labels=path_labels)
-
-    return draw
 
 
 def _refusal(state: GameState, action) -> str:
@@ -156,58 +95,6 @@ def _refusal(state: GameState, action) -> str:
     return ""
 
 
-def _cells_judge(right: Iterable, classify: Callable[[tuple], tuple[str, str]], missed: str,
-                 ok: str, partial: Callable[[frozenset], tuple[str, str] | None] | None = None
-                 ) -> Callable[[frozenset], Verdict]:
-    """A checker for a set of clicked spaces: the first wrong space is named with
-    ``classify(cell) -> (misconception, reason)``; an answer with nothing wrong but spaces
-    missing gets ``partial(given)`` when it recognises the gap (e.g. only Red's Seeds), else
-    ``missed``: a pointer to the rule that never names a missing space."""
-    right = frozenset(right)
-
-    def check(given: frozenset) -> Verdict:
-        if given == right:
-            return Verdict(True, ok)
-        extra = sorted(given - right)
-        if extra:
-            name, reason = classify(extra[0])
-            return Verdict(False, short(f"Not {cell_text(extra[0])}: {reason}"),
-                           marks=(extra[0],), misconception=name)
-        found = partial(given) if partial else None
-        name, reason = found or ("missed-some", missed)
-        return Verdict(False, short(reason), misconception=name)
-
-    return check
-
-
-def _number_judge(right: int, what: str, rule: str,
-                  wrongs: Iterable[tuple[int, str, str]]) -> Callable[[int], Verdict]:
-    """A checker for a typed number: ``wrongs`` are (value, misconception, reason) for the
-    typical mistakes (the first one listed for a value wins); any other value gets ``rule``."""
-    known: dict[int, tuple[str, str]] = {}
-    for value, name, reason in wrongs:
-        if value != right and value not in known:
-            known[value] = (name, reason)
-
-    def check(given: int) -> Verdict:
-        return number_verdict(given, right, what=what, rule=rule, misconceptions=known)
-
-    return check
-
-
-def _choice_judge(right: str, why_not: Callable[[str], tuple[str, str]], ok: str
-                  ) -> Callable[[str], Verdict]:
-    """A checker for one picked option: ``why_not(key) -> (misconception, reason)``, the rule
-    that option breaks on this position."""
-    def check(given: str) -> Verdict:
-        if given == right:
-            return Verdict(True, ok)
-        name, reason = why_not(given)
-        return choice_verdict(given, right, why_not={given: reason}, names={given: name})
-
-    return check
-
-
 # ----- 01 Game Setup --------------------------------------------------------------------------
 
 
@@ -215,7 +102,7 @@ def _setup_board(rng: random.Random, level: int) -> tuple[GameState, GameState]:
     """A continent before and after its Blessings are laid: a small one at level 1 (few Water
     Spaces), a larger one with more water and more blessing icons at level 2."""
     cols, rows, water, icons = (4, 3, 3, (1, 2)) if level == 1 else (6, 4, 8, (2, 4))
-    cells = _grid(cols, rows)
+    cells = grid(cols, rows)
     wet = rng.sample(cells, water)
     marked = set(rng.sample(wet, rng.randint(*icons)))
     kinds = _edition().biomes
@@ -250,19 +137,19 @@ def setup_blessings(seed: int, level: int) -> Exercise:
         question=("Game Setup: a Blessing Token goes on some spaces of this continent. "
                   "Click every space that gets one."),
         answer_kind="cells", answer=right,
-        checker=_cells_judge(
-            right, classify, "Some space that gets a Blessing is still empty: look at every "
-            "blue space for the blessing icon.",
-            "Right: each Water Space with the blessing icon gets one Blessing Token, face up; "
-            "no other space gets one."),
-        draw=_drawer(before, "cells"),
+        checker=lambda given: cells_verdict(
+            given, right, refuse=classify, missed="Some space that gets a Blessing is still "
+            "empty: look at every blue space for the blessing icon.",
+            right_reason="Right: each Water Space with the blessing icon gets one Blessing "
+            "Token, face up; no other space gets one."),
+        draw=drawer(before, "cells"),
         hints=(f"Blessings lie on water only: this continent has "
                f"{plural(len(water), 'Water Space')}. Which of them show the blessing icon?",
-               f"The Water Spaces are {_cells(water)} (marked). Look at each for the small "
+               f"The Water Spaces are {cells_words(water)} (marked). Look at each for the small "
                "white dot: only those get a Blessing."),
         hint_marks=((), tuple(water)),
         explanation=("Blessings are laid only on Water Spaces that show the blessing icon (the "
-                     f"white dot): {_cells(right)}."),
+                     f"white dot): {cells_words(right)}."),
         context={"state": after})
 
 
@@ -292,7 +179,7 @@ def _setup_wrongs(last: GameState, items: Sequence[str], group: Sequence[int],
     wrongs = []
     if len(group) > 1:
         wrongs.append((one, "counted-one-player", "That is what one player has; the question "
-                       f"asks for {_names(group)} together."))
+                       f"asks for {names(group)} together."))
     if "seeds" in items:
         wrongs.append((right + len(group), "counted-score-marker", "You counted the score "
                        "marker: one of each player's Seeds waits beside the Sacred Mountain, "
@@ -322,22 +209,23 @@ def setup_counts(seed: int, level: int) -> Exercise:
     items = [key for key, _, _ in chosen]
     right = sum(_setup_amount(last, key, p) for key in items for p in group)
     words = " and ".join(w for _, w, _ in chosen)
-    who = PLAYER_NAMES[group[0]] if len(group) == 1 else f"{_names(group)} together"
+    who = PLAYER_NAMES[group[0]] if len(group) == 1 else f"{names(group)} together"
     steps = sorted({step for _, _, step in chosen})
     return Exercise(
         kind="pangaea.setup_counts", seed=seed,
-        question=(f"A {players}-player game ({_names(range(players))}). When play starts, "
+        question=(f"A {players}-player game ({names(range(players))}). When play starts, "
                   f"count the {words} of {who}: how many in all?"),
         answer_kind="number", answer=right,
-        checker=_number_judge(right, f"the number of {words}",
-                              "Count what one player gets at setup, then add it for each player "
-                              "the question names.",
-                              _setup_wrongs(last, items, group, right)),
+        checker=lambda given: number_verdict(
+            given, right, what=f"the number of {words}",
+            rule="Count what one player gets at setup, then add it for each player the "
+            "question names.", misconceptions=number_misconceptions(
+                right, _setup_wrongs(last, items, group, right))),
         hints=("Think of the setup " + ("steps " if len(steps) > 1 else "step ")
                + " and ".join(f"“{s}”" for s in steps) + ".",
                f"Count what one player has of the {words}; then count it once for each of "
-               f"{_names(group)}" + (" and add the two kinds." if level > 1 else ".")),
-        explanation=(f"{_names(group)}: " + "; ".join(
+               f"{names(group)}" + (" and add the two kinds." if level > 1 else ".")),
+        explanation=(f"{names(group)}: " + "; ".join(
             f"{next(w for k, w, _ in _SETUP_ITEMS if k == key)} "
             + " + ".join(str(_setup_amount(last, key, p)) for p in group) for key in items)
             + f", {right} in all."),
@@ -384,8 +272,9 @@ def setup_order(seed: int, level: int) -> Exercise:
         kind="pangaea.setup_order", seed=seed,
         question=f"Game Setup ({game}): which step comes {where} “{titles[k]}”?",
         answer_kind="choice", answer=right, options=options,
-        checker=_choice_judge(right, why_not, f"Right: “{titles[target]}” is step "
-                              f"{target + 1}. {steps[target].explanation}"),
+        checker=lambda given: choice_verdict(
+            given, right, why_not=why_not, right_reason=f"Right: “{titles[target]}” is step "
+            f"{target + 1}. {steps[target].explanation}"),
         hints=(f"Ask what “{titles[k]}” needs done before it, and what needs it done first.",
                f"“{titles[k]}” is step {k + 1} of {len(titles)}. The setup goes from the "
                "pieces to the continent and what lies on it, then the cards, and last who "
@@ -447,9 +336,9 @@ def turn_order(seed: int, level: int) -> Exercise:
                   "game?"),
         answer_kind="choice", answer=str(right),
         options=tuple(Option(str(p), PLAYER_NAMES[p]) for p in range(players)),
-        checker=_choice_judge(str(right), why_not,
-                              f"Right: counting clockwise from {first}, turn {turn} is "
-                              f"{PLAYER_NAMES[right]}'s."),
+        checker=lambda given: choice_verdict(
+            given, str(right), why_not=why_not, right_reason=f"Right: counting clockwise "
+            f"from {first}, turn {turn} is {PLAYER_NAMES[right]}'s."),
         hints=(f"Turn 1 is {first}'s; go round the table clockwise, one turn each.",
                f"Clockwise, {after[state.first_player]} sits after {first}, and after "
                f"{PLAYER_NAMES[players - 1]} comes {PLAYER_NAMES[0]} again. Count up to turn "
@@ -474,7 +363,7 @@ def _crowded(rng: random.Random, level: int, trees_of: Sequence[int] = (RED, RED
     trees = {c: rng.choice(trees_of) for c in land[:n_trees]}
     trees[land[0]] = RED
     # Red keeps a Seed in the supply to sow with
-    seeds = _owners(rng, land[n_trees:pieces], {RED: 1, BLUE: 2})
+    seeds = random_owners(rng, land[n_trees:pieces], {RED: 1, BLUE: 2})
     return _game(board, trees=trees, seeds=seeds)
 
 
@@ -529,18 +418,19 @@ def flying_seed(seed: int, level: int) -> Exercise:
         kind="pangaea.flying_seed", seed=seed,
         question="Red takes the Flying Seed action. Click every space where Red may put the Seed.",
         answer_kind="cells", answer=right,
-        checker=_cells_judge(right, _sowing_classify(state, FlyingSeed),
-                             "Some space where the Seed may land is missing: look over the whole "
-                             "continent, far from Red's Trees too.",
-                             "Right: a Flying Seed may land on any empty Land Space, near Red's "
-                             "Trees or far from them.", partial),
-        draw=_drawer(state, "cells"),
-        hints=(f"A Flying Seed is not tied to Red's Trees (on {_cells(reds)}): look over the "
+        checker=lambda given: cells_verdict(
+            given, right, refuse=_sowing_classify(state, FlyingSeed),
+            missed="Some space where the Seed may land is missing: look over the whole "
+            "continent, far from Red's Trees too.", partial=partial,
+            right_reason="Right: a Flying Seed may land on any empty Land Space, near Red's "
+            "Trees or far from them."),
+        draw=drawer(state, "cells"),
+        hints=(f"A Flying Seed is not tied to Red's Trees (on {cells_words(reds)}): look over the "
                "whole continent.",
                f"Leave out the {plural(len(blocked), 'space')} marked: water, or already holding "
                "a Tree or a Seed. Every other space will do."),
         hint_marks=((), tuple(blocked)),
-        explanation="Every empty Land Space: " + _cells(right) + ".",
+        explanation="Every empty Land Space: " + cells_words(right) + ".",
         context={"state": state})
 
 
@@ -566,16 +456,17 @@ def expand_forest(seed: int, level: int) -> Exercise:
         question=("Red takes the Expand Forest action. Click every space where Red may place "
                   "one of its Seeds."),
         answer_kind="cells", answer=right,
-        checker=_cells_judge(right, _sowing_classify(state, lambda c: ExpandForest((c,))),
-                             "Some space where Red may sow is missing: go round each of Red's "
-                             "Trees, all six sides.",
-                             "Right: these empty Land Spaces touch one of Red's Trees."),
-        draw=_drawer(state, "cells"),
+        checker=lambda given: cells_verdict(
+            given, right, refuse=_sowing_classify(state, lambda c: ExpandForest((c,))),
+            missed="Some space where Red may sow is missing: go round each of Red's Trees, "
+            "all six sides.", right_reason="Right: these empty Land Spaces touch one of Red's "
+            "Trees."),
+        draw=drawer(state, "cells"),
         hints=("Start from each red Tree (R) and look at the six spaces around it.",
-               f"Red's Trees stand on {_cells(reds)} (marked). Around each, which spaces are "
+               f"Red's Trees stand on {cells_words(reds)} (marked). Around each, which spaces are "
                "land and hold neither a Tree nor a Seed?"),
         hint_marks=((), tuple(reds)),
-        explanation="Empty Land Spaces next to a Red Tree: " + _cells(right) + ".",
+        explanation="Empty Land Spaces next to a Red Tree: " + cells_words(right) + ".",
         context={"state": state})
 
 
@@ -594,10 +485,10 @@ def _growth(seed: int, level: int, name: str) -> tuple[GameState, GameState, tup
         land = [c for c in _land(board) if c not in near]
         rng.shuffle(near)
         rng.shuffle(land)
-        seeds = _owners(rng, near[:rng.randint(2, min(2 + level, len(near)))],
+        seeds = random_owners(rng, near[:rng.randint(2, min(2 + level, len(near)))],
                         {RED: 2, BLUE: 2})
         left = {q: 2 - list(seeds.values()).count(q) for q in (RED, BLUE)}
-        seeds.update(_owners(rng, land[:far], left))
+        seeds.update(random_owners(rng, land[:far], left))
         trees = {c: rng.choice((RED, BLUE)) for c in near[len(seeds):][:level - 1] +
                  land[far:far + 2 * level]}
         trees = {c: p for c, p in trees.items() if c not in seeds}
@@ -641,16 +532,17 @@ def spirit_growth_seeds(seed: int, level: int) -> Exercise:
         question=(f"Red moves its Spirit to the Water Space {cell_text(water)} (marked S). Click "
                   "every Seed that grows into a Tree."),
         answer_kind="cells", answer=grew,
-        checker=_cells_judge(grew, classify, "A Seed that grows is missing: look at every space "
-                             "next to the Spirit's space.",
-                             "Right: the Seeds next to the Spirit's space grow, Red's and "
-                             "Blue's alike.", partial),
-        draw=_drawer(before, "cells", base={water: "S"}),
+        checker=lambda given: cells_verdict(
+            given, frozenset(grew), refuse=classify, partial=partial,
+            missed="A Seed that grows is missing: look at every space next to the Spirit's "
+            "space.", right_reason="Right: the Seeds next to the Spirit's space grow, Red's "
+            "and Blue's alike."),
+        draw=drawer(before, "cells", base={water: "S"}),
         hints=(f"Only the six spaces around the Spirit's new space {cell_text(water)} matter.",
                f"The spaces next to {cell_text(water)} are marked. Which of them hold a Seed, "
                "of any colour?"),
         hint_marks=((water,), tuple(around)),
-        explanation=f"The Seeds next to {cell_text(water)}: {_cells(grew)}.",
+        explanation=f"The Seeds next to {cell_text(water)}: {cells_words(grew)}.",
         context={"state": before, "after": after, "water": water})
 
 
@@ -724,8 +616,9 @@ def spirit_growth_weather(seed: int, level: int) -> Exercise:
         question=(f"Red moves its Spirit to {cell_text(water)} (marked S) and the Seeds next to "
                   "it grow. Which Weather Tokens does each player gain?"),
         answer_kind="choice", answer=key, options=options,
-        checker=_choice_judge(key, lambda k: wrong[label[k]], "Right: " + detail + "."),
-        draw=_drawer(before, "cells", base={water: "S"}),
+        checker=lambda given: choice_verdict(given, key, why_not=lambda k: wrong[label[k]],
+                                             right_reason="Right: " + detail + "."),
+        draw=drawer(before, "cells", base={water: "S"}),
         hints=(f"Find the Seeds next to {cell_text(water)}: each one grows into a Tree.",
                f"The spaces next to {cell_text(water)} are marked. For each Seed there, its owner "
                "takes one token of the biome written on that space."),
@@ -805,20 +698,15 @@ def creature_payable(seed: int, level: int) -> Exercise:
     needs_wild = {cid for cid in right if pay[cid][1]}
 
     def check(given: frozenset) -> Verdict:
-        if given == right:
-            return Verdict(True, "Right: " + _names_of(ed, right) + " can be paid; the others "
-                           "cannot.")
-        extra = sorted(given - right)
-        if extra:
-            return Verdict(False, short(_short_of(ed.card(extra[0]), have, wild)),
-                           misconception="cannot-pay")
-        if needs_wild - given:
-            return Verdict(False, "A card you left out can be paid with the Wild Weather "
-                           "Blessing standing in for a missing token.",
-                           misconception="forgot-wild-blessing")
-        return Verdict(False, "A card you left out can be paid too: for each card, cover its "
-                       "named weathers first, then the “any” symbols with what is left.",
-                       misconception="missed-some")
+        return choices_verdict(
+            given, right, right_reason="Right: " + _names_of(ed, right) + " can be paid; the "
+            "others cannot.",
+            why_not=lambda key: ("cannot-pay", _short_of(ed.card(key), have, wild)),
+            partial=lambda given: ("forgot-wild-blessing", "A card you left out can be paid "
+                                   "with the Wild Weather Blessing standing in for a missing "
+                                   "token.") if needs_wild - given else None,
+            missed="A card you left out can be paid too: for each card, cover its named "
+            "weathers first, then the “any” symbols with what is left.")
 
     first = cards[0]
     return Exercise(
@@ -871,7 +759,7 @@ def _ritual_position(seed: int, level: int, name: str, extra_pairs: bool = False
     cols, rows, n_water, players, most = (5, 3, 3, 3, 3) if level == 1 else (6, 4, 5, 3, 6)
     while True:
         card = rng.choice(cards)
-        cells = _grid(cols, rows)
+        cells = grid(cols, rows)
         wet = set(rng.sample(cells, n_water))
         land = [c for c in cells if c not in wet]
         rng.shuffle(land)
@@ -951,7 +839,7 @@ def land_path(seed: int, level: int) -> Exercise:
                   "shortest chain. (Any shortest chain will do.)"),
         answer_kind="path", answer=answer,
         checker=lambda path: _path_verdict(pos, card, start, end, path),
-        draw=_drawer(state, "path", base={start: "A", end: "B"}),
+        draw=drawer(state, "path", base={start: "A", end: "B"}),
         hints=(f"Start on A {cell_text(start)} and step only onto Trees and Spirits, of any "
                f"colour, until you reach B {cell_text(end)}.",
                f"The spaces that can carry a chain are marked. A shortest chain from A to B "
@@ -1021,18 +909,20 @@ def land_path_score(seed: int, level: int) -> Exercise:
     board = pos.board
     holders = {c: pos.holder(board.index[c]) for c in option.path}
     others = [c for c, p in holders.items() if p not in (RED, NOBODY)]
-    colours = _names(option.other_colours)
+    colours = names(option.other_colours)
     labels = {c: str(k + 1) for k, c in enumerate(option.path)}
     return Exercise(
         kind="pangaea.land_path_score", seed=seed,
         question=(f"{_card_words(card)}: Red performs the Land Ritual along the numbered chain "
                   f"(1 to {len(option.path)}). How many points does it score?"),
         answer_kind="number", answer=option.points,
-        checker=_number_judge(option.points, "what this chain scores",
-                              "Count again: each Tree or Spirit of Red's on the chain scores "
-                              "one, and each other colour on it one more, however many of its "
-                              "pieces are there.", _chain_score_wrongs(option, len(others))),
-        draw=_drawer(state, "cells", base=labels, paths=[option.path]),
+        checker=lambda given: number_verdict(
+            given, option.points, what="what this chain scores",
+            rule="Count again: each Tree or Spirit of Red's on the chain scores one, and each "
+            "other colour on it one more, however many of its pieces are there.",
+            misconceptions=number_misconceptions(option.points,
+                                                 _chain_score_wrongs(option, len(others)))),
+        draw=drawer(state, "cells", base=labels, paths=[option.path]),
         hints=(f"On this {card.biomes[0]}–{card.biomes[1]} chain, count Red's own pieces first, "
                "both end Trees included; then look at the other colours.",
                ("The pieces of other colours are marked: " + colours + ". Each colour adds "
@@ -1092,11 +982,12 @@ def land_best_score(seed: int, level: int) -> Exercise:
                   "now? (Any pair of Red's Trees, one on each of the card's biomes, may be "
                   "joined.)"),
         answer_kind="number", answer=best.points,
-        checker=_number_judge(best.points, "the best this card can score here",
-                              "Score each shortest chain between Red's Trees on the card's "
-                              "biomes: Red's own pieces one each, each other colour one more; "
-                              "then keep the best.", wrongs),
-        draw=_drawer(state, "path"),
+        checker=lambda given: number_verdict(
+            given, best.points, what="the best this card can score here",
+            rule="Score each shortest chain between Red's Trees on the card's biomes: Red's "
+            "own pieces one each, each other colour one more; then keep the best.",
+            misconceptions=number_misconceptions(best.points, wrongs)),
+        draw=drawer(state, "path"),
         hints=(f"Find Red's Trees on {card.biomes[0]} and on {card.biomes[1]}: every such pair "
                "may be joined.",
                f"Red's Trees on {card.biomes[0]} or {card.biomes[1]} are marked. For "
@@ -1178,9 +1069,9 @@ def land_is_legal(seed: int, level: int) -> Exercise:
         question=(f"{_card_words(card)}: Red proposes the numbered chain (1 to {len(path)}). "
                   "Is it a legal Land Ritual?"),
         answer_kind="choice", answer=right,
-        options=tuple(Option(k, t) for k, t in _VERDICTS), checker=_choice_judge(right, why_not,
-                                                                                 ok),
-        draw=_drawer(state, "cells", base={c: str(k + 1) for k, c in enumerate(path)},
+        options=tuple(Option(k, t) for k, t in _VERDICTS), checker=lambda given: choice_verdict(
+            given, right, why_not=why_not, right_reason=ok),
+        draw=drawer(state, "cells", base={c: str(k + 1) for k, c in enumerate(path)},
                      paths=[path]),
         hints=("Check the two ends, then every space in between, then whether a shorter way "
                "exists.",
@@ -1231,7 +1122,7 @@ def _most_trees_why(counts: Sequence[int], seeds: Sequence[int], low: int
 
     def why_not(key: str) -> tuple[str, str]:
         if key == "nobody":
-            return "missed-holder", (f"Someone has at least {_word(low)} Trees and more than "
+            return "missed-holder", (f"Someone has at least {in_words(low)} Trees and more than "
                                      "each other player: count each colour's Trees again.")
         p, name = int(key), PLAYER_NAMES[int(key)]
         with_seeds = [c + s for c, s in zip(counts, seeds)]
@@ -1245,7 +1136,7 @@ def _most_trees_why(counts: Sequence[int], seeds: Sequence[int], low: int
                                        "another player has as many, and the marker needs "
                                        "strictly more.")
         return "below-minimum", (f"{name} has the most Trees, but only {counts[p]}; the marker "
-                                 f"needs at least {_word(low)}.")
+                                 f"needs at least {in_words(low)}.")
 
     return why_not
 
@@ -1280,12 +1171,14 @@ def most_trees(seed: int, level: int) -> Exercise:
         answer_kind="choice", answer=right,
         options=tuple(Option(str(p), PLAYER_NAMES[p]) for p in range(players))
         + (Option("nobody", "Nobody"),),
-        checker=_choice_judge(right, _most_trees_why(counts, seeds, low), "Right: " + because),
-        draw=_drawer(state, "cells"),
+        checker=lambda given: choice_verdict(given, right,
+                                             why_not=_most_trees_why(counts, seeds, low),
+                                             right_reason="Right: " + because),
+        draw=drawer(state, "cells"),
         hints=(f"Count each colour's Trees on the continent ({sum(counts)} Trees in all)"
                + ("; Seeds do not count." if level > 1 else "."),
                f"Red's Trees are marked; count them, then the other colours'. The marker needs "
-               f"at least {_word(low)} Trees and strictly more than every other player."),
+               f"at least {in_words(low)} Trees and strictly more than every other player."),
         hint_marks=((), tuple(reds)),
         explanation=because, context={"state": state, "counts": counts})
 
@@ -1321,7 +1214,7 @@ def _final_wrongs(state: GameState, p: int) -> list[tuple[int, str, str]]:
                 "nobody holds Most Trees, so nobody gets its bonus.")]
     elif counts[p] == max(counts):
         out = [(total + bonus, "below-minimum", f"{name} has the most Trees but fewer than "
-                f"{_word(low)}, so nobody holds Most Trees.")]
+                f"{in_words(low)}, so nobody holds Most Trees.")]
     else:
         out = [(total + bonus, "bonus-for-non-holder", f"{name} does not hold Most Trees: "
                 "another player has more Trees.")]
@@ -1357,14 +1250,16 @@ def final_score(seed: int, level: int) -> Exercise:
                               for q, s in enumerate(state.players))
                   + f". The Trees on the continent are drawn. What is {name}'s final score?"),
         answer_kind="number", answer=score.total,
-        checker=_number_judge(score.total, f"{name}'s final score",
-                              "Add the Creature and the Land Ritual points, and the Most Trees "
-                              "bonus only if this player holds it.", _final_wrongs(state, p)),
-        draw=_drawer(state, "cells"),
+        checker=lambda given: number_verdict(
+            given, score.total, what=f"{name}'s final score",
+            rule="Add the Creature and the Land Ritual points, and the Most Trees bonus only if "
+            "this player holds it.",
+            misconceptions=number_misconceptions(score.total, _final_wrongs(state, p))),
+        draw=drawer(state, "cells"),
         hints=(f"Start from {name}'s {ps.creature_points} Creature and {ps.land_points} Land "
                "Ritual points; then see who holds Most Trees.",
-               f"{name}'s Trees are marked. Most Trees needs at least {_word(low)} Trees and "
-               f"strictly more than anyone else; only its holder adds {_word(bonus)} points"
+               f"{name}'s Trees are marked. Most Trees needs at least {in_words(low)} Trees and "
+               f"strictly more than anyone else; only its holder adds {in_words(bonus)} points"
                + ("; Seeds do not count." if level > 1 else ".")),
         hint_marks=((), tuple(mine)),
         explanation=f"{name}: {sums} = {score.total} (Trees: {trees_text}).",
@@ -1416,10 +1311,11 @@ def mountain_step(seed: int, level: int) -> Exercise:
     return Exercise(
         kind="pangaea.mountain_step", seed=seed, question=question,
         answer_kind="number", answer=step,
-        checker=_number_judge(step, f"the step {name}'s marker stands on",
-                              "Climb one step per point; each time the marker passes the summit, "
-                              "take a Summit Marker and count on from the first step.",
-                              wrongs if passes else wrongs[2:3]),
+        checker=lambda given: number_verdict(
+            given, step, what=f"the step {name}'s marker stands on",
+            rule="Climb one step per point; each time the marker passes the summit, take a "
+            "Summit Marker and count on from the first step.",
+            misconceptions=number_misconceptions(step, wrongs if passes else wrongs[2:3])),
         hints=("Every time the marker passes the summit, the player takes a Summit Marker and "
                "counts on from the first step.",
                f"{climb}: count up to the summit of {summit}, then go on with the points left "
@@ -1505,7 +1401,7 @@ def winner(seed: int, level: int) -> Exercise:
                           f"continent, {plural(left[q], 'Weather Token')} left"
                           for q, ps in enumerate(state.players))
     if len(won) > 1:
-        because = f"{_names(won)} tie on points and on Weather Tokens left, so they share the win."
+        because = f"{names(won)} tie on points and on Weather Tokens left, so they share the win."
     elif totals.count(max(totals)) > 1:
         because = (f"The top is tied on points; {PLAYER_NAMES[won[0]]} has more Weather Tokens "
                    "left and wins.")
@@ -1518,7 +1414,9 @@ def winner(seed: int, level: int) -> Exercise:
         answer_kind="choice", answer=right,
         options=tuple(Option(str(q), PLAYER_NAMES[q]) for q in range(n))
         + (Option("shared", "They share the win"),),
-        checker=_choice_judge(right, _winner_why(totals, left, won), "Right: " + because),
+        checker=lambda given: choice_verdict(given, right,
+                                             why_not=_winner_why(totals, left, won),
+                                             right_reason="Right: " + because),
         hints=(("Find the highest score first." if level == 1 else
                 "Work out each final score first: Ritual points, plus the Most Trees bonus for "
                 "its holder, if anyone holds it."),
