@@ -46,7 +46,7 @@ def cells_words(cells: Iterable) -> str:
     return and_list(cell_text(c) for c in sorted(cells))
 
 
-def names(players: Iterable[int]) -> str:
+def player_names(players: Iterable[int]) -> str:
     """Players by name: "Red, Blue and Orange"."""
     return and_list(PLAYER_NAMES[p] for p in players)
 
@@ -151,3 +151,12 @@ def drawer(state: GameState, kind: str = "cells", base: dict | None = None,
                          letters=True, status=status, paths=paths, path_labels=path_labels)
 
     return draw
+
+
+def named(why: Callable[[Any], str], name: Callable[[Any], str] | Mapping[Any, str]
+          ) -> Callable[[Any], tuple[str, str]]:
+    """A diagnosis for core's verdict helpers: ``why(x)`` (the rule a clicked space or a
+    picked option breaks) with ``name(x)`` (a function or a mapping; "" where none) as the
+    typical mistake it shows."""
+    lookup = name.get if isinstance(name, Mapping) else name
+    return lambda x: (lookup(x) or "", why(x))

@@ -34,8 +34,8 @@ from ..rituals import (NOBODY, RitualOption, best_ritual, checked_option, count_
 from ..scoring import mountain_position, payments
 from ..setup import new_game, setup_steps
 from ..state import PLAYER_NAMES, GameState
-from .common import (cells_words, continent, drawer, game, grid, in_words, names,
-                     number_misconceptions, random_owners)
+from .common import (cells_words, continent, drawer, game, grid, in_words,
+                     number_misconceptions, player_names, random_owners)
 
 GAME = "pangaea"
 RED, BLUE, ORANGE = 0, 1, 2
@@ -179,7 +179,7 @@ def _setup_wrongs(last: GameState, items: Sequence[str], group: Sequence[int],
     wrongs = []
     if len(group) > 1:
         wrongs.append((one, "counted-one-player", "That is what one player has; the question "
-                       f"asks for {names(group)} together."))
+                       f"asks for {player_names(group)} together."))
     if "seeds" in items:
         wrongs.append((right + len(group), "counted-score-marker", "You counted the score "
                        "marker: one of each player's Seeds waits beside the Sacred Mountain, "
@@ -209,11 +209,11 @@ def setup_counts(seed: int, level: int) -> Exercise:
     items = [key for key, _, _ in chosen]
     right = sum(_setup_amount(last, key, p) for key in items for p in group)
     words = " and ".join(w for _, w, _ in chosen)
-    who = PLAYER_NAMES[group[0]] if len(group) == 1 else f"{names(group)} together"
+    who = PLAYER_NAMES[group[0]] if len(group) == 1 else f"{player_names(group)} together"
     steps = sorted({step for _, _, step in chosen})
     return Exercise(
         kind="pangaea.setup_counts", seed=seed,
-        question=(f"A {players}-player game ({names(range(players))}). When play starts, "
+        question=(f"A {players}-player game ({player_names(range(players))}). When play starts, "
                   f"count the {words} of {who}: how many in all?"),
         answer_kind="number", answer=right,
         checker=lambda given: number_verdict(
@@ -224,8 +224,8 @@ def setup_counts(seed: int, level: int) -> Exercise:
         hints=("Think of the setup " + ("steps " if len(steps) > 1 else "step ")
                + " and ".join(f"“{s}”" for s in steps) + ".",
                f"Count what one player has of the {words}; then count it once for each of "
-               f"{names(group)}" + (" and add the two kinds." if level > 1 else ".")),
-        explanation=(f"{names(group)}: " + "; ".join(
+               f"{player_names(group)}" + (" and add the two kinds." if level > 1 else ".")),
+        explanation=(f"{player_names(group)}: " + "; ".join(
             f"{next(w for k, w, _ in _SETUP_ITEMS if k == key)} "
             + " + ".join(str(_setup_amount(last, key, p)) for p in group) for key in items)
             + f", {right} in all."),
@@ -909,7 +909,7 @@ def land_path_score(seed: int, level: int) -> Exercise:
     board = pos.board
     holders = {c: pos.holder(board.index[c]) for c in option.path}
     others = [c for c, p in holders.items() if p not in (RED, NOBODY)]
-    colours = names(option.other_colours)
+    colours = player_names(option.other_colours)
     labels = {c: str(k + 1) for k, c in enumerate(option.path)}
     return Exercise(
         kind="pangaea.land_path_score", seed=seed,
@@ -1401,7 +1401,8 @@ def winner(seed: int, level: int) -> Exercise:
                           f"continent, {plural(left[q], 'Weather Token')} left"
                           for q, ps in enumerate(state.players))
     if len(won) > 1:
-        because = f"{names(won)} tie on points and on Weather Tokens left, so they share the win."
+        because = (f"{player_names(won)} tie on points and on Weather Tokens left, so they "
+                   "share the win.")
     elif totals.count(max(totals)) > 1:
         because = (f"The top is tied on points; {PLAYER_NAMES[won[0]]} has more Weather Tokens "
                    "left and wins.")

@@ -17,7 +17,6 @@ True
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Callable, Iterable
 
 import networkx as nx
@@ -25,9 +24,9 @@ import networkx as nx
 from ...core.errors import InvalidSetup
 from ...core.exercises import Exercise, cells_verdict, number_verdict, register
 from ...core.hexgrid import Hex
-from .. import GameState, custom_board, load_edition, new_game, ritual_pairs
+from .. import GameState, custom_board, load_edition, ritual_pairs
 from ..graph_lab import connecting_spaces, piece_text, ritual_graph, with_chelon
-from ..render import board_svg
+from .common import cells_words, continent, drawer, game
 
 GAME = "pangaea"
 NOTEBOOK = "pangaea/09_graphs_behind_the_board.ipynb"
@@ -36,21 +35,12 @@ RED = 0
 BOARDS = {1: (5, 3, 4, 0.45), 2: (6, 4, 5, 0.7)}
 
 
-def _grid(cols: int, rows: int) -> list[Hex]:
-    """``rows`` rows of ``cols`` hexes, drawn as a rectangle."""
-    return [(q - r // 2, r) for r in range(rows) for q in range(cols)]
-
-
 def _position(rng: random.Random, cols: int = 6, rows: int = 4, water: int = 5,
               fill: float = 0.7) -> GameState:
     """A 3-player full game on a small board: Trees of Red, Blue and Orange on about ``fill``
     of the land, some Seeds, the Spirits on Water Spaces; Red to play."""
-    ed = load_edition()
-    cells = _grid(cols, rows)
-    wet = set(rng.sample(cells, water))
-    spaces = {c: ("water", ed.biomes[0]) if c in wet else ("land", rng.choice(ed.biomes))
-              for c in cells}
-    land = sorted(c for c in cells if c not in wet)
+    spaces, wet = continent(rng, cols, rows, water)
+    land = sorted(c for c, (terrain, _) in spaces.items() if terrain == "land")
     rng.shuffle(land)
     trees, seeds, counts = {}, {}, [0, 0, 0]
     for c in land:
@@ -64,33 +54,13 @@ def _position(rng: random.Random, cols: int = 6, rows: int = 4, water: int = 5,
             if sum(1 for q in seeds.values() if q == owner) < 2:   # 2 Seeds to place each
                 seeds[c] = owner
     spirits = dict(zip(range(3), rng.sample(sorted(wet), 3)))
-    state = new_game(players=3, seed=0, board=custom_board(spaces))
-    state = replace(state, first_player=RED, turn_player=RED)
-    return state.arranged(trees=trees, seeds=seeds, spirits=spirits)
+    return game(custom_board(spaces), players=3,
+                arranged=dict(trees=trees, seeds=seeds, spirits=spirits))
 
 
 def _level_position(rng: random.Random, level: int) -> GameState:
     cols, rows, water, fill = BOARDS[level]
     return _position(rng, cols, rows, water, fill)
-
-
-def _drawer(state: GameState, base: dict | None = None) -> Callable:
-    """``draw(marked)``: the position with the marked spaces outlined and ticked, each
-    player's initial on their pieces, ``base`` badges (A, B, ?)."""
-
-    def draw(marked: Iterable = ()) -> str:
-        marked = [tuple(c) for c in marked]
-        labels = dict(base or {})
-        for cell in marked:
-            labels.setdefault(cell, "✓")
-        return board_svg(state, highlight=marked, chain=False, labels=labels,
-                         letters=True, status=False)
-
-    return draw
-
-
-def _listed(cells: Iterable[Hex]) -> str:
-    return ", ".join(map(str, sorted(cells)))
 
 
 def _pieces_words(state: GameState, cells: Iterable[Hex]) -> str:
@@ -135,12 +105,12 @@ def graph_neighbours(seed: int, level: int = 1) -> Exercise:
                    "its six sides once more, water included.",
             right_reason=f"Right: {cell} has {len(right)} neighbours; at the edge of the "
                          "continent a space has fewer than six."),
-        draw=_drawer(state, {cell: "?"}),
+        draw=drawer(state, base={cell: "?"}),
         hints=(f"A neighbour of {cell} lies across one of its sides, whether it is land or "
                "water and whatever stands on it.",
                f"{cell} lies {edge}; each of those spaces is a neighbour."),
         hint_marks=((cell,), ()),
-        explanation=f"graph.neighbors({cell}) gives {_listed(right)}.",
+        explanation=f"graph.neighbors({cell}) gives {cells_words(right)}.",
         context={"state": state, "cell": cell})
 
 
@@ -184,13 +154,13 @@ def graph_ritual_nodes(seed: int, level: int = 1) -> Exercise:
                    "for Trees of every colour and for Spirits on the water.",
             right_reason=f"Right: the {len(right)} spaces with a Tree or a Spirit, of any "
                          "colour."),
-        draw=_drawer(state),
+        draw=drawer(state),
         hints=("A Land Ritual steps only on spaces with a Tree or a Spirit, whoever owns it: "
                "look at what stands on each space.",
                f"{seed_words} The Spirits stand on {len(spirits)} Water Spaces, and those "
                "are nodes, like every Tree of Red, Blue and Orange."),
         hint_marks=((), seeds),
-        explanation="The Ritual graph's nodes: " + _listed(right) + ".",
+        explanation="The Ritual graph's nodes: " + cells_words(right) + ".",
         context={"state": state})
 
 
@@ -216,12 +186,11 @@ def _two_trees(seed: int, level: int, accept: Callable) -> tuple[GameState, obje
         biomes[start], biomes[end] = card.biomes
         spaces = {c: (board.terrain[board.index[c]],
                       biomes.get(c, board.biome[board.index[c]])) for c in board.cells}
-        moved = new_game(players=3, seed=0, board=custom_board(spaces))
-        moved = replace(moved, first_player=RED, turn_player=RED)
         trees = {c: p for c, p in zip(board.cells, state.trees) if p != -1}
         seeds = {c: p for c, p in zip(board.cells, state.seeds) if p != -1}
         spirits = {p: board.cells[i] for p, i in enumerate(state.spirits) if i != -1}
-        moved = moved.arranged(trees=trees, seeds=seeds, spirits=spirits)
+        moved = game(custom_board(spaces), players=3,
+                     arranged=dict(trees=trees, seeds=seeds, spirits=spirits))
         if accept(moved, card, start, end):
             return moved, card, start, end
     raise InvalidSetup(f"no position found for seed {seed}")  # pragma: no cover
@@ -295,7 +264,7 @@ def graph_path_count(seed: int, level: int = 1) -> Exercise:
             misconceptions=known,
             right_reason=f"Right: {n} shortest paths of {pair.steps} edges; the engine allows "
                          "each of them as a Land Ritual."),
-        draw=_drawer(state, {start: "A", end: "B"}),
+        draw=drawer(state, base={start: "A", end: "B"}),
         hints=(f"Start at A, on {card.biomes[0]}, and step only onto spaces with a Tree or a "
                f"Spirit; count the different ways that reach B, on {card.biomes[1]}, in the "
                "fewest steps.",
@@ -360,7 +329,7 @@ def graph_distance(seed: int, level: int = 1) -> Exercise:
             misconceptions=known,
             right_reason=f"Right: {steps} edges; on the whole continent the two Trees are "
                          f"only {plain} apart."),
-        draw=_drawer(state, {start: "A", end: "B"}),
+        draw=drawer(state, base={start: "A", end: "B"}),
         hints=(f"From A, on {state.board.biome[state.board.index[start]]}, step only onto "
                "spaces holding a Tree or a Spirit, and count the steps to B.",
                f"The straight way from A to B is blocked at the marked spaces "
@@ -417,7 +386,7 @@ def graph_chelon_bridge(seed: int, level: int = 1) -> Exercise:
         near = sorted(n for n in state.board.graph.neighbors(c) if n in graph)
         if not near:
             return "Chelon there would touch no Tree and no Spirit, so it joins nothing."
-        return (f"Chelon there would add edges to {_listed(near)}, but the groups of A "
+        return (f"Chelon there would add edges to {cells_words(near)}, but the groups of A "
                 "and of B would still lie in different components.")
 
     return Exercise(
@@ -430,11 +399,11 @@ def graph_chelon_bridge(seed: int, level: int = 1) -> Exercise:
             missed="Each space you clicked joins the two Trees, but so does some other Water "
                    "Space: check every one that touches A's group.",
             right_reason="Right: on each of these Chelon touches both components."),
-        draw=_drawer(state, {start: "A", end: "B"}),
+        draw=drawer(state, base={start: "A", end: "B"}),
         hints=("Chelon stands on water. Look for a Water Space that touches a Tree or Spirit "
                "joined to A, and one joined to B, at the same time.",
                f"The marked spaces are A's group ({len(group_a)} spaces) and B's group "
                f"({len(group_b)}): Chelon must stand on water next to both."),
         hint_marks=(group_a, group_a + group_b),
-        explanation="Chelon joins the two Trees from " + _listed(right) + ".",
+        explanation="Chelon joins the two Trees from " + cells_words(right) + ".",
         context={"state": state, "card": card.id, "pair": (start, end)})

@@ -32,9 +32,9 @@ from ..actions import (BlessCallAncient, BlessFlyingSeed, BlessVigorousSeed, Dra
 from ..board import custom_board
 from ..edition import ANCIENTS, CreatureCard, load_edition
 from ..rituals import NOBODY
-from ..setup import new_game
 from ..state import PLAYER_NAMES, GameState
-from .graphs import _drawer, _grid
+from .common import (and_list, cells_words, continent, drawer, game, named, owned_piece,
+                     player_names, random_owners)
 
 GAME = "pangaea"
 TURNS = "pangaea/02_turns.ipynb"
@@ -54,14 +54,10 @@ def _rng(name: str, seed: int, level: int) -> random.Random:
 def _spaces(rng: random.Random, cols: int, rows: int, water: int) -> tuple[dict, list, list]:
     """A small continent: (spaces for ``custom_board``, its Land Spaces, its Water Spaces),
     each list shuffled."""
-    biomes = load_edition().biomes
-    cells = _grid(cols, rows)
-    wet = rng.sample(cells, water)
-    spaces = {c: ("water", biomes[0]) if c in wet else ("land", rng.choice(biomes))
-              for c in cells}
-    land = [c for c in cells if c not in wet]
+    spaces, wet = continent(rng, cols, rows, water)
+    land = [c for c, (terrain, _) in spaces.items() if terrain == "land"]
     rng.shuffle(land)
-    return spaces, land, list(wet)
+    return spaces, land, wet
 
 
 def _game(spaces: dict, players: int = 2, family: bool = True, trees_each: int = 0,
@@ -73,10 +69,8 @@ def _game(spaces: dict, players: int = 2, family: bool = True, trees_each: int =
         edition = load_edition().to_dict()
         edition["edition"] = f"lesson: {trees_each} Trees each"
         edition["trees_per_player"]["value"] = trees_each
-    state = new_game(players=players, seed=seed, family=family, edition=edition,
-                     board=custom_board(spaces, blessing=tuple(blessing)))
-    state = replace(state, first_player=RED, turn_player=RED)
-    return state.arranged(**arranged) if arranged else state
+    return game(custom_board(spaces, blessing=tuple(blessing)), seed, players, arranged,
+                family=family, edition=edition)
 
 
 def _some_seeds(rng: random.Random, cells: Iterable[Hex], players: Iterable[int],
@@ -85,15 +79,7 @@ def _some_seeds(rng: random.Random, cells: Iterable[Hex], players: Iterable[int]
     besides the score marker), fewer where ``caps`` says; cells left over stay empty."""
     left = {p: 2 for p in players}
     left.update(caps or {})
-    out = {}
-    for cell in cells:
-        able = [p for p, n in left.items() if n > 0]
-        if not able:
-            break
-        p = rng.choice(able)
-        out[cell] = p
-        left[p] -= 1
-    return out
+    return random_owners(rng, cells, left)
 
 
 def _lay_blessings(state: GameState, kinds: Mapping[Hex, str]) -> GameState:
@@ -121,36 +107,8 @@ def _refused(state: GameState, action) -> bool:
 
 def _what(state: GameState, cell: Hex) -> str:
     """What stands on a space, in words: "Blue's Tree", "a Red Seed", "empty land", "water"."""
-    board = state.board
-    i = board.index[cell]
-    if state.trees[i] != NOBODY:
-        return f"{PLAYER_NAMES[state.trees[i]]}'s Tree"
-    if state.seeds[i] != NOBODY:
-        return f"{PLAYER_NAMES[state.seeds[i]]}'s Seed"
-    return "empty land" if board.terrain[i] == "land" else "water"
-
-
-def _cells_check(right: frozenset, refuse: Callable[[Hex], str], missed: Callable, ok: str,
-                 names: Mapping[Hex, str] | None = None) -> Callable:
-    """A checker for clicked spaces: the first wrong click with its reason (and the typical
-    mistake it shows, from ``names``); when clicks are only missing, ``missed(given)`` (a
-    rule to re-check and a misconception name, never a missing space)."""
-
-    def check(given: frozenset) -> Verdict:
-        extra = sorted(given - right)
-        if not extra and given != right:
-            reason, name = missed(given)
-            return Verdict(False, reason, misconception=name)
-        verdict = cells_verdict(given, right, refuse=refuse, missed="", right_reason=ok)
-        if extra and (names or {}).get(extra[0]):
-            verdict = replace(verdict, misconception=names[extra[0]])
-        return verdict
-
-    return check
-
-
-def _listed(cells: Iterable[Hex]) -> str:
-    return ", ".join(map(str, sorted(cells)))
+    return owned_piece(state, cell) or (
+        "empty land" if state.board.terrain[state.board.index[cell]] == "land" else "water")
 
 
 def _spirits_words(spirits: Mapping[Hex, int]) -> str:
@@ -158,17 +116,7 @@ def _spirits_words(spirits: Mapping[Hex, int]) -> str:
     (4, 2)"."""
     parts = [f"{PLAYER_NAMES[p]}'s on {c}" for c, p in sorted(spirits.items(), key=lambda x: x[1])]
     parts[0] = parts[0].replace("'s on", "'s Spirit stands on", 1)
-    return _join(parts)
-
-
-def _names(players: Iterable[int]) -> str:
-    return _join([PLAYER_NAMES[p] for p in players])
-
-
-def _join(names: list[str]) -> str:
-    if len(names) < 3:
-        return " and ".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return and_list(parts)
 
 
 # ----- Moving Trees ---------------------------------------------------------------------------
@@ -249,7 +197,7 @@ def move_tree(seed: int, level: int) -> Exercise:
     if level == 2:
         question += (" A Tree that grew in this same Spirit Growth stays put, and so does the "
                      "Tree under Thorondal: this reading of the rules is ours.")
-        second = (f"The Tree on {_listed(grown)} grew just now from Red's last Tree in supply, "
+        second = (f"The Tree on {cells_words(grown)} grew just now from Red's last Tree in supply, "
                   f"and Thorondal guards the Tree on {guard} (both marked): which of Red's "
                   "other Trees may still move?")
     else:
@@ -259,20 +207,22 @@ def move_tree(seed: int, level: int) -> Exercise:
     return Exercise(
         kind="pangaea.move_tree", seed=seed, question=question, answer_kind="cells",
         answer=right,
-        checker=_cells_check(
-            right, _move_refusal(before, after, target, grown, guard),
-            lambda given: ("Each Tree you clicked may move, but so may another: any Tree of "
-                           "Red's may move, however far from the Seed it stands.",
-                           "only-near-trees" if all(c in board.graph[target] for c in given)
-                           else "missed-some"),
-            f"Right: any of these {len(right)} Trees of Red's may move onto {target}; Red "
-            "chooses one.", names),
-        draw=_drawer(after, {spot: "S", target: "?"}),
+        checker=lambda given: cells_verdict(
+            given, right, refuse=named(_move_refusal(before, after, target, grown, guard),
+                                       names),
+            partial=lambda given: ("only-near-trees" if all(c in board.graph[target]
+                                                            for c in given) else "missed-some",
+                                   "Each Tree you clicked may move, but so may another: any "
+                                   "Tree of Red's may move, however far from the Seed it "
+                                   "stands."),
+            missed="", right_reason=f"Right: any of these {len(right)} Trees of Red's may move "
+            f"onto {target}; Red chooses one."),
+        draw=drawer(after, base={spot: "S", target: "?"}),
         hints=(f"Red's supply is empty, so the Seed on {target} cannot take a new Tree: one "
                "already on the continent moves there instead. Look at the Trees marked R.",
                second),
         hint_marks=((target,), tuple(sorted(grown)) + ((guard,) if guard else ())),
-        explanation=(f"The engine offers to move Red's Tree from any of {_listed(right)} onto "
+        explanation=(f"The engine offers to move Red's Tree from any of {cells_words(right)} onto "
                      f"{target}."),
         context={"state": before, "after": after, "target": target, "water": spot})
 
@@ -325,13 +275,16 @@ def spirit_destinations(seed: int, level: int) -> Exercise:
 
     def missed(given: frozenset) -> tuple[str, str]:
         if own is not None and own not in given:
-            return ("Every space you clicked is open, but one choice is missing: remember that "
-                    "Spirit Growth may also leave the Spirit where it stands.", "forgot-staying")
+            return ("forgot-staying",
+                    "Every space you clicked is open, but one choice is missing: remember that "
+                    "Spirit Growth may also leave the Spirit where it stands.")
         if chelon is not None and chelon not in given:
-            return ("Every space you clicked is open, but not all of them: Chelon does not "
-                    "block the water, a Spirit may share a space with it.", "chelon-blocks")
-        return ("Every space you clicked is open, but not all of them: look at each Water "
-                "Space once more.", "missed-some")
+            return ("chelon-blocks",
+                    "Every space you clicked is open, but not all of them: Chelon does not "
+                    "block the water, a Spirit may share a space with it.")
+        return ("missed-some",
+                "Every space you clicked is open, but not all of them: look at each Water "
+                "Space once more.")
 
     where = f"Red's Spirit stands on {own}" if own else "Red's Spirit is not on the continent yet"
     return Exercise(
@@ -340,16 +293,17 @@ def spirit_destinations(seed: int, level: int) -> Exercise:
                   "stand after it (RS marks Red's Spirit, the other Spirits carry their "
                   "players' initials)."),
         answer_kind="cells", answer=right,
-        checker=_cells_check(right, refuse, missed,
-                             f"Right: {plural(len(right), 'Water Space')} without another "
-                             "player's Spirit.", {c: "shared-with-spirit" for c in others}),
-        draw=_drawer(state),
+        checker=lambda given: cells_verdict(
+            given, right, refuse=named(refuse, {c: "shared-with-spirit" for c in others}),
+            partial=missed, missed="", right_reason=f"Right: {plural(len(right), 'Water Space')} "
+            "without another player's Spirit."),
+        draw=drawer(state),
         hints=("A Spirit lives on the water: it moves to a Water Space that no other Spirit "
                "holds, or stays where it is.",
                f"{where}; {_spirits_words(others)} (marked)"
                + (", and Chelon on the water blocks nobody." if chelon else ".")),
         hint_marks=((), tuple(sorted(others))),
-        explanation="Red's Spirit may stand on " + _listed(right) + ".",
+        explanation="Red's Spirit may stand on " + cells_words(right) + ".",
         context={"state": state})
 
 
@@ -417,10 +371,12 @@ def blessing_pickup(seed: int, level: int) -> Exercise:
     def missed(given: frozenset) -> tuple[str, str]:
         chelon = board.cells[state.ancients[1]] if state.ancients[1] != NOBODY else None
         if chelon in right and chelon not in given:
-            return ("Each space you clicked is right, but not all of them: Chelon never takes a "
-                    "token, and a Spirit may share a space with it.", "chelon-takes-token")
-        return ("Each space you clicked is right, but not all of them: look at every token on "
-                "the water.", "missed-some")
+            return ("chelon-takes-token",
+                    "Each space you clicked is right, but not all of them: Chelon never takes a "
+                    "token, and a Spirit may share a space with it.")
+        return ("missed-some",
+                "Each space you clicked is right, but not all of them: look at every token on "
+                "the water.")
 
     what = f"{a(wanted)} Blessing" if wanted else "a Blessing Token"
     key = {k: k[0] for k in set(tokens.values())}
@@ -430,10 +386,11 @@ def blessing_pickup(seed: int, level: int) -> Exercise:
         question=(f"Red takes the Spirit Growth action. Click every space where Red's Spirit "
                   f"would pick up {what} (gold diamonds are Blessing Tokens: {letters})."),
         answer_kind="cells", answer=right,
-        checker=_cells_check(right, refuse, missed,
-                             f"Right: on each of these Red's Spirit takes {what} into Red's "
-                             "supply.", {c: "wrong-kind" for c in tokens}),
-        draw=_drawer(state),
+        checker=lambda given: cells_verdict(
+            given, right, refuse=named(refuse, {c: "wrong-kind" for c in tokens}),
+            partial=missed, missed="", right_reason=f"Right: on each of these Red's Spirit "
+            f"takes {what} into Red's supply."),
+        draw=drawer(state),
         hints=("A Spirit takes the Blessing Token of the Water Space it moves onto; it may go "
                "to any Water Space that no other Spirit holds.",
                (f"{_spirits_words(others)}: the tokens elsewhere are all within reach of "
@@ -442,7 +399,7 @@ def blessing_pickup(seed: int, level: int) -> Exercise:
                + (f" The marked tokens are of other kinds than {wanted}." if wanted else "")),
         hint_marks=(tuple(sorted(others)), tuple(sorted(c for c, k in tokens.items()
                                                         if wanted and k != wanted))),
-        explanation="Red's Spirit would pick up " + what + " on " + _listed(right) + ".",
+        explanation="Red's Spirit would pick up " + what + " on " + cells_words(right) + ".",
         context={"state": state, "wanted": wanted})
 
 
@@ -539,7 +496,7 @@ def blessing_use(seed: int, level: int) -> Exercise:
             verdict = replace(verdict, misconception=name)
         return verdict
 
-    held_words = _join([f"{a(k)} Blessing" for k in held])
+    held_words = and_list([f"{a(k)} Blessing" for k in held])
     board = state.board
     seeded = [board.cells[i] for i in board.land if state.seeds[i] != NOBODY]
     when = ("Red has already taken both of its actions this turn." if level == 2 else
@@ -549,11 +506,11 @@ def blessing_use(seed: int, level: int) -> Exercise:
         question=(f"{when} Red holds {held_words}. Which of these may Red do right now? Pick "
                   "every one that is allowed."),
         answer_kind="choices", answer=right, options=options, checker=check,
-        draw=_drawer(state),
+        draw=drawer(state),
         hints=("A Blessing is a free action: it may be used at any time of Red's own turn, "
                "even after both actions. Check what each one needs on the board.",
                f"Red holds {held_words}. Vigorous Seed needs a Seed of any colour: here Seeds "
-               f"lie on {_listed(seeded)}. The Flying Seed Blessing needs empty land, as the "
+               f"lie on {cells_words(seeded)}. The Flying Seed Blessing needs empty land, as the "
                "action does; Call Ancient needs an Ancient with somewhere to go"
                + (". Both actions are used up." if level == 2 else ".")),
         hint_marks=((), tuple(sorted({c.cell for c, _, _ in candidates
@@ -714,7 +671,7 @@ def market_refill(seed: int, level: int) -> Exercise:
                "left it: follow each card of Red's turn and ask where it came from.",
                "A card played from the hand or drawn from a deck leaves no gap in the market; "
                "a card played from the market, or taken from it as the new hand card, does. "
-               f"Ask it of each card in Red's turn: {_join(cards)}."),
+               f"Ask it of each card in Red's turn: {and_list(cards)}."),
         explanation=refilled[len("Right: "):],
         context={"state": state, "after": after, "moves": moves})
 
@@ -763,7 +720,7 @@ def _ending(seed: int, level: int) -> tuple[GameState, int, list[int], list[int]
 
 
 def _seats(state: GameState) -> str:
-    return _names(range(state.num_players))
+    return player_names(range(state.num_players))
 
 
 def _final_question(state: GameState, top: int) -> str:
@@ -820,9 +777,9 @@ def _final_l1(seed: int, state: GameState, top: int, regular: list, final: list)
                "round.",
                f"{PLAYER_NAMES[first]} started the game, so a round ends with the player just "
                f"before {PLAYER_NAMES[first]}. Go clockwise from {PLAYER_NAMES[top]}."),
-        explanation=(("Regular turns still to come: " + _names(regular) + "; then")
+        explanation=(("Regular turns still to come: " + player_names(regular) + "; then")
                      if regular else "The round is complete; then")
-                    + f" the final round: {_names(final)}, one last Ritual each.",
+                    + f" the final round: {player_names(final)}, one last Ritual each.",
         context={"state": state, "regular": regular, "final": final})
 
 
@@ -887,9 +844,10 @@ def _final_l2(seed: int, state: GameState, top: int, regular: list, final: list,
                f"{name[first]} started the game, so the round ends with the player just before "
                f"{name[first]}; the final round then starts with {name[first]}. Go clockwise "
                f"from {name[top]}."),
-        explanation=(("Regular turns still to come: " + _names(regular) + ". ")
+        explanation=(("Regular turns still to come: " + player_names(regular) + ". ")
                      if regular else "No regular turn is left. ")
-                    + f"Final round: {_names(final)}, one last Ritual each, no regular actions.",
+                    + f"Final round: {player_names(final)}, one last Ritual each, no regular "
+                    "actions.",
         context={"state": state, "regular": regular, "final": final})
 
 
