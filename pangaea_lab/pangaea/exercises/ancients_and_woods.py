@@ -24,9 +24,8 @@ from typing import Callable, Iterable
 
 from ...core import hexgrid
 from ...core.errors import IllegalAction, InvalidSetup
-from ...core.exercises import (Exercise, Option, Verdict, cell_text, cells_verdict,
-                               choice_verdict, choices_verdict, number_verdict, plural,
-                               register)
+from ...core.exercises import (Exercise, Option, cell_text, cells_verdict, choice_verdict,
+                               choices_verdict, number_verdict, plural, register)
 from ...core.svg import as_image
 from ...core.validate import InvariantError
 from .. import coop, render, woods
@@ -35,8 +34,8 @@ from ..board import custom_board
 from ..edition import ANCIENTS, BLESSING_KINDS, CreatureCard, LandCard
 from ..rituals import NOBODY
 from ..rules import Draft, chain_options, favor_types, placements
-from ..setup import new_game
 from ..state import PLAYER_NAMES, GameState, Pending
+from .common import TRIES, and_list, cells_words, first_fit, game, named, owned_piece
 
 GAME = "pangaea"
 NB05 = "pangaea/05_ancients.ipynb"
@@ -44,7 +43,6 @@ NB06 = "pangaea/06_chains_and_favor.ipynb"
 NB07 = "pangaea/07_return_of_the_ancients.ipynb"
 NB08 = "pangaea/08_wild_woods.ipynb"
 BIOMES = ("Sun", "Rain", "Snow", "Wind")
-TRIES = 400
 
 #: our labelled readings of the rules, said in words where a kind rests on one
 OURS = "This reading of the rules is ours: "
@@ -83,15 +81,6 @@ def _owners(rng: random.Random, n: int) -> list[int]:
     out = [0, 1, 0, 1][:n]
     rng.shuffle(out)
     return out
-
-
-def _first(state: GameState) -> GameState:
-    """Red (player 1) to play the first action of the turn."""
-    return replace(state, first_player=0, turn_player=0)
-
-
-def _game(board, seed: int, players: int = 2, **options) -> GameState:
-    return _first(new_game(players=players, seed=seed, board=board, **options))
 
 
 def _free_land(s: GameState) -> list:
@@ -180,48 +169,155 @@ def _retitle(svg: str, title: str) -> str:
 
 
 def _cells_text(cells) -> str:
-    """Spaces as the learner reads them: "(0, 1), (2, 1)"."""
-    return _and([cell_text(c) for c in sorted(cells)]) or "no space"
-
-
-def _and(items: list) -> str:
-    """Items in words: "a, b and c"."""
-    items = [str(x) for x in items]
-    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
-
-
-def _judge_cells(right: Iterable, refuse: Callable, missed: str, done: str,
-                 name: Callable | None = None, whole: Callable | None = None) -> Callable:
-    """A checker for clicked spaces: a wrong space is named with ``refuse(cell)`` (the rule
-    it breaks here) and ``name(cell)`` as its misconception; spaces left out get ``missed``
-    (never naming them), or ``whole(answer)`` -> (name, reason) when it recognises the
-    pattern of the answer as a whole (a typical mistake)."""
-    right = frozenset(tuple(c) for c in right)
-
-    def check(answer: frozenset) -> Verdict:
-        if whole is not None and answer != right:
-            seen = whole(answer)
-            if seen:
-                return Verdict(False, seen[1], misconception=seen[0])
-        verdict = cells_verdict(answer, right, refuse=refuse, missed=missed,
-                                right_reason=done)
-        if not verdict.correct and verdict.marks and name is not None:
-            verdict = replace(verdict, misconception=name(verdict.marks[0]))
-        return verdict
-
-    return check
+    """Spaces as the learner reads them: "(0, 1) and (2, 1)", or "no space"."""
+    return cells_words(cells) or "no space"
 
 
 def _make(key: str, seed: int, level: int,
           build: Callable[[random.Random, int, int], dict | None]) -> Exercise:
     """Build positions from one stream seeded by kind, seed and level until one fits the
     question; ``build`` returns the exercise's fields (or None to try again)."""
-    rng = random.Random(f"{key}/{seed}/{level}")
-    for _ in range(TRIES):
-        fields = build(rng, seed, level)
-        if fields is not None:
-            return Exercise(kind=key, seed=seed, level=level, **fields)
-    raise InvalidSetup(f"no position found for {key} seed {seed} level {level}")
+    fields = first_fit(random.Random(f"{key}/{seed}/{level}"),
+                       lambda rng: build(rng, seed, level), f"{key} seed {seed} level {level}")
+    return Exercise(kind=key, seed=seed, level=level, **fields)
+
+
+def _near(s: GameState, cell) -> list:
+    """The spaces touching ``cell``."""
+    return [s.board.cells[j] for j in s.board.neighbours[_where(s, cell)]]
+
+
+def _is_water(s: GameState, cell) -> bool:
+    return s.board.terrain[_where(s, cell)] == "water"
+
+
+def _what_on(s: GameState, cell) -> str:
+    """What stands on a space, in words ("Blue's Tree", "Red's Seed", "nothing")."""
+    return owned_piece(s, cell) or "nothing"
+
+
+# ----------------------------------------------------------------------------------------------
+# small boards and drawings
+
+
+def _board(rng: random.Random, cols: int = 6, rows: int = 4, water: float = 0.3,
+           keep_land: Iterable = ()):
+    """A small rectangular board of single-space tiles: random biomes, about ``water`` of the
+    spaces water (never those in ``keep_land``)."""
+    keep = set(keep_land)
+    spaces = {}
+    for r in range(rows):
+        for c in range(cols):
+            cell = (c - r // 2, r)
+            wet = cell not in keep and rng.random() < water
+            spaces[cell] = ("water" if wet else "land", rng.choice(BIOMES))
+    return custom_board(spaces)
+
+
+def _owners(rng: random.Random, n: int) -> list[int]:
+    """Owners for ``n`` Seeds (at most 4), at most 2 each: each player has 2 in supply."""
+    out = [0, 1, 0, 1][:n]
+    rng.shuffle(out)
+    return out
+
+
+def _free_land(s: GameState) -> list:
+    return [s.board.cells[i] for i in s.board.land
+            if s.trees[i] == NOBODY and s.seeds[i] == NOBODY]
+
+
+def _where(s: GameState, cell) -> int:
+    return s.board.index[tuple(cell)]
+
+
+def _name(p: int) -> str:
+    return PLAYER_NAMES[p]
+
+
+def _mark(x: float, y: float, text: str, ring: str = "#111111") -> str:
+    return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="7" fill="#ffffff" stroke="{ring}" '
+            f'stroke-width="2"/><text x="{x:.1f}" y="{y:.1f}" font-size="9" '
+            'text-anchor="middle" dominant-baseline="central" font-family="sans-serif" '
+            f'font-weight="bold" fill="#111111">{text}</text>')
+
+
+def _owner_letters(s: GameState) -> str:
+    """Each Tree's and Seed's owner as a letter too (R, B, ...), not by colour alone."""
+    out = []
+    for i, cell in enumerate(s.board.cells):
+        x, y = hexgrid.to_pixel(cell, render.SIZE)
+        if s.trees[i] != NOBODY:
+            out.append(f'<text x="{x - 12:.1f}" y="{y + 3:.1f}" font-size="8" text-anchor="middle" '
+                       'font-family="sans-serif" font-weight="bold" fill="#111111">'
+                       f'{_name(s.trees[i])[0]}</text>')
+        if s.seeds[i] != NOBODY:
+            stack = s.woods.seed_stacks[i] if (s.woods is not None) else ()
+            label = (" ".join(f"{_name(p)[0]}{n}" for p, n in enumerate(stack) if n)
+                     if sum(stack) > 1 else f"{_name(s.seeds[i])[0]} Seed")
+            out.append(f'<text x="{x:.1f}" y="{y + 12:.1f}" font-size="8" text-anchor="middle" '
+                       'font-family="sans-serif" font-weight="bold" fill="#111111">'
+                       f'{label}</text>')
+    return "".join(out)
+
+
+def _draw(s: GameState, marked=(), fixed: dict | None = None, path=(), status: bool = False,
+          numbered: bool = False) -> str:
+    """The position with the learner's ``marked`` spaces outlined and ticked (numbered 1, 2...
+    when ``numbered``), ``fixed`` letters on spaces the question names, and a ``path``."""
+    marked = [tuple(c) for c in marked if isinstance(c, (tuple, list)) and len(c) == 2
+              and tuple(c) in s.board.index]
+    svg = render.board_svg(s, highlight=marked, paths=[path] if path else (), chain=False,
+                           status=status)
+    extra = [_owner_letters(s)]
+    for cell, letter in (fixed or {}).items():
+        x, y = hexgrid.to_pixel(cell, render.SIZE)
+        extra.append(_mark(x - 11, y - 11, letter, ring="#7a1fa2"))
+    for k, cell in enumerate(marked):
+        x, y = hexgrid.to_pixel(cell, render.SIZE)
+        extra.append(_mark(x + 11, y - 11, str(k + 1) if numbered else "✓"))
+    return as_image(svg.replace("</svg>", '<g pointer-events="none">' + "".join(extra)
+                                + "</g></svg>", 1))
+
+
+def _size(svg: str) -> tuple[float, float]:
+    w = re.search(r'width="([0-9.]+)"', svg)
+    h = re.search(r'height="([0-9.]+)"', svg)
+    return float(w.group(1)), float(h.group(1))
+
+
+def _stack(*svgs: str) -> str:
+    """Several drawings one below the other, as one picture."""
+    sizes = [_size(x) for x in svgs]
+    width = max(w for w, _ in sizes)
+    height = sum(h for _, h in sizes) + 6 * (len(svgs) - 1)
+    parts, y = [], 0.0
+    for svg, (_, h) in zip(svgs, sizes):
+        parts.append(f'<g transform="translate(0,{y:.1f})">{svg}</g>')
+        y += h + 6
+    return as_image(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" '
+                    f'height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}">'
+                    + "".join(parts) + "</svg>")
+
+
+def _retitle(svg: str, title: str) -> str:
+    """A chains drawing with another heading (for a single card shown on its own)."""
+    return as_image(re.sub(r"Red(&#x27;|&#39;|&apos;|')s Ritual Chains", title, svg, count=1))
+
+
+
+
+def _cells_text(cells) -> str:
+    """Spaces as the learner reads them: "(0, 1) and (2, 1)", or "no space"."""
+    return cells_words(cells) or "no space"
+
+
+def _make(key: str, seed: int, level: int,
+          build: Callable[[random.Random, int, int], dict | None]) -> Exercise:
+    """Build positions from one stream seeded by kind, seed and level until one fits the
+    question; ``build`` returns the exercise's fields (or None to try again)."""
+    fields = first_fit(random.Random(f"{key}/{seed}/{level}"),
+                       lambda rng: build(rng, seed, level), f"{key} seed {seed} level {level}")
+    return Exercise(kind=key, seed=seed, level=level, **fields)
 
 
 def _near(s: GameState, cell) -> list:
@@ -249,7 +345,7 @@ def _what_on(s: GameState, cell) -> str:
 
 def _okuma_direct(rng: random.Random, seed: int, level: int) -> dict | None:
     small = level == 1
-    s = _game(_board(rng, cols=4 if small else 6, rows=3 if small else 4, water=0.3), seed)
+    s = game(_board(rng, cols=4 if small else 6, rows=3 if small else 4, water=0.3), seed)
     land = [s.board.cells[i] for i in s.board.land]
     if len(land) < (6 if small else 12):
         return None
@@ -288,10 +384,13 @@ def _okuma_direct(rng: random.Random, seed: int, level: int) -> dict | None:
         answer_kind="cells", answer=right,
         question="Red summons Okuma the bear (the brown disc 'Ok', if he is on the board "
                  "already). Click every space where Okuma may go.",
-        checker=_judge_cells(right, refuse, "Some spaces are missing: check every Land Space "
-                             "with nothing on it, all over the board.",
-                             "Right: Okuma goes on any empty Land Space (no Tree, no Seed) "
-                             "except the one he stands on.", name),
+        checker=lambda given: cells_verdict(
+            given, frozenset(right),
+            refuse=named(refuse, name),
+            missed="Some spaces are missing: check every Land Space "
+                   "with nothing on it, all over the board.",
+            right_reason="Right: Okuma goes on any empty Land Space (no Tree, no Seed) "
+                         "except the one he stands on."),
         draw=lambda m: _draw(s, m),
         hints=("Okuma goes on land, on a space with nothing on it.",
                f"{where}. The marked spaces, {_cells_text(taken)}, hold a Tree or a Seed: "
@@ -312,7 +411,7 @@ def okuma_direct(seed: int, level: int = 1) -> Exercise:
 
 
 def _okuma_passive(rng: random.Random, seed: int, level: int) -> dict | None:
-    s = _game(_board(rng, cols=5, rows=4, water=0.25 if level == 1 else 0.35), seed)
+    s = game(_board(rng, cols=5, rows=4, water=0.25 if level == 1 else 0.35), seed)
     land = [s.board.cells[i] for i in s.board.land]
     rng.shuffle(land)
     at = land[0]
@@ -362,10 +461,13 @@ def _okuma_passive(rng: random.Random, seed: int, level: int) -> dict | None:
         question=f"Okuma stands on Red's Seed at {cell_text(at)} (marked O). Red performs Spirit "
                  f"Growth on the far Water Space {cell_text(water)} (marked W): Red's Seed under "
                  "Okuma grows too. Click every space where Okuma may move next.",
-        checker=_judge_cells(right, refuse, f"Some spaces are missing: look again at every Land "
-                             f"Space touching {cell_text(at)}; a Seed there does not stop Okuma.",
-                             "Right: Okuma moves one step to a neighbouring Land Space with no "
-                             "Tree (a Seed there is fine).", name),
+        checker=lambda given: cells_verdict(
+            given, frozenset(right),
+            refuse=named(refuse, name),
+            missed=f"Some spaces are missing: look again at every Land "
+                   f"Space touching {cell_text(at)}; a Seed there does not stop Okuma.",
+            right_reason="Right: Okuma moves one step to a neighbouring Land Space with no "
+                         "Tree (a Seed there is fine)."),
         draw=lambda m: _draw(s, m, fixed={at: "O", water: "W"}),
         hints=(f"Okuma walks one step: look only at the spaces touching {cell_text(at)}.",
                f"Around {cell_text(at)}, the Trees at {_cells_text(blockers)} block him (marked), "
@@ -387,7 +489,7 @@ def okuma_passive(seed: int, level: int = 1) -> Exercise:
 
 
 def _chelon_direct(rng: random.Random, seed: int, level: int) -> dict | None:
-    s = _game(_board(rng, cols=5, rows=4, water=0.35), seed)
+    s = game(_board(rng, cols=5, rows=4, water=0.35), seed)
     water = [s.board.cells[i] for i in s.board.water]
     if not water:
         return None
@@ -425,11 +527,15 @@ def _chelon_direct(rng: random.Random, seed: int, level: int) -> dict | None:
         answer_kind="cells", answer=right,
         question=f"Red summons Chelon the turtle onto the Water Space {cell_text(w)} (marked C). "
                  "Chelon then makes one Seed grow. Click every Seed Chelon may choose.",
-        checker=_judge_cells(right, refuse, f"Some Seeds are missing: check every space touching "
-                             f"{cell_text(w)}.", "Right: any Seed next to Chelon's Water Space "
-                             "may grow, whoever owns it.",
-                             lambda c: "not-a-seed" if s.seeds[_where(s, c)] == NOBODY
-                             else "not-adjacent", whole),
+        checker=lambda given: cells_verdict(
+            given, frozenset(right),
+            refuse=named(refuse, lambda c: "not-a-seed" if s.seeds[_where(s, c)] == NOBODY
+                         else "not-adjacent"),
+            partial=whole,
+            missed=f"Some Seeds are missing: check every space touching "
+                   f"{cell_text(w)}.",
+            right_reason="Right: any Seed next to Chelon's Water Space "
+                         "may grow, whoever owns it."),
         draw=lambda m: _draw(s, m, fixed={w: "C"}),
         hints=(f"Look only at the spaces touching Chelon's Water Space {cell_text(w)}.",
                f"The Seeds at {_cells_text(far_seeds)} (marked) do not touch {cell_text(w)}; a "
@@ -455,7 +561,7 @@ def _ritual_row(rng: random.Random, seed: int, level: int):
     spaces = {(q, 0): ("land", rng.choice(BIOMES)) for q in range(cols)}
     spaces.update({(q, 1): ("water", "Rain") for q in range(cols - 1)})
     spaces.update({(q, 2): ("land", rng.choice(BIOMES)) for q in range(-1, cols - 2)})
-    s = _game(custom_board(spaces), seed)
+    s = game(custom_board(spaces), seed)
     a0 = rng.randrange(0, 2)
     b0 = rng.randrange(a0 + 2, cols)
     path = tuple((q, 0) for q in range(a0, b0 + 1))
@@ -503,9 +609,13 @@ def _thorondal_protects(rng: random.Random, seed: int, level: int) -> dict | Non
         question=f"Red plays a Land Ritual along the drawn path from {cell_text(path[0])} to "
                  f"{cell_text(path[-1])}. Thorondal the eagle ('Th') stands on Red's Tree at "
                  f"{cell_text(guard)}. Click every Red Tree that goes back to Red's supply.",
-        checker=_judge_cells(right, refuse, "Some Trees are missing: check every Red Tree on "
-                             "the drawn path.", "Right: every Red Tree on the path goes back, "
-                             "except the one under Thorondal.", name),
+        checker=lambda given: cells_verdict(
+            given, frozenset(right),
+            refuse=named(refuse, name),
+            missed="Some Trees are missing: check every Red Tree on "
+                   "the drawn path.",
+            right_reason="Right: every Red Tree on the path goes back, "
+                         "except the one under Thorondal."),
         draw=lambda m: _draw(s, m, path=path),
         hints=("Only Red Trees on the drawn path go back; then look for the eagle.",
                f"The path runs from {cell_text(path[0])} to {cell_text(path[-1])} "
@@ -527,7 +637,7 @@ def thorondal_protects(seed: int, level: int = 1) -> Exercise:
 
 
 def _thorondal_seed(rng: random.Random, seed: int, level: int) -> dict | None:
-    s = _game(_board(rng, cols=5, rows=4, water=0.25 if level == 1 else 0.35), seed)
+    s = game(_board(rng, cols=5, rows=4, water=0.25 if level == 1 else 0.35), seed)
     land = [s.board.cells[i] for i in s.board.land]
     rng.shuffle(land)
     tree = land[0]
@@ -565,9 +675,13 @@ def _thorondal_seed(rng: random.Random, seed: int, level: int) -> dict | None:
         answer_kind="cells", answer=right,
         question=f"Red summons Thorondal the eagle onto Blue's Tree at {cell_text(tree)} (marked "
                  "T). Click every space where Red may then place its Seed.",
-        checker=_judge_cells(right, refuse, f"Some spaces are missing: check every space "
-                             f"touching {cell_text(tree)}.", "Right: Red's Seed goes on an empty "
-                             "Land Space next to the Tree Thorondal landed on.", name),
+        checker=lambda given: cells_verdict(
+            given, frozenset(right),
+            refuse=named(refuse, name),
+            missed=f"Some spaces are missing: check every space "
+                   f"touching {cell_text(tree)}.",
+            right_reason="Right: Red's Seed goes on an empty "
+                         "Land Space next to the Tree Thorondal landed on."),
         draw=lambda m: _draw(s, m, fixed={tree: "T"}),
         hints=(f"The Seed goes next to Thorondal's Tree at {cell_text(tree)}, on land, where "
                "nothing stands yet.",
@@ -648,23 +762,6 @@ def _random_chains(s: GameState, rng: random.Random, rows: int, length: tuple[in
     return out
 
 
-def _judge_choices(right: Iterable[str], why_not: Callable[[str], str], missed: str,
-                   done: str, name: Callable[[str], str] | None = None) -> Callable:
-    """A checker for picked options: the first wrong pick gets the rule it breaks here (and
-    ``name(key)`` as its misconception); when picks are only missing, ``missed``."""
-    right = frozenset(right)
-
-    def check(answer: frozenset) -> Verdict:
-        verdict = choices_verdict(answer, right, why_not=why_not, missed=missed,
-                                  right_reason=done)
-        extra = sorted(answer - right)
-        if not verdict.correct and extra and name is not None:
-            verdict = replace(verdict, misconception=name(extra[0]))
-        return verdict
-
-    return check
-
-
 def _with_card(s: GameState, card: str, title: str) -> str:
     """Red's chains with the card being played drawn below them."""
     alone = replace(s, players=(replace(s.players[0], chains=((card,),)),) + s.players[1:])
@@ -680,7 +777,7 @@ def _end_options(rows) -> list[Option]:
 
 
 def _chain_place(rng: random.Random, seed: int, level: int) -> dict | None:
-    s = _first(new_game(players=2, seed=seed))
+    s = game(seed=seed)
     rows = _random_chains(s, rng, 1 if level == 1 else rng.randint(2, 3),
                           (1, 2) if level == 1 else (1, 3))
     s = s.arranged(chains={0: rows})
@@ -711,13 +808,15 @@ def _chain_place(rng: random.Random, seed: int, level: int) -> dict | None:
         question=f"Red plays {_card_words(s, new)} (drawn below the chains). Where may it go in "
                  "Red's Ritual Chains? Pick every place it may go. (White triangles on the top "
                  "corners are the white winds.)",
-        checker=_judge_choices(right, why_not, "Some places are missing: check both ends of "
-                               "every chain, and remember a card always goes somewhere.",
-                               "Right: a card joins a chain end where both touching top "
-                               "corners show a white wind, and starts a new chain only when "
-                               "it fits no end.",
-                               lambda k: "new-chain-when-fits" if k == "new" else
-                               "corner-mismatch"),
+        checker=lambda given: choices_verdict(
+            given, frozenset(right),
+            why_not=named(why_not, lambda k: "new-chain-when-fits" if k == "new" else
+                          "corner-mismatch"),
+            missed="Some places are missing: check both ends of "
+                   "every chain, and remember a card always goes somewhere.",
+            right_reason="Right: a card joins a chain end where both touching top "
+                         "corners show a white wind, and starts a new chain only when "
+                         "it fits no end."),
         draw=lambda m, pic=_with_card(s, new, "The card Red plays now"): pic,
         hints=("Compare the new card's top corners with the outer top corner at each chain end: "
                "both touching corners need a white wind.",
@@ -740,7 +839,7 @@ def chain_place(seed: int, level: int = 1) -> Exercise:
 
 
 def _favor_land(rng: random.Random, seed: int, level: int) -> dict | None:
-    s = _first(new_game(players=2, seed=seed))
+    s = game(seed=seed)
     rows = _random_chains(s, rng, 1 if level == 1 else 2, (3, 4) if level == 1 else (3, 5))
     s = s.arranged(chains={0: rows})
     lands = [c for row in s.players[0].chains for c in row if isinstance(s.card(c), LandCard)]
@@ -768,11 +867,13 @@ def _favor_land(rng: random.Random, seed: int, level: int) -> dict | None:
         question=f"Red's {_spot(s, land)} in the chains drawn is {_card_words(s, land)}. "
                  "Which Favor Token types could Red activate on it? Pick all that fit (none, "
                  "if none fit).",
-        checker=_judge_choices(right, why_not, "Some types are missing: look at both cards "
-                               "right beside the Land card.",
-                               "Right: a Land card takes the type of each Creature card right "
-                               "beside it in its chain.",
-                               lambda x: "not-adjacent" if x in further else "not-in-chain"),
+        checker=lambda given: choices_verdict(
+            given, frozenset(right),
+            why_not=named(why_not, lambda x: "not-adjacent" if x in further else "not-in-chain"),
+            missed="Some types are missing: look at both cards "
+                   "right beside the Land card.",
+            right_reason="Right: a Land card takes the type of each Creature card right "
+                         "beside it in its chain."),
         draw=lambda m, pic=render.chains_svg(s, 0): pic,
         hints=("A Land card has no Ancient of its own: look at the cards right beside it in "
                "its chain.",
@@ -802,7 +903,7 @@ def _use_one(s: GameState, card: str, ancient: str) -> GameState:
 
 
 def _favor_cards(rng: random.Random, seed: int, level: int) -> dict | None:
-    s = _first(new_game(players=2, seed=seed))
+    s = game(seed=seed)
     rows = _random_chains(s, rng, 1 if level == 1 else 2, (3, 4) if level == 1 else (2, 3))
     ancient = rng.choice(ANCIENTS)
     land = [s.board.cells[i] for i in s.board.land]
@@ -837,9 +938,12 @@ def _favor_cards(rng: random.Random, seed: int, level: int) -> dict | None:
         options=tuple(Option(c, f"{_spot(s, c)}: {_card_words(s, c)}") for c in played),
         question=f"Red holds one {ancient} Favor Token. On which of Red's played cards (drawn in "
                  "its chains) could Red activate it now? Pick all that fit.",
-        checker=_judge_choices(right, why_not, f"Some cards are missing: check each Creature "
-                               f"card of {ancient}, and each Land card right beside one.",
-                               f"Right: those cards can take the {ancient} token.", name),
+        checker=lambda given: choices_verdict(
+            given, frozenset(right),
+            why_not=named(why_not, name),
+            missed=f"Some cards are missing: check each Creature "
+                   f"card of {ancient}, and each Land card right beside one.",
+            right_reason=f"Right: those cards can take the {ancient} token."),
         draw=lambda m, pic=render.chains_svg(s, 0): pic,
         hints=("A card takes a token of its own Ancient; a Land card borrows the Ancient of a "
                "Creature card right beside it; a card with a gold dot is used up.",
@@ -894,7 +998,7 @@ def _ecosystem_ends(s: GameState, new: str):
 
 
 def _ecosystem(rng: random.Random, seed: int, level: int) -> dict | None:
-    s = _first(new_game(players=2, seed=seed))
+    s = game(seed=seed)
     rows = _random_chains(s, rng, rng.randint(1, 2) if level == 1 else rng.randint(2, 3),
                           (2, 3) if level == 1 else (2, 4))
     s = s.arranged(chains={0: rows})
@@ -922,12 +1026,15 @@ def _ecosystem(rng: random.Random, seed: int, level: int) -> dict | None:
                       for k, side in ends),
         question=f"Red plays {_card_words(s, new)} (white winds on both top corners). At which "
                  "chain ends would it create an Ecosystem? Pick all that do (none, if none do).",
-        checker=_judge_choices(makes, why_not, "Some ends are missing: from each end, walk "
-                               "inward past the Creature cards and see whether a Land card "
-                               "closes them.", "Right: there the new Land card closes Creature "
-                               "cards between itself and another Land card.",
-                               lambda key: "no-creature-between" if _closed(s, key)[0] == 0
-                               else "no-closing-land"),
+        checker=lambda given: choices_verdict(
+            given, frozenset(makes),
+            why_not=named(why_not, lambda key: "no-creature-between"
+                          if _closed(s, key)[0] == 0 else "no-closing-land"),
+            missed="Some ends are missing: from each end, walk "
+                   "inward past the Creature cards and see whether a Land card "
+                   "closes them.",
+            right_reason="Right: there the new Land card closes Creature "
+                         "cards between itself and another Land card."),
         draw=lambda m, pic=_with_card(s, new, "The Land card Red plays now"): pic,
         hints=("Green cards are Land cards, amber ones Creature cards. An Ecosystem is one or "
                "more Creature cards closed between two Land cards.",
@@ -958,7 +1065,7 @@ def _coop(rng: random.Random, seed: int, players: int = 1):
     for _ in range(TRIES):
         board = _board(rng, cols=6, rows=5, water=0.3)
         try:
-            s = _first(new_game(players=players, seed=seed, board=board, mode="ancients"))
+            s = game(board, seed, players, mode="ancients")
         except InvalidSetup:
             continue
         return s
@@ -1018,10 +1125,13 @@ def _shadow_moves(rng: random.Random, seed: int, level: int) -> dict | None:
         answer_kind="cells", answer=right,
         question="Shadow Phase: click every space where the Spirit of Shadows (the black disc "
                  f"with a crescent, at {cell_text(shadow)}) may move.",
-        checker=_judge_cells(right, refuse, "Some spaces are missing: check the whole ring two "
-                             "steps from the Shadow, over land and water alike.",
-                             "Right: exactly two steps away, over land or water, never onto a "
-                             "Spirit or an Ancient.", name),
+        checker=lambda given: cells_verdict(
+            given, frozenset(right),
+            refuse=named(refuse, name),
+            missed="Some spaces are missing: check the whole ring two "
+                   "steps from the Shadow, over land and water alike.",
+            right_reason="Right: exactly two steps away, over land or water, never onto a "
+                         "Spirit or an Ancient."),
         draw=lambda m: _draw(s, m),
         hints=(f"Count steps from the Shadow at {cell_text(shadow)}, from a space to a touching "
                "one; it may cross water and Scourge.",
@@ -1202,10 +1312,14 @@ def _scourge_spread(rng: random.Random, seed: int, level: int) -> dict | None:
         question="A Dance marker makes the Scourge spread. Click every space where one "
                  "spreading Scourge Marker may go. (Dark hexes are Scourge; the black disc "
                  f"with a crescent, at {cell_text(shadow)}, is the Shadow.)",
-        checker=_judge_cells(right, refuse, "Some spaces are missing: go all around the "
-                             "scourged area joined to the Shadow.", "Right: next to the "
-                             "scourged area joined to the Shadow, and never onto a Spirit or "
-                             "an Ancient.", name),
+        checker=lambda given: cells_verdict(
+            given, frozenset(right),
+            refuse=named(refuse, name),
+            missed="Some spaces are missing: go all around the "
+                   "scourged area joined to the Shadow.",
+            right_reason="Right: next to the "
+                         "scourged area joined to the Shadow, and never onto a Spirit or "
+                         "an Ancient."),
         draw=lambda m: _draw(s, m),
         hints=(f"Start at the Shadow at {cell_text(shadow)} and follow the dark hexes joined to "
                "it; a Scourge far away does not count.",
@@ -1375,12 +1489,15 @@ def _scourged_growth(rng: random.Random, seed: int, level: int) -> dict | None:
         answer_kind="cells", answer=right,
         question=f"Red performs Spirit Growth on {cell_text(w_cell)} (marked W). Click every space "
                  "where a Tree grows. (Dark hexes are Scourge; '×2' means two Seeds lie there.)",
-        checker=_judge_cells(right, refuse, f"Some spaces are missing: check every Seed touching "
-                             f"{cell_text(w_cell)}, on healthy and on scourged land.",
-                             "Right: Seeds on healthy land grow; on scourged land only two "
-                             "Seeds grow, and the Scourge is healed.",
-                             lambda c: "not-a-seed" if s.seeds[_where(s, c)] == NOBODY else
-                             "single-seed-on-scourge", whole),
+        checker=lambda given: cells_verdict(
+            given, frozenset(right),
+            refuse=named(refuse, lambda c: "not-a-seed" if s.seeds[_where(s, c)] == NOBODY
+                         else "single-seed-on-scourge"),
+            partial=whole,
+            missed=f"Some spaces are missing: check every Seed touching "
+                   f"{cell_text(w_cell)}, on healthy and on scourged land.",
+            right_reason="Right: Seeds on healthy land grow; on scourged land only two "
+                         "Seeds grow, and the Scourge is healed."),
         draw=lambda m: _draw(s, m, fixed={w_cell: "W"}),
         hints=(f"Every Seed touching {cell_text(w_cell)} grows, unless it lies alone on a dark "
                "(scourged) hex.",
@@ -1409,7 +1526,7 @@ def scourged_growth(seed: int, level: int = 1) -> Exercise:
 def _woods(rng: random.Random, seed: int, cols: int = 7, rows: int = 5, water: float = 0.3,
            keep_land=(), players: int = 2) -> GameState:
     board = _board(rng, cols=cols, rows=rows, water=water, keep_land=keep_land)
-    return _game(board, seed, players=players, wild_woods=True, storms=False)
+    return game(board, seed, players=players, wild_woods=True, storms=False)
 
 
 def _land_steps(s: GameState, start: int) -> dict[int, int]:
@@ -1489,11 +1606,15 @@ def _sowing_range(rng: random.Random, seed: int, level: int) -> dict | None:
         question=f"Red's Tree at {cell_text(centre)} is level {lvl} and Red has "
                  f"{plural(seeds, 'Seed')} in supply. Click every space where Red's Expand "
                  "Forest may sow. (A Seed row like 'B2' means two Blue Seeds.)",
-        checker=_judge_cells(right, refuse, f"Some spaces are missing: count up to "
-                             f"{plural(lvl, 'step')} from the Tree, over water as well as land, "
-                             "and check each Land Space without a Tree.",
-                             "Right: Land Spaces within the Tree's reach, across water too, "
-                             "with no Tree, where Red's Seeds can hold the lead.", name, whole),
+        checker=lambda given: cells_verdict(
+            given, frozenset(right),
+            refuse=named(refuse, name),
+            partial=whole,
+            missed=f"Some spaces are missing: count up to "
+                   f"{plural(lvl, 'step')} from the Tree, over water as well as land, "
+                   "and check each Land Space without a Tree.",
+            right_reason="Right: Land Spaces within the Tree's reach, across water too, "
+                         "with no Tree, where Red's Seeds can hold the lead."),
         draw=lambda m: _draw(s, m),
         hints=(f"Count up to {plural(lvl, 'step')} from Red's Tree at {cell_text(centre)}, over "
                "land or water.",
@@ -1684,12 +1805,16 @@ def _competition_growth(rng: random.Random, seed: int, level: int) -> dict | Non
         question=f"Blue performs Spirit Growth on {cell_text(w_cell)} (marked W). Click every "
                  "space where a Red Tree grows. (Seed rows like 'R2 B1' give each colour's "
                  "Seeds.)",
-        checker=_judge_cells(right, refuse, f"Some spaces are missing: check every Seed stack "
-                             f"touching {cell_text(w_cell)}.", "Right: on each growing space "
-                             "the colour with the most Seeds grows its Tree, whoever performed "
-                             "the Growth.", lambda c: "not-a-seed" if s.seeds[_where(s, c)] ==
-                             NOBODY else "not-adjacent" if c not in near else "fewer-seeds-grow",
-                             whole),
+        checker=lambda given: cells_verdict(
+            given, frozenset(right),
+            refuse=named(refuse, lambda c: "not-a-seed" if s.seeds[_where(s, c)] == NOBODY
+                         else "not-adjacent" if c not in near else "fewer-seeds-grow"),
+            partial=whole,
+            missed=f"Some spaces are missing: check every Seed stack "
+                   f"touching {cell_text(w_cell)}.",
+            right_reason="Right: on each growing space "
+                         "the colour with the most Seeds grows its Tree, whoever performed "
+                         "the Growth."),
         draw=lambda m: _draw(s, m, fixed={w_cell: "W"}),
         hints=(f"Every Seed touching {cell_text(w_cell)} grows, whoever performs the Growth; on "
                "a shared space, compare the two colours.",
@@ -1729,7 +1854,7 @@ def _treetop_slots(rng: random.Random, seed: int, level: int) -> dict | None:
     if len(right) in (0, len(data.slots)):
         return None
     weather = s.players[0].weather
-    tokens = _and([plural(n, f"{b} token") for b, n in zip(s.edition.biomes, weather)
+    tokens = and_list([plural(n, f"{b} token") for b, n in zip(s.edition.biomes, weather)
                    if n]) or "no Weather Token"
     wild = s.players[0].blessings[BLESSING_KINDS.index("Wild Weather")]
     kinds = sum(1 for n in weather if n)
@@ -1755,10 +1880,13 @@ def _treetop_slots(rng: random.Random, seed: int, level: int) -> dict | None:
                       for k, slot in enumerate(data.slots)),
         question=f"Red holds {tokens}{with_wild}. From which slots of Red's Player Board could "
                  "Red take a Treetop now? Pick all.",
-        checker=_judge_choices(right, why_not, "Some slots are missing: check every slot that "
-                               "still holds a Treetop against the types Red holds.",
-                               "Right: those slots still hold a Treetop and Red can pay their "
-                               "cost with different types.", name),
+        checker=lambda given: choices_verdict(
+            given, frozenset(right),
+            why_not=named(why_not, name),
+            missed="Some slots are missing: check every slot that "
+                   "still holds a Treetop against the types Red holds.",
+            right_reason="Right: those slots still hold a Treetop and Red can pay their "
+                         "cost with different types."),
         draw=lambda m: pic,
         hints=("Count the different weather types Red holds: two tokens of one type count once.",
                f"Red's tokens are of {plural(kinds, 'type')}{with_wild}; a slot is open to Red "
@@ -1778,7 +1906,7 @@ def treetop_slots(seed: int, level: int = 1) -> Exercise:
 
 
 def _storm_position(rng: random.Random, seed: int, level: int):
-    s = _first(new_game(players=2, seed=seed, wild_woods=True, storms=True))
+    s = game(seed=seed, wild_woods=True, storms=True)
     b = s.board
     tile = rng.choice(sorted(set(b.tile_of)))
     lands = [i for i in b.land if b.tile_of[i] == tile]
@@ -1839,10 +1967,13 @@ def _storm_blows(rng: random.Random, seed: int, level: int) -> dict | None:
         question="An Elemental Storm is revealed at the end of Red's turn. It strikes the Biome "
                  "Tile of Red's Spirit (the Red disc; the tile's spaces are marked T). Click "
                  "every Tree that blows away (none, if none do).",
-        checker=_judge_cells(right, refuse, "Some Trees are missing: check the level of every "
-                             "Tree on the struck tile.", "Right: the level-1 Trees of the "
-                             "struck tile blow away; taller Trees (and Thorondal's) stand.",
-                             name),
+        checker=lambda given: cells_verdict(
+            given, frozenset(right),
+            refuse=named(refuse, name),
+            missed="Some Trees are missing: check the level of every "
+                   "Tree on the struck tile.",
+            right_reason="Right: the level-1 Trees of the "
+                         "struck tile blow away; taller Trees (and Thorondal's) stand."),
         draw=lambda m: _draw(s, m, fixed={c: "T" for c in outline}),
         hints=(f"Only the Biome Tile of Red's Spirit, at {cell_text(spirit)}, is struck: look at "
                "the spaces marked T.",

@@ -21,8 +21,9 @@ import re
 from dataclasses import replace
 from typing import Callable
 
-from ...core.errors import IllegalAction, InvalidSetup
-from ...core.exercises import Exercise, Option, Verdict, number_verdict, plural, register, short
+from ...core.errors import IllegalAction
+from ...core.exercises import (Exercise, Option, Verdict, choice_verdict, choices_verdict,
+                               number_verdict, plural, register)
 from ...core.svg import Svg
 from ...core.validate import InvariantError
 from .. import render, woods
@@ -32,15 +33,12 @@ from ..coop import coop_data, shadow_targets
 from ..edition import ANCIENTS, woods_data
 from ..rituals import NOBODY
 from ..rules import favor_types
-from ..setup import new_game
-from ..state import PLAYER_NAMES, GameState, Pending
-from .ancients_and_woods import (BIOMES, NB06, NB07, NB08, _coop, _draw, _first, _game,
-                                 _random_chains, _scourge, _stack, _where, _woods)
+from ..state import GameState, Pending
+from .ancients_and_woods import (BIOMES, NB06, NB07, NB08, _coop, _draw, _name, _random_chains,
+                                 _scourge, _stack, _where, _woods)
+from .common import and_list, first_fit, game, in_words, number_misconceptions
 
 GAME = "pangaea"
-TRIES = 400
-WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-         "eleven", "twelve")
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 
 
@@ -48,29 +46,14 @@ ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "
 # shared helpers
 
 
-def _count(n: int) -> str:
-    """A count in words (hints and reasons of number kinds carry no digit of the answer)."""
-    return WORDS[n] if 0 <= n < len(WORDS) else str(n)
-
-
-def _name(p: int) -> str:
-    return PLAYER_NAMES[p]
-
-
 def _listed(items: list[str]) -> str:
-    if not items:
-        return "none"
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    return and_list(items) or "none"
 
 
 def _retry(key: str, seed: int, level: int, build: Callable) -> Exercise:
     """Positions from one stream seeded by the kind, seed and level until one fits."""
-    rng = random.Random(f"{key}|{seed}|{level}")
-    for _ in range(TRIES):
-        ex = build(rng)
-        if ex is not None:
-            return ex
-    raise InvalidSetup(f"no position found for {key} seed {seed} level {level}")  # pragma: no cover
+    return first_fit(random.Random(f"{key}|{seed}|{level}"), build,
+                     f"{key} seed {seed} level {level}")
 
 
 def _valid(s: GameState) -> bool:
@@ -79,30 +62,6 @@ def _valid(s: GameState) -> bool:
     except InvariantError:
         return False
     return True
-
-
-def _choice_checker(right: str, why_not: Callable[[str], tuple[str, str]],
-                    right_reason: str) -> Callable:
-    """Judge one picked option: ``why_not(key)`` gives (misconception, reason) for a wrong
-    pick, the rule that option breaks here."""
-
-    def check(answer) -> Verdict:
-        if answer == right:
-            return Verdict(True, right_reason)
-        name, reason = why_not(answer)
-        return Verdict(False, short(reason), misconception=name)
-
-    return check
-
-
-def _wrong_numbers(right: int, candidates: list[tuple[int, str, str]]) -> dict:
-    """value -> (misconception, reason) for the typical wrong counts that differ from the
-    right one (the first reason given for a value wins)."""
-    out: dict[int, tuple[str, str]] = {}
-    for value, name, reason in candidates:
-        if value != right and value >= 0 and value not in out:
-            out[value] = (name, reason)
-    return out
 
 
 # ----------------------------------------------------------------------------------------------
@@ -135,7 +94,7 @@ def _empty_bag_of(s: GameState, kind: str) -> GameState:
 
 
 def _favor_position(rng: random.Random, seed: int, level: int) -> GameState | None:
-    s = _first(new_game(players=2, seed=seed))
+    s = game(seed=seed)
     red = {a: rng.choice([0, 1, 1, 2, 2, 3, 4]) for a in ANCIENTS}
     if level == 2:
         s = s.arranged(chains={0: _random_chains(s, rng, 2, (2, 3))})
@@ -229,19 +188,16 @@ def favor_convert(seed: int, level: int) -> Exercise:
                     "allowed (none, if none is).")
 
         def check(answer) -> Verdict:
-            if answer == right:
-                return Verdict(True, "Right: " + ("those conversions return two tokens of one "
-                                                  "type from Red's supply and take one the bag "
-                                                  "still holds." if right else
-                                                  "Red has no two tokens of one type to return."))
-            extra = sorted(answer - right)
-            if extra:
-                name, reason = _convert_why_not(s, extra[0])
-                return Verdict(False, short(reason), misconception=name)
-            return Verdict(False, f"You picked {plural(len(answer), 'conversion')}; Red can make "
-                                  "more. Check each type Red holds twice or more in its supply, "
-                                  "and each type the bag can still give.",
-                           misconception="missed-some")
+            return choices_verdict(
+                answer, right, why_not=lambda key: _convert_why_not(s, key), missed="",
+                partial=lambda given: ("missed-some", f"You picked "
+                                       f"{plural(len(given), 'conversion')}; Red can make more. "
+                                       "Check each type Red holds twice or more in its supply, "
+                                       "and each type the bag can still give."),
+                right_reason="Right: " + ("those conversions return two tokens of one type "
+                                          "from Red's supply and take one the bag still holds."
+                                          if right else "Red has no two tokens of one type to "
+                                          "return."))
 
         pairs = [a for a, n in zip(ANCIENTS, red.favors) if n >= 2]
         picture = _tokens_svg(s, level)
@@ -294,7 +250,7 @@ def _ritual(rng: random.Random, seed: int, level: int) -> dict | None:
     """A Wild Woods Land Ritual by Red along a row of Trees; the state before and after."""
     players = 2 if level == 1 else 3
     cols = 6 if level == 1 else 8
-    s = _game(_row_board(rng, cols), seed, players=players, wild_woods=True, storms=False)
+    s = game(_row_board(rng, cols), seed, players=players, wild_woods=True, storms=False)
     length = rng.randint(3, 5) if level == 1 else rng.randint(4, 7)
     a = rng.randrange(0, cols - length + 1)
     path = [(q, 0) for q in range(a, a + length)]
@@ -375,7 +331,7 @@ def _weather_misconceptions(r: dict, p: int, biome: str | None, right: int) -> d
         cands.append((n["any_weather"], "counted-every-weather",
                       f"You counted {who}'s higher-level Trees on every weather; only those on "
                       f"{biome} spaces pay {biome} tokens."))
-    return _wrong_numbers(right, cands)
+    return number_misconceptions(right, cands)
 
 
 @register("pangaea.woods_ritual_weather", game=GAME, notebook=NB08,
@@ -417,7 +373,7 @@ def woods_ritual_weather(seed: int, level: int) -> Exercise:
                 misconceptions=_weather_misconceptions(r, p, biome, right)),
             draw=lambda m: _draw(s, m, path=path),
             hints=("Only the Trees on the path count, whoever owns them; look at their levels.",
-                   f"{who} has {_count(len(mine))} Trees on the path (marked)"
+                   f"{who} has {in_words(len(mine))} Trees on the path (marked)"
                    + (f", on {_listed(weathers)} spaces" if weathers else "")
                    + ". Each one taller than level 1 pays a token of its own space's weather"
                    + (f"; only {biome} spaces pay {biome} tokens." if biome else ".")),
@@ -507,10 +463,12 @@ def woods_ritual_lower(seed: int, level: int) -> Exercise:
         return Exercise(
             kind="pangaea.woods_ritual_lower", seed=seed, answer_kind="choice", answer=right,
             options=LOWER_OPTIONS, question=question,
-            checker=_choice_checker(right, lambda k: _lower_why_not(
-                k, before, cause is None, cause or ("", "")),
-                "Right: " + ("Red's Trees on the path go down one level." if cause is None
-                             else "it stays as it was. " + cause[1])),
+            checker=lambda given: choice_verdict(
+                given, right,
+                why_not=lambda k: _lower_why_not(k, before, cause is None, cause or ("", "")),
+                right_reason="Right: " + ("Red's Trees on the path go down one level."
+                                          if cause is None else
+                                          "it stays as it was. " + cause[1])),
             draw=lambda m: _draw(s, m, path=path, fixed={x: "X"}),
             hints=("Ask three things: is the Tree on the path, is it Red's, and does anything "
                    "protect it?", pointer),
@@ -639,10 +597,10 @@ def board_points(seed: int, level: int) -> Exercise:
                 given, right, what=f"what {who}'s Player Board scores",
                 rule=f"Look at {who}'s board only: each empty slot scores the points printed "
                      "under it; a slot holding a Treetop scores nothing.",
-                misconceptions=_wrong_numbers(right, cands)),
+                misconceptions=number_misconceptions(right, cands)),
             draw=lambda m: pic,
             hints=("Only the empty slots of a Player Board score, each what is printed under it.",
-                   f"{who}'s board has {_count(len(free))} empty slots"
+                   f"{who}'s board has {in_words(len(free))} empty slots"
                    + (f": the {_listed([ORDINALS[k] for k in free])}" if free else "")
                    + ". Read the points printed under each of them."),
             explanation="Rulebook, Wild Woods — Final Scoring: every free slot of your Player "
@@ -688,12 +646,12 @@ def _final_total(seed: int) -> Exercise:
                 given, right, what=f"{who}'s final score",
                 rule="Add the Ritual points, the Most Trees bonus if held, and the points printed "
                      f"under the empty slots of {who}'s Player Board.",
-                misconceptions=_wrong_numbers(right, cands)),
+                misconceptions=number_misconceptions(right, cands)),
             draw=lambda m: _stack(_draw(s, m), _board_only(s, p)),
             hints=("Three parts: the Ritual points, Most Trees, and the empty slots of the "
                    "Player Board.",
-                   f"{who} has {_count(len(mine))} Trees on the continent (marked) and "
-                   f"{_count(len(_board_counts(s, p)['free']))} empty slots on its board; "
+                   f"{who} has {in_words(len(mine))} Trees on the continent (marked) and "
+                   f"{in_words(len(_board_counts(s, p)['free']))} empty slots on its board; "
                    "count the other colour's Trees too."),
             hint_marks=((), tuple(mine)),
             explanation="Rulebook, Wild Woods — Final Scoring: the base game's final scoring "
@@ -895,11 +853,13 @@ def dream_effect(seed: int, level: int) -> Exercise:
                      f"Shadows to {target} (marked X). The Shadow Marker drawn next is a Dream. "
                      "What does the Dream do? (Dark hexes are Scourge; the letters on a space "
                      "give its weather.)",
-            checker=_choice_checker(right, lambda k: _dream_why_not(s, i, mover, biome, k),
-                                    "Right: " + ("a Dream pays the owner of the Tree under the "
-                                                 "Shadow one token of that space's weather."
-                                                 if gains else "with no Tree under the Shadow, "
-                                                 "the Dream gives nothing.")),
+            checker=lambda given: choice_verdict(
+                given, right,
+                why_not=lambda k: _dream_why_not(s, i, mover, biome, k),
+                right_reason="Right: " + ("a Dream pays the owner of the Tree under the "
+                                          "Shadow one token of that space's weather."
+                                          if gains else "with no Tree under the Shadow, the "
+                                          "Dream gives nothing.")),
             draw=lambda m: _draw(s, m, fixed={target: "X"}),
             hints=("First see what the Shadow's move leaves on its new space; a Dream only cares "
                    "about a Tree there.",
@@ -968,7 +928,7 @@ def devour_effect(seed: int, level: int) -> Exercise:
         s, after, i, mover, target = r["state"], r["after"], r["i"], r["mover"], r["target"]
         right = _devour_result(s, after, i)
         tree = s.trees[i]
-        supply = (f" {_name(tree)} has {_count(s.players[tree].seeds)} Seeds in its supply."
+        supply = (f" {_name(tree)} has {in_words(s.players[tree].seeds)} Seeds in its supply."
                   if tree != NOBODY else "")
         return Exercise(
             kind="pangaea.devour_effect", seed=seed, answer_kind="choice", answer=right,
@@ -976,8 +936,10 @@ def devour_effect(seed: int, level: int) -> Exercise:
             question=f"Shadow Phase: {_name(mover)} has just ended the turn and moves the Spirit "
                      f"of Shadows to {target} (marked X). The Shadow Marker drawn next is a "
                      "Devour. What does the Devour do? (Dark hexes are Scourge.)",
-            checker=_choice_checker(right, lambda k: _devour_why_not(s, i, k),
-                                    "Right: the Devour acts on what stands under the Shadow."),
+            checker=lambda given: choice_verdict(
+                given, right,
+                why_not=lambda k: _devour_why_not(s, i, k),
+                right_reason="Right: the Devour acts on what stands under the Shadow."),
             draw=lambda m: _draw(s, m, fixed={target: "X"}),
             hints=("First see what the Shadow's move leaves on its new space; then the Devour "
                    "acts on it.",
@@ -1195,11 +1157,13 @@ def coop_loss(seed: int, level: int) -> Exercise:
         return Exercise(
             kind="pangaea.coop_loss", seed=seed, answer_kind="choice", answer=right,
             options=LOSS_OPTIONS, question=_loss_question(s, target, top, r["mover"]),
-            checker=_choice_checker(right, lambda k: _loss_why_not(f, s, k),
-                                    "Right: " + ("none of the three limits is reached."
-                                                 if right == "on" else
-                                                 "that is the first limit this Shadow Phase "
-                                                 "reaches, and the game ends at once.")),
+            checker=lambda given: choice_verdict(
+                given, right,
+                why_not=lambda k: _loss_why_not(f, s, k),
+                right_reason="Right: " + ("none of the three limits is reached."
+                                          if right == "on" else
+                                          "that is the first limit this Shadow Phase "
+                                          "reaches, and the game ends at once.")),
             draw=lambda m: _draw(s, m, fixed={target: "X"}, status=True),
             hints=("Follow the Shadow Phase in order: what the Shadow does on its new space, then "
                    "the marker drawn, then whether the bag is empty.",
