@@ -475,26 +475,24 @@ def blessing_use(seed: int, level: int) -> Exercise:
     kinds = {"Flying Seed": (BlessFlyingSeed, FlyingSeed), "Vigorous Seed": (BlessVigorousSeed,),
              "Call Ancient": (BlessCallAncient,)}
 
-    def why_not(key: str) -> str:
+    def why_not(key: str) -> tuple[str, str]:
         act, _, wrong = candidates[int(key[1:])]
-        for kind, types in kinds.items():
-            if type(act) is types[0] and kind not in held:
-                return f"Red holds no {kind} Blessing, so it cannot use one."
-        return wrong[:1].upper() + wrong[1:]
+        missing = [kind for kind, types in kinds.items()
+                   if type(act) is types[0] and kind not in held]
+        if isinstance(act, FlyingSeed):
+            name = "main-action-after-two"
+        else:
+            name = "not-held" if missing else "wrong-target"
+        if missing:
+            return name, f"Red holds no {missing[0]} Blessing, so it cannot use one."
+        return name, wrong[:1].upper() + wrong[1:]
 
     def check(given: frozenset) -> Verdict:
-        verdict = choices_verdict(
+        return choices_verdict(
             given, right, why_not=why_not,
             missed="Each pick is allowed, but so is another: a Blessing is a free action, "
                    "usable at any time of the turn, and Vigorous Seed grows a Seed of any colour.",
             right_reason="Right: each of these the engine allows now.")
-        extra = sorted(given - right)
-        if extra:
-            act = candidates[int(extra[0][1:])][0]
-            name = ("main-action-after-two" if isinstance(act, FlyingSeed) else
-                    "not-held" if "holds no" in verdict.reason else "wrong-target")
-            verdict = replace(verdict, misconception=name)
-        return verdict
 
     held_words = and_list([f"{a(k)} Blessing" for k in held])
     board = state.board
@@ -820,18 +818,14 @@ def _final_l2(seed: int, state: GameState, top: int, regular: list, final: list,
         return (f"{name[p]} has already had its turn in this round, and the round only runs "
                 "until everyone has had the same number of turns.")
 
+    mistakes = {"action": "actions-in-final", "first-top": "final-starts-with-trigger"}
+
     def check(given: frozenset) -> Verdict:
-        verdict = choices_verdict(
-            given, right, why_not=why_not,
+        return choices_verdict(
+            given, right, why_not=named(why_not, lambda key: mistakes.get(key, "round-goes-on")),
             missed="Each pick is true, but another statement is true as well: go through who "
                    "still plays in this round and who plays in the final round.",
             right_reason="Right: exactly these are true.")
-        extra = sorted(given - right)
-        if extra:
-            verdict = replace(verdict, misconception={
-                "action": "actions-in-final", "first-top": "final-starts-with-trigger"}.get(
-                extra[0], "round-goes-on"))
-        return verdict
 
     return Exercise(
         kind="pangaea.final_round", seed=seed,
