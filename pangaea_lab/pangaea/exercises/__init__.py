@@ -2,7 +2,9 @@
 
 ``first_steps`` covers notebooks 01-04 (setup, turns, Land Rituals, scoring);
 ``ancients_and_woods`` covers notebooks 05-08 (Ancients, chains and Favor, Return of the
-Ancients, Wild Woods).  Importing this package registers every kind.
+Ancients, Wild Woods); ``graphs``, ``turns`` and ``modes`` add kinds for notebooks 02, 04 and
+06-09.  ``common`` holds what they share (words, small continents and games, the drawing);
+their verdicts come from core.  Importing this package registers every kind.
 """
 
 from . import ancients_and_woods, first_steps  # noqa: F401  (importing registers the kinds)

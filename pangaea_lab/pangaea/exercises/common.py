@@ -31,18 +31,30 @@ WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "
 
 def in_words(n: int) -> str:
     """A small count in words, so that a hint or reason quoting a count never reads like an
-    answer typed in digits: ``in_words(3)`` -> "three"."""
+    answer typed in digits.
+
+    >>> in_words(3), in_words(12), in_words(15)
+    ('three', 'twelve', '15')
+    """
     return WORDS[n] if 0 <= n < len(WORDS) else str(n)
 
 
 def and_list(items: Iterable) -> str:
-    """Items in words: "a, b and c" ("" for none)."""
+    """Items in words: "a, b and c" ("" for none).
+
+    >>> and_list(["Red"]), and_list(["Red", "Blue"]), and_list("abc"), and_list([])
+    ('Red', 'Red and Blue', 'a, b and c', '')
+    """
     items = [str(x) for x in items]
     return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
 
 
 def cells_words(cells: Iterable) -> str:
-    """Spaces as the learner reads them, in board order: "(0, 1), (2, 0) and (3, 1)"."""
+    """Spaces as the learner reads them, in board order.
+
+    >>> cells_words({(3, 1), (0, 1), (2, 0)})
+    '(0, 1), (2, 0) and (3, 1)'
+    """
     return and_list(cell_text(c) for c in sorted(cells))
 
 
@@ -71,6 +83,21 @@ def number_misconceptions(right: int, wrongs: Iterable[tuple[int, str, str]]
         if value != right and value >= 0 and value not in known:
             known[value] = (name, reason)
     return known
+
+
+def named(why: Callable[[Any], str], name: Callable[[Any], str] | Mapping[Any, str]
+          ) -> Callable[[Any], tuple[str, str]]:
+    """A diagnosis for core's verdict helpers: ``why(x)`` (the rule a clicked space or a
+    picked option breaks) with ``name(x)`` (a function or a mapping; "" where none) as the
+    typical mistake it shows.
+
+    >>> named(lambda c: "it is water.", {(0, 1): "water-counted"})((0, 1))
+    ('water-counted', 'it is water.')
+    >>> named(lambda c: "it is water.", {})((2, 2))
+    ('', 'it is water.')
+    """
+    lookup = name.get if isinstance(name, Mapping) else name
+    return lambda x: (lookup(x) or "", why(x))
 
 
 # ----- positions ------------------------------------------------------------------------------
@@ -152,11 +179,3 @@ def drawer(state: GameState, kind: str = "cells", base: dict | None = None,
 
     return draw
 
-
-def named(why: Callable[[Any], str], name: Callable[[Any], str] | Mapping[Any, str]
-          ) -> Callable[[Any], tuple[str, str]]:
-    """A diagnosis for core's verdict helpers: ``why(x)`` (the rule a clicked space or a
-    picked option breaks) with ``name(x)`` (a function or a mapping; "" where none) as the
-    typical mistake it shows."""
-    lookup = name.get if isinstance(name, Mapping) else name
-    return lambda x: (lookup(x) or "", why(x))
