@@ -11,3 +11,4 @@ from . import ancients_and_woods, first_steps  # noqa: F401  (importing register
 from . import graphs  # noqa: F401,E402  (notebook 09: the graph behind the board)
 from . import modes  # noqa: F401,E402  (notebooks 06-08: Favor conversion, co-op Shadow Markers, Wild Woods)
 from . import turns  # noqa: F401,E402  (notebooks 02 and 04: Moving Trees, Spirits and Blessings, the market, the final round)
+from . import audit  # noqa: F401,E402  (rules the notebooks teach that no other kind practised)
