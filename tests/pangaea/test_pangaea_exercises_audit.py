@@ -61,3 +61,31 @@ def test_land_trees_back_level_two_always_has_a_piece_that_stays():
         ex = gen("pangaea.land_trees_back", seed, 2)
         _, spirits, others = _pieces(ex)
         assert spirits or others, seed
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_chelon_bridge_score_is_the_engines_score(level):
+    for seed in SEEDS:
+        ex = gen("pangaea.chelon_bridge_score", seed, level)
+        state, chain = ex.context["state"], ex.context["chain"]
+        pos = state.position
+        assert pos.chelon is not None
+        crosses = state.board.cells[pos.chelon] in chain
+        assert ex.context["bonus"] == (1 if crosses else 0)
+        assert ex.check(ex.answer).correct
+
+
+def test_chelon_bridge_score_diagnoses_the_bridge():
+    seen = set()
+    for level in LEVELS:
+        for seed in range(60):
+            ex = gen("pangaea.chelon_bridge_score", seed, level)
+            if ex.context["bonus"]:
+                v = ex.check(ex.answer - 1)
+                assert v.misconception == "forgot-bridge", (seed, v)
+            else:
+                v = ex.check(ex.answer + 1)
+                assert v.misconception == "bridge-off-chain", (seed, v)
+            assert not v.correct and str(ex.answer) not in v.reason
+            seen.add(v.misconception)
+    assert seen == {"forgot-bridge", "bridge-off-chain"}
