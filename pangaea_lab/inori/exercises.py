@@ -1557,3 +1557,109 @@ def game_winner(seed: int, level: int = 1) -> Exercise:
             for p, n in enumerate(totals)) + ". Most points win; a tie goes to the most favor "
             "tokens left, and a tie that remains is shared (this reading is ours).",
         context={"state": s, "end": end})
+
+
+# ----- added by the audit "every rule taught gets a kind" (notebook 02) ----------------------
+
+def _slot_rune_markers(rng: random.Random, cards: Sequence[str], slot: int, level: int
+                       ) -> dict[Cell, list[int]]:
+    """Markers for the slot rune: one or two of Player 1's on the rune's card, more of Player
+    1's on other cards, and (to look past) other players' and, at level 2, neutral markers on
+    the rune's card too."""
+    ed = load_edition()
+    spaces = _card_spaces(ed, cards)
+    on_card = [c for c in spaces if c[0] == slot]
+    elsewhere = [c for c in spaces if c[0] != slot]
+    rng.shuffle(on_card)
+    rng.shuffle(elsewhere)
+    mine = rng.randint(1, 2 if level == 1 else min(3, len(on_card) - 1))
+    markers: dict[Cell, list[int]] = {c: [0] for c in on_card[:mine]}
+    markers.update({c: [0] for c in elsewhere[:rng.randint(1, 2)]})
+    rivals = [1] if level == 1 else [1, 2, NEUTRAL]
+    for c in on_card[mine:mine + rng.randint(1, 2)]:
+        markers[c] = [rng.choice(rivals)]
+    for c in elsewhere[2:2 + (1 if level == 1 else 3)]:
+        markers[c] = [rng.choice(rivals)]
+    return markers
+
+
+def _slot_rune_position(rng: random.Random, seed: int, level: int
+                        ) -> tuple[GameState, str, frozenset]:
+    """A slot rune in Player 1's hand and markers on its card and others: (state, rune, the
+    spaces whose marker the engine lets the rune move)."""
+    ed = load_edition()
+    runes = sorted(r.id for r in ed.runes.values() if r.kind == "move_from_slot")
+    for _ in range(80):
+        rid = rng.choice(runes)
+        slot = ed.runes[rid].slot - 1
+        cards = _pick_cards(rng, ed, ("start", "journey"), 3 if level == 1 else 4)
+        if slot >= len(cards):
+            continue
+        markers = _slot_rune_markers(rng, cards, slot, level)
+        try:
+            s = position(seed, 2 if level == 1 else 3, cards, markers, {}, runes={0: [rid]})
+        except ValueError:
+            continue
+        right = frozenset((x.from_slot, x.from_space) for x in s.legal_actions()
+                          if isinstance(x, RuneMove) and x.rune == rid)
+        if right:
+            return s, rid, right
+    raise ValueError("no slot rune position found")
+
+
+def _slot_rune_refuse(s: GameState, slot: int) -> Callable[[Cell], tuple[str, str]]:
+    """Why the slot rune cannot move what stands on a clicked space: (mistake, reason)."""
+    def refuse(cell: Cell) -> tuple[str, str]:
+        if len(cell) != 2:
+            return "tree-not-card", ("the rune moves a marker off a card; markers on the Great "
+                                     "Tree stay.")
+        i, j = cell
+        held = s.slots[i][1][j]
+        if not held:
+            return "empty-space", "no marker stands there, so there is nothing to move."
+        if i != slot:
+            return "wrong-card", (f"that marker is on card {i + 1}, and this rune moves a "
+                                  f"marker only off card {slot + 1}.")
+        if NEUTRAL in held:
+            return "neutral-marker", "that is a neutral marker; the rune moves only your own."
+        if 0 not in held:
+            return "other-players-marker", ("that marker belongs to another player; the rune "
+                                            "moves only Player 1's.")
+        return "no-free-space", "no other card has a free space for it."
+    return refuse
+
+
+@register("inori.rune_slot_move", game="inori", notebook=NB2,
+          rule="A rune that names a card moves one of your markers off that card to a free "
+               "space on any other card",
+          title="Which marker can the rune move off its card?",
+          levels=("three cards, two players", "four cards, three players and neutral markers"))
+def rune_slot_move(seed: int, level: int = 1) -> Exercise:
+    s, rid, right = _slot_rune_position(_rng("rune_slot_move", seed, level), seed, level)
+    slot = s.edition.runes[rid].slot - 1
+    mine_elsewhere = tuple((i, j) for i, (_, sp) in enumerate(s.slots) for j, o in enumerate(sp)
+                           if 0 in o and i != slot)
+    others_here = [o[0] for o in s.slots[slot][1] if o and 0 not in o]
+    whose = _join(sorted({"a neutral marker" if m == NEUTRAL else
+                          f"a marker of {s.player_name(m)}" for m in others_here}))
+    besides = f"it also holds {whose}" if whose else "no one else stands on it"
+    return SpacesExercise(
+        kind="inori.rune_slot_move", seed=seed, level=level,
+        question=(f"Player 1 (marker 1) plays the rune 'move a marker off card {slot + 1}' at "
+                  "the start of the turn (the cards are counted from the first in the row). "
+                  "Click every space whose marker the rune may move."),
+        answer_kind="cells", answer=right,
+        checker=_spaces_checker(s, right, _slot_rune_refuse(s, slot),
+                                f"A marker the rune may move is not clicked yet: look again at "
+                                f"every space of card {slot + 1}.",
+                                f"Player 1's markers on card {slot + 1}"),
+        draw=_drawer(s),
+        hints=(f"The rune names one card, card {slot + 1}, and moves only markers of the "
+               "player who plays it.",
+               f"Card {slot + 1} is marked: {besides}. Player 1's markers on other cards "
+               f"({plural(len(mine_elsewhere), 'space')}) stay put."),
+        hint_marks=((("slot", slot),), (("slot", slot),) + mine_elsewhere),
+        explanation=(f"The rune takes one of Player 1's markers off card {slot + 1} to a free "
+                     "space on any other card. This reading of the rules is ours: the moved "
+                     "marker pays no cost and takes no effect there."),
+        context={"state": s})

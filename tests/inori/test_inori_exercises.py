@@ -299,3 +299,30 @@ def test_the_exercise_widget_answers_an_inori_exercise_by_clicking():
     assert model.check().correct
     model.another()
     assert model.exercise.seed != 1 and not model.check().correct
+
+
+@pytest.mark.parametrize("level", (1, 2))
+def test_rune_slot_move_picks_player_ones_markers_on_the_named_card(level):
+    """The slot rune moves only Player 1's markers on the named card; a marker elsewhere,
+    another player's and a neutral one get their own diagnosis, and no reason names a space
+    of the answer."""
+    seen = set()
+    for seed in range(40):
+        ex = exercises.generate("inori.rune_slot_move", seed, level=level)
+        s = ex.context["state"]
+        rid = s.rune_hands[0][0]
+        slot = s.edition.runes[rid].slot - 1
+        mine = {(i, j) for i, (_, sp) in enumerate(s.slots) for j, o in enumerate(sp)
+                if 0 in o and i == slot}
+        assert ex.answer == frozenset(mine)
+        assert ex.check(sorted(ex.answer)).correct
+        for i, (_, sp) in enumerate(s.slots):
+            for j, o in enumerate(sp):
+                if o and (i, j) not in ex.answer:
+                    v = ex.check(sorted(ex.answer | {(i, j)}))
+                    assert not v.correct and v.misconception in (
+                        "wrong-card", "other-players-marker", "neutral-marker"), v
+                    seen.add(v.misconception)
+    assert {"wrong-card", "other-players-marker"} <= seen
+    if level == 2:
+        assert "neutral-marker" in seen
