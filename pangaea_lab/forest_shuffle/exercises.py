@@ -2593,3 +2593,116 @@ def set_points(seed: int, level: int = 1) -> Exercise:
         explanation=f"{_plural(n, species)} in the set: {answer} points for the whole set.",
         context={"forest": forest, "species": species},
         mistakes=mistakes)
+
+
+# ----- added by the audit "every rule taught gets a kind" (notebook 02) ----------------------
+
+def _mole_side(cid: int) -> str:
+    """The side of a split card that shows the Mole."""
+    card = catalog().card(cid)
+    return next(s for s, h in zip(card.sides(), card.halves) if h.species == "Mole")
+
+
+def _dearest(cid: int) -> int:
+    """The highest cost among a card's halves (a tree's own cost)."""
+    card = catalog().card(cid)
+    names = [str(card.species)] if card.is_tree else [h.species for h in card.halves]
+    return max(catalog().species(n).cost for n in names)
+
+
+def _through_mole(st: GameState, mole: int, payment: Iterable[int]) -> GameState | None:
+    """The position once the Mole is played, paid for and its effect taken (any mushroom
+    draw before it declined): the moment it lets you play more cards; None if it cannot."""
+    side = _mole_side(mole)
+    plays = [x for x in st.legal_actions() if isinstance(x, PlayDweller) and x.card == mole
+             and x.side == side]
+    if not plays:
+        return None
+    after = _pay_all(st.apply(plays[0]), payment)
+    while after.step is not None and after.step.kind in ("mushroom", "effect"):
+        take = after.step.kind == "effect" and after.step.tag == "Mole"
+        after = after.apply(Decide(after.step.kind, after.step.tag, take))
+    return after if after.step is not None and after.step.kind == "mole" else None
+
+
+def _mole_position(rng: random.Random, level: int):
+    """A forest, a hand with the Mole and the cards it is paid with, and the position where
+    the Mole lets you play more: (state after, the Mole, its payment, the hand left, the cards
+    the engine lets you play) or None."""
+    trees, dwellers, sizes = ((1, 2), (0, 2), (3,)) if level == 1 else ((2, 3), (2, 5), (2, 3, 4))
+    size = rng.choice(sizes)
+    pool = _pool()
+    forest = _random_forest(rng, pool, rng.randint(*trees), rng.randint(*dwellers))
+    mole = _take(rng, pool, _shows(lambda s: s == "Mole"))
+    if mole is None:
+        return None
+    payment = [_take(rng, pool, lambda c: True) for _ in range(catalog().species("Mole").cost)]
+    hand: list[int] = []
+    trap = _take(rng, pool, lambda c: _dearest(c) >= size) if rng.random() < 0.7 else None
+    if trap is not None:        # a card dearer than the hand left can pay: the Mole's trap
+        hand.append(trap)
+    while len(hand) < size:
+        tree_card = rng.random() < 0.4
+        seen = {_card_words(c) for c in hand}
+        hand.append(_take(rng, pool, lambda c: (catalog().card(c).is_tree == tree_card
+                                                and _card_words(c) not in seen)))
+    after = _through_mole(_state(forest, [mole] + payment + hand), mole, payment)
+    if after is None:
+        return None
+    right = frozenset(str(x.card) for x in after.legal_actions()
+                      if isinstance(x, (PlayTree, PlayDweller)))
+    mine = frozenset(str(c) for c in hand if _play_reason(after, c)[0])
+    if right != mine or not 0 < len(right) < len(hand):
+        return None
+    return after, mole, payment, hand, right
+
+
+def _mole_why_not(after: GameState, cid: int) -> tuple[str, str]:
+    """Why a card cannot be played through the Mole: (mistake, reason)."""
+    ok, reason, name = _play_reason(after, cid)
+    reason = reason.replace("only 1 other cards", "only 1 other card")
+    if _dearest(cid) >= len(after.hands[0]):
+        return "mole-plays-free", (f"{reason} The Mole lets you play more cards, but each "
+                                   "one still costs its price, paid from your hand.")
+    return name or "cannot-play", reason
+
+
+@register("forest_shuffle.mole_plays", game=GAME, notebook=NB2,
+          rule="The Mole lets you play more cards from your hand this turn, each paid for as "
+               "usual; their effects and bonuses come once you stop",
+          title="What can the Mole play?",
+          levels=("one or two trees, three cards left",
+                  "a fuller forest, two to four cards left"))
+def mole_plays(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("mole_plays", seed, level)
+    made = None
+    while made is None:
+        made = _mole_position(rng, level)
+    after, mole, payment, hand, right = made
+    forest = after.forests[0]
+    budget = len(hand) - 1
+    return Exercise(
+        kind="forest_shuffle.mole_plays", seed=seed, level=level,
+        question=(f"You played the {_name(mole)} card's Mole, paid with "
+                  f"{_list(_card_words(c) for c in payment)}, and took its effect. These "
+                  f"{_plural(len(hand), 'card')} are left in your hand. Which of them could you "
+                  "play next through the Mole (face up, not as a sapling)? Pick every one."),
+        answer_kind="choices", answer=right,
+        options=tuple(Option(str(c), _card_words(c)) for c in hand),
+        checker=lambda given: choices_verdict(
+            given, right, why_not=lambda k: _mole_why_not(after, int(k)),
+            missed="A card you left out can be played through the Mole too: compare each "
+                   "card's cost with the other cards left in your hand, and look for a free "
+                   "slot on its side of a tree.",
+            right_reason="Right: through the Mole each card is paid for as usual, from the "
+                         "cards still in your hand."),
+        draw=lambda marked: position_svg(forest, hand=hand, title="What can the Mole play?"),
+        hints=(f"The Mole's own cost is paid already: {_plural(len(payment), 'card')} left "
+               f"your hand. Each card the Mole plays is paid from the other cards left, "
+               "never with itself.",
+               f"Free slots in your forest: {_free_slots_words(forest)}. Check each card's "
+               f"cost against {_plural(budget, 'card')} to pay with, and its side."),
+        explanation=(" ".join(_play_reason(after, c)[1] for c in hand) + " Once you stop, the "
+                     "effects and bonuses of the cards played through the Mole come, in the "
+                     "order you played them."),
+        context={"state": after, "mole": mole})

@@ -372,3 +372,25 @@ def test_a_set_scores_once():
             per_card = n * table[min(n, len(table)) - 1]
             if per_card != ex.answer:
                 assert ex.check(per_card).misconception == "scored-set-per-card"
+
+
+@pytest.mark.parametrize("level", (1, 2))
+def test_mole_plays_are_the_engines_and_a_free_mole_play_is_diagnosed(level):
+    """Through the Mole the answer is what the engine lets you play from the hand left; a
+    card too dear for that hand is diagnosed as a Mole play taken for free."""
+    seen = set()
+    for seed in range(40):
+        ex = exercises.generate("forest_shuffle.mole_plays", seed, level=level)
+        after = ex.context["state"]
+        assert after.step.kind == "mole"
+        engine = {str(x.card) for x in after.legal_actions()
+                  if isinstance(x, (fs.PlayTree, fs.PlayDweller))}
+        assert ex.answer == frozenset(engine)
+        assert ex.check(sorted(ex.answer)).correct
+        for option in ex.options:
+            if option.key not in ex.answer:
+                v = ex.check(sorted(ex.answer | {option.key}))
+                assert not v.correct and v.misconception in ("mole-plays-free", "no-free-slot")
+                assert "1 other cards" not in v.reason
+                seen.add(v.misconception)
+    assert "mole-plays-free" in seen
