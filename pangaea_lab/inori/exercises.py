@@ -20,12 +20,14 @@ from ..core.errors import IllegalAction
 from ..core.exercises import (Exercise, Option, Verdict, a as article, cells_verdict,
                                choice_verdict, choices_verdict, number_verdict, plural,
                                register)
-from .actions import OfferCard, OfferTree, RuneGain, RuneMove, RuneOffer, TakeFavor
+from .actions import (BlockSpace, OfferCard, OfferTree, RuneGain, RuneMove, RuneOffer,
+                      TakeFavor)
 from .board import NEUTRAL, root_spaces
 from .edition import load_edition
 from .render import board_svg
 from .rules import end_season_now
-from .scoring import majority_colours, score_majorities, season_end_preview, winners
+from .scoring import (is_complete, majority_colours, score_majorities, season_end_preview,
+                      winners)
 from .setup import deal_start_cards, new_game
 from .state import GameState
 
@@ -1663,3 +1665,165 @@ def rune_slot_move(seed: int, level: int = 1) -> Exercise:
                      "space on any other card. This reading of the rules is ours: the moved "
                      "marker pays no cost and takes no effect there."),
         context={"state": s})
+
+
+# ----- notebook 2: the Great Tree space that blocks two card spaces -------------------------
+
+_BLOCK_TREE = 4   # the Great Tree space whose effect is "block two spaces" (T5)
+
+
+def _block_tree_space(ed) -> int:
+    """The Great Tree space whose effect blocks card spaces (T5 in the reference edition)."""
+    found = [t for t, sp in enumerate(ed.tree) if sp.effect.block]
+    return found[0] if found else _BLOCK_TREE
+
+
+def _block_position(rng: random.Random, seed: int, level: int) -> GameState:
+    """Player 1 has just offered on the blocking Great Tree space (its altar in place) and
+    must now choose the spaces: a few cards with some spaces taken, and on level 2 more
+    players, fuller cards and maybe a neutral marker already on a card."""
+    ed = load_edition()
+    t = _block_tree_space(ed)
+    players = 2 if level == 1 else rng.choice([2, 3])
+    for _ in range(120):
+        cards = _pick_cards(rng, ed, ("start", "journey"), 3, (2, 4) if level == 2 else (3, 4))
+        spaces = _card_spaces(ed, cards)
+        n = rng.randint(2, 4) if level == 1 else rng.randint(4, len(spaces) - 2)
+        neutral = 1 if level == 2 and rng.random() < 0.4 else 0
+        limits = {**{p: 3 for p in range(players)}, NEUTRAL: neutral}
+        taken = rng.sample(spaces, min(n, len(spaces) - 2, sum(limits.values())))
+        pool = _Pool(rng, limits)
+        markers = {cell: [pool.take(*range(players), NEUTRAL)] for cell in taken}
+        colour = rng.choice(list(ed.altar_colours))
+        s = position(seed, players, cards, markers, {0: {colour: rng.randint(1, 2)}},
+                     altars={t: colour})
+        after = s.apply(OfferTree(space=t, pay=colour))
+        if not after.pending or after.pending[0].kind != "block":
+            continue
+        if level == 1 or 0 < len(_completable(after)) < len(cards):
+            return after
+    raise ValueError("no blocking position found")
+
+
+def _blockable(s: GameState) -> frozenset:
+    """The card spaces the engine lets Player 1 block now."""
+    return frozenset((x.slot, x.space) for x in s.legal_actions()
+                     if isinstance(x, BlockSpace))
+
+
+def _completable(s: GameState) -> frozenset:
+    """The cards (slots) that some legal choice of spaces to block makes complete, a
+    blocked space counting as filled (the engine plays every choice out)."""
+    done: set[int] = set()
+    frontier = [s]
+    while frontier:
+        state = frontier.pop()
+        for i, (_, sp) in enumerate(state.slots):
+            if is_complete(sp) and not is_complete(s.slots[i][1]):
+                done.add(i)
+        if state.pending and state.pending[0].kind == "block":
+            frontier += [state.apply(x) for x in state.legal_actions()
+                         if isinstance(x, BlockSpace)]
+    return frozenset(done)
+
+
+def _taken_words(s: GameState) -> str:
+    """How many spaces of each card are taken, in words (no space named)."""
+    return "; on ".join(f"{card_words(s, i)}: {len(sp)} spaces, {sum(1 for o in sp if o)} taken"
+                     for i, (_, sp) in enumerate(s.slots))
+
+
+def _block_refuse(s: GameState) -> Callable[[Cell], tuple[str, str]]:
+    def refuse(cell: Cell) -> tuple[str, str]:
+        if len(cell) != 2:
+            return "blocked-tree-space", ("that is a Great Tree space: the neutral markers go "
+                                          "on card spaces only.")
+        occ = s.slots[cell[0]][1][cell[1]]
+        if NEUTRAL in occ:
+            return "blocked-twice", "a neutral marker already blocks that space."
+        if 0 in occ:
+            return "blocked-own-space", ("Player 1's own marker is on that space: only an "
+                                         "empty space can be blocked.")
+        return "blocked-taken-space", ("another player's marker is on that space: only an "
+                                       "empty space can be blocked.")
+    return refuse
+
+
+_BLOCK_OURS = ("This reading of the rules is ours: the neutral markers go only on empty card "
+               "spaces, and a blocked space counts as filled when a card is checked for being "
+               "complete.")
+
+
+def _block_cells(s: GameState, seed: int) -> Exercise:
+    """Level 1: click every space the neutral markers may block."""
+    right = _blockable(s)
+    taken = tuple((i, j) for i, (_, sp) in enumerate(s.slots) for j, o in enumerate(sp) if o)
+    return SpacesExercise(
+        kind="inori.block_spaces", seed=seed,
+        question=(f"Player 1 (marker 1) has just offered on Great Tree space "
+                  f"{s.edition.tree[_block_tree_space(s.edition)].id}, 'Block two spaces'. "
+                  "Click every card space where Player 1 may put a neutral marker now."),
+        answer_kind="cells", answer=right,
+        checker=_spaces_checker(s, right, _block_refuse(s), "A space that may be blocked is "
+                                "not clicked yet: look again at every card, space by space.",
+                                "every empty card space may be blocked"),
+        draw=_drawer(s),
+        hints=("The neutral markers go on card spaces. Which of them hold nothing yet?",
+               f"Count on each card: on {_taken_words(s)}. The taken ones are marked; any "
+               f"marker on a space, whoever it belongs to, closes it."),
+        hint_marks=((), taken),
+        explanation="Any empty card space may be blocked, on any card; spaces with a marker "
+                    "of any player, or a neutral marker, may not. " + _BLOCK_OURS,
+        context={"state": s})
+
+
+def _block_choices(s: GameState, seed: int) -> Exercise:
+    """Level 2: which cards can the neutral markers make complete?"""
+    right = frozenset(str(i) for i in _completable(s))
+    ed = s.edition
+    left = s.neutral_home
+    free = {i: sum(1 for o in sp if not o) for i, (_, sp) in enumerate(s.slots)}
+    options = tuple(Option(str(i), "The" + card_words(s, i)[3:])
+                    for i in range(len(s.slots)))
+
+    def why_not(key: str) -> tuple[str, str]:
+        n = free[int(key)]
+        if n == 0:
+            return "complete-already", ("that card is complete already: blocking cannot make "
+                                        "it complete now.")
+        if n > 2:
+            return "too-many-free", (f"that card has {plural(n, 'empty space')}, more than "
+                                     "the two neutral markers can fill.")
+        return "neutral-on-board", ("count the neutral markers still off the board: only "
+                                    "those can be put down now.")
+
+    return Exercise(
+        kind="inori.block_spaces", seed=seed,
+        question=(f"Player 1 has just offered on Great Tree space "
+                  f"{ed.tree[_block_tree_space(ed)].id}, 'Block two spaces', and now puts the "
+                  "neutral markers that are off the board on empty card spaces. Which cards "
+                  "can Player 1 make complete this way? Pick every one."),
+        answer_kind="choices", answer=right, options=options,
+        checker=lambda given: choices_verdict(
+            given, right, why_not=why_not,
+            missed="A card that can be made complete is not picked yet: count the empty "
+                   "spaces on each card and the neutral markers still to place.",
+            right_reason="Right: a blocked space counts as filled, so those cards become "
+                         "complete."),
+        draw=_drawer(s),
+        hints=("A blocked space counts as filled. Count the empty spaces on each card.",
+               f"On {_taken_words(s)}. Neutral markers still off the board: {left} (any on a "
+               f"card stay where they are)."),
+        explanation="A card becomes complete when its last empty spaces are blocked, and only "
+                    "the neutral markers still off the board can be placed. " + _BLOCK_OURS,
+        context={"state": s})
+
+
+@register("inori.block_spaces", game="inori", notebook=NB2,
+          rule="'Block two spaces' puts the neutral markers on empty card spaces; a blocked "
+               "space counts as filled (our reading)",
+          title="Blocking card spaces with the neutral markers",
+          levels=("which spaces may be blocked", "which cards blocking can make complete"))
+def block_spaces(seed: int, level: int = 1) -> Exercise:
+    s = _block_position(_rng("block_spaces", seed, level), seed, level)
+    return _block_cells(s, seed) if level == 1 else _block_choices(s, seed)

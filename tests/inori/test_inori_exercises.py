@@ -326,3 +326,38 @@ def test_rune_slot_move_picks_player_ones_markers_on_the_named_card(level):
     assert {"wrong-card", "other-players-marker"} <= seen
     if level == 2:
         assert "neutral-marker" in seen
+
+
+@pytest.mark.parametrize("level", (1, 2))
+def test_block_spaces_follows_the_engine_and_diagnoses_taken_spaces_and_full_cards(level):
+    """Level 1: every empty card space may be blocked, a taken or tree space is diagnosed;
+    level 2: a card is picked when its last empty spaces can be blocked (a blocked space
+    counts as filled), and a card too empty or already complete is diagnosed."""
+    from pangaea_lab.inori.scoring import is_complete
+    seen = set()
+    for seed in range(30):
+        ex = exercises.generate("inori.block_spaces", seed, level=level)
+        s = ex.context["state"]
+        assert s.pending[0].kind == "block"
+        free = {(i, j) for i, (_, sp) in enumerate(s.slots) for j, o in enumerate(sp) if not o}
+        if level == 1:
+            assert ex.answer == frozenset(free)
+            for i, (_, sp) in enumerate(s.slots):
+                for j, o in enumerate(sp):
+                    if o:
+                        v = ex.check(sorted(free | {(i, j)}))
+                        assert not v.correct and v.misconception.startswith("blocked-"), v
+                        seen.add(v.misconception)
+            assert ex.check(sorted(free | {(0,)})).misconception == "blocked-tree-space"
+            continue
+        for i, (_, sp) in enumerate(s.slots):
+            empty = sum(1 for o in sp if not o)
+            fits = 0 < empty <= s.neutral_home
+            assert (str(i) in ex.answer) == fits and not (fits and is_complete(sp))
+            if not fits:
+                v = ex.check(sorted(ex.answer | {str(i)}))
+                assert not v.correct and str(i) not in v.reason
+                seen.add(v.misconception)
+        assert ex.check(sorted(ex.answer)).correct
+    assert ("blocked-taken-space" in seen) if level == 1 else (
+        {"too-many-free", "complete-already"} <= seen)
