@@ -24,7 +24,7 @@ from typing import Callable, Iterable, Mapping
 from ..core.exercises import (Exercise, Option, a, cells_verdict, choice_verdict,
                               choices_verdict, number_verdict, plural, register, short)
 from .actions import (Decide, DrawCard, Finish, Mulligan, Pay, PlaceFree, PlayDweller,
-                      PlaySapling, PlayTree)
+                      PlaySapling, PlayTree, ToCave)
 from .cards import SAPLING, SIDES
 from .edition import catalog, rules_data
 from .effects import bonus_earned, effect_text, part_text
@@ -1253,6 +1253,18 @@ def free_placement(seed: int, level: int = 1) -> Exercise:
         context={"state": st, "after": after})
 
 
+def _with_cave(st: GameState, n: int) -> GameState:
+    """``st`` with ``n`` cards (taken from those out of the game) under Player 1's cave."""
+    if not n:
+        return st
+    extra = list(st.removed)[:n]
+    st = replace(st, removed=tuple(c for c in st.removed if c not in extra),
+                 caves=(tuple(extra), ()),
+                 forests=(replace(st.forests[0], cave=len(extra)), st.forests[1]))
+    st.check_invariants()
+    return st
+
+
 @register("forest_shuffle.brown_bear", game=GAME, notebook=NB2,
           rule="The Brown Bear's effect puts every card of the clearing under your cave (the "
                "cards you paid with included); each scores 1 point",
@@ -1269,13 +1281,7 @@ def brown_bear(seed: int, level: int = 1) -> Exercise:
     payment = [_take(rng, pool, lambda c: True) for _ in range(cat.species("Brown Bear").cost)]
     cleared = [_take(rng, pool, lambda c: True) for _ in range(rng.randint(0, 8))]
     cave_before = 0 if level == 1 else rng.randint(1, 4)
-    st = _state(forest, [cid] + payment, clearing=cleared)
-    if cave_before:
-        extra = list(st.removed)[:cave_before]
-        st = replace(st, removed=tuple(c for c in st.removed if c not in extra),
-                     caves=(tuple(extra), ()),
-                     forests=(replace(st.forests[0], cave=len(extra)), st.forests[1]))
-        st.check_invariants()
+    st = _with_cave(_state(forest, [cid] + payment, clearing=cleared), cave_before)
     after = _play_last_tree(st, cid, side, payment)
     used = after.apply(Decide("effect", "Brown Bear", True))
     answer = len(used.caves[0])
@@ -2706,3 +2712,101 @@ def mole_plays(seed: int, level: int = 1) -> Exercise:
                      "effects and bonuses of the cards played through the Mole come, in the "
                      "order you played them."),
         context={"state": after, "mole": mole})
+
+
+# ----- the Raccoon: cards from the hand under the cave, as many drawn back -------------------
+
+def _raccoon_position(rng: random.Random, level: int):
+    """Player 1 plays the Raccoon (paying with one card) and puts some hand cards under the
+    cave; level 2 has a cave that already holds cards and a fuller forest.  Returns the
+    position, the Raccoon, its payment, the cards put under the cave, the cave before and
+    the state once the effect is over (the engine plays it all)."""
+    cat = catalog()
+    pool = _pool()
+    forest = _random_forest(rng, pool, rng.randint(1, 2), rng.randint(0, 1 if level == 1 else 4),
+                            sapling=0)
+    forest = _plant(rng, pool, forest, "Birch")       # a tree with free slots for the Raccoon
+    cid, side = _card_with(rng, pool, "Raccoon")
+    payment = [_take(rng, pool, lambda c: True) for _ in range(cat.species("Raccoon").cost)]
+    kept = [_take(rng, pool, lambda c: True) for _ in range(rng.randint(2, 7))]
+    cave_before = 0 if level == 1 else rng.randint(1, 5)
+    st = _with_cave(_state(forest, [cid] + payment + kept), cave_before)
+    tucked = rng.sample(kept, rng.randint(1, len(kept) - 1))
+    after = _play_last_tree(st, cid, side, payment)
+    if after.step is not None and after.step.kind == "effect":
+        after = after.apply(Decide("effect", "Raccoon", True))
+    for card in tucked:
+        after = after.apply(ToCave(card))
+    if after.step is not None and after.step.kind == "raccoon":
+        after = after.apply(Finish("raccoon"))
+    return st, cid, payment, tucked, cave_before, after
+
+
+def _raccoon_draw(st: GameState, tucked: list) -> Callable:
+    """Player 1's forest and hand before the Raccoon is played."""
+    hand = sorted(st.hands[0])
+    return lambda marked: position_svg(st.forests[0], hand=hand,
+                                       title=f"The Raccoon: {len(tucked)} cards to the cave")
+
+
+@register("forest_shuffle.raccoon", game=GAME, notebook=NB2,
+          rule="The Raccoon lets you put any number of hand cards under your cave, then draw "
+               "as many from the deck; each cave card scores 1 point, the Raccoon itself none",
+          title="The Raccoon and the cave",
+          levels=("how many cards you hold after the Raccoon",
+                  "what the cave scores after the Raccoon, with cards already in it"))
+def raccoon(seed: int, level: int = 1) -> Exercise:
+    rng = _rng("raccoon", seed, level)
+    st, cid, payment, tucked, cave_before, after = _raccoon_position(rng, level)
+    held, k, paid = len(st.hands[0]), len(tucked), len(payment)
+    names = _list(_name(c) for c in tucked)
+    story = (f"You hold {_plural(held, 'card')}, the Raccoon among them. You play it, paying "
+             f"with {_plural(paid, 'card')} ({_list(_name(c) for c in payment)}), and put "
+             f"{_plural(k, 'card')} from your hand under your cave: {names}.")
+    if level == 1:
+        answer = len(after.hands[0])
+        mistakes = [(answer - k, "forgot-draw-back", "The Raccoon gives the cards back: after "
+                     "putting cards under the cave you draw as many from the deck."),
+                    (answer + 1, "kept-raccoon-or-payment", "Two cards left your hand before "
+                     "the cave: the Raccoon, now in your forest, and the payment, now in the "
+                     "clearing."),
+                    (answer + 1 + paid, "kept-raccoon-and-payment", "Playing the Raccoon takes "
+                     "it out of your hand, and paying for it takes the payment out too."),
+                    (answer + k, "drew-without-giving", "The cards you draw only replace the "
+                     "ones under the cave: those left your hand.")]
+        return _number(
+            "forest_shuffle.raccoon", seed, question=story + " How many cards do you hold "
+            "once the Raccoon's effect is over?", answer=answer,
+            what="the number of cards in your hand then",
+            rule="Follow the turn in order: the Raccoon and its payment leave your hand, then "
+                 "cards go under the cave and as many are drawn.",
+            hints=("Follow your hand step by step: playing, paying, the cave, drawing.",
+                   f"Out of your hand go the Raccoon and {_plural(paid, 'payment card')}; then "
+                   f"{_plural(k, 'card')} under the cave, and the draw that follows."),
+            draw=_raccoon_draw(st, tucked),
+            explanation=(f"The Raccoon and the payment leave your hand; the {k} cards under "
+                         f"the cave are replaced by {k} drawn, so you hold {answer}."),
+            context={"state": st, "after": after}, mistakes=mistakes)
+    answer = after.scores()[0].cave
+    mistakes = [(answer - cave_before, "forgot-old-cave", "The cards already under your cave "
+                 "stay there and score too."),
+                (cave_before, "forgot-tucked-cards", "The cards the Raccoon put under your "
+                 "cave are cave cards now: they score like the others."),
+                (answer + 1, "counted-raccoon-or-payment", "The Raccoon goes into your "
+                 "forest and scores nothing itself, and the payment goes to the clearing: "
+                 "neither lies under your cave."),
+                (answer + k, "counted-drawn-cards", "The cards you drew back are in your hand, "
+                 "not under the cave.")]
+    return _number(
+        "forest_shuffle.raccoon", seed,
+        question=(f"Your cave holds {_plural(cave_before, 'card')}. " + story + " How many "
+                  "points does your cave score at the end, if nothing else joins it?"),
+        answer=answer, what="the points of your cave",
+        rule="Count the cards under your cave once the Raccoon is done: each scores 1 point.",
+        hints=("Which cards end up under your cave, and which go elsewhere?",
+               f"The cave kept its {_plural(cave_before, 'card')} and took {names}; the "
+               f"payment went to the clearing and the Raccoon to your forest."),
+        draw=_raccoon_draw(st, tucked),
+        explanation=(f"Each card under the cave scores 1: the {cave_before} there before and "
+                     f"the {k} the Raccoon put there. The Raccoon itself scores nothing."),
+        context={"state": st, "after": after}, mistakes=mistakes)

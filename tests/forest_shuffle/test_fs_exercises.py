@@ -394,3 +394,25 @@ def test_mole_plays_are_the_engines_and_a_free_mole_play_is_diagnosed(level):
                 assert "1 other cards" not in v.reason
                 seen.add(v.misconception)
     assert "mole-plays-free" in seen
+
+
+@pytest.mark.parametrize("level", (1, 2))
+def test_raccoon_follows_the_engine_and_diagnoses_typical_slips(level):
+    """The Raccoon: the hand keeps its size through the cave swap (level 1) and the cave
+    scores its old cards plus the ones put there (level 2); the usual slips are named."""
+    seen = set()
+    for seed in range(30):
+        ex = exercises.generate("forest_shuffle.raccoon", seed, level=level)
+        st, after = ex.context["state"], ex.context["after"]
+        assert after.step is None or after.step.kind != "raccoon"
+        if level == 1:
+            assert ex.answer == len(after.hands[0]) == len(st.hands[0]) - 2
+        else:
+            assert ex.answer == len(after.caves[0]) == after.scores()[0].cave
+        assert ex.check(ex.answer).correct
+        for wrong in (ex.answer - 1, ex.answer + 1):
+            v = ex.check(wrong)
+            assert not v.correct and str(ex.answer) not in v.reason.split()
+            seen.add(v.misconception)
+    assert ("kept-raccoon-or-payment" in seen) if level == 1 else (
+        "counted-raccoon-or-payment" in seen)
