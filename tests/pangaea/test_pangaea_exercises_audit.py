@@ -89,3 +89,157 @@ def test_chelon_bridge_score_diagnoses_the_bridge():
             assert not v.correct and str(ex.answer) not in v.reason
             seen.add(v.misconception)
     assert seen == {"forgot-bridge", "bridge-off-chain"}
+
+
+# ----- pangaea.okuma_weather ------------------------------------------------------------------
+
+
+def _biome(state, cell):
+    return state.board.biome[state.board.index[tuple(cell)]]
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_okuma_weather_goes_to_the_summoner_with_the_landing_biome(level):
+    players = set()
+    for seed in SEEDS:
+        ex = gen("pangaea.okuma_weather", seed, level)
+        state, player = ex.context["state"], ex.context["player"]
+        assert ex.answer == f"{player}-{_biome(state, ex.context['target'])}"
+        assert ex.check(ex.answer).correct
+        wrong = [o.key for o in ex.options if o.key != ex.answer]
+        assert all(not ex.check(k).correct for k in wrong)
+        players.add(player)
+    assert players == ({0} if level == 1 else {0, 1})
+
+
+def test_okuma_weather_diagnoses_player_old_space_and_nobody():
+    seen = set()
+    for seed in range(60):
+        ex = gen("pangaea.okuma_weather", seed, 2)
+        state, player, old = ex.context["state"], ex.context["player"], ex.context["old"]
+        biome = _biome(state, ex.context["target"])
+        v = ex.check(f"{1 - player}-{biome}")
+        assert v.misconception == "token-to-other-player" and biome not in v.reason
+        seen.add(v.misconception)
+        assert ex.check("nobody").misconception == "no-token"
+        if _biome(state, old) != biome:
+            v = ex.check(f"{player}-{_biome(state, old)}")
+            assert v.misconception == "old-space-biome" and biome not in v.reason
+            seen.add(v.misconception)
+    assert seen == {"token-to-other-player", "old-space-biome"}
+
+
+# ----- pangaea.okuma_seed_grows ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_okuma_seed_grows_with_the_seeds_by_the_water(level):
+    for seed in SEEDS:
+        ex = gen("pangaea.okuma_seed_grows", seed, level)
+        state, water, okuma = ex.context["state"], ex.context["water"], ex.context["okuma"]
+        b = state.board
+        touching = {b.cells[j] for j in b.neighbours[b.index[water]] if state.seeds[j] != NOBODY}
+        assert okuma not in touching   # Okuma's Seed is far from the Spirit's water
+        assert ex.answer == frozenset(touching | {okuma})
+        after = ex.context["after"]
+        assert after.trees[b.index[okuma]] == state.seeds[b.index[okuma]]
+        assert ex.check(sorted(ex.answer)).correct
+
+
+def test_okuma_seed_grows_diagnoses_the_forgotten_and_the_far_seed():
+    seen = set()
+    for level in LEVELS:
+        for seed in SEEDS:
+            ex = gen("pangaea.okuma_seed_grows", seed, level)
+            state, okuma = ex.context["state"], ex.context["okuma"]
+            rest = ex.answer - {okuma}
+            v = ex.check(sorted(rest))
+            assert v.misconception == "okuma-seed-forgotten" and str(okuma) not in v.reason
+            seen.add(v.misconception)
+            far = [c for c in state.board.cells if c not in ex.answer
+                   and state.seeds[state.board.index[c]] != NOBODY]
+            for cell in far:
+                v = ex.check(sorted(ex.answer | {cell}))
+                assert v.misconception == "far-seed-grows" and not v.correct
+                seen.add(v.misconception)
+    assert seen == {"okuma-seed-forgotten", "far-seed-grows"}
+
+
+# ----- pangaea.summon_again -------------------------------------------------------------------
+
+
+def _may_stand(state, ancient):
+    b = state.board
+    if ancient == "Chelon":
+        return {b.cells[i] for i in b.water}
+    if ancient == "Okuma":
+        return {b.cells[i] for i in b.land
+                if state.trees[i] == NOBODY and state.seeds[i] == NOBODY}
+    return {b.cells[i] for i in b.land if state.trees[i] != NOBODY}
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_summon_again_moves_the_ancient_elsewhere(level):
+    ancients = set()
+    for seed in SEEDS:
+        ex = gen("pangaea.summon_again", seed, level)
+        state, ancient, here = (ex.context[k] for k in ("state", "ancient", "here"))
+        assert here not in ex.answer
+        assert ex.answer == frozenset(_may_stand(state, ancient) - {here})
+        v = ex.check(sorted(ex.answer | {here}))
+        assert not v.correct and v.misconception == "summon-stays"
+        assert ex.check(sorted(ex.answer)).correct
+        ancients.add(ancient)
+    assert ancients == {"Okuma", "Chelon", "Thorondal"}
+
+
+# ----- pangaea.graph_components ---------------------------------------------------------------
+
+
+def _pieces_of(state, terrain):
+    """The connected pieces of one terrain, by a walk of our own (not networkx)."""
+    b = state.board
+    left = {i for i, t in enumerate(b.terrain) if t == terrain}
+    out = []
+    while left:
+        todo, piece = [left.pop()], set()
+        while todo:
+            i = todo.pop()
+            piece.add(b.cells[i])
+            for j in b.neighbours[i]:
+                if j in left:
+                    left.remove(j)
+                    todo.append(j)
+        out.append(piece)
+    return out
+
+
+def test_graph_components_counts_land_masses():
+    seen = set()
+    for seed in SEEDS:
+        ex = gen("pangaea.graph_components", seed, 1)
+        state = ex.context["state"]
+        assert ex.answer == len(_pieces_of(state, "land"))
+        waters = len(_pieces_of(state, "water"))
+        if waters != ex.answer:
+            v = ex.check(waters)
+            assert v.misconception == "counted-water-bodies" and not v.correct
+            seen.add(v.misconception)
+    assert seen == {"counted-water-bodies"}
+
+
+def test_graph_components_finds_the_body_of_water():
+    seen = set()
+    for seed in SEEDS:
+        ex = gen("pangaea.graph_components", seed, 2)
+        state, start = ex.context["state"], ex.context["start"]
+        bodies = _pieces_of(state, "water")
+        assert ex.answer == frozenset(next(b for b in bodies if start in b))
+        other = next(b for b in bodies if start not in b)
+        v = ex.check(sorted(ex.answer | {min(other)}))
+        assert v.misconception == "separate-water-joined"
+        land = min(c for c in state.board.cells if c not in set().union(*bodies))
+        v = ex.check(sorted(ex.answer | {land}))
+        assert v.misconception == "land-in-water-body"
+        seen.add(len(bodies))
+    assert len(seen) >= 2
