@@ -17,7 +17,7 @@ def test_the_notebook_has_its_kinds_with_two_levels():
     kinds = {k.key: k for k in exercises.kinds_for(NOTEBOOK)}
     assert set(kinds) == {"pangaea.graph_neighbours", "pangaea.graph_ritual_nodes",
                           "pangaea.graph_path_count", "pangaea.graph_distance",
-                          "pangaea.graph_chelon_bridge"}
+                          "pangaea.graph_chelon_bridge", "pangaea.graph_components"}
     for kind in kinds.values():
         assert kind.levels == (1, 2), kind.key
 
