@@ -8,10 +8,9 @@ Shared by the browser tests of exercises (test_browser_exercises.py, test_browse
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
-from browser_support import CLICK, PAGE_LOAD, WIDGET, open_in_voila
+from browser_support import CLICK, PAGE_LOAD, WIDGET, _wait_until, open_in_voila
 
 from pangaea_lab.core.exercise_widget import ExerciseModel
 from pangaea_lab.core.mastery import PracticeRecord
@@ -23,12 +22,8 @@ def squash(text: str) -> str:
 
 
 def wait_until(page: Any, what: str, test: Any, timeout: int = CLICK) -> None:
-    deadline = time.monotonic() + timeout / 1000
-    while time.monotonic() < deadline:
-        if test():
-            return
-        page.wait_for_timeout(200)
-    raise AssertionError(what)
+    """Wait until ``test()`` holds, else fail saying ``what`` (the pages' one waiting loop)."""
+    _wait_until(page, what, test, timeout)
 
 
 def wrong_answer(ex: Any) -> Any:
