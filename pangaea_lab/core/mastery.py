@@ -116,6 +116,8 @@ class PracticeRecord(Listened):
     def __init__(self, attempts: Iterable[Attempt] = ()) -> None:
         self.attempts: list[Attempt] = []
         self._ids: set[str] = set()
+        #: the attempts of each kind, in time order (the progress line asks per kind, often)
+        self._by_kind: dict[str, list[Attempt]] = {}
         self.merge(attempts, quiet=True)
 
     # ----- recording -----------------------------------------------------------------
@@ -142,6 +144,9 @@ class PracticeRecord(Listened):
         self.attempts.sort(key=lambda a: a.time)
         del self.attempts[:-MAX_ATTEMPTS]
         self._ids = {a.id for a in self.attempts}
+        self._by_kind = {}
+        for attempt in self.attempts:
+            self._by_kind.setdefault(attempt.kind, []).append(attempt)
         if not quiet:
             self._changed()
         return len(new)
@@ -149,12 +154,14 @@ class PracticeRecord(Listened):
     def clear(self) -> None:
         self.attempts.clear()
         self._ids.clear()
+        self._by_kind.clear()
         self._changed()
 
     # ----- reading -------------------------------------------------------------------
 
     def of(self, kind: str) -> list[Attempt]:
-        return [a for a in self.attempts if a.kind == kind]
+        """The attempts of one kind, oldest first."""
+        return list(self._by_kind.get(kind, ()))
 
     def status(self, kind: str) -> KindStatus:
         """Practised, right, the current clean run, mastered (and the level), struggling.
