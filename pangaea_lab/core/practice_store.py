@@ -110,15 +110,24 @@ def _widget_class() -> Any:
     return PracticeStore
 
 
+def _attempts_in(text: str | bytes) -> list:
+    """The attempts of a progress file or of the browser's copy (raises InvalidData)."""
+    if len(text) > MAX_FILE:
+        raise InvalidData(f"it is too large ({len(text)} characters)")
+    return read_attempts(text)
+
+
+def _refused(what: str, exc: InvalidData) -> str:
+    return f"The {what} could not be read, so it was left out: {exc}."
+
+
 def merge_text(record: PracticeRecord, text: str | bytes, what: str) -> str:
     """Merge the attempts of ``text`` (a progress file or the browser's copy) into
     ``record``; the words to show the learner."""
     try:
-        if len(text) > MAX_FILE:
-            raise InvalidData(f"it is too large ({len(text)} characters)")
-        new = record.merge(read_attempts(text))
+        new = record.merge(_attempts_in(text))
     except InvalidData as exc:
-        return f"The {what} could not be read, so it was left out: {exc}."
+        return _refused(what, exc)
     return f"{plural(new, 'answer')} from the {what} added." if new else ""
 
 
@@ -131,9 +140,12 @@ def practice_store(record: PracticeRecord, message: Any = None) -> Any:
         return None
 
     def from_browser(change: dict) -> None:
-        said = merge_text(record, change["new"], "progress kept in this browser")
-        if message is not None and said.startswith("The "):
-            message.value = said
+        # what the browser kept comes back quietly; only a refusal is worth a word
+        try:
+            record.merge(_attempts_in(change["new"]))
+        except InvalidData as exc:
+            if message is not None:
+                message.value = _refused("progress kept in this browser", exc)
 
     def to_browser() -> None:
         store.record = record.to_json()
