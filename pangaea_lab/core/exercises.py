@@ -292,16 +292,18 @@ def number_verdict(given: int, right: int, *, what: str, rule: str,
 
 def choice_verdict(given: str, right: frozenset | set | str, *,
                    why_not: Mapping[str, Any] | Callable[[str], Any],
-                   right_reason: str = "Right.") -> Verdict:
+                   right_reason: str = "Right.", names: Mapping[str, str] | None = None
+                   ) -> Verdict:
     """The verdict on one picked option.  ``right`` is the key (or keys) that are right;
     a wrong pick gets ``why_not[key]`` (a reason, or (misconception name, reason)): what rule
-    that option breaks here, in words that do not name the right option."""
+    that option breaks here, in words that do not name the right option.  ``names`` maps an
+    option key to a misconception name (when ``why_not`` gives a reason alone)."""
     rights = {right} if isinstance(right, str) else set(right)
     if given in rights:
         return Verdict(True, right_reason)
     name, reason = _diagnosis(_lookup(why_not, given), "That choice does not fit this "
                               "position: read the rule again and check each part of it.")
-    return Verdict(False, short(reason), misconception=name)
+    return Verdict(False, short(reason), misconception=name or (names or {}).get(given, ""))
 
 
 def choices_verdict(given: frozenset, right: frozenset, *,
