@@ -112,6 +112,19 @@ def a(word: str) -> str:
     return f"{'an' if vowel else 'a'} {word}"
 
 
+def listed(items: Iterable[Any], empty: str = "none") -> str:
+    """Items in a sentence, the last two joined by "and": ``listed(["Rain", "Sun", "Sun"])``
+    -> "Rain, Sun and Sun" (``empty`` when there are none).
+
+    >>> listed(["Rain", "Sun", "Sun"]), listed(["Blue"]), listed([])
+    ('Rain, Sun and Sun', 'Blue', 'none')
+    """
+    words = [str(item) for item in items]
+    if not words:
+        return empty
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def short(text: str, limit: int = MAX_REASON) -> str:
     """``text`` cut at a word to at most ``limit`` characters (an ellipsis marks the cut).
 
