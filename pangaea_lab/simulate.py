@@ -20,7 +20,7 @@ from typing import Any, Sequence
 
 from .sim.games import READERS, SimulationError
 from .sim.run import FLUSH_SECONDS, load, simulate
-from .sim.stats import seat_summary
+from .sim.stats import summary_lines
 
 __all__ = ["SimulationError", "load", "main", "simulate"]
 
@@ -61,18 +61,18 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--scheduler", help="address of a Dask scheduler, e.g. tcp://host:8786")
     p.add_argument("--events", action="store_true",
                    help="also record the event table (Rituals, animal cards, species, ...)")
+    p.add_argument("--fixed-seats", action="store_true",
+                   help="keep each bot in its seat (by default the line-up moves one seat "
+                        "round the table from seed to seed)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
 
 
 def summary(table: Any) -> str:
-    """Each seat's bot, mean points and win rate (shared wins count half) with a 95% Wilson
-    interval, in a few plain lines."""
-    lines = [f"{len(table)} games"]
-    for row in seat_summary(table).itertuples():
-        lines.append(f"seat {row.seat + 1} ({row.bot}): mean {row.mean_points:.1f} points, "
-                     f"wins {row.win_rate:.1%} (95% interval {row.low:.1%} to {row.high:.1%})")
-    return "\n".join(lines)
+    """Mean points and win rate (shared wins count half) with a 95% Wilson interval, in a few
+    plain lines: per seat, per bot when seats rotate, the team's in a co-op game; and the
+    share of games a safety net ended (see :func:`pangaea_lab.sim.stats.summary_lines`)."""
+    return "\n".join(summary_lines(table))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -92,7 +92,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         result = simulate(args.game, players=args.players, seeds=seeds, bots=args.bots,
                           options=options, client=args.scheduler, out=args.out,
                           resume=args.resume, workers=args.workers, events=args.events,
-                          progress=not args.quiet, save_every=args.save_every)
+                          progress=not args.quiet, save_every=args.save_every,
+                          rotate_seats=not args.fixed_seats)
     except SimulationError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -18,7 +18,13 @@ from ..core.errors import PangaeaLabError
 from ..core.players import GreedyPlayer, Player, RandomPlayer
 from ..core.protocol import Action, GameState
 from ..inori.game import GAME as INORI
-from ..pangaea.game import GAME as PANGAEA
+from ..pangaea.game import GAME as PANGAEA, MODES as PANGAEA_MODES
+
+
+#: an end reason that names the labelled assumption which ended the game
+_ASSUMPTION = re.compile(r"assumption '([a-z0-9-]+)'")
+#: the modes of The Dawn of Pangaea played as one team (Return of the Ancients)
+PANGAEA_COOP_MODES = tuple(m for m in PANGAEA_MODES if m)
 
 
 class SimulationError(PangaeaLabError):
@@ -68,6 +74,15 @@ class GameReader:
         """Game-wide columns besides seed, turns, steps and winners."""
         return {}
 
+    def ended_by(self, final: GameState) -> str:
+        """How the game ended: ``"rules"`` when by the game's own rules, else the label of
+        the modelling assumption that stopped it (a safety net such as ``"round-limit"``)."""
+        return "rules"
+
+    def cooperative(self, options: dict[str, Any]) -> bool:
+        """Whether these options make the players one team that wins or loses together."""
+        return False
+
     def seat_columns(self, final: GameState, seat: int) -> dict[str, int]:
         """A seat's score categories (column name -> points), the total excluded."""
         return {slug(name): int(points) for name, points in final.scores()[seat].categories}
@@ -109,6 +124,15 @@ class PangaeaReader(GameReader):
 
     def extra_columns(self, final: Any) -> dict[str, Any]:
         return {"rounds": final.round, "end": final.end_reason}
+
+    def ended_by(self, final: Any) -> str:
+        """``"round-limit"`` (or another assumption's label) when a labelled assumption ended
+        the game, as its end reason says; ``"rules"`` otherwise."""
+        found = _ASSUMPTION.search(final.end_reason or "")
+        return found.group(1) if found else "rules"
+
+    def cooperative(self, options: dict[str, Any]) -> bool:
+        return options.get("mode", "") in PANGAEA_COOP_MODES
 
 
 class HarmoniesReader(GameReader):

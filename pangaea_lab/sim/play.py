@@ -26,11 +26,32 @@ class RunSpec:
     bot_names: tuple[str, ...]
     events: bool = True
     max_steps: int = 20000
+    #: rotate the bots round the seats from game to game (see :func:`seat_bots`)
+    rotate_seats: bool = False
+
+
+def seat_shift(spec: RunSpec, seed: int) -> int:
+    """How many seats the line-up moves round the table in game ``seed``: ``seed`` modulo the
+    number of players when seats rotate, else 0.  So in seeds 0..n-1, with n a multiple of the
+    number of players, every bot of the line-up sits in every seat equally often."""
+    return seed % spec.players if spec.rotate_seats else 0
+
+
+def seat_bots(spec: RunSpec, seed: int) -> list[int]:
+    """For each seat of game ``seed``, the place in the line-up (``spec.bots``) of its bot:
+    the line-up's bot ``i`` sits in seat ``(i + shift) % players``."""
+    shift = seat_shift(spec, seed)
+    return [(seat - shift) % spec.players for seat in range(spec.players)]
 
 
 def bot_seed(seed: int, seat: int) -> str:
     """The seed of the computer player in ``seat`` for game ``seed``: fixed for a game and a
-    seat, so a game is the same whichever worker plays it and in whatever order."""
+    seat (the seat at the table, after any rotation), so a game is the same whichever worker
+    plays it and in whatever order, and is replayed from its row alone.
+
+    >>> bot_seed(12, 1)
+    'sim-12-1'
+    """
     return f"sim-{seed}-{seat}"
 
 
@@ -38,7 +59,7 @@ def play_one(spec: RunSpec, seed: int) -> tuple[dict[str, Any], list[dict[str, A
     """Play game ``seed`` to the end: its row and its event rows."""
     read = reader(spec.game)
     first = state = read.new_game(spec.players, seed, dict(spec.options))
-    bots = [cls(bot_seed(seed, seat)) for seat, cls in enumerate(spec.bots)]
+    bots = [spec.bots[i](bot_seed(seed, seat)) for seat, i in enumerate(seat_bots(spec, seed))]
     hook = read.on_step if spec.events else None
     marker = read.turn_marker
     events: list[dict[str, Any]] = []
@@ -68,11 +89,14 @@ def _row(spec: RunSpec, seed: int, first: Any, final: Any, turns: int,
                            "options": options_text(spec.options),
                            "first_player": int(getattr(first, "first_player",
                                                        first.current_player or 0)),
-                           "turns": turns, "steps": steps, "winners": len(winners)}
+                           "turns": turns, "steps": steps, "winners": len(winners),
+                           "seat_shift": seat_shift(spec, seed),
+                           "ended_by": read.ended_by(final),
+                           "cooperative": read.cooperative(dict(spec.options))}
     row.update(read.extra_columns(final))
     scores = final.scores()
-    for seat in range(spec.players):
-        row[f"p{seat}_bot"] = spec.bot_names[seat]
+    for seat, i in enumerate(seat_bots(spec, seed)):
+        row[f"p{seat}_bot"] = spec.bot_names[i]
         row[f"p{seat}_won"] = seat in winners
         row[f"p{seat}_total"] = int(scores[seat].total)
         for name, points in read.seat_columns(final, seat).items():

@@ -43,7 +43,8 @@ def simulate(game: str, players: int = 2, seeds: int | Iterable[int] = 100,
              bots: str | Sequence[Any] | None = None, options: dict[str, Any] | None = None,
              client: Any = None, out: str | os.PathLike | None = None, resume: bool = False,
              workers: int | None = None, events: bool = False, progress: bool = True,
-             chunk: int | None = None, save_every: float = FLUSH_SECONDS) -> Any:
+             chunk: int | None = None, save_every: float = FLUSH_SECONDS,
+             rotate_seats: bool = True) -> Any:
     """Play ``seeds`` games of ``game`` between computer players; one table row per game.
 
     ``seeds`` is a count (``100`` plays seeds 0..99) or the seeds themselves; ``bots`` names a
@@ -55,13 +56,15 @@ def simulate(game: str, players: int = 2, seeds: int | Iterable[int] = 100,
     local processes, ``client=`` on a Dask cluster.  With ``events=True`` the result is a pair
     ``(games, events)``: the second table has one row per scoring event (each Ritual Card in
     The Dawn of Pangaea, each animal card in Harmonies, each species in Forest Shuffle, each
-    scored card in Inori).
+    scored card in Inori).  ``rotate_seats`` (on by default) moves the line-up of bots one
+    seat round the table from seed to seed (see :func:`~pangaea_lab.sim.play.seat_bots`), so
+    that a bot is not confused with the seat it sits in; ``False`` keeps each bot in its seat.
 
     >>> table = simulate("inori", players=2, seeds=3, progress=False)
     >>> list(table.seed), list(table.columns[:4])
     ([0, 1, 2], ['seed', 'game', 'players', 'options'])
     """
-    spec = make_spec(game, players, bots, options, events)
+    spec = make_spec(game, players, bots, options, events, rotate_seats)
     seed_list = check_seeds(seeds)
     workers = check_workers(workers)
     save_every = check_save_every(save_every)
@@ -109,7 +112,7 @@ def read_title(spec: RunSpec) -> str:
 
 
 def make_spec(game: str, players: int, bots: Any, options: dict[str, Any] | None,
-              events: bool) -> RunSpec:
+              events: bool, rotate_seats: bool = True) -> RunSpec:
     """Check the arguments (plain-words errors) and gather them into a :class:`RunSpec`."""
     read = reader(game)
     low, high = read.players
@@ -131,7 +134,10 @@ def make_spec(game: str, players: int, bots: Any, options: dict[str, Any] | None
     except InvalidSetup as exc:
         raise SimulationError(f"these options cannot start a game of {read.title}: {exc}") from None
     classes, names = resolve_bots(read, bots, players)
-    return RunSpec(game, players, tuple(sorted(chosen.items())), classes, names, events)
+    if not isinstance(rotate_seats, bool):
+        raise SimulationError(f"rotate_seats must be True or False, not {rotate_seats!r}")
+    return RunSpec(game, players, tuple(sorted(chosen.items())), classes, names, events,
+                   rotate_seats=rotate_seats)
 
 
 def resolve_bots(read: Any, bots: Any, players: int) -> tuple[tuple[type[Player], ...],
@@ -221,7 +227,8 @@ def run_meta(spec: RunSpec) -> dict[str, Any]:
     """What a results file records about its run; a run with any other value is refused."""
     return {"made_by": "pangaea_lab", "version": __version__, "format": FORMAT,
             "game": spec.game, "players": spec.players, "bots": list(spec.bot_names),
-            "options": json.loads(json.dumps(dict(spec.options))), "events": spec.events}
+            "options": json.loads(json.dumps(dict(spec.options))), "events": spec.events,
+            "rotate_seats": spec.rotate_seats}
 
 
 def _progress_bar(total: int, initial: int, title: str, show: bool) -> Any:

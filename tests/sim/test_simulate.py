@@ -212,7 +212,7 @@ def test_command_line(tmp_path, capsys):
     assert main(["harmonies", "--players", "3", "--games", "3", "--bots", "greedy,random,random",
                  "--out", str(out), "--quiet"]) == 0
     text = capsys.readouterr().out
-    assert "3 games" in text and "seat 1 (greedy)" in text and "95% interval" in text
+    assert "3 games" in text and "greedy (seats rotate" in text and "95% interval" in text
     assert len(load(out)[0]) == 3
     assert main(["harmonies", "--games", "0", "--quiet"]) == 2
     assert "at least 1" in capsys.readouterr().err
