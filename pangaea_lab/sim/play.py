@@ -57,6 +57,13 @@ def bot_seed(seed: int, seat: int) -> str:
 
 def play_one(spec: RunSpec, seed: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Play game ``seed`` to the end: its row and its event rows."""
+    first, state, turns, steps, events = play_states(spec, seed)
+    return _row(spec, seed, first, state, turns, steps), _events(spec, seed, state, events)
+
+
+def play_states(spec: RunSpec, seed: int) -> tuple[Any, Any, int, int, list[dict[str, Any]]]:
+    """Play game ``seed`` to the end: its first and final states, its turns and actions, and
+    the event rows gathered on the way."""
     read = reader(spec.game)
     first = state = read.new_game(spec.players, seed, dict(spec.options))
     bots = [spec.bots[i](bot_seed(seed, seat)) for seat, i in enumerate(seat_bots(spec, seed))]
@@ -78,7 +85,7 @@ def play_one(spec: RunSpec, seed: int) -> tuple[dict[str, Any], list[dict[str, A
             hook(state, action, after, events)
         state = after
         steps += 1
-    return _row(spec, seed, first, state, turns, steps), _events(spec, seed, state, events)
+    return first, state, turns, steps, events
 
 
 def _row(spec: RunSpec, seed: int, first: Any, final: Any, turns: int,
