@@ -14,8 +14,9 @@ widget (no clicks) without it.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 _SCRIPT = """
 function spaceAt(root, event) {
@@ -29,31 +30,43 @@ function spaceAt(root, event) {
 }
 
 function spaces(root) {
-  // one entry per space: the first shape drawn for it (pieces on it repeat its data-cell)
+  // one entry per space: the first shape drawn for it (pieces on it repeat its data-cell),
+  // placed where it is seen on the page
   const seen = new Map();
   for (const node of root.querySelectorAll("[data-cell]")) {
     const cell = node.getAttribute("data-cell");
     if (!seen.has(cell)) seen.set(cell, node);
   }
   return [...seen.entries()].map(([cell, node]) => {
-    const box = node.getBBox ? node.getBBox() : { x: 0, y: 0, width: 0, height: 0 };
+    const box = node.getBoundingClientRect();
     const title = node.querySelector("title");
     return { cell, node, x: box.x + box.width / 2, y: box.y + box.height / 2,
              label: title ? title.textContent : "space " + cell };
   });
 }
 
+// The same rule as arrow_target in board_widget.py (a browser test compares the two):
+// the spaces within 60 degrees of the arrow count; the nearest wins, a space off to the
+// side counting as a little farther; of two about as near, Up leans left, Down right,
+// Right up and Left down, so that a key and then its opposite come back.
+const CONE = 0.49, SIDEWAYS = 0.5, TIE = 0.02;
+
 function nearest(list, from, dx, dy) {
-  // the closest space in the arrow's direction, favouring those straight ahead
-  let best = null, bestScore = Infinity;
+  const found = [];
   for (const s of list) {
     const vx = s.x - from.x, vy = s.y - from.y;
-    const along = vx * dx + vy * dy, across = Math.abs(vx * dy - vy * dx);
-    if (along <= 0.5) continue;
-    const score = along + 2 * across;
-    if (score < bestScore) { best = s; bestScore = score; }
+    const d = Math.hypot(vx, vy), along = vx * dx + vy * dy, turn = vx * dy - vy * dx;
+    if (d === 0 || along < CONE * d) continue;
+    found.push({ s, score: d + SIDEWAYS * Math.abs(turn), turn });
   }
-  return best;
+  if (!found.length) return null;
+  const least = Math.min(...found.map((f) => f.score));
+  let best = null;
+  for (const f of found) {
+    if (f.score > least * (1 + TIE)) continue;
+    if (best === null || f.turn > best.turn) best = f;
+  }
+  return best.s;
 }
 
 const ARROWS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
@@ -178,6 +191,50 @@ _STYLE = """
 .pl-clickable-board.pl-full-size .pl-board-frame { overflow-x: auto; max-width: 100%; }
 .pl-clickable-board.pl-full-size svg { max-width: none !important; }
 """
+
+
+#: the arrow keys and their directions on the page (y grows downwards)
+ARROWS: dict[str, tuple[int, int]] = {"ArrowRight": (1, 0), "ArrowLeft": (-1, 0),
+                                      "ArrowDown": (0, 1), "ArrowUp": (0, -1)}
+#: a space counts as lying in an arrow's direction within 60 degrees of it (a hair more)
+_CONE = 0.49
+#: how much farther a space counts for each pixel it lies off to the side of the arrow
+_SIDEWAYS = 0.5
+#: spaces whose scores differ by less than this share are about as near
+_TIE = 0.02
+
+
+def arrow_target(centres: Mapping[str, tuple[float, float]], cell: str, key: str) -> str | None:
+    """The space an arrow key moves to from ``cell`` (the script in the browser does the
+    same with the spaces' centres on the page), or None when no space lies that way.
+
+    Spaces within 60 degrees of the arrow count; the nearest wins, a space off to the side
+    counting as a little farther; of two about as near, Up leans left, Down right, Right up
+    and Left down, so that a key and then its opposite come back.
+
+    >>> row = {"a": (0, 0), "b": (10, 0), "c": (20, 0), "d": (5, 9)}
+    >>> arrow_target(row, "a", "ArrowRight"), arrow_target(row, "a", "ArrowDown")
+    ('b', 'd')
+    >>> arrow_target(row, "a", "ArrowLeft") is None
+    True
+    """
+    dx, dy = ARROWS[key]
+    x0, y0 = centres[cell]
+    found = []
+    for other, (x, y) in centres.items():
+        vx, vy = x - x0, y - y0
+        d, along, turn = math.hypot(vx, vy), vx * dx + vy * dy, vx * dy - vy * dx
+        if d == 0 or along < _CONE * d:
+            continue
+        found.append((d + _SIDEWAYS * abs(turn), turn, other))
+    if not found:
+        return None
+    least = min(score for score, _, _ in found)
+    best = None
+    for score, turn, other in found:
+        if score <= least * (1 + _TIE) and (best is None or turn > best[0]):
+            best = (turn, other)
+    return best[1]
 
 
 @lru_cache(maxsize=1)
