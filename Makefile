@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 # Jupyter refuses to run as root unless asked to (containers, classroom servers).
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test test-fast bench bench-speed bench-instructions soak clean notebook-outputs app test-browser hub test-hub app-load
+.PHONY: lab test test-fast bench bench-speed bench-instructions soak clean notebook-outputs app test-browser hub hub-env hub-passwords hub-course test-hub hub-load app-load
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -47,7 +47,7 @@ APP_ENV  := JUPYTER_PATH=$$($(BIN)/python -m pangaea_lab.core.fonts) PANGAEA_APP
 # from the internet.
 app: $(STAMP)
 	@echo "Landing page: http://$(APP_IP):$(APP_PORT)/voila/render/00_start_here.ipynb  (Ctrl-C stops)"
-	$(APP_ENV) $(BIN)/voila notebooks --no-browser --Voila.ip=$(APP_IP) --port=$(APP_PORT) \
+	$(APP_ENV) $(BIN)/python app/classroom_app.py notebooks --no-browser --Voila.ip=$(APP_IP) --port=$(APP_PORT) \
 		--Voila.config_file_paths=$(CURDIR)/app
 
 # Every game's widgets clicked in a real browser (JupyterLab and the Voilà app), with
@@ -69,16 +69,26 @@ test-browser: $(BROWSER_STAMP)
 	PANGAEA_BROWSER_TESTS=1 PANGAEA_CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest tests/browser \
 		-p no:cacheprovider -n 2 --dist loadgroup -q
 
-# The classroom JupyterHub (classroom/): every student their own server with the notebooks.
-# Installs JupyterHub and its idle culler (the `hub` extra) and configurable-http-proxy from npm
-# into build/hub (Debian's nodejs and npm are installed when missing, as root).
-# `make hub HUB_PASSWORD=...` (or PANGAEA_HUB_PASSWORD set) starts it on port 8000; `make test-hub` tests it (two students).
+# The classroom JupyterHub (classroom/): every person on the roster their own server, run as
+# their own system user, over HTTPS.  Installs JupyterHub, its login and idle culler (the `hub`
+# extra) and configurable-http-proxy from npm into build/hub (Debian's nodejs and npm are
+# installed when missing, as root), and the students' Python environment into
+# $(HUB_ROOT)/env (`hub-env`: a Python every user may run, /usr/bin/python3 by default).
+# `sudo make hub ROSTER=roster.txt` starts it on https://127.0.0.1:8000 (HUB_URL=... to open it
+# to the room); `make test-hub` tests it (as root).  No password is ever given on the command
+# line: first passwords are generated into the state folder (`make hub-passwords` shows them).
 HUB_STAMP := $(VENV)/.installed-hub
 CHP_VERSION ?= 4.6.3
 CHP := build/hub/node_modules/.bin/configurable-http-proxy
+HUB_ROOT ?= /srv/pangaea-lab
+HUB_PYTHON ?= /usr/bin/python3
+HUB_STATE ?= build/hub-state
+HUB_URL ?=
+HUB_ENV_STAMP := $(HUB_ROOT)/env/.installed
+ROSTER ?=
 
-$(HUB_STAMP): $(STAMP)
-	$(BIN)/python -m pip install --quiet -e ".[lab,test,hub]"
+$(HUB_STAMP): $(STAMP) pyproject.toml
+	$(BIN)/python -m pip install --quiet -e ".[lab,test,hub,browser]"
 	touch $(HUB_STAMP)
 
 $(CHP):
@@ -90,12 +100,48 @@ $(CHP):
 	mkdir -p build/hub
 	npm install --no-audit --no-fund --prefix build/hub configurable-http-proxy@$(CHP_VERSION)
 
-hub: $(HUB_STAMP) $(CHP)
-	@$(if $(HUB_PASSWORD),PANGAEA_HUB_PASSWORD='$(HUB_PASSWORD)') \
-		$(BIN)/jupyterhub -f classroom/jupyterhub_config.py
+hub-env: $(HUB_ENV_STAMP)
 
-test-hub: $(HUB_STAMP) $(CHP)
-	PANGAEA_HUB_TESTS=1 $(BIN)/python -m pytest tests/hub -p no:cacheprovider -q
+# the students' servers run this environment (a copy of the project, not the editable one:
+# the repository may sit in a folder other users cannot read); rebuilt when the package changes
+$(HUB_ENV_STAMP): $(HUB_STAMP) $(shell git ls-files pangaea_lab 2>/dev/null)
+	@[ "$$(id -u)" = 0 ] || { echo "The classroom hub makes a system user per person: run this as root (sudo make ...)"; exit 1; }
+	@if ! $(HUB_PYTHON) -m venv --help >/dev/null 2>&1 && command -v apt-get >/dev/null; then \
+		echo "Installing Python's venv from the Debian packages"; \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3 python3-venv; \
+	fi
+	mkdir -p $(HUB_ROOT)
+	test -x $(HUB_ROOT)/env/bin/python || $(HUB_PYTHON) -m venv $(HUB_ROOT)/env
+	$(HUB_ROOT)/env/bin/python -m pip install --quiet --upgrade pip
+	$(HUB_ROOT)/env/bin/python -m pip install --quiet ".[lab]" nbgitpuller \
+		"jupyterhub==$$($(BIN)/python -c 'import jupyterhub; print(jupyterhub.__version__)')"
+	chmod -R a+rX $(HUB_ROOT)/env
+	chmod 755 $(HUB_ROOT)
+	touch $(HUB_ENV_STAMP)
+
+HUB_SETTINGS = PANGAEA_HUB_ROOT=$(HUB_ROOT) PANGAEA_HUB_STATE=$(abspath $(HUB_STATE)) \
+	$(if $(ROSTER),PANGAEA_HUB_ROSTER=$(abspath $(ROSTER))) $(if $(HUB_URL),PANGAEA_HUB_URL=$(HUB_URL))
+
+hub: $(HUB_STAMP) $(CHP) $(HUB_ENV_STAMP)
+	@test -n "$(ROSTER)$$PANGAEA_HUB_ROSTER" || { echo "Name the class list: make hub ROSTER=roster.txt (one name per line; see classroom/README.md)"; exit 1; }
+	$(HUB_SETTINGS) $(BIN)/jupyterhub -f classroom/jupyterhub_config.py
+
+# the first passwords of new accounts, to print and hand out (readable only by root)
+hub-passwords:
+	@cat $(HUB_STATE)/passwords-to-hand-out.txt
+
+# a teacher's new or fixed notebooks, published while the hub runs: each student receives them
+# (merged with their own work) at their next start
+hub-course:
+	PANGAEA_HUB_ROOT=$(HUB_ROOT) $(BIN)/python classroom/course.py
+
+test-hub: $(HUB_STAMP) $(CHP) $(HUB_ENV_STAMP)
+	PANGAEA_HUB_TESTS=1 PANGAEA_HUB_ROOT=$(HUB_ROOT) PANGAEA_CHROMIUM=$(CHROMIUM) \
+		$(BIN)/python -m pytest tests/hub -p no:cacheprovider -q
+
+# N students log in at once and open two notebooks each (not part of `test`)
+hub-load: $(HUB_STAMP) $(CHP) $(HUB_ENV_STAMP)
+	PANGAEA_HUB_ROOT=$(HUB_ROOT) PANGAEA_CHROMIUM=$(CHROMIUM) $(BIN)/python bench/hub_load.py --students $(N)
 
 # N simulated students open the game pages at once in headless Chromium (bench/app_load.py):
 # time to widget, click to redraw, server memory, kernels left once idle.  Not part of `test`.

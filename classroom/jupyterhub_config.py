@@ -1,74 +1,161 @@
-"""JupyterHub for a class on one machine: each student logs in with their own name and the
-class password and gets their own Jupyter server (JupyterLab and the Voilà app) with
-pangaea_lab installed and the notebooks copied into their folder; a server left idle is
-stopped by jupyterhub-idle-culler.
+"""JupyterHub for a class on one machine.  Every person on the teacher's roster logs in with a
+password of their own and gets their own Jupyter server (JupyterLab and the Voilà app), run as
+their own unprivileged system user, in a home folder only they can enter, within memory and
+CPU limits; the course notebooks arrive (and later updates merge in) through nbgitpuller.  The
+hub is served over HTTPS; idle kernels and idle servers are stopped.
 
-Run it from the repository (``make hub`` installs what it needs and starts it)::
+Run it as root from the repository (``make hub ROSTER=path/to/roster.txt`` installs what it
+needs and starts it).  Settings, all from the environment (a teacher changes none of this
+file; no setting is a secret):
 
-    PANGAEA_HUB_PASSWORD='a class password' .venv/bin/jupyterhub -f classroom/jupyterhub_config.py
-
-Settings, all from the environment (a teacher changes none of this file):
-
-PANGAEA_HUB_PASSWORD      the class password (at least 8 characters; required)
-PANGAEA_HUB_STUDENTS      names allowed to log in, separated by commas (default: any name)
-PANGAEA_HUB_TEACHERS      names that are hub admins; they log in with PANGAEA_HUB_ADMIN_PASSWORD
-PANGAEA_HUB_URL           where the hub listens (default http://0.0.0.0:8000)
+PANGAEA_HUB_ROSTER        the class list: one name per line, ``name teacher`` for teachers
+                          (required; see classroom/roster.py)
+PANGAEA_HUB_URL           where the hub listens (default https://127.0.0.1:8000: this machine
+                          only; https://0.0.0.0:8000 opens it to the room's network)
+PANGAEA_HUB_SSL_CERT, PANGAEA_HUB_SSL_KEY
+                          the certificate and its key (default: a self-signed pair made for
+                          this machine's names in the state folder)
+PANGAEA_HUB_BEHIND_TLS_PROXY=1
+                          HTTPS is served by a proxy in front (nginx, a load balancer): the hub
+                          itself then listens on plain HTTP, on 127.0.0.1 unless told otherwise
+PANGAEA_HUB_STATE         the hub's database, cookie secret, passwords to hand out and
+                          certificate (default build/hub-state; only the hub's user may enter)
+PANGAEA_HUB_ROOT          the students' side (default /srv/pangaea-lab): env/ (the Python
+                          environment their servers run; `make hub-env`), course/ (the course
+                          repository), home/<name> (each person's own folder)
+PANGAEA_HUB_IDLE_TIMEOUT  seconds without activity before a server is stopped (default 3600)
+PANGAEA_HUB_KERNEL_IDLE_TIMEOUT
+                          seconds without activity before a kernel is stopped (default 1200)
+PANGAEA_HUB_CULL_EVERY    how often idle servers and kernels are looked for (default 300)
+PANGAEA_HUB_MEMORY        memory per person, e.g. 2G or 1500M (default 2G; 0: no limit)
+PANGAEA_HUB_CPUS          CPU cores per person (default 1; 0: no limit)
+PANGAEA_HUB_LOCK_AFTER    wrong passwords in a row before a name is locked (default 5)
+PANGAEA_HUB_LOCK_SECONDS  how long it stays locked (default 300)
+PANGAEA_HUB_START_PAGE    where people land: ``lab`` (the start notebook in JupyterLab,
+                          default), ``app`` (the Voilà app, no code) or a path inside the course
 PANGAEA_HUB_API_PORT, PANGAEA_HUB_PROXY_API_PORT
                           the hub's and the proxy's own ports on 127.0.0.1 (8081, 8001)
-PANGAEA_HUB_STATE         the hub's database, secrets and the students' folders
-                          (default build/hub-state in the repository)
-PANGAEA_HUB_IDLE_TIMEOUT  seconds without activity before a student's server is stopped
-                          (default 3600); their files stay, the next login starts it again
-PANGAEA_HUB_CULL_EVERY    how often the culler looks, in seconds (default 300)
 PANGAEA_HUB_PROXY         the configurable-http-proxy program (default: the one `make hub`
                           installs under build/hub, else the one on PATH)
-PANGAEA_HUB_START_PAGE    the page a student lands on (default the start notebook in JupyterLab;
-                          e.g. /voila/render/00_start_here.ipynb for the app without code)
 
-On one machine every student's server runs as the same system user, in a folder of their own
-(JupyterHub's SimpleLocalProcessSpawner): right for a class in a room on a trusted network, not
-for strangers on the internet.  For a bigger class, one container per student on Kubernetes:
-see classroom/README.md.
+What counts as activity: running code, clicking a widget, typing in a terminal (an open tab
+that nobody touches does not).  See classroom/README.md for what a student can and cannot reach.
 """
 
 # ruff: noqa: F821  (``c`` is the configuration object JupyterHub passes to this file)
 
+import json
 import os
 import shutil
+import socket
+import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import quote, urlencode, urlsplit
 
-REPO = Path(__file__).resolve().parents[1]
-NOTEBOOKS = REPO / "notebooks"
+CLASSROOM = Path(__file__).resolve().parent
+REPO = CLASSROOM.parent
+sys.path.insert(0, str(CLASSROOM))        # roster.py, course.py, pangaea_hub.py
+
+from course import publish                 # noqa: E402
+from roster import (RosterError, check_private_file, check_private_folder,  # noqa: E402
+                    read_roster)
+
 ENV = os.environ
 
 
-def _number(name: str, default: int, low: int) -> int:
-    text = ENV.get(name, str(default))
-    if not (text.isascii() and text.isdigit()) or int(text) < low:
-        raise SystemExit(f"{name} must be a whole number, at least {low}, not {text!r}")
-    return int(text)
+def _number(name: str, default: float, low: float, whole: bool = True) -> float:
+    text = ENV.get(name, str(default)).strip()
+    try:
+        value = int(text) if whole else float(text)
+    except ValueError:
+        value = None
+    if value is None or value < low:
+        kind = "a whole number" if whole else "a number"
+        raise SystemExit(f"{name} must be {kind}, at least {low}, not {text!r}")
+    return value
 
 
-def _names(name: str) -> set[str]:
-    return {part.strip() for part in ENV.get(name, "").split(",") if part.strip()}
+def _bytes(name: str, default: str) -> int:
+    text = ENV.get(name, default).strip().upper()
+    units = {"K": 2**10, "M": 2**20, "G": 2**30}
+    number, unit = (text[:-1], units[text[-1]]) if text[-1:] in units else (text, 1)
+    if not number.isdigit() or (int(number) * unit and int(number) * unit < 256 * 2**20):
+        raise SystemExit(f"{name} must be a size such as 2G or 1500M (at least 256M, or 0 for "
+                         f"no limit), not {text!r}")
+    return int(number) * unit
+
+
+def _stop(error: Exception) -> None:
+    raise SystemExit(f"The hub cannot start: {error}")
 
 
 STATE = Path(ENV.get("PANGAEA_HUB_STATE", REPO / "build" / "hub-state")).resolve()
-HOMES = STATE / "home"
-STATE.mkdir(parents=True, exist_ok=True)
-HOMES.mkdir(exist_ok=True)
+ROOT = Path(ENV.get("PANGAEA_HUB_ROOT", "/srv/pangaea-lab")).resolve()
+STUDENT_PYTHON = ROOT / "env" / "bin" / "python"
 IDLE_TIMEOUT = _number("PANGAEA_HUB_IDLE_TIMEOUT", 3600, 10)
+KERNEL_IDLE = min(_number("PANGAEA_HUB_KERNEL_IDLE_TIMEOUT", 1200, 10), IDLE_TIMEOUT)
 CULL_EVERY = _number("PANGAEA_HUB_CULL_EVERY", 300, 1)
 
-password = ENV.get("PANGAEA_HUB_PASSWORD", "")
-if len(password) < 8:
-    raise SystemExit("Set PANGAEA_HUB_PASSWORD to the class password (at least 8 characters) "
-                     "before starting the hub.")
+try:
+    check_private_folder(STATE, "The hub's state folder")
+    ROSTER_FILE = Path(ENV.get("PANGAEA_HUB_ROSTER", "")).resolve() \
+        if ENV.get("PANGAEA_HUB_ROSTER") else None
+    if ROSTER_FILE is None:
+        raise RosterError("set PANGAEA_HUB_ROSTER to the class list, one name per line "
+                          "(make hub ROSTER=path/to/roster.txt)")
+    ROSTER = read_roster(ROSTER_FILE)
+    if (STATE / "jupyterhub_cookie_secret").exists():
+        check_private_file(STATE / "jupyterhub_cookie_secret", "The hub's cookie secret")
+except RosterError as error:
+    _stop(error)
+if not STUDENT_PYTHON.exists():
+    raise SystemExit(f"The students' Python environment is missing ({STUDENT_PYTHON}): "
+                     "`make hub-env` (or `make hub`) builds it.")
 
-# ----- the hub, its proxy and its files ----------------------------------------------------------
+# ----- the hub over HTTPS, its proxy and its files -----------------------------------------------
 
-c.JupyterHub.bind_url = ENV.get("PANGAEA_HUB_URL", "http://0.0.0.0:8000")
+URL = ENV.get("PANGAEA_HUB_URL", "https://127.0.0.1:8000")
+BEHIND_PROXY = ENV.get("PANGAEA_HUB_BEHIND_TLS_PROXY") == "1"
+if urlsplit(URL).scheme != ("http" if BEHIND_PROXY else "https"):
+    raise SystemExit(
+        f"PANGAEA_HUB_URL is {URL!r}: the hub serves HTTPS (https://...); only with "
+        "PANGAEA_HUB_BEHIND_TLS_PROXY=1, when a proxy in front serves HTTPS, is it http://...")
+
+
+def _certificate() -> tuple[Path, Path]:
+    """The certificate and key: given, or a self-signed pair for this machine's names."""
+    given = ENV.get("PANGAEA_HUB_SSL_CERT"), ENV.get("PANGAEA_HUB_SSL_KEY")
+    if any(given):
+        if not all(given):
+            raise RosterError("set both PANGAEA_HUB_SSL_CERT and PANGAEA_HUB_SSL_KEY, or "
+                              "neither (a self-signed certificate is then made)")
+        cert = Path(given[0])
+        if not cert.is_file():
+            raise RosterError(f"the certificate {cert} does not exist")
+        return cert, check_private_file(given[1], "The certificate's key")
+    folder = check_private_folder(STATE / "tls", "The certificate folder")
+    cert, key = folder / "hub.crt", folder / "hub.key"
+    if not (cert.exists() and key.exists()):
+        host = urlsplit(URL).hostname or "127.0.0.1"
+        names = {"DNS:localhost", "IP:127.0.0.1", f"DNS:{socket.gethostname()}"}
+        names.add(f"IP:{host}" if host.replace(".", "").isdigit() else f"DNS:{host}")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes",
+                        "-days", "365", "-subj", "/CN=pangaea_lab classroom",
+                        "-addext", "subjectAltName=" + ",".join(sorted(names)),
+                        "-keyout", str(key), "-out", str(cert)],
+                       check=True, capture_output=True)
+        key.chmod(0o600)
+    return cert, key
+
+
+c.JupyterHub.bind_url = URL
+if not BEHIND_PROXY:
+    try:
+        _cert, _key = _certificate()
+    except RosterError as error:
+        _stop(error)
+    c.JupyterHub.ssl_cert, c.JupyterHub.ssl_key = str(_cert), str(_key)
 c.JupyterHub.hub_ip = "127.0.0.1"                # the hub's own API: this machine only
 c.JupyterHub.hub_port = _number("PANGAEA_HUB_API_PORT", 8081, 1)
 c.ConfigurableHTTPProxy.api_url = \
@@ -88,57 +175,74 @@ if not _proxy:
                      "build/hub (it needs npm), or set PANGAEA_HUB_PROXY to its path.")
 c.ConfigurableHTTPProxy.command = [_proxy]
 
-# ----- who may log in ----------------------------------------------------------------------------
+# ----- who may log in: the roster, a password each -----------------------------------------------
 
-c.JupyterHub.authenticator_class = "shared-password"
-c.SharedPasswordAuthenticator.user_password = password
-students, teachers = _names("PANGAEA_HUB_STUDENTS"), _names("PANGAEA_HUB_TEACHERS")
-if teachers:
-    c.Authenticator.admin_users = teachers
-    c.SharedPasswordAuthenticator.admin_password = ENV.get("PANGAEA_HUB_ADMIN_PASSWORD", "")
-if students:
-    c.Authenticator.allowed_users = students | teachers
-else:
-    c.Authenticator.allow_all = True
+c.JupyterHub.authenticator_class = "pangaea_hub.ClassroomAuthenticator"
+c.ClassroomAuthenticator.roster_file = str(ROSTER_FILE)
+c.ClassroomAuthenticator.handout_file = str(STATE / "passwords-to-hand-out.txt")
+c.ClassroomAuthenticator.enable_signup = False
+c.ClassroomAuthenticator.minimum_password_length = 10
+c.ClassroomAuthenticator.check_common_password = True
+c.ClassroomAuthenticator.allowed_failed_logins = _number("PANGAEA_HUB_LOCK_AFTER", 5, 1)
+c.ClassroomAuthenticator.seconds_before_next_try = _number("PANGAEA_HUB_LOCK_SECONDS", 300, 1)
+c.Authenticator.allowed_users = set(ROSTER.everyone)
+c.Authenticator.admin_users = set(ROSTER.teachers)
 
-# ----- each student's own server -----------------------------------------------------------------
+# ----- each person's own server ------------------------------------------------------------------
 
-c.JupyterHub.spawner_class = "simple"            # SimpleLocalProcessSpawner: a folder each
-c.SimpleLocalProcessSpawner.home_dir_template = str(HOMES / "{username}")
-# the single-user server from the same Python environment as the hub, where pangaea_lab is
-# installed (`make hub` installs the project there)
-c.Spawner.cmd = [sys.executable, "-m", "jupyterhub.singleuser"]
-c.Spawner.default_url = ENV.get("PANGAEA_HUB_START_PAGE", "/lab/tree/00_start_here.ipynb")
+c.JupyterHub.spawner_class = "pangaea_hub.StudentSpawner"
+c.StudentSpawner.homes = str(ROOT / "home")
+c.StudentSpawner.teacher_files = str(ROOT / "teachers")
+c.StudentSpawner.memory_bytes = _bytes("PANGAEA_HUB_MEMORY", "2G")
+c.StudentSpawner.cpus = _number("PANGAEA_HUB_CPUS", 1, 0, whole=False)
+c.StudentSpawner.interrupt_timeout = 5           # the hub stops promptly
+c.StudentSpawner.term_timeout = 5
+c.Spawner.cmd = [str(STUDENT_PYTHON), "-m", "jupyterhub.singleuser"]
 c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 120
-if hasattr(os, "getuid") and os.getuid() == 0:
-    # a classroom server or CI container running as root: Jupyter asks to be told
-    c.Spawner.args = ["--allow-root"]
-# kernels inherit this: the notebooks import the project from the hub's environment
+c.Spawner.args = [
+    # idle kernels stop, even with a tab still open on them (that tab gets a new kernel
+    # when the student clicks again); idle terminals too
+    f"--MappingKernelManager.cull_idle_timeout={KERNEL_IDLE}",
+    f"--MappingKernelManager.cull_interval={min(CULL_EVERY, KERNEL_IDLE)}",
+    "--MappingKernelManager.cull_connected=True",
+    f"--TerminalManager.cull_inactive_timeout={KERNEL_IDLE}",
+    f"--TerminalManager.cull_interval={min(CULL_EVERY, KERNEL_IDLE)}",
+    # only what a person does counts as activity (pangaea_lab/classroom/activity.py)
+    '--ServerApp.jpserver_extensions={"pangaea_lab.classroom.activity": true}',
+]
 c.Spawner.environment = {
     "PYTHONNOUSERSITE": "1",
-    # how often a server tells the hub it was used (the culler reads it)
-    "JUPYTERHUB_ACTIVITY_INTERVAL": str(min(300, max(10, IDLE_TIMEOUT // 4))),
+    # how often a server tells the hub when it was last used (the culler reads it)
+    "JUPYTERHUB_ACTIVITY_INTERVAL": str(min(300, max(5, KERNEL_IDLE // 4))),
+    # the course repository belongs to the hub's user; git may read it
+    "GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "safe.directory",
+    "GIT_CONFIG_VALUE_0": str(ROOT / "course"),
 }
 
+# ----- the course: published for nbgitpuller, pulled at every start -------------------------------
 
-def copy_notebooks(spawner) -> None:
-    """Before a student's server starts: copy the project's notebooks into their folder.
-    Notebooks the student already has are left alone (their work is kept); new or missing
-    ones are added, so an updated course reaches everyone at their next start."""
-    home = Path(spawner.home_dir)
-    home.mkdir(parents=True, exist_ok=True)
-    for source in NOTEBOOKS.rglob("*"):
-        if ".ipynb_checkpoints" in source.parts or not source.is_file():
-            continue
-        target = home / source.relative_to(NOTEBOOKS)
-        if not target.exists():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target)
-    spawner.log.info("pangaea_lab notebooks are in %s", home)
+publish(REPO / "notebooks", ROOT / "course", ROOT / "teachers")
+(ROOT / "home").mkdir(parents=True, exist_ok=True)
+for _folder in (ROOT, ROOT / "home"):
+    _folder.chmod(0o755)
 
+_START = ENV.get("PANGAEA_HUB_START_PAGE", "lab")
+_LANDING = {"lab": "lab/tree/course/00_start_here.ipynb",
+            "app": "voila/render/course/00_start_here.ipynb"}.get(
+    _START, _START.lstrip("/"))
+c.Spawner.default_url = "/git-pull?" + urlencode({
+    "repo": "file://" + quote(str(ROOT / "course")), "branch": "main",
+    "targetpath": "course", "urlpath": _LANDING}, safe="/:")
 
-c.Spawner.pre_spawn_hook = copy_notebooks
+# no "official Jupyter news" question, no update check: JupyterLab settings in the students'
+# environment (JupyterLab reads overrides.json from there)
+_lab_settings = ROOT / "env" / "share" / "jupyter" / "lab" / "settings"
+_lab_settings.mkdir(parents=True, exist_ok=True)
+(_lab_settings / "overrides.json").write_text(json.dumps({
+    "@jupyterlab/apputils-extension:notification": {"fetchNews": "false",
+                                                    "checkForUpdates": False}}, indent=1))
+(_lab_settings / "overrides.json").chmod(0o644)
 
 # ----- idle servers are stopped ------------------------------------------------------------------
 
@@ -153,5 +257,6 @@ c.JupyterHub.load_roles = [{
     "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"],
     "services": ["idle-culler"],
 }]
-# how often the hub asks the proxy which servers saw traffic (the culler reads it)
-c.JupyterHub.last_activity_interval = min(300, max(10, IDLE_TIMEOUT // 4))
+# activity comes from the servers themselves (kernels, terminals), not from the proxy's
+# traffic: a tab left open polls its server all the time
+c.JupyterHub.last_activity_interval = 0

@@ -396,7 +396,7 @@ def app_path() -> str:
     host): the page itself in Voilà; in JupyterLab the same server's Voilà page for the open
     notebook.  "" when it cannot be told."""
     if in_voila():
-        return os.environ.get("SCRIPT_NAME", "")
+        return shareable(os.environ.get("SCRIPT_NAME", ""))
     notebook = os.environ.get("JPY_SESSION_NAME", "")
     if not notebook or not os.path.isabs(notebook):
         return ""
@@ -406,7 +406,27 @@ def app_path() -> str:
         return ""
     relative = os.path.relpath(notebook, server["root"]).replace(os.sep, "/")
     base = server["base_url"] if server["base_url"].endswith("/") else server["base_url"] + "/"
-    return f"{base}voila/render/{quote(relative)}"
+    return shareable(f"{base}voila/render/{quote(relative)}")
+
+
+def shareable(path: str) -> str:
+    """On a JupyterHub, a page's path names its owner's server (``/user/ada/voila/...``), which
+    a classmate may not open; the hub's ``/hub/user-redirect/voila/...`` opens the same page on
+    the server of whoever follows it.  Elsewhere the path is kept.
+
+    >>> os.environ["JUPYTERHUB_SERVICE_PREFIX"] = "/user/ada/"
+    >>> shareable("/user/ada/voila/render/harmonies/02.ipynb")
+    '/hub/user-redirect/voila/render/harmonies/02.ipynb'
+    >>> del os.environ["JUPYTERHUB_SERVICE_PREFIX"]
+    >>> shareable("/voila/render/harmonies/02.ipynb")
+    '/voila/render/harmonies/02.ipynb'
+    """
+    prefix = os.environ.get("JUPYTERHUB_SERVICE_PREFIX", "")
+    if prefix.startswith("/user/") and path.startswith(prefix):
+        hub = os.environ.get("JUPYTERHUB_BASE_URL", "/")
+        hub = hub if hub.endswith("/") else hub + "/"
+        return f"{hub}hub/user-redirect/{path[len(prefix):]}"
+    return path
 
 
 def board_from_page(spec: LinkSpec, players: int, seed: int | str,

@@ -1,129 +1,52 @@
-"""The classroom JupyterHub (classroom/jupyterhub_config.py) started for real on this machine:
-two students log in over HTTP with the class password, each gets their own server with the
-project's notebooks in their folder, opens a notebook (its file through the server's API, and
-the start page run by the Voilà app, which needs pangaea_lab installed in the student's
-kernel), the idle culler stops the servers once they are left alone, and the hub stops
-cleanly with nothing left running."""
+"""The classroom JupyterHub (classroom/jupyterhub_config.py) started for real on this machine,
+as root, the way a school runs it: HTTPS with a test certificate, a roster of three students
+and a teacher, each with a generated password; real proxy, real servers (each as its own
+system user), real Chromium.  What a student must not do is tried, from a terminal and from a
+kernel of their own server, and refused; the course arrives and updates; a copied link opens
+on a classmate's own server; idle kernels and servers are stopped even with a tab left open;
+the hub stops with nothing left running."""
 
 from __future__ import annotations
 
 import json
 import os
-import re
-import secrets
+import shutil
 import signal
-import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-import requests   # the hub extra (make test-hub installs it, with JupyterHub and the culler)
+import requests
+from hub_support import (CULL, PAGE, REPO, SPAWN, Hub, alive, descendants, hub_api, kernel,
+                         log_in, open_folder, pull_course, server_of, start_server, terminal,
+                         wait_for)
 
-REPO = Path(__file__).resolve().parents[2]
-CONFIG = REPO / "classroom" / "jupyterhub_config.py"
-STUDENTS = ("ada", "grace")
-#: generous bounds (seconds) for a loaded 2-core machine; nothing is timed, only waited for
-START, SPAWN, PAGE, CULL, STOP = 120, 180, 240, 300, 60
-IDLE_TIMEOUT = 45
+STUDENTS, TEACHER = ("ada", "grace", "lin"), "hopper"
+ROSTER = "# the test class\nada\ngrace\nlin   # the one who forgets\nhopper teacher\n"
+IDLE_TIMEOUT, KERNEL_IDLE, LOCK_AFTER = 40, 15, 3
+CHROMIUM = Path(os.environ.get("PANGAEA_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
 
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def descendants(pid: int) -> list[int]:
-    """Every process started under ``pid`` (read from /proc)."""
-    parents: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            parents.setdefault(int(stat[stat.rindex(")") + 2:].split()[1]), []).append(
-                int(entry.name))
-    found, todo = [], [pid]
-    while todo:
-        for child in parents.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child)
-    return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return state[state.rindex(")") + 2] != "Z"
-
-
-def wait_for(what: str, test: Any, timeout: float, log: Path | None = None) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        result = test()
-        if result:
-            return result
-        time.sleep(1)
-    tail = log.read_text(errors="replace")[-4000:] if log else ""
-    raise AssertionError(f"{what} (waited {timeout} s)" + (f"\nhub log:\n{tail}" if tail else ""))
-
-
-class Hub:
-    def __init__(self, state: Path, log: Path) -> None:
-        self.state, self.log = state, log
-        self.url = f"http://127.0.0.1:{free_port()}"
-        self.password = secrets.token_urlsafe(12)
-        env = dict(os.environ)
-        env.update({
-            "PANGAEA_HUB_STATE": str(state), "PANGAEA_HUB_URL": self.url,
-            "PANGAEA_HUB_API_PORT": str(free_port()),
-            "PANGAEA_HUB_PROXY_API_PORT": str(free_port()),
-            "PANGAEA_HUB_PASSWORD": self.password, "PANGAEA_HUB_STUDENTS": ",".join(STUDENTS),
-            "PANGAEA_HUB_IDLE_TIMEOUT": str(IDLE_TIMEOUT), "PANGAEA_HUB_CULL_EVERY": "5",
-            "PYTHONWARNINGS": "ignore",
-        })
-        self._log = open(log, "wb")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "jupyterhub", "-f", str(CONFIG)], cwd=state, env=env,
-            stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-            start_new_session=True)
-
-    def healthy(self) -> bool:
-        if self.process.poll() is not None:
-            raise AssertionError("the hub stopped while starting:\n"
-                                 + self.log.read_text(errors="replace")[-4000:])
-        try:
-            return requests.get(self.url + "/hub/health", timeout=5).status_code == 200
-        except requests.RequestException:
-            return False
-
-    def stop(self) -> int | None:
-        """SIGTERM, as a teacher's Ctrl-C or a service manager does; the exit code."""
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=STOP)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=STOP)
-        self._log.close()
-        return self.process.returncode
+if os.geteuid() != 0:
+    pytest.skip("the classroom hub makes a system user per student: run make test-hub as root",
+                allow_module_level=True)
 
 
 @pytest.fixture(scope="module")
-def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hub]:
-    state = tmp_path_factory.mktemp("hub")
+def hub() -> Iterator[Hub]:
     logs = REPO / "build" / "hub-logs"
     logs.mkdir(parents=True, exist_ok=True)
-    running = Hub(state, logs / "jupyterhub.log")
+    running = Hub(ROSTER, {
+        "PANGAEA_HUB_IDLE_TIMEOUT": str(IDLE_TIMEOUT), "PANGAEA_HUB_CULL_EVERY": "5",
+        "PANGAEA_HUB_KERNEL_IDLE_TIMEOUT": str(KERNEL_IDLE),
+        "PANGAEA_HUB_LOCK_AFTER": str(LOCK_AFTER), "PANGAEA_HUB_LOCK_SECONDS": "600",
+        "PANGAEA_HUB_MEMORY": "1500M", "PANGAEA_HUB_CPUS": "1",
+    }, logs)
     try:
-        wait_for("the hub did not answer /hub/health", running.healthy, START, running.log)
+        wait_for("the hub did not answer /hub/health", running.healthy, SPAWN, running.log)
         yield running
     finally:
         family = descendants(running.process.pid)
@@ -134,97 +57,251 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hub]:
                     os.kill(pid, signal.SIGKILL)
                 except ProcessLookupError:
                     pass
+        running.clean_up(list(STUDENTS) + [TEACHER])
 
 
-def log_in(hub: Hub, name: str, password: str | None = None) -> Any:
-    """Log in through the hub's login form, as a browser does."""
-    session = requests.Session()
-    form = session.get(hub.url + "/hub/login", timeout=30)
-    assert form.status_code == 200, form.text[:500]
-    xsrf = re.search(r'name="_xsrf"\s+value="([^"]+)"', form.text)
-    data = {"username": name, "password": hub.password if password is None else password}
-    if xsrf:
-        data["_xsrf"] = xsrf.group(1)
-    answer = session.post(hub.url + "/hub/login", data=data, allow_redirects=False, timeout=30)
-    session.logged_in = answer.status_code == 302   # type: ignore[attr-defined]
-    return session
+@pytest.fixture(scope="module")
+def sessions(hub: Hub) -> dict[str, Any]:
+    passwords = hub.passwords()
+    return {name: log_in(hub, name, passwords[name]) for name in ("ada", "grace", TEACHER)}
 
 
-def hub_api(hub: Hub, session: Any, method: str, path: str) -> Any:
-    xsrf = session.cookies.get("_xsrf", path="/hub/") or session.cookies.get("_xsrf") or ""
-    return session.request(method, f"{hub.url}/hub/api{path}", timeout=30,
-                           headers={"X-XSRFToken": xsrf, "Accept": "application/json"})
+@pytest.fixture(scope="module")
+def driver() -> Iterator[Any]:
+    if not CHROMIUM.is_file():
+        pytest.fail(f"Chromium was not found at {CHROMIUM}: apt-get install chromium",
+                    pytrace=False)
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as playwright:
+        yield playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
 
 
-def server_of(hub: Hub, session: Any, name: str) -> dict | None:
-    answer = hub_api(hub, session, "GET", f"/users/{name}")
-    assert answer.status_code == 200, answer.text[:500]
-    return answer.json().get("servers", {}).get("")
+def browser_login(hub: Hub, driver: Any, name: str) -> Any:
+    """A Chromium window of its own (cookies of its own) logged in as ``name``."""
+    context = driver.new_context(ignore_https_errors=True, viewport={"width": 1280,
+                                                                     "height": 900})
+    page = context.new_page()
+    page.goto(hub.url + "/hub/login", timeout=PAGE * 1000)
+    page.fill("input[name=username]", name)
+    page.fill("input[name=password]", hub.passwords()[name])
+    page.click("[type=submit]")
+    page.wait_for_url(lambda url: "/hub/login" not in url, timeout=PAGE * 1000)
+    return page
 
 
-def test_two_students_each_get_their_own_server_with_the_notebooks(hub: Hub) -> None:
-    assert not log_in(hub, "ada", "not the class password").logged_in, \
-        "a wrong password let a student in"
-    assert not log_in(hub, "mallory").logged_in, "a name not on the class list got in"
+# ----- HTTPS and a login per person ----------------------------------------------------------
 
-    sessions = {}
-    for name in STUDENTS:
-        session = log_in(hub, name)
-        assert session.logged_in, f"{name} could not log in with the class password"
-        started = hub_api(hub, session, "POST", f"/users/{name}/server")
-        assert started.status_code in (201, 202), started.text[:500]
-        sessions[name] = session
-    for name, session in sessions.items():
-        wait_for(f"{name}'s server did not become ready",
-                 lambda: (server_of(hub, session, name) or {}).get("ready"), SPAWN, hub.log)
 
-    ours = json.loads((REPO / "notebooks" / "00_start_here.ipynb").read_text())
-    turns = json.loads((REPO / "notebooks" / "harmonies" / "01_setup_and_turns.ipynb")
-                       .read_text())
-    homes = set()
-    for name, session in sessions.items():
-        base = f"{hub.url}/user/{name}"
-        # the first visit goes through the hub's sign-in for the student's own server
-        lab = session.get(base + "/lab", timeout=PAGE)
-        assert lab.status_code == 200 and lab.url.startswith(base), (lab.status_code, lab.url)
-        xsrf = session.cookies.get("_xsrf", path=f"/user/{name}/") or ""
-        api = {"X-XSRFToken": xsrf}
-        listing = session.get(base + "/api/contents", headers=api, timeout=PAGE)
-        assert listing.status_code == 200, listing.text[:500]
-        names = {item["name"] for item in listing.json()["content"]}
-        assert {"00_start_here.ipynb", "pangaea", "harmonies", "forest_shuffle",
-                "inori"} <= names, f"{name}'s folder holds {sorted(names)}"
-        for path, expected in (("00_start_here.ipynb", ours),
-                               ("harmonies/01_setup_and_turns.ipynb", turns)):
-            got = session.get(f"{base}/api/contents/{path}", headers=api, timeout=PAGE)
-            assert got.status_code == 200, got.text[:500]
-            cells = got.json()["content"]["cells"]
-            assert ["".join(c["source"]) if isinstance(c["source"], list) else c["source"]
-                    for c in cells] == ["".join(c["source"]) for c in expected["cells"]]
-        homes.add(Path(hub.state, "home", name).resolve())
-        # another student's server is not open to this one
-        other = next(n for n in STUDENTS if n != name)
-        peek = session.get(f"{hub.url}/user/{other}/api/contents", headers=api,
-                           allow_redirects=False, timeout=PAGE)
-        assert peek.status_code in (302, 403, 404), f"{name} could read {other}'s files"
+def test_the_hub_speaks_https_only_with_its_certificate(hub: Hub) -> None:
+    assert hub.get("/hub/login").status_code == 200
+    with pytest.raises(requests.exceptions.SSLError):
+        requests.get(hub.url + "/hub/login", timeout=30)        # a certificate nobody vouched for
+    plain = hub.url.replace("https://", "http://")
+    try:
+        answer = requests.get(plain + "/hub/login", timeout=30)
+        assert answer.status_code >= 400, "the hub answered plain HTTP"
+    except requests.exceptions.ConnectionError:
+        pass
 
-    # the start page, run by the Voilà app of one student's server: the project is installed
-    # where the students' kernels run
-    page = sessions["ada"].get(f"{hub.url}/user/ada/voila/render/00_start_here.ipynb",
-                               timeout=PAGE)
-    assert page.status_code == 200, page.text[:500]
-    assert "Same game again: True" in page.text, page.text[-2000:]
-    assert "Traceback" not in page.text
-    assert all((home / "00_start_here.ipynb").is_file() for home in homes) and len(homes) == 2
 
-    # left alone, both servers are stopped by the idle culler (a hub service)
-    log_text = hub.log.read_text(errors="replace")
-    assert "idle-culler" in log_text, "the idle culler service was not started"
-    for name, session in sessions.items():
-        wait_for(f"the idle culler did not stop {name}'s server after {IDLE_TIMEOUT} s idle",
-                 lambda: server_of(hub, session, name) is None, CULL, hub.log)
-    # a student's work stays in their folder for the next login
-    assert all((home / "harmonies" / "01_setup_and_turns.ipynb").is_file() for home in homes)
+def test_each_person_logs_in_with_their_own_password_only(hub: Hub) -> None:
+    passwords = hub.passwords()
+    assert set(passwords) == set(STUDENTS) | {TEACHER}, passwords
+    assert (hub.state / "hub" / "passwords-to-hand-out.txt").stat().st_mode & 0o077 == 0
+    assert log_in(hub, "grace", passwords["grace"]).logged_in
+    assert not log_in(hub, "grace", passwords["ada"]).logged_in, \
+        "a classmate's password opened grace's account"
+    assert not log_in(hub, "mallory", passwords["ada"]).logged_in, "a name off the roster got in"
+    assert not log_in(hub, "eve<script>", "anything").logged_in
+    signup = hub.get("/hub/signup")
+    assert signup.status_code != 200 or "username" not in signup.text.lower() or \
+        "disabled" in signup.text.lower(), "anybody can sign up"
+
+
+def test_repeated_wrong_passwords_are_slowed_then_lock_the_name(hub: Hub) -> None:
+    right = hub.passwords()["lin"]
+    waits = []
+    for attempt in range(LOCK_AFTER):
+        began = time.monotonic()
+        assert not log_in(hub, "lin", f"guess number {attempt}").logged_in
+        waits.append(time.monotonic() - began)
+    # each wrong try after the first waits at least a second longer before it is answered
+    assert waits[-1] >= 2.0, waits
+    assert not log_in(hub, "lin", right).logged_in, \
+        f"{LOCK_AFTER} wrong passwords in a row did not lock the name"
+    assert "locked" in hub.log.read_text(errors="replace")
+
+
+# ----- what a student can and cannot reach ---------------------------------------------------
+
+
+SECRETS = ("jupyterhub_cookie_secret", "passwords-to-hand-out.txt", "jupyterhub.sqlite")
+
+
+def test_a_student_reaches_neither_the_hubs_secrets_nor_a_classmate(hub: Hub,
+                                                                   sessions: Any) -> None:
+    tokens = {name: start_server(hub, sessions[name], name) for name in ("ada", "grace")}
+    state, grace_home = hub.state / "hub", hub.root / "home" / "grace"
+    (grace_home / "diary.txt").write_text("grace's own notes")
+    commands = [
+        "echo USER=$(id -un)",
+        f"cat /proc/{hub.process.pid}/environ >/dev/null 2>&1 && echo ENV-READ || echo ENV-NO",
+    ] + [f"cat {state / name} >/dev/null 2>&1 && echo {i}-READ || echo {i}-NO"
+         for i, name in enumerate(SECRETS)] + [
+        f"ls {grace_home} >/dev/null 2>&1 && echo LIST-READ || echo LIST-NO",
+        f"cat {grace_home / 'diary.txt'} >/dev/null 2>&1 && echo DIARY-READ || echo DIARY-NO",
+        f"touch {grace_home / 'from-ada'} 2>/dev/null && echo WRITE-DONE || echo WRITE-NO",
+    ]
+    said = terminal(hub, "ada", tokens["ada"], commands)
+    assert "USER=pl-ada" in said, said[-2000:]
+    for refused in ["ENV-NO", "LIST-NO", "DIARY-NO", "WRITE-NO"] + [
+            f"{i}-NO" for i in range(len(SECRETS))]:
+        assert refused in said, f"{refused} missing: the terminal could:\n{said[-3000:]}"
+
+    code = "\n".join([
+        "import os, pathlib",
+        "def attempt(label, act):",
+        "    try:",
+        "        act()",
+        "        print(label, 'DONE')",
+        "    except OSError as error:",
+        "        print(label, 'REFUSED', type(error).__name__)",
+        f"attempt('env', lambda: open('/proc/{hub.process.pid}/environ', 'rb').read())",
+        f"attempt('cookie', lambda: open({str(state / SECRETS[0])!r}, 'rb').read())",
+        f"attempt('sheet', lambda: open({str(state / SECRETS[1])!r}).read())",
+        f"attempt('list', lambda: os.listdir({str(grace_home)!r}))",
+        f"attempt('write', lambda: open({str(grace_home / 'k')!r}, 'w').write('x'))",
+        "print('GROUPS', pathlib.Path('/proc/self/cgroup').read_text().replace(chr(10), ' '))",
+        "print('UID', os.getuid())",
+    ])
+    printed = kernel(hub, "ada", tokens["ada"], code)
+    for label in ("env", "cookie", "sheet", "list", "write"):
+        assert f"{label} REFUSED" in printed, printed
+    assert "pangaea-lab/ada" in printed, f"ada's kernel is outside her limits: {printed}"
+    assert "UID 0" not in printed
+    assert not (grace_home / "from-ada").exists() and not (grace_home / "k").exists()
+    # no password of the class shows in any process's command line (which everyone may read)
+    secrets_ = list(hub.passwords().values())
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                line = (entry / "cmdline").read_bytes().decode(errors="replace")
+            except OSError:
+                continue
+            assert not any(secret in line for secret in secrets_), line
+
+
+def test_memory_and_cpu_limits_per_student(hub: Hub, sessions: Any) -> None:
+    start_server(hub, sessions["ada"], "ada")
+    groups = Path("/sys/fs/cgroup")
+    if (groups / "cgroup.controllers").exists():
+        limit = (groups / "pangaea-lab" / "ada" / "memory.max").read_text().strip()
+    else:
+        limit = (groups / "memory" / "pangaea-lab" / "ada" / "memory.limit_in_bytes"
+                 ).read_text().strip()
+    assert int(limit) <= 1500 * 2**20, limit
+
+
+# ----- the course: it arrives, it updates, teachers' pages stay with teachers -----------------
+
+
+def test_the_course_arrives_and_a_teachers_update_merges_with_a_students_work(
+        hub: Hub, sessions: Any, tmp_path: Path) -> None:
+    token = start_server(hub, sessions["grace"], "grace")
+    pull_course(hub, "grace", token)
+    course = hub.root / "home" / "grace" / "course"
+    assert (course / "00_start_here.ipynb").is_file()
+    assert (course / "harmonies" / "01_setup_and_turns.ipynb").is_file()
+    assert not (course / "teachers.ipynb").exists(), "a teachers' page reached a student"
+    assert (course / "00_start_here.ipynb").stat().st_uid != 0, "the course is not grace's own"
+
+    # grace writes in her notebook; the teacher then adds a notebook and fixes another
+    start = course / "00_start_here.ipynb"
+    notebook = json.loads(start.read_text())
+    notebook["cells"][0]["source"] = ["grace was here\n"] + list(notebook["cells"][0]["source"])
+    saved = requests.put(f"{hub.url}/user/grace/api/contents/course/00_start_here.ipynb",
+                         json={"type": "notebook", "format": "json", "content": notebook},
+                         headers={"Authorization": f"token {token}"}, verify=str(hub.cert),
+                         timeout=PAGE)
+    assert saved.status_code == 200, saved.text[:500]
+    update = open_folder("pangaea-course-update-")
+    try:
+        shutil.copytree(REPO / "notebooks", update / "notebooks")
+        extra = json.loads((REPO / "notebooks" / "00_start_here.ipynb").read_text())
+        extra["cells"] = extra["cells"][:1]
+        (update / "notebooks" / "extra_lesson.ipynb").write_text(json.dumps(extra))
+        import importlib.util
+        spec = importlib.util.spec_from_file_location("course", REPO / "classroom" /
+                                                      "course.py")
+        course_module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(course_module)
+        assert course_module.publish(update / "notebooks", hub.root / "course")
+    finally:
+        shutil.rmtree(update, ignore_errors=True)
+    pull_course(hub, "grace", token)
+    assert (course / "extra_lesson.ipynb").is_file(), "the teacher's new notebook did not arrive"
+    assert "grace was here" in start.read_text(), "the update lost grace's own work"
+
+
+def test_a_teacher_has_the_teachers_pages(hub: Hub, sessions: Any) -> None:
+    start_server(hub, sessions[TEACHER], TEACHER)
+    assert (hub.root / "home" / TEACHER / "teachers.ipynb").is_file()
+    admin = hub_api(hub, sessions[TEACHER], "GET", "/users")
+    assert admin.status_code == 200, "the teacher cannot see the class"
+    peek = hub_api(hub, sessions["ada"], "GET", "/users")
+    assert peek.status_code == 403, "a student can list the class"
+
+
+# ----- in the browser: a shared link, JupyterLab's comfort, idle culling ----------------------
+
+
+def test_a_copied_board_link_opens_on_a_classmates_own_server(hub: Hub, sessions: Any,
+                                                              driver: Any) -> None:
+    for name in ("ada", "grace"):
+        pull_course(hub, name, start_server(hub, sessions[name], name))
+    page = "voila/render/course/harmonies/01_setup_and_turns.ipynb"
+    ada = browser_login(hub, driver, "ada")
+    ada.goto(f"{hub.url}/user/ada/{page}?seed=12&players=3", timeout=PAGE * 1000)
+    field = ada.locator(".pl-board-link input.pl-board-url").first
+    field.wait_for(state="attached", timeout=PAGE * 1000)
+    link = field.input_value()
+    assert link.startswith(f"{hub.url}/hub/user-redirect/{page}?"), link
+    assert "seed=12" in link and "players=3" in link, link
+    grace = browser_login(hub, driver, "grace")
+    grace.goto(link, timeout=PAGE * 1000)
+    grace.wait_for_url(f"**/user/grace/{page}?*", timeout=PAGE * 1000)
+    text = grace.locator(".pl-board-link .pl-board-text").first
+    text.wait_for(timeout=PAGE * 1000)
+    assert "seed 12" in text.inner_text() and "3 players" in text.inner_text(), \
+        text.inner_text()
+    ada.context.close()
+    grace.context.close()
+
+
+def test_an_open_tab_does_not_keep_idle_kernels_and_servers(hub: Hub, sessions: Any,
+                                                           driver: Any) -> None:
+    token = start_server(hub, sessions["ada"], "ada")
+    pull_course(hub, "ada", token)
+    page = browser_login(hub, driver, "ada")
+    page.goto(f"{hub.url}/user/ada/lab/tree/course/harmonies/01_setup_and_turns.ipynb",
+              timeout=PAGE * 1000)
+    page.wait_for_selector(".jp-Notebook", timeout=PAGE * 1000)
+    kernels = lambda: requests.get(  # noqa: E731
+        f"{hub.url}/user/ada/api/kernels", headers={"Authorization": f"token {token}"},
+        verify=str(hub.cert), timeout=60).json()
+    wait_for("the notebook's kernel did not start", kernels, SPAWN, hub.log)
+    page.wait_for_timeout(5000)
+    # JupyterLab comfort: no news question, and a notebook just opened is not "modified"
+    assert page.locator("text=official Jupyter news").count() == 0
+    assert page.locator(".jp-DocumentWidget.jp-mod-dirty, .lm-TabBar-tab.jp-mod-dirty"
+                        ).count() == 0, "the notebook is marked modified as soon as it opens"
+    # left alone with the tab open: the kernel is stopped, then the server
+    wait_for(f"an idle kernel was not stopped after {KERNEL_IDLE} s", lambda: not kernels(),
+             CULL, hub.log)
+    wait_for(f"an idle server with a tab open was not stopped after {IDLE_TIMEOUT} s",
+             lambda: server_of(hub, sessions["ada"], "ada") is None, CULL, hub.log)
+    assert page.url.startswith(hub.url)       # the tab was open the whole time
+    page.context.close()
 
 
 def test_the_hub_stops_cleanly_with_nothing_left_running(hub: Hub) -> None:

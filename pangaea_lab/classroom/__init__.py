@@ -1,0 +1,1 @@
+"""What a student's Jupyter server needs on the classroom hub (``classroom/``)."""
