@@ -84,10 +84,52 @@ class QuestionWidget:
         """The numbers behind the chart as plain text (for the notebook's checked output)."""
         if self.answer is None:
             return ""
-        words = {"low": "interval from", "high": "interval to", "place": "place in turn order"}
         table = self.answer.table.round(digits)
-        table = table.rename(columns=lambda c: words.get(c, c.replace("_", " ")))
-        return table.to_string(index=False)
+        return table.rename(columns=heading).to_string(index=False)
+
+    def games_table(self, rows: int = 10) -> Any:
+        """The first ``rows`` games behind the chart as a table with words for headings
+        (an HTML widget): seed, who started, how the game ended, each seat's player, points
+        and result."""
+        import ipywidgets as w  # as in __init__
+        if self.answer is None or self.answer.games.empty:
+            return w.HTML("<i>No games yet.</i>")
+        return w.HTML(games_html(self.answer.games.head(rows)))
+
+
+#: words for the columns of the numbers behind a chart
+HEADINGS = {"low": "interval from", "high": "interval to", "place": "place in turn order"}
+
+
+def heading(column: str) -> str:
+    """A column of a question's table in words: ``rating_low`` -> ``rating interval from``."""
+    if column in HEADINGS:
+        return HEADINGS[column]
+    for end, words in (("_low", " interval from"), ("_high", " interval to")):
+        if column.endswith(end):
+            return column[:-len(end)].replace("_", " ") + words
+    return column.replace("_", " ")
+
+
+def games_html(games: Any) -> str:
+    """Games-table rows as an HTML table with words for headings."""
+    players = int(games["players"].iloc[0])
+    head = ["Game (seed)", "Seat that started", "Ended by"]
+    for seat in range(players):
+        head += [f"Seat {seat + 1}: player", f"Seat {seat + 1}: points",
+                 f"Seat {seat + 1}: won"]
+    body = []
+    for row in games.to_dict("records"):
+        ended = "the rules" if row.get("ended_by", "rules") == "rules" else \
+            f"safety net ({row['ended_by']})"
+        cells = [row["seed"], int(row["first_player"]) + 1, ended]
+        for seat in range(players):
+            cells += [row[f"p{seat}_bot"], row[f"p{seat}_total"],
+                      "yes" if row[f"p{seat}_won"] else "no"]
+        body.append("<tr>" + "".join(f"<td>{escape(str(c))}</td>" for c in cells) + "</tr>")
+    return ("<table class='pangaea-games'><thead><tr>"
+            + "".join(f"<th>{escape(h)}</th>" for h in head)
+            + "</tr></thead><tbody>" + "".join(body) + "</tbody></table>")
 
 
 def ask(key: str, games: int | None = None, players: int | None = None, bots: Any = None,
