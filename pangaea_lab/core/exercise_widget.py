@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from .board_widget import clickable_board
 from .errors import InvalidSetup
-from .exercises import DEFAULT_LEVELS, Exercise, Verdict, get, plural, space_labels
+from .exercises import (DEFAULT_LEVELS, Exercise, Verdict, get, plural, space_labels,
+                        whole_number)
 from .listeners import Listened
 from .mastery import MASTERY_RUN, Attempt, KindStatus, PracticeRecord
 from .practice_store import practice_controls
@@ -284,12 +285,9 @@ class ExerciseModel(Listened):
 
     def _number(self) -> tuple[int | None, str]:
         """The typed number, or None and why it is not one."""
-        text = self.number_text.replace(" ", "")
-        if not text:
+        if not self.number_text.strip():
             return None, "Type a number in the box first."
-        if not re.fullmatch(r"[+-]?\d{1,%d}" % MAX_NUMBER_DIGITS, text):
-            return None, f"{self.number_text!r} is not a whole number: type digits only, like 7."
-        return int(text), ""
+        return whole_number(self.number_text, "Your answer", digits=MAX_NUMBER_DIGITS)
 
     def answer_text(self) -> str:
         """The answer given so far, in plain words."""
@@ -502,9 +500,10 @@ class ExerciseView:
         self.style = w.HTML(_STYLE)
         self.title = w.HTML()
         self.seed_label = w.HTML()
-        self.seed_box = w.BoundedIntText(min=0, max=MAX_SEED, description="Go to seed",
-                                         layout=w.Layout(width="150px"),
-                                         style={"description_width": "initial"})
+        # a text box, so that what is not a whole number is refused with a sentence (a
+        # number box would read "2.5" as 25)
+        self.seed_box = w.Text(description="Go to seed", layout=w.Layout(width="150px"),
+                               style={"description_width": "initial"})
         self.seed_button = w.Button(description="Go", layout=w.Layout(width="60px"),
                                     tooltip="Show the exercise with this seed (the one your "
                                             "teacher gave)")
@@ -601,8 +600,7 @@ class ExerciseView:
         self.hint_button.on_click(lambda _b: model.show_hint())
         self.answer_button.on_click(lambda _b: model.show_answer())
         self.another_button.on_click(self._new_position(lambda: model.another()))
-        self.seed_button.on_click(self._new_position(
-            lambda: model.load(int(self.seed_box.value))))
+        self.seed_button.on_click(self._new_position(self._go_to_seed))
         model.subscribe(self.refresh)
         # the record also changes from outside this exercise: the copy kept in the browser
         # arrives after a reload, a progress file is loaded
@@ -631,6 +629,15 @@ class ExerciseView:
                 self.model.message = f"That exercise could not be made: {exc}"
                 self.refresh()
         return click
+
+    def _go_to_seed(self) -> None:
+        """The exercise with the typed seed, or a sentence saying why the box is refused."""
+        seed, problem = whole_number(self.seed_box.value, "The seed", 0, MAX_SEED)
+        if seed is None:
+            self.model.message = problem
+            self.refresh()
+            return
+        self.model.load(seed)
 
     def _mark_listed_space(self, _button: Any) -> None:
         if self.space_list.value is not None:
@@ -690,8 +697,8 @@ class ExerciseView:
         self.title.value = f"<b>Exercise: {escape(m.title)}</b>"
         self.seed_label.value = (f'<span data-kind="{escape(m.key, quote=True)}" '
                                  f'data-seed="{m.seed}">{escape(m.seed_text)}</span>')
-        if self.seed_box.value != m.seed:
-            self.seed_box.value = m.seed
+        if self.seed_box.value != str(m.seed):
+            self.seed_box.value = str(m.seed)
         self._quiet = True
         try:
             levels = [(f"{n}: {t}", n) for n, t in zip(m.levels, m.level_titles)]

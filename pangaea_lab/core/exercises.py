@@ -125,6 +125,29 @@ def listed(items: Iterable[Any], empty: str = "none") -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
+def whole_number(text: str, what: str = "The answer", low: int | None = None,
+                 high: int | None = None, digits: int = 12) -> tuple[int | None, str]:
+    """A whole number typed in a box, or ``None`` and a sentence saying what is wrong (never a
+    silent change: "2.5" is refused, not read as 25).
+
+    >>> whole_number(" 12 ", "The seed", 0, 1000)
+    (12, '')
+    >>> whole_number("2.5", "The seed", 0, 1000)[1]
+    'The seed must be a whole number, like 7; “2.5” is not one.'
+    >>> whole_number("-3", "The seed", 0, 1000)[1]
+    'The seed must be a whole number from 0 to 1000, not -3.'
+    """
+    typed = str(text).strip()
+    if not typed:
+        return None, f"{what} is missing: type a whole number, like 7."
+    if not re.fullmatch(r"[+-]?\d{1,%d}" % digits, typed.replace(" ", "")):
+        return None, f"{what} must be a whole number, like 7; “{short(typed, 20)}” is not one."
+    number = int(typed.replace(" ", ""))
+    if (low is not None and number < low) or (high is not None and number > high):
+        return None, f"{what} must be a whole number from {low} to {high}, not {number}."
+    return number, ""
+
+
 def short(text: str, limit: int = MAX_REASON) -> str:
     """``text`` cut at a word to at most ``limit`` characters (an ellipsis marks the cut).
 

@@ -25,6 +25,8 @@ from html import escape
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Union
 
 from .board_widget import clickable_board
+from .clicks import OneAtATime
+from .exercises import whole_number
 from .links import BoardLink, board_line, update_line
 from .validate import require
 from .errors import IllegalAction, InvalidSetup, PangaeaLabError
@@ -601,7 +603,9 @@ class StepThroughView:
         self.message_line = w.HTML()
         self.scores_html = w.HTML()
         self.log_box = w.HTML(layout=wide)
-        self.seed_box = w.IntText(description="Seed")
+        # a text box: a seed may be a word ("class-3b"), and what is neither that seed nor a
+        # whole number is refused with a sentence (a number box would read "2.5" as 25)
+        self.seed_box = w.Text(description="Seed", layout=w.Layout(width="220px"))
         self.players_picker = w.Dropdown(description="Players",
                                          options=list(range(lo, hi + 1)))
         self.new_game_button = w.Button(description="New game", button_style="info")
@@ -643,14 +647,17 @@ class StepThroughView:
         self.kind_picker.observe(self._on_kind, names="value")
         self.action_list.observe(self._on_action, names="value")
         self.history_slider.observe(self._on_slider, names="value")
-        self.apply_button.on_click(self._forward(lambda: model.play()))
-        self.undo_button.on_click(self._forward(
-            lambda: model.undo(to_human=self._mixed())))
-        self.redo_button.on_click(self._forward(
-            lambda: model.redo(to_human=self._mixed())))
-        self.computer_button.on_click(self._forward(self._computer_move))
-        self.end_button.on_click(self._forward(lambda: model.play_to_end()))
-        self.new_game_button.on_click(self._forward(self._new_game))
+        # one click at a time: a double click on Apply plays one move (core/clicks.py)
+        self.clicks = OneAtATime([self.apply_button, self.undo_button, self.redo_button,
+                                  self.computer_button, self.end_button,
+                                  self.new_game_button], settle=self._button_states)
+        for button, call in ((self.apply_button, lambda: model.play()),
+                             (self.undo_button, lambda: model.undo(to_human=self._mixed())),
+                             (self.redo_button, lambda: model.redo(to_human=self._mixed())),
+                             (self.computer_button, self._computer_move),
+                             (self.end_button, lambda: model.play_to_end()),
+                             (self.new_game_button, self._new_game)):
+            button.on_click(self.clicks.wrap(self._forward(call)))
         self._sync_setup()
         model.subscribe(self.refresh)
         self.refresh()
@@ -688,12 +695,7 @@ class StepThroughView:
                 self.action_list.options = options
             self.action_list.value = (actions.index(m.selected)
                                       if m.selected in actions else None)
-            over = state.is_over
-            self.apply_button.disabled = over or m.selected is None
-            self.undo_button.disabled = not m.can_undo
-            self.redo_button.disabled = not m.can_redo
-            self.computer_button.disabled = over
-            self.end_button.disabled = over
+            self._button_states()
             self.message_line.value = (f"<span style='color:#b03a2e'>"
                                        f"{escape(m.message)}</span>" if m.message else "")
             self.scores_html.value = self._scores_html()
@@ -704,6 +706,16 @@ class StepThroughView:
                 picker.value = m.seat(seat)
         finally:
             self._quiet = False
+
+    def _button_states(self) -> None:
+        """Which buttons can be pressed now (Undo only with a move to take back...)."""
+        m = self.model
+        over = m.state.is_over
+        self.apply_button.disabled = over or m.selected is None
+        self.undo_button.disabled = not m.can_undo
+        self.redo_button.disabled = not m.can_redo
+        self.computer_button.disabled = over
+        self.end_button.disabled = over
 
     def _players_html(self) -> str:
         m = self.model
@@ -750,8 +762,7 @@ class StepThroughView:
             update_line(self.link_line, shown)
         self._quiet = True
         try:
-            self._shown_seed = m.seed if isinstance(m.seed, int) else 0
-            self.seed_box.value = self._shown_seed
+            self.seed_box.value = str(m.seed)
             self.players_picker.value = m.players
             for picker in self.seat_pickers:
                 picker.unobserve(self._on_seat, names="value")
@@ -774,22 +785,23 @@ class StepThroughView:
     def _mixed(self) -> bool:
         return self.model.has_human_seat and self.model.has_computer_seat
 
-    def _forward(self, call: Callable[[], Any]) -> Callable[[Any], None]:
-        def handler(_button: Any) -> None:
+    def _forward(self, call: Callable[[], Any]) -> Callable[[], None]:
+        """``call``, with a refusal shown as the message line instead of raised."""
+        def forwarded() -> None:
             try:
                 call()
             except PangaeaLabError as exc:
                 self.model.message = str(exc)
                 self.refresh()
-        return handler
+        return forwarded
 
     def _forward_cell(self, cell: tuple[int, ...]) -> None:
         """A space of the board was clicked."""
-        self._forward(lambda: self.model.pick_cell(cell))(None)
+        self._forward(lambda: self.model.pick_cell(cell))()
 
     def _forward_play(self, cell: tuple[int, ...]) -> None:
         """Enter was pressed on a space of the board."""
-        self._forward(lambda: self.model.play_cell(cell))(None)
+        self._forward(lambda: self.model.play_cell(cell))()
 
     def _computer_move(self) -> None:
         with self.model.batch():
@@ -798,7 +810,11 @@ class StepThroughView:
 
     def _new_game(self) -> None:
         m = self.model
-        seed = m.seed if self.seed_box.value == self._shown_seed else self.seed_box.value
+        seed: int | str | None = m.seed
+        if self.seed_box.value.strip() != str(m.seed):
+            seed, problem = whole_number(self.seed_box.value, "The seed")
+            if seed is None:
+                raise InvalidSetup(problem)
         with m.batch():
             m.restart(players=self.players_picker.value, seed=seed)
             m.autoplay()

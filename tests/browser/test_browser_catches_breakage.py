@@ -12,7 +12,7 @@ import pytest
 from browser_support import (REPO, STEP_THROUGH, assert_clean, check_step_through, open_in_voila,
                              voila_server)
 
-APPLY_WIRING = "self.apply_button.on_click(self._forward(lambda: model.play()))"
+APPLY_WIRING = "(self.apply_button, lambda: model.play()),"
 
 
 @pytest.fixture(scope="module")
@@ -23,8 +23,7 @@ def broken_voila(served, workdir, logs):
     widget = copy / "pangaea_lab" / "core" / "widget.py"
     source = widget.read_text()
     assert APPLY_WIRING in source, "the Apply wiring moved: update this demonstration"
-    widget.write_text(source.replace(APPLY_WIRING,
-                                     "self.apply_button.on_click(lambda _button: None)"))
+    widget.write_text(source.replace(APPLY_WIRING, "(self.apply_button, lambda: None),"))
     # PYTHONPATH comes before the editable install, so the kernels import the broken copy
     server = voila_server(served, workdir / "broken-home", logs / "voila-broken.log",
                           extra_env={"PYTHONPATH": str(copy)})

@@ -249,7 +249,7 @@ def test_numbers_typed_and_malformed():
     for bad in ["abc", "4.5", "1e3", "--3", "9" * 13, "6 points"]:
         m.set_number(bad)
         v = m.check()
-        assert not v.correct and "is not a whole number" in v.reason
+        assert not v.correct and "must be a whole number, like 7;" in v.reason
     assert m.attempts == 0 and m.hints_open == 0       # a typing slip is not a wrong answer
     m.set_number(" 5 ")
     assert m.answer == 5
@@ -780,7 +780,7 @@ def test_view_number_box_hint_answer_and_another():
     assert text(v.feedback) == "✗ Not quite. Type a number in the box first."
     v.number_box.value = "five"
     v.check_button.click()
-    assert "'five' is not a whole number" in text(v.feedback)
+    assert "Your answer must be a whole number, like 7; “five” is not one." in text(v.feedback)
     v.number_box.value = "4"
     v.check_button.click()
     assert text(v.feedback) == "✗ Not quite. 4 misses some points of the lakes."
@@ -815,11 +815,26 @@ def test_view_another_one_changes_the_board_and_the_seed_box_jumps():
     v.check_button.click()
     before = v.board.value
     v.another_button.click()
-    assert m.seed == 1 and v.seed_box.value == 1 and v.board.value == toy_draw([])
+    assert m.seed == 1 and v.seed_box.value == "1" and v.board.value == toy_draw([])
     assert v.board.value != before and v.feedback.value == ""
-    v.seed_box.value = 12
+    v.seed_box.value = "12"
     v.seed_button.click()
     assert m.seed == 12 and 'data-seed="12"' in v.seed_label.value
+
+
+def test_view_go_to_seed_refuses_what_is_not_a_whole_number_with_a_sentence():
+    w = exercise_widget("toy.lakes", seed=3)
+    v, m = w.view, w.model
+    for typed, said in (("2.5", "The seed must be a whole number, like 7; “2.5” is not one."),
+                        ("abc", "The seed must be a whole number, like 7; “abc” is not one."),
+                        ("-1", "The seed must be a whole number from 0 to 1000000000, not -1."),
+                        ("", "The seed is missing: type a whole number, like 7.")):
+        v.seed_box.value = typed
+        v.seed_button.click()
+        assert m.seed == 3 and text(v.message_line) == said     # the exercise stays
+    v.seed_box.value = " 25 "
+    v.seed_button.click()
+    assert m.seed == 25 and text(v.message_line) == "" and v.seed_box.value == "25"
 
 
 def test_view_board_clicks_on_a_choice_exercise_say_so():
@@ -838,7 +853,7 @@ def test_view_keeps_the_exercise_when_another_cannot_be_made():
     v, m = w.view, w.model
     v.another_button.click()
     assert m.seed == 0 and "could not be made: no position for seed 1" in text(v.message_line)
-    v.seed_box.value = 2
+    v.seed_box.value = "2"
     v.seed_button.click()
     assert m.seed == 2 and text(v.message_line) == ""
 
@@ -949,7 +964,7 @@ def test_view_level_dropdown_reloads_the_same_seed():
     v.level_box.value = 2
     assert (m.seed, m.level, m.exercise.level) == (4, 2, 2)
     assert text(v.question).startswith("Click every lake, past the hills.")
-    assert text(v.seed_label) == "Exercise seed 4, level 2" and v.seed_box.value == 4
+    assert text(v.seed_label) == "Exercise seed 4, level 2" and v.seed_box.value == "4"
     assert m.selection == () and v.hint_line.value == ""
     v.another_button.click()
     assert (m.seed, m.level) == (5, 2) and v.level_box.value == 2

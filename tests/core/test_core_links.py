@@ -288,7 +288,7 @@ def test_in_voila_a_bad_address_is_said_on_the_page_and_the_page_board_shown(voi
     assert (w.model.seed, w.model.players) == (7, 2)
     assert len(w.view.link_line.problems) == 2
     # a new game from the widget clears the link's complaints and updates the line
-    w.view.seed_box.value = 31
+    w.view.seed_box.value = "31"
     w.view.new_game_button.click()
     assert w.view.link_line.text == "This board: seed 31, 2 players"
     assert w.view.link_line.query == "seed=31&players=2"

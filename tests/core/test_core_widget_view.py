@@ -53,7 +53,7 @@ def test_first_picture():
     assert v.undo_button.disabled and v.redo_button.disabled
     assert v.message_line.value == "" and log_lines(v) == []
     assert "Scores so far" in v.scores_html.value and "<th" in v.scores_html.value
-    assert v.seed_box.value == 0 and v.players_picker.value == 3
+    assert v.seed_box.value == "0" and v.players_picker.value == 3
     assert list(v.players_picker.options) == [2, 3, 4]
     assert [p.value for p in v.seat_pickers] == ["human"] * 3
     assert [p.description for p in v.seat_pickers] == ["Red", "Blue", "Yellow"]
@@ -176,7 +176,7 @@ def test_new_game_with_other_players_and_seed():
     w, m, v = make(seed=1)
     v.apply_button.click()
     v.players_picker.value = 4
-    v.seed_box.value = 11
+    v.seed_box.value = "11"
     v.new_game_button.click()
     assert (m.players, m.seed) == (4, 11)
     assert m.state == toy_game.new_game(players=4, seed=11, rocks=0)
@@ -189,12 +189,26 @@ def test_new_game_with_other_players_and_seed():
 
 def test_new_game_keeps_a_text_seed_unless_the_box_changes():
     w, m, v = make(seed="class-3b")
-    assert v.seed_box.value == 0
+    assert v.seed_box.value == "class-3b"
     v.new_game_button.click()
     assert m.seed == "class-3b"
-    v.seed_box.value = 5
+    v.seed_box.value = "5"
     v.new_game_button.click()
     assert m.seed == 5
+
+
+def test_the_seed_box_refuses_what_is_not_a_whole_number_with_a_sentence():
+    w, m, v = make(seed=4)
+    v.apply_button.click()
+    for typed in ("2.5", "abc", ""):
+        v.seed_box.value = typed
+        v.new_game_button.click()
+        assert m.seed == 4 and len(m.moves) == 1          # the game goes on unchanged
+        assert "The seed" in v.message_line.value and "whole number, like 7" in v.message_line.value
+    assert "“2.5”" not in v.message_line.value and "missing" in v.message_line.value
+    v.seed_box.value = "25"
+    v.new_game_button.click()
+    assert m.seed == 25 and m.moves == []
 
 
 def test_a_game_that_refuses_to_start_shows_why():
@@ -206,7 +220,7 @@ def test_a_game_that_refuses_to_start_shows_why():
     w = step_through(picky_new_game, seed=2, rocks=0)
     m, v = w.model, w.view
     v.apply_button.click()
-    v.seed_box.value = 13
+    v.seed_box.value = "13"
     v.new_game_button.click()
     assert "seed 13 is not used" in v.message_line.value
     assert m.seed == 2 and len(m.moves) == 1
@@ -261,7 +275,7 @@ def test_the_view_follows_changes_made_through_the_model():
 
     w, m, v = make()
     m.restart(players=3, seed=7)
-    assert v.players_picker.value == 3 and v.seed_box.value == 7
+    assert v.players_picker.value == 3 and v.seed_box.value == "7"
     assert len(v.seat_pickers) == 3
     m.set_seat(2, Passer())
     assert v.seat_pickers[2].value == "own"
@@ -293,3 +307,27 @@ def test_a_click_on_the_board_picture_selects_an_action():
     board.clicked = "not a space#2"          # ignored
     board.clicked = "2,-1#3"
     assert seen == [(2, -1), (2, -1)]
+
+
+def test_a_double_click_on_apply_plays_one_move(monkeypatch):
+    """Both clicks of a double click left the browser before the first one's result came back
+    (their messages carry the browser's clock): the second is dropped; a later click counts."""
+    from pangaea_lab.core import clicks
+    w, m, v = make(seed=1)
+    sent = iter([100.0, 100.02, 105.0])
+    monkeypatch.setattr(clicks, "click_sent_at", lambda: next(sent))
+    v.apply_button.click()
+    v.apply_button.click()
+    assert len(m.moves) == 1
+    v.apply_button.click()
+    assert len(m.moves) == 2
+    assert not v.apply_button.disabled and not v.new_game_button.disabled
+
+
+def test_buttons_are_disabled_while_a_click_is_worked_on():
+    w, m, v = make(seed=1)
+    seen = []
+    m.subscribe(lambda: seen.append((v.apply_button.disabled, v.new_game_button.disabled)))
+    v.apply_button.click()
+    assert seen and all(new_game for _, new_game in seen)
+    assert not v.new_game_button.disabled

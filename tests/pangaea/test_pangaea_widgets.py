@@ -232,7 +232,7 @@ def test_play_coop_alias_and_new_game_button():
     m, v = widget.model, widget.view
     assert m.state.coop is not None and not (m.state.woods is not None)
     v.players_picker.value = 2
-    v.seed_box.value = 6
+    v.seed_box.value = "6"
     v.new_game_button.click()
     assert m.state.num_players == 2 and m.seed == 6 and m.state.coop is not None
 
