@@ -247,13 +247,11 @@ def terminal(hub: Hub, name: str, token: str, commands: list[str]) -> str:
     return asyncio.run(_terminal(hub, name, token, commands))
 
 
-async def _kernel(hub: Hub, name: str, token: str, code: str) -> str:
-    made = requests.post(f"{hub.url}/user/{name}/api/kernels", verify=str(hub.cert),
-                         headers={"Authorization": f"token {token}"}, json={}, timeout=PAGE)
-    if made.status_code != 201:
-        raise AssertionError(made.text[:500])
+async def execute(hub: Hub, name: str, token: str, kernel_id: str, code: str) -> list[dict]:
+    """Run ``code`` in a running kernel of ``name``'s server through its websocket, as a
+    notebook cell does: every message the kernel sent about it, until it was idle again."""
     socket_ = await websocket_connect(_ws_request(
-        hub, f"/user/{name}/api/kernels/{made.json()['id']}/channels", token))
+        hub, f"/user/{name}/api/kernels/{kernel_id}/channels", token))
     msg_id = uuid.uuid4().hex
     socket_.write_message(json.dumps({
         "header": {"msg_id": msg_id, "username": name, "session": uuid.uuid4().hex,
@@ -261,19 +259,34 @@ async def _kernel(hub: Hub, name: str, token: str, code: str) -> str:
         "parent_header": {}, "metadata": {}, "channel": "shell", "buffers": [],
         "content": {"code": code, "silent": False, "store_history": False,
                     "user_expressions": {}, "allow_stdin": False, "stop_on_error": True}}))
-    printed, deadline = "", time.monotonic() + PAGE
+    answers, deadline = [], time.monotonic() + PAGE
     while time.monotonic() < deadline:
-        message = json.loads(await asyncio.wait_for(socket_.read_message(), PAGE))
+        raw = await asyncio.wait_for(socket_.read_message(), PAGE)
+        if raw is None:
+            break
+        message = json.loads(raw)
         if message.get("parent_header", {}).get("msg_id") != msg_id:
             continue
+        answers.append(message)
+        if message["header"]["msg_type"] == "status" and \
+                message["content"]["execution_state"] == "idle":
+            break
+    socket_.close()
+    return answers
+
+
+async def _kernel(hub: Hub, name: str, token: str, code: str) -> str:
+    made = requests.post(f"{hub.url}/user/{name}/api/kernels", verify=str(hub.cert),
+                         headers={"Authorization": f"token {token}"}, json={}, timeout=PAGE)
+    if made.status_code != 201:
+        raise AssertionError(made.text[:500])
+    printed = ""
+    for message in await execute(hub, name, token, made.json()["id"], code):
         kind = message["header"]["msg_type"]
         if kind == "stream":
             printed += message["content"]["text"]
         elif kind == "error":
             printed += "\n".join(message["content"]["traceback"])
-        elif kind == "status" and message["content"]["execution_state"] == "idle":
-            break
-    socket_.close()
     return printed
 
 
