@@ -13,14 +13,35 @@ This module is callable, so ``pangaea_lab.simulate("inori", seeds=10)`` works af
 
 from __future__ import annotations
 
-import argparse
+import signal
 import sys
-import types
-from typing import Any, Sequence
 
-from .sim.games import READERS, SimulationError
-from .sim.run import FLUSH_SECONDS, load, simulate
-from .sim.stats import summary_lines
+#: set once the command line's run has begun: a Ctrl-C is then a KeyboardInterrupt, which
+#: keeps what was done
+_RUNNING = False
+
+
+def _ctrl_c(signum: int, frame: object) -> None:
+    """Ctrl-C on the command line: before the run, one line and out; during it, the usual
+    interruption (caught by :func:`main`, which says what was kept)."""
+    if _RUNNING:
+        raise KeyboardInterrupt
+    print("stopped before any game was played", file=sys.stderr)
+    sys.exit(130)
+
+
+if __name__ == "__main__":   # from the command's first line on, before the slow imports
+    signal.signal(signal.SIGINT, _ctrl_c)
+
+import argparse  # noqa: E402 - after the start-up handler above
+import types  # noqa: E402
+import warnings  # noqa: E402
+from typing import Any, Sequence  # noqa: E402
+
+from .sim.games import READERS, SimulationError  # noqa: E402
+from .sim.run import FLUSH_SECONDS, execute, load, make_plan, simulate, summary_columns  # noqa: E402,E501
+from .sim.stats import summary_lines  # noqa: E402
+from .sim.store import SimulationWarning  # noqa: E402
 
 __all__ = ["SimulationError", "load", "main", "simulate"]
 
@@ -54,13 +75,17 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="results folder (Parquet), written as games arrive")
     p.add_argument("--resume", action="store_true",
                    help="continue the run in --out, playing only the seeds not yet there")
-    p.add_argument("--save-every", type=float, default=FLUSH_SECONDS, metavar="SECONDS",
-                   help=f"write the results file at least this often (default "
+    p.add_argument("--save-every", type=float, default=None, metavar="SECONDS",
+                   help=f"write the results folder at least this often (default "
                         f"{FLUSH_SECONDS:g}; 0: as each game, or batch of games, finishes)")
-    p.add_argument("--workers", type=int, default=None, help="local processes (default: 1)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="local processes, 1 to 64 (default: 1, in this process)")
+    p.add_argument("--chunk", type=int, default=None,
+                   help="games per task sent to a worker, 1 to 10000 (default: chosen)")
     p.add_argument("--scheduler", help="address of a Dask scheduler, e.g. tcp://host:8786")
     p.add_argument("--events", action="store_true",
-                   help="also record the event table (Rituals, animal cards, species, ...)")
+                   help="also record the event table (Rituals, animal cards, species, ...) "
+                        "in the results folder")
     p.add_argument("--fixed-seats", action="store_true",
                    help="keep each bot in its seat (by default the line-up moves one seat "
                         "round the table from seed to seed)")
@@ -75,33 +100,53 @@ def summary(table: Any) -> str:
     return "\n".join(summary_lines(table))
 
 
+def _note(message: Any, category: Any, *args: Any, **kwargs: Any) -> None:
+    """A warning about the results folder as one plain line."""
+    print(f"note: {message}", file=sys.stderr)
+
+
+def _plan(args: argparse.Namespace) -> Any:
+    options = {}
+    for item in args.option:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise SimulationError(f"an option is written NAME=VALUE, not {item!r}")
+        options[name] = _value(value)
+    if args.games < 1:
+        raise SimulationError(f"the number of games must be at least 1, not {args.games}")
+    if args.first_seed < 0:
+        raise SimulationError("the first seed must be 0 or more")
+    if args.events and not args.out:
+        raise SimulationError("--events records the event table in the results folder: "
+                              "give --out as well")
+    seeds = range(args.first_seed, args.first_seed + args.games)
+    return make_plan(args.game, args.players, seeds, args.bots, options, args.scheduler,
+                     args.out, args.resume, args.workers, args.events, not args.quiet,
+                     args.chunk, args.save_every, not args.fixed_seats)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """The command line: checks every argument, plays the games, prints the summary.  Only
+    the columns the summary reads are held in memory (the rows themselves go to --out)."""
+    global _RUNNING
     args = parser().parse_args(argv)
-    try:
-        options = {}
-        for item in args.option:
-            name, sep, value = item.partition("=")
-            if not sep or not name:
-                raise SimulationError(f"an option is written NAME=VALUE, not {item!r}")
-            options[name] = _value(value)
-        if args.games is None or args.games < 1:
-            raise SimulationError(f"the number of games must be at least 1, not {args.games}")
-        if args.first_seed < 0:
-            raise SimulationError("the first seed must be 0 or more")
-        seeds = range(args.first_seed, args.first_seed + args.games)
-        result = simulate(args.game, players=args.players, seeds=seeds, bots=args.bots,
-                          options=options, client=args.scheduler, out=args.out,
-                          resume=args.resume, workers=args.workers, events=args.events,
-                          progress=not args.quiet, save_every=args.save_every,
-                          rotate_seats=not args.fixed_seats)
-    except SimulationError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        where = f"; what finished is in {args.out} (add --resume to continue)" if args.out else ""
-        print(f"\nstopped{where}", file=sys.stderr)
-        return 130
-    table = result[0] if args.events else result
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", SimulationWarning)
+        warnings.showwarning = _note
+        try:
+            _RUNNING = True
+            table, _ = execute(_plan(args), columns=summary_columns)
+        except SimulationError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        except OSError as exc:
+            print(f"error: {exc.strerror or exc} ({exc.filename or args.out})", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            where = (f"; what finished is in {args.out} (add --resume to continue)"
+                     if args.out else "")
+            print(f"{'' if args.quiet else chr(10)}stopped{where}", file=sys.stderr)
+            return 130
     print(summary(table))
     if args.out:
         print(f"results: {args.out}")

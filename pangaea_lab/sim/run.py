@@ -1,110 +1,194 @@
 """``simulate``: many seeded games into a table, on one of three backends.
 
 * in-process (the default): the games are played one after another here;
-* local processes (``workers=2`` or more): a ``concurrent.futures`` process pool;
+* local processes (``workers=2`` or more): fresh worker processes (:mod:`.workers`);
 * Dask distributed (``client=`` a ``dask.distributed.Client`` or a scheduler address).
 
 Every backend plays the same games (a game depends only on its seed, its seats' bots and the
-options) and the table is sorted by seed, so the table is the same on all of them.
+options) and the table is sorted by seed, so the table is the same on all of them.  Every
+argument is checked before anything runs (:mod:`.checks`).  Rows go to the results folder as
+games arrive (:mod:`.store`) and are not kept in memory meanwhile; the returned table is read
+back from the folder at the end.
 """
 
 from __future__ import annotations
 
-import atexit
+import dataclasses
 import inspect
-import json
-import math
-import multiprocessing
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from typing import Any, Iterable, Iterator, Sequence
+import uuid
+from typing import Any, Callable, Iterable, Sequence
 
 import pandas as pd
 
 from .. import __version__
 from ..core.errors import InvalidSetup
 from ..core.players import Player
+from . import backends, checks
 from .games import SimulationError, reader
-from .play import RunSpec, bot_seed, play_chunk
+from .play import RunSpec, bot_seed
+from .record import engine_fingerprint
 from .store import FORMAT, ResultsFolder
 
-Result = tuple[dict[str, Any], list[dict[str, Any]]]
-
-#: the most games one run may ask for (a list of seeds is held in memory)
-MAX_GAMES = 10_000_000
-#: how often results are written to the results file (seconds), at the latest
+#: the most games one run may ask for
+MAX_GAMES = checks.MAX_GAMES
+#: how often results are written to the results folder (seconds), at the latest
 FLUSH_SECONDS = 2.0
 #: ... and after how many games, at the latest
 FLUSH_GAMES = 500
 
 
+@dataclasses.dataclass
+class Plan:
+    """A run's checked arguments."""
+
+    spec: RunSpec
+    seeds: Sequence[int]
+    out: Any
+    resume: bool
+    client: Any
+    workers: int
+    chunk: int | None
+    save_every: float
+    progress: bool
+
+
 def simulate(game: str, players: int = 2, seeds: int | Iterable[int] = 100,
              bots: str | Sequence[Any] | None = None, options: dict[str, Any] | None = None,
-             client: Any = None, out: str | os.PathLike | None = None, resume: bool = False,
+             client: Any = None, out: str | Any = None, resume: bool = False,
              workers: int | None = None, events: bool = False, progress: bool = True,
-             chunk: int | None = None, save_every: float = FLUSH_SECONDS,
+             chunk: int | None = None, save_every: float | None = None,
              rotate_seats: bool = True) -> Any:
     """Play ``seeds`` games of ``game`` between computer players; one table row per game.
 
-    ``seeds`` is a count (``100`` plays seeds 0..99) or the seeds themselves; ``bots`` names a
-    player per seat (``"greedy,random"``, a list of names, ``Player`` classes or instances;
-    one name for everyone; random by default); ``options`` are the game's own (for example
-    ``{"side": "B"}`` in Harmonies).  ``out`` names a results folder written as games arrive
-    (at least every ``save_every`` seconds and every 500 games; ``0``: after every finished
-    batch); ``resume=True`` continues it without playing a seed twice.  ``workers=2`` plays in
-    local processes, ``client=`` on a Dask cluster.  With ``events=True`` the result is a pair
-    ``(games, events)``: the second table has one row per scoring event (each Ritual Card in
-    The Dawn of Pangaea, each animal card in Harmonies, each species in Forest Shuffle, each
-    scored card in Inori).  ``rotate_seats`` (on by default) moves the line-up of bots one
-    seat round the table from seed to seed (see :func:`~pangaea_lab.sim.play.seat_bots`), so
-    that a bot is not confused with the seat it sits in; ``False`` keeps each bot in its seat.
+    ``seeds`` is a count (``100`` plays seeds 0..99), a range or a list of distinct seeds
+    (each from 0 to 2**63 - 1; at most 10,000,000 games); ``bots`` names a player per seat
+    (``"greedy,random"``, a list of names, ``Player`` classes or instances; one name for
+    everyone; random by default); ``options`` are the game's own (for example ``{"side": "B"}``
+    in Harmonies; an option that changes nothing next to the others is refused).  ``out``
+    names a results folder written as games arrive (at least every ``save_every`` seconds,
+    2 by default, and every 500 games; ``0``: after every finished task); ``resume=True``
+    continues it without playing a seed twice.  ``workers=2`` plays in local processes (1 to
+    64), ``client=`` on a Dask cluster; ``chunk`` sets the games per task (1 to 10,000).
+    With ``events=True`` the result is a pair ``(games, events)``: the second table has one
+    row per scoring event (each Ritual Card in The Dawn of Pangaea, each animal card in
+    Harmonies, each species in Forest Shuffle, each scored card in Inori).  ``rotate_seats``
+    (on by default) moves the line-up of bots one seat round the table from seed to seed (see
+    :func:`~pangaea_lab.sim.play.seat_bots`), so that a bot is not confused with the seat it
+    sits in; ``False`` keeps each bot in its seat.
 
     >>> table = simulate("inori", players=2, seeds=3, progress=False)
     >>> list(table.seed), list(table.columns[:4])
     ([0, 1, 2], ['seed', 'game', 'players', 'options'])
     """
+    plan = make_plan(game, players, seeds, bots, options, client, out, resume, workers,
+                     events, progress, chunk, save_every, rotate_seats)
+    games, found = execute(plan)
+    return (games, found) if plan.spec.events else games
+
+
+def make_plan(game: Any, players: Any, seeds: Any, bots: Any, options: Any, client: Any,
+              out: Any, resume: Any, workers: Any, events: Any, progress: Any, chunk: Any,
+              save_every: Any, rotate_seats: Any) -> Plan:
+    """Every argument checked, in plain words, before anything runs."""
+    if backends.spawned_child():
+        raise SimulationError("simulate() was called again while a new process was reading "
+                              "the script that started it: put the script's code under "
+                              "'if __name__ == \"__main__\":'")
+    resume = checks.check_flag("resume", resume)
+    events = checks.check_flag("events", events)
+    progress = checks.check_flag("progress", progress)
+    rotate_seats = checks.check_flag("rotate_seats", rotate_seats)
+    checks.check_backends(client, workers)
+    out = checks.check_out(out, resume)
     spec = make_spec(game, players, bots, options, events, rotate_seats)
-    seed_list = check_seeds(seeds)
-    workers = check_workers(workers)
-    save_every = check_save_every(save_every)
+    seed_list = checks.check_seeds(seeds)
+    workers = checks.check_workers(workers)
+    chunk = checks.check_chunk(chunk)
+    save_every = checks.check_save_every(save_every, out, FLUSH_SECONDS)
+    if client is not None:
+        backends.check_client(client)
+    if workers > 1:
+        backends.check_bots_travel(spec)
+    return Plan(spec, seed_list, out, resume, client, workers, chunk, save_every, progress)
+
+
+def execute(plan: Plan, columns: Callable[[str], bool] | None = None) -> tuple[Any, Any]:
+    """Play the plan's missing games into its results folder (or memory); the games table
+    (only the ``columns`` kept, if given) and the events table."""
+    spec = plan.spec
     store = None
-    if out is not None:
-        store = ResultsFolder(out, run_meta(spec), resume)
-    elif resume:
-        raise SimulationError("resume needs a results file to continue (out=... or --out)")
-    done = store.seeds_done() if store else set()
-    todo = [s for s in seed_list if s not in done]
+    if plan.out is not None:
+        store = ResultsFolder.for_writing(plan.out, run_record(spec), plan.resume)
+    try:
+        sink: Any = store if store is not None else Collector(columns)
+        done = store.seeds_done() if store is not None else set()
+        _play(plan, done, sink)
+        if store is None:
+            games, found = sink.tables()
+        else:
+            store.compact()
+            games, found = store.read(columns, events=spec.events and columns is None)
+    finally:
+        if store is not None:
+            store.release()
+    return games_table(games), events_table(found)
+
+
+def _play(plan: Plan, done: set[int], sink: Any) -> None:
+    """Play every seed of the plan not in ``done``, writing batches to ``sink`` (at least
+    every ``save_every`` seconds and ``FLUSH_GAMES`` games); an interrupted run writes what
+    it finished before the interruption goes on."""
+    seeds = plan.seeds
+    within = seeds if isinstance(seeds, range) else set(seeds)
+    already = sum(1 for s in done if s in within)
+    todo = (s for s in seeds if s not in done)
+    bar = _progress_bar(len(seeds), already, read_title(plan.spec), plan.progress)
     rows: list[dict[str, Any]] = []
     found: list[dict[str, Any]] = []
-    bar = _progress_bar(len(seed_list), len(seed_list) - len(todo), read_title(spec), progress)
-    pending_rows: list[dict[str, Any]] = []
-    pending_events: list[dict[str, Any]] = []
-    last_flush = time.monotonic()
+    last = time.monotonic()
+    every = plan.save_every if isinstance(sink, ResultsFolder) else float("inf")
     try:
-        for results in _backend(spec, todo, client, workers, chunk):
+        for results in backends.results(plan.spec, todo, len(seeds) - already, plan.client,
+                                        plan.workers, plan.chunk):
             for row, evs in results:
                 rows.append(row)
                 found.extend(evs)
-                pending_rows.append(row)
-                pending_events.extend(evs)
             bar.update(len(results))
-            if store and (len(pending_rows) >= FLUSH_GAMES
-                          or time.monotonic() - last_flush >= save_every):
-                store.append(pending_rows, pending_events)
-                pending_rows, pending_events = [], []
-                last_flush = time.monotonic()
+            if len(rows) >= FLUSH_GAMES or time.monotonic() - last >= every:
+                sink.append(rows, found)
+                rows, found = [], []
+                last = time.monotonic()
     finally:
-        if store:   # an interrupted run keeps every game it finished
-            store.append(pending_rows, pending_events)
+        sink.append(rows, found)   # an interrupted run keeps every game it finished
         bar.close()
-    if store:
-        rows, found = store.read()
-        wanted = set(seed_list)
-        rows = [r for r in rows if r["seed"] in wanted]
-        found = [e for e in found if e["seed"] in wanted]
-    table = games_table(rows)
-    return (table, events_table(found)) if events else table
+
+
+class Collector:
+    """Where a run without a results folder keeps its rows: Arrow tables, batch by batch
+    (only the ``columns`` kept, if given)."""
+
+    def __init__(self, columns: Callable[[str], bool] | None = None) -> None:
+        self.columns = columns
+        self.games: list[Any] = []
+        self.events: list[Any] = []
+
+    def append(self, rows: list[dict[str, Any]], events: list[dict[str, Any]]) -> None:
+        import pyarrow as pa  # tables in Arrow form: compact, and the same as a results file
+        if rows:
+            table = pa.Table.from_pylist(rows)
+            if self.columns is not None:
+                table = table.select([n for n in table.column_names if self.columns(n)])
+            self.games.append(table)
+        if events and self.columns is None:
+            self.events.append(pa.Table.from_pylist(events))
+
+    def tables(self) -> tuple[Any, Any]:
+        import pyarrow as pa  # as above
+        both = [pa.concat_tables(t, promote_options="default") if t else None
+                for t in (self.games, self.events)]
+        return both[0], both[1]
 
 
 def read_title(spec: RunSpec) -> str:
@@ -115,10 +199,7 @@ def make_spec(game: str, players: int, bots: Any, options: dict[str, Any] | None
               events: bool, rotate_seats: bool = True) -> RunSpec:
     """Check the arguments (plain-words errors) and gather them into a :class:`RunSpec`."""
     read = reader(game)
-    low, high = read.players
-    if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
-        raise SimulationError(f"{read.title} is played by {low} to {high} players, "
-                              f"not {players!r}")
+    players = checks.check_players(players, *read.players, read.title)
     if options is None:
         options = {}
     if not isinstance(options, dict):
@@ -133,9 +214,8 @@ def make_spec(game: str, players: int, bots: Any, options: dict[str, Any] | None
         read.new_game(players, 0, chosen)
     except InvalidSetup as exc:
         raise SimulationError(f"these options cannot start a game of {read.title}: {exc}") from None
+    checks.check_option_needs(game, options, chosen, read.title)
     classes, names = resolve_bots(read, bots, players)
-    if not isinstance(rotate_seats, bool):
-        raise SimulationError(f"rotate_seats must be True or False, not {rotate_seats!r}")
     return RunSpec(game, players, tuple(sorted(chosen.items())), classes, names, events,
                    rotate_seats=rotate_seats)
 
@@ -151,6 +231,9 @@ def resolve_bots(read: Any, bots: Any, players: int) -> tuple[tuple[type[Player]
         bots = [b.strip() for b in bots.split(",")]
     if isinstance(bots, (type, Player)):
         bots = [bots]
+    if not isinstance(bots, (list, tuple)):
+        raise SimulationError("bots must be a name, a list of names, or computer players "
+                              f"(Player classes or instances), not {bots!r}")
     bots = list(bots)
     if len(bots) == 1:
         bots = bots * players
@@ -183,52 +266,26 @@ def resolve_bots(read: Any, bots: Any, players: int) -> tuple[tuple[type[Player]
     return tuple(classes), tuple(names)
 
 
-def check_seeds(seeds: Any) -> list[int]:
-    if isinstance(seeds, bool):
-        raise SimulationError("seeds must be a number of games or a list of seeds")
-    if isinstance(seeds, int):
-        if seeds <= 0:
-            raise SimulationError(f"the number of games must be at least 1, not {seeds}")
-        if seeds > MAX_GAMES:
-            raise SimulationError(f"at most {MAX_GAMES:,} games in one run, not {seeds:,}")
-        return list(range(seeds))
-    if isinstance(seeds, (str, bytes)) or not hasattr(seeds, "__iter__"):
-        raise SimulationError("seeds must be a number of games or a list of seeds")
-    if hasattr(seeds, "__len__") and len(seeds) > MAX_GAMES:
-        raise SimulationError(f"at most {MAX_GAMES:,} games in one run, not {len(seeds):,}")
-    seed_list = list(seeds)
-    if not seed_list:
-        raise SimulationError("there are no games to play: the list of seeds is empty")
-    for s in seed_list:
-        if isinstance(s, bool) or not isinstance(s, int) or s < 0:
-            raise SimulationError(f"every seed must be a whole number 0 or more, not {s!r}")
-    if len(set(seed_list)) != len(seed_list):
-        raise SimulationError("a seed appears twice in the list: each game is played once")
-    return seed_list
+def run_record(spec: RunSpec) -> dict[str, Any]:
+    """What a results folder records about its run: every field of the spec (bots by name),
+    the package version and the engine's fingerprint; a run with any other value is refused
+    (``run_id`` and ``started`` name the run itself)."""
+    settings = {f.name: getattr(spec, f.name) for f in dataclasses.fields(spec)
+                if f.name not in ("bots", "bot_names", "options")}
+    return {"made_by": "pangaea_lab", "format": FORMAT, "version": __version__,
+            "engine": engine_fingerprint(spec.game), **settings,
+            "bots": list(spec.bot_names), "options": _plain(dict(spec.options)),
+            "run_id": uuid.uuid4().hex[:12],
+            "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
 
 
-def check_workers(workers: Any) -> int:
-    if workers is None:
-        return 1
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise SimulationError(f"workers must be a whole number 1 or more, not {workers!r}")
-    return workers
-
-
-def check_save_every(seconds: Any) -> float:
-    if (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
-            or not math.isfinite(seconds) or not 0 <= seconds <= 3600):
-        raise SimulationError("save_every must be a number of seconds from 0 to 3600, "
-                              f"not {seconds!r}")
-    return float(seconds)
-
-
-def run_meta(spec: RunSpec) -> dict[str, Any]:
-    """What a results file records about its run; a run with any other value is refused."""
-    return {"made_by": "pangaea_lab", "version": __version__, "format": FORMAT,
-            "game": spec.game, "players": spec.players, "bots": list(spec.bot_names),
-            "options": json.loads(json.dumps(dict(spec.options))), "events": spec.events,
-            "rotate_seats": spec.rotate_seats}
+def _plain(value: Any) -> Any:
+    """An option value as JSON keeps it (tuples as lists)."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
 
 
 def _progress_bar(total: int, initial: int, title: str, show: bool) -> Any:
@@ -237,113 +294,36 @@ def _progress_bar(total: int, initial: int, title: str, show: bool) -> Any:
                 disable=not show, dynamic_ncols=True)
 
 
-def _chunks(todo: list[int], size: int) -> list[list[int]]:
-    return [todo[i:i + size] for i in range(0, len(todo), size)]
-
-
-def _backend(spec: RunSpec, todo: list[int], client: Any, workers: int,
-             chunk: int | None) -> Iterator[list]:
-    if not todo:
-        return
-    if client is not None:
-        yield from _dask_results(spec, todo, client, chunk)
-    elif workers > 1:
-        parts = _chunks(todo, chunk or _chunk_size(len(todo), workers))
-        yield from _process_results(spec, parts, workers)
-    else:
-        for seeds in _chunks(todo, chunk or 1):
-            yield play_chunk(spec, seeds)
-
-
-def _chunk_size(n: int, workers: int) -> int:
-    """Small enough that every worker gets several tasks and the bar moves, large enough that
-    the cost of sending a task is small next to the games in it."""
-    return max(1, min(20, math.ceil(n / (workers * 6))))
-
-
-#: process pools by number of workers, kept for the next run (starting fresh Python processes
-#: costs about a second, as much as many games); ``shutdown_pools`` ends them
-_POOLS: dict[int, Any] = {}
-
-
-def _pool(workers: int) -> Any:
-    pool = _POOLS.get(workers)
-    if pool is None or getattr(pool, "_broken", False):
-        # "spawn": fresh worker processes everywhere (no fork of a process running threads)
-        pool = ProcessPoolExecutor(max_workers=workers,
-                                   mp_context=multiprocessing.get_context("spawn"))
-        _POOLS[workers] = pool
-    return pool
-
-
-def shutdown_pools() -> None:
-    """End the worker processes kept by the local-process backend."""
-    while _POOLS:
-        _POOLS.popitem()[1].shutdown(wait=True, cancel_futures=True)
-
-
-atexit.register(shutdown_pools)
-
-
-def _process_results(spec: RunSpec, parts: list[list[int]], workers: int) -> Iterator[list]:
-    futures = [_pool(workers).submit(play_chunk, spec, seeds) for seeds in parts]
-    try:
-        for future in as_completed(futures):
-            yield future.result()
-    finally:
-        for future in futures:   # an interrupted run leaves no work queued behind it
-            future.cancel()
-
-
-def _dask_threads(client: Any) -> int:
-    """How many games the cluster plays at once (8 if it cannot say)."""
-    try:
-        return max(1, sum(client.nthreads().values()))
-    except Exception:  # noqa: BLE001 - a scheduler that does not answer: a fair guess
-        return 8
-
-
-def _dask_results(spec: RunSpec, todo: list[int], client: Any,
-                  chunk: int | None) -> Iterator[list]:
-    from distributed import Client, as_completed  # optional backend: imported only when used
-    own = isinstance(client, str)
-    if own:
-        try:
-            client = Client(client, set_as_default=False, timeout=30)
-        except OSError as exc:
-            raise SimulationError(f"cannot reach the Dask scheduler at {client!r}: {exc}") from None
-    elif not isinstance(client, Client):
-        raise SimulationError("client must be a dask.distributed.Client or a scheduler "
-                              f"address such as 'tcp://host:8786', not {client!r}")
-    parts = _chunks(todo, chunk or _chunk_size(len(todo), _dask_threads(client)))
-    futures = [client.submit(play_chunk, spec, seeds, pure=False) for seeds in parts]
-    try:
-        for future in as_completed(futures):
-            yield future.result()
-    finally:
-        client.cancel(futures)
-        if own:
-            client.close()
-
-
-def games_table(rows: list[dict[str, Any]]) -> pd.DataFrame:
+def games_table(table: Any) -> pd.DataFrame:
     """One row per game, sorted by seed (the same table from every backend and file)."""
-    table = pd.DataFrame.from_records(rows)
-    if table.empty:
-        return table
-    return table.sort_values("seed", kind="stable").reset_index(drop=True)
+    if table is None:
+        return pd.DataFrame()
+    frame = table.to_pandas()
+    return frame.sort_values("seed", kind="stable").reset_index(drop=True)
 
 
-def events_table(rows: list[dict[str, Any]]) -> pd.DataFrame:
+def events_table(table: Any) -> pd.DataFrame:
     """One row per event, sorted by game seed and order in the game."""
-    table = pd.DataFrame.from_records(rows)
-    if table.empty:
+    if table is None or table.num_rows == 0:
         return pd.DataFrame({"seed": pd.Series([], dtype="int64"),
                              "n": pd.Series([], dtype="int64")})
-    return table.sort_values(["seed", "n"], kind="stable").reset_index(drop=True)
+    return table.to_pandas().sort_values(["seed", "n"], kind="stable").reset_index(drop=True)
 
 
-def load(path: str | os.PathLike) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The games and events tables of a results folder, and nothing else."""
-    rows, events = ResultsFolder.existing(path).read()
-    return games_table(rows), events_table(events)
+def load(path: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The games and events tables of a results folder: only the run's own parts are read
+    (any other file is reported by name, with what to do); a damaged part is refused by
+    name, with what to do."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise SimulationError(f"load needs the path of a results folder, not {path!r}")
+    games, found = ResultsFolder.for_reading(path).read()
+    return games_table(games), events_table(found)
+
+
+def summary_columns(name: str) -> bool:
+    """The columns a run's summary reads: the game-wide ones and each seat's bot, win and
+    total (the seats' score categories are left out)."""
+    head, _, rest = name.partition("_")
+    if head[:1] == "p" and head[1:].isdigit():
+        return rest in ("bot", "won", "total")
+    return True

@@ -1,128 +1,400 @@
-"""The results file of a run: a folder of Parquet files, written as games arrive.
+"""The results folder of a run: Parquet parts written as games arrive, safe to resume.
 
 Layout of ``runs/h3.parquet/``::
 
-    _run.json              what made the run: package version, game, players, bots, options
-    games/part-00000.parquet, part-00001.parquet, ...     one row per game
-    events/part-00000.parquet, ...                        one row per scoring event
+    _run.json          the run record: settings, package version, engine fingerprint, run id
+    _lock              held by the one run writing the folder (a second writer is refused)
+    games/part-<first seed>-<run id>-<unique id>.parquet     one row per game
+    events/<the same names>                                  one row per scoring event
 
-Each part is written to a temporary name and renamed, so a run killed at any moment leaves only
-whole parts; the games of a part are never played again when the run is resumed.
-``pandas.read_parquet("runs/h3.parquet/games")`` reads the table with any Parquet reader
-(the names starting with ``_`` are skipped); :func:`pangaea_lab.simulate.load` reads both.
+* A part is written under a hidden temporary name and then linked to its final name, which
+  must not exist yet: a run killed at any moment leaves only whole parts, and no part is ever
+  written over (each name holds a unique id).  The events part of a batch goes first, so a
+  game counts as played once its row is there, and then its events are there too.
+* Only one run writes a folder at a time: it holds an operating-system lock on ``_lock``,
+  which the system releases when the process ends, however it ends.
+* The run's own parts are those named with its run id; any other file in ``games/`` or
+  ``events/`` is reported by name (with what to do) and never read.  A part that cannot be
+  read (a damaged disk, a truncated copy) is refused by name, with what to do.
+* When a run ends, its small parts are merged into parts of up to 100,000 games (a journal,
+  ``_compacting.json``, makes the merge safe against a kill).
+* ``pandas.read_parquet("runs/h3.parquet/games")`` and ``dask.dataframe.read_parquet`` read
+  each table directly (names starting with ``_`` or ``.`` are skipped by Parquet readers).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import time
+import uuid
+import warnings
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterable
 
 from .games import SimulationError
+from .record import as_json, refusal
+
+try:   # the lock on a results folder: POSIX systems
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None  # type: ignore[assignment]
+    import msvcrt
 
 META = "_run.json"
-FORMAT = 1
+LOCK = "_lock"
+JOURNAL = "_compacting.json"
+TABLES = ("games", "events")
+FORMAT = 2
 #: the largest ``_run.json`` read back (a results file is hostile input like any other)
 MAX_META_BYTES = 100_000
+#: the most games in one part after a run's parts are merged
+COMPACT_ROWS = 100_000
+#: a part's name: ``part-<first seed, 19 digits>-<run id>-<unique id>.parquet``
+PART = re.compile(r"part-(\d{19})-([0-9a-f]{12})-([0-9a-f]{12})\.parquet")
+
+
+class SimulationWarning(UserWarning):
+    """Something in a results folder that is not read (a foreign file), with what to do."""
+
+
+def _parquet() -> tuple[Any, Any]:
+    import pyarrow as pa  # Parquet support, needed only with a results file
+    import pyarrow.parquet as pq  # as above
+    return pa, pq
+
+
+class FolderLock:
+    """An exclusive lock on a results folder, held until :meth:`release` or the process ends."""
+
+    def __init__(self, folder: Path) -> None:
+        self.path = folder / LOCK
+        self.handle = open(self.path, "a+", encoding="utf-8")
+        try:
+            _lock_file(self.handle)
+        except OSError:
+            self.handle.seek(0)
+            holder = self.handle.read(200).strip() or "another run"
+            self.handle.close()
+            raise SimulationError(f"{folder} is being written by another run ({holder}); "
+                                  "two runs never write one folder: wait for that run to end "
+                                  "(or stop it), or choose another results folder") from None
+        self.handle.seek(0)
+        self.handle.truncate()
+        self.handle.write(f"process {os.getpid()} since "
+                          f"{time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}")
+        self.handle.flush()
+
+    def release(self) -> None:
+        if not self.handle.closed:
+            self.handle.close()   # closing the file releases the lock
+
+
+def _lock_file(handle: Any) -> None:
+    """Take an exclusive lock without waiting; ``OSError`` if another process holds it."""
+    if fcntl is None:  # Windows
+        handle.seek(0)
+        msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+        return
+    fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def _read_record(path: Path) -> dict[str, Any]:
+    where = path / META
+    if not path.is_dir() or not where.is_file():
+        raise SimulationError(f"{path} exists but is not a results folder of the simulation "
+                              "lab (no _run.json in it): choose another name")
+    if where.stat().st_size > MAX_META_BYTES:
+        raise SimulationError(f"{where} is too large to be a run record")
+    try:
+        record = json.loads(where.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SimulationError(f"{where} is not readable JSON ({exc})") from None
+    if not isinstance(record, dict):
+        raise SimulationError(f"{where} should hold a JSON object")
+    if record.get("format") != FORMAT or not isinstance(record.get("run_id"), str) \
+            or not re.fullmatch(r"[0-9a-f]{12}", record["run_id"]):
+        raise SimulationError(f"{where} is not a run record of this version of the lab "
+                              f"(format {record.get('format')!r}, this version writes format "
+                              f"{FORMAT}): start a new results folder; its Parquet files are "
+                              "still read by pandas.read_parquet")
+    return record
+
+
+def _link_new(tmp: Path, target: Path) -> None:
+    """Give the file ``tmp`` the name ``target``, which must not exist (never overwritten)."""
+    try:
+        os.link(tmp, target)
+    except FileExistsError:
+        raise
+    except OSError:   # a file system without hard links: checked, then renamed
+        if target.exists():
+            raise FileExistsError(target) from None
+        os.rename(tmp, target)
+        return
+    os.unlink(tmp)
 
 
 class ResultsFolder:
-    """A run's folder: checks that it belongs to the same run, lists the seeds already played,
-    appends parts."""
+    """A run's folder: its record, its own parts, a lock while writing."""
 
-    def __init__(self, path: str | os.PathLike, meta: dict[str, Any], resume: bool) -> None:
-        self.path = Path(path)
-        self.meta = meta
-        if self.path.exists():
-            old = self._read_meta()
-            if old != meta:
-                raise SimulationError(f"{self.path} holds a run with other settings "
-                                      f"({_differences(old, meta)}); results of different "
-                                      "settings are never mixed: choose another results file")
-            if not resume:
-                raise SimulationError(f"{self.path} already holds results of this run; "
-                                      "ask to resume it (--resume) to play only the missing "
-                                      "seeds, or choose another results file")
-        else:
-            (self.path / "games").mkdir(parents=True)
-            (self.path / "events").mkdir()
-            self._write(self.path / META, json.dumps(meta, indent=1, sort_keys=True).encode())
-        self._next = len(self._parts("games"))
+    def __init__(self, path: Path, record: dict[str, Any]) -> None:
+        self.path = path
+        self.record = record
+        self.run_id: str = record["run_id"]
+        self.lock: FolderLock | None = None
+        self.notes: list[str] = []
+        self._warned: set[str] = set()
+
+    # ----- opening ------------------------------------------------------------------------
 
     @classmethod
-    def existing(cls, path: str | os.PathLike) -> "ResultsFolder":
-        """An existing results folder, opened for reading."""
-        folder = cls.__new__(cls)
-        folder.path = Path(path)
-        folder.meta = folder._read_meta()
-        folder._next = len(folder._parts("games"))
+    def for_writing(cls, path: str | os.PathLike, record: dict[str, Any],
+                    resume: bool) -> "ResultsFolder":
+        """Create the folder (new run) or open it to resume; the lock is held either way."""
+        path = Path(path)
+        if not path.exists():
+            made = cls._create(path, record)
+            if made is not None:
+                return made
+        old = _read_record(path)
+        why = refusal(path, old, record)
+        if why:
+            raise SimulationError(why)
+        if not resume:
+            raise SimulationError(f"{path} already holds results of this run; ask to resume "
+                                  "it (resume=True, --resume) to play only the missing seeds, "
+                                  "or choose another results folder")
+        folder = cls(path, old)
+        folder.lock = FolderLock(path)
+        folder._tidy()
         return folder
 
-    def _read_meta(self) -> dict[str, Any]:
-        where = self.path / META
-        if not self.path.is_dir() or not where.is_file():
-            raise SimulationError(f"{self.path} exists but is not a results file of the "
-                                  "simulation lab (no _run.json in it): choose another name")
-        if where.stat().st_size > MAX_META_BYTES:
-            raise SimulationError(f"{where} is too large to be a run description")
+    @classmethod
+    def _create(cls, path: Path, record: dict[str, Any]) -> "ResultsFolder | None":
+        """A new folder, built beside its place and renamed into it (None: another run made
+        it first)."""
+        if not path.parent.is_dir():
+            raise SimulationError(f"the folder {path.parent} does not exist: create it first, "
+                                  "or choose another place for the results")
+        tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
+        tmp.mkdir()
+        folder = cls(tmp, record)
+        folder.lock = FolderLock(tmp)   # the lock follows the folder through the rename
+        for table in TABLES:
+            (tmp / table).mkdir()
+        (tmp / META).write_bytes(as_json(record))
         try:
-            meta = json.loads(where.read_text(encoding="utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise SimulationError(f"{where} is not readable JSON ({exc})") from None
-        if not isinstance(meta, dict):
-            raise SimulationError(f"{where} should hold a JSON object")
-        return meta
+            os.rename(tmp, path)
+        except OSError:
+            folder.release()
+            for item in sorted(tmp.rglob("*"), reverse=True):
+                item.rmdir() if item.is_dir() else item.unlink()
+            tmp.rmdir()
+            return None
+        folder.path = path
+        return folder
 
-    def _parts(self, table: str) -> list[Path]:
+    @classmethod
+    def for_reading(cls, path: str | os.PathLike) -> "ResultsFolder":
+        path = Path(path)
+        return cls(path, _read_record(path))
+
+    def release(self) -> None:
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
+
+    # ----- the parts ----------------------------------------------------------------------
+
+    def _files(self, table: str) -> list[Path]:
         folder = self.path / table
-        return sorted(folder.glob("part-*.parquet")) if folder.is_dir() else []
+        if not folder.is_dir():
+            return []
+        return sorted(p for p in folder.iterdir() if not p.name.startswith((".", "_")))
 
-    @staticmethod
-    def _write(target: Path, data: bytes) -> None:
-        tmp = target.with_name(f".{target.name}.tmp")
-        tmp.write_bytes(data)
-        os.replace(tmp, target)
+    def _journal(self) -> dict[str, Any] | None:
+        """An unfinished merge: its new part and the parts it replaces (None: no merge)."""
+        where = self.path / JOURNAL
+        if not where.is_file():
+            return None
+        try:
+            journal = json.loads(where.read_text(encoding="utf-8"))
+            new, old = journal["new"], list(journal["old"])
+        except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+            return None   # a journal cut short: its merge never wrote anything
+        return {"new": new, "old": old}
+
+    def parts(self, report: bool = True) -> list[Path]:
+        """The run's own game parts, in order of their first seed.  Foreign files are noted
+        (and, when ``report``, warned about), never read."""
+        own: list[Path] = []
+        foreign: list[Path] = []
+        for table in TABLES:
+            for path in self._files(table):
+                match = PART.fullmatch(path.name)
+                if match is None or match.group(2) != self.run_id:
+                    foreign.append(path)
+                elif table == "games":
+                    own.append(path)
+        journal = self._journal()
+        if journal and (self.path / "games" / journal["new"]).is_file():
+            own = [p for p in own if p.name not in journal["old"]]   # merged already
+        elif journal:
+            own = [p for p in own if p.name != journal["new"]]
+        self.notes = [f"{p.relative_to(self.path)} is not a part of this run and was not "
+                      "read; move it out of the folder (pandas.read_parquet of the folder "
+                      "would read it too)" for p in foreign]
+        if report:
+            for note in self.notes:
+                if note not in self._warned:
+                    self._warned.add(note)
+                    warnings.warn(note, SimulationWarning, stacklevel=4)
+        return own
+
+    def _tidy(self) -> None:
+        """Under the lock, before writing: finish or undo a merge cut short, and remove the
+        temporary files and orphan event parts that a killed run left."""
+        journal = self._journal()
+        if journal is not None:
+            if (self.path / "games" / journal["new"]).is_file():
+                for table in TABLES:
+                    for name in journal["old"]:
+                        (self.path / table / name).unlink(missing_ok=True)
+            else:
+                for table in TABLES:
+                    (self.path / table / str(journal["new"])).unlink(missing_ok=True)
+            (self.path / JOURNAL).unlink()
+        for table in TABLES:
+            for path in (self.path / table).glob(".part-*.tmp"):
+                path.unlink()
+        games = {p.name for p in self._files("games")}
+        for path in self._files("events"):
+            match = PART.fullmatch(path.name)
+            if match and match.group(2) == self.run_id and path.name not in games:
+                path.unlink()   # its games part never arrived, or was deleted
+
+    def _read(self, path: Path, columns: list[str] | None = None) -> Any:
+        """One part as an Arrow table, or a plain-words error naming the file."""
+        pa, pq = _parquet()
+        try:
+            return pq.read_table(path, columns=columns)
+        except (pa.ArrowException, OSError, ValueError) as exc:
+            first = str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
+            raise SimulationError(f"{path} cannot be read as a results part ({first}); "
+                                  "delete it and resume the run (resume=True, --resume): its "
+                                  "games are played again") from None
 
     def seeds_done(self) -> set[int]:
         """Seeds whose games are already in the folder."""
-        import pyarrow.parquet as pq  # Parquet support, needed only with a results file
         done: set[int] = set()
-        for part in self._parts("games"):
-            done.update(pq.read_table(part, columns=["seed"]).column("seed").to_pylist())
+        for part in self.parts():
+            done.update(self._read(part, ["seed"]).column("seed").to_pylist())
         return done
 
+    def _name(self, first_seed: int) -> str:
+        return f"part-{first_seed:019d}-{self.run_id}-{uuid.uuid4().hex[:12]}.parquet"
+
+    def _publish(self, table: str, name: str, data: Any) -> None:
+        _, pq = _parquet()
+        target = self.path / table / name
+        tmp = target.with_name(f".{name}.tmp")
+        pq.write_table(data, tmp)
+        _link_new(tmp, target)
+
     def append(self, rows: list[dict[str, Any]], events: list[dict[str, Any]]) -> None:
-        """Write one part of each table.  The events part goes first: a game counts as played
-        once its row is there, and then its events are there too."""
+        """Write one part of each table (events first)."""
         if not rows:
             return
-        import pyarrow as pa  # Parquet support, needed only with a results file
-        import pyarrow.parquet as pq  # as above
-        name = f"part-{self._next:05d}.parquet"
-        for table, data in (("events", events), ("games", rows)):
-            if not data:
-                continue
-            sink = pa.BufferOutputStream()
-            pq.write_table(pa.Table.from_pylist(data), sink)
-            self._write(self.path / table / name, sink.getvalue().to_pybytes())
-        self._next += 1
+        pa, _ = _parquet()
+        name = self._name(min(r["seed"] for r in rows))
+        if events:
+            self._publish("events", name, pa.Table.from_pylist(events))
+        self._publish("games", name, pa.Table.from_pylist(rows))
 
-    def read(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        """Every game row and event row in the folder (events only of games with a row)."""
-        import pyarrow.parquet as pq  # Parquet support, needed only with a results file
-        rows: list[dict[str, Any]] = []
-        for part in self._parts("games"):
-            rows.extend(pq.read_table(part).to_pylist())
-        seeds = {r["seed"] for r in rows}
-        events: list[dict[str, Any]] = []
-        for part in self._parts("events"):
-            events.extend(e for e in pq.read_table(part).to_pylist() if e["seed"] in seeds)
-        return rows, events
+    # ----- reading ------------------------------------------------------------------------
+
+    def read(self, columns: Callable[[str], bool] | None = None,
+             events: bool = True) -> tuple[Any, Any]:
+        """The games table (only the columns whose names ``columns`` keeps, if given) and the
+        events table of the run's own parts, as Arrow tables (the events of games whose part
+        is there)."""
+        pa, _ = _parquet()
+        own = self.parts()
+        games = _concat(pa, [self._read(p, self._names(p, columns)) for p in own])
+        found = []
+        if events:
+            found = [self._read(self.path / "events" / p.name) for p in own
+                     if (self.path / "events" / p.name).is_file()]
+        return games, _concat(pa, found)
+
+    def _names(self, part: Path, keep: Callable[[str], bool] | None) -> list[str] | None:
+        if keep is None:
+            return None
+        _, pq = _parquet()
+        try:
+            names = pq.read_schema(part).names
+        except Exception:  # noqa: BLE001 - a damaged part: reading it names the file
+            return None
+        return [n for n in names if keep(n)]
+
+    # ----- merging small parts ------------------------------------------------------------
+
+    def compact(self, max_rows: int | None = None) -> None:
+        """Merge runs of small parts into parts of up to ``max_rows`` games (by default
+        ``COMPACT_ROWS``)."""
+        _, pq = _parquet()
+        max_rows = COMPACT_ROWS if max_rows is None else max_rows
+        group: list[Path] = []
+        rows = 0
+        for part in self.parts(report=False) + [None]:   # type: ignore[list-item]
+            size = pq.ParquetFile(part).metadata.num_rows if part is not None else max_rows
+            if group and (part is None or rows + size > max_rows):
+                if len(group) > 1:
+                    self._merge(group)
+                group, rows = [], 0
+            if part is not None:
+                group.append(part)
+                rows += size
+
+    def _merge(self, group: list[Path]) -> None:
+        first = int(PART.fullmatch(group[0].name).group(1))  # type: ignore[union-attr]
+        new = self._name(first)
+        old = [p.name for p in group]
+        journal = self.path / JOURNAL
+        tmp = journal.with_name(".compacting.tmp")
+        tmp.write_text(json.dumps({"new": new, "old": old}), encoding="utf-8")
+        os.replace(tmp, journal)
+        for table in TABLES:   # events first, as when writing
+            sources = [self.path / table / n for n in old if (self.path / table / n).is_file()]
+            if sources:
+                self._merge_files(table, new, sources)
+        for table in TABLES:
+            for name in old:
+                (self.path / table / name).unlink(missing_ok=True)
+        journal.unlink()
+
+    def _merge_files(self, table: str, name: str, sources: list[Path]) -> None:
+        pa, pq = _parquet()
+        schema = pa.unify_schemas([pq.read_schema(p) for p in sources])
+        target = self.path / table / name
+        tmp = target.with_name(f".{name}.tmp")
+        with pq.ParquetWriter(tmp, schema) as writer:
+            for source in sources:   # one part in memory at a time
+                writer.write_table(_conform(pa, self._read(source), schema))
+        _link_new(tmp, target)
 
 
-def _differences(old: dict[str, Any], new: dict[str, Any]) -> str:
-    keys = sorted(set(old) | set(new))
-    diffs = [f"{k}: {old.get(k)!r} in the file, {new.get(k)!r} now"
-             for k in keys if old.get(k) != new.get(k)]
-    return "; ".join(diffs)
+def _conform(pa: Any, table: Any, schema: Any) -> Any:
+    """``table`` with the columns of ``schema``, in its order and types (missing: nulls)."""
+    columns = [table.column(f.name).cast(f.type) if f.name in table.column_names
+               else pa.nulls(len(table), f.type) for f in schema]
+    return pa.Table.from_arrays(columns, schema=schema)
+
+
+def _concat(pa: Any, tables: Iterable[Any]) -> Any:
+    tables = list(tables)
+    if not tables:
+        return None
+    return pa.concat_tables(tables, promote_options="default")
