@@ -36,12 +36,14 @@ notebook-outputs: $(STAMP)
 # The notebooks as Voilà apps for a classroom: widgets live, code hidden.  The landing page
 # is the start notebook (its URL is printed); its table links every game's notebooks.
 # `make app APP_PORT=9000` picks another port.  The settings are in app/voila.py (idle pages
-# closed after APP_IDLE seconds, APP_POOL kernels kept ready per most used page).
+# closed after APP_IDLE seconds; `make app CLASS=30` sizes the pools of ready kernels for a class
+# and prints the memory they need; without CLASS, APP_POOL kernels kept ready per most used page).
 APP_PORT ?= 8866
 APP_IP   ?= 127.0.0.1
 APP_IDLE ?=
 APP_POOL ?=
-APP_ENV  := JUPYTER_PATH=$$($(BIN)/python -m pangaea_lab.core.fonts) PANGAEA_APP_IDLE=$(APP_IDLE) PANGAEA_APP_POOL=$(APP_POOL)
+CLASS    ?=
+APP_ENV  := JUPYTER_PATH=$$($(BIN)/python -m pangaea_lab.core.fonts) PANGAEA_APP_IDLE=$(APP_IDLE) PANGAEA_APP_POOL=$(APP_POOL) PANGAEA_APP_CLASS=$(CLASS)
 
 # The page template pangaea-lab (in the package) serves the package's font and asks nothing
 # from the internet.

@@ -1,21 +1,25 @@
 """Settings of the classroom app (``make app``): Voilà serving ``notebooks/``.
 
-``make app`` starts Voilà with ``--Voila.config_file_paths=app`` and ``JUPYTER_PATH`` set to the
-package's ``share/jupyter`` folder, so this file and the package's page template
-``pangaea-lab`` are used.  Two numbers
-can be changed without editing the file (``make app APP_IDLE=600 APP_POOL=8`` sets them):
+``make app`` starts Voilà through app/classroom_app.py with ``--Voila.config_file_paths=app``
+and ``JUPYTER_PATH`` set to the package's ``share/jupyter`` folder, so this file and the
+package's page template ``pangaea-lab`` are used.  Three numbers can be changed without
+editing the file (``make app CLASS=30 APP_IDLE=1200`` sets two of them):
 
-PANGAEA_APP_IDLE  seconds a page may stay unused before its kernel is shut down (default 900).
-                  The page then says that it was idle and was closed, and to reload it.
-                  0 keeps idle pages forever (as Voilà does by default).
-PANGAEA_APP_POOL  kernels kept ready, with their notebook already run, for each of the most
-                  used pages (default 1).  A page served from this pool shows its widgets at
-                  once; when the pool is empty, a page starts its own kernel and takes a few
-                  seconds more.  For a class opening the game pages together, about a quarter
-                  of the class (plus one) per page; each ready kernel holds about 80 MB.
+PANGAEA_APP_IDLE   seconds a page may stay unused before its kernel is shut down (default 900).
+                   The page then says that it was idle and was closed, and to reload it.
+                   0 keeps idle pages forever (as Voilà does by default).
+PANGAEA_APP_CLASS  students in the class (``make app CLASS=30``; default 0: not set).  The
+                   pools of ready kernels are sized for it -- one per student for the start
+                   page, a quarter of the class plus one for each game's first page -- and
+                   follow the class from page to page (app/classroom_pools.py).  The number
+                   of kernels and the memory they need are printed when the server starts.
+PANGAEA_APP_POOL   without a class size: kernels kept ready, with their notebook already run,
+                   for each of the most used pages (default 1).
 
-Any other Voilà or Jupyter server setting can still be given on the command line, which wins
-over this file.
+A page served from a pool shows its widgets at once; a page without a ready kernel starts its
+own (a few seconds on a quiet machine, far more with a class starting kernels together).  Any
+other Voilà or Jupyter server setting can still be given on the command line, which wins over
+this file.
 """
 
 import os
@@ -34,6 +38,10 @@ def _whole_number(name: str, default: int) -> int:
 
 IDLE_SECONDS = _whole_number("PANGAEA_APP_IDLE", 900)
 POOL = _whole_number("PANGAEA_APP_POOL", 1)
+CLASS = _whole_number("PANGAEA_APP_CLASS", 0)
+#: the resident memory of a kernel that has run one of the most used pages (84-89 MB measured
+#: by bench/app_pages.py), rounded up
+KERNEL_MB = 90
 
 #: the pages most students open: the start page and each game's first playable page
 MOST_USED = [
@@ -64,10 +72,35 @@ c.VoilaConfiguration.template = "pangaea-lab"
 # Only the most used pages get a pool (every other page starts its own kernel on demand), so
 # the server does not hold a kernel for each of the 25 notebooks.
 c.VoilaConfiguration.preheat_kernel = True
+
+
+def pool_sizes(class_size: int, pool: int) -> dict[str, int]:
+    """Ready kernels per most used page: for a class, one per student on the start page (the
+    teacher's link) and a quarter of the class plus one on each game's first page; else
+    ``pool`` each."""
+    if class_size:
+        return {page: class_size if page == MOST_USED[0] else class_size // 4 + 1
+                for page in MOST_USED}
+    return dict.fromkeys(MOST_USED, pool)
+
+
+SIZES = pool_sizes(CLASS, POOL)
 c.VoilaKernelManager.kernel_pools_config = {
     "default": {"pool_size": 0},
-    **{page: {"pool_size": POOL} for page in MOST_USED},
+    **{page: {"pool_size": size} for page, size in SIZES.items()},
 }
+# with a class size, the pools follow the class: each student opening a page moves a ready
+# kernel's place to the next page of the lesson; once no student has opened a page for the idle
+# time (15 minutes when pages are never closed), they go back to the sizes above
+# (app/classroom_pools.py)
+c.ClassroomVoila.class_size = CLASS
+c.ClassroomVoila.settle_after = float(IDLE_SECONDS or 900)
+_kernels = sum(SIZES.values())
+print(f"Pools of ready kernels: {_kernels} kernels "
+      + (f"for a class of {CLASS} " if CLASS else "")
+      + f"({', '.join(f'{size} for {page}' for page, size in SIZES.items())}); they need "
+      f"about {_kernels * KERNEL_MB / 1024:.1f} GB of memory, plus about {KERNEL_MB} MB per "
+      "student on a page", file=sys.stderr, flush=True)
 # Refill a pool half a minute after a kernel is taken from it: when a class opens its pages
 # together, the students' first clicks then do not compete with the refills for the CPU.
 c.VoilaKernelManager.fill_delay = 30.0
@@ -80,8 +113,12 @@ c.VoilaExecutor.iopub_timeout = 30
 # Idle pages: a kernel that has not run anything for IDLE_SECONDS is shut down, even with its
 # page still open in a browser (cull_connected): a tab left open must not hold memory for the
 # rest of the day.  A kernel busy running something is never cut off (cull_busy stays False).
-# Kernels waiting in the pool are never culled (Voilà keeps them).  A page that is closed or
-# left for another page shuts its kernel down at once (Voilà does that by itself).
+# Kernels waiting in the pool are never culled (Voilà keeps them).  A page that is closed,
+# reloaded or left for another page shuts its kernel down at once: as it unloads it posts
+# Voilà's shutdown request with its XSRF cookie, which app/classroom_app.py's page handler sets
+# (Voilà's own does not, and the server refused the request); tests/browser/
+# test_browser_app_leave.py walks through ten pages and finds only the current page's kernel
+# besides the pools.
 c.MappingKernelManager.cull_idle_timeout = IDLE_SECONDS
 c.MappingKernelManager.cull_interval = max(1, min(60, IDLE_SECONDS // 4))  # how often to look
 c.MappingKernelManager.cull_connected = True

@@ -1,0 +1,146 @@
+"""The classroom app's server: Voilà, with pages that let their kernels go and pools that
+follow the class.
+
+``make app`` runs this file instead of the ``voila`` command (same arguments, same settings from
+app/voila.py).  Three things differ from Voilà itself.
+
+A Voilà page shuts its kernel down when the student leaves it (another page, a reload, a
+closed tab): as it unloads, it posts ``/voila/api/shutdown/<kernel id>`` with the value of its
+``_xsrf`` cookie, and the server accepts the post only when that value matches the cookie
+(Jupyter's protection against requests forged by other sites).  But Voilà's page handler never
+sets that cookie, so the post went out without it and the server refused it ("'_xsrf' argument
+missing from POST", Voilà issue 1458): every page left behind kept its kernel until the idle
+time ran out.  Here the page handler sets the cookie with every page it serves (Tornado's own
+token, as every Jupyter page that posts has), so the shutdown is accepted and the kernel stops
+at once.  A kernel handed out from a pool is shut down the same way (the page's HTML was
+rendered before the student asked, but the cookie comes with the response).
+
+A page is served from its pool only when the pool's next kernel is ready.  Voilà hands out the
+pool's next kernel even while it is still waiting to be started (a refill starts half a minute
+after a kernel is taken, app/voila.py), so the second student on a page waited for that delay
+and the kernel's start; here that student's page starts its own kernel at once, ahead of the
+refills.
+
+With a class size set (``make app CLASS=30``), the pools follow the class from page to page
+(app/classroom_pools.py): :class:`PoolKeeper` starts and stops the kernels for the sizes that
+module keeps.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+from pathlib import Path
+
+# run as a script, this folder comes first on the path, and its voila.py (the settings) would
+# hide the voila package
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [entry for entry in sys.path if os.path.abspath(entry or os.curdir) != _HERE]
+
+from voila.app import Voila  # noqa: E402
+from voila.tornado.handler import TornadoVoilaHandler  # noqa: E402
+from tornado.ioloop import PeriodicCallback  # noqa: E402
+from traitlets import Float, Int  # noqa: E402
+
+sys.path.append(_HERE)
+from classroom_pools import FollowingPools  # noqa: E402
+
+
+def _ready(pool: list) -> bool:
+    """Whether the pool's next kernel has started and run its notebook; a ready kernel behind
+    one still starting is moved to the front (Voilà hands out the front one)."""
+    for place, task in enumerate(pool):
+        if task.done() and not task.cancelled() and task.exception() is None:
+            pool.insert(0, pool.pop(place))
+            return True
+    return False
+
+
+class PoolKeeper:
+    """Starts and stops pool kernels in Voilà's kernel manager for the sizes that
+    :class:`FollowingPools` keeps."""
+
+    CHECK_EVERY_MS = 5000
+
+    def __init__(self, manager, pools: FollowingPools, log) -> None:
+        self.manager, self.pools, self.log = manager, pools, log
+        self.timer: PeriodicCallback | None = None
+
+    def arrived(self, page: str) -> None:
+        self.resize(self.pools.arrived(page, time.monotonic()))
+        if self.timer is None:            # the server's loop runs by now
+            self.timer = PeriodicCallback(self.check, self.CHECK_EVERY_MS)
+            self.timer.start()
+
+    def resize(self, sizes: dict[str, int]) -> None:
+        config = self.manager.kernel_pools_config
+        for page, size in sizes.items():
+            config[page] = {**config.get(page, config.get("default", {})), "pool_size": size}
+            if size > len(self.manager._pools.get(page, [])):
+                self.manager.fill_if_needed(delay=0, notebook_name=page)
+
+    def check(self) -> None:
+        """Pools back to their starting sizes once the class is quiet; pools larger than their
+        size lose their newest ready kernels (never the next one to be handed out)."""
+        self.resize(self.pools.settle(time.monotonic()))
+        for page, size in self.pools.size.items():
+            pool = self.manager._pools.get(page, [])
+            extra = [task for task in pool[1:][::-1]
+                     if task.done() and not task.cancelled() and task.exception() is None]
+            for task in extra[:max(0, len(pool) - size)]:
+                asyncio.ensure_future(self.manager.shutdown_kernel(task.result()["kernel_id"]))
+
+
+class PageHandler(TornadoVoilaHandler):
+    """Voilà's page handler, giving the browser the XSRF cookie its leave request needs, serving
+    a page from its pool only when a ready kernel waits there, and telling the pools that follow
+    the class where a student goes."""
+
+    async def prepare(self):
+        await super().prepare()
+        # reading the token sets the _xsrf cookie on this response when the browser has none
+        self.xsrf_token  # noqa: B018
+        self._page = self.path_args[0] if self.path_args else None
+        keeper = self.settings.get("classroom_pool_keeper")
+        if keeper is not None and self._page and self.request.method == "GET":
+            keeper.arrived(self._page)
+
+    def should_use_rendered_notebook(self, notebook_data, pool_size, *args):
+        pools = getattr(self.kernel_manager, "_pools", {})
+        if not _ready(pools.get(getattr(self, "_page", None), [])):
+            return False
+        return super().should_use_rendered_notebook(notebook_data, pool_size, *args)
+
+
+class ClassroomVoila(Voila):
+    """Voilà serving its notebook pages through :class:`PageHandler`."""
+
+    class_size = Int(0, config=True, help="Students in the class; with more than 0, the pools "
+                     "follow the class from page to page (app/classroom_pools.py).")
+    settle_after = Float(120.0, config=True, help="Seconds without a student opening a page "
+                         "after which the pools go back to their starting sizes.")
+
+    def init_settings(self) -> dict:
+        settings = super().init_settings()
+        manager = self.kernel_manager
+        if self.class_size > 0 and hasattr(manager, "kernel_pools_config"):
+            base = {page: config.get("pool_size", 0)
+                    for page, config in manager.kernel_pools_config.items() if page != "default"}
+            root = Path(self.root_dir)
+            pages = [str(path.relative_to(root)) for path in root.rglob("*.ipynb")
+                     if ".ipynb_checkpoints" not in path.parts]
+            settings["classroom_pool_keeper"] = PoolKeeper(
+                manager, FollowingPools(base, pages, self.settle_after), self.log)
+        return settings
+
+    def init_handlers(self) -> list:
+        return [(rule[0], PageHandler, *rule[2:]) if rule[1] is TornadoVoilaHandler else rule
+                for rule in super().init_handlers()]
+
+
+main = ClassroomVoila.launch_instance
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,120 @@
+"""The pools of ready kernels sized for a class and following it through a lesson
+(app/classroom_pools.py, app/voila.py), checked without starting a server;
+bench/app_load.py measures them with a class of simulated students."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+APP = Path(__file__).resolve().parents[2] / "app"
+NOTEBOOKS = APP.parent / "notebooks"
+pytest.importorskip("traitlets")
+
+
+@pytest.fixture
+def pools_module(monkeypatch):
+    monkeypatch.syspath_prepend(str(APP))
+    import classroom_pools
+    return classroom_pools
+
+
+def pages() -> list[str]:
+    return sorted(str(p.relative_to(NOTEBOOKS)) for p in NOTEBOOKS.rglob("*.ipynb")
+                  if ".ipynb_checkpoints" not in p.parts)
+
+
+def load_settings(monkeypatch, capsys=None, **env: str):
+    from traitlets.config.loader import PyFileConfigLoader
+    for name in ("PANGAEA_APP_IDLE", "PANGAEA_APP_POOL", "PANGAEA_APP_CLASS"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    return PyFileConfigLoader("voila.py", path=str(APP)).load_config()
+
+
+def test_the_lesson_order_is_each_games_numbered_pages(pools_module):
+    order = pools_module.lesson_order(pages())
+    assert order["pangaea/01_setup.ipynb"] == "pangaea/02_turns.ipynb"
+    assert order["pangaea/10_statistics.ipynb"] == "pangaea/11_review.ipynb"
+    assert order["harmonies/01_setup_and_turns.ipynb"] == "harmonies/02_landscapes.ipynb"
+    assert "pangaea/11_review.ipynb" not in order          # the last page of a game
+    assert "teachers.ipynb" not in order and "00_start_here.ipynb" not in order
+    assert all(page.split("/")[0] == after.split("/")[0] for page, after in order.items())
+
+
+def test_a_class_size_sizes_the_pools_and_prints_their_memory(monkeypatch, capfd):
+    config = load_settings(monkeypatch, PANGAEA_APP_CLASS="30")
+    sizes = {page: pool["pool_size"]
+             for page, pool in config.VoilaKernelManager.kernel_pools_config.items()}
+    assert sizes.pop("default") == 0
+    assert sizes.pop("00_start_here.ipynb") == 30          # the whole class at the teacher's link
+    assert set(sizes.values()) == {8}                      # each game's first page: 30 // 4 + 1
+    assert config.ClassroomVoila.class_size == 30
+    printed = capfd.readouterr().err
+    assert "62 kernels for a class of 30" in printed
+    assert "about 5.4 GB of memory" in printed              # 62 kernels of 90 MB
+
+
+def test_without_a_class_the_pool_number_is_used(monkeypatch, capfd):
+    config = load_settings(monkeypatch, PANGAEA_APP_POOL="2")
+    sizes = config.VoilaKernelManager.kernel_pools_config
+    assert {pool["pool_size"] for page, pool in sizes.items() if page != "default"} == {2}
+    assert config.ClassroomVoila.class_size == 0
+    assert "10 kernels (" in capfd.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["-1", "thirty", "2.5"])
+def test_a_bad_class_size_is_refused_by_name(monkeypatch, value):
+    with pytest.raises(ValueError, match="PANGAEA_APP_CLASS must be a whole number"):
+        load_settings(monkeypatch, PANGAEA_APP_CLASS=value)
+
+
+def test_the_pools_follow_a_class_through_a_lesson(pools_module):
+    base = {"00_start_here.ipynb": 4, "harmonies/01_setup_and_turns.ipynb": 3}
+    pools = pools_module.FollowingPools(base, pages(), settle_after=60)
+    start = "00_start_here.ipynb"
+    first, second = "harmonies/01_setup_and_turns.ipynb", "harmonies/02_landscapes.ipynb"
+    # three students open the start page: its pool shrinks (one kept)
+    assert pools.arrived(start, now=0) == {start: 3}
+    assert pools.arrived(start, now=0) == {start: 2}
+    assert pools.arrived(start, now=0) == {start: 1}
+    # ... then the game's first page: its pool shrinks (one kept), the next page's grows
+    assert pools.arrived(first, now=1) == {first: 2, second: 1}
+    assert pools.arrived(first, now=1) == {first: 1, second: 2}
+    assert pools.arrived(first, now=2) == {second: 3}
+    # the places freed on the start page are used: seven in all, never more
+    assert pools.arrived(first, now=2) == {second: 4}
+    assert pools.arrived(first, now=2) == {second: 5}
+    assert pools.arrived(first, now=2) == {}
+    # ... and move on: the ready kernels move with them
+    assert pools.arrived(second, now=10) == {second: 4, "harmonies/03_habitats.ipynb": 1}
+    assert sum(pools.size.values()) <= sum(base.values())
+    # never more ready kernels in all than at the start
+    for second_ in range(20):
+        pools.arrived(first, now=11 + second_)
+        assert sum(pools.size.values()) <= sum(base.values())
+    # quiet for less than settle_after: nothing changes; then back to the starting sizes
+    assert pools.settle(now=60) == {}
+    back = pools.settle(now=31 + 60)
+    assert pools.size == {**dict.fromkeys(back, 0), **base}
+    assert back and all(size == base.get(page, 0) for page, size in back.items())
+    assert pools.settle(now=1000) == {}
+
+
+def test_a_page_outside_the_lesson_changes_nothing(pools_module):
+    pools = pools_module.FollowingPools({"00_start_here.ipynb": 2}, pages(), settle_after=60)
+    assert pools.arrived("../../etc/passwd", now=0) == {}
+    assert pools.arrived("00_start_here.ipynb", now=0) == {"00_start_here.ipynb": 1}
+    assert pools.arrived("00_start_here.ipynb", now=1) == {}      # one is always kept
+
+
+@pytest.mark.parametrize("base, settle, field", [({"a.ipynb": -1}, 60, "pool size of a.ipynb"),
+                                                 ({"a.ipynb": 1.5}, 60, "pool size of a.ipynb"),
+                                                 ({}, 0, "settle_after")])
+def test_bad_pool_numbers_are_refused(pools_module, base, settle, field):
+    with pytest.raises(ValueError, match=field):
+        pools_module.FollowingPools(base, [], settle_after=settle)
