@@ -26,14 +26,10 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 import pandas as pd
+from openskill.models import PlackettLuce
 
 from .games import SimulationError
 from .stats import Z95
-
-
-def _model() -> Any:
-    from openskill.models import PlackettLuce  # the rating library, needed only for ratings
-    return PlackettLuce()
 
 
 def _places(row: Any, players: int) -> list[int]:
@@ -60,7 +56,7 @@ def ratings(tables: Sequence[pd.DataFrame] | pd.DataFrame) -> pd.DataFrame:
     the 95% band ``low`` to ``high`` (``mu`` plus or minus 1.96 ``sigma``)."""
     if isinstance(tables, pd.DataFrame):
         tables = [tables]
-    model = _model()
+    model = PlackettLuce()
     rated: dict[str, Any] = {}
     played: dict[str, int] = {}
     for table in tables:

@@ -27,6 +27,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any, Sequence
 
 import numpy as np
@@ -256,7 +257,6 @@ def _ratio(sums: np.ndarray, counts: np.ndarray) -> np.ndarray:
 def percentile_interval(replicates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The 2.5% and 97.5% points of each column of bootstrap replicates (resamples in
     which a group did not occur are left out)."""
-    import warnings
     with warnings.catch_warnings():   # a group seen in no resample: its interval is empty
         warnings.simplefilter("ignore", RuntimeWarning)
         low, high = np.nanpercentile(replicates, [2.5, 97.5], axis=0)
