@@ -276,13 +276,31 @@ def _seed(text: str) -> int:
     return int(digits)
 
 
-def _players(text: str, spec: LinkSpec) -> int:
+def page_players(spec: LinkSpec, check: Callable[..., Any] | None = None,
+                 options: Mapping[str, Any] | None = None, seed: int | str = 0
+                 ) -> tuple[int, int]:
+    """The player counts this page's game takes: the game's range, narrowed to the counts
+    ``check`` (the game's ``new_game``) accepts with the page's ``options`` (The Dawn of
+    Pangaea takes 1 player only in its solo/co-op mode)."""
+    lo, hi = spec.players
+    if check is None:
+        return lo, hi
+    taken = []
+    for n in range(lo, hi + 1):
+        try:
+            check(players=n, seed=seed, **dict(options or {}))
+        except (PangaeaLabError, ValueError, TypeError):
+            continue
+        taken.append(n)
+    return (min(taken), max(taken)) if taken else (lo, hi)
+
+
+def _players_taken(text: str, spec: LinkSpec) -> bool:
+    """A link's player count is a whole number in the game's range (the page may take
+    fewer: :func:`page_players`, and the game's own check follows)."""
     lo, hi = spec.players
     digits = text.strip()
-    if not (digits.isascii() and digits.isdigit()) or len(digits) > 3 \
-            or not lo <= int(digits) <= hi:
-        raise ValueError(f"{spec.title} is for {lo} to {hi} players")
-    return int(digits)
+    return digits.isascii() and digits.isdigit() and len(digits) <= 3 and lo <= int(digits) <= hi
 
 
 def read_board(spec: LinkSpec, query: object, players: int, seed: int | str,
@@ -300,6 +318,7 @@ def read_board(spec: LinkSpec, query: object, players: int, seed: int | str,
         return replace(page, problems=tuple(problems))
     chosen = dict(page.options)
     new_players, new_seed = players, seed
+    refused_players: str | None = None
     used = False
     for name, text in found.items():
         try:
@@ -311,7 +330,10 @@ def read_board(spec: LinkSpec, query: object, players: int, seed: int | str,
             if name == "seed":
                 new_seed = _seed(text)
             elif name == "players":
-                new_players = _players(text, spec)
+                if not _players_taken(text, spec):
+                    refused_players = text     # told below, once the page's options are known
+                    continue
+                new_players = int(text.strip())
             elif spec.option(name) is not None:
                 chosen[name] = spec.option(name).parse(text)  # type: ignore[union-attr]
             else:
@@ -322,6 +344,11 @@ def read_board(spec: LinkSpec, query: object, players: int, seed: int | str,
         except ValueError as exc:
             problems.append(f"The link's {name} {_shown(text)} is refused ({exc}): the page's "
                             "own value is used.")
+    if refused_players is not None:
+        lo, hi = page_players(spec, check, chosen, new_seed)
+        problems.insert(0, f"The link's players {_shown(refused_players)} is refused "
+                           f"({spec.title} on this page is for {lo} to {hi} players): the "
+                           "page's own value is used.")
     for opt in spec.options:
         if opt.name in chosen and opt.name in found and not _applies(opt, chosen):
             need, value = opt.needs  # type: ignore[misc]

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Union
 
 from .board_widget import clickable_board
 from .clicks import OneAtATime
-from .exercises import whole_number
+from .exercises import cell_text, space_labels, whole_number
 from .links import BoardLink, board_line, update_line
 from .validate import require
 from .errors import IllegalAction, InvalidSetup, PangaeaLabError
@@ -323,7 +323,7 @@ class StepThroughModel:
         on_cell = [] if hook is None else [
             a for a in self.legal_actions() if cell in {tuple(c) for c in hook(a)}]
         if not on_cell:
-            self.message = f"No legal action concerns the space {cell} now."
+            self.message = f"Nothing can be played on {self.space_words(cell)} now."
             self._picked = None
             return
         same_kind = [a for a in on_cell if a.kind == self.selected_kind]
@@ -337,8 +337,18 @@ class StepThroughModel:
         self._picked = (self.state, cell)
         self.selected_kind = choices[k].kind
         self.selected = choices[k]
-        self.message = (f"{choices[k].describe()} — choice {k + 1} of {len(choices)} on "
-                        f"{cell}; click the space again for the next." if len(choices) > 1 else "")
+        self.message = (f"{choices[k].describe()}: choice {k + 1} of {len(choices)} on "
+                        f"{self.space_words(cell)}; click the space again for the next."
+                        if len(choices) > 1 else "")
+
+    def space_words(self, cell: tuple[int, ...]) -> str:
+        """A space named as the board shows it: the game's own name for it (Inori: "card 2,
+        space 3"), else the drawing's label for it, else its coordinates."""
+        name = getattr(self.state, "space_name", None)
+        if callable(name):
+            return name(cell)
+        label = space_labels(self.svg()).get(cell, "")
+        return label.split(":")[0].strip() or cell_text(cell)
 
     def play_cell(self, cell: Any) -> None:
         """Enter on a space of the board (the keyboard's way to play): play the selected
@@ -771,7 +781,7 @@ class StepThroughView:
                 options = list(self.SEAT_OPTIONS)
                 own = m.own_player(seat)
                 if own is not None:
-                    options.append((f"Own ({own.name})", "own"))
+                    options.append((own.name.capitalize(), "own"))
                 picker = w.Dropdown(description=m.state.player_name(seat), options=options,
                                     value=m.seat(seat), layout=w.Layout(width="auto"))
                 picker.observe(self._on_seat, names="value")

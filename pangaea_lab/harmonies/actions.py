@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from ..core.exercises import a
 from ..core.protocol import Action
 from .board import Cell
 from .cards import card
@@ -74,7 +75,7 @@ class PlaceCube(Action):
     cell: Cell
 
     def describe(self) -> str:
-        return f"Place a {card(self.card).name} cube on {self.cell}"
+        return f"Place {a(card(self.card).name)} cube on {self.cell}"
 
 
 @dataclass(frozen=True)

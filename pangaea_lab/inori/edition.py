@@ -21,6 +21,7 @@ from typing import Any
 
 from ..core.engine import plain_attributes
 from ..core.errors import InvalidData
+from ..core.exercises import a as article
 from ..core.jsonio import dumps, load_file, parse
 from ..core.validate import kind_of
 from .cards import Card, Effect, parse_card, parse_effect
@@ -77,7 +78,7 @@ class Rune:
         if self.kind == "gain_favor":
             return f"gain {self.count} {names[self.colour]} favor"  # type: ignore[index]
         if self.kind == "move_to_colour":
-            return f"move a marker onto a {names[self.colour]} card"  # type: ignore[index]
+            return f"move a marker onto {article(names[self.colour])} card"  # type: ignore[index]
         if self.kind == "move_from_slot":
             return f"move a marker off the card in slot {self.slot}"
         return "offer on a space held by another player"

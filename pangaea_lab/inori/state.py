@@ -143,6 +143,15 @@ class GameState(ProtocolState):
                 f"{self.hand[player]}, waiting for later seasons {waiting}; "
                 f"runes: {runes or 'none'}")
 
+    def space_name(self, cell: tuple[int, ...]) -> str:
+        """A space as the board shows it: "card 2, space 3" or "Great Tree space T4" (the
+        step-through widget names a clicked space so)."""
+        if len(cell) == 2:
+            return f"card {cell[0] + 1}, space {cell[1] + 1}"
+        if len(cell) == 1 and 0 <= cell[0] < len(self.edition.tree):
+            return f"Great Tree space {self.edition.tree[cell[0]].id}"
+        return "a space that is not on this board"
+
     def __repr__(self) -> str:
         status = "game over" if self.over else \
             f"{self.player_name(self.current_player)} to play"  # type: ignore[arg-type]

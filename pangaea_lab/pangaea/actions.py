@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from ..core.exercises import a, plural
 from ..core.hexgrid import Hex
 from ..core.protocol import Action
 
@@ -46,7 +47,7 @@ class FlyingSeed(PangaeaAction):
         seeds = self.actions + self.blessings if isinstance(self.actions, int) and isinstance(
             self.blessings, int) else "several"
         parts = (["both actions"] if self.actions == 2 else []) + (
-            [f"{self.blessings} Flying Seed Blessing(s)"] if self.blessings else [])
+            [plural(self.blessings, "Flying Seed Blessing")] if self.blessings else [])
         extra = f" using {' and '.join(parts)} ({seeds} Seeds at once)" if parts else ""
         return f"Flying Seed: place a Seed on {self.cell}{extra}"
 
@@ -252,7 +253,7 @@ class ActivateFavor(PangaeaAction):
     tier: ClassVar[str] = FREE
 
     def _text(self) -> str:
-        return f"Place a {self.ancient} Favor Token on {self.card} and summon {self.ancient}"
+        return f"Place {a(self.ancient)} Favor Token on {self.card} and summon {self.ancient}"
 
 
 @dataclass(frozen=True)
@@ -324,7 +325,7 @@ class TakeBlessing(PangaeaAction):
     tier: ClassVar[str] = DECISION
 
     def _text(self) -> str:
-        return f"Ecosystem: take a {self.blessing} Blessing from the discard pile"
+        return f"Ecosystem: take {a(self.blessing)} Blessing from the discard pile"
 
 
 # ----- Return of the Ancients (solo/co-op) ------------------------------------------------------
@@ -416,7 +417,7 @@ class SowSeeds(PangaeaAction):
     kind: ClassVar[str] = "Expand Forest"
 
     def _text(self) -> str:
-        return f"Expand Forest: sow {self.count} Seed(s) on {self.cell}"
+        return f"Expand Forest: sow {plural(self.count, 'Seed')} on {self.cell}"
 
 
 @dataclass(frozen=True)
@@ -427,7 +428,7 @@ class MoreSeeds(SowSeeds):
     tier: ClassVar[str] = DECISION
 
     def _text(self) -> str:
-        return f"Expand Forest: also sow {self.count} Seed(s) on {self.cell}"
+        return f"Expand Forest: also sow {plural(self.count, 'Seed')} on {self.cell}"
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from typing import Any, Iterator, Sequence
 
 from ..core.engine import Handlers, WorkingCopy, kept_table, remake
 from ..core.errors import IllegalAction, InvalidData
+from ..core.exercises import a as article, plural
 from ..core.rng import make_rng
 from ..core.validate import require
 from . import scoring
@@ -843,8 +844,8 @@ def _check_expand(s: GameState, a: ExpandForest) -> None:
     if len(set(idx)) != len(idx):
         raise s.reject("Both Seeds cannot go on the same space.", rule=rule, like=ExpandForest)
     if s.players[p].seeds < len(idx):
-        raise s.reject(f"You have only {s.players[p].seeds} Seed(s) in your supply.", rule=rule,
-                       like=ExpandForest)
+        raise s.reject(f"You have only {plural(s.players[p].seeds, 'Seed')} in your supply.",
+                       rule=rule, like=ExpandForest)
     targets = set(_expand_targets(s, p))
     for i in idx:
         if i not in targets:
@@ -1136,7 +1137,7 @@ def _do_exchange(s: GameState, d: Draft, a: ExchangeWeather) -> None:
 
 def _check_end_turn(s: GameState, a: EndTurn) -> None:
     if s.phase == "main" and s.actions_taken < 2:
-        raise s.reject(f"Take {2 - s.actions_taken} more action(s) first: every turn has "
+        raise s.reject(f"Take {plural(2 - s.actions_taken, 'more action')} first: every turn has "
                        "2 actions.", rule="Gameplay Overview")
 
 
@@ -1234,7 +1235,7 @@ def _check_activate(s: GameState, a: ActivateFavor) -> None:
         raise s.reject(f"{a.card} already holds a Favor Token; each card takes one per game.",
                        rule=rule, like=ActivateFavor)
     if a.ancient not in favor_types(s, p, a.card):
-        raise s.reject(f"{a.card} does not match a {a.ancient} Favor Token (a Land card takes "
+        raise s.reject(f"{a.card} does not match {article(a.ancient)} Favor Token (a Land card takes "
                        "the type of a Creature card next to it in its chain).", rule=rule,
                        like=ActivateFavor)
     if not ps.favors[ANCIENTS.index(a.ancient)]:

@@ -138,7 +138,7 @@ def test_every_link_option_is_a_keyword_of_new_game():
     ("seed=1.5", "seed '1.5' is refused"),
     ("seed=1000000000", "seed '1000000000' is refused"),
     ("seed=", "seed '' is refused"),
-    ("players=9", "players '9' is refused (Harmonies is for 1 to 4 players)"),
+    ("players=9", "players '9' is refused (Harmonies on this page is for 1 to 4 players)"),
     ("players=0", "players '0' is refused"),
     ("players=two", "players 'two' is refused"),
     ("side=C", "side 'C' is refused (side is one of A, B)"),
@@ -170,6 +170,19 @@ def test_a_combination_the_game_refuses_falls_back_to_the_page_board():
                              check=pangaea.new_game)
     assert coop_family.players == 2 and coop_family.options == ()
     assert "cannot be played with family=True" in coop_family.problems[0]
+
+
+def test_the_allowed_players_a_refusal_gives_are_the_pages_own():
+    """players=9 and players=1 on a page of the competitive game give the same range (2 to
+    4), not the game's widest (1 to 4, for solo/co-op); a co-op page gives 1 to 4."""
+    spec = link_spec("pangaea")
+    nine = read_board(spec, "players=9", 3, 2024, {"family": False}, check=pangaea.new_game)
+    assert nine.problems == ("The link's players '9' is refused (The Dawn of Pangaea on this "
+                             "page is for 2 to 4 players): the page's own value is used.",)
+    one = read_board(spec, "players=1", 3, 2024, {"family": False}, check=pangaea.new_game)
+    assert "2 to 4 players, not 1" in one.problems[0]
+    coop = read_board(spec, "players=9", 1, 3, {"mode": "coop"}, check=pangaea.new_game)
+    assert "on this page is for 1 to 4 players" in coop.problems[0]
 
 
 def test_an_option_that_means_nothing_without_another_is_dropped():

@@ -429,5 +429,17 @@ def test_clicking_a_space_without_an_action_says_so_and_keeps_the_choice():
     m.play(Place((0, 0)))
     chosen = m.selected
     m.pick_cell((0, 0))                      # a stone already lies there
-    assert "No legal action concerns the space (0, 0)" in m.message
+    assert m.message == "Nothing can be played on (0, 0) now."
     assert m.selected == chosen
+
+
+def test_a_space_without_an_action_is_named_as_the_board_shows_it():
+    from pangaea_lab import inori
+    from pangaea_lab.core.exercises import space_labels
+    m = StepThroughModel(inori.new_game, players=2, seed=1)
+    hook = m.state.action_highlight
+    used = {tuple(c) for a in m.legal_actions() for c in hook(a)}
+    idle = next(c for c in space_labels(m.svg()) if len(c) == 2 and c not in used)
+    m.pick_cell(idle)
+    assert m.message == f"Nothing can be played on card {idle[0] + 1}, space {idle[1] + 1} now."
+    assert "(" not in m.message

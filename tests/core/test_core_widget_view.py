@@ -235,8 +235,8 @@ def test_own_player_seat_option():
 
     w, m, v = make(computer={1: Passer()})
     picker = v.seat_pickers[1]
-    assert ("Own (passer)", "own") in list(picker.options) and picker.value == "own"
-    assert ("Own (passer)", "own") not in list(v.seat_pickers[0].options)
+    assert ("Passer", "own") in list(picker.options) and picker.value == "own"
+    assert ("Passer", "own") not in list(v.seat_pickers[0].options)
     v.apply_button.click()
     assert log_lines(v)[0] == "2. Blue: Pass (passer)"
     picker.value = "human"
