@@ -20,8 +20,23 @@ from .actions import (BlockSpace, ChooseAltar, OfferCard, OfferTree, RuneMove, R
 from .board import NEUTRAL, NEUTRAL_COLOUR, SEAT_COLOURS, max_slots, root_spaces, \
     tree_positions
 
-CARD_W, CARD_H, GAP = 136, 150, 8
-TOP = 34
+CARD_W, CARD_H, GAP = 200, 210, 8
+#: cards in a row: three keep the drawing narrow enough for a 768-pixel window
+PER_ROW = 3
+TOP = 44
+#: the smallest text in the drawing (its zoom makes it 11 pixels on screen, see core.svg)
+SMALL = 10
+#: the lines under the board that say how to read a card
+LEGEND = (
+    "How to read a card: its circles are its spaces, numbered along the top; a number on a "
+    "marker",
+    "is the player standing there (N: a neutral marker). Under them, what each space gives, "
+    "and its cost.",
+    "complete: when every space is taken, each player there scores 1 point per token of that "
+    "colour",
+    "and a card of that colour comes next; incomplete: the colour of the card that comes "
+    "next otherwise.",
+)
 HIGHLIGHT = HIGHLIGHT_LIGHT   # drawn over a dark line of HIGHLIGHT_DARK (see core.palette)
 
 
@@ -36,7 +51,23 @@ def _who(state, m: int) -> str:
 def _cost_label(ed, cost: str | None) -> str:
     if cost is None:
         return ""
-    return "maj" if cost == "majority" else ed.names[cost][:2]
+    return "pay 1 of your majority colour" if cost == "majority" else f"pay 1 {ed.names[cost]}"
+
+
+def _effect_words(ed, effect) -> str:
+    """A card space's effect in a few words (the full sentence is in its tooltip)."""
+    t, names = effect.type, ed.names
+    if t == "favor":
+        return "gain " + " + ".join(names.get(c, c) for c in effect.colours)
+    if t == "favor_least":
+        return f"gain {effect.count} of your least colour"
+    if t == "points_distinct":
+        return "1 point per colour held"
+    if t == "points_colour":
+        return f"1 point per {names.get(effect.colour, effect.colour)} token"
+    if t == "points_majority":
+        return "1 point per majority token"
+    return effect.describe(names)
 
 
 def _normalise(mark: Any) -> tuple:
@@ -59,35 +90,44 @@ def board_svg(state, highlight: Iterable[Any] = (), title: str | None = None) ->
             order.append(h)
     marks = {h: k + 1 for k, h in enumerate(order)}
     n_slots = max(max_slots(ed), len(state.slots))
-    width = max(n_slots * (CARD_W + GAP) + GAP, 860)
-    tree_top = TOP + CARD_H + 20
-    height = tree_top + 305
+    width = PER_ROW * (CARD_W + GAP) + GAP
+    rows = -(-n_slots // PER_ROW)
+    tree_top = TOP + rows * (CARD_H + GAP) + 16
+    players_top = tree_top + 440
+    height = players_top + 36 + state.num_players * 28 + 44 + 14 * len(LEGEND)
     pic = Svg(width, height, background="#fbf8f1")
     status = "game over" if state.is_over else \
         f"{state.player_name(state.current_player)} to play"
-    if state.pending and state.pending[0].kind == "rune_window" and not state.is_over:
-        status += " (the season is ending: an any-time rune may be played)"
     pic.text(GAP, 16, title or f"Inori - season {state.season} of {ed.seasons} - {status}",
              size=14, anchor="start", font_weight="bold")
-    pic.text(width - GAP, 16, f"{ed.name} [{ed.label}]", size=11, anchor="end",
-             fill="#555555")
+    note = f"{ed.name} [{ed.label}]"
+    if state.pending and state.pending[0].kind == "rune_window" and not state.is_over:
+        note = "The season is ending: an any-time rune may be played.  " + note
+    pic.text(GAP, 34, note, size=SMALL, anchor="start", fill="#555555")
 
     names = _names(state)
-    for i, (cid, spaces) in enumerate(state.slots):
+    for i in range(n_slots):
+        x = GAP + (i % PER_ROW) * (CARD_W + GAP)
+        y = TOP + (i // PER_ROW) * (CARD_H + GAP)
+        if i >= len(state.slots):
+            pic.rect(x, y, CARD_W, CARD_H, fill="none", stroke="#999999",
+                     stroke_dasharray="4 4", title="slot for a New Start card in a later season")
+            pic.text(x + CARD_W / 2, y + CARD_H / 2, f"card {i + 1}: a later season",
+                     size=SMALL, fill="#666666")
+            continue
+        cid, spaces = state.slots[i]
         mine = tuple((h, n) for h, n in marks.items() if h == ("slot", i) or h[:1] == (i,)
                      and len(h) == 2)
-        pic.raw(*_card_svg(ed, names, i, cid, spaces, GAP + i * (CARD_W + GAP), TOP, mine))
-    for i in range(len(state.slots), n_slots):
-        x = GAP + i * (CARD_W + GAP)
-        pic.rect(x, TOP, CARD_W, CARD_H, fill="none", stroke="#cccccc",
-                 stroke_dasharray="4 4", title="slot for a New Start card in a later season")
-        pic.text(x + CARD_W / 2, TOP + CARD_H / 2, f"slot {i + 1}: later", size=10,
-                 fill="#aaaaaa")
+        pic.raw(*_card_svg(ed, names, i, cid, spaces, x, y, mine))
 
     tree_marks = tuple((h, n) for h, n in marks.items() if len(h) == 1)
     pic.raw(*_tree_svg(ed, names, state.altars, state.tree_markers, state.root_tokens,
-                       state.root_colours, 20, tree_top, tree_marks))
-    _draw_players(pic, state, 470, tree_top)
+                       state.root_colours, width / 2, tree_top, tree_marks))
+    pic.text(GAP, tree_top + 4, "The Great Tree", size=12, anchor="start", font_weight="bold")
+    _draw_players(pic, state, GAP, players_top)
+    y = players_top + 36 + state.num_players * 28 + 44
+    for k, line in enumerate(LEGEND):
+        pic.text(GAP, y + 14 * k, line, size=SMALL, anchor="start", fill="#333333")
     # the picture shrinks to fit a narrow notebook column (core.svg sets max-width: 100%)
     return as_image(pic.render())
 
@@ -122,8 +162,8 @@ def _card_svg(ed, names: tuple[str, ...], i: int, cid: str, spaces, x: float, y:
 
 @lru_cache(maxsize=512)
 def _tree_svg(ed, names: tuple[str, ...], altars: tuple, markers: tuple, tokens: tuple,
-              colours: tuple, x0: float, y0: float, marks: tuple) -> tuple[str, float]:
-    return _recorded(_draw_tree, ed, names, altars, markers, tokens, colours, x0, y0,
+              colours: tuple, cx: float, y0: float, marks: tuple) -> tuple[str, float]:
+    return _recorded(_draw_tree, ed, names, altars, markers, tokens, colours, cx, y0,
                      dict(marks))
 
 
@@ -139,24 +179,40 @@ def _draw_card(pic: Svg, ed, names: tuple[str, ...], i: int, cid: str, spaces, x
         pic.rect(x, y, CARD_W, CARD_H, fill="none", stroke=HIGHLIGHT, stroke_width=2.5, rx=6)
     pic.rect(x + 2, y + 2, CARD_W - 4, 8, fill=colour)
     if lit:
-        _tag(pic, x + 4, y + 4, marks[("slot", i)])
-    # corner colours: top right = complete, bottom right = incomplete
-    pic.rect(x + CARD_W - 20, y + 14, 14, 14, fill=ed.draw[card.complete_colour],
-             stroke="#333333", title=f"complete: scores and is replaced by "
-                                     f"{ed.names[card.complete_colour]}")
-    pic.rect(x + CARD_W - 20, y + CARD_H - 22, 14, 14, fill=ed.draw[card.incomplete_colour],
-             stroke="#333333", title=f"incomplete: replaced by "
-                                     f"{ed.names[card.incomplete_colour]}")
-    # the bottom-right colour in words too (the top-right one is the card's own colour,
-    # written under its name)
-    pic.text(x + CARD_W - 24, y + CARD_H - 11, "if incomplete: "
-             + ed.names[card.incomplete_colour], size=8, anchor="end", fill="#333333")
-    n = len(spaces)
-    step = (CARD_W - 40) / max(n, 1)
-    radius = min(12.0, step / 2 - 1.5)
+        _tag(pic, x + 12, y + 8, marks[("slot", i)])
+    pic.text(x + 8, y + 22, f"{i + 1}. {card.name}", size=12, anchor="start",
+             font_weight="bold")
+    pic.text(x + 8, y + 36, f"{ed.names[card.colour]} {card.type.replace('_', ' ')} card",
+             size=SMALL, anchor="start", fill="#444444")
+    _draw_spaces(pic, ed, names, i, card, spaces, x, y + 70, marks)
+    lines = []
+    for j, sp in enumerate(card.spaces[:len(spaces)]):
+        lines.append((f"{j + 1}  {_effect_words(ed, sp.effect)}", "#111111"))
+        if sp.cost:
+            lines.append((f"    {_cost_label(ed, sp.cost)}", "#444444"))
+    for k, (line, ink) in enumerate(lines):
+        pic.text(x + 8, y + 98 + 12 * k, line, size=SMALL, anchor="start", fill=ink)
+    ends = [("complete", card.complete_colour, "scores and is replaced by"),
+            ("incomplete", card.incomplete_colour, "replaced by")]
+    for k, (word, c, how) in enumerate(ends):
+        yy = y + 172 + 14 * k
+        pic.rect(x + 8, yy - 5, 10, 10, fill=ed.draw[c], stroke="#333333",
+                 title=f"{word}: {how} {ed.names[c]}")
+        pic.text(x + 22, yy, f"{word}: {ed.names[c]}", size=SMALL, anchor="start",
+                 fill="#333333")
+    if card.incomplete_score:
+        pic.text(x + 8, y + 200, f"scores {ed.names[card.incomplete_score]} if incomplete",
+                 size=SMALL, anchor="start", fill="#333333")
+
+
+def _draw_spaces(pic: Svg, ed, names: tuple[str, ...], i: int, card, spaces, x: float,
+                 cy: float, marks: dict) -> None:
+    """A card's spaces in a row: a circle each, its number above, the markers on it."""
+    step = (CARD_W - 16) / max(len(spaces), 1)
+    radius = 13.0
     for j, occ in enumerate(spaces):
         sp = card.spaces[j]
-        cx, cy = x + 10 + step * (j + 0.5), y + 32
+        cx = x + 8 + step * (j + 0.5)
         lit = (i, j) in marks
         who = ", ".join(_name_of(names, m) for m in occ) or "free"
         tip = (f"space {j + 1}: {sp.effect.describe(ed.names)}; "
@@ -165,48 +221,51 @@ def _draw_card(pic: Svg, ed, names: tuple[str, ...], i: int, cid: str, spaces, x
                    stroke_width=6 if lit else 1.2, title=tip, data_cell=f"{i},{j}")
         if lit:
             pic.circle(cx, cy, radius, fill="none", stroke=HIGHLIGHT, stroke_width=2.5)
+        pic.text(cx, cy - radius - 7, str(j + 1), size=SMALL, fill="#444444")
         for k, m in enumerate(occ):
-            off = (k - (len(occ) - 1) / 2) * 8
-            pic.circle(cx + off, cy, radius - 4 if len(occ) == 1 else radius / 2,
-                       fill=_marker_fill(m),
-                       stroke="#000000", stroke_width=2, title=tip, data_cell=f"{i},{j}")
-            pic.text(cx + off, cy, _seat_letter(m), size=8, fill=ink_on(_marker_fill(m)),
+            off = (k - (len(occ) - 1) / 2) * 12
+            pic.circle(cx + off, cy, radius - 3 if len(occ) == 1 else radius / 2 + 1,
+                       fill=_marker_fill(m), stroke="#000000", stroke_width=2, title=tip,
+                       data_cell=f"{i},{j}")
+            pic.text(cx + off, cy, _seat_letter(m), size=SMALL, fill=ink_on(_marker_fill(m)),
                      font_weight="bold")
         if sp.cost:
             fill = "#ffffff" if sp.cost == "majority" else ed.draw[sp.cost]
-            pic.circle(cx + 10, cy - 10, 5, fill=fill, stroke="#000000", stroke_width=0.8,
-                       title=f"cost: {'your majority colour' if sp.cost == 'majority' else ed.names[sp.cost]}")
+            pic.circle(cx + radius, cy - radius + 2, 4.5, fill=fill, stroke="#000000",
+                       stroke_width=0.8, title=_cost_label(ed, sp.cost))
         if lit:
             _tag(pic, cx - radius, cy - radius, marks[(i, j)])
-        # on a crowded card the labels alternate between two lines, so they never overlap
-        low = 10 if n >= 4 and j % 2 else 0
-        pic.text(cx, cy + 22 + low, sp.effect.short(), size=9 if n < 4 else 8)
-        if sp.cost:
-            pic.text(cx, cy + (33 if n < 4 else 52), _cost_label(ed, sp.cost), size=8,
-                     fill="#666666")
-    pic.text(x + 8, y + 96, f"{i + 1}. {card.name}", size=10, anchor="start",
-             font_weight="bold")
-    pic.text(x + 8, y + 112, f"{ed.names[card.colour]} {card.type.replace('_', ' ')}",
-             size=9, anchor="start", fill="#555555")
-    if card.incomplete_score:
-        pic.text(x + 8, y + 128, f"incomplete: pts/{ed.names[card.incomplete_score]}",
-                 size=8, anchor="start", fill="#555555")
+
+
+def _tree_words(ed, space, altar: str | None, tokens: int | None, colour: str | None
+                ) -> tuple[str, ...]:
+    """A Great Tree space's effect in a few words, a line or two (its tooltip says it all)."""
+    e = space.effect
+    altar_name = ed.names[altar] if altar else "altar-colour"
+    return {"favor_any": (f"any {e.count} favor",),
+            "points": (f"{e.count} points",),
+            "rune_and_altar_favor": ("a rune and", f"{e.count} {altar_name} favor"),
+            "points_altar_colour": ("1 point per", f"{altar_name} token"),
+            "block_and_altar_favor": (f"block {e.block} spaces,", f"{e.count} {altar_name} favor"),
+            "altar_favor": (f"{e.count} {altar_name} favor",),
+            "set_aside": (f"{tokens} {ed.names.get(colour, colour)}", "set aside"),
+            }.get(e.type, (e.describe(ed.names, altar),))
 
 
 def _draw_tree(pic: Svg, ed, names: tuple[str, ...], altars: tuple, markers: tuple,
-               tokens: tuple, colours: tuple, x0: float, y0: float, marks: dict) -> None:
+               tokens: tuple, colours: tuple, cx: float, y0: float, marks: dict) -> None:
+    """The Great Tree, its trunk at ``cx``, its top at ``y0``."""
     pos = tree_positions(ed)
-    cx, cy, unit = x0 + 230, y0 + 190, 120
-    pic.text(x0, y0 + 4, "The Great Tree", size=12, anchor="start", font_weight="bold")
-    pic.rect(cx - 12, cy - 110, 24, 160, fill="#8b6b4a", rx=4)
+    cy, unit = y0 + 280, 125
+    pic.rect(cx - 12, cy - 45, 24, 105, fill="#8b6b4a", rx=4)
     roots = root_spaces(ed)
     for t, space in enumerate(ed.tree):
         px, py = pos[t]
-        sx, sy = cx + px * unit, cy + py * unit * 0.6
+        sx, sy = cx + px * unit, cy + py * unit * 0.8
         pic.line(cx, cy, sx, sy, stroke="#8b6b4a", stroke_width=5)
     for t, space in enumerate(ed.tree):
         px, py = pos[t]
-        sx, sy = cx + px * unit, cy + py * unit * 0.6
+        sx, sy = cx + px * unit, cy + py * unit * 0.8
         altar = altars[t]
         lit = (t,) in marks
         if space.altar:
@@ -215,11 +274,13 @@ def _draw_tree(pic: Svg, ed, names: tuple[str, ...], altars: tuple, markers: tup
             extra = (f"altar {ed.names[altar]}: costs {ed.altar_cost} {ed.names[altar]}; "
                      f"end majority {space.first}/{space.second}") if altar else \
                 "no altar yet: free, then place an Altar tile"
+            words = _tree_words(ed, space, altar, None, None)
         else:
             k = roots.index(t)
             label = f"{tokens[k]} set-aside {ed.names[colours[k]]}"
             ring = ed.draw[colours[k]]
             extra = "root space, free"
+            words = _tree_words(ed, space, None, tokens[k], colours[k])
         m = markers[t]
         who = _name_of(names, m) if m is not None else "free"
         pic.circle(sx, sy, 22, fill="#f3ead8", stroke=HIGHLIGHT_DARK if lit else ring,
@@ -227,23 +288,18 @@ def _draw_tree(pic: Svg, ed, names: tuple[str, ...], altars: tuple, markers: tup
                    title=f"{space.id}: {label}; {extra}; {who}", data_cell=str(t))
         if lit:
             pic.circle(sx, sy, 22, fill="none", stroke=HIGHLIGHT, stroke_width=3)
-        if altar:
-            # the altar colour in words too, not by the ring's colour alone
-            pic.text(sx, sy + 5 if m is None else sy - 12, ed.names[altar][:2], size=9,
-                     font_weight="bold")
         if m is not None:
-            pic.circle(sx, sy, 9, fill=_marker_fill(m), stroke="#000000", stroke_width=2,
+            pic.circle(sx, sy, 10, fill=_marker_fill(m), stroke="#000000", stroke_width=2,
                        data_cell=str(t))
-            pic.text(sx, sy, _seat_letter(m), size=8, fill=ink_on(_marker_fill(m)),
+            pic.text(sx, sy, _seat_letter(m), size=SMALL, fill=ink_on(_marker_fill(m)),
                      font_weight="bold")
         if lit:
-            _tag(pic, sx - 24, sy - 24, marks[(t,)])
-        pic.text(sx, sy - 30, space.id, size=9, font_weight="bold")
-        short = {"favor_any": "any 2", "points": "5 pts", "rune_and_altar_favor": "rune+1",
-                 "points_altar_colour": "pt/altar", "block_and_altar_favor": "block+1",
-                 "altar_favor": "+3", "set_aside": f"+{tokens[roots.index(t)]}"
-                 if not space.altar else ""}.get(space.effect.type, space.effect.type)
-        pic.text(sx, sy + 31, short, size=9)
+            _tag(pic, sx - 31, sy, marks[(t,)])
+        # the altar's colour in words, not by the ring's colour alone
+        head = f"{space.id}: {ed.names[altar]} altar" if altar else space.id
+        pic.text(sx, sy - 30, head, size=SMALL, font_weight="bold")
+        for k, line in enumerate(words):
+            pic.text(sx, sy + 32 + 12 * k, line, size=SMALL)
 
 
 def _seat_letter(m: int) -> str:
@@ -252,8 +308,12 @@ def _seat_letter(m: int) -> str:
 
 def _tag(pic: Svg, x: float, y: float, number: int) -> None:
     """A numbered tag beside a highlighted space (the highlight is not colour alone)."""
-    pic.circle(x, y, 7, fill="#ffffff", stroke="#000000", stroke_width=1.5)
-    pic.text(x, y, str(number), size=9, font_weight="bold")
+    pic.circle(x, y, 8, fill="#ffffff", stroke="#000000", stroke_width=1.5)
+    pic.text(x, y, str(number), size=SMALL, font_weight="bold")
+
+
+#: the players' table: where the name ends and each colour's column is as wide
+_NAME_W, _COLUMN = 112, 56
 
 
 def _draw_players(pic: Svg, state, x0: float, y0: float) -> None:
@@ -265,14 +325,12 @@ def _draw_players(pic: Svg, state, x0: float, y0: float) -> None:
                              state.favor[p], state.hand[p], len(state.rune_hands[p]),
                              sum(state.points[p])))
     y = y0 + 36 + state.num_players * 28
-    supply = " ".join(f"{ed.names[c][:2]} {n}" for c, n in zip(ed.colours, state.supply))
-    pic.text(x0, y, f"supply: {supply}", size=9, anchor="start", fill="#555555")
-    pic.text(x0, y + 14, f"runes left {len(state.rune_deck)}; New Start cards left "
+    supply = ", ".join(f"{ed.names[c]} {n}" for c, n in zip(ed.colours, state.supply))
+    pic.text(x0, y, f"Favor tokens left: {supply}", size=SMALL, anchor="start",
+             fill="#444444")
+    pic.text(x0, y + 14, f"Runes left {len(state.rune_deck)}; New Start cards left "
              f"{len(state.new_start_deck)}; neutral markers at the tree {state.neutral_home}",
-             size=9, anchor="start", fill="#555555")
-
-
-_SWATCH = 22
+             size=SMALL, anchor="start", fill="#444444")
 
 
 @lru_cache(maxsize=64)
@@ -281,12 +339,12 @@ def _players_head_svg(ed, x0: float, y0: float) -> tuple[str, float]:
 
 
 def _draw_players_head(pic: Svg, ed, x0: float, y0: float) -> None:
-    sw = _SWATCH
-    pic.text(x0, y0 + 4, "Players", size=12, anchor="start", font_weight="bold")
-    for k, c in enumerate(ed.colours):
-        pic.text(x0 + 150 + k * sw + sw / 2, y0 + 20, ed.names[c][:2], size=8, fill="#555555")
-    pic.text(x0 + 150 + len(ed.colours) * sw + 6, y0 + 20, "hand runes pts", size=8,
-             anchor="start", fill="#555555")
+    pic.text(x0, y0 + 4, "Players: favor tokens by colour", size=12, anchor="start",
+             font_weight="bold")
+    heads = [ed.names[c] for c in ed.colours] + ["markers", "runes", "points"]
+    for k, word in enumerate(heads):
+        pic.text(x0 + _NAME_W + k * _COLUMN + _COLUMN / 2, y0 + 20, word, size=SMALL,
+                 fill="#444444")
 
 
 @lru_cache(maxsize=2048)
@@ -299,20 +357,21 @@ def _draw_player(pic: Svg, ed, x0: float, y: float, p: int, name: str, current: 
                  favor: tuple, hand: int, runes: int, points: int) -> None:
     """A player's line: seat, name (starred while deciding), favor tokens by colour, markers
     in hand, runes and points."""
-    sw = _SWATCH
-    pic.circle(x0 + 8, y, 7, fill=_marker_fill(p), stroke="#000000", stroke_width=2)
-    pic.text(x0 + 8, y, _seat_letter(p), size=8, fill=ink_on(_marker_fill(p)),
+    pic.circle(x0 + 8, y, 8, fill=_marker_fill(p), stroke="#000000", stroke_width=2)
+    pic.text(x0 + 8, y, _seat_letter(p), size=SMALL, fill=ink_on(_marker_fill(p)),
              font_weight="bold")
     pic.text(x0 + 20, y, name + (" *" if current else ""), size=11,
              anchor="start", font_weight="bold" if current else None)
     for k, c in enumerate(ed.colours):
         n = favor[k]
-        pic.rect(x0 + 150 + k * sw, y - 9, sw - 3, 18, fill=ed.draw[c] if n else "#ffffff",
+        left = x0 + _NAME_W + k * _COLUMN
+        pic.rect(left + 12, y - 9, _COLUMN - 24, 18, fill=ed.draw[c] if n else "#ffffff",
                  stroke=ed.draw[c], title=f"{ed.names[c]}: {n}")
-        pic.text(x0 + 150 + k * sw + (sw - 3) / 2, y, str(n), size=10,
+        pic.text(left + _COLUMN / 2, y, str(n), size=SMALL + 1,
                  fill=ink_on(ed.draw[c]) if n else "#767676")
-    pic.text(x0 + 150 + len(ed.colours) * sw + 6, y, f"{hand}    {runes}    {points}",
-             size=10, anchor="start")
+    for k, n in enumerate((hand, runes, points)):
+        pic.text(x0 + _NAME_W + (len(ed.colours) + k) * _COLUMN + _COLUMN / 2, y, str(n),
+                 size=SMALL + 1)
 
 
 def action_cells(state, action) -> list[tuple]:
