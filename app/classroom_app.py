@@ -48,14 +48,20 @@ sys.path.append(_HERE)
 from classroom_pools import FollowingPools  # noqa: E402
 
 
+def _started(task) -> bool:
+    return task.done() and not task.cancelled() and task.exception() is None
+
+
 def _ready(pool: list) -> bool:
-    """Whether the pool's next kernel has started and run its notebook; a ready kernel behind
-    one still starting is moved to the front (Voilà hands out the front one)."""
-    for place, task in enumerate(pool):
-        if task.done() and not task.cancelled() and task.exception() is None:
-            pool.insert(0, pool.pop(place))
-            return True
-    return False
+    """Whether the pool holds a kernel that has started (a refill may still be waiting to
+    start); the best one is moved to the front, where Voilà takes it from: one that has run
+    its whole notebook, else the first started."""
+    started = [place for place, task in enumerate(pool) if _started(task)]
+    if not started:
+        return False
+    rendered = [place for place in started if pool[place].result()["task"].done()]
+    pool.insert(0, pool.pop((rendered or started)[0]))
+    return True
 
 
 class PoolKeeper:
@@ -64,31 +70,33 @@ class PoolKeeper:
 
     CHECK_EVERY_MS = 5000
 
-    def __init__(self, manager, pools: FollowingPools, log) -> None:
-        self.manager, self.pools, self.log = manager, pools, log
+    def __init__(self, manager, pools: FollowingPools, follow_delay: float) -> None:
+        self.manager, self.pools, self.follow_delay = manager, pools, follow_delay
         self.timer: PeriodicCallback | None = None
 
     def arrived(self, page: str) -> None:
-        self.resize(self.pools.arrived(page, time.monotonic()))
+        # the next page's kernel starts a little later: the classmates arriving on this page
+        # first get the CPU for theirs
+        self.resize(self.pools.arrived(page, time.monotonic()), self.follow_delay)
         if self.timer is None:            # the server's loop runs by now
             self.timer = PeriodicCallback(self.check, self.CHECK_EVERY_MS)
             self.timer.start()
 
-    def resize(self, sizes: dict[str, int]) -> None:
+    def resize(self, sizes: dict[str, int], delay: float = 0.0) -> None:
         config = self.manager.kernel_pools_config
         for page, size in sizes.items():
             config[page] = {**config.get(page, config.get("default", {})), "pool_size": size}
             if size > len(self.manager._pools.get(page, [])):
-                self.manager.fill_if_needed(delay=0, notebook_name=page)
+                self.manager.fill_if_needed(delay=delay, notebook_name=page)
 
     def check(self) -> None:
         """Pools back to their starting sizes once the class is quiet; pools larger than their
-        size lose their newest ready kernels (never the next one to be handed out)."""
+        size lose their newest ready kernels (never the next one to be handed out, unless the
+        pool's size is 0)."""
         self.resize(self.pools.settle(time.monotonic()))
         for page, size in self.pools.size.items():
             pool = self.manager._pools.get(page, [])
-            extra = [task for task in pool[1:][::-1]
-                     if task.done() and not task.cancelled() and task.exception() is None]
+            extra = [task for task in pool[(1 if size else 0):][::-1] if _started(task)]
             for task in extra[:max(0, len(pool) - size)]:
                 asyncio.ensure_future(self.manager.shutdown_kernel(task.result()["kernel_id"]))
 
@@ -121,6 +129,8 @@ class ClassroomVoila(Voila):
                      "follow the class from page to page (app/classroom_pools.py).")
     settle_after = Float(120.0, config=True, help="Seconds without a student opening a page "
                          "after which the pools go back to their starting sizes.")
+    follow_delay = Float(10.0, config=True, help="Seconds between a student opening a page "
+                         "and the start of a ready kernel for the lesson's next page.")
 
     def init_settings(self) -> dict:
         settings = super().init_settings()
@@ -132,7 +142,7 @@ class ClassroomVoila(Voila):
             pages = [str(path.relative_to(root)) for path in root.rglob("*.ipynb")
                      if ".ipynb_checkpoints" not in path.parts]
             settings["classroom_pool_keeper"] = PoolKeeper(
-                manager, FollowingPools(base, pages, self.settle_after), self.log)
+                manager, FollowingPools(base, pages, self.settle_after), self.follow_delay)
         return settings
 
     def init_handlers(self) -> list:

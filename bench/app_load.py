@@ -1,33 +1,40 @@
-"""A class at once: N simulated students open the classroom app's game pages together.
+"""A class in a lesson: N simulated students move through five pages of the classroom app together.
 
 ``make app-load N=30`` (not part of ``make test``).  The script starts the app server as
-``make app`` does (Voilà with app/voila.py, on a free port, here with a short idle time and a
-pool of pre-heated kernels sized for the class), waits until the pools are ready and the server
-is quiet, then lets N students open the first page of every game (student i gets game i mod 4)
-within a couple of seconds: each waits for the step-through widget, clicks Apply and Undo a
-few times with a pause in between, and leaves -- half of them by going to another page (which
-shuts their kernel down at once), the other half by walking away with the tab open (their
-kernel is shut down when the idle time has passed, and their page must then say so).
+``make app CLASS=N`` does (app/classroom_app.py with app/voila.py, on a free port, here with a
+short idle time: pools of ready kernels sized for the class, following it from page to page),
+waits until the pools are ready and the server is quiet, then lets N students walk through a
+lesson of five pages in waves: student i plays game i mod 4 and opens the start page, the
+game's first playable page and the next three pages of that game, all students opening their
+next page within a few seconds of each other (the teacher says "go on").  On each page a
+student waits for the page's widgets, clicks Apply and Undo where the page has the game's
+step-through widget, stays a while, and then goes on to the next page (which shuts the page's
+kernel down at once).  After the last page, half of them close the page, the other half walk
+away with it open (their kernel is shut down when the idle time has passed, and their page
+must then say so).
 
 Thirty Chromium pages would take the two cores from the server they are meant to measure (a
 Voilà page costs its browser a few CPU seconds of script), whereas in a classroom every
 student's browser runs on the student's own computer.  So a few students (``--browsers``,
-default 4: one per game) use one headless Chromium, with their pages in one context sharing
-its cache, and measure the whole way to a drawn widget; the others make exactly the requests
-a page makes -- the page itself, a websocket to its kernel, the state of every widget, a message
-per click -- without drawing anything.  ``--browsers N`` puts every student in Chromium.
+default 4: one per game) use one headless Chromium and measure the whole way to a drawn widget;
+the others make exactly the requests a page makes -- the page itself, a websocket to its kernel,
+the state of every widget, a message per click, and on leaving the shutdown request with the
+page's XSRF cookie -- without drawing anything.  ``--browsers N`` puts every student in Chromium.
 
-It prints time to widget and click to redraw (median, 95th percentile, slowest), the CPU used
-by the server and by the browser, the memory of the server and its kernels (resident set size)
-before, during and after, and the number of kernels left once the idle time has passed.  The
-goals: every page shows its widget within 10 s, and memory comes back to where it started.
-The exit status is 1 when a goal is missed.
+After each wave it prints time to widget (median, 95th percentile, slowest), the kernels alive
+and the memory of the server and its kernels (resident set size); at the end click to redraw,
+the CPU used, and the kernels and memory once the idle time has passed.  The goals: every page
+shows its widgets within 10 s (5 s is the aim); after each wave, no more kernels than the
+pools' plus one per student on a page (every page left has let its kernel go); after the
+class, the kernels and memory back to the pools' level.  The exit status is 1 when a goal is
+missed.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import re
@@ -36,31 +43,44 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "browser"))
+sys.path.insert(0, str(REPO / "app"))
 
 from browser_support import (CHROMIUM_ARGS, NOTEBOOKS, STEP_THROUGH,  # noqa: E402
                              _children, chromium_or_fail, voila_server)
+from classroom_pools import lesson_order  # noqa: E402
 
-WIDGET = ".pl-step-through .pl-board svg"
 BOARD = ".pl-step-through .pl-board"
 BUTTONS = {"Apply": ".pl-step-through button.pl-apply", "Undo": ".pl-step-through button.pl-undo"}
 GOAL_SECONDS = 10.0
+AIM_SECONDS = 5.0
+START_PAGE = "00_start_here.ipynb"
+PAGES_PER_STUDENT = 5
 
-# The moment the widget's board picture first appears, in ms after the page's navigation began
-# (checked every 50 ms inside the page, so the script's own pace does not count).
+# The moment the page's widgets first show, in ms after the page's navigation began (checked
+# every 50 ms inside the page, so the script's own pace does not count): the game's board on a
+# step-through page, else the first widget; a page without widgets counts once loaded.
 _WATCH_WIDGET_JS = """
 (() => {
+  const stepThrough = %s.some(page => location.pathname.endsWith('/' + page));
+  const wanted = stepThrough ? '.pl-step-through .pl-board svg' : '.jupyter-widgets';
   const look = () => {
-    if (document.querySelector('%s')) { window.__plWidgetAt = performance.now(); return; }
+    if (window.__plWidgetAt !== undefined) return;
+    if (document.querySelector(wanted)) { window.__plWidgetAt = performance.now(); return; }
+    if (document.readyState === 'complete' &&
+        !document.querySelector('script[type="application/vnd.jupyter.widget-view+json"]')) {
+      window.__plWidgetAt = performance.now(); return;
+    }
     setTimeout(look, 50);
   };
   look();
 })();
-""" % WIDGET
+""" % json.dumps(list(STEP_THROUGH.values()))
 
 # Click a button and wait for the board picture to change: ms from the click to the change,
 # or null after `limit` ms.
@@ -200,54 +220,70 @@ def wait_until_quiet(memory: Memory, kernels: int, limit: float, quiet_share: fl
 
 
 @dataclass
-class Student:
-    number: int
+class Visit:
     page: str
-    walks_away: bool
-    in_browser: bool
+    wave: int
     widget_seconds: float | None = None
     html_seconds: float | None = None      # the page's HTML fully received
-    loaded_seconds: float | None = None    # the page's scripts loaded (the load event)
-    clicks_ms: list[float] = field(default_factory=list)
-    missed_clicks: int = 0
-    problem: str = ""
-    tab: object = None
     kernel_id: str = ""
 
 
-async def one_student(context, server_url: str, student: Student, clicks: int, pause: float,
-                      spread: float, rng: random.Random, widget_limit: float) -> None:
-    await asyncio.sleep(rng.uniform(0, spread))
-    tab = await context.new_page()
-    student.tab = tab
-    try:
-        await tab.goto(f"{server_url}/voila/render/{student.page}", wait_until="commit",
-                       timeout=widget_limit * 1000)
-        await tab.wait_for_function("() => window.__plWidgetAt !== undefined",
-                                    timeout=widget_limit * 1000, polling=250)
-        student.widget_seconds = await tab.evaluate("() => window.__plWidgetAt") / 1000
-        html, loaded = await tab.evaluate(
-            "() => { const n = performance.getEntriesByType('navigation')[0]; "
-            "return [n.responseEnd, n.loadEventEnd]; }")
-        student.html_seconds, student.loaded_seconds = html / 1000, (loaded or 0) / 1000
+@dataclass
+class Student:
+    number: int
+    walk: list[str]
+    walks_away: bool
+    in_browser: bool
+    visits: list[Visit] = field(default_factory=list)
+    clicks_ms: list[float] = field(default_factory=list)
+    missed_clicks: int = 0
+    problems: list[str] = field(default_factory=list)
+    tab: object = None                     # the Chromium tab, or the kernel's websocket
+    cookies: dict[str, str] = field(default_factory=dict)
+
+    def trouble(self, page: str, exc: BaseException) -> None:
+        text = str(exc).splitlines()[0][:200] if str(exc) else ""
+        self.problems.append(f"{page}: {type(exc).__name__}: {text}")
+
+
+def student_walk(number: int, games: list[str], order: dict[str, str]) -> list[str]:
+    """The start page, then the game's first playable page and the next pages of that game."""
+    walk = [START_PAGE, STEP_THROUGH[games[number % len(games)]]]
+    while len(walk) < PAGES_PER_STUDENT and walk[-1] in order:
+        walk.append(order[walk[-1]])
+    return walk
+
+
+async def _clicks_in_browser(tab, student: Student, clicks: int, pause: float,
+                             rng: random.Random) -> None:
+    for click in range(clicks):
         await tab.wait_for_timeout(rng.uniform(0.5, 1.5) * pause * 1000)
-        for click in range(clicks):
-            button = BUTTONS["Undo" if click % 3 == 2 else "Apply"]
-            took = await tab.evaluate(_CLICK_JS, [button, BOARD, 30_000])
-            if took is None:
-                student.missed_clicks += 1
-            else:
-                student.clicks_ms.append(took)
-            await tab.wait_for_timeout(rng.uniform(0.5, 1.5) * pause * 1000)
-        if not student.walks_away:
-            # leaving for another page: Voilà's page shuts its kernel down as it goes
-            await tab.goto("about:blank")
-            await tab.close()
-            student.tab = None
-    except Exception as exc:  # one student's trouble is reported, the class carries on
-        student.problem = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
+        button = BUTTONS["Undo" if click % 3 == 2 else "Apply"]
+        took = await tab.evaluate(_CLICK_JS, [button, BOARD, 30_000])
+        if took is None:
+            student.missed_clicks += 1
+        else:
+            student.clicks_ms.append(took)
 
 
+async def browser_visit(context, server_url: str, student: Student, visit: Visit, args,
+                        rng: random.Random) -> None:
+    """Open the visit's page in the student's tab (leaving the page before, which shuts its
+    kernel down as it unloads) and wait for its widgets."""
+    if student.tab is None:
+        student.tab = await context.new_page()
+    tab = student.tab
+    await tab.goto(f"{server_url}/voila/render/{visit.page}", wait_until="commit",
+                   timeout=args.widget_limit * 1000)
+    await tab.wait_for_function("() => window.__plWidgetAt !== undefined",
+                                timeout=args.widget_limit * 1000, polling=250)
+    visit.widget_seconds = await tab.evaluate("() => window.__plWidgetAt") / 1000
+    visit.html_seconds = await tab.evaluate(
+        "() => performance.getEntriesByType('navigation')[0].responseEnd") / 1000
+    visit.kernel_id = await tab.evaluate(
+        "() => JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId")
+    if visit.page in STEP_THROUGH.values():
+        await _clicks_in_browser(tab, student, args.clicks, args.pause, rng)
 # ----- students without a browser --------------------------------------------------------------
 #
 # A student's browser costs the server exactly this: the page (whose HTML carries the notebook's
@@ -323,86 +359,156 @@ def _comm_data(message: dict, method: str) -> dict | None:
     return data if data.get("method") == method else None
 
 
-async def page_student(server_url: str, student: Student, clicks: int, pause: float,
-                       spread: float, rng: random.Random, widget_limit: float) -> None:
-    import json
+def _remember_cookies(student: Student, answer) -> None:
+    for header in answer.headers.get_list("Set-Cookie"):
+        name, _, value = header.split(";")[0].partition("=")
+        student.cookies[name.strip()] = value.strip()
+
+
+def _cookie_header(student: Student) -> dict[str, str]:
+    return {"Cookie": "; ".join(f"{k}={v}" for k, v in student.cookies.items())}
+
+
+async def leave_page(server_url: str, student: Student) -> None:
+    """What a page does as it unloads: close its kernel's websocket and ask the server to shut
+    the kernel down, with the value of the _xsrf cookie the server set (as Voilà's page does);
+    a refused request is a problem of the student's."""
+    from tornado.httpclient import AsyncHTTPClient, HTTPRequest
+    if student.tab is None or not student.visits:
+        return
+    student.tab.close()
+    student.tab = None
+    visit = student.visits[-1]
+    body = urllib.parse.urlencode({"_xsrf": student.cookies.get("_xsrf", "")})
+    answer = await AsyncHTTPClient().fetch(
+        HTTPRequest(f"{server_url}/voila/api/shutdown/{visit.kernel_id}", method="POST",
+                    body=body, headers=_cookie_header(student)), raise_error=False)
+    if answer.code >= 400:
+        student.problems.append(f"{visit.page}: leaving it, the shutdown request was refused "
+                                f"({answer.code})")
+
+
+async def page_visit(server_url: str, student: Student, visit: Visit, args,
+                     rng: random.Random) -> None:
+    """The requests a page makes, without drawing: the page, its kernel's websocket, the state
+    of every widget, then a message per click on the step-through widget."""
     import uuid
     from tornado.httpclient import AsyncHTTPClient, HTTPRequest
 
-    await asyncio.sleep(rng.uniform(0, spread))
-    client = AsyncHTTPClient(max_clients=200)
-    try:
-        started = time.monotonic()
-        answer = await client.fetch(HTTPRequest(f"{server_url}/voila/render/{student.page}",
-                                                request_timeout=widget_limit))
-        student.html_seconds = time.monotonic() - started
-        html = answer.body.decode()
-        found = re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)'
-                          r"</script>", html, re.S)
-        kernel_id = student.kernel_id = json.loads(found.group(1))["kernelId"]
-        cookies = [c.split(";")[0] for c in answer.headers.get_list("Set-Cookie")]
-        line = await KernelLine.open(server_url, kernel_id, "; ".join(cookies))
-        student.tab = line
-        line.send("kernel_info_request", {})
-        control = uuid.uuid4().hex
-        line.send("comm_open", {"comm_id": control, "target_name": "jupyter.widget.control",
-                                "data": {}}, {"version": "1.0.0"})
-        line.send("comm_msg", {"comm_id": control, "data": {"method": "request_states"}})
-        reply = await line.until(lambda m: m.get("content", {}).get("comm_id") == control
-                                 and _comm_data(m, "update_states") is not None,
-                                 widget_limit - (time.monotonic() - started))
-        if reply is None:
-            raise TimeoutError("the widgets' state did not come")
-        student.widget_seconds = time.monotonic() - started
-        states = reply["content"]["data"]["states"]
+    await leave_page(server_url, student)
+    started = time.monotonic()
+    answer = await AsyncHTTPClient(max_clients=200).fetch(HTTPRequest(
+        f"{server_url}/voila/render/{visit.page}", headers=_cookie_header(student),
+        request_timeout=args.widget_limit))
+    visit.html_seconds = time.monotonic() - started
+    _remember_cookies(student, answer)
+    found = re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)'
+                      r"</script>", answer.body.decode(), re.S)
+    visit.kernel_id = json.loads(found.group(1))["kernelId"]
+    line = student.tab = await KernelLine.open(server_url, visit.kernel_id,
+                                               _cookie_header(student)["Cookie"])
+    line.send("kernel_info_request", {})
+    control = uuid.uuid4().hex
+    line.send("comm_open", {"comm_id": control, "target_name": "jupyter.widget.control",
+                            "data": {}}, {"version": "1.0.0"})
+    line.send("comm_msg", {"comm_id": control, "data": {"method": "request_states"}})
+    reply = await line.until(lambda m: m.get("content", {}).get("comm_id") == control
+                             and _comm_data(m, "update_states") is not None,
+                             args.widget_limit - (time.monotonic() - started))
+    if reply is None:
+        raise TimeoutError("the widgets' state did not come")
+    visit.widget_seconds = time.monotonic() - started
+    if visit.page in STEP_THROUGH.values():
+        await _clicks_over_the_line(line, reply["content"]["data"]["states"], student, args, rng)
 
-        def having(css: str) -> str:
-            for model_id, model in states.items():
-                if css in model.get("state", {}).get("_dom_classes", ()):
-                    return model_id
-            raise LookupError(f"no widget with the class {css} on {student.page}")
-        buttons = {"Apply": having("pl-apply"), "Undo": having("pl-undo")}
-        board = having("pl-board")
-        await asyncio.sleep(rng.uniform(0.5, 1.5) * pause)
-        for click in range(clicks):
-            button = buttons["Undo" if click % 3 == 2 else "Apply"]
-            sent = time.monotonic()
-            line.send("comm_msg", {"comm_id": button, "data": {"method": "custom",
-                                                             "content": {"event": "click"}}})
-            redrawn = await line.until(
-                lambda m: m.get("content", {}).get("comm_id") == board
-                and _comm_data(m, "update") is not None, 30.0)
-            if redrawn is None:
-                student.missed_clicks += 1
+
+async def _clicks_over_the_line(line: KernelLine, states: dict, student: Student, args,
+                                rng: random.Random) -> None:
+    def having(css: str) -> str:
+        for model_id, model in states.items():
+            if css in model.get("state", {}).get("_dom_classes", ()):
+                return model_id
+        raise LookupError(f"no widget with the class {css}")
+    buttons = {"Apply": having("pl-apply"), "Undo": having("pl-undo")}
+    board = having("pl-board")
+    for click in range(args.clicks):
+        await asyncio.sleep(rng.uniform(0.5, 1.5) * args.pause)
+        button = buttons["Undo" if click % 3 == 2 else "Apply"]
+        sent = time.monotonic()
+        line.send("comm_msg", {"comm_id": button, "data": {"method": "custom",
+                                                         "content": {"event": "click"}}})
+        redrawn = await line.until(lambda m: m.get("content", {}).get("comm_id") == board
+                                   and _comm_data(m, "update") is not None, 30.0)
+        if redrawn is None:
+            student.missed_clicks += 1
+        else:
+            student.clicks_ms.append((time.monotonic() - sent) * 1000)
+
+
+# ----- the lesson ------------------------------------------------------------------------------
+
+
+async def one_wave(number: int, context, server_url: str, students: list[Student], args,
+                   rngs: dict[int, random.Random]) -> None:
+    """Every student opens the ``number``-th page of the walk (within ``args.spread`` s), then
+    stays until ``args.stay`` s after the wave began."""
+    began = time.monotonic()
+
+    async def go(student: Student) -> None:
+        if number >= len(student.walk):
+            return
+        visit = Visit(student.walk[number], number + 1)
+        student.visits.append(visit)
+        rng = rngs[student.number]
+        await asyncio.sleep(rng.uniform(0, args.spread))
+        try:
+            if student.in_browser:
+                await browser_visit(context, server_url, student, visit, args, rng)
             else:
-                student.clicks_ms.append((time.monotonic() - sent) * 1000)
-            await asyncio.sleep(rng.uniform(0.5, 1.5) * pause)
-        if not student.walks_away:
-            # leaving for another page: the page asks the server to shut its kernel down
-            line.close()
-            student.tab = None
-            # the form field must match the _xsrf cookie, as the page's own request does
-            xsrf = uuid.uuid4().hex
-            await client.fetch(HTTPRequest(f"{server_url}/voila/api/shutdown/{kernel_id}",
-                                           method="POST", body=f"_xsrf={xsrf}",
-                                           headers={"Cookie": "; ".join([*cookies,
-                                                                         f"_xsrf={xsrf}"])}),
-                               raise_error=False)
-    except Exception as exc:  # one student's trouble is reported, the class carries on
-        student.problem = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
+                await page_visit(server_url, student, visit, args, rng)
+        except Exception as exc:  # one student's trouble is reported, the class carries on
+            student.trouble(visit.page, exc)
+    await asyncio.gather(*(go(s) for s in students))
+    left = args.stay - (time.monotonic() - began)
+    if left > 0:
+        await asyncio.sleep(left)
 
 
-async def run_class(args, server_url: str, students: list[Student], after) -> None:
-    """Every student at once in one browser; then ``after(students)`` with the tabs of those
-    who walked away still open."""
+async def end_of_lesson(server_url: str, students: list[Student]) -> None:
+    """Half the class closes the last page (its kernel is shut down at once), the other half
+    walks away with it open."""
+    for student in students:
+        if student.walks_away or student.tab is None:
+            continue
+        try:
+            if student.in_browser:
+                await student.tab.close(run_before_unload=True)
+                student.tab = None
+            else:
+                await leave_page(server_url, student)
+        except Exception as exc:
+            student.trouble("leaving the last page", exc)
+
+
+async def run_lesson(args, server_url: str, students: list[Student], after_wave,
+                     after) -> None:
+    """The lesson's waves, ``after_wave(number)`` after each; then ``after(students)`` with
+    the tabs of those who walked away still open."""
     from playwright.async_api import async_playwright
 
     rng = random.Random(args.seed)
-    if not any(s.in_browser for s in students):
-        await asyncio.gather(*(page_student(server_url, s, args.clicks, args.pause, args.spread,
-                                            random.Random(rng.random()), args.widget_limit)
-                               for s in students))
+    rngs = {s.number: random.Random(rng.random()) for s in students}
+    waves = max(len(s.walk) for s in students)
+
+    async def lesson(context) -> None:
+        for number in range(waves):
+            await one_wave(number, context, server_url, students, args, rngs)
+            after_wave(number + 1)
+        await end_of_lesson(server_url, students)
         await after(students)
+
+    if not any(s.in_browser for s in students):
+        await lesson(None)
         return
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(
@@ -413,26 +519,37 @@ async def run_class(args, server_url: str, students: list[Student], after) -> No
         context = await browser.new_context(viewport={"width": 1024, "height": 768})
         await context.add_init_script(_WATCH_WIDGET_JS)
 
-        async def local_only(route):       # Voilà's template links a CDN stylesheet
-            if route.request.url.endswith(".css"):
-                await route.fulfill(status=200, content_type="text/css", body="")
-            else:
-                await route.abort()
+        async def local_only(route):
+            await route.abort()
         # a pattern, not a Python function: Chromium's requests need no round trip to here
         await context.route(re.compile(r"^https?://(?!(127\.0\.0\.1|localhost)[:/])"),
                             local_only)
-
-        await asyncio.gather(*((one_student(context, server_url, s, args.clicks, args.pause,
-                                            args.spread, random.Random(rng.random()),
-                                            args.widget_limit)
-                                if s.in_browser else
-                                page_student(server_url, s, args.clicks, args.pause,
-                                             args.spread, random.Random(rng.random()),
-                                             args.widget_limit))
-                               for s in students))
-        await after(students)
+        await lesson(context)
         await context.close()
         await browser.close()
+
+
+async def come_back(server_url: str, students: list[Student]) -> tuple[list[bool], list[bool]]:
+    """The students who walked away come back and click: each page left open must have lost
+    its kernel (and, in Chromium, say so)."""
+    from tornado.httpclient import AsyncHTTPClient
+    lost, told = [], []
+    for s in students:
+        if s.tab is None or not s.visits or s.visits[-1].widget_seconds is None:
+            continue
+        if not s.in_browser:
+            answer = await AsyncHTTPClient().fetch(
+                f"{server_url}/api/kernels/{s.visits[-1].kernel_id}", raise_error=False)
+            lost.append(answer.code == 404)
+            s.tab.close()
+        else:
+            try:
+                await s.tab.mouse.click(3, 3)
+                await s.tab.wait_for_selector("#pl-idle-notice:not([hidden])", timeout=15_000)
+                told.append(True)
+            except Exception:
+                told.append(False)
+    return lost, told
 
 
 # ----- the report ------------------------------------------------------------------------------
@@ -451,19 +568,42 @@ def summary(values: list[float], unit: str, scale: float = 1.0) -> str:
             f"{percentile(values, 0.95):.2f} {unit}, slowest {max(values):.2f} {unit}")
 
 
-def main(argv: list[str] | None = None) -> int:
+def pool_kernels_of(log: Path, since: int) -> int:
+    """The pools' kernels, as the server printed them at its start (app/voila.py)."""
+    text = log.read_text(errors="replace")[since:]
+    found = re.search(r"Pools of ready kernels: (\d+) kernels", text)
+    if not found:
+        raise RuntimeError(f"the server did not print its pools (see {log})")
+    return int(found.group(1))
+
+
+def wave_line(number: int, students: list[Student], sample: Sample, pools: int) -> tuple[str, bool]:
+    visits = [v for s in students for v in s.visits if v.wave == number]
+    shown = [v.widget_seconds for v in visits if v.widget_seconds is not None]
+    on_a_page = sum(1 for v in visits if v.kernel_id)
+    within = sum(1 for t in shown if t <= GOAL_SECONDS)
+    aimed = sum(1 for t in shown if t <= AIM_SECONDS)
+    ok = sample.kernels <= pools + on_a_page
+    return (f"wave {number} ({len(visits)} pages opened): time to widget {summary(shown, 's')}"
+            f" ({within} within {GOAL_SECONDS:.0f} s, {aimed} within {AIM_SECONDS:.0f} s); "
+            f"kernels alive {sample.kernels} (pools {pools} + {on_a_page} students on a page: "
+            f"{'within' if ok else 'MORE THAN'} that); memory {sample.rss_mb:.0f} MB"), ok
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--students", type=int, default=30, help="students at once (30)")
-    parser.add_argument("--pool", type=int, default=None,
-                        help="pre-heated kernels per most used page (default: enough for the "
-                             "class, a quarter of it plus one)")
-    parser.add_argument("--idle", type=int, default=60,
-                        help="seconds before an idle page is closed, for this run (60)")
-    parser.add_argument("--clicks", type=int, default=4, help="clicks per student (4)")
+    parser.add_argument("--students", type=int, default=30, help="students in the class (30)")
+    parser.add_argument("--idle", type=int, default=120,
+                        help="seconds before an idle page is closed, for this run (120)")
+    parser.add_argument("--stay", type=float, default=120.0,
+                        help="seconds from a wave's start until the class goes on (120: a "
+                             "brisk lesson; a real one spends several minutes on a page)")
+    parser.add_argument("--clicks", type=int, default=4,
+                        help="clicks per student on a step-through page (4)")
     parser.add_argument("--pause", type=float, default=2.0,
                         help="seconds a student waits between clicks, on average (2)")
-    parser.add_argument("--spread", type=float, default=2.0,
-                        help="the students open their pages within this many seconds (2)")
+    parser.add_argument("--spread", type=float, default=5.0,
+                        help="the students open a wave's page within this many seconds (5)")
     parser.add_argument("--browsers", type=int, default=4,
                         help="how many of the students use Chromium (4: one per game); the "
                              "others make the same requests without a browser, as each "
@@ -479,142 +619,125 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--{name} must be at least 1")
     if not 0 <= args.browsers <= args.students:
         parser.error("--browsers must be between 0 and --students")
-    if args.pool is None:
-        args.pool = args.students // len(STEP_THROUGH) + 1
-    if args.pool < 0:
-        parser.error("--pool must be 0 or more")
+    if args.stay <= 0 or args.spread < 0 or args.pause < 0:
+        parser.error("--stay must be more than 0, --spread and --pause 0 or more")
+    return args
 
-    pages = list(STEP_THROUGH.values())
-    students = [Student(i + 1, pages[i % len(pages)], walks_away=(i % 2 == 1),
-                        in_browser=(i < args.browsers))
-                for i in range(args.students)]
-    pooled_pages = 5          # app/voila.py: the start page and each game's first page
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(argv)
+    games = list(STEP_THROUGH)
+    order = lesson_order([str(p.relative_to(NOTEBOOKS)) for p in NOTEBOOKS.rglob("*.ipynb")])
+    students = [Student(i + 1, student_walk(i, games, order), walks_away=(i % 2 == 1),
+                        in_browser=(i < args.browsers)) for i in range(args.students)]
     logs = REPO / "build" / "app-load"
     logs.mkdir(parents=True, exist_ok=True)
-    print(f"App load: {args.students} students ({args.browsers} in Chromium) on "
-          f"{len(pages)} game pages at once; pool "
-          f"{args.pool} kernels per most used page, idle time {args.idle} s; "
-          f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} before starting "
-          f"(a shared machine: other work runs too)", flush=True)
-
+    log = logs / "voila.log"
+    print(f"App load: a class of {args.students} ({args.browsers} in Chromium), five pages each "
+          f"in waves {args.stay:.0f} s apart; idle time {args.idle} s; {os.cpu_count()} cores, "
+          f"load average {os.getloadavg()[0]:.2f} before starting (a shared machine: other "
+          "work runs too)", flush=True)
     with tempfile.TemporaryDirectory(prefix="app-load-") as home:
-        server = voila_server(NOTEBOOKS, Path(home), logs / "voila.log",
+        since = log.stat().st_size if log.exists() else 0
+        server = voila_server(NOTEBOOKS, Path(home), log,
                               extra_env={"PANGAEA_APP_IDLE": str(args.idle),
-                                         "PANGAEA_APP_POOL": str(args.pool)})
+                                         "PANGAEA_APP_CLASS": str(args.students)})
         started = time.monotonic()
         server.start()
         try:
-            memory = Memory(server.process.pid)
-            warm = wait_until_quiet(memory, pooled_pages * args.pool, limit=1200)
-            start = memory.now()
-            print(f"warm-up: pools ready and server quiet after {time.monotonic() - started:.0f} s "
-                  f"({warm:.0f} s after the server answered); {start.kernels} kernels, "
-                  f"{start.rss_mb:.0f} MB", flush=True)
-            memory.phase = "class"
-            memory.start()
-            after: dict[str, Sample] = {}
-            notices: list[bool] = []             # connections of tabs left open, closed
-            browser_notices: list[bool] = []     # tabs left open (in Chromium) saying so
-            cpu: dict[str, float] = {}
-
-            async def after_class(done: list[Student]) -> None:
-                memory.phase = "after"
-                await asyncio.sleep(3)
-                after["left"] = memory.now()
-                cpu["server"] = memory.cpu() - cpu_before[0]
-                cpu["browser"] = (browser_clock.total(_browser_family(server.process.pid))
-                                  - cpu_before[1])
-                cpu["seconds"] = time.monotonic() - t0
-                print(f"students done; {after['left'].kernels} kernels, "
-                      f"{after['left'].rss_mb:.0f} MB; waiting for the idle time "
-                      f"({args.idle} s)...", flush=True)
-                memory.phase = "idle"
-                # the idle time and two rounds of the culler (app/voila.py: every quarter of
-                # the idle time, at most a minute); then until only the pools are left (or 3
-                # minutes more)
-                await asyncio.sleep(args.idle + 2 * max(1, min(60, args.idle // 4)) + 5)
-                limit = time.monotonic() + 180
-                while memory.now().kernels > pooled_pages * args.pool and \
-                        time.monotonic() < limit:
-                    await asyncio.sleep(2)
-                await asyncio.sleep(5)
-                after["idle"] = memory.now()
-                # the tabs left open: the student comes back and clicks
-                for s in done:
-                    if s.tab is None or s.widget_seconds is None:
-                        continue
-                    if not s.in_browser:      # the server must have shut the kernel down
-                        from tornado.httpclient import AsyncHTTPClient
-                        answer = await AsyncHTTPClient().fetch(
-                            f"{server.url}/api/kernels/{s.kernel_id}", raise_error=False)
-                        notices.append(answer.code == 404)
-                        s.tab.close()
-                    else:
-                        try:
-                            await s.tab.mouse.click(3, 3)
-                            await s.tab.wait_for_selector("#pl-idle-notice:not([hidden])",
-                                                          timeout=15_000)
-                            browser_notices.append(True)
-                        except Exception:
-                            browser_notices.append(False)
-            t0 = time.monotonic()
-            browser_clock = CpuClock()
-            cpu_before = memory.cpu(), browser_clock.total(_browser_family(server.process.pid))
-            asyncio.run(run_class(args, server.url, students, after_class))
-            memory.stop()
-            class_seconds = time.monotonic() - t0
+            report = lesson_with_server(args, server, students, pool_kernels_of(log, since),
+                                        started)
         finally:
             server.stop()
+    return final_report(args, students, report, log)
 
-    widget = [s.widget_seconds for s in students if s.widget_seconds is not None]
-    in_browser = [s.widget_seconds for s in students
-                  if s.in_browser and s.widget_seconds is not None]
-    no_browser = [s.widget_seconds for s in students
-                  if not s.in_browser and s.widget_seconds is not None]
+
+def lesson_with_server(args, server, students: list[Student], pools: int,
+                       started: float) -> dict:
+    """Warm-up, the lesson, the idle time: what the report needs."""
+    memory = Memory(server.process.pid)
+    warm = wait_until_quiet(memory, pools, limit=1800)
+    start = memory.now()
+    server_mb = _rss_kb(server.process.pid) / 1024
+    print(f"warm-up: pools ready and server quiet after {time.monotonic() - started:.0f} s "
+          f"({warm:.0f} s after the server answered); {start.kernels} kernels (the pools: "
+          f"{pools}), {start.rss_mb:.0f} MB (the server {server_mb:.0f} MB, a kernel "
+          f"{(start.rss_mb - server_mb) / max(1, start.kernels):.0f} MB on average)", flush=True)
+    memory.phase = "class"
+    memory.start()
+    report: dict = {"start": start, "pools": pools, "waves_ok": [], "cpu": {}}
+    cpu_before = memory.cpu()
+
+    def after_wave(number: int) -> None:
+        line, ok = wave_line(number, students, memory.now(), pools)
+        report["waves_ok"].append(ok)
+        print(line, flush=True)
+
+    async def after(done: list[Student]) -> None:
+        memory.phase = "after"
+        await asyncio.sleep(3)
+        report["left"] = memory.now()
+        report["cpu"] = {"server": memory.cpu() - cpu_before, "seconds": time.monotonic() - t0}
+        print(f"lesson over; {report['left'].kernels} kernels, {report['left'].rss_mb:.0f} MB; "
+              f"waiting for the idle time ({args.idle} s) and the pools to settle...",
+              flush=True)
+        memory.phase = "idle"
+        # the idle time, two rounds of the culler (app/voila.py: every quarter of the idle
+        # time, at most a minute), then the pools back to their sizes and the server quiet
+        await asyncio.sleep(args.idle + 2 * max(1, min(60, args.idle // 4)) + 5)
+        limit = time.monotonic() + 600
+        while memory.now().kernels > pools and time.monotonic() < limit:
+            await asyncio.sleep(2)
+        await asyncio.to_thread(wait_until_quiet, memory, pools, 600)
+        report["idle"] = memory.now()
+        report["lost"], report["told"] = await come_back(server.url, done)
+
+    t0 = time.monotonic()
+    asyncio.run(run_lesson(args, server.url, students, after_wave, after))
+    memory.stop()
+    report["peak"] = memory.peak("class")
+    return report
+
+
+def final_report(args, students: list[Student], report: dict, log: Path) -> int:
+    visits = [v for s in students for v in s.visits]
+    shown = [v.widget_seconds for v in visits if v.widget_seconds is not None]
+    within = sum(1 for t in shown if t <= GOAL_SECONDS)
     clicks = [ms for s in students for ms in s.clicks_ms]
     missed = sum(s.missed_clicks for s in students)
-    problems = [f"student {s.number} ({s.page}): {s.problem}" for s in students if s.problem]
-    peak = memory.peak("class")
-    within = sum(1 for s in students if s.widget_seconds is not None
-                 and s.widget_seconds <= GOAL_SECONDS)
-    print(f"time to widget:  {summary(widget, 's')} ({within} of {len(students)} pages "
-          f"within {GOAL_SECONDS:.0f} s)")
-    html = [s.html_seconds for s in students if s.html_seconds is not None]
-    loaded = [s.loaded_seconds for s in students if s.loaded_seconds]
-    print(f"  the page's HTML from the server:   {summary(html, 's')}")
-    if no_browser:
-        print(f"  without a browser, widgets' state: {summary(no_browser, 's')} "
-              f"({len(no_browser)} pages)")
-    if in_browser:
-        print(f"  in Chromium, the widget drawn:     {summary(in_browser, 's')} "
-              f"({len(in_browser)} pages; the page's scripts loaded: {summary(loaded, 's')})")
+    start, left, idle, peak = report["start"], report["left"], report["idle"], report["peak"]
+    pools = report["pools"]
+    print(f"time to widget, every page: {summary(shown, 's')} ({within} of {len(visits)} "
+          f"pages within {GOAL_SECONDS:.0f} s)")
+    for label, chosen in (("in Chromium, widgets drawn", True),
+                          ("without a browser, widgets' state", False)):
+        values = [v.widget_seconds for s in students if s.in_browser == chosen
+                  for v in s.visits if v.widget_seconds is not None]
+        if values:
+            print(f"  {label}: {summary(values, 's')} ({len(values)} pages)")
     print(f"click to redraw: {summary(clicks, 's', 1 / 1000)} ({len(clicks)} clicks"
           f"{f', {missed} without a redraw in 30 s' if missed else ''})")
-    print(f"server memory:   start {start.rss_mb:.0f} MB ({start.kernels} kernels); "
-          f"peak during the class {peak.rss_mb if peak else 0:.0f} MB "
-          f"({peak.kernels if peak else 0} kernels); students gone "
-          f"{after['left'].rss_mb:.0f} MB ({after['left'].kernels} kernels); after the idle "
-          f"time {after['idle'].rss_mb:.0f} MB ({after['idle'].kernels} kernels)")
-    pool_kernels = pooled_pages * args.pool
-    print(f"kernels left once idle: {after['idle'].kernels} (the pools hold {pool_kernels}); "
-          f"pages left open: {sum(notices)} of {len(notices)} without a browser lost their "
-          "kernel"
-          + (f", {sum(browser_notices)} of {len(browser_notices)} in Chromium say "
-             "they were closed" if browser_notices else ""))
-    print(f"CPU used while the students worked ({cpu['seconds']:.0f} s, {os.cpu_count()} cores "
-          f"shared with other work): server and kernels {cpu['server']:.0f} s, the browser "
-          f"{cpu['browser']:.0f} s")
-    print(f"the class took {class_seconds:.0f} s; server log: {logs / 'voila.log'}")
+    print(f"server memory: start {start.rss_mb:.0f} MB ({start.kernels} kernels); peak during "
+          f"the lesson {peak.rss_mb if peak else 0:.0f} MB ({peak.kernels if peak else 0} "
+          f"kernels); lesson over {left.rss_mb:.0f} MB ({left.kernels} kernels); after the idle "
+          f"time {idle.rss_mb:.0f} MB ({idle.kernels} kernels; the pools hold {pools})")
+    lost, told = report["lost"], report["told"]
+    print(f"pages left open: {sum(lost)} of {len(lost)} without a browser lost their kernel"
+          + (f", {sum(told)} of {len(told)} in Chromium say they were closed" if told else ""))
+    print(f"CPU of the server and its kernels during the lesson: {report['cpu']['server']:.0f} s "
+          f"in {report['cpu']['seconds']:.0f} s ({os.cpu_count()} cores shared with other "
+          f"work); load average now {os.getloadavg()[0]:.2f}; server log: {log}")
+    problems = [f"student {s.number}: {p}" for s in students for p in s.problems]
     for problem in problems:
         print("problem:", problem)
-
     goals = {
-        f"every page shows its widget within {GOAL_SECONDS:.0f} s": within == len(students),
-        "memory back to its starting level (within 10 %)":
-            after["idle"].rss_mb <= start.rss_mb * 1.10,
-        "no kernel left beyond the pools": after["idle"].kernels <= pool_kernels,
-        "every tab left open lost its kernel, and says so": all(notices)
-                                                             and all(browser_notices),
+        f"every page shows its widgets within {GOAL_SECONDS:.0f} s": within == len(visits),
+        "after each wave, kernels alive <= the pools' + students on a page":
+            all(report["waves_ok"]),
+        "after the lesson, kernels back to the pools'": idle.kernels <= pools,
+        "after the lesson, memory back to the pools' level (within 10 %)":
+            idle.rss_mb <= start.rss_mb * 1.10,
+        "every tab left open lost its kernel, and says so": all(lost) and all(told),
     }
     for goal, met in goals.items():
         print(f"{'met    ' if met else 'MISSED '} {goal}")

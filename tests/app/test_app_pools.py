@@ -118,3 +118,95 @@ def test_a_page_outside_the_lesson_changes_nothing(pools_module):
 def test_bad_pool_numbers_are_refused(pools_module, base, settle, field):
     with pytest.raises(ValueError, match=field):
         pools_module.FollowingPools(base, [], settle_after=settle)
+
+
+# ----- the server's side: app/classroom_app.py -----------------------------------------------
+
+
+@pytest.fixture
+def app_module(monkeypatch):
+    pytest.importorskip("voila")
+    monkeypatch.setattr(sys, "path", list(sys.path))     # the module rearranges the path
+    monkeypatch.syspath_prepend(str(APP))
+    import classroom_app
+    return classroom_app
+
+
+def kernel_task(loop, name: str, started: bool, rendered: bool = False):
+    """A pool entry as Voilà keeps it: a task giving the kernel and its rendering task."""
+    entry = loop.create_future()
+    if started:
+        rendering = loop.create_future()
+        if rendered:
+            rendering.set_result(None)
+        entry.set_result({"kernel_id": name, "task": rendering})
+    return entry
+
+
+def test_a_page_is_served_from_its_pool_only_when_a_kernel_there_has_started(app_module):
+    import asyncio
+    loop = asyncio.new_event_loop()
+    try:
+        waiting = kernel_task(loop, "waiting", started=False)
+        assert app_module._ready([waiting]) is False and app_module._ready([]) is False
+        started = kernel_task(loop, "started", started=True)
+        rendered = kernel_task(loop, "rendered", started=True, rendered=True)
+        pool = [waiting, started, rendered]
+        assert app_module._ready(pool) is True
+        assert pool[0] is rendered                 # the one that has run its notebook first
+        pool = [waiting, started]
+        assert app_module._ready(pool) is True and pool[0] is started
+    finally:
+        loop.close()
+
+
+class FakeManager:
+    """Voilà's kernel manager as the pool keeper sees it."""
+
+    def __init__(self, pools: dict[str, list]) -> None:
+        self._pools = pools
+        self.kernel_pools_config = {"default": {"pool_size": 0}}
+        self.filled: list[tuple[str, float]] = []
+        self.shut: list[str] = []
+
+    def fill_if_needed(self, delay=None, notebook_name=None, **kwargs) -> None:
+        self.filled.append((notebook_name, delay))
+
+    async def shutdown_kernel(self, kernel_id: str, *args, **kwargs) -> None:
+        self.shut.append(kernel_id)
+
+
+def test_the_keeper_fills_the_next_page_and_trims_pools_back(app_module, pools_module):
+    import asyncio
+
+    async def lesson() -> FakeManager:
+        loop = asyncio.get_running_loop()
+        start, first = "00_start_here.ipynb", "harmonies/01_setup_and_turns.ipynb"
+        second = "harmonies/02_landscapes.ipynb"
+        manager = FakeManager({start: [kernel_task(loop, f"s{i}", True, True) for i in range(2)],
+                               first: [kernel_task(loop, "f0", True, True)]})
+        pools = pools_module.FollowingPools({start: 2, first: 1}, pages(), settle_after=60)
+        keeper = app_module.PoolKeeper(manager, pools, follow_delay=10.0)
+        keeper.arrived(start)                 # the start page keeps one: nothing to fill
+        manager._pools[start].pop(0)          # (Voilà hands the student the front kernel)
+        keeper.arrived(first)                 # one ready kernel's place moves to the next page
+        manager._pools[first].pop(0)
+        assert manager.filled == [(second, 10.0)]
+        assert manager.kernel_pools_config[second]["pool_size"] == 1
+        manager._pools[second] = [kernel_task(loop, "n0", True, True)]
+        keeper.check()                        # sizes as wanted: nothing shut down
+        await asyncio.sleep(0)
+        assert manager.shut == []
+        manager._pools[start] += [kernel_task(loop, f"s{i}", True, True) for i in (2, 3)]
+        keeper.check()                        # a pool larger than its size loses its extra,
+        await asyncio.sleep(0)
+        assert manager.shut == ["s3", "s2"]   # the newest first, never the front one
+        pools.last_arrival = -1000.0          # the class has gone quiet: sizes back
+        keeper.check()
+        await asyncio.sleep(0)
+        assert "n0" in manager.shut           # the next page's pool is back to 0
+        keeper.timer.stop()
+        return manager
+
+    manager = asyncio.run(lesson())
+    assert manager.kernel_pools_config["harmonies/02_landscapes.ipynb"]["pool_size"] == 0

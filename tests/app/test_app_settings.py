@@ -19,7 +19,7 @@ pytest.importorskip("traitlets")
 
 def load_settings(monkeypatch: pytest.MonkeyPatch, **env: str):
     from traitlets.config.loader import PyFileConfigLoader
-    for name in ("PANGAEA_APP_IDLE", "PANGAEA_APP_POOL"):
+    for name in ("PANGAEA_APP_IDLE", "PANGAEA_APP_POOL", "PANGAEA_APP_CLASS"):
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
         monkeypatch.setenv(name, value)

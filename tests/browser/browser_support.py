@@ -230,8 +230,8 @@ def voila_argv(root: Path, port: int) -> list[str]:
     """The Voilà command line; ``make app`` serves the notebooks the same way: Voilà as
     app/classroom_app.py runs it, with the classroom settings of app/voila.py (see
     :func:`voila_server` for its environment)."""
-    return [sys.executable, str(APP / "classroom_app.py"), str(root), "--no-browser", "--Voila.ip=127.0.0.1",
-            f"--port={port}", "--Voila.port_retries=0", "--show_tracebacks=True",
+    return [sys.executable, str(APP / "classroom_app.py"), str(root), "--no-browser",
+            "--Voila.ip=127.0.0.1", f"--port={port}", "--Voila.port_retries=0", "--show_tracebacks=True",
             f"--Voila.config_file_paths={APP}"]
 
 
