@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 # Jupyter refuses to run as root unless asked to (containers, classroom servers).
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test test-fast bench bench-speed bench-instructions soak clean notebook-outputs app test-browser hub hub-env hub-passwords hub-course test-hub hub-load app-load
+.PHONY: lab test test-fast bench bench-speed bench-instructions soak clean notebook-outputs app test-browser hub hub-env hub-passwords hub-course test-hub hub-load app-load app-pages
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -145,12 +145,18 @@ test-hub: $(HUB_STAMP) $(CHP) $(HUB_ENV_STAMP)
 hub-load: $(HUB_STAMP) $(CHP) $(HUB_ENV_STAMP)
 	PANGAEA_HUB_ROOT=$(HUB_ROOT) PANGAEA_CHROMIUM=$(CHROMIUM) $(BIN)/python bench/hub_load.py --students $(N)
 
-# N simulated students open the game pages at once in headless Chromium (bench/app_load.py):
-# time to widget, click to redraw, server memory, kernels left once idle.  Not part of `test`.
+# A class of N simulated students walks through five pages each, in waves (bench/app_load.py,
+# the app as `make app CLASS=N` runs it; four students in headless Chromium): time to widget,
+# kernels alive and memory after each wave, click to redraw, kernels and memory once idle; exits
+# with 1 if a goal is missed.  `make app-pages`: each page's start (kernel, first cell, notebook,
+# memory).  Not part of `test`.
 N ?= 30
 
 app-load: $(BROWSER_STAMP)
 	PANGAEA_CHROMIUM=$(CHROMIUM) $(BIN)/python bench/app_load.py --students $(N)
+
+app-pages: $(STAMP)
+	$(BIN)/python bench/app_pages.py
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py

@@ -1,4 +1,4 @@
-"""What each page of the classroom app costs to start: ``make app-pages`` (not part of ``make test``).
+"""What each page of the classroom app costs to start: ``make app-pages`` (not in ``make test``).
 
 For every notebook the app serves, one after the other, the script starts a fresh kernel (as
 Voilà does for a page without a ready kernel), runs the notebook's code cells in order and
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -43,7 +44,8 @@ def run_page(path: Path, cell_limit: float) -> dict:
     cells = [c.source for c in notebook.cells if c.cell_type == "code" and c.source.strip()]
     manager = KernelManager(kernel_name="python3")
     started = time.monotonic()
-    manager.start_kernel(cwd=str(path.parent), env={**os.environ, "VOILA_PREHEAT": "False"})
+    manager.start_kernel(cwd=str(path.parent), env={**os.environ, "VOILA_PREHEAT": "False"},
+                         stderr=subprocess.DEVNULL)
     client = manager.client()
     client.start_channels()
     try:
