@@ -288,10 +288,53 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def progress_words(done: int, total: int, elapsed: float, rate: float | None) -> str:
+    """The progress of a run in words: "120 of 200 games, about 5 s left" (and at the end
+    "200 of 200 games in 7 s").
+
+    >>> progress_words(120, 200, 3.0, 16.0), progress_words(200, 200, 7.2, 28.0)
+    ('120 of 200 games, about 5 s left', '200 of 200 games in 7 s')
+    >>> progress_words(0, 200, 0.0, None), progress_words(1, 1, 90.0, 0.01)
+    ('0 of 200 games', '1 of 1 game in 1 min 30 s')
+    """
+    text = f"{done} of {total} game{'' if total == 1 else 's'}"
+    if done >= total:
+        return f"{text} in {_duration(elapsed)}"
+    if not rate or done == 0:
+        return text
+    return f"{text}, about {_duration((total - done) / rate)} left"
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 0.5:
+        return "under a second"
+    seconds = round(seconds)
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes, rest = divmod(seconds, 60)
+    return f"{minutes} min {rest} s" if minutes < 60 else f"{minutes // 60} h {minutes % 60} min"
+
+
 def _progress_bar(total: int, initial: int, title: str, show: bool) -> Any:
     from tqdm.auto import tqdm  # notebook bar under Jupyter, text bar in a terminal
-    return tqdm(total=total, initial=initial, desc=f"{title} games", unit="game",
-                disable=not show, dynamic_ncols=True)
+
+    class WordsBar(tqdm):   # type: ignore[misc, valid-type]
+        """tqdm's bar with its numbers in words ("120 of 200 games, about 5 s left")."""
+
+        @property
+        def format_dict(self) -> dict[str, Any]:
+            d = super().format_dict
+            return {**d, "words": progress_words(d["n"], d["total"] or 0, d["elapsed"],
+                                                 d.get("rate") or _mean_rate(d))}
+
+    return WordsBar(total=total, initial=initial, desc=f"{title} games", unit="game",
+                    disable=not show, dynamic_ncols=True, bar_format="{desc}: {bar} {words}")
+
+
+def _mean_rate(d: dict[str, Any]) -> float | None:
+    """Games per second so far (tqdm gives no rate until it has smoothed a few updates)."""
+    played = d["n"] - (d.get("initial") or 0)
+    return played / d["elapsed"] if played > 0 and d["elapsed"] > 0 else None
 
 
 def games_table(table: Any) -> pd.DataFrame:

@@ -1,5 +1,6 @@
 """A question as a widget: choose the computer players, the number of players and of games,
-press Run, watch the progress bar, see the chart and a sentence about it.
+press Run, watch the progress ("120 of 200 games, about 5 s left"), see the chart, a sentence
+about it, the numbers behind it and its first games (each Run redraws them all).
 
 The widget answers once when it is built (so the page opens with a chart); ``widget.answer``
 is the last :class:`~pangaea_lab.sim.questions.Answer`, ``widget.run`` the Run button.
@@ -15,6 +16,9 @@ from .questions import QUESTIONS, Answer, answer
 
 #: the most games one press of Run may ask for in the classroom app
 MAX_GAMES = 2000
+
+#: the games the widget lists under its chart (the rest are in ``widget.answer.games``)
+GAMES_SHOWN = 10
 
 
 class QuestionWidget:
@@ -50,11 +54,16 @@ class QuestionWidget:
         self.bar = w.Output()
         self.chart = w.Image(format="png", layout=w.Layout(max_width="760px"))
         self.words = w.HTML()
+        # the numbers behind the chart and the first games, redrawn by every Run
+        self.table = w.HTML()
+        self.games_box = w.HTML()
+        self.more = w.Accordion(children=[self.games_box], selected_index=None,
+                                titles=(f"The first {GAMES_SHOWN} games behind the chart",))
         self.answer: Answer | None = None
         self.run.on_click(lambda _: self.press())
         self.box = w.VBox([w.HTML(f"<b>{escape(q.title)}</b>"),
                            w.HBox([self.bots, self.players, self.games, self.run]),
-                           self.bar, self.chart, self.words])
+                           self.bar, self.chart, self.words, self.table, self.more])
         self.box.add_class("pangaea-question")
         if run_now:
             self.press()
@@ -79,6 +88,8 @@ class QuestionWidget:
         self.answer = result
         self.chart.value = result.png()
         self.words.value = f"<p>{escape(result.text)}</p>"
+        self.table.value = self.numbers_html()
+        self.games_box.value = self.games_table(GAMES_SHOWN).value
 
     def numbers(self, digits: int = 2) -> str:
         """The numbers behind the chart as plain text (for the notebook's checked output)."""
@@ -86,6 +97,14 @@ class QuestionWidget:
             return ""
         table = self.answer.table.round(digits)
         return table.rename(columns=heading).to_string(index=False)
+
+    def numbers_html(self, digits: int = 2) -> str:
+        """The numbers behind the chart as an HTML table with words for headings."""
+        if self.answer is None:
+            return ""
+        table = self.answer.table.round(digits).rename(columns=heading)
+        return ("<p><b>The numbers behind the chart</b></p>"
+                + table.to_html(index=False, border=0, classes="pangaea-numbers"))
 
     def games_table(self, rows: int = 10) -> Any:
         """The first ``rows`` games behind the chart as a table with words for headings
