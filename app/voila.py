@@ -39,9 +39,10 @@ def _whole_number(name: str, default: int) -> int:
 IDLE_SECONDS = _whole_number("PANGAEA_APP_IDLE", 900)
 POOL = _whole_number("PANGAEA_APP_POOL", 1)
 CLASS = _whole_number("PANGAEA_APP_CLASS", 0)
-#: the resident memory of a kernel that has run one of the most used pages (84-89 MB measured
-#: by bench/app_pages.py), rounded up
-KERNEL_MB = 90
+#: the resident memory of a kernel in a pool, rounded up: 123 MB on average over the 62 pool
+#: kernels of ``make app-load N=30`` (a kernel that has run one of these pages outside Voilà,
+#: ``make app-pages``: 84-89 MB)
+KERNEL_MB = 125
 
 #: the pages most students open: the start page and each game's first playable page
 MOST_USED = [

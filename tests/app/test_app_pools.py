@@ -56,7 +56,7 @@ def test_a_class_size_sizes_the_pools_and_prints_their_memory(monkeypatch, capfd
     assert config.ClassroomVoila.class_size == 30
     printed = capfd.readouterr().err
     assert "62 kernels for a class of 30" in printed
-    assert "about 5.4 GB of memory" in printed              # 62 kernels of 90 MB
+    assert "about 7.6 GB of memory" in printed              # 62 kernels of 125 MB
 
 
 def test_without_a_class_the_pool_number_is_used(monkeypatch, capfd):
