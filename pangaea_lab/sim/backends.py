@@ -108,7 +108,7 @@ def _dask_results(spec: RunSpec, todo: Iterable[int], count: int, client: Any,
                                   f"{str(exc).splitlines()[0] if str(exc) else exc!r}") from None
     slots = _dask_threads(client)
     parts = chunks(todo, chunk or chunk_size(count, slots))
-    running = as_completed()
+    running = as_completed(loop=client.loop)
     live: set[Any] = set()
 
     def submit() -> None:

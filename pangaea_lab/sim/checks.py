@@ -182,7 +182,7 @@ def check_option_needs(game: str, given: dict[str, Any], chosen: dict[str, Any],
             except ValueError:
                 pass
         if have != value:
-            written = other.write(value) if other is not None else value
-            raise SimulationError(f"the {title} option {opt.name}={given[opt.name]!r} only "
+            written = other.write(value) if isinstance(value, str) and other else value
+            raise SimulationError(f"the option {opt.name}={given[opt.name]!r} of {title} only "
                                   f"counts with {need}={written!r}; here it would change "
                                   f"nothing: leave it out, or set {need}={written!r}")
