@@ -2,7 +2,9 @@
 
 A drawing must show as a drawing: a cell whose output is SVG source as text (a function that
 returns an SVG string as the cell's last value, or a ``print`` of one) fails, at no extra cost,
-since nbval keeps the outputs each cell produced.
+since nbval keeps the outputs each cell produced.  Likewise a page shows a student no Python:
+a cell's output that is a value's repr, a name from the code or a shell command fails, unless
+the cell is tagged for teachers (``pangaea_lab.core.page_text``; the app hides such cells).
 """
 
 from __future__ import annotations
@@ -11,6 +13,9 @@ import re
 from typing import Any, Iterable
 
 import pytest
+
+from pangaea_lab.core.page_text import (TEACHER_TAG, is_for_teachers, is_teachers_page,
+                                        output_problems)
 
 #: SVG source in text a learner would see (a printed drawing or the repr of one)
 SVG_TEXT = re.compile(r"""(^|[\s'"(\[,])<(svg[\s>]|\?xml)""")
@@ -51,4 +56,13 @@ def pytest_runtest_call(item: pytest.Item) -> Any:
             item.raise_cell_error(
                 "a drawing is shown as SVG source text instead of a picture (end the cell "
                 f"with an SvgImage or a widget, not a str): {shown[0]!r}...")
+        cell = getattr(item, "cell", None)
+        page = getattr(item, "path", None) or getattr(item, "fspath", "")
+        raw = ([] if cell is None or is_for_teachers(cell) or is_teachers_page(page)
+               else output_problems(outputs))
+        if raw:
+            item.raise_cell_error(
+                "a student would read Python here (show Markdown built from the engine's "
+                f"values, a widget or a drawing, or tag the cell '{TEACHER_TAG}' so that the "
+                f"app hides it): {'; '.join(raw)}")
     return result

@@ -1,5 +1,6 @@
 """What a learner reads in the notebooks: no page asks them to edit code to answer (in the
-classroom app the code is hidden), and no saved output is SVG source shown as text.
+classroom app the code is hidden), no saved output is SVG source shown as text, and no saved
+output of a page for students is Python's own (a repr, a name from the code, a shell command).
 
 The outputs produced when the notebooks run are checked by the root ``conftest.py`` on every
 nbval cell; this file checks the text and the outputs saved in the files.
@@ -11,6 +12,8 @@ import re
 from pathlib import Path
 
 import pytest
+
+from pangaea_lab.core.page_text import is_for_teachers, is_teachers_page, output_problems
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted(p for p in (ROOT / "notebooks").rglob("*.ipynb")
@@ -109,3 +112,41 @@ def test_the_checks_catch_what_they_should():
     assert svg_shown_as_text([text, printed, pair]) and len(svg_shown_as_text([text])) == 1
     assert len(svg_shown_as_text([printed])) == 1 and svg_shown_as_text([pair])
     assert svg_shown_as_text([shown_ok, words]) == []
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: str(p.relative_to(ROOT / "notebooks")))
+def test_no_saved_output_shows_a_student_python(path):
+    """The saved outputs (the cells nbval checks) of a page for students show no repr, no name
+    from the code and no shell command, unless their cell is tagged for teachers; the root
+    conftest.py checks every cell's outputs the same way when nbval runs the notebooks."""
+    if is_teachers_page(path):
+        return
+    for k, cell in enumerate(cells(path)):
+        if cell["cell_type"] == "code" and not is_for_teachers(cell):
+            found = output_problems(cell.get("outputs", []))
+            assert not found, f"cell {k} shows a student Python: {'; '.join(found)}"
+
+
+def test_the_raw_output_check_catches_the_pages_old_outputs():
+    """What the pages used to print is caught; what they show now is not."""
+    old = ["Same game again: True", "Biomes of the first tiles: ['Rain', 'Sun', 'Sun', 'Sun']",
+           "Hand: ('L05',) | market: (None, 'L20', 'C13', 'C21')",
+           "node (1, 1): {'terrain': 'land', 'biome': 'Wind'}", "Winner: ['Blue']",
+           "Counter({'favor': 66, 'rune': 12})", "{2: (4, 5, 6, 7), 3: (5, 6)}", "True True",
+           "Default (river_rule='rings')", "yellow_groups points (2, 2, 10)",
+           "Player 1 (greedy): {'Trees': 8, 'Mountains': 1}", "tiles_per_player [rulebook]",
+           "scourge_markers", "python -m pangaea_lab.simulate pangaea --players 2",
+           "pangaea games: 100%|██████████| 200/200 [00:07<00:00, 40.92game/s]"]
+    for text in old:
+        printed = {"output_type": "stream", "name": "stdout", "text": text}
+        assert output_problems([printed]), text
+    new = ["Started a second time with seed 2024, the game is **the same**: the first tiles are "
+           "Rain, Sun, Sun and Sun again, and Player 2 starts.",
+           "| | Red (forester) | Blue (forester) |\n|---|---:|---:|\n| **Total** | **31** | "
+           "**33** |\n\nBlue wins with 33 points.", "Blue's Trees: (2, 0). On (1, 1) Chelon can: "
+           "place Chelon on (1, 1) and bridge (2, 0).", "120 of 200 games, about 5 s left"]
+    for text in new:
+        shown = {"output_type": "display_data", "data": {"text/markdown": text}}
+        assert output_problems([shown]) == [], text
+    value = {"output_type": "execute_result", "data": {"text/plain": "42"}}
+    assert output_problems([value])

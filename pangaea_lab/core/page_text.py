@@ -24,6 +24,9 @@ from typing import Any, Iterable, Mapping
 #: the cell tag of a cell only for teachers (and readers of code): hidden in the app
 TEACHER_TAG = "teacher"
 
+#: the pages written for teachers as a whole (the teachers' guide may name the code)
+TEACHERS_PAGES = ("teachers.ipynb",)
+
 #: text that is Python's, not a page's, with what it is
 RAW_PATTERNS: tuple[tuple[re.Pattern, str], ...] = (
     (re.compile(r"\b(?:Counter|defaultdict|OrderedDict|frozenset|dict_keys|dict_values|"
@@ -102,3 +105,8 @@ def output_problems(outputs: Iterable[Mapping[str, Any]]) -> list[str]:
 def is_for_teachers(cell: Mapping[str, Any]) -> bool:
     """A cell marked for teachers (its outputs are not shown in the app)."""
     return TEACHER_TAG in (cell.get("metadata", {}).get("tags") or ())
+
+
+def is_teachers_page(path: Any) -> bool:
+    """A page written for teachers as a whole (:data:`TEACHERS_PAGES`)."""
+    return str(path).replace("\\", "/").rsplit("/", 1)[-1] in TEACHERS_PAGES

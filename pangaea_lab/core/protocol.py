@@ -166,6 +166,11 @@ class GameState(ABC):
         marks with ``data-cell``; empty when the game has none."""
         return ()
 
+    def space_name(self, cell: Any) -> str:
+        """A board space as a player reads it on the board ("card 2, space 3"); empty when
+        the drawing's own label for the space says it (the widgets then use that)."""
+        return ""
+
     def outcome(self) -> str:
         """How a finished game ended, in words, when the winner-by-points sentence does not
         fit (a co-op win or loss); empty for the usual case."""

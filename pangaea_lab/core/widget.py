@@ -344,9 +344,9 @@ class StepThroughModel:
     def space_words(self, cell: tuple[int, ...]) -> str:
         """A space named as the board shows it: the game's own name for it (Inori: "card 2,
         space 3"), else the drawing's label for it, else its coordinates."""
-        name = getattr(self.state, "space_name", None)
-        if callable(name):
-            return name(cell)
+        name = self.state.space_name(cell)
+        if name:
+            return name
         label = space_labels(self.svg()).get(cell, "")
         return label.split(":")[0].strip() or cell_text(cell)
 
