@@ -13,7 +13,9 @@ from dataclasses import dataclass, replace
 from html import escape
 from typing import Any
 
-from .core.links import (BoardLink, LinkSpec, board_from_page, normal_options,
+from .core.errors import InvalidSetup
+from .core.exercises import whole_number
+from .core.links import (SEED_MAX, BoardLink, LinkSpec, board_from_page, normal_options,
                          page_query, parse_query, read_board)
 from .exercises import kinds_for
 from .harmonies.game import GAME as HARMONIES, LINK as HARMONIES_LINK
@@ -197,7 +199,9 @@ def game_picker(seed: int = 2024, link: object = True) -> Any:
     pick = w.Dropdown(description="Game", options=[(g.title, g.key) for g in GAMES])
     way = w.Dropdown(description="Variant")
     seats = w.BoundedIntText(description="Players", value=2, min=1, max=5)
-    seed_box = w.IntText(description="Seed", value=seed)
+    # a text box: what is not a whole number is refused with a sentence (a number box would
+    # read "2.5" as 25)
+    seed_box = w.Text(description="Seed", value=str(seed), layout=w.Layout(width="200px"))
     others = w.Dropdown(description="Other seats", value="computer",
                         options=[("the computer", "computer"), ("people here", "human")],
                         style={"description_width": "initial"})
@@ -205,6 +209,8 @@ def game_picker(seed: int = 2024, link: object = True) -> Any:
     about = w.HTML()
     message = w.HTML()
     message.add_class("pl-picker-message")
+    seed_problem = w.HTML()
+    seed_problem.add_class("pl-picker-message")
     area = w.VBox()
     linked: dict[str, Any] = {}     # the board the link asked for, while it is chosen
 
@@ -230,17 +236,29 @@ def game_picker(seed: int = 2024, link: object = True) -> Any:
         if board is not None and board.spec.game == g.key and \
                 g.variant_for(dict(board.options)) == (way.value or 0):
             options = {**dict(board.options), **options}   # the link's other options
-        return BoardLink(link_spec(g.key), seats.value, seed_box.value,
+        return BoardLink(link_spec(g.key), seats.value, chosen_seed(),
                      tuple(normal_options(link_spec(g.key), options).items()), with_game=True)
+
+    def chosen_seed() -> int:
+        number, problem = whole_number(seed_box.value, "The seed", 0, SEED_MAX)
+        if number is None:
+            raise InvalidSetup(problem)
+        return number
 
     def on_start(_: Any) -> None:
         g = game(pick.value)
+        try:
+            chosen_seed()
+        except InvalidSetup as exc:       # the game shown (if any) stays
+            seed_problem.value = f"<div>&#9888; {escape(str(exc))}</div>"
+            return
+        seed_problem.value = ""
         computer = g.against_computer(seats.value) if others.value == "computer" else {}
         board = chosen_board()
         problems = linked.pop("problems", ())
         if problems:
             board = replace(board, problems=tuple(problems))
-        area.children = (g.play(players=seats.value, seed=seed_box.value, computer=computer,
+        area.children = (g.play(players=seats.value, seed=board.seed, computer=computer,
                                 link=board, **dict(board.options)),)
 
     pick.observe(on_pick, names="value")
@@ -248,11 +266,13 @@ def game_picker(seed: int = 2024, link: object = True) -> Any:
     start.on_click(on_start)
     on_pick()
     box = w.VBox([w.HBox([pick, way, seats, others, seed_box, start],
-                         layout=w.Layout(flex_flow="row wrap")), about, message, area])
+                         layout=w.Layout(flex_flow="row wrap")), about, message, seed_problem,
+                 area])
     box.add_class("pl-game-picker")
     box.pick, box.way, box.seats, box.seed_box, box.start, box.area = (  # type: ignore[attr-defined]
         pick, way, seats, seed_box, start, area)
-    box.others, box.message = others, message  # type: ignore[attr-defined]
+    box.others, box.message, box.seed_problem = (  # type: ignore[attr-defined]
+        others, message, seed_problem)
 
     query = page_query() if link is True else (link if isinstance(link, str) else None)
     found, problems = parse_query(query)
@@ -270,7 +290,7 @@ def game_picker(seed: int = 2024, link: object = True) -> Any:
         pick.value = key
         way.value = g.variant_for(dict(board.options))
         seats.value = board.players
-        seed_box.value = board.seed if isinstance(board.seed, int) else seed
+        seed_box.value = str(board.seed if isinstance(board.seed, int) else seed)
         linked["board"] = board
         linked["problems"] = board.problems
         on_start(None)

@@ -115,3 +115,18 @@ def test_exercise_pages_link_every_rule_notebook_with_its_exercises(monkeypatch)
     line = next(item for item in html.split("<li>")
                 if item.startswith('<a href="harmonies/02_landscapes.ipynb">'))
     assert "Which stacks &lt;are&gt; legal" in line
+
+
+def test_picker_refuses_a_seed_that_is_not_a_whole_number_with_a_sentence():
+    box = game_picker(seed=4, link=False)
+    box.start.click()
+    shown = box.area.children
+    assert shown[0].model.seed == 4
+    for typed in ("2.5", "abc", "-1"):
+        box.seed_box.value = typed
+        box.start.click()
+        assert box.area.children == shown                 # the game shown stays
+        assert "The seed must be a whole number" in box.seed_problem.value
+    box.seed_box.value = "25"
+    box.start.click()
+    assert box.area.children[0].model.seed == 25 and box.seed_problem.value == ""

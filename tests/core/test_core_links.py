@@ -369,7 +369,7 @@ def test_the_line_says_what_to_do_when_no_link_can_be_made():
 
 def test_the_picker_starts_the_linked_board(outside_voila):
     box = game_picker(link="game=harmonies&seed=12&players=3&side=B")
-    assert (box.pick.value, box.seats.value, box.seed_box.value) == ("harmonies", 3, 12)
+    assert (box.pick.value, box.seats.value, box.seed_box.value) == ("harmonies", 3, "12")
     started = box.area.children[0]
     assert started.model.history[0] == harmonies.new_game(players=3, seed=12, side="B")
     assert started.view.link_line.query == "game=harmonies&seed=12&players=3&side=B"
@@ -408,7 +408,7 @@ def test_the_picker_shows_a_bad_value_under_the_started_game(outside_voila):
 def test_a_started_game_from_the_picker_links_back_to_the_start_page(outside_voila):
     box = game_picker(link=False)
     box.pick.value = "forest_shuffle"
-    box.seats.value, box.seed_box.value = 3, 77
+    box.seats.value, box.seed_box.value = 3, "77"
     box.start.click()
     line = box.area.children[0].view.link_line
     assert line.query == "game=forest_shuffle&seed=77&players=3"
