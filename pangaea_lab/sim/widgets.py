@@ -11,6 +11,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from ..core.exercises import whole_number
 from .games import SimulationError
 from .questions import QUESTIONS, Answer, answer
 
@@ -32,10 +33,12 @@ class QuestionWidget:
                                   f"{', '.join(QUESTIONS)}")
         q = self.question = QUESTIONS[key]
         low, high = q.players
-        self.players = w.BoundedIntText(value=min(max(players or q.default_players, low), high),
-                                        min=low, max=high, description="Players",
-                                        layout=w.Layout(width="150px",
-                                                        display="none" if low == high else None))
+        # text boxes: what is not a whole number in range is refused with a sentence when
+        # Run is pressed (a number box would read "2.5" as 25, or quietly change 5000 to 2000)
+        self.players = w.Text(value=str(min(max(players or q.default_players, low), high)),
+                              description="Players",
+                              layout=w.Layout(width="150px",
+                                              display="none" if low == high else None))
         if q.tournament:
             self.bots = w.SelectMultiple(options=q.bots, value=tuple(bots or q.default_bots),
                                          description="Players in the tournament", rows=len(q.bots),
@@ -46,9 +49,9 @@ class QuestionWidget:
                                    description="Everyone plays",
                                    style={"description_width": "initial"})
             per = "Games"
-        self.games = w.BoundedIntText(value=games or q.default_games, min=1, max=MAX_GAMES,
-                                      description=per, style={"description_width": "initial"},
-                                      layout=w.Layout(width="190px"))
+        self.games = w.Text(value=str(games or q.default_games), description=per,
+                            style={"description_width": "initial"},
+                            layout=w.Layout(width="190px"))
         self.run = w.Button(description="Run", button_style="success", icon="play",
                             tooltip="Play the games and draw the chart")
         self.bar = w.Output()
@@ -56,6 +59,7 @@ class QuestionWidget:
         self.words = w.HTML()
         # the numbers behind the chart and the first games, redrawn by every Run
         self.table = w.HTML()
+        self.table.add_class("pl-question-numbers")
         self.games_box = w.HTML()
         self.more = w.Accordion(children=[self.games_box], selected_index=None,
                                 titles=(f"The first {GAMES_SHOWN} games behind the chart",))
@@ -69,8 +73,17 @@ class QuestionWidget:
             self.press()
 
     def choices(self) -> dict[str, Any]:
+        """The chosen bots and numbers (a number that is not a whole number in its range is
+        refused with a sentence, as a :class:`SimulationError`)."""
         bots = list(self.bots.value) if self.question.tournament else [self.bots.value]
-        return {"bots": bots, "games": self.games.value, "players": self.players.value}
+        low, high = self.question.players
+        games, wrong_games = whole_number(self.games.value,
+                                          f"The number in {self.games.description}", 1, MAX_GAMES)
+        players, wrong_players = whole_number(self.players.value, "The number of players",
+                                              low, high)
+        if wrong_games or wrong_players:
+            raise SimulationError(wrong_games or wrong_players)
+        return {"bots": bots, "games": games, "players": players}
 
     def press(self) -> None:
         """Play the chosen games (the bar shows progress) and show the chart and sentence."""

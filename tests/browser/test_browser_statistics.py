@@ -26,6 +26,7 @@ def test_run_a_statistics_question_in_voila(voila, page):
     box.scroll_into_view_if_needed(timeout=CLICK)
     assert box.locator("img").count() == 1, f"{where}: the question shows no chart"
     before = _chart_source(box)
+    numbers_before = box.locator(".pl-question-numbers").first.inner_text(timeout=CLICK)
     assert before, f"{where}: the chart of the first run is empty"
     assert "interval" in box.inner_text(), \
         f"{where}: no sentence with an interval under the chart"
@@ -41,12 +42,16 @@ def test_run_a_statistics_question_in_voila(voila, page):
     bar.first.wait_for(state="attached", timeout=CLICK)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
-        done = f"{GAMES}/{GAMES}" in box.inner_text()
+        done = f"{GAMES} of {GAMES} games" in box.inner_text()
         if done and _chart_source(box) != before:
             break
         tab.wait_for_timeout(300)
     text = box.inner_text()
-    assert f"{GAMES}/{GAMES}" in text, f"{where}: the progress bar did not reach {GAMES} games"
+    assert f"{GAMES} of {GAMES} games" in text, \
+        f"{where}: the progress did not reach {GAMES} games"
+    assert "game/s" not in text and "<00:" not in text, f"{where}: progress in tqdm's numbers"
+    assert box.locator(".pl-question-numbers").first.inner_text() != numbers_before, \
+        f"{where}: pressing Run did not redraw the table of numbers"
     assert _chart_source(box) != before, f"{where}: pressing Run did not draw a new chart"
     width = box.locator("img").first.evaluate("img => img.naturalWidth")
     assert width > 100, f"{where}: the new chart is not a picture"

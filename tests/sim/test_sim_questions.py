@@ -57,8 +57,8 @@ def test_widget_runs_on_build_and_again_on_run():
     q = box.question
     assert bytes(q.chart.value).startswith(PNG) and "interval" in q.words.value
     assert len(q.answer.games) == 4
-    q.games.value = 6
-    q.players.value = 3
+    q.games.value = "6"
+    q.players.value = "3"
     q.run.click()
     assert len(q.answer.games) == 6 and set(q.answer.games.players) == {3}
     assert "place in turn order" in q.numbers() and "win rate" in q.numbers()

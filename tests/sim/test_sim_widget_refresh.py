@@ -18,8 +18,8 @@ def test_run_redraws_every_table_and_the_chart():
     first = (bytes(q.chart.value), q.words.value, q.table.value, q.games_box.value)
     assert "The numbers behind the chart" in q.table.value and "<table" in q.games_box.value
     assert words_of(q.games_box.value).count("Seat 1: player") == 1
-    q.games.value = 7
-    q.players.value = 3
+    q.games.value = "7"
+    q.players.value = "3"
     q.run.click()
     now = (bytes(q.chart.value), q.words.value, q.table.value, q.games_box.value)
     assert all(a != b for a, b in zip(first, now))
@@ -39,3 +39,16 @@ def test_progress_is_said_in_words():
     line = bar.format_meter(**bar.format_dict)
     bar.close()
     assert "5 of 5 games in " in line and "game/s" not in line and "<" not in line
+
+
+def test_number_boxes_refuse_what_is_not_a_whole_number_with_a_sentence():
+    q = ask("inori.first_player", games=4).question
+    chart = bytes(q.chart.value)
+    for games, players, said in (
+            ("2.5", "2", "The number in Games must be a whole number, like 7; “2.5” is not one."),
+            ("5000", "2", "The number in Games must be a whole number from 1 to 2000, not 5000."),
+            ("4", "9", "The number of players must be a whole number from 2 to 4, not 9.")):
+        q.games.value, q.players.value = games, players
+        q.run.click()
+        assert words_of(q.words.value) == f"Cannot run: {said}"
+        assert bytes(q.chart.value) == chart and not q.run.disabled
