@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Union
 
 from .board_widget import clickable_board
 from .clicks import OneAtATime
-from .exercises import cell_text, space_labels, whole_number
+from .exercises import cell_text, listed, space_labels, whole_number
 from .links import BoardLink, board_line, update_line
 from .validate import require
 from .errors import IllegalAction, InvalidSetup, PangaeaLabError
@@ -296,7 +296,8 @@ class StepThroughModel:
         """Show actions of ``kind``; selects the first of them."""
         groups = self.legal_groups()
         if kind not in groups:
-            self.message = f"no legal action of kind {kind!r} now; kinds: {', '.join(groups)}"
+            self.message = (f"No action of the kind “{kind}” can be played now; the kinds "
+                            f"offered are {listed(groups)}.")
             return
         self.selected_kind = kind
         self.selected = groups[kind][0]
@@ -518,7 +519,7 @@ class StepThroughModel:
         (0 is the start), keeping the rest available to redo."""
         if isinstance(move, bool) or not isinstance(move, int) or \
                 not 0 <= move <= self.reachable:
-            self.message = f"there is no move {move!r}: choose 0 to {self.reachable}"
+            self.message = f"There is no move {move}: choose a move from 0 to {self.reachable}."
             return
         while len(self._moves) > move:
             self._step_back()

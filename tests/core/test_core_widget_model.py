@@ -100,7 +100,7 @@ def test_selection_follows_the_kind_and_survives_a_move():
     m.apply()
     assert m.selected_kind == "pass" and m.selected == Pass()
     m.select_kind("trade")
-    assert "no legal action of kind 'trade'" in m.message
+    assert m.message.startswith("No action of the kind “trade” can be played now; the kinds offered")
     m.select(Place((0, 0)))
     m.apply()
     m.select(Place((0, 0)))
@@ -411,7 +411,7 @@ def test_go_to_any_point_of_the_history():
     m.go_to(0)
     assert m.state is states[0] and m.log == []
     m.go_to(total + 1)
-    assert m.message == f"there is no move {total + 1}: choose 0 to {total}"
+    assert m.message == f"There is no move {total + 1}: choose a move from 0 to {total}."
     assert m.state is states[0]
 
 
