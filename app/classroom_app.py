@@ -75,6 +75,7 @@ class PoolKeeper:
         self.timer: PeriodicCallback | None = None
 
     def arrived(self, page: str) -> None:
+        self.manager.class_on = True      # pool kernels now prepare at a lower priority
         # the next page's kernel starts a little later: the classmates arriving on this page
         # first get the CPU for theirs
         self.resize(self.pools.arrived(page, time.monotonic()), self.follow_delay)
@@ -116,10 +117,14 @@ class PageHandler(TornadoVoilaHandler):
             keeper.arrived(self._page)
 
     def should_use_rendered_notebook(self, notebook_data, pool_size, *args):
-        pools = getattr(self.kernel_manager, "_pools", {})
-        if not _ready(pools.get(getattr(self, "_page", None), [])):
+        pool = getattr(self.kernel_manager, "_pools", {}).get(getattr(self, "_page", None), [])
+        if not _ready(pool) or \
+                not super().should_use_rendered_notebook(notebook_data, pool_size, *args):
             return False
-        return super().should_use_rendered_notebook(notebook_data, pool_size, *args)
+        handed_out = getattr(self.kernel_manager, "handed_out", None)
+        if handed_out is not None:      # the student's kernel leaves the pool's lower priority
+            handed_out(pool[0].result()["kernel_id"])
+        return True
 
 
 class ClassroomVoila(Voila):

@@ -1,6 +1,6 @@
 """The classroom app's kernel manager (named in app/voila.py).
 
-Two changes to Jupyter's own.
+Three changes to Jupyter's own.
 
 Kernels start a few at a time.  When the server starts, Voilà fills its pools of pre-heated
 kernels all at once, and when a class opens its pages together it refills them all at once; on
@@ -13,11 +13,18 @@ longer than the idle timeout, since its notebook ran when the pool was filled.  
 culler looks only at the time of the kernel's last activity, so it could shut such a kernel
 down in the seconds between handing it out and the student's page connecting to it: the page
 would open already "closed for being idle".  This manager counts the hand-out as activity.
+
+During a class (once a student has opened a page, app/classroom_app.py), a kernel started for a
+pool prepares its page at a lower CPU priority (``pool_niceness``), so that students opening
+pages and clicking go first; it gets the server's priority back when a student gets it (where
+the system lets a process raise a priority again).
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
+from pathlib import Path
 
 from jupyter_server._tz import utcnow
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
@@ -30,6 +37,10 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
 
     starting_at_once = Int(2, config=True,
                            help="How many kernels may start at the same time (at least 1).")
+    pool_niceness = Int(0, config=True,
+                        help="How much lower the CPU priority of a kernel is while it prepares "
+                             "its page in a pool during a class (0 to 19): students' pages go "
+                             "first.  Kernels filling the pools before the class do not wait.")
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -40,6 +51,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         self._turns = asyncio.Condition()
         self._starting = 0
         self._students_waiting = 0
+        self.class_on = False         # set when the first student opens a page
 
     async def _take_turn(self, for_pool: bool) -> None:
         async with self._turns:
@@ -69,7 +81,34 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             await self._end_turn()
         if for_pool:
             self._waiting_in_pool.add(kernel_id)
+            if self.class_on:
+                self._set_priority(kernel_id, self.pool_niceness)
         return kernel_id
+
+    def _set_priority(self, kernel_id: str, niceness: int) -> bool:
+        """Every thread of the kernel's process ``niceness`` steps below this server's CPU
+        priority; False when the system refuses (raising a priority needs the right to)."""
+        kernel = self._kernels.get(kernel_id)
+        pid = getattr(getattr(kernel, "provisioner", None), "pid", None)
+        if not isinstance(pid, int) or niceness < 0:
+            return False
+        wanted = min(19, os.getpriority(os.PRIO_PROCESS, 0) + niceness)
+        try:
+            threads = [int(t.name) for t in Path(f"/proc/{pid}/task").iterdir()]
+        except OSError:
+            threads = [pid]
+        try:
+            for thread in threads:
+                os.setpriority(os.PRIO_PROCESS, thread, wanted)
+        except OSError:
+            return False
+        return True
+
+    def handed_out(self, kernel_id: str) -> None:
+        """A pool kernel goes to a student: back to the server's CPU priority (where the system
+        lets a process raise a priority again; else it keeps the lower one)."""
+        if self.pool_niceness:
+            self._set_priority(kernel_id, 0)
 
     async def cull_kernel_if_idle(self, kernel_id):
         # Voilà's pool manager (a subclass of this one) never passes a kernel still waiting

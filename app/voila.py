@@ -62,6 +62,9 @@ c.VoilaConfiguration.multi_kernel_manager_class = "classroom_kernels.ClassroomKe
 # ... and starts kernels two at a time (students' before the pools' refills), so that filling
 # the pools or a class arriving together does not overrun a small machine
 c.ClassroomKernelManager.starting_at_once = 2
+# ... and a pool kernel prepares its page at a lower CPU priority, so that students opening
+# pages (and their clicks) go first when a class arrives while the pools follow it
+c.ClassroomKernelManager.pool_niceness = 10
 
 # The page template: Voilà's "lab" template plus a watcher that tells the student, in plain
 # words, when the page's kernel has been shut down (pangaea_lab/share/jupyter/voila/templates/

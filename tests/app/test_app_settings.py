@@ -145,3 +145,25 @@ def test_starting_at_once_must_be_positive(monkeypatch):
     from classroom_kernels import ClassroomKernelManager
     with pytest.raises(ValueError, match="starting_at_once must be at least 1"):
         ClassroomKernelManager(starting_at_once=0)
+
+
+def test_a_pool_kernel_prepares_at_a_lower_priority_during_a_class(monkeypatch):
+    import os
+    import subprocess
+    monkeypatch.syspath_prepend(str(APP))
+    from classroom_kernels import ClassroomKernelManager
+
+    manager = ClassroomKernelManager(pool_niceness=5)
+    process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        manager._kernels["k1"] = SimpleNamespace(provisioner=SimpleNamespace(pid=process.pid))
+        own = os.getpriority(os.PRIO_PROCESS, 0)
+        assert manager._set_priority("k1", manager.pool_niceness) is True
+        assert os.getpriority(os.PRIO_PROCESS, process.pid) == min(19, own + 5)
+        manager.handed_out("k1")          # back to the server's priority where allowed
+        if os.geteuid() == 0:
+            assert os.getpriority(os.PRIO_PROCESS, process.pid) == own
+        assert manager._set_priority("missing", 5) is False
+    finally:
+        process.kill()
+        process.wait()
