@@ -17,11 +17,19 @@ from ..core.svg import Svg, SvgImage, as_image
 from .cards import SAPLING
 from .edition import catalog
 from .forest import Forest, Tree
-from .scoring import ForestScore, score
+from .effects import effect_text
+from .scoring import ForestScore, explain, score
 
-CARD_W, CARD_H, GAP = 62.0, 72.0, 6.0
+#: the smallest text in a drawing (the drawing's zoom shows it 11 pixels high, see core.svg)
+SMALL = 10.0
+CARD_W, CARD_H, GAP = 104.0, 84.0, 5.0
 CELL_W = 3 * CARD_W + 4 * GAP
-PER_ROW = 3     # trees per row: a forest fits a 768-pixel-wide window
+PER_ROW = 2     # trees per row: a forest fits a 768-pixel-wide window with 10-pixel text
+#: a card in a row (hand, clearing, deck): each half with its name, types, cost, tree symbol
+#: and what it scores, so a hand is read without a reference sheet
+ROW_W, ROW_H, ROW_GAP = 156.0, 192.0, 6.0
+#: cards on a line of a row before the next line starts
+ROW_CARDS = 4
 
 #: a colour per card type; every card also says its name (and, in questions, its types) in
 #: words, and the colours stay apart for colour-blind readers (tests/core/test_palette.py)
@@ -34,16 +42,21 @@ COLOURS = {
 HIGHLIGHT = HIGHLIGHT_LIGHT     # drawn over a wider HIGHLIGHT_DARK line (see core.palette)
 
 
-_SHORT_TYPES = {"cloven-hoofed animal": "cloven", "pawed animal": "pawed"}
+_SHORT_TYPES = {"cloven-hoofed animal": "cloven-hoofed", "pawed animal": "pawed"}
 
 
 def type_words(species: str) -> str:
-    """A dweller's types in a few letters ("bird", "deer, cloven", "butterfly, insect")."""
+    """A dweller's types in a few words ("bird", "deer, cloven-hoofed", "butterfly,
+    insect")."""
     types = catalog().species(species).types
     if len(types) == 1:
-        return {"cloven-hoofed animal": "cloven-hoofed", "pawed animal": "pawed animal"}.get(
-            types[0], types[0])
+        return {"pawed animal": "pawed animal"}.get(types[0], types[0])
     return ", ".join(_SHORT_TYPES.get(t, t) for t in types)
+
+
+def _chars(width: float, size: float = SMALL, bold: bool = False) -> int:
+    """About how many characters of the drawings' font fit in ``width``."""
+    return max(4, int(width / (size * (0.68 if bold else 0.6))))
 
 
 def colour_of(species: str | None) -> str:
@@ -55,7 +68,8 @@ def colour_of(species: str | None) -> str:
 
 
 def wrap(text: str, width: int = 11, lines: int = 3) -> list[str]:
-    """Split a name into short lines that fit on a card."""
+    """Split a name into short lines that fit on a card (``lines`` at most: the last one
+    is cut)."""
     out: list[str] = []
     for word in text.replace("/", " / ").split():
         if out and len(out[-1]) + 1 + len(word) <= width:
@@ -69,27 +83,38 @@ def wrap(text: str, width: int = 11, lines: int = 3) -> list[str]:
 
 def draw_card(pic: Svg, x: float, y: float, title: str, colour: str, points: int | None = None,
               count: int = 1, highlight: bool = False, note: str = "", cell: str | None = None,
-              mark: str = "") -> None:
+              mark: str = "", types: str = "") -> None:
     """One card: a rounded rectangle with a name, a points badge and a stack count.
 
     ``cell`` makes it clickable (``data-cell``); ``mark`` draws a thick outline and a
-    numbered badge (so a marked card is told by its shape and number, not colour alone)."""
+    numbered badge (so a marked card is told by its shape and number, not colour alone);
+    ``types`` writes the card's types (for questions about points)."""
     pic.raw(*_card_svg(float(x), float(y), title, colour, points, count, bool(highlight), note,
-                       cell, mark))
+                       cell, mark, types))
 
 
 @lru_cache(maxsize=8192)
 def _card_svg(x: float, y: float, title: str, colour: str, points: int | None, count: int,
-              highlight: bool, note: str, cell: str | None, mark: str) -> tuple[str, float]:
+              highlight: bool, note: str, cell: str | None, mark: str,
+              types: str = "") -> tuple[str, float]:
     """A card's SVG text and its smallest font size, made once for each card and place (a
     redrawn board shows mostly the cards it showed before, where it showed them)."""
     pic = Svg(0, 0)
-    _draw_card(pic, x, y, title, colour, points, count, highlight, note, cell, mark)
+    _draw_card(pic, x, y, title, colour, points, count, highlight, note, cell, mark, types)
     return "".join(pic.items), pic.smallest_text
 
 
+def _fitted(pic: Svg, x: float, y: float, text: str, room: float, **attrs: Any) -> None:
+    """A centred line of small text, pressed together to ``room`` wide if it would be
+    wider (its height stays)."""
+    wide = len(text) * SMALL * 0.56 > room
+    pic.text(x, y, text, size=SMALL, textLength=room if wide else None,
+             lengthAdjust="spacingAndGlyphs" if wide else None, **attrs)
+
+
 def _draw_card(pic: Svg, x: float, y: float, title: str, colour: str, points: int | None,
-               count: int, highlight: bool, note: str, cell: str | None, mark: str) -> None:
+               count: int, highlight: bool, note: str, cell: str | None, mark: str,
+               types: str = "") -> None:
     ink = ink_on(colour)
     pic.rect(x, y, CARD_W, CARD_H, rx=5, fill=colour,
              stroke=HIGHLIGHT_DARK if highlight else "#333", stroke_width=5 if highlight else 1,
@@ -97,29 +122,37 @@ def _draw_card(pic: Svg, x: float, y: float, title: str, colour: str, points: in
              data_cell=cell, style="cursor:pointer" if cell else None)
     if highlight:
         pic.rect(x, y, CARD_W, CARD_H, rx=5, fill="none", stroke=HIGHLIGHT, stroke_width=2)
-    lines = wrap(title)
-    top = y + CARD_H / 2 - 5 * (len(lines) - 1)
+    lines = wrap(title, _chars(CARD_W - 10, SMALL, True), 3)
     for k, line in enumerate(lines):
-        pic.text(x + CARD_W / 2, top + 10 * k, line, size=8.5, fill=ink)
+        pic.text(x + CARD_W / 2, y + 28 + 12 * k, line, size=SMALL, fill=ink,
+                 font_weight="bold")
     if points is not None:
-        pic.circle(x + CARD_W - 9, y + 9, 8, fill="white", stroke="#333")
-        pic.text(x + CARD_W - 9, y + 9, str(points), size=8.5, fill="#222", font_weight="bold")
-    if count > 1:
-        pic.text(x + 10, y + CARD_H - 9, f"x{count}", size=9, fill=ink, font_weight="bold")
+        pic.circle(x + CARD_W - 11, y + 11, 9, fill="white", stroke="#333",
+                   title=f"{points} point{'' if points == 1 else 's'}")
+        pic.text(x + CARD_W - 11, y + 11, str(points), size=SMALL, fill="#222",
+                 font_weight="bold")
+    if count > 1 and types:     # the types take the line: the count goes to the corner
+        pic.text(x + CARD_W - 5, y + 12, f"{count} cards", size=SMALL, fill=ink, anchor="end")
+    elif count > 1:
+        pic.text(x + CARD_W / 2, y + CARD_H - 22, f"{count} cards", size=SMALL, fill=ink)
+    if types:
+        _fitted(pic, x + CARD_W / 2, y + CARD_H - 22, types, CARD_W - 8, fill=ink,
+                font_style="italic")
     if note:
-        pic.text(x + CARD_W / 2, y + CARD_H - 8, note, size=8, fill=ink)
+        _fitted(pic, x + CARD_W / 2, y + CARD_H - 9, note, CARD_W - 8, fill=ink)
     if mark:
         draw_mark(pic, x, y, mark, cell)
 
 
-def draw_mark(pic: Svg, x: float, y: float, mark: str, cell: str | None = None) -> None:
+def draw_mark(pic: Svg, x: float, y: float, mark: str, cell: str | None = None,
+              w: float = CARD_W, h: float = CARD_H) -> None:
     """A thick black-and-yellow outline with a numbered badge over a card or slot."""
-    pic.rect(x - 2, y - 2, CARD_W + 4, CARD_H + 4, rx=6, fill="none", stroke=HIGHLIGHT_DARK,
+    pic.rect(x - 2, y - 2, w + 4, h + 4, rx=6, fill="none", stroke=HIGHLIGHT_DARK,
              stroke_width=5, data_cell=cell)
-    pic.rect(x - 2, y - 2, CARD_W + 4, CARD_H + 4, rx=6, fill="none", stroke=HIGHLIGHT,
+    pic.rect(x - 2, y - 2, w + 4, h + 4, rx=6, fill="none", stroke=HIGHLIGHT,
              stroke_width=2, stroke_dasharray="6,4", data_cell=cell)
     pic.circle(x + 10, y + 10, 9, fill=HIGHLIGHT_DARK, stroke=HIGHLIGHT, data_cell=cell)
-    pic.text(x + 10, y + 10, mark, size=10, fill="white", font_weight="bold", data_cell=cell)
+    pic.text(x + 10, y + 10, mark, size=SMALL, fill="white", font_weight="bold", data_cell=cell)
 
 
 def _slot_origin(side: str, top_row: bool = True) -> tuple[float, float]:
@@ -190,7 +223,7 @@ def draw_tree(pic: Svg, ox: float, oy: float, index: int, tree: Tree, points: di
                          stroke_dasharray="5,3", title=f"{side} of tree {index + 1} (empty)",
                          data_cell=cell, style="cursor:pointer" if cell else None)
                 if cells:
-                    pic.text(ox + sx + CARD_W / 2, oy + sy + CARD_H / 2, f"{side}", size=8,
+                    pic.text(ox + sx + CARD_W / 2, oy + sy + CARD_H / 2, f"{side}", size=SMALL,
                              fill="#595959", data_cell=cell)
             if mark:
                 draw_mark(pic, ox + sx, oy + sy, mark, cell)
@@ -199,11 +232,10 @@ def draw_tree(pic: Svg, ox: float, oy: float, index: int, tree: Tree, points: di
         total = (sum(points.get((index, side, k), 0) for k in range(len(stack)))
                  if points is not None else None)
         hl = ("slot", index, side) in highlight or any(("card", d.card) in highlight for d in stack)
+        # in a question about points, each card says what kind of card it is
         draw_card(pic, ox + sx, oy + sy, top.species, colour_of(top.species), total,
-                  count=len(stack), highlight=hl, note=top.symbol or "", cell=cell, mark=mark)
-        if points is None:   # a question about points: say what kind of card each one is
-            pic.text(ox + sx + CARD_W / 2, oy + sy + 9, type_words(top.species), size=8,
-                     fill=ink_on(colour_of(top.species)), font_style="italic")
+                  count=len(stack), highlight=hl, note=top.symbol or "", cell=cell, mark=mark,
+                  types=type_words(top.species) if points is None else "")
 
 
 def draw_forest(pic: Svg, ox: float, oy: float, forest: Forest, result: ForestScore | None,
@@ -262,82 +294,128 @@ def _card_label(cid: int) -> tuple[str, str]:
     return card.name, "#707070"
 
 
+def row_height(count: int) -> float:
+    """The height a row of ``count`` cards takes (its label, then lines of cards)."""
+    lines = max(1, -(-count // ROW_CARDS))
+    return 20 + lines * (ROW_H + ROW_GAP) + 8
+
+
+def row_width(count: int) -> float:
+    return min(max(count, 1), ROW_CARDS) * (ROW_W + ROW_GAP) + 16
+
+
+def _row_spot(x: float, y: float, k: int) -> tuple[float, float]:
+    """Where card ``k`` of a row starting at (x, y) is drawn."""
+    line, col = divmod(k, ROW_CARDS)
+    return x + col * (ROW_W + ROW_GAP), y + 20 + line * (ROW_H + ROW_GAP)
+
+
 def _row_of_cards(pic: Svg, x: float, y: float, cards: Iterable[int], highlight: set,
                   label: str) -> None:
     pic.text(x, y + 8, label, size=11, anchor="start", font_weight="bold")
     for k, cid in enumerate(cards):
-        name, colour = _card_label(cid)
-        c = catalog().card(cid)
-        if c.is_split:
-            draw_split_card(pic, x + k * (CARD_W + 4), y + 18, cid, ("card", cid) in highlight)
-            continue
-        draw_card(pic, x + k * (CARD_W + 4), y + 18, name, colour,
-                  highlight=("card", cid) in highlight, note=f"#{cid}")
+        cx, cy = _row_spot(x, y, k)
+        draw_split_card(pic, cx, cy, cid, ("card", cid) in highlight)
 
 
 def draw_split_card(pic: Svg, x: float, y: float, cid: int, highlight: bool = False,
-                    costs: bool = False) -> None:
-    """A split card in hand or clearing: its two halves, each with species and tree symbol
-    (``costs``: each half's cost in a white circle at its right edge)."""
-    pic.raw(*_split_card_svg(float(x), float(y), cid, bool(highlight), bool(costs)))
+                    costs: bool = True) -> None:
+    """A card as a player reads it in hand or clearing: each half (a tree card is one whole)
+    with its name, card types, cost, tree symbol and what it scores, in words from the card
+    data (``costs`` is kept for callers: the cost is always written)."""
+    pic.raw(*_split_card_svg(float(x), float(y), cid, bool(highlight), True))
 
 
 @lru_cache(maxsize=8192)
 def _split_card_svg(x: float, y: float, cid: int, highlight: bool,
                     costs: bool) -> tuple[str, float]:
-    """A split card's SVG text and smallest font size, made once per card and place."""
+    """A card's SVG text and smallest font size, made once per card and place."""
     pic = Svg(0, 0)
     _draw_split_card(pic, x, y, cid, highlight, costs)
     return "".join(pic.items), pic.smallest_text
 
 
+def _card_face(pic: Svg, x: float, y: float, h: float, species: str, kind: str,
+               symbol: str) -> None:
+    """One half (or a whole tree card) ``h`` high: name and cost, types and side, tree
+    symbol, then what it scores."""
+    sp = catalog().species(species)
+    colour = colour_of(species)
+    ink = ink_on(colour)
+    effect, bonus = effect_text(species)
+    pic.rect(x, y, ROW_W, h, fill=colour, stroke="#333", stroke_width=0.5,
+             title=f"{kind}: {species}, {', '.join(sp.types)}, cost {sp.cost}, tree symbol "
+                   f"{symbol}; scores {explain(species)}; effect: {effect}; bonus: {bonus}")
+    pic.rect(x + ROW_W - 48, y + 4, 44, 16, rx=3, fill="#ffffff", stroke="#333",
+             stroke_width=0.8)
+    pic.text(x + ROW_W - 26, y + 12, f"cost {sp.cost}", size=SMALL, fill="#111",
+             font_weight="bold")
+    lines = _name_lines(species)
+    for k, line in enumerate(lines):
+        pic.text(x + 5, y + 13 + 13 * k, line, size=11, anchor="start", fill=ink,
+                 font_weight="bold")
+    yy = y + 13 + 13 * len(lines)
+    words = ["tree" if kind == "tree" else f"{kind}: {type_words(species)}",
+             f"symbol: {symbol}"] + wrap("scores " + explain(species), _chars(ROW_W - 10), 4)
+    if kind == "tree":     # a whole card has room for its effect and bonus
+        for what, text in (("effect", effect), ("bonus", bonus)):
+            if text != "-":
+                words += wrap(f"{what}: {text}", _chars(ROW_W - 10), 4)
+    for line in words:
+        if yy + 4 > y + h:
+            break
+        pic.text(x + 5, yy, line, size=SMALL, anchor="start", fill=ink)
+        yy += 12
+
+
+def _name_lines(name: str) -> list[str]:
+    """A name on a card: its first line beside the cost, the rest under it (3 lines at most)."""
+    first, rest = _chars(ROW_W - 60, 11, True), _chars(ROW_W - 10, 11, True)
+    words = name.split()
+    lines = [words.pop(0)]
+    while words and len(lines[0]) + 1 + len(words[0]) <= first:
+        lines[0] += " " + words.pop(0)
+    if words:
+        lines += wrap(" ".join(words), rest, 2)
+    return lines
+
+
 def _draw_split_card(pic: Svg, x: float, y: float, cid: int, highlight: bool,
                      costs: bool) -> None:
     card = catalog().card(cid)
-    for k, (side, half) in enumerate(zip(card.sides(), card.halves)):
-        hy = y + k * CARD_H / 2
-        cost = catalog().species(half.species).cost
-        pic.rect(x, hy, CARD_W, CARD_H / 2, fill=colour_of(half.species), stroke="#333",
-                 stroke_width=0.5, title=f"{side} half: {half.species} ({half.symbol})"
-                 + (f", cost {cost}" if costs else ""))
-        lines = wrap(half.species, 11 if costs else 13, 2)
-        for j, line in enumerate(lines):
-            pic.text(x + (CARD_W - 10) / 2 if costs else x + CARD_W / 2, hy + 9 + 8.5 * j,
-                     line, size=8, fill=ink_on(colour_of(half.species)))
-        pic.text(x + CARD_W / 2, hy + CARD_H / 2 - 6, f"{side}: {half.symbol}", size=8,
-                 fill=ink_on(colour_of(half.species)))
-        if costs:
-            pic.circle(x + CARD_W - 7, hy + 8, 6, fill="white", stroke="#333")
-            pic.text(x + CARD_W - 7, hy + 8, str(cost), size=8, fill="#222", font_weight="bold")
-    pic.rect(x, y, CARD_W, CARD_H, rx=5, fill="none",
+    if card.kind == "winter":
+        pic.rect(x, y, ROW_W, ROW_H, rx=5, fill=COLOURS["winter"], title=f"Winter card #{cid}")
+        pic.text(x + ROW_W / 2, y + ROW_H / 2, "Winter card", size=12, font_weight="bold",
+                 fill=ink_on(COLOURS["winter"]))
+    elif card.is_tree:
+        _card_face(pic, x, y, ROW_H, str(card.species), "tree", str(card.species))
+    else:
+        for k, (side, half) in enumerate(zip(card.sides(), card.halves)):
+            _card_face(pic, x, y + k * ROW_H / 2, ROW_H / 2, half.species, side, half.symbol)
+    pic.rect(x, y, ROW_W, ROW_H, rx=5, fill="none",
              stroke=HIGHLIGHT_DARK if highlight else "#333", stroke_width=5 if highlight else 1,
              title=f"{card.name} #{cid}")
     if highlight:
-        pic.rect(x, y, CARD_W, CARD_H, rx=5, fill="none", stroke=HIGHLIGHT, stroke_width=2)
+        pic.rect(x, y, ROW_W, ROW_H, rx=5, fill="none", stroke=HIGHLIGHT, stroke_width=2)
 
 
 def cards_row(pic: Svg, x: float, y: float, cards: Sequence[int], label: str,
-              costs: bool = False, cells: bool = False, marks: dict | None = None) -> None:
-    """A labelled row of face-up cards (hand, clearing or the next deck cards); with
-    ``cells`` card k of the row is clickable as ``data-cell="k"``."""
+              costs: bool = False, cells: bool = False, marks: dict | None = None) -> float:
+    """A labelled row of face-up cards (hand, clearing or the next deck cards), on as many
+    lines as it needs; with ``cells`` card k of the row is clickable as ``data-cell="k"``.
+    Returns the height used."""
     marks = marks or {}
     pic.text(x, y + 8, label, size=11, anchor="start", font_weight="bold")
     for k, cid in enumerate(cards):
-        cx, cy = x + k * (CARD_W + 6), y + 18
-        c = catalog().card(cid)
+        cx, cy = _row_spot(x, y, k)
         cell = str(k) if cells else None
-        if c.is_split:
-            draw_split_card(pic, cx, cy, cid, costs=costs)
-            if cell:
-                pic.rect(cx, cy, CARD_W, CARD_H, fill="#ffffff", fill_opacity=0, data_cell=cell,
-                         style="cursor:pointer")
-            if marks.get((k,)):
-                draw_mark(pic, cx, cy, marks[(k,)], cell)
-            continue
-        name, colour = _card_label(cid)
-        cost = catalog().species(str(c.species)).cost if c.is_tree else None
-        draw_card(pic, cx, cy, name, colour, note=f"cost {cost}" if costs and c.is_tree else "",
-                  cell=cell, mark=marks.get((k,), ""))
+        draw_split_card(pic, cx, cy, cid)
+        if cell:
+            pic.rect(cx, cy, ROW_W, ROW_H, fill="#ffffff", fill_opacity=0, data_cell=cell,
+                     style="cursor:pointer")
+        if marks.get((k,)):
+            draw_mark(pic, cx, cy, marks[(k,)], cell, ROW_W, ROW_H)
+    return row_height(len(cards))
 
 
 def position_svg(forest: Forest | None = None, hand: Sequence[int] = (),
@@ -354,23 +432,24 @@ def position_svg(forest: Forest | None = None, hand: Sequence[int] = (),
     if clearing is not None:
         rows.append((f"Clearing ({len(clearing)} cards)", clearing, False))
     if hand:
-        rows.append(("Your hand (a number in a white circle, or at the bottom of a tree, is "
-                     "the cost)", hand, True))
-    head = 24.0 + (18 if winter is not None else 0)
-    row_h = CARD_H + 30
-    widest = max([len(r[1]) for r in rows] + [0]) * (CARD_W + 6) + 16
+        rows.append(("Your hand", hand, True))
+    widest = max([row_width(len(r[1])) for r in rows] + [0])
     forests = ([forest] if forest is not None else []) + list(others)
     fw = max([min(len(f.trees) + 1, PER_ROW) * CELL_W for f in forests] + [0])
     heights = [forest_height(f, every_slot=cells and k == 0) + 22 for k, f in enumerate(forests)]
-    pic = Svg(max(widest, fw, 360), head + len(rows) * row_h + sum(heights),
+    width = max(widest, fw, 360)
+    titled = wrap(title, _chars(width - 16, 12, True), 3)   # a long title takes two lines
+    head = 24.0 + 15 * (len(titled) - 1) + (18 if winter is not None else 0)
+    pic = Svg(width, head + sum(row_height(len(r[1])) for r in rows) + sum(heights),
               background="#f4f1e8")
-    pic.text(8, 12, title, size=12, anchor="start", font_weight="bold")
+    for k, line in enumerate(titled):
+        pic.text(8, 12 + 15 * k, line, size=12, anchor="start", font_weight="bold")
     if winter is not None:
-        pic.text(8, 32, f"Winter cards already out: {winter} of 3", size=11, anchor="start")
+        pic.text(8, head - 10, f"Winter cards already out: {winter} of 3", size=11,
+                 anchor="start")
     y = head
     for label, cards, costs in rows:
-        cards_row(pic, 8, y, cards, label, costs=costs)
-        y += row_h
+        y += cards_row(pic, 8, y, cards, label, costs=costs)
     results = score(forests) if forests else []
     for k, f in enumerate(forests):
         name = "Your forest" if k == 0 and forest is not None else f"Rival forest {k}"
@@ -390,22 +469,22 @@ def state_svg(state: Any, highlight: Iterable[Any] = ()) -> SvgImage:
     p = state.current
     heights = [forest_height(f, marks if k == p else set()) + 26
                for k, f in enumerate(state.forests)]
-    top = 3 * (CARD_H + 34)
-    widest = max(len(state.clearing), max(len(h) for h in state.hands), 10)
-    width = max(PER_ROW * CELL_W, widest * (CARD_W + 4) + 20)
+    hand_owner = p if not state.is_over else 0
+    hand = state.hands[hand_owner]
+    top = 24 + row_height(len(state.clearing)) + row_height(len(hand)) + 20
+    width = max(PER_ROW * CELL_W, row_width(max(len(state.clearing), len(hand))))
     pic = Svg(width, top + sum(heights), background="#f4f1e8")
     status = ("Game over: " + state.ended_by) if state.is_over else (
         f"{state.player_name(p)} to play (turn {state.turn})")
     pic.text(8, 12, f"Deck: {len(state.deck)} cards   Winter cards: {len(state.winter)}/3   "
                     f"{status}", size=12, anchor="start", font_weight="bold")
     _row_of_cards(pic, 8, 24, state.clearing, marks, f"Clearing ({len(state.clearing)}/10)")
-    hand_owner = p if not state.is_over else 0
-    _row_of_cards(pic, 8, 24 + CARD_H + 34, state.hands[hand_owner], marks,
-                  f"Hand of {state.player_name(hand_owner)} ({len(state.hands[hand_owner])}/10)")
+    y = 24 + row_height(len(state.clearing))
+    _row_of_cards(pic, 8, y, hand, marks,
+                  f"Hand of {state.player_name(hand_owner)} ({len(hand)}/10)")
     step = state.step
     if step is not None:
-        pic.text(8, 24 + 2 * (CARD_H + 34) + 10, f"Now: {step.kind} ({step.tag or ''})",
-                 size=11, anchor="start")
+        pic.text(8, top - 12, f"Now: {step.kind} ({step.tag or ''})", size=11, anchor="start")
     y = top
     for k, f in enumerate(state.forests):
         total = results[k].total

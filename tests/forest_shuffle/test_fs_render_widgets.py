@@ -24,7 +24,7 @@ def test_forest_svg_shows_cards_and_points_deterministically():
         {"tree": "Oak", "top": ["Red Squirrel"], "left": ["European Hare", "European Hare"]}]})
     svg = fs.forest_svg(f)
     assert svg == fs.forest_svg(f)
-    assert "Red Squirrel" in svg and "x2" in svg and ">5<" in svg and "Cave" in svg
+    assert "Red Squirrel" in svg and "2 cards" in svg and ">5<" in svg and "Cave" in svg
     assert f._repr_svg_() == svg
 
 
@@ -108,3 +108,34 @@ def test_plot_scores_stacks_species():
     heights = sorted(round(p.get_height()) for p in ax.patches)
     assert heights == [1, 1, 1, 1, 5, 5]
     plt.close(ax.figure)
+
+
+def test_every_card_in_a_hand_shows_cost_symbols_types_and_what_it_scores():
+    """Each half of a card in hand (a tree card is one whole) says, in words from the card
+    data, its name, cost, side and types, tree symbol and scoring rule, so a hand is read
+    without a reference sheet."""
+    import xml.etree.ElementTree as ET
+
+    from pangaea_lab.forest_shuffle.edition import catalog
+    from pangaea_lab.forest_shuffle.render import position_svg, type_words
+    from pangaea_lab.forest_shuffle.scoring import explain
+    cat = catalog()
+    seen = set()
+    for cid in cat.playable_ids:
+        card = cat.card(cid)
+        faces = ([("tree", card.species, card.species)] if card.is_tree else
+                 [(side, h.species, h.symbol) for side, h in zip(card.sides(), card.halves)])
+        if all(f in seen for f in faces):
+            continue
+        seen.update(faces)
+        svg = position_svg(None, hand=[cid], title="A hand")
+        words = " ".join("".join(t.itertext()) for t in ET.fromstring(svg).iter()
+                         if t.tag.endswith("text"))
+        for side, species, symbol in faces:
+            sp = cat.species(species)
+            assert " ".join(species.split()[:1]) in words, species
+            assert f"cost {sp.cost}" in words and f"symbol: {symbol}" in words, species
+            kind = "tree" if side == "tree" else f"{side}: {type_words(species)}"
+            assert kind in words, species
+            assert "scores " + explain(species) in words, species
+    assert len(seen) > 50
