@@ -30,6 +30,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any, Callable
 
 from .board_widget import clickable_board
+from .clicks import OneAtATime
 from .errors import InvalidSetup
 from .exercises import (DEFAULT_LEVELS, Exercise, Verdict, get, plural, space_labels,
                         whole_number)
@@ -595,12 +596,17 @@ class ExerciseView:
         self.number_box.observe(self._on_number, names="value")
         self.level_box.observe(self._on_level, names="value")
         self.space_button.on_click(self._mark_listed_space)
-        self.clear_button.on_click(lambda _b: model.clear())
-        self.check_button.on_click(lambda _b: model.check())
-        self.hint_button.on_click(lambda _b: model.show_hint())
-        self.answer_button.on_click(lambda _b: model.show_answer())
-        self.another_button.on_click(self._new_position(lambda: model.another()))
-        self.seed_button.on_click(self._new_position(self._go_to_seed))
+        # one click at a time: a double click on Check is one attempt, on Hint one hint
+        # (core/clicks.py)
+        self.clicks = OneAtATime([self.clear_button, self.check_button, self.hint_button,
+                                  self.answer_button, self.another_button, self.seed_button],
+                                 settle=self._button_states)
+        for button, call in ((self.clear_button, model.clear), (self.check_button, model.check),
+                             (self.hint_button, model.show_hint),
+                             (self.answer_button, model.show_answer),
+                             (self.another_button, self._new_position(lambda: model.another())),
+                             (self.seed_button, self._new_position(self._go_to_seed))):
+            button.on_click(self.clicks.wrap(call))
         model.subscribe(self.refresh)
         # the record also changes from outside this exercise: the copy kept in the browser
         # arrives after a reload, a progress file is loaded
@@ -619,10 +625,14 @@ class ExerciseView:
         if not self._quiet:
             self.model.set_number(change["new"])
 
-    def _new_position(self, step: Callable[[], None]) -> Callable[[Any], None]:
+    def _button_states(self) -> None:
+        """Which buttons can be pressed now (Hint, until every hint is shown)."""
+        self.hint_button.disabled = self.model.hints_open >= len(self.model.exercise.hints)
+
+    def _new_position(self, step: Callable[[], None]) -> Callable[..., None]:
         """A button that builds another exercise: if the generator cannot build that one,
         the learner is told so and keeps the current exercise."""
-        def click(_button: Any) -> None:
+        def click(_button: Any = None) -> None:
             try:
                 step()
             except (ValueError, TypeError) as exc:

@@ -42,7 +42,7 @@ def test_enter_on_a_space_without_actions_says_so_and_changes_nothing():
     m = w.model
     before = m.state
     w.view.board.played = "99,99#1"
-    assert m.state is before and "No legal action" in m.message
+    assert m.state is before and "Nothing can be played" in m.message
     w.view.board.played = "not a space#2"                    # a garbled report is ignored
     assert m.state is before
 

@@ -1003,3 +1003,19 @@ def test_a_right_answer_on_a_position_met_before_says_it_does_not_count():
     again.set_number(str(again.exercise.answer))
     again.check()
     assert MET_BEFORE not in again.feedback_text() and again.status.run == 2
+
+
+def test_a_double_click_on_check_is_one_attempt(monkeypatch):
+    """Both clicks of a double click left the browser before the first one's verdict came
+    back: one attempt is counted, not two (core/clicks.py)."""
+    from pangaea_lab.core import clicks
+    w = exercise_widget("toy.score", seed=0)
+    v, m = w.view, w.model
+    sent = iter([50.0, 50.03, 60.0])
+    monkeypatch.setattr(clicks, "click_sent_at", lambda: next(sent))
+    v.number_box.value = "4"
+    v.check_button.click()
+    v.check_button.click()
+    assert m.attempts == 1
+    v.check_button.click()
+    assert m.attempts == 2 and not v.check_button.disabled
