@@ -175,9 +175,7 @@ class ResultsFolder:
     def _create(cls, path: Path, record: dict[str, Any]) -> "ResultsFolder | None":
         """A new folder, built beside its place and renamed into it (None: another run made
         it first)."""
-        if not path.parent.is_dir():
-            raise SimulationError(f"the folder {path.parent} does not exist: create it first, "
-                                  "or choose another place for the results")
+        path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
         tmp.mkdir()
         folder = cls(tmp, record)
@@ -293,6 +291,14 @@ class ResultsFolder:
             done.update(self._read(part, ["seed"]).column("seed").to_pylist())
         return done
 
+    def _rows(self, path: Path) -> int:
+        """How many rows a part holds (read from its footer), or the error naming it."""
+        pa, pq = _parquet()
+        try:
+            return int(pq.ParquetFile(path).metadata.num_rows)
+        except (pa.ArrowException, OSError, ValueError):
+            return self._read(path, ["seed"]).num_rows   # raises, naming the file
+
     def _name(self, first_seed: int) -> str:
         return f"part-{first_seed:019d}-{self.run_id}-{uuid.uuid4().hex[:12]}.parquet"
 
@@ -344,12 +350,11 @@ class ResultsFolder:
     def compact(self, max_rows: int | None = None) -> None:
         """Merge runs of small parts into parts of up to ``max_rows`` games (by default
         ``COMPACT_ROWS``)."""
-        _, pq = _parquet()
         max_rows = COMPACT_ROWS if max_rows is None else max_rows
         group: list[Path] = []
         rows = 0
         for part in self.parts(report=False) + [None]:   # type: ignore[list-item]
-            size = pq.ParquetFile(part).metadata.num_rows if part is not None else max_rows
+            size = self._rows(part) if part is not None else max_rows
             if group and (part is None or rows + size > max_rows):
                 if len(group) > 1:
                     self._merge(group)
