@@ -28,7 +28,7 @@ from ..core.protocol import ScoreBreakdown
 from ..core.validate import require
 from ..core.rng import make_rng
 from .actions import (AscendAncient, LeaveSeed, MoveShadow, PangaeaAction, PlaceScourge,
-                      PlaceSeed, ShareWeather)
+                      PlaceSeed, ShareWeather, SpiritGrowth)
 from .board import _build
 from .edition import (ANCIENTS, BLESSING_KINDS, DIFFICULTIES, CoopData, Edition,
                       load_edition, woods_data)
@@ -876,7 +876,21 @@ class CoopVariant(Variant):
         return pair_targets(s, p)
 
     def barred_water(self, s: GameState) -> tuple[int, ...]:
-        return s.coop.scourged   # Spirits never enter scourged water
+        # Spirits never enter scourged water, nor the Spirit of Shadows' space, as the Shadow
+        # counts as a Spirit (assumption 'coop-shadow-spirit')
+        shadow = s.coop.shadow
+        if shadow == NOBODY or shadow in s.coop.scourged:
+            return s.coop.scourged
+        return (*s.coop.scourged, shadow)
+
+    def refusal(self, s: GameState, action: Any) -> IllegalAction | None:
+        shadow = s.coop.shadow
+        if (isinstance(action, SpiritGrowth) and shadow != NOBODY
+                and shadow not in s.coop.scourged and action.cell == s.board.cells[shadow]):
+            return s.reject(f"The Spirit of Shadows stands on {s.board.cells[shadow]}. In this "
+                            "project's reading of the rules it counts as a Spirit, so no other "
+                            "Spirit may go to its space.", rule="Spirit Growth", like=SpiritGrowth)
+        return None
 
     def may_summon(self, s: GameState, ancient: str) -> bool:
         return returned(s, ancient)   # Returned Ancients: only one back from exile

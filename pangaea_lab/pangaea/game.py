@@ -32,6 +32,10 @@ GAME = Game(
                doc="the Wild Woods expansion"),
         Option("storms", True, values=(False, True),
                doc="Wild Woods: Elemental Storms in the Ritual decks"),
+        Option("storm_spares_thorondal", False, values=(False, True),
+               doc="Wild Woods, the other reading of Thorondal's passive (a labelled "
+                   "assumption): an Elemental Storm spares the Tree under Thorondal; by "
+                   "default Thorondal protects a Tree only against Rituals"),
     ])
 
 #: what a page's link (``?seed=12&players=3&...``) may set: the seats and these options
@@ -44,4 +48,6 @@ LINK = LinkSpec("pangaea", GAME.title, (GAME.min_players, GAME.max_players), (
            needs=("mode", "ancients")),
     Flag("wild_woods", False, "Wild Woods"),
     Flag("storms", True, "", "no Elemental Storms", needs=("wild_woods", True)),
+    Flag("storm_spares_thorondal", False, "Storms spare Thorondal's Tree",
+         needs=("wild_woods", True)),
 ))

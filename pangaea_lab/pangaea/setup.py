@@ -27,16 +27,18 @@ def setup_steps(players: int = 2, seed: int | str = 0, family: bool = False,
                 edition: Edition | str | Path | Mapping | None = None,
                 board: Board | None = None, mode: str = "",
                 difficulty: str = "standard", wild_woods: bool = False,
-                storms: bool = True) -> list[SetupStep]:
+                storms: bool = True, storm_spares_thorondal: bool = False) -> list[SetupStep]:
     """Every step of Game Setup with the state after it; the last one is the first state of
     the game (the same as :func:`new_game` gives).  ``board`` replaces the seeded continent
     with a hand-built one (see :func:`~.board.custom_board`), e.g. for a lesson.
     ``mode="ancients"`` (or ``"coop"``) gives the 9 steps of Return of the Ancients instead;
     ``wild_woods=True`` adds the Wild Woods steps (with Elemental Storms unless
-    ``storms=False``)."""
+    ``storms=False``; ``storm_spares_thorondal=True`` takes the other reading of Thorondal
+    in a Storm, see :data:`~.game.GAME`)."""
     GAME.check_players(players)
     GAME.check_options(dict(family=family, mode=mode, difficulty=difficulty,
-                            wild_woods=wild_woods, storms=storms))
+                            wild_woods=wild_woods, storms=storms,
+                            storm_spares_thorondal=storm_spares_thorondal))
     ed = load_edition(edition)
     check_seed(seed)
     if mode == "coop":
@@ -44,7 +46,8 @@ def setup_steps(players: int = 2, seed: int | str = 0, family: bool = False,
     if wild_woods and mode != coop.MODE and not 2 <= players <= min(ed.max_players, 4):
         raise InvalidSetup(f"Wild Woods is for 2 to 4 players, not {players}")
     options = dict(players=players, edition=ed, board=board, difficulty=difficulty,
-                   wild_woods=wild_woods, storms=storms)
+                   wild_woods=wild_woods, storms=storms,
+                   storm_spares_thorondal=storm_spares_thorondal)
     if mode == coop.MODE:
         if family:
             raise InvalidSetup("Return of the Ancients uses the Ancients and Favor Tokens; it "
@@ -127,7 +130,7 @@ def new_game(players: int = 2, seed: int | str = 0, family: bool = False,
              edition: Edition | str | Path | Mapping | None = None,
              board: Board | None = None, mode: str = "",
              difficulty: str = "standard", wild_woods: bool = False,
-             storms: bool = True) -> GameState:
+             storms: bool = True, storm_spares_thorondal: bool = False) -> GameState:
     """The first state of a game: ``players`` 2..4, everything random drawn from ``seed``.
 
     The full game is the default; ``family=True`` plays the family rules, without Favor
@@ -135,9 +138,10 @@ def new_game(players: int = 2, seed: int | str = 0, family: bool = False,
     cooperative Return of the Ancients for 1..4 players at ``difficulty`` "standard", "cozy"
     (Cozy Afternoon) or "midnight" (Midnight Hour); ``wild_woods=True`` adds the Wild Woods
     expansion (2..4 players, or with ``mode="coop"`` 1..4), its optional Elemental Storms
-    unless ``storms=False``;
+    unless ``storms=False`` (``storm_spares_thorondal=True``: a Storm spares the Tree under
+    Thorondal, the other reading of its passive);
     ``edition`` takes a user's component file (path or dict) instead of the reference set.
     """
     return setup_steps(players=players, seed=seed, family=family, edition=edition,
                        board=board, mode=mode, difficulty=difficulty, wild_woods=wild_woods,
-                       storms=storms)[-1].state
+                       storms=storms, storm_spares_thorondal=storm_spares_thorondal)[-1].state

@@ -172,10 +172,14 @@ class WoodsRecord:
     storm_box: tuple[str, ...] = ()
     woods_box: tuple[str, ...] = ()            # Wild Woods Blessings not on a Player Board
     grown_tall: int = NOBODY                   # a Tree that reached level 3 this turn
+    #: the other reading of Thorondal's passive: a Storm spares the Tree under Thorondal
+    #: (off by default, assumption 'ww-storm-thorondal')
+    storm_spares_thorondal: bool = False
 
     def to_save(self, cells) -> dict:
-        """The record as the ``wild_woods`` section of a save."""
-        return {
+        """The record as the ``wild_woods`` section of a save (the option of the other
+        Storm reading only when it is on, so saves of the default stay as they were)."""
+        out = {
             "storms": self.storms,
             "treetops": [[*cells[i], t] for i, t in enumerate(self.treetops) if t],
             "seed_stacks": [[*cells[i], list(x)] for i, x in enumerate(self.seed_stacks)
@@ -188,6 +192,9 @@ class WoodsRecord:
             "storm_box": list(self.storm_box), "woods_box": list(self.woods_box),
             "grown_tall": None if self.grown_tall == NOBODY else list(cells[self.grown_tall]),
         }
+        if self.storm_spares_thorondal:
+            out["storm_spares_thorondal"] = True
+        return out
 
 
 #: what each decision asks, in words completing "... must first", and the rule that asks it;
@@ -846,7 +853,8 @@ class SaveSchema(Fields):
             "woods_box": Seq(Check(self.choice(BLESSING_KINDS, "one of the Blessing kinds")),
                              100)},
             optional={"grown_tall": (Check(lambda v, w: NOBODY if v is None
-                                           else self.space(v, w)), NOBODY)})
+                                           else self.space(v, w)), NOBODY),
+                      "storm_spares_thorondal": (Check(self.flag), False)})
 
     def treetops(self, row: Any, where: str) -> tuple[int, int]:
         """``[q, r, Treetops]``: the Treetops on the Tree of a space."""
@@ -886,7 +894,8 @@ class SaveSchema(Fields):
                            player_boards=tuple(PlayerBoard(**b) for b in v["boards"]),
                            storm_tiles=tuple(sorted(v["storm_tiles"])),
                            storm_discard=v["storm_discard"], storm_box=v["storm_box"],
-                           woods_box=v["woods_box"], grown_tall=v["grown_tall"])
+                           woods_box=v["woods_box"], grown_tall=v["grown_tall"],
+                           storm_spares_thorondal=v["storm_spares_thorondal"])
 
     # ----- the state ----------------------------------------------------------------------------
 

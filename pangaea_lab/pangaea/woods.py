@@ -34,11 +34,13 @@ from .actions import (AddTreetop, BlessFlyingSeed, BlessForesight, BlessStrongCa
                       ExpandForest, FlyingSeed, MoreSeeds, PangaeaAction, PlaceTreetop,
                       ReturnTreetop, SowSeeds, StopSowing, TakeBackSeed, per_space)
 from .board import stormy_board
-from .edition import BLESSING_KINDS, Edition, woods_data
+from .edition import ANCIENTS, BLESSING_KINDS, Edition, woods_data
 from .rituals import NOBODY
 from .state import (PLAYER_NAMES, STORM, GameState, Pending, PlayerBoard, SetupStep,
                     WoodsRecord, is_storm, storm_ids)
 from .variant import Variant, hand_rituals, register
+
+THORONDAL = ANCIENTS.index("Thorondal")
 
 if TYPE_CHECKING:  # pragma: no cover
     from .rules import Draft
@@ -501,6 +503,18 @@ def reveal(d: "Draft", deck: list[str]) -> str | None:
     return deck.pop(0) if deck else None
 
 
+def storm_reading(s: GameState) -> str:
+    """In words, the reading of Thorondal in a Storm that the game uses (both are labelled
+    assumptions of this project, assumption 'ww-storm-thorondal')."""
+    if s.woods is not None and s.woods.storm_spares_thorondal:
+        return ("This reading of the rules is ours, chosen for this game in place of the "
+                "usual one: a Storm spares the Tree under Thorondal, as if its protection "
+                "reached beyond Rituals.")
+    return ("This reading of the rules is ours: Thorondal protects its Tree only against "
+            "Rituals, so a Storm blows away a level-1 Tree even under Thorondal, and Thorondal "
+            "leaves the continent until it is summoned again.")
+
+
 def storm(d: "Draft", card: str) -> None:
     """An Elemental Storm on the Biome Tile of the current player's Spirit: level-1 Trees there
     blow away (their owners draw a Blessing each), then Storm tokens, one per empty space,
@@ -514,8 +528,11 @@ def storm(d: "Draft", card: str) -> None:
     weather = storm_weather(s.edition, card)
     tile = b.tile_of[spirit]
     lands = [i for i in b.land if b.tile_of[i] == tile]
+    spared = d.ancients[THORONDAL] if s.woods.storm_spares_thorondal else NOBODY
     for i in lands:
-        if d.trees[i] != NOBODY and d.ww.treetops[i] == 0 and i != d.ancients[2]:
+        if d.trees[i] != NOBODY and d.ww.treetops[i] == 0 and i != spared:
+            if i == d.ancients[THORONDAL]:   # no Tree to stand on (assumption 'ww-storm-thorondal')
+                d.ancients[THORONDAL] = NOBODY
             owner = d.remove_tree(i)
             if d.blessing_bag:
                 kind = d.blessing_bag.pop(0)
@@ -659,9 +676,11 @@ def settle(d: "Draft") -> None:
 # Game Setup
 
 
-def setup(state: GameState, rng, storms: bool) -> list[tuple[str, str, GameState]]:
+def setup(state: GameState, rng, storms: bool,
+          spares_thorondal: bool = False) -> list[tuple[str, str, GameState]]:
     """The Wild Woods setup steps on top of a finished base (or co-op) setup:
-    ``(title, explanation, state)`` for each."""
+    ``(title, explanation, state)`` for each (``spares_thorondal``: the other reading of
+    Thorondal in a Storm, kept on the record)."""
     ed = state.edition
     data = woods_data(ed)
     n = state.num_players
@@ -695,11 +714,12 @@ def setup(state: GameState, rng, storms: bool) -> list[tuple[str, str, GameState
             for c in cards:
                 deck.insert(rng.randrange(len(deck) + 1), c)
         state = replace(state, land_deck=tuple(land), creature_deck=tuple(creature),
-                        woods=replace(state.woods, storms=True, storm_box=tuple(ids[2 * per:])))
+                        woods=replace(state.woods, storms=True, storm_box=tuple(ids[2 * per:]),
+                                      storm_spares_thorondal=spares_thorondal))
         steps.append(("Elemental Storms",
                       f"{per} Elemental Storm cards are shuffled into each Ritual deck. A Storm "
                       "revealed while the market is refilled blows over the tile of the current "
-                      "player's Spirit.", state))
+                      "player's Spirit. " + storm_reading(state), state))
     return steps
 
 
@@ -1002,7 +1022,8 @@ class WoodsVariant(Variant):
         """The Wild Woods steps after the others (Player Boards, then the Storms)."""
         rng = make_rng(seed, "setup", "wild woods")
         return steps + [SetupStep(title, text, state) for title, text, state
-                        in setup(steps[-1].state, rng, options["storms"])]
+                        in setup(steps[-1].state, rng, options["storms"],
+                                 options.get("storm_spares_thorondal", False))]
 
     def thaw(self, d: "Draft") -> None:
         d.ww = WoodsDraft(d.s.woods)

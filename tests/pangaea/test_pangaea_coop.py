@@ -290,6 +290,46 @@ def test_shadow_on_a_tree_does_nothing_and_dream_gives_weather():
     assert after.players[0].weather[s.edition.biomes.index("Sun")] == 1
 
 
+def test_shadow_on_a_seed_lying_on_scourge_does_nothing():
+    """Shadow Phase (assumption 'coop-shadow-seed-on-scourge'): a scourged Land Space may hold
+    a Seed (Scourge: Healing Scourge).  The Shadow Phase lists what the Shadow does by what
+    lies on its space, the Tree-or-Seed case first and saying it does nothing; the project
+    reads the Seed as covering the marker, so no Ancient Marker goes down and no marker is
+    added.  The Shadow Marker drawn next still acts: a Devour takes the Seed back."""
+    base = solo().arranged(seeds={(4, 0): 0})
+    land = idx(base, (4, 0))
+    base = base.edited(scourged=tuple(sorted({*base.coop.scourged, land})),
+                       scourge_supply=base.coop.scourge_supply - 1)
+    s = shadow_turn(base, (2, 1), ["Dream", "Dream"])
+    after = do(s, MoveShadow((4, 0)))
+    assert after.coop.ancient_steps == s.coop.ancient_steps == (23, 23, 23)
+    assert after.coop.scourged == s.coop.scourged and after.seeds[land] == 0
+    assert after.coop.shadow == land
+    eaten = do(shadow_turn(base, (2, 1), ["Devour", "Dream"]), MoveShadow((4, 0)))
+    assert eaten.coop.ancient_steps == (23, 23, 23) and eaten.seeds[land] == NOBODY
+    assert land in eaten.coop.scourged
+
+
+def test_no_spirit_goes_onto_the_shadows_space():
+    """Spirit Growth and the Shadow Phase (assumption 'coop-shadow-spirit'): a Spirit goes only
+    to a Water Space no other Spirit holds, and the Shadow Phase counts the Spirit of Shadows
+    among the Spirits.  Once a returned Chelon heals the Shadow's Water Space, the space is
+    still closed to every player's Spirit (1 player, seed 5, the strip board)."""
+    s = solo().edited(ancient_steps=(30, 30, 23),
+                      decisions=(Pending("summon", 0, ancient="Chelon"),))
+    shadow = cell(s, s.coop.shadow)
+    after = do(s, PlaceAncient("Chelon", shadow))
+    assert s.coop.shadow not in after.coop.scourged and after.ancients[1] == s.coop.shadow
+    assert SpiritGrowth(shadow) not in after.legal_actions()
+    assert any(isinstance(a, SpiritGrowth) for a in after.legal_actions())
+    with pytest.raises(IllegalAction, match="Spirit of Shadows.*counts as a Spirit") as err:
+        after.apply(SpiritGrowth(shadow))
+    assert "reading of the rules" in str(err.value)
+    moved = replace(after.edited(shadow=idx(after, (3, 1))), actions_taken=0)
+    assert SpiritGrowth(shadow) in moved.legal_actions()       # the Shadow gone, it is free
+    assert SpiritGrowth((3, 1)) not in moved.legal_actions()
+
+
 def test_devour_removes_the_tree_and_may_leave_a_seed():
     """Shadow Phase: Devour removes the Tree; its owner may leave a Seed behind."""
     s = shadow_turn(solo().arranged(trees={(4, 0): 0}), (2, 1), ["Devour", "Dream"])

@@ -23,7 +23,7 @@ SEEDS = range(50)
 CODE_TALK = re.compile(r"\bNone\b|\bTrue\b|\bFalse\b|run the cell|\w+\(\)|_\w+_|my_answer")
 #: kinds that rest on one of our labelled readings of the rules, said in their explanation
 READINGS = {"pangaea.sowing_range", "pangaea.shadow_moves", "pangaea.scourge_spread",
-            "pangaea.treetop_slots", "pangaea.storm_blows"}
+            "pangaea.treetop_slots", "pangaea.storm_blows", "pangaea.shadow_effect"}
 
 
 def gen(key, seed, level=2):
@@ -245,7 +245,27 @@ def test_treetop_slots_names_an_empty_slot():
     assert seen
 
 
-def test_storm_blows_names_a_tall_tree_or_thorondal():
+def test_shadow_effect_on_a_seed_lying_on_scourge():
+    """Shadow Phase (assumption 'coop-shadow-seed-on-scourge'): at level 2, when the Shadow
+    lands on a scourged Land Space holding a Seed, the answer is that nothing happens (the
+    engine's), the Ancients-go-down choice is refused with its own diagnosis, and the
+    explanation says the reading is ours."""
+    seen = 0
+    for seed in range(100):
+        ex = gen("pangaea.shadow_effect", seed)
+        s = ex.context["state"]
+        i = ex.context["after"].coop.shadow
+        assert "Seed lying on a Scourge Marker" in ex.explanation
+        if i in s.coop.scourged and s.seeds[i] != NOBODY:
+            seen += 1
+            assert ex.answer == "nothing"
+            assert ex.context["after"].coop.ancient_steps == s.coop.ancient_steps
+            verdict = ex.check("down")
+            assert not verdict.correct and verdict.misconception == "scourge-before-pieces"
+    assert seen >= 3
+
+
+def test_storm_blows_names_a_tall_tree():
     seen = 0
     for seed in SEEDS:
         ex = gen("pangaea.storm_blows", seed)
@@ -257,8 +277,41 @@ def test_storm_blows_names_a_tall_tree_or_thorondal():
         if standing:
             seen += 1
             verdict = ex.check(ex.answer | {standing[0]})
-            assert verdict.misconception in ("taller-trees-blow", "thorondal-tree"), seed
+            assert verdict.misconception == "taller-trees-blow", seed
     assert seen
+
+
+def test_storm_blows_grades_by_the_reading_in_force():
+    """Elemental Storms and Thorondal's passive (assumption 'ww-storm-thorondal'): the page's
+    game takes the literal reading (Thorondal guards only against Rituals), so a level-1 Tree
+    under Thorondal on the struck tile is part of the answer, leaving it out is named, and the
+    explanation says which reading is used.  The same position under the other reading (the
+    game option) keeps that Tree: the answer is the engine's, not a fixed list."""
+    from dataclasses import replace
+    from pangaea_lab.pangaea.rules import Draft
+    seen = 0
+    for seed in range(100):
+        ex = gen("pangaea.storm_blows", seed)
+        s = ex.context["state"]
+        guard = s.ancients[2]
+        assert not s.woods.storm_spares_thorondal
+        assert "only against Rituals" in ex.explanation
+        if guard == NOBODY or woods.level(s, guard) != 1 or s.board.tile_of[guard] != \
+                s.board.tile_of[s.spirits[0]]:
+            continue
+        seen += 1
+        guarded = s.board.cells[guard]
+        assert guarded in ex.answer
+        verdict = ex.check(frozenset(ex.answer - {guarded}))
+        assert not verdict.correct and verdict.misconception == "thorondal-guards-storm"
+        other = replace(s, woods=replace(s.woods, storm_spares_thorondal=True))
+        d = Draft(other)
+        woods.storm(d, next(c for c in other.land_deck + other.creature_deck
+                            + other.woods.storm_box if woods.is_storm(c)))
+        kept = d.freeze()
+        assert kept.trees[guard] != NOBODY and kept.ancients[2] == guard
+        assert ex.context["after"].trees[guard] == NOBODY
+    assert seen >= 3
 
 
 @pytest.mark.parametrize("kind", KINDS, ids=lambda k: k.key)

@@ -642,16 +642,58 @@ def test_storm_blows_over_the_tile_of_the_current_spirit():
     assert GameState.from_json(after.to_json()) == after
 
 
-def test_storm_spares_the_tree_under_thorondal():
-    """Elemental Storms (assumption 'ww-storm-empty'): the level-1 Tree under Thorondal is not
-    blown away; the other level-1 Tree on the tile is."""
+def storm_game_spared():
+    """``storm_game`` with the other reading of Thorondal in a Storm (the game option)."""
     s, lands, water, biome = storm_game()
+    spared = replace(pangaea.new_game(players=2, seed=5, wild_woods=True,
+                                      storm_spares_thorondal=True),
+                     first_player=0, turn_player=0)
+    assert spared.board == s.board and spared.woods.storm_spares_thorondal
+    return spared, lands, water, biome
+
+
+def test_storm_blows_away_the_tree_under_thorondal_by_default():
+    """Elemental Storms, read literally (assumption 'ww-storm-thorondal'): Thorondal's passive
+    (Summon the Ancients: Thorondal) guards its Tree only against being taken away by a
+    Ritual, and a Storm removes every level-1 Tree of the tile without naming an exception; so
+    the Tree under Thorondal blows away too, and Thorondal, with no Tree to stand on, leaves
+    the continent."""
+    s, lands, water, biome = storm_game()
+    assert not s.woods.storm_spares_thorondal
+    guarded, small, _ = lands
+    s = s.arranged(trees={guarded: 1, small: 1}, spirits={0: water},
+                   ancients={"Thorondal": guarded})
+    after = do(storm_next(s, storm_card(s, other_than=biome)), EndTurn())
+    assert after.trees_of(1) == [] and after.ancients[2] == -1
+    after.check_invariants()
+    assert GameState.from_json(after.to_json()) == after
+    assert "storm_spares_thorondal" not in after.to_json()
+
+
+def test_storm_spares_the_tree_under_thorondal_with_the_option():
+    """Elemental Storms, the other reading (option ``storm_spares_thorondal``, assumption
+    'ww-storm-thorondal'): the level-1 Tree under Thorondal is not blown away; the other
+    level-1 Tree on the tile is.  A save keeps the option."""
+    s, lands, water, biome = storm_game_spared()
     guarded, small, _ = lands
     s = s.arranged(trees={guarded: 1, small: 1}, spirits={0: water},
                    ancients={"Thorondal": guarded})
     after = do(storm_next(s, storm_card(s, other_than=biome)), EndTurn())
     assert after.trees_of(1) == [guarded] and after.ancients[2] == at(after, guarded)
     after.check_invariants()
+    back = GameState.from_json(after.to_json())
+    assert back == after and back.woods.storm_spares_thorondal
+
+
+def test_the_storm_step_of_setup_says_which_reading_is_used():
+    """Game Setup (Wild Woods, Elemental Storms): the step says in words which reading of
+    Thorondal in a Storm the game follows."""
+    for spares, words in ((False, "only against Rituals"), (True, "spares the Tree")):
+        steps = pangaea.setup_steps(players=2, seed=5, wild_woods=True,
+                                    storm_spares_thorondal=spares)
+        storm_step = next(st for st in steps if st.title == "Elemental Storms")
+        assert words in storm_step.explanation
+        assert "reading of the rules is ours" in storm_step.explanation
 
 
 def test_storm_without_a_spirit_on_the_continent_blows_over():

@@ -53,9 +53,10 @@ READING_SHADOW = (OURS + "the Shadow moves to a space exactly two steps away, co
 READING_SCOURGE = (OURS + "a Scourge Marker never goes on a space with a Spirit or an Ancient "
                    "Guardian; if none is free next to the Shadow's scourged area, it goes next "
                    "to any scourged area.")
+READING_SEED_ON_SCOURGE = (OURS + "a Seed lying on a Scourge Marker stops the Shadow like any "
+                           "Seed, so the Ancient Markers do not go down there.")
 READING_WILD = (OURS + "a Wild Weather Blessing may pay one token of a Treetop's cost, standing "
                 "for a type not otherwise used in that payment.")
-READING_STORM = OURS + "the Tree under Thorondal is not blown away by a Storm."
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1082,7 +1083,8 @@ def _shadow_effect(rng: random.Random, seed: int, level: int) -> dict | None:
         hint_marks=((pick,), (pick,)),
         explanation="A Tree or a Seed stops the Shadow; an empty space gets a Scourge Marker "
                     "from the shared supply; an already scourged space pulls every Ancient "
-                    "Marker still on the mountain down one step.",
+                    "Marker still on the mountain down one step."
+                    + (" " + READING_SEED_ON_SCOURGE if level == 2 else ""),
         context={"state": waiting, "after": after})
 
 
@@ -1798,6 +1800,7 @@ def _storm_blows(rng: random.Random, seed: int, level: int) -> dict | None:
     if not right and rng.random() < 0.8:
         return None
     guard = s.ancients[2]
+    spared = guard if s.woods.storm_spares_thorondal else NOBODY
 
     def refuse(c) -> str:
         i = _where(s, c)
@@ -1805,20 +1808,29 @@ def _storm_blows(rng: random.Random, seed: int, level: int) -> dict | None:
             return "it is not on the Biome Tile of Red's Spirit."
         if s.trees[i] == NOBODY:
             return "no Tree stands there."
-        if i == guard:
-            return "Thorondal stands on that Tree, and it stays."
+        if i == spared:
+            return "Thorondal stands on that Tree, and in this game's reading it stays."
         return f"its Tree is level {woods.level(s, i)}, and only level-1 Trees blow away."
 
     def name(c) -> str:
         i = _where(s, c)
         return ("other-tile" if b.tile_of[i] != tile else "no-tree" if s.trees[i] == NOBODY
-                else "thorondal-tree" if i == guard else "taller-trees-blow")
+                else "thorondal-tree" if i == spared else "taller-trees-blow")
+
+    def partial(given) -> tuple[str, str] | None:
+        guarded = b.cells[guard] if guard != NOBODY else None
+        if guarded in right and right - given == {guarded}:
+            return ("thorondal-guards-storm", "Thorondal guards its Tree only against Rituals, "
+                    "and a Storm is no Ritual (the reading this page uses). Look again at "
+                    "every level-1 Tree on the struck tile.")
+        return None
 
     outline = [b.cells[i] for i in spaces]
     spirit = b.cells[s.spirits[0]]
     standing = sum(1 for c in cells if s.trees[_where(s, c)] != NOBODY)
-    guard_words = (f" Thorondal stands at {cell_text(b.cells[guard])}." if guard != NOBODY
-                   else "")
+    guard_words = (f" Thorondal stands at {cell_text(b.cells[guard])}; "
+                   + ("in this game a Storm spares its Tree." if spared != NOBODY else
+                      "it guards its Tree only against Rituals.") if guard != NOBODY else "")
     return dict(
         answer_kind="cells", answer=right,
         question="An Elemental Storm is revealed at the end of Red's turn. It strikes the Biome "
@@ -1826,27 +1838,28 @@ def _storm_blows(rng: random.Random, seed: int, level: int) -> dict | None:
                  "every Tree that blows away (none, if none do).",
         checker=lambda given: cells_verdict(
             given, frozenset(right),
-            refuse=named(refuse, name),
+            refuse=named(refuse, name), partial=partial,
             missed="Some Trees are missing: check the level of every "
                    "Tree on the struck tile.",
-            right_reason="Right: the level-1 Trees of the "
-                         "struck tile blow away; taller Trees (and Thorondal's) stand."),
+            right_reason="Right: the level-1 Trees of the struck tile blow away; taller Trees "
+                         + ("(and Thorondal's) stand." if spared != NOBODY else "stand.")),
         draw=lambda m: _draw(s, m, fixed={c: "T" for c in outline}),
         hints=(f"Only the Biome Tile of Red's Spirit, at {cell_text(spirit)}, is struck: look at "
                "the spaces marked T.",
                f"On that tile stand {plural(standing, 'Tree')}; the number in a Tree's disc is "
                f"its level, and only level 1 blows away.{guard_words}"),
-        hint_marks=((spirit,), (b.cells[guard],) if guard != NOBODY else ()),
+        hint_marks=((spirit,), (spirit, b.cells[guard]) if guard != NOBODY else ()),
         explanation="An Elemental Storm removes every level-1 Tree on the Biome Tile of the "
                     "current player's Spirit (each owner draws a Blessing), then lays Storm "
                     "tokens on the tile. Trees of level 2 or 3 are not affected. "
-                    + READING_STORM,
+                    + woods.storm_reading(s),
         context={"state": s, "after": after})
 
 
 @register("pangaea.storm_blows", game=GAME, notebook=NB08,
           rule="An Elemental Storm blows away the level-1 Trees on the Biome Tile of the current "
-               "player's Spirit; taller Trees and Thorondal's Tree stand",
+               "player's Spirit, Thorondal's too (it guards only against Rituals); taller Trees "
+               "stand",
           title="Which Trees does the Storm blow away?",
           levels=("Trees on the struck tile only", "Trees beside it too, and Thorondal"))
 def storm_blows(seed: int, level: int = 1) -> Exercise:
