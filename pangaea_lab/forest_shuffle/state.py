@@ -185,6 +185,10 @@ def _step_card(value: Any, where: str) -> int:
     return 0 if type(value) is int and value == 0 else _card_id(value, where)
 
 
+#: options added after saves were first written: a save without one takes its default
+LATER_OPTIONS = ("winter_spread_over_piles",)
+
+
 def save_schema(game: Game, cards: int) -> SaveRecord:
     """The declared shape of a save of ``game`` played with ``cards`` card ids."""
     card = Check(_card_id)
@@ -197,7 +201,10 @@ def save_schema(game: Game, cards: int) -> SaveRecord:
         "players": Int(game.min_players, seats),
         "seed": Either(Int(-10**30, 10**30), Text(longest=10_000),
                        wanted="a whole number or a text"),
-        "options": Record({name: Flag() for name in game.options}),
+        # an option added after saves were first written may be missing: its default
+        "options": Record({name: Flag() for name in game.options if name not in LATER_OPTIONS},
+                          optional={name: (Flag(), game.options[name].default)
+                                    for name in LATER_OPTIONS}),
         "deck": ids, "hands": Seq(ids, longest=seats), "clearing": ids,
         "forests": Seq(Seq(tree, longest=cards), longest=seats),
         "caves": Seq(ids, longest=seats), "removed": ids, "box": ids, "winter": ids,

@@ -540,7 +540,10 @@ def card_effect_points(seed: int, level: int = 1) -> Exercise:
                 if act.pay else "This space costs nothing, so nothing is paid first. ")
                + _COUNT_WHAT[eff.type]),
         explanation=f"{eff.describe(ed.names).capitalize()}{pay_words}: the effect counts "
-                    f"Player 1's tokens after the cost is paid.",
+                    f"Player 1's tokens after the cost is paid. This reading of the rules is "
+                    f"ours: the rules summary does not say when the tokens are counted"
+                    + (", so the majority colour is the one held most once the cost is paid."
+                       if eff.type == "points_majority" else "."),
         context={"state": s, "action": act})
 
 
@@ -936,7 +939,8 @@ def occupied_rune_spaces(seed: int, level: int = 1) -> Exercise:
             return "own-space", "Player 1 already holds that space."
         if NEUTRAL in occ:
             return "neutral-space", ("a neutral marker blocks that space, and the rune opens "
-                                     "only spaces of other players.")
+                                     "only spaces of other players (this reading of the "
+                                     "rules is ours).")
         sp = ed.cards[s.slots[i][0]].spaces[j]
         return "cost-not-paid", _why(s, RuneOffer(rid, i, j, _pay_for(s, sp.cost)))
 
@@ -958,8 +962,9 @@ def occupied_rune_spaces(seed: int, level: int = 1) -> Exercise:
                f"cost?"),
         hint_marks=((), taken),
         explanation="The rune opens spaces held by other players; your own spaces and the "
-                    "neutral markers' stay closed, and the cost is paid as usual (this reading "
-                    "of the rune is ours).",
+                    "neutral markers' stay closed, and the cost is paid as usual. This reading "
+                    "of the rules is ours: the rune's words rule out only your own space, but "
+                    "neutral markers are there to block card spaces, so they keep blocking.",
         context={"state": s})
 
 
@@ -1370,7 +1375,10 @@ def new_start_chooser(seed: int, level: int = 1) -> Exercise:
     return Exercise(
         kind="inori.new_start_chooser", seed=seed,
         question=("The season ends now: the cards are scored and then added to the points "
-                  "shown on the right. Who keeps a New Start card and plays first next season?"),
+                  "shown on the right. Who keeps a New Start card and plays first next season? "
+                  "(If several players tie for the fewest points, the one latest in this "
+                  "season's turn order chooses; the season was played from Player 1 onwards. "
+                  "This reading of the rules is ours.)"),
         answer_kind="choice", answer=str(chooser),
         options=tuple(Option(str(p), s.player_name(p)) for p in range(players)),
         checker=lambda picked: choice_verdict(

@@ -31,6 +31,71 @@ def test_all_winter_cards_in_the_bottom_third(players):
         assert winter[-1] < len(deck)
 
 
+def _labelled(entry_id):
+    return next(a for a in fs.rules_data()["assumptions"] if a["id"] == entry_id)
+
+
+def _winter_positions(g):
+    return [i for i, c in enumerate(g.deck) if CAT.card(c).kind == "winter"]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_winter_cards_spread_over_the_piles_with_the_summary_reading(players):
+    """Setup, the rules summary's wording (option ``winter_spread_over_piles``, entry
+    'winter_piles'): two winter cards are shuffled into two different piles and the third is
+    laid on top of the remaining pile.  The piles are stacked in the order made, so one winter
+    card lies in each upper pile (or was dealt, laid beside the clearing and replaced) and the
+    third is the first card of the bottom third."""
+    for seed in range(5):
+        g = fs.new_game(players=players, seed=seed, winter_spread_over_piles=True)
+        g.check_invariants()
+        assert g.option("winter_spread_over_piles") is True
+        rest = 158 - len(g.removed)
+        pile = rest // 3
+        half = (rest - pile) // 2                  # the first pile, before its winter card
+        dealt = 6 * players + len(g.winter)
+        w1, w2, w3 = CAT.winter_ids
+        at = {c: g.deck.index(c) + dealt for c in (w1, w2, w3) if c in g.deck}
+        assert len(at) + len(g.winter) == 3 and set(g.winter) <= {w1, w2}
+        assert at[w3] == rest + 2 - pile          # third winter card on top of the bottom pile
+        assert at.get(w1, 0) <= half               # one winter card in the first pile
+        assert half < at.get(w2, half + 1) <= rest - pile + 1   # one in the second
+        assert all(len(h) == 6 for h in g.hands) and not any(
+            CAT.card(c).kind == "winter" for h in g.hands for c in h)
+        assert fs.GameState.from_json(g.to_json()) == g
+
+
+def test_the_game_ends_much_earlier_under_the_summary_reading():
+    """End of the game (third winter card), both setup readings on the same seeds: with the
+    published rule the game ends somewhere in the last third, with the summary's reading
+    exactly where the last third begins, so the whole bottom third is left undrawn."""
+    from pangaea_lab.core.players import RandomPlayer, play_game
+    published, summary = [], []
+    for seed in range(4):
+        for spread, out in ((False, published), (True, summary)):
+            g = fs.new_game(players=2, seed=seed, winter_spread_over_piles=spread)
+            pile = (158 - len(g.removed)) // 3
+            end = play_game(g, [RandomPlayer(f"{seed}:{p}") for p in range(2)])
+            assert end.is_over and len(end.winter) == 3
+            out.append(len(end.deck) / pile)
+    assert all(left == 1 for left in summary)
+    assert all(left < 1 for left in published)
+    assert sum(summary) - sum(published) > 0.3 * len(published)
+
+
+def test_the_winter_setup_labels_say_which_reading_is_played():
+    entry = _labelled("winter_piles")
+    assert entry["option"] == "winter_spread_over_piles" and entry["default"] is False
+    assert entry["source"] == "rulebook" and "summary" in entry["text"]
+    assert fs.OPTION_DEFAULTS["winter_spread_over_piles"] is False
+    assert "summary" in fs.rules_data()["winter_setup"]["value"]
+    # a save written before the option existed reads as the published rule
+    import json
+    old = json.loads(fs.new_game(players=2, seed=1).to_json())
+    del old["options"]["winter_spread_over_piles"]
+    assert fs.GameState.from_json(json.dumps(old)) == fs.new_game(players=2, seed=1)
+
+
 def test_same_seed_same_game_and_bad_setup():
     assert fs.new_game(players=3, seed=9) == fs.new_game(players=3, seed=9)
     assert fs.new_game(players=3, seed=9) != fs.new_game(players=3, seed=10)
@@ -67,10 +132,28 @@ def test_mulligan_only_for_a_hand_without_trees_and_only_once():
     assert k.hands[p] == old
 
 
+def test_a_replaced_starting_hand_goes_to_the_box_not_the_clearing():
+    """Setup (entry 'mulligan_to_box'): the rules summary says the tree-less hand is
+    discarded, and paying a cost puts discarded cards into the clearing; the published
+    rulebook sends the replaced hand back to the box, and so does the engine."""
+    entry = _labelled("mulligan_to_box")
+    assert entry["source"] == "rulebook" and "box" in entry["text"] and "clearing" in entry["text"]
+    g = _no_tree_seed()
+    old = g.hands[g.current]
+    h = g.apply(fs.Mulligan())
+    assert h.clearing == () and set(old) <= set(h.box)
+    assert not set(old) & set(h.deck)
+
+
 # ----- drawing ------------------------------------------------------------------------------
 
 def test_draw_two_cards_one_at_a_time_from_deck_or_clearing():
+    """Course of play, drawing (entry 'draw_from_clearing'): the summary only says two cards
+    are drawn; the published rule lets each come from the deck or the clearing."""
+    entry = _labelled("draw_from_clearing")
+    assert entry["source"] == "rulebook" and "summary" in entry["text"]
     st = start(["Oak"], clearing=["Birch", "Beech"])
+    assert any(isinstance(a, fs.DrawCard) and a.card is not None for a in st.legal_actions())
     clearing_card = st.clearing[0]
     st = st.apply(fs.DrawCard(clearing_card))
     assert st.step.kind == "draw" and st.current == 0

@@ -170,6 +170,31 @@ def test_no_token_on_a_cube_and_cubes_go_bottom_first():
     assert all(a.cell != (0, 1) for a in g.legal_actions() if isinstance(a, PlaceToken))
 
 
+def test_any_number_of_cubes_in_one_turn():
+    """Playing a turn, animal cubes (labelled entry 'cubes-per-turn'): the rules summary names
+    placing a cube as an optional action without a count; the published rules summaries let a
+    player place any number of cubes in a turn, and so does the engine: two Frog habitats
+    built, two cubes in the same turn, before the tokens are even taken."""
+    entry = next(a for a in harmonies.assumptions() if a["id"] == "cubes-per-turn")
+    assert entry["source"] == "public source" and "any number" in entry["text"]
+    g = harmonies.new_game(players=2, seed=2, spirits=False)
+    frog = harmonies.card("Frog").id
+    stacks = list(g.areas[0].stacks)
+    pouch = list(g.pouch)
+    for k, colour in enumerate(("green", "blue", "blue", "green")):   # cells (0,0)..(0,3)
+        stacks[k] = (colour,)
+        pouch.remove(colour)
+    area = replace(g.areas[0], stacks=tuple(stacks), cards=((frog, 0),))
+    g = replace(g, areas=(area, g.areas[1]), pouch=tuple(pouch),
+                deck=tuple(c for c in g.deck if c != frog),
+                row=tuple(c for c in g.row if c != frog), cube_supply=66 - 5)
+    g.check_invariants()
+    g = g.apply(PlaceCube(frog, (0, 1)))
+    assert g.current_player == 0 and PlaceCube(frog, (0, 2)) in g.legal_actions()
+    g = g.apply(PlaceCube(frog, (0, 2)))
+    assert g.areas[0].cards == ((frog, 2),) and g.current_player == 0
+
+
 def test_one_card_per_turn_and_the_row_refills_at_end_of_turn():
     g = harmonies.new_game(players=2, seed=4, spirits=False)
     first = g.row[0]

@@ -361,3 +361,48 @@ def test_block_spaces_follows_the_engine_and_diagnoses_taken_spaces_and_full_car
         assert ex.check(sorted(ex.answer)).correct
     assert ("blocked-taken-space" in seen) if level == 1 else (
         {"too-many-free", "complete-already"} <= seen)
+
+
+def test_occupied_rune_spaces_accepts_only_what_the_reading_allows():
+    """Occupied-space rune (labelled reading: neutral markers keep blocking): the answer is
+    the engine's legal rune offerings, never a neutral marker's space; clicking one is named
+    and the explanation says the reading is ours."""
+    from pangaea_lab.inori.board import NEUTRAL
+    seen = 0
+    for seed in SEEDS:
+        e = ex("inori.occupied_rune_spaces", seed, 2)
+        s = e.context["state"]
+        neutral = {(i, j) for i, (_, sp) in enumerate(s.slots) for j, o in enumerate(sp)
+                   if NEUTRAL in o}
+        assert not neutral & set(e.answer)
+        assert "This reading of the rules is ours" in e.explanation
+        if neutral:
+            seen += 1
+            verdict = e.check(frozenset(e.answer) | {min(neutral)})
+            assert not verdict.correct and verdict.misconception == "neutral-space"
+    assert seen
+
+
+def test_new_start_chooser_states_the_tie_rule_in_the_question():
+    """New Start card (labelled 'Lowest-score ties'): the question itself says that the
+    player latest in the season's turn order wins a tie for the fewest points, and on a tie
+    the engine's chooser is that player."""
+    ties = 0
+    for seed in SEEDS:
+        e = ex("inori.new_start_chooser", seed, 2)
+        assert "tie for the fewest points" in e.question and "latest" in e.question
+        totals = [sum(p) for p in e.context["end"].points]
+        tied = [p for p, n in enumerate(totals) if n == min(totals)]
+        if len(tied) > 1:
+            ties += 1
+            assert e.answer == str(max(tied))
+    assert ties
+
+
+def test_card_effect_points_says_the_cost_is_paid_before_counting():
+    """Point effects (labelled 'Counting after paying'): at level 2 the space has a cost, the
+    answer is the engine's count after paying, and the explanation labels the reading."""
+    for seed in range(20):
+        e = ex("inori.card_effect_points", seed, 2)
+        assert "This reading of the rules is ours" in e.explanation
+        assert e.context["action"].pay is not None

@@ -198,3 +198,47 @@ def test_the_new_edition_fields_are_checked_and_named(change, field):
     change(data)
     with pytest.raises(InvalidData, match=re.escape(field)):
         inori.load_edition(data)
+
+
+# ----- readings labelled in the third audit ---------------------------------------------------
+
+def _labelled(topic):
+    ed = inori.load_edition()
+    return next((text, label) for t, text, label in ed.assumption_table() if t == topic)
+
+
+def test_majority_colour_points_count_the_tokens_left_after_paying():
+    """A card space's cost and effect (labelled 'Counting after paying'): the rules summary
+    says a cost may be of your majority colour and an effect may score your majority colour,
+    not when the tokens are counted.  Here the cost is paid first: with 3 light and 2 water,
+    paying a light token leaves 2 and 2, so the space scores 2, not 3."""
+    text, label = _labelled("Counting after paying")
+    assert label == "assumption" and "after" in text and "majority" in text
+    s = with_cards(game(seed=1), "S-light-1", "S-water-1", "S-fire-1")
+    s = replace(s, favor=tuple((0,) * 6 for _ in range(2)),
+                supply=tuple(n + sum(p[k] for p in s.favor) for k, n in enumerate(s.supply)))
+    s = give(s, 0, light=3, water=2)
+    s = replace(s, turn=0)
+    act = OfferCard(0, 3, "light")
+    assert act in s.legal_actions()
+    after = s.apply(act)
+    assert sum(after.points[0]) - sum(s.points[0]) == 2
+    assert after.favor[0][:3] == (2, 0, 2)
+
+
+def test_the_occupied_space_rune_never_opens_a_neutral_markers_space():
+    """Runes, the occupied space (labelled 'Occupied-space rune'): the rune's words only rule
+    out a space you hold yourself; the neutral markers are there to block card spaces, and the
+    project keeps them blocking, so the rune opens another player's space but not a neutral
+    one."""
+    from pangaea_lab.inori.actions import RuneOffer
+    from pangaea_lab.inori.board import NEUTRAL
+    text, label = _labelled("Occupied-space rune")
+    assert label == "assumption" and "neutral" in text and "block" in text
+    s = with_cards(game(players=2, seed=3), "S-light-1", "S-water-1", "S-fire-1")
+    s = occupy(occupy(s, 0, 0, 1), 0, 1, NEUTRAL)
+    s = with_runes(replace(s, turn=0), 0, "R-occupied-1")
+    offers = {(a.slot, a.space) for a in s.legal_actions() if isinstance(a, RuneOffer)}
+    assert (0, 0) in offers and (0, 1) not in offers
+    with pytest.raises(IllegalAction):
+        s.apply(RuneOffer("R-occupied-1", 0, 1, None))
