@@ -10,6 +10,7 @@ state fields; the rules engines know nothing about the lab.  One :class:`GameRea
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from typing import Any, Callable
@@ -31,8 +32,10 @@ class SimulationError(PangaeaLabError):
     """Arguments or a results file that cannot make (or continue) a simulation run."""
 
 
+@functools.lru_cache(maxsize=4096)
 def slug(name: str) -> str:
-    """A category name as a column name: ``"Water (river)"`` -> ``"water_river"``."""
+    """A category name as a column name: ``"Water (river)"`` -> ``"water_river"`` (kept:
+    every game's row asks for the same few names)."""
     return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
 
 
@@ -66,6 +69,10 @@ class GameReader:
     def turn_marker(self, state: GameState) -> Any:
         """A value that changes exactly when a new turn begins (turns are counted with it)."""
         return state.current_player
+
+    #: ``count_turns(first, final)``: the number of turns from the first and final states,
+    #: for a game that keeps count (``None``: turns are counted with :meth:`turn_marker`)
+    count_turns: Callable[[GameState, GameState], int] | None = None
 
     #: ``on_step(before, action, after, events)`` appends event rows, or ``None`` for no hook
     on_step: Callable[[GameState, Action, GameState, list], None] | None = None
@@ -148,6 +155,13 @@ class HarmoniesReader(GameReader):
 
     def turn_marker(self, state: Any) -> Any:
         return sum(area.turns for area in state.areas)
+
+    @staticmethod
+    def _turns(first: Any, final: Any) -> int:
+        """Each area counts the turns its player ended: the game's turns are their sum."""
+        return sum(a.turns for a in final.areas) - sum(a.turns for a in first.areas)
+
+    count_turns = _turns
 
     def extra_columns(self, final: Any) -> dict[str, Any]:
         return {"end": final.end_reason}

@@ -68,23 +68,28 @@ def play_states(spec: RunSpec, seed: int) -> tuple[Any, Any, int, int, list[dict
     first = state = read.new_game(spec.players, seed, dict(spec.options))
     bots = [spec.bots[i](bot_seed(seed, seat)) for seat, i in enumerate(seat_bots(spec, seed))]
     hook = read.on_step if spec.events else None
-    marker = read.turn_marker
+    # turns are read off the final state where the game keeps count, else seen move by move
+    marker = None if read.count_turns is not None else read.turn_marker
     events: list[dict[str, Any]] = []
     steps = turns = 0
     last: Any = object()
+    limit = spec.max_steps
     while not state.is_over:
-        if steps >= spec.max_steps:
+        if steps >= limit:
             raise SimulationError(f"game {seed} of {read.title} did not end within "
                                   f"{spec.max_steps} actions")
-        mark = marker(state)
-        if mark != last:
-            turns, last = turns + 1, mark
+        if marker is not None:
+            mark = marker(state)
+            if mark != last:
+                turns, last = turns + 1, mark
         action = bots[state.current_player].choose(state)
         after = state.apply(action)
         if hook is not None:
             hook(state, action, after, events)
         state = after
         steps += 1
+    if marker is None:
+        turns = read.count_turns(first, state)
     return first, state, turns, steps, events
 
 

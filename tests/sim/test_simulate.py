@@ -265,7 +265,7 @@ def test_bots_given_as_classes_or_instances_are_seeded_per_game_and_seat():
     by_object = simulate("inori", players=2, seeds=3, bots=[RandomPlayer(99), GreedyPlayer],
                          progress=False)
     pd.testing.assert_frame_equal(by_name, by_object)
-    assert list(by_object.p1_bot) == ["greedy"] * 3
+    assert list(by_object.p1_bot) == ["greedy", "random", "greedy"]   # seats rotate
 
 
 def test_progress_bar_counts_games_in_a_terminal(capsys):
