@@ -160,7 +160,7 @@ def _picture(side: str, stacks: Mapping[Cell, Iterable[str]], marked: Iterable =
     x0, y0, x1, y1 = render._board_extent(side, size)
     bw, bh = x1 - x0, y1 - y0
     cards = list(cards)
-    extents = [render.card_extent(c, 14) for c in cards]
+    extents = [render.card_extent(c, size) for c in cards]   # at the board's scale
     notes = list(notes)
     width = bw + 12 + (max(w for w, _ in extents) + 10 if cards else 0)
     width = max(width, max((6.2 * len(n) + 12 for n in notes), default=0))
@@ -171,7 +171,7 @@ def _picture(side: str, stacks: Mapping[Cell, Iterable[str]], marked: Iterable =
                            badges={c: badge for c in marked})
     y = 6.0
     for c, (_, h) in zip(cards, extents):
-        render.draw_card_into(pic, c, (bw + 16, y), 14)
+        render.draw_card_into(pic, c, (bw + 16, y), size)
         y += h + 6
     top = max(bh + 12, y)
     for k, line in enumerate(notes):

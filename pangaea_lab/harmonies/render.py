@@ -118,19 +118,19 @@ def _space_svg(cell: Cell, stack: Stack, cube: int, lit: bool, org: tuple[float,
         pic.text(cx, cy + size * 0.62, f"{cell[0]},{cell[1]}", size=8.0,
                  fill=TEXT_ON[stack[0]])
     if cube:
+        # right of the centre: clear of the letters above and the height in the middle
         s = max(10.0, size * 0.34)
-        pic.rect(cx + size * 0.22, cy - size * 0.62, s, s, fill="#fdfdfd", stroke="black",
+        pic.rect(cx + size * 0.4, cy - s / 2, s, s, fill="#fdfdfd", stroke="black",
                  stroke_width=0.8, title=f"cube of {owner}")
         if cube > 0:
-            pic.text(cx + size * 0.22 + s / 2, cy - size * 0.62 + s / 2, str(cube),
-                     size=8.0)
+            pic.text(cx + size * 0.4 + s / 2, cy, str(cube), size=8.0)
     return "".join(pic.items), pic.smallest_text
 
 
 def _letters(pic: Svg, x: float, y: float, stack: Sequence[str]) -> None:
     """The stack's tokens as letters, bottom to top, on a small white label."""
     text = "".join(LETTERS[c] for c in stack)
-    w = 3 + 6 * len(text)
+    w = 4 + 7.5 * len(text)      # wide enough for three Ms or Ws
     pic.rect(x - w / 2, y - 5, w, 10, rx=3, fill="#ffffff", fill_opacity="0.9")
     pic.text(x, y, text, size=8.0, fill="#111111", font_weight="bold")
 
@@ -158,12 +158,17 @@ def board_svg(side: str = "A", stacks: Mapping[Cell, Iterable[str]] | None = Non
     return pic
 
 
+def _caption(c: Any) -> str:
+    """A card's name and points track (or "spirit")."""
+    return f"{c.name} ({'/'.join(map(str, c.points)) if not c.is_spirit else 'spirit'})"
+
+
 def card_extent(card_key: Any, size: float) -> tuple[float, float]:
     """Width and height :func:`draw_card_into` needs for a card's habitat."""
     c = card(card_key)
     hexes = [(0, 0)] + [(q, r) for q, r, _ in c.others]
     x0, y0, x1, y1 = hexgrid.bounding_box(hexes, size, "flat")
-    return max(x1 - x0, 7.0 * len(c.name) + 60) + 12, y1 - y0 + 40
+    return max(x1 - x0, 6.6 * len(_caption(c)) + 6) + 12, y1 - y0 + 40
 
 
 def draw_card_into(pic: Svg, card_key: Any, origin: tuple[float, float] = (0, 0),
@@ -175,8 +180,7 @@ def draw_card_into(pic: Svg, card_key: Any, origin: tuple[float, float] = (0, 0)
     pic.rect(origin[0], origin[1], w, h, fill="#fbf7ea", stroke="#8a7d55", stroke_width=1.0,
              title=f"{c.name}: habitat {c.habitat_text()}")
     if caption is None:
-        track = "/".join(map(str, c.points)) if not c.is_spirit else "spirit"
-        caption = f"{c.name} ({track})"
+        caption = _caption(c)
     pic.text(origin[0] + 6, origin[1] + 10, caption, size=10, anchor="start",
              font_weight="bold")
     hexes = [((0, 0), c.cube)] + [((q, r), code) for q, r, code in c.others]
@@ -197,33 +201,53 @@ def draw_card_into(pic: Svg, card_key: Any, origin: tuple[float, float] = (0, 0)
         if code != "BLD":
             _letters(pic, cx, cy - size * 0.62, stack)
         if (q, r) == (0, 0):
+            # right of the centre: clear of the letters above and the height in the middle
             s = size * 0.42
-            pic.rect(cx + size * 0.2, cy - size * 0.7, s, s, fill="#fdfdfd", stroke="black",
+            pic.rect(cx + size * 0.42, cy - s / 2, s, s, fill="#fdfdfd", stroke="black",
                      stroke_width=1.0, title="the cube goes here")
     if any(code == "BLD" for _, code in hexes):
         pic.text(origin[0] + 6, origin[1] + h - 6, "B: any building", size=8, anchor="start")
 
 
-def _token_dots(pic: Svg, x: float, y: float, tokens: Sequence[str], r: float = 6) -> None:
+def _token_dots(pic: Svg, x: float, y: float, tokens: Sequence[str], r: float = 6.5) -> None:
+    """Tokens as discs, each with its letter (:data:`LETTERS`), not told by colour alone."""
     for k, colour in enumerate(tokens):
-        pic.circle(x + k * (2 * r + 2), y, r, fill=PALETTE[colour], stroke="black",
-                   stroke_width=0.6, title=colour)
+        cx = x + k * (2 * r + 2)
+        pic.circle(cx, y, r, fill=PALETTE[colour], stroke="black", stroke_width=0.6,
+                   title=colour)
+        pic.text(cx, y, LETTERS[colour], size=8, fill=TEXT_ON[colour], font_weight="bold")
+
+
+def _face_up_spots(labels: Sequence[str], width: float) -> list[tuple[float, int, float]]:
+    """(x, line, width) of each face-up card's label: on as many lines as fit ``width``."""
+    spots, x, line = [], 100.0, 0
+    for label in labels:
+        w = 7 + 5.6 * len(label)
+        if x + w > width - 10 and x > 100:
+            x, line = 100.0, line + 1
+        spots.append((x, line, w))
+        x += w + 4
+    return spots
 
 
 def game_svg(state: "GameState", highlight: Iterable[Any] = ()) -> SvgImage:
     """The whole table: central board, face-up cards, and every player's board, cards and
-    held tokens; ``highlight`` outlines cells of the current player's board."""
+    held tokens; ``highlight`` outlines cells of the current player's board.  Three or four
+    players' boards go two to a row, so the table fits a 768-pixel window."""
     size = 18.0
     x0, y0, x1, y1 = _board_extent(state.side, size)
     bw, bh = x1 - x0, y1 - y0
     n = state.num_players
+    per_row = min(n, 2)
     col_w = max(bw + 20, 200)
+    width = max(per_row * col_w + 20, 560)
     labels = [f"{card(c).name} {'/'.join(map(str, card(c).points))}" for c in state.row]
-    row_w = 100 + sum(7 + 5.6 * len(t) + 4 for t in labels) + 10
-    width = max(n * col_w + 20, 560, row_w)
-    top = 88
+    spots = _face_up_spots(labels, width)
+    top = 88 + 20 * (spots[-1][1] if spots else 0)
     lines = max(len(a.cards) + (1 if a.spirit_offer else 0) for a in state.areas) + 1
-    height = top + bh + 24 + 12 * lines + 16
+    area_h = bh + 14 + 12 * lines + 30
+    rows = -(-n // per_row)
+    height = top + rows * area_h + 14
     pic = Svg(width, height, background="white")
     status = ("Game over" if state.over else f"{state.player_name(state.player)} to play")
     if state.end_reason:
@@ -231,41 +255,49 @@ def game_svg(state: "GameState", highlight: Iterable[Any] = ()) -> SvgImage:
     if state.solo:
         status += f" — solo result so far: {state.suns()} suns"
     pic.text(10, 10, status, size=12, anchor="start")
-    pic.text(10, height - 8, "Letters on the stacks: " + LEGEND, size=8, anchor="start",
+    first, second = LEGEND.split(" · L ")
+    pic.text(10, height - 20, "Letters on the stacks: " + first, size=8, anchor="start",
              fill="#444444")
+    pic.text(10, height - 8, "L " + second, size=8, anchor="start", fill="#444444")
     pic.text(10, 30, "Central board:", size=11, anchor="start")
     for k, space in enumerate(state.central):
         x = 100 + k * 62
         pic.rect(x - 4, 22, 58, 16, fill="#efe6cf", stroke="#b8a77a", stroke_width=0.6,
                  title=f"central space {k + 1}")
-        _token_dots(pic, x + 6, 30, space, r=5.5)
+        _token_dots(pic, x + 6, 30, space)
     pic.text(100 + len(state.central) * 62 + 6, 30, f"pouch: {len(state.pouch)}", size=10,
              anchor="start")
     pic.text(10, 52, "Face-up cards:", size=11, anchor="start")
-    x = 100
-    for cid, label in zip(state.row, labels):
-        c = card(cid)
-        w = 7 + 5.6 * len(label)
-        pic.rect(x, 44, w, 16, fill="#fbf7ea", stroke="#8a7d55", stroke_width=0.6,
-                 title=c.habitat_text())
-        pic.text(x + w / 2, 52, label, size=9)
-        x += w + 4
-    marked = list(highlight)
+    pic.text(10, 64, "(points track)", size=9, anchor="start", fill="#444444")
+    for cid, label, (x, line, w) in zip(state.row, labels, spots):
+        y = 44 + 20 * line
+        pic.rect(x, y, w, 16, fill="#fbf7ea", stroke="#8a7d55", stroke_width=0.6,
+                 title=card(cid).habitat_text())
+        pic.text(x + w / 2, y + 8, label, size=9)
+    _draw_areas(pic, state, list(highlight), top, per_row, col_w, area_h, bh, size)
+    return pic.render()
+
+
+def _draw_areas(pic: Svg, state: "GameState", marked: list, top: float, per_row: int,
+                col_w: float, area_h: float, bh: float, size: float) -> None:
+    """Each player's board, cards and held tokens, ``per_row`` to a row."""
     scores = state.scores()
     for p, area in enumerate(state.areas):
-        ox = 10 + p * col_w
-        pic.text(ox, top - 12, f"{state.player_name(p)}: {scores[p].total} pts", size=11,
-                 anchor="start",
+        ox = 10 + (p % per_row) * col_w
+        oy = top + (p // per_row) * area_h
+        total = scores[p].total
+        pic.text(ox, oy - 12, f"{state.player_name(p)}: {total} point{'' if total == 1 else 's'}",
+                 size=11, anchor="start",
                  font_weight="bold" if (p == state.player and not state.over) else None)
         mark = marked if p == state.player else ()
-        draw_board_into(pic, state.side, area.stacks, area.cubes, mark, origin=(ox, top),
+        draw_board_into(pic, state.side, area.stacks, area.cubes, mark, origin=(ox, oy),
                         size=size, clickable=p == state.player and not state.over,
                         badges={tuple(c): "✓" for c in mark
                                 if isinstance(c, tuple) and len(c) == 2})
-        y = top + bh + 14
+        y = oy + bh + 14
         if p == state.player and state.hand:
             pic.text(ox, y, "holding:", size=9, anchor="start")
-            _token_dots(pic, ox + 50, y, state.hand, r=5)
+            _token_dots(pic, ox + 50, y, state.hand)
             y += 14
         for cid, placed in area.cards:
             c = card(cid)
@@ -275,7 +307,6 @@ def game_svg(state: "GameState", highlight: Iterable[Any] = ()) -> SvgImage:
         if area.spirit_offer:
             names = " or ".join(card(s).name for s in area.spirit_offer)
             pic.text(ox, y, f"spirit to keep: {names}", size=9, anchor="start")
-    return pic.render()
 
 
 def plot_board(side: str = "A", stacks: Mapping[Cell, Iterable[str]] | None = None,

@@ -35,8 +35,10 @@ FALLBACK = ("#e0c9a6", "#c9d6e0", "#e6c3d8", "#d0e6c3")
 WATER, MOUNTAIN = "#7fb6dd", "#a3a3a3"
 PLAYER_COLOURS = ("#d5293a", "#0876ff", "#f8a60e", "#743975")
 # Ancient Guardians: offset from the space's centre (so they do not hide what is there), colour
-ANCIENT_MARKS = {"Okuma": (10.0, 9.0, "#7b4a1e"), "Chelon": (-10.0, 9.0, "#2e7d32"),
-                 "Thorondal": (0.0, -14.0, "#b8860b")}
+#: where each Ancient stands on a space (beside the middle, clear of the biome's name above
+#: it and of a Seed's label below it)
+ANCIENT_MARKS = {"Okuma": (17.0, 0.0, "#7b4a1e"), "Chelon": (-17.0, 0.0, "#2e7d32"),
+                 "Thorondal": (-17.0, 12.0, "#b8860b")}
 WOODS_WIDTH = 560.0      # Wild Woods status lines are longer: the picture is at least this wide
 PATH_COLOURS = ("#fe8e25", "#14cfc8", "#83115a", "#264008", "#4426ff", "#8c7558")
 HIGHLIGHT = HIGHLIGHT_LIGHT
@@ -333,7 +335,7 @@ def _woods(state: Any) -> Any:
 
 
 def _coop_lines(state: Any) -> int:
-    return 3 if getattr(state, "coop", None) is not None else 0
+    return len(_coop_text(state)) if getattr(state, "coop", None) is not None else 0
 
 
 def _row(state: Any) -> int:
@@ -363,21 +365,34 @@ def _shadow_and_scourge(pic: Svg, state: Any) -> None:
     pic.text(x - 6, y + 6, "☾", size=9, fill="#e0d7f0", font_weight="bold")
 
 
-def _coop_status(pic: Svg, state: Any, x0: float, y: float) -> None:
-    """The Ancient Markers' steps, the mountain's Devour and Dance Markers, Scourge supply and
-    the Moon Board."""
+def _coop_text(state: Any) -> list[str]:
+    """The co-op status lines, short enough for the narrowest board (about 56 characters)."""
     data = coop_data(state.edition)
     co = state.coop
     summit = state.edition.summit_steps
     marks = " · ".join(f"{a} {'back' if s >= summit else s}"
                        for a, s in zip(("Okuma", "Chelon", "Thorondal"), co.ancient_steps))
     devour = ", ".join(map(str, co.devour_steps)) or "none"
-    stacks = " | ".join(" ".join(m[:2] for m in st) for st in co.moon_stacks) or "empty"
-    lines = [f"Ancient Markers: {marks} (summit {summit})",
-             f"Devour on {devour} · Dance on {data.dance_step} · Scourge supply {co.scourge_supply}",
-             f"Moon Cycle {co.cycle}/3 ({co.difficulty}) · bag {len(co.shadow_bag)} · "
-             f"stacks: {stacks}"]
-    for k, line in enumerate(lines):
+    stacks = " | ".join(", ".join(st) for st in co.moon_stacks) or "empty"
+    lines = [f"Ancient Markers: {marks}",
+             f"Summit at {summit} · Devour on {devour} · Dance on {data.dance_step}",
+             f"Scourge supply {co.scourge_supply} · Moon Cycle {co.cycle}/3 ({co.difficulty})"
+             f" · bag {len(co.shadow_bag)}"]
+    words = f"Moon Board stacks: {stacks}".split(" ")
+    line = words.pop(0)
+    for word in words:
+        if len(line) + 1 + len(word) > 56:
+            lines.append(line)
+            line = "  " + word
+        else:
+            line += " " + word
+    return lines + [line]
+
+
+def _coop_status(pic: Svg, state: Any, x0: float, y: float) -> None:
+    """The Ancient Markers' steps, the mountain's Devour and Dance Markers, Scourge supply and
+    the Moon Board."""
+    for k, line in enumerate(_coop_text(state)):
         pic.text(x0, y + 20 * k, line, size=9.5, anchor="start", fill="#3b2060")
 
 

@@ -105,3 +105,96 @@ def test_arrows_walk_to_every_space_of_a_drawn_board(page):
     tab.evaluate("() => document.querySelector(`.pl-space[data-cell='1,1']`).focus()")
     tab.keyboard.press("ArrowDown")
     assert focused(tab) in {"1,2", "0,2"}
+
+
+# ----- text sizes and overlaps --------------------------------------------------------------
+
+#: the least text height on screen (CSS pixels) by window width: the teachers' guide's promise
+LEAST_TEXT = {1280: 11.0, 1024: 11.0, 768: 10.0}
+#: the width a drawing gets in a page of the app, by window width (Voilà's margins measured)
+OUTPUT_WIDTH = {1280: 1250, 1024: 994, 768: 738}
+
+_MEASURE = """
+() => {
+  const found = [];
+  const boxes = (svg) => [...svg.querySelectorAll("text")].map((t) => {
+    const r = t.getBoundingClientRect(), m = t.getScreenCTM();
+    const px = parseFloat(getComputedStyle(t).fontSize) * (m ? Math.hypot(m.a, m.b) : 1);
+    return { t, r, px, text: t.textContent };
+  }).filter((b) => b.r.width > 0);
+  for (const holder of document.querySelectorAll("[data-drawing]")) {
+    const name = holder.getAttribute("data-drawing");
+    const svg = holder.querySelector("svg"), whole = svg.getBoundingClientRect();
+    const rects = [...svg.querySelectorAll("rect")].map((r) => r.getBoundingClientRect());
+    const texts = boxes(svg);
+    for (const b of texts) {
+      if (b.px < 0) continue;
+      found.push({ name, kind: "size", px: b.px, text: b.text });
+      const cx = b.r.x + b.r.width / 2, cy = b.r.y + b.r.height / 2;
+      // the smallest box drawn under the text's middle: its card, label or the drawing
+      let card = whole;
+      for (const r of rects) {
+        if (r.width < 4 || r.height < 4) continue;
+        if (cx > r.left && cx < r.right && cy > r.top && cy < r.bottom
+            && r.width * r.height < card.width * card.height) card = r;
+      }
+      const out = Math.max(card.left - b.r.left, b.r.right - card.right);
+      if (out > 1.5) found.push({ name, kind: "overflow", px: out, text: b.text });
+    }
+    for (let i = 0; i < texts.length; i++) {
+      for (let j = i + 1; j < texts.length; j++) {
+        const a = texts[i].r, c = texts[j].r;
+        const w = Math.min(a.right, c.right) - Math.max(a.left, c.left);
+        const h = Math.min(a.bottom, c.bottom) - Math.max(a.top, c.top);
+        // text boxes include the font's line gap: a sliver of overlap is no collision
+        if (w > 2 && h > Math.min(a.height, c.height) * 0.3) {
+          found.push({ name, kind: "overlap", px: h, text: texts[i].text + " / " + texts[j].text });
+        }
+      }
+    }
+  }
+  return found;
+}
+"""
+
+
+def readable_drawings() -> dict[str, str]:
+    """Each game's drawings along a seeded game and every exercise's question and answer."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from test_drawings_readable import drawings
+
+    from pangaea_lab.exercises import generate, registry
+    out = dict(drawings())
+    for kind in registry():
+        level = kind.levels[-1]
+        exercise = generate(kind.key, 1, level)
+        out[f"{kind.key} question"] = exercise.svg()
+        out[f"{kind.key} answer"] = exercise.answer_svg()
+    return {name: svg for name, svg in out.items() if svg}
+
+
+def measured(tab, width: int) -> list[dict]:
+    from html import escape
+    tab.set_viewport_size({"width": width, "height": 900})
+    body = "".join(f'<div data-drawing="{escape(name)}" style="width: {OUTPUT_WIDTH[width]}px">'
+                   f'{svg}</div>' for name, svg in readable_drawings().items())
+    tab.set_content('<!doctype html><html><head><meta charset="utf-8"><style>'
+                    'body { margin: 0 15px; } svg { max-width: 100%; height: auto; }'
+                    f'</style></head><body>{body}</body></html>')
+    return tab.evaluate(_MEASURE)
+
+
+@pytest.mark.parametrize("width", sorted(LEAST_TEXT, reverse=True))
+def test_drawings_text_is_readable_and_never_collides(page, width):
+    """At 1280, 1024 and 768 pixels wide, every text of every drawing is at least 11 px
+    (10 px at 768) high as drawn, no text runs out of the card or label drawn under it, and
+    no two texts overlap."""
+    found = measured(page.page, width)
+    sizes = [f for f in found if f["kind"] == "size"]
+    assert len(sizes) > 1000, "too few texts measured"
+    small = sorted({f"{f['name']}: {f['text']!r} at {f['px']:.1f} px" for f in sizes
+                    if f["px"] < LEAST_TEXT[width] - 0.05})
+    clash = sorted({f"{f['name']}: {f['kind']} {f['text']!r} ({f['px']:.1f} px)"
+                    for f in found if f["kind"] != "size"})
+    assert not small, f"at {width} px, text too small ({len(small)}):\n" + "\n".join(small[:25])
+    assert not clash, f"at {width} px, texts collide ({len(clash)}):\n" + "\n".join(clash[:25])
