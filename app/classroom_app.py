@@ -13,7 +13,9 @@ missing from POST", Voilà issue 1458): every page left behind kept its kernel u
 time ran out.  Here the page handler sets the cookie with every page it serves (Tornado's own
 token, as every Jupyter page that posts has), so the shutdown is accepted and the kernel stops
 at once.  A kernel handed out from a pool is shut down the same way (the page's HTML was
-rendered before the student asked, but the cookie comes with the response).
+rendered before the student asked, but the cookie comes with the response).  A page left before
+it has arrived has not armed that request: its kernel is shut down when no page has connected
+to it two minutes after it was served (app/classroom_kernels.py).
 
 A page is served from its pool only when the pool's next kernel is ready.  Voilà hands out the
 pool's next kernel even while it is still waiting to be started (a refill starts half a minute
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -41,6 +44,7 @@ sys.path[:] = [entry for entry in sys.path if os.path.abspath(entry or os.curdir
 
 from voila.app import Voila  # noqa: E402
 from voila.tornado.handler import TornadoVoilaHandler  # noqa: E402
+from tornado import web  # noqa: E402
 from tornado.ioloop import PeriodicCallback  # noqa: E402
 from traitlets import Float, Int  # noqa: E402
 
@@ -102,10 +106,31 @@ class PoolKeeper:
                 asyncio.ensure_future(self.manager.shutdown_kernel(task.result()["kernel_id"]))
 
 
+_KERNEL_ID = re.compile(r'"kernelId":\s*"([0-9a-f-]{36})"')
+
+
 class PageHandler(TornadoVoilaHandler):
     """Voilà's page handler, giving the browser the XSRF cookie its leave request needs, serving
-    a page from its pool only when a ready kernel waits there, and telling the pools that follow
-    the class where a student goes."""
+    a page from its pool only when a ready kernel waits there, telling the pools that follow
+    the class where a student goes, and telling the kernel manager which kernel a page was
+    given (a page left before it has arrived never connects to it)."""
+
+    _kernel_id: str | None = None
+
+    @web.authenticated
+    async def get(self, path=None):
+        try:
+            async for html in self.get_generator(path=path):
+                if self._kernel_id is None:
+                    found = _KERNEL_ID.search(html)
+                    self._kernel_id = found.group(1) if found else None
+                self.write(html)
+                self.flush()
+        finally:
+            # the kernel manager shuts the kernel down unless the page connects to it soon
+            page_served = getattr(self.kernel_manager, "page_served", None)
+            if page_served is not None and self._kernel_id is not None:
+                page_served(self._kernel_id)
 
     async def prepare(self):
         await super().prepare()

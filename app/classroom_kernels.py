@@ -1,6 +1,6 @@
 """The classroom app's kernel manager (named in app/voila.py).
 
-Three changes to Jupyter's own.
+Four changes to Jupyter's own.
 
 Kernels start a few at a time.  When the server starts, Voilà fills its pools of pre-heated
 kernels all at once, and when a class opens its pages together it refills them all at once; on
@@ -18,6 +18,10 @@ During a class (once a student has opened a page, app/classroom_app.py), a kerne
 pool prepares its page at a lower CPU priority (``pool_niceness``), so that students opening
 pages and clicking go first; it gets the server's priority back when a student gets it (where
 the system lets a process raise a priority again).
+
+A kernel whose page was sent but never connected to it (the student went elsewhere before the
+page had arrived, so the page never armed its leave request) is shut down ``connect_within``
+seconds after the page was served, instead of waiting for the idle time.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from pathlib import Path
 
 from jupyter_server._tz import utcnow
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
-from traitlets import Int
+from traitlets import Float, Int
 
 
 class ClassroomKernelManager(AsyncMappingKernelManager):
@@ -37,6 +41,9 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
 
     starting_at_once = Int(2, config=True,
                            help="How many kernels may start at the same time (at least 1).")
+    connect_within = Float(120.0, config=True,
+                           help="Seconds a page has, once served, to connect to its kernel; a "
+                                "kernel no page connected to by then is shut down (0: never).")
     pool_niceness = Int(0, config=True,
                         help="How much lower the CPU priority of a kernel is while it prepares "
                              "its page in a pool during a class (0 to 19): students' pages go "
@@ -52,6 +59,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         self._starting = 0
         self._students_waiting = 0
         self.class_on = False         # set when the first student opens a page
+        self._connected_once: set[str] = set()
 
     async def _take_turn(self, for_pool: bool) -> None:
         async with self._turns:
@@ -124,4 +132,23 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
 
     async def shutdown_kernel(self, kernel_id, *args, **kwargs):
         self._waiting_in_pool.discard(kernel_id)
+        self._connected_once.discard(kernel_id)
         return await super().shutdown_kernel(kernel_id, *args, **kwargs)
+
+    def notify_connect(self, kernel_id):
+        self._connected_once.add(kernel_id)
+        return super().notify_connect(kernel_id)
+
+    def page_served(self, kernel_id: str) -> None:
+        """A page has been sent with this kernel: unless the page connects to it within
+        ``connect_within`` seconds, nobody will use it (the student left before the page had
+        arrived, so the page never armed its leave request), and it is shut down."""
+        if self.connect_within > 0 and kernel_id:
+            asyncio.ensure_future(self._let_go_unless_connected(kernel_id))
+
+    async def _let_go_unless_connected(self, kernel_id: str) -> None:
+        await asyncio.sleep(self.connect_within)
+        if kernel_id in self and kernel_id not in self._connected_once:
+            self.log.info("No page connected to kernel %s within %.0f s of being served: "
+                          "shutting it down", kernel_id, self.connect_within)
+            await self.shutdown_kernel(kernel_id)

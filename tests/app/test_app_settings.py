@@ -167,3 +167,20 @@ def test_a_pool_kernel_prepares_at_a_lower_priority_during_a_class(monkeypatch):
     finally:
         process.kill()
         process.wait()
+
+
+def test_a_kernel_no_page_connects_to_is_let_go(monkeypatch):
+    """A page left before it arrived never connects to its kernel: the kernel is shut down
+    connect_within seconds after the page was served; a kernel its page connected to stays."""
+    manager, _, shut = manager_with(monkeypatch, idle_for=0)
+    manager.connect_within = 0.05
+    manager._kernels["k2"] = manager._kernels["k1"]
+    manager._kernel_connections["k2"] = 0
+
+    async def two_pages():
+        manager.notify_connect("k1")            # this page arrived and connected
+        manager.page_served("k1")
+        manager.page_served("k2")               # this one never did
+        await asyncio.sleep(0.2)
+    asyncio.run(two_pages())
+    assert shut == ["k2"]
