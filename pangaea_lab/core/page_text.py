@@ -32,7 +32,8 @@ RAW_PATTERNS: tuple[tuple[re.Pattern, str], ...] = (
     (re.compile(r"\b(?:Counter|defaultdict|OrderedDict|frozenset|dict_keys|dict_values|"
                 r"dict_items|namedtuple|array)\(|<[\w.]+ object at "), "a Python object's repr"),
     (re.compile(r"\{\s*(?:'|\"|-?\d+\s*:)"), "a dict's repr"),
-    (re.compile(r"[\[(]\s*(?:'|\"|\(|\[|None\b|True\b|False\b)"), "a list's or tuple's repr"),
+    (re.compile(r"[\[(]\s*(?:'[^'\n]*'\s*[,\]]|\"[^\"\n]*\"\s*[,\]]|[\[(]\s*[-\d'\"(\[]|"
+                r"None\b|True\b|False\b)"), "a list's or tuple's repr"),
     (re.compile(r"\(-?\d+(?:\.\d+)?(?:,\s*-?\d+(?:\.\d+)?){2,},?\)|\[-?\d+(?:\.\d+)?(?:,\s*"
                 r"-?\d+(?:\.\d+)?)*\]"), "a list or tuple of numbers"),
     (re.compile(r"(?<![\w'\"-])(?:True|False|None)(?![\w'\"-])"),
@@ -42,7 +43,6 @@ RAW_PATTERNS: tuple[tuple[re.Pattern, str], ...] = (
     (re.compile(r"\bpython3? -m \w|\bpip install\b|\bmake (?:app|lab|test)|\b(?:voila|jupyter) "
                 r"[a-z]|(?:^|\s)--[a-z][\w-]*|(?:^|\n)\$ "), "a shell command"),
     (re.compile(r"\d+(?:\.\d+)?\s*(?:it|game|games)/s\b|<\d\d:\d\d"), "a progress bar's numbers"),
-    (re.compile(r"\w \[[a-z][\w-]*\]"), "an assumption's label in brackets"),
 )
 
 #: a drawing or a widget: what a student is meant to see (their text is checked in the browser)
@@ -50,7 +50,14 @@ _RICH = ("image/svg+xml", "image/png", "image/jpeg", "application/vnd.jupyter.wi
 
 
 def raw_text_problems(text: str) -> list[str]:
-    """Each kind of Python output found in ``text``, with a short excerpt around it."""
+    """Each kind of Python output found in ``text``, with a short excerpt around it.
+
+    >>> raw_text_problems("Thorondal the eagle ('Th') stands on Red's Tree at (2, 0).")
+    []
+    >>> [p.split(":")[0] for p in raw_text_problems("Hand: ('L05',) and [(1, 2), (2, 1)]")]
+    ["a list's or tuple's repr"]
+    """
+    text = text.replace("\u2007", " ").replace("\xa0", " ")   # a page's fixed-width spaces
     found = []
     for pattern, what in RAW_PATTERNS:
         match = pattern.search(text)
