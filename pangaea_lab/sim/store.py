@@ -215,14 +215,21 @@ class ResultsFolder:
     def _journal(self) -> dict[str, Any] | None:
         """An unfinished merge: its new part and the parts it replaces (None: no merge)."""
         where = self.path / JOURNAL
-        if not where.is_file():
+        if not where.is_file() or where.stat().st_size > 10 * MAX_META_BYTES:
             return None
         try:
             journal = json.loads(where.read_text(encoding="utf-8"))
             new, old = journal["new"], list(journal["old"])
         except (ValueError, KeyError, TypeError, UnicodeDecodeError):
             return None   # a journal cut short: its merge never wrote anything
+        if not all(isinstance(n, str) and self._own(n) for n in [new, *old]):
+            return None   # names no part of this run: nothing of it is touched
         return {"new": new, "old": old}
+
+    def _own(self, name: str) -> bool:
+        """Whether ``name`` is the name of a part of this run (and nothing else: no path)."""
+        match = PART.fullmatch(name)
+        return match is not None and match.group(2) == self.run_id
 
     def parts(self, report: bool = True) -> list[Path]:
         """The run's own game parts, in order of their first seed.  Foreign files are noted
@@ -262,9 +269,10 @@ class ResultsFolder:
                         (self.path / table / name).unlink(missing_ok=True)
             else:
                 for table in TABLES:
-                    (self.path / table / str(journal["new"])).unlink(missing_ok=True)
-            (self.path / JOURNAL).unlink()
+                    (self.path / table / journal["new"]).unlink(missing_ok=True)
+        (self.path / JOURNAL).unlink(missing_ok=True)
         for table in TABLES:
+            (self.path / table).mkdir(exist_ok=True)
             for path in (self.path / table).glob(".part-*.tmp"):
                 path.unlink()
         games = {p.name for p in self._files("games")}

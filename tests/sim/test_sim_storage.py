@@ -174,6 +174,21 @@ def test_a_merge_cut_short_never_doubles_or_loses_a_game(tmp_path, monkeypatch):
     assert len(parts(out)) == 1 and not (out / "_compacting.json").exists()
 
 
+def test_a_journal_naming_other_files_touches_nothing(tmp_path):
+    out = tmp_path / "r"
+    games = simulate("inori", seeds=3, out=out, **RUN)
+    outside = tmp_path / "precious.txt"
+    outside.write_text("keep me")
+    mine = parts(out)[0].name
+    for journal in ({"new": mine, "old": ["../../precious.txt"]},
+                    {"new": "../../precious.txt", "old": [mine]}):
+        (out / "_compacting.json").write_text(json.dumps(journal))
+        pd.testing.assert_frame_equal(load(out)[0], games)
+        simulate("inori", seeds=3, out=out, resume=True, **RUN)
+        assert outside.read_text() == "keep me" and parts(out) == [out / "games" / mine]
+    assert not (out / "_compacting.json").exists()
+
+
 def test_a_resume_after_the_rules_changed_is_refused(tmp_path):
     out = tmp_path / "r"
     simulate("inori", seeds=2, out=out, **RUN)
