@@ -206,3 +206,15 @@ def test_winners_against_the_others_give_the_interval_of_the_difference():
     b = rows.set_index("name").loc["b"]
     assert b.gap == 0 and b.gap_low == 0 and b.gap_high == 0
     assert 0 < p_value <= 1
+
+
+def test_the_notebooks_state_the_games_a_five_point_edge_needs():
+    import json
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2] / "notebooks"
+    needed = round(games_needed(0.05, 0.5), -2)
+    for path in ("pangaea/10_statistics.ipynb", "harmonies/06_statistics.ipynb",
+                 "forest_shuffle/05_statistics.ipynb", "inori/05_statistics.ipynb"):
+        text = "".join("".join(c["source"]) for c in json.loads((root / path).read_text())["cells"])
+        assert f"about {needed:.0f} with two players" in text, path
+        assert "Whole games are drawn" in text and "openskill" in text, path
