@@ -73,6 +73,7 @@ class Student:
     browser: bool = False
     times: dict[str, float] = field(default_factory=dict)   # step -> s after the login click
     widgets: int = 0
+    retries: int = 0            # in Chromium: Shift+Enter again, a kernel question answered
     error: str = ""
 
 
@@ -111,27 +112,52 @@ def memory_mb(hub_pid: int) -> tuple[float, float]:
     return hub_side / 1024, students / 1024
 
 
+def _cpu_seconds(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 class Sampler:
-    """The hub's memory every few seconds, keeping the peak of the total."""
+    """The hub's memory every few seconds, keeping the peak of the total, and the CPU time
+    its processes used (each process's last reading is kept once it has ended)."""
 
     def __init__(self, hub_pid: int, every: float = 3.0) -> None:
         self.hub_pid, self.every = hub_pid, every
         self.peak = (0.0, 0.0)
+        self.cpu: dict[int, tuple[bool, float]] = {}      # pid -> (a student's?, seconds)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def _run(self) -> None:
         while not self._stop.wait(self.every):
-            now = memory_mb(self.hub_pid)
-            if sum(now) > sum(self.peak):
-                self.peak = now
+            self.sample()
+
+    def sample(self) -> None:
+        now = memory_mb(self.hub_pid)
+        if sum(now) > sum(self.peak):
+            self.peak = now
+        for pid in [self.hub_pid, *descendants(self.hub_pid)]:
+            used = _cpu_seconds(pid)
+            if used:
+                self.cpu[pid] = (_uid(pid) != os.getuid(), used)
+
+    def cpu_used(self) -> tuple[float, float]:
+        """CPU seconds used since the start: (the hub's side, the students')."""
+        return (sum(s for student, s in self.cpu.values() if not student),
+                sum(s for student, s in self.cpu.values() if student))
 
     def start(self) -> None:
+        self.sample()
+        self.base = self.cpu_used()
         self._thread.start()
 
     def stop(self) -> None:
         self._stop.set()
         self._thread.join(timeout=30)
+        self.sample()
 
 
 # ----- a student over HTTP (what JupyterLab asks of their server) ------------------------------
@@ -166,7 +192,8 @@ def open_notebook(hub: Hub, name: str, token: str, path: str) -> int:
     if "error" in kinds:
         error = next(m for m in answers if m["header"]["msg_type"] == "error")["content"]
         raise RuntimeError(f"{path}: the first cell failed: {error['ename']}: {error['evalue']}")
-    shown = [m for m in answers if m["header"]["msg_type"] in ("display_data", "execute_result")]
+    shown = [m for m in answers
+             if m["header"]["msg_type"] in ("display_data", "execute_result", "stream")]
     if not shown:
         raise RuntimeError(f"{path}: the first cell showed nothing ({', '.join(kinds)})")
     return int(any(WIDGET in m["content"].get("data", {}) for m in shown))
@@ -200,10 +227,11 @@ def http_student(hub: Hub, student: Student, go: threading.Event) -> None:
 CURRENT_TAB = ".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current"
 
 
-async def run_first_cell(page, path: str, wait_ms: int) -> int:
+async def run_first_cell(page, student: Student, path: str, wait_ms: int) -> int:
     """Shift+Enter on the first code cell of the notebook ``path`` (the current tab), once its
-    kernel is idle, again if the kernel was not listening yet; wait for the output drawn; 1 if
-    a widget was drawn in it, else 0."""
+    kernel is idle, again if the kernel was not listening yet (answering JupyterLab's "Select
+    Kernel" question, asked when a kernel was slow to start, as a student would); wait for the
+    output drawn; 1 if a widget was drawn in it, else 0."""
     tab = page.locator(CURRENT_TAB, has_text=Path(path).name)
     await tab.wait_for(timeout=wait_ms)
     panel = f'[id="{await tab.get_attribute("data-id")}"]'
@@ -212,15 +240,19 @@ async def run_first_cell(page, path: str, wait_ms: int) -> int:
     cell = page.locator(f"{panel} .jp-CodeCell").first
     deadline = time.monotonic() + wait_ms / 1000
     while time.monotonic() < deadline:
-        await cell.locator(".jp-InputArea-editor").click()
-        await page.keyboard.press("Shift+Enter")
+        question = page.locator(".jp-Dialog .jp-mod-accept")
+        if await question.count():
+            await question.first.click()
+            student.retries += 1
         try:                             # "[ ]:" becomes "[*]:" once the kernel takes it
+            await cell.locator(".jp-InputArea-editor").click(timeout=15_000)
+            await page.keyboard.press("Shift+Enter")
             await page.wait_for_function(
                 "cell => !cell.querySelector('.jp-InputPrompt').textContent.includes('[ ]')",
                 arg=await cell.element_handle(), timeout=15_000)
             break
         except PlaywrightTimeout:
-            continue
+            student.retries += 1
     await cell.locator(".jp-OutputArea-output").first.wait_for(timeout=wait_ms)
     return min(1, await cell.locator(".jp-OutputArea-output .jupyter-widgets").count())
 
@@ -230,6 +262,7 @@ async def chromium_student(browser, hub: Hub, student: Student, began: float) ->
     mark = lambda step: student.times.__setitem__(step, time.monotonic() - began)  # noqa: E731
     context = await browser.new_context(ignore_https_errors=True,
                                         viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(wait_ms)       # a slow hub is measured, not given up on
     page = await context.new_page()
     try:
         await page.goto(hub.url + "/hub/login", timeout=wait_ms)
@@ -243,10 +276,10 @@ async def chromium_student(browser, hub: Hub, student: Student, began: float) ->
         mark("server ready")
         await page.wait_for_url(lambda url: url.startswith(server + "lab"), timeout=wait_ms)
         mark("course received")
-        student.widgets += await run_first_cell(page, student.notebooks[0], wait_ms)
+        student.widgets += await run_first_cell(page, student, student.notebooks[0], wait_ms)
         mark("first notebook working")
         await page.goto(server + "lab/tree/" + student.notebooks[1], timeout=wait_ms)
-        student.widgets += await run_first_cell(page, student.notebooks[1], wait_ms)
+        student.widgets += await run_first_cell(page, student, student.notebooks[1], wait_ms)
         mark("working")
     except Exception as error:
         student.error = f"{type(error).__name__}: {str(error).splitlines()[0][:300]}"
@@ -291,7 +324,8 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def report(students: list[Student], memory: dict[str, tuple[float, float]],
-           loads: dict[str, tuple[float, ...]], goal: float, browsers: int) -> bool:
+           cpu: tuple[float, float], loads: dict[str, tuple[float, ...]], goal: float,
+           browsers: int) -> bool:
     """Print the figures; whether every student was working within ``goal`` seconds."""
     count = len(students)
     print(f"\n{count} students on {os.cpu_count()} cores: {browsers} in headless Chromium "
@@ -310,10 +344,17 @@ def report(students: list[Student], memory: dict[str, tuple[float, float]],
     widgets = sum(s.widgets for s in students)
     print(f"first cells that showed a widget: {widgets} of {2 * count} notebooks (the others "
           "showed text or a drawing)")
+    if browsers:
+        print(f"in Chromium, a cell run again or a kernel question answered: "
+              f"{sum(s.retries for s in students)} times")
     for moment, (hub_side, students_mb) in memory.items():
         print(f"memory {moment:<22} hub, proxy, culler {hub_side:7.0f} MB   students "
               f"{students_mb:7.0f} MB ({students_mb / count:5.0f} MB each)   total "
               f"{hub_side + students_mb:7.0f} MB (proportional set size)")
+    cores = os.cpu_count() or 1
+    print(f"CPU time used in the class: hub, proxy, culler {cpu[0]:.0f} s; students' servers "
+          f"and kernels {cpu[1]:.0f} s ({cpu[1] / count:.1f} s each): on {cores} idle cores "
+          f"that alone takes {sum(cpu) / cores:.0f} s")
     for moment, load in loads.items():
         print(f"load average {moment:<6} " + " ".join(f"{x:.2f}" for x in load)
               + " (1, 5, 15 min)")
@@ -413,7 +454,8 @@ def main(argv: list[str] | None = None) -> int:
         memory["at the peak"] = max(sampler.peak, end, key=sum)
         memory["with everyone working"] = end
         loads["end"] = os.getloadavg()
-        met = report(students, memory, loads, args.goal, args.browsers)
+        cpu = tuple(now - before for now, before in zip(sampler.cpu_used(), sampler.base))
+        met = report(students, memory, cpu, loads, args.goal, args.browsers)
     finally:
         stop_hub(hub, names)
         print(f"the hub's log: {hub.log}")
