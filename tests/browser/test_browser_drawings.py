@@ -198,3 +198,41 @@ def test_drawings_text_is_readable_and_never_collides(page, width):
                     for f in found if f["kind"] != "size"})
     assert not small, f"at {width} px, text too small ({len(small)}):\n" + "\n".join(small[:25])
     assert not clash, f"at {width} px, texts collide ({len(clash)}):\n" + "\n".join(clash[:25])
+
+
+# ----- the same, on the app's pages ---------------------------------------------------------
+
+_PAGE_DRAWINGS = """
+() => {
+  // every drawing of the page, named by its place, for _MEASURE
+  let k = 0;
+  for (const svg of document.querySelectorAll(".jp-OutputArea-output svg")) {
+    if (svg.closest("[data-drawing]") || !svg.querySelector("text")) continue;
+    const holder = svg.parentElement;
+    holder.setAttribute("data-drawing", "drawing " + (++k));
+  }
+  return k;
+}
+"""
+
+
+@pytest.mark.xdist_group("voila")
+@pytest.mark.parametrize("game", ["pangaea", "harmonies", "forest_shuffle", "inori"])
+def test_app_page_drawings_are_readable_at_each_width(voila, page, game):
+    """Each game's step-through page in the Voilà app, drawn at 1280, 1024 and 768 pixels
+    wide: every text of its drawings at least 11 px (10 px at 768), none running off its card,
+    none overlapping another."""
+    from browser_support import STEP_THROUGH, voila_page_with
+    where = f"Voilà, {STEP_THROUGH[game]}"
+    voila_page_with(page, voila, STEP_THROUGH[game], ".pl-step-through .pl-board svg", where)
+    tab = page.page
+    assert tab.evaluate(_PAGE_DRAWINGS) >= 1, f"{where}: no drawing with text"
+    for width in sorted(LEAST_TEXT, reverse=True):
+        tab.set_viewport_size({"width": width, "height": 900})
+        tab.wait_for_timeout(500)
+        found = tab.evaluate(_MEASURE)
+        small = sorted({f"{f['text']!r} at {f['px']:.1f} px" for f in found
+                        if f["kind"] == "size" and f["px"] < LEAST_TEXT[width] - 0.05})
+        clash = sorted({f"{f['kind']} {f['text']!r}" for f in found if f["kind"] != "size"})
+        assert not small, f"{where} at {width} px: text too small:\n" + "\n".join(small[:20])
+        assert not clash, f"{where} at {width} px: texts collide:\n" + "\n".join(clash[:20])
