@@ -218,3 +218,14 @@ def test_the_notebooks_state_the_games_a_five_point_edge_needs():
         text = "".join("".join(c["source"]) for c in json.loads((root / path).read_text())["cells"])
         assert f"about {needed:.0f} with two players" in text, path
         assert "Whole games are drawn" in text and "openskill" in text, path
+
+
+def test_command_line_keeps_seats_fixed_when_asked(capsys):
+    from pangaea_lab.simulate import main
+    assert main(["inori", "--games", "3", "--bots", "greedy,random", "--fixed-seats",
+                 "--quiet"]) == 0
+    text = capsys.readouterr().out
+    assert "seat 1 (greedy)" in text and "seat 2 (random)" in text
+    assert main(["inori", "--games", "3", "--bots", "greedy,random", "--quiet"]) == 0
+    text = capsys.readouterr().out
+    assert "greedy (seats rotate; 3 seat-games)" in text and "seat 1" not in text
