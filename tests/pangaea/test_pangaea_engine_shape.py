@@ -15,7 +15,8 @@ from pangaea_lab.pangaea.state import Pending
 def test_the_game_declares_seats_and_options_once():
     assert (GAME.min_players, GAME.max_players) == (1, 4)
     assert GAME.defaults() == {"family": False, "mode": "", "difficulty": "standard",
-                               "wild_woods": False, "storms": True}
+                               "wild_woods": False, "storms": True,
+                               "storm_spares_thorondal": False}
     assert GameState.GAME is GAME and GAME.new_game(players=2, seed=1) == pangaea.new_game(
         players=2, seed=1)
     with pytest.raises(InvalidSetup, match="difficulty"):
