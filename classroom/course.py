@@ -9,7 +9,7 @@ while it runs); it commits only when something changed.
 
 from __future__ import annotations
 
-import filecmp
+import json
 import os
 import shutil
 import subprocess
@@ -43,18 +43,51 @@ def course_files(notebooks: Path) -> dict[str, Path]:
     return files
 
 
-def publish(notebooks: Path, course: Path, teachers: Path | None = None) -> bool:
+_KERNEL = """
+import json
+from ipykernel.ipkernel import IPythonKernel
+from ipykernel.kernelspec import KERNEL_NAME, get_kernel_dict
+spec = get_kernel_dict()
+print(json.dumps({"kernelspec": {"display_name": spec["display_name"],
+                                 "language": spec["language"], "name": KERNEL_NAME},
+                  "language_info": IPythonKernel.language_info}))
+"""
+
+
+def kernel_metadata(python: str) -> dict:
+    """The notebook metadata the students' kernel reports (its name and Python version).
+    A notebook saved with other values is marked modified by JupyterLab the moment its
+    kernel starts, and a reload then asks "Leave site?"; the course carries these instead."""
+    done = subprocess.run([python, "-c", _KERNEL], capture_output=True, text=True,
+                          check=False, timeout=120)
+    if done.returncode:
+        raise RuntimeError(f"the students' Python ({python}) has no ipykernel: "
+                           f"{done.stderr.strip()[-300:]}")
+    return json.loads(done.stdout)
+
+
+def _content(source: Path, metadata: dict | None) -> bytes:
+    if metadata is None or source.suffix != ".ipynb":
+        return source.read_bytes()
+    notebook = json.loads(source.read_text(encoding="utf-8"))
+    notebook.setdefault("metadata", {}).update(metadata)
+    return (json.dumps(notebook, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def publish(notebooks: Path, course: Path, teachers: Path | None = None,
+            metadata: dict | None = None) -> bool:
     """Bring ``course`` (a git repository, made if missing) up to date with ``notebooks``;
-    True when a new version was committed.  Teachers' pages go to ``teachers``."""
+    True when a new version was committed.  Teachers' pages go to ``teachers``; notebooks
+    get ``metadata`` (see ``kernel_metadata``) when it is given."""
     course.mkdir(parents=True, exist_ok=True)
     if not (course / ".git").is_dir():
         _git(course, "init", "--quiet")
     wanted = course_files(notebooks)
     for name, source in wanted.items():
-        target = course / name
-        if not target.exists() or not filecmp.cmp(source, target, shallow=False):
+        target, content = course / name, _content(source, metadata)
+        if not target.exists() or target.read_bytes() != content:
             target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, target)
+            target.write_bytes(content)
     for target in course.rglob("*"):
         relative = target.relative_to(course)
         if relative.parts[0] != ".git" and target.is_file() and \
@@ -83,7 +116,9 @@ if __name__ == "__main__":
     else:
         root = Path(os.environ.get("PANGAEA_HUB_ROOT", "/srv/pangaea-lab"))
     here = Path(__file__).resolve().parents[1] / "notebooks"
-    new = publish(here, root / "course", root / "teachers")
+    python = root / "env" / "bin" / "python"
+    new = publish(here, root / "course", root / "teachers",
+                  kernel_metadata(str(python) if python.exists() else sys.executable))
     print("The course was updated: students receive it when they next open their start "
           "link or log in." if new else "The course was already up to date.")
     sys.exit(0)

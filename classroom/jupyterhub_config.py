@@ -57,7 +57,7 @@ CLASSROOM = Path(__file__).resolve().parent
 REPO = CLASSROOM.parent
 sys.path.insert(0, str(CLASSROOM))        # roster.py, course.py, pangaea_hub.py
 
-from course import publish                 # noqa: E402
+from course import kernel_metadata, publish  # noqa: E402
 from roster import (RosterError, check_private_file, check_private_folder,  # noqa: E402
                     read_roster)
 
@@ -195,7 +195,7 @@ c.StudentSpawner.homes = str(ROOT / "home")
 c.StudentSpawner.teacher_files = str(ROOT / "teachers")
 c.StudentSpawner.memory_bytes = _bytes("PANGAEA_HUB_MEMORY", "2G")
 c.StudentSpawner.cpus = _number("PANGAEA_HUB_CPUS", 1, 0, whole=False)
-c.StudentSpawner.interrupt_timeout = 5           # the hub stops promptly
+c.StudentSpawner.interrupt_timeout = 2           # the hub stops promptly
 c.StudentSpawner.term_timeout = 5
 c.Spawner.cmd = [str(STUDENT_PYTHON), "-m", "jupyterhub.singleuser"]
 c.Spawner.start_timeout = 120
@@ -208,21 +208,24 @@ c.Spawner.args = [
     "--MappingKernelManager.cull_connected=True",
     f"--TerminalManager.cull_inactive_timeout={KERNEL_IDLE}",
     f"--TerminalManager.cull_interval={min(CULL_EVERY, KERNEL_IDLE)}",
-    # only what a person does counts as activity (pangaea_lab/classroom/activity.py)
-    '--ServerApp.jpserver_extensions={"pangaea_lab.classroom.activity": true}',
 ]
 c.Spawner.environment = {
     "PYTHONNOUSERSITE": "1",
     # how often a server tells the hub when it was last used (the culler reads it)
     "JUPYTERHUB_ACTIVITY_INTERVAL": str(min(300, max(5, KERNEL_IDLE // 4))),
-    # the course repository belongs to the hub's user; git may read it
-    "GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "safe.directory",
-    "GIT_CONFIG_VALUE_0": str(ROOT / "course"),
+    # the course repository belongs to the hub's user: a git setting of the students' side
+    # lets their git read it (git takes this setting only from a system or global file)
+    "GIT_CONFIG_SYSTEM": str(ROOT / "gitconfig"),
 }
 
 # ----- the course: published for nbgitpuller, pulled at every start -------------------------------
 
-publish(REPO / "notebooks", ROOT / "course", ROOT / "teachers")
+# (notebooks carry the students' kernel's own metadata, so they open unmodified)
+publish(REPO / "notebooks", ROOT / "course", ROOT / "teachers",
+        kernel_metadata(str(STUDENT_PYTHON)))
+(ROOT / "gitconfig").write_text(f"[safe]\n\tdirectory = {ROOT / 'course'}\n"
+                                f"\tdirectory = {ROOT / 'course' / '.git'}\n")
+(ROOT / "gitconfig").chmod(0o644)
 (ROOT / "home").mkdir(parents=True, exist_ok=True)
 for _folder in (ROOT, ROOT / "home"):
     _folder.chmod(0o755)
@@ -243,6 +246,14 @@ _lab_settings.mkdir(parents=True, exist_ok=True)
     "@jupyterlab/apputils-extension:notification": {"fetchNews": "false",
                                                     "checkForUpdates": False}}, indent=1))
 (_lab_settings / "overrides.json").chmod(0o644)
+
+# only what a person does counts as activity (pangaea_lab/classroom/activity.py): a server
+# extension enabled the standard way, in the students' environment
+_server_config = ROOT / "env" / "etc" / "jupyter" / "jupyter_server_config.d"
+_server_config.mkdir(parents=True, exist_ok=True)
+(_server_config / "pangaea_lab_classroom.json").write_text(json.dumps(
+    {"ServerApp": {"jpserver_extensions": {"pangaea_lab.classroom.activity": True}}}, indent=1))
+(_server_config / "pangaea_lab_classroom.json").chmod(0o644)
 
 # ----- idle servers are stopped ------------------------------------------------------------------
 

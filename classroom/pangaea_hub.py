@@ -68,6 +68,13 @@ class ClassroomAuthenticator(NativeAuthenticator):
                       "the hub's user); hand them out and ask everyone to change theirs at "
                       "/hub/change-password", len(fresh), path)
 
+    def get_handlers(self, app):
+        """JupyterHub's own login page (which calls ``authenticate`` below) and
+        NativeAuthenticator's pages for changing a password; no sign-up, no approval pages
+        (the roster decides who has an account)."""
+        return [(path, handler) for path, handler in super().get_handlers(app)
+                if path.startswith("/change-password")]
+
     async def authenticate(self, handler, data):
         name = self.normalize_username(str((data or {}).get("username", ""))[:64])
         password = str((data or {}).get("password", ""))[:256]
@@ -171,18 +178,14 @@ class StudentSpawner(LocalProcessSpawner):
         return list(groups)
 
     def make_preexec_fn(self, name):
-        become = set_user_setuid(self.system_name)
-        joins = [str(folder / "cgroup.procs") for folder in self._joined]
-        home = str(self.home)
+        # JupyterHub's own switch to the person's system user (it also enters their home)
+        return set_user_setuid(self.system_name)
 
-        def preexec():
-            for procs in joins:            # still root here: join the limits, then drop
-                with open(procs, "w") as out:
-                    out.write(str(os.getpid()))
-            become()
-            os.chdir(home)
-
-        return preexec
+    def join_limits(self, pid: int, groups: list[Path]) -> None:
+        """Put the server's process into the person's control groups (from the hub, right
+        after it starts: its kernels, started later, are born inside them)."""
+        for folder in groups:
+            (folder / "cgroup.procs").write_text(str(pid))
 
     def user_env(self, env):
         account = pwd.getpwnam(self.system_name)
@@ -192,12 +195,17 @@ class StudentSpawner(LocalProcessSpawner):
     async def start(self):
         self.ensure_system_user()
         try:
-            self._joined = self.prepare_limits()
+            groups = self.prepare_limits()
         except OSError as error:
-            self._joined = []
+            groups = []
             self.log.warning("No memory or CPU limit for %s: control groups cannot be "
                              "written here (%s)", self.user.name, error)
-        return await super().start()
+        address = await super().start()
+        try:
+            self.join_limits(self.pid, groups)
+        except OSError as error:
+            self.log.warning("No memory or CPU limit for %s: %s", self.user.name, error)
+        return address
 
     async def move_certs(self, paths):
         return paths

@@ -37,8 +37,14 @@ def root(tmp_path):
     """The students' side of a hub: a stand-in for their Python environment."""
     folder = tmp_path / "srv"
     (folder / "env" / "bin").mkdir(parents=True)
-    (folder / "env" / "bin" / "python").write_text("")
+    stand_in(folder / "env" / "bin" / "python")
     return folder
+
+
+def stand_in(python):
+    """The students' Python, played by the tests' own (which has ipykernel)."""
+    python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    python.chmod(0o755)
 
 
 def load_config(monkeypatch, tmp_path, root, **env):
@@ -79,7 +85,10 @@ def test_the_hub_configuration(monkeypatch, tmp_path, root):
     args = " ".join(c.Spawner.args)
     assert "--MappingKernelManager.cull_idle_timeout=600" in args
     assert "--MappingKernelManager.cull_connected=True" in args
-    assert "pangaea_lab.classroom.activity" in args
+    extension = json.loads((root / "env" / "etc" / "jupyter" / "jupyter_server_config.d" /
+                            "pangaea_lab_classroom.json").read_text())
+    assert extension["ServerApp"]["jpserver_extensions"] == {
+        "pangaea_lab.classroom.activity": True}
     assert c.Spawner.default_url.startswith("/git-pull?repo=file://")
     assert "urlpath=lab/tree/course/00_start_here.ipynb" in c.Spawner.default_url
     culler = c.JupyterHub.services[0]
@@ -93,6 +102,10 @@ def test_the_hub_configuration(monkeypatch, tmp_path, root):
     assert overrides["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
     assert (root / "course" / "00_start_here.ipynb").is_file()
     assert not (root / "course" / "teachers.ipynb").exists()
+    # the course's notebooks carry the students' kernel's metadata: they open unmodified
+    shipped = json.loads((root / "course" / "00_start_here.ipynb").read_text())
+    assert shipped["metadata"]["language_info"]["version"] == sys.version.split()[0]
+    assert shipped["metadata"]["kernelspec"]["name"] == "python3"
     assert (root / "teachers" / "teachers.ipynb").is_file()
 
 
@@ -122,7 +135,7 @@ def test_a_key_others_can_read_or_a_missing_environment_is_refused(monkeypatch, 
     (root / "env" / "bin" / "python").unlink()
     with pytest.raises(SystemExit, match="make hub-env"):
         load_config(monkeypatch, tmp_path, root)
-    (root / "env" / "bin" / "python").write_text("")
+    stand_in(root / "env" / "bin" / "python")
     # behind a proxy that serves HTTPS, the hub itself listens on plain HTTP
     plain = load_config(monkeypatch, tmp_path, root, PANGAEA_HUB_BEHIND_TLS_PROXY="1",
                         PANGAEA_HUB_URL="http://127.0.0.1:8000")

@@ -8,8 +8,8 @@ what a person does counts: running code or clicking a widget (messages to and fr
 and typing in a terminal.  Kernels idle for a while are stopped by the server's kernel culler
 (``jupyterhub_config.py`` sets it), so an open tab nobody touches ends in a stopped server.
 
-Enabled by the hub for students' servers only
-(``--ServerApp.jpserver_extensions={"pangaea_lab.classroom.activity": true}``).
+Enabled by the hub in the students' environment only
+(``etc/jupyter/jupyter_server_config.d/pangaea_lab_classroom.json``).
 """
 
 from __future__ import annotations

@@ -105,6 +105,7 @@ class Hub:
         (self.state / "roster.txt").write_text(roster)
         self.url = f"https://127.0.0.1:{free_port()}"
         self.log = logs / "jupyterhub.log"
+        self.changed: dict[str, str] = {}
         env = dict(os.environ)
         for name in [n for n in env if n.startswith("PANGAEA_HUB_")]:
             del env[name]
@@ -126,6 +127,10 @@ class Hub:
         """The hand-out sheet the hub wrote for the teacher."""
         sheet = self.state / "hub" / "passwords-to-hand-out.txt"
         return {line.split()[0]: line.split()[1] for line in sheet.read_text().splitlines()}
+
+    def password(self, name: str) -> str:
+        """``name``'s password now: the hand-out sheet's, or the one they changed it to."""
+        return self.changed.get(name) or self.passwords()[name]
 
     def get(self, path: str, **kwargs: Any) -> requests.Response:
         return requests.get(self.url + path, verify=str(self.cert), timeout=30, **kwargs)
@@ -158,10 +163,22 @@ class Hub:
         shutil.rmtree(self.state, ignore_errors=True)
 
 
+class HubSession(requests.Session):
+    """A browser's cookies, trusting only the hub's test certificate (given with every request:
+    requests lets a CA bundle named in the environment win over a session's own)."""
+
+    def __init__(self, cert: Path) -> None:
+        super().__init__()
+        self.trust = str(cert)
+
+    def request(self, method: str, url: str, **kwargs: Any) -> requests.Response:
+        kwargs.setdefault("verify", self.trust)
+        return super().request(method, url, **kwargs)
+
+
 def log_in(hub: Hub, name: str, password: str) -> requests.Session:
     """Log in through the hub's login form, as a browser does; ``session.logged_in`` tells."""
-    session = requests.Session()
-    session.verify = str(hub.cert)
+    session = HubSession(hub.cert)
     form = session.get(hub.url + "/hub/login", timeout=30)
     if form.status_code != 200:
         raise AssertionError(form.text[:500])
