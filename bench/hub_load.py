@@ -347,14 +347,16 @@ def report(students: list[Student], memory: dict[str, tuple[float, float]],
     if browsers:
         print(f"in Chromium, a cell run again or a kernel question answered: "
               f"{sum(s.retries for s in students)} times")
+    served = max(1, sum("server ready" in s.times for s in students))
+    print(f"memory (proportional set size; 'each': per student whose server started, {served})")
     for moment, (hub_side, students_mb) in memory.items():
-        print(f"memory {moment:<22} hub, proxy, culler {hub_side:7.0f} MB   students "
-              f"{students_mb:7.0f} MB ({students_mb / count:5.0f} MB each)   total "
-              f"{hub_side + students_mb:7.0f} MB (proportional set size)")
+        print(f"  {moment:<22} hub, proxy, culler {hub_side:5.0f} MB   students "
+              f"{students_mb:6.0f} MB ({students_mb / served:4.0f} MB each)   total "
+              f"{hub_side + students_mb:6.0f} MB")
     cores = os.cpu_count() or 1
     print(f"CPU time used in the class: hub, proxy, culler {cpu[0]:.0f} s; students' servers "
-          f"and kernels {cpu[1]:.0f} s ({cpu[1] / count:.1f} s each): on {cores} idle cores "
-          f"that alone takes {sum(cpu) / cores:.0f} s")
+          f"and kernels {cpu[1]:.0f} s ({cpu[1] / count:.1f} s per student): on {cores} idle "
+          f"cores that alone takes {sum(cpu) / cores:.0f} s")
     for moment, load in loads.items():
         print(f"load average {moment:<6} " + " ".join(f"{x:.2f}" for x in load)
               + " (1, 5, 15 min)")
