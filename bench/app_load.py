@@ -570,7 +570,7 @@ def summary(values: list[float], unit: str, scale: float = 1.0) -> str:
 
 def pool_kernels_of(log: Path, since: int) -> int:
     """The pools' kernels, as the server printed them at its start (app/voila.py)."""
-    text = log.read_text(errors="replace")[since:]
+    text = log.read_bytes()[since:].decode(errors="replace")      # since: a size in bytes
     found = re.search(r"Pools of ready kernels: (\d+) kernels", text)
     if not found:
         raise RuntimeError(f"the server did not print its pools (see {log})")
