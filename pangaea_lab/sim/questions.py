@@ -298,7 +298,9 @@ def animal_cards(game: str = "harmonies", players: int = 2, bots: Any = ("greedy
     text = (f"{among}{top.label} paid most: {top['mean']:.1f} points on average each time it was "
             f"taken (95% bootstrap interval {top.low:.1f} to {top.high:.1f}, taken "
             f"{times}). With few games a card is seen only a few times, so "
-            "its interval is wide: run more games to separate the cards.")
+            f"its interval is wide: run more games to separate the cards. And the top of "
+            f"{len(animals.label.unique())} cards is favoured by luck: take it as a lead to "
+            "check with new games (other seeds), not as a finding.")
     return Answer(fig, cards, text, table)
 
 
