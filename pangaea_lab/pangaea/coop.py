@@ -24,6 +24,7 @@ import networkx as nx
 from ..core import hexgrid
 from ..core.engine import remake
 from ..core.errors import IllegalAction, InvalidSetup
+from ..core.exercises import plural
 from ..core.protocol import ScoreBreakdown
 from ..core.validate import require
 from ..core.rng import make_rng
@@ -519,7 +520,7 @@ def end_turn(s: GameState, d: "Draft") -> None:
     """End of Turn: refill the market to 3 Creature and 1 Land Ritual, pass the turn, and the
     player who ended it takes the Shadow Phase (a decision, taken before the next turn)."""
     if s.actions_taken < 2:
-        raise s.reject(f"Take {2 - s.actions_taken} more action(s) first: every turn has "
+        raise s.reject(f"Take {plural(2 - s.actions_taken, 'more action')} first: every turn has "
                        "2 actions.", rule="Gameplay Overview")
     d.refill_market(COOP_MARKET_SLOTS, favors=False)   # assumption 'coop-no-market-favors'
     n = s.num_players

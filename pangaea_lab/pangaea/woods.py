@@ -28,6 +28,7 @@ import networkx as nx
 
 from ..core.engine import remake
 from ..core.errors import IllegalAction, InvalidSetup
+from ..core.exercises import listed, plural
 from ..core.validate import require
 from ..core.rng import make_rng
 from .actions import (AddTreetop, BlessFlyingSeed, BlessForesight, BlessStrongCanopy,
@@ -229,13 +230,15 @@ def check_add_treetop(s: GameState, a: AddTreetop | BlessStrongCanopy) -> None:
     biomes = s.edition.biomes
     if (not isinstance(a.pay, (tuple, list)) or not all(w in biomes for w in a.pay)
             or isinstance(a.wild, bool) or not isinstance(a.wild, int) or a.wild < 0):
-        raise s.reject(f"Pay a Treetop with a list of Weather Tokens among {list(biomes)} and a "
+        raise s.reject(f"Pay a Treetop with a list of Weather Tokens among {listed(biomes)} and a "
                        "number of Wild Weather Blessings.", rule=rule, like=type(a))
     pay = tuple(sorted(a.pay, key=biomes.index))   # payments() lists types in biome order
     if (pay, a.wild) not in payments(s, p, cost):
-        raise s.reject(f"Slot {a.slot + 1} costs {cost} Weather Token(s), all of different types "
-                       f"(a Wild Weather Blessing may stand for one); {list(pay)} with {a.wild} "
-                       "Wild Weather does not fit what you hold.", rule=rule, like=type(a))
+        raise s.reject(f"Slot {a.slot + 1} costs {plural(cost, 'Weather Token')}, all of "
+                       "different types (a Wild Weather Blessing may stand for one); "
+                       f"{listed(pay, 'no Weather Token')} with "
+                       f"{plural(a.wild, 'Wild Weather Blessing')} does not fit what you hold.",
+                       rule=rule, like=type(a))
     if isinstance(a, BlessStrongCanopy) and not s.players[p].blessings[CANOPY]:
         raise s.reject("You hold no Strong Canopy Blessing.", rule=rule)
 
@@ -381,7 +384,8 @@ def check_sow(s: GameState, p: int, cell, count: int, done: tuple[int, ...]) -> 
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
         raise s.reject("Sow at least 1 Seed.", rule=rule, like=SowSeeds)
     if count > seeds:
-        raise s.reject(f"You have only {seeds} Seed(s) in your supply.", rule=rule, like=SowSeeds)
+        raise s.reject(f"You have only {plural(seeds, 'Seed')} in your supply.", rule=rule,
+                       like=SowSeeds)
     if (i, count) not in sow_options(s, p, seeds, done):
         b = s.board
         why = ("is not a Land Space" if b.terrain[i] != "land" else
@@ -841,25 +845,26 @@ def check_flying_seed(s: GameState, a, i: int, p: int, rule: str) -> None:
             raise s.reject("'actions' is 1, or 2 when both actions of the turn are Flying Seeds "
                            "landing together.", rule=rule, like=type(a))
         if actions > 2 - s.actions_taken:
-            raise s.reject(f"You have only {2 - s.actions_taken} action(s) left this turn.",
+            raise s.reject(f"You have only {plural(2 - s.actions_taken, 'action')} left this turn.",
                            rule="Seed Competition", like=type(a))
     held = s.players[p].blessings[FLY]
     if blessings > held:
-        raise s.reject(f"You hold only {held} Flying Seed Blessing(s).",
+        raise s.reject(f"You hold only {plural(held, 'Flying Seed Blessing')}.",
                        rule="Seed Competition", like=type(a))
     if s.trees[i] != NOBODY:
         raise s.reject(f"{s.board.cells[i]} holds a Tree.", rule=rule, like=type(a))
     count = actions + blessings
     if count > s.players[p].seeds:
-        raise s.reject(f"You have only {s.players[p].seeds} Seed(s) in your supply.", rule=rule,
-                       like=type(a))
+        raise s.reject(f"You have only {plural(s.players[p].seeds, 'Seed')} in your supply.",
+                       rule=rule, like=type(a))
     need = flying_need(s, p, i)
     if count < need:
         raise s.reject(f"Other Seeds lie on {s.board.cells[i]}: you may add yours only if you then "
                        f"hold more Seeds there than anyone else ({need} needed, {count} would land; "
                        "a tie is never allowed).", rule="Seed Competition", like=type(a))
     if count > need:
-        raise s.reject(f"Flying Seeds land together only to win a space: {need} Seed(s) are "
+        raise s.reject(f"Flying Seeds land together only to win a space: {plural(need, 'Seed')} "
+                       f"{'is' if need == 1 else 'are'} "
                        f"enough on {s.board.cells[i]}; place more one at a time.",
                        rule="Seed Competition", like=type(a))
 
@@ -1155,7 +1160,7 @@ class WoodsVariant(Variant):
         pb = s.woods.player_boards[p]
         tall = [s.level(i) for i in s.board.land if s.trees[i] == p]
         return (f"; Player Board: {pb.slots.count(True)} Treetops left, "
-                f"{pb.unlocked.count(True)} extra Seed(s) unlocked, free slots worth "
+                f"{plural(pb.unlocked.count(True), 'extra Seed')} unlocked, free slots worth "
                 f"{pb.free_points(woods_data(s.edition))}; Trees by level: "
                 + (", ".join(f"{tall.count(k)}×L{k}" for k in (1, 2, 3) if tall.count(k))
                    or "none"))

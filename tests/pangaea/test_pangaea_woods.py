@@ -429,8 +429,8 @@ def test_flying_seeds_land_together_only_as_many_as_needed():
     s = wild().arranged(blessings={0: {"Flying Seed": 2}})
     empty = next(c for c in s.board.cells if s.board.terrain[s.board.index[c]] == "land"
                  and s.seeds[s.board.index[c]] == -1 and s.trees[s.board.index[c]] == -1)
-    rejected(s, FlyingSeed(empty, 0, 2), "are enough")
-    rejected(s, BlessFlyingSeed(empty, 2), "are enough")
+    rejected(s, FlyingSeed(empty, 0, 2), "is enough on")
+    rejected(s, BlessFlyingSeed(empty, 2), "is enough on")
     rejected(s, FlyingSeed(empty, 0, 3), "'actions' is 1, or 2")
     once = do(s, FlyingSeed(empty))
     twice = do(once, FlyingSeed(empty))          # the holder adds to their own Seeds

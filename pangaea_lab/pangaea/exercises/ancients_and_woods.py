@@ -873,9 +873,9 @@ def _ecosystem(rng: random.Random, seed: int, level: int) -> dict | None:
         k, side = key.split(":")
         creatures, _ = _closed(s, key)
         if creatures == 0:
-            return (f"At the {side} end of chain {int(k) + 1} it would touch a Land card "
+            return (f"At the {side} end of chain {int(k) + 1}, it would touch a Land card "
                     "directly: no Creature card lies in between.")
-        return (f"At the {side} end of chain {int(k) + 1} no Land card closes the Creature "
+        return (f"At the {side} end of chain {int(k) + 1}, no Land card closes the Creature "
                 "cards on the other side.")
 
     return dict(
