@@ -44,8 +44,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import requests
-from playwright.async_api import TimeoutError as PlaywrightTimeout
-from playwright.async_api import async_playwright
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "hub"))
@@ -232,6 +230,7 @@ async def run_first_cell(page, student: Student, path: str, wait_ms: int) -> int
     kernel is idle, again if the kernel was not listening yet (answering JupyterLab's "Select
     Kernel" question, asked when a kernel was slow to start, as a student would); wait for the
     output drawn; 1 if a widget was drawn in it, else 0."""
+    from playwright.async_api import TimeoutError as PlaywrightTimeout   # the browser extra
     tab = page.locator(CURRENT_TAB, has_text=Path(path).name)
     await tab.wait_for(timeout=wait_ms)
     panel = f'[id="{await tab.get_attribute("data-id")}"]'
@@ -297,6 +296,7 @@ def chromium_students(hub: Hub, students: list[Student], go: threading.Event,
                       ready: threading.Event) -> None:
     """Every Chromium student, in one browser started before the class begins."""
     async def main() -> None:
+        from playwright.async_api import async_playwright                # the browser extra
         async with async_playwright() as playwright:
             browser = await playwright.chromium.launch(
                 executable_path=os.environ.get("PANGAEA_CHROMIUM", "/usr/bin/chromium"),
@@ -345,8 +345,9 @@ def report(students: list[Student], memory: dict[str, tuple[float, float]],
     print(f"first cells that showed a widget: {widgets} of {2 * count} notebooks (the others "
           "showed text or a drawing)")
     if browsers:
-        print(f"in Chromium, a cell run again or a kernel question answered: "
-              f"{sum(s.retries for s in students)} times")
+        retries = sum(s.retries for s in students)
+        print(f"in Chromium, a cell run again or a kernel question answered: {retries} "
+              f"time{'' if retries == 1 else 's'}")
     served = max(1, sum("server ready" in s.times for s in students))
     print(f"memory (proportional set size; 'each': per student whose server started, {served})")
     for moment, (hub_side, students_mb) in memory.items():
