@@ -344,8 +344,15 @@ def _row(state: Any) -> int:
 
 
 def _extra_lines(state: Any) -> int:
-    """Status lines below the market: the co-op lines and the Elemental Storms line."""
-    return _coop_lines(state) + (1 if _woods(state) is not None and state.woods.storms else 0)
+    """Status lines below the market: the co-op lines, the Elemental Storms line and the
+    line naming the biomes' letters."""
+    return _coop_lines(state) + (1 if _woods(state) is not None and state.woods.storms else 0) \
+        + 1
+
+
+def _letters_line(state: Any) -> str:
+    """What the two letters on the spaces and in the players' lines stand for."""
+    return "Letters: " + " · ".join(f"{b[:2]} {b}" for b in state.edition.biomes)
 
 
 def _shadow_and_scourge(pic: Svg, state: Any) -> None:
@@ -434,8 +441,11 @@ def _status(pic: Svg, state: Any) -> None:
              size=9.5, anchor="start", fill="#222222")
     if _coop_lines(state):
         _coop_status(pic, state, x0, below + 20)
-    if _woods(state) is not None and state.woods.storms:
+    storms = _woods(state) is not None and state.woods.storms
+    if storms:
         _storm_status(pic, state, x0, below + 20 + 20 * _coop_lines(state))
+    pic.text(x0, below + 20 + 20 * (_coop_lines(state) + bool(storms)), _letters_line(state),
+             size=9.5, anchor="start", fill="#444444")
 
 
 def _player_board(pic: Svg, state: Any, p: int, x0: float, y: float) -> None:
