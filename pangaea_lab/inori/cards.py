@@ -71,15 +71,6 @@ class Effect:
             return "take the favor tokens set aside at setup"
         return t
 
-    def short(self) -> str:
-        """A few letters for drawing on a small card space."""
-        t = self.type
-        if t == "favor":
-            return "+" + "".join(c[:2].capitalize() for c in self.colours)
-        return {"favor_least": f"+{self.count}min", "rune": "rune", "points_distinct": "pt/col",
-                "points_colour": f"pt/{(self.colour or '?')[:2].capitalize()}",
-                "points_majority": "pt/maj"}.get(t, t)
-
 
 @dataclass(frozen=True)
 class Space:
