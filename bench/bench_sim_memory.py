@@ -48,8 +48,12 @@ def main() -> None:
     p.add_argument("--game", default="harmonies")
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--full", action="store_true", help="also 100,000 games")
+    p.add_argument("--sizes", help="the numbers of games, e.g. 1000,100000 (the first is "
+                                   "the one the others are compared with)")
     args = p.parse_args()
     sizes = [1_000, 10_000] + ([100_000] if args.full else [])
+    if args.sizes:
+        sizes = [int(n) for n in args.sizes.split(",")]
     print(f"peak memory of `python -m pangaea_lab.simulate {args.game} --events --out ...`"
           f" (workers: {args.workers}; goal: within {GOAL}x of 1,000 games)")
     base = None

@@ -51,6 +51,9 @@ FORMAT = 2
 MAX_META_BYTES = 100_000
 #: the most games in one part after a run's parts are merged
 COMPACT_ROWS = 100_000
+#: the rows of one row group in a merged part (few large groups read faster and keep the
+#: file's footer small)
+ROW_GROUP = 16_384
 #: a part's name: ``part-<first seed, 19 digits>-<run id>-<unique id>.parquet``
 PART = re.compile(r"part-(\d{19})-([0-9a-f]{12})-([0-9a-f]{12})\.parquet")
 
@@ -393,10 +396,19 @@ class ResultsFolder:
         schema = pa.unify_schemas([pq.read_schema(p) for p in sources])
         target = self.path / table / name
         tmp = target.with_name(f".{name}.tmp")
+        waiting: list[Any] = []
+        rows = 0
         with pq.ParquetWriter(tmp, schema) as writer:
-            for source in sources:   # one part in memory at a time
-                writer.write_table(_conform(pa, self._read(source), schema))
+            for source in sources:   # a row group's worth of parts in memory at a time
+                waiting.append(_conform(pa, self._read(source), schema))
+                rows += waiting[-1].num_rows
+                if rows >= ROW_GROUP:
+                    writer.write_table(pa.concat_tables(waiting))
+                    waiting, rows = [], 0
+            if waiting:
+                writer.write_table(pa.concat_tables(waiting))
         _link_new(tmp, target)
+        pa.default_memory_pool().release_unused()
 
 
 def _conform(pa: Any, table: Any, schema: Any) -> Any:
