@@ -271,7 +271,7 @@ def test_bots_given_as_classes_or_instances_are_seeded_per_game_and_seat():
 def test_progress_bar_counts_games_in_a_terminal(capsys):
     simulate("inori", players=2, seeds=3)
     err = capsys.readouterr().err
-    assert "Inori games" in err and "3/3" in err
+    assert "Inori games" in err and "3 of 3 games" in err
 
 
 @pytest.mark.parametrize("game, kind, columns", [
