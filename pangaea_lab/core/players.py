@@ -86,6 +86,13 @@ class GreedyPlayer(Player):
         return self._pick(self.rng, top)
 
 
+def safety_net(state: GameState) -> str:
+    """The safety net that ended a finished game, by the id of the labelled assumption that
+    set it up (e.g. ``"round-limit"``), or ``""`` while the game goes on or when it ended by
+    its own rules (the state's ``safety_net()`` hook)."""
+    return state.safety_net() if state.is_over else ""
+
+
 def play_game(state: GameState, players: Sequence[Player] | Player,
               max_steps: int = 20000, on_step: Callable | None = None) -> GameState:
     """Let computer players play from ``state`` to the end; ``players[i]`` plays seat ``i``.

@@ -181,6 +181,12 @@ class GameState(ABC):
         the best); by default the change in the player's total score."""
         return self.apply(action).scores()[player].total - self.scores()[player].total
 
+    def safety_net(self) -> str:
+        """The safety net that ended this finished game, by the id of the labelled assumption
+        that sets it up (e.g. ``"round-limit"``), or ``""`` when the game ended by its own
+        rules; by default ``""`` (a game without a net)."""
+        return ""
+
     def winners(self) -> list[int]:
         """The players who win (several on a shared victory); empty until the game is over."""
         if not self.is_over:

@@ -34,6 +34,7 @@ GAME.bind(new_game=setup.new_game, state=GameState, actions=ACTION_TYPES,
           bots={"random": RandomPlayer, "greedy": GreedyPlayer})
 # what the state and the forests need from the layers above them
 GameState.evaluate = players.estimate_gain  # type: ignore[method-assign]
+GameState.safety_net = players.safety_net  # type: ignore[method-assign]
 Forest._repr_svg_ = render.forest_svg  # type: ignore[attr-defined]
 
 __all__ = [

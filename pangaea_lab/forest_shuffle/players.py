@@ -4,7 +4,7 @@
 :func:`estimate_gain` as that hook (``GreedyPlayer(seed, value=estimate_gain)`` is the same
 player).  A play is worth the points it adds to the player's forest at once (scored against
 the rival forests); the other choices get small fixed preferences so that a greedy seat draws
-when no play helps.
+when no play helps.  :func:`safety_net` tells a game that ended only because the deck ran out.
 """
 
 from __future__ import annotations
@@ -47,6 +47,17 @@ def estimate_gain(state, action: Action, player: int) -> float:
     if isinstance(action, Mulligan):
         return MULLIGAN
     return 0.0
+
+
+#: how the rules word the end that the labelled assumption ``deck_out`` adds (the deck ran out
+#: before the third winter card showed), the game's only safety net
+DECK_OUT = "the deck ran out"
+
+
+def safety_net(state) -> str:
+    """``"deck_out"`` if the deck ran out before the third winter card (the state's
+    ``safety_net`` hook, see :func:`~pangaea_lab.core.players.safety_net`), else ``""``."""
+    return "deck_out" if state.ended_by == DECK_OUT else ""
 
 
 def _rival_facts(state, player: int) -> list:

@@ -28,6 +28,7 @@ from .rituals import (PairSummary, Position, RitualOption, best_ritual, count_sh
                       explain_path, land_ritual_options, ritual_pairs)
 from . import arrange, render, rules, scoring, variants  # noqa: F401  (pangaea.scoring, as before)
 from .actions import PangaeaAction
+from . import players
 from .players import ForesterPlayer
 from .scoring import mountain_position, most_trees_holder
 from .variants import rank_rituals
@@ -45,6 +46,9 @@ GameState.check_invariants = rules.check_invariants       # type: ignore[method-
 GameState.arranged = arrange.arranged                      # type: ignore[attr-defined]
 GameState.player_summary = variants.player_summary         # type: ignore[method-assign]
 GameState.winners = variants.winners                       # type: ignore[method-assign]
+# the greedy player's measure is the state's evaluate hook, so every greedy player uses it
+GameState.evaluate = players.greedy_value                  # type: ignore[method-assign]
+GameState.safety_net = players.safety_net                  # type: ignore[method-assign]
 
 __all__ = [
     "AddTreetop", "BlessForesight", "BlessStrongCanopy", "MoreSeeds", "PlaceTreetop",

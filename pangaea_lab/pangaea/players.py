@@ -1,4 +1,12 @@
-"""A computer player that knows a little about The Dawn of Pangaea.
+"""Computer players that know a little about The Dawn of Pangaea.
+
+The greedy player (the shared :class:`~pangaea_lab.core.players.GreedyPlayer`; the package
+binds :func:`greedy_value` as the state's ``evaluate`` hook, so the widgets' and the simulation
+lab's greedy players all use it) takes the action that raises its :func:`standing` most: its
+points, plus what pays for the next points on the way to the summit (Trees, Weather Tokens,
+Seeds a Spirit can grow, Blessings, Favor Tokens, Treetops and the best Ritual it could
+perform now).  It looks one step further only through its own choice of which Tree moves or
+which card it draws, so a Spirit Growth that moves a Tree is worth where the Tree goes.
 
 :class:`ForesterPlayer` plays like a sensible beginner: it performs the best-scoring Ritual it
 can, lets its Spirit grow as many of its own Seeds as possible, sows Seeds next to free water
@@ -15,6 +23,7 @@ True
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Sequence
 
 from ..core.players import GreedyPlayer
@@ -29,9 +38,114 @@ from .actions import (AscendAncient, LeaveSeed, MoveShadow, PlaceScourge, PlaceS
 from .actions import (AddTreetop, BlessForesight, BlessStrongCanopy, MoreSeeds, PlaceTreetop,
                       ReturnTreetop, SowSeeds, StopSowing)
 from . import woods
-from .rituals import NOBODY
+from .edition import BLESSING_KINDS, CreatureCard, LandCard
+from .rituals import NOBODY, Position, best_ritual
 from .rules import placements
 from .state import GameState
+from ..core.engine import kept_table
+
+_WILD = BLESSING_KINDS.index("Wild Weather")
+
+#: what the greedy player's standing counts, in tenths of a point each: a point on the
+#: mountain (in co-op the team's progress, see :func:`.coop.progress`), a Tree of its own on
+#: the continent, a Weather Token, a Seed in its supply, a Seed on the continent (more next to
+#: water, where a Spirit can grow it), a Blessing, a Favor Token, a Treetop on its own Trees,
+#: and each point of the best Ritual it could perform now
+POINT, TREE, WEATHER, SUPPLY_SEED, SEED, SEED_BY_WATER = 10, 4, 3, 1, 1, 3
+BLESSING, FAVOR, TREETOP, BEST_RITUAL = 2, 1, 3, 4
+
+#: the player's own decisions the greedy player looks through to value an action: which Tree
+#: moves when its Seed grows with no Tree left in the supply, which card it draws
+LOOK_THROUGH = ("move", "draw")
+
+
+#: the labelled assumptions that end a game that neither reached the summit nor (in co-op) was
+#: won or lost: 40 rounds played, no Ritual Card left anywhere
+SAFETY_NETS = ("round-limit", "cards-exhausted")
+
+
+def safety_net(s: GameState) -> str:
+    """Which of :data:`SAFETY_NETS` ended the game ("" if none did; the state's
+    ``safety_net`` hook, see :func:`~pangaea_lab.core.players.safety_net`)."""
+    return next((net for net in SAFETY_NETS if f"(assumption '{net}')" in s.end_reason), "")
+
+
+def standing(s: GameState, p: int) -> int:
+    """How near the summit ``p`` stands, in hundredths of a point (see :data:`POINT` and the
+    weights after it); kept with the state."""
+    kept = kept_table(s, "_greedy_standing")
+    got = kept.get(p)
+    if got is None:
+        got = kept[p] = _standing(s, p)
+    return got
+
+
+def _standing(s: GameState, p: int) -> int:
+    ps = s.players[p]
+    points = coop.progress(s) if s.coop is not None else ps.points
+    tenths = (POINT * points + TREE * s.trees.count(p) + SUPPLY_SEED * ps.seeds
+              + WEATHER * sum(ps.weather) + BLESSING * sum(ps.blessings) + FAVOR * sum(ps.favors)
+              + sum(_seed_worth(s, i) for i, o in enumerate(s.seeds) if o == p))
+    if s.woods is not None:
+        free = s.woods.player_boards[p].free_points(woods.woods_data(s.edition))
+        tenths += POINT * free + TREETOP * sum(
+            n for n, o in zip(s.woods.treetops, s.trees) if o == p)
+    return 10 * tenths + round(10 * BEST_RITUAL * ritual_potential(s, p))
+
+
+def _seed_worth(s: GameState, i: int) -> int:
+    b = s.board
+    return SEED_BY_WATER if any(b.terrain[j] == "water" for j in b.neighbours[i]) else SEED
+
+
+def ritual_potential(s: GameState, p: int) -> float:
+    """The points of the best Ritual ``p`` could perform now from its hand or the market: a
+    Land Ritual's best path, or a Creature Ritual's points times the share of its cost the
+    player's Weather Tokens (and Wild Weather Blessings) cover."""
+    ps = s.players[p]
+    cards = [s.card(c) for c in (*ps.hand, *s.market) if c]
+    lands = tuple(c for c in cards if isinstance(c, LandCard))
+    creatures = tuple(c for c in cards if isinstance(c, CreatureCard))
+    return max(_best_land(s.position, p, lands),
+               _best_creature(creatures, ps.weather, ps.blessings[_WILD], s.edition.biomes))
+
+
+@lru_cache(maxsize=1024)
+def _best_land(pos: Position, p: int, cards: tuple[LandCard, ...]) -> int:
+    best = (best_ritual(pos, p, c) for c in cards)
+    return max((o.points for o in best if o is not None), default=0)
+
+
+@lru_cache(maxsize=4096)
+def _best_creature(cards: tuple[CreatureCard, ...], have: tuple[int, ...], wild: int,
+                   biomes: tuple[str, ...]) -> float:
+    best = 0.0
+    for c in cards:
+        need = dict(c.cost)
+        matched = sum(min(n, need.get(b, 0)) for n, b in zip(have, biomes))
+        covered = min(c.size, matched + min(c.wild, sum(have) - matched) + wild)
+        best = max(best, c.points * covered / c.size)
+    return best
+
+
+def greedy_value(s: GameState, a: PangaeaAction, p: int) -> float:
+    """How much ``a`` raises ``p``'s :func:`standing`, in points (the greedy player's measure
+    and the state's ``evaluate`` hook).  Sowing is counted directly (it moves nothing else)."""
+    if (p == s.turn_player and s.woods is None and not s.decisions
+            and isinstance(a, (FlyingSeed, BlessFlyingSeed, ExpandForest))):
+        cells = a.cells if isinstance(a, ExpandForest) else (a.cell,)
+        tenths = sum(_seed_worth(s, s.board.index[c]) - SUPPLY_SEED for c in cells)
+        return (tenths - (BLESSING if isinstance(a, BlessFlyingSeed) else 0)) / 10
+    return (_settled(s.apply(a), p) - standing(s, p)) / 100
+
+
+def _settled(after: GameState, p: int) -> int:
+    """The standing after an action, through ``p``'s own choice if one of
+    :data:`LOOK_THROUGH` follows at once (its best option)."""
+    pending = after.pending
+    if pending is not None and pending.player == p and pending.kind in LOOK_THROUGH:
+        return max(standing(after.apply(x), p) for x in after.legal_actions())
+    return standing(after, p)
 
 
 class ForesterPlayer(GreedyPlayer):
