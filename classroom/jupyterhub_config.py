@@ -198,8 +198,10 @@ c.StudentSpawner.cpus = _number("PANGAEA_HUB_CPUS", 1, 0, whole=False)
 c.StudentSpawner.interrupt_timeout = 2           # the hub stops promptly
 c.StudentSpawner.term_timeout = 5
 c.Spawner.cmd = [str(STUDENT_PYTHON), "-m", "jupyterhub.singleuser"]
-c.Spawner.start_timeout = 120
-c.Spawner.http_timeout = 120
+# a class arriving together on a small machine: a server may take minutes to answer; waiting
+# is better than giving up on it
+c.Spawner.start_timeout = 300
+c.Spawner.http_timeout = 300
 c.Spawner.args = [
     # idle kernels stop, even with a tab still open on them (that tab gets a new kernel
     # when the student clicks again); idle terminals too

@@ -7,3 +7,9 @@ import os
 
 if os.environ.get("PANGAEA_HUB_TESTS") != "1":
     collect_ignore_glob = ["test_*.py"]
+
+
+def pytest_configure(config):
+    # requests' responses read in full and dropped close their sockets when collected; on a
+    # busy machine that can happen mid-test, which is not a finding of these tests
+    config.addinivalue_line("filterwarnings", "ignore::ResourceWarning")

@@ -226,8 +226,8 @@ def pull_course(hub: Hub, name: str, token: str) -> str:
                        "targetpath": "course"})
     answer = requests.get(f"{hub.url}/user/{name}/git-pull/api?{query}", verify=str(hub.cert),
                           headers={"Authorization": f"token {token}"}, timeout=PAGE)
-    if answer.status_code != 200:
-        raise AssertionError(answer.text[:500])
+    if answer.status_code != 200 or '"phase": "finished"' not in answer.text:
+        raise AssertionError(f"the course did not arrive for {name}: {answer.text[-1500:]}")
     return answer.text
 
 

@@ -251,7 +251,9 @@ def test_the_course_arrives_and_a_teachers_update_merges_with_a_students_work(
                                                       "course.py")
         course_module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(course_module)
-        assert course_module.publish(update / "notebooks", hub.root / "course")
+        assert course_module.publish(update / "notebooks", hub.root / "course", metadata=
+                                     course_module.kernel_metadata(
+                                         str(hub.root / "env" / "bin" / "python")))
     finally:
         shutil.rmtree(update, ignore_errors=True)
     pull_course(hub, "grace", token)
