@@ -90,6 +90,10 @@ def _stop(error: Exception) -> None:
     raise SystemExit(f"The hub cannot start: {error}")
 
 
+if os.geteuid() != 0:
+    raise SystemExit("The classroom hub runs as root: it makes a system user for each person "
+                     "on the roster and runs their server as that user (sudo make hub ...).")
+
 STATE = Path(ENV.get("PANGAEA_HUB_STATE", REPO / "build" / "hub-state")).resolve()
 ROOT = Path(ENV.get("PANGAEA_HUB_ROOT", "/srv/pangaea-lab")).resolve()
 STUDENT_PYTHON = ROOT / "env" / "bin" / "python"

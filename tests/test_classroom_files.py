@@ -5,6 +5,7 @@ that keeps a student's server, and the Kubernetes values file and image recipe."
 
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 from datetime import datetime, timedelta, timezone
@@ -47,14 +48,16 @@ def stand_in(python):
     python.chmod(0o755)
 
 
-def load_config(monkeypatch, tmp_path, root, **env):
-    """Run classroom/jupyterhub_config.py the way JupyterHub does (a ``c`` to fill in)."""
+def load_config(monkeypatch, tmp_path, root, uid=0, **env):
+    """Run classroom/jupyterhub_config.py the way JupyterHub does (a ``c`` to fill in), as
+    root unless ``uid`` says otherwise."""
+    monkeypatch.setattr(os, "geteuid", lambda: uid)
     (tmp_path / "roster.txt").write_text("ada\ngrace\nhopper teacher\n")
     settings = {"PANGAEA_HUB_STATE": str(tmp_path / "state"), "PANGAEA_HUB_ROOT": str(root),
                 "PANGAEA_HUB_ROSTER": str(tmp_path / "roster.txt"),
                 "PANGAEA_HUB_PROXY": "/bin/true"}
     settings.update(env)
-    for name in [n for n in __import__("os").environ if n.startswith("PANGAEA_HUB_")]:
+    for name in [n for n in os.environ if n.startswith("PANGAEA_HUB_")]:
         monkeypatch.delenv(name, raising=False)
     for name, value in settings.items():
         if value is not None:
@@ -122,6 +125,11 @@ def test_the_hub_refuses_to_start_with_a_sentence(monkeypatch, tmp_path, root, s
                                                   message):
     with pytest.raises(SystemExit, match=message):
         load_config(monkeypatch, tmp_path, root, **{setting: value})
+
+
+def test_the_hub_refuses_to_start_as_another_user_than_root(monkeypatch, tmp_path, root):
+    with pytest.raises(SystemExit, match="runs as root"):
+        load_config(monkeypatch, tmp_path, root, uid=1000)
 
 
 def test_a_key_others_can_read_or_a_missing_environment_is_refused(monkeypatch, tmp_path, root):
