@@ -24,6 +24,7 @@ import bcrypt
 from jupyterhub.spawner import LocalProcessSpawner, set_user_setuid
 from nativeauthenticator import NativeAuthenticator
 from nativeauthenticator.orm import UserInfo
+from tornado import web
 from traitlets import Float, Integer, Unicode
 
 from roster import RosterError, new_password, read_roster, system_user
@@ -87,7 +88,9 @@ class ClassroomAuthenticator(NativeAuthenticator):
         if self.allowed_failed_logins and self.is_blocked(name):
             self.log.warning("Login refused for %s: locked after %d wrong passwords", name,
                              self.login_attempts[name]["count"])
-            return None
+            # the login page shows this sentence instead of "Invalid username or password"
+            raise web.HTTPError(429, "Too many wrong passwords in a row for this name: try "
+                                     "again in a few minutes, or ask your teacher.")
         user = self.get_user(name)
         if user is None or not user.is_authorized:
             return None

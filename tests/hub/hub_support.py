@@ -188,6 +188,7 @@ def log_in(hub: Hub, name: str, password: str) -> requests.Session:
         data["_xsrf"] = xsrf.group(1)
     answer = session.post(hub.url + "/hub/login", data=data, allow_redirects=False, timeout=60)
     session.logged_in = answer.status_code == 302   # type: ignore[attr-defined]
+    session.answer = answer                          # type: ignore[attr-defined]
     return session
 
 

@@ -143,8 +143,9 @@ def test_repeated_wrong_passwords_are_slowed_then_lock_the_name(hub: Hub) -> Non
         waits.append(time.monotonic() - began)
     # each wrong try after the first waits at least a second longer before it is answered
     assert waits[-1] >= 2.0, waits
-    assert not log_in(hub, "lin", right).logged_in, \
-        f"{LOCK_AFTER} wrong passwords in a row did not lock the name"
+    locked = log_in(hub, "lin", right)
+    assert not locked.logged_in, f"{LOCK_AFTER} wrong passwords in a row did not lock the name"
+    assert "Too many wrong passwords" in locked.answer.text, locked.answer.text[-2000:]
     assert "locked" in hub.log.read_text(errors="replace")
 
 
