@@ -347,8 +347,9 @@ class GameState(BaseState):
         return cells
 
     def evaluate(self, action, player: int) -> int:
-        """The immediate score gain of an action (used by GreedyPlayer): a Ritual's points
-        (see :func:`.scoring.evaluate`), 0 for anything else."""
+        """A Ritual's points now (see :func:`.scoring.evaluate`), 0 for anything else.  The
+        package replaces this hook with the greedy player's measure,
+        :func:`.players.greedy_value` (points and what pays for the next ones)."""
         return scoring.evaluate(self, action, player)
 
     # ----- helpers ----------------------------------------------------------------------------
