@@ -132,7 +132,6 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
 
     async def shutdown_kernel(self, kernel_id, *args, **kwargs):
         self._waiting_in_pool.discard(kernel_id)
-        self._connected_once.discard(kernel_id)
         return await super().shutdown_kernel(kernel_id, *args, **kwargs)
 
     def notify_connect(self, kernel_id):
@@ -148,7 +147,9 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
 
     async def _let_go_unless_connected(self, kernel_id: str) -> None:
         await asyncio.sleep(self.connect_within)
-        if kernel_id in self and kernel_id not in self._connected_once:
+        if kernel_id in self._connected_once:
+            self._connected_once.discard(kernel_id)      # its page arrived: nothing to do
+        elif kernel_id in self._kernels and not self._kernel_connections.get(kernel_id, 0):
             self.log.info("No page connected to kernel %s within %.0f s of being served: "
                           "shutting it down", kernel_id, self.connect_within)
             await self.shutdown_kernel(kernel_id)

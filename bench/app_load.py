@@ -2,7 +2,7 @@
 
 ``make app-load N=30`` (not part of ``make test``).  The script starts the app server as
 ``make app CLASS=N`` does (app/classroom_app.py with app/voila.py, on a free port, here with a
-short idle time: pools of ready kernels sized for the class, following it from page to page),
+short idle time (180 s): pools of ready kernels sized for the class, following it from page to page),
 waits until the pools are ready and the server is quiet, then lets N students walk through a
 lesson of five pages in waves: student i plays game i mod 4 and opens the start page, the
 game's first playable page and the next three pages of that game, all students opening their
@@ -593,8 +593,9 @@ def wave_line(number: int, students: list[Student], sample: Sample, pools: int) 
 def parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--students", type=int, default=30, help="students in the class (30)")
-    parser.add_argument("--idle", type=int, default=120,
-                        help="seconds before an idle page is closed, for this run (120)")
+    parser.add_argument("--idle", type=int, default=180,
+                        help="seconds before an idle page is closed, for this run (180; more "
+                             "than --stay, or pages without clicks close as the class moves on)")
     parser.add_argument("--stay", type=float, default=120.0,
                         help="seconds from a wave's start until the class goes on (120: a "
                              "brisk lesson; a real one spends several minutes on a page)")
