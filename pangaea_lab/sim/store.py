@@ -284,11 +284,12 @@ class ResultsFolder:
             if match and match.group(2) == self.run_id and path.name not in games:
                 path.unlink()   # its games part never arrived, or was deleted
 
-    def _read(self, path: Path, columns: list[str] | None = None) -> Any:
+    def _read(self, path: Path, columns: list[str] | None = None,
+              categories: list[str] | None = None) -> Any:
         """One part as an Arrow table, or a plain-words error naming the file."""
         pa, pq = _parquet()
         try:
-            return pq.read_table(path, columns=columns)
+            return pq.read_table(path, columns=columns, read_dictionary=categories)
         except (pa.ArrowException, OSError, ValueError) as exc:
             first = str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
             raise SimulationError(f"{path} cannot be read as a results part ({first}); "
@@ -339,22 +340,26 @@ class ResultsFolder:
         is there)."""
         pa, _ = _parquet()
         own = self.parts()
-        games = _concat(pa, [self._read(p, self._names(p, columns)) for p in own])
+        games = _concat(pa, [self._read(p, *self._names(p, columns)) for p in own])
         found = []
         if events:
             found = [self._read(self.path / "events" / p.name) for p in own
                      if (self.path / "events" / p.name).is_file()]
         return games, _concat(pa, found)
 
-    def _names(self, part: Path, keep: Callable[[str], bool] | None) -> list[str] | None:
+    def _names(self, part: Path, keep: Callable[[str], bool] | None
+               ) -> tuple[list[str] | None, list[str] | None]:
+        """The columns of ``part`` that ``keep`` keeps, and those of them holding text (read
+        as categories: a bot's name is then held once, not once per game)."""
         if keep is None:
-            return None
-        _, pq = _parquet()
+            return None, None
+        pa, pq = _parquet()
         try:
-            names = pq.read_schema(part).names
+            schema = pq.read_schema(part)
         except Exception:  # noqa: BLE001 - a damaged part: reading it names the file
-            return None
-        return [n for n in names if keep(n)]
+            return None, None
+        names = [f.name for f in schema if keep(f.name)]
+        return names, [f.name for f in schema if keep(f.name) and pa.types.is_string(f.type)]
 
     # ----- merging small parts ------------------------------------------------------------
 
