@@ -14,7 +14,6 @@ import re
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -26,6 +25,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "tests"))
+from processes import descendants as _children  # noqa: E402
+from processes import free_port  # noqa: E402,F401  (used by the tests too)
 NOTEBOOKS = REPO / "notebooks"
 APP = REPO / "app"                # the classroom app's settings and page template
 SCREENSHOTS = REPO / "build" / "screenshots"
@@ -77,32 +79,6 @@ def keep_local(context: Any) -> None:
 
 
 # ----- servers -------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _children(pid: int) -> list[int]:
-    """Every descendant of ``pid`` (read from /proc), deepest last."""
-    parents: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        ppid = int(stat[stat.rindex(")") + 2:].split()[1])
-        parents.setdefault(ppid, []).append(int(entry.name))
-    found, todo = [], [pid]
-    while todo:
-        for child in parents.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child)
-    return found
 
 
 @dataclass

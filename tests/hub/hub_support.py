@@ -10,7 +10,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import ssl
 import subprocess
 import sys
@@ -26,42 +25,11 @@ from tornado.httpclient import HTTPRequest
 from tornado.websocket import websocket_connect
 
 REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "tests"))
+from processes import alive, descendants, free_port  # noqa: E402,F401  (used by the tests too)
 CONFIG = REPO / "classroom" / "jupyterhub_config.py"
 #: generous bounds (seconds) for a loaded 2-core machine; nothing is timed, only waited for
 START, SPAWN, PAGE, CULL, STOP = 180, 180, 240, 300, 60
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def descendants(pid: int) -> list[int]:
-    """Every process started under ``pid`` (read from /proc)."""
-    parents: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            parents.setdefault(int(stat[stat.rindex(")") + 2:].split()[1]), []).append(
-                int(entry.name))
-    found, todo = [], [pid]
-    while todo:
-        for child in parents.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child)
-    return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return state[state.rindex(")") + 2] != "Z"
 
 
 def wait_for(what: str, test: Any, timeout: float, log: Path | None = None) -> Any:
