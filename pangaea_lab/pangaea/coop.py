@@ -373,10 +373,23 @@ def finish(d: "Draft", result: str, reason: str) -> None:
     d.co.result = result
     d.over = True
     d.fields.update(phase="over", end_triggered=True, end_reason=reason)
+    waiting = d.new_decisions + d.decisions
+    settle_chains(d, waiting)
     for v in d.variants:   # e.g. Treetops still on their way find a place
-        v.on_game_over(d, d.new_decisions + d.decisions)
+        v.on_game_over(d, waiting)
     d.decisions.clear()
     d.new_decisions.clear()
+
+
+def settle_chains(d: "Draft", waiting: list[Pending]) -> None:
+    """The game ended at once while a played card still waited for its Ritual Chain
+    (assumption 'coop-end-chain'): the card stays in front of its player as a chain of its own,
+    the place the Ritual Chains rule gives a card that joins no chain; with the game over, the
+    placing brings no step, Favor Token or Ecosystem."""
+    for x in waiting:
+        chains = d.players[x.player]["chains"]
+        if x.kind == "chain" and not any(x.card in row for row in chains):
+            chains.append([x.card])
 
 
 def over(d: "Draft") -> bool:
