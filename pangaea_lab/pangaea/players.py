@@ -5,8 +5,10 @@ binds :func:`greedy_value` as the state's ``evaluate`` hook, so the widgets' and
 lab's greedy players all use it) takes the action that raises its :func:`standing` most: its
 points, plus what pays for the next points on the way to the summit (Trees, Weather Tokens,
 Seeds a Spirit can grow, Blessings, Favor Tokens, Treetops and the best Ritual it could
-perform now).  It looks one step further only through its own choice of which Tree moves or
-which card it draws, so a Spirit Growth that moves a Tree is worth where the Tree goes.
+perform now).  It looks one step further only through its own choice of which Tree moves,
+which card it draws or where an Ancient it summons goes, so a Spirit Growth that moves a Tree
+is worth where the Tree goes, and a summoned Ancient what its best place does for the player's
+next Ritual.
 
 :class:`ForesterPlayer` plays like a sensible beginner: it performs the best-scoring Ritual it
 can, lets its Spirit grow as many of its own Seeds as possible, sows Seeds next to free water
@@ -55,8 +57,9 @@ POINT, TREE, WEATHER, SUPPLY_SEED, SEED, SEED_BY_WATER = 10, 4, 3, 1, 1, 3
 BLESSING, FAVOR, TREETOP, BEST_RITUAL = 2, 1, 3, 4
 
 #: the player's own decisions the greedy player looks through to value an action: which Tree
-#: moves when its Seed grows with no Tree left in the supply, which card it draws
-LOOK_THROUGH = ("move", "draw")
+#: moves when its Seed grows with no Tree left in the supply, which card it draws, where a
+#: summoned Ancient goes
+LOOK_THROUGH = ("move", "draw", "summon")
 
 
 #: the labelled assumptions that end a game that neither reached the summit nor (in co-op) was

@@ -332,15 +332,18 @@ def test_rank_rituals_lists_every_legal_ritual_best_first():
         assert after.players[s.turn_player].points - s.players[s.turn_player].points == p
 
 
-def test_greedy_player_takes_the_best_ritual():
+def test_greedy_player_takes_what_raises_its_standing_most():
     from pangaea_lab.core.players import GreedyPlayer
     s = midgame()
     while s.pending is not None or s.actions_taken == 2:
         s = s.apply(s.legal_actions()[-1])
-    ranked = pangaea.rank_rituals(s)
-    if ranked:
-        choice = GreedyPlayer(3).choose(s)
-        assert pangaea.rank_rituals(s)[0][0] == s.evaluate(choice, s.turn_player)
+    assert pangaea.rank_rituals(s), "the position should offer a Ritual"
+    choice = GreedyPlayer(3).choose(s)
+    p = s.turn_player
+    assert s.evaluate(choice, p) == max(s.evaluate(a, p) for a in s.legal_actions())
+    # a Ritual's own points are the plain measure the ranking uses
+    best, action = pangaea.rank_rituals(s)[0][:2]
+    assert pangaea.scoring.evaluate(s, action, p) == best
 
 
 def test_chains_picture_and_favor_exercise(full):

@@ -17,7 +17,7 @@ import pytest
 
 from pangaea_lab import pangaea
 from pangaea_lab.core.errors import IllegalAction
-from pangaea_lab.pangaea import PlayLand, Position, custom_board
+from pangaea_lab.pangaea import PlayLand, Position, custom_board, scoring
 from pangaea_lab.pangaea.rituals import (LIST_LIMIT, NOBODY, best_ritual, count_shortest_paths,
                                          explain_path, iter_ritual_options, land_ritual_options,
                                          listed_options, ritual_pairs, score_counts)
@@ -137,7 +137,7 @@ def test_playing_the_12_point_path_scores_12(game):
 def test_every_one_of_the_512_paths_is_playable_with_its_score(game):
     s, card, _ = game
     for option in land_ritual_options(s.position, ME, card)[::37]:
-        assert s.evaluate(PlayLand(card.id, False, option.path), ME) == option.points
+        assert scoring.evaluate(s, PlayLand(card.id, False, option.path), ME) == option.points
         after = s.apply(PlayLand(card.id, False, option.path))
         assert after.players[ME].land_points == option.points
 
@@ -149,7 +149,7 @@ def test_a_detour_or_a_gap_on_the_chain_is_still_refused(game):
         s.apply(PlayLand(card.id, False, gap))
     with pytest.raises(IllegalAction, match="card asks for Trees"):
         s.apply(PlayLand(card.id, False, best[1:]))
-    assert s.evaluate(PlayLand(card.id, False, gap), ME) == 0
+    assert scoring.evaluate(s, PlayLand(card.id, False, gap), ME) == 0
 
 
 def test_the_explorer_reaches_every_path_and_opens_on_the_best(game):
