@@ -6,25 +6,33 @@ its work runs is not enough, because the second click of a double click is often
 before the page has heard that the button is disabled.  So :class:`OneAtATime` does both:
 
 - while a click's work runs, every button of the group is disabled (the page shows it);
-- a click the browser sent before the learner could have seen the previous click's result
-  (less than the time that work took, plus :data:`DOUBLE_CLICK`, after the previous click,
-  both read on the browser's own clock from the messages) is dropped.
+- a click on the same button, with no other click between, that the browser sent before the
+  learner could have seen the previous click's result (less than the time that work took plus
+  :data:`DOUBLE_CLICK` after the previous click, both read on the browser's own clock from the
+  messages) is the second half of a double click, and is dropped.  A click on another button
+  always counts, and so does the next one on the first button: a learner who reads the
+  verdict, presses Clear and checks again at once means each.
 
-Outside a browser (tests calling ``button.click()``, a script) there is no browser clock and
-every click counts.
+Only clicks that come from a page count as possible doubles (the kernel is handling a widget
+message from the browser, which carries the browser's clock); a script or a test calling
+``button.click()`` has every click counted.
 
 >>> from types import SimpleNamespace
->>> apply = SimpleNamespace(disabled=False)
+>>> apply, undo = SimpleNamespace(disabled=False), SimpleNamespace(disabled=False)
 >>> moves = []
->>> guard = OneAtATime([apply])
->>> guard.run(lambda: moves.append(apply.disabled), sent=10.0)
+>>> guard = OneAtATime([apply, undo])
+>>> guard.run(lambda: moves.append("apply"), key="apply", sent=10.0)
 True
->>> guard.run(lambda: moves.append(apply.disabled), sent=10.05)   # the second click of two
+>>> guard.run(lambda: moves.append("apply"), key="apply", sent=10.05)  # the second of two
 False
->>> guard.run(lambda: moves.append(apply.disabled), sent=12.0)    # a new click, later
+>>> guard.run(lambda: moves.append("undo"), key="undo", sent=10.3)     # another button
+True
+>>> guard.run(lambda: moves.append("apply"), key="apply", sent=10.4)   # Apply after Undo
+True
+>>> guard.run(lambda: moves.append("apply"), key="apply", sent=12.0)   # a new click, later
 True
 >>> moves, apply.disabled
-([True, True], False)
+(['apply', 'undo', 'apply', 'apply'], False)
 """
 
 from __future__ import annotations
@@ -33,22 +41,28 @@ import time
 from datetime import datetime
 from typing import Any, Callable, Iterable
 
-#: seconds after a click's result during which another click counts as part of the same one
-DOUBLE_CLICK = 0.5
+#: seconds, after the time a click's work took, within which a second click on the same button
+#: was sent before its result could be seen (the message's way back and a glance)
+DOUBLE_CLICK = 0.1
 
 _unset = object()
+#: the kernel's clock, to time a click's work (a test sets its own)
+_now = time.monotonic
 
 
 def click_sent_at() -> float | None:
-    """When the browser sent the message being handled, in seconds on the browser's clock
-    (``None`` when no browser message is being handled)."""
+    """When the browser sent the widget message being handled, in seconds on the browser's
+    clock (``None`` for a cell's code or a script: no browser message is being handled)."""
     try:
         from IPython import get_ipython   # only inside a kernel (a notebook or the app)
         kernel = getattr(get_ipython(), "kernel", None)
         parent = kernel.get_parent() if kernel is not None else None
     except Exception:   # no kernel, or one too old to say: every click counts
         return None
-    date = ((parent or {}).get("header") or {}).get("date")
+    header = (parent or {}).get("header") or {}
+    date = header.get("date")
+    if header.get("msg_type") != "comm_msg":
+        return None
     if isinstance(date, str):
         try:
             date = datetime.fromisoformat(date.replace("Z", "+00:00"))
@@ -66,34 +80,33 @@ class OneAtATime:
     def __init__(self, buttons: Iterable[Any], settle: Callable[[], None] | None = None):
         self.buttons = list(buttons)
         self.settle = settle
-        self._last_sent: float | None = None
-        self._took = 0.0
+        self._last: tuple[Any, float, float] | None = None  # button, sent, time its work took
         self._busy = False
 
     def wrap(self, call: Callable[[], Any]) -> Callable[[Any], None]:
-        """An ``on_click`` handler that runs ``call`` through :meth:`run`."""
+        """An ``on_click`` handler that runs ``call`` through :meth:`run` (one per button)."""
         def handler(_button: Any) -> None:
-            self.run(call)
+            self.run(call, key=call)
         return handler
 
-    def run(self, call: Callable[[], Any], sent: Any = _unset) -> bool:
-        """Run ``call`` with the buttons disabled, unless the click belongs to the previous
-        one; True if it ran.  ``sent``: the click's time on the browser's clock (read from
-        the message being handled when not given)."""
+    def run(self, call: Callable[[], Any], key: Any = None, sent: Any = _unset) -> bool:
+        """Run ``call`` with the buttons disabled, unless the click is the second half of a
+        double click on the same button (``key``); True if it ran.  ``sent``: the click's time
+        on the browser's clock (read from the message being handled when not given)."""
         sent = click_sent_at() if sent is _unset else sent
-        if self._busy or (sent is not None and self._last_sent is not None
-                          and 0 <= sent - self._last_sent < self._took + DOUBLE_CLICK):
+        last = self._last
+        if self._busy or (sent is not None and last is not None and last[0] == key
+                          and 0 <= sent - last[1] < last[2] + DOUBLE_CLICK):
             return False
         before = [button.disabled for button in self.buttons]
         self._busy = True
         for button in self.buttons:
             button.disabled = True
-        start = time.monotonic()
+        began = _now()
         try:
             call()
         finally:
-            self._took = time.monotonic() - start
-            self._last_sent = sent
+            self._last = (key, sent, _now() - began) if sent is not None else None
             self._busy = False
             for button, was in zip(self.buttons, before):
                 button.disabled = was

@@ -137,18 +137,19 @@ def answer_text(side: str, stacks: Mapping[Cell, Iterable[str]] | None, kind: st
         else:
             a, b, path = ends
             lines.append(f"The two water tokens farthest apart along the water: {a} and {b}; "
-                         f"nx.shortest_path between them passes {len(path)} tokens:")
+                         f"the shortest way along the water between them passes {len(path)} "
+                         "tokens:")
             lines.append("  " + " → ".join(map(str, path)))
             loops = river_loops(side, stacks)
             if loops:
-                lines.append(f"Loops without shortcuts (nx.chordless_cycles): {len(loops)}, "
+                lines.append(f"Loops without shortcuts: {len(loops)}, "
                              f"the longest of {len(loops[0])} tokens: "
                              + " → ".join(map(str, loops[0] + loops[0][:1])))
             else:
                 lines.append("No loop: the water holds no cycle.")
     else:
         parts = components(side, stacks, kind)
-        lines.append(f"Cells kept: {words}. nx.connected_components finds {len(parts)} "
+        lines.append(f"Cells kept: {words}. Connected, they make {len(parts)} "
                      f"group{'s' if len(parts) != 1 else ''}:")
         names = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
         for name, part in zip(names, parts):

@@ -194,7 +194,7 @@ def describe_preview(state, preview: dict | None = None) -> str:
     if not pv["majorities"]:
         lines.append("  no altar placed yet")
     for m in pv["majorities"]:
-        counts = " ".join(f"{state.player_name(p)}={n}" for p, n in m["counts"].items())
+        counts = ", ".join(f"{state.player_name(p)}: {n}" for p, n in m["counts"].items())
         first = ", ".join(state.player_name(p) for p in m["first"]) or "nobody"
         second = ", ".join(state.player_name(p) for p in m["second"]) or "nobody"
         lines.append(f"  {m['space_id']} ({ed.colour_name(m['colour'])}, "

@@ -132,7 +132,7 @@ class SeasonExplorerModel:
                          f"(chooses a New Start card and plays first)</p>")
         mrows = []
         for m in rep["majorities"]:
-            counts = " ".join(f"{escape(name(p))}={n}" for p, n in m["counts"].items())
+            counts = ", ".join(f"{escape(name(p))}: {n}" for p, n in m["counts"].items())
             first = ", ".join(name(p) for p in m["first"]) or "nobody"
             second = ", ".join(name(p) for p in m["second"]) or "nobody"
             mrows.append(f"<tr><td {td}>{m['space_id']}</td>"

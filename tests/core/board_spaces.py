@@ -8,6 +8,8 @@ import xml.etree.ElementTree as ET
 from functools import lru_cache
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
+#: the project's own exercise kinds start with their game's name
+GAMES = ("pangaea", "harmonies", "forest_shuffle", "inori")
 
 
 def _centre(node: ET.Element) -> tuple[float, float]:
@@ -52,6 +54,8 @@ def boards() -> dict[str, str]:
     out["pangaea co-op with Wild Woods"] = pangaea.new_game(players=1, seed=3, mode="coop",
                                                             wild_woods=True).to_svg()
     for kind in registry():
+        if kind.key.split(".")[0] not in GAMES:    # toy kinds other tests register
+            continue
         for level in kind.levels:
             out[f"exercise {kind.key} level {level}"] = generate(kind.key, 1, level).svg()
     return {name: svg for name, svg in out.items() if svg and len(space_centres(svg)) > 1}
