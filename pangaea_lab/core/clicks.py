@@ -6,9 +6,8 @@ its work runs is not enough, because the second click of a double click is often
 before the page has heard that the button is disabled.  So :class:`OneAtATime` does both:
 
 - while a click's work runs, every button of the group is disabled (the page shows it);
-- a click on the same button, with no other click between, that the browser sent before the
-  learner could have seen the previous click's result (less than the time that work took plus
-  :data:`DOUBLE_CLICK` after the previous click, both read on the browser's own clock from the
+- a click on the same button, with no other click between, that the browser sent less than
+  :data:`DOUBLE_CLICK` after the previous one (both read on the browser's own clock from the
   messages) is the second half of a double click, and is dropped.  A click on another button
   always counts, and so does the next one on the first button: a learner who reads the
   verdict, presses Clear and checks again at once means each.
@@ -37,17 +36,14 @@ True
 
 from __future__ import annotations
 
-import time
 from datetime import datetime
 from typing import Any, Callable, Iterable
 
-#: seconds, after the time a click's work took, within which a second click on the same button
-#: was sent before its result could be seen (the message's way back and a glance)
-DOUBLE_CLICK = 0.1
+#: seconds within which a second click on the same button is the second half of a double click
+#: (a click sent after seeing a result comes later: the result's way back and a glance)
+DOUBLE_CLICK = 0.15
 
 _unset = object()
-#: the kernel's clock, to time a click's work (a test sets its own)
-_now = time.monotonic
 
 
 def click_sent_at() -> float | None:
@@ -80,7 +76,7 @@ class OneAtATime:
     def __init__(self, buttons: Iterable[Any], settle: Callable[[], None] | None = None):
         self.buttons = list(buttons)
         self.settle = settle
-        self._last: tuple[Any, float, float] | None = None  # button, sent, time its work took
+        self._last: tuple[Any, float] | None = None   # the last click's button and time sent
         self._busy = False
 
     def wrap(self, call: Callable[[], Any]) -> Callable[[Any], None]:
@@ -96,17 +92,16 @@ class OneAtATime:
         sent = click_sent_at() if sent is _unset else sent
         last = self._last
         if self._busy or (sent is not None and last is not None and last[0] == key
-                          and 0 <= sent - last[1] < last[2] + DOUBLE_CLICK):
+                          and 0 <= sent - last[1] < DOUBLE_CLICK):
             return False
         before = [button.disabled for button in self.buttons]
         self._busy = True
         for button in self.buttons:
             button.disabled = True
-        began = _now()
         try:
             call()
         finally:
-            self._last = (key, sent, _now() - began) if sent is not None else None
+            self._last = (key, sent) if sent is not None else None
             self._busy = False
             for button, was in zip(self.buttons, before):
                 button.disabled = was
