@@ -270,6 +270,9 @@ def review_mix(page: Any, where: str, turns: int = 5) -> None:
     shown = [now()]
     assert shown[0][1] == "5", f"{where}: the review does not start at its seed"
     for turn in range(1, turns + 1):
+        # a person, not a double click: two clicks on one button within 0.15 s are one
+        # (core/clicks.py)
+        page.wait_for_timeout(400)
         root.locator(".pl-exercise-another").first.click(timeout=CLICK)
         wait_until(page, f"{where}: Another one did not move the review on",
                    lambda: now()[1] == str(5 + turn))
@@ -328,6 +331,7 @@ def test_a_games_review_page_serves_an_exercise_in_voila(voila, page, game):
     assert int(counts.get_attribute("data-kinds", timeout=CLICK)) >= 2, \
         f"{where}: the progress line does not count the game's kinds"
     seed = label.get_attribute("data-seed")
+    p.wait_for_timeout(400)          # not the second half of a double click
     root.locator(".pl-exercise-another").first.click(timeout=CLICK)
     wait_until(p, f"{where}: Another one did not move the review on",
                lambda: label.get_attribute("data-seed") != seed)
