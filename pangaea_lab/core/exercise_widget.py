@@ -293,18 +293,9 @@ class ExerciseModel(Listened):
     def answer_text(self) -> str:
         """The answer given so far, in plain words."""
         kind = self.answer_kind
-        if kind in ("cells", "path"):
-            if not self.selection:
-                return "no space clicked yet"
-            words = self.exercise.cell_words
-            if kind == "path":
-                return " → ".join(words(c) for c in self.selection)
-            return ", ".join(words(c) for c in self.selection)
-        if kind in ("choice", "choices"):
-            if not self.picked:
-                return "nothing picked yet"
-            return ", ".join(self.exercise.option_label(k) for k in self.picked)
-        return self.number_text or "nothing typed yet"
+        given = (self.selection if kind in ("cells", "path") else
+                 self.picked if kind in ("choice", "choices") else self.number_text)
+        return self.exercise.given_text(given)
 
     # ----- the buttons -------------------------------------------------------------------
 

@@ -252,12 +252,16 @@ def _items(answer: Any, what: str) -> list:
     return list(answer)
 
 
+def _is_cell(cell: Any) -> bool:
+    """A space's coordinates: a list or tuple of one to four whole numbers of sensible size."""
+    return isinstance(cell, (list, tuple)) and 1 <= len(cell) <= 4 and all(
+        isinstance(c, int) and not isinstance(c, bool) and abs(c) <= 10_000 for c in cell)
+
+
 def _one_cell(cell: Any, spaces: frozenset | None) -> tuple[int, ...]:
-    if isinstance(cell, list):
-        cell = tuple(cell)
-    if not isinstance(cell, tuple) or not 1 <= len(cell) <= 4 or any(
-            isinstance(c, bool) or not isinstance(c, int) or abs(c) > 10_000 for c in cell):
+    if not _is_cell(cell):
         raise _Shape(f"Click spaces on the board: {_shown(cell)} is not a space.")
+    cell = tuple(cell)
     if spaces is not None and cell not in spaces:
         raise _Shape(f"Click spaces on the board: {cell_text(cell)} is not one of them.")
     return cell
@@ -487,6 +491,34 @@ class Exercise:
         if self.answer_kind == "path":
             return " → ".join(self.cell_words(c) for c in self.answer)
         return ", ".join(self.cell_words(c) for c in sorted(self.answer)) or "no space"
+
+    def given_text(self, given: Any) -> str:
+        """An answer as a learner gave it, in the words the page shows: spaces by what is on
+        them, in the order clicked (`` → `` between the steps of a path), options by their
+        labels, a number as typed; anything of another shape described briefly.  The exercise
+        widget words "Your answer" with it, and the class record its stored attempts.
+
+        >>> ex = Exercise(kind="demo.pick", seed=0, question="Which?", answer_kind="choices",
+        ...               answer=["a"], checker=lambda a: Verdict(True, "Right."),
+        ...               options=(Option("a", "Ann"), Option("c", "Cy")), hints=("x", "y"))
+        >>> ex.given_text(["c", "a"]), ex.given_text([]), ex.given_text(["zz"]), ex.given_text(7)
+        ('Cy, Ann', 'nothing picked yet', '"zz"', '7')
+        """
+        kind = self.answer_kind
+        many = isinstance(given, (list, tuple, set, frozenset))
+        if given is None or given == "" or (many and not given):
+            return {"cells": "no space clicked yet", "path": "no space clicked yet",
+                    "number": "nothing typed yet"}.get(kind, "nothing picked yet")
+        items = list(given)[:MAX_ANSWER_ITEMS] if many else [given]
+        if kind in ("cells", "path") and many:
+            words = [self.cell_words(tuple(c)) if _is_cell(c) else _shown(c) for c in items]
+            return (" → " if kind == "path" else ", ").join(words)
+        if kind in ("choice", "choices"):
+            return ", ".join(self.option_label(k) if isinstance(k, str) and k in self._keys()
+                             else _shown(k) for k in items)
+        if kind == "number" and isinstance(given, str):
+            return short(given, 40)
+        return _shown(given)
 
     def labels(self) -> dict:
         """Each clickable space of the drawing with the words a learner reads for it."""
