@@ -30,6 +30,7 @@ import argparse
 import importlib
 from typing import Any
 
+from .classroom import record_client
 from .core import exercise_widget   # its view imports ipywidgets only when one is built
 from .core.errors import InvalidSetup
 from .core.exercises import Exercise, ExerciseKind, Option, Verdict, get, registered
@@ -37,6 +38,10 @@ from .core.mastery import PracticeRecord
 
 #: the game packages whose ``exercises`` module registers exercise kinds
 GAMES = ("pangaea", "harmonies", "forest_shuffle", "inori")
+
+# on the classroom hub with the class record on, this kernel's answers are also sent to it
+# (pangaea_lab/classroom/record_client.py); elsewhere this does nothing
+record_client.connect_kernel()
 
 
 def registry() -> list[ExerciseKind]:

@@ -34,6 +34,7 @@ from .clicks import OneAtATime
 from .errors import InvalidSetup
 from .exercises import (DEFAULT_LEVELS, Exercise, Verdict, get, plural, space_labels,
                         whole_number)
+from .jsonio import dumps
 from .listeners import Listened
 from .mastery import MASTERY_RUN, Attempt, KindStatus, PracticeRecord
 from .practice_store import practice_controls
@@ -69,6 +70,18 @@ def _cell(cell: Any) -> tuple[int, ...]:
             isinstance(c, bool) or not isinstance(c, int) for c in cell):
         raise ValueError(f"{cell!r} is not a space of the board")
     return tuple(cell)
+
+
+def given_json(answer: Any) -> str:
+    """The answer as the widget gives it to ``Exercise.check``, as JSON text (spaces as
+    ``[q, r]`` lists, a set sorted), so it can be judged again elsewhere."""
+    def plain(value: Any) -> Any:
+        if isinstance(value, (frozenset, set)):
+            return sorted((plain(v) for v in value), key=dumps)
+        if isinstance(value, (tuple, list)):
+            return [plain(v) for v in value]
+        return value
+    return dumps(plain(answer))
 
 
 #: a verdict word a reason may start with, which the widget already shows
@@ -324,7 +337,8 @@ class ExerciseModel(Listened):
         self.record.add(Attempt(self.key, self.seed, self.level, self.answer_text()[:300],
                                 verdict.correct, hints=self.hints_open,
                                 shown=self.answer_shown, first=self.attempts == 0,
-                                misconception=verdict.misconception))
+                                misconception=verdict.misconception,
+                                given=given_json(self.answer)))
         self.attempts += 1
         if not verdict.correct:
             self.wrong += 1
@@ -346,7 +360,7 @@ class ExerciseModel(Listened):
             self.answer_shown = True
             self.record.add(Attempt(self.key, self.seed, self.level, "", False,
                                     hints=self.hints_open, shown=True,
-                                    first=self.attempts == 0))
+                                    first=self.attempts == 0, given="null"))
         self._changed()
 
     # ----- drawing -----------------------------------------------------------------------
@@ -874,7 +888,19 @@ def progress_widget(progress: ExerciseProgress | None = None) -> Any:
 
     progress.subscribe(show)
     show()
-    box = w.VBox([line, practice_controls(progress.record)])
+    parts = [line]
+    link = progress.record.link
+    if link is not None:            # a class record: how sending goes, in one quiet line
+        sent = w.HTML()
+        sent.add_class("pl-record-status")
+
+        def tell() -> None:
+            sent.value = f'<span data-state="{escape(link.state)}">{escape(link.text())}</span>'
+
+        link.subscribe(tell)
+        tell()
+        parts.append(sent)
+    box = w.VBox(parts + [practice_controls(progress.record)])
     box.add_class("pl-exercise-progress-box")
     box.progress = progress
     box.line = line

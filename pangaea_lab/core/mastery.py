@@ -28,7 +28,7 @@ from __future__ import annotations
 import itertools
 import time
 from dataclasses import asdict, dataclass
-from typing import Iterable
+from typing import Callable, Iterable
 
 from .errors import InvalidData
 from .jsonio import Flag, Int, Record, Seq, Text, dumps, parse
@@ -38,6 +38,8 @@ from .listeners import Listened
 MASTERY_RUN = 3
 #: the attempts a record keeps (the oldest go first); a saved file holds at most these
 MAX_ATTEMPTS = 5000
+#: the longest raw answer kept with an attempt (characters of JSON text)
+MAX_GIVEN = 4000
 #: the largest progress file read (characters)
 MAX_FILE = 2_000_000
 #: the name and version written in every progress file
@@ -73,6 +75,9 @@ class Attempt:
     misconception: str = ""
     time: float = 0.0
     id: str = ""
+    #: the raw answer as JSON text, as the widget gave it to ``Exercise.check`` ("null" for a
+    #: Show answer; "" when not known): what a class record judges again, never shown
+    given: str = ""
 
     @property
     def clean(self) -> bool:
@@ -106,7 +111,8 @@ _SCHEMA = Record({
         "kind": Text(longest=100), "seed": Int(0, 10**9), "level": Int(1, 9),
         "answer": Text(longest=300), "correct": Flag(), "hints": Int(0, 20),
         "shown": Flag(), "first": Flag(), "misconception": Text(longest=60),
-        "time": Int(0, 10**13), "id": Text(longest=40)}), longest=MAX_ATTEMPTS),
+        "time": Int(0, 10**13), "id": Text(longest=40)},
+        optional={"given": (Text(longest=MAX_GIVEN), "")}), longest=MAX_ATTEMPTS),
 })
 
 
@@ -118,6 +124,10 @@ class PracticeRecord(Listened):
         self._ids: set[str] = set()
         #: the attempts of each kind, in time order (the progress line asks per kind, often)
         self._by_kind: dict[str, list[Attempt]] = {}
+        #: told of each attempt made here (by :meth:`add`, not merged from elsewhere): a
+        #: class record's sender takes them (its ``link`` shows how sending goes, or None)
+        self.on_new: list[Callable[[Attempt], None]] = []
+        self.link: Listened | None = None
         self.merge(attempts, quiet=True)
 
     # ----- recording -----------------------------------------------------------------
@@ -125,14 +135,18 @@ class PracticeRecord(Listened):
     def add(self, attempt: Attempt) -> Attempt:
         """Record ``attempt`` (stamped with a time and an id when it has none; its texts cut
         to what a progress file holds, so the record always reads back)."""
+        given = str(attempt.given or "")
         fitted = {"answer": str(attempt.answer)[:300], "hints": min(attempt.hints, 20),
-                  "misconception": str(attempt.misconception or "")[:60]}
+                  "misconception": str(attempt.misconception or "")[:60],
+                  "given": given if len(given) <= MAX_GIVEN else ""}
         if not attempt.id or not attempt.time or any(
                 getattr(attempt, name) != value for name, value in fitted.items()):
             attempt = Attempt(**{**asdict(attempt), **fitted,
                                  "time": attempt.time or time.time(),
                                  "id": attempt.id or _attempt_id()})
         self.merge([attempt])
+        for listener in list(self.on_new):
+            listener(attempt)
         return attempt
 
     def merge(self, attempts: Iterable[Attempt], quiet: bool = False) -> int:
@@ -227,14 +241,22 @@ class PracticeRecord(Listened):
         """The record as a small JSON file (a learner keeps it, or moves it to another
         computer, and loads it back with :meth:`from_json`)."""
         return dumps({"kind": FILE_KIND, "version": FILE_VERSION,
-                      "attempts": [{**asdict(a), "time": int(a.time * 1000)}
-                                   for a in self.attempts]})
+                      "attempts": [_saved(a) for a in self.attempts]})
 
     @classmethod
     def from_json(cls, text: str | bytes) -> "PracticeRecord":
         """A record read from a progress file; any problem raises :class:`InvalidData`
         naming the field (nothing from the file is trusted)."""
         return cls(read_attempts(text))
+
+
+def _saved(attempt: Attempt) -> dict:
+    """One attempt as a progress file holds it (time in ms; ``given`` only when known, so a
+    file stays readable where the field is not known)."""
+    saved = {**asdict(attempt), "time": int(attempt.time * 1000)}
+    if not saved["given"]:
+        del saved["given"]
+    return saved
 
 
 def read_attempts(text: str | bytes) -> list[Attempt]:
