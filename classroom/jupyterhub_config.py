@@ -37,6 +37,13 @@ PANGAEA_HUB_API_PORT, PANGAEA_HUB_PROXY_API_PORT
                           the hub's and the proxy's own ports on 127.0.0.1 (8081, 8001)
 PANGAEA_HUB_PROXY         the configurable-http-proxy program (default: the one `make hub`
                           installs under build/hub, else the one on PATH)
+PANGAEA_HUB_RECORD_DB     the class record's database (the ``class-record`` service, which
+                          keeps every student's answers for the teachers' dashboard): a URL
+                          such as postgresql+psycopg://hub@db.school/class_record (no password
+                          in it: the hub user's ~/.pgpass or the database's own trust
+                          settings); default: an SQLite file in the state folder's
+                          class-record/ folder (only the hub's user may enter it)
+PANGAEA_HUB_RECORD_PORT   the class record service's own port on 127.0.0.1 (default 8082)
 
 What counts as activity: running code, clicking a widget, typing in a terminal (an open tab
 that nobody touches does not).  See classroom/README.md for what a student can and cannot reach.
@@ -274,6 +281,52 @@ c.JupyterHub.load_roles = [{
     "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"],
     "services": ["idle-culler"],
 }]
+# ----- the class record: every answer kept, judged again, shown to the teachers -----------------
+
+# The service (pangaea_lab/classroom/record/service.py) is started and proxied by the hub
+# (/services/class-record/); if it dies the hub starts it again (at its next check of the
+# service's process, within about half a minute), and the students' kernels keep their answers
+# in an outbox meanwhile (pangaea_lab/classroom/record_client.py).
+RECORD = "class-record"
+RECORD_SCOPE = "custom:class-record:read"
+_record_port = _number("PANGAEA_HUB_RECORD_PORT", 8082, 1)
+_record_url = f"http://127.0.0.1:{_record_port}"
+try:
+    _record_state = check_private_folder(STATE / RECORD, "The class record's folder")
+except RosterError as error:
+    _stop(error)
+_record_env = {"PANGAEA_RECORD_STATE": str(_record_state)}
+if ENV.get("PANGAEA_HUB_RECORD_DB"):
+    _record_env["PANGAEA_RECORD_DB"] = ENV["PANGAEA_HUB_RECORD_DB"]
+c.JupyterHub.services.append({
+    "name": RECORD,
+    "url": _record_url,
+    "command": [sys.executable, "-m", "pangaea_lab.classroom.record.service"],
+    "environment": _record_env,
+    # a teacher's sign-in carries the teacher's scope to the service; nobody is asked
+    # to confirm signing in to a part of the hub itself
+    "oauth_client_allowed_scopes": [RECORD_SCOPE],
+    "oauth_no_confirm": True,
+})
+c.JupyterHub.custom_scopes = {RECORD_SCOPE: {
+    "description": "Read every student's class record: the teachers' dashboard"}}
+c.JupyterHub.load_groups = {"teachers": {"users": list(ROSTER.teachers)}}
+c.JupyterHub.load_roles += [
+    {"name": "class-record-teacher", "description": "The class record's dashboard",
+     "scopes": [RECORD_SCOPE, f"access:services!service={RECORD}"], "groups": ["teachers"]},
+    # everyone may use the service (it keeps a person's own answers only)
+    {"name": "user", "description": "Standard user privileges, and the class record",
+     "scopes": ["self", f"access:services!service={RECORD}"]},
+    # the service reads who is in the class (names and groups, nothing else)
+    {"name": "class-record-service", "description": "Who is in the class",
+     "scopes": ["list:users", "read:users:name", "read:users:groups"], "services": [RECORD]},
+]
+# a student's server token (JUPYTERHUB_API_TOKEN, which their kernels see) may send to it
+c.Spawner.server_token_scopes = ["users:activity!user", "access:servers!server",
+                                 f"access:services!service={RECORD}"]
+# where a kernel sends: the service itself, inside the hub's machine
+c.Spawner.environment["PANGAEA_RECORD_URL"] = f"{_record_url}/services/{RECORD}/"
+
 # activity comes from the servers themselves (kernels, terminals), not from the proxy's
 # traffic: a tab left open polls its server all the time
 c.JupyterHub.last_activity_interval = 0
