@@ -140,6 +140,15 @@ def _sqlite_engine(url: Any) -> Engine:
     return engine
 
 
+def migrations_config(connection: Any = None) -> Config:
+    """Alembic's settings for the record: the revisions shipped in the package, run on
+    ``connection`` (no alembic.ini is read)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    return config
+
+
 def make_engine(url: str) -> Engine:
     """An engine for a record URL: ``sqlite:///path`` or ``postgresql+psycopg://...``."""
     if not isinstance(url, str) or len(url) > 2000:
@@ -183,14 +192,11 @@ class RecordStore:
             raise InvalidData(f"folder: {str(folder)[:200]!r} is not a folder")
         return cls(f"sqlite:///{(path / FILE_NAME).resolve()}")
 
-    def upgrade(self) -> str:
-        """Bring the schema to the newest revision (a new database gets every one); returns
-        the revision now in force."""
-        config = Config()
-        config.set_main_option("script_location", str(MIGRATIONS))
+    def upgrade(self, revision: str = "head") -> str:
+        """Bring the schema to the newest revision (a new database gets every one), or to
+        ``revision``; returns the revision now in force.  Rows are kept."""
         with self.engine.begin() as connection:
-            config.attributes["connection"] = connection
-            command.upgrade(config, "head")
+            command.upgrade(migrations_config(connection), revision)
         return self.revision()
 
     def revision(self) -> str:
