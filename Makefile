@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 # Jupyter refuses to run as root unless asked to (containers, classroom servers).
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test test-fast bench bench-speed bench-instructions soak clean notebook-outputs app test-browser hub hub-env hub-passwords hub-course test-hub hub-load app-load app-pages
+.PHONY: lab test test-fast bench bench-speed bench-instructions soak clean notebook-outputs app test-browser hub hub-env hub-passwords hub-course test-hub postgres hub-load app-load app-pages
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -137,7 +137,20 @@ hub-passwords:
 hub-course:
 	PANGAEA_HUB_ROOT=$(HUB_ROOT) $(BIN)/python classroom/course.py
 
-test-hub: $(HUB_STAMP) $(CHP) $(HUB_ENV_STAMP)
+# PostgreSQL's programs (initdb, pg_ctl) for the class record's tests on PostgreSQL: Debian's
+# postgresql package is installed when they are missing (as root); nothing is started here
+# (the tests start a throwaway cluster of their own, tests/record/postgres.py).
+postgres:
+	@if ! command -v initdb >/dev/null && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			echo "Installing PostgreSQL from the Debian packages"; \
+			apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql; \
+		else echo "PostgreSQL is missing: install the postgresql package (apt-get install postgresql)"; exit 1; fi; \
+	fi
+
+# the class record's store and migrations on PostgreSQL (tests marked postgres), then the hub
+test-hub: $(HUB_STAMP) $(CHP) $(HUB_ENV_STAMP) postgres
+	PANGAEA_POSTGRES_TESTS=1 $(BIN)/python -m pytest tests/record -m postgres -p no:cacheprovider -q
 	PANGAEA_HUB_TESTS=1 PANGAEA_HUB_ROOT=$(HUB_ROOT) PANGAEA_CHROMIUM=$(CHROMIUM) \
 		$(BIN)/python -m pytest tests/hub -p no:cacheprovider -q
 
