@@ -39,6 +39,11 @@ def setup_steps(players: int = 2, seed: int | str = 0, family: bool = False,
     GAME.check_options(dict(family=family, mode=mode, difficulty=difficulty,
                             wild_woods=wild_woods, storms=storms,
                             storm_spares_thorondal=storm_spares_thorondal))
+    if storm_spares_thorondal and not storms:
+        raise InvalidSetup("storm_spares_thorondal=True decides whether an Elemental Storm "
+                           "spares the Tree under Thorondal; with storms=False there are no "
+                           "Storms, so it would change nothing: leave it out, or play with "
+                           "storms=True")
     ed = load_edition(edition)
     check_seed(seed)
     if mode == "coop":

@@ -884,6 +884,10 @@ class SaveSchema(Fields):
     def woods_section(self, raw: Any, where: str) -> WoodsRecord:
         """The fields of Wild Woods (the expansion's own record in a save)."""
         v = self.woods_schema().read(raw, "wild_woods")
+        if v["storm_spares_thorondal"] and not v["storms"]:
+            raise InvalidData("field wild_woods.storm_spares_thorondal is true in a game "
+                              "without Elemental Storms (wild_woods.storms is false), where it "
+                              "would change nothing")
         treetops = [0] * len(self.board)
         for i, n in v["treetops"]:
             treetops[i] = n

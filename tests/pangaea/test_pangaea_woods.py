@@ -696,6 +696,26 @@ def test_the_storm_step_of_setup_says_which_reading_is_used():
         assert "reading of the rules is ours" in storm_step.explanation
 
 
+def test_storms_spare_thorondal_without_storms_is_refused():
+    """The option ``storm_spares_thorondal`` decides what a Storm does; without Storms
+    (``storms=False``) it would change nothing, so setup refuses it in words, and a save
+    claiming it without Storms is refused naming the field."""
+    for setup in (pangaea.new_game, pangaea.setup_steps):
+        with pytest.raises(InvalidSetup, match="storm_spares_thorondal=True .* storms=False "
+                                               ".* would change nothing"):
+            setup(players=2, seed=5, wild_woods=True, storms=False,
+                  storm_spares_thorondal=True)
+    calm = pangaea.new_game(players=2, seed=5, wild_woods=True, storms=False)
+    save = json.loads(calm.to_json())
+    save["wild_woods"]["storm_spares_thorondal"] = True
+    with pytest.raises(InvalidData, match="wild_woods.storm_spares_thorondal"):
+        GameState.from_json(json.dumps(save))
+    from pangaea_lab.simulate import SimulationError, simulate
+    with pytest.raises(SimulationError, match="would change nothing"):
+        simulate("pangaea", seeds=1, progress=False,
+                 options={"wild_woods": True, "storms": False, "storm_spares_thorondal": True})
+
+
 def test_storm_without_a_spirit_on_the_continent_blows_over():
     """Elemental Storms (assumption 'ww-storm-no-spirit'): with the current player's Spirit
     not yet on the continent, the Storm is discarded and nothing else happens."""
