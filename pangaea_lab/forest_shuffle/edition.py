@@ -57,4 +57,8 @@ def rules_data() -> dict:
     for entry in data["assumptions"]:
         if entry.get("source") not in SOURCES:
             raise InvalidData(f"rules.json: assumption {entry.get('id')!r} needs a source label")
+        if "older_saves_lack" in entry and (entry["older_saves_lack"] is not True
+                                            or not entry.get("option")):
+            raise InvalidData(f"rules.json: assumption {entry.get('id')!r}: older_saves_lack "
+                              "is only written as true, on an option")
     return data

@@ -185,8 +185,10 @@ def _step_card(value: Any, where: str) -> int:
     return 0 if type(value) is int and value == 0 else _card_id(value, where)
 
 
-#: options added after saves were first written: a save without one takes its default
-LATER_OPTIONS = ("winter_spread_over_piles",)
+#: options added after saves were first written, read from their own entries in the rules
+#: data (``"older_saves_lack": true``): a save without one takes its default
+LATER_OPTIONS = tuple(entry["option"] for entry in rules_data()["assumptions"]
+                      if entry["option"] and entry.get("older_saves_lack") is True)
 
 
 def save_schema(game: Game, cards: int) -> SaveRecord:

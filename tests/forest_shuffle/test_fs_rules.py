@@ -96,6 +96,28 @@ def test_the_winter_setup_labels_say_which_reading_is_played():
     assert fs.GameState.from_json(json.dumps(old)) == fs.new_game(players=2, seed=1)
 
 
+def test_options_later_than_the_first_saves_are_read_from_the_options_own_data():
+    """Which options an older save may lack is said once, in each option's own entry of the
+    rules data (``older_saves_lack``), not in a second list: such a save reads as the
+    option's default; a save lacking any other option is refused naming it."""
+    import json
+    from pangaea_lab.forest_shuffle.state import LATER_OPTIONS
+    flagged = [a["option"] for a in fs.rules_data()["assumptions"] if a.get("older_saves_lack")]
+    assert list(LATER_OPTIONS) == flagged == ["winter_spread_over_piles"]
+    assert set(LATER_OPTIONS) <= set(fs.GAME.options)
+    save = json.loads(fs.new_game(players=3, seed=4).to_json())
+    for name in fs.GAME.options:
+        old = json.loads(json.dumps(save))
+        del old["options"][name]
+        if name in LATER_OPTIONS:
+            back = fs.GameState.from_json(json.dumps(old))
+            assert back.option(name) is fs.GAME.options[name].default
+            assert back == fs.new_game(players=3, seed=4)
+        else:
+            with pytest.raises(InvalidData, match=f"options.*{name}"):
+                fs.GameState.from_json(json.dumps(old))
+
+
 def test_same_seed_same_game_and_bad_setup():
     assert fs.new_game(players=3, seed=9) == fs.new_game(players=3, seed=9)
     assert fs.new_game(players=3, seed=9) != fs.new_game(players=3, seed=10)
