@@ -22,7 +22,7 @@ import urllib.request
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests"))
@@ -220,6 +220,21 @@ def voila_server(root: Path, home: Path, log: Path, extra_env: dict | None = Non
     env.update(extra_env or {})
     return Server(name="Voilà", argv=lambda port: voila_argv(root, port), ready="/",
                   cwd=root, env=env, log_path=log)
+
+
+def running_voila(root: Path, home: Path, log: Path, extra_env: dict) -> Iterator[Server]:
+    """A module fixture's body: :func:`voila_server` started, yielded, and stopped after."""
+    server = voila_server(root, home, log, extra_env=extra_env)
+    try:
+        yield server.start()
+    finally:
+        server.stop()
+
+
+def kernel_of(page: Any) -> str:
+    """The id of the kernel a Voilà page was given (from the page's own settings)."""
+    return page.evaluate("() => JSON.parse(document.getElementById('jupyter-config-data')"
+                         ".textContent).kernelId")
 
 
 # ----- pages ---------------------------------------------------------------------------------

@@ -13,8 +13,8 @@ import urllib.request
 from typing import Any, Iterator
 
 import pytest
-from browser_support import (CLICK, STEP_THROUGH, WIDGET, Watched, assert_clean, open_in_voila,
-                             screenshot, voila_server)
+from browser_support import (CLICK, STEP_THROUGH, WIDGET, Watched, assert_clean, kernel_of,
+                             open_in_voila, running_voila, screenshot)
 
 IDLE_SECONDS = 6          # the app's idle time for this server (the classroom default is 900)
 PAGE = STEP_THROUGH["harmonies"]
@@ -23,18 +23,8 @@ PAGE = STEP_THROUGH["harmonies"]
 @pytest.fixture(scope="module")
 def quick_cull(served, workdir, logs) -> Iterator[Any]:
     """The app with a short idle time and no pre-heated kernels (every page its own)."""
-    server = voila_server(served, workdir / "voila-idle-home", logs / "voila-idle.log",
-                          extra_env={"PANGAEA_APP_IDLE": str(IDLE_SECONDS),
-                                     "PANGAEA_APP_POOL": "0"})
-    try:
-        yield server.start()
-    finally:
-        server.stop()
-
-
-def kernel_of(page: Any) -> str:
-    return page.evaluate("() => JSON.parse(document.getElementById('jupyter-config-data')"
-                         ".textContent).kernelId")
+    yield from running_voila(served, workdir / "voila-idle-home", logs / "voila-idle.log",
+                             {"PANGAEA_APP_IDLE": str(IDLE_SECONDS), "PANGAEA_APP_POOL": "0"})
 
 
 def kernel_exists(server: Any, kernel_id: str) -> bool:

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-from browser_support import Watched, _children, assert_clean, open_in_voila, voila_server
+from browser_support import (Watched, _children, assert_clean, kernel_of, open_in_voila,
+                             running_voila)
 
 POOL = 1                  # ready kernels per most used page, for this server
 POOLED = ["00_start_here.ipynb", "pangaea/02_turns.ipynb", "harmonies/01_setup_and_turns.ipynb",
@@ -31,17 +32,8 @@ KERNEL_FILE = re.compile(rb"kernel-([0-9a-f-]{36})\.json")
 
 @pytest.fixture(scope="module")
 def classroom(served, workdir, logs) -> Iterator[Any]:
-    server = voila_server(served, workdir / "voila-leave-home", logs / "voila-leave.log",
-                          extra_env={"PANGAEA_APP_IDLE": "900", "PANGAEA_APP_POOL": str(POOL)})
-    try:
-        yield server.start()
-    finally:
-        server.stop()
-
-
-def kernel_of(page: Any) -> str:
-    return page.evaluate("() => JSON.parse(document.getElementById('jupyter-config-data')"
-                         ".textContent).kernelId")
+    yield from running_voila(served, workdir / "voila-leave-home", logs / "voila-leave.log",
+                             {"PANGAEA_APP_IDLE": "900", "PANGAEA_APP_POOL": str(POOL)})
 
 
 def running_kernels(server: Any, started_for_a_page: bool = False) -> set[str]:
