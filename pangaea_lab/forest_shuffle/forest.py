@@ -179,7 +179,8 @@ class Forest:
             raise InvalidData("a forest must be a dict with 'trees' (a list) and 'cave'")
         unknown = set(data) - {"trees", "cave"}
         if unknown:
-            raise InvalidData(f"unknown forest field(s): {', '.join(sorted(unknown))} "
+            raise InvalidData(f"unknown forest {'field' if len(unknown) == 1 else 'fields'}: "
+                              f"{', '.join(sorted(unknown))} "
                               f"(expected 'trees' and 'cave')")
         cave = data.get("cave", 0)
         if isinstance(cave, bool) or not isinstance(cave, int) or cave < 0:
@@ -198,7 +199,8 @@ class Forest:
                 raise InvalidData(f"{where} must be a dict with a 'tree' name")
             extra = set(raw) - {"tree", *SIDES}
             if extra:
-                raise InvalidData(f"{where} has unknown field(s) {', '.join(sorted(extra))}; "
+                raise InvalidData(f"{where} has unknown {'field' if len(extra) == 1 else 'fields'} "
+                                  f"{', '.join(sorted(extra))}; "
                                   f"slots are top, bottom, left and right")
             name = raw["tree"]
             if isinstance(name, str) and name.strip().lower() == "sapling":

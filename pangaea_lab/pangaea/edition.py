@@ -92,7 +92,8 @@ class CreatureCard:
 
     @property
     def title(self) -> str:
-        return f"{self.name} [{self.id}] ({self.points} pts, pay {self.cost_text()})"
+        points = f"{self.points} point{'' if self.points == 1 else 's'}"
+        return f"{self.name} [{self.id}] ({points}, pay {self.cost_text()})"
 
 
 Card = LandCard | CreatureCard

@@ -20,6 +20,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ..core import hexgrid
 from ..core.palette import HIGHLIGHT_DARK, HIGHLIGHT_LIGHT, ink_on
+from ..core.exercises import plural
 from ..core.svg import Svg, hex_canvas
 from .board import Board
 from .coop import coop_data
@@ -96,11 +97,13 @@ def board_svg(state: Any = None, highlight: Iterable[Any] = (), paths: Sequence[
     and Seeds."""
     board = board if board is not None else state.board
     biomes = sorted(set(board.biome))
-    players = state.num_players if state is not None else 0
     wide = WOODS_WIDTH if status and _woods(state) is not None else 0.0
-    pic = _canvas(list(board.cells) + list(board.mountain),
-                  _row(state) * players + 52 + 20 * _extra_lines(state)
-                  if (status and state is not None) else 24, wide)
+    cells = list(board.cells) + list(board.mountain)
+    below = 24.0
+    if status and state is not None:
+        rows = _player_rows(state, _canvas(cells, 0, wide).width)
+        below = _rows_height(state, rows) + 52 + 20 * _extra_lines(state)
+    pic = _canvas(cells, below, wide)
     stormy = _woods(state) is not None and bool(state.woods.storm_tiles)
     # spaces
     if stormy:
@@ -250,7 +253,8 @@ def _storm_wash(pic: Svg, state: Any, i: int, biomes: Sequence[str]) -> None:
 
 def _storm_title(board: Board, i: int, weather: str, tokens: int) -> str:
     return (f"Elemental Storm on {board.cells[i]}: the tile counts as {weather} while "
-            f"{tokens} Storm token(s) lie on it (printed biome {board.biome[i]})")
+            f"{plural(tokens, 'Storm token')} {'lies' if tokens == 1 else 'lie'} on it (printed biome "
+            f"{board.biome[i]})")
 
 
 def _storm_badges(pic: Svg, state: Any) -> None:
@@ -338,9 +342,49 @@ def _coop_lines(state: Any) -> int:
     return len(_coop_text(state)) if getattr(state, "coop", None) is not None else 0
 
 
-def _row(state: Any) -> int:
-    """Height of a player's status row: a second line for the Player Board in Wild Woods."""
-    return 36 if _woods(state) is not None else 22
+#: a status line's height; the most a character of a status line takes (9.5 px, upper bound)
+LINE, CHAR = 18.0, 9.5 * 0.6
+#: the Wild Woods Player Board's two lines under a player's status lines
+WOODS_ROW = 30.0
+
+
+def _player_facts(state: Any, p: int) -> list[str]:
+    """A player's status in words, a fact a piece: points and the mountain, the supply, the
+    Weather tokens and Blessings held."""
+    ps = state.players[p]
+    step, markers = state.mountain(p)
+    marker = "▶ " if state.current_player == p else ""
+    climb = f"mountain step {step}" + (f" + {plural(markers, 'Summit Marker')}" if markers
+                                       else "")
+    weather = ", ".join(f"{b} {n}" for b, n in zip(state.edition.biomes, ps.weather))
+    bless = ", ".join(f"{k} {n}" for k, n in zip(BLESSING_KINDS, ps.blessings) if n)
+    return ([f"{marker}{PLAYER_NAMES[p]}: {plural(ps.points, 'point')}", climb]
+            + (["Most Trees"] if state.most_trees == p else [])
+            + [f"{plural(ps.trees, 'Tree')} and {plural(ps.seeds, 'Seed')} in supply",
+               f"Weather: {weather}"] + ([f"Blessings: {bless}"] if bless else []))
+
+
+def _packed(facts: Sequence[str], chars: int) -> list[str]:
+    """``facts`` joined by " · " into lines of at most ``chars`` characters (a fact is never
+    split; the lines after the first are indented)."""
+    lines = [facts[0]]
+    for fact in facts[1:]:
+        if len(lines[-1]) + 3 + len(fact) > chars:
+            lines.append("  " + fact)
+        else:
+            lines[-1] += " · " + fact
+    return lines
+
+
+def _player_rows(state: Any, width: float) -> list[list[str]]:
+    """Each player's status lines, as many as fit the picture's ``width``."""
+    chars = int((width - 40) / CHAR)
+    return [_packed(_player_facts(state, p), chars) for p in range(state.num_players)]
+
+
+def _rows_height(state: Any, rows: list[list[str]]) -> float:
+    woods = WOODS_ROW if _woods(state) is not None else 0.0
+    return sum(LINE * len(lines) + woods + 4 for lines in rows)
 
 
 def _extra_lines(state: Any) -> int:
@@ -351,7 +395,7 @@ def _extra_lines(state: Any) -> int:
 
 
 def _letters_line(state: Any) -> str:
-    """What the two letters on the spaces and in the players' lines stand for."""
+    """What the two letters on the spaces stand for."""
     return "Letters: " + " · ".join(f"{b[:2]} {b}" for b in state.edition.biomes)
 
 
@@ -405,8 +449,8 @@ def _coop_status(pic: Svg, state: Any, x0: float, y: float) -> None:
 
 def _status(pic: Svg, state: Any) -> None:
     x0 = pic.min_x + 10
-    row = _row(state)
-    y = pic.min_y + pic.height - row * state.num_players - 40 - 20 * _extra_lines(state)
+    rows = _player_rows(state, pic.width)
+    y = pic.min_y + pic.height - _rows_height(state, rows) - 40 - 20 * _extra_lines(state)
     summit = state.edition.summit_steps
     phase = {"main": f"Round {state.round}", "final": "Final ritual round",
              "over": "Game over"}[state.phase]
@@ -415,20 +459,16 @@ def _status(pic: Svg, state: Any) -> None:
     pic.text(x0, y, f"{phase} — summit at {summit} steps"
              + (" — end triggered" if state.end_triggered and state.phase == "main" else ""),
              size=10, anchor="start", fill="#222222")
-    for p, ps in enumerate(state.players):
-        yy = y + 20 + row * p
-        marker = "▶ " if state.current_player == p else ""
-        step, markers = state.mountain(p)
+    yy = y + 20
+    for p, lines in enumerate(rows):
         pic.rect(x0, yy - 7, 14, 14, fill=PLAYER_COLOURS[p])
-        weather = " ".join(f"{b[:2]}{n}" for b, n in zip(state.edition.biomes, ps.weather))
-        bless = " ".join(f"{k.split()[0][:3]}{n}" for k, n in zip(BLESSING_KINDS, ps.blessings) if n)
-        text = (f"{marker}{PLAYER_NAMES[p]}: {ps.points} pts (step {step}"
-                f"{f' +{markers} summit' if markers else ''}) · Trees {ps.trees} · Seeds {ps.seeds}"
-                f" · {weather}{' · ' + bless if bless else ''}"
-                f"{' · Most Trees' if state.most_trees == p else ''}")
-        pic.text(x0 + 20, yy, text, size=9.5, anchor="start", fill="#222222")
+        for k, line in enumerate(lines):
+            pic.text(x0 + 20, yy + LINE * k, line, size=9.5, anchor="start", fill="#222222")
+        yy += LINE * len(lines)
         if _woods(state) is not None:
-            _player_board(pic, state, p, x0 + 20, yy + 15)
+            _player_board(pic, state, p, x0 + 20, yy)
+            yy += WOODS_ROW
+        yy += 4
     market = []
     for k, card in enumerate(state.market):
         if card is None:
@@ -436,7 +476,7 @@ def _status(pic: Svg, state: Any) -> None:
             continue
         token = state.market_favors[k]
         market.append(card + (f" ({token})" if token else ""))
-    below = y + 20 + row * state.num_players
+    below = yy
     pic.text(x0, below, "Open Market: " + " · ".join(market),
              size=9.5, anchor="start", fill="#222222")
     if _coop_lines(state):
@@ -459,7 +499,7 @@ def _player_board(pic: Svg, state: Any, p: int, x0: float, y: float) -> None:
     for k, (slot, full) in enumerate(zip(data.slots, pb.slots)):
         bless = pb.blessings[k]
         title = (f"{PLAYER_NAMES[p]}'s slot {k + 1} (cost {slot.cost}, extra Seed "
-                 f"{slot.seed + 1}, {slot.points} point(s) when empty): "
+                 f"{slot.seed + 1}, {plural(slot.points, 'point')} when empty): "
                  + ("holds its Treetop" + (f" and a {bless} Blessing" if bless else "")
                     if full else "empty"))
         pic.rect(x, y - 6, 13, 12, rx=2, fill="#ffffff" if not full else "#f3efe6",
@@ -478,9 +518,10 @@ def _player_board(pic: Svg, state: Any, p: int, x0: float, y: float) -> None:
                      fill="#555555")
         x += 15
     left = pb.slots.count(True)
-    given = f" · {pb.given_up} Seed(s) given up" if pb.given_up else ""
-    pic.text(x + 4, y, f"{left} Treetop{'' if left == 1 else 's'} on slots · free slots "
-             f"{pb.free_points(data)} pts · extra Seeds unlocked {pb.unlocked.count(True)}/"
+    pic.text(x + 4, y, f"{plural(left, 'Treetop')} on slots · free slots worth "
+             f"{plural(pb.free_points(data), 'point')}", size=8.5, anchor="start", fill="#444444")
+    given = f" · {plural(pb.given_up, 'Seed')} given up" if pb.given_up else ""
+    pic.text(x0, y + 15, f"extra Seeds unlocked: {pb.unlocked.count(True)} of "
              f"{data.extra_seeds}{given}", size=8.5, anchor="start", fill="#444444")
 
 
@@ -615,18 +656,19 @@ def player_board_svg(state: Any, player: int) -> str:
     pb = state.woods.player_boards[player]
     colour = PLAYER_COLOURS[player]
     w, gap, x0, y0 = 70.0, 8.0, 10.0, 28.0
-    pic = Svg(2 * x0 + len(data.slots) * (w + gap) - gap, 178, background="#ffffff")
-    pic.text(x0, 12, f"{PLAYER_NAMES[player]}'s Player Board: {pb.slots.count(True)} "
-             f"Treetops on slots · free slots {pb.free_points(data)} pts · extra Seeds "
-             f"unlocked {pb.unlocked.count(True)}/{data.extra_seeds}", size=10,
-             anchor="start", fill="#222222")
+    pic = Svg(2 * x0 + len(data.slots) * (w + gap) - gap, 194, background="#ffffff")
+    pic.text(x0, 12, f"{PLAYER_NAMES[player]}'s Player Board: "
+             f"{plural(pb.slots.count(True), 'Treetop')} on slots · free slots worth "
+             f"{plural(pb.free_points(data), 'point')}", size=10, anchor="start", fill="#222222")
+    pic.text(x0, 184, f"extra Seeds unlocked: {pb.unlocked.count(True)} of {data.extra_seeds}",
+             size=10, anchor="start", fill="#222222")
     for k, (slot, full) in enumerate(zip(data.slots, pb.slots)):
         x = x0 + k * (w + gap)
         bless = pb.blessings[k]
         pic.rect(x, y0, w, 92, rx=6, fill="#f3efe6" if full else "#ffffff", stroke="#8a7a62",
                  stroke_width=1.2, stroke_dasharray=None if full else "4,3",
                  title=f"slot {k + 1}: cost {slot.cost}" + (f", {bless} Blessing" if bless else "")
-                 + f", {slot.points} point(s) when empty")
+                 + f", {plural(slot.points, 'point')} when empty")
         pic.text(x + w / 2, y0 + 10, f"slot {k + 1} · cost {slot.cost}", size=8.5,
                  fill="#444444")
         if full:

@@ -71,16 +71,18 @@ def test_player_boards_in_the_status_lines(woods):
     assert svg.count(">Player Board</text>") == 2
     red, blue = woods.woods.player_boards
     assert red.slots.count(True) == 5 and blue.slots.count(True) == 4
-    assert "5 Treetops on slots · free slots 0 pts · extra Seeds unlocked 0/3" in svg
-    assert "4 Treetops on slots · free slots 0 pts · extra Seeds unlocked 1/3" in svg
+    assert "5 Treetops on slots · free slots worth 0 points" in svg
+    assert "4 Treetops on slots · free slots worth 0 points" in svg
+    assert "extra Seeds unlocked: 0 of 3" in svg and "extra Seeds unlocked: 1 of 3" in svg
     data = woods_data(woods.edition)
-    assert "Red's slot 6 (cost 3, extra Seed 3, 3 point(s) when empty): holds its Treetop" in svg
+    assert "Red's slot 6 (cost 3, extra Seed 3, 3 points when empty): holds its Treetop" in svg
     # an empty slot shows the points it scores
     emptied = woods.edited(player_boards=(replace(red, slots=(False,) * 6), blue))
     svg = words(emptied)
-    assert f"free slots {emptied.woods.player_boards[0].free_points(data)} pts" in svg
+    worth = emptied.woods.player_boards[0].free_points(data)
+    assert worth > 1 and f"free slots worth {worth} points" in svg
     assert ">+3</text>" in svg and ">+2</text>" in svg
-    assert "Red's slot 6 (cost 3, extra Seed 3, 3 point(s) when empty): empty" in svg
+    assert "Red's slot 6 (cost 3, extra Seed 3, 3 points when empty): empty" in svg
 
 
 def test_storm_covered_tile_has_badges_and_a_status_line():
@@ -93,7 +95,7 @@ def test_storm_covered_tile_has_badges_and_a_status_line():
     svg = words(stormy)
     for cell in tile.land:
         assert (f"Elemental Storm on {cell}: the tile counts as {weather} while 2 Storm "
-                f"token(s) lie on it (printed biome {tile.biome})") in svg
+                f"tokens lie on it (printed biome {tile.biome})") in svg
     assert svg.count(f">{weather[:2]}2</text>") == len(tile.land)
     first = next(i for i in s.board.land if s.board.tile_of[i] == tile.index)
     assert f"{s.board.cells[first]} {tile.biome}→{weather}, 2 tokens" in svg
@@ -150,8 +152,8 @@ def test_player_board_picture(woods):
     from pangaea_lab.pangaea.render import player_board_svg
     blue = unescape(player_board_svg(woods, 1))
     assert blue.startswith("<svg") and blue == unescape(player_board_svg(woods, 1))
-    assert ("Blue's Player Board: 4 Treetops on slots · free slots 0 pts · extra Seeds "
-            "unlocked 1/3") in blue
+    assert "Blue's Player Board: 4 Treetops on slots · free slots worth 0 points" in blue
+    assert ">extra Seeds unlocked: 1 of 3</text>" in blue
     assert blue.count(">empty</text>") == 2 and blue.count("<title>Treetop</title>") == 4
     assert ">+3 if empty</text>" in blue and ">+2 if empty</text>" in blue
     assert ("extra Seed 1: unlocked (in the supply for good); it was held back by slots 1 "

@@ -531,7 +531,7 @@ def _final_woods(rng: random.Random, seed: int, trees_each: list[int]) -> GameSt
 def _board_only(s: GameState, p: int) -> str:
     """A Player Board drawn without its heading's count of points (that is the question)."""
     svg = render.player_board_svg(s, p)
-    return re.sub(r" · free slots \d+ pts", "", svg, count=1)
+    return re.sub(r" · free slots worth \d+ points?", "", svg, count=1)
 
 
 def _printed_points(s: GameState) -> str:
