@@ -248,6 +248,8 @@ def test_the_teacher_sees_mastered_and_struggling_as_the_progress_line_does(runn
     missed = {m["kind"]: m for m in view["missed"]}
     assert missed[MOUNTAINS]["wrong"] >= 2 and "gus" in [s["name"] for s in view["students"]]
     assert missed[MOUNTAINS]["answers"] and missed[MOUNTAINS]["misconceptions"]
+    idea = missed[MOUNTAINS]["misconceptions"][0]
+    assert "-" not in idea["text"] and idea["reason"], idea     # in words, with the reason
     names = [s["name"] for s in view["students"]]
     assert "tess" not in names and "cleo" in names      # the roster, without the teachers
     only = call(running, "GET", "api/class?game=harmonies&notebook="

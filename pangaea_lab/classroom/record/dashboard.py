@@ -140,14 +140,22 @@ def most_missed(rows: Iterable[Any], limit: int = MISSED_KINDS) -> list[dict[str
         answers = Counter(row.answer_text for row in misses).most_common(MISSED_ANSWERS)
         ideas = Counter(row.misconception for row in misses
                         if row.misconception).most_common(MISSED_ANSWERS)
+        said = {row.misconception: row.reason for row in misses if row.reason}
         missed.append({
             "kind": key, "title": kind.title if kind else key,
             "rule": kind.rule if kind else "", "wrong": len(misses),
             "students": len({row.user for row in misses}),
             "answers": [{"answer": text, "count": n} for text, n in answers],
-            "misconceptions": [{"text": text, "count": n} for text, n in ideas]})
+            "misconceptions": [{"name": name, "text": misconception_words(name),
+                                "reason": said.get(name, ""), "count": n}
+                               for name, n in ideas]})
     missed.sort(key=lambda item: (-item["wrong"], -item["students"], item["kind"]))
     return missed[:limit]
+
+
+def misconception_words(name: str) -> str:
+    """A misconception's name in words ("counted-lone-mountain" -> "counted lone mountain")."""
+    return " ".join(str(name).replace("-", " ").replace("_", " ").split())
 
 
 def verdict_words(row: Any) -> str:
@@ -168,7 +176,8 @@ def history(rows: Iterable[Any]) -> list[dict[str, Any]]:
             "rule": row.rule, "game": row.game, "notebook": row.notebook,
             "seed": row.seed, "level": row.level, "answer": row.answer_text,
             "correct": bool(row.correct), "verdict": verdict_words(row),
-            "misconception": row.misconception, "hints": row.hints, "shown": bool(row.shown),
+            "misconception": misconception_words(row.misconception), "reason": row.reason,
+            "hints": row.hints, "shown": bool(row.shown),
             "first": bool(row.first), "time": row.client_time, "received": row.received,
             "source": row.source, "checked": FROM_FILE if row.source == "file" else "the server"})
     out.reverse()
@@ -194,7 +203,7 @@ def csv_text(rows: Iterable[Any]) -> str:
         writer.writerow([_cell_text(value) for value in (
             row.user, received.strftime("%Y-%m-%d %H:%M:%S"), row.game, row.notebook,
             row.rule, kind.title if kind else row.kind, row.seed, row.level, row.answer_text,
-            verdict_words(row), row.misconception, row.hints, "yes" if row.shown else "no",
+            verdict_words(row), misconception_words(row.misconception), row.hints, "yes" if row.shown else "no",
             "yes" if row.first else "no",
             FROM_FILE if row.source == "file" else "the server", row.id)])
     return out.getvalue()

@@ -8,7 +8,8 @@
   var prefix = body.dataset.prefix;
   var xsrf = body.dataset.xsrf;
   var REFRESH_MS = 5000;
-  var state = {game: "", notebook: "", open: "", data: null, busy: false, first: true};
+  var state = {game: "", notebook: "", open: "", data: null, busy: false, first: true,
+               notice: ""};
 
   function $(id) { return document.getElementById(id); }
   function el(tag, text, cls) {
@@ -59,14 +60,28 @@
     $("export").href = "export.csv?" + query.toString();
   }
 
-  function fillSelect(select, values, first, chosen) {
+  function notebookWords(path) {      // "harmonies/02_landscapes.ipynb" -> "harmonies: 02 landscapes"
+    return path.replace(/\.ipynb$/, "").replace("/", ": ").replace(/_/g, " ");
+  }
+
+  function shownColumns(data) {
+    if (!$("tried-only").checked) return data.columns;
+    var tried = data.columns.filter(function (c) {
+      return data.students.some(function (s) { return s.cells[c.kind].state; });
+    });
+    return tried.length ? tried : data.columns;
+  }
+
+  function fillSelect(select, values, first, chosen, words) {
     if (chosen === undefined) chosen = select.value;
     var wanted = [""].concat(values).join("\n");
     var now = Array.prototype.map.call(select.options, function (o) { return o.value; }).join("\n");
     if (wanted !== now) {           // rebuilt only when the choices change (an open list stays open)
       select.textContent = "";
       select.appendChild(new Option(first, ""));
-      values.forEach(function (value) { select.appendChild(new Option(value, value)); });
+      values.forEach(function (value) {
+        select.appendChild(new Option(words ? words(value) : value, value));
+      });
     }
     select.value = values.indexOf(chosen) >= 0 ? chosen : "";
   }
@@ -75,7 +90,7 @@
     fillSelect($("game"), data.games, "All games", state.game);
     var notebooks = state.game ? (data.notebooks[state.game] || []) :
       [].concat.apply([], data.games.map(function (g) { return data.notebooks[g]; }));
-    fillSelect($("notebook"), notebooks, "All notebooks", state.notebook);
+    fillSelect($("notebook"), notebooks, "All notebooks", state.notebook, notebookWords);
     fillSelect($("import-student"), data.roster, "Choose a student");
   }
 
@@ -87,13 +102,14 @@
     var last = null, span = null;
     columns.forEach(function (c) {
       if (c.notebook !== last) {
-        span = el("th", c.notebook);
+        span = el("th", notebookWords(c.notebook));
         span.scope = "colgroup";
-        span.colSpan = 0;
+        span.colSpan = 1;
         groups.appendChild(span);
         last = c.notebook;
+      } else {
+        span.colSpan += 1;
       }
-      span.colSpan += 1;
     });
     groups.appendChild(el("td"));
     var names = el("tr");
@@ -101,8 +117,8 @@
     columns.forEach(function (c) {
       var th = el("th");
       th.scope = "col";
-      th.appendChild(el("span", c.rule, "rule"));
       th.appendChild(el("span", c.title, "title"));
+      th.appendChild(el("span", c.rule, "rule"));
       names.appendChild(th);
     });
     names.appendChild(el("th", "Last activity")).scope = "col";
@@ -110,7 +126,7 @@
     head.appendChild(names);
   }
 
-  function drawRows(data) {
+  function drawRows(data, columns) {
     var bodyRows = $("class-table").tBodies[0];
     var focused = document.activeElement && document.activeElement.dataset ?
       document.activeElement.dataset.student : undefined;
@@ -118,7 +134,7 @@
     if (!data.students.length) {
       var empty = el("tr");
       var td = el("td", "No student has checked an answer yet.");
-      td.colSpan = data.columns.length + 2;
+      td.colSpan = columns.length + 2;
       empty.appendChild(td);
       bodyRows.appendChild(empty);
     }
@@ -133,7 +149,7 @@
       button.addEventListener("click", function () { openHistory(s.name, true); });
       th.appendChild(button);
       tr.appendChild(th);
-      data.columns.forEach(function (c) {
+      columns.forEach(function (c) {
         var cell = s.cells[c.kind];
         var td = el("td", cell.text, "state " + (cell.state || "none"));
         td.title = c.title + ": " + cell.text + " (" + cell.right + " right)";
@@ -162,7 +178,8 @@
       if (m.misconceptions.length) {
         var ideas = el("p", "Misconceptions heard: ");
         ideas.textContent += m.misconceptions.map(function (x) {
-          return x.text + " (" + x.count + ")"; }).join("; ") + ".";
+          return x.text + " (" + x.count + (x.count === 1 ? " time" : " times") + ")" +
+            (x.reason ? ": " + x.reason.replace(/[.\s]+$/, "") : ""); }).join("; ") + ".";
         item.appendChild(ideas);
       }
       var answers = el("p", "Wrong answers given most: ");
@@ -186,10 +203,11 @@
     state.first = false;
     state.data = data;
     drawFilter(data);
-    drawHead(data.columns);
-    drawRows(data);
+    var columns = shownColumns(data);
+    drawHead(columns);
+    drawRows(data, columns);
     drawMissed(data.missed);
-    say("The table shows " + data.students.length + " " +
+    say(state.notice + "The table shows " + data.students.length + " " +
         (data.students.length === 1 ? "student" : "students") + ". Updated " +
         new Date(data.now * 1000).toLocaleTimeString() + ".");
   }
@@ -225,7 +243,9 @@
         tr.appendChild(el("td", h.answer || "—"));
         var verdict = h.verdict === "right" ? "✓ right" :
           (h.verdict === "answer shown" ? "◌ answer shown" : "✗ not right");
-        if (h.misconception) verdict += ": " + h.misconception;
+        if (h.verdict !== "right" && (h.reason || h.misconception)) {
+          verdict += ": " + (h.reason || h.misconception);
+        }
         tr.appendChild(el("td", verdict, "verdict " + h.verdict.replace(" ", "-")));
         tr.appendChild(el("td", h.hints));
         tr.appendChild(el("td", h.shown ? "yes" : "no"));
@@ -260,8 +280,9 @@
     request("DELETE", "api/students/" + encodeURIComponent(name)).then(function (data) {
       $("confirm").hidden = true;
       closeHistory();
-      say("Deleted " + data.deleted + " " + (data.deleted === 1 ? "attempt" : "attempts") +
-          " of " + name + ".");
+      state.notice = "Deleted " + data.deleted + " " +
+        (data.deleted === 1 ? "attempt" : "attempts") + " of " + name + ". ";
+      say(state.notice);
       return refresh();
     }).catch(function (error) { $("confirm-text").textContent = "Not deleted: " + error.message; });
   }
@@ -278,8 +299,10 @@
     file.text().then(function (text) {
       return request("POST", "api/import?student=" + encodeURIComponent(student), text);
     }).then(function (data) {
-      out.textContent = "Added " + data.stored + " attempts to " + data.student + "'s record" +
-        (data.already ? " (" + data.already + " were there already)." : ".");
+      out.textContent = "Added " + data.stored + " " + (data.stored === 1 ? "attempt" : "attempts") +
+        " to " + data.student + "'s record" +
+        (data.already ? " (" + data.already + " " + (data.already === 1 ? "was" : "were") +
+         " there already)." : ".");
       return refresh();
     }).catch(function (error) { out.textContent = "The file was not added: " + error.message; });
   }
@@ -287,6 +310,7 @@
   $("game").addEventListener("change", function () {
     state.game = $("game").value;
     state.notebook = "";
+    state.notice = "";
     writeHash();
     refresh();
   });
@@ -295,6 +319,7 @@
     writeHash();
     refresh();
   });
+  $("tried-only").addEventListener("change", function () { if (state.data) draw(state.data); });
   $("filter").addEventListener("submit", function (event) { event.preventDefault(); });
   $("close-history").addEventListener("click", closeHistory);
   $("delete").addEventListener("click", askDelete);
