@@ -164,7 +164,7 @@ json_values = st.recursive(
     max_leaves=30)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(json_values, st.fixed_dictionaries({"attempts": st.lists(
     st.fixed_dictionaries({}, optional={name: json_values for name in judge_module.FIELDS}),
     max_size=3)})))

@@ -104,6 +104,23 @@ def test_concurrent_writers_store_each_attempt_once(record_url):
         opened.close()
 
 
+def test_reading_never_waits_for_a_writer(record_url):
+    writer, reader = RecordStore(record_url), RecordStore(record_url)
+    writer.upgrade()
+    writer.add("ada", judged(sent("a1", answer=1)))
+    with writer.writer.begin() as connection:       # a write under way, not committed yet
+        connection.execute(writer._insert().values(**{
+            "user_name": "bea", "attempt_id": "b1", "kind": "harmonies.tree_points",
+            "game": "harmonies", "notebook": "n", "rule": "", "seed": 1, "level": 1,
+            "answer": "1", "answer_text": "1", "correct": False, "misconception": "",
+            "reason": "", "hints": 0, "shown": False, "first": True, "client_time": 0.0,
+            "received": 0.0, "source": "hub"}))
+        assert [r.id for r in reader.attempts()] == ["a1"]      # the committed rows only
+    assert [r.id for r in reader.attempts()] == ["a1", "b1"]
+    writer.close()
+    reader.close()
+
+
 def test_one_batch_is_kept_in_the_order_of_the_clients_clock(store):
     added = store.add("ada", judged(sent("b", answer=1, time=3_000), sent("c", answer=1,
                                                                       time=1_000),

@@ -56,6 +56,8 @@ MAX_USER = 100
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 #: how long a writer waits for another to finish (seconds, SQLite)
 BUSY_TIMEOUT = 30
+#: the execution option that marks a transaction that writes
+WRITE_OPTION = "class_record_write"
 
 
 @dataclass(frozen=True)
@@ -134,8 +136,10 @@ def _sqlite_engine(url: Any) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:
-        # take the write lock at once: two writers queue instead of failing on an upgrade
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        # a write takes the write lock at once (two writers queue instead of failing on a
+        # lock upgrade); a read takes none and never waits for a writer (WAL)
+        writing = connection.get_execution_options().get(WRITE_OPTION)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if writing else "BEGIN")
 
     return engine
 
@@ -183,6 +187,8 @@ class RecordStore:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = make_engine(url)
+        #: the same engine for transactions that write
+        self.writer = self.engine.execution_options(**{WRITE_OPTION: True})
 
     @classmethod
     def in_folder(cls, folder: str | Path) -> "RecordStore":
@@ -195,7 +201,7 @@ class RecordStore:
     def upgrade(self, revision: str = "head") -> str:
         """Bring the schema to the newest revision (a new database gets every one), or to
         ``revision``; returns the revision now in force.  Rows are kept."""
-        with self.engine.begin() as connection:
+        with self.writer.begin() as connection:
             command.upgrade(migrations_config(connection), revision)
         return self.revision()
 
@@ -216,7 +222,7 @@ class RecordStore:
         (so two writers sending the same attempts in another order take their locks in one
         order and never wait on each other); ids listed in the order given."""
         inserted: set[str] = set()
-        with self.engine.begin() as connection:
+        with self.writer.begin() as connection:
             for row in sorted(rows, key=lambda r: (r["client_time"], r["attempt_id"])):
                 # a row comes back only when it was inserted (not when it was there)
                 if connection.execute(self._insert().values(**row)).first() is not None:
@@ -274,7 +280,7 @@ class RecordStore:
     def delete_user(self, user: str) -> int:
         """Remove every attempt of ``user``; how many were removed."""
         user = check_user(user)
-        with self.engine.begin() as connection:
+        with self.writer.begin() as connection:
             return connection.execute(
                 delete(AttemptRow).where(AttemptRow.user_name == user)).rowcount
 
