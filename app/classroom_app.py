@@ -68,6 +68,54 @@ def _ready(pool: list) -> bool:
     return True
 
 
+#: what the app needs of Voilà's kernel manager besides the pools themselves (public: the
+#: documented pool settings and the methods Voilà's own handler calls)
+_POOL_INTERFACE = ("kernel_pools_config", "fill_if_needed", "get_pool_size", "shutdown_kernel")
+
+
+def pools_of(manager) -> dict[str, list]:
+    """Voilà's pools of ready kernels: each page's list of tasks that give a started kernel.
+
+    Voilà 0.5.13 offers no public way to read them: its pool settings
+    (``VoilaKernelManager.kernel_pools_config``, ``preheat_kernel``, ``fill_delay``) set the
+    sizes, and ``get_pool_size`` gives a count, but whether a pool's kernel has started (to
+    serve a page only from a ready kernel), and which one to shut down when a pool shrinks,
+    is only in the kernel manager's private ``_pools``.  This is the one place that reads it;
+    :func:`check_voila_pools` stops the app at start with a sentence if Voilà changes it."""
+    pools = getattr(manager, "_pools", None)
+    if not isinstance(pools, dict):
+        raise RuntimeError(
+            "This Voilà keeps its ready kernels differently from Voilà 0.5.13 (its kernel "
+            "manager has no _pools dictionary), so the classroom app cannot serve pages from "
+            "its pools: install voila==0.5.13 or adapt pools_of in app/classroom_app.py.")
+    return pools
+
+
+def pool_of(manager, page) -> list:
+    """One page's pool (empty when the manager keeps no pools, Voilà's pre-heating off)."""
+    if not hasattr(manager, "kernel_pools_config"):
+        return []
+    return pools_of(manager).get(page, [])
+
+
+def check_voila_pools(manager) -> None:
+    """At start: the kernel manager has what the app uses of it, else a clear sentence."""
+    if not hasattr(manager, "kernel_pools_config"):
+        return                                    # no pools: nothing of them is used
+    missing = [name for name in _POOL_INTERFACE if not hasattr(manager, name)]
+    if missing:
+        raise RuntimeError(
+            f"This Voilà's kernel manager lacks {', '.join(missing)}, which the classroom "
+            "app's pools use (written for Voilà 0.5.13): install voila==0.5.13 or adapt "
+            "app/classroom_app.py.")
+    pools = pools_of(manager)
+    if any(not isinstance(pool, list) for pool in pools.values()):
+        raise RuntimeError(
+            "This Voilà keeps each page's ready kernels in something other than a list "
+            "(Voilà 0.5.13 keeps a list of tasks), so the classroom app cannot read its "
+            "pools: install voila==0.5.13 or adapt pools_of in app/classroom_app.py.")
+
+
 class PoolKeeper:
     """Starts and stops pool kernels in Voilà's kernel manager for the sizes that
     :class:`FollowingPools` keeps."""
@@ -91,7 +139,7 @@ class PoolKeeper:
         config = self.manager.kernel_pools_config
         for page, size in sizes.items():
             config[page] = {**config.get(page, config.get("default", {})), "pool_size": size}
-            if size > len(self.manager._pools.get(page, [])):
+            if size > len(pool_of(self.manager, page)):
                 self.manager.fill_if_needed(delay=delay, notebook_name=page)
 
     def check(self) -> None:
@@ -100,7 +148,7 @@ class PoolKeeper:
         pool's size is 0)."""
         self.resize(self.pools.settle(time.monotonic()))
         for page, size in self.pools.size.items():
-            pool = self.manager._pools.get(page, [])
+            pool = pool_of(self.manager, page)
             extra = [task for task in pool[(1 if size else 0):][::-1] if _started(task)]
             for task in extra[:max(0, len(pool) - size)]:
                 asyncio.ensure_future(self.manager.shutdown_kernel(task.result()["kernel_id"]))
@@ -142,7 +190,7 @@ class PageHandler(TornadoVoilaHandler):
             keeper.arrived(self._page)
 
     def should_use_rendered_notebook(self, notebook_data, pool_size, *args):
-        pool = getattr(self.kernel_manager, "_pools", {}).get(getattr(self, "_page", None), [])
+        pool = pool_of(self.kernel_manager, getattr(self, "_page", None))
         if not _ready(pool) or \
                 not super().should_use_rendered_notebook(notebook_data, pool_size, *args):
             return False
@@ -165,6 +213,7 @@ class ClassroomVoila(Voila):
     def init_settings(self) -> dict:
         settings = super().init_settings()
         manager = self.kernel_manager
+        check_voila_pools(manager)       # fails at start, with a sentence, if Voilà changed
         if self.class_size > 0 and hasattr(manager, "kernel_pools_config"):
             base = {page: config.get("pool_size", 0)
                     for page, config in manager.kernel_pools_config.items() if page != "default"}

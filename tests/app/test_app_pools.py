@@ -210,3 +210,50 @@ def test_the_keeper_fills_the_next_page_and_trims_pools_back(app_module, pools_m
 
     manager = asyncio.run(lesson())
     assert manager.kernel_pools_config["harmonies/02_landscapes.ipynb"]["pool_size"] == 0
+
+
+def voilas_own_manager(root: Path):
+    """Voilà's own pre-heating kernel manager, on a folder without notebooks."""
+    from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+    from voila.app import Voila
+    from voila.voila_kernel_manager import voila_kernel_manager_factory
+    app = Voila()
+    app.root_dir, app.notebook_path = str(root), None
+    kind = voila_kernel_manager_factory(AsyncMappingKernelManager, True, 1)
+    return kind(parent=app, root_dir=str(root))
+
+
+def test_the_pools_are_read_in_one_place_that_checks_voila_at_start(app_module, tmp_path):
+    """Voilà offers no public way to see a pool's kernels; the app reads its private pools in
+    pools_of alone, and the check at start passes on the installed Voilà's own manager."""
+    manager = voilas_own_manager(tmp_path)
+    app_module.check_voila_pools(manager)
+    assert app_module.pools_of(manager) == {} and app_module.pool_of(manager, "a.ipynb") == []
+    source = (APP / "classroom_app.py").read_text()
+    assert source.count("_pools\", None)") == 1 and "._pools" not in source
+
+
+class ChangedManager(FakeManager):
+    """A kernel manager of a Voilà that keeps its pools some other way."""
+
+    def __init__(self, pools) -> None:
+        super().__init__({})
+        del self._pools
+        if pools is not None:
+            self._pools = pools
+
+    def get_pool_size(self, notebook_name: str) -> int:
+        return 0
+
+
+@pytest.mark.parametrize("pools,words", [
+    (None, "has no _pools dictionary"), ({"a.ipynb": ("task",)}, "something other than a list")])
+def test_a_changed_voila_stops_the_app_at_start_with_a_sentence(app_module, pools, words):
+    manager = ChangedManager(pools)
+    with pytest.raises(RuntimeError, match=words) as refused:
+        app_module.check_voila_pools(manager)
+    assert "voila==0.5.13" in str(refused.value)
+    missing = FakeManager({})                   # no get_pool_size
+    with pytest.raises(RuntimeError, match="lacks get_pool_size"):
+        app_module.check_voila_pools(missing)
+    assert app_module.pool_of(object(), "a.ipynb") == []   # no pools kept: nothing read
