@@ -5,6 +5,8 @@ returns an SVG string as the cell's last value, or a ``print`` of one) fails, at
 since nbval keeps the outputs each cell produced.  Likewise a page shows a student no Python:
 a cell's output that is a value's repr, a name from the code or a shell command fails, unless
 the cell is tagged for teachers (``pangaea_lab.core.page_text``; the app hides such cells).
+A Markdown cell shown to students has no code span or fenced block (the app shows them as
+code): checked with the notebook's first code cell, since nbval runs only code cells.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any, Iterable
 import pytest
 
 from pangaea_lab.core.page_text import (TEACHER_TAG, is_for_teachers, is_teachers_page,
-                                        output_problems)
+                                        markdown_cell_problems, output_problems)
 
 #: SVG source in text a learner would see (a printed drawing or the repr of one)
 SVG_TEXT = re.compile(r"""(^|[\s'"(\[,])<(svg[\s>]|\?xml)""")
@@ -65,4 +67,12 @@ def pytest_runtest_call(item: pytest.Item) -> Any:
                 "a student would read Python here (show Markdown built from the engine's "
                 f"values, a widget or a drawing, or tag the cell '{TEACHER_TAG}' so that the "
                 f"app hides it): {'; '.join(raw)}")
+        notebook = getattr(getattr(item, "parent", None), "nb", None)
+        if getattr(item, "cell_num", None) == 0 and notebook and not is_teachers_page(page):
+            code = [f"Markdown cell {k}: {problem}" for k, cell in enumerate(notebook.cells)
+                    for problem in markdown_cell_problems(cell)]
+            if code:
+                item.raise_cell_error(
+                    "a student would read code in the page's Markdown (say it in plain words, "
+                    f"or tag the cell '{TEACHER_TAG}'): {'; '.join(code)}")
     return result

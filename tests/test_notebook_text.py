@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from pangaea_lab.core.page_text import is_for_teachers, is_teachers_page, output_problems
+from pangaea_lab.core.page_text import (is_for_teachers, is_teachers_page, markdown_cell_problems,
+                                        output_problems)
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted(p for p in (ROOT / "notebooks").rglob("*.ipynb")
@@ -125,6 +126,30 @@ def test_no_saved_output_shows_a_student_python(path):
         if cell["cell_type"] == "code" and not is_for_teachers(cell):
             found = output_problems(cell.get("outputs", []))
             assert not found, f"cell {k} shows a student Python: {'; '.join(found)}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: str(p.relative_to(ROOT / "notebooks")))
+def test_no_markdown_shows_a_student_code(path):
+    """A Markdown cell a student reads says things in words: no code span, no fenced block
+    (the app shows them as code); a cell tagged for teachers may keep them."""
+    if is_teachers_page(path):
+        return
+    found = [f"cell {k}: {p}" for k, cell in enumerate(cells(path))
+             for p in markdown_cell_problems(cell)]
+    assert not found, "\n".join(found)
+
+
+def test_the_markdown_check_catches_the_pages_old_code_spans():
+    old = ["Each node is a space's `(q, r)` coordinates", "`nx.all_shortest_paths` lists",
+           "`W` water, `Y` field", "add `?seed=12&players=3` to its address",
+           "```bash\nmake app\n```"]
+    for text in old:
+        assert markdown_cell_problems({"cell_type": "markdown", "source": text}), text
+        assert not markdown_cell_problems({"cell_type": "markdown", "source": text,
+                                           "metadata": {"tags": ["teacher"]}}), text
+    assert not markdown_cell_problems({"cell_type": "code", "source": "x = `a`"})
+    assert not markdown_cell_problems({"cell_type": "markdown",
+                                       "source": "Each node is a space's (q, r) coordinates."})
 
 
 def test_the_raw_output_check_catches_the_pages_old_outputs():

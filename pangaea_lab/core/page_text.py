@@ -7,6 +7,9 @@ code, not a page.  Such output belongs in a cell marked for teachers: a cell wit
 :data:`TEACHER_TAG` is hidden by the app's page template (its outputs are not drawn), and still
 runs and shows in JupyterLab.
 
+The Markdown a student reads is words too: a ``code span`` or a fenced block shows as code in
+the app (:func:`markdown_code_problems`); a cell for teachers may keep it.
+
 The checks here are used by the tests: on every cell nbval runs (``conftest.py``) and on the
 text of every page the app draws in Chromium (``tests/browser``).
 
@@ -117,3 +120,38 @@ def is_for_teachers(cell: Mapping[str, Any]) -> bool:
 def is_teachers_page(path: Any) -> bool:
     """A page written for teachers as a whole (:data:`TEACHERS_PAGES`)."""
     return str(path).replace("\\", "/").rsplit("/", 1)[-1] in TEACHERS_PAGES
+
+
+#: a fenced block (to its end, or the cell's) or a code span (matching runs of backticks)
+_CODE_IN_MARKDOWN = re.compile(r"(?ms)^ {0,3}(```|~~~).*?(?:^ {0,3}\1|\Z)|(`+)(?!`)(.+?)(?<!`)\2(?!`)")
+
+
+def markdown_code_problems(source: str) -> list[str]:
+    """Each code span or fenced block in Markdown a student would read (the app shows it as
+    code: say it in words, or mark the cell for teachers).
+
+    >>> markdown_code_problems("Each node is a space's `(q, r)` coordinates.")
+    ["code in Markdown: '`(q, r)`'"]
+    >>> markdown_code_problems("Each node is a space's (q, r) coordinates; **W** is water.")
+    []
+    """
+    return [f"code in Markdown: {' '.join(m.group(0).split())[:60]!r}"
+            for m in _CODE_IN_MARKDOWN.finditer(source)]
+
+
+def rendered_code_problems(html: str) -> list[str]:
+    """The same on Markdown as a page draws it: each ``<code>`` or ``<pre>`` element.
+
+    >>> rendered_code_problems("<p>Each node is <code>(q, r)</code>.</p>")
+    ["code in Markdown: '(q, r)'"]
+    """
+    return [f"code in Markdown: {' '.join(_words_of_html(m.group(2)).split())[:60]!r}"
+            for m in re.finditer(r"(?is)<(code|pre)\b[^>]*>(.*?)</\1>", html)]
+
+
+def markdown_cell_problems(cell: Mapping[str, Any]) -> list[str]:
+    """What in a Markdown cell (an nbformat dict) a student would read as code; nothing for a
+    cell marked for teachers or a cell that is not Markdown."""
+    if cell.get("cell_type") != "markdown" or is_for_teachers(cell):
+        return []
+    return markdown_code_problems(_text(cell.get("source", "")))
