@@ -190,6 +190,26 @@ def test_import_of_a_good_progress_file(store):
         ("f1", True, "file", "4"), ("f2", False, "file", ""), ("f3", False, "file", "3")]
     assert rows[2].misconception == "far" and rows[2].hints == 1 and rows[2].level == 2
     assert rows[2].game == "pangaea" and rows[0].client_time == 100.5
+    assert [r.answer for r in rows] == ["null"] * 3      # these attempts kept no raw answer
+
+
+def test_import_keeps_the_raw_answer_a_file_holds(store):
+    text = progress_file(
+        Attempt("pangaea.land_path", 1, 1, "(0, 1) → (1, 1)", False, time=1.0, id="g1",
+                given="[[0, 1], [1, 1]]"),
+        Attempt("harmonies.tree_points", 1, 1, "4", True, time=2.0, id="g2", given="4"))
+    store.import_file("cy", text)
+    assert [json.loads(r.answer) for r in store.attempts()] == [[[0, 1], [1, 1]], 4]
+
+
+@pytest.mark.parametrize("given", ["{\"a\": 1}", "not json", "[[1, 2, 3, 4, 5]]", "true",
+                                   "[" * 100 + "]" * 100])
+def test_import_refuses_a_raw_answer_of_no_answer_shape(store, given):
+    text = progress_file(Attempt("harmonies.tree_points", 1, 1, "4", True, time=2.0, id="g2",
+                                 given=given))
+    with pytest.raises(InvalidData, match=r"^attempts\[0\]\.given: not an answer"):
+        store.import_file("cy", text)
+    assert store.count() == 0
 
 
 @pytest.mark.parametrize("change, field", [

@@ -128,7 +128,7 @@ def _what(value: Any) -> str:
     return "an object" if isinstance(value, dict) else type(value).__name__
 
 
-def _answer(value: Any, where: str) -> Any:
+def read_answer(value: Any, where: str) -> Any:
     """An answer of one of the shapes a widget gives: null, a whole number, an option key,
     a list of option keys, a list of spaces (each a list of up to four whole numbers)."""
     if value is None:
@@ -191,7 +191,7 @@ def _attempt(item: Any, where: str, known: dict[str, ExerciseKind]) -> Incoming:
     if level not in levels:
         raise InvalidData(f"{where}.level: {key} has levels {', '.join(map(str, levels))}")
     return Incoming(id=ident, kind=key, seed=seed, level=level,
-                    answer=_answer(item["answer"], f"{where}.answer"),
+                    answer=read_answer(item["answer"], f"{where}.answer"),
                     hints=_whole(item["hints"], f"{where}.hints", 0, MAX_HINTS),
                     shown=_flag(item["shown"], f"{where}.shown"),
                     first=_flag(item["first"], f"{where}.first"),

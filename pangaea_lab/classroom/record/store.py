@@ -44,8 +44,9 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError
 
 from ...core.errors import InvalidData
+from ...core.jsonio import parse
 from ...core.mastery import Attempt, read_attempts
-from .judge import Judged, kinds
+from .judge import Judged, kinds, read_answer
 from .schema import AttemptRow
 
 #: the SQLite file's name in a folder (:meth:`RecordStore.in_folder`)
@@ -181,6 +182,18 @@ def _row(found: Any) -> Row:
 _ROW_COLUMNS = tuple(name for name in Row.__dataclass_fields__ if name not in ("user", "id"))
 
 
+def _given(given: str, where: str) -> str:
+    """A progress file's raw answer (JSON text, checked as an attempt's answer is), or
+    "null" when the file does not hold it."""
+    if not given:
+        return "null"
+    try:
+        value = read_answer(parse(given, "answer"), where)
+    except InvalidData as exc:
+        raise InvalidData(f"{where}: not an answer ({str(exc).split(': ', 1)[-1]})") from None
+    return json.dumps(value, separators=(",", ":"))
+
+
 class RecordStore:
     """Every student's attempts in one database (see the module's description)."""
 
@@ -271,7 +284,8 @@ class RecordStore:
             rows.append(dict(
                 user_name=user, attempt_id=attempt.id, kind=attempt.kind, game=kind.game,
                 notebook=kind.notebook, rule=kind.rule, seed=attempt.seed,
-                level=attempt.level, answer="null", answer_text=attempt.answer,
+                level=attempt.level, answer=_given(attempt.given, f"attempts[{k}].given"),
+                answer_text=attempt.answer,
                 correct=attempt.correct, misconception=attempt.misconception, reason="",
                 hints=attempt.hints, shown=attempt.shown, first=attempt.first,
                 client_time=attempt.time, received=now, source="file"))
