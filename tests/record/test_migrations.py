@@ -4,7 +4,9 @@ schema the models declare; on SQLite always and on PostgreSQL with the ``postgre
 
 from __future__ import annotations
 
+import fnmatch
 import json
+from pathlib import Path
 
 import pytest
 from alembic import command
@@ -16,7 +18,7 @@ from sqlalchemy import inspect, text
 from pangaea_lab import exercises
 from pangaea_lab.classroom.record.judge import judge, read_batch
 from pangaea_lab.classroom.record.schema import Base
-from pangaea_lab.classroom.record.store import RecordStore, migrations_config
+from pangaea_lab.classroom.record.store import MIGRATIONS, RecordStore, migrations_config
 
 FIRST_ROW = {"user_name": "ada", "attempt_id": "old1", "kind": "harmonies.tree_points",
              "game": "harmonies", "notebook": "x.ipynb", "seed": 3, "level": 1,
@@ -89,3 +91,16 @@ def test_the_newest_revision_is_the_models_schema(record_url):
         differences = compare_metadata(MigrationContext.configure(connection), Base.metadata)
     store.close()
     assert differences == []
+
+
+def test_every_migration_file_is_package_data():
+    """A hub upgraded with pip gets the revisions: pyproject.toml ships every file of
+    migrations/ with the package."""
+    tomllib = pytest.importorskip("tomllib")       # Python 3.11 and later
+    root = Path(__file__).resolve().parents[2]
+    settings = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+    globs = settings["package-data"]["pangaea_lab.classroom.record"]
+    files = [p.relative_to(MIGRATIONS.parent).as_posix() for p in MIGRATIONS.rglob("*")
+             if p.is_file() and "__pycache__" not in p.parts]
+    assert len(files) >= 4
+    assert [f for f in files if not any(fnmatch.fnmatch(f, g) for g in globs)] == []
