@@ -164,6 +164,18 @@ def test_delete_user_removes_only_theirs(store):
     assert store.users() == ["bea"] and store.count() == 1
 
 
+def test_a_deleted_student_leaves_nothing_in_the_sqlite_files(tmp_path):
+    store = RecordStore.in_folder(tmp_path)
+    store.upgrade()
+    store.add("zelda-quokka", judged(*[sent(f"z{k}", seed=k, answer=k) for k in range(30)]))
+    store.add("ada", judged(sent("a1", answer=1)))
+    files = lambda: b"".join(p.read_bytes() for p in tmp_path.iterdir())  # noqa: E731
+    assert b"zelda-quokka" in files()
+    assert store.delete_user("zelda-quokka") == 30
+    assert b"zelda-quokka" not in files() and [r.user for r in store.attempts()] == ["ada"]
+    store.close()
+
+
 @pytest.mark.parametrize("user", ["", "x" * 101, None, 7, "a\nb"])
 def test_a_bad_user_name_is_refused_and_nothing_stored(store, user):
     with pytest.raises(InvalidData, match="^user:"):

@@ -133,6 +133,7 @@ def _sqlite_engine(url: Any) -> Engine:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT * 1000}")
+        cursor.execute("PRAGMA secure_delete=ON")    # a deleted student's rows are overwritten
         cursor.close()
 
     @event.listens_for(engine, "begin")
@@ -292,11 +293,17 @@ class RecordStore:
         return self._write(rows)
 
     def delete_user(self, user: str) -> int:
-        """Remove every attempt of ``user``; how many were removed."""
+        """Remove every attempt of ``user``; how many were removed.  In SQLite the removed rows
+        are overwritten in the file and its write-ahead log, not only unlinked."""
         user = check_user(user)
         with self.writer.begin() as connection:
-            return connection.execute(
+            removed = connection.execute(
                 delete(AttemptRow).where(AttemptRow.user_name == user)).rowcount
+        if self.engine.dialect.name == "sqlite":
+            # the write-ahead log's copies of the removed rows go too
+            with self.engine.connect() as connection:
+                connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+        return removed
 
     # ----- reading -------------------------------------------------------------------
 
