@@ -362,3 +362,26 @@ def test_the_games_exercises_module_joins_the_kernels_record_only_under_the_hub(
     from pangaea_lab.core import exercise_widget
     assert exercises.record() is exercise_widget.RECORD
     assert exercise_widget.RECORD.link is None      # no hub here: nothing joined
+
+
+# ----- what is sent is what the service judges -------------------------------------------------
+
+@pytest.mark.parametrize("answer_kind", sorted(KINDS))
+def test_the_service_judges_what_the_kernel_sends_as_the_widget_did(answer_kind, linked):
+    """Every answer shape, right, wrong and shown, sent as the sender sends it, read and
+    judged by the service's own judge: the same verdict as the learner saw."""
+    from pangaea_lab.classroom.record.judge import judge, read_batch
+    record, sender, service = linked
+    model = ExerciseModel(KINDS[answer_kind], seed=4, record=record)
+    seen = []
+    for right in (False, True):
+        answer(model, right)
+        seen.append(model.check().correct)
+        model.clear()
+    model.show_answer()
+    seen.append(False)
+    assert sender.flush()
+    body = json.dumps(service.requests[0]["body"]).encode()
+    judged = [judge(item) for item in read_batch(body)]
+    assert [j.correct for j in judged] == seen == [False, True, False]
+    assert [j.id for j in judged] == [a.id for a in record.attempts]
