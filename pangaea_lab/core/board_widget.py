@@ -18,7 +18,9 @@ import math
 from functools import lru_cache
 from typing import Any, Callable, Mapping
 
-_SCRIPT = """
+from .clicks import BROWSER_GUARD
+
+_SCRIPT = BROWSER_GUARD + """
 function spaceAt(root, event) {
   // the space under the pointer, even when a piece is drawn on top of it
   for (const node of document.elementsFromPoint(event.clientX, event.clientY)) {
@@ -72,6 +74,7 @@ function nearest(list, from, dx, dy) {
 const ARROWS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
 
 function render({ model, el }) {
+  guardDoubleClicks();    // a double click on a widget button is one click (core/clicks.py)
   el.classList.add("pl-clickable-board");
   el.setAttribute("role", "group");
   // in JupyterLab, keys pressed on the board are the board's, not the notebook's shortcuts

@@ -12,6 +12,11 @@ before the page has heard that the button is disabled.  So :class:`OneAtATime` d
   always counts, and so does the next one on the first button: a learner who reads the
   verdict, presses Clear and checks again at once means each.
 
+The browser says it first: it numbers the clicks of a double click (``event.detail`` is 2 for
+the second), and :data:`BROWSER_GUARD` (run by the board widget's script, once per page)
+drops every such second click on a widget button before the button hears it, whatever its
+speed.  The rule above stays as the second line, for clicks the page did not number.
+
 Only clicks that come from a page count as possible doubles (the kernel is handling a widget
 message from the browser, which carries the browser's clock); a script or a test calling
 ``button.click()`` has every click counted.
@@ -44,6 +49,26 @@ from typing import Any, Callable, Iterable
 DOUBLE_CLICK = 0.15
 
 _unset = object()
+
+#: the page's side (JavaScript, run by :mod:`.board_widget`'s script): a click that the browser
+#: counts as the second (or later) of a double click, on a widget's button, is stopped on the
+#: window in the capture phase, before the button or anything else hears it.  A press of Enter
+#: or Space on a button is a click with ``detail`` 0, and counts.
+BROWSER_GUARD = """
+function guardDoubleClicks() {
+  // installed once per page, whichever widget's view comes first
+  if (window.plDoubleClickGuard) return;
+  window.plDoubleClickGuard = true;
+  window.addEventListener("click", (event) => {
+    const target = event.target && event.target.closest ? event.target : null;
+    const button = target ? target.closest("button.jupyter-button, button.widget-button") : null;
+    if (button && event.detail > 1) {
+      event.stopImmediatePropagation();
+      event.preventDefault();
+    }
+  }, true);
+}
+"""
 
 
 def click_sent_at() -> float | None:
