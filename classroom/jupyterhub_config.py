@@ -264,9 +264,29 @@ _lab_settings.mkdir(parents=True, exist_ok=True)
 # extension enabled the standard way, in the students' environment
 _server_config = ROOT / "env" / "etc" / "jupyter" / "jupyter_server_config.d"
 _server_config.mkdir(parents=True, exist_ok=True)
+# A class starts together, so what each server does at its start is paid 30 times over on a
+# small machine: the server extensions nobody in a lesson uses are off (jupyter_lsp looks for
+# language servers, running npm, at every start; notebook_shim serves the classic Notebook);
+# JupyterLab's extension manager lists what is installed without asking PyPI.
 (_server_config / "pangaea_lab_classroom.json").write_text(json.dumps(
-    {"ServerApp": {"jpserver_extensions": {"pangaea_lab.classroom.activity": True}}}, indent=1))
+    {"ServerApp": {"jpserver_extensions": {"pangaea_lab.classroom.activity": True,
+                                           "jupyter_lsp": False, "notebook_shim": False}}},
+    indent=1))
 (_server_config / "pangaea_lab_classroom.json").chmod(0o644)
+(_server_config.parent / "jupyter_lab_config.json").write_text(json.dumps(
+    {"LabApp": {"extension_manager": "readonly"}}, indent=1))
+(_server_config.parent / "jupyter_lab_config.json").chmod(0o644)
+# ...and each JupyterLab page load asks for less: no check whether JupyterLab needs a rebuild
+# (Node.js runs for it), no list of "Save and Export Notebook As" formats (it imports every
+# nbconvert exporter): that menu is left out
+_lab_config = ROOT / "env" / "etc" / "jupyter" / "labconfig"
+_lab_config.mkdir(parents=True, exist_ok=True)
+(_lab_config / "page_config.json").write_text(json.dumps({
+    "buildCheck": False, "buildAvailable": False,
+    "disabledExtensions": {"@jupyterlab/notebook-extension:export": True,
+                           "@jupyterlab/notebook-extension:update-raw-mimetype": True}},
+    indent=1))
+(_lab_config / "page_config.json").chmod(0o644)
 
 # ----- idle servers are stopped ------------------------------------------------------------------
 

@@ -13,8 +13,10 @@ import os
 import shutil
 import signal
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Iterator
+from urllib.parse import urlsplit
 
 import pytest
 import requests
@@ -295,6 +297,39 @@ def test_a_copied_board_link_opens_on_a_classmates_own_server(hub: Hub, sessions
         text.inner_text()
     ada.context.close()
     grace.context.close()
+
+
+def test_a_students_server_does_at_its_start_only_what_a_lesson_uses(hub: Hub, sessions: Any,
+                                                                    driver: Any) -> None:
+    """A class starts together: no work at a server's start or a JupyterLab page load that
+    nobody in a lesson uses (classroom/jupyterhub_config.py, make hub-env)."""
+    token = start_server(hub, sessions["grace"], "grace")
+    pull_course(hub, "grace", token)
+    page = browser_login(hub, driver, "grace")
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(urlsplit(request.url).path))
+    page.goto(f"{hub.url}/user/grace/lab/tree/course/00_start_here.ipynb", timeout=PAGE * 1000)
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=PAGE * 1000)
+    wait_for("the notebook's kernel did not start",
+             lambda: "/user/grace/api/sessions" in asked and page.locator(
+                 ".jp-Notebook-ExecutionIndicator[data-status=idle]").count(), SPAWN, hub.log)
+    page.context.close()
+    # no rebuild check (Node.js twice per page), no export formats (every nbconvert exporter)
+    for unused in ("/user/grace/lab/api/build", "/user/grace/api/nbconvert"):
+        assert unused not in asked, f"JupyterLab still asks for {unused}"
+    # no language-server scan, no classic Notebook, no PyPI look-ups at any server's start
+    log = hub.log.read_text(errors="replace")
+    assert "jupyterlab | extension was successfully loaded" in log
+    for unused in ("jupyter_lsp", "notebook_shim"):
+        assert f"{unused} | extension was successfully loaded" not in log, unused
+    assert "Extension Manager is 'readonly'" in log
+    # jsonschema without rfc3987-syntax, which builds 38 grammars as it is imported (a kernel
+    # of grace's, from a thread of its own: Chromium's driver holds this one's event loop)
+    with ThreadPoolExecutor(1) as thread:
+        printed = thread.submit(kernel, hub, "grace", token, "import importlib.util as u\n"
+                                "print(u.find_spec('rfc3987_syntax'), "
+                                "u.find_spec('jsonschema').name)").result()
+    assert printed.split() == ["None", "jsonschema"], printed
 
 
 def test_an_open_tab_does_not_keep_idle_kernels_and_servers(hub: Hub, sessions: Any,
