@@ -62,6 +62,7 @@ class StandInHub:
     codes: dict[str, str] = field(default_factory=dict)         # OAuth code -> token
     port: int = 0
     server: ThreadingHTTPServer | None = None
+    page: int = 3                                               # users per page of the API
 
     def add(self, person: Person) -> Person:
         self.people[person.token] = person
@@ -118,8 +119,7 @@ def _handler(hub: StandInHub) -> type[BaseHTTPRequestHandler]:
                 if self.token() != hub.service_token:
                     self.answer(403, {"status": 403, "message": "Forbidden"})
                 else:
-                    self.answer(200, [{"kind": "user", "name": p.name, "groups": list(p.groups)}
-                                      for p in hub.people.values() if p.kind == "user"])
+                    self.answer(200, users_page(hub, args, self.headers.get("Accept", "")))
             elif path == "/hub/api/oauth2/authorize":
                 person = hub.by_name(hub.signed_in)
                 code = secrets.token_hex(8)
@@ -141,6 +141,22 @@ def _handler(hub: StandInHub) -> type[BaseHTTPRequestHandler]:
                               "token_type": "Bearer"})
 
     return Handler
+
+
+def users_page(hub: StandInHub, args: dict, accept: str) -> Any:
+    """``GET /hub/api/users`` as the hub answers it: a plain list, or with the pagination
+    media type a page of :attr:`StandInHub.page` users (the hub's own shape)."""
+    users = [{"kind": "user", "name": p.name, "groups": list(p.groups)}
+             for p in hub.people.values() if p.kind == "user"]
+    if "application/jupyterhub-pagination+json" not in accept:
+        return users
+    offset = int(args.get("offset", 0))
+    limit = min(int(args.get("limit", hub.page)), hub.page)
+    following = offset + limit
+    return {"items": users[offset:following], "_pagination": {
+        "offset": offset, "limit": limit, "total": len(users),
+        "next": {"offset": following, "limit": limit, "url": ""}
+        if following < len(users) else None}}
 
 
 @dataclass

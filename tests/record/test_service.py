@@ -233,8 +233,9 @@ def cells(view, name):
 def test_the_teacher_sees_mastered_and_struggling_as_the_progress_line_does(running):
     for seed in (101, 102, 103):
         send(running, "gus", attempt(TREES, seed, right(TREES, seed), f"gus-t{seed}"))
-    wrong = [attempt(MOUNTAINS, s, right(MOUNTAINS, s) + 1, f"gus-m{s}") for s in (104, 105)]
+    wrong = [attempt(MOUNTAINS, s, right(MOUNTAINS, s) + 1, f"gus-m{s}") for s in (1, 104)]
     send(running, "gus", *wrong)
+    send(running, "tess", attempt(TREES, 106, 0, "tess-try"))   # a teacher trying it out
     view = call(running, "GET", "api/class?game=harmonies", "tess").json()
     assert {c["game"] for c in view["columns"]} == {"harmonies"}
     mine = cells(view, "gus")
@@ -251,7 +252,8 @@ def test_the_teacher_sees_mastered_and_struggling_as_the_progress_line_does(runn
     idea = missed[MOUNTAINS]["misconceptions"][0]
     assert "-" not in idea["text"] and idea["reason"], idea     # in words, with the reason
     names = [s["name"] for s in view["students"]]
-    assert "tess" not in names and "cleo" in names      # the roster, without the teachers
+    # everyone on the hub (read page by page), a student with no record too, no teacher
+    assert set(STUDENTS) - {"hal"} <= set(names) and "tess" not in names
     only = call(running, "GET", "api/class?game=harmonies&notebook="
                 "harmonies/03_habitats.ipynb", "tess").json()
     assert {c["notebook"] for c in only["columns"]} == {"harmonies/03_habitats.ipynb"}
@@ -266,13 +268,15 @@ def test_the_teacher_reads_a_students_history(running):
 
 
 def test_the_csv_export_has_one_line_per_attempt_with_headings_in_words(running, store):
+    send(running, "cleo", attempt(TREES, 81, right(TREES, 81), "cleo-csv-right"),
+         attempt(TREES, 82, right(TREES, 82) + 2, "cleo-csv-wrong"))
     reply = call(running, "GET", "export.csv?game=harmonies", "tess")
     assert reply.status_code == 200 and reply.headers["Content-Type"].startswith("text/csv")
     lines = list(csv.reader(io.StringIO(reply.content.decode("utf-8-sig"))))
     assert tuple(lines[0]) == CSV_HEADINGS
     assert len(lines) - 1 == len(store.attempts(game="harmonies"))
     verdicts = {line[-1]: line[CSV_HEADINGS.index("Verdict")] for line in lines[1:]}
-    assert verdicts["ana-1"] == "right" and verdicts["ben-1"] == "not right"
+    assert verdicts["cleo-csv-right"] == "right" and verdicts["cleo-csv-wrong"] == "not right"
 
 
 def progress_file(*attempts):
@@ -319,6 +323,7 @@ def sign_in(running, hub, who):
 
 def test_the_teacher_signs_in_and_deletes_a_students_records_with_the_pages_token(
         running, hub, store):
+    send(running, "hal", attempt(TREES, 91, right(TREES, 91), "hal-2"))
     browser, page, xsrf = sign_in(running, hub, "tess")
     assert "Class record" in page.text and "Signed in as tess" in page.text
     assert "<script src=\"" + PREFIX + "static/dashboard.js" in page.text
@@ -383,6 +388,7 @@ def test_bad_settings_stop_the_service_with_one_sentence(tmp_path, capsys):
 
 
 def test_a_restart_keeps_every_record(running, hub, store):
+    send(running, "ana", attempt(TREES, 11, right(TREES, 11), "ana-1"))
     before = sorted((r.user, r.id) for r in store.attempts())
     assert running.stop() == 0
     again = start_service(hub, running.folder)

@@ -64,8 +64,11 @@ MAX_IMPORT = MAX_FILE
 MAX_ANY_BODY = MAX_IMPORT + 4096
 #: threads that write and read the database (the event loop never waits for it)
 WORKERS = 4
-#: how long the list of the hub's users is kept before it is asked again (seconds)
+#: how long the list of the hub's users is kept before it is asked again (seconds), and
+#: the users asked per page of the hub's API (its largest page), at most so many pages
 ROSTER_AGE = 60
+ROSTER_PAGE = 200
+ROSTER_PAGES = 50
 #: a person's name as the hub spells it: at most this many characters
 LONGEST_NAME = 100
 #: the sentence for each refusal tornado itself raises
@@ -419,7 +422,7 @@ class Service:
         self.hub_auth = hub_auth
         self.prefix = prefix
         self.pool = ThreadPoolExecutor(workers, thread_name_prefix="class-record")
-        self._roster: tuple[float, list[str]] = (0.0, [])
+        self._roster: tuple[float, tuple[list[str], list[str]]] = (0.0, ([], []))
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
@@ -433,7 +436,11 @@ class Service:
         return added, verdicts
 
     def class_view(self, roster: list[str], game: str, notebook: str) -> dict[str, Any]:
-        rows = self.store.attempts(game=game or None, notebook=notebook or None)
+        """The dashboard's data: the students on the roster and everyone else with a record,
+        except the hub's teachers (a teacher trying an exercise is not in the class)."""
+        teachers = set(self._roster[1][1])
+        rows = [row for row in self.store.attempts(game=game or None, notebook=notebook or None)
+                if row.user not in teachers]
         return dashboard.class_view(rows, roster, game, notebook)
 
     def csv(self, game: str, notebook: str) -> str:
@@ -441,29 +448,54 @@ class Service:
                                                       notebook=notebook or None))
 
     async def roster(self) -> list[str]:
-        """The people on the hub who are not teachers (asked of the hub's API with the
-        service's own token, kept for a minute), and everyone with a record."""
-        fetched, names = self._roster
+        """The students: the people on the hub who are not teachers (asked of the hub's API
+        with the service's own token, kept for a minute), and everyone else with a record."""
+        fetched, (students, teachers) = self._roster
         if time.monotonic() - fetched > ROSTER_AGE:
-            names = await self._hub_people()
-            self._roster = (time.monotonic(), names)
+            students, teachers = await self._hub_people()
+            self._roster = (time.monotonic(), (students, teachers))
         stored = await self.run(self.store.users)
-        return sorted(set(names) | set(stored), key=str.casefold)
+        return sorted((set(students) | set(stored)) - set(teachers), key=str.casefold)
 
-    async def _hub_people(self) -> list[str]:
-        url = self.hub_auth.api_url.rstrip("/") + "/users"
+    async def _hub_people(self) -> tuple[list[str], list[str]]:
+        """(students, teachers) on the hub, page by page (at most :data:`ROSTER_PAGES`)."""
+        students: list[str] = []
+        teachers: list[str] = []
+        offset = 0
+        for _ in range(ROSTER_PAGES):
+            page = await self._hub_page(offset)
+            if page is None:
+                break
+            users, following = page
+            for user in users:
+                if not isinstance(user, dict) or not isinstance(user.get("name"), str) \
+                        or not 0 < len(user["name"]) <= LONGEST_NAME:
+                    continue
+                groups = user.get("groups") or ()
+                (teachers if "teachers" in groups else students).append(user["name"])
+            if following is None:
+                break
+            offset = following
+        return students, teachers
+
+    async def _hub_page(self, offset: int) -> tuple[list[Any], int | None] | None:
+        """One page of the hub's users and the offset of the next (None: the last page)."""
+        url = f"{self.hub_auth.api_url.rstrip('/')}/users?offset={offset}&limit={ROSTER_PAGE}"
         try:
-            response = await AsyncHTTPClient().fetch(url, headers={
-                "Authorization": f"token {self.hub_auth.api_token}"}, request_timeout=10)
-            users = json.loads(response.body)
+            response = await AsyncHTTPClient().fetch(url, request_timeout=10, headers={
+                "Authorization": f"token {self.hub_auth.api_token}",
+                "Accept": "application/jupyterhub-pagination+json"})
+            data = json.loads(response.body)
         except (HTTPClientError, OSError, ValueError) as error:
             log.warning("the hub's list of users could not be read: %s", error)
-            return []
-        if isinstance(users, dict):             # a paginated answer
-            users = users.get("items", [])
-        return [str(u["name"]) for u in users if isinstance(u, dict)
-                and isinstance(u.get("name"), str) and len(u["name"]) <= LONGEST_NAME
-                and "teachers" not in (u.get("groups") or ())]
+            return None
+        if isinstance(data, list):                  # a hub without pagination
+            return data, None
+        if not isinstance(data, dict) or not isinstance(data.get("items"), list):
+            return None
+        following = (data.get("_pagination") or {}).get("next") or {}
+        nxt = following.get("offset") if isinstance(following, dict) else None
+        return data["items"], nxt if isinstance(nxt, int) and nxt > offset else None
 
     def close(self) -> None:
         self.pool.shutdown(wait=True)
