@@ -2,8 +2,11 @@
 press Run, watch the progress ("120 of 200 games, about 5 s left"), see the chart, a sentence
 about it, the numbers behind it and its first games (each Run redraws them all).
 
-The widget answers once when it is built (so the page opens with a chart); ``widget.answer``
-is the last :class:`~pangaea_lab.sim.questions.Answer`, ``widget.run`` the Run button.
+The widget answers once when it is built (so the page opens with a chart): with the choices a
+statistics page opens with, from the answers the engine stored for them (:mod:`.openings`), so
+the page starts without playing games or loading pandas and matplotlib; otherwise by playing
+the games.  ``widget.answer`` is the last :class:`~pangaea_lab.sim.questions.Answer` (played
+when first asked for, after a stored opening), ``widget.run`` the Run button.
 """
 
 from __future__ import annotations
@@ -12,8 +15,7 @@ from html import escape
 from typing import Any
 
 from ..core.exercises import whole_number
-from .games import SimulationError
-from .questions import QUESTIONS, Answer, answer
+from .openings import Choices, choices_of, opening
 
 #: the most games one press of Run may ask for in the classroom app
 MAX_GAMES = 2000
@@ -28,10 +30,7 @@ class QuestionWidget:
     def __init__(self, key: str, games: int | None = None, players: int | None = None,
                  bots: Any = None, run_now: bool = True) -> None:
         import ipywidgets as w  # widgets only when a question is shown
-        if key not in QUESTIONS:
-            raise SimulationError(f"no question {key!r}; the questions are "
-                                  f"{', '.join(QUESTIONS)}")
-        q = self.question = QUESTIONS[key]
+        q = self.question = _choices(key)
         low, high = q.players
         # text boxes: what is not a whole number in range is refused with a sentence when
         # Run is pressed (a number box would read "2.5" as 25, or quietly change 5000 to 2000)
@@ -63,14 +62,49 @@ class QuestionWidget:
         self.games_box = w.HTML()
         self.more = w.Accordion(children=[self.games_box], selected_index=None,
                                 titles=(f"The first {GAMES_SHOWN} games behind the chart",))
-        self.answer: Answer | None = None
+        self._answer: Any = None
+        self._opened: dict[str, Any] | None = None     # the choices of a stored opening shown
+        self._numbers_text = ""
         self.run.on_click(lambda _: self.press())
         self.box = w.VBox([w.HTML(f"<b>{escape(q.title)}</b>"),
                            w.HBox([self.bots, self.players, self.games, self.run]),
                            self.bar, self.chart, self.words, self.table, self.more])
         self.box.add_class("pangaea-question")
         if run_now:
+            self.open()
+
+    def open(self) -> None:
+        """Show the stored answer for the chosen numbers (see :mod:`.openings`), or play the
+        games when none is stored."""
+        chosen = self.choices()
+        stored = opening(self.question.key, **chosen)
+        if stored is None:
             self.press()
+            return
+        self._answer, self._opened = None, chosen
+        self._show(stored)
+
+    @property
+    def answer(self) -> Any:
+        """The last answer (a stored opening's games are played when first asked for)."""
+        if self._answer is None and self._opened is not None:
+            from .questions import answer  # the games and statistics, only when asked for
+            self._answer = answer(self.question.key, progress=False, **self._opened)
+        return self._answer
+
+    def shown(self) -> dict[str, Any]:
+        """What the widget shows: the chart (PNG bytes), the sentence, the numbers (as HTML and
+        as text) and the first games."""
+        return {"png": bytes(self.chart.value), "text": self.words.value,
+                "numbers_html": self.table.value, "numbers_text": self.numbers(),
+                "games_html": self.games_box.value}
+
+    def _show(self, parts: dict[str, Any]) -> None:
+        self.chart.value = parts["png"]
+        self.words.value = parts["text"]
+        self.table.value = parts["numbers_html"]
+        self.games_box.value = parts["games_html"]
+        self._numbers_text = parts["numbers_text"]
 
     def choices(self) -> dict[str, Any]:
         """The chosen bots and numbers (a number that is not a whole number in its range is
@@ -82,23 +116,26 @@ class QuestionWidget:
         players, wrong_players = whole_number(self.players.value, "The number of players",
                                               low, high)
         if wrong_games or wrong_players:
+            from .games import SimulationError  # (with the games: only for a refusal)
             raise SimulationError(wrong_games or wrong_players)
         return {"bots": bots, "games": games, "players": players}
 
-    def press(self) -> None:
+    def press(self, progress: bool = True) -> None:
         """Play the chosen games (the bar shows progress) and show the chart and sentence."""
+        from .games import SimulationError  # the games and statistics, when they are played
+        from .questions import answer
         self.run.disabled = True
         self.words.value = "<i>Playing the games…</i>"
         try:
             self.bar.clear_output()
             with self.bar:
-                result = answer(self.question.key, progress=True, **self.choices())
+                result = answer(self.question.key, progress=progress, **self.choices())
         except SimulationError as exc:
             self.words.value = f"<b>Cannot run:</b> {escape(str(exc))}"
             return
         finally:
             self.run.disabled = False
-        self.answer = result
+        self._answer, self._opened = result, None
         self.chart.value = result.png()
         self.words.value = f"<p>{escape(result.text)}</p>"
         self.table.value = self.numbers_html()
@@ -106,6 +143,8 @@ class QuestionWidget:
 
     def numbers(self, digits: int = 2) -> str:
         """The numbers behind the chart as plain text (for the notebook's checked output)."""
+        if self._answer is None and self._opened is not None and digits == 2:
+            return self._numbers_text
         if self.answer is None:
             return ""
         table = self.answer.table.round(digits)
@@ -113,7 +152,7 @@ class QuestionWidget:
 
     def numbers_html(self, digits: int = 2) -> str:
         """The numbers behind the chart as an HTML table with words for headings."""
-        if self.answer is None:
+        if self._answer is None:
             return ""
         table = self.answer.table.round(digits).rename(columns=heading)
         return ("<p><b>The numbers behind the chart</b></p>"
@@ -124,9 +163,26 @@ class QuestionWidget:
         (an HTML widget): seed, who started, how the game ended, each seat's player, points
         and result."""
         import ipywidgets as w  # as in __init__
+        if self._answer is None and self._opened is not None and rows == GAMES_SHOWN:
+            return w.HTML(self.games_box.value)
         if self.answer is None or self.answer.games.empty:
             return w.HTML("<i>No games yet.</i>")
         return w.HTML(games_html(self.answer.games.head(rows)))
+
+
+def _choices(key: str) -> Choices:
+    """A question's choices: stored with the openings, else from the questions themselves."""
+    stored = choices_of(key)
+    if stored is not None:
+        return stored
+    from .games import SimulationError  # the games, for a question not stored
+    from .questions import QUESTIONS
+    if key not in QUESTIONS:
+        raise SimulationError(f"no question {key!r}; the questions are {', '.join(QUESTIONS)}")
+    q = QUESTIONS[key]
+    return Choices(key=key, title=q.title, players=q.players, bots=q.bots,
+                   default_bots=q.default_bots, default_players=q.default_players,
+                   default_games=q.default_games, tournament=q.tournament)
 
 
 #: words for the columns of the numbers behind a chart
