@@ -290,7 +290,7 @@ def test_import_of_a_good_and_of_hostile_progress_files(running, store):
                 time=1_733_000_001.0, id="f-2"))
     before = store.count()
     for body, status, field in [
-            (b"not json at all", 400, "request"),
+            (b"not json at all", 400, "file"),
             (b'{"kind": "pangaea_lab practice record", "version": 1, "attempts": "many"}',
              400, "attempts"),
             (progress_file(Attempt("chess.openings", 1, 1, "e4", True, id="x-1")), 400,
@@ -326,6 +326,7 @@ def test_the_teacher_signs_in_and_deletes_a_students_records_with_the_pages_toke
     send(running, "hal", attempt(TREES, 91, right(TREES, 91), "hal-2"))
     browser, page, xsrf = sign_in(running, hub, "tess")
     assert "Class record" in page.text and "Signed in as tess" in page.text
+    assert "default-src 'self'" in page.headers["Content-Security-Policy"]
     assert "<script src=\"" + PREFIX + "static/dashboard.js" in page.text
     assert browser.get(running.url + "api/class", timeout=60).status_code == 200
     assert store.attempts("hal")

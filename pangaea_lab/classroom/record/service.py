@@ -259,29 +259,37 @@ class _Base(HubOAuthenticated, web.RequestHandler):
         self.set_header("Content-Type", "application/json; charset=utf-8")
         self.finish(json.dumps({"error": text}, ensure_ascii=False))
 
-    async def work(self, fn: Callable[..., Any], *args: Any) -> Any:
+    def set_default_headers(self) -> None:
+        # nothing of the page comes from elsewhere, and no other site may frame it
+        self.set_header("Content-Security-Policy",
+                        "default-src 'self'; frame-ancestors 'none'; form-action 'self'")
+        self.set_header("X-Content-Type-Options", "nosniff")
+        self.set_header("Referrer-Policy", "same-origin")
+
+    async def work(self, fn: Callable[..., Any], *args: Any, field: str = "request") -> Any:
         """Run ``fn(*args)`` in the database's thread pool; what the package refuses
         (``InvalidData``, ``IllegalAction``) is a 400 naming the field, a database that
         cannot be used (locked too long, unreachable) a 503 (the client sends again)."""
         try:
             return await self.record.run(fn, *args)
         except TooLarge as error:
-            raise Refused(413, _field_sentence(str(error)))
+            raise Refused(413, _field_sentence(str(error), field))
         except (InvalidData, IllegalAction) as error:
-            raise Refused(400, _field_sentence(str(error)))
+            raise Refused(400, _field_sentence(str(error), field))
         except OperationalError:
             log.exception("the database could not be used")
             raise Refused(503, "database: the record is busy or out of reach just now; "
                                "nothing was stored, try again in a moment")
 
 
-def _field_sentence(message: str) -> str:
-    """``field: sentence`` from a package error's message (most already start so)."""
+def _field_sentence(message: str, field: str = "request") -> str:
+    """``field: sentence`` from a package error's message (most already start so; the
+    others are given ``field``)."""
     first = " ".join(message.split())[:400]
-    field, colon, rest = first.partition(": ")
-    if colon and " " not in field.strip():
+    named, colon, _ = first.partition(": ")
+    if colon and " " not in named.strip():
         return first
-    return f"request: {first}"
+    return f"{field}: {first}"
 
 
 class Attempts(_Base):
@@ -363,7 +371,7 @@ class Import(_Base):
             text = body.decode("utf-8")
         except UnicodeDecodeError:
             raise Refused(400, "file: a progress file is text (UTF-8)")
-        added = await self.work(self.record.store.import_file, student, text)
+        added = await self.work(self.record.store.import_file, student, text, field="file")
         self.reply({"student": student, "stored": len(added.stored),
                     "already": len(added.already)})
 
