@@ -382,10 +382,15 @@ def test_bad_settings_stop_the_service_with_one_sentence(tmp_path, capsys):
             ({**base, "JUPYTERHUB_SERVICE_URL": "http://127.0.0.1"}, "must name a port"),
             (base, "Neither PANGAEA_RECORD_DB"),
             ({**base, "PANGAEA_RECORD_STATE": str(open_folder)}, "chmod 700"),
-            ({**base, "PANGAEA_RECORD_DB": "mysql://x"}, "PANGAEA_RECORD_DB")]:
-        assert service.main(env=env) == 2
+            ({**base, "PANGAEA_RECORD_DB": "mysql://x"}, "PANGAEA_RECORD_DB"),
+            ({**base, "PANGAEA_RECORD_DB": "postgresql+psycopg://nobody@127.0.0.1:1/none"},
+             "the database could not be opened")]:
+        assert service.main([], env=env) == 2
         said = capsys.readouterr().err.strip()
         assert said.startswith("class-record: ") and words in said and "\n" not in said
+    with pytest.raises(SystemExit) as stopped:
+        service.main(["--port", "80"], env=base)
+    assert stopped.value.code == 2 and "unrecognized arguments" in capsys.readouterr().err
 
 
 def test_a_restart_keeps_every_record(running, hub, store):

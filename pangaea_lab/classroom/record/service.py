@@ -23,6 +23,7 @@ the SQLite file and the cookie secret).
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import logging
@@ -40,7 +41,7 @@ from urllib.parse import urlsplit
 
 from jupyterhub.services.auth import HubOAuth, HubOAuthCallbackHandler, HubOAuthenticated
 from jupyterhub.services.auth import UserNotAllowed, check_scopes
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from tornado import web
 from tornado.httpclient import AsyncHTTPClient, HTTPClientError
 from tornado.httpserver import HTTPServer
@@ -566,14 +567,28 @@ async def serve(record: Service, secret: bytes, host: str, port: int) -> None:
 
 def main(argv: list[str] | None = None, env: Mapping[str, str] | None = None) -> int:
     """Start the service (as JupyterHub does); a wrong setting stops it with one sentence."""
+    argparse.ArgumentParser(
+        prog="python -m pangaea_lab.classroom.record.service",
+        description="The class record service, started by JupyterHub (its settings come from "
+                    "the environment the hub gives it: see the module's description).",
+    ).parse_args(argv)
     env = os.environ if env is None else env
-    logging.basicConfig(level=logging.INFO, format="[class-record %(asctime)s] %(message)s")
     try:
         config = settings(env)
         secret = cookie_secret(config.state)
-        store = open_store(config)
-    except (SettingsError, InvalidData) as error:
+    except SettingsError as error:
         print(f"class-record: {error}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=logging.INFO, format="[class-record %(asctime)s] %(message)s")
+    try:
+        store = open_store(config)
+    except InvalidData as error:
+        print(f"class-record: {error}", file=sys.stderr)
+        return 2
+    except SQLAlchemyError as error:
+        said = " ".join(str(getattr(error, "orig", None) or error).split())[:300]
+        print(f"class-record: the database could not be opened or brought up to date "
+              f"({said})", file=sys.stderr)
         return 2
     record = Service(store, hub_auth(config.prefix), config.prefix)
     try:
