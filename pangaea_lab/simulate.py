@@ -39,7 +39,7 @@ import warnings  # noqa: E402
 from typing import Any, Sequence  # noqa: E402
 
 from .sim.games import READERS, SimulationError  # noqa: E402
-from .sim.run import FLUSH_SECONDS, execute, load, make_plan, simulate, summary_columns  # noqa: E402,E501
+from .sim.run import FLUSH_SECONDS, execute, load, make_plan, simulate  # noqa: E402
 from .sim.stats import summary_lines  # noqa: E402
 from .sim.store import SimulationWarning  # noqa: E402
 
@@ -122,12 +122,13 @@ def _plan(args: argparse.Namespace) -> Any:
     seeds = range(args.first_seed, args.first_seed + args.games)
     return make_plan(args.game, args.players, seeds, args.bots, options, args.scheduler,
                      args.out, args.resume, args.workers, args.events, not args.quiet,
-                     args.chunk, args.save_every, not args.fixed_seats)
+                     args.chunk, args.save_every, not args.fixed_seats, keep=False)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The command line: checks every argument, plays the games, prints the summary.  Only
-    the columns the summary reads are held in memory (the rows themselves go to --out)."""
+    """The command line: checks every argument, plays the games, prints the summary.  No
+    table is held in memory: the rows go to --out as they arrive (or nowhere without it) and
+    the summary is counted game by game."""
     global _RUNNING
     args = parser().parse_args(argv)
     with warnings.catch_warnings():
@@ -135,7 +136,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         warnings.showwarning = _note
         try:
             _RUNNING = True
-            table, _ = execute(_plan(args), columns=summary_columns)
+            _, _, tally = execute(_plan(args))
         except SimulationError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
@@ -147,7 +148,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                      if args.out else "")
             print(f"{'' if args.quiet else chr(10)}stopped{where}", file=sys.stderr)
             return 130
-    print(summary(table))
+    print("\n".join(tally.lines()))
     if args.out:
         print(f"results: {args.out}")
     return 0

@@ -7,8 +7,9 @@
 Every backend plays the same games (a game depends only on its seed, its seats' bots and the
 options) and the table is sorted by seed, so the table is the same on all of them.  Every
 argument is checked before anything runs (:mod:`.checks`).  Rows go to the results folder as
-games arrive (:mod:`.store`) and are not kept in memory meanwhile; the returned table is read
-back from the folder at the end.
+games arrive (:mod:`.store`) and are not kept in memory meanwhile, and the summary is counted
+as they arrive (:mod:`.tally`); the returned table is read back from the folder at the end, or,
+with ``table=False``, not at all (a :class:`Run` is returned instead).
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ from . import backends, checks
 from .games import SimulationError, reader
 from .play import RunSpec, bot_seed
 from .record import engine_fingerprint
+from .stats import figures_lines
 from .store import FORMAT, ResultsFolder
+from .tally import Tally, summary_columns  # noqa: F401 (summary_columns: part of the API)
 
 #: the most games one run may ask for
 MAX_GAMES = checks.MAX_GAMES
@@ -52,6 +55,8 @@ class Plan:
     chunk: int | None
     save_every: float
     progress: bool
+    #: return the whole table (False: a :class:`Run`, the rows staying in the folder)
+    keep: bool = True
 
 
 def simulate(game: str, players: int = 2, seeds: int | Iterable[int] = 100,
@@ -59,7 +64,7 @@ def simulate(game: str, players: int = 2, seeds: int | Iterable[int] = 100,
              client: Any = None, out: str | Any = None, resume: bool = False,
              workers: int | None = None, events: bool = False, progress: bool = True,
              chunk: int | None = None, save_every: float | None = None,
-             rotate_seats: bool = True) -> Any:
+             rotate_seats: bool = True, table: bool = True) -> Any:
     """Play ``seeds`` games of ``game`` between computer players; one table row per game.
 
     ``seeds`` is a count (``100`` plays seeds 0..99), a range or a list of distinct seeds
@@ -76,21 +81,29 @@ def simulate(game: str, players: int = 2, seeds: int | Iterable[int] = 100,
     Harmonies, each species in Forest Shuffle, each scored card in Inori).  ``rotate_seats``
     (on by default) moves the line-up of bots one seat round the table from seed to seed (see
     :func:`~pangaea_lab.sim.play.seat_bots`), so that a bot is not confused with the seat it
-    sits in; ``False`` keeps each bot in its seat.
+    sits in; ``False`` keeps each bot in its seat.  ``table=False`` (with ``out``) does not
+    read the table back: a long run's memory stays flat, and a small :class:`Run` is returned
+    (the folder, the summary counted as the games arrived, and ``.table()`` / ``.load()`` to
+    read the tables when wanted).
 
     >>> table = simulate("inori", players=2, seeds=3, progress=False)
     >>> list(table.seed), list(table.columns[:4])
     ([0, 1, 2], ['seed', 'game', 'players', 'options'])
     """
     plan = make_plan(game, players, seeds, bots, options, client, out, resume, workers,
-                     events, progress, chunk, save_every, rotate_seats)
-    games, found = execute(plan)
+                     events, progress, chunk, save_every, rotate_seats, keep=table)
+    if not plan.keep and plan.out is None:
+        raise SimulationError("table=False leaves the games in the results folder only: give "
+                              "out= as well (or leave table at True to get the table)")
+    games, found, tally = execute(plan)
+    if not plan.keep:
+        return Run(plan.out, tally, plan.spec.events)
     return (games, found) if plan.spec.events else games
 
 
 def make_plan(game: Any, players: Any, seeds: Any, bots: Any, options: Any, client: Any,
               out: Any, resume: Any, workers: Any, events: Any, progress: Any, chunk: Any,
-              save_every: Any, rotate_seats: Any) -> Plan:
+              save_every: Any, rotate_seats: Any, keep: Any = True) -> Plan:
     """Every argument checked, in plain words, before anything runs."""
     if backends.spawned_child():
         raise SimulationError("simulate() was called again while a new process was reading "
@@ -100,6 +113,7 @@ def make_plan(game: Any, players: Any, seeds: Any, bots: Any, options: Any, clie
     events = checks.check_flag("events", events)
     progress = checks.check_flag("progress", progress)
     rotate_seats = checks.check_flag("rotate_seats", rotate_seats)
+    keep = checks.check_flag("table", keep)
     checks.check_backends(client, workers)
     out = checks.check_out(out, resume)
     spec = make_spec(game, players, bots, options, events, rotate_seats)
@@ -111,35 +125,46 @@ def make_plan(game: Any, players: Any, seeds: Any, bots: Any, options: Any, clie
         backends.check_client(client)
     if workers > 1:
         backends.check_bots_travel(spec)
-    return Plan(spec, seed_list, out, resume, client, workers, chunk, save_every, progress)
+    return Plan(spec, seed_list, out, resume, client, workers, chunk, save_every, progress,
+                keep)
 
 
-def execute(plan: Plan, columns: Callable[[str], bool] | None = None) -> tuple[Any, Any]:
+def execute(plan: Plan, columns: Callable[[str], bool] | None = None
+            ) -> tuple[pd.DataFrame | None, pd.DataFrame | None, Tally]:
     """Play the plan's missing games into its results folder (or memory); the games table
-    (only the ``columns`` kept, if given) and the events table."""
+    (only the ``columns`` kept, if given), the events table and the summary counted game by
+    game.  A plan that does not keep its table (``plan.keep`` False) reads nothing back: both
+    tables are then None."""
     spec = plan.spec
     store = None
     if plan.out is not None:
         store = ResultsFolder.for_writing(plan.out, run_record(spec), plan.resume)
     try:
-        sink: Any = store if store is not None else Collector(columns)
-        done = store.seeds_done() if store is not None else set()
-        _play(plan, done, sink)
+        tally = Tally()
+        done: set[int] = set()
+        if store is not None:
+            done = store.seeds_done(tally)
+        sink: Any = store if store is not None else (Collector(columns) if plan.keep
+                                                     else Discard())
+        _play(plan, done, sink, tally)
+        if store is not None:
+            store.compact()
+        if not plan.keep:
+            return None, None, tally
         if store is None:
             games, found = sink.tables()
         else:
-            store.compact()
             games, found = store.read(columns, events=spec.events and columns is None)
     finally:
         if store is not None:
             store.release()
-    return games_table(games), events_table(found)
+    return games_table(games), events_table(found), tally
 
 
-def _play(plan: Plan, done: set[int], sink: Any) -> None:
+def _play(plan: Plan, done: set[int], sink: Any, tally: Tally) -> None:
     """Play every seed of the plan not in ``done``, writing batches to ``sink`` (at least
-    every ``save_every`` seconds and ``FLUSH_GAMES`` games); an interrupted run writes what
-    it finished before the interruption goes on."""
+    every ``save_every`` seconds and ``FLUSH_GAMES`` games) and counting them in ``tally``;
+    an interrupted run writes what it finished before the interruption goes on."""
     seeds = plan.seeds
     within = seeds if isinstance(seeds, range) else set(seeds)
     already = sum(1 for s in done if s in within)
@@ -158,11 +183,56 @@ def _play(plan: Plan, done: set[int], sink: Any) -> None:
             bar.update(len(results))
             if len(rows) >= FLUSH_GAMES or time.monotonic() - last >= every:
                 sink.append(rows, found)
+                tally.add(rows)
                 rows, found = [], []
                 last = time.monotonic()
     finally:
         sink.append(rows, found)   # an interrupted run keeps every game it finished
+        tally.add(rows)
         bar.close()
+
+
+class Discard:
+    """Where a run that keeps neither table nor folder sends its rows (the summary is
+    counted all the same)."""
+
+    def append(self, rows: list[dict[str, Any]], events: list[dict[str, Any]]) -> None:
+        return None
+
+
+@dataclasses.dataclass(frozen=True)
+class Run:
+    """What ``simulate(..., out=folder, table=False)`` returns: the results folder, the
+    summary counted as the games arrived, and the tables only when asked for."""
+
+    folder: Any
+    tally: Tally
+    events: bool = False
+
+    @property
+    def games(self) -> int:
+        """How many games the folder holds."""
+        return self.tally.games
+
+    def figures(self) -> dict[str, Any]:
+        """The summary's figures (see :func:`pangaea_lab.sim.stats.summary_figures`)."""
+        return self.tally.figures()
+
+    def summary(self) -> str:
+        """The summary in a few plain lines, as the command line prints it."""
+        return "\n".join(figures_lines(self.figures()))
+
+    def table(self) -> pd.DataFrame:
+        """The games table, read from the folder now (the whole table in memory)."""
+        games, _ = ResultsFolder.for_reading(self.folder).read(events=False)
+        return games_table(games)
+
+    def load(self) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """Both tables, read from the folder now (see :func:`load`)."""
+        return load(self.folder)
+
+    def __repr__(self) -> str:
+        return f"Run of {self.games} games in {os.fspath(self.folder)}:\n{self.summary()}"
 
 
 class Collector:
@@ -363,10 +433,3 @@ def load(path: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
     return games_table(games), events_table(found)
 
 
-def summary_columns(name: str) -> bool:
-    """The columns a run's summary reads: the game-wide ones and each seat's bot, win and
-    total (the seats' score categories are left out)."""
-    head, _, rest = name.partition("_")
-    if head[:1] == "p" and head[1:].isdigit():
-        return rest in ("bot", "won", "total")
-    return True

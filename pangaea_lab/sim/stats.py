@@ -136,28 +136,54 @@ def bot_results(tables: Sequence[pd.DataFrame]) -> pd.DataFrame:
                                           kind="stable").reset_index(drop=True)
 
 
+def summary_figures(table: pd.DataFrame) -> dict[str, Any]:
+    """The figures of a run's summary, read from its games table: the number of games, the
+    kind of summary (``"team"`` in a co-op game, ``"seats"`` when every seat kept one bot,
+    ``"bots"`` when seats rotate), its records, and how many games each way of ending ended
+    (``ended_by``).  :class:`~pangaea_lab.sim.tally.Tally` gives the same figures built game
+    by game while a run plays."""
+    ended = (table["ended_by"].astype(str).value_counts(sort=False).to_dict()
+             if "ended_by" in table else {})
+    figures: dict[str, Any] = {"games": len(table), "kind": "seats", "records": [],
+                               "ended_by": {str(k): int(v) for k, v in ended.items()}}
+    if not len(table):
+        return figures
+    if is_cooperative(table):
+        team = team_result(table)
+        figures.update(kind="team", records=[{**team, "bots": sorted(set(_bots(table)))}])
+    elif seats_fixed(table):
+        figures["records"] = seat_summary(table).to_dict("records")
+    else:
+        figures.update(kind="bots", records=bot_results([table]).to_dict("records"))
+    return figures
+
+
 def summary_lines(table: pd.DataFrame) -> list[str]:
     """A run in a few plain lines: the team's result in a co-op game; each seat's when seats
     keep their bots; each bot's over all its seats when the seats rotate."""
-    lines = [f"{len(table)} games"]
-    if is_cooperative(table):
-        team = team_result(table)
-        lines.append(f"the team ({', '.join(sorted(set(_bots(table))))}): mean "
-                     f"{team['mean_points']:.1f} points, won {team['win_rate']:.1%} of the "
-                     f"games (95% interval {team['low']:.1%} to {team['high']:.1%})")
-    elif seats_fixed(table):
-        for row in seat_summary(table).itertuples():
-            lines.append(f"seat {row.seat + 1} ({row.bot}): mean {row.mean_points:.1f} "
-                         f"points, wins {row.win_rate:.1%} (95% interval {row.low:.1%} to "
-                         f"{row.high:.1%})")
-    else:
-        for row in bot_results([table]).itertuples():
-            lines.append(f"{row.bot} (seats rotate; {row.games} seat-games): mean "
-                         f"{row.mean_points:.1f} points, wins {row.win_rate:.1%} (95% "
-                         f"interval {row.low:.1%} to {row.high:.1%})")
-    count, share = safety_net_share(table)
+    return figures_lines(summary_figures(table))
+
+
+def figures_lines(figures: dict[str, Any]) -> list[str]:
+    """The lines of :func:`summary_lines` from the figures of :func:`summary_figures`."""
+    games = figures["games"]
+    lines = [f"{games} games"]
+    for row in figures["records"]:
+        if figures["kind"] == "team":
+            lines.append(f"the team ({', '.join(row['bots'])}): mean "
+                         f"{row['mean_points']:.1f} points, won {row['win_rate']:.1%} of the "
+                         f"games (95% interval {row['low']:.1%} to {row['high']:.1%})")
+        elif figures["kind"] == "seats":
+            lines.append(f"seat {row['seat'] + 1} ({row['bot']}): mean "
+                         f"{row['mean_points']:.1f} points, wins {row['win_rate']:.1%} (95% "
+                         f"interval {row['low']:.1%} to {row['high']:.1%})")
+        else:
+            lines.append(f"{row['bot']} (seats rotate; {row['games']} seat-games): mean "
+                         f"{row['mean_points']:.1f} points, wins {row['win_rate']:.1%} (95% "
+                         f"interval {row['low']:.1%} to {row['high']:.1%})")
+    count = sum(n for how, n in figures["ended_by"].items() if how != "rules")
     if count:
-        lines.append(f"{count} of {len(table)} games ({share:.0%}) were ended by a safety "
+        lines.append(f"{count} of {games} games ({count / games:.0%}) were ended by a safety "
                      "net (a labelled assumption), not by the rules")
     return lines
 

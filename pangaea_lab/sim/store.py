@@ -17,7 +17,9 @@ Layout of ``runs/h3.parquet/``::
   ``events/`` is reported by name (with what to do) and never read.  A part that cannot be
   read (a damaged disk, a truncated copy) is refused by name, with what to do.
 * When a run ends, its small parts are merged into parts of up to 100,000 games (a journal,
-  ``_compacting.json``, makes the merge safe against a kill).
+  ``_compacting.json``, makes the merge safe against a kill).  A merge streams: its parts
+  are read in batches of ``BATCH_ROWS`` rows and written in row groups of ``ROW_GROUP`` rows,
+  Arrow's unused memory handed back as it goes, so its memory does not grow with the run.
 * ``pandas.read_parquet("runs/h3.parquet/games")`` and ``dask.dataframe.read_parquet`` read
   each table directly (names starting with ``_`` or ``.`` are skipped by Parquet readers).
 """
@@ -31,10 +33,11 @@ import time
 import uuid
 import warnings
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from .games import SimulationError
 from .record import as_json, refusal
+from .tally import Tally, summary_columns
 
 try:   # the lock on a results folder: POSIX systems
     import fcntl
@@ -54,6 +57,8 @@ COMPACT_ROWS = 100_000
 #: the rows of one row group in a merged part (few large groups read faster and keep the
 #: file's footer small)
 ROW_GROUP = 16_384
+#: the most rows read from a part at a time (reading back, merging)
+BATCH_ROWS = 8_192
 #: a part's name: ``part-<first seed, 19 digits>-<run id>-<unique id>.parquet``
 PART = re.compile(r"part-(\d{19})-([0-9a-f]{12})-([0-9a-f]{12})\.parquet")
 
@@ -296,12 +301,33 @@ class ResultsFolder:
                                   "delete it and resume the run (resume=True, --resume): its "
                                   "games are played again") from None
 
-    def seeds_done(self) -> set[int]:
-        """Seeds whose games are already in the folder."""
+    def seeds_done(self, tally: Tally | None = None) -> set[int]:
+        """Seeds whose games are already in the folder (and, given a ``tally``, their games
+        counted in it), read part by part in batches of ``BATCH_ROWS`` rows."""
         done: set[int] = set()
         for part in self.parts():
-            done.update(self._read(part, ["seed"]).column("seed").to_pylist())
+            names = ["seed"]
+            if tally is not None:
+                names, _ = self._names(part, summary_columns)
+            for batch in self._batches(part, names):
+                if tally is None:
+                    done.update(batch.column("seed").to_pylist())
+                else:
+                    rows = batch.to_pylist()
+                    done.update(row["seed"] for row in rows)
+                    tally.add(rows)
         return done
+
+    def _batches(self, path: Path, columns: list[str] | None = None) -> Iterator[Any]:
+        """One part's rows in Arrow record batches of at most ``BATCH_ROWS`` rows (never the
+        whole part in memory), or a plain-words error naming the file."""
+        pa, pq = _parquet()
+        try:
+            with pq.ParquetFile(path) as source:
+                yield from source.iter_batches(batch_size=BATCH_ROWS, columns=columns)
+        except (pa.ArrowException, OSError, ValueError) as exc:
+            self._read(path, columns)   # raises, naming the file
+            raise SimulationError(f"{path} cannot be read as a results part ({exc})") from None
 
     def _rows(self, path: Path) -> int:
         """How many rows a part holds (read from its footer), or the error naming it."""
@@ -397,23 +423,39 @@ class ResultsFolder:
         journal.unlink()
 
     def _merge_files(self, table: str, name: str, sources: list[Path]) -> None:
+        """Stream ``sources`` into one new part, batch by batch, in row groups of
+        ``ROW_GROUP`` rows: at most one row group and one batch in memory at a time."""
         pa, pq = _parquet()
-        schema = pa.unify_schemas([pq.read_schema(p) for p in sources])
+        schema = pa.unify_schemas([self._schema(p) for p in sources])
         target = self.path / table / name
         tmp = target.with_name(f".{name}.tmp")
         waiting: list[Any] = []
         rows = 0
         with pq.ParquetWriter(tmp, schema) as writer:
-            for source in sources:   # a row group's worth of parts in memory at a time
-                waiting.append(_conform(pa, self._read(source), schema))
-                rows += waiting[-1].num_rows
-                if rows >= ROW_GROUP:
-                    writer.write_table(pa.concat_tables(waiting))
-                    waiting, rows = [], 0
+            for source in sources:
+                pa.default_memory_pool().release_unused()
+                for batch in self._batches(source):
+                    waiting.append(_conform(pa, pa.Table.from_batches([batch]), schema))
+                    rows += batch.num_rows
+                    while rows >= ROW_GROUP:
+                        whole = pa.concat_tables(waiting)
+                        writer.write_table(whole.slice(0, ROW_GROUP))
+                        waiting = [whole.slice(ROW_GROUP)] if rows > ROW_GROUP else []
+                        rows -= ROW_GROUP
+                        del whole
+                        pa.default_memory_pool().release_unused()
             if waiting:
                 writer.write_table(pa.concat_tables(waiting))
         _link_new(tmp, target)
         pa.default_memory_pool().release_unused()
+
+    def _schema(self, path: Path) -> Any:
+        _, pq = _parquet()
+        try:
+            return pq.read_schema(path)
+        except Exception:  # noqa: BLE001 - a damaged part: reading it names the file
+            self._read(path)
+            raise
 
 
 def _conform(pa: Any, table: Any, schema: Any) -> Any:
