@@ -22,9 +22,11 @@ thirty Chromium JupyterLabs would take the two cores from the hub they are meant
 whereas in a classroom each browser runs on the student's own computer.
 
 It prints, per step, the median, 95th percentile and slowest time (seconds from the login
-click), the memory of the hub and of all the students' servers and kernels (the sum of
+click); the CPU seconds each student's own processes used per step (their server, with the
+git it ran, and their kernels: unlike wall seconds, these hardly change with how busy the
+machine is); the memory of the hub and of all the students' servers and kernels (the sum of
 proportional set sizes, /proc/<pid>/smaps_rollup, over the hub's processes) before, at the
-peak and at the end, and the machine's load average at the start and the end.  The goal:
+peak and at the end; and the machine's load average at the start and the end.  The goal:
 every student working within 60 s.  The exit status is 1 when it is missed.  The hub is then
 stopped, the pl-sNN users it made are removed with their folders and control groups.
 """
@@ -35,6 +37,7 @@ import argparse
 import asyncio
 import math
 import os
+import pwd
 import signal
 import statistics
 import sys
@@ -47,9 +50,11 @@ import requests
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "hub"))
+sys.path.insert(0, str(REPO / "classroom"))
 
 from hub_support import (PAGE, SPAWN, Hub, alive, descendants, execute,  # noqa: E402
                          log_in, pull_course, start_server, wait_for)
+from roster import system_user  # noqa: E402
 
 GOAL_SECONDS = 60.0
 START_NOTEBOOK = "course/00_start_here.ipynb"
@@ -57,6 +62,10 @@ GAME_NOTEBOOKS = ("course/pangaea/01_setup.ipynb", "course/harmonies/01_setup_an
                   "course/forest_shuffle/01_setup_and_turns.ipynb",
                   "course/inori/01_setup_and_turns.ipynb")
 STEPS = ("logged in", "server ready", "course received", "first notebook working", "working")
+#: what a student's processes did between one step and the next (the CPU report's rows)
+CPU_STEPS = {"server ready": "server start", "course received": "course (nbgitpuller)",
+             "first notebook working": "first notebook (kernel, cell)",
+             "working": "second notebook (kernel, cell)"}
 WIDGET = "application/vnd.jupyter.widget-view+json"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",
@@ -70,9 +79,15 @@ class Student:
     notebooks: tuple[str, str]
     browser: bool = False
     times: dict[str, float] = field(default_factory=dict)   # step -> s after the login click
+    cpu: dict[str, tuple[float, float]] = field(default_factory=dict)  # step -> student_cpu
     widgets: int = 0
     retries: int = 0            # in Chromium: Shift+Enter again, a kernel question answered
     error: str = ""
+
+    def mark(self, step: str, began: float, hub_pid: int) -> None:
+        """``step`` reached: the time since the login click, the CPU used so far."""
+        self.times[step] = time.monotonic() - began
+        self.cpu[step] = student_cpu(hub_pid, self.name)
 
 
 # ----- memory and load -------------------------------------------------------------------------
@@ -110,12 +125,39 @@ def memory_mb(hub_pid: int) -> tuple[float, float]:
     return hub_side / 1024, students / 1024
 
 
-def _cpu_seconds(pid: int) -> float:
+def _cpu_seconds(pid: int, waited: bool = False) -> float:
+    """A process's CPU time (user and system), with ``waited`` also that of the programs it
+    ran and waited for (git for nbgitpuller)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        used = int(fields[11]) + int(fields[12])
+        if waited:
+            used += int(fields[13]) + int(fields[14])
+        return used / os.sysconf("SC_CLK_TCK")
     except (OSError, IndexError, ValueError):
         return 0.0
+
+
+def student_cpu(hub_pid: int, name: str) -> tuple[float, float]:
+    """CPU seconds one student's processes (run as their system user) used so far: (their
+    server with what it ran, their kernels).  A kernel that ended is no longer counted."""
+    try:
+        uid = pwd.getpwnam(system_user(name)).pw_uid
+    except KeyError:                         # the hub has not made the user yet
+        return 0.0, 0.0
+    server = kernels = 0.0
+    for pid in descendants(hub_pid):
+        if _uid(pid) != uid:
+            continue
+        try:
+            kernel = b"ipykernel" in Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if kernel:
+            kernels += _cpu_seconds(pid)
+        else:
+            server += _cpu_seconds(pid, waited=True)
+    return server, kernels
 
 
 class Sampler:
@@ -200,7 +242,7 @@ def open_notebook(hub: Hub, name: str, token: str, path: str) -> int:
 def http_student(hub: Hub, student: Student, go: threading.Event) -> None:
     go.wait()
     began = time.monotonic()
-    mark = lambda step: student.times.__setitem__(step, time.monotonic() - began)  # noqa: E731
+    mark = lambda step: student.mark(step, began, hub.process.pid)  # noqa: E731
     try:
         session = log_in(hub, student.name, student.password)
         if not session.logged_in:
@@ -225,17 +267,22 @@ def http_student(hub: Hub, student: Student, go: threading.Event) -> None:
 CURRENT_TAB = ".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current"
 
 
+#: the status bar names the current notebook's kernel and its state, "Python 3 (ipykernel) |
+#: Idle", once the kernel answers (the toolbar's indicator already reads idle with no kernel)
+KERNEL_IDLE = "() => /[|]\\s*Idle/.test(document.querySelector('#jp-main-statusbar')?.innerText)"
+
+
 async def run_first_cell(page, student: Student, path: str, wait_ms: int) -> int:
-    """Shift+Enter on the first code cell of the notebook ``path`` (the current tab), once its
-    kernel is idle, again if the kernel was not listening yet (answering JupyterLab's "Select
-    Kernel" question, asked when a kernel was slow to start, as a student would); wait for the
-    output drawn; 1 if a widget was drawn in it, else 0."""
+    """Shift+Enter on the first code cell of the notebook ``path`` (the current tab), once the
+    status bar says its kernel is idle, as a student waits for it; again if the kernel was not
+    listening yet (answering JupyterLab's "Select Kernel" question, asked when a kernel was
+    slow to start, as a student would); wait for the output drawn; 1 if a widget was drawn in
+    it, else 0."""
     from playwright.async_api import TimeoutError as PlaywrightTimeout   # the browser extra
     tab = page.locator(CURRENT_TAB, has_text=Path(path).name)
     await tab.wait_for(timeout=wait_ms)
     panel = f'[id="{await tab.get_attribute("data-id")}"]'
-    await page.wait_for_selector(f"{panel} .jp-Notebook-ExecutionIndicator[data-status=idle]",
-                                 timeout=wait_ms)
+    await page.wait_for_function(KERNEL_IDLE, timeout=wait_ms)
     cell = page.locator(f"{panel} .jp-CodeCell").first
     deadline = time.monotonic() + wait_ms / 1000
     while time.monotonic() < deadline:
@@ -256,9 +303,17 @@ async def run_first_cell(page, student: Student, path: str, wait_ms: int) -> int
     return min(1, await cell.locator(".jp-OutputArea-output .jupyter-widgets").count())
 
 
+async def open_in_file_browser(page, path: str) -> None:
+    """Open ``path`` (inside the home folder) as a student does: from the home folder in
+    JupyterLab's file browser, a double click on each folder, then on the notebook."""
+    await page.locator(".jp-FileBrowser .jp-BreadCrumbs-home").click()
+    for part in Path(path).parts:
+        await page.locator(".jp-DirListing-content").get_by_text(part, exact=True).dblclick()
+
+
 async def chromium_student(browser, hub: Hub, student: Student, began: float) -> None:
     wait_ms = SPAWN * 1000
-    mark = lambda step: student.times.__setitem__(step, time.monotonic() - began)  # noqa: E731
+    mark = lambda step: student.mark(step, began, hub.process.pid)  # noqa: E731
     context = await browser.new_context(ignore_https_errors=True,
                                         viewport={"width": 1280, "height": 900})
     context.set_default_timeout(wait_ms)       # a slow hub is measured, not given up on
@@ -277,7 +332,7 @@ async def chromium_student(browser, hub: Hub, student: Student, began: float) ->
         mark("course received")
         student.widgets += await run_first_cell(page, student, student.notebooks[0], wait_ms)
         mark("first notebook working")
-        await page.goto(server + "lab/tree/" + student.notebooks[1], timeout=wait_ms)
+        await open_in_file_browser(page, student.notebooks[1])
         student.widgets += await run_first_cell(page, student, student.notebooks[1], wait_ms)
         mark("working")
     except Exception as error:
@@ -323,6 +378,36 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[max(0, math.ceil(share * len(ordered)) - 1)]     # nearest rank
 
 
+def step_cpu(student: Student, step: str) -> float | None:
+    """CPU seconds the student's processes used between the step before ``step`` and it."""
+    if step not in student.cpu:
+        return None
+    steps = list(CPU_STEPS)
+    before = steps[steps.index(step) - 1] if steps.index(step) else None
+    return sum(student.cpu[step]) - (sum(student.cpu[before]) if before else 0.0)
+
+
+def report_cpu(students: list[Student]) -> None:
+    """CPU seconds of each student's own processes, step by step (the median over the students
+    who reached the step; over HTTP and in Chromium apart: JupyterLab asks its server for more
+    than the HTTP students do), then the whole start split between server and kernels."""
+    groups = {kind: group for kind, group in (
+        ("over HTTP", [s for s in students if not s.browser]),
+        ("in Chromium", [s for s in students if s.browser])) if group}
+
+    def row(values: list[list[float]]) -> str:
+        return "".join(f"{statistics.median(v):13.2f}" if v else f"{'-':>13}" for v in values)
+
+    print(f"{'CPU seconds per student (their server and kernels), median':<60}"
+          + "".join(f"{kind:>13}" for kind in groups))
+    for step, label in CPU_STEPS.items():
+        print(f"  {label:<58}" + row([[x for x in (step_cpu(s, step) for s in group)
+                                       if x is not None] for group in groups.values()]))
+    for label, index in (("all steps: the server", 0), ("all steps: the kernels", 1)):
+        print(f"  {label:<58}" + row([[s.cpu["working"][index] for s in group
+                                       if "working" in s.cpu] for group in groups.values()]))
+
+
 def report(students: list[Student], memory: dict[str, tuple[float, float]],
            cpu: tuple[float, float], loads: dict[str, tuple[float, ...]], goal: float,
            browsers: int) -> bool:
@@ -354,6 +439,7 @@ def report(students: list[Student], memory: dict[str, tuple[float, float]],
         print(f"  {moment:<22} hub, proxy, culler {hub_side:5.0f} MB   students "
               f"{students_mb:6.0f} MB ({students_mb / served:4.0f} MB each)   total "
               f"{hub_side + students_mb:6.0f} MB")
+    report_cpu(students)
     cores = os.cpu_count() or 1
     print(f"CPU time used in the class: hub, proxy, culler {cpu[0]:.0f} s; students' servers "
           f"and kernels {cpu[1]:.0f} s ({cpu[1] / count:.1f} s per student): on {cores} idle "
