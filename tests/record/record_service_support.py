@@ -161,12 +161,14 @@ def users_page(hub: StandInHub, args: dict, accept: str) -> Any:
 
 @dataclass
 class RunningService:
-    """The service as a child process, where it listens, its folder and its log."""
+    """The service as a child process, where it listens, its folder, its log and its
+    database ("" for the SQLite file in its folder)."""
 
     process: subprocess.Popen
     port: int
     folder: Path
     log: Path
+    database: str = ""
 
     @property
     def url(self) -> str:
@@ -182,7 +184,7 @@ class RunningService:
         return self.process.wait(30)
 
 
-def service_env(hub: StandInHub, port: int, folder: Path) -> dict[str, str]:
+def service_env(hub: StandInHub, port: int, folder: Path, database: str = "") -> dict[str, str]:
     """The environment JupyterHub gives a managed service named class-record."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("JUPYTERHUB_", "PANGAEA_"))}
     env.update({
@@ -198,12 +200,15 @@ def service_env(hub: StandInHub, port: int, folder: Path) -> dict[str, str]:
         "JUPYTERHUB_OAUTH_ACCESS_SCOPES": json.dumps([ACCESS]),
         "PANGAEA_RECORD_STATE": str(folder),
     })
+    if database:
+        env["PANGAEA_RECORD_DB"] = database
     return env
 
 
-def start_service(hub: StandInHub, folder: Path | None = None, wait: float = 120) -> RunningService:
-    """Start ``python -m pangaea_lab.classroom.record.service`` as the hub would, and wait
-    until it answers."""
+def start_service(hub: StandInHub, folder: Path | None = None, wait: float = 120,
+                  database: str = "") -> RunningService:
+    """Start ``python -m pangaea_lab.classroom.record.service`` as the hub would (on the
+    SQLite file in ``folder``, or on ``database`` when given), and wait until it answers."""
     if folder is None:
         folder = Path(tempfile.mkdtemp(prefix="class-record-"))
     folder.chmod(0o700)
@@ -212,9 +217,9 @@ def start_service(hub: StandInHub, folder: Path | None = None, wait: float = 120
     with open(log, "ab") as out:
         process = subprocess.Popen(
             [sys.executable, "-m", "pangaea_lab.classroom.record.service"],
-            env=service_env(hub, port, folder), stdout=out, stderr=subprocess.STDOUT,
+            env=service_env(hub, port, folder, database), stdout=out, stderr=subprocess.STDOUT,
             cwd=folder)
-    running = RunningService(process, port, folder, log)
+    running = RunningService(process, port, folder, log, database)
     deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
         if process.poll() is not None:
