@@ -366,8 +366,11 @@ def test_the_service_answers_while_the_database_is_busy(running, store):
         "reply", send(running, "finn", attempt(TREES, 401, right(TREES, 401), "finn-busy"))))
     writer.start()
     try:
-        # the write waits for the database in a worker thread; the service still answers
+        # the write waits for the database in a worker thread; the service still answers,
+        # and reads the record (SQLite's WAL: reading never waits for a writer)
         assert call(running, "GET", "dashboard", "tess").status_code == 200
+        assert call(running, "GET", "api/attempts", "ana").status_code == 200
+        assert call(running, "GET", "api/class?game=harmonies", "tess").status_code == 200
         refused(send(running, "gus", {**attempt(TREES, 402, 1, "gus-x"), "seed": -1}), 400,
                 "attempts[0].seed")
         refused(call(running, "GET", "api/class", "ana"), 403, "user")
