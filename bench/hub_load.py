@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import math
 import os
 import pwd
@@ -53,7 +54,7 @@ sys.path.insert(0, str(REPO / "tests" / "hub"))
 sys.path.insert(0, str(REPO / "classroom"))
 
 from hub_support import (PAGE, SPAWN, Hub, alive, descendants, execute,  # noqa: E402
-                         log_in, pull_course, start_server, wait_for)
+                         hub_api, log_in, pull_course, wait_for)
 from roster import system_user  # noqa: E402
 
 GOAL_SECONDS = 60.0
@@ -237,6 +238,27 @@ def open_notebook(hub: Hub, name: str, token: str, path: str) -> int:
     if not shown:
         raise RuntimeError(f"{path}: the first cell showed nothing ({', '.join(kinds)})")
     return int(any(WIDGET in m["content"].get("data", {}) for m in shown))
+
+
+def start_server(hub: Hub, session: requests.Session, name: str) -> str:
+    """Start ``name``'s server and follow its progress as the hub's spawn page does (one
+    event stream, not a question to the hub every second); an API token of theirs for it."""
+    started = hub_api(hub, session, "POST", f"/users/{name}/server")
+    if started.status_code not in (201, 202):
+        raise RuntimeError(f"the server's start answered {started.status_code}")
+    xsrf = session.cookies.get("_xsrf", path="/hub/") or session.cookies.get("_xsrf") or ""
+    with session.get(f"{hub.url}/hub/api/users/{name}/server/progress", stream=True,
+                     headers={"X-XSRFToken": xsrf}, timeout=SPAWN) as progress:
+        events = [json.loads(line[len(b"data:"):]) for line in progress.iter_lines()
+                  if line.startswith(b"data:")]
+    if not any(event.get("ready") for event in events):
+        raise RuntimeError("the server did not start: "
+                           + (events[-1].get("message", "") if events else "no progress"))
+    token = hub_api(hub, session, "POST", f"/users/{name}/tokens",
+                    json={"note": "hub-load", "expires_in": 3600})
+    if token.status_code not in (200, 201):
+        raise RuntimeError(f"a token for the server answered {token.status_code}")
+    return token.json()["token"]
 
 
 def http_student(hub: Hub, student: Student, go: threading.Event) -> None:
