@@ -11,6 +11,7 @@ when first asked for, after a stored opening), ``widget.run`` the Run button.
 
 from __future__ import annotations
 
+import importlib
 from html import escape
 from typing import Any
 
@@ -88,8 +89,8 @@ class QuestionWidget:
     def answer(self) -> Any:
         """The last answer (a stored opening's games are played when first asked for)."""
         if self._answer is None and self._opened is not None:
-            from .questions import answer  # the games and statistics, only when asked for
-            self._answer = answer(self.question.key, progress=False, **self._opened)
+            self._answer = _engine("questions").answer(self.question.key, progress=False,
+                                                       **self._opened)
         return self._answer
 
     def shown(self) -> dict[str, Any]:
@@ -116,14 +117,12 @@ class QuestionWidget:
         players, wrong_players = whole_number(self.players.value, "The number of players",
                                               low, high)
         if wrong_games or wrong_players:
-            from .games import SimulationError  # (with the games: only for a refusal)
-            raise SimulationError(wrong_games or wrong_players)
+            raise _engine("games").SimulationError(wrong_games or wrong_players)
         return {"bots": bots, "games": games, "players": players}
 
     def press(self, progress: bool = True) -> None:
         """Play the chosen games (the bar shows progress) and show the chart and sentence."""
-        from .games import SimulationError  # the games and statistics, when they are played
-        from .questions import answer
+        SimulationError, answer = _engine("games").SimulationError, _engine("questions").answer
         self.run.disabled = True
         self.words.value = "<i>Playing the games…</i>"
         try:
@@ -170,15 +169,22 @@ class QuestionWidget:
         return w.HTML(games_html(self.answer.games.head(rows)))
 
 
+def _engine(name: str) -> Any:
+    """This package's module ``name`` (``questions``, ``games``), loaded when first needed: a
+    page that opens with stored answers loads neither the games nor pandas and matplotlib (the
+    package loads its heavy parts on demand the same way, see ``pangaea_lab/__init__.py``)."""
+    return importlib.import_module(f".{name}", __package__)
+
+
 def _choices(key: str) -> Choices:
     """A question's choices: stored with the openings, else from the questions themselves."""
     stored = choices_of(key)
     if stored is not None:
         return stored
-    from .games import SimulationError  # the games, for a question not stored
-    from .questions import QUESTIONS
+    QUESTIONS = _engine("questions").QUESTIONS
     if key not in QUESTIONS:
-        raise SimulationError(f"no question {key!r}; the questions are {', '.join(QUESTIONS)}")
+        raise _engine("games").SimulationError(f"no question {key!r}; the questions are "
+                                                f"{', '.join(QUESTIONS)}")
     q = QUESTIONS[key]
     return Choices(key=key, title=q.title, players=q.players, bots=q.bots,
                    default_bots=q.default_bots, default_players=q.default_players,
