@@ -6,13 +6,16 @@ hub's API on a local port that speaks the hub's own protocol to JupyterHub's aut
   person's model (name, kind, groups, scopes), 403 for a token it does not know;
 - ``GET /hub/api/users`` (the service's own token) lists the people;
 - ``GET /hub/api/oauth2/authorize`` and ``POST /hub/api/oauth2/token``: the OAuth sign-in
-  of a browser (the person signed in on the stand-in is :attr:`StandInHub.signed_in`).
+  of a browser, with its PKCE check (the person signed in on the stand-in is
+  :attr:`StandInHub.signed_in`).
 
 Used by ``tests/record/test_service.py`` and the dashboard's browser test.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import os
 import secrets
@@ -59,7 +62,7 @@ class StandInHub:
     service_token: str = field(default_factory=lambda: secrets.token_hex(16))
     people: dict[str, Person] = field(default_factory=dict)     # token -> person
     signed_in: str = ""                                         # name of the browser's person
-    codes: dict[str, str] = field(default_factory=dict)         # OAuth code -> token
+    codes: dict[str, tuple] = field(default_factory=dict)       # code -> (token, challenge)
     port: int = 0
     server: ThreadingHTTPServer | None = None
     page: int = 3                                               # users per page of the API
@@ -123,7 +126,8 @@ def _handler(hub: StandInHub) -> type[BaseHTTPRequestHandler]:
             elif path == "/hub/api/oauth2/authorize":
                 person = hub.by_name(hub.signed_in)
                 code = secrets.token_hex(8)
-                hub.codes[code] = person.token
+                # the hub keeps the PKCE challenge with the code (S256, as the service asks)
+                hub.codes[code] = (person.token, args.get("code_challenge", ""))
                 target = args["redirect_uri"] + "?" + urllib.parse.urlencode(
                     {"code": code, "state": args.get("state", "")})
                 self.answer(302, headers={"Location": target})
@@ -137,8 +141,15 @@ def _handler(hub: StandInHub) -> type[BaseHTTPRequestHandler]:
                     "client_secret") != hub.service_token or form.get("code") not in hub.codes:
                 self.answer(400, {"error": "invalid_grant"})
                 return
-            self.answer(200, {"access_token": hub.codes.pop(form["code"]),
-                              "token_type": "Bearer"})
+            token, challenge = hub.codes.pop(form["code"])
+            verifier = form.get("code_verifier", "")
+            digest = base64.urlsafe_b64encode(
+                hashlib.sha256(verifier.encode()).digest()).decode().rstrip("=")
+            if challenge and digest != challenge:
+                self.answer(400, {"error": "invalid_grant",
+                                  "error_description": "Code verifier required"})
+                return
+            self.answer(200, {"access_token": token, "token_type": "Bearer"})
 
     return Handler
 

@@ -323,7 +323,8 @@ def sign_in(running, hub, who):
     hub.signed_in = who
     browser = requests.Session()
     page = browser.get(running.url + "dashboard", timeout=60)
-    assert page.status_code == 200 and page.url.startswith(running.url), page.text
+    # back on the page asked for, the sign-in's PKCE verifier checked by the hub
+    assert page.status_code == 200 and page.url == running.url + "dashboard", page.text
     xsrf = re.search(r'data-xsrf="([^"]+)"', page.text).group(1)
     return browser, page, xsrf
 

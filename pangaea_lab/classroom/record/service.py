@@ -407,6 +407,14 @@ class Dashboard(_Base):
                     xsrf=self.xsrf_token.decode("ascii"))
 
 
+class OAuthCallback(HubOAuthCallbackHandler):
+    """The end of a browser's sign-in through the hub (``oauth_callback``), with the same
+    :class:`HubOAuth` as every other route (it keeps the sign-in's state and PKCE verifier)."""
+
+    def initialize(self) -> None:
+        self.hub_auth = self.settings["hub_auth"]
+
+
 class NotFound(web.RequestHandler):
     """Any other address: a 404 in words, as JSON, with no identity needed."""
 
@@ -526,7 +534,7 @@ def make_app(record: Service, secret: bytes) -> web.Application:
         (prefix + r"api/students/([^/]+)", Student),
         (prefix, Dashboard),
         (prefix + "dashboard", Dashboard),
-        (prefix + "oauth_callback", HubOAuthCallbackHandler),
+        (prefix + "oauth_callback", OAuthCallback),
     ]
     return web.Application(
         routes, hub_auth=record.hub_auth, record=record, cookie_secret=secret,
