@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 # Jupyter refuses to run as root unless asked to (containers, classroom servers).
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test test-fast bench bench-speed bench-instructions soak clean notebook-outputs app test-browser hub hub-env hub-passwords hub-course test-hub postgres hub-load app-load app-pages
+.PHONY: lab test test-fast bench bench-speed bench-instructions soak clean notebook-outputs app test-browser hub hub-env hub-passwords hub-course test-hub postgres hub-load progress-load app-load app-pages
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -161,6 +161,16 @@ test-hub: $(HUB_STAMP) $(CHP) $(HUB_ENV_STAMP) postgres
 # N students log in at once and open two notebooks each (not part of `test`)
 hub-load: $(HUB_STAMP) $(CHP) $(HUB_ENV_STAMP)
 	PANGAEA_HUB_ROOT=$(HUB_ROOT) PANGAEA_CHROMIUM=$(CHROMIUM) $(BIN)/python bench/hub_load.py --students $(N)
+
+# N students send 100 answers each to the class record over MINUTES minutes (default 5), one
+# request per answer as a kernel sends them: write latency (median, p95; goal p95 < 100 ms),
+# load average, every attempt stored once; exits with 1 if missed (not part of `test`;
+# RECORD_DB=postgresql+psycopg://... runs it on PostgreSQL)
+MINUTES ?= 5
+RECORD_DB ?=
+progress-load: $(HUB_STAMP) $(CHP) $(HUB_ENV_STAMP)
+	PANGAEA_HUB_ROOT=$(HUB_ROOT) $(BIN)/python bench/progress_load.py --students $(N) \
+		--minutes $(MINUTES) $(if $(RECORD_DB),--database '$(RECORD_DB)')
 
 # A class of N simulated students walks through five pages each, in waves (bench/app_load.py,
 # the app as `make app CLASS=N` runs it; four students in headless Chromium): time to widget,
