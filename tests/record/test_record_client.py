@@ -6,8 +6,10 @@ for by a small function (and, for the real HTTP path, a local HTTP server)."""
 
 from __future__ import annotations
 
+import io
 import json
 import stat
+import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -221,8 +223,10 @@ def test_a_resend_is_taken_once(linked):
     assert len(service.stored) == 1 and len(service.requests) == 2
 
 
-def test_a_refused_attempt_is_kept_for_the_teacher_and_not_sent_again(linked):
+def test_a_refused_attempt_is_kept_for_the_teacher_and_not_sent_again(linked, monkeypatch):
     record, sender, service = linked
+    log = io.StringIO()             # the kernel's own error stream: the server's log
+    monkeypatch.setattr(sys, "__stderr__", log)
     model = ExerciseModel(KINDS["number"], seed=1, record=record)
     answer(model, True)
     model.check()
@@ -237,6 +241,7 @@ def test_a_refused_attempt_is_kept_for_the_teacher_and_not_sent_again(linked):
     assert [k["attempt"]["id"] for k in kept] == [bad] and "kind" in kept[0]["error"]
     asked = len(service.requests)
     assert sender.flush() and len(service.requests) == asked      # not tried again
+    assert f"attempt '{bad}'" in log.getvalue() and "refused: 400" in log.getvalue()
 
 
 @pytest.mark.parametrize("status", [401, 403, 500, 503])
