@@ -30,7 +30,7 @@ from pangaea_lab.core.mastery import Attempt, PracticeRecord  # noqa: E402
 
 TREES = "harmonies.tree_points"          # a number answer
 MOUNTAINS = "harmonies.mountain_points"  # its wrong answer names a misconception
-STUDENTS = ("ana", "ben", "cleo", "dev", "eve", "finn", "gus", "hal")
+STUDENTS = ("ana", "ben", "cleo", "dev", "eve", "finn", "gus", "hal", "ivy")
 
 
 @pytest.fixture(scope="module")
@@ -187,6 +187,21 @@ def test_a_huge_body_is_refused_with_413(running, store):
                  data=b"x" * (service.MAX_IMPORT + 10)), 413, "body")
     assert send(running, "finn", padding).status_code == 200
     assert store.count() == before + 1
+
+
+def test_too_many_new_exercises_at_once_are_refused_for_a_while(running, store):
+    batch = [attempt(TREES, seed, 1, f"ivy-{seed}") for seed in range(5000, 5100)]
+    assert send(running, "ivy", *batch).json()["stored"] == [a["id"] for a in batch]
+    # a resend costs nothing: those positions were judged a moment ago
+    assert len(send(running, "ivy", *batch).json()["already"]) == 100
+    before = store.count()
+    more = [attempt(TREES, seed, 1, f"ivy-{seed}") for seed in range(5100, 5200)]
+    reply = send(running, "ivy", *more)
+    refused(reply, 429, "attempts")
+    assert int(reply.headers["Retry-After"]) >= 1 and "sent again in" in reply.json()["error"]
+    assert store.count() == before
+    # everyone has their own budget
+    assert send(running, "dev", attempt(TREES, 5100, 1, "dev-5100")).status_code == 200
 
 
 def test_no_token_and_a_bad_token_get_401(running, store):

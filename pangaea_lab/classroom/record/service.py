@@ -27,6 +27,7 @@ import argparse
 import asyncio
 import json
 import logging
+import math
 import os
 import secrets
 import signal
@@ -36,7 +37,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Awaitable, Callable, Mapping
 from urllib.parse import urlsplit
 
 from jupyterhub.services.auth import HubOAuth, HubOAuthCallbackHandler, HubOAuthenticated
@@ -49,7 +50,8 @@ from tornado.httpserver import HTTPServer
 from ...core.errors import IllegalAction, InvalidData
 from ...core.mastery import MAX_FILE
 from . import dashboard
-from .judge import MAX_BODY, TooLarge, judge, read_batch
+from .budget import Budget, Recent
+from .judge import CACHE_SIZE, MAX_BODY, TooLarge, judge, read_batch
 from .store import RecordStore
 
 log = logging.getLogger("pangaea_lab.class_record")
@@ -63,8 +65,10 @@ DEFAULT_PREFIX = f"/services/{SERVICE_NAME}/"
 MAX_IMPORT = MAX_FILE
 #: the largest body the server reads at all (larger ones are cut off by tornado)
 MAX_ANY_BODY = MAX_IMPORT + 4096
-#: threads that write and read the database (the event loop never waits for it)
+#: threads that write and read the database (the event loop never waits for it), and the
+#: threads that judge attempts (judging is CPU work: a small pool, apart from the database's)
 WORKERS = 4
+JUDGES = 2
 #: how long the list of the hub's users is kept before it is asked again (seconds), and
 #: the users asked per page of the hub's API (its largest page), at most so many pages
 ROSTER_AGE = 60
@@ -80,15 +84,18 @@ STATUS_WORDS = {
     404: "path: there is nothing here",
     405: "method: this address does not take this kind of request",
     413: "body: the request is too large",
+    429: "request: too many requests just now; try again in a moment",
 }
 
 
 class Refused(web.HTTPError):
-    """A refusal: its ``text`` (``"<field>: <sentence>"``) is the answer's ``error``."""
+    """A refusal: its ``text`` (``"<field>: <sentence>"``) is the answer's ``error``;
+    ``retry`` the seconds after which the same request may succeed (``Retry-After``)."""
 
-    def __init__(self, status: int, text: str) -> None:
+    def __init__(self, status: int, text: str, retry: int = 0) -> None:
         super().__init__(status, "%s", text)
         self.text = text
+        self.retry = retry
 
 
 class SettingsError(ValueError):
@@ -248,6 +255,8 @@ class _Base(HubOAuthenticated, web.RequestHandler):
         error = kwargs.get("exc_info", (None, None, None))[1]
         if isinstance(error, Refused):
             text = error.text
+            if error.retry:
+                self.set_header("Retry-After", str(error.retry))
         elif status_code >= 500:
             text = "server: the class record could not do this just now; try again soon"
         else:
@@ -268,11 +277,15 @@ class _Base(HubOAuthenticated, web.RequestHandler):
         self.set_header("Referrer-Policy", "same-origin")
 
     async def work(self, fn: Callable[..., Any], *args: Any, field: str = "request") -> Any:
-        """Run ``fn(*args)`` in the database's thread pool; what the package refuses
-        (``InvalidData``, ``IllegalAction``) is a 400 naming the field, a database that
-        cannot be used (locked too long, unreachable) a 503 (the client sends again)."""
+        """Run ``fn(*args)`` in the database's thread pool, refusals as :meth:`guarded`."""
+        return await self.guarded(self.record.run(fn, *args), field)
+
+    async def guarded(self, work: Awaitable[Any], field: str = "request") -> Any:
+        """Await ``work``: what the package refuses (``InvalidData``, ``IllegalAction``) is
+        a 400 naming the field (413 for a body too large), a database that cannot be used
+        (locked too long, unreachable) a 503 (the client sends again)."""
         try:
-            return await self.record.run(fn, *args)
+            return await work
         except TooLarge as error:
             raise Refused(413, _field_sentence(str(error), field))
         except (InvalidData, IllegalAction) as error:
@@ -300,7 +313,7 @@ class Attempts(_Base):
     async def post(self) -> None:
         user = self.person()
         body = self.body(MAX_BODY)
-        added, verdicts = await self.work(self.record.add, user, body)
+        added, verdicts = await self.guarded(self.record.add(user, body))
         self.reply({"stored": list(added.stored), "already": list(added.already),
                     "verdicts": verdicts})
 
@@ -439,15 +452,29 @@ class Service:
         self.hub_auth = hub_auth
         self.prefix = prefix
         self.pool = ThreadPoolExecutor(workers, thread_name_prefix="class-record")
+        self.judging = ThreadPoolExecutor(JUDGES, thread_name_prefix="class-record-judge")
+        self.budget = Budget()
+        self.recent = Recent(CACHE_SIZE)
         self._roster: tuple[float, tuple[list[str], list[str]]] = (0.0, ([], []))
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
 
-    def add(self, user: str, body: bytes) -> tuple[Any, dict[str, dict[str, Any]]]:
-        """Read, judge and store one batch (in a worker thread); the server's verdicts."""
-        judged = [judge(incoming) for incoming in read_batch(body)]
-        added = self.store.add(user, judged)
+    async def add(self, user: str, body: bytes) -> tuple[Any, dict[str, dict[str, Any]]]:
+        """Read, judge and store one batch; the server's verdicts.  The batch's new
+        positions are charged to ``user``'s budget first (:class:`Refused` 429 when too
+        few are left); judging runs in its own small pool, storing in the database's."""
+        incoming = read_batch(body)
+        positions = {(a.kind, a.seed, a.level) for a in incoming}
+        wait = self.budget.charge(user, len(self.recent.new(positions)), time.monotonic())
+        if wait:
+            seconds = max(1, math.ceil(wait))
+            raise Refused(429, f"attempts: too many new exercises to check at once; they are "
+                               f"kept and sent again in {seconds} seconds", retry=seconds)
+        judged = await asyncio.get_running_loop().run_in_executor(
+            self.judging, lambda: [judge(attempt) for attempt in incoming])
+        self.recent.add(positions)
+        added = await self.run(self.store.add, user, judged)
         verdicts = {item.id: {"correct": bool(item.correct),
                               "misconception": item.misconception or ""} for item in judged}
         return added, verdicts
@@ -515,6 +542,7 @@ class Service:
         return data["items"], nxt if isinstance(nxt, int) and nxt > offset else None
 
     def close(self) -> None:
+        self.judging.shutdown(wait=True)
         self.pool.shutdown(wait=True)
         self.store.close()
 
