@@ -11,8 +11,10 @@ handlers use :class:`jupyterhub.services.auth.HubOAuthenticated`, a token in the
 :data:`TEACHER_SCOPE`.
 
 Every request is hostile: bodies are limited before they are read, every refusal is a 4xx
-answer ``{"error": "<field>: <sentence>"}`` and stores nothing, and the database is written
-in a thread pool, so a slow write never stalls the other students.
+answer ``{"error": "<field>: <sentence>"}`` and stores nothing, each person has a budget of
+new exercises to judge (:mod:`.budget`: over it, 429 and ``Retry-After``), judging runs in a
+small pool of its own and the database is written in another, so a slow write or a costly
+batch never stalls the other students.
 
 Settings (environment): the hub's own ``JUPYTERHUB_SERVICE_URL`` (where to listen),
 ``JUPYTERHUB_SERVICE_PREFIX``, ``JUPYTERHUB_API_URL``, ``JUPYTERHUB_API_TOKEN``,
