@@ -398,6 +398,23 @@ def test_the_service_answers_while_the_database_is_busy(running, store):
     assert done["reply"].json()["stored"] == ["finn-busy"]
 
 
+def test_a_hub_out_of_reach_is_said_in_words(tmp_path):
+    gone = StandInHub().start()
+    gone.add(Person("ana", "token-of-ana"))
+    folder = tmp_path / "record"
+    folder.mkdir()
+    svc = start_service(gone, folder)
+    try:
+        gone.stop()                         # the hub stops answering
+        reply = call(svc, "GET", "api/attempts", "ana")
+        refused(reply, 503, "hub")
+        page = call(svc, "GET", "dashboard", "ana")
+        assert page.status_code == 503 and "Traceback" not in page.text
+        assert "could not be asked who you are" in page.text
+    finally:
+        assert svc.stop() == 0
+
+
 def test_bad_settings_stop_the_service_with_one_sentence(tmp_path, capsys):
     open_folder = tmp_path / "open"
     open_folder.mkdir(mode=0o755)
@@ -421,12 +438,16 @@ def test_bad_settings_stop_the_service_with_one_sentence(tmp_path, capsys):
     assert stopped.value.code == 2 and "unrecognized arguments" in capsys.readouterr().err
 
 
-def test_a_restart_keeps_every_record(running, hub, store):
+def test_a_restart_keeps_every_record_and_the_teachers_sign_in(running, hub, store):
     send(running, "ana", attempt(TREES, 11, right(TREES, 11), "ana-1"))
+    teacher, _, _ = sign_in(running, hub, "tess")
     before = sorted((r.user, r.id) for r in store.attempts())
     assert running.stop() == 0
     again = start_service(hub, running.folder, database=running.database)
     try:
+        # the cookie is signed with the secret kept in the state folder: still signed in
+        view = teacher.get(again.url + "api/class", timeout=60, allow_redirects=False)
+        assert view.status_code == 200 and "students" in view.json()
         mine = call(again, "GET", "api/attempts", "ana").json()["attempts"]
         assert "ana-1" in [a["id"] for a in mine]
         reply = send(again, "ana", attempt(TREES, 11, right(TREES, 11), "ana-1"))
