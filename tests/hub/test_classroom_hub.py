@@ -313,6 +313,10 @@ def test_a_students_server_does_at_its_start_only_what_a_lesson_uses(hub: Hub, s
     wait_for("the notebook's kernel did not start",
              lambda: "/user/grace/api/sessions" in asked and page.locator(
                  ".jp-Notebook-ExecutionIndicator[data-status=idle]").count(), SPAWN, hub.log)
+    page.locator(".lm-MenuBar-itemLabel", has_text="File").first.click()
+    page.locator(".lm-Menu-itemLabel", has_text="Download").first.wait_for(timeout=PAGE * 1000)
+    assert not [label for label in page.locator(".lm-Menu-itemLabel").all_inner_texts()
+                if "Export" in label], "the File menu still offers to export"
     page.context.close()
     # no rebuild check (Node.js twice per page), no export formats (every nbconvert exporter)
     for unused in ("/user/grace/lab/api/build", "/user/grace/api/nbconvert"):
