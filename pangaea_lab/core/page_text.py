@@ -155,3 +155,36 @@ def markdown_cell_problems(cell: Mapping[str, Any]) -> list[str]:
     if cell.get("cell_type") != "markdown" or is_for_teachers(cell):
         return []
     return markdown_code_problems(_text(cell.get("source", "")))
+
+
+#: ``name=value`` as written in code (an option set to a value)
+_SETTING = re.compile(r"""\b([a-z][a-z0-9_.]*)=(?:'([^']*)'|"([^"]*)"|(\w+))""")
+#: a name from the code: words joined by underscores (and dots, for a field of a field)
+_NAME = re.compile(r"'?(\b[a-z][a-z0-9]*(?:[_.][a-z0-9]+)*_[a-z0-9]+(?:\.[a-z0-9_]+)*\b)'?")
+
+
+def _spoken(name: str) -> str:
+    return name.replace("_", " ").replace(".", ", ")
+
+
+def in_words(text: str) -> str:
+    """Data text written for readers of code (an option's name, ``name=value``) as a student
+    reads it: the name's words with spaces, quoted; a setting as the name and its value,
+    True and False as on and off.
+
+    >>> in_words("Default (river_rule='rings'): a river is as long as its longest loop.")
+    'Default (“river rule” set to “rings”): a river is as long as its longest loop.'
+    >>> in_words("The option tiebreak_counts_spirit=True counts it; see great_tree.emptied_root.")
+    'The option “tiebreak counts spirit” on counts it; see “great tree, emptied root”.'
+    >>> in_words("It is available by setting great_tree.emptied_root to 'free_no_effect'.")
+    'It is available by setting “great tree, emptied root” to “free no effect”.'
+    >>> raw_text_problems(in_words("The game option storm_spares_thorondal takes it."))
+    []
+    """
+    def setting(match: re.Match) -> str:
+        value = next(v for v in match.groups()[1:] if v is not None)
+        value = {"True": "on", "False": "off"}.get(value, f"set to “{_spoken(value)}”")
+        return f"“{_spoken(match.group(1))}” {value}"
+
+    text = _SETTING.sub(setting, text)
+    return _NAME.sub(lambda m: f"“{_spoken(m.group(1))}”", text)
