@@ -352,6 +352,10 @@ def test_the_teacher_signs_in_and_deletes_a_students_records_with_the_pages_toke
     assert "default-src 'self'" in page.headers["Content-Security-Policy"]
     assert "<script src=\"" + PREFIX + "static/dashboard.js" in page.text
     assert browser.get(running.url + "api/class", timeout=60).status_code == 200
+    # the page's download link, followed with the sign-in cookie alone
+    assert 'href="export.csv"' in page.text
+    download = browser.get(running.url + "export.csv", timeout=60)
+    assert download.status_code == 200 and download.text.lstrip("\ufeff").startswith("Student,")
     assert store.attempts("hal")
     # the cookie alone does not delete: the page's XSRF token must come with it
     refused(browser.delete(running.url + "api/students/hal", timeout=60), 401, "token")
