@@ -202,8 +202,10 @@ def pull_course(hub: Hub, name: str, token: str) -> str:
 
 def _ws_request(hub: Hub, path: str, token: str) -> HTTPRequest:
     context = ssl.create_default_context(cafile=str(hub.cert))
+    # a busy hub is waited for (tornado gives a websocket 20 s to open by default)
     return HTTPRequest(hub.url.replace("https", "wss") + path, ssl_options=context,
-                       headers={"Authorization": f"token {token}"})
+                       headers={"Authorization": f"token {token}"},
+                       connect_timeout=PAGE, request_timeout=PAGE)
 
 
 async def _terminal(hub: Hub, name: str, token: str, commands: list[str]) -> str:
