@@ -83,6 +83,7 @@ class Hub:
             "PANGAEA_HUB_SSL_CERT": str(self.cert), "PANGAEA_HUB_SSL_KEY": str(key),
             "PANGAEA_HUB_API_PORT": str(free_port()),
             "PANGAEA_HUB_PROXY_API_PORT": str(free_port()), "PYTHONWARNINGS": "ignore",
+            "PANGAEA_HUB_RECORD_PORT": str(free_port()),     # the class record service
         })
         env.update(settings)
         self._log = open(self.log, "wb")
