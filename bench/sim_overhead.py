@@ -1,5 +1,7 @@
-"""The simulation lab's cost over a bare loop of the engine, game by game, side by side in one
-run: ``python bench/bench_overhead.py`` (target: at most +10% for every game).
+"""Simulation lab benchmark, overhead part: the lab's cost over a bare loop of the engine, game
+by game, side by side in one run (run together with the memory part by
+``bench/bench_sim_lab.py``; alone with ``python bench/sim_overhead.py``; target: at most +10%
+for every game).
 
 For each game the bare loop plays the same seeded games between the same computer players
 (made with the same seeds) and does nothing else: ``new_game``, then ``choose`` and ``apply``
@@ -21,8 +23,10 @@ import time
 
 #: game, players, bots, games per round: random players (the cheapest moves, so the lab's own
 #: work weighs most) and each game's best player
-CASES = (("pangaea", 2, "random", 8), ("harmonies", 2, "random", 300),
-         ("forest_shuffle", 2, "random", 100), ("inori", 2, "random", 300),
+#: (about a second of play a round for the random players: shorter rounds are swayed by the
+#: other work of a busy machine)
+CASES = (("pangaea", 2, "random", 24), ("harmonies", 2, "random", 900),
+         ("forest_shuffle", 2, "random", 300), ("inori", 2, "random", 900),
          ("pangaea", 2, "forester", 12), ("harmonies", 2, "greedy", 20),
          ("forest_shuffle", 2, "greedy", 8), ("inori", 2, "greedy", 40))
 ROUNDS = int(os.environ.get("BENCH_OVERHEAD_ROUNDS", "3"))
@@ -53,12 +57,15 @@ def lab(game: str, players: int, bot: str, seeds: range, events: bool) -> float:
     return time.process_time() - start
 
 
-def measure(game: str, players: int, bot: str, games: int) -> dict[str, float]:
-    seeds = range(max(2, int(games * SCALE)))
+def measure(game: str, players: int, bot: str, games: int, rounds: int = ROUNDS,
+            scale: float = SCALE) -> dict[str, float]:
+    """Best processor time of each side over ``rounds`` alternating rounds: the bare loop,
+    the lab, the lab with the event table."""
+    seeds = range(max(2, int(games * scale)))
     bare_loop(game, players, bot, seeds)          # untimed: caches filled for both sides
     lab(game, players, bot, seeds, True)
     best = {"bare": float("inf"), "lab": float("inf"), "events": float("inf")}
-    for _ in range(ROUNDS):
+    for _ in range(rounds):
         best["bare"] = min(best["bare"], bare_loop(game, players, bot, seeds))
         best["lab"] = min(best["lab"], lab(game, players, bot, seeds, False))
         best["events"] = min(best["events"], lab(game, players, bot, seeds, True))

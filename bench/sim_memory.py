@@ -1,15 +1,16 @@
-"""Simulation lab benchmark: peak memory of a run against its number of games.
+"""Simulation lab benchmark, memory part: peak memory of a run against its number of games
+(run together with the overhead part by ``bench/bench_sim_lab.py``; alone with
+``python bench/sim_memory.py``).
 
-Runs the command line (``python -m pangaea_lab.simulate``) in a fresh process for 1,000 and
-10,000 games (and 100,000 with ``--full``), writing a results folder with the event table,
-and prints each run's peak resident memory (the process's own high-water mark, read from the
-system when it ends) and its ratio to the 1,000-game run.  The goal: every peak within 1.2x of
-the 1,000-game run, since rows go to disk as games arrive and the summary reads only its few
-columns back.
+Runs the command line (``python -m pangaea_lab.simulate``) in a fresh process for each number
+of games, writing a results folder with the event table, and prints each run's peak resident
+memory (the process's own high-water mark, read from the system when it ends) and its ratio to
+the first run.  The goal: every peak within 1.2x of the 1,000-game run, since rows go to disk as
+games arrive, the summary is counted game by game and nothing is read back at the end.
 
-    python bench/bench_sim_memory.py                 # 1k and 10k games of Harmonies
-    python bench/bench_sim_memory.py --full          # and 100k (long: about 10 minutes a core)
-    python bench/bench_sim_memory.py --game inori --workers 2
+    python bench/sim_memory.py                       # 1k and 10k games of Harmonies
+    python bench/sim_memory.py --full                # and 100k
+    python bench/sim_memory.py --game inori --workers 2
 
 With ``--workers`` the games are played in worker processes; the peak printed is then the
 parent's (each worker holds one task of games at a time).
