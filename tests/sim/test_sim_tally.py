@@ -137,15 +137,15 @@ def test_compaction_streams_in_bounded_row_groups(tmp_path, monkeypatch):
     monkeypatch.setattr(store.ResultsFolder, "read",
                         lambda self, *a, **k: reads.append(1) or real_read(self, *a, **k))
     out = tmp_path / "r"
-    kw = dict(players=2, bots="greedy,random", events=True, progress=False)
-    run = simulate("inori", seeds=40, out=out, table=False, save_every=0, **kw)
-    assert reads == [] and run.games == 40
+    kw = dict(players=2, events=True, progress=False)
+    run = simulate("inori", seeds=30, out=out, table=False, save_every=0, **kw)
+    assert reads == [] and run.games == 30
     for table in ("games", "events"):
         [part] = (out / table).iterdir()
         meta = pq.ParquetFile(part).metadata
         sizes = [meta.row_group(i).num_rows for i in range(meta.num_row_groups)]
         assert max(sizes) == 7 and all(n == 7 for n in sizes[:-1]) and len(sizes) > 3
     games, events = run.load()
-    here, here_events = simulate("inori", seeds=40, **kw)
+    here, here_events = simulate("inori", seeds=30, **kw)
     pd.testing.assert_frame_equal(games, here)
     pd.testing.assert_frame_equal(events, here_events)
