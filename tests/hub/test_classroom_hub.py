@@ -334,6 +334,12 @@ def test_a_students_server_does_at_its_start_only_what_a_lesson_uses(hub: Hub, s
                                 "print(u.find_spec('rfc3987_syntax'), "
                                 "u.find_spec('jsonschema').name)").result()
     assert printed.split() == ["None", "jsonschema"], printed
+    # every module is compiled at install: a student could not write the compiled file
+    site = next((hub.root / "env" / "lib").glob("python3.*/site-packages"))
+    tag = "cpython-" + site.parent.name.removeprefix("python").replace(".", "")
+    missing = [str(module) for module in site.rglob("*.py")
+               if not (module.parent / "__pycache__" / f"{module.stem}.{tag}.pyc").exists()]
+    assert not missing, f"{len(missing)} modules not compiled, as {missing[:3]}"
 
 
 def test_an_open_tab_does_not_keep_idle_kernels_and_servers(hub: Hub, sessions: Any,
