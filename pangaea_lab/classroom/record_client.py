@@ -287,8 +287,10 @@ class Sender(Listened):
                 items = []
             ids = {item["id"] for item in items}
             items += [item for item in self._memory if item["id"] not in ids]
-            if not items:
+            if not items:           # nothing waits (another kernel may have sent it)
                 self.failures = 0
+                if self.state != "refused":
+                    self._set("kept")
                 return True
             if self.state != "refused":
                 self._set("sending")

@@ -212,6 +212,17 @@ def test_a_service_that_is_down_loses_nothing_and_gets_everything_once_back(link
     assert sender.outbox.pending() == []
 
 
+def test_what_another_kernel_sent_leaves_this_one_at_rest(linked):
+    record, sender, service = linked
+    service.down = True
+    ExerciseModel(KINDS["number"], seed=1, record=record).show_answer()
+    assert not sender.flush() and sender.state == "waiting"
+    service.down = False
+    other = rc.Sender(ENV[rc.URL_VARIABLE], "t", sender.outbox, service)   # a second kernel
+    assert other.flush() and len(service.stored) == 1
+    assert sender.flush() and sender.state == "kept" and sender.failures == 0
+
+
 def test_a_resend_is_taken_once(linked):
     record, sender, service = linked
     model = ExerciseModel(KINDS["number"], seed=1, record=record)
