@@ -287,6 +287,22 @@ _lab_config.mkdir(parents=True, exist_ok=True)
                            "@jupyterlab/notebook-extension:update-raw-mimetype": True}},
     indent=1))
 (_lab_config / "page_config.json").chmod(0o644)
+# matplotlib lists the machine's fonts into each new home at its first chart: listed once here,
+# with the students' matplotlib, and copied into each home as it is made
+_skeleton = ROOT / "env" / "share" / "pangaea-lab" / "home"
+_fonts = _skeleton / ".cache" / "matplotlib"
+_fonts.mkdir(parents=True, exist_ok=True)
+subprocess.run([str(STUDENT_PYTHON), "-c", "import matplotlib.font_manager"], check=True,
+               capture_output=True, timeout=300,
+               env={"MPLCONFIGDIR": str(_fonts), "PATH": "/usr/bin:/bin", "HOME": str(_fonts)})
+for _path in [_skeleton, *_skeleton.rglob("*")]:
+    _path.chmod(0o755 if _path.is_dir() else 0o644)
+c.StudentSpawner.skeleton = str(_skeleton)
+# kernels talk to their server over Unix sockets in a folder only the person can enter: a
+# classmate cannot listen to them, and 60 kernels starting at once cannot pick the same free
+# TCP port (a kernel that lost that race died at its start)
+c.StudentSpawner.runtime_dirs = str(ROOT / "run")
+c.Spawner.args.append("--KernelManager.transport=ipc")
 
 # ----- idle servers are stopped ------------------------------------------------------------------
 

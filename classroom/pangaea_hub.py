@@ -108,6 +108,10 @@ class StudentSpawner(LocalProcessSpawner):
     """Each person's server as their own system user, home and control groups."""
 
     homes = Unicode(config=True, help="The folder holding everyone's home folder")
+    skeleton = Unicode("", config=True, help="A folder copied into each home folder when it "
+                       "is made (what every new user would otherwise make at a first start)")
+    runtime_dirs = Unicode("", config=True, help="The folder holding each person's Jupyter "
+                           "runtime folder (their kernels' sockets), with a short path")
     teacher_files = Unicode("", config=True, help="A folder copied into teachers' homes")
     memory_bytes = Integer(0, config=True, help="Memory limit per person (0: none)")
     cpus = Float(0.0, config=True, help="CPU limit per person, in cores (0: none)")
@@ -131,11 +135,44 @@ class StudentSpawner(LocalProcessSpawner):
                             self.system_name], check=True, capture_output=True)
             self.log.info("Made the system user %s for %s", self.system_name, self.user.name)
         account = pwd.getpwnam(self.system_name)
+        new = not self.home.exists()
         self.home.mkdir(mode=0o700, parents=True, exist_ok=True)
         os.chown(self.home, account.pw_uid, account.pw_gid)
         self.home.chmod(0o700)
+        if new and self.skeleton:
+            try:
+                self._copy_skeleton(account)
+            except OSError as error:         # only saves work at a first start
+                self.log.warning("The new home of %s: no copy of %s (%s)", self.user.name,
+                                 self.skeleton, error)
         if self.user.admin and self.teacher_files:
             self._copy_teacher_files(account)
+        if self.runtime_dirs:
+            runtime = self.runtime
+            runtime.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
+            runtime.mkdir(mode=0o700, exist_ok=True)
+            os.chown(runtime, account.pw_uid, account.pw_gid)
+            runtime.chmod(0o700)
+
+    @property
+    def runtime(self) -> Path:
+        """Where the person's server and kernels keep their connection files and sockets:
+        only they can enter it (a socket's path must stay under 108 characters)."""
+        return Path(self.runtime_dirs) / self.user.name
+
+    def _copy_skeleton(self, account: pwd.struct_passwd) -> None:
+        """Into a home just made, so with nothing of the person's in it (no link of theirs to
+        follow): the skeleton's folders and files, theirs."""
+        source = Path(self.skeleton)
+        for path in sorted(source.rglob("*")):
+            if path.is_symlink() or not (path.is_dir() or path.is_file()):
+                continue
+            target = self.home / path.relative_to(source)
+            if path.is_dir():
+                target.mkdir(mode=0o700, exist_ok=True)
+            else:
+                shutil.copyfile(path, target)
+            os.chown(target, account.pw_uid, account.pw_gid)
 
     def _copy_teacher_files(self, account: pwd.struct_passwd) -> None:
         for source in Path(self.teacher_files).glob("*.ipynb"):
@@ -193,6 +230,8 @@ class StudentSpawner(LocalProcessSpawner):
     def user_env(self, env):
         account = pwd.getpwnam(self.system_name)
         env.update(USER=self.system_name, HOME=account.pw_dir, SHELL=account.pw_shell)
+        if self.runtime_dirs:
+            env["JUPYTER_RUNTIME_DIR"] = str(self.runtime)
         return env
 
     async def start(self):

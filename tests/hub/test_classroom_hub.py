@@ -299,6 +299,26 @@ def test_a_copied_board_link_opens_on_a_classmates_own_server(hub: Hub, sessions
     grace.context.close()
 
 
+FONT_LIST_USED = """
+import pathlib, matplotlib
+lists = lambda: {p.name: (p.stat().st_mtime_ns, p.stat().st_uid) for p in
+                 pathlib.Path(matplotlib.get_cachedir()).glob('fontlist-*.json')}
+before = lists()
+import matplotlib.font_manager
+print(len(before), before == lists() and all(u == __import__('os').getuid()
+                                             for _, u in before.values()))
+"""
+
+
+KERNEL_SOCKETS = """
+import json, os
+from ipykernel.connect import get_connection_file
+info = json.load(open(get_connection_file()))
+folder = os.path.dirname(info["ip"])
+print(info["transport"], folder, oct(os.stat(folder).st_mode & 0o777))
+"""
+
+
 def test_a_students_server_does_at_its_start_only_what_a_lesson_uses(hub: Hub, sessions: Any,
                                                                     driver: Any) -> None:
     """A class starts together: no work at a server's start or a JupyterLab page load that
@@ -333,7 +353,15 @@ def test_a_students_server_does_at_its_start_only_what_a_lesson_uses(hub: Hub, s
         printed = thread.submit(kernel, hub, "grace", token, "import importlib.util as u\n"
                                 "print(u.find_spec('rfc3987_syntax'), "
                                 "u.find_spec('jsonschema').name)").result()
+        # matplotlib finds its font list already in grace's new home, and uses it as it is
+        fonts = thread.submit(kernel, hub, "grace", token, FONT_LIST_USED).result()
+        # the kernel listens on Unix sockets in a folder only grace can enter, no TCP port
+        sockets = thread.submit(kernel, hub, "grace", token, KERNEL_SOCKETS).result()
     assert printed.split() == ["None", "jsonschema"], printed
+    assert fonts.split() == ["1", "True"], fonts
+    transport, folder, mode = sockets.split()
+    assert (transport, mode) == ("ipc", "0o700"), sockets
+    assert folder == str(hub.root / "run" / "grace"), sockets
     # every module is compiled at install: a student could not write the compiled file
     site = next((hub.root / "env" / "lib").glob("python3.*/site-packages"))
     tag = "cpython-" + site.parent.name.removeprefix("python").replace(".", "")
