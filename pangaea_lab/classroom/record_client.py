@@ -61,7 +61,6 @@ RETRY = {401, 403, 404, 408, 425, 429}
 
 #: what the learner reads, per state
 TEXTS = {
-    "sending": "Sending your answers to the class record…",
     "kept": "Kept on the class record.",
     "waiting": ("The class record is not answering: your answers are kept here and sent "
                 "when it is back."),
@@ -222,7 +221,7 @@ def _error_text(body: bytes, status: int) -> str:
 
 class Sender(Listened):
     """Takes each new attempt into the outbox and sends the outbox from a background
-    thread; :attr:`state` ("sending", "kept", "waiting" or "refused") says how it goes.
+    thread; :attr:`state` ("kept", "waiting" or "refused") says how it goes.
 
     :meth:`flush` sends everything once, in the caller's thread (the thread calls it; a test
     may too): True when the outbox is empty afterwards."""
@@ -235,6 +234,7 @@ class Sender(Listened):
         self.state = "kept"
         #: attempts the outbox could not hold (no room in the home folder): sent from memory
         self._memory: list[dict] = []
+        self._memory_lock = threading.Lock()
         self._wake = threading.Event()
         self._sending = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -250,13 +250,17 @@ class Sender(Listened):
 
     def take(self, attempt: Attempt) -> None:
         """A new attempt (the record calls this; it never raises into the widget)."""
-        item = wire(attempt)
-        if item is None:
-            return
         try:
-            self.outbox.put(item)
-        except OSError:
-            self._memory.append(item)
+            item = wire(attempt)
+            if item is None:
+                return
+            try:
+                self.outbox.put(item)
+            except OSError:
+                with self._memory_lock:
+                    self._memory.append(item)
+        except Exception as error:      # the learner's answer was judged already: go on
+            _log(f"an attempt could not be kept: {type(error).__name__}: {error}")
         self._wake.set()
 
     def start(self) -> None:
@@ -286,14 +290,13 @@ class Sender(Listened):
             except OSError:
                 items = []
             ids = {item["id"] for item in items}
-            items += [item for item in self._memory if item["id"] not in ids]
+            with self._memory_lock:
+                items += [item for item in self._memory if item["id"] not in ids]
             if not items:           # nothing waits (another kernel may have sent it)
                 self.failures = 0
                 if self.state != "refused":
                     self._set("kept")
                 return True
-            if self.state != "refused":
-                self._set("sending")
             for batch in batches(items):
                 if not self._send(batch):
                     self.failures += 1
@@ -331,7 +334,8 @@ class Sender(Listened):
         return all(item["id"] in done for item in batch)
 
     def _forget(self, ids: set[str]) -> None:
-        self._memory = [item for item in self._memory if item["id"] not in ids]
+        with self._memory_lock:
+            self._memory = [item for item in self._memory if item["id"] not in ids]
         try:
             self.outbox.remove(ids)
         except OSError:
@@ -339,7 +343,8 @@ class Sender(Listened):
 
     def _refused(self, item: dict, error: str) -> None:
         _log(f"attempt {item.get('id')!r} ({item.get('kind')!r}) refused: {error}")
-        self._memory = [kept for kept in self._memory if kept["id"] != item["id"]]
+        with self._memory_lock:
+            self._memory = [kept for kept in self._memory if kept["id"] != item["id"]]
         try:
             self.outbox.refuse(item, error)
         except OSError:

@@ -297,6 +297,22 @@ def test_a_home_that_cannot_be_written_breaks_nothing(tmp_path):
     assert sender.flush() and len(service.stored) == 1    # sent from memory
 
 
+def test_a_sender_that_fails_unexpectedly_never_breaks_the_widget(tmp_path, monkeypatch):
+    log = io.StringIO()
+    monkeypatch.setattr(sys, "__stderr__", log)
+    record = PracticeRecord()
+    sender = rc.Sender("http://127.0.0.1:9/", "t", rc.Outbox(tmp_path), Service())
+
+    def broken(item):
+        raise RuntimeError("something unforeseen")
+    monkeypatch.setattr(sender.outbox, "put", broken)
+    record.on_new.append(sender.take)
+    model = ExerciseModel(KINDS["number"], seed=1, record=record)
+    answer(model, True)
+    assert model.check().correct and len(record.attempts) == 1
+    assert "could not be kept: RuntimeError" in log.getvalue()
+
+
 def test_a_new_kernel_sends_what_an_earlier_one_left(tmp_path):
     """Two connects on two records (two kernels, one home): the first one's attempts wait in
     the outbox while the service is down; the second kernel's sender thread sends them."""
