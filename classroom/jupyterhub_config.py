@@ -22,7 +22,8 @@ PANGAEA_HUB_STATE         the hub's database, cookie secret, passwords to hand o
                           certificate (default build/hub-state; only the hub's user may enter)
 PANGAEA_HUB_ROOT          the students' side (default /srv/pangaea-lab): env/ (the Python
                           environment their servers run; `make hub-env`), course/ (the course
-                          repository), home/<name> (each person's own folder)
+                          repository), home/<name> (each person's own folder), run/<name>
+                          (their kernels' sockets)
 PANGAEA_HUB_IDLE_TIMEOUT  seconds without activity before a server is stopped (default 3600)
 PANGAEA_HUB_KERNEL_IDLE_TIMEOUT
                           seconds without activity before a kernel is stopped (default 1200)
