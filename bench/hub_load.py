@@ -280,7 +280,7 @@ def http_student(hub: Hub, student: Student, go: threading.Event) -> None:
             student.widgets += open_notebook(hub, student.name, token, path)
             mark(("first notebook working", "working")[number])
     except Exception as error:              # reported with the student's name, not raised
-        student.error = f"{type(error).__name__}: {(str(error).splitlines() or [""])[0][:300]}"
+        student.error = f"{type(error).__name__}: {(str(error).splitlines() or [''])[0][:300]}"
 
 
 # ----- a student in Chromium (JupyterLab) -----------------------------------------------------
@@ -358,7 +358,7 @@ async def chromium_student(browser, hub: Hub, student: Student, began: float) ->
         student.widgets += await run_first_cell(page, student, student.notebooks[1], wait_ms)
         mark("working")
     except Exception as error:
-        student.error = f"{type(error).__name__}: {(str(error).splitlines() or [""])[0][:300]}"
+        student.error = f"{type(error).__name__}: {(str(error).splitlines() or [''])[0][:300]}"
         shot = hub.log.parent / f"{student.name}.png"
         try:
             await page.screenshot(path=str(shot))
