@@ -239,6 +239,7 @@ class Sender(Listened):
         self._sending = threading.Lock()
         self._thread: threading.Thread | None = None
         self.failures = 0
+        self._refused_now = False
 
     def text(self) -> str:
         return TEXTS[self.state]
@@ -294,17 +295,18 @@ class Sender(Listened):
                 items += [item for item in self._memory if item["id"] not in ids]
             if not items:           # nothing waits (another kernel may have sent it)
                 self.failures = 0
-                if self.state != "refused":
+                if self.state == "waiting":
                     self._set("kept")
                 return True
+            self._refused_now = False
             for batch in batches(items):
                 if not self._send(batch):
                     self.failures += 1
                     self._set("waiting")
                     return False
             self.failures = 0
-            if self.state != "refused":
-                self._set("kept")
+            # a refusal is said until answers are kept again
+            self._set("refused" if self._refused_now else "kept")
             return True
 
     def _send(self, batch: list[dict]) -> bool:
@@ -349,7 +351,7 @@ class Sender(Listened):
             self.outbox.refuse(item, error)
         except OSError:
             pass
-        self._set("refused")
+        self._refused_now = True
 
 
 def _log(message: str) -> None:

@@ -252,6 +252,9 @@ def test_a_refused_attempt_is_kept_for_the_teacher_and_not_sent_again(linked, mo
     assert [k["attempt"]["id"] for k in kept] == [bad] and "kind" in kept[0]["error"]
     asked = len(service.requests)
     assert sender.flush() and len(service.requests) == asked      # not tried again
+    assert sender.state == "refused"
+    ExerciseModel(KINDS["number"], seed=2, record=record).show_answer()
+    assert sender.flush() and sender.state == "kept"              # kept again, said so
     assert f"attempt '{bad}'" in log.getvalue() and "refused: 400" in log.getvalue()
 
 
