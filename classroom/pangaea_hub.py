@@ -135,6 +135,14 @@ class StudentSpawner(LocalProcessSpawner):
                             self.system_name], check=True, capture_output=True)
             self.log.info("Made the system user %s for %s", self.system_name, self.user.name)
         account = pwd.getpwnam(self.system_name)
+        if account.pw_dir != str(self.home):
+            # the user was made for another home folder (the hub's ROOT moved, or another hub
+            # on this machine made it): the server must run in this hub's home, not write into
+            # the old one
+            subprocess.run(["usermod", "--home", str(self.home), self.system_name],
+                           check=True, capture_output=True)
+            self.log.info("The system user %s now has the home %s", self.system_name, self.home)
+            account = pwd.getpwnam(self.system_name)
         new = not self.home.exists()
         self.home.mkdir(mode=0o700, parents=True, exist_ok=True)
         os.chown(self.home, account.pw_uid, account.pw_gid)
