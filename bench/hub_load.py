@@ -19,7 +19,10 @@ JupyterLab, Shift+Enter on the first cell of each notebook, and the output drawn
 do over HTTP exactly what JupyterLab asks of their server -- the notebook's contents, a session
 with a kernel, the first cell sent through the kernel's websocket -- without drawing anything:
 thirty Chromium JupyterLabs would take the two cores from the hub they are meant to measure,
-whereas in a classroom each browser runs on the student's own computer.
+whereas in a classroom each browser runs on the student's own computer.  For the same reason,
+once the hub is up, this script and its browsers run at the lowest priority (``--clients-nice``,
+default 19): they take only what the hub and the students' servers leave of the two cores
+(their clocks may then read late, never early).
 
 It prints, per step, the median, 95th percentile and slowest time (seconds from the login
 click); the CPU seconds each student's own processes used per step (their server, with the
@@ -537,6 +540,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--students", type=int, default=30, help="how many (1 to 99)")
     parser.add_argument("--browsers", type=int, default=2,
                         help="how many of them use a real Chromium (default 2)")
+    parser.add_argument("--clients-nice", type=int, default=19,
+                        help="the priority this script and its browsers run at once the hub "
+                             "is up (19, the lowest: in a classroom the students' browsers run "
+                             "on their own computers, so the hub's cores are measured without "
+                             "them; 0 puts them on an equal footing with the hub)")
     parser.add_argument("--goal", type=float, default=GOAL_SECONDS,
                         help="seconds within which everyone must be working (default 60)")
     args = parser.parse_args(argv)
@@ -544,6 +552,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--students must be between 1 and 99")
     if not 0 <= args.browsers <= args.students:
         parser.error("--browsers must be between 0 and --students")
+    if not 0 <= args.clients_nice <= 19:
+        parser.error("--clients-nice must be between 0 and 19")
     if args.goal <= 0:
         parser.error("--goal must be a positive number of seconds")
     if os.geteuid() != 0:
@@ -557,6 +567,12 @@ def main(argv: list[str] | None = None) -> int:
         wait_for("the hub did not answer /hub/health", hub.healthy, SPAWN, hub.log)
         memory = {"before the class": memory_mb(hub.process.pid)}
         students = class_of(args.students, args.browsers, hub.passwords())
+        # the hub and everything it starts keep their priority; the clients that stand for the
+        # students' own computers (this process, its threads, Playwright and Chromium, all
+        # started from here on) give way to them
+        os.nice(args.clients_nice)
+        print(f"the clients (this script and its browsers) run at nice {args.clients_nice}",
+              flush=True)
         sampler = Sampler(hub.process.pid)
         print(f"hub ready at {hub.url}; {args.students} students start now", flush=True)
         run_class(hub, students, sampler)
