@@ -31,8 +31,12 @@ from exercise_pages import OnPage, wrong_answer  # noqa: E402
 
 from pangaea_lab.exercises import generate  # noqa: E402
 
-STUDENTS, TEACHER = ("ann", "ben"), "kerr"
-ROSTER = "ann\nben\nkerr teacher\n"
+#: names of this run only (each becomes a system user, pl-<name>): two runs at once, or a run
+#: and a test hub of another suite, never share an account
+RUN = os.getpid() % 100_000
+ANN, BEN, TEACHER = f"ann-{RUN}", f"ben-{RUN}", f"kerr-{RUN}"
+STUDENTS = (ANN, BEN)
+ROSTER = f"{ANN}\n{BEN}\n{TEACHER} teacher\n"
 KEY, SEED = "pangaea.seeds_needed", 3          # a number exercise: typed, then Check
 PREFIX = "/services/class-record/"
 CHROMIUM = Path(os.environ.get("PANGAEA_CHROMIUM", "/usr/bin/chromium"))
@@ -184,7 +188,7 @@ def test_students_answers_reach_the_teachers_dashboard_judged_by_the_server(
         hub: Hub, people: dict, driver: Any) -> None:
     exercise = generate(KEY, SEED)
     right, wrong = exercise.answer, wrong_answer(exercise)
-    page, ann = lesson(hub, driver, "ann")
+    page, ann = lesson(hub, driver, ANN)
     wait_state(page, "kept")
     ann.answer(right=False)                      # wrong, first check
     ann.press("hint")
@@ -194,12 +198,12 @@ def test_students_answers_reach_the_teachers_dashboard_judged_by_the_server(
     ann.another()
     ann.press("show-answer")                     # seed 4: the answer shown
     ann.twin.show_answer()
-    page_b, ben = lesson(hub, driver, "ben")
+    page_b, ben = lesson(hub, driver, BEN)
     ben.answer(right=True)                       # right at once, no hint
-    want = {"ann": [(SEED, str(wrong), False, 0, False, True),
+    want = {ANN: [(SEED, str(wrong), False, 0, False, True),
                     (SEED, str(right), True, 1, False, False),
                     (SEED + 1, "null", False, 0, True, True)],
-            "ben": [(SEED, str(right), True, 0, False, True)]}
+            BEN: [(SEED, str(right), True, 0, False, True)]}
     for name, rows in want.items():
         wait_for(f"{name}'s attempts did not all reach the record",
                  lambda: len(stored(hub, people, name)) == len(rows), BACK, hub.log)
@@ -210,7 +214,7 @@ def test_students_answers_reach_the_teachers_dashboard_judged_by_the_server(
     board = browser_login(hub, driver, TEACHER, f"{PREFIX}dashboard")
     for name in STUDENTS:
         board.locator(f'button.student[data-student="{name}"]').first.wait_for(timeout=60_000)
-    board.locator('button.student[data-student="ann"]').first.click()
+    board.locator(f'button.student[data-student="{ANN}"]').first.click()
     board.wait_for_function(
         "() => document.querySelectorAll('#history-table tbody tr').length === 3",
         timeout=60_000)
@@ -223,14 +227,14 @@ def test_students_answers_reach_the_teachers_dashboard_judged_by_the_server(
 
 def test_a_student_gets_403_on_the_dashboard_and_a_classmates_records(
         hub: Hub, people: dict, driver: Any) -> None:
-    page = browser_login(hub, driver, "ben", f"{PREFIX}dashboard")
+    page = browser_login(hub, driver, BEN, f"{PREFIX}dashboard")
     answer = page.goto(f"{hub.url}{PREFIX}dashboard", wait_until="load", timeout=PAGE * 1000)
     assert answer.status == 403 and "for the class's teachers" in page.content()
-    for path in ("api/attempts/ann", "api/class", "export.csv"):
+    for path in (f"api/attempts/{ANN}", "api/class", "export.csv"):
         assert page.request.get(f"{hub.url}{PREFIX}{path}").status == 403, path
     own = page.request.get(f"{hub.url}{PREFIX}api/attempts")
     assert own.status == 200 and len(own.json()["attempts"]) == 1
-    assert record_of(hub, people, "ann", reader="ben").status_code == 403
+    assert record_of(hub, people, ANN, reader=BEN).status_code == 403
     page.context.close()
 
 
@@ -262,16 +266,16 @@ def attempt(ident: str, answer: Any, **more: Any) -> dict:
 
 def test_a_forged_right_is_refused_and_a_wrong_answer_is_stored_wrong(
         hub: Hub, people: dict) -> None:
-    token, url = kernel_token(hub, people, "ann")
+    token, url = kernel_token(hub, people, ANN)
     assert url.startswith("http://127.0.0.1:") and url.endswith(PREFIX)
-    before = len(stored(hub, people, "ann"))
+    before = len(stored(hub, people, ANN))
     wrong = generate(KEY, 7).answer + 2
     claim = post(url, token, {"attempts": [attempt("forged-1", wrong, correct=True)]})
     assert claim.status_code == 400 and "correct" in claim.json()["error"]
-    assert len(stored(hub, people, "ann")) == before
+    assert len(stored(hub, people, ANN)) == before
     plain = post(url, token, {"attempts": [attempt("forged-2", wrong)]})
     assert plain.status_code == 200 and plain.json()["verdicts"]["forged-2"]["correct"] is False
-    rows = {r["id"]: r for r in stored(hub, people, "ann")}
+    rows = {r["id"]: r for r in stored(hub, people, ANN)}
     assert rows["forged-2"]["correct"] is False and "forged-1" not in rows
     # what is kept of an attempt: the exercise, the answer, hints, shown, the verdict, two
     # times (the guide's privacy section says nothing else)
@@ -280,21 +284,21 @@ def test_a_forged_right_is_refused_and_a_wrong_answer_is_stored_wrong(
                                      "time", "received", "source"}
     again = post(url, token, {"attempts": [attempt("forged-2", wrong)]})
     assert again.json()["already"] == ["forged-2"]
-    assert len(stored(hub, people, "ann")) == before + 1
+    assert len(stored(hub, people, ANN)) == before + 1
 
 
 def test_hostile_requests_are_refused_with_a_4xx_and_store_nothing(
         hub: Hub, people: dict) -> None:
-    token, url = kernel_token(hub, people, "ben")
-    expired = hub_api(hub, people["ben"]["session"], "POST", "/users/ben/tokens",
+    token, url = kernel_token(hub, people, BEN)
+    expired = hub_api(hub, people[BEN]["session"], "POST", f"/users/{BEN}/tokens",
                       json={"note": "short", "expires_in": 1}).json()["token"]
-    revoked_made = hub_api(hub, people["ben"]["session"], "POST", "/users/ben/tokens",
+    revoked_made = hub_api(hub, people[BEN]["session"], "POST", f"/users/{BEN}/tokens",
                            json={"note": "revoked", "expires_in": 3600}).json()
-    gone = hub_api(hub, people["ben"]["session"], "DELETE",
-                   f"/users/ben/tokens/{revoked_made['id']}")
+    gone = hub_api(hub, people[BEN]["session"], "DELETE",
+                   f"/users/{BEN}/tokens/{revoked_made['id']}")
     assert gone.status_code == 204
     time.sleep(2)                        # the short token's second has passed
-    before = summary(stored(hub, people, "ben"))
+    before = summary(stored(hub, people, BEN))
     good = attempt("h-1", 5)
     cases = {
         "wrong types": (token, {"attempts": [attempt("h-2", 5, seed="seven")]}, None),
@@ -304,8 +308,8 @@ def test_hostile_requests_are_refused_with_a_4xx_and_store_nothing(
         "unknown kind": (token, {"attempts": [attempt("h-3", 5, kind="pangaea.no_such")]},
                          None),
         "unknown level": (token, {"attempts": [attempt("h-4", 5, level=9)]}, None),
-        "another user's name": (token, {"attempts": [attempt("h-5", 5, user="ann")]}, None),
-        "a user field beside": (token, {"user": "ann", "attempts": [good]}, None),
+        "another user's name": (token, {"attempts": [attempt("h-5", 5, user=ANN)]}, None),
+        "a user field beside": (token, {"user": ANN, "attempts": [good]}, None),
         "no token": (None, {"attempts": [good]}, None),
         "a made-up token": ("0" * 32, {"attempts": [good]}, None),
         "an expired token": (expired, {"attempts": [good]}, None),
@@ -315,18 +319,18 @@ def test_hostile_requests_are_refused_with_a_4xx_and_store_nothing(
         answer = post(url, who, body, raw)
         assert 400 <= answer.status_code < 500, f"{what}: {answer.status_code} {answer.text}"
         assert answer.json().get("error"), what
-    assert summary(stored(hub, people, "ben")) == before
-    assert record_of(hub, people, "ann").status_code == 200
+    assert summary(stored(hub, people, BEN)) == before
+    assert record_of(hub, people, ANN).status_code == 200
 
 
 # ----- the service killed mid-lesson ---------------------------------------------------------------
 
 def test_the_service_killed_mid_lesson_loses_nothing_and_doubles_nothing(
         hub: Hub, people: dict, driver: Any) -> None:
-    before = stored(hub, people, "ann")
+    before = stored(hub, people, ANN)
     pid = service_pid(hub)
     assert pid, "the class record service is not running under the hub"
-    page, ann = lesson(hub, driver, "ann")      # a reload: a new kernel, the same outbox
+    page, ann = lesson(hub, driver, ANN)      # a reload: a new kernel, the same outbox
     wait_state(page, "kept")
     os.kill(pid, signal.SIGKILL)
     wait_for("the killed service did not stop", lambda: not alive(pid), 30)
@@ -335,14 +339,14 @@ def test_the_service_killed_mid_lesson_loses_nothing_and_doubles_nothing(
     assert "not answering" in page.locator(".pl-record-status").inner_text()
     ann.clear()
     ann.answer(right=True)
-    outbox = hub.root / "home" / "ann" / ".local" / "share" / "pangaea_lab" / "outbox.jsonl"
+    outbox = hub.root / "home" / ANN / ".local" / "share" / "pangaea_lab" / "outbox.jsonl"
     info = outbox.stat()
     assert stat.S_IMODE(info.st_mode) == 0o600 and info.st_uid != 0
-    assert len(outbox.read_text().splitlines()) == 2       # kept in ann's own home
+    assert len(outbox.read_text().splitlines()) == 2, outbox.read_text()  # in ann's home
     wait_for("the hub did not start the service again",
              lambda: (service_pid(hub) or pid) != pid, BACK, hub.log)
     wait_state(page, "kept")
-    after = stored(hub, people, "ann")
+    after = stored(hub, people, ANN)
     ids = [r["id"] for r in after]
     assert len(ids) == len(set(ids)) == len(before) + 2
     right = generate(KEY, SEED).answer
