@@ -90,8 +90,9 @@ def test_the_hub_configuration(monkeypatch, tmp_path, root):
     assert "--MappingKernelManager.cull_connected=True" in args
     extension = json.loads((root / "env" / "etc" / "jupyter" / "jupyter_server_config.d" /
                             "pangaea_lab_classroom.json").read_text())
+    # the activity that counts is on; what no lesson uses is off (a cheaper start)
     assert extension["ServerApp"]["jpserver_extensions"] == {
-        "pangaea_lab.classroom.activity": True}
+        "pangaea_lab.classroom.activity": True, "jupyter_lsp": False, "notebook_shim": False}
     assert c.Spawner.default_url.startswith("/git-pull?repo=file://")
     assert "urlpath=lab/tree/course/00_start_here.ipynb" in c.Spawner.default_url
     culler = c.JupyterHub.services[0]
