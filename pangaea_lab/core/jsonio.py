@@ -227,15 +227,23 @@ class Int(Spec):
     Traceback (most recent call last):
     ...
     pangaea_lab.core.errors.InvalidData: shadow_markers: expected a whole number from 0 to 50, got a number of 19 digits
+    >>> Int(1, 2).read(3, "level")
+    Traceback (most recent call last):
+    ...
+    pangaea_lab.core.errors.InvalidData: level: expected a whole number from 1 to 2, got 3
     """
 
     def __init__(self, low: int = 0, high: int = 10_000) -> None:
         self.low, self.high = low, high
 
     def read(self, value: Any, where: str) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) \
-                or not self.low <= value <= self.high:
-            raise self.fail(where, f"a whole number from {self.low} to {self.high}", value)
+        wanted = f"a whole number from {self.low} to {self.high}"
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(where, wanted, value)
+        if not self.low <= value <= self.high:
+            if abs(value) > 10**12:
+                raise self.fail(where, wanted, value)
+            raise InvalidData(f"{where or 'the file'}: expected {wanted}, got {value}")
         return value
 
 

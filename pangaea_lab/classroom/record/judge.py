@@ -30,7 +30,8 @@ from typing import Any
 
 from ...core.errors import InvalidData
 from ...core.exercises import MAX_ANSWER_ITEMS, MAX_NUMBER, Exercise, ExerciseKind, short
-from ...core.jsonio import parse
+from ...core.jsonio import Flag, Int, parse
+from ...core.validate import kind_of
 from ... import exercises
 
 #: the largest request body read (bytes) and the most attempts in one batch
@@ -96,36 +97,11 @@ def kinds() -> dict[str, ExerciseKind]:
 
 
 def _whole(value: Any, where: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidData(f"{where}: expected a whole number from {low} to {high}, got "
-                          f"{_what(value)}")
-    if not low <= value <= high:
-        raise InvalidData(f"{where}: expected a whole number from {low} to {high}, got "
-                          f"{short(str(value), 20)}")
-    return value
+    return Int(low, high).read(value, where)
 
 
 def _flag(value: Any, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise InvalidData(f"{where}: expected true or false, got {_what(value)}")
-    return value
-
-
-def _what(value: Any) -> str:
-    """A value from outside named in a few words (never echoed at length)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        return "a decimal number"
-    if isinstance(value, int):
-        return "a whole number"
-    if isinstance(value, str):
-        return "a text"
-    if isinstance(value, list):
-        return "a list"
-    return "an object" if isinstance(value, dict) else type(value).__name__
+    return Flag().read(value, where)
 
 
 def read_answer(value: Any, where: str) -> Any:
@@ -139,7 +115,7 @@ def read_answer(value: Any, where: str) -> Any:
         return _whole(value, where, -MAX_NUMBER, MAX_NUMBER)
     if not isinstance(value, list):
         raise InvalidData(f"{where}: expected null, a whole number, a text or a list, got "
-                          f"{_what(value)}")
+                          f"{kind_of(value)}")
     if len(value) > MAX_ANSWER_ITEMS:
         raise InvalidData(f"{where}: expected at most {MAX_ANSWER_ITEMS} items, got "
                           f"{len(value)}")
@@ -154,7 +130,7 @@ def read_answer(value: Any, where: str) -> Any:
                                   f"{len(item)}")
             items.append([_whole(c, f"{at}[{j}]", -10_000, 10_000) for j, c in enumerate(item)])
         else:
-            raise InvalidData(f"{at}: expected an option's key or a space, got {_what(item)}")
+            raise InvalidData(f"{at}: expected an option's key or a space, got {kind_of(item)}")
     return items
 
 
@@ -168,7 +144,7 @@ def _answer_text(value: str, where: str) -> str:
 def _attempt(item: Any, where: str, known: dict[str, ExerciseKind]) -> Incoming:
     """One attempt of a batch, every field checked in the order of :data:`FIELDS`."""
     if not isinstance(item, dict):
-        raise InvalidData(f"{where}: expected an object, got {_what(item)}")
+        raise InvalidData(f"{where}: expected an object, got {kind_of(item)}")
     for name in item:
         if name not in FIELDS:
             raise InvalidData(f"{where}.{short(str(name), 40)}: an attempt has no such field "
@@ -179,10 +155,10 @@ def _attempt(item: Any, where: str, known: dict[str, ExerciseKind]) -> Incoming:
     ident = item["id"]
     if not isinstance(ident, str) or not _ID.fullmatch(ident):
         raise InvalidData(f"{where}.id: expected 1 to 40 characters from 0-9, a-z and '-', "
-                          f"got {_what(ident) if not isinstance(ident, str) else 'another text'}")
+                          f"got {kind_of(ident) if not isinstance(ident, str) else 'another text'}")
     key = item["kind"]
     if not isinstance(key, str) or len(key) > 100:
-        raise InvalidData(f"{where}.kind: expected an exercise's name, got {_what(key)}")
+        raise InvalidData(f"{where}.kind: expected an exercise's name, got {kind_of(key)}")
     if key not in known:
         raise InvalidData(f"{where}.kind: there is no exercise called {short(key, 40)!r}")
     seed = _whole(item["seed"], f"{where}.seed", 0, MAX_SEED)
@@ -204,7 +180,7 @@ def read_batch(body: Any) -> list[Incoming]:
     message starts with the field at fault.  All or nothing: one bad attempt refuses the
     batch."""
     if not isinstance(body, (bytes, bytearray)):
-        raise InvalidData(f"body: expected bytes, got {_what(body)}")
+        raise InvalidData(f"body: expected bytes, got {kind_of(body)}")
     if len(body) > MAX_BODY:
         raise TooLarge(f"body: {len(body)} bytes is too large (at most {MAX_BODY})")
     try:
@@ -216,14 +192,14 @@ def read_batch(body: Any) -> list[Incoming]:
     except InvalidData as exc:
         raise InvalidData(f"body: {exc}") from None
     if not isinstance(data, dict):
-        raise InvalidData(f"body: expected an object with the field attempts, got {_what(data)}")
+        raise InvalidData(f"body: expected an object with the field attempts, got {kind_of(data)}")
     for name in data:
         if name != "attempts":
             raise InvalidData(f"{short(str(name), 40)}: not a field of a batch (its one field "
                               "is attempts)")
     batch = data.get("attempts")
     if not isinstance(batch, list):
-        raise InvalidData(f"attempts: expected a list, got {_what(batch)}")
+        raise InvalidData(f"attempts: expected a list, got {kind_of(batch)}")
     if not 1 <= len(batch) <= MAX_BATCH:
         raise InvalidData(f"attempts: expected 1 to {MAX_BATCH} attempts, got {len(batch)}")
     known = kinds()
