@@ -125,6 +125,19 @@ class Hub:
         self._log.close()
         return self.process.returncode
 
+    def stop_and_clean(self, names: list[str]) -> None:
+        """At a suite's end: stop the hub, end whatever it left behind (a test reports such
+        leftovers itself), and remove the users and folders it made."""
+        family = descendants(self.process.pid)
+        self.stop()
+        for pid in family:
+            if alive(pid):
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+        self.clean_up(names)
+
     def clean_up(self, names: list[str]) -> None:
         for name in names:
             subprocess.run(["userdel", "pl-" + name], capture_output=True, check=False)

@@ -82,15 +82,7 @@ def hub(request: Any) -> Iterator[Hub]:
             wait_for("the hub did not answer /hub/health", running.healthy, SPAWN, running.log)
             yield running
         finally:
-            family = descendants(running.process.pid)
-            running.stop()
-            for pid in family:
-                if alive(pid):
-                    try:
-                        os.kill(pid, signal.SIGKILL)
-                    except ProcessLookupError:
-                        pass
-            running.clean_up(list(STUDENTS) + [TEACHER])
+            running.stop_and_clean(list(STUDENTS) + [TEACHER])
 
 
 @pytest.fixture(scope="module")

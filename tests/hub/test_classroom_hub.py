@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -52,15 +51,7 @@ def hub() -> Iterator[Hub]:
         wait_for("the hub did not answer /hub/health", running.healthy, SPAWN, running.log)
         yield running
     finally:
-        family = descendants(running.process.pid)
-        running.stop()
-        for pid in family:           # whatever the hub left behind is ended, then reported
-            if alive(pid):
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-        running.clean_up(list(STUDENTS) + [TEACHER])
+        running.stop_and_clean(list(STUDENTS) + [TEACHER])
 
 
 @pytest.fixture(scope="module")
