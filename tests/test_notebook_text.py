@@ -139,6 +139,39 @@ def test_no_markdown_shows_a_student_code(path):
     assert not found, "\n".join(found)
 
 
+def sentences_left_hanging(notebook_cells):
+    """Markdown a student reads that ends with a colon before a cell the app hides: in the app
+    the sentence leads to nothing (a section that says it is for teachers may do so)."""
+    found = []
+    for k, (cell, after) in enumerate(zip(notebook_cells, notebook_cells[1:])):
+        text = "".join(cell["source"]).rstrip()
+        if cell["cell_type"] == "markdown" and not is_for_teachers(cell) \
+                and text.endswith(":") and is_for_teachers(after) and not for_teachers(text):
+            found.append(f"cell {k} ends with a colon before a cell for teachers: "
+                         f"...{text[-60:]!r}")
+    return found
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: str(p.relative_to(ROOT / "notebooks")))
+def test_no_sentence_leads_a_student_to_a_hidden_cell(path):
+    if is_teachers_page(path):
+        return
+    found = sentences_left_hanging(cells(path))
+    assert not found, "\n".join(found)
+
+
+def test_the_hanging_sentence_check_catches_what_it_should():
+    def md(text, teacher=False):
+        return {"cell_type": "markdown", "source": [text],
+                "metadata": {"tags": ["teacher"]} if teacher else {}}
+    hidden = {"cell_type": "code", "source": ["print(1)"], "metadata": {"tags": ["teacher"]}}
+    shown = {"cell_type": "code", "source": ["board"], "metadata": {}}
+    assert sentences_left_hanging([md("Refused with the reason:"), hidden])
+    assert not sentences_left_hanging([md("Refused with the reason:"), shown])
+    assert not sentences_left_hanging([md("Refused, each with its reason."), hidden])
+    assert not sentences_left_hanging([md("## Your edition (for teachers)\nLike this:"), hidden])
+
+
 def test_the_markdown_check_catches_the_pages_old_code_spans():
     old = ["Each node is a space's `(q, r)` coordinates", "`nx.all_shortest_paths` lists",
            "`W` water, `Y` field", "add `?seed=12&players=3` to its address",
