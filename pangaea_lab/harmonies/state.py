@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from ..core import jsonio
 from ..core.engine import plain_object
 from ..core.errors import InvalidData
+from ..core.words import plural
 from ..core.jsonio import Check, Either, Flag, Int, Record, Seq, Text
 from ..core.protocol import Action, GameState as BaseState
 from ..core.validate import require
@@ -165,8 +166,9 @@ class GameState(BaseState):
                          + ", ".join(card(s).name for s in area.spirit_offer))
         for cd, k, pts in self.card_scores(player):
             tag = "spirit " if cd.is_spirit else ""
-            parts.append(f"{tag}{cd.name} {k}/{cd.cubes} cubes ({pts} pts)")
-        parts.append(f"{area.empty_spaces()} empty spaces")
+            parts.append(f"{tag}{cd.name}: {k} of {plural(cd.cubes, 'cube')} placed "
+                         f"({plural(pts, 'point')})")
+        parts.append(plural(area.empty_spaces(), "empty space"))
         if player == self.player and self.hand:
             parts.append("holding " + ", ".join(self.hand))
         text = "; ".join(parts)

@@ -6,6 +6,7 @@ import pytest
 
 from pangaea_lab import harmonies
 from pangaea_lab.core.errors import IllegalAction, InvalidData, InvalidSetup
+from pangaea_lab.core.exercises import plural
 from pangaea_lab.harmonies import rules
 from pangaea_lab.harmonies.actions import (ChooseSpirit, DiscardCard, EndTurn, PlaceCube,
                                            PlaceToken, TakeCard, TakeTokens)
@@ -401,4 +402,5 @@ def test_spirit_points_count_in_the_animal_column_like_the_score_pad():
     assert score.total == g.board_score(0).total + animals + spirit
     # the detail is kept beside the total
     assert f"animal cards: {animals} from animals + {spirit} from the spirit" in score.notes
-    assert f"{spirit} pts" in g.player_summary(0)
+    assert f"({plural(spirit, 'point')})" in g.player_summary(0)
+    assert " pts" not in g.player_summary(0)
