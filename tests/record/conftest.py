@@ -16,11 +16,6 @@ import postgres  # noqa: E402
 POSTGRES = os.environ.get("PANGAEA_POSTGRES_TESTS") == "1"
 
 
-def pytest_configure(config):
-    config.addinivalue_line("markers", "postgres: runs on a throwaway PostgreSQL cluster "
-                            "(PANGAEA_POSTGRES_TESTS=1, make test-hub)")
-
-
 def pytest_collection_modifyitems(config, items):
     if POSTGRES:
         return
