@@ -14,8 +14,9 @@ time ran out.  Here the page handler sets the cookie with every page it serves (
 token, as every Jupyter page that posts has), so the shutdown is accepted and the kernel stops
 at once.  A kernel handed out from a pool is shut down the same way (the page's HTML was
 rendered before the student asked, but the cookie comes with the response).  A page left before
-it has arrived has not armed that request: its kernel is shut down when no page has connected
-to it two minutes after it was served (app/classroom_kernels.py).
+it has armed that request (before it connected to its kernel, or just after): its kernel is
+shut down when no page holds a connection to it two minutes after it was served
+(app/classroom_kernels.py).
 
 A page is served from its pool only when the pool's next kernel is ready.  Voilà hands out the
 pool's next kernel even while it is still waiting to be started (a refill starts half a minute

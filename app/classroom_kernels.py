@@ -19,9 +19,11 @@ pool prepares its page at a lower CPU priority (``pool_niceness``), so that stud
 pages and clicking go first; it gets the server's priority back when a student gets it (where
 the system lets a process raise a priority again).
 
-A kernel whose page was sent but never connected to it (the student went elsewhere before the
-page had arrived, so the page never armed its leave request) is shut down ``connect_within``
-seconds after the page was served, instead of waiting for the idle time.
+A kernel whose page was sent but holds no connection to it ``connect_within`` seconds after it
+was served (nor a few seconds later, in case the page was just reconnecting) is shut down then,
+instead of waiting for the idle time: the student went elsewhere before the page had armed its
+leave request, either before the page connected at all or in the moment between its connecting
+and its arming the request.  A page that is open keeps its connection.
 """
 
 from __future__ import annotations
@@ -41,9 +43,13 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
 
     starting_at_once = Int(2, config=True,
                            help="How many kernels may start at the same time (at least 1).")
+    reconnect_grace = Float(10.0, config=True,
+                            help="Seconds a page's kernel without a connection gets to be "
+                                 "reconnected before it is shut down (see connect_within).")
     connect_within = Float(120.0, config=True,
-                           help="Seconds a page has, once served, to connect to its kernel; a "
-                                "kernel no page connected to by then is shut down (0: never).")
+                           help="Seconds after a page was served by which it must hold a "
+                                "connection to its kernel; a kernel with none then (nor "
+                                "reconnect_grace later) is shut down (0: never).")
     pool_niceness = Int(0, config=True,
                         help="How much lower the CPU priority of a kernel is while it prepares "
                              "its page in a pool during a class (0 to 19): students' pages go "
@@ -59,7 +65,6 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         self._starting = 0
         self._students_waiting = 0
         self.class_on = False         # set when the first student opens a page
-        self._connected_once: set[str] = set()
 
     async def _take_turn(self, for_pool: bool) -> None:
         async with self._turns:
@@ -134,22 +139,23 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         self._waiting_in_pool.discard(kernel_id)
         return await super().shutdown_kernel(kernel_id, *args, **kwargs)
 
-    def notify_connect(self, kernel_id):
-        self._connected_once.add(kernel_id)
-        return super().notify_connect(kernel_id)
-
     def page_served(self, kernel_id: str) -> None:
-        """A page has been sent with this kernel: unless the page connects to it within
-        ``connect_within`` seconds, nobody will use it (the student left before the page had
-        arrived, so the page never armed its leave request), and it is shut down."""
+        """A page has been sent with this kernel: unless the page holds a connection to it
+        ``connect_within`` seconds later, nobody uses it (the student left before the page had
+        armed its leave request), and it is shut down."""
         if self.connect_within > 0 and kernel_id:
             asyncio.ensure_future(self._let_go_unless_connected(kernel_id))
 
+    def _unconnected(self, kernel_id: str) -> bool:
+        return kernel_id in self._kernels and not self._kernel_connections.get(kernel_id, 0)
+
     async def _let_go_unless_connected(self, kernel_id: str) -> None:
         await asyncio.sleep(self.connect_within)
-        if kernel_id in self._connected_once:
-            self._connected_once.discard(kernel_id)      # its page arrived: nothing to do
-        elif kernel_id in self._kernels and not self._kernel_connections.get(kernel_id, 0):
-            self.log.info("No page connected to kernel %s within %.0f s of being served: "
+        if not self._unconnected(kernel_id):
+            return
+        # a page whose connection just dropped reconnects within a few seconds
+        await asyncio.sleep(min(self.reconnect_grace, self.connect_within))
+        if self._unconnected(kernel_id):
+            self.log.info("No page holds a connection to kernel %s %.0f s after it was served: "
                           "shutting it down", kernel_id, self.connect_within)
             await self.shutdown_kernel(kernel_id)

@@ -170,17 +170,28 @@ def test_a_pool_kernel_prepares_at_a_lower_priority_during_a_class(monkeypatch):
 
 
 def test_a_kernel_no_page_connects_to_is_let_go(monkeypatch):
-    """A page left before it arrived never connects to its kernel: the kernel is shut down
-    connect_within seconds after the page was served; a kernel its page connected to stays."""
+    """A page left before it armed its leave request holds no connection to its kernel: the
+    kernel is shut down connect_within (and a short grace) after the page was served, whether
+    the page never connected or connected and went; a kernel its page holds stays, also one
+    whose page reconnects within the grace."""
     manager, _, shut = manager_with(monkeypatch, idle_for=0)
     manager.connect_within = 0.05
-    manager._kernels["k2"] = manager._kernels["k1"]
-    manager._kernel_connections["k2"] = 0
+    manager.reconnect_grace = 0.05
+    for kernel in ("k2", "k3", "k4"):
+        manager._kernels[kernel] = manager._kernels["k1"]
+        manager._kernel_connections[kernel] = 0
 
-    async def two_pages():
-        manager.notify_connect("k1")            # this page arrived and connected
-        manager.page_served("k1")
-        manager.page_served("k2")               # this one never did
+    async def four_pages():
+        manager.notify_connect("k1")            # this page arrived and stays
+        manager.notify_connect("k3")            # this one connected, then was left
+        manager.notify_connect("k4")            # this one drops and reconnects
+        for kernel in ("k1", "k2", "k3", "k4"):
+            manager.page_served(kernel)
+        manager.notify_disconnect("k3")
+        await asyncio.sleep(0.03)
+        manager.notify_disconnect("k4")
+        await asyncio.sleep(0.04)               # past connect_within, within the grace
+        manager.notify_connect("k4")
         await asyncio.sleep(0.2)
-    asyncio.run(two_pages())
-    assert shut == ["k2"]
+    asyncio.run(four_pages())
+    assert sorted(shut) == ["k2", "k3"]

@@ -63,9 +63,10 @@ def wait_for_pools(server: Any, limit: float = 300.0) -> None:
         time.sleep(1.0)
 
 
-#: a page that never connected to its kernel (left before it had arrived) has its kernel shut
-#: down this long after it was served (app/classroom_kernels.py, connect_within), plus a margin
-NEVER_CONNECTED = 120 + 60
+#: a page left before it armed its leave request holds no connection to its kernel, which is
+#: shut down this long after the page was served (app/classroom_kernels.py, connect_within and
+#: reconnect_grace), plus a margin
+NEVER_CONNECTED = 120 + 10 + 60
 
 
 def left_behind(server: Any, given: list[str], current: str,
