@@ -72,7 +72,9 @@ _WATCH_WIDGET_JS = """
   const look = () => {
     if (window.__plWidgetAt !== undefined) return;
     if (document.querySelector(wanted)) { window.__plWidgetAt = performance.now(); return; }
-    if (document.readyState === 'complete' &&
+    // a page without widgets counts once loaded (a step-through page always has its board:
+    // its widget scripts are gone once rendered, before the board's picture is drawn)
+    if (!stepThrough && document.readyState === 'complete' &&
         !document.querySelector('script[type="application/vnd.jupyter.widget-view+json"]')) {
       window.__plWidgetAt = performance.now(); return;
     }
@@ -86,7 +88,9 @@ _WATCH_WIDGET_JS = """
 # or null after `limit` ms.
 _CLICK_JS = """
 async ([button, board, limit]) => {
-  const before = document.querySelector(board).innerHTML;
+  const drawn = document.querySelector(board);
+  if (!drawn || !document.querySelector(button)) return null;
+  const before = drawn.innerHTML;
   const t0 = performance.now();
   return await new Promise(resolve => {
     let done = false;
@@ -239,6 +243,7 @@ class Student:
     missed_clicks: int = 0
     problems: list[str] = field(default_factory=list)
     tab: object = None                     # the Chromium tab, or the kernel's websocket
+    current: Visit | None = None           # the page open in the tab (its kernel id known)
     cookies: dict[str, str] = field(default_factory=dict)
 
     def trouble(self, page: str, exc: BaseException) -> None:
@@ -374,11 +379,13 @@ async def leave_page(server_url: str, student: Student) -> None:
     the kernel down, with the value of the _xsrf cookie the server set (as Voilà's page does);
     a refused request is a problem of the student's."""
     from tornado.httpclient import AsyncHTTPClient, HTTPRequest
-    if student.tab is None or not student.visits:
+    if student.tab is None:
         return
     student.tab.close()
     student.tab = None
-    visit = student.visits[-1]
+    visit, student.current = student.current, None
+    if visit is None or not visit.kernel_id:
+        return
     body = urllib.parse.urlencode({"_xsrf": student.cookies.get("_xsrf", "")})
     answer = await AsyncHTTPClient().fetch(
         HTTPRequest(f"{server_url}/voila/api/shutdown/{visit.kernel_id}", method="POST",
@@ -405,6 +412,7 @@ async def page_visit(server_url: str, student: Student, visit: Visit, args,
     found = re.search(r'<script id="jupyter-config-data" type="application/json">(.*?)'
                       r"</script>", answer.body.decode(), re.S)
     visit.kernel_id = json.loads(found.group(1))["kernelId"]
+    student.current = visit
     line = student.tab = await KernelLine.open(server_url, visit.kernel_id,
                                                _cookie_header(student)["Cookie"])
     line.send("kernel_info_request", {})
