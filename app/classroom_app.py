@@ -126,6 +126,7 @@ class PoolKeeper:
     def __init__(self, manager, pools: FollowingPools, follow_delay: float) -> None:
         self.manager, self.pools, self.follow_delay = manager, pools, follow_delay
         self.timer: PeriodicCallback | None = None
+        self._over: dict[str, int] = {}   # each pool's extra kernels at the last check
 
     def arrived(self, page: str) -> None:
         self.manager.class_on = True      # pool kernels now prepare at a lower priority
@@ -146,13 +147,18 @@ class PoolKeeper:
     def check(self) -> None:
         """Pools back to their starting sizes once the class is quiet; pools larger than their
         size lose their newest ready kernels (never the next one to be handed out, unless the
-        pool's size is 0)."""
+        pool's size is 0).  A pool is trimmed only by what it held too many at the check before
+        as well: a student's arrival lowers the size a moment before the student's page takes
+        its kernel, and a trim in between would stop a ready kernel a classmate then lacks."""
         self.resize(self.pools.settle(time.monotonic()))
+        over = {}
         for page, size in self.pools.size.items():
             pool = pool_of(self.manager, page)
+            over[page] = max(0, len(pool) - size)
             extra = [task for task in pool[(1 if size else 0):][::-1] if _started(task)]
-            for task in extra[:max(0, len(pool) - size)]:
+            for task in extra[:min(over[page], self._over.get(page, 0))]:
                 asyncio.ensure_future(self.manager.shutdown_kernel(task.result()["kernel_id"]))
+        self._over = over
 
 
 _KERNEL_ID = re.compile(r'"kernelId":\s*"([0-9a-f-]{36})"')

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from jupyter_server._tz import utcnow
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
-from traitlets import Float, Int
+from traitlets import Float, Int, TraitError
 
 
 class ClassroomKernelManager(AsyncMappingKernelManager):
@@ -127,6 +127,11 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         # Voilà's pool manager (a subclass of this one) never passes a kernel still waiting
         # in its pool on to here; so a pool kernel seen here for the first time has just been
         # handed to a student: its idle time starts now.
+        kernel = self._kernels.get(kernel_id)
+        try:
+            getattr(kernel, "last_activity", None)
+        except TraitError:          # still starting: no activity yet, nothing to cull
+            return None
         if kernel_id in self._waiting_in_pool:
             self._waiting_in_pool.discard(kernel_id)
             kernel = self._kernels.get(kernel_id)
@@ -137,6 +142,10 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
 
     async def shutdown_kernel(self, kernel_id, *args, **kwargs):
         self._waiting_in_pool.discard(kernel_id)
+        if self.class_on:
+            # a kernel's exit costs a few tenths of a CPU second; when a class moves on, the
+            # kernels of the pages it leaves end together: students' new pages go first
+            self._set_priority(kernel_id, 19)
         return await super().shutdown_kernel(kernel_id, *args, **kwargs)
 
     def page_served(self, kernel_id: str) -> None:

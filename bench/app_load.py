@@ -244,6 +244,7 @@ class Student:
     problems: list[str] = field(default_factory=list)
     tab: object = None                     # the Chromium tab, or the kernel's websocket
     current: Visit | None = None           # the page open in the tab (its kernel id known)
+    leaving: list = field(default_factory=list)   # leave requests sent (tasks)
     cookies: dict[str, str] = field(default_factory=dict)
 
     def trouble(self, page: str, exc: BaseException) -> None:
@@ -402,7 +403,11 @@ async def page_visit(server_url: str, student: Student, visit: Visit, args,
     import uuid
     from tornado.httpclient import AsyncHTTPClient, HTTPRequest
 
-    await leave_page(server_url, student)
+    # as a browser does: the leave request goes as the page unloads, and the next page is
+    # asked for without waiting for its answer
+    leaving = asyncio.ensure_future(leave_page(server_url, student))
+    student.leaving.append(leaving)
+    await asyncio.sleep(0)
     started = time.monotonic()
     answer = await AsyncHTTPClient(max_clients=200).fetch(HTTPRequest(
         f"{server_url}/voila/render/{visit.page}", headers=_cookie_header(student),
@@ -485,6 +490,13 @@ async def one_wave(number: int, context, server_url: str, students: list[Student
 async def end_of_lesson(server_url: str, students: list[Student]) -> None:
     """Half the class closes the last page (its kernel is shut down at once), the other half
     walks away with it open."""
+    for student in students:            # the leave requests sent during the lesson
+        for leaving in student.leaving:
+            try:
+                await leaving
+            except Exception as exc:
+                student.trouble("leaving a page", exc)
+        student.leaving.clear()
     for student in students:
         if student.walks_away or student.tab is None:
             continue

@@ -174,6 +174,8 @@ class FakeManager:
 
     async def shutdown_kernel(self, kernel_id: str, *args, **kwargs) -> None:
         self.shut.append(kernel_id)
+        for pool in self._pools.values():     # as Voilà's does: out of its pool
+            pool[:] = [task for task in pool if task.result()["kernel_id"] != kernel_id]
 
 
 def test_the_keeper_fills_the_next_page_and_trims_pools_back(app_module, pools_module):
@@ -198,10 +200,23 @@ def test_the_keeper_fills_the_next_page_and_trims_pools_back(app_module, pools_m
         await asyncio.sleep(0)
         assert manager.shut == []
         manager._pools[start] += [kernel_task(loop, f"s{i}", True, True) for i in (2, 3)]
-        keeper.check()                        # a pool larger than its size loses its extra,
+        keeper.check()                        # too many, seen once: a student's page may be
+        await asyncio.sleep(0)                # about to take one (its arrival came first)
+        assert manager.shut == []
+        manager._pools[start].pop(0)          # it did: one too many is left
+        keeper.check()                        # a pool larger than its size at two checks in a
+        await asyncio.sleep(0)                # row loses what it had too many both times,
+        assert manager.shut == ["s3"]         # the newest first, never the front one
+        manager._pools[start] += [kernel_task(loop, "s4", True, True)]
+        keeper.check()                        # too many at the check before too: trimmed now
         await asyncio.sleep(0)
-        assert manager.shut == ["s3", "s2"]   # the newest first, never the front one
+        keeper.check()
+        await asyncio.sleep(0)
+        assert manager.shut == ["s3", "s4"]
         pools.last_arrival = -1000.0          # the class has gone quiet: sizes back
+        keeper.check()
+        await asyncio.sleep(0)
+        assert "n0" not in manager.shut       # (trimmed at the next check)
         keeper.check()
         await asyncio.sleep(0)
         assert "n0" in manager.shut           # the next page's pool is back to 0

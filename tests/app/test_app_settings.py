@@ -195,3 +195,39 @@ def test_a_kernel_no_page_connects_to_is_let_go(monkeypatch):
         await asyncio.sleep(0.2)
     asyncio.run(four_pages())
     assert sorted(shut) == ["k2", "k3"]
+
+
+def test_a_kernel_ends_at_the_lowest_priority_during_a_class(monkeypatch):
+    """When a class moves on, the kernels of the pages left end together: each ends at the
+    lowest CPU priority, so that the students' new pages go first; before the class, as is."""
+    import os
+    import subprocess
+    manager, _, shut = manager_with(monkeypatch, idle_for=0)
+    process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        manager._kernels["k1"].provisioner = SimpleNamespace(pid=process.pid)
+        own = os.getpriority(os.PRIO_PROCESS, process.pid)
+        asyncio.run(manager.shutdown_kernel("k1"))
+        assert os.getpriority(os.PRIO_PROCESS, process.pid) == own    # no class yet
+        manager.class_on = True
+        asyncio.run(manager.shutdown_kernel("k1"))
+        assert os.getpriority(os.PRIO_PROCESS, process.pid) == 19
+        assert shut == ["k1", "k1"]
+    finally:
+        process.kill()
+        process.wait()
+
+
+def test_a_kernel_still_starting_is_not_culled(monkeypatch):
+    """The idle check may meet a kernel that has no activity time yet (it is starting): it
+    leaves it alone instead of failing."""
+    from traitlets import TraitError
+    manager, _, shut = manager_with(monkeypatch, idle_for=0)
+
+    class Starting:
+        @property
+        def last_activity(self):
+            raise TraitError("expected a datetime, not the NoneType None")
+    manager._kernels["k2"] = Starting()
+    assert asyncio.run(manager.cull_kernel_if_idle("k2")) is None
+    assert shut == []
