@@ -1,6 +1,6 @@
 """The classroom app's kernel manager (named in app/voila.py).
 
-Four changes to Jupyter's own.
+Five changes to Jupyter's own.
 
 Kernels start a few at a time.  When the server starts, Voilà fills its pools of pre-heated
 kernels all at once, and when a class opens its pages together it refills them all at once; on
@@ -24,6 +24,10 @@ was served (nor a few seconds later, in case the page was just reconnecting) is 
 instead of waiting for the idle time: the student went elsewhere before the page had armed its
 leave request, either before the page connected at all or in the moment between its connecting
 and its arming the request.  A page that is open keeps its connection.
+
+During a class, kernels end ``ending_at_once`` at a time and at the lowest CPU priority: when a
+class moves on, the pages it leaves let their kernels go together, and thirty kernels ending at
+once took the CPU the students' new pages needed.
 """
 
 from __future__ import annotations
@@ -43,6 +47,9 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
 
     starting_at_once = Int(2, config=True,
                            help="How many kernels may start at the same time (at least 1).")
+    ending_at_once = Int(1, config=True,
+                         help="During a class, how many kernels may be shutting down at the "
+                              "same time (at least 1); the others wait their turn.")
     reconnect_grace = Float(10.0, config=True,
                             help="Seconds a page's kernel without a connection gets to be "
                                  "reconnected before it is shut down (see connect_within).")
@@ -57,10 +64,14 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
+        if self.ending_at_once < 1:
+            raise ValueError("ClassroomKernelManager.ending_at_once must be at least 1, "
+                             f"not {self.ending_at_once}")
         if self.starting_at_once < 1:
             raise ValueError("ClassroomKernelManager.starting_at_once must be at least 1, "
                              f"not {self.starting_at_once}")
         self._waiting_in_pool: set[str] = set()
+        self._ending: asyncio.Semaphore | None = None
         self._turns = asyncio.Condition()
         self._starting = 0
         self._students_waiting = 0
@@ -142,11 +153,18 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
 
     async def shutdown_kernel(self, kernel_id, *args, **kwargs):
         self._waiting_in_pool.discard(kernel_id)
-        if self.class_on:
-            # a kernel's exit costs a few tenths of a CPU second; when a class moves on, the
-            # kernels of the pages it leaves end together: students' new pages go first
+        if not self.class_on:
+            return await super().shutdown_kernel(kernel_id, *args, **kwargs)
+        # when a class moves on, the kernels of the pages it leaves are let go together: they
+        # end a few at a time and at the lowest CPU priority, so the students' new pages go
+        # first (the student has left: nobody waits for the end)
+        if self._ending is None:
+            self._ending = asyncio.Semaphore(self.ending_at_once)
+        async with self._ending:
+            if kernel_id not in self._kernels:        # let go meanwhile (twice asked)
+                return None
             self._set_priority(kernel_id, 19)
-        return await super().shutdown_kernel(kernel_id, *args, **kwargs)
+            return await super().shutdown_kernel(kernel_id, *args, **kwargs)
 
     def page_served(self, kernel_id: str) -> None:
         """A page has been sent with this kernel: unless the page holds a connection to it

@@ -231,3 +231,36 @@ def test_a_kernel_still_starting_is_not_culled(monkeypatch):
     manager._kernels["k2"] = Starting()
     assert asyncio.run(manager.cull_kernel_if_idle("k2")) is None
     assert shut == []
+
+
+def test_during_a_class_kernels_end_one_at_a_time(monkeypatch):
+    """The kernels of the pages a class leaves end one at a time (ending_at_once); a kernel
+    asked to end twice ends once; before the class they end as Jupyter ends them."""
+    manager, _, _ = manager_with(monkeypatch, idle_for=0)
+    ending, most, ended = [], [], []
+
+    async def slow_end(self, kernel_id, *args, **kwargs):
+        ending.append(kernel_id)
+        most.append(len(ending))
+        await asyncio.sleep(0.01)
+        ending.remove(kernel_id)
+        ended.append(kernel_id)
+        del self._kernels[kernel_id]
+    monkeypatch.setattr(type(manager).__mro__[1], "shutdown_kernel", slow_end)
+    for kernel in ("k2", "k3", "k4", "k5"):
+        manager._kernels[kernel] = manager._kernels["k1"]
+
+    async def leaving() -> None:
+        await manager.shutdown_kernel("k1")            # before the class: as it is
+        manager.class_on = True
+        await asyncio.gather(*(manager.shutdown_kernel(k) for k in ("k2", "k3", "k4", "k5", "k3")))
+    asyncio.run(leaving())
+    assert sorted(ended) == ["k1", "k2", "k3", "k4", "k5"]
+    assert max(most) == 1
+
+
+def test_ending_at_once_must_be_positive(monkeypatch):
+    monkeypatch.syspath_prepend(str(APP))
+    from classroom_kernels import ClassroomKernelManager
+    with pytest.raises(ValueError, match="ending_at_once must be at least 1"):
+        ClassroomKernelManager(ending_at_once=0)
