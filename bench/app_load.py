@@ -20,6 +20,9 @@ default 4: one per game) use one headless Chromium and measure the whole way to 
 the others make exactly the requests a page makes -- the page itself, a websocket to its kernel,
 the state of every widget, a message per click, and on leaving the shutdown request with the
 page's XSRF cookie -- without drawing anything.  ``--browsers N`` puts every student in Chromium.
+For the same reason, once the server runs, this script and its Chromium run at the lowest CPU
+priority (``--clients-nice``, default 19): they take only what the server and its kernels leave
+of the two cores (their clocks may then read late, never early).
 
 After each wave it prints time to widget (median, 95th percentile, slowest), the kernels alive
 and the memory of the server and its kernels (resident set size); at the end click to redraw,
@@ -633,11 +636,18 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                         help="Chromium renderer processes shared by the pages (4)")
     parser.add_argument("--widget-limit", type=float, default=180.0,
                         help="give up on a page after this many seconds (180)")
+    parser.add_argument("--clients-nice", type=int, default=19,
+                        help="CPU priority of the clients once the server runs: this script and "
+                             "its Chromium stand for the students' own computers, so they take "
+                             "only what the server leaves (19, the lowest; their clocks may "
+                             "then read late, never early)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the students' pauses")
     args = parser.parse_args(argv)
     for name in ("students", "idle", "clicks", "renderers"):
         if getattr(args, name) < 1:
             parser.error(f"--{name} must be at least 1")
+    if not 0 <= args.clients_nice <= 19:
+        parser.error("--clients-nice must be between 0 and 19")
     if not 0 <= args.browsers <= args.students:
         parser.error("--browsers must be between 0 and --students")
     if args.stay <= 0 or args.spread < 0 or args.pause < 0:
@@ -665,6 +675,11 @@ def main(argv: list[str] | None = None) -> int:
                                          "PANGAEA_APP_CLASS": str(args.students)})
         started = time.monotonic()
         server.start()
+        # the server and the kernels it starts keep their priority; the clients (this process,
+        # Playwright and Chromium, all started from here on) give way to them
+        os.nice(args.clients_nice)
+        print(f"the clients (this script and its browsers) run at nice {args.clients_nice}",
+              flush=True)
         try:
             report = lesson_with_server(args, server, students, pool_kernels_of(log, since),
                                         started)
