@@ -25,7 +25,8 @@ priority (``--clients-nice``, default 19): they take only what the server and it
 of the two cores (their clocks may then read late, never early).
 
 After each wave it prints time to widget (median, 95th percentile, slowest), the kernels alive
-and the memory of the server and its kernels (resident set size); at the end click to redraw,
+and the memory of the server and its kernels (resident set size); at the end click to redraw, the
+time from a leave request to its kernel's end,
 the CPU used, and the kernels and memory once the idle time has passed.  The goals: every page
 shows its widgets within 10 s (5 s is the aim); after each wave, no more kernels than the
 pools' plus one per student on a page (every page left has let its kernel go); after the
@@ -63,6 +64,8 @@ BUTTONS = {"Apply": ".pl-step-through button.pl-apply", "Undo": ".pl-step-throug
 GOAL_SECONDS = 10.0
 AIM_SECONDS = 5.0
 START_PAGE = "00_start_here.ipynb"
+#: seconds a leave request may wait for its kernel's end before it counts as a problem
+LEAVE_LIMIT = 300.0
 PAGES_PER_STUDENT = 5
 
 # The moment the page's widgets first show, in ms after the page's navigation began (checked
@@ -248,6 +251,7 @@ class Student:
     tab: object = None                     # the Chromium tab, or the kernel's websocket
     current: Visit | None = None           # the page open in the tab (its kernel id known)
     leaving: list = field(default_factory=list)   # leave requests sent (tasks)
+    ended_s: list[float] = field(default_factory=list)  # leave request to its kernel's end
     cookies: dict[str, str] = field(default_factory=dict)
 
     def trouble(self, page: str, exc: BaseException) -> None:
@@ -391,9 +395,15 @@ async def leave_page(server_url: str, student: Student) -> None:
     if visit is None or not visit.kernel_id:
         return
     body = urllib.parse.urlencode({"_xsrf": student.cookies.get("_xsrf", "")})
+    # the server answers once the kernel has ended; during a class the kernels of the pages
+    # left end one after another, so the answer may take a while (a browser does not wait)
+    sent = time.monotonic()
     answer = await AsyncHTTPClient().fetch(
         HTTPRequest(f"{server_url}/voila/api/shutdown/{visit.kernel_id}", method="POST",
-                    body=body, headers=_cookie_header(student)), raise_error=False)
+                    body=body, headers=_cookie_header(student), request_timeout=LEAVE_LIMIT),
+        raise_error=False)
+    if answer.code < 400:
+        student.ended_s.append(time.monotonic() - sent)
     if answer.code >= 400:
         student.problems.append(f"{visit.page}: leaving it, the shutdown request was refused "
                                 f"({answer.code})")
@@ -751,6 +761,10 @@ def final_report(args, students: list[Student], report: dict, log: Path) -> int:
                   for v in s.visits if v.widget_seconds is not None]
         if values:
             print(f"  {label}: {summary(values, 's')} ({len(values)} pages)")
+    ended = [t for s in students for t in s.ended_s]
+    if ended:
+        print(f"from a leave request to its kernel's end (browserless students): "
+              f"{summary(ended, 's')} ({len(ended)} pages left)")
     print(f"click to redraw: {summary(clicks, 's', 1 / 1000)} ({len(clicks)} clicks"
           f"{f', {missed} without a redraw in 30 s' if missed else ''})")
     print(f"server memory: start {start.rss_mb:.0f} MB ({start.kernels} kernels); peak during "
