@@ -13,8 +13,10 @@ Everything comes from PyPI and npm, nothing from elsewhere:
 * pangaea_lab's wheel and its pure dependencies (ipywidgets, anywidget, comm, ...) are packed
   into the site's own package index, which the kernel installs from without asking PyPI.
 
-Pages that need compiled packages (the statistics pages: the simulation lab's pandas, pyarrow,
-dask) are left out: :data:`LEFT_OUT`.
+Pages that need compiled packages are left out (:data:`LEFT_OUT`, found by reading their
+cells): the statistics pages (the simulation lab's pandas, pyarrow, dask) and the pages that draw
+a chart with matplotlib (the full-game pages, Pangaea's scoring page), since npm's pyodide
+package holds no compiled package and PyPI has none built for Pyodide.
 
     python app/site/build.py --out build/site --pyodide build/site-work/pyodide-0.29.0.tgz
 """
@@ -46,10 +48,21 @@ LOCK_ROOTS = ("micropip", "packaging", "ipython", "jedi", "networkx", "traitlets
 INDEX_WHEELS = ("ipywidgets==8.1.9", "jupyterlab_widgets==3.0.17", "anywidget==0.11.0",
                 "comm==0.2.3", "psygnal==0.16.1")
 
-#: pages left out of the site, and why (shown by the build and in the README)
+#: pages left out of the site: what in a page's cells needs a compiled package, and why
 LEFT_OUT = {
-    "statistics": "the simulation lab needs pandas, pyarrow and dask, which are not pure Python",
+    r"pangaea_lab\.(sim|simulate)\b": "the simulation lab needs pandas, pyarrow and dask",
+    r"\bmatplotlib\b": "its chart needs matplotlib and numpy",
 }
+
+
+def needs_compiled(path: Path) -> str | None:
+    """Why the notebook at ``path`` cannot run in the site, or None."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    for pattern, why in LEFT_OUT.items():
+        if re.search(pattern, code):
+            return why
+    return None
 
 
 def _pip(*args: str) -> None:
@@ -131,15 +144,17 @@ def index_wheels(work: Path) -> list[Path]:
 
 
 def stage_contents(dest: Path) -> list[str]:
-    """The notebooks the site serves (all but :data:`LEFT_OUT`), with their pictures."""
+    """The notebooks the site serves (all but those :data:`LEFT_OUT`), with their pictures;
+    returns the pages left out, each with why."""
     if dest.exists():
         shutil.rmtree(dest)
     shutil.copytree(ROOT / "notebooks", dest,
                     ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
     left = []
     for path in sorted(dest.rglob("*.ipynb")):
-        if any(word in path.name for word in LEFT_OUT):
-            left.append(path.relative_to(dest).as_posix())
+        why = needs_compiled(path)
+        if why:
+            left.append(f"{path.relative_to(dest).as_posix()} ({why})")
             path.unlink()
         else:
             _add_install_cell(path)
@@ -254,7 +269,7 @@ def build(out: Path, tgz: Path, work: Path) -> None:
     print(f"Site in {out}: Pyodide {PYODIDE} from npm, {len(served)} wheels beside its lock, "
           f"{len(wheels)} in the site's index")
     for page in left:
-        print(f"Left out: {page} ({LEFT_OUT['statistics']})")
+        print(f"Left out: {page}")
 
 
 def main(argv: list[str] | None = None) -> int:
