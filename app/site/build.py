@@ -209,11 +209,16 @@ def run_voici(contents: Path, out: Path, lite_dir: Path, wheels: list[Path],
     command = [str(bin_dir / "voici"), "build", "--contents", str(contents),
                "--output-dir", str(out), "--lite-dir", str(lite_dir), "--no-sourcemaps",
                "--template", "pangaea-lab-site"]
+    for app in APPS:
+        command += ["--apps", app]
     for wheel in wheels:
         command += ["--piplite-wheels", str(wheel)]
     env = {**__import__("os").environ, "JUPYTER_PATH": str(jupyter_path)}
     subprocess.run(command, check=True, cwd=lite_dir, env=env)
 
+
+#: Voici's pages, and JupyterLite's for the notebooks with their code (lab/, notebooks/, tree/)
+APPS = ("voici", "lab", "notebooks", "tree")
 
 CONFIG = re.compile(r'(<script id="jupyter-config-data" type="application/json">)(.*?)(</script>)',
                     re.S)
@@ -245,6 +250,17 @@ def patch_pages(out: Path) -> int:
 FONTS = ("DejaVuSans.woff", "DejaVuSans-Bold.woff")
 
 
+def patch_root_config(out: Path) -> None:
+    """JupyterLite's apps (lab/, notebooks/) read the site's jupyter-lite.json, whose paths are
+    taken from the site's root: the same kernel settings there."""
+    path = out / "jupyter-lite.json"
+    config = json.loads(path.read_text())
+    kernel = config["jupyter-config-data"].setdefault("litePluginSettings", {}).setdefault(
+        "@jupyterlite/pyodide-kernel-extension:kernel", {})
+    kernel.update({"pyodideUrl": "./pyodide/pyodide.js", "disablePyPIFallback": True})
+    path.write_text(json.dumps(config, indent=2))
+
+
 def copy_fonts(out: Path) -> None:
     static = ROOT / "pangaea_lab" / "share" / "jupyter" / "voila" / "templates" / "pangaea-lab"
     (out / "static" / "pangaea-lab").mkdir(parents=True, exist_ok=True)
@@ -263,6 +279,7 @@ def build(out: Path, tgz: Path, work: Path) -> None:
     wheels = index_wheels(work / "index-wheels")
     run_voici(work / "contents", out, lite_dir, wheels, jupyter_path)
     patch_pages(out)
+    patch_root_config(out)
     copy_fonts(out)
     lock = unpack_pyodide(tgz, out / "pyodide")
     served = serve_lock_wheels(lock, out / "pyodide", work / "lock-wheels")

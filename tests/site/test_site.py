@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from browser_support import (CLICK, NOTEBOOKS, STEP_THROUGH, WIDGET, Watched,
                              check_step_through, wait_for_widgets)
-from exercise_pages import OnPage, wrong_answer
+from exercise_pages import OnPage, kept_in_browser, wait_until, wrong_answer
 
 from pangaea_lab import exercises
 
@@ -98,6 +98,9 @@ def test_exercise_answered_wrong_then_right(site: str, page: Watched, outside: A
     on.clear()
     on.give(ex.answer)
     on.check(right=True)
+    # the practice record is kept in the browser, as in the app
+    wait_until(page.page, "the browser keeps no record of the two answers",
+               lambda: kept_in_browser(page.page) >= 2)
     assert_clean(page, f"site, {notebook}", outside)
 
 
@@ -110,6 +113,25 @@ def test_a_link_sets_the_board(site: str, page: Watched, outside: Any) -> None:
     text = page.page.locator(line).first.inner_text(timeout=CLICK)
     assert text == "This board: seed 12, 3 players (side A, Nature's Spirits)", text
     assert_clean(page, f"site, {notebook}?seed=12&players=3", outside)
+
+
+def test_notebook_with_its_code_runs_in_jupyterlite(site: str, page: Watched,
+                                                    outside: Any) -> None:
+    """The same page with its code, in JupyterLite's notebook app: Run All Cells shows the
+    step-through widget, drawn by the kernel in the browser."""
+    notebook = STEP_THROUGH["harmonies"]
+    page.page.goto(f"{site}/notebooks/index.html?path={notebook}", wait_until="load",
+                   timeout=60_000)
+    page.page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=FIRST_WIDGET)
+    page.page.get_by_text("Python (Pyodide)").first.wait_for(timeout=FIRST_WIDGET)
+    page.page.get_by_role("menuitem", name="Run").first.click(timeout=CLICK)
+    page.page.get_by_text("Run All Cells").first.click(timeout=CLICK)
+    page.page.wait_for_selector(".pl-step-through .pl-board svg", state="visible",
+                                timeout=FIRST_WIDGET)
+    check_step_through(page.page, f"JupyterLite, {notebook}", steps=0, patience=60_000)
+    assert outside.urls == [], f"requests outside the site: {outside.urls}"
+    errors = unexpected_errors(page)
+    assert not errors, "browser errors:\n" + "\n".join(errors)
 
 
 def test_no_request_left_the_site(outside: Any) -> None:
