@@ -1,7 +1,8 @@
 """The static site (build/site) in a real browser, served by a plain static file server, with
 every request outside 127.0.0.1 refused: its pages run Python in the browser (Pyodide) and
 behave like the app.  The start page and one rule page per game open with their widgets; on
-each rule page a move is played and undone; an exercise is answered wrong, then right, by
+each rule page a move is played and undone (and a click on The Dawn of Pangaea's board picks
+the action on that space); an exercise is answered wrong, then right, by
 clicking; a link with ?seed=&players= sets the board; and no page sent a request outside the
 site.  Run by ``make test-site`` (after ``make site``)."""
 
@@ -12,7 +13,7 @@ import re
 from typing import Any
 
 import pytest
-from browser_support import (CLICK, NOTEBOOKS, STEP_THROUGH, WIDGET, Watched,
+from browser_support import (CLICK, NOTEBOOKS, STEP_THROUGH, Watched, check_board_click,
                              check_step_through, wait_for_widgets)
 from exercise_pages import OnPage, kept_in_browser, wait_until, wrong_answer
 
@@ -72,6 +73,8 @@ def test_rule_page_plays_a_move_and_undoes_it(site: str, page: Watched, outside:
     notebook = STEP_THROUGH[game]
     open_page(page, site, notebook, ".pl-step-through .pl-board svg")
     check_step_through(page.page, f"site, {notebook}", steps=0, patience=60_000)
+    if game == "pangaea":       # a click on the board picks the action on that space
+        check_board_click(page.page, f"site, {notebook}", patience=60_000)
     assert_clean(page, f"site, {notebook}", outside)
 
 
