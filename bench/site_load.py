@@ -1,7 +1,8 @@
 """What the static site costs a class: ``make site-load`` (not in ``make test``).
 
 Prints the site's size on disk (and gzipped, as a web host that compresses would send it), then
-opens it in headless Chromium as a student would, with every request outside 127.0.0.1 refused:
+opens it in headless Chromium as a student would (a fresh browser profile on disk, so its cache
+works as a student's browser's does), with every request outside 127.0.0.1 refused:
 the start page on a first visit (empty browser cache), then rule pages of the four games in the
 same browser (Pyodide and the packages now in its cache).  For each page: the bytes the server
 sent and the time from asking for the page to its first widget.  The site is served by a plain
@@ -23,6 +24,7 @@ import gzip
 import os
 import re
 import sys
+import tempfile
 import threading
 import time
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -54,16 +56,15 @@ class Counter:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.bytes = self.requests = 0
+        self.sent: list[tuple[int, str]] = []
 
-    def add(self, size: int) -> None:
+    def add(self, size: int, path: str) -> None:
         with self.lock:
-            self.bytes += size
-            self.requests += 1
+            self.sent.append((size, path))
 
-    def take(self) -> tuple[int, int]:
+    def take(self) -> list[tuple[int, str]]:
         with self.lock:
-            out, self.bytes, self.requests = (self.bytes, self.requests), 0, 0
+            out, self.sent = self.sent, []
         return out
 
 
@@ -74,7 +75,7 @@ def serve(site: Path, counter: Counter) -> ThreadingHTTPServer:
 
         def send_header(self, keyword: str, value: str) -> None:
             if keyword.lower() == "content-length":
-                counter.add(int(value))
+                counter.add(int(value), self.path.split("?")[0])
             super().send_header(keyword, value)
 
     server = ThreadingHTTPServer(("127.0.0.1", 0),
@@ -83,22 +84,23 @@ def serve(site: Path, counter: Counter) -> ThreadingHTTPServer:
     return server
 
 
-def visit(site: Path, chromium: str) -> tuple[list[tuple[str, float, int, int]], list[str]]:
+def visit(site: Path, chromium: str, profile: Path) -> tuple[list[tuple[str, float, list]], list[str]]:
     """Open :data:`PAGES` one after the other in one browser: (page, seconds to the first
-    widget, bytes, requests) each, and the outside requests refused."""
+    widget, the files sent as (bytes, path)) each, and the outside requests made."""
     from playwright.sync_api import sync_playwright
     counter, outside, rows = Counter(), [], []
     server = serve(site, counter)
     base = f"http://127.0.0.1:{server.server_address[1]}/voici/render"
     try:
         with sync_playwright() as playwright:
-            # outside hosts are refused by the browser's own resolver: Playwright's routing
-            # would turn the browser's cache off, and the cache is what is measured here
-            browser = playwright.chromium.launch(
-                executable_path=chromium,
+            # a browser profile on disk, as a student's browser has: its cache keeps large
+            # files (Pyodide's 8.7 MB core) that a private window's memory cache does not;
+            # outside hosts are refused by the browser's own resolver, since Playwright's
+            # routing would turn the cache off, and the cache is what is measured here
+            context = playwright.chromium.launch_persistent_context(
+                str(profile), executable_path=chromium,
                 args=["--headless", "--no-sandbox", "--disable-gpu",
                       "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"])
-            context = browser.new_context()
             context.on("request", lambda request: outside.append(request.url)
                        if not LOCAL.match(request.url) else None)
             for name in PAGES:
@@ -109,10 +111,9 @@ def visit(site: Path, chromium: str) -> tuple[list[tuple[str, float, int, int]],
                 page.wait_for_selector(FIRST_WIDGET.get(name, STEP_THROUGH), state="visible",
                                        timeout=TIMEOUT_MS)
                 seconds = time.monotonic() - start
-                sent, requests = counter.take()
-                rows.append((name, seconds, sent, requests))
+                rows.append((name, seconds, counter.take()))
                 page.close()
-            browser.close()
+            context.close()
     finally:
         server.shutdown()
     return rows, outside
@@ -124,13 +125,20 @@ def report(site: Path, rows: list, outside: list[str]) -> bool:
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     print(f"{'page':40} {'first widget':>13} {'downloaded':>11} {'requests':>9}  goal")
     ok = True
-    for index, (name, seconds, sent, requests) in enumerate(rows):
+    for index, (name, seconds, files) in enumerate(rows):
+        sent, requests = sum(size for size, _ in files), len(files)
         goal = GOAL_FIRST if index == 0 else GOAL_LATER
         met = seconds < goal
         ok = ok and met
         print(f"{name:40} {seconds:>11.1f} s {sent / 1e6:>8.2f} MB {requests:>9}  "
               f"< {goal:.0f} s {'met' if met else 'MISSED'}")
-    print(f"first visit (start page): {rows[0][2] / 1e6:.1f} MB")
+    print(f"first visit (start page): {sum(s for s, _ in rows[0][2]) / 1e6:.1f} MB")
+    again = sorted({(size, path) for _, _, files in rows[1:] for size, path in files
+                    if size > 100_000}, reverse=True)
+    if again:
+        print("sent again to later pages (over 100 kB):")
+        for size, path in again:
+            print(f"  {size / 1e6:6.2f} MB  {path}")
     if outside:
         print("Requests outside the site (refused):\n  " + "\n  ".join(outside))
     return ok and not outside
@@ -145,7 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     if not (args.site / "voici" / "render" / "00_start_here.html").is_file():
         print(f"No site in {args.site}: build it with `make site`.", file=sys.stderr)
         return 2
-    rows, outside = visit(args.site, args.chromium)
+    with tempfile.TemporaryDirectory(prefix="site-load-") as profile:
+        rows, outside = visit(args.site, args.chromium, Path(profile))
     return 0 if report(args.site, rows, outside) else 1
 
 
