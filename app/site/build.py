@@ -15,8 +15,8 @@ Everything comes from PyPI and npm, nothing from elsewhere:
 
 Pages that need compiled packages are left out (:data:`LEFT_OUT`, found by reading their
 cells): the statistics pages (the simulation lab's pandas, pyarrow, dask) and the pages that draw
-a chart with matplotlib (the full-game pages, Pangaea's scoring page), since npm's pyodide
-package holds no compiled package and PyPI has none built for Pyodide.
+a chart with matplotlib (the full-game pages, Pangaea's scoring page): npm's pyodide package
+holds no compiled package, and the build takes only pure-Python wheels from PyPI.
 
     python app/site/build.py --out build/site --pyodide build/site-work/pyodide-0.29.0.tgz
 """
@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -213,7 +214,7 @@ def run_voici(contents: Path, out: Path, lite_dir: Path, wheels: list[Path],
         command += ["--apps", app]
     for wheel in wheels:
         command += ["--piplite-wheels", str(wheel)]
-    env = {**__import__("os").environ, "JUPYTER_PATH": str(jupyter_path)}
+    env = {**os.environ, "JUPYTER_PATH": str(jupyter_path)}
     subprocess.run(command, check=True, cwd=lite_dir, env=env)
 
 
@@ -261,6 +262,13 @@ def patch_root_config(out: Path) -> None:
     path.write_text(json.dumps(config, indent=2))
 
 
+def copy_favicon(out: Path) -> None:
+    """Browsers ask for /favicon.ico on JupyterLite's pages: JupyterLite's icon there too."""
+    icon = out / "static" / "favicons" / "favicon.ico"
+    if icon.is_file():
+        shutil.copy2(icon, out / "favicon.ico")
+
+
 def copy_fonts(out: Path) -> None:
     static = ROOT / "pangaea_lab" / "share" / "jupyter" / "voila" / "templates" / "pangaea-lab"
     (out / "static" / "pangaea-lab").mkdir(parents=True, exist_ok=True)
@@ -281,6 +289,7 @@ def build(out: Path, tgz: Path, work: Path) -> None:
     patch_pages(out)
     patch_root_config(out)
     copy_fonts(out)
+    copy_favicon(out)
     lock = unpack_pyodide(tgz, out / "pyodide")
     served = serve_lock_wheels(lock, out / "pyodide", work / "lock-wheels")
     print(f"Site in {out}: Pyodide {PYODIDE} from npm, {len(served)} wheels beside its lock, "
