@@ -3,27 +3,20 @@ met (bench/hub_load.py; its timings are never asserted, and the hub is not start
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
 from pathlib import Path
 
 import pytest
+
+from bench_modules import bench_module
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("hub_load", BENCH / "hub_load.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["hub_load"] = module            # its dataclasses look their module up
-    try:
-        spec.loader.exec_module(module)
+    with bench_module("hub_load") as module:
         yield module
-    finally:
-        del sys.modules["hub_load"]
-        sys.path.remove(str(BENCH.parent / "tests" / "hub"))
 
 
 def _class(bench, working_after):

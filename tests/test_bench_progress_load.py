@@ -3,27 +3,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
+from bench_modules import bench_module
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("progress_load", BENCH / "progress_load.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["progress_load"] = module           # its dataclasses look their module up
-    try:
-        spec.loader.exec_module(module)
+    with bench_module("progress_load") as module:
         yield module
-    finally:
-        del sys.modules["progress_load"]
-        sys.path.remove(str(BENCH.parent / "tests" / "hub"))
 
 
 def test_what_a_student_sends_is_judged_as_meant(bench):

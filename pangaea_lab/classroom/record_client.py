@@ -394,4 +394,4 @@ def pending_count(home: Path | None = None) -> int:
 
 
 __all__ = ["Outbox", "Sender", "connect", "connect_kernel", "wire", "batches", "TEXTS",
-           "pending_count", "Any"]
+           "pending_count"]

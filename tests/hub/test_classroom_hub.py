@@ -70,7 +70,9 @@ def driver() -> Iterator[Any]:
 
 
 def browser_login(hub: Hub, driver: Any, name: str) -> Any:
-    """A Chromium window of its own (cookies of its own) logged in as ``name``."""
+    """A Chromium window of its own (cookies of its own) logged in as ``name``, on the page a
+    login lands on (the course pulled, then JupyterLab), as a person is before they open a
+    link: a link opened while the login's redirects still run could be overtaken by them."""
     context = driver.new_context(ignore_https_errors=True, viewport={"width": 1280,
                                                                      "height": 900})
     page = context.new_page()
@@ -78,7 +80,9 @@ def browser_login(hub: Hub, driver: Any, name: str) -> Any:
     page.fill("input[name=username]", name)
     page.fill("input[name=password]", hub.password(name))
     page.click("[type=submit]")
-    page.wait_for_url(lambda url: "/hub/login" not in url, timeout=PAGE * 1000)
+    page.wait_for_url(lambda url: urlsplit(url).path.startswith(f"/user/{name}/lab"),
+                      timeout=PAGE * 1000)
+    page.wait_for_load_state("load", timeout=PAGE * 1000)
     return page
 
 

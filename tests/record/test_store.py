@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import stat
 import threading
 from pathlib import Path
@@ -287,6 +288,12 @@ def test_sqlite_file_is_0600_whatever_the_umask(tmp_path):
 def test_only_sqlite_files_and_postgresql_by_psycopg(url):
     with pytest.raises(InvalidData, match="^url:"):
         RecordStore(url)
+
+
+def test_postgresql_without_psycopg_installed_is_refused_in_a_sentence(monkeypatch):
+    monkeypatch.setitem(sys.modules, "psycopg", None)       # as where it is not installed
+    with pytest.raises(InvalidData, match="^url: PostgreSQL needs the psycopg package"):
+        RecordStore("postgresql+psycopg://nobody@127.0.0.1:1/none")
 
 
 def test_in_folder_needs_a_folder(tmp_path):

@@ -168,7 +168,11 @@ def make_engine(url: str) -> Engine:
     if parsed.get_backend_name() == "sqlite":
         return _sqlite_engine(parsed)
     if parsed.get_backend_name() == "postgresql" and parsed.get_driver_name() == "psycopg":
-        return create_engine(parsed, pool_pre_ping=True)
+        try:
+            return create_engine(parsed, pool_pre_ping=True)
+        except ImportError:
+            raise InvalidData("url: PostgreSQL needs the psycopg package, which is not "
+                              "installed here (pip install 'pangaea_lab[hub]')") from None
     raise InvalidData(f"url: the record is kept in SQLite or PostgreSQL (psycopg), not "
                       f"{parsed.drivername!r}")
 
