@@ -27,12 +27,14 @@ import argparse
 import hashlib
 import json
 import os
+import posixpath
 import re
 import shutil
 import subprocess
 import sys
 import tarfile
 from pathlib import Path
+from typing import Iterable, Iterator
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -144,22 +146,54 @@ def index_wheels(work: Path) -> list[Path]:
     return wheels
 
 
-def stage_contents(dest: Path) -> list[str]:
+def stage_contents(dest: Path) -> dict[str, str]:
     """The notebooks the site serves (all but those :data:`LEFT_OUT`), with their pictures;
-    returns the pages left out, each with why."""
+    their links to a page left out become plain words (:func:`unlink_left_out`).  Returns the
+    pages left out (their paths under notebooks/), each with why."""
     if dest.exists():
         shutil.rmtree(dest)
     shutil.copytree(ROOT / "notebooks", dest,
                     ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
-    left = []
+    left = {}
     for path in sorted(dest.rglob("*.ipynb")):
         why = needs_compiled(path)
         if why:
-            left.append(f"{path.relative_to(dest).as_posix()} ({why})")
+            left[path.relative_to(dest).as_posix()] = why
             path.unlink()
-        else:
-            _add_install_cell(path)
+    for path in sorted(dest.rglob("*.ipynb")):
+        unlink_left_out(path, dest, set(left))
+        _add_install_cell(path)
     return left
+
+
+#: what a link to a page left out of the site becomes, after the link's own words
+LEFT_OUT_WORDS = "this page needs the app on a server or JupyterLab"
+
+MARKDOWN_LINK = re.compile(r"\[([^\]]*)\]\(([^)\s]+)\)")
+
+
+def unlink_left_out(path: Path, root: Path, left: set[str]) -> int:
+    """In the Markdown cells of the notebook at ``path`` (under ``root``), each link to a page
+    in ``left`` (paths under ``root``) becomes its words and :data:`LEFT_OUT_WORDS` in
+    brackets: the site has no such page to open.  Returns the number of links changed."""
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    folder = path.parent.relative_to(root).as_posix()
+    changed = 0
+
+    def words(match: re.Match) -> str:
+        nonlocal changed
+        target = re.split(r"[#?]", match.group(2), maxsplit=1)[0]
+        if posixpath.normpath(posixpath.join(folder, target)) not in left:
+            return match.group(0)
+        changed += 1
+        return f"{match.group(1)} ({LEFT_OUT_WORDS})"
+
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "markdown":
+            cell["source"] = MARKDOWN_LINK.sub(words, "".join(cell["source"]))
+    if changed:
+        path.write_text(json.dumps(notebook, indent=1), encoding="utf-8")
+    return changed
 
 
 #: the first cell of every page in the site: the kernel installs the package from the site's
@@ -225,11 +259,14 @@ CONFIG = re.compile(r'(<script id="jupyter-config-data" type="application/json">
                     re.S)
 
 
-def patch_pages(out: Path) -> int:
+def patch_pages(out: Path, left_out: Iterable[str] = ()) -> int:
     """Voici writes each page's settings with the package index only: give every page the
     kernel's Pyodide from the site (a path relative to the page, as the index's are) and no
-    PyPI.  Returns the number of pages."""
+    PyPI, and the pages left out of the site (``left_out``, paths under notebooks/) with the
+    words a link to one of them becomes (the page template reads them for the links that the
+    page's cells write in the browser).  Returns the number of pages."""
     pages = sorted((out / "voici").rglob("*.html"))
+    site = {"leftOut": sorted(left_out), "leftOutWords": LEFT_OUT_WORDS}
     for page in pages:
         up = "../" * (len(page.relative_to(out).parts) - 1)
 
@@ -238,6 +275,7 @@ def patch_pages(out: Path) -> int:
             kernel = config.setdefault("litePluginSettings", {}).setdefault(
                 "@jupyterlite/pyodide-kernel-extension:kernel", {})
             kernel.update({"pyodideUrl": f"{up}pyodide/pyodide.js", "disablePyPIFallback": True})
+            config["pangaeaSite"] = site
             return match.group(1) + json.dumps(config) + match.group(3)
 
         text = CONFIG.sub(patched, page.read_text(), count=1)
@@ -263,10 +301,55 @@ def patch_root_config(out: Path) -> None:
 
 
 def copy_favicon(out: Path) -> None:
-    """Browsers ask for /favicon.ico on JupyterLite's pages: JupyterLite's icon there too."""
+    """A page that names no icon makes the browser ask for /favicon.ico at the host's root,
+    which a site served under a path does not hold: JupyterLite's icon goes to the site's own
+    root, and each of JupyterLite's pages names it (relative to the page)."""
     icon = out / "static" / "favicons" / "favicon.ico"
     if icon.is_file():
         shutil.copy2(icon, out / "favicon.ico")
+    for page in sorted(out.rglob("index.html")):
+        parts = page.relative_to(out).parts
+        text = page.read_text(encoding="utf-8")
+        if parts[0] == "voici" or 'rel="icon"' in text or "<head>" not in text:
+            continue
+        link = f'<link rel="icon" href="{"../" * (len(parts) - 1)}favicon.ico">'
+        page.write_text(text.replace("<head>", f"<head>\n    {link}", 1), encoding="utf-8")
+
+
+ADDRESS = re.compile(r"""(?:\b(?:src|href)\s*=\s*["']|\burl\(\s*["']?)(/[^"')\s]*)""")
+
+
+def rooted_addresses(out: Path) -> list[str]:
+    """What in the site's Voici pages names a file from the host's root ('/...') rather than
+    from the page itself: the folder must work the same at a host's root and under any path
+    (https://host/some/path/), so the answer should be empty.  Looks at every address in each
+    page's settings (the notebook itself left aside) and at the page's src, href and url()."""
+    found = []
+    for page in sorted((out / "voici").rglob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        name = page.relative_to(out).as_posix()
+        match = CONFIG.search(text)
+        if match:
+            config = json.loads(match.group(2))
+            config.pop("notebookSrc", None)
+            found += [f"{name}: {key} = {value}" for key, value in _addresses(config)
+                      if value.startswith("/")]
+            text = text[:match.start()] + text[match.end():]
+        found += [f"{name}: {value}" for value in ADDRESS.findall(text)]
+    return found
+
+
+def _addresses(config: object, key: str = "") -> Iterator[tuple[str, str]]:
+    """(key, value) of every address in a page's settings: the strings under a key that ends
+    in Url or Urls, or that is an extension's file to load."""
+    if isinstance(config, dict):
+        for name, value in config.items():
+            yield from _addresses(value, name)
+    elif isinstance(config, list):
+        for value in config:
+            yield from _addresses(value, key)
+    elif isinstance(config, str) and re.search(r"(Url|Urls|^load)$", key):
+        yield key, config
 
 
 def copy_fonts(out: Path) -> None:
@@ -286,16 +369,20 @@ def build(out: Path, tgz: Path, work: Path) -> None:
     jupyter_path = stage_template(work)
     wheels = index_wheels(work / "index-wheels")
     run_voici(work / "contents", out, lite_dir, wheels, jupyter_path)
-    patch_pages(out)
+    patch_pages(out, left)
     patch_root_config(out)
     copy_fonts(out)
     copy_favicon(out)
+    rooted = rooted_addresses(out)
+    if rooted:
+        raise SystemExit("Pages name files from the host's root, so the site would work only "
+                         "there:\n  " + "\n  ".join(rooted))
     lock = unpack_pyodide(tgz, out / "pyodide")
     served = serve_lock_wheels(lock, out / "pyodide", work / "lock-wheels")
     print(f"Site in {out}: Pyodide {PYODIDE} from npm, {len(served)} wheels beside its lock, "
           f"{len(wheels)} in the site's index")
-    for page in left:
-        print(f"Left out: {page}")
+    for page, why in left.items():
+        print(f"Left out: {page} ({why})")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,6 +1,8 @@
 """Fixtures for the static site's tests (``make test-site``): build/site served by a plain
-static file server (``python -m http.server``) on a free localhost port, and the system
-Chromium driven by Playwright with every request outside 127.0.0.1 refused and recorded.
+static file server (``python -m http.server``) on a free localhost port, under a path
+(http://127.0.0.1:PORT/class/site/, as a school web space or a repository's pages serve a
+folder) and at the host's root, and the system Chromium driven by Playwright with every request
+outside 127.0.0.1 refused and recorded.
 
 The folder is skipped unless PANGAEA_SITE_TESTS=1 (``make test-site`` sets it after building
 the site), so a plain ``pytest`` or ``make test`` never builds a site nor starts a browser.
@@ -28,8 +30,13 @@ if os.environ.get("PANGAEA_SITE_TESTS") != "1":
 SITE = Path(os.environ.get("PANGAEA_SITE", REPO / "build" / "site"))
 
 
-def serve(folder: Path, port: int) -> subprocess.Popen:
-    """A plain static file server for ``folder``, ready to answer."""
+#: the path the site is served under, as a school web space serves a folder
+SUB_PATH = "class/site"
+
+
+def serve(folder: Path, port: int, path: str = "") -> subprocess.Popen:
+    """A plain static file server for ``folder``, ready to answer (``path``: where in the
+    folder the site is)."""
     process = subprocess.Popen(
         [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
          "--directory", str(folder)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -37,7 +44,8 @@ def serve(folder: Path, port: int) -> subprocess.Popen:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/index.html", timeout=5):
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/{path}index.html",
+                                        timeout=5):
                 return process
         except OSError:
             time.sleep(0.2)
@@ -45,18 +53,34 @@ def serve(folder: Path, port: int) -> subprocess.Popen:
     raise RuntimeError(f"python -m http.server did not answer on port {port}")
 
 
-@pytest.fixture(scope="session")
-def site() -> Iterator[str]:
+def _served(folder: Path, path: str = "") -> Iterator[str]:
     from processes import free_port
     if not (SITE / "voici" / "render" / "00_start_here.html").is_file():
         raise FileNotFoundError(f"No site in {SITE}: build it first with `make site`.")
     port = free_port()
-    process = serve(SITE, port)
+    process = serve(folder, port, path)
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://127.0.0.1:{port}/{path}".rstrip("/")
     finally:
         process.terminate()
         process.wait(timeout=20)
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The site's address under :data:`SUB_PATH` (no slash at its end): the server's folder
+    holds the site at that path and nothing else, so a page that asked for a file from the
+    host's root would get a 404."""
+    host = tmp_path_factory.mktemp("host")
+    (host / SUB_PATH).parent.mkdir(parents=True)
+    (host / SUB_PATH).symlink_to(SITE.resolve(), target_is_directory=True)
+    yield from _served(host, SUB_PATH + "/")
+
+
+@pytest.fixture(scope="session")
+def site_at_root() -> Iterator[str]:
+    """The same site served at the host's root."""
+    yield from _served(SITE)
 
 
 class Outside:

@@ -1,16 +1,21 @@
-"""The static site (build/site) in a real browser, served by a plain static file server, with
-every request outside 127.0.0.1 refused: its pages run Python in the browser (Pyodide) and
-behave like the app.  The start page and one rule page per game open with their widgets; on
-each rule page a move is played and undone (and a click on The Dawn of Pangaea's board picks
-the action on that space); an exercise is answered wrong, then right, by
-clicking; a link with ?seed=&players= sets the board; and no page sent a request outside the
+"""The static site (build/site) in a real browser, served by a plain static file server under
+a path (http://127.0.0.1:PORT/class/site/), with every request outside 127.0.0.1 refused: its
+pages run Python in the browser (Pyodide) and behave like the app.  The start page and one
+rule page per game open with their widgets; on each rule page a move is played and undone (and
+a click on The Dawn of Pangaea's board picks the action on that space); an exercise is answered
+wrong, then right, by clicking; a link with ?seed=&players= sets the board; every link on the
+start page and on the teachers' guide opens a page of the site (links to the pages left out are
+words); the start page works at the host's root too; and no page sent a request outside the
 site.  Run by ``make test-site`` (after ``make site``)."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from browser_support import (CLICK, NOTEBOOKS, STEP_THROUGH, Watched, check_board_click,
@@ -25,6 +30,11 @@ FIRST_WIDGET = 180_000
 #: the one request known to fail, inside the site: the Pyodide kernel asks for the sqlite3
 #: module, which neither PyPI nor npm has for Pyodide (nothing on the pages needs it)
 KNOWN_MISSING = "sqlite3"
+
+_spec = importlib.util.spec_from_file_location(
+    "site_build", Path(__file__).resolve().parents[2] / "app" / "site" / "build.py")
+site_build = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(site_build)
 
 PRACTICE = re.compile(r"""practice\(\s*["']([\w.]+)["']\s*(?:,\s*(?:seed\s*=\s*)?(\d+))?"""
                       r"""(?:\s*,\s*(?:level\s*=\s*)?(\d+))?""")
@@ -61,10 +71,65 @@ def assert_clean(watched: Watched, where: str, outside: Any) -> None:
     assert not errors, f"{where}: browser errors:\n" + "\n".join(errors)
 
 
+def check_links(watched: Watched, site: str, where: str) -> int:
+    """Every link on the page opens a page or file of the site (asked of the same server, as a
+    click would): none leads outside the site, to a page the site lacks, or to a notebook's
+    raw file.  Returns the number of links to other pages."""
+    here = watched.page.url.split("#")[0]
+    links = watched.page.evaluate(
+        "() => Array.from(document.querySelectorAll('a[href]'), a => a.href)")
+    problems, pages = [], set()
+    for link in links:
+        address = link.split("#")[0]
+        if address == here:
+            continue                                   # a part of this page
+        if not address.startswith(site + "/"):
+            problems.append(f"{link}: outside the site")
+            continue
+        if urlsplit(address).path.endswith(".ipynb"):
+            problems.append(f"{link}: a notebook's file, not a page")
+            continue
+        if address not in pages:
+            pages.add(address)
+            status = watched.page.request.get(address).status
+            if status != 200:
+                problems.append(f"{link}: the server answers {status}")
+    assert not problems, f"{where}: links that lead nowhere:\n" + "\n".join(problems)
+    return len(pages)
+
+
+def check_left_out_words(watched: Watched, where: str) -> None:
+    """The pages left out of the site are named in plain words where the app links them."""
+    text = watched.page.evaluate("() => document.body.innerText")
+    assert f"({site_build.LEFT_OUT_WORDS})" in text, (
+        f"{where}: no page left out of the site is named as such")
+
+
 def test_start_page(site: str, page: Watched, outside: Any) -> None:
     open_page(page, site, "00_start_here.ipynb", ".jupyter-widgets")
     assert "pangaea" in page.page.evaluate("() => document.body.innerText").lower()
+    # the list of the pages with exercises, written by the page's cell in the browser
+    page.page.wait_for_selector(".pl-exercise-pages a", timeout=FIRST_WIDGET)
+    assert check_links(page, site, "the start page") >= 20
+    check_left_out_words(page, "the start page")
     assert_clean(page, "the start page", outside)
+
+
+def test_teachers_guide_links(site: str, page: Watched, outside: Any) -> None:
+    """The guide's lesson plans (its text) and its exercise list (written by its cell in the
+    browser) link only pages the site has."""
+    open_page(page, site, "teachers.ipynb", ".jp-OutputArea-output table a")
+    assert check_links(page, site, "the teachers' guide") >= 20
+    check_left_out_words(page, "the teachers' guide")
+    assert_clean(page, "the teachers' guide", outside)
+
+
+def test_start_page_at_the_hosts_root(site_at_root: str, page: Watched, outside: Any) -> None:
+    """The same folder served at the root of a host works too."""
+    open_page(page, site_at_root, "00_start_here.ipynb", ".jupyter-widgets")
+    page.page.wait_for_selector(".pl-exercise-pages a", timeout=FIRST_WIDGET)
+    assert check_links(page, site_at_root, "the start page at the host's root") >= 20
+    assert_clean(page, "the start page at the host's root", outside)
 
 
 @pytest.mark.parametrize("game", sorted(STEP_THROUGH))
