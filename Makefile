@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 # Jupyter refuses to run as root unless asked to (containers, classroom servers).
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test test-fast bench bench-speed bench-instructions soak clean notebook-outputs app test-browser hub hub-env hub-passwords hub-course test-hub postgres hub-load progress-load app-load app-pages
+.PHONY: lab test test-fast bench bench-speed bench-instructions soak clean notebook-outputs app test-browser hub hub-env hub-passwords hub-course test-hub postgres hub-load progress-load app-load app-pages site test-site site-load
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -184,6 +184,42 @@ app-load: $(BROWSER_STAMP)
 
 app-pages: $(STAMP)
 	$(BIN)/python bench/app_pages.py
+
+# The static site (build/site/): the app's pages as Voici pages (code hidden) running Python in
+# each student's browser (Pyodide), served by any static file server; `python -m http.server
+# -d build/site` serves it in a room.  The build tools go into build/site-tools (their versions
+# in app/site/requirements.txt), Pyodide's core comes from npm's pyodide package, every wheel
+# from PyPI (app/site/build.py).  Voici's add-on for xeus kernels is removed from the tools: its
+# build step needs an environment and its page asks a GitHub host for a file.
+SITE_TOOLS := build/site-tools
+SITE_STAMP := $(SITE_TOOLS)/.installed
+PYODIDE_VERSION := $(shell sed -n 's/^PYODIDE = "\(.*\)"/\1/p' app/site/build.py)
+PYODIDE_TGZ := build/site-work/pyodide-$(PYODIDE_VERSION).tgz
+
+$(SITE_STAMP): app/site/requirements.txt
+	test -x $(SITE_TOOLS)/bin/python || $(PYTHON) -m venv $(SITE_TOOLS)
+	$(SITE_TOOLS)/bin/python -m pip install --quiet --upgrade pip
+	$(SITE_TOOLS)/bin/python -m pip install --quiet -r app/site/requirements.txt
+	$(SITE_TOOLS)/bin/python -m pip uninstall --quiet --yes jupyterlite-xeus
+	touch $(SITE_STAMP)
+
+$(PYODIDE_TGZ):
+	@command -v npm >/dev/null || { echo "npm is missing: install Node.js and npm (apt-get install nodejs npm)"; exit 1; }
+	mkdir -p build/site-work
+	cd build/site-work && npm pack --silent pyodide@$(PYODIDE_VERSION)
+
+site: $(SITE_STAMP) $(PYODIDE_TGZ)
+	$(SITE_TOOLS)/bin/python app/site/build.py --pyodide $(PYODIDE_TGZ) --out build/site
+
+# the site in Chromium with every request outside 127.0.0.1 refused (tests/site)
+test-site: site $(BROWSER_STAMP)
+	PANGAEA_SITE_TESTS=1 PANGAEA_CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest tests/site \
+		-p no:cacheprovider -q
+
+# the site's size, a first visit's download, the time to the first widget and to later pages
+# (bench/site_load.py; not part of `test`)
+site-load: site $(BROWSER_STAMP)
+	PANGAEA_CHROMIUM=$(CHROMIUM) $(BIN)/python bench/site_load.py --site build/site
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py

@@ -1,0 +1,400 @@
+"""Build the static site (``make site``): the app's pages as Voici pages and the notebooks with
+their code in JupyterLite, both running Python in each student's browser (Pyodide), in one
+folder that any static file server can serve (``build/site/``).
+
+Everything comes from PyPI and npm, nothing from elsewhere:
+
+* Pyodide's core (the interpreter, its standard library and its package lock) is npm's
+  ``pyodide`` package, in the version the Pyodide kernel was made for (:data:`PYODIDE`);
+* the wheels that the lock names and the kernel needs at start (micropip, IPython, jedi, their
+  pure-Python dependencies, networkx) are the same versions from PyPI, served beside the lock
+  with their sha256 rewritten; compiled dependencies that the teaching path never imports
+  (numpy, matplotlib) are struck from their entries;
+* pangaea_lab's wheel and its pure dependencies (ipywidgets, anywidget, comm, ...) are packed
+  into the site's own package index, which the kernel installs from without asking PyPI.
+
+Pages that need compiled packages are left out (:data:`LEFT_OUT`, found by reading their
+cells): the statistics pages (the simulation lab's pandas, pyarrow, dask) and the pages that draw
+a chart with matplotlib (the full-game pages, Pangaea's scoring page): npm's pyodide package
+holds no compiled package, and the build takes only pure-Python wheels from PyPI.
+
+    python app/site/build.py --out build/site --pyodide build/site-work/pyodide-0.29.0.tgz
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import posixpath
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+from typing import Iterable, Iterator
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+
+#: npm's pyodide package that jupyterlite-pyodide-kernel 0.7.0 is made for
+PYODIDE = "0.29.0"
+
+#: the kernel's own needs from the lock (it installs these at start), and the teaching path's
+LOCK_ROOTS = ("micropip", "packaging", "ipython", "jedi", "networkx", "traitlets",
+              "typing-extensions")
+
+#: the same versions as the project's tested environment; their JavaScript halves are in the
+#: build environment (make site installs them there too)
+INDEX_WHEELS = ("ipywidgets==8.1.9", "jupyterlab_widgets==3.0.17", "anywidget==0.11.0",
+                "comm==0.2.3", "psygnal==0.16.1")
+
+#: pages left out of the site: what in a page's cells needs a compiled package, and why
+LEFT_OUT = {
+    r"pangaea_lab\.(sim|simulate)\b": "the simulation lab needs pandas, pyarrow and dask",
+    r"\bmatplotlib\b": "its chart needs matplotlib and numpy",
+}
+
+
+def needs_compiled(path: Path) -> str | None:
+    """Why the notebook at ``path`` cannot run in the site, or None."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    for pattern, why in LEFT_OUT.items():
+        if re.search(pattern, code):
+            return why
+    return None
+
+
+def _pip(*args: str) -> None:
+    subprocess.run([sys.executable, "-m", "pip", *args], check=True)
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def unpack_pyodide(tgz: Path, dest: Path) -> dict:
+    """npm's pyodide package into ``dest`` (its 14 files, source maps left out); the lock."""
+    dest.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(tgz) as archive:
+        for member in archive.getmembers():
+            name = member.name.removeprefix("package/")
+            if not member.isfile() or "/" in name or name.endswith(".map"):
+                continue
+            (dest / name).write_bytes(archive.extractfile(member).read())
+    return json.loads((dest / "pyodide-lock.json").read_text())
+
+
+def _key(name: str) -> str:
+    return name.lower().replace("_", "-")
+
+
+def _closure(packages: dict) -> list[str]:
+    """The lock's names the kernel needs, through pure wheels only (so networkx's numpy and
+    matplotlib, and all they need, stay out)."""
+    seen: list[str] = []
+    todo = list(LOCK_ROOTS)
+    while todo:
+        name = _key(todo.pop())
+        if name in seen or name not in packages or not _pure(packages[name]):
+            continue
+        seen.append(name)
+        todo.extend(packages[name]["depends"])
+    return sorted(seen)
+
+
+def _pure(entry: dict) -> bool:
+    return entry.get("package_type") == "package" and entry["file_name"].endswith("-none-any.whl")
+
+
+def serve_lock_wheels(lock: dict, dest: Path, work: Path) -> list[str]:
+    """The pure wheels the kernel needs, from PyPI in the lock's versions, beside the lock with
+    their sha256; compiled dependencies struck from the entries served.  Returns their names."""
+    packages = lock["packages"]
+    names = _closure(packages)
+    wanted = [f"{packages[n]['name']}=={packages[n]['version']}" for n in names]
+    work.mkdir(parents=True, exist_ok=True)
+    _pip("download", "--quiet", "--no-deps", "--only-binary=:all:", "--platform", "any",
+         "--python-version", "3.13", "--implementation", "py", "-d", str(work), *wanted)
+    for name in names:
+        entry = packages[name]
+        wheel = work / entry["file_name"]
+        if not wheel.exists():
+            raise SystemExit(f"PyPI has no {entry['file_name']} (the lock's {name})")
+        shutil.copy2(wheel, dest / wheel.name)
+        entry["sha256"] = _sha256(wheel)
+        entry["depends"] = [d for d in entry["depends"] if _key(d) in names]
+    (dest / "pyodide-lock.json").write_text(json.dumps(lock))
+    return names
+
+
+def index_wheels(work: Path) -> list[Path]:
+    """pangaea_lab's wheel (built from this checkout, without the extras) and its pure
+    dependencies that the lock does not have, for the site's own package index."""
+    work.mkdir(parents=True, exist_ok=True)
+    for old in work.glob("pangaea_lab-*.whl"):
+        old.unlink()
+    _pip("wheel", "--quiet", "--no-deps", "-w", str(work), str(ROOT))
+    _pip("download", "--quiet", "--no-deps", "--only-binary=:all:", "--platform", "any",
+         "--python-version", "3.13", "--implementation", "py", "-d", str(work), *INDEX_WHEELS)
+    keep = [re.split("==", w)[0].replace("-", "_").lower() for w in INDEX_WHEELS]
+    wheels = [w for w in sorted(work.glob("*.whl"))
+              if w.name.split("-")[0].lower() in keep + ["pangaea_lab"]]
+    return wheels
+
+
+def stage_contents(dest: Path) -> dict[str, str]:
+    """The notebooks the site serves (all but those :data:`LEFT_OUT`), with their pictures;
+    their links to a page left out become plain words (:func:`unlink_left_out`).  Returns the
+    pages left out (their paths under notebooks/), each with why."""
+    if dest.exists():
+        shutil.rmtree(dest)
+    shutil.copytree(ROOT / "notebooks", dest,
+                    ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+    left = {}
+    for path in sorted(dest.rglob("*.ipynb")):
+        why = needs_compiled(path)
+        if why:
+            left[path.relative_to(dest).as_posix()] = why
+            path.unlink()
+    for path in sorted(dest.rglob("*.ipynb")):
+        unlink_left_out(path, dest, set(left))
+        _add_install_cell(path)
+    return left
+
+
+#: what a link to a page left out of the site becomes, after the link's own words
+LEFT_OUT_WORDS = "this page needs the app on a server or JupyterLab"
+
+MARKDOWN_LINK = re.compile(r"\[([^\]]*)\]\(([^)\s]+)\)")
+
+
+def unlink_left_out(path: Path, root: Path, left: set[str]) -> int:
+    """In the Markdown cells of the notebook at ``path`` (under ``root``), each link to a page
+    in ``left`` (paths under ``root``) becomes its words and :data:`LEFT_OUT_WORDS` in
+    brackets: the site has no such page to open.  Returns the number of links changed."""
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    folder = path.parent.relative_to(root).as_posix()
+    changed = 0
+
+    def words(match: re.Match) -> str:
+        nonlocal changed
+        target = re.split(r"[#?]", match.group(2), maxsplit=1)[0]
+        if posixpath.normpath(posixpath.join(folder, target)) not in left:
+            return match.group(0)
+        changed += 1
+        return f"{match.group(1)} ({LEFT_OUT_WORDS})"
+
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "markdown":
+            cell["source"] = MARKDOWN_LINK.sub(words, "".join(cell["source"]))
+    if changed:
+        path.write_text(json.dumps(notebook, indent=1), encoding="utf-8")
+    return changed
+
+
+#: the first cell of every page in the site: the kernel installs the package from the site's
+#: own index (the browser keeps it in its cache for the next pages)
+INSTALL_CELL = ("# In the browser (the static site), the package comes from the site itself\n"
+                "import piplite\n"
+                "await piplite.install(['pangaea_lab'])")
+
+
+def _add_install_cell(path: Path) -> None:
+    notebook = json.loads(path.read_text())
+    if not any(cell["cell_type"] == "code" for cell in notebook["cells"]):
+        return
+    cell = {"cell_type": "code", "execution_count": None, "id": "site-install",
+            "metadata": {"tags": ["site-install"]}, "outputs": [], "source": INSTALL_CELL}
+    notebook["cells"].insert(0, cell)
+    path.write_text(json.dumps(notebook, indent=1))
+
+
+def stage_template(dest: Path) -> Path:
+    """The site's page template: Voilà's lab page with the package's font and style and no
+    request to a CDN; returns the folder to put on JUPYTER_PATH."""
+    share = dest / "share"
+    target = share / "jupyter" / "voila" / "templates" / "pangaea-lab-site"
+    if target.exists():
+        shutil.rmtree(target)
+    package = ROOT / "pangaea_lab" / "share" / "jupyter" / "voila" / "templates" / "pangaea-lab"
+    shutil.copytree(package / "static", target / "static")
+    for name in ("conf.json", "index.html.j2"):
+        shutil.copy2(HERE / "template" / name, target / name)
+    return share / "jupyter"
+
+
+def lite_config(pyodide_dir: str) -> dict:
+    """The site's settings: the kernel loads Pyodide from the site and installs only from the
+    site's own package index (never from PyPI)."""
+    kernel = {"pyodideUrl": f"./{pyodide_dir}/pyodide.js", "disablePyPIFallback": True}
+    return {"jupyter-lite-schema-version": 0,
+            "jupyter-config-data": {"appName": "pangaea_lab",
+                                    "litePluginSettings": {
+                                        "@jupyterlite/pyodide-kernel-extension:kernel": kernel}}}
+
+
+def run_voici(contents: Path, out: Path, lite_dir: Path, wheels: list[Path],
+              jupyter_path: Path) -> None:
+    """Voici's build of the pages (code hidden) and JupyterLite's apps (code shown)."""
+    bin_dir = Path(sys.executable).parent
+    command = [str(bin_dir / "voici"), "build", "--contents", str(contents),
+               "--output-dir", str(out), "--lite-dir", str(lite_dir), "--no-sourcemaps",
+               "--template", "pangaea-lab-site"]
+    for app in APPS:
+        command += ["--apps", app]
+    for wheel in wheels:
+        command += ["--piplite-wheels", str(wheel)]
+    env = {**os.environ, "JUPYTER_PATH": str(jupyter_path)}
+    subprocess.run(command, check=True, cwd=lite_dir, env=env)
+
+
+#: Voici's pages, and JupyterLite's for the notebooks with their code (lab/, notebooks/, tree/)
+APPS = ("voici", "lab", "notebooks", "tree")
+
+CONFIG = re.compile(r'(<script id="jupyter-config-data" type="application/json">)(.*?)(</script>)',
+                    re.S)
+
+
+def patch_pages(out: Path, left_out: Iterable[str] = ()) -> int:
+    """Voici writes each page's settings with the package index only: give every page the
+    kernel's Pyodide from the site (a path relative to the page, as the index's are) and no
+    PyPI, and the pages left out of the site (``left_out``, paths under notebooks/) with the
+    words a link to one of them becomes (the page template reads them for the links that the
+    page's cells write in the browser).  Returns the number of pages."""
+    pages = sorted((out / "voici").rglob("*.html"))
+    site = {"leftOut": sorted(left_out), "leftOutWords": LEFT_OUT_WORDS}
+    for page in pages:
+        up = "../" * (len(page.relative_to(out).parts) - 1)
+
+        def patched(match: re.Match) -> str:
+            config = json.loads(match.group(2))
+            kernel = config.setdefault("litePluginSettings", {}).setdefault(
+                "@jupyterlite/pyodide-kernel-extension:kernel", {})
+            kernel.update({"pyodideUrl": f"{up}pyodide/pyodide.js", "disablePyPIFallback": True})
+            config["pangaeaSite"] = site
+            return match.group(1) + json.dumps(config) + match.group(3)
+
+        text = CONFIG.sub(patched, page.read_text(), count=1)
+        for font in FONTS:
+            text = text.replace(f'url("{font}")', f'url("{up}static/pangaea-lab/{font}")')
+        page.write_text(text)
+    return len(pages)
+
+
+#: the package's font, which the page's style names beside itself: served once for the site
+FONTS = ("DejaVuSans.woff", "DejaVuSans-Bold.woff")
+
+
+def patch_root_config(out: Path) -> None:
+    """JupyterLite's apps (lab/, notebooks/) read the site's jupyter-lite.json, whose paths are
+    taken from the site's root: the same kernel settings there."""
+    path = out / "jupyter-lite.json"
+    config = json.loads(path.read_text())
+    kernel = config["jupyter-config-data"].setdefault("litePluginSettings", {}).setdefault(
+        "@jupyterlite/pyodide-kernel-extension:kernel", {})
+    kernel.update({"pyodideUrl": "./pyodide/pyodide.js", "disablePyPIFallback": True})
+    path.write_text(json.dumps(config, indent=2))
+
+
+def copy_favicon(out: Path) -> None:
+    """A page that names no icon makes the browser ask for /favicon.ico at the host's root,
+    which a site served under a path does not hold: JupyterLite's icon goes to the site's own
+    root, and each of JupyterLite's pages names it (relative to the page)."""
+    icon = out / "static" / "favicons" / "favicon.ico"
+    if icon.is_file():
+        shutil.copy2(icon, out / "favicon.ico")
+    for page in sorted(out.rglob("index.html")):
+        parts = page.relative_to(out).parts
+        text = page.read_text(encoding="utf-8")
+        if parts[0] == "voici" or 'rel="icon"' in text or "<head>" not in text:
+            continue
+        link = f'<link rel="icon" href="{"../" * (len(parts) - 1)}favicon.ico">'
+        page.write_text(text.replace("<head>", f"<head>\n    {link}", 1), encoding="utf-8")
+
+
+ADDRESS = re.compile(r"""(?:\b(?:src|href)\s*=\s*["']|\burl\(\s*["']?)(/[^"')\s]*)""")
+
+
+def rooted_addresses(out: Path) -> list[str]:
+    """What in the site's Voici pages names a file from the host's root ('/...') rather than
+    from the page itself: the folder must work the same at a host's root and under any path
+    (https://host/some/path/), so the answer should be empty.  Looks at every address in each
+    page's settings (the notebook itself left aside) and at the page's src, href and url()."""
+    found = []
+    for page in sorted((out / "voici").rglob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        name = page.relative_to(out).as_posix()
+        match = CONFIG.search(text)
+        if match:
+            config = json.loads(match.group(2))
+            config.pop("notebookSrc", None)
+            found += [f"{name}: {key} = {value}" for key, value in _addresses(config)
+                      if value.startswith("/")]
+            text = text[:match.start()] + text[match.end():]
+        found += [f"{name}: {value}" for value in ADDRESS.findall(text)]
+    return found
+
+
+def _addresses(config: object, key: str = "") -> Iterator[tuple[str, str]]:
+    """(key, value) of every address in a page's settings: the strings under a key that ends
+    in Url or Urls, or that is an extension's file to load."""
+    if isinstance(config, dict):
+        for name, value in config.items():
+            yield from _addresses(value, name)
+    elif isinstance(config, list):
+        for value in config:
+            yield from _addresses(value, key)
+    elif isinstance(config, str) and re.search(r"(Url|Urls|^load)$", key):
+        yield key, config
+
+
+def copy_fonts(out: Path) -> None:
+    static = ROOT / "pangaea_lab" / "share" / "jupyter" / "voila" / "templates" / "pangaea-lab"
+    (out / "static" / "pangaea-lab").mkdir(parents=True, exist_ok=True)
+    for name in FONTS + ("LICENSE-DejaVu.txt",):
+        shutil.copy2(static / "static" / name, out / "static" / "pangaea-lab" / name)
+
+
+def build(out: Path, tgz: Path, work: Path) -> None:
+    if out.exists():
+        shutil.rmtree(out)
+    lite_dir = work / "lite"
+    lite_dir.mkdir(parents=True, exist_ok=True)
+    (lite_dir / "jupyter-lite.json").write_text(json.dumps(lite_config("pyodide"), indent=1))
+    left = stage_contents(work / "contents")
+    jupyter_path = stage_template(work)
+    wheels = index_wheels(work / "index-wheels")
+    run_voici(work / "contents", out, lite_dir, wheels, jupyter_path)
+    patch_pages(out, left)
+    patch_root_config(out)
+    copy_fonts(out)
+    copy_favicon(out)
+    rooted = rooted_addresses(out)
+    if rooted:
+        raise SystemExit("Pages name files from the host's root, so the site would work only "
+                         "there:\n  " + "\n  ".join(rooted))
+    lock = unpack_pyodide(tgz, out / "pyodide")
+    served = serve_lock_wheels(lock, out / "pyodide", work / "lock-wheels")
+    print(f"Site in {out}: Pyodide {PYODIDE} from npm, {len(served)} wheels beside its lock, "
+          f"{len(wheels)} in the site's index")
+    for page, why in left.items():
+        print(f"Left out: {page} ({why})")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Build the static site (make site).")
+    parser.add_argument("--out", type=Path, default=ROOT / "build" / "site")
+    parser.add_argument("--pyodide", type=Path, required=True,
+                        help=f"npm's pyodide-{PYODIDE}.tgz (npm pack pyodide@{PYODIDE})")
+    parser.add_argument("--work", type=Path, default=ROOT / "build" / "site-work")
+    args = parser.parse_args(argv)
+    build(args.out.resolve(), args.pyodide.resolve(), args.work.resolve())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
