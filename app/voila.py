@@ -65,6 +65,10 @@ c.ClassroomKernelManager.starting_at_once = 2
 # ... and a pool kernel prepares its page at a lower CPU priority, so that students opening
 # pages (and their clicks) go first when a class arrives while the pools follow it
 c.ClassroomKernelManager.pool_niceness = 10
+# Kernels talk to the server over Unix sockets beside their connection files (in the server's
+# private folder), not over TCP ports: kernels starting together each chose a free port and two
+# could pick the same one, and the kernel that lost died at its start, leaving a pool short
+c.KernelManager.transport = "ipc"
 
 # The page template: Voilà's "lab" template plus a watcher that tells the student, in plain
 # words, when the page's kernel has been shut down (pangaea_lab/share/jupyter/voila/templates/

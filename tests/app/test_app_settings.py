@@ -264,3 +264,14 @@ def test_ending_at_once_must_be_positive(monkeypatch):
     from classroom_kernels import ClassroomKernelManager
     with pytest.raises(ValueError, match="ending_at_once must be at least 1"):
         ClassroomKernelManager(ending_at_once=0)
+
+
+def test_kernels_talk_over_unix_sockets_beside_their_connection_files(monkeypatch, tmp_path):
+    """Kernels starting together cannot pick the same TCP port: they use Unix sockets named
+    after their own connection file (in the server's private folder)."""
+    from jupyter_client.manager import KernelManager
+    config = load_settings(monkeypatch)
+    assert config.KernelManager.transport == "ipc"
+    one, two = (KernelManager(config=config, connection_file=str(tmp_path / f"kernel-{n}.json"))
+                for n in ("a", "b"))
+    assert one.ip == str(tmp_path / "kernel-a-ipc") and one.ip != two.ip
