@@ -145,7 +145,6 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             return None
         if kernel_id in self._waiting_in_pool:
             self._waiting_in_pool.discard(kernel_id)
-            kernel = self._kernels.get(kernel_id)
             if kernel is not None:
                 kernel.last_activity = utcnow()
             return None
