@@ -185,6 +185,7 @@ def test_students_answers_reach_the_teachers_dashboard_judged_by_the_server(
     ann.answer(right=False)                      # wrong, first check
     ann.press("hint")
     ann.twin.show_hint()
+    ann.expect_hints(1)                          # she reads the hint before she clears
     ann.clear()
     ann.answer(right=True)                       # right, after a wrong one, with a hint
     ann.another()
