@@ -27,6 +27,14 @@ refills.
 With a class size set (``make app CLASS=30``), the pools follow the class from page to page
 (app/classroom_pools.py): :class:`PoolKeeper` starts and stops the kernels for the sizes that
 module keeps.
+
+A pool kernel that fails to start (the machine out of memory for a moment, say) stays in
+Voilà's pool as a failed task: Voilà never replaces it, so the pool stays short for the rest of
+the lesson, and while it is there Voilà's own shutdown of *any* kernel stops at it with its
+error (the leave requests of every page fail).  :class:`PoolMender` takes such tasks out every
+few seconds, says so in the log and starts a replacement; after three failures of a page's
+pool within ten minutes it leaves that pool short until then (its students' pages start their
+own kernels, as on a page without a pool) and says so.
 """
 
 from __future__ import annotations
@@ -161,6 +169,49 @@ class PoolKeeper:
         self._over = over
 
 
+class PoolMender:
+    """Takes kernels that failed to start out of Voilà's pools and starts replacements (see
+    the module's text)."""
+
+    CHECK_EVERY_MS = 5000
+    GIVE_UP_AFTER = 3                 # failures of one page's pool ...
+    WITHIN = 600.0                    # ... within this many seconds: no replacement until then
+
+    def __init__(self, manager, log) -> None:
+        self.manager, self.log = manager, log
+        self.failed_at: dict[str, list[float]] = {}
+        self.timer: PeriodicCallback | None = None
+
+    def start(self) -> None:
+        self.timer = PeriodicCallback(self.check, self.CHECK_EVERY_MS)
+        self.timer.start()
+
+    def check(self, now: float | None = None) -> None:
+        now = time.monotonic() if now is None else now
+        for page, pool in list(pools_of(self.manager).items()):
+            failed = [task for task in pool if task.done() and not _started(task)]
+            for task in failed:
+                pool.remove(task)
+                reason = "cancelled" if task.cancelled() else repr(task.exception())
+                self.log.warning("A ready kernel for %s failed to start (%s).", page, reason)
+            times = [t for t in self.failed_at.get(page, []) if now - t < self.WITHIN]
+            times += [now] * len(failed)
+            if not times:
+                if self.failed_at.pop(page, None) is not None:    # the ten minutes are over
+                    self.manager.fill_if_needed(delay=0, notebook_name=page)
+                continue
+            self.failed_at[page] = times
+            if len(times) < self.GIVE_UP_AFTER:
+                if failed:
+                    self.log.warning("Starting another ready kernel for %s.", page)
+                self.manager.fill_if_needed(delay=0, notebook_name=page)  # nothing when full
+            elif failed:
+                self.log.error("The ready kernels for %s failed to start %d times in %.0f "
+                               "minutes: none is started for its pool until then (its "
+                               "students' pages start their own kernels).", page, len(times),
+                               self.WITHIN / 60)
+
+
 _KERNEL_ID = re.compile(r'"kernelId":\s*"([0-9a-f-]{36})"')
 
 
@@ -221,6 +272,8 @@ class ClassroomVoila(Voila):
         settings = super().init_settings()
         manager = self.kernel_manager
         check_voila_pools(manager)       # fails at start, with a sentence, if Voilà changed
+        if hasattr(manager, "kernel_pools_config"):
+            PoolMender(manager, self.log).start()
         if self.class_size > 0 and hasattr(manager, "kernel_pools_config"):
             base = {page: config.get("pool_size", 0)
                     for page, config in manager.kernel_pools_config.items() if page != "default"}

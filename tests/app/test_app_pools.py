@@ -272,3 +272,79 @@ def test_a_changed_voila_stops_the_app_at_start_with_a_sentence(app_module, pool
     with pytest.raises(RuntimeError, match="lacks get_pool_size"):
         app_module.check_voila_pools(missing)
     assert app_module.pool_of(object(), "a.ipynb") == []   # no pools kept: nothing read
+
+
+# ----- a pool kernel that fails to start ---------------------------------------------------------
+
+class Said:
+    """A logger that keeps what it is told."""
+
+    def __init__(self) -> None:
+        self.lines: list[tuple[str, str]] = []
+
+    def warning(self, text: str, *args) -> None:
+        self.lines.append(("warning", text % args))
+
+    def error(self, text: str, *args) -> None:
+        self.lines.append(("error", text % args))
+
+
+def failed_task(loop, why: str = "out of memory"):
+    entry = loop.create_future()
+    entry.set_exception(RuntimeError(why))
+    return entry
+
+
+def test_a_pool_kernel_that_failed_to_start_is_replaced_and_said(app_module):
+    import asyncio
+    loop = asyncio.new_event_loop()
+    try:
+        page = "harmonies/01_setup_and_turns.ipynb"
+        good = kernel_task(loop, "k0", True, True)
+        manager, said = FakeManager({page: [failed_task(loop), good]}), Said()
+        mender = app_module.PoolMender(manager, said)
+        mender.check(now=0.0)
+        assert manager._pools[page] == [good]                  # the failed one taken out
+        assert manager.filled == [(page, 0)]                   # and another started at once
+        assert said.lines == [
+            ("warning", f"A ready kernel for {page} failed to start (RuntimeError('out of "
+                        "memory'))."),
+            ("warning", f"Starting another ready kernel for {page}.")]
+        mender.check(now=5.0)                                  # nothing new has failed
+        assert manager._pools[page] == [good]
+        for now in (10.0, 20.0):                               # two more failures: the third
+            manager._pools[page].append(failed_task(loop))     # within ten minutes
+            mender.check(now=now)
+        assert manager.filled == [(page, 0), (page, 0), (page, 0)]     # (at 5 s: the pool full
+        assert said.lines[-1][0] == "error" and "3 times in 10 minutes" in said.lines[-1][1]
+        assert "students' pages start their own kernels" in said.lines[-1][1]
+        mender.check(now=30.0)                                 # given up on for now
+        assert len(manager.filled) == 3
+        mender.check(now=700.0)                                # ten minutes on: tried again
+        assert manager.filled[-1] == (page, 0) and len(manager.filled) == 4
+        mender.check(now=1300.0)                               # no failure left in the window:
+        assert len(manager.filled) == 4 and mender.failed_at == {}   # nothing more to do
+    finally:
+        loop.close()
+
+
+def test_a_failed_pool_kernel_stops_voilas_shutdowns_until_it_is_taken_out(app_module, tmp_path,
+                                                                            monkeypatch):
+    """Why the mender matters: Voilà's own shutdown looks through the pools and stops at a task
+    that failed, so a page's leave request fails for every kernel while one is there."""
+    import asyncio
+
+    async def leave() -> tuple[str, str]:
+        manager = voilas_own_manager(tmp_path)
+        monkeypatch.setattr(manager, "fill_if_needed", lambda **kwargs: None)
+        manager._pools["a.ipynb"] = [failed_task(asyncio.get_running_loop(), "no memory")]
+        with pytest.raises(RuntimeError, match="no memory"):
+            await manager.shutdown_kernel("0e5f6a4e-1111-4222-8333-944455556666")
+        app_module.PoolMender(manager, Said()).check(now=0.0)
+        assert manager._pools["a.ipynb"] == []
+        with pytest.raises(Exception) as after:                 # now Voilà gets to the kernel
+            await manager.shutdown_kernel("0e5f6a4e-1111-4222-8333-944455556666")
+        return type(after.value).__name__, str(after.value)
+
+    kind, text = asyncio.run(leave())
+    assert "no memory" not in text and kind in ("KeyError", "HTTPError")   # no such kernel
