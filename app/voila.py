@@ -69,6 +69,10 @@ c.ClassroomKernelManager.pool_niceness = 10
 # private folder), not over TCP ports: kernels starting together each chose a free port and two
 # could pick the same one, and the kernel that lost died at its start, leaving a pool short
 c.KernelManager.transport = "ipc"
+# The server's log lines carry the time of day, so that a slow page or a refused request a
+# teacher reports can be found in it
+c.Application.log_format = "[%(name)s %(asctime)s.%(msecs)03d] %(levelname)s | %(message)s"
+c.Application.log_datefmt = "%H:%M:%S"
 
 # The page template: Voilà's "lab" template plus a watcher that tells the student, in plain
 # words, when the page's kernel has been shut down (pangaea_lab/share/jupyter/voila/templates/

@@ -236,6 +236,7 @@ class Visit:
     widget_seconds: float | None = None
     html_seconds: float | None = None      # the page's HTML fully received
     kernel_id: str = ""
+    began: float = 0.0                     # wall clock when the student set off for the page
 
 
 @dataclass
@@ -487,6 +488,7 @@ async def one_wave(number: int, context, server_url: str, students: list[Student
         student.visits.append(visit)
         rng = rngs[student.number]
         await asyncio.sleep(rng.uniform(0, args.spread))
+        visit.began = time.time()
         try:
             if student.in_browser:
                 await browser_visit(context, server_url, student, visit, args, rng)
@@ -745,6 +747,13 @@ def lesson_with_server(args, server, students: list[Student], pools: int,
     return report
 
 
+def slow_pages(students: list[Student]) -> list[tuple[Student, Visit]]:
+    """The pages whose widgets took longer than the goal, to find in the server's log (its
+    lines carry the time of day)."""
+    return [(s, v) for s in students for v in s.visits
+            if v.widget_seconds is not None and v.widget_seconds > GOAL_SECONDS]
+
+
 def final_report(args, students: list[Student], report: dict, log: Path) -> int:
     visits = [v for s in students for v in s.visits]
     shown = [v.widget_seconds for v in visits if v.widget_seconds is not None]
@@ -777,6 +786,12 @@ def final_report(args, students: list[Student], report: dict, log: Path) -> int:
     print(f"CPU of the server and its kernels during the lesson: {report['cpu']['server']:.0f} s "
           f"in {report['cpu']['seconds']:.0f} s ({os.cpu_count()} cores shared with other "
           f"work); load average now {os.getloadavg()[0]:.2f}; server log: {log}")
+    for student, visit in slow_pages(students):
+        html = f"{visit.html_seconds:.2f} s" if visit.html_seconds is not None else "never"
+        print(f"over {GOAL_SECONDS:.0f} s: student {student.number} "
+              f"({'Chromium' if student.in_browser else 'no browser'}), wave {visit.wave}, "
+              f"{visit.page}, set off at {time.strftime('%H:%M:%S', time.localtime(visit.began))}"
+              f": page received after {html}, widgets after {visit.widget_seconds:.2f} s")
     problems = [f"student {s.number}: {p}" for s in students for p in s.problems]
     for problem in problems:
         print("problem:", problem)

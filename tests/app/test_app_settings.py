@@ -275,3 +275,19 @@ def test_kernels_talk_over_unix_sockets_beside_their_connection_files(monkeypatc
     one, two = (KernelManager(config=config, connection_file=str(tmp_path / f"kernel-{n}.json"))
                 for n in ("a", "b"))
     assert one.ip == str(tmp_path / "kernel-a-ipc") and one.ip != two.ip
+
+
+def test_the_servers_log_lines_carry_the_time_of_day(monkeypatch):
+    """A teacher who reports "a page was slow at 10:42" finds the moment in the log."""
+    import logging
+    import re
+    config = load_settings(monkeypatch)
+    monkeypatch.syspath_prepend(str(APP))
+    from classroom_app import ClassroomVoila
+    app = ClassroomVoila(config=config)
+    record = logging.LogRecord(app.log.name, logging.WARNING, __file__, 1,
+                               "A ready kernel for %s failed to start.", ("a.ipynb",), None)
+    lines = [handler.format(record) for handler in app.log.handlers]
+    assert lines and all(re.fullmatch(r"\[ClassroomVoila \d\d:\d\d:\d\d\.\d{3}\] WARNING \| "
+                                      r"A ready kernel for a\.ipynb failed to start\.", line)
+                         for line in lines), lines
