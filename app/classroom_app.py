@@ -127,23 +127,49 @@ def check_voila_pools(manager) -> None:
 
 class PoolKeeper:
     """Starts and stops pool kernels in Voilà's kernel manager for the sizes that
-    :class:`FollowingPools` keeps."""
+    :class:`FollowingPools` keeps.
+
+    The ready kernels for the lesson's next pages start once the class has settled on its
+    page: when no student has opened a page for ``follow_delay`` seconds (at the latest
+    ``follow_limit`` seconds after the first student who asked for them).  Preparing a page
+    costs the server itself CPU (Voilà turns each of its cells into HTML), and thirty of them
+    prepared while classmates were still opening theirs made some of those wait 20 s."""
 
     CHECK_EVERY_MS = 5000
 
-    def __init__(self, manager, pools: FollowingPools, follow_delay: float) -> None:
-        self.manager, self.pools, self.follow_delay = manager, pools, follow_delay
+    def __init__(self, manager, pools: FollowingPools, follow_delay: float,
+                 follow_limit: float = 60.0) -> None:
+        self.manager, self.pools = manager, pools
+        self.follow_delay, self.follow_limit = follow_delay, follow_limit
         self.timer: PeriodicCallback | None = None
         self._over: dict[str, int] = {}   # each pool's extra kernels at the last check
+        self._following: set[str] = set()        # next pages grown, their kernels not started
+        self._following_since: float | None = None
 
-    def arrived(self, page: str) -> None:
+    def arrived(self, page: str, now: float | None = None) -> None:
+        now = time.monotonic() if now is None else now
         self.manager.class_on = True      # pool kernels now prepare at a lower priority
-        # the next page's kernel starts a little later: the classmates arriving on this page
-        # first get the CPU for theirs
-        self.resize(self.pools.arrived(page, time.monotonic()), self.follow_delay)
+        changed = self.pools.arrived(page, now)
+        self.resize({name: size for name, size in changed.items() if name == page})
+        following = set(changed) - {page}
+        if following:
+            self._following |= following
+            if self._following_since is None:
+                self._following_since = now
         if self.timer is None:            # the server's loop runs by now
             self.timer = PeriodicCallback(self.check, self.CHECK_EVERY_MS)
             self.timer.start()
+
+    def follow(self, now: float) -> None:
+        """Start the next pages' ready kernels once the class has settled (see the class's
+        text)."""
+        if not self._following or self._following_since is None:
+            return
+        last = self.pools.last_arrival
+        settled = last is None or now - last >= self.follow_delay
+        if settled or now - self._following_since >= self.follow_limit:
+            pages, self._following, self._following_since = self._following, set(), None
+            self.resize({name: self.pools.size[name] for name in pages})    # sizes as they are now
 
     def resize(self, sizes: dict[str, int], delay: float = 0.0) -> None:
         config = self.manager.kernel_pools_config
@@ -152,13 +178,19 @@ class PoolKeeper:
             if size > len(pool_of(self.manager, page)):
                 self.manager.fill_if_needed(delay=delay, notebook_name=page)
 
-    def check(self) -> None:
-        """Pools back to their starting sizes once the class is quiet; pools larger than their
-        size lose their newest ready kernels (never the next one to be handed out, unless the
-        pool's size is 0).  A pool is trimmed only by what it held too many at the check before
-        as well: a student's arrival lowers the size a moment before the student's page takes
-        its kernel, and a trim in between would stop a ready kernel a classmate then lacks."""
-        self.resize(self.pools.settle(time.monotonic()))
+    def check(self, now: float | None = None) -> None:
+        """The next pages' kernels started once the class has settled; pools back to their
+        starting sizes once the class is quiet; pools larger than their size lose their newest
+        ready kernels (never the next one to be handed out, unless the pool's size is 0).  A
+        pool is trimmed only by what it held too many at the check before as well: a student's
+        arrival lowers the size a moment before the student's page takes its kernel, and a trim
+        in between would stop a ready kernel a classmate then lacks."""
+        now = time.monotonic() if now is None else now
+        self.follow(now)
+        settled = self.pools.settle(now)
+        if settled:
+            self._following, self._following_since = set(), None
+        self.resize(settled)
         over = {}
         for page, size in self.pools.size.items():
             pool = pool_of(self.manager, page)
@@ -265,8 +297,11 @@ class ClassroomVoila(Voila):
                      "follow the class from page to page (app/classroom_pools.py).")
     settle_after = Float(120.0, config=True, help="Seconds without a student opening a page "
                          "after which the pools go back to their starting sizes.")
-    follow_delay = Float(10.0, config=True, help="Seconds between a student opening a page "
-                         "and the start of a ready kernel for the lesson's next page.")
+    follow_delay = Float(10.0, config=True, help="Seconds without a student opening a page "
+                         "after which the ready kernels for the lesson's next pages start.")
+    follow_limit = Float(60.0, config=True, help="Seconds after a student opens a page by "
+                         "which the ready kernel for the lesson's next page starts, even while "
+                         "classmates keep arriving.")
 
     def init_settings(self) -> dict:
         settings = super().init_settings()
@@ -281,7 +316,8 @@ class ClassroomVoila(Voila):
             pages = [str(path.relative_to(root)) for path in root.rglob("*.ipynb")
                      if ".ipynb_checkpoints" not in path.parts]
             settings["classroom_pool_keeper"] = PoolKeeper(
-                manager, FollowingPools(base, pages, self.settle_after), self.follow_delay)
+                manager, FollowingPools(base, pages, self.settle_after), self.follow_delay,
+                self.follow_limit)
         return settings
 
     def init_handlers(self) -> list:

@@ -5,6 +5,7 @@ bench/app_load.py measures them with a class of simulated students."""
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -189,11 +190,15 @@ def test_the_keeper_fills_the_next_page_and_trims_pools_back(app_module, pools_m
                                first: [kernel_task(loop, "f0", True, True)]})
         pools = pools_module.FollowingPools({start: 2, first: 1}, pages(), settle_after=60)
         keeper = app_module.PoolKeeper(manager, pools, follow_delay=10.0)
-        keeper.arrived(start)                 # the start page keeps one: nothing to fill
+        now = time.monotonic()
+        keeper.arrived(start, now)            # the start page keeps one: nothing to fill
         manager._pools[start].pop(0)          # (Voilà hands the student the front kernel)
-        keeper.arrived(first)                 # one ready kernel's place moves to the next page
-        manager._pools[first].pop(0)
-        assert manager.filled == [(second, 10.0)]
+        keeper.arrived(first, now + 1)        # one ready kernel's place moves to the next page,
+        manager._pools[first].pop(0)          # started once the class has settled there
+        keeper.check(now + 6)
+        assert manager.filled == []           # a classmate arrived 5 s ago: not yet
+        keeper.check(now + 11)
+        assert manager.filled == [(second, 0.0)]
         assert manager.kernel_pools_config[second]["pool_size"] == 1
         manager._pools[second] = [kernel_task(loop, "n0", True, True)]
         keeper.check()                        # sizes as wanted: nothing shut down
@@ -348,3 +353,37 @@ def test_a_failed_pool_kernel_stops_voilas_shutdowns_until_it_is_taken_out(app_m
 
     kind, text = asyncio.run(leave())
     assert "no memory" not in text and kind in ("KeyError", "HTTPError")   # no such kernel
+
+
+def test_the_next_pages_kernels_wait_for_the_class_to_settle_at_most_a_minute(app_module,
+                                                                               pools_module):
+    """Preparing a page costs the server CPU; while classmates keep opening theirs, the next
+    page's ready kernels wait (a minute at most)."""
+    import asyncio
+
+    async def steady_stream() -> list:
+        loop = asyncio.get_running_loop()
+        first, second = "inori/01_setup_and_turns.ipynb", "inori/02_great_tree_and_runes.ipynb"
+        third = "inori/03_seasons_and_majorities.ipynb"
+        manager = FakeManager({first: [kernel_task(loop, f"f{i}", True, True) for i in range(9)],
+                               second: []})
+        pools = pools_module.FollowingPools({first: 9, second: 0}, pages(), settle_after=600)
+        keeper = app_module.PoolKeeper(manager, pools, follow_delay=10.0, follow_limit=60.0)
+        for step in range(8):                 # a student every 8 s: never 10 s of quiet
+            keeper.arrived(first, 8.0 * step)
+            manager._pools[first].pop(0)
+            keeper.check(8.0 * step + 5)
+            assert manager.filled == [] or 8.0 * step + 5 >= 60, step
+        assert manager.filled == [(second, 0.0)]          # at the minute, all at once
+        assert manager.kernel_pools_config[second]["pool_size"] == 8
+        keeper.arrived(second, 70.0)                      # a quick student goes on at once:
+        assert manager.kernel_pools_config[second]["pool_size"] == 7    # sizes shrink at once
+        keeper.check(75.0)
+        assert manager.kernel_pools_config.get(third, {}).get("pool_size", 0) == 0
+        keeper.check(80.0)                                # 10 s of quiet: the third page's
+        assert manager.kernel_pools_config[third]["pool_size"] == 1     # kernel starts
+        keeper.timer.stop()
+        return manager.filled
+
+    filled = asyncio.run(steady_stream())
+    assert filled[-1] == ("inori/03_seasons_and_majorities.ipynb", 0.0)
