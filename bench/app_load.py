@@ -20,9 +20,12 @@ default 4: one per game) use one headless Chromium and measure the whole way to 
 the others make exactly the requests a page makes -- the page itself, a websocket to its kernel,
 the state of every widget, a message per click, and on leaving the shutdown request with the
 page's XSRF cookie -- without drawing anything.  ``--browsers N`` puts every student in Chromium.
-For the same reason, once the server runs, this script and its Chromium run at the lowest CPU
-priority (``--clients-nice``, default 19): they take only what the server and its kernels leave
-of the two cores (their clocks may then read late, never early).
+The four Chromium students still share the two cores with the server.  By default they run at
+the server's own CPU priority (``--clients-nice 0``): their drawing takes CPU the server would
+have in a classroom, so every time reads a little high, never low.  At the lowest priority
+(``--clients-nice 19``) they take only what the server leaves; the server's times are then
+closer to a classroom's, but a Chromium page waits for its drawing behind every kernel and its
+own time reads far too high (42 s for a page whose kernel answered in 4 s).
 
 After each wave it prints time to widget (median, 95th percentile, slowest), the kernels alive
 and the memory of the server and its kernels (resident set size); at the end click to redraw, the
@@ -648,11 +651,11 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                         help="Chromium renderer processes shared by the pages (4)")
     parser.add_argument("--widget-limit", type=float, default=180.0,
                         help="give up on a page after this many seconds (180)")
-    parser.add_argument("--clients-nice", type=int, default=19,
-                        help="CPU priority of the clients once the server runs: this script and "
-                             "its Chromium stand for the students' own computers, so they take "
-                             "only what the server leaves (19, the lowest; their clocks may "
-                             "then read late, never early)")
+    parser.add_argument("--clients-nice", type=int, default=0,
+                        help="CPU priority of the clients once the server runs, 0 (the "
+                             "server's: the browsers' drawing takes CPU from the server, so the "
+                             "times read high) to 19 (the lowest: only what the server leaves, "
+                             "so the Chromium pages' own times read far too high)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the students' pauses")
     args = parser.parse_args(argv)
     for name in ("students", "idle", "clicks", "renderers"):
