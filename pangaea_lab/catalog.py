@@ -196,102 +196,123 @@ def game_picker(seed: int = 2024, link: object = True) -> Any:
     address in the Voilà app; a query text can be given instead, e.g. in JupyterLab)."""
     import ipywidgets as w  # widgets only when the launcher is shown
 
-    pick = w.Dropdown(description="Game", options=[(g.title, g.key) for g in GAMES])
-    way = w.Dropdown(description="Variant")
-    seats = w.BoundedIntText(description="Players", value=2, min=1, max=5)
-    # a text box: what is not a whole number is refused with a sentence (a number box would
-    # read "2.5" as 25)
-    seed_box = w.Text(description="Seed", value=str(seed), layout=w.Layout(width="200px"))
-    others = w.Dropdown(description="Other seats", value="computer",
-                        options=[("the computer", "computer"), ("people here", "human")],
-                        style={"description_width": "initial"})
-    start = w.Button(description="Start", button_style="success")
-    about = w.HTML()
-    message = w.HTML()
-    message.add_class("pl-picker-message")
-    seed_problem = w.HTML()
-    seed_problem.add_class("pl-picker-message")
-    area = w.VBox()
-    linked: dict[str, Any] = {}     # the board the link asked for, while it is chosen
+    p = _Picker(w, seed)
+    box = w.VBox([w.HBox([p.pick, p.way, p.seats, p.others, p.seed_box, p.start],
+                         layout=w.Layout(flex_flow="row wrap")), p.about, p.message,
+                  p.seed_problem, p.area])
+    box.add_class("pl-game-picker")
+    box.pick, box.way, box.seats, box.seed_box, box.start, box.area = (  # type: ignore[attr-defined]
+        p.pick, p.way, p.seats, p.seed_box, p.start, p.area)
+    box.others, box.message, box.seed_problem = (  # type: ignore[attr-defined]
+        p.others, p.message, p.seed_problem)
+    p.follow(page_query() if link is True else (link if isinstance(link, str) else None), seed)
+    return box
 
-    def on_way(_: Any = None) -> None:
-        g = game(pick.value)
-        low, high = g.ways_to_play()[way.value or 0].players
+
+class _Picker:
+    """The launcher's controls and what each one does (:func:`game_picker` lays them out):
+    the game, its way to play (which sets the seat range), the seats, the seed, who plays
+    the other seats, and Start."""
+
+    def __init__(self, w: Any, seed: int) -> None:
+        self.pick = w.Dropdown(description="Game", options=[(g.title, g.key) for g in GAMES])
+        self.way = w.Dropdown(description="Variant")
+        self.seats = w.BoundedIntText(description="Players", value=2, min=1, max=5)
+        # a text box: what is not a whole number is refused with a sentence (a number box would
+        # read "2.5" as 25)
+        self.seed_box = w.Text(description="Seed", value=str(seed),
+                               layout=w.Layout(width="200px"))
+        self.others = w.Dropdown(description="Other seats", value="computer",
+                                 options=[("the computer", "computer"),
+                                          ("people here", "human")],
+                                 style={"description_width": "initial"})
+        self.start = w.Button(description="Start", button_style="success")
+        self.about = w.HTML()
+        self.message = w.HTML()
+        self.message.add_class("pl-picker-message")
+        self.seed_problem = w.HTML()
+        self.seed_problem.add_class("pl-picker-message")
+        self.area = w.VBox()
+        self.linked: dict[str, Any] = {}     # the board the link asked for, while it is chosen
+        self.pick.observe(self.on_pick, names="value")
+        self.way.observe(self.on_way, names="value")
+        self.start.on_click(self.on_start)
+        self.on_pick()
+
+    def on_way(self, _: Any = None) -> None:
+        """The seat range and the line about the game follow the way to play."""
+        g = game(self.pick.value)
+        low, high = g.ways_to_play()[self.way.value or 0].players
+        seats = self.seats
         seats.max = max(seats.max, high)   # widen first: min may never pass max
         seats.min, seats.max = low, high
         seats.value = min(max(seats.value, low), high)
-        about.value = f"<i>{g.blurb}</i> ({low}–{high} players)"
+        self.about.value = f"<i>{g.blurb}</i> ({low}–{high} players)"
 
-    def on_pick(_: Any = None) -> None:
-        g = game(pick.value)
-        way.options = [(v.name, k) for k, v in enumerate(g.ways_to_play())]
-        way.value = 0
-        way.layout.display = None if len(g.ways_to_play()) > 1 else "none"
-        on_way()
+    def on_pick(self, _: Any = None) -> None:
+        """The ways to play follow the game (the choice hidden when there is only one)."""
+        g = game(self.pick.value)
+        self.way.options = [(v.name, k) for k, v in enumerate(g.ways_to_play())]
+        self.way.value = 0
+        self.way.layout.display = None if len(g.ways_to_play()) > 1 else "none"
+        self.on_way()
 
-    def chosen_board() -> BoardLink:
-        g = game(pick.value)
-        options = dict(g.ways_to_play()[way.value or 0].options)
-        board = linked.get("board")
+    def chosen_board(self) -> BoardLink:
+        """The board chosen: the way to play's options, and the link's other options while
+        the link's game and way to play are still chosen."""
+        g = game(self.pick.value)
+        options = dict(g.ways_to_play()[self.way.value or 0].options)
+        board = self.linked.get("board")
         if board is not None and board.spec.game == g.key and \
-                g.variant_for(dict(board.options)) == (way.value or 0):
+                g.variant_for(dict(board.options)) == (self.way.value or 0):
             options = {**dict(board.options), **options}   # the link's other options
-        return BoardLink(link_spec(g.key), seats.value, chosen_seed(),
-                     tuple(normal_options(link_spec(g.key), options).items()), with_game=True)
+        return BoardLink(link_spec(g.key), self.seats.value, self.chosen_seed(),
+                         tuple(normal_options(link_spec(g.key), options).items()),
+                         with_game=True)
 
-    def chosen_seed() -> int:
-        number, problem = whole_number(seed_box.value, "The seed", 0, SEED_MAX)
+    def chosen_seed(self) -> int:
+        """The seed typed, as a whole number (a sentence as :class:`InvalidSetup` if not)."""
+        number, problem = whole_number(self.seed_box.value, "The seed", 0, SEED_MAX)
         if number is None:
             raise InvalidSetup(problem)
         return number
 
-    def on_start(_: Any) -> None:
-        g = game(pick.value)
+    def on_start(self, _: Any) -> None:
+        """The chosen game shown below, or a sentence about a seed that is refused."""
+        g = game(self.pick.value)
         try:
-            chosen_seed()
+            self.chosen_seed()
         except InvalidSetup as exc:       # the game shown (if any) stays
-            seed_problem.value = f"<div>&#9888; {escape(str(exc))}</div>"
+            self.seed_problem.value = f"<div>&#9888; {escape(str(exc))}</div>"
             return
-        seed_problem.value = ""
-        computer = g.against_computer(seats.value) if others.value == "computer" else {}
-        board = chosen_board()
-        problems = linked.pop("problems", ())
+        self.seed_problem.value = ""
+        computer = g.against_computer(self.seats.value) if self.others.value == "computer" else {}
+        board = self.chosen_board()
+        problems = self.linked.pop("problems", ())
         if problems:
             board = replace(board, problems=tuple(problems))
-        area.children = (g.play(players=seats.value, seed=board.seed, computer=computer,
-                                link=board, **dict(board.options)),)
+        self.area.children = (g.play(players=self.seats.value, seed=board.seed,
+                                     computer=computer, link=board, **dict(board.options)),)
 
-    pick.observe(on_pick, names="value")
-    way.observe(on_way, names="value")
-    start.on_click(on_start)
-    on_pick()
-    box = w.VBox([w.HBox([pick, way, seats, others, seed_box, start],
-                         layout=w.Layout(flex_flow="row wrap")), about, message, seed_problem,
-                 area])
-    box.add_class("pl-game-picker")
-    box.pick, box.way, box.seats, box.seed_box, box.start, box.area = (  # type: ignore[attr-defined]
-        pick, way, seats, seed_box, start, area)
-    box.others, box.message, box.seed_problem = (  # type: ignore[attr-defined]
-        others, message, seed_problem)
-
-    query = page_query() if link is True else (link if isinstance(link, str) else None)
-    found, problems = parse_query(query)
-    key = found.get("game", "").strip().lower()
-    if found and key not in [g.key for g in GAMES]:
-        named = "does not name a game" if not key else "names no game of this page"
-        problems.append(f"The link {named} (game= followed by "
-                        f"{', '.join(g.key for g in GAMES[:-1])} or {GAMES[-1].key}): its "
-                        "settings are not used.")
-        message.value = "".join(f"<div>&#9888; {escape(p)}</div>" for p in problems)
-    elif found:
-        g = game(key)
-        board = read_board(link_spec(key), query, players=seats.value, seed=seed,
-                           check=g.module.new_game, with_game=True)
-        pick.value = key
-        way.value = g.variant_for(dict(board.options))
-        seats.value = board.players
-        seed_box.value = str(board.seed if isinstance(board.seed, int) else seed)
-        linked["board"] = board
-        linked["problems"] = board.problems
-        on_start(None)
-    return box
+    def follow(self, query: str | None, seed: int) -> None:
+        """A link's query that names a game fills in the choices and starts its board; one
+        that names no game of this page is refused with a sentence."""
+        found, problems = parse_query(query)
+        key = found.get("game", "").strip().lower()
+        if found and key not in [g.key for g in GAMES]:
+            named = "does not name a game" if not key else "names no game of this page"
+            problems.append(f"The link {named} (game= followed by "
+                            f"{', '.join(g.key for g in GAMES[:-1])} or {GAMES[-1].key}): its "
+                            "settings are not used.")
+            self.message.value = "".join(f"<div>&#9888; {escape(p)}</div>" for p in problems)
+        elif found:
+            g = game(key)
+            board = read_board(link_spec(key), query, players=self.seats.value, seed=seed,
+                               check=g.module.new_game, with_game=True)
+            self.pick.value = key
+            self.way.value = g.variant_for(dict(board.options))
+            self.seats.value = board.players
+            self.seed_box.value = str(board.seed if isinstance(board.seed, int) else seed)
+            self.linked["board"] = board
+            self.linked["problems"] = board.problems
+            self.on_start(None)

@@ -594,7 +594,17 @@ class StepThroughView:
         self.link_line = board_line(link_board) if link_board is not None else None
         self._w = w
         self._quiet = False
-        lo, hi = model.player_range
+        self._make_parts(w)
+        self._lay_out(w)
+        self._connect()
+        self._sync_setup()
+        model.subscribe(self.refresh)
+        self.refresh()
+
+    def _make_parts(self, w: Any) -> None:
+        """Every part of the view: the board, the turn and players lines, the action
+        pickers and buttons, the setup controls, the move slider and the log."""
+        lo, hi = self.model.player_range
         # the full width less the widget's own margins, so a narrow window never scrolls
         wide = w.Layout(width="calc(100% - 2 * var(--jp-widgets-margin, 2px))")
         self.board = clickable_board()   # clicking a space selects an action on it
@@ -626,7 +636,9 @@ class StepThroughView:
                                           tooltip="Step through the moves played so far")
         self.seat_pickers: list[ipywidgets.Dropdown] = []
 
-        # rows of controls wrap in a narrow window (768 px) instead of scrolling sideways
+    def _lay_out(self, w: Any) -> None:
+        """The parts in rows that wrap in a narrow window (768 px) instead of scrolling
+        sideways, under ``self.root``, with the class names styles and browser tests use."""
         wrap = dict(flex_flow="row wrap", max_width="100%")
         setup = w.HBox([self.seed_box, self.players_picker, self.new_game_button],
                        layout=w.Layout(**wrap))
@@ -649,9 +661,13 @@ class StepThroughView:
                            (self.redo_button, "redo"), (self.log_box, "log"),
                            (self.new_game_button, "new-game")):
             part.add_class(f"pl-{name}")
-        self.root.model = model
+        self.root.model = self.model
         self.root.view = self
 
+    def _connect(self) -> None:
+        """Clicks on the board, the pickers, the slider and the buttons forwarded to the
+        model (the buttons one click at a time)."""
+        model = self.model
         if hasattr(self.board, "on_space"):
             self.board.on_space(self._forward_cell)
             self.board.on_play(self._forward_play)
@@ -669,9 +685,6 @@ class StepThroughView:
                              (self.end_button, lambda: model.play_to_end()),
                              (self.new_game_button, self._new_game)):
             button.on_click(self.clicks.wrap(self._forward(call)))
-        self._sync_setup()
-        model.subscribe(self.refresh)
-        self.refresh()
 
     # ----- display -----------------------------------------------------------------------
 

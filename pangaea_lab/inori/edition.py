@@ -193,6 +193,7 @@ def _validate_into(ed: Edition, raw: Any, origin: str) -> None:
 
 
 def _fill(ed: Edition, raw: Any) -> None:
+    """Fill ``ed`` section by section, in the order the checks report a problem."""
     if not isinstance(raw, dict):
         raise InvalidData("the edition must be a JSON object at the top level")
     if raw.get("format") != 1:
@@ -203,8 +204,25 @@ def _fill(ed: Edition, raw: Any) -> None:
         raise InvalidData("fields 'name' and 'label' must be texts")
     ed.description = raw.get("description", "")
     sources: dict[str, str] = {}
+    _fill_colours(ed, raw, sources)
+    _fill_numbers(ed, raw, sources)
+    _fill_markers(ed, raw, sources)
+    _fill_cards(ed, raw, sources)
+    _fill_tree(ed, raw, sources)
+    _fill_altars(ed, raw, sources)
+    _fill_runes(ed, raw, sources)
+    tb = _need(raw, "tie_break", "")
+    if _need(tb, "rule", "tie_break") not in ("most_favor_left", "shared"):
+        raise InvalidData("tie_break.rule must be 'most_favor_left' or 'shared'")
+    ed.tie_break = tb["rule"]
+    sources["tie-break"] = _label(tb, "tie_break")
+    ed.assumptions = tuple(a for a in raw.get("assumptions", []) if isinstance(a, dict)
+                           and "topic" in a and "text" in a)
+    ed.sources = sources
 
-    # colours in opposed pairs
+
+def _fill_colours(ed: Edition, raw: dict, sources: dict[str, str]) -> None:
+    """The spirits' colours, in opposed pairs: ids, names, drawing colours, opposites."""
     cols = _sized(_need(raw, "colours", ""), "colours")
     if not isinstance(cols, list) or len(cols) < 2 or len(cols) % 2:
         raise InvalidData("field 'colours' must be a list with an even number of colours "
@@ -227,6 +245,9 @@ def _fill(ed: Edition, raw: Any) -> None:
                               f"{ed.opposite[o]!r}; opposition must go both ways")
     sources["colours"] = raw.get("colours_source", "assumption")
 
+
+def _fill_numbers(ed: Edition, raw: dict, sources: dict[str, str]) -> None:
+    """The single numbers: favor tokens per colour, seasons, neutral markers, start cards."""
     ed.favor_per_colour = _value(raw, "favor_tokens_per_colour", 1, 99)
     sources["favor tokens"] = _label(raw["favor_tokens_per_colour"], "favor_tokens_per_colour")
     ed.seasons = _value(raw, "seasons", 1, 10)
@@ -238,7 +259,9 @@ def _fill(ed: Edition, raw: Any) -> None:
     ed.new_start_draw = _value(raw, "new_start_draw", 1, 6)
     sources["new start draw"] = _label(raw["new_start_draw"], "new_start_draw")
 
-    # markers per player count and the season schedule
+
+def _fill_markers(ed: Edition, raw: dict, sources: dict[str, str]) -> None:
+    """Markers per player count, and each variant's schedule of markers per season."""
     pm = _need(raw, "player_markers", "")
     total = _need(pm, "total", "player_markers")
     ed.markers_total = {}
@@ -256,28 +279,36 @@ def _fill(ed: Edition, raw: Any) -> None:
         where = f"marker_schedule.{variant}"
         if not isinstance(table, dict):
             raise InvalidData(f"{where} must map player counts to lists")
-        ed.schedules[variant] = {}
-        for n in (2, 3, 4):
-            row = _need(table, str(n), where)
-            if (not isinstance(row, list) or len(row) != ed.seasons
-                    or not all(isinstance(x, int) and not isinstance(x, bool) for x in row)):
-                raise InvalidData(f"{where}.{n} must list {ed.seasons} whole numbers, "
-                                  f"one per season")
-            if row[0] < 1 or any(b < a for a, b in zip(row, row[1:])):
-                raise InvalidData(f"{where}.{n}: markers per season must start at 1 or more "
-                                  f"and never go down, found {row}")
-            if row[-1] > ed.markers_total[n]:
-                raise InvalidData(f"{where}.{n}: season {ed.seasons} needs {row[-1]} markers "
-                                  f"but player_markers.total.{n} is {ed.markers_total[n]}")
-            ed.schedules[variant][n] = tuple(row)
+        ed.schedules[variant] = {n: _schedule_row(ed, table, n, where) for n in (2, 3, 4)}
     if "default" not in ed.schedules:
         raise InvalidData("marker_schedule must have a 'default' table")
     sources["marker schedule"] = _label(ms, "marker_schedule")
 
-    # cards
+
+def _schedule_row(ed: Edition, table: dict, n: int, where: str) -> tuple[int, ...]:
+    """The markers each of ``n`` players holds season by season: one whole number per
+    season, never going down, within the player's markers."""
+    row = _need(table, str(n), where)
+    if (not isinstance(row, list) or len(row) != ed.seasons
+            or not all(isinstance(x, int) and not isinstance(x, bool) for x in row)):
+        raise InvalidData(f"{where}.{n} must list {ed.seasons} whole numbers, "
+                          f"one per season")
+    if row[0] < 1 or any(b < a for a, b in zip(row, row[1:])):
+        raise InvalidData(f"{where}.{n}: markers per season must start at 1 or more "
+                          f"and never go down, found {row}")
+    if row[-1] > ed.markers_total[n]:
+        raise InvalidData(f"{where}.{n}: season {ed.seasons} needs {row[-1]} markers "
+                          f"but player_markers.total.{n} is {ed.markers_total[n]}")
+    return tuple(row)
+
+
+def _fill_cards(ed: Edition, raw: dict, sources: dict[str, str]) -> None:
+    """The cards, and the decks made from them: start, New Start and a journey pile per
+    colour, each large enough for a whole game."""
     cards_raw = _sized(_need(raw, "cards", ""), "cards")
     if not isinstance(cards_raw, list):
         raise InvalidData("field 'cards' must be a list")
+    known = set(ed.colours)
     cards: dict[str, Card] = {}
     for i, c in enumerate(cards_raw):
         card = parse_card(c, f"cards[{i}]", known)
@@ -307,28 +338,16 @@ def _fill(ed: Edition, raw: Any) -> None:
                           f"season ({ed.seasons})")
     sources["cards"] = raw.get("cards_source", "assumption")
 
-    # Great Tree
+
+def _fill_tree(ed: Edition, raw: dict, sources: dict[str, str]) -> None:
+    """The Great Tree: its spaces (a root space per start card), the altar cost, the
+    tokens set aside on each root and what an emptied root becomes."""
     gt = _need(raw, "great_tree", "")
     spaces_raw = _sized(_need(gt, "spaces", "great_tree"), "great_tree.spaces")
     if not isinstance(spaces_raw, list) or not spaces_raw:
         raise InvalidData("great_tree.spaces must be a non-empty list")
-    tree = []
-    for i, s in enumerate(spaces_raw):
-        where = f"great_tree.spaces[{i}]"
-        sid = _need(s, "id", where)
-        altar = _need(s, "altar", where)
-        if not isinstance(altar, bool):
-            raise InvalidData(f"{where}.altar must be true or false")
-        eff = parse_effect(_need(s, "effect", where), f"{where}.effect", known, TREE_EFFECTS)
-        if altar == (eff.type == "set_aside"):
-            raise InvalidData(f"{where}: set_aside effects belong on root spaces "
-                              f"(altar false) and every other effect on altar spaces")
-        first, second = s.get("first", 0), s.get("second", 0)
-        for name, v in (("first", first), ("second", second)):
-            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 50:
-                raise InvalidData(f"{where}.{name} must be a whole number from 0 to 50")
-        tree.append(TreeSpace(id=str(sid), name=str(s.get("name", sid)), altar=altar,
-                              effect=eff, first=first, second=second))
+    known = set(ed.colours)
+    tree = [_tree_space(s, f"great_tree.spaces[{i}]", known) for i, s in enumerate(spaces_raw)]
     ed.tree = tuple(tree)
     if len({t.id for t in tree}) != len(tree):
         raise InvalidData("great_tree.spaces: space ids must be distinct")
@@ -347,62 +366,84 @@ def _fill(ed: Edition, raw: Any) -> None:
         raise InvalidData(f"great_tree.emptied_root must be one of {', '.join(EMPTIED_ROOT)}, "
                           f"found {ed.emptied_root!r}")
     sources["great tree"] = _label(gt, "great_tree")
+
+
+def _tree_space(s: Any, where: str, known: set[str]) -> TreeSpace:
+    """One Great Tree space: set_aside effects on root spaces, every other on altar spaces."""
+    sid = _need(s, "id", where)
+    altar = _need(s, "altar", where)
+    if not isinstance(altar, bool):
+        raise InvalidData(f"{where}.altar must be true or false")
+    eff = parse_effect(_need(s, "effect", where), f"{where}.effect", known, TREE_EFFECTS)
+    if altar == (eff.type == "set_aside"):
+        raise InvalidData(f"{where}: set_aside effects belong on root spaces "
+                          f"(altar false) and every other effect on altar spaces")
+    first, second = s.get("first", 0), s.get("second", 0)
+    for name, v in (("first", first), ("second", second)):
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 50:
+            raise InvalidData(f"{where}.{name} must be a whole number from 0 to 50")
+    return TreeSpace(id=str(sid), name=str(s.get("name", sid)), altar=altar, effect=eff,
+                     first=first, second=second)
+
+
+def _fill_altars(ed: Edition, raw: dict, sources: dict[str, str]) -> None:
+    """The Altar tiles' colours: distinct known colours, enough for every altar space."""
     altars = _need(raw, "altars", "")
     ed.altar_colours = tuple(_sized(_need(altars, "colours", "altars"), "altars.colours"))
-    if set(ed.altar_colours) - known or len(set(ed.altar_colours)) != len(ed.altar_colours):
+    if set(ed.altar_colours) - set(ed.colours) \
+            or len(set(ed.altar_colours)) != len(ed.altar_colours):
         raise InvalidData("altars.colours must list distinct known colour ids")
-    if len(ed.altar_colours) < sum(t.altar for t in tree):
+    if len(ed.altar_colours) < sum(t.altar for t in ed.tree):
         raise InvalidData(f"altars.colours: {len(ed.altar_colours)} altar tiles for "
-                          f"{sum(t.altar for t in tree)} altar spaces")
+                          f"{sum(t.altar for t in ed.tree)} altar spaces")
     sources["altars"] = _label(altars, "altars")
 
-    # runes
+
+def _fill_runes(ed: Edition, raw: dict, sources: dict[str, str]) -> None:
+    """The Rune tiles, each id used once."""
     runes_raw = _sized(_need(raw, "runes", ""), "runes")
     if not isinstance(runes_raw, list):
         raise InvalidData("field 'runes' must be a list")
+    known = set(ed.colours)
     runes = {}
     for i, r in enumerate(runes_raw):
         where = f"runes[{i}]"
-        rid = _need(r, "id", where)
-        if not isinstance(rid, str) or not rid:
-            raise InvalidData(f"{where}.id must be a non-empty text")
-        kind = _need(r, "kind", where)
-        if kind not in RUNE_KINDS:
-            raise InvalidData(f"{where}.kind: unknown rune kind {kind!r} "
-                              f"(known: {', '.join(RUNE_KINDS)})")
-        timing = r.get("timing", "own_turn")
-        if timing not in RUNE_TIMINGS:
-            raise InvalidData(f"{where}.timing must be one of {', '.join(RUNE_TIMINGS)}")
-        colour = r.get("colour")
-        if colour is not None and not isinstance(colour, str):
-            raise InvalidData(f"{where}.colour must be a colour id")
-        if kind in ("gain_favor", "move_to_colour") and colour not in known:
-            raise InvalidData(f"{where}.colour: rune kind {kind!r} needs a known colour, "
-                              f"found {colour!r}")
-        count, slot = r.get("count", 0), r.get("slot", 0)
-        if kind == "gain_favor" and (isinstance(count, bool) or not isinstance(count, int)
-                                     or not 1 <= count <= LIMITS["rune count"]):
-            raise InvalidData(f"{where}.count must be a whole number from 1 to "
-                              f"{LIMITS['rune count']}")
-        if kind == "move_from_slot" and (isinstance(slot, bool) or not isinstance(slot, int) or
-                                         not 1 <= slot <= ed.start_cards_dealt):
-            raise InvalidData(f"{where}.slot must name a card slot from 1 to "
-                              f"{ed.start_cards_dealt} (slots that always hold a card)")
-        if rid in runes:
-            raise InvalidData(f"{where}.id: the id {rid!r} is used twice")
-        runes[rid] = Rune(id=rid, kind=kind, timing=timing, colour=colour, count=count,
-                          slot=slot)
+        rune = _rune(ed, r, where, known)
+        if rune.id in runes:
+            raise InvalidData(f"{where}.id: the id {rune.id!r} is used twice")
+        runes[rune.id] = rune
     ed.runes = runes
     sources["runes"] = raw.get("runes_source", "assumption")
 
-    tb = _need(raw, "tie_break", "")
-    if _need(tb, "rule", "tie_break") not in ("most_favor_left", "shared"):
-        raise InvalidData("tie_break.rule must be 'most_favor_left' or 'shared'")
-    ed.tie_break = tb["rule"]
-    sources["tie-break"] = _label(tb, "tie_break")
-    ed.assumptions = tuple(a for a in raw.get("assumptions", []) if isinstance(a, dict)
-                           and "topic" in a and "text" in a)
-    ed.sources = sources
+
+def _rune(ed: Edition, r: Any, where: str, known: set[str]) -> Rune:
+    """One Rune tile: its kind and timing, and the colour, count or slot its kind needs."""
+    rid = _need(r, "id", where)
+    if not isinstance(rid, str) or not rid:
+        raise InvalidData(f"{where}.id must be a non-empty text")
+    kind = _need(r, "kind", where)
+    if kind not in RUNE_KINDS:
+        raise InvalidData(f"{where}.kind: unknown rune kind {kind!r} "
+                          f"(known: {', '.join(RUNE_KINDS)})")
+    timing = r.get("timing", "own_turn")
+    if timing not in RUNE_TIMINGS:
+        raise InvalidData(f"{where}.timing must be one of {', '.join(RUNE_TIMINGS)}")
+    colour = r.get("colour")
+    if colour is not None and not isinstance(colour, str):
+        raise InvalidData(f"{where}.colour must be a colour id")
+    if kind in ("gain_favor", "move_to_colour") and colour not in known:
+        raise InvalidData(f"{where}.colour: rune kind {kind!r} needs a known colour, "
+                          f"found {colour!r}")
+    count, slot = r.get("count", 0), r.get("slot", 0)
+    if kind == "gain_favor" and (isinstance(count, bool) or not isinstance(count, int)
+                                 or not 1 <= count <= LIMITS["rune count"]):
+        raise InvalidData(f"{where}.count must be a whole number from 1 to "
+                          f"{LIMITS['rune count']}")
+    if kind == "move_from_slot" and (isinstance(slot, bool) or not isinstance(slot, int) or
+                                     not 1 <= slot <= ed.start_cards_dealt):
+        raise InvalidData(f"{where}.slot must name a card slot from 1 to "
+                          f"{ed.start_cards_dealt} (slots that always hold a card)")
+    return Rune(id=rid, kind=kind, timing=timing, colour=colour, count=count, slot=slot)
 
 
 def _can_deal_start(ed: Edition) -> bool:

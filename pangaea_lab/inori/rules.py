@@ -893,7 +893,6 @@ def _season_end(w: _Work) -> None:
     The season's report is built as a saved and reloaded report reads (text keys in sorted
     order, lists rather than tuples), so a state and its reloaded save compare equal."""
     ed = w.ed
-    s = w.state
     last = w.season == ed.seasons
     slots = w.peek("slots")
     favor = w.peek("favor")
@@ -903,6 +902,26 @@ def _season_end(w: _Work) -> None:
              "points": None,
              "slots": [[cid, [list(o) for o in spaces]] for cid, spaces in slots],
              "tree_markers": list(w.peek("tree_markers"))}
+    results, new_slots = _score_cards(w, slots, favor, points, last)
+    board["points"] = [list(p) for p in points]     # after this season's cards
+    w.__dict__["slots"] = tuple(new_slots)          # (a new tuple: see _THAW_FUNCTIONS)
+    w.tree_markers = [None] * len(ed.tree)
+    w.neutral_home = ed.neutral_markers
+    w.set_aside = [0] * len(w.hand)
+    report: dict[str, Any] = {"board": board, "cards": results}
+    if last:
+        _end_game(w, favor, points, report)
+    else:
+        _next_season(w, points, report)
+    w.reports += (report,)
+
+
+def _score_cards(w: _Work, slots: tuple, favor: tuple, points: list[list[int]],
+                 last: bool) -> tuple[list[dict], list[tuple]]:
+    """Each card in play scored as :func:`~.scoring.score_card` scores it (into ``points``)
+    and, unless the game ends, replaced from the journey piles: the cards' reports, and the
+    new slots with no markers on them."""
+    ed = w.ed
     results = []
     new_slots = []
     index = _memo(ed)["colour_index"]
@@ -935,38 +954,41 @@ def _season_end(w: _Work) -> None:
         report_card["scored_colour"] = colour
         report_card["slot"] = i
         results.append(report_card)
-    board["points"] = [list(p) for p in points]     # after this season's cards
-    w.__dict__["slots"] = tuple(new_slots)          # (a new tuple: see _THAW_FUNCTIONS)
-    w.tree_markers = [None] * len(ed.tree)
-    w.neutral_home = ed.neutral_markers
-    w.set_aside = [0] * len(w.hand)
-    report: dict[str, Any] = {"board": board, "cards": results}
+    return results, new_slots
+
+
+def _end_game(w: _Work, favor: tuple, points: list[list[int]],
+              report: dict[str, Any]) -> None:
+    """The last season: the Great Tree majorities scored, and the game over."""
+    majorities = score_majorities(w.ed, w.altars, favor)
+    for m in majorities:
+        for p, n in m["points"].items():
+            points[p][MAJ_PTS] += n
+    report["majorities"] = [_majority_report(m) for m in majorities]
+    report["season"] = w.season
+    w.over = True
+    w.hand = [0] * len(w.hand)
+    w.offered = False
+
+
+def _next_season(w: _Work, points: list[list[int]], report: dict[str, Any]) -> None:
+    """The next season's markers in hand, and the lowest score (the last of them in turn
+    order from the first player) to choose a New Start card and play first."""
+    ed = w.ed
     order = [(w.first_player + k) % len(w.hand) for k in range(len(w.hand))]
-    if last:
-        majorities = score_majorities(ed, w.altars, favor)
-        for m in majorities:
-            for p, n in m["points"].items():
-                points[p][MAJ_PTS] += n
-        report["majorities"] = [_majority_report(m) for m in majorities]
-        report["season"] = w.season
-        w.over = True
-        w.hand = [0] * len(w.hand)
-        w.offered = False
-    else:
-        season = w.season
-        w.season += 1
-        w.hand = [s.schedule[w.season - 1]] * len(w.hand)
-        totals = [sum(p) for p in points]
-        low = min(totals)
-        chooser = [p for p in order if totals[p] == low][-1]
-        options = w.new_start_deck[:ed.new_start_draw]
-        w.new_start_deck = w.new_start_deck[ed.new_start_draw:]
-        report["lowest"] = chooser
-        report["new_start_options"] = list(options)
-        report["season"] = season
-        w.turn = chooser
-        w.pending.insert(0, decision("new_start", chooser, options))
-    w.reports += (report,)
+    season = w.season
+    w.season += 1
+    w.hand = [w.state.schedule[w.season - 1]] * len(w.hand)
+    totals = [sum(p) for p in points]
+    low = min(totals)
+    chooser = [p for p in order if totals[p] == low][-1]
+    options = w.new_start_deck[:ed.new_start_draw]
+    w.new_start_deck = w.new_start_deck[ed.new_start_draw:]
+    report["lowest"] = chooser
+    report["new_start_options"] = list(options)
+    report["season"] = season
+    w.turn = chooser
+    w.pending.insert(0, decision("new_start", chooser, options))
 
 
 def end_season_now(s: GameState) -> GameState:

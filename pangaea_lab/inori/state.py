@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 from ..core.engine import Decision
 from ..core.errors import InvalidData
@@ -362,6 +362,37 @@ def save_schema(ed: Edition, n: int) -> Record:
     roots = sum(1 for t in ed.tree if not t.altar)
     player = Count(0, n - 1)
     cards, runes = Known(ed.cards, "card"), Known(ed.runes, "rune")
+    return Record({
+        "players": Count(2, 4), "seed": SEED, "schedule": Check(_schedule_reader(ed, n)),
+        "season": Count(1, ed.seasons), "first_player": player, "turn": player,
+        "hand": Entries(Count(0, markers), length=n),
+        "set_aside": Entries(Count(0, markers), length=n),
+        "favor": Entries(Entries(Count(0, ed.favor_per_colour), length=colours), length=n),
+        "supply": Entries(Count(0, ed.favor_per_colour), length=colours),
+        "root_colours": Entries(Known(ed.colours, "colour"), length=roots),
+        "root_tokens": Entries(Count(0, ed.favor_per_colour), length=roots),
+        "slots": Entries(Check(_slot_reader(ed, n, cards, player)), longest=40),
+        "piles": Entries(Entries(cards, longest=400), length=colours),
+        "new_start_deck": Entries(cards, longest=400),
+        "unused_start": Entries(cards, longest=400),
+        "spent_cards": Entries(cards, longest=400),
+        "altars": Check(_altars_reader(ed)),
+        "tree_markers": Entries(Check(lambda v, w: None if v is None else player.read(v, w)),
+                                length=trees),
+        "neutral_home": Count(0, ed.neutral_markers),
+        "rune_deck": Entries(runes, longest=400),
+        "rune_hands": Entries(Entries(runes, longest=400), length=n),
+        "runes_used": Entries(runes, longest=400),
+        "points": Entries(Entries(Count(0, 10_000), length=len(CATEGORIES)), length=n),
+        "offered": Flag(), "over": Flag(),
+        "pending": Entries(Check(_pending_reader(ed, player)), longest=20),
+        "reports": Entries(Check(_object), longest=ed.seasons),
+    }, extra=True)
+
+
+def _schedule_reader(ed: Edition, n: int) -> Callable[[Any, str], tuple]:
+    """A reader of the save's marker schedule: one of the edition's for ``n`` players."""
+    markers = max(ed.markers_total.values())
 
     def schedule(value: Any, where: str) -> tuple:
         row = Entries(Count(0, markers), length=ed.seasons).read(value, where)
@@ -369,7 +400,13 @@ def save_schema(ed: Edition, n: int) -> Record:
             raise InvalidData(f"{where}: {list(row)} is not a marker schedule of this edition "
                               f"for {n} players")
         return row
+    return schedule
 
+
+def _slot_reader(ed: Edition, n: int, cards: Known,
+                 player: Count) -> Callable[[Any, str], tuple]:
+    """A reader of one card slot, ``[card id, spaces]`` with the markers (players' or
+    neutral) on each of the card's spaces."""
     def marker(value: Any, where: str) -> int:
         return value if type(value) is int and value == NEUTRAL else player.read(value, where)
 
@@ -387,6 +424,13 @@ def save_schema(ed: Edition, n: int) -> Record:
                     and max(markers) < n:     # every marker plainly good (NEUTRAL is -1)
                 return cid, tuple(map(tuple, spaces))
         return cid, Entries(Entries(Check(marker), longest=n)).read(spaces, f"{where}[1]")
+    return slot
+
+
+def _altars_reader(ed: Edition) -> Callable[[Any, str], tuple]:
+    """A reader of the altars on the Great Tree: an altar colour or null per space, altars
+    only on altar spaces."""
+    trees = len(ed.tree)
 
     def altars(value: Any, where: str) -> tuple:
         row = Entries(Check(lambda v, w: v), length=trees).read(value, where)
@@ -396,9 +440,14 @@ def save_schema(ed: Edition, n: int) -> Record:
                 raise InvalidData(f"{where}[{k}]: expected an altar colour id or null, got "
                                   f"{kind_of(x)}")
         return row
+    return altars
+
+
+def _pending_reader(ed: Edition, player: Count) -> Callable[[Any, str], tuple]:
+    """A reader of one queued decision, ``[kind, ...]`` with the fields that kind needs."""
+    trees = len(ed.tree)
 
     def pending(value: Any, where: str) -> tuple:
-        """One queued decision, ``[kind, ...]`` with the fields that kind needs."""
         if not isinstance(value, list) or not value or not isinstance(value[0], str):
             raise InvalidData(f"{where}: expected [kind, ...], got {kind_of(value)}")
         kind, rest = value[0], value[1:]
@@ -427,33 +476,7 @@ def save_schema(ed: Edition, n: int) -> Record:
                 raise InvalidData(f"{where}: expected [{kind!r}, count]")
             return kind, Count(1, 50).read(rest[0], f"{where}[1]")
         raise InvalidData(f"{where}[0]: unknown decision {kind[:30]!r}")
-
-    return Record({
-        "players": Count(2, 4), "seed": SEED, "schedule": Check(schedule),
-        "season": Count(1, ed.seasons), "first_player": player, "turn": player,
-        "hand": Entries(Count(0, markers), length=n),
-        "set_aside": Entries(Count(0, markers), length=n),
-        "favor": Entries(Entries(Count(0, ed.favor_per_colour), length=colours), length=n),
-        "supply": Entries(Count(0, ed.favor_per_colour), length=colours),
-        "root_colours": Entries(Known(ed.colours, "colour"), length=roots),
-        "root_tokens": Entries(Count(0, ed.favor_per_colour), length=roots),
-        "slots": Entries(Check(slot), longest=40),
-        "piles": Entries(Entries(cards, longest=400), length=colours),
-        "new_start_deck": Entries(cards, longest=400),
-        "unused_start": Entries(cards, longest=400),
-        "spent_cards": Entries(cards, longest=400),
-        "altars": Check(altars),
-        "tree_markers": Entries(Check(lambda v, w: None if v is None else player.read(v, w)),
-                                length=trees),
-        "neutral_home": Count(0, ed.neutral_markers),
-        "rune_deck": Entries(runes, longest=400),
-        "rune_hands": Entries(Entries(runes, longest=400), length=n),
-        "runes_used": Entries(runes, longest=400),
-        "points": Entries(Entries(Count(0, 10_000), length=len(CATEGORIES)), length=n),
-        "offered": Flag(), "over": Flag(),
-        "pending": Entries(Check(pending), longest=20),
-        "reports": Entries(Check(_object), longest=ed.seasons),
-    }, extra=True)
+    return pending
 
 
 def _read_save(value: Any, where: str) -> dict:

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Iterable, Mapping
 
 from ..core.errors import InvalidData, InvalidSetup
 from ..core.hexgrid import Hex
 from ..core.validate import InvariantError, kind_of
 from . import scoring
-from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard, woods_data
+from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard, Edition, woods_data
 from .rituals import NOBODY
-from .state import MARKET_SLOTS, GameState
+from .state import MARKET_SLOTS, GameState, PlayerState
 from .variant import guardians
 from .woods import STORM, arrange_boards
 
@@ -108,44 +108,118 @@ def arrange(s: GameState, trees: Mapping[Hex, int] | None = None,
             chains: Mapping[int, Iterable[Iterable[str]]] | None = None,
             ancients: Mapping[str, Hex | None] | None = None,
             treetops: Mapping[Hex, int] | None = None) -> GameState:
-    check_arguments(s, dict(trees=trees, seeds=seeds, spirits=spirits, weather=weather,
-                            blessings=blessings, hands=hands, points=points, favors=favors,
-                            chains=chains, ancients=ancients, treetops=treetops))
+    """``s`` with the given pieces placed (see :func:`arranged`): the board's pieces first,
+    then what each player holds, the market's refill and the Ancients; the result must keep
+    every rule of the game."""
+    changes = dict(trees=trees, seeds=seeds, spirits=spirits, weather=weather,
+                   blessings=blessings, hands=hands, points=points, favors=favors,
+                   chains=chains, ancients=ancients, treetops=treetops)
+    check_arguments(s, changes)
+    _check_variant_pieces(s, changes)
     board, ed, n = s.board, s.edition, s.num_players
     woods = s.woods   # the Wild Woods record (None without the expansion)
-    if treetops and woods is None:
-        raise InvalidSetup("Treetops belong to the Wild Woods expansion")
     stacks = [list(x) for x in woods.seed_stacks] if woods is not None else []
-    full = guardians(s)
-    if not full and (favors or chains or ancients):
+    t, sd, sp = list(s.trees), list(s.seeds), list(s.spirits)
+    _place_trees(board, n, trees or {}, t, sd, stacks)
+    _place_seeds(board, n, seeds or {}, t, sd, stacks)
+    _place_spirits(board, n, spirits or {}, sp)
+    players = list(s.players)
+    pools = _Pools(supply=list(s.weather_supply), bag=list(s.blessing_bag),
+                   box=list(woods.woods_box) if woods is not None else None,
+                   favors=list(s.favor_bag), land_deck=list(s.land_deck),
+                   creature_deck=list(s.creature_deck), market=list(s.market))
+    tops: list[int] = []
+    boards: list = []
+    if woods is not None:
+        tops, boards = arrange_boards(s, t, list(woods.treetops), treetops or {}, players,
+                                      lambda cell: _space(board, cell))
+    for p in range(n):
+        ps = _with_supplies(s, p, players[p], t, sd, stacks, boards)
+        players[p] = _arrange_player(ed, p, ps, changes, pools)
+    _refill_market(pools)
+    anc = _placed_ancients(s, ancients or {})
+    counts = [t.count(p) for p in range(n)]
+    if woods is not None:
+        s = replace(s, woods=replace(woods, seed_stacks=tuple(tuple(x) for x in stacks),
+                                     treetops=tuple(tops), player_boards=tuple(boards),
+                                     woods_box=tuple(pools.box or ())))
+    new = replace(s, ancients=anc, favor_bag=tuple(pools.favors), trees=tuple(t),
+                  seeds=tuple(sd), spirits=tuple(sp), players=tuple(players),
+                  weather_supply=tuple(pools.supply), blessing_bag=tuple(pools.bag),
+                  land_deck=tuple(pools.land_deck), creature_deck=tuple(pools.creature_deck),
+                  market=tuple(pools.market),
+                  most_trees=scoring.most_trees_holder(counts, ed.most_trees_minimum))
+    try:
+        new.check_invariants()
+    except InvariantError as exc:
+        raise InvalidSetup(f"that arrangement breaks a rule of the game: {exc}") from None
+    return new
+
+
+@dataclass
+class _Pools:
+    """Where arranged pieces come from and go back to, as lists while arranging: the Weather
+    supply, the Blessing bag (and the Wild Woods box), the Favor bag, the decks and the
+    market."""
+
+    supply: list[int]
+    bag: list[str]
+    box: list[str] | None
+    favors: list[str]
+    land_deck: list[str]
+    creature_deck: list[str]
+    market: list[str | None]
+
+
+def _check_variant_pieces(s: GameState, changes: Mapping[str, Any]) -> None:
+    """Pieces asked for that the game being played does not have: Treetops without Wild
+    Woods; Favor Tokens, Ritual Chains, Ancients or Call Ancient in the family game."""
+    if changes["treetops"] and s.woods is None:
+        raise InvalidSetup("Treetops belong to the Wild Woods expansion")
+    if guardians(s):
+        return
+    if changes["favors"] or changes["chains"] or changes["ancients"]:
         raise InvalidSetup("the family game has no Favor Tokens, Ritual Chains or Ancients")
-    if not full and any(want.get("Call Ancient") for want in (blessings or {}).values()
-                        if isinstance(want, Mapping)):
+    if any(want.get("Call Ancient") for want in (changes["blessings"] or {}).values()
+           if isinstance(want, Mapping)):
         raise InvalidSetup("the family game has no Call Ancient Blessings: they stay in the box "
                            "(assumption 'family-no-call-ancient')")
 
-    def space(cell: Hex) -> int:
-        try:
-            return board.cell_of(cell)
-        except InvalidData as exc:
-            raise InvalidSetup(str(exc)) from None
 
-    def player(p: int) -> int:
-        if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < n:
-            raise InvalidSetup(f"{p!r} is not a player number 0..{n - 1}")
-        return p
+def _space(board: Any, cell: Hex) -> int:
+    """The board's space at ``cell``; an unknown cell raises :class:`InvalidSetup`."""
+    try:
+        return board.cell_of(cell)
+    except InvalidData as exc:
+        raise InvalidSetup(str(exc)) from None
 
-    t, sd, sp = list(s.trees), list(s.seeds), list(s.spirits)
-    for cell, p in (trees or {}).items():
-        i = space(cell)
+
+def _player(p: int, n: int) -> int:
+    """``p`` checked to be a player number of an ``n``-player game."""
+    if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < n:
+        raise InvalidSetup(f"{p!r} is not a player number 0..{n - 1}")
+    return p
+
+
+def _place_trees(board: Any, n: int, trees: Mapping[Hex, int | None], t: list[int],
+                 sd: list[int], stacks: list[list[int]]) -> None:
+    """Trees on land spaces (``None`` clears one); a Tree takes the place of the Seeds."""
+    for cell, p in trees.items():
+        i = _space(board, cell)
         if board.terrain[i] != "land":
             raise InvalidSetup(f"{cell} is water; Trees stand on land")
-        t[i] = NOBODY if p is None else player(p)
+        t[i] = NOBODY if p is None else _player(p, n)
         sd[i] = NOBODY if t[i] != NOBODY else sd[i]
         if stacks and t[i] != NOBODY:
             stacks[i] = [0] * n
-    for cell, p in (seeds or {}).items():
-        i = space(cell)
+
+
+def _place_seeds(board: Any, n: int, seeds: Mapping[Hex, Any], t: list[int], sd: list[int],
+                 stacks: list[list[int]]) -> None:
+    """Seeds on land spaces without a Tree: one player's Seed (``None`` clears it), or with
+    Wild Woods ``{player: Seeds}`` for a stack whose largest count shows on top."""
+    for cell, p in seeds.items():
+        i = _space(board, cell)
         if board.terrain[i] != "land":
             raise InvalidSetup(f"{cell} is water; Seeds go on land")
         if isinstance(p, Mapping):   # Wild Woods: {player: Seeds} on one space
@@ -155,126 +229,151 @@ def arrange(s: GameState, trees: Mapping[Hex, int] | None = None,
             for q, k in p.items():
                 if isinstance(k, bool) or not isinstance(k, int) or k < 0:
                     raise InvalidSetup(f"{cell}: Seed counts must be whole numbers >= 0")
-                counts[player(q)] = k
+                counts[_player(q, n)] = k
             best = max(counts)
             if best and counts.count(best) > 1:
                 raise InvalidSetup(f"{cell}: two colours may never tie on Seeds")
             stacks[i] = counts
             sd[i] = counts.index(best) if best else NOBODY
         else:
-            sd[i] = NOBODY if p is None else player(p)
+            sd[i] = NOBODY if p is None else _player(p, n)
             if stacks:
                 stacks[i] = [int(sd[i] == q) for q in range(n)]
         if sd[i] != NOBODY and t[i] != NOBODY:
             raise InvalidSetup(f"{cell} already holds a Tree")
-    for p, cell in (spirits or {}).items():
+
+
+def _place_spirits(board: Any, n: int, spirits: Mapping[int, Hex | None],
+                   sp: list[int]) -> None:
+    """Spirits on water spaces, one to a space (``None`` takes a Spirit off the board)."""
+    for p, cell in spirits.items():
         if cell is None:
-            sp[player(p)] = NOBODY
+            sp[_player(p, n)] = NOBODY
             continue
-        i = space(cell)
+        i = _space(board, cell)
         if board.terrain[i] != "water":
             raise InvalidSetup(f"{cell} is land; Spirits stand on water")
         if i in [x for q, x in enumerate(sp) if q != p]:
             raise InvalidSetup(f"another Spirit already stands on {cell}")
-        sp[player(p)] = i
-    players = list(s.players)
-    supply = list(s.weather_supply)
-    bag = list(s.blessing_bag)
-    box = list(woods.woods_box) if woods is not None else None
-    fbag = list(s.favor_bag)
-    land_deck, creature_deck, market = list(s.land_deck), list(s.creature_deck), list(s.market)
-    tops: list[int] = []
-    boards: list = []
+        sp[_player(p, n)] = i
+
+
+def _with_supplies(s: GameState, p: int, ps: PlayerState, t: list[int], sd: list[int],
+                   stacks: list[list[int]], boards: list) -> PlayerState:
+    """Player ``p`` with the Trees and Seeds not on the board (nor, with Wild Woods, locked
+    on or given up from the Player Board) back in their supply."""
+    ed, woods = s.edition, s.woods
+    tree_supply = ed.trees_per_player - t.count(p)
+    seed_supply = ed.seeds_per_player - 1 - sd.count(p)
     if woods is not None:
-        tops, boards = arrange_boards(s, t, list(woods.treetops), treetops or {}, players,
-                                      space)
-    for p in range(n):
-        ps = players[p]
-        tree_supply = ed.trees_per_player - t.count(p)
-        seed_supply = ed.seeds_per_player - 1 - sd.count(p)
-        if woods is not None:
-            pb = boards[p]
-            seed_supply = (ed.seeds_per_player - 1 + woods_data(ed).extra_seeds - pb.locked()
-                           - pb.given_up - sum(x[p] for x in stacks))
-        if tree_supply < 0:
-            raise InvalidSetup(f"player {p} has only {ed.trees_per_player} Trees")
-        if seed_supply < 0:
-            raise InvalidSetup(f"player {p} has only {ed.seeds_per_player - 1} Seeds to place")
-        ps = replace(ps, trees=tree_supply, seeds=seed_supply)
-        if weather and p in weather:
-            want = [weather[p].get(b, 0) for b in ed.biomes]
-            if set(weather[p]) - set(ed.biomes):
-                raise InvalidSetup(f"unknown weather in {dict(weather[p])}; use {list(ed.biomes)}")
-            for k in range(len(want)):
-                supply[k] += ps.weather[k] - want[k]
-                if supply[k] < 0:
-                    raise InvalidSetup(f"not enough {ed.biomes[k]} Weather Tokens in the supply")
-            ps = replace(ps, weather=tuple(want))
-        if blessings and p in blessings:
-            ps = replace(ps, blessings=_swap(ps.blessings, blessings[p], BLESSING_KINDS, bag,
-                                             "Blessing", box))
-        if hands and p in hands:
-            for c in ps.hand:
-                (creature_deck if isinstance(ed.card(c), CreatureCard) else land_deck).insert(0, c)
-            new_hand = []
-            for c in hands[p]:
-                try:
-                    card = ed.card(c)
-                except InvalidData as exc:
-                    raise InvalidSetup(str(exc)) from None
-                if c in land_deck:
-                    land_deck.remove(c)
-                elif c in creature_deck:
-                    creature_deck.remove(c)
-                elif c in market:
-                    market[market.index(c)] = None
-                else:
-                    raise InvalidSetup(f"card {c} is already in a hand or played")
-                new_hand.append(card.id)
-            ps = replace(ps, hand=tuple(new_hand))
-        if points and p in points:
-            ps = replace(ps, creature_points=0, land_points=points[p])
-        if favors and p in favors:
-            ps = replace(ps, favors=_swap(ps.favors, favors[p], ANCIENTS, fbag, "Favor Token"))
-        if chains and p in chains:
-            rows = [list(row) for row in chains[p]]
-            for row in rows:
-                for c in row:
-                    if c in land_deck:
-                        land_deck.remove(c)
-                    elif c in creature_deck:
-                        creature_deck.remove(c)
-                    else:
-                        raise InvalidSetup(f"card {c} is not in a deck, so it cannot be arranged "
-                                           "as played")
-            ps = replace(ps, chains=tuple(tuple(r) for r in rows),
-                         played=tuple(c for r in rows for c in r), activated=())
-        players[p] = ps
+        pb = boards[p]
+        seed_supply = (ed.seeds_per_player - 1 + woods_data(ed).extra_seeds - pb.locked()
+                       - pb.given_up - sum(x[p] for x in stacks))
+    if tree_supply < 0:
+        raise InvalidSetup(f"player {p} has only {ed.trees_per_player} Trees")
+    if seed_supply < 0:
+        raise InvalidSetup(f"player {p} has only {ed.seeds_per_player - 1} Seeds to place")
+    return replace(ps, trees=tree_supply, seeds=seed_supply)
+
+
+def _arrange_player(ed: Edition, p: int, ps: PlayerState, changes: Mapping[str, Any],
+                    pools: _Pools) -> PlayerState:
+    """Player ``p`` holding the Weather Tokens, Blessings, hand, points, Favor Tokens and
+    Ritual Chains asked for, taken from (and the old ones given back to) ``pools``."""
+    weather, hands, chains = changes["weather"], changes["hands"], changes["chains"]
+    blessings, points, favors = changes["blessings"], changes["points"], changes["favors"]
+    if weather and p in weather:
+        ps = _take_weather(ed, ps, weather[p], pools.supply)
+    if blessings and p in blessings:
+        ps = replace(ps, blessings=_swap(ps.blessings, blessings[p], BLESSING_KINDS,
+                                         pools.bag, "Blessing", pools.box))
+    if hands and p in hands:
+        ps = _take_hand(ed, ps, hands[p], pools)
+    if points and p in points:
+        ps = replace(ps, creature_points=0, land_points=points[p])
+    if favors and p in favors:
+        ps = replace(ps, favors=_swap(ps.favors, favors[p], ANCIENTS, pools.favors,
+                                      "Favor Token"))
+    if chains and p in chains:
+        ps = _take_chains(ps, chains[p], pools)
+    return ps
+
+
+def _take_weather(ed: Edition, ps: PlayerState, want: Mapping[str, int],
+                  supply: list[int]) -> PlayerState:
+    """The player's Weather Tokens exchanged with the supply for ``want``."""
+    counts = [want.get(b, 0) for b in ed.biomes]
+    if set(want) - set(ed.biomes):
+        raise InvalidSetup(f"unknown weather in {dict(want)}; use {list(ed.biomes)}")
+    for k in range(len(counts)):
+        supply[k] += ps.weather[k] - counts[k]
+        if supply[k] < 0:
+            raise InvalidSetup(f"not enough {ed.biomes[k]} Weather Tokens in the supply")
+    return replace(ps, weather=tuple(counts))
+
+
+def _take_hand(ed: Edition, ps: PlayerState, cards: Iterable[str],
+               pools: _Pools) -> PlayerState:
+    """The player's hand given back on top of its decks, and ``cards`` taken from the decks
+    or the market (an emptied market slot is refilled later)."""
+    for c in ps.hand:
+        (pools.creature_deck if isinstance(ed.card(c), CreatureCard)
+         else pools.land_deck).insert(0, c)
+    new_hand = []
+    for c in cards:
+        try:
+            card = ed.card(c)
+        except InvalidData as exc:
+            raise InvalidSetup(str(exc)) from None
+        if c in pools.land_deck:
+            pools.land_deck.remove(c)
+        elif c in pools.creature_deck:
+            pools.creature_deck.remove(c)
+        elif c in pools.market:
+            pools.market[pools.market.index(c)] = None
+        else:
+            raise InvalidSetup(f"card {c} is already in a hand or played")
+        new_hand.append(card.id)
+    return replace(ps, hand=tuple(new_hand))
+
+
+def _take_chains(ps: PlayerState, chains: Iterable[Iterable[str]],
+                 pools: _Pools) -> PlayerState:
+    """The player's Ritual Chains set to ``chains``, their cards taken from the decks as
+    played."""
+    rows = [list(row) for row in chains]
+    for row in rows:
+        for c in row:
+            if c in pools.land_deck:
+                pools.land_deck.remove(c)
+            elif c in pools.creature_deck:
+                pools.creature_deck.remove(c)
+            else:
+                raise InvalidSetup(f"card {c} is not in a deck, so it cannot be arranged "
+                                   "as played")
+    return replace(ps, chains=tuple(tuple(r) for r in rows),
+                   played=tuple(c for r in rows for c in r), activated=())
+
+
+def _refill_market(pools: _Pools) -> None:
+    """Each empty market slot takes the first Ritual card of its deck (Elemental Storms
+    stay in the deck)."""
+    market = pools.market
     for k, slot in enumerate(MARKET_SLOTS):
-        if market[k] is None:   # the first Ritual card of the deck (Elemental Storms stay)
-            deck = land_deck if slot == "land" else creature_deck
+        if market[k] is None:
+            deck = pools.land_deck if slot == "land" else pools.creature_deck
             real = [j for j, c in enumerate(deck) if not c.startswith(STORM)]
             market[k] = deck.pop(real[0]) if real else None
+
+
+def _placed_ancients(s: GameState, ancients: Mapping[str, Hex | None]) -> tuple[int, ...]:
+    """The Ancients' spaces with the asked ones moved (``None`` takes one off the board)."""
     anc = list(s.ancients)
-    for name, cell in (ancients or {}).items():
+    for name, cell in ancients.items():
         if name not in ANCIENTS:
             raise InvalidSetup(f"{name!r} is not an Ancient; use {list(ANCIENTS)}")
-        anc[ANCIENTS.index(name)] = NOBODY if cell is None else space(cell)
-    counts = [t.count(p) for p in range(n)]
-    if woods is not None:
-        s = replace(s, woods=replace(woods, seed_stacks=tuple(tuple(x) for x in stacks),
-                                     treetops=tuple(tops), player_boards=tuple(boards),
-                                     woods_box=tuple(box or ())))
-    new = replace(s, ancients=tuple(anc), favor_bag=tuple(fbag), trees=tuple(t), seeds=tuple(sd), spirits=tuple(sp), players=tuple(players),
-                  weather_supply=tuple(supply), blessing_bag=tuple(bag),
-                  land_deck=tuple(land_deck), creature_deck=tuple(creature_deck),
-                  market=tuple(market),
-                  most_trees=scoring.most_trees_holder(counts, ed.most_trees_minimum))
-    try:
-        new.check_invariants()
-    except InvariantError as exc:
-        raise InvalidSetup(f"that arrangement breaks a rule of the game: {exc}") from None
-    return new
+        anc[ANCIENTS.index(name)] = NOBODY if cell is None else _space(s.board, cell)
+    return tuple(anc)
 
 
 def arranged(self: GameState, **changes: object) -> GameState:

@@ -122,8 +122,24 @@ def _with(value: Any, **changes: Any) -> Any:
 
 def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, board,
                 wild_woods: bool = False) -> list:
-    """Game Setup of Return of the Ancients, step by step (see :func:`.setup.setup_steps`)."""
+    """Game Setup of Return of the Ancients, step by step (see :func:`.setup.setup_steps`):
+    each step starts from the state the one before left, and the random draws come from one
+    generator, in step order."""
     co = coop_data(ed)
+    _check_setup(players, difficulty, ed, co)
+    if board is None:
+        board = _build(ed, players, seed)   # one player brings 4 tiles, like any other
+    rng = make_rng(seed, "setup", MODE)
+    steps = [_take_pieces(ed, board, players, seed, difficulty, co)]
+    for step in (_ancients_on_mountain, _build_continent, _solo_decks, _open_market,
+                 _scourge_supply, _spirit_of_shadows, _first_trees):
+        steps.append(step(steps[-1].state, rng, co))
+    steps.append(_moon_board(steps[-1].state, rng, wild_woods))
+    return steps
+
+
+def _check_setup(players: int, difficulty: str, ed: Edition, co: CoopData) -> None:
+    """The player count, the difficulty and the edition's pieces fit the mode."""
     if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= ed.max_players:
         raise InvalidSetup(f"Return of the Ancients is for 1 to {ed.max_players} players, not {players!r}")
     if difficulty not in DIFFICULTIES:
@@ -135,42 +151,54 @@ def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, boa
     if co.ancient_start >= ed.summit_steps:
         raise InvalidSetup(f"the Ancient Markers start on step {co.ancient_start}, which must lie "
                            f"below the summit (step {ed.summit_steps})")
-    if board is None:
-        board = _build(ed, players, seed)   # one player brings 4 tiles, like any other
-    rng = make_rng(seed, "setup", MODE)
-    steps = []
+
+
+def _take_pieces(ed: Edition, board, players: int, seed: int | str, difficulty: str,
+                 co: CoopData) -> SetupStep:
+    """Step 1: everything in the box, every Shadow Marker in the mode's record."""
     mix = [k for k, n in co.shadow_mix for _ in range(n)]
     state = blank_state(ed, board, players, seed, coop=CoopRecord(
         difficulty=difficulty, ancient_steps=(0, 0, 0), shadow_box=tuple(mix), cycle=0))
-    favors = list(state.favor_bag)
-    steps.append(SetupStep(
+    return SetupStep(
         "1. Players take their pieces",
         f"Each player takes {ed.trees_per_player} Trees, {ed.seeds_per_player} Seeds and a Spirit. "
         "As in the base game one Seed stays beside the mountain, so "
-        f"{ed.seeds_per_player - 1} are in the supply.", state))
+        f"{ed.seeds_per_player - 1} are in the supply.", state)
 
+
+def _ancients_on_mountain(state: GameState, rng: Any, co: CoopData) -> SetupStep:
+    """Step 2: a Favor Token of each Ancient marks its step; the Devour and Dance Markers
+    leave the box for the mountain."""
+    favors = list(state.favor_bag)
     for a in ANCIENTS:
         favors.remove(a)
     rng.shuffle(favors)
-    box = list(mix)
+    box = list(state.coop.shadow_box)
     for kind in ["Devour"] * len(co.devour_steps) + ["Dance"]:
         box.remove(kind)
     state = _with(state, favor_bag=tuple(favors), coop=_with(
         state.coop, ancient_steps=(co.ancient_start,) * 3, devour_steps=co.devour_steps,
         shadow_box=tuple(box)))
-    steps.append(SetupStep(
+    return SetupStep(
         "2. Ancient Markers, Devour and Dance on the mountain",
         f"One Favor Token of each Ancient marks where that Ancient waits: step {co.ancient_start}. "
         f"Devour Markers lie on steps {' and '.join(map(str, co.devour_steps))} and the Dance "
         f"Marker on step {co.dance_step}: an Ancient falling to the Dance Marker loses the game.",
-        state))
+        state)
 
+
+def _build_continent(state: GameState, rng: Any, co: CoopData) -> SetupStep:
+    """Step 3: the continent (already built) and the Blessings on its marked spaces."""
     state = lay_blessings(state, rng)
-    steps.append(SetupStep(
+    return SetupStep(
         "3. Build the continent",
-        f"{len(set(board.tile_of))} Biome Tiles (4 per player) form the continent around the mountain, "
-        "and a Blessing lies on each marked Water Space.", state))
+        f"{len(set(state.board.tile_of))} Biome Tiles (4 per player) form the continent around the mountain, "
+        "and a Blessing lies on each marked Water Space.", state)
 
+
+def _solo_decks(state: GameState, rng: Any, co: CoopData) -> SetupStep:
+    """Step 4: the Ritual decks hold only the cards marked for solo/co-op play."""
+    ed = state.edition
     land = [c.id for c in ed.land_cards if c.solo]
     creature = [c.id for c in ed.creature_cards if c.solo]
     solo = {*land, *creature}
@@ -178,19 +206,23 @@ def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, boa
     rng.shuffle(land)
     rng.shuffle(creature)
     state = _with(state, land_deck=tuple(land), creature_deck=tuple(creature),
-                    coop=_with(state.coop, box_cards=out))
-    steps.append(SetupStep(
+                  coop=_with(state.coop, box_cards=out))
+    return SetupStep(
         "4. Only the solo-marked Ritual Cards",
         f"The cards marked for solo/co-op play are kept ({len(creature)} Creature and {len(land)} "
         f"Land Rituals) and shuffled into two decks; the other {len(out)} go back to the box.",
-        state))
+        state)
 
+
+def _open_market(state: GameState, rng: Any, co: CoopData) -> SetupStep:
+    """Step 5: one Land Ritual and a Creature Ritual of each Ancient face up."""
+    land, creature = list(state.land_deck), list(state.creature_deck)
     market: list[str | None] = [land.pop(0) if land else None]
     seen: set[str] = set()
     tries = 0
     while len(market) < 4 and creature and tries < 100:
         card = creature.pop(0)
-        ancient = ed.card(card).ancient
+        ancient = state.edition.card(card).ancient
         if ancient in seen and tries < 99:   # a type already shown: shuffle it back, reveal again
             creature.insert(rng.randrange(len(creature) + 1), card)
             tries += 1
@@ -199,71 +231,87 @@ def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, boa
         market.append(card)
     market += [None] * (4 - len(market))
     state = _with(state, market=tuple(market), land_deck=tuple(land), creature_deck=tuple(creature))
-    steps.append(SetupStep(
+    return SetupStep(
         "5. The Open Market",
         "One Land Ritual and three Creature Rituals, one for each Ancient, are turned face up "
         "(a Creature of a type already shown is shuffled back and another revealed). Nobody "
-        "holds Hand Rituals in this mode.", state))
+        "holds Hand Rituals in this mode.", state)
 
-    state = _with(state, coop=_with(state.coop, scourge_supply=co.scourge_per_player * players))
-    steps.append(SetupStep(
+
+def _scourge_supply(state: GameState, rng: Any, co: CoopData) -> SetupStep:
+    """Step 6: the common supply of Scourge Markers."""
+    state = _with(state, coop=_with(state.coop,
+                                    scourge_supply=co.scourge_per_player * state.num_players))
+    return SetupStep(
         "6. The Scourge supply",
         f"{co.scourge_per_player} Scourge Markers per player ({state.coop.scourge_supply}) form the "
-        "common supply. Placing the last one loses the game.", state))
+        "common supply. Placing the last one loses the game.", state)
 
+
+def _spirit_of_shadows(state: GameState, rng: Any, co: CoopData) -> SetupStep:
+    """Step 7: the Spirit of Shadows and a first Scourge Marker on a Water Space nearest the
+    mountain with room for every player's first Tree 2 steps away."""
+    board = state.board
     centre = distances_to_mountain(board)
     options = []
     for i in board.water:
         far = land_two_steps_away(board, i)
-        if len(far) >= players:
+        if len(far) >= state.num_players:
             options.append((centre[i], i))
     if not options:
         raise InvalidSetup("no Water Space has enough Land Spaces 2 steps away for the starting Trees")
     best = min(d for d, _ in options)
     shadow = rng.choice([i for d, i in options if d == best])
     state = _with(state, coop=_with(state.coop, shadow=shadow, scourged=(shadow,),
-                                        scourge_supply=state.coop.scourge_supply - 1))
-    steps.append(SetupStep(
+                                    scourge_supply=state.coop.scourge_supply - 1))
+    return SetupStep(
         "7. The Spirit of Shadows",
         f"The Spirit of Shadows and one Scourge Marker go on a Water Space near the middle "
-        f"of the continent, {board.cells[shadow]} (assumption 'coop-setup-shadow').", state))
+        f"of the continent, {board.cells[shadow]} (assumption 'coop-setup-shadow').", state)
 
+
+def _first_trees(state: GameState, rng: Any, co: CoopData) -> SetupStep:
+    """Step 8: each player's first Tree on a Land Space 2 steps from the Shadow."""
     trees = list(state.trees)
-    ring = sorted(land_two_steps_away(board, shadow))
+    ring = sorted(land_two_steps_away(state.board, state.coop.shadow))
     base = list(state.players)
-    for p in range(players):
+    for p in range(state.num_players):
         i = ring.pop(rng.randrange(len(ring)))
         trees[i] = p
         base[p] = _with(base[p], trees=base[p].trees - 1)
     state = _with(state, trees=tuple(trees), players=tuple(base))
-    steps.append(SetupStep(
+    return SetupStep(
         "8. The first Trees",
-        "Each player plants one Tree two spaces away from the Shadow.", state))
+        "Each player plants one Tree two spaces away from the Shadow.", state)
 
-    plan = moon_plan(ed, difficulty, wild_woods)
+
+def _moon_board(state: GameState, rng: Any, wild_woods: bool) -> SetupStep:
+    """Step 9: the Moon Cycles' Shadow Markers on the Moon Board (its Wild Woods side with
+    the expansion), the first cycle's in the Shadow Bag, and the starting player."""
+    difficulty = state.coop.difficulty
+    plan = moon_plan(state.edition, difficulty, wild_woods)
     box = list(state.coop.shadow_box)
     for markers, _ in plan:
         for m in markers:
             box.remove(m)
     first = list(plan[0][0])
     rng.shuffle(first)
-    player = rng.randrange(players)
+    player = rng.randrange(state.num_players)
     state = _with(state, coop=_with(state.coop, shadow_bag=tuple(first),
-                                        moon_board=tuple(m for m, _ in plan[1:]),
-                                        shadow_box=tuple(box), cycle=1),
-                    first_player=player, turn_player=player)
+                                    moon_board=tuple(m for m, _ in plan[1:]),
+                                    shadow_box=tuple(box), cycle=1),
+                  first_player=player, turn_player=player)
     card = "" if difficulty == "standard" else f" The {DIFFICULTIES[difficulty]} Moon Card replaces Cycles II and III."
     if wild_woods:
         card = " The Wild Woods side of the Moon Board is used" + (
             "." if difficulty == "standard" else
             f", and the Wild Woods {DIFFICULTIES[difficulty]} Moon Card replaces Cycles II and III "
             "(each player gives up a starting Seed when it begins).")
-    steps.append(SetupStep(
+    return SetupStep(
         "9. The Moon Board",
         f"Each Moon Cycle's Shadow Markers lie on the Moon Board ({difficulty} difficulty).{card} "
         f"Cycle I begins: its {len(first)} markers go into the Shadow Bag. "
-        f"{PLAYER_NAMES[player]} starts.", state))
-    return steps
+        f"{PLAYER_NAMES[player]} starts.", state)
 
 
 def land_two_steps_away(board, i: int) -> set[int]:

@@ -252,7 +252,8 @@ def edition_from_dict(data: Any) -> Edition:
 
 @lru_cache(maxsize=32)
 def _validated(text: str) -> Edition:
-    """Editions are validated once per distinct content (saves repeat the same edition)."""
+    """Editions are validated once per distinct content (saves repeat the same edition).
+    Each part is checked in the order below; the first problem found is reported."""
     data = json.loads(text)
     for key in REQUIRED:
         _value(data, key)
@@ -262,19 +263,70 @@ def _validated(text: str) -> Edition:
         raise InvalidData("edition field 'edition' (its name) must be a non-empty text")
     if not isinstance(label, str):
         raise InvalidData("edition field 'label' must be a text saying what the data are")
+    biomes = _biomes(data)
+    pmin, pmax = _player_range(data)
+    _check_tiles_per_player(data, biomes)
+    land, water, blessing = _tile_shape(data)
+    mountain = _value(data, "mountain")
+    if not isinstance(mountain, dict):
+        raise InvalidData("edition field 'mountain' must be an object with 'radius'")
+    radius = _int(mountain.get("radius"), "mountain.radius", 0)
+    summit = _int(_value(data, "summit_steps"), "summit_steps", 5)
+    trees = _int(_value(data, "trees_per_player"), "trees_per_player", 1)
+    seeds = _int(_value(data, "seeds_per_player"), "seeds_per_player", 2)
+    weather_counts, bless, favor = _tokens(data, biomes)
+    most = _value(data, "most_trees")
+    if not isinstance(most, dict):
+        raise InvalidData("edition field 'most_trees' must be an object with minimum and bonus")
+    most_min = _int(most.get("minimum"), "most_trees.minimum", 1)
+    most_bonus = _int(most.get("bonus"), "most_trees.bonus", 0)
+    ids: set[str] = set()
+    land_cards = _land_cards(data, biomes, ids)
+    creature_cards = _creature_cards(data, biomes, ids)
+    need = pmax + 2
+    if len(land_cards) < need or len(creature_cards) < need:
+        raise InvalidData(f"an edition needs at least {need} Land and {need} Creature Rituals "
+                          f"for {pmax} players (hands and market)")
+    gaps = _value(data, "rule_gaps")
+    if not isinstance(gaps, list) or not all(isinstance(g, dict) and "id" in g and "text" in g
+                                             for g in gaps):
+        raise InvalidData("edition field 'rule_gaps' must be a list of {id, text} objects")
+    round_limit = _int(_value(data, "round_limit"), "round_limit", 1)
+    coop = _coop_data(data) if any(k in data for k in COOP_ITEMS) else None
+    woods = _woods_data(data[WOODS_ITEM], biomes, coop) if WOODS_ITEM in data else None
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return plain_attributes(Edition(    # read all game long (see plain_attributes)
+        raw=data, name=name, label=label, biomes=biomes, min_players=pmin,
+        max_players=pmax, summit_steps=summit, trees_per_player=trees, seeds_per_player=seeds,
+        weather_tokens=weather_counts, blessings=bless, land_cards=land_cards,
+        creature_cards=creature_cards, land_shape=land, water_shape=water,
+        blessing_shape=blessing, mountain_radius=radius, most_trees_minimum=most_min,
+        most_trees_bonus=most_bonus, round_limit=round_limit,
+        favor_tokens=tuple(favor[a] for a in ANCIENTS), digest=digest, coop=coop,
+        woods=woods))
 
+
+def _biomes(data: dict) -> tuple[str, ...]:
+    """The biome names: at least two, all different."""
     biomes = _value(data, "biomes")
     if (not isinstance(biomes, list) or len(_list(biomes, "biomes")) < 2
             or not all(isinstance(b, str) and b for b in biomes) or len(set(biomes)) != len(biomes)):
         raise InvalidData("edition field 'biomes' must list at least 2 different biome names")
-    biomes = tuple(biomes)
+    return tuple(biomes)
 
+
+def _player_range(data: dict) -> tuple[int, int]:
+    """The fewest and the most players, ``(min, max)``."""
     players = _value(data, "players")
     if not isinstance(players, dict):
         raise InvalidData("edition field 'players' must be an object with 'min' and 'max'")
     pmin = _int(players.get("min"), "players.min", 2)
     pmax = _int(players.get("max"), "players.max", pmin)
+    return pmin, pmax
 
+
+def _check_tiles_per_player(data: dict, biomes: tuple[str, ...]) -> None:
+    """A count of Biome Tiles per player for every biome, at least one tile in all."""
     per_player = _value(data, "tiles_per_player")
     if not isinstance(per_player, dict) or set(per_player) != set(biomes):
         raise InvalidData("edition field 'tiles_per_player' must give a count for every biome")
@@ -283,6 +335,10 @@ def _validated(text: str) -> Edition:
     if sum(per_player.values()) < 1:
         raise InvalidData("edition field 'tiles_per_player' must give each player at least one tile")
 
+
+def _tile_shape(data: dict) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """A Biome Tile's land, water and blessing hexes: one connected piece, blessings on
+    water."""
     shape = _value(data, "tile_shape")
     if not isinstance(shape, dict):
         raise InvalidData("edition field 'tile_shape' must be an object with land, water, blessing")
@@ -300,59 +356,54 @@ def _validated(text: str) -> Edition:
                         if n in tile_cells)
     if not nx.is_connected(tile):
         raise InvalidData("edition field tile_shape: the hexes of a tile must be connected")
+    return land, water, blessing
 
-    mountain = _value(data, "mountain")
-    if not isinstance(mountain, dict):
-        raise InvalidData("edition field 'mountain' must be an object with 'radius'")
-    radius = _int(mountain.get("radius"), "mountain.radius", 0)
 
-    summit = _int(_value(data, "summit_steps"), "summit_steps", 5)
-    trees = _int(_value(data, "trees_per_player"), "trees_per_player", 1)
-    seeds = _int(_value(data, "seeds_per_player"), "seeds_per_player", 2)
-
+def _tokens(data: dict, biomes: tuple[str, ...]) -> tuple[tuple[int, ...],
+                                                          tuple[tuple[str, int], ...], dict]:
+    """The Weather Tokens per biome, the Blessings per kind and the Favor Tokens per
+    Ancient."""
     weather = _value(data, "weather_tokens")
     if not isinstance(weather, dict) or set(weather) != set(biomes):
         raise InvalidData("edition field 'weather_tokens' must give a count for every biome")
     weather_counts = tuple(_int(weather[b], f"weather_tokens.{b}") for b in biomes)
-
     blessings = _value(data, "blessings")
     if not isinstance(blessings, dict) or not set(blessings) <= set(BLESSING_KINDS):
         raise InvalidData(f"edition field 'blessings' must map kinds among {list(BLESSING_KINDS)} "
                           "to counts")
     bless = tuple((k, _int(blessings.get(k, 0), f"blessings.{k}")) for k in BLESSING_KINDS)
-
     favor = _value(data, "favor_tokens")
     if not isinstance(favor, dict) or set(favor) != set(ANCIENTS):
         raise InvalidData(f"edition field 'favor_tokens' must give a count for each of {list(ANCIENTS)}")
     for k, v in favor.items():
         _int(v, f"favor_tokens.{k}")
+    return weather_counts, bless, favor
 
-    most = _value(data, "most_trees")
-    if not isinstance(most, dict):
-        raise InvalidData("edition field 'most_trees' must be an object with minimum and bonus")
-    most_min = _int(most.get("minimum"), "most_trees.minimum", 1)
-    most_bonus = _int(most.get("bonus"), "most_trees.bonus", 0)
 
-    ids: set[str] = set()
+def _winds(card: dict, where: str) -> str:
+    """The white winds printed on a Ritual card's top corners."""
+    w = card.get("winds", "LR")
+    if w not in ("LR", "L", "R", ""):
+        raise InvalidData(f"edition field {where}.winds must be 'LR', 'L', 'R' or '' "
+                          f"(white winds on the left/right top corner), found {w!r}")
+    return w
 
-    def winds(card: dict, where: str) -> str:
-        w = card.get("winds", "LR")
-        if w not in ("LR", "L", "R", ""):
-            raise InvalidData(f"edition field {where}.winds must be 'LR', 'L', 'R' or '' "
-                              f"(white winds on the left/right top corner), found {w!r}")
-        return w
 
-    def new_id(card: Any, where: str) -> str:
-        if not isinstance(card, dict):
-            raise InvalidData(f"edition field {where} must be an object")
-        cid = card.get("id")
-        if not isinstance(cid, str) or not cid:
-            raise InvalidData(f"edition field {where}.id must be a non-empty text")
-        if cid in ids:
-            raise InvalidData(f"edition field {where}.id: card id {cid!r} is used twice")
-        ids.add(cid)
-        return cid
+def _new_id(card: Any, where: str, ids: set[str]) -> str:
+    """A Ritual card's id, not used by any card before it (``ids`` holds those)."""
+    if not isinstance(card, dict):
+        raise InvalidData(f"edition field {where} must be an object")
+    cid = card.get("id")
+    if not isinstance(cid, str) or not cid:
+        raise InvalidData(f"edition field {where}.id must be a non-empty text")
+    if cid in ids:
+        raise InvalidData(f"edition field {where}.id: card id {cid!r} is used twice")
+    ids.add(cid)
+    return cid
 
+
+def _land_cards(data: dict, biomes: tuple[str, ...], ids: set[str]) -> tuple[LandCard, ...]:
+    """The Land Ritual cards, each joining two of the biomes."""
     land_cards = []
     raw_land = _value(data, "land_rituals")
     if not isinstance(raw_land, list):
@@ -360,63 +411,49 @@ def _validated(text: str) -> Edition:
     _list(raw_land, "land_rituals")
     for i, card in enumerate(raw_land):
         where = f"land_rituals[{i}]"
-        cid = new_id(card, where)
+        cid = _new_id(card, where, ids)
         pair = card.get("biomes")
         if not isinstance(pair, list) or len(pair) != 2 or not all(b in biomes for b in pair):
             raise InvalidData(f"edition field {where}.biomes must name 2 of the biomes {list(biomes)}, "
                               f"found {pair!r}")
         land_cards.append(LandCard(cid, (pair[0], pair[1]), bool(card.get("solo", False)),
-                                   winds(card, where)))
+                                   _winds(card, where)))
+    return tuple(land_cards)
 
-    creature_cards = []
+
+def _creature_cards(data: dict, biomes: tuple[str, ...],
+                    ids: set[str]) -> tuple[CreatureCard, ...]:
+    """The Creature Ritual cards."""
     raw_creature = _value(data, "creature_rituals")
     if not isinstance(raw_creature, list):
         raise InvalidData("edition field 'creature_rituals' must be a list of cards")
     _list(raw_creature, "creature_rituals")
-    for i, card in enumerate(raw_creature):
-        where = f"creature_rituals[{i}]"
-        cid = new_id(card, where)
-        ancient = card.get("ancient")
-        if ancient not in ANCIENTS:
-            raise InvalidData(f"edition field {where}.ancient must be one of {list(ANCIENTS)}, "
-                              f"found {ancient!r}")
-        points = _int(card.get("points"), f"{where}.points", 1)
-        cost = card.get("cost")
-        if not isinstance(cost, dict) or not set(cost) <= set(biomes):
-            raise InvalidData(f"edition field {where}.cost must map weather names {list(biomes)} "
-                              f"to counts, found {cost!r}")
-        cost_items = tuple((b, _int(cost[b], f"{where}.cost.{b}", 1)) for b in biomes if b in cost)
-        wild = _int(card.get("wild", 0), f"{where}.wild")
-        if not cost_items and not wild:
-            raise InvalidData(f"edition field {where}: a Creature Ritual must cost something")
-        cname = card.get("name", cid)
-        if not isinstance(cname, str):
-            raise InvalidData(f"edition field {where}.name must be a text")
-        creature_cards.append(CreatureCard(cid, cname, ancient, points, cost_items, wild,
-                                           bool(card.get("solo", False)), winds(card, where)))
-    need = pmax + 2
-    if len(land_cards) < need or len(creature_cards) < need:
-        raise InvalidData(f"an edition needs at least {need} Land and {need} Creature Rituals "
-                          f"for {pmax} players (hands and market)")
+    return tuple(_creature_card(card, f"creature_rituals[{i}]", biomes, ids)
+                 for i, card in enumerate(raw_creature))
 
-    gaps = _value(data, "rule_gaps")
-    if not isinstance(gaps, list) or not all(isinstance(g, dict) and "id" in g and "text" in g
-                                             for g in gaps):
-        raise InvalidData("edition field 'rule_gaps' must be a list of {id, text} objects")
-    round_limit = _int(_value(data, "round_limit"), "round_limit", 1)
 
-    coop = _coop_data(data) if any(k in data for k in COOP_ITEMS) else None
-    woods = _woods_data(data[WOODS_ITEM], biomes, coop) if WOODS_ITEM in data else None
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-    return plain_attributes(Edition(    # read all game long (see plain_attributes)
-        raw=data, name=name, label=label, biomes=biomes, min_players=pmin,
-        max_players=pmax, summit_steps=summit, trees_per_player=trees, seeds_per_player=seeds,
-        weather_tokens=weather_counts, blessings=bless, land_cards=tuple(land_cards),
-        creature_cards=tuple(creature_cards), land_shape=land, water_shape=water,
-        blessing_shape=blessing, mountain_radius=radius, most_trees_minimum=most_min,
-        most_trees_bonus=most_bonus, round_limit=round_limit,
-        favor_tokens=tuple(favor[a] for a in ANCIENTS), digest=digest, coop=coop,
-        woods=woods))
+def _creature_card(card: Any, where: str, biomes: tuple[str, ...],
+                   ids: set[str]) -> CreatureCard:
+    """One Creature Ritual card: its Ancient, points and a cost in Weather Tokens."""
+    cid = _new_id(card, where, ids)
+    ancient = card.get("ancient")
+    if ancient not in ANCIENTS:
+        raise InvalidData(f"edition field {where}.ancient must be one of {list(ANCIENTS)}, "
+                          f"found {ancient!r}")
+    points = _int(card.get("points"), f"{where}.points", 1)
+    cost = card.get("cost")
+    if not isinstance(cost, dict) or not set(cost) <= set(biomes):
+        raise InvalidData(f"edition field {where}.cost must map weather names {list(biomes)} "
+                          f"to counts, found {cost!r}")
+    cost_items = tuple((b, _int(cost[b], f"{where}.cost.{b}", 1)) for b in biomes if b in cost)
+    wild = _int(card.get("wild", 0), f"{where}.wild")
+    if not cost_items and not wild:
+        raise InvalidData(f"edition field {where}: a Creature Ritual must cost something")
+    cname = card.get("name", cid)
+    if not isinstance(cname, str):
+        raise InvalidData(f"edition field {where}.name must be a text")
+    return CreatureCard(cid, cname, ancient, points, cost_items, wild,
+                        bool(card.get("solo", False)), _winds(card, where))
 
 
 SHADOW_KINDS = ("Dream", "Devour", "Dance")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Mapping
+from typing import Any, Mapping
 
 from ..core.errors import InvalidSetup
 from ..core.rng import check_seed, make_rng
@@ -66,11 +66,17 @@ def setup_steps(players: int = 2, seed: int | str = 0, family: bool = False,
     elif not ed.min_players <= players <= ed.max_players:
         raise InvalidSetup(f"The Dawn of Pangaea is for {ed.min_players} to "
                            f"{ed.max_players} players, not {players}")
+    steps = _base_steps(ed, board, players, seed, family)
+    return woods.VARIANT.setup_steps(steps, seed, options) if wild_woods else steps
+
+
+def _base_steps(ed: Edition, board: Board, players: int, seed: int | str,
+                family: bool) -> list[SetupStep]:
+    """The base game's Game Setup on ``board``: pieces, continent, Blessings, hands, market,
+    starting player (the random draws in this order, from one generator)."""
     rng = make_rng(seed, "setup")
     steps: list[SetupStep] = []
     state = blank_state(ed, board, players, seed, family)
-    land = list(state.land_deck)
-    creature = list(state.creature_deck)
     steps.append(SetupStep(
         "Players take their pieces",
         f"Each player takes {ed.trees_per_player} Trees, {ed.seeds_per_player} Seeds and a "
@@ -89,46 +95,54 @@ def setup_steps(players: int = 2, seed: int | str = 0, family: bool = False,
         + (" Family rules: the Call Ancient Blessings stay in the box, because there are no "
            "Ancient Guardians to call (a choice of this project: the rulebook does not say)."
            if family else ""), state))
-
-    rng.shuffle(land)
-    rng.shuffle(creature)
-    hands = []
-    base = list(state.players)
-    for p in range(players):
-        hands.append((land.pop(0), creature.pop(0)))
-        base[p] = replace(base[p], hand=hands[-1])
-    state = replace(state, players=tuple(base), land_deck=tuple(land),
-                    creature_deck=tuple(creature))
-    steps.append(SetupStep(
-        "Shuffle the Ritual decks and deal hands",
-        "The Land and the Creature Ritual decks are shuffled separately; every player draws one "
-        "card of each into a hidden hand.", state))
-
-    market = (land.pop(0), land.pop(0), creature.pop(0), creature.pop(0))
-    state = replace(state, market=market, land_deck=tuple(land), creature_deck=tuple(creature))
-    if family:
-        steps.append(SetupStep(
-            "Open the market",
-            "Two cards of each deck are turned face up to form the Open Market. (Family rules: "
-            "no Favor Tokens and no Ancient Guardians.)", state))
-    else:
-        favors = list(state.favor_bag)
-        rng.shuffle(favors)
-        market_favors = tuple(favors.pop(0) for _ in market)
-        state = replace(state, favor_bag=tuple(favors), market_favors=market_favors)
-        steps.append(SetupStep(
-            "Open the market and its Favor Tokens",
-            "Two cards of each deck are turned face up to form the Open Market, and a Favor "
-            "Token drawn from the bag is laid on each of them. The three Ancient Guardians "
-            "(Okuma, Chelon and Thorondal) wait beside the market.", state))
-
+    steps.append(_deal_hands(steps[-1].state, rng))
+    steps.append(_open_market(steps[-1].state, rng))
     first = rng.randrange(players)
-    state = replace(state, first_player=first, turn_player=first)
+    state = replace(steps[-1].state, first_player=first, turn_player=first)
     steps.append(SetupStep(
         "Choose the starting player",
         f"One Seed of each player is drawn blindly: {PLAYER_NAMES[first]} starts and takes the "
         "First Player Marker. Play goes clockwise.", state))
-    return woods.VARIANT.setup_steps(steps, seed, options) if wild_woods else steps
+    return steps
+
+
+def _deal_hands(state: GameState, rng: Any) -> SetupStep:
+    """The two Ritual decks shuffled, and a card of each dealt to every player."""
+    land = list(state.land_deck)
+    creature = list(state.creature_deck)
+    rng.shuffle(land)
+    rng.shuffle(creature)
+    base = list(state.players)
+    for p in range(state.num_players):
+        base[p] = replace(base[p], hand=(land.pop(0), creature.pop(0)))
+    state = replace(state, players=tuple(base), land_deck=tuple(land),
+                    creature_deck=tuple(creature))
+    return SetupStep(
+        "Shuffle the Ritual decks and deal hands",
+        "The Land and the Creature Ritual decks are shuffled separately; every player draws one "
+        "card of each into a hidden hand.", state)
+
+
+def _open_market(state: GameState, rng: Any) -> SetupStep:
+    """Two cards of each deck face up; in the full game a Favor Token drawn onto each."""
+    land = list(state.land_deck)
+    creature = list(state.creature_deck)
+    market = (land.pop(0), land.pop(0), creature.pop(0), creature.pop(0))
+    state = replace(state, market=market, land_deck=tuple(land), creature_deck=tuple(creature))
+    if state.family:
+        return SetupStep(
+            "Open the market",
+            "Two cards of each deck are turned face up to form the Open Market. (Family rules: "
+            "no Favor Tokens and no Ancient Guardians.)", state)
+    favors = list(state.favor_bag)
+    rng.shuffle(favors)
+    market_favors = tuple(favors.pop(0) for _ in market)
+    state = replace(state, favor_bag=tuple(favors), market_favors=market_favors)
+    return SetupStep(
+        "Open the market and its Favor Tokens",
+        "Two cards of each deck are turned face up to form the Open Market, and a Favor "
+        "Token drawn from the bag is laid on each of them. The three Ancient Guardians "
+        "(Okuma, Chelon and Thorondal) wait beside the market.", state)
 
 
 def new_game(players: int = 2, seed: int | str = 0, family: bool = False,

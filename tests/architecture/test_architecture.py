@@ -1,7 +1,7 @@
 """The shape of the package: no import circles, imports inside functions only for optional
 heavy libraries (with a comment), and the four games built on one template (the same modules
 with the same meaning, a ``Game`` object that declares seats and options, one state-class name,
-one loader name, one style of action labels)."""
+one loader name, one style of action labels), and no function longer than 80 lines."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from imports import ROOT, allowed, circles, function_imports, import_graph  # noqa: E402
+from imports import ROOT, allowed, circles, function_imports, import_graph, modules  # noqa: E402
 
 from pangaea_lab.core.game import Game  # noqa: E402
 from pangaea_lab.core.errors import InvalidSetup  # noqa: E402
@@ -139,3 +139,42 @@ def test_layers_point_down(name):
                       if not (t == own or t.startswith(own + ".") or t == "pangaea_lab"
                               or t == "pangaea_lab.core" or t.startswith("pangaea_lab.core."))})
     assert outside == []
+
+
+#: the most lines a function or method may span, from its ``def`` to its last line
+#: (docstring included)
+LONGEST_FUNCTION = 80
+
+
+def _long_functions(tree: ast.AST, module: str, limit: int) -> list[str]:
+    """``module:line name (N lines)`` for every function in ``tree``, nested ones and methods
+    included, that spans more than ``limit`` lines, in line order."""
+    found = sorted((node.lineno, node.end_lineno - node.lineno + 1, node.name)
+                   for node in ast.walk(tree)
+                   if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)))
+    return [f"{module}:{line} {name} ({length} lines)" for line, length, name in found
+            if length > limit]
+
+
+def _function(name: str, lines: int, indent: str = "") -> str:
+    """The source of a function ``lines`` lines long."""
+    return "\n".join([f"{indent}def {name}():"]
+                     + [f"{indent}    x = {k}" for k in range(lines - 1)])
+
+
+def test_long_functions_are_found_nested_and_in_classes():
+    source = "\n".join([_function("short", 80),                      # lines 1-80: kept
+                        "class A:", _function("method", 81, "    "),  # 82-162
+                        "def outer():", _function("inner", 81, "    "), "    return inner"])
+    found = _long_functions(ast.parse(source), "m", 80)
+    assert found == ["m:82 method (81 lines)", "m:163 outer (83 lines)",
+                     "m:164 inner (81 lines)"]
+
+
+def test_no_function_over_80_lines():
+    """A function a reader can hold: none in the package, nested ones and methods included,
+    spans more than 80 lines (split a longer one into the parts it is made of)."""
+    found = []
+    for module, path in modules().items():
+        found += _long_functions(ast.parse(path.read_text()), module, LONGEST_FUNCTION)
+    assert found == []
