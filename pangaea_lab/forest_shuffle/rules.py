@@ -2,7 +2,7 @@
 "Winter cards", "End of the game").
 
 :func:`why` says why an action is not legal now (or ``None`` when it is); :data:`HANDLERS`
-apply each action type to a working copy (:class:`Work`) that freezes into the new
+apply each action type to a working copy (:class:`.work.Work`) that freezes into the new
 :class:`~.state.GameState`, so a rejected action never changes anything.  The game object
 puts them together (``state.apply(action)``: field types, then :func:`why`, then the handler).
 """
@@ -10,11 +10,9 @@ puts them together (``state.apply(action)``: field types, then :func:`why`, then
 from __future__ import annotations
 
 import functools
-from dataclasses import fields, replace
-from operator import is_, itemgetter
 from typing import Any, Callable
 
-from ..core.engine import Handlers, WorkingCopy, kept_table, listed
+from ..core.engine import Handlers, kept_table, listed
 from ..core.errors import IllegalAction, InvalidData
 from ..core.protocol import Action
 from ..core.validate import InvariantError, require
@@ -27,6 +25,7 @@ from .effects import (EFFECT_KINDS, active, after_play_steps, carry_mushrooms,
 from .forest import Forest, Tree, can_join
 from .state import (CLEARING_LIMIT, HAND_LIMIT, HAND_SIZE, STEP_WORDS, GameState, Step,
                     dweller_of)
+from .work import FIELDS, WINTER, Work, fields_of, options_map
 
 
 def _check_effect_kinds() -> None:
@@ -38,253 +37,46 @@ def _check_effect_kinds() -> None:
 
 _check_effect_kinds()
 
-
-#: the fields of a state, and those a working copy changes in place (see :attr:`Work.THAW`)
-_FIELDS = tuple(f.name for f in fields(GameState) if f.init)
-_NESTED = ("hands", "caves")
-_FLAT = ("clearing", "forests", "winter", "mulligan_left", "pending", "this_turn")
-_ZONES = _NESTED + _FLAT
-_PLAIN = tuple(name for name in _FIELDS if name not in _ZONES)
-_plain_of = itemgetter(*_PLAIN)
-_fields_of = itemgetter(*_FIELDS)
-
-
-class _Zone:
-    """A zone of the working copy, thawed into a list when first used: the list is kept on
-    the copy, hiding this descriptor from then on.  An action touches a few zones, and
-    copying every zone of every player for each action cost more than the rules.
-
-    A zone kept per player (``per_player``: hands and caves) becomes a list of the players'
-    rows in which only the current player's row is a list: the rules change only the hand
-    and cave of the player whose turn it is (the others stay tuples, so a change to one of
-    them would fail loudly, never pass unnoticed)."""
-
-    def __init__(self, per_player: bool) -> None:
-        self.per_player = per_player
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    def __get__(self, w: "Work | None", owner: type | None = None) -> Any:
-        if w is None:
-            return self
-        state = w.state
-        value = list(state.__dict__[self.name])
-        if self.per_player:
-            value[state.current] = list(value[state.current])
-        w.__dict__[self.name] = value
-        return value
-
-
-#: the winter cards; the step of drawing a second card (steps are immutable values)
-_WINTER = frozenset(catalog().winter_ids)
+#: the step of drawing a second card (steps are immutable values)
 _DRAW_STEP = Step("draw")
 
 
-def options_map(options: tuple[tuple[str, bool], ...]) -> dict[str, bool]:
-    """A state's options (pairs of name and value) by name (one dict per set of options;
-    not to be changed)."""
-    found = _OPTIONS.get(options)
-    if found is None:
-        found = _OPTIONS[options] = dict(options)
-    return found
+# ----- turn flow ----------------------------------------------------------------------------
 
 
-_OPTIONS: dict[tuple, dict[str, bool]] = {}
-
-
-class Work(WorkingCopy):
-    """A mutable copy of a state, used while one action is applied: the zones that change
-    are lists, and the helpers below move cards between them."""
-
-    #: the zones changed in place.  The long deck and box stay tuples, replaced by a slice or
-    #: a sum when they change: thawing a hundred card ids into a list and freezing them back
-    #: on every action would slow every game down
-    THAW = {"hands": 2, "clearing": 1, "forests": 1, "caves": 2, "winter": 1,
-            "mulligan_left": 1, "pending": 1, "this_turn": 1}
-
-    hands = _Zone(per_player=True)
-    caves = _Zone(per_player=True)
-    clearing = _Zone(per_player=False)
-    forests = _Zone(per_player=False)
-    winter = _Zone(per_player=False)
-    mulligan_left = _Zone(per_player=False)
-    pending = _Zone(per_player=False)
-    this_turn = _Zone(per_player=False)
-
-    def __init__(self, state: GameState) -> None:  # pylint: disable=super-init-not-called
-        # The generic copy looks every field up by name and thaws the zones at once; here
-        # the other fields are taken in one pass and each zone is thawed when first used
-        # (the result is the same: the zones as lists, the other fields as they are).
-        fresh = self.__dict__
-        fresh.update(zip(_PLAIN, _plain_of(state.__dict__)))
-        fresh["state"] = state
-
-    @property
-    def over(self) -> bool:
-        return self.phase == "over"
-
-    def peek(self, name: str) -> Any:
-        """A zone as it stands, without thawing it (to read, not to change)."""
-        return self.__dict__.get(name, self.state.__dict__[name])
-
-    def option(self, name: str) -> bool:
-        return self.state.option(name)
-
-    def options_map(self) -> dict[str, bool]:
-        """The game's options by name."""
-        return options_map(self.options)
-
-    def freeze(self) -> GameState:  # type: ignore[override]
-        """The new state: caves counted into the forests, changed hands sorted, and nothing
-        pending once the game is over.  A zone used is frozen and kept as the old value when
-        equal; any other field counts as changed only when it was replaced."""
-        old = self.state
-        before = old.__dict__
-        now = self.__dict__
-        caves = now.get("caves", old.caves)
-        if "forests" in now or "caves" in now or not before.get("_caves_counted") and any(
-                f.cave != len(c) for f, c in zip(old.forests, caves)):
-            self.forests = [f if f.cave == len(c) else replace(f, cave=len(c))
-                            for f, c in zip(self.forests, caves)]
-        if "hands" in now:
-            hands = now["hands"]
-            for p, (prev, new) in enumerate(zip(old.hands, hands)):
-                same = tuple(new)
-                if same == prev or (len(prev) == len(same) and set(prev) == set(same)):
-                    hands[p] = prev
-                else:
-                    hands[p] = tuple(sorted(same))
-        if self.over:
-            self.pending.clear()
-            self.busy = False
-        plain = _plain_of(now)
-        changed = not all(map(is_, plain, _plain_of(before)))
-        values = dict(zip(_FIELDS, _fields_of(before)))
-        values.update(zip(_PLAIN, plain))
-        # the zones used back into tuples (hands and caves hold tuples or lists of card ids)
-        for name in _ZONES:
-            if name in now:
-                value = tuple(map(tuple, now[name])) if name in _NESTED else tuple(now[name])
-                if value != before[name]:
-                    values[name] = value
-                    changed = True
-        if not changed:
-            return old
-        # ``values`` are the new state's fields: it is made as ``dataclasses.replace`` would
-        # (the state class has no checks on creation), without its per-field bookkeeping
-        values["_caves_counted"] = True     # a private note: its forests count its caves
-        new = object.__new__(GameState)
-        new.__dict__.update(values)
-        return new
-
-    # ----- cards moving -------------------------------------------------------------------
-
-    def end_game(self, why: str) -> None:
-        self.phase = "over"
-        self.ended_by = why
-        self.pending.clear()
-
-    def draw_from_deck(self) -> int | None:
-        """The top deck card; a winter card is laid out and replaced (the third ends the
-        game, and then None is returned)."""
-        while not self.over:
-            if not self.deck:
-                self.end_game("the deck ran out")
-                return None
-            card, self.deck = self.deck[0], self.deck[1:]
-            if card in _WINTER:
-                self.winter.append(card)
-                if len(self.winter) >= 3:
-                    self.end_game("the third winter card was revealed")
-                continue
-            return card
-        return None
-
-    def draw_to_hand(self, n: int) -> None:
-        """Draw up to ``n`` cards from the deck, stopping at the hand limit."""
-        hand = self.hands[self.current]
-        for _ in range(n):
-            if len(hand) >= HAND_LIMIT:
-                return
-            card = self.draw_from_deck()
-            if card is None:
-                return
-            hand.append(card)
-
-    def flip(self) -> None:
-        card = self.draw_from_deck()
-        if card is not None:
-            self.clearing.append(card)
-
-    # ----- turn flow ----------------------------------------------------------------------
-
-    def advance(self) -> None:
-        """Resolve automatic steps; end the turn once nothing is left to do."""
-        while not self.over:
-            if self.pending and self.pending[0].kind == "placed":
-                self._placed(self.pending.pop(0))
-            elif not self.pending and self.busy:
-                self.end_turn()
-            else:
-                return
-
-    def _placed(self, step: Step) -> None:
-        if step.tag == "tree" or (step.tag == "sapling" and self.option("sapling_flips_clearing")):
-            self.flip()
-            if self.over:
-                return
-        host = None
-        if step.tag not in ("tree", "sapling"):
-            host = next(i for i, t in enumerate(self.forests[self.current].trees)
-                        if any(d.card == step.card for d in t.slot(step.tag)))
-        steps = after_play_steps(self.forests[self.current], self.this_turn, self.options_map(),
-                                 step.card, step.tag, step.cards, host)
-        if step.via != "mole":
-            self.pending[0:0] = steps
-            return
-        m = next(i for i, s in enumerate(self.pending) if s.kind == "mole")
-        mole = self.pending[m]
-        at = m + 1 + mole.n
-        self.pending[at:at] = steps
-        self.pending[m] = Step("mole", mole.card, mole.n + len(steps), mole.cards, mole.tag)
-
-    def end_turn(self) -> None:
-        """Clear a full clearing, then give an extra turn or pass to the next player."""
-        if len(self.peek("clearing")) >= CLEARING_LIMIT:
-            self.box += tuple(self.clearing)
-            self.clearing.clear()
-        self.busy = False
-        if self.peek("this_turn"):
-            self.this_turn.clear()
-        self.turn += 1
-        if not self.deck:
-            self.end_game("the deck ran out")
-            return
-        if self.extra_turns > 0:
-            self.extra_turns -= 1
+def _advance(w: Work) -> None:
+    """Resolve automatic steps; end the turn once nothing is left to do."""
+    while not w.over:
+        if w.pending and w.pending[0].kind == "placed":
+            _card_placed(w, w.pending.pop(0))
+        elif not w.pending and w.busy:
+            w.end_turn()
         else:
-            self.current = (self.current + 1) % len(self.peek("hands"))
+            return
 
-    def play(self, action: Action, via: str) -> None:
-        p = self.current
-        self.hands[p].remove(action.card)  # type: ignore[attr-defined]
-        cat = catalog()
-        if isinstance(action, PlayTree):
-            species = str(cat.card(action.card).species)
-            self.forests[p] = self.forests[p].plant(Tree(species, action.card))
-            placement, cost = "tree", cat.species(species).cost
-        elif isinstance(action, PlaySapling):
-            self.forests[p] = self.forests[p].plant(Tree(SAPLING, action.card))
-            placement, cost = "sapling", 0
-        else:
-            require(isinstance(action, PlayDweller))
-            d = dweller_of(action.card, action.side)
-            self.forests[p] = self.forests[p].place(action.tree, action.side, d, self.this_turn)
-            placement, cost = action.side, cat.species(d.species).cost
-        self.this_turn.append(action.card)  # type: ignore[attr-defined]
-        kind = "pay" if cost else "placed"
-        self.pending.insert(0, Step(kind, action.card, cost, (), placement, via))  # type: ignore[attr-defined]
+
+def _card_placed(w: Work, step: Step) -> None:
+    """A card is placed and paid for: a tree (or a sapling, with the option) turns a card
+    into the clearing, then its mushroom draws, effect and bonus wait as steps (behind the
+    Mole's plays, when it came through the Mole: they come once the Mole ends)."""
+    if step.tag == "tree" or (step.tag == "sapling" and w.option("sapling_flips_clearing")):
+        w.flip()
+        if w.over:
+            return
+    host = None
+    if step.tag not in ("tree", "sapling"):
+        host = next(i for i, t in enumerate(w.forests[w.current].trees)
+                    if any(d.card == step.card for d in t.slot(step.tag)))
+    steps = after_play_steps(w.forests[w.current], w.this_turn, w.options_map(),
+                             step.card, step.tag, step.cards, host)
+    if step.via != "mole":
+        w.pending[0:0] = steps
+        return
+    m = next(i for i, s in enumerate(w.pending) if s.kind == "mole")
+    mole = w.pending[m]
+    at = m + 1 + mole.n
+    w.pending[at:at] = steps
+    w.pending[m] = Step("mole", mole.card, mole.n + len(steps), mole.cards, mole.tag)
 
 
 # ----- quick moves --------------------------------------------------------------------------
@@ -322,7 +114,7 @@ def _quick_top_card(v: dict) -> int | None:
             return None
         card = deck[0]
         deck = deck[1:]
-        if card in _WINTER:
+        if card in WINTER:
             winter += (card,)
             if len(winter) >= 3:
                 v["deck"], v["winter"] = deck, winter
@@ -351,7 +143,7 @@ def _quick_end_turn(v: dict) -> None:
 
 
 def _quick_settle(v: dict) -> GameState:
-    """:meth:`Work.advance` and :meth:`Work.freeze` on the fields ``v``."""
+    """:func:`_advance` and :meth:`Work.freeze` on the fields ``v``."""
     while v["phase"] != "over":
         pending = v["pending"]
         if pending:
@@ -367,7 +159,7 @@ def _quick_settle(v: dict) -> GameState:
 
 
 def _quick_placed(v: dict, step: Step) -> None:
-    """:meth:`Work._placed` on the fields ``v``."""
+    """:func:`_card_placed` on the fields ``v``."""
     tag = step.tag
     options = options_map(v["options"])
     if tag == "tree" or (tag == "sapling" and options["sapling_flips_clearing"]):
@@ -417,7 +209,7 @@ def _quick_draw(st: GameState, action: DrawCard) -> GameState | None:
     p = st.current
     if not before.get("_caves_counted") or len(st.hands[p]) >= HAND_LIMIT:
         return None
-    v = dict(zip(_FIELDS, _fields_of(before)))
+    v = dict(zip(FIELDS, fields_of(before)))
     first = not st.pending
     if first:
         v["busy"] = True
@@ -459,7 +251,7 @@ def _quick_play(st: GameState, action: Action) -> GameState | None:
         d = dweller_of(card, side)
         forest = _placed(forest, action.tree, side, d, hands[p])  # type: ignore[attr-defined]
         placement, cost = side, _COSTS[d.species]
-    v = dict(zip(_FIELDS, _fields_of(before)))
+    v = dict(zip(FIELDS, fields_of(before)))
     v["hands"] = hands
     v["forests"] = st.forests[:p] + (forest,) + st.forests[p + 1:]
     v["this_turn"] = st.this_turn + (card,)
@@ -476,7 +268,7 @@ def _quick_pay(st: GameState, action: Pay) -> GameState | None:
         return None
     step = pending[0]
     card = action.card
-    v = dict(zip(_FIELDS, _fields_of(before)))
+    v = dict(zip(FIELDS, fields_of(before)))
     v["hands"] = _hand_without(st.hands, st.current, card)
     v["clearing"] = st.clearing + (card,)
     v["pending"] = (Step("pay" if step.n > 1 else "placed", step.card, step.n - 1,
@@ -495,7 +287,7 @@ def _quick_decide(st: GameState, action: Decide) -> GameState | None:
         parts = _simple_parts(step.kind, step.tag)
         if parts is None:
             return None
-    v = dict(zip(_FIELDS, _fields_of(st.__dict__)))
+    v = dict(zip(FIELDS, fields_of(st.__dict__)))
     v["pending"] = pending[1:]
     for n in parts:                     # as effects.resolve: a draw of n, or an extra turn
         if n:
@@ -921,7 +713,7 @@ def _on(*types: type, quick: Callable[[GameState, Any], GameState | None] | None
         def slowly(st: GameState, action: Action) -> GameState:
             w = Work(st)
             fn(w, action, w.pending[0] if w.pending else None)
-            w.advance()
+            _advance(w)
             return w.freeze()
 
         def handler(st: GameState, action: Action) -> GameState:

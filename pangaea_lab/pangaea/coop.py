@@ -17,7 +17,7 @@ its hooks.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, TYPE_CHECKING
+from typing import Any
 
 import networkx as nx
 
@@ -31,15 +31,13 @@ from ..core.rng import make_rng
 from .actions import (AscendAncient, LeaveSeed, MoveShadow, PangaeaAction, PlaceScourge,
                       PlaceSeed, ShareWeather, SpiritGrowth)
 from .board import _build
+from .draft import Draft
 from .edition import (ANCIENTS, BLESSING_KINDS, DIFFICULTIES, CoopData, Edition,
                       load_edition, woods_data)
 from .rituals import NOBODY
 from .state import (COOP, COOP_MARKET_SLOTS, PLAYER_NAMES, CoopRecord, GameState, Pending,
                     SetupStep, blank_state, lay_blessings)
 from .variant import Variant, register
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .rules import Draft
 
 MODE = COOP
 
@@ -414,7 +412,7 @@ class CoopDraft:
         return remake(record, changes) if changes else record
 
 
-def finish(d: "Draft", result: str, reason: str) -> None:
+def finish(d: Draft, result: str, reason: str) -> None:
     """End of the Game (Solo/Co-op): the game ends at once, won or lost."""
     if d.co.result:
         return
@@ -429,7 +427,7 @@ def finish(d: "Draft", result: str, reason: str) -> None:
     d.new_decisions.clear()
 
 
-def settle_chains(d: "Draft", waiting: list[Pending]) -> None:
+def settle_chains(d: Draft, waiting: list[Pending]) -> None:
     """The game ended at once while a played card still waited for its Ritual Chain
     (assumption 'coop-end-chain'): the card stays in front of its player as a chain of its own,
     the place the Ritual Chains rule gives a card that joins no chain; with the game over, the
@@ -440,14 +438,14 @@ def settle_chains(d: "Draft", waiting: list[Pending]) -> None:
             chains.append([x.card])
 
 
-def over(d: "Draft") -> bool:
+def over(d: Draft) -> bool:
     return bool(d.co.result)
 
 
 # ----- the mountain ---------------------------------------------------------------------------
 
 
-def ascend(d: "Draft", k: int, steps: int, player: int) -> None:
+def ascend(d: Draft, k: int, steps: int, player: int) -> None:
     """Move Ancient Marker ``k`` up; at the summit the Ancient returns from exile and is placed
     on the continent at once (Returned Ancients).  The last one to return wins the game."""
     co = d.co
@@ -464,7 +462,7 @@ def ascend(d: "Draft", k: int, steps: int, player: int) -> None:
         d.push(Pending("summon", player, ancient=ANCIENTS[k]))
 
 
-def _can_place(d: "Draft", ancient: str) -> bool:
+def _can_place(d: Draft, ancient: str) -> bool:
     b = d.s.board
     if ancient == "Okuma":
         return any(d.trees[i] == NOBODY and d.seeds[i] == NOBODY for i in b.land)
@@ -473,7 +471,7 @@ def _can_place(d: "Draft", ancient: str) -> bool:
     return True
 
 
-def descend(d: "Draft", steps: int) -> None:
+def descend(d: Draft, steps: int) -> None:
     """Ancient Markers still on the mountain go down; a Devour Marker reached (or passed) by an
     Ancient joins the Shadow Bag; an Ancient reaching the Dance Marker loses the game."""
     co = d.co
@@ -499,7 +497,7 @@ def descend(d: "Draft", steps: int) -> None:
 # ----- Scourge --------------------------------------------------------------------------------
 
 
-def scourge(d: "Draft", i: int) -> None:
+def scourge(d: Draft, i: int) -> None:
     """Scourge a space: any Tree or Seed on it goes back to its owner, a Scourge Marker goes on
     it; placing the last Scourge from the supply loses the game."""
     co = d.co
@@ -514,11 +512,11 @@ def scourge(d: "Draft", i: int) -> None:
         finish(d, "lost", "the last Scourge Marker was placed")
 
 
-def _seed_back(d: "Draft", i: int) -> None:
+def _seed_back(d: Draft, i: int) -> None:
     d.return_seeds(i)   # both Seeds of a paired space (see CoopVariant.return_seeds)
 
 
-def heal(d: "Draft", i: int) -> None:
+def heal(d: Draft, i: int) -> None:
     """Healing Scourge: the marker goes back to the supply."""
     if i in d.co.scourged:
         d.co.scourged.discard(i)
@@ -577,7 +575,7 @@ def shadow_targets(s: GameState) -> list[int]:
     return sorted(i for i in far if i not in blocked)
 
 
-def end_turn(s: GameState, d: "Draft") -> None:
+def end_turn(s: GameState, d: Draft) -> None:
     """End of Turn: refill the market to 3 Creature and 1 Land Ritual, pass the turn, and the
     player who ended it takes the Shadow Phase (a decision, taken before the next turn)."""
     if s.actions_taken < 2:
@@ -600,7 +598,7 @@ def end_turn(s: GameState, d: "Draft") -> None:
     d.push(Pending("shadow", s.turn_player))
 
 
-def do_move_shadow(s: GameState, d: "Draft", a: MoveShadow) -> None:
+def do_move_shadow(s: GameState, d: Draft, a: MoveShadow) -> None:
     """Shadow Phase: move the Shadow, act on the space it reaches, draw a Shadow Marker."""
     i = s.board.action_space(a.cell, "Shadow Phase")
     if i not in shadow_targets(s):
@@ -619,7 +617,7 @@ def do_move_shadow(s: GameState, d: "Draft", a: MoveShadow) -> None:
         draw_marker(s, d, s.pending.player)
 
 
-def draw_marker(s: GameState, d: "Draft", player: int) -> None:
+def draw_marker(s: GameState, d: Draft, player: int) -> None:
     """Draw a Shadow Marker onto the Moon Board's current stack and apply it (Dream, Devour,
     Dance); an empty bag ends the Moon Cycle."""
     co = d.co
@@ -651,7 +649,7 @@ def draw_marker(s: GameState, d: "Draft", player: int) -> None:
         end_of_cycle(s, d)
 
 
-def end_of_cycle(s: GameState, d: "Draft") -> None:
+def end_of_cycle(s: GameState, d: Draft) -> None:
     """End of Cycle: after the third the game is lost; otherwise every drawn marker goes back
     into the bag with the next cycle's markers, and a Moon Card's effects apply."""
     co = d.co
@@ -678,7 +676,7 @@ def end_of_cycle(s: GameState, d: "Draft") -> None:
                 v.give_up_seed(d, q)
 
 
-def do_place_scourge(s: GameState, d: "Draft", a: PlaceScourge) -> None:
+def do_place_scourge(s: GameState, d: Draft, a: PlaceScourge) -> None:
     i = s.board.action_space(a.cell, "Scourge")
     if i not in scourge_targets(s, s.pending.area):
         raise s.reject(f"A Scourge spreads next to the scourged area, never onto a Spirit or an "
@@ -687,20 +685,20 @@ def do_place_scourge(s: GameState, d: "Draft", a: PlaceScourge) -> None:
     scourge(d, i)
 
 
-def do_ascend(s: GameState, d: "Draft", a: AscendAncient) -> None:
+def do_ascend(s: GameState, d: Draft, a: AscendAncient) -> None:
     if a.ancient not in ANCIENTS or returned(s, a.ancient):
         raise s.reject("A Land Ritual moves up an Ancient Marker still on the mountain.",
                        rule="Changes in the Player Phase: Playing Ritual Cards", like=AscendAncient)
     ascend(d, ANCIENTS.index(a.ancient), s.pending.amount, s.pending.player)
 
 
-def do_leave_seed(s: GameState, d: "Draft", a: LeaveSeed) -> None:
+def do_leave_seed(s: GameState, d: Draft, a: LeaveSeed) -> None:
     pend = s.pending
     if a.leave:
         d.put_seed(pend.targets[0], pend.player)
 
 
-def do_place_seed(s: GameState, d: "Draft", a: PlaceSeed) -> None:
+def do_place_seed(s: GameState, d: Draft, a: PlaceSeed) -> None:
     i = s.board.action_space(a.cell, "Scourge: Thorondal")
     p = s.pending.player
     d.put_seed(i, p)
@@ -725,7 +723,7 @@ def check_share_weather(s: GameState, a: ShareWeather) -> None:
         raise s.reject(f"You hold no {a.weather} token to give.", rule=rule, like=ShareWeather)
 
 
-def do_share_weather(s: GameState, d: "Draft", a: ShareWeather) -> None:
+def do_share_weather(s: GameState, d: Draft, a: ShareWeather) -> None:
     p = s.turn_player
     k = s.edition.biomes.index(a.weather)
     d.players[p]["weather"][k] -= 1
@@ -744,13 +742,13 @@ def neighbours_of(s: GameState, p: int) -> set[int]:
 # ----- hooks used by the turn structure in rules.py ---------------------------------------------
 
 
-def gain_favor(d: "Draft", p: int, ancient: str) -> None:
+def gain_favor(d: Draft, p: int, ancient: str) -> None:
     if ancient in d.favor_bag:
         d.favor_bag.remove(ancient)
         d.players[p]["favors"][ANCIENTS.index(ancient)] += 1
 
 
-def creature_played(s: GameState, d: "Draft", p: int, card) -> None:
+def creature_played(s: GameState, d: Draft, p: int, card) -> None:
     """A Creature Ritual moves its own Ancient up by its points, or, once that Ancient has
     returned, gives a Favor Token of its type instead."""
     if free_ritual(s, card):
@@ -759,13 +757,13 @@ def creature_played(s: GameState, d: "Draft", p: int, card) -> None:
         ascend(d, ANCIENTS.index(card.ancient), card.points, p)
 
 
-def land_played(s: GameState, d: "Draft", p: int, points: int) -> None:
+def land_played(s: GameState, d: Draft, p: int, points: int) -> None:
     """A Land Ritual moves an Ancient Marker of the player's choice (a decision)."""
     if points > 0 and not over(d):
         d.push(Pending("ascend", p, amount=points))
 
 
-def chain_bonus(s: GameState, d: "Draft", p: int, card_id: str, neighbour: str | None) -> None:
+def chain_bonus(s: GameState, d: Draft, p: int, card_id: str, neighbour: str | None) -> None:
     """+1 for a Creature card placed next to a Creature of the same Ancient: a step up, or a
     second Favor Token for a returned Ancient's card."""
     if neighbour is None:
@@ -781,19 +779,19 @@ def chain_bonus(s: GameState, d: "Draft", p: int, card_id: str, neighbour: str |
         ascend(d, ANCIENTS.index(card.ancient), 1, p)
 
 
-def call_step(s: GameState, d: "Draft", ancient: str) -> None:
+def call_step(s: GameState, d: Draft, ancient: str) -> None:
     """Call Ancient before an Ancient has returned: its marker goes up one step."""
     ascend(d, ANCIENTS.index(ancient), 1, s.turn_player)
 
 
-def ancient_entered(d: "Draft", ancient: str, i: int) -> None:
+def ancient_entered(d: Draft, ancient: str, i: int) -> None:
     """Returned Chelon and Okuma heal a scourged space they enter; Thorondal sows a second
     Seed next to it (a decision) when one is free."""
     if ancient in ("Okuma", "Chelon"):
         heal(d, i)
 
 
-def thorondal_second_seed(d: "Draft", p: int, at: int) -> None:
+def thorondal_second_seed(d: Draft, p: int, at: int) -> None:
     if d.players[p]["seeds"] and _second_seed_spots(d.s.board, d.trees, d.seeds, at):
         d.push(Pending("seed", p, targets=(at,)))
 
@@ -803,13 +801,13 @@ def _second_seed_spots(board, trees, seeds, at: int) -> list[int]:
             and trees[j] == NOBODY and seeds[j] == NOBODY]
 
 
-def may_grow(d: "Draft", i: int, forced: bool) -> bool:
+def may_grow(d: Draft, i: int, forced: bool) -> bool:
     """Healing Scourge: a single Seed on a scourged Land Space does not grow; two Seeds (or a
     Vigorous Seed) do."""
     return i not in d.co.scourged or forced or i in d.co.paired or d.seeds_on(i) >= 2
 
 
-def grow_here(d: "Draft", i: int, owner: int) -> None:
+def grow_here(d: Draft, i: int, owner: int) -> None:
     """A Tree grows on a scourged space: the second Seed goes back too and the space heals."""
     if i in d.co.paired:
         d.co.paired.discard(i)
@@ -928,10 +926,10 @@ class CoopVariant(Variant):
         return setup_steps(options["players"], seed, options["difficulty"], options["edition"],
                            options["board"], options["wild_woods"])
 
-    def thaw(self, d: "Draft") -> None:
+    def thaw(self, d: Draft) -> None:
         d.co = CoopDraft(d.s.coop)
 
-    def freeze(self, d: "Draft") -> dict[str, Any]:
+    def freeze(self, d: Draft) -> dict[str, Any]:
         return {"coop": d.co.frozen()}
 
     def second_seed_spaces(self, s: GameState, p: int) -> list[int]:
@@ -960,7 +958,7 @@ class CoopVariant(Variant):
     def calls_back(self, s: GameState, ancient: str) -> bool:
         return not returned(s, ancient)
 
-    def call_ancient(self, s: GameState, d: "Draft", ancient: str) -> None:
+    def call_ancient(self, s: GameState, d: Draft, ancient: str) -> None:
         call_step(s, d, ancient)
 
     def decision_actions(self, s: GameState, pend: Pending) -> list:
@@ -969,10 +967,10 @@ class CoopVariant(Variant):
     def free_actions(self, s: GameState, p: int) -> list:
         return free_actions(s, p)
 
-    def second_seed(self, d: "Draft", i: int) -> None:
+    def second_seed(self, d: Draft, i: int) -> None:
         d.co.paired.add(i)   # Healing Scourge: a second Seed on a scourged Land Space
 
-    def return_seeds(self, d: "Draft", i: int) -> bool:
+    def return_seeds(self, d: Draft, i: int) -> bool:
         if i not in d.co.paired:
             return False
         d.players[d.seeds[i]]["seeds"] += 2
@@ -980,37 +978,37 @@ class CoopVariant(Variant):
         d.co.paired.discard(i)
         return True
 
-    def take_back(self, d: "Draft", i: int, p: int) -> bool:
+    def take_back(self, d: Draft, i: int, p: int) -> bool:
         if i not in d.co.paired:
             return False
         d.co.paired.discard(i)   # the second Seed comes back, the first stays
         return True
 
-    def may_grow(self, d: "Draft", i: int, forced: bool) -> bool:
+    def may_grow(self, d: Draft, i: int, forced: bool) -> bool:
         return may_grow(d, i, forced)
 
-    def on_growth(self, d: "Draft", i: int, owner: int) -> None:
+    def on_growth(self, d: Draft, i: int, owner: int) -> None:
         grow_here(d, i, owner)
 
-    def on_ancient_entered(self, d: "Draft", ancient: str, i: int) -> None:
+    def on_ancient_entered(self, d: Draft, ancient: str, i: int) -> None:
         ancient_entered(d, ancient, i)
 
-    def on_thorondal(self, d: "Draft", p: int, i: int) -> None:
+    def on_thorondal(self, d: Draft, p: int, i: int) -> None:
         thorondal_second_seed(d, p, i)
 
-    def on_chain(self, s: GameState, d: "Draft", p: int, card: str,
+    def on_chain(self, s: GameState, d: Draft, p: int, card: str,
                  neighbour: str | None) -> None:
         chain_bonus(s, d, p, card, neighbour)
 
-    def creature_ritual(self, s: GameState, d: "Draft", p: int, card: Any) -> bool:
+    def creature_ritual(self, s: GameState, d: Draft, p: int, card: Any) -> bool:
         creature_played(s, d, p, card)
         return True
 
-    def land_reward(self, s: GameState, d: "Draft", p: int, points: int) -> bool:
+    def land_reward(self, s: GameState, d: Draft, p: int, points: int) -> bool:
         land_played(s, d, p, points)
         return True
 
-    def end_turn(self, s: GameState, d: "Draft") -> bool:
+    def end_turn(self, s: GameState, d: Draft) -> bool:
         end_turn(s, d)
         return True
 

@@ -2,9 +2,9 @@
 
 :func:`legal_actions` lists what the current player may do; :func:`why` says which rule
 forbids an action (the game's front door asks it before anything changes); the handlers in
-:data:`HANDLERS` apply an action to a :class:`Draft` (a mutable working copy), so one action
-is applied as a whole or not at all; :func:`check_invariants` checks that no piece was lost
-or doubled.  Rule sections are named as in the rulebook.
+:data:`HANDLERS` apply an action to a :class:`.draft.Draft` (a mutable working copy), so one
+action is applied as a whole or not at all; :func:`check_invariants` checks that no piece was
+lost or doubled.  Rule sections are named as in the rulebook.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import cached_property, lru_cache
 from itertools import combinations, filterfalse, product
-from typing import Any, Iterator, Sequence
+from typing import Any
 
-from ..core.engine import Handlers, WorkingCopy, kept_table, remake
+from ..core.engine import Handlers, kept_table
 from ..core.errors import IllegalAction, InvalidData
 from ..core.exercises import a as article, plural
 from ..core.rng import make_rng
@@ -25,12 +25,14 @@ from .actions import (DECISION, MAIN, ActivateFavor, BlessCallAncient, BlessFlyi
                       ExpandForest, FlyingSeed, MoveOkuma, MoveTree, PangaeaAction, PlaceAncient,
                       PlaceInChain, PlayCreature, PlayLand, SpiritGrowth, SummonAncient,
                       TakeBackSeed, TakeBlessing, TakeMarketCard, expand_one, per_space)
+# PlayerDraft and trees_holder belong to the working copy; still importable from here as before
+from .draft import Draft, PlayerDraft, trees_holder  # noqa: F401
 from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard, LandCard
 from .rituals import NOBODY, RitualOption, checked_option
 # rank_rituals and ritual_points are scoring; still importable from here as before
 from .scoring import payments, ritual_points  # noqa: F401
-from .state import (PLAYER_NAMES, GameState, Pending, PlayerState, draw_card, has_real_cards,
-                    is_storm, market_slots)
+from .state import (PLAYER_NAMES, GameState, Pending, draw_card, has_real_cards, is_storm,
+                    market_slots)
 from .variant import Variant, hand_on_variants
 from .variants import (DECISION_OWNER, VARIANTS, active, free_ritual, guardians,  # noqa: F401
                        rank_rituals, ritual_actions)
@@ -39,240 +41,6 @@ OKUMA, CHELON, THORONDAL = range(3)
 
 FLY, VIGOR, CALL, WILD = (BLESSING_KINDS.index(k) for k in
                           ("Flying Seed", "Vigorous Seed", "Call Ancient", "Wild Weather"))
-
-
-# ----------------------------------------------------------------------------------------------
-# the working copy
-
-
-#: a player's fields held as lists in a working copy, and how each is copied
-_PLAYER_LISTS = {"hand": list, "weather": list, "blessings": list, "played": list,
-                 "favors": list, "chains": lambda v: [list(c) for c in v],
-                 "activated": list}
-
-#: how each of those lists is frozen back (the counts are kept as they are)
-_PLAYER_FREEZE = {"hand": tuple, "weather": tuple, "blessings": tuple, "played": tuple,
-                  "favors": tuple, "chains": lambda v: tuple(map(tuple, v)),
-                  "activated": lambda v: tuple(map(tuple, v))}
-
-
-class PlayerDraft(dict):
-    """One player of a :class:`Draft` as a dict: the counts copied at once, each list
-    (``hand``, ``weather`` ...) copied from the state when the action first reads it."""
-
-    def __init__(self, frozen: PlayerState) -> None:
-        super().__init__(trees=frozen.trees, seeds=frozen.seeds,
-                         creature_points=frozen.creature_points, land_points=frozen.land_points)
-        self.frozen = frozen
-
-    def __missing__(self, key: str) -> Any:
-        thaw = _PLAYER_LISTS.get(key)
-        if thaw is None:
-            raise KeyError(key)
-        value = self[key] = thaw(getattr(self.frozen, key))
-        return value
-
-    def freeze(self) -> PlayerState:
-        """The player as the action left them: the frozen player itself when nothing the
-        action read differs, otherwise a copy with the parts that changed."""
-        q = self.frozen
-        old = q.__dict__
-        changes = {}
-        for key, value in self.items():
-            how = _PLAYER_FREEZE.get(key)
-            if how is not None:
-                value = how(value)
-            if value != old[key]:
-                changes[key] = value
-        return remake(q, changes) if changes else q
-
-
-class PlayerDrafts:
-    """The players of a :class:`Draft`: ``drafts[p]`` is player ``p`` as a dict of lists
-    (a :class:`PlayerDraft`), copied from the state when an action first touches that
-    player; :meth:`freeze` gives the players' tuple, untouched (or unchanged) players kept
-    as they were (and the tuple itself when no player changed)."""
-
-    def __init__(self, players: tuple[PlayerState, ...]) -> None:
-        self.frozen = players
-        self.open: dict[int, PlayerDraft] = {}
-
-    def __len__(self) -> int:
-        return len(self.frozen)
-
-    def __getitem__(self, p: int) -> PlayerDraft:
-        if p < 0:
-            p += len(self.frozen)
-        got = self.open.get(p)
-        if got is None:
-            got = self.open[p] = PlayerDraft(self.frozen[p])
-        return got
-
-    def __iter__(self) -> Iterator[dict]:
-        return (self[p] for p in range(len(self.frozen)))
-
-    def freeze(self) -> tuple[PlayerState, ...]:
-        frozen = self.frozen
-        out = None
-        for p, d in self.open.items():
-            new = d.freeze()
-            if new is not frozen[p]:
-                if out is None:
-                    out = list(frozen)
-                out[p] = new
-        return frozen if out is None else tuple(out)
-
-
-class Draft(WorkingCopy):
-    """A mutable working copy of a state while one action is applied (see
-    :class:`~pangaea_lab.core.engine.WorkingCopy`): the per-space tuples, decks, bags and
-    supplies become lists, each player a dict of lists; :meth:`freeze` builds the new state.
-    The active variants (``variants``) put mutable copies of their records on it (Return of
-    the Ancients in ``co``, Wild Woods in ``ww``)."""
-
-    THAW = {name: 1 for name in (
-        "trees", "seeds", "spirits", "board_blessings", "land_deck", "creature_deck", "market",
-        "weather_supply", "blessing_bag", "blessing_discard", "ancients", "favor_bag",
-        "market_favors", "decisions")}
-
-    def __init__(self, s: GameState) -> None:
-        super().__init__(s)
-        self.s = s
-        self.players = PlayerDrafts(s.players)
-        self.new_decisions: list[Pending] = []
-        self.fields: dict = {}
-        self.variants = active(s)
-        for v in self.variants:
-            v.thaw(self)
-
-    # set on the copy when they change (read from here until then)
-    over = False        # the game ended at once (Return of the Ancients)
-    free_card = ""      # a Ritual card played for free (a returned Ancient's)
-    ended_tall = NOBODY  # a Tree that reached the top level in the turn just ended
-    co: Any = None      # the copy of Return of the Ancients' record
-    ww: Any = None      # the copy of Wild Woods' record
-
-    def push(self, decision: Pending) -> None:
-        """A decision this action creates; it is taken before any decision already waiting
-        (none once the game has ended at once: a finished game waits for nobody)."""
-        if self.over:
-            return
-        self.new_decisions.append(decision)
-
-    def draw_favor(self) -> str | None:
-        """The top Favor Token of the bag (None if the bag is empty)."""
-        return self.favor_bag.pop(0) if self.favor_bag else None
-
-    def gain_weather(self, player: int, space: int, grow: bool = False) -> None:
-        """Gain Weather Tokens: 1 token of the biome of a space where a new Tree stands (a
-        variant may say otherwise: a Wild Woods Storm)."""
-        for v in self.variants:
-            if v.gain_weather(self, player, space, grow):
-                return
-        k = self.s.edition.biomes.index(self.s.board.biome[space])
-        if self.weather_supply[k] > 0:
-            self.weather_supply[k] -= 1
-            self.players[player]["weather"][k] += 1
-
-    def remove_tree(self, i: int) -> int:
-        """The Tree on space ``i`` goes back to its owner's supply (the variants hear of it
-        first: Wild Woods Treetops go back to their board); returns the owner."""
-        owner = self.trees[i]
-        for v in self.variants:
-            v.on_tree_removed(self, i)
-        self.trees[i] = NOBODY
-        self.players[owner]["trees"] += 1
-        return owner
-
-    def refill_market(self, slots: tuple[str, ...], favors: bool) -> None:
-        """End of Turn: fill the empty market slots from the decks (the variants act on each
-        deck first: a Wild Woods Storm on top blows); ``favors`` lays a Favor Token on each
-        new card."""
-        for k, slot in enumerate(slots):
-            if self.market[k] is None:
-                deck = self.land_deck if slot == "land" else self.creature_deck
-                for v in self.variants:
-                    v.on_market_refill(self, deck)
-                card = deck.pop(0) if deck else None
-                if card is not None:
-                    self.market[k] = card
-                    if favors and self.market_favors[k] is None:
-                        self.market_favors[k] = self.draw_favor()
-
-    def put_seed(self, i: int, p: int, n: int = 1) -> None:
-        """``n`` of ``p``'s Seeds from the supply onto space ``i``."""
-        self.players[p]["seeds"] -= n
-        if not any(v.put_seed(self, i, p, n) for v in self.variants):
-            self.seeds[i] = p
-
-    def seeds_on(self, i: int) -> int:
-        """Seeds the majority holder has on space ``i`` (Wild Woods stacks them)."""
-        for v in self.variants:
-            n = v.seeds_on(self, i)
-            if n is not None:
-                return n
-        return int(self.seeds[i] != NOBODY)
-
-    def return_seeds(self, i: int) -> None:
-        """Every Seed on space ``i`` goes back to its owner's supply."""
-        if any(v.return_seeds(self, i) for v in self.variants):
-            return
-        if self.seeds[i] != NOBODY:
-            self.players[self.seeds[i]]["seeds"] += 1
-            self.seeds[i] = NOBODY
-
-    def collect_favor(self, player: int, slot: int) -> None:
-        """The Favor Token lying on a market slot goes to ``player``."""
-        token = self.market_favors[slot]
-        if token is not None:
-            self.market_favors[slot] = None
-            self.players[player]["favors"][ANCIENTS.index(token)] += 1
-
-    def freeze(self) -> GameState:
-        s = self.s
-        variants = self.variants
-        for v in variants:
-            v.before_freeze(self)   # e.g. returned Treetops: their owners choose the slots
-        mine = self.__dict__
-        # the Trees as the action left them: counted again only when the action read them
-        trees = mine.get("trees")
-        holder = trees_holder(s) if trees is None else _holder_of(s, trees)
-        # the waiting decisions, read without thawing them when the action did not touch them
-        waiting = mine.get("decisions", s.decisions)
-        if self.new_decisions:
-            waiting = tuple(self.new_decisions) + tuple(waiting)
-        elif type(waiting) is not tuple:
-            waiting = tuple(waiting)
-        changes = {"players": self.players.freeze(), "most_trees": holder, "decisions": waiting}
-        for v in variants:
-            changes.update(v.freeze(self))
-        changes.update(self.fields)
-        new = super().freeze(**changes)
-        kept = new.__dict__
-        kept["_trees_holder"] = holder      # the holder by its Trees (see trees_holder)
-        empty = s.__dict__.get("_empty_land")
-        if empty is not None and new.trees is s.trees and new.seeds is s.seeds \
-                and new.board is s.board:
-            kept["_empty_land"] = empty      # no Tree or Seed moved (see _empty_land)
-        hand_on_variants(s, new)            # the same variants (see variant.active)
-        return new
-
-
-def trees_holder(s: GameState) -> int:
-    """Who holds the Most Trees marker by the Trees on the continent (-1: nobody), as
-    :func:`.scoring.most_trees_holder` counts them; kept with the state (a state made by an
-    action keeps the count its working copy made)."""
-    values = s.__dict__
-    got = values.get("_trees_holder")
-    if got is None:
-        got = values["_trees_holder"] = _holder_of(s, s.trees)
-    return got
-
-
-def _holder_of(s: GameState, trees: Sequence[int]) -> int:
-    """Who holds the Most Trees marker when these are the Trees on the continent."""
-    return scoring.most_trees_holder([trees.count(p) for p in range(len(s.players))],
-                                     s.edition.most_trees_minimum)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -752,13 +520,15 @@ def _handler(*types: type) -> Any:
     the new state is frozen (then the end trigger is checked)."""
     def register(do: Any) -> Any:
         def handle(s: GameState, action: PangaeaAction) -> GameState:
-            d = Draft(s)
+            d = Draft(s, active(s))
             if action.tier == DECISION:
                 d.decisions.pop(0)   # the decision this action answers
             do(s, d, action)
             if action.tier == MAIN and s.phase == "main":   # Flying Seeds together use both
                 d.fields["actions_taken"] = s.actions_taken + getattr(action, "actions", 1)
-            return _share_position(s, _after(d.freeze()))
+            new = d.freeze()
+            hand_on_variants(s, new)     # the same variants (see variant.active)
+            return _share_position(s, _after(new))
         HANDLERS.on(*types)(handle)
         return do
     return register

@@ -5,7 +5,9 @@ places and keeps what it adds in its own record on the state: the family rules
 (:data:`FAMILY`, here), Return of the Ancients (:mod:`.coop`, ``state.coop``) and Wild Woods
 (:mod:`.woods`, ``state.woods``).  The rules ask the active variants, in order (see
 :mod:`.variants`), at each hook; a hook left as it is here changes nothing.  Hooks that may
-take over the base game's way of doing something return True when they did.
+take over the base game's way of doing something return True when they did.  Hooks called
+while an action is applied change its working copy, a :class:`.draft.Draft`, defined below
+this module: the interface imports nothing of the rules that call it.
 
 >>> from pangaea_lab import pangaea
 >>> from pangaea_lab.pangaea.variants import active
@@ -17,16 +19,14 @@ take over the base game's way of doing something return True when they did.
 
 from __future__ import annotations
 
-from typing import Any, Callable, TYPE_CHECKING
+from typing import Any, Callable
 
 from ..core.errors import IllegalAction
 from ..core.protocol import ScoreBreakdown
 from ..core.validate import require
+from .draft import Draft
 from .rituals import NOBODY
 from .state import FAMILY_BOXED_BLESSINGS, GameState, Pending, SetupStep
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .rules import Draft
 
 
 class Variant:
@@ -46,7 +46,7 @@ class Variant:
     record = ""
     decisions: dict[str, tuple[str, str]] = {}
     checks: dict[type, Callable[[GameState, Any], None]] = {}
-    handlers: dict[type, Callable[[GameState, "Draft", Any], None]] = {}
+    handlers: dict[type, Callable[[GameState, Draft, Any], None]] = {}
     #: the drawing layers it adds, by name (the drawing in :mod:`.render` knows them)
     layers: tuple[str, ...] = ()
     guardians = True
@@ -73,14 +73,14 @@ class Variant:
 
     # ----- the working copy -----------------------------------------------------------------
 
-    def thaw(self, d: "Draft") -> None:
+    def thaw(self, d: Draft) -> None:
         """Put a mutable copy of the record on the working copy."""
 
-    def freeze(self, d: "Draft") -> dict[str, Any]:
+    def freeze(self, d: Draft) -> dict[str, Any]:
         """The record, frozen back (``{field: record}``); last moves first (``before_freeze``)."""
         return {}
 
-    def before_freeze(self, d: "Draft") -> None:
+    def before_freeze(self, d: Draft) -> None:
         """Anything left to settle at the end of an action."""
 
     # ----- listing actions ------------------------------------------------------------------
@@ -131,83 +131,83 @@ class Variant:
     def check_flying_seed(self, s: GameState, a: Any, i: int, p: int, rule: str) -> bool:
         return False
 
-    def flying_seed(self, d: "Draft", a: Any, i: int, p: int) -> bool:
+    def flying_seed(self, d: Draft, a: Any, i: int, p: int) -> bool:
         return False
 
-    def second_seed(self, d: "Draft", i: int) -> None:
+    def second_seed(self, d: Draft, i: int) -> None:
         """A second Seed went onto a space holding the player's Seed."""
 
-    def put_seed(self, d: "Draft", i: int, p: int, n: int) -> bool:
+    def put_seed(self, d: Draft, i: int, p: int, n: int) -> bool:
         return False
 
-    def return_seeds(self, d: "Draft", i: int) -> bool:
+    def return_seeds(self, d: Draft, i: int) -> bool:
         return False
 
     def check_take_back(self, s: GameState, i: int, p: int) -> bool:
         return False
 
-    def take_back(self, d: "Draft", i: int, p: int) -> bool:
+    def take_back(self, d: Draft, i: int, p: int) -> bool:
         return False
 
-    def gain_weather(self, d: "Draft", player: int, i: int, grow: bool) -> bool:
+    def gain_weather(self, d: Draft, player: int, i: int, grow: bool) -> bool:
         return False
 
-    def may_grow(self, d: "Draft", i: int, forced: bool) -> bool:
+    def may_grow(self, d: Draft, i: int, forced: bool) -> bool:
         """Whether the Seed on space ``i`` grows now (on growth)."""
         return True
 
-    def on_growth(self, d: "Draft", i: int, owner: int) -> None:
+    def on_growth(self, d: Draft, i: int, owner: int) -> None:
         """A Seed grows on space ``i`` (before the Seeds go back)."""
 
-    def on_tree_removed(self, d: "Draft", i: int) -> None:
+    def on_tree_removed(self, d: Draft, i: int) -> None:
         """The Tree on space ``i`` is about to leave the continent."""
 
-    def on_tree_moved(self, d: "Draft", origin: int, target: int) -> None:
+    def on_tree_moved(self, d: Draft, origin: int, target: int) -> None:
         """A Tree moved (Moving Trees)."""
 
-    def on_ancient_entered(self, d: "Draft", ancient: str, i: int) -> None:
+    def on_ancient_entered(self, d: Draft, ancient: str, i: int) -> None:
         """An Ancient Guardian moved onto space ``i``."""
 
-    def on_thorondal(self, d: "Draft", p: int, i: int) -> None:
+    def on_thorondal(self, d: Draft, p: int, i: int) -> None:
         """Thorondal was placed on space ``i`` and sowed a Seed next to it."""
 
-    def on_chain(self, s: GameState, d: "Draft", p: int, card: str,
+    def on_chain(self, s: GameState, d: Draft, p: int, card: str,
                  neighbour: str | None) -> None:
         """A card joined a Ritual Chain next to ``neighbour``."""
 
-    def creature_ritual(self, s: GameState, d: "Draft", p: int, card: Any) -> bool:
+    def creature_ritual(self, s: GameState, d: Draft, p: int, card: Any) -> bool:
         """A Creature Ritual's reward, when the variant gives another one than points."""
         return False
 
-    def land_reward(self, s: GameState, d: "Draft", p: int, points: int) -> bool:
+    def land_reward(self, s: GameState, d: Draft, p: int, points: int) -> bool:
         """A Land Ritual's reward, when the variant gives another one than points."""
         return False
 
-    def on_land_ritual(self, s: GameState, d: "Draft", p: int, path: list[int]) -> bool:
+    def on_land_ritual(self, s: GameState, d: Draft, p: int, path: list[int]) -> bool:
         """What a Land Ritual does to the Trees on its path, when the variant changes it."""
         return False
 
-    def on_market_refill(self, d: "Draft", deck: list[str]) -> None:
+    def on_market_refill(self, d: Draft, deck: list[str]) -> None:
         """Before a card is turned up from ``deck`` into the Open Market."""
 
-    def call_ancient(self, s: GameState, d: "Draft", ancient: str) -> None:
+    def call_ancient(self, s: GameState, d: Draft, ancient: str) -> None:
         """Call Ancient, when ``calls_back`` says the variant handles it."""
 
-    def end_turn(self, s: GameState, d: "Draft") -> bool:
+    def end_turn(self, s: GameState, d: Draft) -> bool:
         """End of Turn, when the variant takes it over."""
         return False
 
-    def on_end_turn(self, d: "Draft") -> None:
+    def on_end_turn(self, d: Draft) -> None:
         """At the end of each turn."""
 
-    def seeds_on(self, d: "Draft", i: int) -> int | None:
+    def seeds_on(self, d: Draft, i: int) -> int | None:
         """Seeds the majority holder has on space ``i``, when the variant stacks them."""
         return None
 
-    def on_game_over(self, d: "Draft", waiting: list[Pending]) -> None:
+    def on_game_over(self, d: Draft, waiting: list[Pending]) -> None:
         """The game ended at once, with these decisions still waiting."""
 
-    def give_up_seed(self, d: "Draft", p: int) -> None:
+    def give_up_seed(self, d: Draft, p: int) -> None:
         """A Moon Card takes one of ``p``'s starting Seeds out of the game."""
 
     # ----- scoring ------------------------------------------------------------------------

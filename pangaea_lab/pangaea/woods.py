@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import lru_cache
 from itertools import combinations
-from typing import Any, TYPE_CHECKING
+from typing import Any
 
 import networkx as nx
 
@@ -35,6 +35,7 @@ from .actions import (AddTreetop, BlessFlyingSeed, BlessForesight, BlessStrongCa
                       ExpandForest, FlyingSeed, MoreSeeds, PangaeaAction, PlaceTreetop,
                       ReturnTreetop, SowSeeds, StopSowing, TakeBackSeed, per_space)
 from .board import stormy_board
+from .draft import Draft
 from .edition import ANCIENTS, BLESSING_KINDS, Edition, woods_data
 from .rituals import NOBODY
 from .state import (PLAYER_NAMES, STORM, GameState, Pending, PlayerBoard, SetupStep,
@@ -42,9 +43,6 @@ from .state import (PLAYER_NAMES, STORM, GameState, Pending, PlayerBoard, SetupS
 from .variant import Variant, hand_rituals, register
 
 THORONDAL = ANCIENTS.index("Thorondal")
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .rules import Draft
 
 WILD = BLESSING_KINDS.index("Wild Weather")
 FLY = BLESSING_KINDS.index("Flying Seed")
@@ -243,7 +241,7 @@ def check_add_treetop(s: GameState, a: AddTreetop | BlessStrongCanopy) -> None:
         raise s.reject("You hold no Strong Canopy Blessing.", rule=rule)
 
 
-def take_treetop(s: GameState, d: "Draft", p: int, a: AddTreetop | BlessStrongCanopy) -> None:
+def take_treetop(s: GameState, d: Draft, p: int, a: AddTreetop | BlessStrongCanopy) -> None:
     """Pay a slot's cost and take its Treetop (with its Blessing; a Seed whose slots are all
     empty now is unlocked for good), then put it on one of the player's Trees."""
     data = woods_data(s.edition)
@@ -275,7 +273,7 @@ def take_treetop(s: GameState, d: "Draft", p: int, a: AddTreetop | BlessStrongCa
         d.push(Pending("raise", p))
 
 
-def raise_tree(d: "Draft", i: int) -> None:
+def raise_tree(d: Draft, i: int) -> None:
     """A Treetop goes on the Tree of space ``i``; a Tree reaching level 3 is remembered for the
     Shadow (Return of the Ancients with Wild Woods)."""
     d.ww.treetops[i] += 1
@@ -283,14 +281,14 @@ def raise_tree(d: "Draft", i: int) -> None:
         d.ww.grown_tall = i
 
 
-def give_back(d: "Draft", owner: int, n: int) -> None:
+def give_back(d: Draft, owner: int, n: int) -> None:
     """``n`` Treetops go back to empty slots of the owner's board, chosen by the owner (a
     decision; taken at the end of the action)."""
     if n > 0:
         d.ww.to_return[owner] = d.ww.to_return.get(owner, 0) + n
 
 
-def flush(d: "Draft") -> None:
+def flush(d: Draft) -> None:
     """Ask each owner where their returned Treetops go (automatic when every empty slot fills,
     and once the game is over: the first empty slots); Seeds owed to the box leave the supply."""
     settle(d)
@@ -309,7 +307,7 @@ def flush(d: "Draft") -> None:
     d.ww.to_return.clear()
 
 
-def place_at_end(d: "Draft", waiting: list[Pending]) -> None:
+def place_at_end(d: Draft, waiting: list[Pending]) -> None:
     """A co-op game ended while Treetops were on their way (assumption 'coop-end-treetops'): a
     Treetop taken but not yet placed goes on the first of its owner's Trees that can take it
     (back to the Player Board if none can); Treetops returning to a Player Board fill its first
@@ -326,7 +324,7 @@ def place_at_end(d: "Draft", waiting: list[Pending]) -> None:
             give_back(d, x.player, x.amount)
 
 
-def treetops_back(d: "Draft", i: int) -> None:
+def treetops_back(d: Draft, i: int) -> None:
     """A whole Tree leaves the continent: its Treetops go back to its owner's board."""
     owner = d.trees[i]
     n = d.ww.treetops[i]
@@ -334,7 +332,7 @@ def treetops_back(d: "Draft", i: int) -> None:
     give_back(d, owner, n)
 
 
-def lower(d: "Draft", i: int) -> None:
+def lower(d: Draft, i: int) -> None:
     """Play Ritual Card (Wild Woods): a Tree goes down a level; a level-1 Tree goes back to the
     supply, a higher one gives one Treetop back to its owner's board."""
     owner = d.trees[i]
@@ -345,7 +343,7 @@ def lower(d: "Draft", i: int) -> None:
         d.remove_tree(i)
 
 
-def land_ritual(s: GameState, d: "Draft", p: int, path: list[int]) -> None:
+def land_ritual(s: GameState, d: Draft, p: int, path: list[int]) -> None:
     """Higher-level Trees on the path earn their owners a Weather Token each; then every Tree
     of the player on the path goes down a level (Thorondal protects; not in the final round)."""
     biomes = s.edition.biomes
@@ -398,7 +396,7 @@ def check_sow(s: GameState, p: int, cell, count: int, done: tuple[int, ...]) -> 
         raise s.reject(f"{b.cells[i]} {why}.", rule=rule, like=SowSeeds)
 
 
-def sow(s: GameState, d: "Draft", p: int, cell, count: int, done: tuple[int, ...]) -> None:
+def sow(s: GameState, d: Draft, p: int, cell, count: int, done: tuple[int, ...]) -> None:
     """Sow ``count`` Seeds on one space; Expand Forest goes on while Seeds and spaces remain."""
     i = s.board.cell_of(cell)
     seeds = s.players[p].seeds
@@ -418,28 +416,28 @@ def check_sow_seeds(s: GameState, a: SowSeeds) -> None:
     check_sow(s, s.turn_player, a.cell, a.count, ())
 
 
-def do_sow(s: GameState, d: "Draft", a: SowSeeds) -> None:
+def do_sow(s: GameState, d: Draft, a: SowSeeds) -> None:
     sow(s, d, s.turn_player, a.cell, a.count, ())
 
 
-def do_more_seeds(s: GameState, d: "Draft", a: MoreSeeds) -> None:
+def do_more_seeds(s: GameState, d: Draft, a: MoreSeeds) -> None:
     check_sow(s, s.pending.player, a.cell, a.count, s.pending.grown)
     sow(s, d, s.pending.player, a.cell, a.count, s.pending.grown)
 
 
-def do_stop_sowing(s: GameState, d: "Draft", a: StopSowing) -> None:
+def do_stop_sowing(s: GameState, d: Draft, a: StopSowing) -> None:
     """Expand Forest ends here."""
 
 
-def do_add_treetop(s: GameState, d: "Draft", a: AddTreetop | BlessStrongCanopy) -> None:
+def do_add_treetop(s: GameState, d: Draft, a: AddTreetop | BlessStrongCanopy) -> None:
     take_treetop(s, d, s.turn_player, a)
 
 
-def do_place_treetop(s: GameState, d: "Draft", a: PlaceTreetop) -> None:
+def do_place_treetop(s: GameState, d: Draft, a: PlaceTreetop) -> None:
     raise_tree(d, s.board.index[tuple(a.cell)])
 
 
-def do_return_treetop(s: GameState, d: "Draft", a: ReturnTreetop) -> None:
+def do_return_treetop(s: GameState, d: Draft, a: ReturnTreetop) -> None:
     pend = s.pending
     d.ww.boards[pend.player]["slots"][a.slot] = True
     if pend.amount > 1:
@@ -459,7 +457,7 @@ def check_foresight(s: GameState, a: BlessForesight) -> None:
                        like=BlessForesight)
 
 
-def do_foresight(s: GameState, d: "Draft", a: BlessForesight) -> None:
+def do_foresight(s: GameState, d: Draft, a: BlessForesight) -> None:
     """Foresight: a market Ritual joins the hand for good, with its Favor Token."""
     p = s.turn_player
     slot = d.market.index(a.card)
@@ -499,7 +497,7 @@ def ritual_board(s: GameState):
     return stormy_board(s.board, s.woods.storm_tiles)
 
 
-def reveal(d: "Draft", deck: list[str]) -> str | None:
+def reveal(d: Draft, deck: list[str]) -> str | None:
     """Refilling the Open Market: Storms revealed on the way blow over the current player's
     Spirit's tile; the first Ritual card fills the slot."""
     while deck and is_storm(deck[0]):
@@ -519,7 +517,7 @@ def storm_reading(s: GameState) -> str:
             "leaves the continent until it is summoned again.")
 
 
-def storm(d: "Draft", card: str) -> None:
+def storm(d: Draft, card: str) -> None:
     """An Elemental Storm on the Biome Tile of the current player's Spirit: level-1 Trees there
     blow away (their owners draw a Blessing each), then Storm tokens, one per empty space,
     cover the tile and change its type while they last."""
@@ -555,7 +553,7 @@ def storm(d: "Draft", card: str) -> None:
         d.ww.storm_tiles[tile] = (weather, n)
 
 
-def take_weather(d: "Draft", player: int, i: int, grow: bool) -> None:
+def take_weather(d: Draft, player: int, i: int, grow: bool) -> None:
     """A Weather Token of the biome a space counts as; growing Seeds on a Storm-covered tile
     take it from the tile."""
     k = d.s.edition.biomes.index(_biome(d.s.board, d.ww.storm_tiles, i))
@@ -653,7 +651,7 @@ class WoodsDraft:
         return remake(record, changes) if changes else record
 
 
-def give_up_seed(d: "Draft", p: int) -> None:
+def give_up_seed(d: Draft, p: int) -> None:
     """Wild Woods Moon Card: a player gives up a starting Seed for the rest of the game, from
     the supply; with none there, the next Seed coming back to the supply is given up
     (assumption 'ww-give-up-seed')."""
@@ -661,7 +659,7 @@ def give_up_seed(d: "Draft", p: int) -> None:
     settle(d)
 
 
-def settle(d: "Draft") -> None:
+def settle(d: Draft) -> None:
     """Seeds owed to the box leave the supply as soon as there is one."""
     if "boards" not in d.ww.__dict__:
         for b in d.ww.record.player_boards:
@@ -1030,13 +1028,13 @@ class WoodsVariant(Variant):
                         in setup(steps[-1].state, rng, options["storms"],
                                  options.get("storm_spares_thorondal", False))]
 
-    def thaw(self, d: "Draft") -> None:
+    def thaw(self, d: Draft) -> None:
         d.ww = WoodsDraft(d.s.woods)
 
-    def before_freeze(self, d: "Draft") -> None:
+    def before_freeze(self, d: Draft) -> None:
         flush(d)   # returned Treetops: their owners choose the slots
 
-    def freeze(self, d: "Draft") -> dict[str, Any]:
+    def freeze(self, d: Draft) -> dict[str, Any]:
         return {"woods": d.ww.frozen()}
 
     def seed_actions(self, s: GameState, p: int) -> list:
@@ -1062,7 +1060,7 @@ class WoodsVariant(Variant):
         check_flying_seed(s, a, i, p, rule)
         return True
 
-    def flying_seed(self, d: "Draft", a: Any, i: int, p: int) -> bool:
+    def flying_seed(self, d: Draft, a: Any, i: int, p: int) -> bool:
         # Seed Competition: as many Seeds as the majority needs land together
         actions, blessings = flying_together(a)
         d.players[p]["blessings"][FLY] -= blessings
@@ -1070,19 +1068,19 @@ class WoodsVariant(Variant):
         d.put_seed(i, p, actions + blessings)
         return True
 
-    def put_seed(self, d: "Draft", i: int, p: int, n: int) -> bool:
+    def put_seed(self, d: Draft, i: int, p: int, n: int) -> bool:
         d.ww.stacks[i][p] += n
         d.seeds[i] = majority(d.ww.stacks[i])
         return True
 
-    def return_seeds(self, d: "Draft", i: int) -> bool:
+    def return_seeds(self, d: Draft, i: int) -> bool:
         for q, n in enumerate(d.ww.stacks[i]):
             d.players[q]["seeds"] += n
         d.ww.stacks[i] = [0] * len(d.ww.stacks[i])
         d.seeds[i] = NOBODY
         return True
 
-    def seeds_on(self, d: "Draft", i: int) -> int:
+    def seeds_on(self, d: Draft, i: int) -> int:
         return max(d.ww.stacks[i])
 
     def check_take_back(self, s: GameState, i: int, p: int) -> bool:
@@ -1095,39 +1093,39 @@ class WoodsVariant(Variant):
                            like=TakeBackSeed)
         return True
 
-    def take_back(self, d: "Draft", i: int, p: int) -> bool:
+    def take_back(self, d: Draft, i: int, p: int) -> bool:
         d.ww.stacks[i][p] -= 1
         d.seeds[i] = majority(d.ww.stacks[i])
         return True
 
-    def gain_weather(self, d: "Draft", player: int, i: int, grow: bool) -> bool:
+    def gain_weather(self, d: Draft, player: int, i: int, grow: bool) -> bool:
         if not d.ww.storm_tiles:
             return False
         take_weather(d, player, i, grow)
         return True
 
-    def on_tree_removed(self, d: "Draft", i: int) -> None:
+    def on_tree_removed(self, d: Draft, i: int) -> None:
         treetops_back(d, i)
 
-    def on_tree_moved(self, d: "Draft", origin: int, target: int) -> None:
+    def on_tree_moved(self, d: Draft, origin: int, target: int) -> None:
         # the Tree keeps its Treetops (assumption 'ww-moved-tree')
         d.ww.treetops[target], d.ww.treetops[origin] = d.ww.treetops[origin], 0
 
-    def on_land_ritual(self, s: GameState, d: "Draft", p: int, path: list[int]) -> bool:
+    def on_land_ritual(self, s: GameState, d: Draft, p: int, path: list[int]) -> bool:
         land_ritual(s, d, p, path)   # Trees go down a level; higher Trees earn Weather
         return True
 
-    def on_market_refill(self, d: "Draft", deck: list[str]) -> None:
+    def on_market_refill(self, d: Draft, deck: list[str]) -> None:
         while deck and is_storm(deck[0]):   # a Storm turned up on the way blows
             storm(d, deck.pop(0))
 
-    def on_end_turn(self, d: "Draft") -> None:
+    def on_end_turn(self, d: Draft) -> None:
         d.ended_tall, d.ww.grown_tall = d.ww.grown_tall, NOBODY
 
-    def on_game_over(self, d: "Draft", waiting: list[Pending]) -> None:
+    def on_game_over(self, d: Draft, waiting: list[Pending]) -> None:
         place_at_end(d, waiting)   # assumption 'coop-end-treetops'
 
-    def give_up_seed(self, d: "Draft", p: int) -> None:
+    def give_up_seed(self, d: Draft, p: int) -> None:
         give_up_seed(d, p)
 
     def seeds_check(self, s: GameState, p: int) -> bool:

@@ -1,5 +1,9 @@
 """The import graph of ``pangaea_lab``, read from the source with ``ast`` (nothing imported).
 
+The graph counts every import statement of a module: at module level, inside functions and
+classes, and under ``if TYPE_CHECKING:``.  A circle hidden behind a type-checking or
+function-level import is still a circle: the modules still depend on each other.
+
 Used by ``test_architecture.py`` and handy alone::
 
     python tests/architecture/imports.py     # prints any circle and every function-level import
@@ -22,13 +26,13 @@ OPTIONAL = {"ipywidgets", "IPython", "matplotlib", "anywidget", "pandas", "dask"
             "networkx"}
 
 
-def module_name(path: Path) -> str:
-    parts = path.relative_to(ROOT.parent).with_suffix("").parts
+def module_name(path: Path, root: Path = ROOT) -> str:
+    parts = path.relative_to(root.parent).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def modules() -> dict[str, Path]:
-    return {module_name(p): p for p in sorted(ROOT.rglob("*.py"))}
+def modules(root: Path = ROOT) -> dict[str, Path]:
+    return {module_name(p, root): p for p in sorted(root.rglob("*.py"))}
 
 
 def _is_package(name: str, known: dict[str, Path]) -> bool:
@@ -56,44 +60,32 @@ def _resolve(node: ast.ImportFrom | ast.Import, here: str, known: dict[str, Path
     return out
 
 
-def _type_checking(node: ast.If) -> bool:
-    test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
-
-
-def _top_level_imports(tree: ast.Module):
-    """Import statements run when the module is imported (not inside functions, and not
-    under ``if TYPE_CHECKING:``)."""
-    stack = list(tree.body)
-    while stack:
-        node = stack.pop()
+def _imports(tree: ast.Module):
+    """Every import statement of a module: at module level, in classes and functions, and
+    under ``if TYPE_CHECKING:`` (a module named only for its types is still depended on)."""
+    for node in ast.walk(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             yield node
-        elif isinstance(node, ast.If) and not _type_checking(node):
-            stack.extend(node.body + node.orelse)
-        elif isinstance(node, ast.Try):
-            stack.extend(node.body + node.orelse + node.finalbody
-                         + [n for h in node.handlers for n in h.body])
 
 
-def import_graph() -> nx.DiGraph:
-    """Module -> project module it imports at import time (ancestor packages left out: they
-    are always loaded first)."""
-    known = modules()
+def import_graph(root: Path = ROOT) -> nx.DiGraph:
+    """Module -> project module it imports, by any import statement (ancestor packages left
+    out: they are always loaded first)."""
+    known = modules(root)
     graph = nx.DiGraph()
     for name, path in known.items():
         graph.add_node(name)
         tree = ast.parse(path.read_text(), str(path))
-        for node in _top_level_imports(tree):
+        for node in _imports(tree):
             for target in _resolve(node, name, known):
                 if target != name and not name.startswith(target + "."):
                     graph.add_edge(name, target)
     return graph
 
 
-def circles() -> list[list[str]]:
-    return sorted(sorted(c) for c in nx.simple_cycles(import_graph()))
+def circles(root: Path = ROOT) -> list[list[str]]:
+    """Every circle of imports, counting every import statement (see :func:`import_graph`)."""
+    return sorted(sorted(c) for c in nx.simple_cycles(import_graph(root)))
 
 
 def function_imports() -> list[tuple[str, int, str, str]]:

@@ -1,7 +1,9 @@
-"""The shape of the package: no import circles, imports inside functions only for optional
-heavy libraries (with a comment), and the four games built on one template (the same modules
-with the same meaning, a ``Game`` object that declares seats and options, one state-class name,
-one loader name, one style of action labels), and no function longer than 80 lines."""
+"""The shape of the package: no import circles (every import statement counted: at module
+level, inside functions and under ``if TYPE_CHECKING:``), imports inside functions only for
+optional heavy libraries (with a comment), the four games built on one template (the same
+modules with the same meaning, a ``Game`` object that declares seats and options, one
+state-class name, one loader name, one style of action labels), and no function longer than
+80 lines."""
 
 from __future__ import annotations
 
@@ -35,7 +37,34 @@ DATA_PARAMETERS = {"players", "seed", "edition", "board"}
 
 
 def test_no_import_circle():
+    """No circle, counting the imports inside functions and under ``if TYPE_CHECKING:`` too:
+    a module that names another only for its types still depends on it."""
     assert circles() == []
+
+
+#: a module importing ``high`` in each way the circle search counts (``high`` imports it back)
+HIDDEN = {
+    "module level": "from .high import value\n",
+    "type checking": "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
+                     "    from .high import value\n",
+    "typing.TYPE_CHECKING": "import typing\n\nif typing.TYPE_CHECKING:\n"
+                            "    from . import high\n",
+    "function level": "def late():\n    from .high import value\n    return value\n",
+    "class body": "class Late:\n    from . import high\n",
+}
+
+
+@pytest.mark.parametrize("way", sorted(HIDDEN))
+def test_the_circle_search_sees_every_kind_of_import(tmp_path, way):
+    """A two-module circle is found however the lower module imports the higher one."""
+    package = tmp_path / "toy"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "low.py").write_text(HIDDEN[way])
+    (package / "high.py").write_text("from .low import late as value\n")
+    assert circles(package) == [["toy.high", "toy.low"]]
+    (package / "low.py").write_text("value = 1\n")
+    assert circles(package) == []
 
 
 def _owner(module: str) -> str:
@@ -131,7 +160,8 @@ def test_widget_hooks_are_declared_in_the_protocol():
 @pytest.mark.parametrize("name", GAMES + ("core",))
 def test_layers_point_down(name):
     """A game imports only itself and core (no other game, and nothing of the layer above:
-    the catalogue, the exercise registry, the simulation lab); core imports no game."""
+    the catalogue, the exercise registry, the simulation lab); core imports no game.  Every
+    import statement counts, those for types only too."""
     own = f"pangaea_lab.{name}"
     graph = import_graph()
     outside = sorted({t for m in graph if m == own or m.startswith(own + ".")

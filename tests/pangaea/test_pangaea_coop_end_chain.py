@@ -10,8 +10,9 @@ import pytest
 from pangaea_lab import pangaea
 from pangaea_lab.pangaea import coop
 from pangaea_lab.pangaea.players import ForesterPlayer, GreedyPlayer
-from pangaea_lab.pangaea.rules import Draft
+from pangaea_lab.pangaea.draft import Draft
 from pangaea_lab.pangaea.state import Pending
+from pangaea_lab.pangaea.variant import active
 
 
 def play_checked(players, seed, bot, wild_woods=False, max_steps=2000):
@@ -57,7 +58,7 @@ def test_the_winning_card_waiting_for_its_chain_starts_a_chain_of_its_own():
 def test_settling_keeps_a_card_already_in_a_chain_where_it_is():
     """A chain decision already answered (the card is in a chain) adds nothing."""
     s = pangaea.new_game(players=1, seed=3, mode="coop")
-    d = Draft(s)
+    d = Draft(s, active(s))
     d.players[0]["played"].append("C01")
     d.players[0]["chains"].append(["C01"])
     coop.settle_chains(d, [Pending("chain", 0, card="C01"), Pending("chain", 0, card="C02")])

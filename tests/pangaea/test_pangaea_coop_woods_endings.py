@@ -53,7 +53,8 @@ def test_treetops_on_their_way_when_the_team_loses_find_a_place():
     Treetops is on its way back to Blue's Player Board: Red's goes on Red's Tree, Blue's onto
     the empty slot (assumption 'coop-end-treetops')."""
     from pangaea_lab.pangaea import coop
-    from pangaea_lab.pangaea.rules import Draft
+    from pangaea_lab.pangaea.draft import Draft
+    from pangaea_lab.pangaea.variant import active
 
     s = pangaea.new_game(players=2, seed=7, mode="coop", wild_woods=True)
     boards = tuple(replace(pb, slots=(False,) + pb.slots[1:]) for pb in s.woods.player_boards)
@@ -61,7 +62,7 @@ def test_treetops_on_their_way_when_the_team_loses_find_a_place():
                 decisions=(Pending("raise", 0), Pending("treetop", 1, amount=1)))
     s.check_invariants()                            # Treetops: 5 on the board + 1 on the way
     red_tree = s.board.index[s.trees_of(0)[0]]
-    d = Draft(s)
+    d = Draft(s, active(s))
     coop.finish(d, "lost", "the last Scourge Marker was placed")
     lost = d.freeze()
     assert lost.coop.result == "lost" and not lost.decisions

@@ -288,7 +288,8 @@ def test_storm_blows_grades_by_the_reading_in_force():
     explanation says which reading is used.  The same position under the other reading (the
     game option) keeps that Tree: the answer is the engine's, not a fixed list."""
     from dataclasses import replace
-    from pangaea_lab.pangaea.rules import Draft
+    from pangaea_lab.pangaea.draft import Draft
+    from pangaea_lab.pangaea.variant import active
     seen = 0
     for seed in range(100):
         ex = gen("pangaea.storm_blows", seed)
@@ -305,7 +306,7 @@ def test_storm_blows_grades_by_the_reading_in_force():
         verdict = ex.check(frozenset(ex.answer - {guarded}))
         assert not verdict.correct and verdict.misconception == "thorondal-guards-storm"
         other = replace(s, woods=replace(s.woods, storm_spares_thorondal=True))
-        d = Draft(other)
+        d = Draft(other, active(other))
         woods.storm(d, next(c for c in other.land_deck + other.creature_deck
                             + other.woods.storm_box if woods.is_storm(c)))
         kept = d.freeze()

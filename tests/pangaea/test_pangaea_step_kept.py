@@ -96,7 +96,7 @@ def test_a_state_read_back_from_its_save_lists_and_moves_alike(mode):
 @pytest.mark.parametrize("mode", sorted(MODES))
 def test_a_draft_frozen_back_shares_what_did_not_change(mode):
     for s in positions(mode, seeds=range(1), every=11):
-        d = rules.Draft(s)
+        d = rules.Draft(s, variant.active(s))
         for p in range(s.num_players):
             d.players[p]["hand"]     # read, not changed
         new = d.freeze()

@@ -31,10 +31,12 @@ from ...core.validate import InvariantError
 from .. import coop, render, woods
 from ..actions import MoveShadow, PlaceInChain, PlayLand, SpiritGrowth
 from ..board import custom_board
+from ..draft import Draft
 from ..edition import ANCIENTS, BLESSING_KINDS, CreatureCard, LandCard
 from ..rituals import NOBODY
-from ..rules import Draft, chain_options, favor_types, placements
+from ..rules import chain_options, favor_types, placements
 from ..state import PLAYER_NAMES, GameState, Pending
+from ..variant import active
 from .common import TRIES, and_list, cells_words, first_fit, game, named, owned_piece
 
 GAME = "pangaea"
@@ -1792,7 +1794,7 @@ def _storm_blows(rng: random.Random, seed: int, level: int) -> dict | None:
         return None
     s, tile, spaces, cells = made
     b = s.board
-    d = Draft(s)
+    d = Draft(s, active(s))
     woods.storm(d, next(c for c in s.land_deck + s.creature_deck + s.woods.storm_box
                         if woods.is_storm(c)))
     after = d.freeze()
