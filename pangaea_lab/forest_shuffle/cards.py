@@ -126,8 +126,9 @@ class Catalog:
 
     def __init__(self, data: Any, where: str = "cards.json") -> None:
         self.where = where
-        self.symbols: tuple[str, ...] = tuple(self._field(data, "tree_symbols", list))
-        self.types: tuple[str, ...] = tuple(self._field(data, "types", list))
+        self.symbols: tuple[str, ...] = self._names(self._field(data, "tree_symbols", list),
+                                                    "tree_symbols")
+        self.types: tuple[str, ...] = self._names(self._field(data, "types", list), "types")
         self.component_counts: dict[str, int] = dict(self._field(data, "component_counts", dict))
         self._species: dict[str, Species] = {}
         self._cards: dict[int, Card] = {}
@@ -159,6 +160,11 @@ class Catalog:
             raise InvalidData(f"{self.where}: field {key!r} must be a {kind.__name__}")
         return obj[key]
 
+    def _names(self, values: list, where: str) -> tuple[str, ...]:
+        if not all(isinstance(value, str) and value for value in values):
+            raise InvalidData(f"{self.where}: {where} must be a list of names")
+        return tuple(values)
+
     def _int(self, value: Any, where: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise InvalidData(f"{self.where}: {where} must be a whole number >= 0, "
@@ -181,7 +187,10 @@ class Catalog:
         if raw.get("source") not in ("rulebook", "public source", "assumption"):
             raise InvalidData(f"{self.where}: {where}.source must be 'rulebook', "
                               f"'public source' or 'assumption'")
-        types = tuple(raw.get("types", [TREE_TYPE] if slot == "tree" else []))
+        types = raw.get("types", [TREE_TYPE] if slot == "tree" else [])
+        if not isinstance(types, list):
+            raise InvalidData(f"{self.where}: {where}.types must be a list of names")
+        types = self._names(types, f"{where}.types")
         for t in types:
             if t not in self.types:
                 raise InvalidData(f"{self.where}: {where} has unknown type {t!r}")
@@ -198,6 +207,8 @@ class Catalog:
         scoring = raw.get("scoring")
         if not isinstance(scoring, dict) or not isinstance(scoring.get("kind"), str):
             raise InvalidData(f"{self.where}: {where}.scoring must be an object with a 'kind'")
+        if not isinstance(raw.get("copies", {}), dict):
+            raise InvalidData(f"{self.where}: {where}.copies must map tree symbols to counts")
         return Species(name=name, slot=slot, types=types,
                        count=self._int(raw.get("count"), f"{where}.count"),
                        cost=self._int(raw.get("cost"), f"{where}.cost"),
@@ -247,6 +258,8 @@ class Catalog:
             if not (isinstance(half, list) and len(half) == 2):
                 raise InvalidData(f"{self.where}: {where}.halves[{k}] must be [species, symbol]")
             species, symbol = half
+            if not (isinstance(species, str) and isinstance(symbol, str)):
+                raise InvalidData(f"{self.where}: {where}.halves[{k}] must be [species, symbol]")
             sp = self._species.get(species)
             side = (("top", "bottom") if kind == "top-bottom" else ("left", "right"))[k]
             if sp is None or sp.is_tree:

@@ -535,7 +535,8 @@ def _coop_data(data: Mapping) -> CoopData:
         raise InvalidData("edition field 'shadow_markers' must be an object with mix and black")
     mix = _markers(shadow.get("mix"), "shadow_markers.mix")
     black = shadow.get("black")
-    if not isinstance(black, list) or not set(black) <= set(SHADOW_KINDS):
+    if not isinstance(black, list) or not all(
+            isinstance(kind, str) and kind in SHADOW_KINDS for kind in black):
         raise InvalidData(f"edition field shadow_markers.black must list kinds of {list(SHADOW_KINDS)}")
     board = item("moon_board")
     if not isinstance(board, list) or len(board) != 3:
@@ -561,7 +562,8 @@ def _moon_cards(cards: Any, field: str) -> tuple:
         later = []
         for k, c in enumerate(card["cycles"]):
             effects = c.get("effects", []) if isinstance(c, dict) else None
-            if not isinstance(effects, list) or not set(effects) <= set(MOON_EFFECTS):
+            if not isinstance(effects, list) or not all(
+                    isinstance(effect, str) and effect in MOON_EFFECTS for effect in effects):
                 raise InvalidData(f"edition field {where}.cycles[{k}].effects must list some of {list(MOON_EFFECTS)}")
             later.append((_markers(c.get("markers"), f"{where}.cycles[{k}].markers"), tuple(effects)))
         moon.append((key, str(card.get("name", key)), tuple(later)))
