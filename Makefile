@@ -93,12 +93,17 @@ $(HUB_STAMP): $(STAMP) pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[lab,test,hub,browser]"
 	touch $(HUB_STAMP)
 
-$(CHP):
+# npm, from the Debian packages when missing and run as root (the proxy and the site's Pyodide)
+define NEED_NPM
 	@if ! command -v npm >/dev/null && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 		echo "Installing Node.js and npm from the Debian packages"; \
 		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nodejs npm; \
 	fi
 	@command -v npm >/dev/null || { echo "npm is missing: install Node.js and npm (apt-get install nodejs npm)"; exit 1; }
+endef
+
+$(CHP):
+	$(NEED_NPM)
 	mkdir -p build/hub
 	npm install --no-audit --no-fund --prefix build/hub configurable-http-proxy@$(CHP_VERSION)
 
@@ -204,7 +209,7 @@ $(SITE_STAMP): app/site/requirements.txt
 	touch $(SITE_STAMP)
 
 $(PYODIDE_TGZ):
-	@command -v npm >/dev/null || { echo "npm is missing: install Node.js and npm (apt-get install nodejs npm)"; exit 1; }
+	$(NEED_NPM)
 	mkdir -p build/site-work
 	cd build/site-work && npm pack --silent pyodide@$(PYODIDE_VERSION)
 
