@@ -16,6 +16,8 @@ from typing import Any, Callable
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+import fuzz_support
+
 from pangaea_lab.core.errors import InvalidData, PangaeaLabError
 from pangaea_lab.forest_shuffle import edition as forest_edition
 from pangaea_lab.harmonies import edition as harmonies_edition
@@ -55,20 +57,9 @@ GAMES: dict[str, tuple[Callable[[], Any], Callable[[Any], Any]]] = {
 }
 
 
-def _paths(node: Any, here: tuple = ()) -> list[tuple]:
-    found = [here] if here else []
-    if isinstance(node, dict):
-        for key, value in node.items():
-            found += _paths(value, here + (key,))
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            found += _paths(value, here + (index,))
-    return found
-
-
 @lru_cache(maxsize=None)
 def paths(game: str) -> list[tuple]:
-    return _paths(GAMES[game][0]())
+    return [path for path in fuzz_support._paths(GAMES[game][0]()) if path]
 
 
 def changed(game: str, path: tuple, value: Any) -> Any:
