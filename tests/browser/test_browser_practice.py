@@ -74,10 +74,13 @@ def struggle_then_show(page: Any, where: str, name: str) -> None:
     on.twin.show_hint()
     both = on.expect_hints(2)
     assert both[0] == nudge[0] and both[1] != both[0], f"{where}: the two hints are the same"
-    assert on.part("hint").is_disabled(), f"{where}: Hint is still offered after the last one"
-    assert squash(on.part("hint").inner_text()) == "No more hints"
-    assert on.root.locator(".pl-exercise-hint-picture svg").count() == 1, \
-        f"{where}: the second hint marks nothing on the board"
+    # the hint's words, its picture and the Hint button's state reach the page as separate
+    # updates (the button is enabled again a moment after each click, then disabled for good)
+    on.wait("Hint is still offered after the last one",
+            lambda: on.part("hint").is_disabled()
+            and squash(on.part("hint").inner_text()) == "No more hints")
+    on.wait("the second hint marks nothing on the board",
+            lambda: on.root.locator(".pl-exercise-hint-picture svg").count() == 1)
     assert not on.answer_visible() and on.text("answer") == "", \
         f"{where}: the answer shows before Show answer"
     assert squash(ex.answer_text()) not in on.text("feedback") + " ".join(on.hints_shown())
@@ -90,8 +93,9 @@ def struggle_then_show(page: Any, where: str, name: str) -> None:
     on.twin.show_answer()
     want = squash(f"Answer: {ex.answer_text()}")
     on.wait(f"Show answer should say {want!r}", lambda: on.text("answer").startswith(want))
-    drawn = on.root.locator('.pl-exercise-answer svg [stroke-width="5"]').count()
-    assert drawn == len(ex.answer), f"{where}: Show answer drew {drawn} of the answer's spaces"
+    marks = on.root.locator('.pl-exercise-answer svg [stroke-width="5"]')
+    on.wait(f"Show answer did not draw the answer's {len(ex.answer)} spaces",
+            lambda: marks.count() == len(ex.answer))       # (the picture: a second update)
     on.clear()
     on.give(ex.answer)
     on.check(right=True)
