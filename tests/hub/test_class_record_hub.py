@@ -325,17 +325,23 @@ def test_the_service_killed_mid_lesson_loses_nothing_and_doubles_nothing(
     assert pid, "the class record service is not running under the hub"
     page, ann = lesson(hub, driver, ANN)      # a reload: a new kernel, the same outbox
     wait_state(page, "kept")
-    os.kill(pid, signal.SIGKILL)
+    # the service hangs mid-lesson, then dies: the hub starts a killed service again within
+    # seconds, so it is first stopped where it stands (it answers nothing) while ann answers,
+    # and killed once her answers wait in her home
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        ann.answer(right=False)
+        wait_state(page, "waiting")
+        assert "not answering" in page.locator(".pl-record-status").inner_text()
+        ann.clear()
+        ann.answer(right=True)
+        outbox = hub.root / "home" / ANN / ".local" / "share" / "pangaea_lab" / "outbox.jsonl"
+        info = outbox.stat()
+        assert stat.S_IMODE(info.st_mode) == 0o600 and info.st_uid != 0
+        assert len(outbox.read_text().splitlines()) == 2, outbox.read_text()  # in ann's home
+    finally:
+        os.kill(pid, signal.SIGKILL)
     wait_for("the killed service did not stop", lambda: not alive(pid), 30)
-    ann.answer(right=False)
-    wait_state(page, "waiting")
-    assert "not answering" in page.locator(".pl-record-status").inner_text()
-    ann.clear()
-    ann.answer(right=True)
-    outbox = hub.root / "home" / ANN / ".local" / "share" / "pangaea_lab" / "outbox.jsonl"
-    info = outbox.stat()
-    assert stat.S_IMODE(info.st_mode) == 0o600 and info.st_uid != 0
-    assert len(outbox.read_text().splitlines()) == 2, outbox.read_text()  # in ann's home
     wait_for("the hub did not start the service again",
              lambda: (service_pid(hub) or pid) != pid, BACK, hub.log)
     wait_state(page, "kept")
