@@ -34,6 +34,12 @@ from .errors import IllegalAction, InvalidSetup
 PARTS = ("new_game", "state", "actions", "legal_actions", "why", "handlers", "scores",
          "to_svg", "load_edition", "bots")
 
+#: the state's hooks a game may bind in place of the protocol's defaults (see
+#: :class:`~.protocol.GameState`): a state's ``evaluate(action, player)`` asks its game for
+#: the ``evaluate`` part, and so on; a game that binds none keeps the default
+HOOKS = ("evaluate", "winners", "check_invariants", "player_summary", "action_highlight",
+         "safety_net")
+
 
 def _same(a: Any, b: Any) -> bool:
     """Equal and of the same kind (True is not 1)."""
@@ -77,12 +83,17 @@ class Game:
     """A game's fixed facts and its parts.  States refer to their game (``state.GAME``)."""
 
     def __init__(self, name: str, title: str, seats: tuple[int, int],
-                 options: Iterable[Option] = ()) -> None:
+                 options: Iterable[Option] = (), own_parts: Iterable[str] = ()) -> None:
         self.name = name
         self.title = title
         self.min_players, self.max_players = seats
         self.options: dict[str, Option] = {o.name: o for o in options}
         self._parts: dict[str, Any] = {}
+        #: the names of the parts only this game has (``Game.bind`` refuses any other name
+        #: outside :data:`PARTS` and :data:`HOOKS`)
+        self.own_parts: tuple[str, ...] = tuple(own_parts)
+        #: the state's hooks the game bound (name -> function of the state, see HOOKS)
+        self.hooks: dict[str, Callable[..., Any]] = {}
         # the two parts every step of a game calls, held directly (see bind)
         self._legal: Callable[[Any], list] | None = None
         self._handlers: Callable[[Any, Any], Any] | None = None
@@ -130,11 +141,14 @@ class Game:
         setup function ``new_game``, the ``state`` class, the ``actions`` base class(es),
         ``legal_actions(state)``, ``why(state, action)`` (an :class:`IllegalAction` or
         ``None``), the ``handlers`` table, ``scores(state)``, ``to_svg(state, highlight)``,
-        ``load_edition`` and the computer players ``bots`` (name -> class)."""
-        unknown = set(parts) - set(PARTS)
+        ``load_edition`` and the computer players ``bots`` (name -> class); the state's
+        hooks named in :data:`HOOKS` (each a function of the state and the hook's
+        arguments); and the parts the game declared as its own (``own_parts``)."""
+        unknown = set(parts) - set(PARTS) - set(HOOKS) - set(self.own_parts)
         if unknown:
             raise TypeError(f"unknown parts for {self.name}: {', '.join(sorted(unknown))}")
         self._parts.update(parts)
+        self.hooks.update((name, parts[name]) for name in HOOKS if name in parts)
         self._legal = self._parts.get("legal_actions")
         self._handlers = self._parts.get("handlers")
         self._table = getattr(self._handlers, "table", None)

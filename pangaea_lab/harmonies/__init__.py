@@ -27,9 +27,10 @@ from .state import GameState, HarmoniesState, PlayerArea
 GAME.bind(new_game=setup.new_game, state=GameState, actions=ACTION_TYPES,
           legal_actions=rules.legal_actions, why=rules.why, handlers=rules.HANDLERS,
           scores=scoring.scores, to_svg=render.game_svg, load_edition=load_edition,
-          bots=players.BOTS)
-# the greedy value of Harmonies is the state's evaluate hook, so every greedy player uses it
-GameState.evaluate = players.value  # type: ignore[method-assign]
+          bots=players.BOTS,
+          # the greedy value of Harmonies is the state's evaluate hook, so every greedy
+          # player uses it
+          evaluate=players.value)
 
 __all__ = [
     "BoardScore", "Card", "ChooseSpirit", "DiscardCard", "Edition", "EndTurn", "GAME",

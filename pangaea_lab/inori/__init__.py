@@ -25,12 +25,10 @@ from .widgets import play, season_explorer
 GAME.bind(new_game=new_game, state=GameState, actions=ACTION_TYPES,
           legal_actions=rules.legal_actions, why=rules.why, handlers=rules.HANDLERS,
           scores=scoring.scores, to_svg=render.board_svg, load_edition=load_edition,
-          bots=players.BOTS)
-# the state's hooks that need the rules, the scoring, the drawing or the players
-GameState.winners = scoring.winners                  # type: ignore[method-assign]
-GameState.evaluate = players.evaluate                # type: ignore[method-assign]
-GameState.action_highlight = render.action_cells     # type: ignore[method-assign]
-GameState.describe_card = render.card_text           # type: ignore[attr-defined]
+          bots=players.BOTS,
+          # the state's hooks that need the scoring, the drawing or the players
+          winners=scoring.winners, evaluate=players.evaluate,
+          action_highlight=render.action_cells, describe_card=render.card_text)
 
 __all__ = ["Edition", "GAME", "GameState", "InoriState", "describe_preview", "load_edition",
            "new_game", "play", "reference_data", "reference_edition", "score_card",

@@ -41,14 +41,12 @@ from ..core.players import GreedyPlayer, RandomPlayer
 GAME.bind(new_game=new_game, state=GameState, actions=PangaeaAction,
           legal_actions=rules.legal_actions, why=rules.why, handlers=rules.HANDLERS,
           scores=variants.scores, to_svg=render.to_svg, load_edition=load_edition,
-          bots={"random": RandomPlayer, "greedy": GreedyPlayer, "forester": ForesterPlayer})
-GameState.check_invariants = rules.check_invariants       # type: ignore[method-assign]
-GameState.arranged = arrange.arranged                      # type: ignore[attr-defined]
-GameState.player_summary = variants.player_summary         # type: ignore[method-assign]
-GameState.winners = variants.winners                       # type: ignore[method-assign]
-# the greedy player's measure is the state's evaluate hook, so every greedy player uses it
-GameState.evaluate = players.greedy_value                  # type: ignore[method-assign]
-GameState.safety_net = players.safety_net                  # type: ignore[method-assign]
+          bots={"random": RandomPlayer, "greedy": GreedyPlayer, "forester": ForesterPlayer},
+          # the state's hooks (the greedy player's measure is its evaluate hook, so every
+          # greedy player uses it) and its own part, pieces placed by hand
+          check_invariants=rules.check_invariants, player_summary=variants.player_summary,
+          winners=variants.winners, evaluate=players.greedy_value,
+          safety_net=players.safety_net, arranged=arrange.arranged)
 
 __all__ = [
     "AddTreetop", "BlessForesight", "BlessStrongCanopy", "MoreSeeds", "PlaceTreetop",

@@ -36,7 +36,9 @@ GAME = Game(
                doc="Wild Woods, the other reading of Thorondal's passive (a labelled "
                    "assumption): an Elemental Storm spares the Tree under Thorondal; by "
                    "default Thorondal protects a Tree only against Rituals"),
-    ])
+    ],
+    # the state's ``arranged(**changes)``: pieces placed by hand (see :mod:`.arrange`)
+    own_parts=("arranged",))
 
 #: what a page's link (``?seed=12&players=3&...``) may set: the seats and these options
 LINK = LinkSpec("pangaea", GAME.title, (GAME.min_players, GAME.max_players), (

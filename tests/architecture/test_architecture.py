@@ -208,3 +208,84 @@ def test_no_function_over_80_lines():
     for module, path in modules().items():
         found += _long_functions(ast.parse(path.read_text()), module, LONGEST_FUNCTION)
     assert found == []
+
+
+def _module_level(body: list[ast.stmt]):
+    """The statements run when a module is imported: its body, into ``if``, ``try``,
+    ``for``, ``while`` and ``with`` blocks, never into a function or a class."""
+    for node in body:
+        yield node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for name in ("body", "orelse", "finalbody"):
+            yield from _module_level(getattr(node, name, []))
+        for handler in getattr(node, "handlers", []):
+            yield from _module_level(handler.body)
+
+
+def _attributes_set_from_outside(tree: ast.Module) -> list[tuple[int, str, str]]:
+    """``(line, name, attribute)`` for every ``name.attribute = ...`` (or
+    ``setattr(name, ...)``) a module runs at import, outside any function or class body."""
+    found = []
+    for node in _module_level(tree.body):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = [t for target in node.targets
+                       for t in (target.elts if isinstance(target, ast.Tuple) else [target])]
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+            targets = [node.target]
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) \
+                and getattr(node.value.func, "id", "") == "setattr" and node.value.args \
+                and isinstance(node.value.args[0], ast.Name):
+            found.append((node.lineno, node.value.args[0].id, "setattr"))
+        found += [(node.lineno, t.value.id, t.attr) for t in targets
+                  if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)]
+    return found
+
+
+def test_attributes_set_from_outside_are_found():
+    source = "\n".join(["class A:", "    x = 1", "A.y = 2", "if True:", "    A.z, b = 3, 4",
+                        "setattr(A, 'w', 5)", "def f():", "    A.v = 6",
+                        "class B:", "    A.u = 7", "c = 8"])
+    found = _attributes_set_from_outside(ast.parse(source))
+    assert found == [(3, "A", "y"), (5, "A", "z"), (6, "A", "setattr")]
+
+
+def test_no_hooks_patched_onto_classes():
+    """No module attaches an attribute to a class from outside the class body (as
+    ``GameState.evaluate = ...`` once did): a state's hooks and a game's own parts are bound
+    to its ``Game``, and the class's methods ask ``self.GAME`` for them, so what a class does
+    is read in its body and in its game's ``bind``."""
+    patched = []
+    for module, path in modules().items():
+        found = _attributes_set_from_outside(ast.parse(path.read_text()))
+        if not found:
+            continue
+        loaded = importlib.import_module(module)
+        patched += [f"{module}:{line} {name}.{attr}" for line, name, attr in found
+                    if inspect.isclass(getattr(loaded, name, None))]
+    assert patched == []
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_state_hooks_come_from_the_game(name):
+    """A game's state hooks are parts of its Game, and the state's methods reach them."""
+    from pangaea_lab.core.game import HOOKS
+    pkg = importlib.import_module(f"pangaea_lab.{name}")
+    game = pkg.GAME
+    assert set(game.hooks) <= set(HOOKS)
+    assert all(game.has_part(own) for own in game.own_parts)
+    state = game.new_game(players=game.min_players if name != "pangaea" else 2, seed=5)
+    for hook, function in game.hooks.items():
+        # the state's class leaves the hook to the protocol, which asks the game
+        assert hook not in vars(pkg.GameState), hook
+        if hook == "evaluate":
+            action = state.legal_actions()[0]
+            assert state.evaluate(action, 0) == function(state, action, 0)
+        elif hook == "player_summary":
+            assert state.player_summary(0) == function(state, 0)
+        elif hook == "action_highlight":
+            action = state.legal_actions()[0]
+            assert list(state.action_highlight(action)) == list(function(state, action))
+        else:
+            assert getattr(state, hook)() == function(state)
