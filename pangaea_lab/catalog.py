@@ -32,10 +32,13 @@ LINKS = {"pangaea": PANGAEA_LINK, "harmonies": HARMONIES_LINK,
 
 @dataclass(frozen=True)
 class Variant:
-    """A way to play a game: its name, its seat range and the options for ``new_game``."""
+    """A way to play a game: its name, its seat range and the options for ``new_game``.
+    Left out, the seat range is the game's for those options (see
+    :meth:`~pangaea_lab.core.game.Game.players_for`), filled in by
+    :meth:`GameInfo.ways_to_play`."""
 
     name: str
-    players: tuple[int, int]
+    players: tuple[int, int] = ()  # type: ignore[assignment]
     options: tuple[tuple[str, Any], ...] = ()
 
 
@@ -54,7 +57,14 @@ class GameInfo:
     computer_player: str = "greedy"
 
     def ways_to_play(self) -> tuple[Variant, ...]:
-        return self.variants or (Variant("Standard game", self.players),)
+        """The ways to play, each with its seats (asked of the game's ``GAME`` where the way
+        leaves them out)."""
+        if not self.variants:
+            return (Variant("Standard game", self.players),)
+        game = self.module.GAME
+        return tuple(way if way.players else
+                     replace(way, players=game.players_for(dict(way.options)))
+                     for way in self.variants)
 
     @property
     def module(self) -> Any:
@@ -99,12 +109,12 @@ GAMES = (
               "pangaea/07_return_of_the_ancients.ipynb", "pangaea/08_wild_woods.ipynb",
               "pangaea/09_graphs_behind_the_board.ipynb", "pangaea/10_statistics.ipynb",
               "pangaea/11_review.ipynb"),
-             (Variant("Full game with the Ancients", (2, 4)),
-              Variant("Family rules", (2, 4), (("family", True),)),
-              Variant("Return of the Ancients (solo/co-op)", (1, 4), (("mode", "coop"),)),
-              Variant("Wild Woods", (2, 4), (("wild_woods", True),)),
-              Variant("Return of the Ancients with Wild Woods", (1, 4),
-                      (("mode", "coop"), ("wild_woods", True)))),
+             (Variant("Full game with the Ancients"),
+              Variant("Family rules", options=(("family", True),)),
+              Variant("Return of the Ancients (solo/co-op)", options=(("mode", "coop"),)),
+              Variant("Wild Woods", options=(("wild_woods", True),)),
+              Variant("Return of the Ancients with Wild Woods",
+                      options=(("mode", "coop"), ("wild_woods", True)))),
              computer_player="forester"),
     GameInfo("harmonies", "Harmonies", (HARMONIES.min_players, HARMONIES.max_players),
              "Stack coloured tokens into landscapes and give animals the habitats they need "

@@ -54,13 +54,16 @@ def _words(value: Any) -> str:
 @dataclass(frozen=True)
 class Option:
     """One option of a game: its name, default, allowed ``values`` (or, when any value of a
-    ``kind`` will do, ``values=None``), and a line of plain words for menus and errors."""
+    ``kind`` will do, ``values=None``), and a line of plain words for menus and errors.
+    ``seats`` pairs values with the seats a game has when that value is chosen (narrower
+    than the game's own, e.g. a mode that is also played solo), see :meth:`Game.players_for`."""
 
     name: str
     default: Any
     values: tuple[Any, ...] | None = None
     kind: type | tuple[type, ...] = object
     doc: str = ""
+    seats: tuple[tuple[Any, tuple[int, int]], ...] = ()
 
     def check(self, value: Any, title: str) -> Any:
         """``value`` if this option allows it, else :class:`InvalidSetup` naming the option."""
@@ -109,6 +112,23 @@ class Game:
     def seats(self) -> range:
         """The allowed numbers of players."""
         return range(self.min_players, self.max_players + 1)
+
+    def players_for(self, options: Mapping[str, Any]) -> tuple[int, int]:
+        """The fewest and the most players with these options (the others at their
+        defaults): the game's seats, narrowed by the seats an option declares for its value.
+
+        >>> g = Game("demo", "A demo game", seats=(1, 4), options=[
+        ...     Option("mode", "", values=("", "solo"), seats=(("", (2, 4)),))])
+        >>> g.players_for({}), g.players_for({"mode": "solo"})
+        ((2, 4), (1, 4))
+        """
+        low, high = self.min_players, self.max_players
+        for name, option in self.options.items():
+            value = options.get(name, option.default)
+            for chosen, (fewest, most) in option.seats:
+                if _same(chosen, value):
+                    low, high = max(low, fewest), min(high, most)
+        return low, high
 
     def defaults(self) -> dict[str, Any]:
         """Every option with its default value."""
