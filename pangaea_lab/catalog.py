@@ -18,16 +18,12 @@ from .core.exercises import whole_number
 from .core.links import (SEED_MAX, BoardLink, LinkSpec, board_from_page, normal_options,
                          page_query, parse_query, read_board)
 from .exercises import kinds_for
-from .harmonies.game import GAME as HARMONIES, LINK as HARMONIES_LINK
-from .forest_shuffle.game import GAME as FOREST_SHUFFLE, LINK as FOREST_SHUFFLE_LINK
-from .inori.game import GAME as INORI, LINK as INORI_LINK
-from .pangaea.game import GAME as PANGAEA, LINK as PANGAEA_LINK
+from .games import FOREST_SHUFFLE, GAMES as GAME_OBJECTS, HARMONIES, INORI, PANGAEA
 
 _unset = object()
 
-#: what a link may set, game by game
-LINKS = {"pangaea": PANGAEA_LINK, "harmonies": HARMONIES_LINK,
-         "forest_shuffle": FOREST_SHUFFLE_LINK, "inori": INORI_LINK}
+#: what a link may set, game by game (each game binds its ``link``)
+LINKS = {game.name: game.part("link") for game in GAME_OBJECTS}
 
 
 @dataclass(frozen=True)
@@ -99,7 +95,7 @@ class GameInfo:
 
 
 GAMES = (
-    GameInfo("pangaea", "The Dawn of Pangaea", (PANGAEA.min_players, PANGAEA.max_players),
+    GameInfo(PANGAEA.name, PANGAEA.title, (PANGAEA.min_players, PANGAEA.max_players),
              "Plant Seeds, let Spirits grow forests, and perform Rituals to climb the Sacred "
              "Mountain, with the Ancient Guardians (or the family rules), the solo/co-op "
              "Return of the Ancients and the Wild Woods expansion.",
@@ -116,14 +112,14 @@ GAMES = (
               Variant("Return of the Ancients with Wild Woods",
                       options=(("mode", "coop"), ("wild_woods", True)))),
              computer_player="forester"),
-    GameInfo("harmonies", "Harmonies", (HARMONIES.min_players, HARMONIES.max_players),
+    GameInfo(HARMONIES.name, HARMONIES.title, (HARMONIES.min_players, HARMONIES.max_players),
              "Stack coloured tokens into landscapes and give animals the habitats they need "
              "(with Nature's Spirits and solo).",
              ("harmonies/01_setup_and_turns.ipynb", "harmonies/02_landscapes.ipynb",
               "harmonies/03_habitats.ipynb", "harmonies/04_spirits_and_solo.ipynb",
               "harmonies/05_full_game.ipynb", "harmonies/06_statistics.ipynb",
               "harmonies/07_review.ipynb")),
-    GameInfo("forest_shuffle", FOREST_SHUFFLE.title,
+    GameInfo(FOREST_SHUFFLE.name, FOREST_SHUFFLE.title,
              (FOREST_SHUFFLE.min_players, FOREST_SHUFFLE.max_players),
              "Play trees and the animals, plants and mushrooms that live around them; every "
              "species scores its own way.",
@@ -131,7 +127,7 @@ GAMES = (
               "forest_shuffle/02_effects_and_bonuses.ipynb",
               "forest_shuffle/03_scoring_every_species.ipynb", "forest_shuffle/04_full_game.ipynb",
               "forest_shuffle/05_statistics.ipynb", "forest_shuffle/06_review.ipynb")),
-    GameInfo("inori", "Inori", (INORI.min_players, INORI.max_players),
+    GameInfo(INORI.name, INORI.title, (INORI.min_players, INORI.max_players),
              "Make offerings to spirit cards and the Great Tree over four seasons and win the "
              "altar majorities.",
              ("inori/01_setup_and_turns.ipynb", "inori/02_great_tree_and_runes.ipynb",

@@ -16,13 +16,16 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from imports import ROOT, allowed, circles, function_imports, import_graph, modules  # noqa: E402
+from imports import (ROOT, allowed, circles, function_imports, import_graph,  # noqa: E402
+                     module_name, modules)
 
 from pangaea_lab.core.game import Game  # noqa: E402
 from pangaea_lab.core.errors import InvalidSetup  # noqa: E402
 from pangaea_lab.core.protocol import Action, GameState  # noqa: E402
 
-GAMES = ("pangaea", "harmonies", "forest_shuffle", "inori")
+from pangaea_lab.games import GAMES as GAME_OBJECTS, NAMES  # noqa: E402
+
+GAMES = NAMES
 
 #: modules every game package has, with the same meaning (see ARCHITECTURE.md)
 TEMPLATE = ("game", "edition", "state", "actions", "rules", "setup", "scoring", "render",
@@ -289,3 +292,60 @@ def test_state_hooks_come_from_the_game(name):
             assert list(state.action_highlight(action)) == list(function(state, action))
         else:
             assert getattr(state, hook)() == function(state)
+
+
+def _game_name_lists(tree: ast.AST, names: set[str]) -> list[int]:
+    """The lines of every literal tuple, list, set or dict (by its keys) that names two games
+    or more."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            items = node.elts
+        elif isinstance(node, ast.Dict):
+            items = [k for k in node.keys if k is not None]
+        else:
+            continue
+        named = {i.value for i in items if isinstance(i, ast.Constant)} & names
+        if len(named) >= 2:
+            found.append(node.lineno)
+    return found
+
+
+def test_game_name_lists_are_found():
+    source = "A = ('pangaea', 'inori')\nB = {'harmonies': 1, 'forest_shuffle': 2}\nC = ['inori']"
+    assert _game_name_lists(ast.parse(source), set(NAMES)) == [1, 2]
+
+
+def test_the_games_are_listed_once():
+    """One list of the games, ``pangaea_lab.games.GAMES`` (their Game objects): every game
+    package is in it, no module writes the games' names as a list of its own, and the
+    catalogue, the exercise registry and the simulation lab take their games from it."""
+    packages = sorted(p.parent.name for p in ROOT.glob("*/game.py") if p.parent.name != "core")
+    assert sorted(game.name for game in GAME_OBJECTS) == packages
+    assert all(isinstance(game, Game) for game in GAME_OBJECTS)
+    lists = [f"{module}:{line}" for module, path in modules().items()
+             for line in _game_name_lists(ast.parse(path.read_text()), set(NAMES))]
+    assert lists == []
+    from pangaea_lab import catalog, exercises
+    from pangaea_lab.sim import games as sim_games
+    assert [info.key for info in catalog.GAMES] == list(NAMES)
+    assert list(catalog.LINKS) == list(exercises.GAMES) == list(NAMES)
+    assert list(sim_games.READERS) == list(NAMES)
+    assert all(sim_games.READERS[game.name].GAME is game for game in GAME_OBJECTS)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_exercise_modules_name_their_game_through_it(name):
+    """In a game's exercise modules ``GAME`` is the game's Game object, and every kind they
+    register belongs to it."""
+    from pangaea_lab import exercises
+    pkg = importlib.import_module(f"pangaea_lab.{name}")
+    folder = ROOT / name
+    paths = [folder / "exercises.py"] if (folder / "exercises.py").exists() \
+        else sorted((folder / "exercises").glob("*.py"))
+    for path in paths:
+        module = importlib.import_module(module_name(path))
+        if "GAME" in vars(module):
+            assert module.GAME is pkg.GAME, module.__name__
+    kinds = [kind for kind in exercises.registry() if kind.key.startswith(name + ".")]
+    assert kinds and {kind.game for kind in kinds} == {name}
