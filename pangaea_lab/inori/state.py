@@ -3,8 +3,8 @@ checks.
 
 The rules (what is legal, what an action does, the end of a season) live in :mod:`.rules`,
 the scoring in :mod:`.scoring`, the drawing in :mod:`.render` and the computer players in
-:mod:`.players`; the package's ``__init__`` binds them to the :data:`~.game.GAME` object (and
-the few state hooks that need them), so this module imports nothing above it.
+:mod:`.players`; the package's ``__init__`` binds them to the :data:`~.game.GAME` object (with
+the few state hooks that need them, which the state asks GAME for), so this module imports nothing above it.
 
 A choice an effect needs (which altar, which favor colour, which space to block, which New
 Start card, an any-time rune at a season's end) waits on the state as a pending
@@ -132,6 +132,11 @@ class GameState(ProtocolState):
         return self.over
 
     # ----- display -------------------------------------------------------------------------
+
+    def describe_card(self, slot: int) -> str:
+        """A card on the table in plain words: colours, each space's cost, effect and
+        occupants (:func:`.render.card_text`, bound to GAME by the package)."""
+        return self.GAME.part("describe_card")(self, slot)
 
     def player_summary(self, player: int) -> str:
         ed = self.edition

@@ -321,7 +321,8 @@ class GameState(BaseState):
     def is_over(self) -> bool:
         return self.phase == "over"
 
-    # ``winners`` (the variants may decide them) is bound by the package, from :mod:`.variants`;
+    # ``winners`` (the variants may decide them) is bound to GAME by the package, from
+    # :mod:`.variants`;
     # ``scores`` comes from GAME, also from :mod:`.variants`.
 
     def outcome(self) -> str:
@@ -334,7 +335,7 @@ class GameState(BaseState):
     def player_name(self, player: int) -> str:
         return PLAYER_NAMES[player]
 
-    # ``player_summary`` (with what each variant adds) is bound by the package, from
+    # ``player_summary`` (with what each variant adds) is bound to GAME by the package, from
     # :mod:`.variants`.
 
     def action_highlight(self, action) -> list[Hex]:
@@ -346,11 +347,13 @@ class GameState(BaseState):
                  if getattr(action, n, None) is not None]
         return cells
 
-    def evaluate(self, action, player: int) -> int:
-        """A Ritual's points now (see :func:`.scoring.evaluate`), 0 for anything else.  The
-        package replaces this hook with the greedy player's measure,
-        :func:`.players.greedy_value` (points and what pays for the next ones)."""
-        return scoring.evaluate(self, action, player)
+    # ``evaluate`` is the greedy player's measure, :func:`.players.greedy_value` (points and
+    # what pays for the next ones), bound to GAME by the package.
+
+    def arranged(self, **changes: object) -> "GameState":
+        """The same game with pieces placed by hand (see :func:`.arrange.arranged`, bound to
+        GAME by the package, for the keywords)."""
+        return self.GAME.part("arranged")(self, **changes)
 
     # ----- helpers ----------------------------------------------------------------------------
 
