@@ -12,7 +12,8 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable
 
-from ..core.engine import Handlers, kept_table, listed
+from ..core.engine import Handlers, listed
+from ..core.memo import kept_table
 from ..core.errors import IllegalAction, InvalidData
 from ..core.protocol import Action
 from ..core.validate import InvariantError, require

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Mapping, Sequence
 
-from ..core.engine import kept_table
+from ..core.memo import kept_table
 from ..core.protocol import ScoreBreakdown
 from .cards import SAPLING, SIDES, TREE_TYPE
 from .edition import catalog

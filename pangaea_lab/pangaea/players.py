@@ -44,7 +44,7 @@ from .edition import BLESSING_KINDS, CreatureCard, LandCard
 from .rituals import NOBODY, Position, best_ritual
 from .rules import placements
 from .state import GameState
-from ..core.engine import kept_table
+from ..core.memo import kept_table
 
 _WILD = BLESSING_KINDS.index("Wild Weather")
 

@@ -25,7 +25,7 @@ from typing import Iterator, Sequence
 
 import networkx as nx
 
-from ..core.engine import kept_table
+from ..core.memo import kept_table
 from ..core.hexgrid import Hex
 from .board import Board
 from .edition import LandCard

@@ -14,7 +14,8 @@ from functools import cached_property, lru_cache
 from itertools import combinations, filterfalse, product
 from typing import Any
 
-from ..core.engine import Handlers, kept_table
+from ..core.engine import Handlers
+from ..core.memo import kept_table
 from ..core.errors import IllegalAction, InvalidData
 from ..core.exercises import a as article, plural
 from ..core.rng import make_rng
