@@ -12,10 +12,14 @@ prints as or saves, and a copy or a pickle of the value leaves it behind (a game
 ``__getstate__`` keeps its fields only).
 
 Where it lives.  The memory of a value is a set of entries beside its fields, each under a
-name that begins with ``_`` (``_open``, ``_view``, ``_legal`` ...), written here and only
-here, past the frozen dataclass's refusal to be changed.  No table keyed by the value is
-needed: such a table would hash a whole state (or hold a weak reference and a callback per
-state), where an entry beside the fields costs one lookup and goes when the value goes.
+name that begins with ``_`` (``_open``, ``_view``, ``_legal`` ...) and that no class defines,
+written by :func:`keep` (or in a :func:`kept_table`) and only there, past the frozen
+dataclass's refusal to be changed.  It is read back as a plain attribute with a default,
+``getattr(area, "_open", None)``: ``None`` means "not worked out yet", and the read costs
+no more than a field's (hot paths read it so, with no call of their own).  No table keyed by
+the value is needed: such a table would hash a whole state (or hold a weak reference and a
+callback per state), where an entry beside the fields costs one lookup and goes when the
+value goes.
 
 How a successor is made in one step.  A handler in a hurry makes the next state from a copy
 of the old one's attributes (:func:`attributes`, fields and kept entries in one block), with
@@ -34,14 +38,14 @@ states: the attributes of consecutive states keep one shape and copy in one bloc
 ... class Pile:
 ...     cards: tuple = ()
 >>> pile = Pile((3, 1))
->>> recall(pile, "_sorted") is None
+>>> getattr(pile, "_sorted", None) is None
 True
 >>> keep(pile, "_sorted", tuple(sorted(pile.cards)))
 (1, 3)
->>> recall(pile, "_sorted"), pile == Pile((3, 1)), pile
+>>> pile._sorted, pile == Pile((3, 1)), pile
 ((1, 3), True, Pile(cards=(3, 1)))
 >>> nxt = plain_object(Pile, attributes(pile))
->>> nxt == pile, recall(nxt, "_sorted")
+>>> nxt == pile, nxt._sorted
 (True, (1, 3))
 """
 
@@ -52,11 +56,6 @@ from typing import Any
 _PUT = object.__setattr__
 _NEW = object.__new__
 _DICT = dict
-
-
-def recall(value: Any, name: str) -> Any:
-    """What ``value`` keeps under ``name``, or ``None`` when nothing is kept yet."""
-    return value.__dict__.get(name)
 
 
 def keep(value: Any, name: str, result: Any) -> Any:

@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..core.engine import Decision, Handlers, listed
-from ..core.memo import attributes, keep, plain_object, recall
+from ..core.memo import attributes, keep, plain_object
 from ..core.errors import IllegalAction
 from ..core.protocol import Action
 from .actions import ChooseSpirit, DiscardCard, EndTurn, PlaceCube, PlaceToken, TakeCard, \
@@ -57,7 +57,7 @@ def unfinished(area: PlayerArea) -> list[tuple[int, int]]:
 
 
 def _unfinished(area: PlayerArea) -> tuple[tuple[int, int], ...]:
-    found = recall(area, "_open")       # kept with the area, which never changes
+    found = getattr(area, "_open", None)    # kept with the area, which never changes
     if found is None:
         found = keep(area, "_open", tuple((c, k) for c, k in area.cards if k < card(c).cubes))
     return found
@@ -386,7 +386,7 @@ def area_after(old: PlayerArea, changes: dict[str, Any], token: int | None = Non
     derived from the old one's; what only depends on the cards is passed on when the cards
     stay the same."""
     new = evolve_area(old, changes)
-    view = recall(old, "_view")
+    view = getattr(old, "_view", None)
     if view is not None and view.stacks is old.stacks and view.cubes is old.cubes:
         if new.stacks is old.stacks and new.cubes is old.cubes:
             keep(new, "_view", view)
@@ -394,7 +394,7 @@ def area_after(old: PlayerArea, changes: dict[str, Any], token: int | None = Non
             keep(new, "_view", view.with_token(token, new.stacks))
         elif cube is not None and new.stacks is old.stacks:
             keep(new, "_view", view.with_cube(cube, new.cubes))
-    was = recall(old, "_open")
+    was = getattr(old, "_open", None)
     if was is not None and new.cards is old.cards:
         keep(new, "_open", was)
     return new
@@ -484,7 +484,7 @@ def take_card(state: GameState, action: TakeCard) -> GameState:
     cubes = _cubes()
     load = cubes[taken] if taken in cubes else card(taken).cubes
     new = area_after(area, {"cards": area.cards + ((taken, 0),)})
-    was = recall(area, "_open")
+    was = getattr(area, "_open", None)
     if was is not None:     # the new card comes last, still open unless it holds no cube
         keep(new, "_open", was + ((taken, 0),) if load > 0 else was)
     # made as ``evolve`` makes it, in line

@@ -15,7 +15,7 @@ from operator import attrgetter
 from typing import Any, ClassVar
 
 from ..core import jsonio
-from ..core.memo import KeptTable, attributes, fields_of, keep, plain_object, recall
+from ..core.memo import KeptTable, attributes, fields_of, keep, plain_object
 from ..core.errors import InvalidData
 from ..core.words import plural
 from ..core.jsonio import Check, Either, Flag, Int, Record, Seq, Text
@@ -225,7 +225,7 @@ class GameState(BaseState):
     # ----- JSON --------------------------------------------------------------------------
 
     def to_json(self) -> str:
-        text = recall(self, "_json")     # the text, kept with the state once made
+        text = getattr(self, "_json", None)     # the text, kept with the state once made
         if text is not None:
             return text
         data = {name: getattr(self, name) for name in STATE_FIELDS}
