@@ -225,9 +225,10 @@ class GameState(BaseState):
     # ----- JSON --------------------------------------------------------------------------
 
     def to_json(self) -> str:
-        text = getattr(self, "_json", None)     # the text, kept with the state once made
-        if text is not None:
-            return text
+        try:
+            return self._json     # the text, kept with the state once made (see core.memo)
+        except AttributeError:
+            pass
         data = {name: getattr(self, name) for name in STATE_FIELDS}
         data["areas"] = [{name: getattr(a, name) for name in AREA_FIELDS}
                          for a in self.areas]
