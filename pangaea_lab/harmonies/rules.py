@@ -19,8 +19,8 @@ from functools import lru_cache
 from typing import Any
 
 from ..core.engine import Decision, Handlers, listed
-from ..core.memo import attributes, keep, plain_object
 from ..core.errors import IllegalAction
+from ..core.memo import attributes, keep, plain_object
 from ..core.protocol import Action
 from .actions import ChooseSpirit, DiscardCard, EndTurn, PlaceCube, PlaceToken, TakeCard, \
     TakeTokens

@@ -15,8 +15,8 @@ from operator import attrgetter
 from typing import Any, ClassVar
 
 from ..core import jsonio
-from ..core.memo import KeptTable, attributes, fields_of, keep, plain_object
 from ..core.errors import InvalidData
+from ..core.memo import KeptTable, attributes, fields_of, keep, plain_object
 from ..core.words import plural
 from ..core.jsonio import Check, Either, Flag, Int, Record, Seq, Text
 from ..core.protocol import Action, GameState as BaseState

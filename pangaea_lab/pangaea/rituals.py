@@ -25,8 +25,8 @@ from typing import Iterator, Sequence
 
 import networkx as nx
 
-from ..core.memo import keep, kept_table
 from ..core.hexgrid import Hex
+from ..core.memo import keep, kept_table
 from .board import Board
 from .edition import LandCard
 

@@ -15,9 +15,9 @@ from itertools import combinations, filterfalse, product
 from typing import Any
 
 from ..core.engine import Handlers
-from ..core.memo import keep, kept_table
 from ..core.errors import IllegalAction, InvalidData
 from ..core.exercises import a as article, plural
+from ..core.memo import keep, kept_table
 from ..core.rng import make_rng
 from ..core.validate import require
 from . import scoring
