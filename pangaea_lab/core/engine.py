@@ -123,13 +123,12 @@ def remake(old: Any, changes: Mapping[str, Any]) -> Any:
 _SHAPES: dict[type, tuple[bool, int, frozenset[str]]] = {}
 
 
-_NEW = object.__new__
 _SET = object.__setattr__
 _DICT = dict
 
 
 def plain_attributes(obj: Any) -> Any:
-    """``obj`` itself, its attributes moved into one plain dict (see :func:`plain_object`):
+    """``obj`` itself, its attributes moved into one plain dict (see :mod:`.memo`):
     for an object made once and read all game long (a board, an edition), whose ``__dict__``
     something asks for."""
     _SET(obj, "__dict__", dict(obj.__dict__))
