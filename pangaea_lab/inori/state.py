@@ -25,6 +25,7 @@ from ..core.engine import Decision
 from ..core.errors import InvalidData
 from ..core.jsonio import (FORMAT_VERSION, Check, Either, Flag, Int, Record, Seq, Spec, Text,
                            dumps, load_save)
+from ..core.memo import keep
 from ..core.protocol import GameState as ProtocolState
 from ..core.validate import count, kind_of, require
 from .board import NEUTRAL
@@ -264,12 +265,12 @@ def report_texts(state: GameState) -> list[str]:
     report never changes once the season's end has made it, so the texts are kept with the
     state (each with its report, used only for that very report) and handed on to the
     states that follow it (see ``rules._Work.freeze`` and ``rules._Quick.done``)."""
-    values = state.__dict__
-    kept = values.get("_report_texts", ())
+    kept = getattr(state, "_report_texts", None) or ()
+    reports = state.reports
     texts = [pair[1] if k < len(kept) and (pair := kept[k])[0] is report else dumps(report)
-             for k, report in enumerate(values["reports"])]
+             for k, report in enumerate(reports)]
     if len(kept) != len(texts) or any(kept[k][1] is not t for k, t in enumerate(texts)):
-        object.__setattr__(state, "_report_texts", tuple(zip(values["reports"], texts)))
+        keep(state, "_report_texts", tuple(zip(reports, texts)))
     return texts
 
 

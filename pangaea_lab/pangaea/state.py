@@ -16,6 +16,7 @@ from ..core.engine import Decision
 from ..core.errors import InvalidData
 from ..core.hexgrid import Hex
 from ..core.jsonio import Check, Int, Record, Seq, Text
+from ..core.memo import keep
 from ..core.protocol import GameState as BaseState
 from .board import Board, board_from_list, stormy_board
 from .edition import (ANCIENTS, BLESSING_KINDS, DIFFICULTIES, SHADOW_KINDS, SHIPPED_NAME,
@@ -362,23 +363,23 @@ class GameState(BaseState):
         """Trees and Spirits as a :class:`~.rituals.Position`, for Land Ritual questions (in
         Wild Woods, tiles covered by a Storm count as the Storm's weather); made once per
         state (kept, like the legal actions, outside the state's fields)."""
-        got = self.__dict__.get("_position")
+        got = getattr(self, "_position", None)
         if got is None:
-            got = self._make_position()
-            object.__setattr__(self, "_position", got)
+            got = keep(self, "_position", self._make_position())
         return got
 
     def share_position(self, before: "GameState") -> None:
         """Keep ``before``'s position (made already) as this state's when nothing a position
         holds differs: the board, the Trees, the Spirits, Chelon, Thorondal and the Wild
         Woods Storms (it then equals the one :meth:`_make_position` would make)."""
-        kept = before.__dict__.get("_position")
-        if (kept is not None and "_position" not in self.__dict__ and self.board is before.board
+        kept = getattr(before, "_position", None)
+        if (kept is not None and getattr(self, "_position", None) is None
+                and self.board is before.board
                 and self.trees == before.trees and self.spirits == before.spirits
                 and self.ancients[1:] == before.ancients[1:]
                 and (self.woods is None) == (before.woods is None)
                 and (self.woods is None or self.woods.storm_tiles == before.woods.storm_tiles)):
-            object.__setattr__(self, "_position", kept)
+            keep(self, "_position", kept)
 
     def _make_position(self) -> Position:
         at = [NOBODY] * len(self.board)

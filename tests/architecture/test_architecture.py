@@ -349,3 +349,40 @@ def test_exercise_modules_name_their_game_through_it(name):
             assert module.GAME is pkg.GAME, module.__name__
     kinds = [kind for kind in exercises.registry() if kind.key.startswith(name + ".")]
     assert kinds and {kind.game for kind in kinds} == {name}
+
+
+# ----- states are plain data ------------------------------------------------------------------
+
+#: the game packages that keep what they work out from a state only through ``core.memo``
+#: (Forest Shuffle's quick moves and working copy, and Inori's rules, still reach into a
+#: state's attribute table themselves)
+MEMO_PACKAGES = ("pangaea", "harmonies")
+
+#: what only ``core`` may write: a value's attribute table, or past a frozen class's refusal
+_RAW_WRITES = ("__dict__", "object.__setattr__")
+
+
+def _raw_writes(source: str, module: str) -> list[str]:
+    """Each line of ``source`` that names a value's attribute table or sets an attribute past
+    a frozen class (code, comments and docstrings alike: how the interpreter keeps attributes
+    is explained in ``core.memo``, next to no rule)."""
+    return [f"{module}:{n} {line.strip()}" for n, line in enumerate(source.splitlines(), 1)
+            if any(word in line for word in _RAW_WRITES)]
+
+
+def test_raw_writes_are_found():
+    source = "a = 1\nx.__dict__['k'] = 2\nobject.__setattr__(x, 'k', 3)\n# see __dict__\n"
+    assert _raw_writes(source, "m") == ["m:2 x.__dict__['k'] = 2",
+                                        "m:3 object.__setattr__(x, 'k', 3)", "m:4 # see __dict__"]
+
+
+@pytest.mark.parametrize("name", MEMO_PACKAGES)
+def test_no_dict_in_converted_game_packages(name):
+    """States are plain data: a game package keeps what it works out from a state, an area or
+    a forest with ``core.memo`` (``keep``, ``kept_table``, read back with ``getattr``) and
+    makes values with ``core.memo.plain_object``, never by writing their attributes itself."""
+    found = []
+    for module, path in modules().items():
+        if module.split(".")[1:2] == [name]:
+            found += _raw_writes(path.read_text(), module)
+    assert found == []
