@@ -18,24 +18,23 @@ from .core.exercises import whole_number
 from .core.links import (SEED_MAX, BoardLink, LinkSpec, board_from_page, normal_options,
                          page_query, parse_query, read_board)
 from .exercises import kinds_for
-from .harmonies.game import GAME as HARMONIES, LINK as HARMONIES_LINK
-from .forest_shuffle.game import GAME as FOREST_SHUFFLE, LINK as FOREST_SHUFFLE_LINK
-from .inori.game import GAME as INORI, LINK as INORI_LINK
-from .pangaea.game import GAME as PANGAEA, LINK as PANGAEA_LINK
+from .games import FOREST_SHUFFLE, GAMES as GAME_OBJECTS, HARMONIES, INORI, PANGAEA
 
 _unset = object()
 
-#: what a link may set, game by game
-LINKS = {"pangaea": PANGAEA_LINK, "harmonies": HARMONIES_LINK,
-         "forest_shuffle": FOREST_SHUFFLE_LINK, "inori": INORI_LINK}
+#: what a link may set, game by game (each game binds its ``link``)
+LINKS = {game.name: game.part("link") for game in GAME_OBJECTS}
 
 
 @dataclass(frozen=True)
 class Variant:
-    """A way to play a game: its name, its seat range and the options for ``new_game``."""
+    """A way to play a game: its name, its seat range and the options for ``new_game``.
+    Left out, the seat range is the game's for those options (see
+    :meth:`~pangaea_lab.core.game.Game.players_for`), filled in by
+    :meth:`GameInfo.ways_to_play`."""
 
     name: str
-    players: tuple[int, int]
+    players: tuple[int, int] = ()  # type: ignore[assignment]
     options: tuple[tuple[str, Any], ...] = ()
 
 
@@ -54,7 +53,14 @@ class GameInfo:
     computer_player: str = "greedy"
 
     def ways_to_play(self) -> tuple[Variant, ...]:
-        return self.variants or (Variant("Standard game", self.players),)
+        """The ways to play, each with its seats (asked of the game's ``GAME`` where the way
+        leaves them out)."""
+        if not self.variants:
+            return (Variant("Standard game", self.players),)
+        game = self.module.GAME
+        return tuple(way if way.players else
+                     replace(way, players=game.players_for(dict(way.options)))
+                     for way in self.variants)
 
     @property
     def module(self) -> Any:
@@ -89,7 +95,7 @@ class GameInfo:
 
 
 GAMES = (
-    GameInfo("pangaea", "The Dawn of Pangaea", (PANGAEA.min_players, PANGAEA.max_players),
+    GameInfo(PANGAEA.name, PANGAEA.title, (PANGAEA.min_players, PANGAEA.max_players),
              "Plant Seeds, let Spirits grow forests, and perform Rituals to climb the Sacred "
              "Mountain, with the Ancient Guardians (or the family rules), the solo/co-op "
              "Return of the Ancients and the Wild Woods expansion.",
@@ -99,21 +105,21 @@ GAMES = (
               "pangaea/07_return_of_the_ancients.ipynb", "pangaea/08_wild_woods.ipynb",
               "pangaea/09_graphs_behind_the_board.ipynb", "pangaea/10_statistics.ipynb",
               "pangaea/11_review.ipynb"),
-             (Variant("Full game with the Ancients", (2, 4)),
-              Variant("Family rules", (2, 4), (("family", True),)),
-              Variant("Return of the Ancients (solo/co-op)", (1, 4), (("mode", "coop"),)),
-              Variant("Wild Woods", (2, 4), (("wild_woods", True),)),
-              Variant("Return of the Ancients with Wild Woods", (1, 4),
-                      (("mode", "coop"), ("wild_woods", True)))),
+             (Variant("Full game with the Ancients"),
+              Variant("Family rules", options=(("family", True),)),
+              Variant("Return of the Ancients (solo/co-op)", options=(("mode", "coop"),)),
+              Variant("Wild Woods", options=(("wild_woods", True),)),
+              Variant("Return of the Ancients with Wild Woods",
+                      options=(("mode", "coop"), ("wild_woods", True)))),
              computer_player="forester"),
-    GameInfo("harmonies", "Harmonies", (HARMONIES.min_players, HARMONIES.max_players),
+    GameInfo(HARMONIES.name, HARMONIES.title, (HARMONIES.min_players, HARMONIES.max_players),
              "Stack coloured tokens into landscapes and give animals the habitats they need "
              "(with Nature's Spirits and solo).",
              ("harmonies/01_setup_and_turns.ipynb", "harmonies/02_landscapes.ipynb",
               "harmonies/03_habitats.ipynb", "harmonies/04_spirits_and_solo.ipynb",
               "harmonies/05_full_game.ipynb", "harmonies/06_statistics.ipynb",
               "harmonies/07_review.ipynb")),
-    GameInfo("forest_shuffle", FOREST_SHUFFLE.title,
+    GameInfo(FOREST_SHUFFLE.name, FOREST_SHUFFLE.title,
              (FOREST_SHUFFLE.min_players, FOREST_SHUFFLE.max_players),
              "Play trees and the animals, plants and mushrooms that live around them; every "
              "species scores its own way.",
@@ -121,7 +127,7 @@ GAMES = (
               "forest_shuffle/02_effects_and_bonuses.ipynb",
               "forest_shuffle/03_scoring_every_species.ipynb", "forest_shuffle/04_full_game.ipynb",
               "forest_shuffle/05_statistics.ipynb", "forest_shuffle/06_review.ipynb")),
-    GameInfo("inori", "Inori", (INORI.min_players, INORI.max_players),
+    GameInfo(INORI.name, INORI.title, (INORI.min_players, INORI.max_players),
              "Make offerings to spirit cards and the Great Tree over four seasons and win the "
              "altar majorities.",
              ("inori/01_setup_and_turns.ipynb", "inori/02_great_tree_and_runes.ipynb",

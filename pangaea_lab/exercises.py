@@ -35,9 +35,10 @@ from .core import exercise_widget   # its view imports ipywidgets only when one 
 from .core.errors import InvalidSetup
 from .core.exercises import Exercise, ExerciseKind, Option, Verdict, get, registered
 from .core.mastery import PracticeRecord
+from .games import NAMES
 
-#: the game packages whose ``exercises`` module registers exercise kinds
-GAMES = ("pangaea", "harmonies", "forest_shuffle", "inori")
+#: the game packages whose ``exercises`` module registers exercise kinds: every game
+GAMES = NAMES
 
 # on the classroom hub with the class record on, this kernel's answers are also sent to it
 # (pangaea_lab/classroom/record_client.py); elsewhere this does nothing

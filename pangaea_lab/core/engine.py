@@ -32,31 +32,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
 from .errors import IllegalAction, PangaeaLabError
+from .memo import plain_object
 from .validate import guarded_apply
-
-# ----- tables kept with immutable values -----------------------------------------------------
-
-
-def kept_table(value: Any, name: str) -> dict:
-    """The table ``name`` kept with an immutable ``value`` (in its ``__dict__``, made empty the
-    first time): results worked out from the value alone, which never change what the value
-    saves, equals or hashes to.
-
-    >>> from dataclasses import dataclass
-    >>> @dataclass(frozen=True)
-    ... class Pile:
-    ...     cards: tuple = ()
-    >>> pile = Pile((3, 1))
-    >>> kept_table(pile, "_sorted")["cards"] = (1, 3)
-    >>> kept_table(pile, "_sorted"), pile == Pile((3, 1))
-    ({'cards': (1, 3)}, True)
-    """
-    table = value.__dict__.get(name)
-    if table is None:
-        table = {}
-        object.__setattr__(value, name, table)
-    return table
-
 
 # ----- the working copy ---------------------------------------------------------------------
 
@@ -146,28 +123,12 @@ def remake(old: Any, changes: Mapping[str, Any]) -> Any:
 _SHAPES: dict[type, tuple[bool, int, frozenset[str]]] = {}
 
 
-def plain_object(cls: type, values: dict[str, Any]) -> Any:
-    """A new ``cls`` (a plain frozen dataclass) whose attributes are the dict ``values``
-    itself, made without its constructor.
-
-    Such a dict is one plain table: Python reads an attribute of the object from the place
-    it found that attribute in the last object of the same shape.  An object made by its
-    constructor keeps its values apart from the names instead; once its ``__dict__`` is
-    asked for (the protocol asks every state for it), the dict it gets keeps that split
-    form, and so does its ``copy()``, whose attributes Python then looks up by name at every
-    read."""
-    new = _NEW(cls)
-    _SET(new, "__dict__", values)
-    return new
-
-
-_NEW = object.__new__
 _SET = object.__setattr__
 _DICT = dict
 
 
 def plain_attributes(obj: Any) -> Any:
-    """``obj`` itself, its attributes moved into one plain dict (see :func:`plain_object`):
+    """``obj`` itself, its attributes moved into one plain dict (see :mod:`.memo`):
     for an object made once and read all game long (a board, an edition), whose ``__dict__``
     something asks for."""
     _SET(obj, "__dict__", dict(obj.__dict__))

@@ -32,7 +32,13 @@ from .errors import IllegalAction, InvalidSetup
 
 #: the parts a game package binds to its Game (see :meth:`Game.bind`)
 PARTS = ("new_game", "state", "actions", "legal_actions", "why", "handlers", "scores",
-         "to_svg", "load_edition", "bots")
+         "to_svg", "load_edition", "bots", "link")
+
+#: the state's hooks a game may bind in place of the protocol's defaults (see
+#: :class:`~.protocol.GameState`): a state's ``evaluate(action, player)`` asks its game for
+#: the ``evaluate`` part, and so on; a game that binds none keeps the default
+HOOKS = ("evaluate", "winners", "check_invariants", "player_summary", "action_highlight",
+         "safety_net")
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -48,13 +54,16 @@ def _words(value: Any) -> str:
 @dataclass(frozen=True)
 class Option:
     """One option of a game: its name, default, allowed ``values`` (or, when any value of a
-    ``kind`` will do, ``values=None``), and a line of plain words for menus and errors."""
+    ``kind`` will do, ``values=None``), and a line of plain words for menus and errors.
+    ``seats`` pairs values with the seats a game has when that value is chosen (narrower
+    than the game's own, e.g. a mode that is also played solo), see :meth:`Game.players_for`."""
 
     name: str
     default: Any
     values: tuple[Any, ...] | None = None
     kind: type | tuple[type, ...] = object
     doc: str = ""
+    seats: tuple[tuple[Any, tuple[int, int]], ...] = ()
 
     def check(self, value: Any, title: str) -> Any:
         """``value`` if this option allows it, else :class:`InvalidSetup` naming the option."""
@@ -77,12 +86,17 @@ class Game:
     """A game's fixed facts and its parts.  States refer to their game (``state.GAME``)."""
 
     def __init__(self, name: str, title: str, seats: tuple[int, int],
-                 options: Iterable[Option] = ()) -> None:
+                 options: Iterable[Option] = (), own_parts: Iterable[str] = ()) -> None:
         self.name = name
         self.title = title
         self.min_players, self.max_players = seats
         self.options: dict[str, Option] = {o.name: o for o in options}
         self._parts: dict[str, Any] = {}
+        #: the names of the parts only this game has (``Game.bind`` refuses any other name
+        #: outside :data:`PARTS` and :data:`HOOKS`)
+        self.own_parts: tuple[str, ...] = tuple(own_parts)
+        #: the state's hooks the game bound (name -> function of the state, see HOOKS)
+        self.hooks: dict[str, Callable[..., Any]] = {}
         # the two parts every step of a game calls, held directly (see bind)
         self._legal: Callable[[Any], list] | None = None
         self._handlers: Callable[[Any, Any], Any] | None = None
@@ -98,6 +112,23 @@ class Game:
     def seats(self) -> range:
         """The allowed numbers of players."""
         return range(self.min_players, self.max_players + 1)
+
+    def players_for(self, options: Mapping[str, Any]) -> tuple[int, int]:
+        """The fewest and the most players with these options (the others at their
+        defaults): the game's seats, narrowed by the seats an option declares for its value.
+
+        >>> g = Game("demo", "A demo game", seats=(1, 4), options=[
+        ...     Option("mode", "", values=("", "solo"), seats=(("", (2, 4)),))])
+        >>> g.players_for({}), g.players_for({"mode": "solo"})
+        ((2, 4), (1, 4))
+        """
+        low, high = self.min_players, self.max_players
+        for name, option in self.options.items():
+            value = options.get(name, option.default)
+            for chosen, (fewest, most) in option.seats:
+                if _same(chosen, value):
+                    low, high = max(low, fewest), min(high, most)
+        return low, high
 
     def defaults(self) -> dict[str, Any]:
         """Every option with its default value."""
@@ -130,11 +161,15 @@ class Game:
         setup function ``new_game``, the ``state`` class, the ``actions`` base class(es),
         ``legal_actions(state)``, ``why(state, action)`` (an :class:`IllegalAction` or
         ``None``), the ``handlers`` table, ``scores(state)``, ``to_svg(state, highlight)``,
-        ``load_edition`` and the computer players ``bots`` (name -> class)."""
-        unknown = set(parts) - set(PARTS)
+        ``load_edition``, the computer players ``bots`` (name -> class) and the ``link``
+        spec (what a page's link may set); the state's
+        hooks named in :data:`HOOKS` (each a function of the state and the hook's
+        arguments); and the parts the game declared as its own (``own_parts``)."""
+        unknown = set(parts) - set(PARTS) - set(HOOKS) - set(self.own_parts)
         if unknown:
             raise TypeError(f"unknown parts for {self.name}: {', '.join(sorted(unknown))}")
         self._parts.update(parts)
+        self.hooks.update((name, parts[name]) for name in HOOKS if name in parts)
         self._legal = self._parts.get("legal_actions")
         self._handlers = self._parts.get("handlers")
         self._table = getattr(self._handlers, "table", None)

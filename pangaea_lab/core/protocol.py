@@ -66,7 +66,9 @@ class GameState(ABC):
     through the game's :class:`~pangaea_lab.core.game.Game` object (the class attribute
     ``GAME``): ``legal_actions``, ``apply``, ``scores`` and ``to_svg`` below hand the state to
     the parts the game bound (see ``Game.bind``).  A state class without a ``GAME`` must
-    override them itself.
+    override them itself.  The optional hooks further down (``evaluate``, ``winners``,
+    ``check_invariants``, ``player_summary``, ``action_highlight``, ``safety_net``) ask the
+    game for the hook of that name it bound, and keep their default when it bound none.
     """
 
     #: short name of the game, e.g. "pangaea"; also written into save files
@@ -149,7 +151,8 @@ class GameState(ABC):
 
     def player_summary(self, player: int) -> str:
         """What a player holds, in a line or two of plain words."""
-        return ""
+        hook = _hook(self, "player_summary")
+        return hook(self, player) if hook is not None else ""
 
     def to_svg(self, highlight: Iterable[Any] = ()) -> str:
         """The board as an SVG string, with the ``highlight`` cells marked."""
@@ -164,7 +167,8 @@ class GameState(ABC):
         """The board cells an action concerns (the widgets highlight them, and a click on a
         cell selects the actions that concern it).  Cells are whatever the game's drawing
         marks with ``data-cell``; empty when the game has none."""
-        return ()
+        hook = _hook(self, "action_highlight")
+        return hook(self, action) if hook is not None else ()
 
     def space_name(self, cell: Any) -> str:
         """A board space as a player reads it on the board ("card 2, space 3"); empty when
@@ -179,16 +183,24 @@ class GameState(ABC):
     def evaluate(self, action: Action, player: int) -> float:
         """How much ``action`` is worth to ``player`` now (the greedy computer player takes
         the best); by default the change in the player's total score."""
+        game = self.GAME
+        hook = game.hooks.get("evaluate") if game is not None else None
+        if hook is not None:
+            return hook(self, action, player)
         return self.apply(action).scores()[player].total - self.scores()[player].total
 
     def safety_net(self) -> str:
         """The safety net that ended this finished game, by the id of the labelled assumption
         that sets it up (e.g. ``"round-limit"``), or ``""`` when the game ended by its own
         rules; by default ``""`` (a game without a net)."""
-        return ""
+        hook = _hook(self, "safety_net")
+        return hook(self) if hook is not None else ""
 
     def winners(self) -> list[int]:
         """The players who win (several on a shared victory); empty until the game is over."""
+        hook = _hook(self, "winners")
+        if hook is not None:
+            return hook(self)
         if not self.is_over:
             return []
         totals = [s.total for s in self.scores()]
@@ -197,7 +209,10 @@ class GameState(ABC):
 
     def check_invariants(self) -> None:
         """Raise :class:`~pangaea_lab.core.validate.InvariantError` if component counts are
-        not conserved (games override)."""
+        not conserved (the game's hook, or a state class's own method; none by default)."""
+        hook = _hook(self, "check_invariants")
+        if hook is not None:
+            hook(self)
 
     def reject(self, reason: str, rule: str | None = None,
                like: type | None = None) -> IllegalAction:
@@ -208,6 +223,12 @@ class GameState(ABC):
             same = [a for a in options if isinstance(a, like)]
             options = same or options
         return IllegalAction(reason, rule=rule, alternatives=[a.describe() for a in options[:5]])
+
+
+def _hook(state: GameState, name: str) -> Any:
+    """The hook ``name`` the state's game bound, or ``None`` (then the protocol's default)."""
+    game = state.GAME
+    return game.hooks.get(name) if game is not None else None
 
 
 def group_by_kind(actions: Sequence[Action]) -> dict[str, list[Action]]:

@@ -19,7 +19,7 @@ from .actions import (ACTION_TYPES, Decide, DrawCard, Finish, KeepHand, Mulligan
 from .cards import Catalog
 from .edition import catalog, load_catalog, load_edition, rules_data
 from .forest import Dweller, Forest, Tree
-from .game import GAME, OPTION_DEFAULTS
+from .game import GAME, LINK, OPTION_DEFAULTS
 from .render import forest_svg, plot_scores, position_svg, state_svg
 from .rules import legal_actions
 from .scenario import arrange, find_card, play_named
@@ -30,12 +30,11 @@ from .widgets import ForestBuilderModel, forest_builder, play
 
 GAME.bind(new_game=setup.new_game, state=GameState, actions=ACTION_TYPES,
           legal_actions=rules.legal_actions, why=rules.why, handlers=rules.HANDLERS,
-          scores=scoring.game_scores, to_svg=render.state_svg, load_edition=edition.load_edition,
-          bots={"random": RandomPlayer, "greedy": GreedyPlayer})
-# what the state and the forests need from the layers above them
-GameState.evaluate = players.estimate_gain  # type: ignore[method-assign]
-GameState.safety_net = players.safety_net  # type: ignore[method-assign]
-Forest._repr_svg_ = render.forest_svg  # type: ignore[attr-defined]
+          scores=scoring.game_scores, to_svg=render.state_svg, load_edition=edition.load_edition, link=LINK,
+          bots={"random": RandomPlayer, "greedy": GreedyPlayer},
+          # what the state and the forests need from the layers above them
+          evaluate=players.estimate_gain, safety_net=players.safety_net,
+          forest_svg=render.forest_svg)
 
 __all__ = [
     "Catalog", "Decide", "DrawCard", "Dweller", "Finish", "Forest", "ForestBuilderModel",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any, Mapping
 
+from ..core.memo import keep
 from .cards import SIDES
 from .edition import catalog
 from .forest import Dweller, Forest, Tree, can_join
@@ -97,18 +98,18 @@ def mushrooms(forest: Forest) -> tuple[tuple[Dweller, tuple[Mapping[str, Any], .
     the order of :meth:`Forest.dwellers`.  Worked out once per tree (trees never change,
     and a new forest shares all its trees but one), so a play does not walk the whole
     forest; kept with the forest too (see :func:`carry_mushrooms`)."""
-    found = forest.__dict__.get("_mushrooms")
+    found = getattr(forest, "_mushrooms", None)
     if found is not None:
         return found
     found = ()
     for tree in forest.trees:
-        mine = tree.__dict__.get("_mushrooms")
+        mine = getattr(tree, "_mushrooms", None)
         if mine is None:
             mine = _tree_mushrooms(tree)
-            object.__setattr__(tree, "_mushrooms", mine)
+            keep(tree, "_mushrooms", mine)
         if mine:
             found += mine
-    object.__setattr__(forest, "_mushrooms", found)
+    keep(forest, "_mushrooms", found)
     return found
 
 
@@ -117,9 +118,9 @@ def carry_mushrooms(old: Forest | Tree, new: Forest | Tree, species: str | None)
     when ``species`` is None) the dwellers with mushroom effects of ``old`` when the new
     card has none (then they are the same).  Works on a tree or a forest."""
     if species not in _MUSHROOM_SPECIES:
-        mine = old.__dict__.get("_mushrooms")
+        mine = getattr(old, "_mushrooms", None)
         if mine is not None:
-            object.__setattr__(new, "_mushrooms", mine)
+            keep(new, "_mushrooms", mine)
 
 
 def _tree_mushrooms(tree: Tree) -> tuple:

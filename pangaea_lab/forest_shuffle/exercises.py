@@ -33,8 +33,8 @@ from .render import SIDE_NUMBER, position_svg
 from .setup import new_game
 from .scoring import explain, score
 from .state import GameState, dweller_of
+from .game import GAME
 
-GAME = "forest_shuffle"
 NB1 = "forest_shuffle/01_setup_and_turns.ipynb"
 NB2 = "forest_shuffle/02_effects_and_bonuses.ipynb"
 NB3 = "forest_shuffle/03_scoring_every_species.ipynb"
@@ -346,7 +346,7 @@ def _free_slots_words(forest: Forest) -> str:
     return "; ".join(parts)
 
 
-@register("forest_shuffle.can_play", game=GAME, notebook=NB1,
+@register("forest_shuffle.can_play", game=GAME.name, notebook=NB1,
           rule="To play a card you pay its cost with other cards from your hand, and a half "
                "needs a free slot on its side of a tree",
           title="Which cards can you play?",
@@ -408,7 +408,7 @@ def _placement_why(forest: Forest, card, cell: tuple) -> tuple[str, str]:
     return "", f"its {half.species} half fits there."
 
 
-@register("forest_shuffle.where_to_place", game=GAME, notebook=NB1,
+@register("forest_shuffle.where_to_place", game=GAME.name, notebook=NB1,
           rule="A split card goes on the side of a tree its half belongs to (top, bottom, left "
                "or right), into a free slot; only European Hares (and two Common Toads) share one",
           title="Where can this card go?",
@@ -475,7 +475,7 @@ def _draw_turn(st: GameState) -> GameState:
     return after
 
 
-@register("forest_shuffle.draw_two", game=GAME, notebook=NB1,
+@register("forest_shuffle.draw_two", game=GAME.name, notebook=NB1,
           rule="Drawing is one card at a time, two in a turn, but never past 10 cards in hand; "
                "a winter card drawn is laid out and replaced",
           title="Drawing two cards",
@@ -538,7 +538,7 @@ def draw_two(seed: int, level: int = 1) -> Exercise:
         explanation=because, context={"state": st, "after": after}, mistakes=mistakes)
 
 
-@register("forest_shuffle.clearing", game=GAME, notebook=NB1,
+@register("forest_shuffle.clearing", game=GAME.name, notebook=NB1,
           rule="Payments go to the clearing and a new tree turns up the top deck card there; "
                "at the end of a turn a clearing of 10 or more cards is emptied out of the game",
           title="The clearing",
@@ -652,7 +652,7 @@ def _winter_why(option: str, got: int, ends: bool, shown: int) -> tuple[str, str
     return "one-card-only", "A turn of drawing takes two cards, one after the other."
 
 
-@register("forest_shuffle.winter", game=GAME, notebook=NB1,
+@register("forest_shuffle.winter", game=GAME.name, notebook=NB1,
           rule="A winter card drawn is laid out and replaced by the next card; the third "
                "winter card ends the game at once",
           title="Winter cards",
@@ -750,7 +750,7 @@ def _setup_mistakes(game: GameState, after: GameState, answer: int) -> list:
     return [m for m in out if m[1]]
 
 
-@register("forest_shuffle.setup_counts", game=GAME, notebook=NB1,
+@register("forest_shuffle.setup_counts", game=GAME.name, notebook=NB1,
           rule="For 2, 3 or 4 players 30, 20 or 10 cards go back to the box unseen; the three "
                "winter cards join the deck; everyone draws six cards",
           title="Setting up the deck",
@@ -806,7 +806,7 @@ def setup_counts(seed: int, level: int = 1) -> Exercise:
         context={"state": game, "after": after})
 
 
-@register("forest_shuffle.starting_hand", game=GAME, notebook=NB1,
+@register("forest_shuffle.starting_hand", game=GAME.name, notebook=NB1,
           rule="A player whose six starting cards hold no tree may, once, return them to the "
                "box and draw six new ones",
           title="Who may swap a starting hand?",
@@ -889,7 +889,7 @@ def _symbol_why(cid: int, symbol: str) -> tuple[str, str]:
                             f"{symbol} symbol.")
 
 
-@register("forest_shuffle.bonus_payment", game=GAME, notebook=NB2,
+@register("forest_shuffle.bonus_payment", game=GAME.name, notebook=NB2,
           rule="A bonus applies only if every card you pay with shows the played card's tree "
                "symbol (a split card on either half; a tree shows its own species)",
           title="Which payment earns the bonus?",
@@ -973,7 +973,7 @@ def _effect_bonus_why(option: str, species: str, symbol: str, has_effect: bool,
                             f"the bottom? The bonus asks for {symbol}.")
 
 
-@register("forest_shuffle.effect_or_bonus", game=GAME, notebook=NB2,
+@register("forest_shuffle.effect_or_bonus", game=GAME.name, notebook=NB2,
           rule="After paying, a card's effect always applies; its bonus only if every payment "
                "card shows its tree symbol",
           title="Effect, bonus, or both?",
@@ -1067,7 +1067,7 @@ def _extra_payment(rng: random.Random, pool: list[int], symbol: str, cost: int,
     return out
 
 
-@register("forest_shuffle.extra_turn", game=GAME, notebook=NB2,
+@register("forest_shuffle.extra_turn", game=GAME.name, notebook=NB2,
           rule="The Eurasian Jay's effect, and the Oak's, Douglas Fir's, Wolf's and Brown Bear's "
                "bonus, give you another turn once this one is over",
           title="Who plays next?",
@@ -1204,7 +1204,7 @@ def _free_position(rng: random.Random, species: str, level: int):
     return st, after, play, payment, others, symbol
 
 
-@register("forest_shuffle.free_placement", game=GAME, notebook=NB2,
+@register("forest_shuffle.free_placement", game=GAME.name, notebook=NB2,
           rule="A free placement puts a hand card of the named kind into a free slot at no cost, "
                "without its own effect or bonus",
           title="Which card can you place for free?",
@@ -1265,7 +1265,7 @@ def _with_cave(st: GameState, n: int) -> GameState:
     return st
 
 
-@register("forest_shuffle.brown_bear", game=GAME, notebook=NB2,
+@register("forest_shuffle.brown_bear", game=GAME.name, notebook=NB2,
           rule="The Brown Bear's effect puts every card of the clearing under your cave (the "
                "cards you paid with included); each scores 1 point",
           title="The Brown Bear and the cave",
@@ -1380,7 +1380,7 @@ def _play_words(forest: Forest, cid: int, play) -> str:
             f"{play.tree + 1} ({a(_tree_name(host))})")
 
 
-@register("forest_shuffle.mushrooms", game=GAME, notebook=NB2,
+@register("forest_shuffle.mushrooms", game=GAME.name, notebook=NB2,
           rule="Each mushroom placed on an earlier turn may draw a card when you play what it "
                "waits for: a tree (Chanterelle), a pawed animal (Fly Agaric), a card below a "
                "tree (Parasol Mushroom) or atop one (Penny Bun)",
@@ -1460,7 +1460,7 @@ def _draw_effect_forests(rng: random.Random, pool: list[int], test: Callable[[st
     return forest, rival
 
 
-@register("forest_shuffle.draw_effect", game=GAME, notebook=NB2,
+@register("forest_shuffle.draw_effect", game=GAME.name, notebook=NB2,
           rule="The Red Fox draws a card per European Hare in your forest, the Wolf one per "
                "deer; no draw goes past the hand limit of 10",
           title="How many cards does the effect draw?",
@@ -1824,7 +1824,7 @@ def _species_forest(rng: random.Random, species: str, level: int) -> tuple[Fores
     return forest, rival
 
 
-@register("forest_shuffle.species_points", game=GAME, notebook=NB3,
+@register("forest_shuffle.species_points", game=GAME.name, notebook=NB3,
           rule="Each animal or plant scores by its own rule, often by counting other cards of "
                "the forest (a type, a species, a tree symbol, the cards below trees ...)",
           title="One species' points",
@@ -1900,7 +1900,7 @@ def _tree_mistakes(forest: Forest, others: tuple, species: str, answer: int) -> 
     return out
 
 
-@register("forest_shuffle.tree_points", game=GAME, notebook=NB3,
+@register("forest_shuffle.tree_points", game=GAME.name, notebook=NB3,
           rule="Trees score too: Linden by majority, Beech from 4 on, Horse Chestnut as a set, "
                "Sycamore per tree, Oak with all 8 species, Silver Fir per card on it",
           title="A tree species' points",
@@ -1943,7 +1943,7 @@ def _butterfly_mistakes(counts: dict[str, int], table: list) -> list:
              "The butterflies left over after the first set make a second set, and so on.")]
 
 
-@register("forest_shuffle.butterflies", game=GAME, notebook=NB3,
+@register("forest_shuffle.butterflies", game=GAME.name, notebook=NB3,
           rule="Butterflies score in sets of different species (0 / 3 / 6 / 12 / 20 for 1-5); "
                "every butterfly belongs to one set",
           title="Butterfly sets",
@@ -1989,7 +1989,7 @@ def butterflies(seed: int, level: int = 1) -> Exercise:
         context={"forest": forest}, mistakes=_butterfly_mistakes(counts, table))
 
 
-@register("forest_shuffle.top_species", game=GAME, notebook=NB3,
+@register("forest_shuffle.top_species", game=GAME.name, notebook=NB3,
           rule="At the end every visible card scores by its own rule; compare the species",
           title="Which species scores most?",
           levels=("a small forest", "a full forest"))
@@ -2047,7 +2047,7 @@ _FIXED = [sp.name for sp in catalog().all_species()
           if sp.scoring["kind"] == "fixed" and sp.scoring["points"] > 0 and not sp.is_tree]
 
 
-@register("forest_shuffle.cave_total", game=GAME, notebook=NB3,
+@register("forest_shuffle.cave_total", game=GAME.name, notebook=NB3,
           rule="A forest's total is every card's points by its own rule plus 1 point per card "
                "under the cave",
           title="A forest's total, cave included",
@@ -2153,7 +2153,7 @@ def _majority_mistakes(forest: Forest, rivals: tuple, species: str) -> list:
     return out
 
 
-@register("forest_shuffle.majority", game=GAME, notebook=NB3,
+@register("forest_shuffle.majority", game=GAME.name, notebook=NB3,
           rule="Linden scores 3 each, and the Great Spotted Woodpecker 10, only if no other "
                "forest has more Lindens (or trees); a tie keeps the higher value",
           title="Most Lindens, most trees",
@@ -2303,7 +2303,7 @@ def _counted_missed(forest: Forest, scorer: str, missing: frozenset) -> tuple[st
     return "missed-some", base
 
 
-@register("forest_shuffle.counted_cards", game=GAME, notebook=NB3,
+@register("forest_shuffle.counted_cards", game=GAME.name, notebook=NB3,
           rule="A card that scores per card counts every card of its kind in its own forest: a "
                "type (deer, insects, bats ...), a species, a tree symbol, or the cards below trees",
           title="Which cards does it count?",
@@ -2417,7 +2417,7 @@ def _placed_words(species: str) -> tuple[str, str]:
     return "which toads share a slot", "a toad needs a second toad in its own slot"
 
 
-@register("forest_shuffle.scoring_spots", game=GAME, notebook=NB3,
+@register("forest_shuffle.scoring_spots", game=GAME.name, notebook=NB3,
           rule="Some cards score only where they lie: a Red Squirrel atop an Oak, a Chaffinch "
                "atop a Beech, a Dormouse with a bat opposite, two Common Toads in one slot",
           title="Which cards score where they lie?",
@@ -2506,7 +2506,7 @@ def _bat_mistakes(forest: Forest, answer: int) -> list:
     return out
 
 
-@register("forest_shuffle.bat_points", game=GAME, notebook=NB3,
+@register("forest_shuffle.bat_points", game=GAME.name, notebook=NB3,
           rule="Each bat scores 5 once the forest holds at least 3 different bat species",
           title="Bats together",
           levels=("a few bats", "bats among the Gnat and the Dormouse"))
@@ -2565,7 +2565,7 @@ def _set_forest(rng: random.Random, species: str, level: int) -> Forest:
     return forest
 
 
-@register("forest_shuffle.set_points", game=GAME, notebook=NB3,
+@register("forest_shuffle.set_points", game=GAME.name, notebook=NB3,
           rule="Horse Chestnuts, Fire Salamanders and Fireflies score once for the whole set, "
                "by its size (a Carpenter Bee at a Horse Chestnut adds one to its set)",
           title="Scored once, as a set",
@@ -2673,7 +2673,7 @@ def _mole_why_not(after: GameState, cid: int) -> tuple[str, str]:
     return name or "cannot-play", reason
 
 
-@register("forest_shuffle.mole_plays", game=GAME, notebook=NB2,
+@register("forest_shuffle.mole_plays", game=GAME.name, notebook=NB2,
           rule="The Mole lets you play more cards from your hand this turn, each paid for as "
                "usual; their effects and bonuses come once you stop",
           title="What can the Mole play?",
@@ -2749,7 +2749,7 @@ def _raccoon_draw(st: GameState, tucked: list) -> Callable:
                                        title=f"The Raccoon: {len(tucked)} cards to the cave")
 
 
-@register("forest_shuffle.raccoon", game=GAME, notebook=NB2,
+@register("forest_shuffle.raccoon", game=GAME.name, notebook=NB2,
           rule="The Raccoon lets you put any number of hand cards under your cave, then draw "
                "as many from the deck; each cave card scores 1 point, the Raccoon itself none",
           title="The Raccoon and the cave",

@@ -19,6 +19,7 @@ from typing import Any
 from ..core.errors import InvalidData
 from .cards import SAPLING, SIDES
 from .edition import catalog
+from .game import GAME
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,11 @@ class Forest:
 
     trees: tuple[Tree, ...] = ()
     cave: int = 0
+
+    def _repr_svg_(self) -> str:
+        """The forest drawn, when a notebook cell ends in it (:func:`.render.forest_svg`,
+        bound to GAME by the package)."""
+        return GAME.part("forest_svg")(self)
 
     # ----- queries ------------------------------------------------------------------------
 

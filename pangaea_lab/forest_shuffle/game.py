@@ -22,6 +22,8 @@ GAME = Game(
     options=[Option(a["option"], a["default"], values=(True, False), kind=bool,
                     doc=f"({a['source']}) {a['text']}")
              for a in rules_data()["assumptions"] if a["option"]],
+    # a forest's drawing, shown when a notebook cell ends in a ``Forest``
+    own_parts=("forest_svg",),
 )
 
 #: every option with its default (an older name, kept for notebooks)

@@ -9,6 +9,7 @@ when no play helps.  :func:`safety_net` tells a game that ended only because the
 
 from __future__ import annotations
 
+from ..core.memo import keep
 from ..core.protocol import Action
 from .actions import Decide, DrawCard, Mulligan, Pay, PlaceFree, PlayDweller, PlaySapling, PlayTree, ToCave
 from .cards import SAPLING
@@ -61,8 +62,8 @@ def safety_net(state) -> str:
 
 
 def _rival_facts(state, player: int) -> list:
-    cached = state.__dict__.get("_rivals")
+    cached = getattr(state, "_rivals", None)
     if cached is None or cached[0] != player:
         cached = (player, [_Facts(f) for k, f in enumerate(state.forests) if k != player])
-        object.__setattr__(state, "_rivals", cached)  # the state never changes
+        keep(state, "_rivals", cached)  # the state never changes
     return cached[1]

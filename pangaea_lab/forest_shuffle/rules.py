@@ -12,8 +12,9 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable
 
-from ..core.engine import Handlers, kept_table, listed
+from ..core.engine import Handlers, listed
 from ..core.errors import IllegalAction, InvalidData
+from ..core.memo import keep, kept_table, plain_object
 from ..core.protocol import Action
 from ..core.validate import InvariantError, require
 from .actions import (Decide, DrawCard, Finish, KeepHand, Mulligan, Pay, PlaceFree, PlayDweller,
@@ -91,9 +92,7 @@ def _card_placed(w: Work, step: Step) -> None:
 def _remade(values: dict) -> GameState:
     """The state with the fields ``values`` (made as :meth:`Work.freeze` makes one)."""
     values["_caves_counted"] = True     # a private note: its forests count its caves
-    new = object.__new__(GameState)
-    object.__setattr__(new, "__dict__", values)
-    return new
+    return plain_object(GameState, values)
 
 
 def _quick_end_game(v: dict, why: str) -> None:
@@ -279,7 +278,7 @@ def _quick_pay(st: GameState, action: Pay) -> GameState | None:
 def _quick_decide(st: GameState, action: Decide) -> GameState | None:
     """A skipped option, or a used one that only draws cards or gives an extra turn."""
     pending = st.pending
-    if not pending or not st.__dict__.get("_caves_counted"):
+    if not pending or not getattr(st, "_caves_counted", None):
         return None
     step = pending[0]
     parts: tuple = ()
@@ -340,10 +339,10 @@ def _planted(forest: Forest, tree: Tree, hand: tuple[int, ...]) -> Forest:
     noted from the old forest's."""
     new = Forest(forest.trees + (tree,), forest.cave)
     carry_mushrooms(forest, new, None)
-    empty = forest.__dict__.get("_empty")
+    empty = getattr(forest, "_empty", None)
     if empty is not None:
         n = (len(forest.trees),)
-        object.__setattr__(new, "_empty", {side: at + n for side, at in empty.items()})
+        keep(new, "_empty", {side: at + n for side, at in empty.items()})
     _carry_moves(forest, new, hand, len(forest.trees), "")
     return new
 
@@ -359,11 +358,11 @@ def _placed(forest: Forest, i: int, side: str, d: Any, hand: tuple[int, ...]) ->
     carry_mushrooms(old, tree, d.species)
     new = Forest(trees[:i] + (tree,) + trees[i + 1:], forest.cave)
     carry_mushrooms(forest, new, d.species)
-    empty = forest.__dict__.get("_empty")
+    empty = getattr(forest, "_empty", None)
     if empty is not None:
         empty = dict(empty)
         empty[side] = tuple(k for k in empty[side] if k != i)
-        object.__setattr__(new, "_empty", empty)
+        keep(new, "_empty", empty)
     _carry_moves(forest, new, hand, i, side)
     return new
 
@@ -399,7 +398,7 @@ _PLAYS: dict[int, tuple] = {}
 def _empty_slots(forest: Forest) -> dict[str, tuple[int, ...]]:
     """Per side, the trees whose slot on that side is empty; worked out once per forest
     (forests never change).  Only an empty slot takes a card that cannot share one."""
-    cached = forest.__dict__.get("_empty")
+    cached = getattr(forest, "_empty", None)
     if cached is None:
         top: list[int] = []
         bottom: list[int] = []
@@ -416,7 +415,7 @@ def _empty_slots(forest: Forest) -> dict[str, tuple[int, ...]]:
                 right.append(i)
         cached = {"top": tuple(top), "bottom": tuple(bottom), "left": tuple(left),
                   "right": tuple(right)}
-        object.__setattr__(forest, "_empty", cached)
+        keep(forest, "_empty", cached)
     return cached
 
 
@@ -493,7 +492,7 @@ def _carry_moves(old: Forest, new: Forest, hand: tuple[int, ...], at: int, side:
     """Note on ``new`` the plays of the cards of ``hand`` kept with ``old``, where ``new`` is
     ``old`` with a new tree (``side`` empty, ``at`` its number) or with one more card in
     slot ``side`` of tree ``at``."""
-    kept = old.__dict__.get("_moves")
+    kept = getattr(old, "_moves", None)
     if not kept:
         return
     carried = {}
@@ -515,7 +514,7 @@ def _carry_moves(old: Forest, new: Forest, hand: tuple[int, ...], at: int, side:
                     actions = tuple([a for a in actions if a.tree != at])  # type: ignore
             halves.append((cost, actions))
         carried[c] = tuple(halves)
-    object.__setattr__(new, "_moves", carried)
+    keep(new, "_moves", carried)
 
 
 def _row(c: int, side: str, n: int) -> list[Action]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Mapping, Sequence
 
-from ..core.engine import kept_table
+from ..core.memo import keep, kept_table
 from ..core.protocol import ScoreBreakdown
 from .cards import SAPLING, SIDES, TREE_TYPE
 from .edition import catalog
@@ -54,12 +54,12 @@ class _Facts:
     def __init__(self, forest: Forest) -> None:
         self.forest = forest
         # the counts are kept with the (immutable) forest, without a link back to it
-        counts = forest.__dict__.get("_counts")
+        counts = getattr(forest, "_counts", None)
         if counts is None:
             self._count()
             counts = (self.species, self.types, self.symbols, self.bees_at, self.tree_total,
                       self.all_species)
-            object.__setattr__(forest, "_counts", counts)
+            keep(forest, "_counts", counts)
         else:
             (self.species, self.types, self.symbols, self.bees_at, self.tree_total,
              self.all_species) = counts
@@ -287,11 +287,11 @@ def _rival_view(forest: Forest) -> tuple[int, ...]:
     species with the Carpenter Bees at them.  Worked out once per forest (forests never
     change); the scores of a forest, kept with it, are keyed by the best of these among
     its rivals."""
-    cached = forest.__dict__.get("_rival_view")
+    cached = getattr(forest, "_rival_view", None)
     if cached is None:
         facts = _Facts(forest)
         cached = (facts.tree_total,) + tuple(facts.with_bees(name) for name in _hosts())
-        object.__setattr__(forest, "_rival_view", cached)
+        keep(forest, "_rival_view", cached)
     return cached
 
 

@@ -17,6 +17,7 @@ from ..core.errors import InvalidData
 from ..core.game import Game
 from ..core.jsonio import (FORMAT_VERSION, Check, Either, Flag, Int, Record, Row, Seq, Spec,
                            Text, dumps, load_save)
+from ..core.memo import keep
 from ..core.protocol import Action
 from ..core.protocol import GameState as BaseState
 from ..core.validate import require
@@ -69,7 +70,7 @@ class Step:
 
 def forest_to_data(forest: Forest) -> list:
     """A game forest as JSON data: per tree [card id, sapling?, {side: [card ids]}]."""
-    cached = forest.__dict__.get("_data")
+    cached = getattr(forest, "_data", None)
     if cached is not None:
         return cached
     out = []
@@ -80,16 +81,16 @@ def forest_to_data(forest: Forest) -> list:
             if slot:
                 slots[side] = [d.card for d in slot]
         out.append([t.card, t.species == SAPLING, slots])
-    object.__setattr__(forest, "_data", out)  # forests are immutable, so this never goes stale
+    keep(forest, "_data", out)  # forests are immutable, so this never goes stale
     return out
 
 
 def forest_text(forest: Forest) -> str:
     """A game forest as JSON text (of :func:`forest_to_data`), kept with the forest."""
-    cached = forest.__dict__.get("_text")
+    cached = getattr(forest, "_text", None)
     if cached is None:
         cached = dumps(forest_to_data(forest))
-        object.__setattr__(forest, "_text", cached)
+        keep(forest, "_text", cached)
     return cached
 
 
@@ -145,7 +146,7 @@ def forest_from_data(trees: tuple, cave: int, where: str) -> Forest:
         built.append(Tree(tree.species, tree.card, *laid))
     forest = Forest(trees=tuple(built), cave=cave)
     # every card was checked as the invariants check a forest's slots: noted (see _check_slots)
-    object.__setattr__(forest, "_slots_ok", True)
+    keep(forest, "_slots_ok", True)
     return forest
 
 
@@ -223,7 +224,7 @@ SCHEMA = save_schema(GAME, len(_ALL_IDS))
 def counted_caves(state: "GameState") -> "GameState":
     """``state``, noted as one whose forests count the cards under their caves (as a state
     made by a move is; the rules then need not compare them)."""
-    object.__setattr__(state, "_caves_counted", True)
+    keep(state, "_caves_counted", True)
     return state
 
 
@@ -435,20 +436,20 @@ _SAVED = tuple(f.name for f in fields(GameState)
 def _forest_cards(forest: Forest) -> list[int]:
     """Card ids lying in a forest (trees, saplings and dwellers); kept with the (immutable)
     forest value once worked out."""
-    cached = forest.__dict__.get("_cards")
+    cached = getattr(forest, "_cards", None)
     if cached is None:
         cached = []
         for t in forest.trees:
             cached.append(t.card)
             for slot in (t.top, t.bottom, t.left, t.right):
                 cached += [d.card for d in slot]
-        object.__setattr__(forest, "_cards", cached)
+        keep(forest, "_cards", cached)
     return cached
 
 
 def _check_slots(forest: Forest, p: int) -> None:
     """Every slot holds only what it may (checked once per forest value, which never changes)."""
-    if forest.__dict__.get("_slots_ok"):
+    if getattr(forest, "_slots_ok", None):
         return
     for i, t in enumerate(forest.trees):
         for side in SIDES:
@@ -460,4 +461,4 @@ def _check_slots(forest: Forest, p: int) -> None:
                         f"slot {side} of tree {i + 1} of player {p + 1} holds {len(slot)} cards")
                 if d.card is not None:
                     require(dweller_of(d.card, side) == d, f"card #{d.card} shows the wrong half")
-    object.__setattr__(forest, "_slots_ok", True)
+    keep(forest, "_slots_ok", True)

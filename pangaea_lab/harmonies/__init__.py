@@ -17,7 +17,7 @@ from .actions import ACTION_TYPES, ChooseSpirit, DiscardCard, EndTurn, PlaceCube
 from .board import board_graph, can_stack, cells, legal_stacks, neighbours
 from .cards import Card, all_cards, card, load_cards
 from .edition import Edition, assumptions, data_sources, load_edition
-from .game import GAME
+from .game import GAME, LINK
 from .habitats import habitat_cells, pattern_cells
 from .render import board_svg, plot_board
 from .scoring import BoardScore, card_points, score_board, solo_suns
@@ -26,10 +26,11 @@ from .state import GameState, HarmoniesState, PlayerArea
 
 GAME.bind(new_game=setup.new_game, state=GameState, actions=ACTION_TYPES,
           legal_actions=rules.legal_actions, why=rules.why, handlers=rules.HANDLERS,
-          scores=scoring.scores, to_svg=render.game_svg, load_edition=load_edition,
-          bots=players.BOTS)
-# the greedy value of Harmonies is the state's evaluate hook, so every greedy player uses it
-GameState.evaluate = players.value  # type: ignore[method-assign]
+          scores=scoring.scores, to_svg=render.game_svg, load_edition=load_edition, link=LINK,
+          bots=players.BOTS,
+          # the greedy value of Harmonies is the state's evaluate hook, so every greedy
+          # player uses it
+          evaluate=players.value)
 
 __all__ = [
     "BoardScore", "Card", "ChooseSpirit", "DiscardCard", "Edition", "EndTurn", "GAME",

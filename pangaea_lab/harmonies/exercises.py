@@ -37,6 +37,7 @@ from .scoring import (DEFAULT_RIVER_RULE, building_points, card_points, field_po
                       mountain_points, river_length, river_points, score_board, solo_suns,
                       spirit_points, suns_for_score, tree_points)
 from .setup import new_game
+from .game import GAME
 
 NB01 = "harmonies/01_setup_and_turns.ipynb"
 NB02 = "harmonies/02_landscapes.ipynb"
@@ -331,7 +332,7 @@ def _token_position(rng: random.Random, seed: int, level: int) -> tuple:
             return side, colour, stacks, cubes, state, answer
 
 
-@register("harmonies.token_on_stacks", game="harmonies", notebook=NB01,
+@register("harmonies.token_on_stacks", game=GAME.name, notebook=NB01,
           rule="A token goes on an empty space or on top of one or two tokens, only to make a "
                "stack of the stacking chart, and never on a space with a cube.",
           title="Where may this token go?",
@@ -404,7 +405,7 @@ def _chart_pointer(by_key: dict) -> str:
         f"{k} starts on {c}" for k, c in first.items()) + "; what may go on each?"
 
 
-@register("harmonies.legal_stacks", game="harmonies", notebook=NB01,
+@register("harmonies.legal_stacks", game=GAME.name, notebook=NB01,
           rule="Only the stacks of the stacking chart may stand on a personal board.",
           title="Which stacks are allowed?",
           levels=("four stacks of two tokens", "five stacks of two or three tokens"))
@@ -485,7 +486,7 @@ def _card_status(cid: int, placed: int) -> str:
     return f"{name}: {placed} of {c.cubes} cubes placed"
 
 
-@register("harmonies.take_a_card", game="harmonies", notebook=NB01,
+@register("harmonies.take_a_card", game=GAME.name, notebook=NB01,
           rule="You may take one face-up animal card per turn, and only while fewer than four "
                "of your cards are unfinished (a kept spirit counts until its cube is placed).",
           title="May you take a card?",
@@ -569,7 +570,7 @@ def _end_position(rng: random.Random, seed: int, level: int) -> tuple:
     return side, players, player, stacks, state, state.apply(EndTurn())
 
 
-@register("harmonies.end_of_game", game="harmonies", notebook=NB01,
+@register("harmonies.end_of_game", game=GAME.name, notebook=NB01,
           rule="The end is triggered when a player ends a turn with two or fewer empty spaces "
                "(or the pouch cannot refill the central board); the round is then finished.",
           title="Does the game end?",
@@ -689,7 +690,7 @@ def _tree_board(rng: random.Random, level: int) -> dict:
     return stacks
 
 
-@register("harmonies.tree_points", game="harmonies", notebook=NB02,
+@register("harmonies.tree_points", game=GAME.name, notebook=NB02,
           rule="A tree is green on zero, one or two brown tokens: 1, 3 or 7 points by height; "
                "brown without green scores nothing.",
           title="Points for trees",
@@ -754,7 +755,7 @@ def _mountain_board(rng: random.Random, level: int) -> dict:
     return stacks
 
 
-@register("harmonies.mountain_points", game="harmonies", notebook=NB02,
+@register("harmonies.mountain_points", game=GAME.name, notebook=NB02,
           rule="A mountain (1 to 3 gray tokens) scores 1, 3 or 7 by height, but only when at "
                "least one neighbouring space is also a mountain.",
           title="Points for mountains",
@@ -816,7 +817,7 @@ def _field_board(rng: random.Random, level: int) -> dict:
     return stacks
 
 
-@register("harmonies.field_points", game="harmonies", notebook=NB02,
+@register("harmonies.field_points", game=GAME.name, notebook=NB02,
           rule="Every group of two or more connected yellow tokens scores 5, however large.",
           title="Points for fields",
           levels=("one field group and a lone yellow token",
@@ -893,7 +894,7 @@ def _building_board(rng: random.Random, level: int) -> tuple[dict, dict]:
             return stacks, colours
 
 
-@register("harmonies.scoring_buildings", game="harmonies", notebook=NB02,
+@register("harmonies.scoring_buildings", game=GAME.name, notebook=NB02,
           rule="A building (red on red, brown or gray) scores 5 when the top tokens of its "
                "neighbours show at least three different colours.",
           title="Which buildings score?",
@@ -1001,7 +1002,7 @@ def _river_water(rng: random.Random, side: str, level: int) -> set:
     return set(_grow(rng, side, rng.randint(3, 7) if shape == "path" else 5, set()))
 
 
-@register("harmonies.river_length", game="harmonies", notebook=NB02,
+@register("harmonies.river_length", game=GAME.name, notebook=NB02,
           rule="Side A: a river is as long as the shortest way between its two farthest "
                "tokens, or its longest loop without shortcuts if that is longer; only the "
                "best river scores.",
@@ -1082,7 +1083,7 @@ def _island_water(rng: random.Random, side: str, level: int) -> set:
     return water
 
 
-@register("harmonies.islands", game="harmonies", notebook=NB02,
+@register("harmonies.islands", game=GAME.name, notebook=NB02,
           rule="Side B: every group of spaces not covered by water, empty spaces included, "
                "is an island worth 5 points.",
           title="Count the islands",
@@ -1170,7 +1171,7 @@ def _total_board(rng: random.Random, level: int) -> dict:
             return stacks
 
 
-@register("harmonies.landscape_total", game="harmonies", notebook=NB02,
+@register("harmonies.landscape_total", game=GAME.name, notebook=NB02,
           rule="The landscape total adds trees, mountains, fields, buildings and water.",
           title="Score a whole board",
           levels=("a small board with a few landscapes", "a crowded board"))
@@ -1311,7 +1312,7 @@ def _habitat_hints(cid: int, stacks: Mapping, answer: set, cubes: Iterable = ()
     return (nudge, pointer), marks
 
 
-@register("harmonies.habitat_cells", game="harmonies", notebook=NB03,
+@register("harmonies.habitat_cells", game=GAME.name, notebook=NB03,
           rule="A card's cube may go on a space when the card's habitat is built around it, "
                "turned any way, with exactly the same stacks, and no cube is there yet.",
           title="Where can the cube go?",
@@ -1387,7 +1388,7 @@ def _card_value_mistakes(cid: int, placed: int, right: int) -> list:
     return out
 
 
-@register("harmonies.card_points", game="harmonies", notebook=NB03,
+@register("harmonies.card_points", game=GAME.name, notebook=NB03,
           rule="An animal card scores the highest value no longer covered by a cube; a card "
                "with all its cubes still on it scores nothing.",
           title="Points of an animal card",
@@ -1460,7 +1461,7 @@ def _cards_track(ids: list[int], placed: list[int]) -> SvgImage:
     return as_image(pic.render())
 
 
-@register("harmonies.cards_that_fit", game="harmonies", notebook=NB03,
+@register("harmonies.cards_that_fit", game=GAME.name, notebook=NB03,
           rule="A card's cube can be placed only where its whole habitat is built.",
           title="Which cards can place a cube?",
           levels=("two cards", "three cards, one habitat nearly built"))
@@ -1543,7 +1544,7 @@ def _gap_position(rng: random.Random, side: str, level: int) -> tuple:
             return cid, colour, stacks, answer, set(built)
 
 
-@register("harmonies.complete_habitat", game="harmonies", notebook=NB03,
+@register("harmonies.complete_habitat", game=GAME.name, notebook=NB03,
           rule="Placing one more token can complete a habitat, as long as the stacking chart "
                "allows it.",
           title="Finish the habitat",
@@ -1682,7 +1683,7 @@ def _spirit_mistakes(spirit: int, side: str, stacks: Mapping, placed: bool, righ
     return [m for m in out if placed or m[1] == "spirit-cube-not-placed"]
 
 
-@register("harmonies.spirit_points", game="harmonies", notebook=NB04,
+@register("harmonies.spirit_points", game=GAME.name, notebook=NB04,
           rule="A Nature's Spirit scores by its own count of landscapes or groups, and only "
                "if its cube was placed.",
           title="Points of a spirit",
@@ -1725,7 +1726,7 @@ def spirit_points_exercise(seed: int, level: int) -> Exercise:
         context={"stacks": stacks, "spirit": spirit, "placed": placed})
 
 
-@register("harmonies.better_spirit", game="harmonies", notebook=NB04,
+@register("harmonies.better_spirit", game=GAME.name, notebook=NB04,
           rule="You keep one of the two spirits you are dealt; each scores by its own rule.",
           title="Which spirit scores more?",
           levels=("two spirits on a board of their landscapes",
@@ -1778,7 +1779,7 @@ def better_spirit(seed: int, level: int) -> Exercise:
         explanation=detail, context={"stacks": stacks, "spirits": (a, b)})
 
 
-@register("harmonies.solo_suns", game="harmonies", notebook=NB04,
+@register("harmonies.solo_suns", game=GAME.name, notebook=NB04,
           rule="Solo: 40, 70, 90, 110, 130, 140, 150 and 160 points each earn a sun; side A "
                "adds one; no spirit adds two, a groups spirit one, a number spirit none.",
           title="Solo suns",
@@ -1844,7 +1845,7 @@ def _discard_case(rng: random.Random, level: int) -> str:
     return rng.choice(["took"] if level == 1 else ["took", "discarded", "empty"])
 
 
-@register("harmonies.solo_discard", game="harmonies", notebook=NB04,
+@register("harmonies.solo_discard", game=GAME.name, notebook=NB04,
           rule="Solo: if you took no animal card this turn, you may discard one face-up card "
                "and replace it from the deck.",
           title="Solo: may you discard a card?",
@@ -1950,7 +1951,7 @@ def _setup_mistakes(ask: str, facts: dict, other: dict, players: int) -> list:
     return out
 
 
-@register("harmonies.setup_counts", game="harmonies", notebook=NB01,
+@register("harmonies.setup_counts", game=GAME.name, notebook=NB01,
           rule="Setup: the central board holds 5 spaces of 3 tokens (3 spaces in solo), 5 "
                "animal cards lie face up (3 in solo), and with the spirits every player is "
                "dealt two spirit cards.",
@@ -2047,7 +2048,7 @@ def _turn_position(rng: random.Random, seed: int, level: int):
     return state, stage, stacks, cards
 
 
-@register("harmonies.turn_actions", game="harmonies", notebook=NB01,
+@register("harmonies.turn_actions", game=GAME.name, notebook=NB01,
           rule="A turn: take the three tokens of one central space and place all of them; "
                "at any moment of the turn you may also take one animal card and place cubes.",
           title="What may you do now?",
@@ -2115,7 +2116,7 @@ def _straight_river(rng: random.Random, side: str, length: int) -> list[Cell]:
     return []
 
 
-@register("harmonies.river_points", game="harmonies", notebook=NB02,
+@register("harmonies.river_points", game=GAME.name, notebook=NB02,
           rule="Side A: the best river scores 2, 5, 8, 11 or 15 points for 2 to 6 tokens, "
                "then 4 more for every token after the sixth.",
           title="Points for the river",
@@ -2202,7 +2203,7 @@ def _cubes_in_a_row(state, cid: int) -> int:
         placed += 1
 
 
-@register("harmonies.shared_habitat", game="harmonies", notebook=NB03,
+@register("harmonies.shared_habitat", game=GAME.name, notebook=NB03,
           rule="Tokens may serve several habitats: each cube needs its own space with the "
                "whole habitat around it, and a card places at most the cubes it holds.",
           title="Habitats that share tokens",
@@ -2274,7 +2275,7 @@ def _play_solo(seed: int, turns: int):
     return state
 
 
-@register("harmonies.solo_box", game="harmonies", notebook=NB04,
+@register("harmonies.solo_box", game=GAME.name, notebook=NB04,
           rule="Solo: at the end of each turn the six tokens you did not take go back to the "
                "box, and all three central spaces are refilled from the pouch.",
           title="Solo: tokens to the box",

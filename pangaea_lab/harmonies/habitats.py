@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Any, Iterable, Mapping
 
 from ..core import hexgrid
+from ..core.memo import keep
 from .board import COLOURS, Cell, Stack, cell_index, cells, check_cell, check_side, from_axial, \
     legal_stacks, stacks_tuple, to_axial
 from .cards import STACK_CODES, Card, card
@@ -485,11 +486,10 @@ _NEW = BoardView.__new__
 def board_view(side: str, area: Any) -> BoardView:
     """The :class:`BoardView` of a player area (anything with ``stacks`` and ``cubes``),
     made on first use and kept on the area, which never changes."""
-    view = area.__dict__.get("_view")
+    view = getattr(area, "_view", None)
     if view is None or view.side != side or view.stacks is not area.stacks \
             or view.cubes is not area.cubes:
-        view = BoardView(side, area.stacks, area.cubes)
-        object.__setattr__(area, "_view", view)
+        view = keep(area, "_view", BoardView(side, area.stacks, area.cubes))
     return view
 
 

@@ -18,8 +18,9 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from ..core.engine import Decision, Handlers, listed, plain_object
+from ..core.engine import Decision, Handlers, listed
 from ..core.errors import IllegalAction
+from ..core.memo import attributes, keep, plain_object
 from ..core.protocol import Action
 from .actions import ChooseSpirit, DiscardCard, EndTurn, PlaceCube, PlaceToken, TakeCard, \
     TakeTokens
@@ -56,10 +57,9 @@ def unfinished(area: PlayerArea) -> list[tuple[int, int]]:
 
 
 def _unfinished(area: PlayerArea) -> tuple[tuple[int, int], ...]:
-    found = area.__dict__.get("_open")      # kept with the area, which never changes
+    found = getattr(area, "_open", None)    # kept with the area, which never changes
     if found is None:
-        found = tuple((c, k) for c, k in area.cards if k < card(c).cubes)
-        object.__setattr__(area, "_open", found)
+        found = keep(area, "_open", tuple((c, k) for c, k in area.cards if k < card(c).cubes))
     return found
 
 
@@ -386,22 +386,19 @@ def area_after(old: PlayerArea, changes: dict[str, Any], token: int | None = Non
     derived from the old one's; what only depends on the cards is passed on when the cards
     stay the same."""
     new = evolve_area(old, changes)
-    kept = old.__dict__
-    view = kept.get("_view")
+    view = getattr(old, "_view", None)
     if view is not None and view.stacks is old.stacks and view.cubes is old.cubes:
         if new.stacks is old.stacks and new.cubes is old.cubes:
-            object.__setattr__(new, "_view", view)
+            keep(new, "_view", view)
         elif token is not None and new.cubes is old.cubes:
-            object.__setattr__(new, "_view", view.with_token(token, new.stacks))
+            keep(new, "_view", view.with_token(token, new.stacks))
         elif cube is not None and new.stacks is old.stacks:
-            object.__setattr__(new, "_view", view.with_cube(cube, new.cubes))
-    if "_open" in kept and new.cards is old.cards:
-        object.__setattr__(new, "_open", kept["_open"])
+            keep(new, "_view", view.with_cube(cube, new.cubes))
+    was = getattr(old, "_open", None)
+    if was is not None and new.cards is old.cards:
+        keep(new, "_open", was)
     return new
 
-
-_PUT = object.__setattr__
-_NEW_OBJECT = object.__new__
 #: ``_GROWN.get`` (a method of a name imported from another module is looked up by name at
 #: every call; the table itself is only ever added to)
 _GROWN_GET = _GROWN.get
@@ -463,21 +460,18 @@ def place_token(state: GameState, action: PlaceToken) -> GameState:
     # the new area keeps the old one's open cards (same cards) and, derived at index i,
     # its board view (kept with the area: always its own board's view); the area is made
     # as ``area_from(area_with(...))`` makes it, in line (this is the commonest move)
-    fresh = dict(area.__dict__)
+    fresh = attributes(area)
     fresh["stacks"] = stacks
     view = fresh.get("_view")
     if view is not None:
         fresh["_view"] = view.with_token(i, stacks, step)
-    new_area = _NEW_OBJECT(PlayerArea)
-    _PUT(new_area, "__dict__", fresh)
+    new_area = plain_object(PlayerArea, fresh)
     # the new state made as ``evolve`` makes it, in line
     values = fresh_values(state)
     values["hand"] = left
     values["areas"] = (new_area,) if len(areas) == 1 else \
         areas[:p] + (new_area,) + areas[p + 1:]
-    new = _NEW_OBJECT(type(state))      # plain_object, in line (the commonest move)
-    _PUT(new, "__dict__", values)
-    return new
+    return plain_object(type(state), values)
 
 
 @HANDLERS.on(TakeCard)
@@ -490,9 +484,9 @@ def take_card(state: GameState, action: TakeCard) -> GameState:
     cubes = _cubes()
     load = cubes[taken] if taken in cubes else card(taken).cubes
     new = area_after(area, {"cards": area.cards + ((taken, 0),)})
-    was = area.__dict__.get("_open")
+    was = getattr(area, "_open", None)
     if was is not None:     # the new card comes last, still open unless it holds no cube
-        new.__dict__["_open"] = was + ((taken, 0),) if load > 0 else was
+        keep(new, "_open", was + ((taken, 0),) if load > 0 else was)
     # made as ``evolve`` makes it, in line
     values = fresh_values(state)
     values["row"] = tuple([c for c in state.row if c != taken])

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
-from ..core.engine import plain_object
+from ..core.memo import plain_object
 from ..core.rng import check_seed, make_rng
 from .board import cells, check_side, rules_data
 from .cards import animal_ids, spirit_ids
@@ -100,7 +100,7 @@ def new_game(players: int = 2, seed: int | str = 0, side: str = "A", spirits: bo
     for p in range(players):
         offer = tuple(spirit_deck[2 * p:2 * p + 2]) if spirits else ()
         # the area made as PlayerArea(...) makes it, with what the rules keep with an area
-        # (its view, its open cards), its attributes one plain dict (see core.engine.plain_object)
+        # (its view, its open cards), its attributes one plain dict (see core.memo)
         areas.append(plain_object(PlayerArea, {
             "stacks": empty, "cubes": free, "cards": (), "spirit_offer": offer, "turns": 0,
             "_view": BoardView(side, empty, free, codes, None, masks), "_open": ()}))

@@ -15,8 +15,8 @@ from operator import attrgetter
 from typing import Any, ClassVar
 
 from ..core import jsonio
-from ..core.engine import plain_object
 from ..core.errors import InvalidData
+from ..core.memo import KeptTable, attributes, fields_of, keep, plain_object
 from ..core.words import plural
 from ..core.jsonio import Check, Either, Flag, Int, Record, Seq, Text
 from ..core.protocol import Action, GameState as BaseState
@@ -59,18 +59,6 @@ class PlayerArea:
         return None
 
 
-class KeptResults:
-    """The ``_cache`` of a state: an empty dict made on the first ask and kept in the state's
-    ``__dict__``, where later asks find it (this is not a data descriptor, so the instance's
-    entry wins).  States are frozen; what they keep here never changes what they are."""
-
-    def __get__(self, state: Any, owner: type | None = None) -> Any:
-        if state is None:
-            return self
-        cache = state.__dict__["_cache"] = {}
-        return cache
-
-
 @dataclass(frozen=True)
 class GameState(BaseState):
     """A position of a Harmonies game.  Use :func:`pangaea_lab.harmonies.new_game`."""
@@ -111,7 +99,7 @@ class GameState(BaseState):
     cube_supply: int
     #: results computed once for this state (scores, a computer player's sums), never saved
     #: or compared: made when first used (most states of a playout never need one)
-    _cache: ClassVar[Any] = KeptResults()
+    _cache: ClassVar[Any] = KeptTable("_cache")
 
     # ----- protocol ----------------------------------------------------------------------
 
@@ -238,7 +226,7 @@ class GameState(BaseState):
 
     def to_json(self) -> str:
         try:
-            return self._json     # the text, kept with the state once made
+            return self._json     # the text, kept with the state once made (see core.memo)
         except AttributeError:
             pass
         data = {name: getattr(self, name) for name in STATE_FIELDS}
@@ -247,8 +235,7 @@ class GameState(BaseState):
         data["game"] = self.game
         data["format"] = jsonio.FORMAT_VERSION
         text = jsonio.dumps(data)
-        object.__setattr__(self, "_json", text)
-        return text
+        return keep(self, "_json", text)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> "GameState":
@@ -264,32 +251,29 @@ STATE_FIELDS = tuple(f.name for f in fields(GameState) if f.init)
 AREA_FIELDS = tuple(f.name for f in fields(PlayerArea))
 
 
-#: how many entries the ``__dict__`` of a state holds with nothing kept but the place of its
-#: listed actions (see :func:`evolve`)
+#: how many attributes a state holds with nothing kept but the place of its listed actions
+#: (see :func:`evolve`)
 _STATE_SIZE = len(STATE_FIELDS) + 1
-_DICT = dict
 
 
 def evolve(state: GameState, changes: dict[str, Any]) -> GameState:
     """A new state: ``state`` with the fields in ``changes`` replaced (what
     ``dataclasses.replace`` does, without its checks: ``changes`` names fields only), with
     nothing kept from the old one (its cache of results is made when first used).
-    (Made from a copy of the old state's attributes, in one step: see :func:`fresh_values`.)"""
+    (Made from a copy of the old state's attributes, in one step: see :func:`fresh_values`
+    and :mod:`pangaea_lab.core.memo`.)"""
     fresh = fresh_values(state)
     fresh.update(changes)
     return plain_object(type(state), fresh)
 
 
 def fresh_values(state: GameState) -> dict[str, Any]:
-    """A copy of the attributes of ``state`` without what it keeps: the ``__dict__`` of a new
+    """A copy of the attributes of ``state`` without what it keeps: the attributes of a new
     state once the caller has replaced the fields that change (a handler in a hurry makes
-    the state itself, as :func:`evolve` does).
-
-    The new state's ``_legal`` entry (where the protocol keeps the listed actions) is
-    ``None``, "not listed yet", rather than absent: the entry is overwritten, never deleted
-    and added again, so that a state's attributes stay one compact table that the next
-    state copies in one block."""
-    fresh = _DICT(state.__dict__)
+    the state itself, as :func:`evolve` does).  The new state's ``_legal`` entry (where the
+    protocol keeps the listed actions) is ``None``, "not listed yet", rather than absent
+    (see :mod:`pangaea_lab.core.memo`)."""
+    fresh = attributes(state)
     if len(fresh) != _STATE_SIZE or "_legal" not in fresh:
         fresh.pop("_legal_ids", None)       # kept with a long list of actions
         if len(fresh) != _STATE_SIZE or "_legal" not in fresh:
@@ -303,28 +287,27 @@ def fresh_values(state: GameState) -> dict[str, Any]:
 
 def evolve_area(area: PlayerArea, changes: dict[str, Any]) -> PlayerArea:
     """A new player area: ``area`` with the fields in ``changes`` replaced."""
-    old = area.__dict__
-    fresh = {name: old[name] for name in AREA_FIELDS}
+    fresh = fields_of(area, AREA_FIELDS)
     fresh.update(changes)
     return plain_object(type(area), fresh)
 
 
-#: what the rules keep with an area (its board view, its unfinished cards): the only ``_``
-#: entries an area's ``__dict__`` ever holds
+#: what the rules keep with an area (its board view, its unfinished cards): the only entries
+#: an area keeps beside its fields
 AREA_KEPT = frozenset({"_view", "_open"})
 
 
 def area_with(area: PlayerArea, name: str, value: Any) -> dict[str, Any]:
-    """The ``__dict__`` of a new area: ``area``'s with the field ``name`` replaced, what the
+    """The attributes of a new area: ``area``'s with the field ``name`` replaced, what the
     area keeps included (the caller replaces what the change makes wrong), made in one step.
     Make the area with :func:`area_from`."""
-    fresh = _DICT(area.__dict__)
+    fresh = attributes(area)
     fresh[name] = value
     return fresh
 
 
 def area_from(fresh: dict[str, Any]) -> PlayerArea:
-    """A new area with ``fresh`` as its ``__dict__`` (see :func:`area_with`)."""
+    """A new area with ``fresh`` as its attributes (see :func:`area_with`)."""
     return plain_object(PlayerArea, fresh)
 
 

@@ -16,7 +16,7 @@ players.  They are bound to the :data:`GAME` object here, in one place above the
 from . import players, render, rules, scoring
 from .actions import ACTION_TYPES
 from .edition import Edition, load_edition, reference_data, reference_edition
-from .game import GAME
+from .game import GAME, LINK
 from .scoring import describe_preview, score_card, score_majorities, season_end_preview
 from .setup import new_game
 from .state import GameState, InoriState
@@ -24,13 +24,11 @@ from .widgets import play, season_explorer
 
 GAME.bind(new_game=new_game, state=GameState, actions=ACTION_TYPES,
           legal_actions=rules.legal_actions, why=rules.why, handlers=rules.HANDLERS,
-          scores=scoring.scores, to_svg=render.board_svg, load_edition=load_edition,
-          bots=players.BOTS)
-# the state's hooks that need the rules, the scoring, the drawing or the players
-GameState.winners = scoring.winners                  # type: ignore[method-assign]
-GameState.evaluate = players.evaluate                # type: ignore[method-assign]
-GameState.action_highlight = render.action_cells     # type: ignore[method-assign]
-GameState.describe_card = render.card_text           # type: ignore[attr-defined]
+          scores=scoring.scores, to_svg=render.board_svg, load_edition=load_edition, link=LINK,
+          bots=players.BOTS,
+          # the state's hooks that need the scoring, the drawing or the players
+          winners=scoring.winners, evaluate=players.evaluate,
+          action_highlight=render.action_cells, describe_card=render.card_text)
 
 __all__ = ["Edition", "GAME", "GameState", "InoriState", "describe_preview", "load_edition",
            "new_game", "play", "reference_data", "reference_edition", "score_card",

@@ -30,6 +30,7 @@ from .scoring import (is_complete, majority_colours, score_majorities, season_en
                       winners)
 from .setup import deal_start_cards, new_game
 from .state import GameState
+from .game import GAME
 
 NB1 = "inori/01_setup_and_turns.ipynb"
 NB2 = "inori/02_great_tree_and_runes.ipynb"
@@ -273,7 +274,7 @@ def _offer_position(rng: random.Random, seed: int, level: int) -> tuple[GameStat
     raise ValueError("no offering position found")
 
 
-@register("inori.legal_offerings", game="inori", notebook=NB1,
+@register("inori.legal_offerings", game=GAME.name, notebook=NB1,
           rule="You may offer on a free card space whose cost you can pay",
           title="Where may Player 1 offer?",
           levels=("start cards, one or two spaces taken, a few tokens",
@@ -369,7 +370,7 @@ def _colour_card(rng: random.Random, ed, test: Callable[[Any], bool]) -> tuple[l
     return others[:1] + [cid] + others[1:2], j
 
 
-@register("inori.majority_cost", game="inori", notebook=NB1,
+@register("inori.majority_cost", game=GAME.name, notebook=NB1,
           rule="A majority cost is paid with a colour you hold most of (any of them on a tie)",
           title="Paying your majority colour",
           levels=("two or three colours held", "many colours held, ties and near ties"))
@@ -403,7 +404,7 @@ def majority_cost(seed: int, level: int = 1) -> Exercise:
         context={"state": s})
 
 
-@register("inori.least_colour", game="inori", notebook=NB1,
+@register("inori.least_colour", game=GAME.name, notebook=NB1,
           rule="'Your least-held colour' is any colour you hold fewest of, none counts",
           title="Your least-held colour",
           levels=("every colour held at least once", "some colours held not at all"))
@@ -506,7 +507,7 @@ _COUNT_WHAT = {"points_distinct": "Then count each colour Player 1 holds once, h
                                   "tokens only."}
 
 
-@register("inori.card_effect_points", game="inori", notebook=NB1,
+@register("inori.card_effect_points", game=GAME.name, notebook=NB1,
           rule="Point effects count your tokens after you paid the space's cost",
           title="Points from a card space",
           levels=("a space with no cost", "a space with a cost, paid before counting"))
@@ -577,7 +578,7 @@ def _clash_words(ed, order: Sequence[str]) -> str:
     return "; ".join(pairs[:3]) if pairs else "no two cards here clash"
 
 
-@register("inori.start_cards", game="inori", notebook=NB1,
+@register("inori.start_cards", game=GAME.name, notebook=NB1,
           rule="Setup deals three start cards in the order they are turned up, skipping a "
                "card whose colour or opposed colour is already dealt",
           title="Which start cards are dealt?",
@@ -627,7 +628,7 @@ def start_cards(seed: int, level: int = 1) -> Exercise:
         context={"order": order})
 
 
-@register("inori.root_tokens", game="inori", notebook=NB1,
+@register("inori.root_tokens", game=GAME.name, notebook=NB1,
           rule="Setup sets aside favor tokens at the Great Tree's roots in the bottom-right "
                "colour of each start card dealt",
           title="Which tokens wait at the roots?",
@@ -708,7 +709,7 @@ def _tree_position(rng: random.Random, seed: int, level: int) -> tuple[GameState
     raise ValueError("no Great Tree position found")
 
 
-@register("inori.tree_offerings", game="inori", notebook=NB2,
+@register("inori.tree_offerings", game=GAME.name, notebook=NB2,
           rule="A free tree space is free to use until its altar is placed; then it costs "
                "1 token of the altar colour; an emptied root space is closed",
           title="Where on the Great Tree?",
@@ -769,7 +770,7 @@ def _altar_slips(ed, eff, name: str, held: int, answer: int) -> dict[int, tuple[
     return slips
 
 
-@register("inori.altar_offer_result", game="inori", notebook=NB2,
+@register("inori.altar_offer_result", game=GAME.name, notebook=NB2,
           rule="Offering on a tree space with an altar: pay 1 of its colour, then take its "
                "effect in that colour",
           title="What an altar space gives",
@@ -846,7 +847,7 @@ def _move_position(rng: random.Random, seed: int, level: int
     raise ValueError("no rune move position found")
 
 
-@register("inori.rune_move_targets", game="inori", notebook=NB2,
+@register("inori.rune_move_targets", game=GAME.name, notebook=NB2,
           rule="A moving rune takes your marker from another card to a free space on a card "
                "of the rune's colour",
           title="Where can the rune move your marker?",
@@ -918,7 +919,7 @@ def _occupied_position(rng: random.Random, seed: int, level: int
     raise ValueError("no occupied-space position found")
 
 
-@register("inori.occupied_rune_spaces", game="inori", notebook=NB2,
+@register("inori.occupied_rune_spaces", game=GAME.name, notebook=NB2,
           rule="The occupied-space rune lets you offer on a space another player holds "
                "(not yours, not a neutral marker), paying its cost as usual",
           title="Offering on an occupied space",
@@ -1024,7 +1025,7 @@ def _nothing_to_act_on(s: GameState, rid: str) -> str:
     return "no space held by Player 2 has a cost Player 1 can pay"
 
 
-@register("inori.rune_timing", game="inori", notebook=NB2,
+@register("inori.rune_timing", game=GAME.name, notebook=NB2,
           rule="Favor runes may be played at any moment, also when a season ends; the others "
                "only at the start of your turn, and only with something to act on",
           title="Which runes can be played now?",
@@ -1149,7 +1150,7 @@ def _season_slips(s: GameState, total: int) -> dict[int, tuple[str, str]]:
     return slips
 
 
-@register("inori.season_score", game="inori", notebook=NB3,
+@register("inori.season_score", game=GAME.name, notebook=NB3,
           rule="At a season's end a complete card gives each player on it 1 point per token "
                "of its colour, once; an incomplete card gives nothing",
           title="Season-end points",
@@ -1188,7 +1189,7 @@ def season_score(seed: int, level: int = 1) -> Exercise:
         context={"state": s})
 
 
-@register("inori.next_card_colour", game="inori", notebook=NB3,
+@register("inori.next_card_colour", game=GAME.name, notebook=NB3,
           rule="A complete card is replaced by one of its top-right colour, an incomplete "
                "one by one of its bottom-right colour",
           title="The card that comes next",
@@ -1278,7 +1279,7 @@ def _count_words(ed, favor: Sequence[int], colours: Sequence[str]) -> str:
     return _join([f"{favor[ed.colours.index(c)] or 'no'} {ed.names[c]}" for c in colours])
 
 
-@register("inori.majority_points", game="inori", notebook=NB3,
+@register("inori.majority_points", game=GAME.name, notebook=NB3,
           rule="After the last season each altar pays its 1st and 2nd place; all tied for 1st "
                "score 1st and nobody 2nd, all tied for 2nd score 2nd",
           title="Altar majorities",
@@ -1340,7 +1341,7 @@ def _with_points(rng: random.Random, s: GameState, low: int, high: int, tie: boo
     return replace(s, points=tuple((p, 0, 0, 0) for p in pts), first_player=0, turn=0)
 
 
-@register("inori.new_start_chooser", game="inori", notebook=NB3,
+@register("inori.new_start_chooser", game=GAME.name, notebook=NB3,
           rule="After a season's scoring the player with the fewest points keeps a New Start "
                "card and plays first",
           title="Who plays first next season?",
@@ -1425,7 +1426,7 @@ def _markers_slips(schedule: Sequence[int], players: int, season: int, placed: i
     return slips
 
 
-@register("inori.markers_per_season", game="inori", notebook=NB3,
+@register("inori.markers_per_season", game=GAME.name, notebook=NB3,
           rule="Each player gains one marker at each season end (none at the first end with "
                "4 players)",
           title="Markers per season",
@@ -1503,7 +1504,7 @@ def _final_position(rng: random.Random, seed: int, level: int) -> GameState:
     return s
 
 
-@register("inori.game_winner", game="inori", notebook=NB3,
+@register("inori.game_winner", game=GAME.name, notebook=NB3,
           rule="The game ends after season 4; the most points win, a tie goes to the most "
                "favor tokens left, and a tie that remains is a shared win",
           title="Who wins?",
@@ -1639,7 +1640,7 @@ def _slot_rune_refuse(s: GameState, slot: int) -> Callable[[Cell], tuple[str, st
     return refuse
 
 
-@register("inori.rune_slot_move", game="inori", notebook=NB2,
+@register("inori.rune_slot_move", game=GAME.name, notebook=NB2,
           rule="A rune that names a card moves one of your markers off that card to a free "
                "space on any other card",
           title="Which marker can the rune move off its card?",
@@ -1827,7 +1828,7 @@ def _block_choices(s: GameState, seed: int) -> Exercise:
         context={"state": s})
 
 
-@register("inori.block_spaces", game="inori", notebook=NB2,
+@register("inori.block_spaces", game=GAME.name, notebook=NB2,
           rule="'Block two spaces' puts the neutral markers on empty card spaces; a blocked "
                "space counts as filled (our reading)",
           title="Blocking card spaces with the neutral markers",

@@ -20,7 +20,7 @@ GAME = Game("inori", "Inori", seats=(2, 4), options=[
     Option("marker_schedule", "default", values=MARKER_SCHEDULES, kind=str,
            doc="how many markers each player has in hand in each season: one table of the "
                "edition's marker_schedule section"),
-])
+], own_parts=("describe_card",))  # the state's ``describe_card(slot)``, in words
 
 #: what a page's link (``?seed=12&players=3``) may set: the seats and the marker schedule
 LINK = LinkSpec("inori", GAME.title, (GAME.min_players, GAME.max_players), (

@@ -23,6 +23,7 @@ from typing import Any, Iterator
 
 from ..core.engine import Handlers, WorkingCopy, listed
 from ..core.errors import IllegalAction
+from ..core.memo import keep
 from ..core.protocol import Action
 from ..core.validate import InvariantError, require
 from .actions import (BlockSpace, ChooseAltar, ChooseNewStart, EndTurn, OfferCard, OfferTree,
@@ -150,7 +151,7 @@ def _memo(ed: Edition) -> dict[str, Any]:
     edition never changes): colour positions, the root spaces, how each card at each place
     is offered to, the Great Tree's spaces, and the offer actions built so far (actions are
     immutable values)."""
-    memo = ed.__dict__.get("_rules_memo")
+    memo = getattr(ed, "_rules_memo", None)
     if memo is None:
         memo = {"colour_index": {c: k for k, c in enumerate(ed.colours)},
                 "roots": {t: k for k, t in enumerate(root_spaces(ed))},
@@ -158,7 +159,7 @@ def _memo(ed: Edition) -> dict[str, Any]:
                 "rune_offer": {}, "choices": {}, "majority_pays": {},
                 "free_plan": (None, ()), "tree_open": (None,) * 5, "distinct_runes": {},
                 "tree_plan": _tree_plan(ed)}
-        ed.__dict__["_rules_memo"] = memo
+        keep(ed, "_rules_memo", memo)
     return memo
 
 

@@ -3,8 +3,8 @@ checks.
 
 The rules (what is legal, what an action does, the end of a season) live in :mod:`.rules`,
 the scoring in :mod:`.scoring`, the drawing in :mod:`.render` and the computer players in
-:mod:`.players`; the package's ``__init__`` binds them to the :data:`~.game.GAME` object (and
-the few state hooks that need them), so this module imports nothing above it.
+:mod:`.players`; the package's ``__init__`` binds them to the :data:`~.game.GAME` object (with
+the few state hooks that need them, which the state asks GAME for), so this module imports nothing above it.
 
 A choice an effect needs (which altar, which favor colour, which space to block, which New
 Start card, an any-time rune at a season's end) waits on the state as a pending
@@ -25,6 +25,7 @@ from ..core.engine import Decision
 from ..core.errors import InvalidData
 from ..core.jsonio import (FORMAT_VERSION, Check, Either, Flag, Int, Record, Seq, Spec, Text,
                            dumps, load_save)
+from ..core.memo import keep
 from ..core.protocol import GameState as ProtocolState
 from ..core.validate import count, kind_of, require
 from .board import NEUTRAL
@@ -132,6 +133,11 @@ class GameState(ProtocolState):
         return self.over
 
     # ----- display -------------------------------------------------------------------------
+
+    def describe_card(self, slot: int) -> str:
+        """A card on the table in plain words: colours, each space's cost, effect and
+        occupants (:func:`.render.card_text`, bound to GAME by the package)."""
+        return self.GAME.part("describe_card")(self, slot)
 
     def player_summary(self, player: int) -> str:
         ed = self.edition
@@ -259,12 +265,12 @@ def report_texts(state: GameState) -> list[str]:
     report never changes once the season's end has made it, so the texts are kept with the
     state (each with its report, used only for that very report) and handed on to the
     states that follow it (see ``rules._Work.freeze`` and ``rules._Quick.done``)."""
-    values = state.__dict__
-    kept = values.get("_report_texts", ())
+    kept = getattr(state, "_report_texts", None) or ()
+    reports = state.reports
     texts = [pair[1] if k < len(kept) and (pair := kept[k])[0] is report else dumps(report)
-             for k, report in enumerate(values["reports"])]
+             for k, report in enumerate(reports)]
     if len(kept) != len(texts) or any(kept[k][1] is not t for k, t in enumerate(texts)):
-        object.__setattr__(state, "_report_texts", tuple(zip(values["reports"], texts)))
+        keep(state, "_report_texts", tuple(zip(reports, texts)))
     return texts
 
 

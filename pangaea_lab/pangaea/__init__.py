@@ -23,7 +23,7 @@ from .actions import (AddTreetop, BlessForesight, BlessStrongCanopy, MoreSeeds, 
                       ReturnTreetop, SowSeeds, StopSowing)
 from .board import Board, build_continent, custom_board
 from .edition import Edition, load_edition
-from .game import GAME
+from .game import GAME, LINK
 from .rituals import (PairSummary, Position, RitualOption, best_ritual, count_shortest_paths,
                       explain_path, land_ritual_options, ritual_pairs)
 from . import arrange, render, rules, scoring, variants  # noqa: F401  (pangaea.scoring, as before)
@@ -40,15 +40,13 @@ from ..core.players import GreedyPlayer, RandomPlayer
 # none of them; the game's front door (``state.apply``) reaches the rules through GAME.
 GAME.bind(new_game=new_game, state=GameState, actions=PangaeaAction,
           legal_actions=rules.legal_actions, why=rules.why, handlers=rules.HANDLERS,
-          scores=variants.scores, to_svg=render.to_svg, load_edition=load_edition,
-          bots={"random": RandomPlayer, "greedy": GreedyPlayer, "forester": ForesterPlayer})
-GameState.check_invariants = rules.check_invariants       # type: ignore[method-assign]
-GameState.arranged = arrange.arranged                      # type: ignore[attr-defined]
-GameState.player_summary = variants.player_summary         # type: ignore[method-assign]
-GameState.winners = variants.winners                       # type: ignore[method-assign]
-# the greedy player's measure is the state's evaluate hook, so every greedy player uses it
-GameState.evaluate = players.greedy_value                  # type: ignore[method-assign]
-GameState.safety_net = players.safety_net                  # type: ignore[method-assign]
+          scores=variants.scores, to_svg=render.to_svg, load_edition=load_edition, link=LINK,
+          bots={"random": RandomPlayer, "greedy": GreedyPlayer, "forester": ForesterPlayer},
+          # the state's hooks (the greedy player's measure is its evaluate hook, so every
+          # greedy player uses it) and its own part, pieces placed by hand
+          check_invariants=rules.check_invariants, player_summary=variants.player_summary,
+          winners=variants.winners, evaluate=players.greedy_value,
+          safety_net=players.safety_net, arranged=arrange.arranged)
 
 __all__ = [
     "AddTreetop", "BlessForesight", "BlessStrongCanopy", "MoreSeeds", "PlaceTreetop",

@@ -378,7 +378,8 @@ def _placed_ancients(s: GameState, ancients: Mapping[str, Hex | None]) -> tuple[
 
 def arranged(self: GameState, **changes: object) -> GameState:
     """The same game with pieces placed by hand, for lessons and "score this" questions
-    (``GameState.arranged``; the package binds this function to the state class).
+    (``state.arranged(...)``: the package binds this function to the game as its part
+    ``arranged``).
 
     Keywords (see :func:`arrange`): ``trees={cell: player}``,
     ``seeds={cell: player}``, ``spirits={player: cell}``, ``weather={player: {biome: n}}``,

@@ -372,8 +372,8 @@ class _Layout:
         """A copy to lay tiles on (the sets copied; the rotations and the mountain's counts
         shared, as they never change; what is kept of the first tile stays here)."""
         new = object.__new__(_Layout)
-        new.__dict__.update({name: value for name, value in self.__dict__.items()
-                             if name[0] != "_"})
+        vars(new).update({name: value for name, value in vars(self).items()
+                          if name[0] != "_"})
         new.blocked, new.frontier = set(self.blocked), set(self.frontier)
         new.overlap, new.reach = set(self.overlap), set(self.reach)
         return new

@@ -382,7 +382,7 @@ class CoopDraft:
 
     def __getattr__(self, name: str) -> Any:
         # called only for a part not read yet
-        mine = self.__dict__
+        mine = vars(self)
         record = mine.get("record")
         if record is None:
             raise AttributeError(f"CoopDraft has no attribute {name!r}")
@@ -399,15 +399,14 @@ class CoopDraft:
     def frozen(self) -> CoopRecord:
         """The record as the action left it (the record itself when nothing changed)."""
         record = self.record
-        old = record.__dict__
         changes: dict[str, Any] = {}
-        for name, value in self.__dict__.items():
+        for name, value in vars(self).items():
             how = CoopDraft.LISTS.get(name)
             if how is not None:
                 value = how[1](value)
             elif name not in CoopDraft.PLAIN:
                 continue
-            if value != old[name]:
+            if value != getattr(record, name):
                 changes[name] = value
         return remake(record, changes) if changes else record
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Iterator, Sequence
 
 from ..core.engine import WorkingCopy, remake
+from ..core.memo import keep
 from . import scoring
 from .edition import ANCIENTS
 from .rituals import NOBODY
@@ -50,13 +51,12 @@ class PlayerDraft(dict):
         """The player as the action left them: the frozen player itself when nothing the
         action read differs, otherwise a copy with the parts that changed."""
         q = self.frozen
-        old = q.__dict__
         changes = {}
         for key, value in self.items():
             how = _PLAYER_FREEZE.get(key)
             if how is not None:
                 value = how(value)
-            if value != old[key]:
+            if value != getattr(q, key):
                 changes[key] = value
         return remake(q, changes) if changes else q
 
@@ -208,7 +208,7 @@ class Draft(WorkingCopy):
         variants = self.variants
         for v in variants:
             v.before_freeze(self)   # e.g. returned Treetops: their owners choose the slots
-        mine = self.__dict__
+        mine = vars(self)   # the working copy's own attributes: what the action read or set
         # the Trees as the action left them: counted again only when the action read them
         trees = mine.get("trees")
         holder = trees_holder(s) if trees is None else _holder_of(s, trees)
@@ -223,12 +223,11 @@ class Draft(WorkingCopy):
             changes.update(v.freeze(self))
         changes.update(self.fields)
         new = super().freeze(**changes)
-        kept = new.__dict__
-        kept["_trees_holder"] = holder      # the holder by its Trees (see trees_holder)
-        empty = s.__dict__.get("_empty_land")
+        keep(new, "_trees_holder", holder)      # the holder by its Trees (see trees_holder)
+        empty = getattr(s, "_empty_land", None)
         if empty is not None and new.trees is s.trees and new.seeds is s.seeds \
                 and new.board is s.board:
-            kept["_empty_land"] = empty      # no Tree or Seed moved (see rules._empty_land)
+            keep(new, "_empty_land", empty)      # no Tree or Seed moved (see rules._empty_land)
         return new
 
 
@@ -236,10 +235,9 @@ def trees_holder(s: GameState) -> int:
     """Who holds the Most Trees marker by the Trees on the continent (-1: nobody), as
     :func:`.scoring.most_trees_holder` counts them; kept with the state (a state made by an
     action keeps the count its working copy made)."""
-    values = s.__dict__
-    got = values.get("_trees_holder")
+    got = getattr(s, "_trees_holder", None)
     if got is None:
-        got = values["_trees_holder"] = _holder_of(s, s.trees)
+        got = keep(s, "_trees_holder", _holder_of(s, s.trees))
     return got
 
 

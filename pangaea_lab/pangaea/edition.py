@@ -29,6 +29,7 @@ from ..core import hexgrid
 from ..core.engine import plain_attributes
 from ..core.errors import InvalidData
 from ..core.jsonio import dumps, load_file
+from ..core.memo import keep
 
 SOURCES = ("rulebook", "public source", "assumption")
 BLESSING_KINDS = ("Flying Seed", "Vigorous Seed", "Call Ancient", "Wild Weather",
@@ -136,10 +137,9 @@ class Edition:
 
     @property
     def cards(self) -> dict[str, Card]:
-        got = self.__dict__.get("_cards")   # kept with the edition (which never changes)
+        got = getattr(self, "_cards", None)     # kept with the edition (which never changes)
         if got is None:
-            got = _card_index(self)
-            object.__setattr__(self, "_cards", got)
+            got = keep(self, "_cards", _card_index(self))
         return got
 
     def card(self, card_id: str) -> Card:

@@ -18,13 +18,15 @@ MODES = ("", "coop", "ancients")
 GAME = Game(
     "pangaea", "The Dawn of Pangaea",
     # 1 to 4 seats overall: the competitive, family and Wild Woods games need 2 to 4 players
-    # (setup says so with the game's own words); Return of the Ancients is played from 1
+    # (the mode's seats below; setup says so with the game's own words); Return of the
+    # Ancients is played from 1.  The catalogue, the widgets and setup ask players_for.
     seats=(1, 4),
     options=[
         Option("family", False, values=(False, True),
                doc="the family rules, without Favor Tokens and Ancient Guardians"),
         Option("mode", "", values=MODES,
-               doc="'coop' (or 'ancients') for the cooperative Return of the Ancients"),
+               doc="'coop' (or 'ancients') for the cooperative Return of the Ancients",
+               seats=(("", (2, 4)), ("coop", (1, 4)), ("ancients", (1, 4)))),
         Option("difficulty", "standard", values=tuple(DIFFICULTIES),
                doc="Return of the Ancients: standard, cozy (Cozy Afternoon) or midnight "
                    "(Midnight Hour)"),
@@ -36,7 +38,9 @@ GAME = Game(
                doc="Wild Woods, the other reading of Thorondal's passive (a labelled "
                    "assumption): an Elemental Storm spares the Tree under Thorondal; by "
                    "default Thorondal protects a Tree only against Rituals"),
-    ])
+    ],
+    # the state's ``arranged(**changes)``: pieces placed by hand (see :mod:`.arrange`)
+    own_parts=("arranged",))
 
 #: what a page's link (``?seed=12&players=3&...``) may set: the seats and these options
 LINK = LinkSpec("pangaea", GAME.title, (GAME.min_players, GAME.max_players), (

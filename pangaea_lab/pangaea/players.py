@@ -28,6 +28,7 @@ import random
 from functools import lru_cache
 from typing import Sequence
 
+from ..core.memo import kept_table
 from ..core.players import GreedyPlayer
 from ..core.protocol import Action
 from .actions import (ActivateFavor, BlessCallAncient, BlessFlyingSeed, BlessVigorousSeed,
@@ -44,7 +45,6 @@ from .edition import BLESSING_KINDS, CreatureCard, LandCard
 from .rituals import NOBODY, Position, best_ritual
 from .rules import placements
 from .state import GameState
-from ..core.engine import kept_table
 
 _WILD = BLESSING_KINDS.index("Wild Weather")
 

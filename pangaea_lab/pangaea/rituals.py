@@ -25,8 +25,8 @@ from typing import Iterator, Sequence
 
 import networkx as nx
 
-from ..core.engine import kept_table
 from ..core.hexgrid import Hex
+from ..core.memo import keep, kept_table
 from .board import Board
 from .edition import LandCard
 
@@ -69,10 +69,10 @@ class Position:
 
     def __hash__(self) -> int:
         # kept: a position is a key of the listing caches, looked up several times
-        got = self.__dict__.get("_hash")
+        got = getattr(self, "_hash", None)
         if got is None:
-            got = hash((self.board, self.trees, self.spirit_at, self.chelon, self.protected))
-            object.__setattr__(self, "_hash", got)
+            got = keep(self, "_hash",
+                       hash((self.board, self.trees, self.spirit_at, self.chelon, self.protected)))
         return got
 
     @cached_property

@@ -14,9 +14,10 @@ from functools import cached_property, lru_cache
 from itertools import combinations, filterfalse, product
 from typing import Any
 
-from ..core.engine import Handlers, kept_table
+from ..core.engine import Handlers
 from ..core.errors import IllegalAction, InvalidData
 from ..core.exercises import a as article, plural
+from ..core.memo import keep, kept_table
 from ..core.rng import make_rng
 from ..core.validate import require
 from . import scoring
@@ -50,11 +51,11 @@ FLY, VIGOR, CALL, WILD = (BLESSING_KINDS.index(k) for k in
 def _empty_land(s: GameState) -> list[int]:
     """The Land Spaces with neither a Tree nor a Seed, in board order (kept with the state,
     and handed on to the next state when an action moved no Tree and no Seed)."""
-    got = s.__dict__.get("_empty_land")
+    got = getattr(s, "_empty_land", None)
     if got is None:
         trees, seeds = s.trees, s.seeds
-        got = tuple([i for i in s.board.land if trees[i] == NOBODY and seeds[i] == NOBODY])
-        s.__dict__["_empty_land"] = got
+        got = keep(s, "_empty_land",
+                   tuple([i for i in s.board.land if trees[i] == NOBODY and seeds[i] == NOBODY]))
     return list(got)
 
 

@@ -20,7 +20,7 @@ from functools import lru_cache
 from itertools import product
 from typing import Any, Callable, Iterator, Sequence
 
-from ..core.engine import kept_table
+from ..core.memo import kept_table
 from ..core.protocol import ScoreBreakdown
 from .actions import PangaeaAction, PlayCreature, PlayLand
 from .edition import BLESSING_KINDS, CreatureCard, LandCard

@@ -48,8 +48,10 @@ def setup_steps(players: int = 2, seed: int | str = 0, family: bool = False,
     check_seed(seed)
     if mode == "coop":
         mode = coop.MODE
-    if wild_woods and mode != coop.MODE and not 2 <= players <= min(ed.max_players, 4):
-        raise InvalidSetup(f"Wild Woods is for 2 to 4 players, not {players}")
+    if wild_woods and mode != coop.MODE:
+        low, high = GAME.players_for({"mode": mode})
+        if not low <= players <= min(ed.max_players, high):
+            raise InvalidSetup(f"Wild Woods is for {low} to {high} players, not {players}")
     options = dict(players=players, edition=ed, board=board, difficulty=difficulty,
                    wild_woods=wild_woods, storms=storms,
                    storm_spares_thorondal=storm_spares_thorondal)

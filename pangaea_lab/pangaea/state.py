@@ -16,6 +16,7 @@ from ..core.engine import Decision
 from ..core.errors import InvalidData
 from ..core.hexgrid import Hex
 from ..core.jsonio import Check, Int, Record, Seq, Text
+from ..core.memo import keep
 from ..core.protocol import GameState as BaseState
 from .board import Board, board_from_list, stormy_board
 from .edition import (ANCIENTS, BLESSING_KINDS, DIFFICULTIES, SHADOW_KINDS, SHIPPED_NAME,
@@ -321,7 +322,8 @@ class GameState(BaseState):
     def is_over(self) -> bool:
         return self.phase == "over"
 
-    # ``winners`` (the variants may decide them) is bound by the package, from :mod:`.variants`;
+    # ``winners`` (the variants may decide them) is bound to GAME by the package, from
+    # :mod:`.variants`;
     # ``scores`` comes from GAME, also from :mod:`.variants`.
 
     def outcome(self) -> str:
@@ -334,7 +336,7 @@ class GameState(BaseState):
     def player_name(self, player: int) -> str:
         return PLAYER_NAMES[player]
 
-    # ``player_summary`` (with what each variant adds) is bound by the package, from
+    # ``player_summary`` (with what each variant adds) is bound to GAME by the package, from
     # :mod:`.variants`.
 
     def action_highlight(self, action) -> list[Hex]:
@@ -346,11 +348,13 @@ class GameState(BaseState):
                  if getattr(action, n, None) is not None]
         return cells
 
-    def evaluate(self, action, player: int) -> int:
-        """A Ritual's points now (see :func:`.scoring.evaluate`), 0 for anything else.  The
-        package replaces this hook with the greedy player's measure,
-        :func:`.players.greedy_value` (points and what pays for the next ones)."""
-        return scoring.evaluate(self, action, player)
+    # ``evaluate`` is the greedy player's measure, :func:`.players.greedy_value` (points and
+    # what pays for the next ones), bound to GAME by the package.
+
+    def arranged(self, **changes: object) -> "GameState":
+        """The same game with pieces placed by hand (see :func:`.arrange.arranged`, bound to
+        GAME by the package, for the keywords)."""
+        return self.GAME.part("arranged")(self, **changes)
 
     # ----- helpers ----------------------------------------------------------------------------
 
@@ -359,23 +363,23 @@ class GameState(BaseState):
         """Trees and Spirits as a :class:`~.rituals.Position`, for Land Ritual questions (in
         Wild Woods, tiles covered by a Storm count as the Storm's weather); made once per
         state (kept, like the legal actions, outside the state's fields)."""
-        got = self.__dict__.get("_position")
+        got = getattr(self, "_position", None)
         if got is None:
-            got = self._make_position()
-            object.__setattr__(self, "_position", got)
+            got = keep(self, "_position", self._make_position())
         return got
 
     def share_position(self, before: "GameState") -> None:
         """Keep ``before``'s position (made already) as this state's when nothing a position
         holds differs: the board, the Trees, the Spirits, Chelon, Thorondal and the Wild
         Woods Storms (it then equals the one :meth:`_make_position` would make)."""
-        kept = before.__dict__.get("_position")
-        if (kept is not None and "_position" not in self.__dict__ and self.board is before.board
+        kept = getattr(before, "_position", None)
+        if (kept is not None and getattr(self, "_position", None) is None
+                and self.board is before.board
                 and self.trees == before.trees and self.spirits == before.spirits
                 and self.ancients[1:] == before.ancients[1:]
                 and (self.woods is None) == (before.woods is None)
                 and (self.woods is None or self.woods.storm_tiles == before.woods.storm_tiles)):
-            object.__setattr__(self, "_position", kept)
+            keep(self, "_position", kept)
 
     def _make_position(self) -> Position:
         at = [NOBODY] * len(self.board)

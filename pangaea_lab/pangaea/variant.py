@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..core.errors import IllegalAction
+from ..core.memo import keep
 from ..core.protocol import ScoreBreakdown
 from ..core.validate import require
 from .draft import Draft
@@ -290,14 +291,13 @@ def active(s: GameState) -> tuple[Variant, ...]:
     """The variants ``s`` plays, in order: the one place that asks whether a variant is on.
     Asked many times per position, the answer is kept with the state (variants register
     when the package is imported, before any state is made)."""
-    values = s.__dict__
-    got = values.get("_active")
+    got = getattr(s, "_active", None)
     if got is None:
         key = (s.family, s.coop is not None, s.woods is not None)
         got = _ACTIVE.get(key)
         if got is None:
             got = _ACTIVE[key] = tuple(v for v in _REGISTERED if v.is_on(s))
-        values["_active"] = got
+        keep(s, "_active", got)
     return got
 
 
@@ -305,11 +305,11 @@ def hand_on_variants(before: GameState, after: GameState) -> None:
     """``after`` (made from ``before`` by an action) keeps ``before``'s answer of
     :func:`active` when it plays the same variants (the same rules, records on and off
     alike)."""
-    got = before.__dict__.get("_active")
+    got = getattr(before, "_active", None)
     if (got is not None and after.family == before.family
             and (after.coop is None) == (before.coop is None)
             and (after.woods is None) == (before.woods is None)):
-        after.__dict__["_active"] = got
+        keep(after, "_active", got)
 
 
 def guardians(s: GameState) -> bool:

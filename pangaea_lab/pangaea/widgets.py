@@ -54,10 +54,10 @@ def play(players: int = 2, seed: int | str = 0, computer: dict | None = None,
         computer = {seat: "forester" for seat in range(1, players)}
     seats = {seat: ForesterPlayer(seat) if who == "forester" else who
              for seat, who in computer.items()}
-    # the game's seats; only Return of the Ancients is played solo
-    low = GAME.min_players if options.get("mode") in ("ancients", "coop") else 2
+    # the seats of this way to play (only Return of the Ancients is played solo)
+    low, high = GAME.players_for(options)
     return step_through(new_game, players=players, seed=seed,
-                        player_range=(low, GAME.max_players),
+                        player_range=(low, high),
                         computer=seats, link_board=board, **options)
 
 

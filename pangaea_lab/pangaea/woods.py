@@ -292,7 +292,7 @@ def flush(d: Draft) -> None:
     """Ask each owner where their returned Treetops go (automatic when every empty slot fills,
     and once the game is over: the first empty slots); Seeds owed to the box leave the supply."""
     settle(d)
-    if not d.ww.__dict__.get("to_return"):
+    if not vars(d.ww).get("to_return"):
         return          # no Treetop on its way back
     over = d.over
     for owner in sorted(d.ww.to_return):
@@ -616,7 +616,7 @@ class WoodsDraft:
 
     def __getattr__(self, name: str) -> Any:
         # called only for an attribute not set yet: a part of the record read the first time
-        mine = self.__dict__
+        mine = vars(self)
         if "record" not in mine:
             raise AttributeError(f"WoodsDraft has no attribute {name!r}")
         if name == "grown_tall":
@@ -634,7 +634,7 @@ class WoodsDraft:
 
     def frozen(self) -> WoodsRecord:
         record = self.record
-        mine = self.__dict__
+        mine = vars(self)
         if len(mine) == 1:
             return record   # nothing read: nothing changed
         changes: dict[str, Any] = {}
@@ -661,7 +661,7 @@ def give_up_seed(d: Draft, p: int) -> None:
 
 def settle(d: Draft) -> None:
     """Seeds owed to the box leave the supply as soon as there is one."""
-    if "boards" not in d.ww.__dict__:
+    if "boards" not in vars(d.ww):
         for b in d.ww.record.player_boards:
             if b.owed:
                 break

@@ -18,8 +18,9 @@ from typing import Any, Callable
 from ..core.errors import PangaeaLabError
 from ..core.players import GreedyPlayer, Player, RandomPlayer
 from ..core.protocol import Action, GameState
-from ..inori.game import GAME as INORI
-from ..pangaea.game import GAME as PANGAEA, MODES as PANGAEA_MODES
+from ..core.game import Game
+from ..games import FOREST_SHUFFLE, GAMES, HARMONIES, INORI, PANGAEA
+from ..pangaea.game import MODES as PANGAEA_MODES
 
 
 #: an end reason that names the labelled assumption which ended the game
@@ -40,8 +41,10 @@ def slug(name: str) -> str:
 
 
 class GameReader:
-    """The lab's view of one game; subclasses fill in the game's own details."""
+    """The lab's view of one game; subclasses fill in the game's own details (and name the
+    game they read, ``GAME``)."""
 
+    GAME: Game | None = None
     key = ""
     title = ""
     players = (2, 4)
@@ -100,6 +103,7 @@ class GameReader:
 
 
 class PangaeaReader(GameReader):
+    GAME = PANGAEA
     key, title = PANGAEA.name, PANGAEA.title
     players = (PANGAEA.min_players, PANGAEA.max_players)
     options = PANGAEA.defaults()
@@ -143,7 +147,8 @@ class PangaeaReader(GameReader):
 
 
 class HarmoniesReader(GameReader):
-    key, title = "harmonies", "Harmonies"
+    GAME = HARMONIES
+    key, title = HARMONIES.name, HARMONIES.title
 
     @property
     def players(self) -> tuple[int, int]:  # type: ignore[override]
@@ -184,7 +189,8 @@ class HarmoniesReader(GameReader):
 
 
 class ForestShuffleReader(GameReader):
-    key, title = "forest_shuffle", "Forest Shuffle"
+    GAME = FOREST_SHUFFLE
+    key, title = FOREST_SHUFFLE.name, FOREST_SHUFFLE.title
 
     @property
     def players(self) -> tuple[int, int]:  # type: ignore[override]
@@ -212,7 +218,8 @@ class ForestShuffleReader(GameReader):
 
 
 class InoriReader(GameReader):
-    key, title = "inori", "Inori"
+    GAME = INORI
+    key, title = INORI.name, INORI.title
     players = (INORI.min_players, INORI.max_players)
     options = INORI.defaults()
 
@@ -234,8 +241,11 @@ class InoriReader(GameReader):
         return rows
 
 
-READERS: dict[str, GameReader] = {r.key: r for r in (
-    PangaeaReader(), HarmoniesReader(), ForestShuffleReader(), InoriReader())}
+#: every game's reader, in the order of :data:`pangaea_lab.games.GAMES` (each reader class
+#: names the game it reads)
+READERS: dict[str, GameReader] = {
+    game.name: next(cls for cls in GameReader.__subclasses__() if cls.GAME is game)()
+    for game in GAMES}
 
 
 def reader(game: str) -> GameReader:

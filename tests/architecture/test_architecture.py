@@ -16,13 +16,16 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from imports import ROOT, allowed, circles, function_imports, import_graph, modules  # noqa: E402
+from imports import (ROOT, allowed, circles, function_imports, import_graph,  # noqa: E402
+                     module_name, modules)
 
 from pangaea_lab.core.game import Game  # noqa: E402
 from pangaea_lab.core.errors import InvalidSetup  # noqa: E402
 from pangaea_lab.core.protocol import Action, GameState  # noqa: E402
 
-GAMES = ("pangaea", "harmonies", "forest_shuffle", "inori")
+from pangaea_lab.games import GAMES as GAME_OBJECTS, NAMES  # noqa: E402
+
+GAMES = NAMES
 
 #: modules every game package has, with the same meaning (see ARCHITECTURE.md)
 TEMPLATE = ("game", "edition", "state", "actions", "rules", "setup", "scoring", "render",
@@ -207,4 +210,179 @@ def test_no_function_over_80_lines():
     found = []
     for module, path in modules().items():
         found += _long_functions(ast.parse(path.read_text()), module, LONGEST_FUNCTION)
+    assert found == []
+
+
+def _module_level(body: list[ast.stmt]):
+    """The statements run when a module is imported: its body, into ``if``, ``try``,
+    ``for``, ``while`` and ``with`` blocks, never into a function or a class."""
+    for node in body:
+        yield node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for name in ("body", "orelse", "finalbody"):
+            yield from _module_level(getattr(node, name, []))
+        for handler in getattr(node, "handlers", []):
+            yield from _module_level(handler.body)
+
+
+def _attributes_set_from_outside(tree: ast.Module) -> list[tuple[int, str, str]]:
+    """``(line, name, attribute)`` for every ``name.attribute = ...`` (or
+    ``setattr(name, ...)``) a module runs at import, outside any function or class body."""
+    found = []
+    for node in _module_level(tree.body):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = [t for target in node.targets
+                       for t in (target.elts if isinstance(target, ast.Tuple) else [target])]
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+            targets = [node.target]
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) \
+                and getattr(node.value.func, "id", "") == "setattr" and node.value.args \
+                and isinstance(node.value.args[0], ast.Name):
+            found.append((node.lineno, node.value.args[0].id, "setattr"))
+        found += [(node.lineno, t.value.id, t.attr) for t in targets
+                  if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)]
+    return found
+
+
+def test_attributes_set_from_outside_are_found():
+    source = "\n".join(["class A:", "    x = 1", "A.y = 2", "if True:", "    A.z, b = 3, 4",
+                        "setattr(A, 'w', 5)", "def f():", "    A.v = 6",
+                        "class B:", "    A.u = 7", "c = 8"])
+    found = _attributes_set_from_outside(ast.parse(source))
+    assert found == [(3, "A", "y"), (5, "A", "z"), (6, "A", "setattr")]
+
+
+def test_no_hooks_patched_onto_classes():
+    """No module attaches an attribute to a class from outside the class body (as
+    ``GameState.evaluate = ...`` once did): a state's hooks and a game's own parts are bound
+    to its ``Game``, and the class's methods ask ``self.GAME`` for them, so what a class does
+    is read in its body and in its game's ``bind``."""
+    patched = []
+    for module, path in modules().items():
+        found = _attributes_set_from_outside(ast.parse(path.read_text()))
+        if not found:
+            continue
+        loaded = importlib.import_module(module)
+        patched += [f"{module}:{line} {name}.{attr}" for line, name, attr in found
+                    if inspect.isclass(getattr(loaded, name, None))]
+    assert patched == []
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_state_hooks_come_from_the_game(name):
+    """A game's state hooks are parts of its Game, and the state's methods reach them."""
+    from pangaea_lab.core.game import HOOKS
+    pkg = importlib.import_module(f"pangaea_lab.{name}")
+    game = pkg.GAME
+    assert set(game.hooks) <= set(HOOKS)
+    assert all(game.has_part(own) for own in game.own_parts)
+    state = game.new_game(players=game.min_players if name != "pangaea" else 2, seed=5)
+    for hook, function in game.hooks.items():
+        # the state's class leaves the hook to the protocol, which asks the game
+        assert hook not in vars(pkg.GameState), hook
+        if hook == "evaluate":
+            action = state.legal_actions()[0]
+            assert state.evaluate(action, 0) == function(state, action, 0)
+        elif hook == "player_summary":
+            assert state.player_summary(0) == function(state, 0)
+        elif hook == "action_highlight":
+            action = state.legal_actions()[0]
+            assert list(state.action_highlight(action)) == list(function(state, action))
+        else:
+            assert getattr(state, hook)() == function(state)
+
+
+def _game_name_lists(tree: ast.AST, names: set[str]) -> list[int]:
+    """The lines of every literal tuple, list, set or dict (by its keys) that names two games
+    or more."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            items = node.elts
+        elif isinstance(node, ast.Dict):
+            items = [k for k in node.keys if k is not None]
+        else:
+            continue
+        named = {i.value for i in items if isinstance(i, ast.Constant)} & names
+        if len(named) >= 2:
+            found.append(node.lineno)
+    return found
+
+
+def test_game_name_lists_are_found():
+    source = "A = ('pangaea', 'inori')\nB = {'harmonies': 1, 'forest_shuffle': 2}\nC = ['inori']"
+    assert _game_name_lists(ast.parse(source), set(NAMES)) == [1, 2]
+
+
+def test_the_games_are_listed_once():
+    """One list of the games, ``pangaea_lab.games.GAMES`` (their Game objects): every game
+    package is in it, no module writes the games' names as a list of its own, and the
+    catalogue, the exercise registry and the simulation lab take their games from it."""
+    packages = sorted(p.parent.name for p in ROOT.glob("*/game.py") if p.parent.name != "core")
+    assert sorted(game.name for game in GAME_OBJECTS) == packages
+    assert all(isinstance(game, Game) for game in GAME_OBJECTS)
+    lists = [f"{module}:{line}" for module, path in modules().items()
+             for line in _game_name_lists(ast.parse(path.read_text()), set(NAMES))]
+    assert lists == []
+    from pangaea_lab import catalog, exercises
+    from pangaea_lab.sim import games as sim_games
+    assert [info.key for info in catalog.GAMES] == list(NAMES)
+    assert list(catalog.LINKS) == list(exercises.GAMES) == list(NAMES)
+    assert list(sim_games.READERS) == list(NAMES)
+    assert all(sim_games.READERS[game.name].GAME is game for game in GAME_OBJECTS)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_exercise_modules_name_their_game_through_it(name):
+    """In a game's exercise modules ``GAME`` is the game's Game object, and every kind they
+    register belongs to it."""
+    from pangaea_lab import exercises
+    pkg = importlib.import_module(f"pangaea_lab.{name}")
+    folder = ROOT / name
+    paths = [folder / "exercises.py"] if (folder / "exercises.py").exists() \
+        else sorted((folder / "exercises").glob("*.py"))
+    for path in paths:
+        module = importlib.import_module(module_name(path))
+        if "GAME" in vars(module):
+            assert module.GAME is pkg.GAME, module.__name__
+    kinds = [kind for kind in exercises.registry() if kind.key.startswith(name + ".")]
+    assert kinds and {kind.game for kind in kinds} == {name}
+
+
+# ----- states are plain data ------------------------------------------------------------------
+
+#: the game packages that keep what they work out from a state only through ``core.memo``
+#: (Forest Shuffle's quick moves and working copy, and Inori's rules, still reach into a
+#: state's attribute table themselves)
+MEMO_PACKAGES = ("pangaea", "harmonies")
+
+#: what only ``core`` may write: a value's attribute table, or past a frozen class's refusal
+_RAW_WRITES = ("__dict__", "object.__setattr__")
+
+
+def _raw_writes(source: str, module: str) -> list[str]:
+    """Each line of ``source`` that names a value's attribute table or sets an attribute past
+    a frozen class (code, comments and docstrings alike: how the interpreter keeps attributes
+    is explained in ``core.memo``, next to no rule)."""
+    return [f"{module}:{n} {line.strip()}" for n, line in enumerate(source.splitlines(), 1)
+            if any(word in line for word in _RAW_WRITES)]
+
+
+def test_raw_writes_are_found():
+    source = "a = 1\nx.__dict__['k'] = 2\nobject.__setattr__(x, 'k', 3)\n# see __dict__\n"
+    assert _raw_writes(source, "m") == ["m:2 x.__dict__['k'] = 2",
+                                        "m:3 object.__setattr__(x, 'k', 3)", "m:4 # see __dict__"]
+
+
+@pytest.mark.parametrize("name", MEMO_PACKAGES)
+def test_no_dict_in_converted_game_packages(name):
+    """States are plain data: a game package keeps what it works out from a state, an area or
+    a forest with ``core.memo`` (``keep``, ``kept_table``, read back with ``getattr``) and
+    makes values with ``core.memo.plain_object``, never by writing their attributes itself."""
+    found = []
+    for module, path in modules().items():
+        if module.split(".")[1:2] == [name]:
+            found += _raw_writes(path.read_text(), module)
     assert found == []

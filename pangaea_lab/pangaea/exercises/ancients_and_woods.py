@@ -37,9 +37,9 @@ from ..rituals import NOBODY
 from ..rules import chain_options, favor_types, placements
 from ..state import PLAYER_NAMES, GameState, Pending
 from ..variant import active
+from ..game import GAME
 from .common import TRIES, and_list, cells_words, first_fit, game, named, owned_piece
 
-GAME = "pangaea"
 NB05 = "pangaea/05_ancients.ipynb"
 NB06 = "pangaea/06_chains_and_favor.ipynb"
 NB07 = "pangaea/07_return_of_the_ancients.ipynb"
@@ -262,7 +262,7 @@ def _okuma_direct(rng: random.Random, seed: int, level: int) -> dict | None:
         context={"state": s})
 
 
-@register("pangaea.okuma_direct", game=GAME, notebook=NB05,
+@register("pangaea.okuma_direct", game=GAME.name, notebook=NB05,
           rule="Summoned Okuma goes on any empty Land Space other than the one he stands on",
           title="Where may Okuma go?",
           levels=("a small board with a few pieces", "a larger board, Okuma already on it"))
@@ -339,7 +339,7 @@ def _okuma_passive(rng: random.Random, seed: int, level: int) -> dict | None:
         context={"state": s, "after": grown})
 
 
-@register("pangaea.okuma_passive", game=GAME, notebook=NB05,
+@register("pangaea.okuma_passive", game=GAME.name, notebook=NB05,
           rule="When the Seed under Okuma grows, Okuma moves to a neighbouring Land Space "
                "without a Tree",
           title="Where does Okuma walk?",
@@ -406,7 +406,7 @@ def _chelon_direct(rng: random.Random, seed: int, level: int) -> dict | None:
         context={"state": s})
 
 
-@register("pangaea.chelon_direct", game=GAME, notebook=NB05,
+@register("pangaea.chelon_direct", game=GAME.name, notebook=NB05,
           rule="Summoned Chelon goes on a Water Space and one Seed next to it grows",
           title="Which Seed can Chelon grow?",
           levels=("a few Seeds around one Water Space", "Seeds of both colours near and far"))
@@ -487,7 +487,7 @@ def _thorondal_protects(rng: random.Random, seed: int, level: int) -> dict | Non
         context={"state": s, "after": done})
 
 
-@register("pangaea.thorondal_protects", game=GAME, notebook=NB05,
+@register("pangaea.thorondal_protects", game=GAME.name, notebook=NB05,
           rule="A Land Ritual sends your Trees on its path back, except the Tree Thorondal "
                "stands on",
           title="Which Trees go back?",
@@ -553,7 +553,7 @@ def _thorondal_seed(rng: random.Random, seed: int, level: int) -> dict | None:
         context={"state": s})
 
 
-@register("pangaea.thorondal_seed", game=GAME, notebook=NB05,
+@register("pangaea.thorondal_seed", game=GAME.name, notebook=NB05,
           rule="Summoned Thorondal lands on any player's Tree and you place a Seed next to it",
           title="Where does Thorondal's Seed go?",
           levels=("one Tree with a few neighbours", "a fuller board with pieces near and far"))
@@ -689,7 +689,7 @@ def _chain_place(rng: random.Random, seed: int, level: int) -> dict | None:
         context={"state": s, "card": new, "right": right})
 
 
-@register("pangaea.chain_place", game=GAME, notebook=NB06,
+@register("pangaea.chain_place", game=GAME.name, notebook=NB06,
           rule="A played card joins a chain end where both touching top corners show a white "
                "wind; otherwise it starts a new chain",
           title="Where does the card go in the chains?",
@@ -744,7 +744,7 @@ def _favor_land(rng: random.Random, seed: int, level: int) -> dict | None:
         context={"state": s, "card": land})
 
 
-@register("pangaea.favor_land", game=GAME, notebook=NB06,
+@register("pangaea.favor_land", game=GAME.name, notebook=NB06,
           rule="A Land card accepts the Favor Token type of a Creature card right next to it in "
                "its chain",
           title="Which Favor Tokens fit this Land card?",
@@ -818,7 +818,7 @@ def _favor_cards(rng: random.Random, seed: int, level: int) -> dict | None:
         context={"state": s, "ancient": ancient})
 
 
-@register("pangaea.favor_cards", game=GAME, notebook=NB06,
+@register("pangaea.favor_cards", game=GAME.name, notebook=NB06,
           rule="A Favor Token is activated on one of your played cards of the same Ancient, once "
                "per card per game",
           title="Which card takes this Favor Token?",
@@ -907,7 +907,7 @@ def _ecosystem(rng: random.Random, seed: int, level: int) -> dict | None:
         context={"state": waiting})
 
 
-@register("pangaea.ecosystem", game=GAME, notebook=NB06,
+@register("pangaea.ecosystem", game=GAME.name, notebook=NB06,
           rule="A Land card that closes Creature cards between itself and another Land card "
                "creates an Ecosystem (a Blessing)",
           title="Does it create an Ecosystem?",
@@ -1004,7 +1004,7 @@ def _shadow_moves(rng: random.Random, seed: int, level: int) -> dict | None:
         context={"state": s})
 
 
-@register("pangaea.shadow_moves", game=GAME, notebook=NB07,
+@register("pangaea.shadow_moves", game=GAME.name, notebook=NB07,
           rule="In the Shadow Phase the Spirit of Shadows moves exactly 2 spaces, never onto a "
                "Spirit or an Ancient",
           title="Where may the Shadow go?",
@@ -1090,7 +1090,7 @@ def _shadow_effect(rng: random.Random, seed: int, level: int) -> dict | None:
         context={"state": waiting, "after": after})
 
 
-@register("pangaea.shadow_effect", game=GAME, notebook=NB07,
+@register("pangaea.shadow_effect", game=GAME.name, notebook=NB07,
           rule="Where the Shadow lands: a Tree or Seed stops it, an empty space is scourged, a "
                "scourged space pulls the Ancients down",
           title="What does the Shadow do there?",
@@ -1192,7 +1192,7 @@ def _scourge_spread(rng: random.Random, seed: int, level: int) -> dict | None:
         context={"state": s})
 
 
-@register("pangaea.scourge_spread", game=GAME, notebook=NB07,
+@register("pangaea.scourge_spread", game=GAME.name, notebook=NB07,
           rule="A spreading Scourge goes next to the scourged area around the Shadow, never onto "
                "a Spirit or an Ancient",
           title="Where may the Scourge spread?",
@@ -1271,7 +1271,7 @@ def _dance_descent(rng: random.Random, seed: int, level: int) -> dict | None:
         context={"state": s, "after": after})
 
 
-@register("pangaea.dance_descent", game=GAME, notebook=NB07,
+@register("pangaea.dance_descent", game=GAME.name, notebook=NB07,
           rule="A Dance marker lowers every Ancient Marker by the black markers in the current "
                "Moon Board stack",
           title="How far do the Ancients fall?",
@@ -1371,7 +1371,7 @@ def _scourged_growth(rng: random.Random, seed: int, level: int) -> dict | None:
         context={"state": s, "after": after})
 
 
-@register("pangaea.scourged_growth", game=GAME, notebook=NB07,
+@register("pangaea.scourged_growth", game=GAME.name, notebook=NB07,
           rule="A single Seed on scourged land does not grow; two Seeds there grow and heal it",
           title="Which Seeds grow on scourged land?",
           levels=("single Seeds on healthy and scourged land",
@@ -1489,7 +1489,7 @@ def _sowing_range(rng: random.Random, seed: int, level: int) -> dict | None:
         context={"state": s})
 
 
-@register("pangaea.sowing_range", game=GAME, notebook=NB08,
+@register("pangaea.sowing_range", game=GAME.name, notebook=NB08,
           rule="Wild Woods Expand Forest: a level-N Tree sows on Land Spaces up to N steps away, "
                "across water, never on a Tree, winning any Seeds already there",
           title="Where can this Tree sow?",
@@ -1572,7 +1572,7 @@ def _seeds_needed(rng: random.Random, seed: int, level: int) -> dict | None:
         context={"state": s})
 
 
-@register("pangaea.seeds_needed", game=GAME, notebook=NB08,
+@register("pangaea.seeds_needed", game=GAME.name, notebook=NB08,
           rule="Seed Competition: to add Seeds to a space you must then hold more Seeds there "
                "than anyone else",
           title="How many Seeds to lead?",
@@ -1687,7 +1687,7 @@ def _competition_growth(rng: random.Random, seed: int, level: int) -> dict | Non
         context={"state": s, "after": after})
 
 
-@register("pangaea.competition_growth", game=GAME, notebook=NB08,
+@register("pangaea.competition_growth", game=GAME.name, notebook=NB08,
           rule="Seed Competition: when a space grows, every Seed goes back and only the colour "
                "with the most Seeds grows a Tree",
           title="Whose Tree grows?",
@@ -1757,7 +1757,7 @@ def _treetop_slots(rng: random.Random, seed: int, level: int) -> dict | None:
         context={"state": s})
 
 
-@register("pangaea.treetop_slots", game=GAME, notebook=NB08,
+@register("pangaea.treetop_slots", game=GAME.name, notebook=NB08,
           rule="Add Treetop: pay a slot's cost in Weather Tokens of different types (a Wild "
                "Weather Blessing may stand for one)",
           title="Which Treetops can Red pay for?",
@@ -1858,7 +1858,7 @@ def _storm_blows(rng: random.Random, seed: int, level: int) -> dict | None:
         context={"state": s, "after": after})
 
 
-@register("pangaea.storm_blows", game=GAME, notebook=NB08,
+@register("pangaea.storm_blows", game=GAME.name, notebook=NB08,
           rule="An Elemental Storm blows away the level-1 Trees on the Biome Tile of the current "
                "player's Spirit, Thorondal's too (it guards only against Rituals); taller Trees "
                "stand",

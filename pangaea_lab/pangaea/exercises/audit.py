@@ -37,13 +37,13 @@ from ..edition import ANCIENTS, load_edition
 from ..graph_lab import terrain_graph, with_chelon
 from ..rituals import NOBODY, RitualOption, land_ritual_options
 from ..state import PLAYER_NAMES, GameState
+from ..game import GAME
 from .ancients_and_woods import _board, _draw, _is_water, _near
 from .common import (and_list, cells_words, drawer, first_fit, game, in_words,
                      number_misconceptions, owned_piece, player_names)
 from .first_steps import NB03, RED, _card_words, _chain_score_wrongs, _ritual_position
 from .graphs import _level_position
 
-GAME = "pangaea"
 NB05 = "pangaea/05_ancients.ipynb"
 NB09 = "pangaea/09_graphs_behind_the_board.ipynb"
 
@@ -111,7 +111,7 @@ def _trees_back_reason(state: GameState, chain: tuple):
     return refuse
 
 
-@register("pangaea.land_trees_back", game=GAME, notebook=NB03,
+@register("pangaea.land_trees_back", game=GAME.name, notebook=NB03,
           rule="After a Land Ritual your own Trees on its chain go back to your supply; "
                "Spirits and the other players' Trees stay",
           title="Which pieces leave the continent?",
@@ -212,7 +212,7 @@ def _bridge_wrongs(option: RitualOption, others: int) -> list[tuple[int, str, st
     return first + [(v + option.bonus, n, r) for v, n, r in general]
 
 
-@register("pangaea.chelon_bridge_score", game=GAME, notebook=NB05,
+@register("pangaea.chelon_bridge_score", game=GAME.name, notebook=NB05,
           rule="A Land Ritual whose chain crosses Chelon's Water Space scores one more point "
                "for the bridge",
           title="What does a chain over Chelon score?",
@@ -317,7 +317,7 @@ def _weather_why_not(state: GameState, target, old, right: tuple[int, str]):
     return why
 
 
-@register("pangaea.okuma_weather", game=GAME, notebook=NB05,
+@register("pangaea.okuma_weather", game=GAME.name, notebook=NB05,
           rule="Summoned Okuma gives the player who summons him a Weather Token of the biome "
                "of the Land Space he lands on",
           title="Which Weather Token does Okuma give?",
@@ -396,7 +396,7 @@ def _seed_grows_refuse(state: GameState, water, okuma):
     return refuse
 
 
-@register("pangaea.okuma_seed_grows", game=GAME, notebook=NB05,
+@register("pangaea.okuma_seed_grows", game=GAME.name, notebook=NB05,
           rule="The Seed under Okuma grows whenever anyone performs Spirit Growth, however "
                "far away; then Okuma walks on",
           title="Which Seeds grow, and Okuma's too?",
@@ -491,7 +491,7 @@ def _again_refuse(state: GameState, ancient: str, here):
     return refuse
 
 
-@register("pangaea.summon_again", game=GAME, notebook=NB05,
+@register("pangaea.summon_again", game=GAME.name, notebook=NB05,
           rule="Summoning an Ancient that is already on the board moves it to a new space, "
                "and its direct effect happens again",
           title="Where does an Ancient summoned again go?",
@@ -621,7 +621,7 @@ def _water_body(seed: int) -> Exercise:
         context={"state": state, "start": start})
 
 
-@register("pangaea.graph_components", game=GAME, notebook=NB09,
+@register("pangaea.graph_components", game=GAME.name, notebook=NB09,
           rule="Land masses and bodies of water are the connected components of the graph of "
                "the Land Spaces and of the Water Spaces",
           title="Which spaces hang together?",

@@ -34,10 +34,10 @@ from ..rituals import (NOBODY, RitualOption, best_ritual, checked_option, count_
 from ..scoring import mountain_position, payments
 from ..setup import new_game, setup_steps
 from ..state import PLAYER_NAMES, GameState
+from ..game import GAME
 from .common import (cells_words, continent, drawer, game, grid, in_words,
                      number_misconceptions, player_names, random_owners)
 
-GAME = "pangaea"
 RED, BLUE, ORANGE = 0, 1, 2
 NB01, NB02 = "pangaea/01_setup.ipynb", "pangaea/02_turns.ipynb"
 NB03, NB04 = "pangaea/03_land_rituals.ipynb", "pangaea/04_scoring.ipynb"
@@ -114,7 +114,7 @@ def _setup_board(rng: random.Random, level: int) -> tuple[GameState, GameState]:
     return before, after
 
 
-@register("pangaea.setup_blessings", game=GAME, notebook=NB01,
+@register("pangaea.setup_blessings", game=GAME.name, notebook=NB01,
           rule="At setup a Blessing Token is laid face up on every Water Space with the "
                "blessing icon",
           title="Where do the Blessings go?",
@@ -194,7 +194,7 @@ def _setup_wrongs(last: GameState, items: Sequence[str], group: Sequence[int],
     return wrongs
 
 
-@register("pangaea.setup_counts", game=GAME, notebook=NB01,
+@register("pangaea.setup_counts", game=GAME.name, notebook=NB01,
           rule="What each player takes at setup: Trees, Seeds (one is the score marker), a hand "
                "of one card of each deck; one Biome Tile of each type per player",
           title="Counting the setup",
@@ -242,7 +242,7 @@ def _step_relation(j: int, k: int, after: bool, asked: str) -> str:
     return f"comes {side} “{asked}”, but not right {side}: another step lies between them."
 
 
-@register("pangaea.setup_order", game=GAME, notebook=NB01,
+@register("pangaea.setup_order", game=GAME.name, notebook=NB01,
           rule="The order of the Game Setup steps",
           title="Which setup step comes next?",
           levels=("the step right after, among three", "the step right before or after, "
@@ -301,7 +301,7 @@ def _turn_order(state: GameState, turns: int) -> list[int]:
     return order
 
 
-@register("pangaea.turn_order", game=GAME, notebook=NB01,
+@register("pangaea.turn_order", game=GAME.name, notebook=NB01,
           rule="The setup draws the starting player; then play goes clockwise",
           title="Who plays when?",
           levels=("once round the table", "twice round the table, with four players"))
@@ -395,7 +395,7 @@ def _blocked(state: GameState) -> list[tuple[int, int]]:
             or state.trees[i] != NOBODY or state.seeds[i] != NOBODY]
 
 
-@register("pangaea.flying_seed", game=GAME, notebook=NB02,
+@register("pangaea.flying_seed", game=GAME.name, notebook=NB02,
           rule="Flying Seed: one of your Seeds on any empty Land Space",
           title="Where may a Flying Seed land?",
           levels=("a small board with a few pieces",
@@ -434,7 +434,7 @@ def flying_seed(seed: int, level: int) -> Exercise:
         context={"state": state})
 
 
-@register("pangaea.expand_forest", game=GAME, notebook=NB02,
+@register("pangaea.expand_forest", game=GAME.name, notebook=NB02,
           rule="Expand Forest: up to 2 Seeds on empty Land Spaces next to one of your Trees",
           title="Where may Expand Forest sow?",
           levels=("one or two Red Trees on a small board",
@@ -501,7 +501,7 @@ def _growth(seed: int, level: int, name: str) -> tuple[GameState, GameState, tup
             return before, after, water_cell, grew
 
 
-@register("pangaea.spirit_growth_seeds", game=GAME, notebook=NB02,
+@register("pangaea.spirit_growth_seeds", game=GAME.name, notebook=NB02,
           rule="Spirit Growth: every Seed next to the Water Space the Spirit moves to grows into "
                "a Tree, whoever owns it",
           title="Which Seeds grow?",
@@ -586,7 +586,7 @@ def _weather_readings(before: GameState, water: tuple, grew: set,
     return out
 
 
-@register("pangaea.spirit_growth_weather", game=GAME, notebook=NB02,
+@register("pangaea.spirit_growth_weather", game=GAME.name, notebook=NB02,
           rule="Each Tree that grows earns its owner one Weather Token of the biome it stands on",
           title="Who gets which Weather?",
           levels=("a few Seeds around the Spirit's space",
@@ -680,7 +680,7 @@ def _names_of(ed, ids: Iterable[str]) -> str:
     return ", ".join(ed.card(c).name for c in sorted(ids))
 
 
-@register("pangaea.creature_payable", game=GAME, notebook=NB02,
+@register("pangaea.creature_payable", game=GAME.name, notebook=NB02,
           rule="Creature Rituals are paid with the Weather Tokens shown on the card; a wild "
                "symbol takes any token and a Wild Weather Blessing stands in for one token",
           title="Which Creature Rituals can be paid?",
@@ -820,7 +820,7 @@ def _path_verdict(pos, card: LandCard, start: tuple, end: tuple, path: tuple) ->
                    f"score {got.explain(PLAYER_NAMES)}.")
 
 
-@register("pangaea.land_path", game=GAME, notebook=NB03,
+@register("pangaea.land_path", game=GAME.name, notebook=NB03,
           rule="A Land Ritual joins your two Trees through adjacent Trees and Spirits of any "
                "player, along a shortest chain",
           title="Click a shortest chain",
@@ -897,7 +897,7 @@ def _chain_score_wrongs(option: RitualOption, pieces: int) -> list[tuple[int, st
     ]
 
 
-@register("pangaea.land_path_score", game=GAME, notebook=NB03,
+@register("pangaea.land_path_score", game=GAME.name, notebook=NB03,
           rule="A Land Ritual scores 1 per Tree or Spirit of your own on the chain and +1 per "
                "other colour on it",
           title="What does this chain score?",
@@ -956,7 +956,7 @@ def _best_of(state: GameState, card: LandCard, start, end, rng) -> tuple[int, Ri
     return best.points, best
 
 
-@register("pangaea.land_best_score", game=GAME, notebook=NB03,
+@register("pangaea.land_best_score", game=GAME.name, notebook=NB03,
           rule="Of all the legal Land Rituals a card allows, the best scores most: try every pair "
                "of Trees and every shortest chain",
           title="The best Land Ritual",
@@ -1040,7 +1040,7 @@ def _candidates(state: GameState, card: LandCard, start: tuple, end: tuple) -> d
     return {k: v for k, v in out.items() if v}
 
 
-@register("pangaea.land_is_legal", game=GAME, notebook=NB03,
+@register("pangaea.land_is_legal", game=GAME.name, notebook=NB03,
           rule="A chain is refused if an end is not your Tree on the card's biomes, if a space "
                "on it holds no Tree or Spirit, or if it is longer than a shortest one",
           title="Legal or not?",
@@ -1141,7 +1141,7 @@ def _most_trees_why(counts: Sequence[int], seeds: Sequence[int], low: int
     return why_not
 
 
-@register("pangaea.most_trees", game=GAME, notebook=NB04,
+@register("pangaea.most_trees", game=GAME.name, notebook=NB04,
           rule="Most Trees: the one player with at least 5 Trees on the continent and more than "
                "anyone else; on a tie nobody holds it",
           title="Who holds Most Trees?",
@@ -1226,7 +1226,7 @@ def _final_wrongs(state: GameState, p: int) -> list[tuple[int, str, str]]:
     return out
 
 
-@register("pangaea.final_score", game=GAME, notebook=NB04,
+@register("pangaea.final_score", game=GAME.name, notebook=NB04,
           rule="Final score: Creature Ritual points + Land Ritual points + 2 for the holder of "
                "Most Trees",
           title="A player's final score",
@@ -1266,7 +1266,7 @@ def final_score(seed: int, level: int) -> Exercise:
         context={"state": state, "player": p, "categories": dict(score.categories), "ps": ps})
 
 
-@register("pangaea.mountain_step", game=GAME, notebook=NB04,
+@register("pangaea.mountain_step", game=GAME.name, notebook=NB04,
           rule="Points climb the Sacred Mountain; passing the summit takes a Summit Marker and "
                "the count goes on from step 1",
           title="Where is the score marker?",
@@ -1376,7 +1376,7 @@ def _winner_why(totals: Sequence[int], left: Sequence[int], won: Sequence[int]
     return why_not
 
 
-@register("pangaea.winner", game=GAME, notebook=NB04,
+@register("pangaea.winner", game=GAME.name, notebook=NB04,
           rule="The most points wins; on a tie the player with more Weather Tokens left wins, "
                "still tied they share the win",
           title="Who wins?",

@@ -26,9 +26,9 @@ from ...core.exercises import Exercise, cells_verdict, number_verdict, register
 from ...core.hexgrid import Hex
 from .. import GameState, custom_board, load_edition, ritual_pairs
 from ..graph_lab import connecting_spaces, piece_text, ritual_graph, with_chelon
+from ..game import GAME
 from .common import cells_words, continent, drawer, game
 
-GAME = "pangaea"
 NOTEBOOK = "pangaea/09_graphs_behind_the_board.ipynb"
 RED = 0
 #: the board of each level: (columns, rows, Water Spaces, share of the land with a Tree)
@@ -72,7 +72,7 @@ def _pieces_words(state: GameState, cells: Iterable[Hex]) -> str:
 # ----- neighbours -----------------------------------------------------------------------------
 
 
-@register("pangaea.graph_neighbours", game=GAME, notebook=NOTEBOOK,
+@register("pangaea.graph_neighbours", game=GAME.name, notebook=NOTEBOOK,
           rule="In the continent's graph two spaces are joined by an edge when they share a "
                "side; a space's neighbours are the spaces joined to it",
           title="Which spaces are neighbours?",
@@ -117,7 +117,7 @@ def graph_neighbours(seed: int, level: int = 1) -> Exercise:
 # ----- the Ritual graph -----------------------------------------------------------------------
 
 
-@register("pangaea.graph_ritual_nodes", game=GAME, notebook=NOTEBOOK,
+@register("pangaea.graph_ritual_nodes", game=GAME.name, notebook=NOTEBOOK,
           rule="A Land Ritual uses the subgraph of the spaces holding a Tree or a Spirit of any "
                "player (or Chelon); Seeds and empty spaces are left out",
           title="Which spaces are in the Ritual graph?",
@@ -220,7 +220,7 @@ def _ends_words(state: GameState, card, start: Hex, end: Hex) -> str:
 PATH_RANGES = {1: ((1, 2, 3), (2, 4)), 2: ((2, 3, 4, 5), (3, 5))}
 
 
-@register("pangaea.graph_path_count", game=GAME, notebook=NOTEBOOK,
+@register("pangaea.graph_path_count", game=GAME.name, notebook=NOTEBOOK,
           rule="nx.all_shortest_paths lists every shortest path of the Ritual graph between two "
                "Trees: exactly the Land Rituals the engine allows between them",
           title="How many shortest paths?",
@@ -292,7 +292,7 @@ def _blocked_words(state: GameState, cells: Iterable[Hex]) -> str:
     return " and ".join(sorted(words))
 
 
-@register("pangaea.graph_distance", game=GAME, notebook=NOTEBOOK,
+@register("pangaea.graph_distance", game=GAME.name, notebook=NOTEBOOK,
           rule="A Land Ritual's length is the shortest-path distance in the Ritual graph, which "
                "can be longer than the distance on the whole continent",
           title="How far apart in the Ritual graph?",
@@ -358,7 +358,7 @@ def _bridges(state: GameState, card, start: Hex, end: Hex) -> dict:
     return out
 
 
-@register("pangaea.graph_chelon_bridge", game=GAME, notebook=NOTEBOOK,
+@register("pangaea.graph_chelon_bridge", game=GAME.name, notebook=NOTEBOOK,
           rule="Chelon on a Water Space adds that space and its edges to the Ritual graph: a "
                "bridge that can join two Trees",
           title="Where does Chelon make a bridge?",

@@ -34,11 +34,11 @@ from ..edition import ANCIENTS, woods_data
 from ..rituals import NOBODY
 from ..rules import favor_types
 from ..state import GameState, Pending
+from ..game import GAME
 from .ancients_and_woods import (BIOMES, NB06, NB07, NB08, _coop, _draw, _name, _random_chains,
                                  _scourge, _stack, _where, _woods)
 from .common import and_list, first_fit, game, in_words, number_misconceptions
 
-GAME = "pangaea"
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 
 
@@ -163,7 +163,7 @@ def _convert_why_not(s: GameState, key: str) -> tuple[str, str]:
     return ("unjudged-option", "That conversion is not allowed here.")  # pragma: no cover
 
 
-@register("pangaea.favor_convert", game=GAME, notebook=NB06,
+@register("pangaea.favor_convert", game=GAME.name, notebook=NB06,
           rule="Converting Favor Tokens: return 2 unactivated Favor Tokens of one type to the "
                "bag and take 1 token of another type from it",
           title="Which Favor Tokens can Red convert?",
@@ -334,7 +334,7 @@ def _weather_misconceptions(r: dict, p: int, biome: str | None, right: int) -> d
     return number_misconceptions(right, cands)
 
 
-@register("pangaea.woods_ritual_weather", game=GAME, notebook=NB08,
+@register("pangaea.woods_ritual_weather", game=GAME.name, notebook=NB08,
           rule="Wild Woods, Play Ritual Card: each higher-level Tree on a Land Ritual's path pays "
                "its owner 1 Weather Token of its space's weather",
           title="What does the Land Ritual pay?",
@@ -427,7 +427,7 @@ def _lower_cause(s: GameState, i: int, on_path: bool) -> tuple[str, str] | None:
     return None
 
 
-@register("pangaea.woods_ritual_lower", game=GAME, notebook=NB08,
+@register("pangaea.woods_ritual_lower", game=GAME.name, notebook=NB08,
           rule="Wild Woods, Play Ritual Card: after a Land Ritual each of your Trees on its path "
                "goes down a level (a level-1 Tree back to the supply), unless Thorondal "
                "protects it; not in the final Rituals",
@@ -566,7 +566,7 @@ def _board_misconceptions(s: GameState, p: int, right: int, base: int) -> list:
     ]
 
 
-@register("pangaea.board_points", game=GAME, notebook=NB08,
+@register("pangaea.board_points", game=GAME.name, notebook=NB08,
           rule="Wild Woods, Final Scoring: each empty slot of your Player Board scores the points "
                "printed on it",
           title="What does the Player Board score?",
@@ -826,7 +826,7 @@ def _dream_why_not(s: GameState, i: int, mover: int, biome: str, key: str) -> tu
                              f"not {b}: read the letters on {s.board.cells[i]} again.")
 
 
-@register("pangaea.dream_effect", game=GAME, notebook=NB07,
+@register("pangaea.dream_effect", game=GAME.name, notebook=NB07,
           rule="Shadow Phase, Dream: if the Shadow stands on a Tree, its owner takes 1 Weather "
                "Token of that space's biome",
           title="What does the Dream give?",
@@ -912,7 +912,7 @@ def _devour_why_not(s: GameState, i: int, key: str) -> tuple[str, str]:
     return ("spared-seed", "A Devour takes back a Seed under the Shadow too.")
 
 
-@register("pangaea.devour_effect", game=GAME, notebook=NB07,
+@register("pangaea.devour_effect", game=GAME.name, notebook=NB07,
           rule="Shadow Phase, Devour: the Tree under the Shadow is removed (its owner may leave a "
                "Seed); a Seed there goes back to its owner",
           title="What does the Devour do?",
@@ -1134,7 +1134,7 @@ def _loss_pointer(s: GameState, target, top: str) -> str:
             "Compare with the Dance Marker, the supply and the bag.")
 
 
-@register("pangaea.coop_loss", game=GAME, notebook=NB07,
+@register("pangaea.coop_loss", game=GAME.name, notebook=NB07,
           rule="End of the Game (Solo/Co-op): the team loses when the third Moon Cycle ends, an "
                "Ancient Marker reaches the Dance Marker, or the last Scourge Marker is placed",
           title="Is the co-op game lost?",

@@ -33,10 +33,10 @@ from ..board import custom_board
 from ..edition import ANCIENTS, CreatureCard, load_edition
 from ..rituals import NOBODY
 from ..state import PLAYER_NAMES, GameState
+from ..game import GAME
 from .common import (and_list, cells_words, continent, drawer, game, named, owned_piece,
                      player_names, random_owners)
 
-GAME = "pangaea"
 TURNS = "pangaea/02_turns.ipynb"
 SCORING = "pangaea/04_scoring.ipynb"
 RED, BLUE = 0, 1
@@ -169,7 +169,7 @@ def _move_refusal(before: GameState, after: GameState, target: Hex, grown: set,
     return refuse
 
 
-@register("pangaea.move_tree", game=GAME, notebook=TURNS,
+@register("pangaea.move_tree", game=GAME.name, notebook=TURNS,
           rule="Moving Trees: when a Seed grows and its owner has no Tree left in supply, the "
                "owner moves one of their Trees already on the continent onto that Seed's space",
           title="Which Tree moves onto the growing Seed?",
@@ -252,7 +252,7 @@ def _spirit_position(seed: int, level: int) -> GameState:
                  spirits=spirits, **extra)
 
 
-@register("pangaea.spirit_destinations", game=GAME, notebook=TURNS,
+@register("pangaea.spirit_destinations", game=GAME.name, notebook=TURNS,
           rule="Spirit Growth: the Spirit moves to any Water Space no other Spirit holds, or "
                "stays where it is",
           title="Where may the Spirit go?",
@@ -343,7 +343,7 @@ def _gains(state: GameState, cell: Hex) -> tuple[str, ...]:
          "Foresight"), before_held, after.players[RED].blessings) for _ in range(m - n))
 
 
-@register("pangaea.blessing_pickup", game=GAME, notebook=TURNS,
+@register("pangaea.blessing_pickup", game=GAME.name, notebook=TURNS,
           rule="Spirit Growth: a Spirit that moves to a Water Space with a Blessing Token takes "
                "the token into its player's supply",
           title="Where does the Spirit pick up a Blessing?",
@@ -455,7 +455,7 @@ def _blessing_options(state: GameState, rng: random.Random) -> list[tuple[object
     return out
 
 
-@register("pangaea.blessing_use", game=GAME, notebook=TURNS,
+@register("pangaea.blessing_use", game=GAME.name, notebook=TURNS,
           rule="Blessings are free actions used once, at any time of your turn: Vigorous Seed "
                "grows any Seed on the continent, Flying Seed places a Seed as the action does, "
                "Call Ancient summons an Ancient",
@@ -619,7 +619,7 @@ def _refill_readings(moves: list[tuple[str, str]]) -> dict[tuple[int, int], tupl
     }
 
 
-@register("pangaea.market_refill", game=GAME, notebook=TURNS,
+@register("pangaea.market_refill", game=GAME.name, notebook=TURNS,
           rule="After a Ritual from the hand you take a new card, from the Open Market or the "
                "top of a deck; at the end of the turn the market is refilled to 2 Land and 2 "
                "Creature Rituals",
@@ -845,7 +845,7 @@ def _final_l2(seed: int, state: GameState, top: int, regular: list, final: list,
         context={"state": state, "regular": regular, "final": final})
 
 
-@register("pangaea.final_round", game=GAME, notebook=SCORING,
+@register("pangaea.final_round", game=GAME.name, notebook=SCORING,
           rule="The end of the game: reaching the top of the Sacred Mountain triggers it; the "
                "round is finished, then everyone, from the starting player, plays one last "
                "Ritual and no regular action",

@@ -1,0 +1,122 @@
+"""What the engine remembers about a frozen value: the one place where a result worked out
+from a state (or from a part of it: a player area, a forest) is kept and found again.
+
+States are plain data.  A state, a player area or a forest never changes once made, so a
+result computed from it alone (its legal actions, the cards still open in an area, a board
+view, the empty slots of a forest, the save text) stays true for as long as the value lives:
+it is kept with the value the first time and read back afterwards, and nothing ever needs
+clearing.  What may be kept is therefore only what the value itself determines: never
+something that depends on the edition being loaded, on a player, on a clock, or on another
+state.  What is kept is no field: it does not change what the value equals, hashes to,
+prints as or saves, and a copy or a pickle of the value leaves it behind (a game's
+``__getstate__`` keeps its fields only).
+
+Where it lives.  The memory of a value is a set of entries beside its fields, each under a
+name that begins with ``_`` (``_open``, ``_view``, ``_legal`` ...) and that no class defines,
+written by :func:`keep` (or in a :func:`kept_table`) and only there, past the frozen
+dataclass's refusal to be changed.  It is read back as a plain attribute with a default,
+``getattr(area, "_open", None)``: ``None`` means "not worked out yet", and the read costs
+no more than a field's (hot paths read it so, with no call of their own).  No table keyed by
+the value is needed: such a table would hash a whole state (or hold a weak reference and a
+callback per state), where an entry beside the fields costs one lookup and goes when the
+value goes.
+
+How a successor is made in one step.  A handler in a hurry makes the next state from a copy
+of the old one's attributes (:func:`attributes`, fields and kept entries in one block), with
+the fields that change replaced and the kept entries that the change makes wrong replaced or
+dropped, and then :func:`plain_object` turns that dict into the new value without running the
+constructor.  Such a dict is one plain table: Python reads an attribute of the value from the
+place it found that attribute in the last value of the same shape.  A value made by its
+constructor keeps its values apart from the names instead; once its attributes are asked for
+as a dict (the protocol asks every state), the dict keeps that split form, and so does its
+copy, whose attributes Python then looks up by name at every read.  That is why an entry that
+is "not worked out yet" is written as ``None`` rather than left out by a handler that copies
+states: the attributes of consecutive states keep one shape and copy in one block.
+
+>>> from dataclasses import dataclass
+>>> @dataclass(frozen=True)
+... class Pile:
+...     cards: tuple = ()
+>>> pile = Pile((3, 1))
+>>> getattr(pile, "_sorted", None) is None
+True
+>>> keep(pile, "_sorted", tuple(sorted(pile.cards)))
+(1, 3)
+>>> pile._sorted, pile == Pile((3, 1)), pile
+((1, 3), True, Pile(cards=(3, 1)))
+>>> nxt = plain_object(Pile, attributes(pile))
+>>> nxt == pile, nxt._sorted
+(True, (1, 3))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+_PUT = object.__setattr__
+_NEW = object.__new__
+_DICT = dict
+
+
+def keep(value: Any, name: str, result: Any) -> Any:
+    """Keep ``result`` (worked out from ``value`` alone) with ``value`` under ``name``;
+    returns ``result``."""
+    _PUT(value, name, result)
+    return result
+
+
+def kept_table(value: Any, name: str) -> dict:
+    """The table ``name`` kept with ``value``, made empty the first time: for a value that
+    keeps many results of one kind (one per card, per player, per question asked).
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Pile:
+    ...     cards: tuple = ()
+    >>> pile = Pile((3, 1))
+    >>> kept_table(pile, "_sorted")["cards"] = (1, 3)
+    >>> kept_table(pile, "_sorted"), pile == Pile((3, 1))
+    ({'cards': (1, 3)}, True)
+    """
+    table = value.__dict__.get(name)
+    if table is None:
+        table = {}
+        _PUT(value, name, table)
+    return table
+
+
+class KeptTable:
+    """A class attribute that hands each instance its own table, made empty on the first ask
+    and kept with the instance (the instance's own entry is found first afterwards: this is
+    not a data descriptor).  ``_cache: ClassVar[Any] = KeptTable("_cache")``."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, value: Any, owner: type | None = None) -> Any:
+        if value is None:
+            return self
+        table: dict = {}
+        value.__dict__[self.name] = table
+        return table
+
+
+def attributes(value: Any) -> dict[str, Any]:
+    """A new dict of ``value``'s attributes, its fields and what it keeps, copied in one block:
+    the attributes of a successor once the caller has replaced what changes (see the module's
+    words) and made it with :func:`plain_object`."""
+    return _DICT(value.__dict__)
+
+
+def fields_of(value: Any, names: tuple[str, ...]) -> dict[str, Any]:
+    """A new dict of ``value``'s fields ``names`` alone, nothing it keeps included."""
+    values = value.__dict__
+    return {name: values[name] for name in names}
+
+
+def plain_object(cls: type, values: dict[str, Any]) -> Any:
+    """A new ``cls`` (a plain frozen dataclass) whose attributes are the dict ``values`` itself,
+    made without its constructor (see the module's words on why one plain table)."""
+    new = _NEW(cls)
+    _PUT(new, "__dict__", values)
+    return new
