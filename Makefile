@@ -194,7 +194,8 @@ app-pages: $(STAMP)
 # each student's browser (Pyodide), served by any static file server; `python -m http.server
 # -d build/site` serves it in a room.  The build tools go into build/site-tools (their versions
 # in app/site/requirements.txt), Pyodide's core comes from npm's pyodide package, every wheel
-# from PyPI (app/site/build.py).  Voici's add-on for xeus kernels is removed from the tools: its
+# from PyPI (app/site/build.py); Node.js runs that Pyodide at build time to compile the site's
+# Python files for it (app/site/precompile.mjs).  Voici's add-on for xeus kernels is removed from the tools: its
 # build step needs an environment and its page asks a GitHub host for a file.
 SITE_TOOLS := build/site-tools
 SITE_STAMP := $(SITE_TOOLS)/.installed
@@ -214,6 +215,7 @@ $(PYODIDE_TGZ):
 	cd build/site-work && npm pack --silent pyodide@$(PYODIDE_VERSION)
 
 site: $(SITE_STAMP) $(PYODIDE_TGZ)
+	$(NEED_NPM)
 	$(SITE_TOOLS)/bin/python app/site/build.py --pyodide $(PYODIDE_TGZ) --out build/site
 
 # the site in Chromium with every request outside 127.0.0.1 refused (tests/site)

@@ -38,3 +38,17 @@ def test_server_counts_the_bytes_it_sends(tmp_path):
         server.server_close()
     assert counter.take() == [(2000, "/pyodide/lock.json")]
     assert counter.take() == []
+
+
+def test_report_judges_later_pages_by_their_median(tmp_path, capsys):
+    (tmp_path / "index.html").write_text("<p>site</p>")
+    first = ("00_start_here", 12.0, [(28_000_000, "/pyodide/pyodide.asm.wasm")])
+    later = [("harmonies/01_setup_and_turns", seconds, [(300_000, "/voici/render/h.html")])
+             for seconds in (4.0, 9.0, 3.0)]
+    assert site_load.report(tmp_path, [first, *later], []) is True
+    out = capsys.readouterr().out
+    assert "later pages: median 4.0 s over 3 visits, 3.0 to 9.0 s (goal < 5 s: met)" in out
+    assert "first visit (start page): 28.0 MB" in out
+    slow = [(name, seconds + 2, files) for name, seconds, files in later]
+    assert site_load.report(tmp_path, [first, *slow], []) is False
+    assert site_load.report(tmp_path, [first, *later], ["https://cdn.example/x.js"]) is False

@@ -59,8 +59,11 @@ def test_each_page_gets_pyodide_from_the_site(tmp_path):
     text = page.read_text()
     got = json.loads(text.split('application/json">')[1].split("</script>")[0])
     kernel = got["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
+    # the site's own loadPyodide, beside Pyodide; the kernel installs none of its packages
+    packages = [*site_build.KERNEL_NEEDS, "pangaea-lab"]
     assert kernel == {"pipliteUrls": ["../../../pypi/all.json"], "disablePyPIFallback": True,
-                      "pyodideUrl": "../../../pyodide/pyodide.js"}
+                      "pyodideUrl": "../../../pyodide/site-start.js",
+                      "loadPyodideOptions": {"packages": packages}}
     assert 'url("../../../static/pangaea-lab/DejaVuSans.woff")' in text
     # the pages left out, for the links the page's cells write in the browser
     assert got["pangaeaSite"] == {"leftOut": [], "leftOutWords": site_build.LEFT_OUT_WORDS}
@@ -193,3 +196,37 @@ def test_jupyterlites_pages_name_the_sites_icon(tmp_path):
     assert '<link rel="icon" href="../../favicon.ico">' in (
         tmp_path / "lab" / "tree" / "index.html").read_text()
     assert "icon" not in (tmp_path / "voici" / "tree" / "index.html").read_text()
+
+
+def test_bundle_holds_site_packages_as_start_js_reads_it(tmp_path):
+    import gzip
+    import struct
+    tree = tmp_path / "site-packages"
+    for name, text in {"pangaea_lab/__init__.py": "x = 1\n",
+                       "pangaea_lab/__pycache__/__init__.cpython-313.pyc": "compiled",
+                       "pangaea_lab-0.1.0.dist-info/METADATA": "Name: pangaea_lab\n",
+                       "networkx/tests/test_graph.py": "left out\n",
+                       "anywidget-0.11.0.data/data/share/x.js": "left out\n",
+                       "six.py": "y = 2\n"}.items():
+        (tree / name).parent.mkdir(parents=True, exist_ok=True)
+        (tree / name).write_text(text)
+    target = tmp_path / "site-packages.bin"
+    assert site_build.write_bundle(tree, target) == 1
+    data = gzip.decompress(target.read_bytes())
+    length = struct.unpack("<I", data[:4])[0]
+    files = json.loads(data[4:4 + length])
+    assert sorted(name for name, _ in files) == [
+        "pangaea_lab-0.1.0.dist-info/METADATA", "pangaea_lab/__init__.py",
+        "pangaea_lab/__pycache__/__init__.cpython-313.pyc", "six.py"]
+    offset, contents = 4 + length, {}
+    for name, size in files:
+        contents[name] = data[offset:offset + size].decode()
+        offset += size
+    assert offset == len(data)
+    assert contents["six.py"] == "y = 2\n" and contents["pangaea_lab/__init__.py"] == "x = 1\n"
+
+
+def test_start_script_reads_the_bundle_the_build_writes():
+    script = (ROOT / "app" / "site" / "start.js").read_text()
+    assert site_build.BUNDLE in script and "getUint32(0, true)" in script
+    assert 'DecompressionStream("gzip")' in script and "delete settings.packages" in script

@@ -13,6 +13,14 @@ Everything comes from PyPI and npm, nothing from elsewhere:
 * pangaea_lab's wheel and its pure dependencies (ipywidgets, anywidget, comm, ...) are packed
   into the site's own package index, which the kernel installs from without asking PyPI.
 
+Each page starts Python afresh, so what a page does before its first widget is done again on
+every page: the build does as much of it as it can once (:func:`precompile`).  The kernel's
+packages and pangaea_lab come unpacked in one file that the site's own loadPyodide
+(``app/site/start.js``) writes into site-packages before Python starts (not the kernel
+installing them one by one through micropip), and every Python file that a page imports, the
+standard library's too, comes with its bytecode, compiled for Pyodide's Python by Pyodide itself
+under Node.js (``app/site/precompile.mjs``), so the browser compiles none.
+
 Pages that need compiled packages are left out (:data:`LEFT_OUT`, found by reading their
 cells): the statistics pages (the simulation lab's pandas, pyarrow, dask) and the pages that draw
 a chart with matplotlib (the full-game pages, Pangaea's scoring page): npm's pyodide package
@@ -111,8 +119,9 @@ def _pure(entry: dict) -> bool:
 
 
 def serve_lock_wheels(lock: dict, dest: Path, work: Path) -> list[str]:
-    """The pure wheels the kernel needs, from PyPI in the lock's versions, beside the lock with
-    their sha256; compiled dependencies struck from the entries served.  Returns their names."""
+    """The pure wheels the kernel needs, from PyPI in the lock's versions, beside the lock;
+    compiled dependencies struck from the entries served (the caller writes the lock, with
+    :func:`write_lock`).  Returns their names."""
     packages = lock["packages"]
     names = _closure(packages)
     wanted = [f"{packages[n]['name']}=={packages[n]['version']}" for n in names]
@@ -125,10 +134,135 @@ def serve_lock_wheels(lock: dict, dest: Path, work: Path) -> list[str]:
         if not wheel.exists():
             raise SystemExit(f"PyPI has no {entry['file_name']} (the lock's {name})")
         shutil.copy2(wheel, dest / wheel.name)
-        entry["sha256"] = _sha256(wheel)
         entry["depends"] = [d for d in entry["depends"] if _key(d) in names]
-    (dest / "pyodide-lock.json").write_text(json.dumps(lock))
     return names
+
+
+#: what the Pyodide kernel (0.7.0) installs as it starts, one package after the other through
+#: micropip, unless the page's settings name it among the packages that loadPyodide is given
+#: (``loadPyodideOptions.packages``).  The site names them all: its own loadPyodide
+#: (``app/site/start.js``) puts the packages in place at once from :data:`BUNDLE` instead.
+#: ``sqlite3`` is not in npm's package (the kernel's asking for it ended in a 404): a page has
+#: none, as before.
+KERNEL_NEEDS = ("micropip", "piplite", "sqlite3", "ipykernel", "comm", "pyodide_kernel", "jedi",
+                "ipython")
+
+#: the modules that the bundle must hold for the kernel and the pages to start
+BUNDLE_MODULES = ("micropip", "piplite", "ipykernel", "comm", "pyodide_kernel", "jedi",
+                  "IPython", "ipywidgets", "anywidget", "networkx", "pangaea_lab")
+
+#: the file (beside Pyodide) that holds site-packages, unpacked, for every page (start.js)
+BUNDLE = "site-packages.bin"
+
+#: the site's loadPyodide (beside Pyodide), which the kernel's pyodideUrl names
+START_SCRIPT = "site-start.js"
+
+
+def kernel_wheels(out: Path) -> list[Path]:
+    """The kernel's own wheels (piplite, the ipykernel it stands for, pyodide_kernel,
+    widgetsnbextension), which the kernel's add-on serves in its package index: the newest
+    version of each."""
+    from packaging.utils import parse_wheel_filename
+    folder = out / "extensions" / "@jupyterlite" / "pyodide-kernel-extension" / "static" / "pypi"
+    newest: dict[str, tuple] = {}
+    for wheel in folder.glob("*.whl"):
+        name, version, _, _ = parse_wheel_filename(wheel.name)
+        if name not in newest or version > newest[name][0]:
+            newest[name] = (version, wheel)
+    return sorted(wheel for _, wheel in newest.values())
+
+
+def precompile(pyodide_dir: Path, wheels: Iterable[Path], work: Path) -> int:
+    """The standard library (Pyodide's python_stdlib.zip) with the bytecode of each of its
+    Python files beside it, and :data:`BUNDLE` beside Pyodide: ``wheels`` unpacked, their
+    Python files with their bytecode, as Pyodide would install them.  Both compiled by the
+    site's Pyodide under Node.js (app/site/precompile.mjs), so that the browser compiles none of
+    them on each page.  Returns the number of .pyc files."""
+    import zipfile
+    node = shutil.which("node") or shutil.which("nodejs")
+    if node is None:
+        raise SystemExit("Node.js is missing (apt-get install nodejs): the build compiles the "
+                         "site's Python files with Pyodide under Node.js")
+    stage = work / "precompile"
+    if stage.exists():
+        shutil.rmtree(stage)
+    stdlib, packages = stage / "stdlib", stage / "site-packages"
+    with zipfile.ZipFile(pyodide_dir / "python_stdlib.zip") as archive:
+        archive.extractall(stdlib)
+    for wheel in sorted(wheels):
+        with zipfile.ZipFile(wheel) as archive:
+            archive.extractall(packages)
+        for dist_info in packages.glob("*.dist-info"):
+            # what Pyodide writes when it installs a wheel itself: loadPackage then knows the
+            # package is there and does not install it again
+            (dist_info / "INSTALLER").write_text("pyodide\n")
+            (dist_info / "PYODIDE_SOURCE").write_text("pyodide\n")
+    missing = [m for m in BUNDLE_MODULES
+               if not (packages / m).is_dir() and not (packages / f"{m}.py").is_file()]
+    if missing:
+        raise SystemExit(f"The site's packages lack {', '.join(missing)}: no page could start")
+    # compiled by Pyodide's own standard library, left as it was until both are done
+    subprocess.run([node, str(HERE / "precompile.mjs"), str(pyodide_dir),
+                    f"{stdlib}=/lib/python313.zip=beside",
+                    f"{packages}=/lib/python3.13/site-packages=cache"], check=True)
+    count = _rezip(pyodide_dir / "python_stdlib.zip", stdlib)
+    count += write_bundle(packages, pyodide_dir / BUNDLE)
+    shutil.rmtree(stage)
+    return count
+
+
+def _rezip(archive: Path, tree: Path) -> int:
+    """``archive`` again, its files as they were and the .pyc files compiled in ``tree`` after
+    them.  Returns the number of .pyc files."""
+    import zipfile
+    with zipfile.ZipFile(archive) as source:
+        entries = [(info, source.read(info)) for info in source.infolist()]
+    known = {info.filename for info, _ in entries}
+    compiled = sorted(p.relative_to(tree).as_posix() for p in tree.rglob("*.pyc"))
+    compiled = [name for name in compiled if name not in known]
+    temporary = archive.with_suffix(".tmp")
+    with zipfile.ZipFile(temporary, "w", zipfile.ZIP_DEFLATED) as target:
+        for info, data in entries:
+            target.writestr(info, data)
+        for name in compiled:
+            target.writestr(zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0)),
+                            (tree / name).read_bytes(), zipfile.ZIP_DEFLATED)
+    temporary.replace(archive)
+    return len(compiled)
+
+
+def _bundled(path: str) -> bool:
+    """Whether a file of site-packages goes into :data:`BUNDLE`: not the packages' tests (no
+    page imports them) nor a wheel's .data folder (JupyterLab's files, which the site serves
+    from its own extensions folder)."""
+    parts = path.split("/")
+    return "tests" not in parts[:-1] and not parts[0].endswith(".data")
+
+
+def write_bundle(tree: Path, target: Path) -> int:
+    """``tree`` (site-packages) as :data:`BUNDLE`, in the layout that start.js reads.
+    Returns the number of .pyc files in it."""
+    import gzip
+    import struct
+    files = sorted(p for p in tree.rglob("*") if p.is_file())
+    names = [p.relative_to(tree).as_posix() for p in files]
+    kept = [(n, p) for n, p in zip(names, files) if _bundled(n)]
+    listing = json.dumps([[n, p.stat().st_size] for n, p in kept]).encode("utf-8")
+    with gzip.open(target, "wb", compresslevel=9) as out:
+        out.write(struct.pack("<I", len(listing)))
+        out.write(listing)
+        for _, path in kept:
+            out.write(path.read_bytes())
+    return sum(1 for n, _ in kept if n.endswith(".pyc"))
+
+
+def write_lock(lock: dict, dest: Path) -> None:
+    """The lock beside the wheels it names, with the sha256 of each wheel served there."""
+    for entry in lock["packages"].values():
+        wheel = dest / entry["file_name"]
+        if wheel.is_file():
+            entry["sha256"] = _sha256(wheel)
+    (dest / "pyodide-lock.json").write_text(json.dumps(lock))
 
 
 def index_wheels(work: Path) -> list[Path]:
@@ -196,11 +330,13 @@ def unlink_left_out(path: Path, root: Path, left: set[str]) -> int:
     return changed
 
 
-#: the first cell of every page in the site: the kernel installs the package from the site's
-#: own index (the browser keeps it in its cache for the next pages)
+#: the first cell of every page in the site: the package is in place as Python starts
+#: (:data:`BUNDLE`); a kernel started without it installs it from the site's own index
 INSTALL_CELL = ("# In the browser (the static site), the package comes from the site itself\n"
-                "import piplite\n"
-                "await piplite.install(['pangaea_lab'])")
+                "import importlib.util\n"
+                "if importlib.util.find_spec('pangaea_lab') is None:\n"
+                "    import piplite\n"
+                "    await piplite.install(['pangaea_lab'])")
 
 
 def _add_install_cell(path: Path) -> None:
@@ -227,10 +363,17 @@ def stage_template(dest: Path) -> Path:
     return share / "jupyter"
 
 
+#: the kernel's settings on every page: no PyPI, and the packages that the kernel then does not
+#: install itself (:data:`KERNEL_NEEDS`, with pangaea_lab): the site's loadPyodide puts them
+#: in place (its pyodideUrl is :data:`START_SCRIPT`)
+KERNEL_SETTINGS = {"disablePyPIFallback": True,
+                   "loadPyodideOptions": {"packages": [*KERNEL_NEEDS, "pangaea-lab"]}}
+
+
 def lite_config(pyodide_dir: str) -> dict:
     """The site's settings: the kernel loads Pyodide from the site and installs only from the
     site's own package index (never from PyPI)."""
-    kernel = {"pyodideUrl": f"./{pyodide_dir}/pyodide.js", "disablePyPIFallback": True}
+    kernel = {"pyodideUrl": f"./{pyodide_dir}/{START_SCRIPT}", **KERNEL_SETTINGS}
     return {"jupyter-lite-schema-version": 0,
             "jupyter-config-data": {"appName": "pangaea_lab",
                                     "litePluginSettings": {
@@ -274,7 +417,7 @@ def patch_pages(out: Path, left_out: Iterable[str] = ()) -> int:
             config = json.loads(match.group(2))
             kernel = config.setdefault("litePluginSettings", {}).setdefault(
                 "@jupyterlite/pyodide-kernel-extension:kernel", {})
-            kernel.update({"pyodideUrl": f"{up}pyodide/pyodide.js", "disablePyPIFallback": True})
+            kernel.update({"pyodideUrl": f"{up}pyodide/{START_SCRIPT}", **KERNEL_SETTINGS})
             config["pangaeaSite"] = site
             return match.group(1) + json.dumps(config) + match.group(3)
 
@@ -296,7 +439,7 @@ def patch_root_config(out: Path) -> None:
     config = json.loads(path.read_text())
     kernel = config["jupyter-config-data"].setdefault("litePluginSettings", {}).setdefault(
         "@jupyterlite/pyodide-kernel-extension:kernel", {})
-    kernel.update({"pyodideUrl": "./pyodide/pyodide.js", "disablePyPIFallback": True})
+    kernel.update({"pyodideUrl": f"./pyodide/{START_SCRIPT}", **KERNEL_SETTINGS})
     path.write_text(json.dumps(config, indent=2))
 
 
@@ -379,8 +522,14 @@ def build(out: Path, tgz: Path, work: Path) -> None:
                          "there:\n  " + "\n  ".join(rooted))
     lock = unpack_pyodide(tgz, out / "pyodide")
     served = serve_lock_wheels(lock, out / "pyodide", work / "lock-wheels")
+    write_lock(lock, out / "pyodide")
+    bundled = [out / "pyodide" / lock["packages"][n]["file_name"] for n in served]
+    bundled += wheels + kernel_wheels(out)
+    compiled = precompile(out / "pyodide", bundled, work)
+    shutil.copy2(HERE / "start.js", out / "pyodide" / START_SCRIPT)
     print(f"Site in {out}: Pyodide {PYODIDE} from npm, {len(served)} wheels beside its lock, "
-          f"{len(wheels)} in the site's index")
+          f"{len(wheels)} in the site's index, {len(bundled)} unpacked in {BUNDLE} for every "
+          f"page, {compiled} Python files compiled for Pyodide")
     for page, why in left.items():
         print(f"Left out: {page} ({why})")
 

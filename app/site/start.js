@@ -1,0 +1,50 @@
+/* How each page of the static site starts Python (the kernel's pyodideUrl names this file,
+   which app/site/build.py puts beside Pyodide's own pyodide.js; the kernel's worker loads it
+   and calls the loadPyodide it defines).
+
+   The kernel calls loadPyodide with the packages that the page's settings name: the kernel's
+   own and pangaea_lab (the kernel then installs none of them itself).  Instead of Pyodide
+   fetching and unpacking them wheel by wheel from its lock, which costs seconds on every page,
+   they come already unpacked in one file, site-packages.bin (made by the build, kept by the
+   browser's cache after the first page), written into Python's site-packages before Python
+   starts.  Its Python files come with their bytecode, compiled for this Pyodide by the build.
+
+   site-packages.bin is gzipped: 4 bytes (little-endian) giving the length of a JSON list of
+   [path under site-packages, size in bytes], that list, then the files' bytes in its order. */
+(function () {
+  async function download(address) {
+    var response = await fetch(address);
+    if (!response.ok) {
+      throw new Error("The site's packages (" + address + ") answered " + response.status);
+    }
+    var stream = response.body.pipeThrough(new DecompressionStream("gzip"));
+    return new Uint8Array(await new Response(stream).arrayBuffer());
+  }
+
+  function unpack(FS, folder, bytes) {
+    var length = new DataView(bytes.buffer).getUint32(0, true);
+    var files = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + length)));
+    var offset = 4 + length;
+    files.forEach(function (file) {
+      var path = folder + "/" + file[0];
+      FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+      FS.writeFile(path, bytes.subarray(offset, offset + file[1]));
+      offset += file[1];
+    });
+  }
+
+  self.loadPyodide = function (options) {
+    // indexURL: the folder of Pyodide (and of this file), as the kernel gives it
+    var folder = options.indexURL;
+    var packages = download(folder + "site-packages.bin");  // while Pyodide loads
+    importScripts(folder + "pyodide.js");  // Pyodide's own loadPyodide, in place of this one
+    var settings = Object.assign({}, options);
+    delete settings.packages;
+    var before = settings.fsInit;
+    settings.fsInit = async function (FS, info) {
+      unpack(FS, info.sitePackages, await packages);
+      if (before) { await before(FS, info); }
+    };
+    return self.loadPyodide(settings);
+  };
+})();
