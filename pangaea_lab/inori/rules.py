@@ -493,15 +493,23 @@ _FIELDS = tuple(f.name for f in fields(GameState) if f.init)
 _NFIELDS = len(_FIELDS)
 
 
-class _Work:
+class _Attributes:
+    """A class without slots: its instances keep their attributes in a table of their own,
+    which a subclass's slots leave in place (a working copy's table holds the state's
+    fields alone, and becomes the new state's)."""
+
+
+class _Work(_Attributes):
     """A working copy of a state while one action is applied: the state's fields as plain
     attributes, each replaced as the action changes it, and :meth:`freeze` makes the new
     state of them.  The fields stay tuples: a change to one entry makes the tuple anew
     (:meth:`add`, :meth:`add_in_row`, :meth:`set_entry`, :meth:`put`), sharing the rows and
-    cards it leaves as they are, so nothing is thawed and frozen back.  Beside the fields the
-    copy holds the ``state`` it was made from and the ``player`` who takes the action (as
-    ``state.current_player``).  A copy is spent once frozen: its attributes become the new
-    state's."""
+    cards it leaves as they are, so nothing is thawed and frozen back.  Beside the fields
+    (its attributes, which become the new state's: a copy is spent once frozen) the copy
+    holds, in slots of its own, the ``state`` it was made from and the ``player`` who takes
+    the action (as ``state.current_player``)."""
+
+    __slots__ = ("state", "player")
 
     def __new__(cls, state: GameState) -> "_Work":
         # the state's attributes copied in one block (see core.memo); what it keeps beyond
@@ -514,17 +522,16 @@ class _Work:
                 values = fields_of(state, _FIELDS)
                 break
             extra -= 1
+        w = plain_object(cls, values)
+        w.state = state
         pending = values["pending"]
-        values["player"] = None if values["over"] else \
-            pending[0].player if pending else values["turn"]
-        values["state"] = state
-        return plain_object(cls, values)
+        w.player = None if values["over"] else pending[0].player if pending else values["turn"]
+        return w
 
     def freeze(self) -> GameState:
         """The new state: the fields as they stand, the rune hands in sorted order."""
         new = vars(self)
-        before = new.pop("state")
-        del new["player"]
+        before = self.state
         if not getattr(before, "_runes_sorted", False):
             hands = new["rune_hands"]
             if any(list(h) != sorted(h) for h in hands):
@@ -603,14 +610,21 @@ class _Work:
         k = self.edition.colours.index(colour)
         n = min(n, self.supply[k])
         if n:
-            self.add("supply", k, -n)
-            self.add_in_row("favor", p, k, n)
+            self._move_favor(p, k, n)
 
     def pay(self, p: int, colour: str, n: int = 1) -> None:
         k = self.edition.colours.index(colour)
         require(self.favor[p][k] >= n)
-        self.add_in_row("favor", p, k, -n)
-        self.add("supply", k, n)
+        self._move_favor(p, k, -n)
+
+    def _move_favor(self, p: int, k: int, n: int) -> None:
+        """``n`` tokens of colour ``k`` from the supply to player ``p`` (from the player back
+        to the supply when ``n`` is negative)."""
+        supply = self.supply
+        self.supply = (*supply[:k], supply[k] - n, *supply[k + 1:])
+        rows = self.favor
+        row = rows[p]
+        self.favor = (*rows[:p], (*row[:k], row[k] + n, *row[k + 1:]), *rows[p + 1:])
 
     def draw_runes(self, p: int, n: int) -> None:
         """Up to ``n`` rune tiles from the deck into the player's hand (kept in order)."""
@@ -655,12 +669,17 @@ class _Work:
         else:
             raise InvariantError(f"effect {t!r} is not handled here")
 
+    def take_marker(self, p: int) -> None:
+        """One of the player's markers leaves their hand for this turn's offering."""
+        hand = self.hand
+        self.hand = (*hand[:p], hand[p] - 1, *hand[p + 1:])
+        self.offered = True
+
     def place_on_card(self, p: int, slot: int, space: int, pay: str | None) -> None:
         if pay is not None:
             self.pay(p, pay)
         self.put(slot, space, p)
-        self.add("hand", p, -1)
-        self.offered = True
+        self.take_marker(p)
         sp = self.edition.cards[self.slots[slot][0]].spaces[space]
         self.effect(p, sp.effect, None, CARD_PTS)
 
@@ -668,25 +687,21 @@ class _Work:
 def _settle(w: _Work) -> None:
     """Drop pending decisions that have no choice left, then end the turn if nothing remains
     to decide and the player has no rune they could still play."""
-    while True:
-        pending = w.pending
-        while pending:
-            kind = pending[0].kind
-            if kind == "favor_any" and not any(w.supply) or kind == "block" and (
-                    w.neutral_home == 0 or all(o for _, sp in w.slots for o in sp)):
-                w.next_decision()
-                pending = w.pending
-            else:
-                return
-        if w.over or not w.offered:
+    pending = w.pending
+    while pending:
+        kind = pending[0].kind
+        if kind == "favor_any" and not any(w.supply) or kind == "block" and (
+                w.neutral_home == 0 or all(o for _, sp in w.slots for o in sp)):
+            w.next_decision()
+            pending = w.pending
+        else:
             return
-        turn = w.turn
-        hand = w.rune_hands[turn]
-        if hand and _can_play_rune(w.edition, True, hand, w.slots, w.favor[turn], turn):
-            return
+    if w.over or not w.offered:
+        return
+    turn = w.turn
+    hand = w.rune_hands[turn]
+    if not hand or not _can_play_rune(w.edition, True, hand, w.slots, w.favor[turn], turn):
         _end_turn(w)
-        if w.pending or w.over or not w.offered:
-            return
 
 
 def _end_turn(w: _Work) -> None:
@@ -984,8 +999,7 @@ def _do_offer_tree(s: GameState, a: OfferTree) -> GameState:
     ed, p, t = w.edition, w.player, a.space
     space = ed.tree[t]
     w.set_entry("tree_markers", t, p)
-    w.add("hand", p, -1)
-    w.offered = True
+    w.take_marker(p)
     if not space.altar:
         k = _memo(ed)["roots"][t]
         tokens = w.root_tokens[k]
@@ -1063,9 +1077,8 @@ def _do_pass_runes(s: GameState, a: PassRunes) -> GameState:
 @HANDLERS.on(SetAside)
 def _do_set_aside(s: GameState, a: SetAside) -> GameState:
     w = _Work(s)
-    w.add("hand", w.player, -1)
+    w.take_marker(w.player)
     w.add("set_aside", w.player, 1)
-    w.offered = True
     return w.done()
 
 
