@@ -7,23 +7,20 @@ Choices inside an effect (which altar, which favor colours, which spaces to bloc
 Start card) are asked one at a time as pending :class:`~pangaea_lab.core.engine.Decision`
 values, so the list of legal actions stays short and each step can be explained on its own.
 Every action comes in through the game's front door (``GAME.apply``: the action's fields are
-checked, then :func:`why`, then its handler).  A handler applies its action to a working
-copy (:class:`_Work`); the commonest actions first try a quick move (:data:`QUICK`) that
-writes the new state straight from the old one and leaves the rare cases (a season's end,
-a rune window) to the working copy.
+checked, then :func:`why`, then its handler).  Each action type has one handler, which
+applies the action to a working copy of the state (:class:`_Work`) and freezes it into the
+new state.
 """
 
 from __future__ import annotations
 
 from dataclasses import fields
 from functools import lru_cache
-from operator import is_, itemgetter
-from types import SimpleNamespace
 from typing import Any, Iterator
 
-from ..core.engine import Handlers, WorkingCopy, listed
+from ..core.engine import Handlers, listed
 from ..core.errors import IllegalAction
-from ..core.memo import keep
+from ..core.memo import attributes, fields_of, keep, plain_object
 from ..core.protocol import Action
 from ..core.validate import InvariantError, require
 from .actions import (BlockSpace, ChooseAltar, ChooseNewStart, EndTurn, OfferCard, OfferTree,
@@ -192,11 +189,10 @@ def _tree_plan(ed: Edition) -> tuple[tuple[int, bool, int | None], ...]:
 
 
 def _tree_offers(s: GameState, player: int) -> list[Action]:
-    values = s.__dict__
-    ed = values["edition"]
+    ed = s.edition
     memo = _memo(ed)
-    markers, altars = values["tree_markers"], values["altars"]
-    tokens, colours = values["root_tokens"], values["root_colours"]
+    markers, altars = s.tree_markers, s.altars
+    tokens, colours = s.root_tokens, s.root_colours
     last = memo["tree_open"]
     if last[0] is markers and last[1] is altars and last[2] is tokens and last[3] is colours:
         entries = last[4]
@@ -205,7 +201,7 @@ def _tree_offers(s: GameState, player: int) -> list[Action]:
         # kept while the Great Tree stands as it is (the fields are tuples shared by the
         # states that follow until one changes: recognised by identity, kept alive here)
         memo["tree_open"] = (markers, altars, tokens, colours, entries)
-    held = values["favor"][player]
+    held = s.favor[player]
     cost = ed.altar_cost
     return [action for k, action in entries if k < 0 or held[k] >= cost]
 
@@ -299,10 +295,9 @@ def _free_card_spaces(s: GameState) -> list[tuple[int, int]]:
 def _rune_actions(s: GameState, player: int, window: bool = False) -> list[Action]:
     """Playable runes, one per distinct kind of tile in hand (identical tiles act alike).
     ``window``: the season is ending and ``player`` plays outside their turn, so only
-    any-time runes count (and no offering can be made).  ``s`` may also be a working copy's
-    :meth:`~_Work.view` (fields maybe as lists), when the rules only ask whether a rune can
-    be played: the tiles are then looked at in hand order, not sorted, which changes only
-    the order of the list."""
+    any-time runes count (and no offering can be made).  ``s`` may also be a working copy
+    (:class:`_Work`): a hand's tiles are looked at in hand order, which changes only the
+    order of the list."""
     hand = s.rune_hands[player]
     if not hand:
         return []
@@ -378,8 +373,8 @@ def _distinct_runes(ed: Edition, hand: Any) -> tuple:
 def _can_play_rune(ed: Edition, offered: bool, hand: Any, slots: Any, held: Any, player: int,
                    window: bool = False) -> bool:
     """Would :func:`_rune_actions` list anything (``hand``: the player's rune tiles, ``held``:
-    their favor, ``slots``: the cards as they stand, maybe thawed into lists)?  Answered
-    without building the actions, stopping at the first rune that can be played."""
+    their favor, ``slots``: the cards as they stand)?  Answered without building the
+    actions, stopping at the first rune that can be played."""
     runes = ed.runes
     for rid in hand:
         rune = runes[rid]
@@ -493,332 +488,225 @@ def _card_note(ed: Edition, cid: str) -> str:
 
 # ----- applying actions ------------------------------------------------------------------
 
-#: the fields of a state: those a working copy thaws one level deep, two levels deep (rows
-#: per player), and the others (replaced when they change); ``slots`` is thawed on its own
+#: the fields of a state, in order
 _FIELDS = tuple(f.name for f in fields(GameState) if f.init)
-_FLAT = ("supply", "root_tokens", "altars", "tree_markers", "hand", "set_aside", "pending")
-_ROWS = ("favor", "rune_hands", "points")
-_THAWED = _FLAT + _ROWS + ("slots",)
-#: how each of those fields is turned back into tuples
-_FREEZE_AS = {**dict.fromkeys(_FLAT, 1), **dict.fromkeys(_ROWS, 2), "slots": 3}
-_THAWED_NAMES = frozenset(_THAWED)
-_PLAIN = tuple(name for name in _FIELDS if name not in _THAWED)
-_plain_of = itemgetter(*_PLAIN)
-_thawed_of = itemgetter(*_THAWED)
+_NFIELDS = len(_FIELDS)
 
 
-def _thaw_flat(value: tuple) -> list:
-    return list(value)
+class _Attributes:
+    """A class without slots: its instances keep their attributes in a table of their own,
+    which a subclass's slots leave in place (a working copy's table holds the state's
+    fields alone, and becomes the new state's)."""
 
 
-def _thaw_rows(value: tuple) -> list:
-    return [list(row) for row in value]
+class _Work(_Attributes):
+    """A working copy of a state while one action is applied: the state's fields as plain
+    attributes, each replaced as the action changes it, and :meth:`freeze` makes the new
+    state of them.  The fields stay tuples: a change to one entry makes the tuple anew
+    (:meth:`add`, :meth:`add_in_row`, :meth:`set_entry`, :meth:`put`), sharing the rows and
+    cards it leaves as they are, so nothing is thawed and frozen back.  Beside the fields
+    (its attributes, which become the new state's: a copy is spent once frozen) the copy
+    holds, in slots of its own, the ``state`` it was made from and the ``player`` who takes
+    the action (as ``state.current_player``)."""
 
+    __slots__ = ("state", "player")
 
-def _thaw_slots(value: tuple) -> list:
-    return [[cid, list(spaces)] for cid, spaces in value]
-
-
-class _Thawed:
-    """A field of the working copy thawed into lists when first used: the lists are kept on
-    the copy, hiding this descriptor from then on (an action changes a few fields, and
-    copying all of them for every action cost more than the rules)."""
-
-    def __init__(self, thaw: Any) -> None:
-        self.thaw = thaw
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    def __get__(self, w: Any, owner: type | None = None) -> Any:
-        if w is None:
-            return self
-        value = w.__dict__[self.name] = self.thaw(w.state.__dict__[self.name])
-        return value
-
-
-#: a field of the working copy holds, once used, either its lists (thawed by reading it as an
-#: attribute) or a new tuple (made by one of the operations that change a single entry:
-#: :meth:`_Work.add`, :meth:`_Work.add_in_row`, :meth:`_Work.put`, :meth:`_Work.lift`); a
-#: new tuple is always a change
-_THAW_FUNCTIONS = {1: _thaw_flat, 2: _thaw_rows, 3: _thaw_slots}
-
-
-class _Work(WorkingCopy):
-    """A working copy of a state while one action is applied: the changing fields thawed into
-    lists, with the small operations of the rules; :meth:`freeze` makes the new state."""
-
-    #: the fields an action changes in place; the decks, piles and records change rarely
-    #: and are replaced instead (a new tuple), which keeps applying an action cheap
-    THAW = {"favor": 2, "supply": 1, "root_tokens": 1, "slots": 3, "altars": 1,
-            "tree_markers": 1, "rune_hands": 2, "points": 2, "hand": 1, "set_aside": 1,
-            "pending": 1}
-
-    supply = _Thawed(_thaw_flat)
-    root_tokens = _Thawed(_thaw_flat)
-    altars = _Thawed(_thaw_flat)
-    tree_markers = _Thawed(_thaw_flat)
-    hand = _Thawed(_thaw_flat)
-    set_aside = _Thawed(_thaw_flat)
-    pending = _Thawed(_thaw_flat)
-    favor = _Thawed(_thaw_rows)
-    rune_hands = _Thawed(_thaw_rows)
-    points = _Thawed(_thaw_rows)
-    slots = _Thawed(_thaw_slots)
-
-    def __init__(self, state: GameState) -> None:  # pylint: disable=super-init-not-called
-        # The generic copy looks every field up by name and thaws the fields above at once;
-        # here the others are taken in one pass and each of those is thawed when first used
-        # (to the same depths: the result is the same).
-        fresh = self.__dict__
-        values = state.__dict__
-        fresh.update(zip(_PLAIN, _plain_of(values)))
-        fresh["state"] = state
-        fresh["ed"] = values["edition"]
-        #: who takes the action being applied (as ``state.current_player``)
+    def __new__(cls, state: GameState) -> "_Work":
+        # the state's attributes copied in one block (see core.memo); what it keeps beyond
+        # its fields comes after them and does not hold for the new state: taken off the
+        # end (should a field come last, the fields are copied one by one instead)
+        values = attributes(state)
+        extra = len(values) - _NFIELDS
+        while extra > 0:
+            if values.popitem()[0][0] != "_":
+                values = fields_of(state, _FIELDS)
+                break
+            extra -= 1
+        w = plain_object(cls, values)
+        w.state = state
         pending = values["pending"]
-        fresh["player"] = None if values["over"] else \
-            pending[0].player if pending else values["turn"]
+        w.player = None if values["over"] else pending[0].player if pending else values["turn"]
+        return w
 
-    def freeze(self, **override: Any) -> GameState:
-        """The new state (rune hands kept in sorted order): the fields used turned back into
-        tuples (a new tuple made by a one-entry change is taken as it is); a field thawed
-        into lists is compared with the old value only while nothing else has changed, so
-        an unchanged position gives the old state itself."""
-        now = self.__dict__
-        before = self.state.__dict__
-        if "rune_hands" in now or not before.get("_runes_sorted") and any(
-                list(h) != sorted(h) for h in before["rune_hands"]):
-            self.rune_hands = [sorted(h) for h in self.lists("rune_hands")]
-        plain = _plain_of(now)
-        changed = not all(map(is_, plain, _plain_of(before)))
-        values = dict(zip(_PLAIN, plain))
-        values.update(zip(_THAWED, _thawed_of(before)))
-        for name in _THAWED_NAMES.intersection(now):
-            value = now[name]
-            if type(value) is not tuple:
-                how = _FREEZE_AS[name]
-                if how == 1:
-                    value = tuple(value)
-                elif how == 2:
-                    value = tuple(map(tuple, value))
-                else:
-                    # a card's spaces hold tuples of markers (put and lift build new tuples)
-                    value = tuple([(cid, tuple(spaces)) for cid, spaces in value])
-                if not changed:
-                    if value == before[name]:
-                        continue
-                    changed = True
-            else:
-                changed = True
-            values[name] = value
-        if override:
-            unknown = set(override) - set(_FIELDS)
-            if unknown:
-                raise TypeError(f"GameState has no field {sorted(unknown)[0]!r}")
-            values.update(override)
-            changed = True
-        if not changed:
-            return self.state
-        # ``values`` are the new state's fields: it is made as ``dataclasses.replace`` would
-        # (the state class runs no checks when made), without its per-field bookkeeping
-        values["_runes_sorted"] = True      # a private note: its rune hands are in order
-        texts = before.get("_report_texts")
-        if texts is not None:               # the reports' save texts, for the same reports
-            values["_report_texts"] = texts
-        new = object.__new__(GameState)
-        object.__setattr__(new, "__dict__", values)
-        return new
-
-    def lists(self, name: str) -> list:
-        """A field thawed into lists, to be changed in place (also after a one-entry change
-        made a new tuple of it)."""
-        now = self.__dict__
-        value = now.get(name)
-        if value is None:
-            return getattr(self, name)
-        if type(value) is tuple:
-            value = now[name] = _THAW_FUNCTIONS[_FREEZE_AS[name]](value)
-        return value
-
-    def add(self, name: str, k: int, n: int) -> None:
-        """Add ``n`` to entry ``k`` of a flat field (``hand``, ``supply``)."""
-        if not n:
-            return
-        now = self.__dict__
-        values = now.get(name)
-        if type(values) is list:
-            values[k] += n
-            return
-        if values is None:
-            values = self.state.__dict__[name]
-        now[name] = (*values[:k], values[k] + n, *values[k + 1:])
-
-    def add_in_row(self, name: str, p: int, k: int, n: int) -> None:
-        """Add ``n`` to entry ``k`` of player ``p``'s row of a field (``favor``, ``points``);
-        the other players' rows stay as they are."""
-        if not n:
-            return
-        now = self.__dict__
-        rows = now.get(name)
-        if type(rows) is list:
-            rows[p][k] += n
-            return
-        if rows is None:
-            rows = self.state.__dict__[name]
-        row = rows[p]
-        now[name] = (*rows[:p], (*row[:k], row[k] + n, *row[k + 1:]), *rows[p + 1:])
-
-    def peek(self, name: str) -> Any:
-        """A field as it stands, without thawing it (to read, not to change)."""
-        return self.__dict__.get(name, self.state.__dict__[name])
-
-    def view(self) -> SimpleNamespace:
-        """What :func:`_rune_actions` reads, as the fields stand (nothing thawed)."""
-        return SimpleNamespace(edition=self.edition, offered=self.offered,
-                               rune_hands=self.peek("rune_hands"), slots=self.peek("slots"),
-                               favor=self.peek("favor"))
+    def freeze(self) -> GameState:
+        """The new state: the fields as they stand, the rune hands in sorted order."""
+        new = vars(self)
+        before = self.state
+        if not getattr(before, "_runes_sorted", False):
+            hands = new["rune_hands"]
+            if any(list(h) != sorted(h) for h in hands):
+                new["rune_hands"] = tuple(tuple(sorted(h)) for h in hands)
+        # kept with the new state (see core.memo): its rune hands are in order; the texts of
+        # its season reports, shared with the old state (see state.report_texts)
+        new["_runes_sorted"] = True
+        texts = getattr(before, "_report_texts", None)
+        if texts is not None:
+            new["_report_texts"] = texts
+        return plain_object(GameState, new)
 
     def done(self) -> GameState:
         """After an action: close a season-end rune window that has nobody left to ask, drop
         decisions with no choice left, end the turn if nothing is left to do, and freeze."""
-        if self.state.pending and self.state.pending[0].kind == "rune_window":
+        pending = self.state.pending
+        if pending and pending[0].kind == "rune_window":
             _close_rune_window(self)
         _settle(self)
         return self.freeze()
 
-    # small operations
+    # ----- changing one entry of a field
+
+    def add(self, name: str, k: int, n: int) -> None:
+        """Add ``n`` to entry ``k`` of a flat field (``hand``, ``supply`` ...)."""
+        if n:
+            values = getattr(self, name)
+            setattr(self, name, (*values[:k], values[k] + n, *values[k + 1:]))
+
+    def add_in_row(self, name: str, p: int, k: int, n: int) -> None:
+        """Add ``n`` to entry ``k`` of player ``p``'s row of a field (``favor``, ``points``);
+        the other players' rows stay as they are."""
+        if n:
+            rows = getattr(self, name)
+            row = rows[p]
+            setattr(self, name,
+                    (*rows[:p], (*row[:k], row[k] + n, *row[k + 1:]), *rows[p + 1:]))
+
+    def set_entry(self, name: str, k: int, value: Any) -> None:
+        """Entry ``k`` of a flat field (``altars``, ``tree_markers``, a player's hand of
+        ``rune_hands`` ...) replaced by ``value``."""
+        values = getattr(self, name)
+        setattr(self, name, (*values[:k], value, *values[k + 1:]))
+
+    def ask(self, *decisions: Any) -> None:
+        """Decisions to take first, before those already waiting."""
+        self.pending = (*decisions, *self.pending)
+
+    def next_decision(self) -> Any:
+        """The first waiting decision, taken off the list (the action answers it)."""
+        pending = self.pending
+        self.pending = pending[1:]
+        return pending[0]
+
+    # ----- the rules' small operations
+
     def put(self, slot: int, space: int, marker: int) -> None:
-        """Put a marker (a player's, or the neutral one) on a card space (as
-        :meth:`_set_space` does, written out: this is the most common change)."""
-        now = self.__dict__
-        slots = now.get("slots")
-        if type(slots) is list:
-            spaces = slots[slot][1]
-            spaces[space] = (*spaces[space], marker)
-            return
-        if slots is None:
-            slots = self.state.__dict__["slots"]
-        cid, spaces = slots[slot]
-        card = (cid, (*spaces[:space], (*spaces[space], marker), *spaces[space + 1:]))
-        now["slots"] = (*slots[:slot], card, *slots[slot + 1:])
+        """Put a marker (a player's, or the neutral one) on a card space."""
+        self._set_space(slot, space, (*self.slots[slot][1][space], marker))
 
     def lift(self, slot: int, space: int, marker: int) -> None:
         """Take a marker off a card space."""
-        if marker in self.peek("slots")[slot][1][space]:
-            self._set_space(slot, space, lambda held: tuple(m for m in held if m != marker))
+        held = self.slots[slot][1][space]
+        if marker in held:
+            self._set_space(slot, space, tuple(m for m in held if m != marker))
 
-    def _set_space(self, slot: int, space: int, change: Any) -> None:
-        """The markers on one card space replaced by ``change(markers)``: in the lists when
-        the cards are thawed, else in a new tuple that shares the other cards."""
-        now = self.__dict__
-        slots = now.get("slots")
-        if type(slots) is list:
-            spaces = slots[slot][1]
-            spaces[space] = change(spaces[space])
-            return
-        if slots is None:
-            slots = self.state.slots
+    def _set_space(self, slot: int, space: int, held: tuple) -> None:
+        """The markers on one card space replaced by ``held`` (the other cards shared)."""
+        slots = self.slots
         cid, spaces = slots[slot]
-        card = (cid, (*spaces[:space], change(spaces[space]), *spaces[space + 1:]))
-        now["slots"] = (*slots[:slot], card, *slots[slot + 1:])
+        self.slots = (*slots[:slot], (cid, (*spaces[:space], held, *spaces[space + 1:])),
+                      *slots[slot + 1:])
 
     def gain(self, p: int, colour: str, n: int) -> None:
         """Take up to ``n`` tokens from the supply (fewer if it runs short)."""
-        k = self.ed.colours.index(colour)
-        n = min(n, self.peek("supply")[k])
-        self.add("supply", k, -n)
-        self.add_in_row("favor", p, k, n)
+        k = self.edition.colours.index(colour)
+        n = min(n, self.supply[k])
+        if n:
+            self._move_favor(p, k, n)
 
     def pay(self, p: int, colour: str, n: int = 1) -> None:
-        k = self.ed.colours.index(colour)
-        require(self.peek("favor")[p][k] >= n)
-        self.add_in_row("favor", p, k, -n)
-        self.add("supply", k, n)
+        k = self.edition.colours.index(colour)
+        require(self.favor[p][k] >= n)
+        self._move_favor(p, k, -n)
+
+    def _move_favor(self, p: int, k: int, n: int) -> None:
+        """``n`` tokens of colour ``k`` from the supply to player ``p`` (from the player back
+        to the supply when ``n`` is negative)."""
+        supply = self.supply
+        self.supply = (*supply[:k], supply[k] - n, *supply[k + 1:])
+        rows = self.favor
+        row = rows[p]
+        self.favor = (*rows[:p], (*row[:k], row[k] + n, *row[k + 1:]), *rows[p + 1:])
 
     def draw_runes(self, p: int, n: int) -> None:
-        for _ in range(n):
-            if self.rune_deck:
-                self.rune_hands[p].append(self.rune_deck[0])
-                self.rune_deck = self.rune_deck[1:]
+        """Up to ``n`` rune tiles from the deck into the player's hand (kept in order)."""
+        deck = self.rune_deck
+        n = min(n, len(deck))
+        if n:
+            self.set_entry("rune_hands", p, tuple(sorted((*self.rune_hands[p], *deck[:n]))))
+            self.rune_deck = deck[n:]
 
     def use_rune(self, p: int, rid: str) -> None:
-        self.rune_hands[p].remove(rid)
+        """A rune tile leaves the player's hand for good."""
+        hand = list(self.rune_hands[p])
+        hand.remove(rid)
+        self.set_entry("rune_hands", p, tuple(hand))
         self.runes_used += (rid,)
 
     def effect(self, p: int, eff: Effect, altar: str | None, category: int) -> None:
         """Carry out an effect; choices it needs are queued as pending decisions."""
         t = eff.type
-        queued: list = []
         if t in POINT_EFFECTS:
             self.add_in_row("points", p, category,
-                            effect_points(self.ed, eff, self.peek("favor")[p], altar))
+                            effect_points(self.edition, eff, self.favor[p], altar))
         elif t == "favor":
             for c in eff.colours:
                 self.gain(p, c, 1)
         elif t == "favor_least":
-            queued.append(decision("favor_least", p, eff.count))
+            self.ask(decision("favor_least", p, eff.count))
         elif t == "rune":
             self.draw_runes(p, eff.count)
         elif t == "favor_any":
             if eff.count:
-                queued.append(decision("favor_any", p, eff.count))
+                self.ask(decision("favor_any", p, eff.count))
         elif t == "rune_and_altar_favor":
             self.draw_runes(p, 1)
-            self.gain(p, altar, eff.count)
+            self.gain(p, altar, eff.count)      # type: ignore[arg-type]
         elif t == "block_and_altar_favor":
-            self.gain(p, altar, eff.count)
+            self.gain(p, altar, eff.count)      # type: ignore[arg-type]
             if eff.block:
-                queued.append(decision("block", p, eff.block))
+                self.ask(decision("block", p, eff.block))
         elif t == "altar_favor":
-            self.gain(p, altar, eff.count)
+            self.gain(p, altar, eff.count)      # type: ignore[arg-type]
         else:
             raise InvariantError(f"effect {t!r} is not handled here")
-        if queued:
-            self.pending[0:0] = queued
+
+    def take_marker(self, p: int) -> None:
+        """One of the player's markers leaves their hand for this turn's offering."""
+        hand = self.hand
+        self.hand = (*hand[:p], hand[p] - 1, *hand[p + 1:])
+        self.offered = True
 
     def place_on_card(self, p: int, slot: int, space: int, pay: str | None) -> None:
         if pay is not None:
             self.pay(p, pay)
         self.put(slot, space, p)
-        self.add("hand", p, -1)
-        self.offered = True
-        sp = self.ed.cards[self.peek("slots")[slot][0]].spaces[space]
+        self.take_marker(p)
+        sp = self.edition.cards[self.slots[slot][0]].spaces[space]
         self.effect(p, sp.effect, None, CARD_PTS)
 
 
 def _settle(w: _Work) -> None:
     """Drop pending decisions that have no choice left, then end the turn if nothing remains
     to decide and the player has no rune they could still play."""
-    # (the fields are read without thawing them, as peek does: only a change thaws one)
-    now, old = w.__dict__, w.state.__dict__
-    while True:
-        pending = now.get("pending", old["pending"])
-        while pending:
-            kind = pending[0].kind
-            if kind == "favor_any" and not any(now.get("supply", old["supply"])):
-                w.pending.pop(0)
-            elif kind == "block" and (w.neutral_home == 0 or all(
-                    o for _, sp in now.get("slots", old["slots"]) for o in sp)):
-                w.pending.pop(0)
-            else:
-                return
+    pending = w.pending
+    while pending:
+        kind = pending[0].kind
+        if kind == "favor_any" and not any(w.supply) or kind == "block" and (
+                w.neutral_home == 0 or all(o for _, sp in w.slots for o in sp)):
+            w.next_decision()
             pending = w.pending
-        if w.over or not w.offered:
+        else:
             return
-        turn = w.turn
-        hand = now.get("rune_hands", old["rune_hands"])[turn]
-        if hand and _can_play_rune(w.ed, True, hand, now.get("slots", old["slots"]),
-                                   now.get("favor", old["favor"])[turn], turn):
-            return
+    if w.over or not w.offered:
+        return
+    turn = w.turn
+    hand = w.rune_hands[turn]
+    if not hand or not _can_play_rune(w.edition, True, hand, w.slots, w.favor[turn], turn):
         _end_turn(w)
-        if now.get("pending", old["pending"]) or w.over or not w.offered:
-            return
 
 
 def _end_turn(w: _Work) -> None:
     w.offered = False
-    hand = w.peek("hand")
+    hand = w.hand
     n = len(hand)
     if not any(hand):
         _open_rune_window(w)
@@ -831,29 +719,29 @@ def _end_turn(w: _Work) -> None:
 
 
 def _window_runes(w: _Work, p: int) -> bool:
-    hand = w.peek("rune_hands")[p]
-    return bool(hand) and _can_play_rune(w.ed, w.offered, hand, w.peek("slots"),
-                                         w.peek("favor")[p], p, window=True)
+    hand = w.rune_hands[p]
+    return bool(hand) and _can_play_rune(w.edition, w.offered, hand, w.slots, w.favor[p], p,
+                                         window=True)
 
 
 def _open_rune_window(w: _Work) -> None:
     """The last marker of the season is placed: before the cards are scored, every player
     holding an any-time rune (in turn order from the season's first player) may play it or
     let the scoring begin; with nobody to ask, the season ends at once."""
-    n = len(w.peek("hand"))
+    n = len(w.hand)
     order = [(w.first_player + k) % n for k in range(n)]
     asked = [decision("rune_window", p) for p in order if _window_runes(w, p)]
     if asked:
-        w.pending[0:0] = asked
+        w.ask(*asked)
     _close_rune_window(w)
 
 
 def _close_rune_window(w: _Work) -> None:
     """Skip the players with nothing left to play; when nobody is left, score the season."""
-    while w.peek("pending") and w.peek("pending")[0].kind == "rune_window" and \
-            not _window_runes(w, w.peek("pending")[0].player):
-        w.pending.pop(0)
-    if not w.peek("pending"):
+    while w.pending and w.pending[0].kind == "rune_window" and \
+            not _window_runes(w, w.pending[0].player):
+        w.next_decision()
+    if not w.pending:
         _season_end(w)
 
 
@@ -875,13 +763,13 @@ def _draw_journey(w: _Work, colour: str, season: int) -> str | None:
     """The first card of the pile of ``colour`` that may come into play in ``season`` (cards
     of later seasons stay in the pile, in order); if the pile has none, the next pile in
     colour order that has one (labelled assumptions)."""
-    cols = w.ed.colours
+    cols = w.edition.colours
     start = cols.index(colour)
     for k in range(len(cols)):
         at = (start + k) % len(cols)
         pile = w.piles[at]
         for i, cid in enumerate(pile):
-            if w.ed.cards[cid].earliest_season <= season:
+            if w.edition.cards[cid].earliest_season <= season:
                 w.piles = (*w.piles[:at], pile[:i] + pile[i + 1:], *w.piles[at + 1:])
                 return cid
     return None
@@ -893,27 +781,28 @@ def _season_end(w: _Work) -> None:
 
     The season's report is built as a saved and reloaded report reads (text keys in sorted
     order, lists rather than tuples), so a state and its reloaded save compare equal."""
-    ed = w.ed
+    ed = w.edition
     last = w.season == ed.seasons
-    slots = w.peek("slots")
-    favor = w.peek("favor")
-    points = w.lists("points")
+    slots = w.slots
+    favor = w.favor
+    points = [list(row) for row in w.points]
     # the board as it is scored, so a season can be looked at again later
-    board = {"altars": list(w.peek("altars")), "favor": [list(r) for r in favor],
+    board = {"altars": list(w.altars), "favor": [list(r) for r in favor],
              "points": None,
              "slots": [[cid, [list(o) for o in spaces]] for cid, spaces in slots],
-             "tree_markers": list(w.peek("tree_markers"))}
+             "tree_markers": list(w.tree_markers)}
     results, new_slots = _score_cards(w, slots, favor, points, last)
     board["points"] = [list(p) for p in points]     # after this season's cards
-    w.__dict__["slots"] = tuple(new_slots)          # (a new tuple: see _THAW_FUNCTIONS)
-    w.tree_markers = [None] * len(ed.tree)
+    w.slots = tuple(new_slots)
+    w.tree_markers = (None,) * len(ed.tree)
     w.neutral_home = ed.neutral_markers
-    w.set_aside = [0] * len(w.hand)
+    w.set_aside = (0,) * len(w.hand)
     report: dict[str, Any] = {"board": board, "cards": results}
     if last:
         _end_game(w, favor, points, report)
     else:
         _next_season(w, points, report)
+    w.points = tuple(map(tuple, points))
     w.reports += (report,)
 
 
@@ -922,7 +811,7 @@ def _score_cards(w: _Work, slots: tuple, favor: tuple, points: list[list[int]],
     """Each card in play scored as :func:`~.scoring.score_card` scores it (into ``points``)
     and, unless the game ends, replaced from the journey piles: the cards' reports, and the
     new slots with no markers on them."""
-    ed = w.ed
+    ed = w.edition
     results = []
     new_slots = []
     index = _memo(ed)["colour_index"]
@@ -961,25 +850,25 @@ def _score_cards(w: _Work, slots: tuple, favor: tuple, points: list[list[int]],
 def _end_game(w: _Work, favor: tuple, points: list[list[int]],
               report: dict[str, Any]) -> None:
     """The last season: the Great Tree majorities scored, and the game over."""
-    majorities = score_majorities(w.ed, w.altars, favor)
+    majorities = score_majorities(w.edition, w.altars, favor)
     for m in majorities:
         for p, n in m["points"].items():
             points[p][MAJ_PTS] += n
     report["majorities"] = [_majority_report(m) for m in majorities]
     report["season"] = w.season
     w.over = True
-    w.hand = [0] * len(w.hand)
+    w.hand = (0,) * len(w.hand)
     w.offered = False
 
 
 def _next_season(w: _Work, points: list[list[int]], report: dict[str, Any]) -> None:
     """The next season's markers in hand, and the lowest score (the last of them in turn
     order from the first player) to choose a New Start card and play first."""
-    ed = w.ed
+    ed = w.edition
     order = [(w.first_player + k) % len(w.hand) for k in range(len(w.hand))]
     season = w.season
     w.season += 1
-    w.hand = [w.state.schedule[w.season - 1]] * len(w.hand)
+    w.hand = (w.schedule[w.season - 1],) * len(w.hand)
     totals = [sum(p) for p in points]
     low = min(totals)
     chooser = [p for p in order if totals[p] == low][-1]
@@ -989,7 +878,7 @@ def _next_season(w: _Work, points: list[list[int]], report: dict[str, Any]) -> N
     report["new_start_options"] = list(options)
     report["season"] = season
     w.turn = chooser
-    w.pending.insert(0, decision("new_start", chooser, options))
+    w.ask(decision("new_start", chooser, options))
 
 
 def end_season_now(s: GameState) -> GameState:
@@ -1096,389 +985,6 @@ def _do_offer_card(s: GameState, a: OfferCard) -> GameState:
     return w.done()
 
 
-_all_fields_of = itemgetter(*_FIELDS)
-
-
-def _next_turn(hand: tuple[int, ...], p: int) -> int | None:
-    """Who plays after ``p``, as :func:`_end_turn` finds it; ``None`` when nobody holds a
-    marker (the season's end comes instead)."""
-    n = len(hand)
-    for k in range(1, n + 1):
-        q = (p + k) % n
-        if hand[q] > 0:
-            return q
-    return None
-
-
-class _Quick:
-    """A new state made straight from the old one, for the commonest steps of a game (see
-    :data:`QUICK`): the changes of one action written into a copy of the old state's fields,
-    then the end of the turn as :func:`_settle` makes it.  Any case the quick way does not
-    cover (a season's end, a rune window, a decision dropped for lack of choice) gives up
-    (:class:`_GiveUp`) and the working copy applies the action instead."""
-
-    __slots__ = ("values", "new", "ed", "index", "p", "row", "supply", "runes", "queued")
-
-    def __init__(self, s: GameState, p: int) -> None:
-        values = self.values = s.__dict__
-        if values["over"] or not values.get("_runes_sorted"):
-            raise _GiveUp
-        self.new = _fields_of(values)
-        self.ed = ed = values["edition"]
-        self.index = _memo(ed)["colour_index"]
-        self.p = p
-        self.row = None             # the player's favor as a list, once changed
-        self.supply = None          # the supply as a list, once changed
-        self.runes = values["rune_hands"][p]
-        self.queued: list = []
-
-    def favor_row(self) -> list:
-        if self.row is None:
-            self.row = list(self.values["favor"][self.p])
-            self.supply = list(self.values["supply"])
-        return self.row
-
-    def gain(self, colour: str, n: int) -> None:
-        row = self.favor_row()
-        k = self.index[colour]
-        n = min(n, self.supply[k])
-        self.supply[k] -= n
-        row[k] += n
-
-    def pay(self, colour: str, n: int = 1) -> None:
-        row = self.favor_row()
-        k = self.index[colour]
-        if row[k] < n:
-            raise _GiveUp
-        row[k] -= n
-        self.supply[k] += n
-
-    def score(self, category: int, n: int) -> None:
-        if n:
-            points = self.new["points"]
-            p = self.p
-            prow = list(points[p])
-            prow[category] += n
-            self.new["points"] = (*points[:p], tuple(prow), *points[p + 1:])
-
-    def draw_runes(self, n: int) -> None:
-        new = self.new
-        deck = new["rune_deck"]
-        n = min(n, len(deck))
-        if n:
-            p = self.p
-            self.runes = runes = tuple(sorted((*self.runes, *deck[:n])))
-            hands = new["rune_hands"]
-            new["rune_hands"] = (*hands[:p], runes, *hands[p + 1:])
-            new["rune_deck"] = deck[n:]
-
-    def put(self, slot: int, space: int, marker: int) -> None:
-        slots = self.new["slots"]
-        cid, spaces = slots[slot]
-        card = (cid, (*spaces[:space], (*spaces[space], marker), *spaces[space + 1:]))
-        self.new["slots"] = (*slots[:slot], card, *slots[slot + 1:])
-
-    def use_rune(self, rid: str) -> None:
-        """A rune tile leaves the player's hand for good."""
-        runes = list(self.runes)
-        runes.remove(rid)
-        new = self.new
-        hands = new["rune_hands"]
-        self.runes = runes = tuple(runes)      # (still in order)
-        new["rune_hands"] = (*hands[:self.p], runes, *hands[self.p + 1:])
-        new["runes_used"] = (*new["runes_used"], rid)
-
-    def take_marker(self) -> None:
-        """One of the player's markers leaves their hand for this turn's offering."""
-        hand = self.new["hand"]
-        p = self.p
-        self.new["hand"] = (*hand[:p], hand[p] - 1, *hand[p + 1:])
-        self.new["offered"] = True
-
-    def effect(self, eff: Effect, altar: str | None, category: int) -> None:
-        """As :meth:`_Work.effect`."""
-        t = eff.type
-        if t in POINT_EFFECTS:
-            self.score(category, effect_points(self.ed, eff, self.favor_row(), altar))
-        elif t == "favor":
-            for c in eff.colours:
-                self.gain(c, 1)
-        elif t == "favor_least":
-            self.queued.append(decision("favor_least", self.p, eff.count))
-        elif t == "rune":
-            self.draw_runes(eff.count)
-        elif t == "favor_any":
-            if eff.count:
-                self.queued.append(decision("favor_any", self.p, eff.count))
-        elif t == "rune_and_altar_favor":
-            self.draw_runes(1)
-            self.gain(altar, eff.count)     # type: ignore[arg-type]
-        elif t == "block_and_altar_favor":
-            self.gain(altar, eff.count)     # type: ignore[arg-type]
-            if eff.block:
-                self.queued.append(decision("block", self.p, eff.block))
-        elif t == "altar_favor":
-            self.gain(altar, eff.count)     # type: ignore[arg-type]
-        else:
-            raise _GiveUp
-
-    def done(self, rest: tuple = ()) -> GameState:
-        """The new state: ``rest`` the decisions still pending after the one taken (the
-        queued ones go first), then the turn's end as :func:`_settle` decides it."""
-        new = self.new
-        row = self.row
-        if row is not None:
-            p = self.p
-            favor = new["favor"]
-            new["favor"] = (*favor[:p], tuple(row), *favor[p + 1:])
-            new["supply"] = tuple(self.supply)
-        pending = (*self.queued, *rest) if self.queued else rest
-        if pending:
-            d = pending[0]
-            kind = d.kind
-            if kind == "favor_any" and not any(new["supply"]) or kind == "block" and (
-                    new["neutral_home"] == 0 or all(o for _, sp in new["slots"] for o in sp)):
-                raise _GiveUp
-            if kind == "rune_window":
-                raise _GiveUp
-            new["pending"] = pending
-        else:
-            new["pending"] = ()
-            if new["offered"] and not new["over"]:
-                turn = new["turn"]
-                runes = new["rune_hands"][turn]
-                if not runes or not _can_play_rune(self.ed, True, runes, new["slots"],
-                                                   new["favor"][turn], turn):
-                    nxt = _next_turn(new["hand"], turn)
-                    if nxt is None:
-                        raise _GiveUp
-                    new["turn"] = nxt
-                    new["offered"] = False
-        new["_runes_sorted"] = True
-        texts = self.values.get("_report_texts")
-        if texts is not None:
-            new["_report_texts"] = texts
-        state = object.__new__(GameState)
-        object.__setattr__(state, "__dict__", new)
-        return state
-
-
-_NFIELDS = len(_FIELDS)
-
-
-def _fields_of(values: dict[str, Any]) -> dict[str, Any]:
-    """A copy of a state's fields without its private notes.  A state's fields come first in
-    its ``__dict__`` (set when it is made) and the notes after them: the copy drops what
-    follows the fields, and a dictionary in any other order is copied field by field."""
-    new = values.copy()
-    if len(new) > _NFIELDS:
-        for name in [*new][_NFIELDS:]:
-            if name[0] != "_":
-                return dict(zip(_FIELDS, _all_fields_of(values)))
-            del new[name]
-    return new
-
-
-class _GiveUp(Exception):
-    """A quick move meets a case it does not cover: the working copy takes over."""
-
-
-def _quickly(fn: Any) -> Any:
-    """``fn(s, a)`` made a quick move that answers ``None`` when it gives up."""
-    def move(s: GameState, a: Action) -> GameState | None:
-        try:
-            return fn(s, a)
-        except _GiveUp:
-            return None
-    move.__name__ = fn.__name__
-    move.__doc__ = fn.__doc__
-    move.raw = fn           # type: ignore[attr-defined]
-    return move
-
-
-def _waiting(s: GameState, *kinds: str) -> tuple:
-    """The waiting decisions, the first of one of ``kinds`` (else the quick move gives up)."""
-    pending = s.__dict__["pending"]
-    if not pending or pending[0].kind not in kinds:
-        raise _GiveUp
-    return pending
-
-
-def _rune_in_turn(s: GameState, rune: Any) -> "_Quick":
-    """The quick move of a rune played in the player's own turn, the rune used (it gives up
-    while a decision waits)."""
-    values = s.__dict__
-    if values["pending"]:
-        raise _GiveUp
-    q = _Quick(s, values["turn"])
-    q.use_rune(rune)
-    return q
-
-
-def _offered_on_card(s: GameState, a: OfferCard | RuneOffer, rune: Any = None) -> GameState:
-    """An offering on a card space, after playing ``rune`` first when one is given."""
-    values = s.__dict__
-    if values["pending"] or values["offered"]:
-        raise _GiveUp
-    q = _Quick(s, values["turn"])
-    if rune is not None:
-        q.use_rune(rune)
-    if a.pay is not None:
-        q.pay(a.pay)
-    q.put(a.slot, a.space, q.p)
-    q.take_marker()
-    q.effect(q.ed.cards[values["slots"][a.slot][0]].spaces[a.space].effect, None, CARD_PTS)
-    return q.done()
-
-
-@_quickly
-def _quick_offer_card(s: GameState, a: OfferCard) -> GameState:
-    """An offering on a free card space (as :func:`_do_offer_card`)."""
-    return _offered_on_card(s, a)
-
-
-@_quickly
-def _quick_rune_offer(s: GameState, a: RuneOffer) -> GameState:
-    """An occupied-space rune played with its offering (as :func:`_do_rune_offer`)."""
-    return _offered_on_card(s, a, a.rune)
-
-
-@_quickly
-def _quick_rune_move(s: GameState, a: RuneMove) -> GameState:
-    """A moving rune played in the player's turn (as :func:`_do_rune_move`)."""
-    q = _rune_in_turn(s, a.rune)
-    slots = q.new["slots"]
-    i, j, p = a.from_slot, a.from_space, q.p
-    cid, spaces = slots[i]
-    if p in spaces[j]:
-        held = tuple(m for m in spaces[j] if m != p)
-        q.new["slots"] = (*slots[:i], (cid, (*spaces[:j], held, *spaces[j + 1:])),
-                          *slots[i + 1:])
-    q.put(a.to_slot, a.to_space, p)
-    return q.done()
-
-
-@_quickly
-def _quick_choose_new_start(s: GameState, a: ChooseNewStart) -> GameState:
-    """A New Start card kept (as :func:`_do_choose_new_start`)."""
-    values = s.__dict__
-    pending = _waiting(s, "new_start")
-    d = pending[0]
-    q = _Quick(s, d.player)
-    new = q.new
-    new["slots"] = (*values["slots"],
-                    (a.card, ((),) * len(q.ed.cards[a.card].spaces)))
-    new["spent_cards"] = (*values["spent_cards"], *(c for c in d.data[0] if c != a.card))
-    new["first_player"] = new["turn"] = d.player
-    return q.done(pending[1:])
-
-
-@_quickly
-def _quick_offer_tree(s: GameState, a: OfferTree) -> GameState:
-    """An offering on a Great Tree space (as :func:`_do_offer_tree`)."""
-    values = s.__dict__
-    if values["pending"] or values["offered"]:
-        raise _GiveUp
-    p = values["turn"]
-    q = _Quick(s, p)
-    new, ed, t = q.new, q.ed, a.space
-    space = ed.tree[t]
-    markers = values["tree_markers"]
-    new["tree_markers"] = (*markers[:t], p, *markers[t + 1:])
-    q.take_marker()
-    if not space.altar:
-        k = _memo(ed)["roots"][t]
-        tokens = values["root_tokens"]
-        if tokens[k]:
-            row = q.favor_row()
-            row[q.index[values["root_colours"][k]]] += tokens[k]
-            new["root_tokens"] = (*tokens[:k], 0, *tokens[k + 1:])
-    elif values["altars"][t] is None:
-        q.queued.append(decision("altar", p, t))
-    else:
-        altar = values["altars"][t]
-        q.pay(altar, ed.altar_cost)
-        q.effect(space.effect, altar, TREE_PTS)
-    return q.done()
-
-
-@_quickly
-def _quick_choose_altar(s: GameState, a: ChooseAltar) -> GameState:
-    """An Altar tile placed (as :func:`_do_choose_altar`)."""
-    values = s.__dict__
-    pending = _waiting(s, "altar")
-    q = _Quick(s, pending[0].player)
-    t = pending[0].data[0]
-    altars = values["altars"]
-    q.new["altars"] = (*altars[:t], a.colour, *altars[t + 1:])
-    q.effect(q.ed.tree[t].effect, a.colour, TREE_PTS)
-    return q.done(pending[1:])
-
-
-@_quickly
-def _quick_take_favor(s: GameState, a: TakeFavor) -> GameState:
-    """A favor token taken (as :func:`_do_take_favor`)."""
-    pending = _waiting(s, "favor_any", "favor_least")
-    d = pending[0]
-    q = _Quick(s, d.player)
-    left = d.data[0]
-    if d.kind == "favor_least":
-        q.gain(a.colour, left)
-    else:
-        q.gain(a.colour, 1)
-        if left > 1:
-            q.queued.append(decision("favor_any", q.p, left - 1))
-    return q.done(pending[1:])
-
-
-@_quickly
-def _quick_block_space(s: GameState, a: BlockSpace) -> GameState:
-    """A card space blocked (as :func:`_do_block_space`)."""
-    pending = _waiting(s, "block")
-    d = pending[0]
-    q = _Quick(s, d.player)
-    q.put(a.slot, a.space, NEUTRAL)
-    q.new["neutral_home"] -= 1
-    if d.data[0] > 1:
-        q.queued.append(decision("block", q.p, d.data[0] - 1))
-    return q.done(pending[1:])
-
-
-@_quickly
-def _quick_rune_gain(s: GameState, a: RuneGain) -> GameState:
-    """A favor rune played in the player's turn (as :func:`_do_rune_gain`)."""
-    q = _rune_in_turn(s, a.rune)
-    rune = q.ed.runes[a.rune]
-    q.gain(rune.colour, rune.count)
-    return q.done()
-
-
-@_quickly
-def _quick_end_turn(s: GameState, a: EndTurn) -> GameState:
-    """The turn ended by the player (as :func:`_do_end_turn`)."""
-    values = s.__dict__
-    if values["pending"]:
-        raise _GiveUp
-    q = _Quick(s, values["turn"])
-    nxt = _next_turn(values["hand"], q.p)
-    if nxt is None:
-        raise _GiveUp
-    q.new["turn"] = nxt
-    q.new["offered"] = False
-    return q.done()
-
-
-def _quick_then_slow(quick: Any, slow: Any) -> Any:
-    """The handler trying the quick move first, the working copy when it gives up."""
-    def handler(s: GameState, a: Action) -> GameState:
-        try:
-            return quick(s, a)
-        except _GiveUp:
-            return slow(s, a)
-    handler.__name__ = slow.__name__
-    return handler
-
-
 @HANDLERS.on(RuneOffer)
 def _do_rune_offer(s: GameState, a: RuneOffer) -> GameState:
     w = _Work(s)
@@ -1489,61 +995,64 @@ def _do_rune_offer(s: GameState, a: RuneOffer) -> GameState:
 
 @HANDLERS.on(OfferTree)
 def _do_offer_tree(s: GameState, a: OfferTree) -> GameState:
-    w, ed, p = _Work(s), s.edition, s.current_player
-    space = ed.tree[a.space]
-    w.tree_markers[a.space] = p
-    w.add("hand", p, -1)
-    w.offered = True
+    w = _Work(s)
+    ed, p, t = w.edition, w.player, a.space
+    space = ed.tree[t]
+    w.set_entry("tree_markers", t, p)
+    w.take_marker(p)
     if not space.altar:
-        k = _memo(ed)["roots"][a.space]
-        w.add_in_row("favor", p, ed.colours.index(s.root_colours[k]), s.root_tokens[k])
-        w.root_tokens[k] = 0
-    elif s.altars[a.space] is None:
-        w.pending.insert(0, decision("altar", p, a.space))
+        k = _memo(ed)["roots"][t]
+        tokens = w.root_tokens[k]
+        if tokens:
+            w.add_in_row("favor", p, ed.colours.index(w.root_colours[k]), tokens)
+            w.set_entry("root_tokens", k, 0)
+    elif w.altars[t] is None:
+        w.ask(decision("altar", p, t))
     else:
         w.pay(p, a.pay, ed.altar_cost)
-        w.effect(p, space.effect, s.altars[a.space], TREE_PTS)
+        w.effect(p, space.effect, w.altars[t], TREE_PTS)
     return w.done()
 
 
 @HANDLERS.on(ChooseAltar)
 def _do_choose_altar(s: GameState, a: ChooseAltar) -> GameState:
     w = _Work(s)
-    t = w.pending.pop(0).data[0]
-    w.altars[t] = a.colour
-    w.effect(w.player, s.edition.tree[t].effect, a.colour, TREE_PTS)
+    t = w.next_decision().data[0]
+    w.set_entry("altars", t, a.colour)
+    w.effect(w.player, w.edition.tree[t].effect, a.colour, TREE_PTS)
     return w.done()
 
 
 @HANDLERS.on(TakeFavor)
 def _do_take_favor(s: GameState, a: TakeFavor) -> GameState:
-    w, p = _Work(s), s.current_player
-    d = w.pending.pop(0)
+    w = _Work(s)
+    p = w.player
+    d = w.next_decision()
     left = d.data[0]
     if d.kind == "favor_least":
         w.gain(p, a.colour, left)
     else:
         w.gain(p, a.colour, 1)
         if left > 1:
-            w.pending.insert(0, decision("favor_any", p, left - 1))
+            w.ask(decision("favor_any", p, left - 1))
     return w.done()
 
 
 @HANDLERS.on(BlockSpace)
 def _do_block_space(s: GameState, a: BlockSpace) -> GameState:
     w = _Work(s)
-    left = w.pending.pop(0).data[0]
+    left = w.next_decision().data[0]
     w.put(a.slot, a.space, NEUTRAL)
     w.neutral_home -= 1
     if left > 1:
-        w.pending.insert(0, decision("block", w.player, left - 1))
+        w.ask(decision("block", w.player, left - 1))
     return w.done()
 
 
 @HANDLERS.on(RuneGain)
 def _do_rune_gain(s: GameState, a: RuneGain) -> GameState:
     w = _Work(s)
-    rune = s.edition.runes[a.rune]
+    rune = w.edition.runes[a.rune]
     w.use_rune(w.player, a.rune)
     w.gain(w.player, rune.colour, rune.count)
     return w.done()
@@ -1561,16 +1070,15 @@ def _do_rune_move(s: GameState, a: RuneMove) -> GameState:
 @HANDLERS.on(PassRunes)
 def _do_pass_runes(s: GameState, a: PassRunes) -> GameState:
     w = _Work(s)
-    w.pending.pop(0)
+    w.next_decision()
     return w.done()
 
 
 @HANDLERS.on(SetAside)
 def _do_set_aside(s: GameState, a: SetAside) -> GameState:
     w = _Work(s)
-    w.add("hand", w.player, -1)
-    w.set_aside[w.player] += 1
-    w.offered = True
+    w.take_marker(w.player)
+    w.add("set_aside", w.player, 1)
     return w.done()
 
 
@@ -1584,22 +1092,9 @@ def _do_end_turn(s: GameState, a: EndTurn) -> GameState:
 @HANDLERS.on(ChooseNewStart)
 def _do_choose_new_start(s: GameState, a: ChooseNewStart) -> GameState:
     w = _Work(s)
-    d = w.pending.pop(0)
-    w.lists("slots").append([a.card, [() for _ in s.edition.cards[a.card].spaces]])
+    d = w.next_decision()
+    w.slots = (*w.slots, (a.card, ((),) * len(w.edition.cards[a.card].spaces)))
     w.spent_cards += tuple(c for c in d.data[0] if c != a.card)
     w.first_player = d.player
     w.turn = d.player
     return w.done()
-
-
-
-#: each action type's handler through the working copy alone, and the quick move of those
-#: that have one (the new state made straight from the old, or ``None``); tests compare them
-WORKING_COPY = dict(HANDLERS.table)
-QUICK = {OfferCard: _quick_offer_card, OfferTree: _quick_offer_tree,
-         ChooseAltar: _quick_choose_altar, TakeFavor: _quick_take_favor,
-         BlockSpace: _quick_block_space, RuneGain: _quick_rune_gain,
-         EndTurn: _quick_end_turn, RuneOffer: _quick_rune_offer,
-         ChooseNewStart: _quick_choose_new_start, RuneMove: _quick_rune_move}
-for _tp, _quick in QUICK.items():
-    HANDLERS.table[_tp] = _quick_then_slow(_quick.raw, WORKING_COPY[_tp])

@@ -125,8 +125,8 @@ def _inori_positions():
 def test_quick_move_check_passes_a_sound_game_and_counts_the_quick_moves():
     from pangaea_lab.core.testing import check_quick_moves
     from pangaea_lab.inori import rules
-    taken = check_quick_moves(_inori_positions(), rules.WORKING_COPY, rules.QUICK,
-                              lambda st: {})
+    handlers = rules.HANDLERS.table      # (the handlers themselves as sound quick moves)
+    taken = check_quick_moves(_inori_positions(), handlers, handlers, lambda st: {})
     assert sum(taken.values()) > 0
 
 
@@ -138,9 +138,9 @@ def test_quick_move_check_catches_a_quick_move_giving_another_state():
 
     def wrong(state, action):      # the state before the move, not after it
         return state
-    quick = {tp: wrong for tp in rules.QUICK}
+    quick = {tp: wrong for tp in rules.HANDLERS.table}
     with pytest.raises(InvariantError, match="the quick move .* differs"):
-        check_quick_moves(positions, rules.WORKING_COPY, quick, lambda st: {})
+        check_quick_moves(positions, rules.HANDLERS.table, quick, lambda st: {})
     counting = iter(range(10**6))
     with pytest.raises(InvariantError, match="the kept notes differ"):
-        check_quick_moves(positions, rules.WORKING_COPY, {}, lambda st: {"n": next(counting)})
+        check_quick_moves(positions, rules.HANDLERS.table, {}, lambda st: {"n": next(counting)})

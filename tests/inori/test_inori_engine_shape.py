@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 
 import pytest
 
@@ -48,6 +49,17 @@ def test_why_allows_every_listed_action_and_explains_the_others():
 
 def test_every_action_type_has_a_handler():
     assert all(tp in rules.HANDLERS for tp in ACTION_TYPES)
+
+
+def test_the_package_writes_no_attribute_table_itself():
+    """States are plain data: what the rules keep with a state or an edition goes through
+    ``core.memo``, and no module of the package names an attribute table or sets an
+    attribute past a frozen class."""
+    folder = Path(inori.__file__).parent
+    found = [f"{path.name}:{n}" for path in sorted(folder.glob("*.py"))
+             for n, line in enumerate(path.read_text().splitlines(), 1)
+             if "__dict__" in line or "object.__setattr__" in line]
+    assert found == []
 
 
 def test_a_pending_decision_is_a_core_decision_saved_as_before():
