@@ -104,13 +104,19 @@ class GameReader:
         self.GAME = game
         self.key = game.name
         self.title = game.title
-        #: the fewest and the most players
-        self.players = (game.min_players, game.max_players)
-        #: option name -> default (the values ``new_game`` takes as keywords)
-        self.options: dict[str, Any] = game.defaults()
 
     def __repr__(self) -> str:
         return f"<GameReader of {self.title}>"
+
+    @property
+    def players(self) -> tuple[int, int]:
+        """The fewest and the most players."""
+        return self.GAME.min_players, self.GAME.max_players
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """Every option with its default (the values ``new_game`` takes as keywords)."""
+        return self.GAME.defaults()
 
     @functools.cached_property
     def module(self) -> ModuleType:
