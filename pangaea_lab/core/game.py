@@ -32,7 +32,8 @@ from .errors import IllegalAction, InvalidSetup
 
 #: the parts a game package binds to its Game (see :meth:`Game.bind`)
 PARTS = ("new_game", "state", "actions", "legal_actions", "why", "handlers", "scores",
-         "to_svg", "load_edition", "bots", "link")
+         "to_svg", "load_edition", "bots", "link",
+         "summary")
 
 #: the state's hooks a game may bind in place of the protocol's defaults (see
 #: :class:`~.protocol.GameState`): a state's ``evaluate(action, player)`` asks its game for
@@ -161,8 +162,9 @@ class Game:
         setup function ``new_game``, the ``state`` class, the ``actions`` base class(es),
         ``legal_actions(state)``, ``why(state, action)`` (an :class:`IllegalAction` or
         ``None``), the ``handlers`` table, ``scores(state)``, ``to_svg(state, highlight)``,
-        ``load_edition``, the computer players ``bots`` (name -> class) and the ``link``
-        spec (what a page's link may set); the state's
+        ``load_edition``, the computer players ``bots`` (name -> class), the ``link``
+        spec (what a page's link may set) and the ``summary`` module (what the simulation
+        lab reads from a game, see :mod:`pangaea_lab.sim.games`); the state's
         hooks named in :data:`HOOKS` (each a function of the state and the hook's
         arguments); and the parts the game declared as its own (``own_parts``)."""
         unknown = set(parts) - set(PARTS) - set(HOOKS) - set(self.own_parts)

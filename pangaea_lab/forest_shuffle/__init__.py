@@ -20,6 +20,7 @@ from .cards import Catalog
 from .edition import catalog, load_catalog, load_edition, rules_data
 from .forest import Dweller, Forest, Tree
 from .game import GAME, LINK, OPTION_DEFAULTS
+from . import summary
 from .render import forest_svg, plot_scores, position_svg, state_svg
 from .rules import legal_actions
 from .scenario import arrange, find_card, play_named
@@ -35,6 +36,7 @@ GAME.bind(new_game=setup.new_game, state=GameState, actions=ACTION_TYPES,
           # what the state and the forests need from the layers above them
           evaluate=players.estimate_gain, safety_net=players.safety_net,
           forest_svg=render.forest_svg)
+GAME.bind(summary=summary)   # what the simulation lab reads from a game
 
 __all__ = [
     "Catalog", "Decide", "DrawCard", "Dweller", "Finish", "Forest", "ForestBuilderModel",

@@ -18,6 +18,7 @@ from .board import board_graph, can_stack, cells, legal_stacks, neighbours
 from .cards import Card, all_cards, card, load_cards
 from .edition import Edition, assumptions, data_sources, load_edition
 from .game import GAME, LINK
+from . import summary
 from .habitats import habitat_cells, pattern_cells
 from .render import board_svg, plot_board
 from .scoring import BoardScore, card_points, score_board, solo_suns
@@ -31,6 +32,7 @@ GAME.bind(new_game=setup.new_game, state=GameState, actions=ACTION_TYPES,
           # the greedy value of Harmonies is the state's evaluate hook, so every greedy
           # player uses it
           evaluate=players.value)
+GAME.bind(summary=summary)   # what the simulation lab reads from a game
 
 __all__ = [
     "BoardScore", "Card", "ChooseSpirit", "DiscardCard", "Edition", "EndTurn", "GAME",

@@ -17,6 +17,7 @@ from . import players, render, rules, scoring
 from .actions import ACTION_TYPES
 from .edition import Edition, load_edition, reference_data, reference_edition
 from .game import GAME, LINK
+from . import summary
 from .scoring import describe_preview, score_card, score_majorities, season_end_preview
 from .setup import new_game
 from .state import GameState, InoriState
@@ -29,6 +30,7 @@ GAME.bind(new_game=new_game, state=GameState, actions=ACTION_TYPES,
           # the state's hooks that need the scoring, the drawing or the players
           winners=scoring.winners, evaluate=players.evaluate,
           action_highlight=render.action_cells, describe_card=render.card_text)
+GAME.bind(summary=summary)   # what the simulation lab reads from a game
 
 __all__ = ["Edition", "GAME", "GameState", "InoriState", "describe_preview", "load_edition",
            "new_game", "play", "reference_data", "reference_edition", "score_card",

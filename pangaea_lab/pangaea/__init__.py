@@ -24,6 +24,7 @@ from .actions import (AddTreetop, BlessForesight, BlessStrongCanopy, MoreSeeds, 
 from .board import Board, build_continent, custom_board
 from .edition import Edition, load_edition
 from .game import GAME, LINK
+from . import summary
 from .rituals import (PairSummary, Position, RitualOption, best_ritual, count_shortest_paths,
                       explain_path, land_ritual_options, ritual_pairs)
 from . import arrange, render, rules, scoring, variants  # noqa: F401  (pangaea.scoring, as before)
@@ -47,6 +48,7 @@ GAME.bind(new_game=new_game, state=GameState, actions=PangaeaAction,
           check_invariants=rules.check_invariants, player_summary=variants.player_summary,
           winners=variants.winners, evaluate=players.greedy_value,
           safety_net=players.safety_net, arranged=arrange.arranged)
+GAME.bind(summary=summary)   # what the simulation lab reads from a game
 
 __all__ = [
     "AddTreetop", "BlessForesight", "BlessStrongCanopy", "MoreSeeds", "PlaceTreetop",

@@ -65,11 +65,13 @@ def play_states(spec: RunSpec, seed: int) -> tuple[Any, Any, int, int, list[dict
     """Play game ``seed`` to the end: its first and final states, its turns and actions, and
     the event rows gathered on the way."""
     read = reader(spec.game)
+    hooks = read.hooks
     first = state = read.new_game(spec.players, seed, dict(spec.options))
     bots = [spec.bots[i](bot_seed(seed, seat)) for seat, i in enumerate(seat_bots(spec, seed))]
-    hook = read.on_step if spec.events else None
+    hook = hooks["step_events"] if spec.events else None
     # turns are read off the final state where the game keeps count, else seen move by move
-    marker = None if read.count_turns is not None else read.turn_marker
+    count = hooks["count_turns"]
+    marker = hooks["turn_marker"] if count is None else None
     events: list[dict[str, Any]] = []
     steps = turns = 0
     last: Any = object()
@@ -85,34 +87,36 @@ def play_states(spec: RunSpec, seed: int) -> tuple[Any, Any, int, int, list[dict
         action = bots[state.current_player].choose(state)
         after = state.apply(action)
         if hook is not None:
-            hook(state, action, after, events)
+            events += hook(state, action, after)
         state = after
         steps += 1
-    if marker is None:
-        turns = read.count_turns(first, state)
+    if count is not None:
+        turns = count(first, state)
     return first, state, turns, steps, events
 
 
 def _row(spec: RunSpec, seed: int, first: Any, final: Any, turns: int,
          steps: int) -> dict[str, Any]:
-    read = reader(spec.game)
+    hooks = reader(spec.game).hooks
     winners = final.winners()
     row: dict[str, Any] = {"seed": seed, "game": spec.game, "players": spec.players,
                            "options": options_text(spec.options),
-                           "first_player": int(getattr(first, "first_player",
-                                                       first.current_player or 0)),
+                           "first_player": int(hooks["first_player"](first)),
                            "turns": turns, "steps": steps, "winners": len(winners),
                            "seat_shift": seat_shift(spec, seed),
-                           "ended_by": read.ended_by(final),
-                           "cooperative": read.cooperative(dict(spec.options))}
-    row.update(read.extra_columns(final))
+                           # the game's summary may say otherwise (and keeps this place)
+                           "ended_by": "rules",
+                           "cooperative": hooks["cooperative"](dict(spec.options))}
+    row.update(hooks["summary"](final))
     scores = final.scores()
     for seat, i in enumerate(seat_bots(spec, seed)):
         row[f"p{seat}_bot"] = spec.bot_names[i]
         row[f"p{seat}_won"] = seat in winners
         row[f"p{seat}_total"] = int(scores[seat].total)
-        for name, points in read.seat_columns(final, seat).items():
+        for name, points in hooks["seat_scores"](final, seat).items():
             row[f"p{seat}_{name}"] = points
+        for name, value in hooks["seat_summary"](final, seat).items():
+            row[f"p{seat}_{name}"] = value
     return row
 
 
@@ -120,7 +124,7 @@ def _events(spec: RunSpec, seed: int, final: Any,
             during: list[dict[str, Any]]) -> list[dict[str, Any]]:
     if not spec.events:
         return []
-    rows = during + reader(spec.game).final_events(final)
+    rows = during + reader(spec.game).hooks["final_events"](final)
     return [{"seed": seed, "n": n, **row} for n, row in enumerate(rows)]
 
 

@@ -206,7 +206,7 @@ def land_rituals(game: str = "pangaea", players: int = 2, bots: Any = ("forester
     """How many points does a Land Ritual bring, by round and by card?"""
     table, events = simulate(game, players=players, seeds=range(first_seed, first_seed + games),
                              bots=list(bots)[:1], events=True, progress=progress)
-    lands = events[events.kind == "Land Ritual"] if "kind" in events else events
+    lands = events[events["kind"] == "Land Ritual"] if "kind" in events else events
     if lands.empty:
         fig = _figure(7, 2)
         fig.text(0.5, 0.5, "No Land Ritual was played in these games: try the forester "
@@ -215,7 +215,7 @@ def land_rituals(game: str = "pangaea", players: int = 2, bots: Any = ("forester
     fig = _figure(9, 3.8)
     left, right = fig.subplots(1, 2, width_ratios=(1.2, 1))
     rounds = sorted(lands["round"].unique())
-    data = [lands[lands["round"] == r].points.to_numpy() for r in rounds]
+    data = [lands[lands["round"] == r]["points"].to_numpy() for r in rounds]
     left.boxplot(data, showmeans=True,
                  meanprops={"marker": "D", "markerfacecolor": "white",
                             "markeredgecolor": "black"})
@@ -274,7 +274,7 @@ def animal_cards(game: str = "harmonies", players: int = 2, bots: Any = ("greedy
     """Which animal cards pay most once taken?  Mean points per card taken, with intervals."""
     table, events = simulate(game, players=players, seeds=range(first_seed, first_seed + games),
                              bots=list(bots)[:1], events=True, progress=progress)
-    animals = events[events.kind == "Animal card"] if "kind" in events else events
+    animals = events[events["kind"] == "Animal card"] if "kind" in events else events
     cards = group_means(animals, "label").sort_values(["mean", "label"], kind="stable")
     cards = cards.tail(12).reset_index(drop=True)
     done = animals.groupby("label").completed.mean()

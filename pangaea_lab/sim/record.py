@@ -1,8 +1,8 @@
 """The run record: what made a run, kept as ``_run.json`` in its results folder.
 
 It holds the run's settings (game, players, bots, options, ...), the package version and a
-fingerprint of the engine's code (the game's rules package, the shared engine modules and the
-lab's own game reader), so that a resume after the rules changed is refused: games played by
+fingerprint of the engine's code (the game's rules package with its ``summary`` part, the
+shared engine modules and the lab's own game reader), so that a resume after the rules changed is refused: games played by
 two different rule sets are never mixed in one table.
 
 >>> len(engine_fingerprint("inori")), engine_fingerprint("inori") == engine_fingerprint("inori")

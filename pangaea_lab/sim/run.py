@@ -25,7 +25,7 @@ import pandas as pd
 
 from .. import __version__
 from ..core.errors import InvalidSetup
-from ..core.players import Player
+from ..core.players import GreedyPlayer, Player, RandomPlayer
 from . import backends, checks
 from .games import SimulationError, reader
 from .play import RunSpec, bot_seed
@@ -290,6 +290,20 @@ def make_spec(game: str, players: int, bots: Any, options: dict[str, Any] | None
                    rotate_seats=rotate_seats)
 
 
+#: the computer players every game shares: they play by the state's hooks (the greedy player
+#: by the ``evaluate`` hook each game binds to its own greedy measure)
+SHARED_PLAYERS = (GreedyPlayer, RandomPlayer)
+
+
+def _shared_name(known: dict[str, type[Player]], cls: type) -> list[str]:
+    """The short name of a shared computer player given as a class, where the game's own
+    player of that name is built on it and plays the same (Inori's ``greedy`` is an
+    ``OutlookPlayer``, a ``GreedyPlayer`` whose measure is the game's ``evaluate`` hook)."""
+    if cls not in SHARED_PLAYERS or cls.name not in known:
+        return []
+    return [cls.name] if issubclass(known[cls.name], cls) else []
+
+
 def resolve_bots(read: Any, bots: Any, players: int) -> tuple[tuple[type[Player], ...],
                                                                tuple[str, ...]]:
     """Bots by seat: names (``"greedy,random"``), ``Player`` classes or instances.  Instances
@@ -330,7 +344,7 @@ def resolve_bots(read: Any, bots: Any, players: int) -> tuple[tuple[type[Player]
                                       "Bot(seed) for each game and seat") from None
             except ValueError:   # no signature to read (a class made in C): tried in play
                 pass
-            short = [k for k, v in known.items() if v is cls]
+            short = [k for k, v in known.items() if v is cls] or _shared_name(known, cls)
             names.append(short[0] if short else f"{cls.__module__}.{cls.__qualname__}")
         classes.append(cls)
     return tuple(classes), tuple(names)

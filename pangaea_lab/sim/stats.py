@@ -131,7 +131,7 @@ def bot_results(tables: Sequence[pd.DataFrame]) -> pd.DataFrame:
         wins, played = float(part.win.sum()), len(part)
         low, high = wilson(wins, played)
         rows.append({"bot": bot, "games": played, "wins": wins, "win_rate": wins / played,
-                     "low": low, "high": high, "mean_points": float(part.points.mean())})
+                     "low": low, "high": high, "mean_points": float(part["points"].mean())})
     return pd.DataFrame(rows).sort_values("win_rate", ascending=False,
                                           kind="stable").reset_index(drop=True)
 

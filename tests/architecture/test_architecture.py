@@ -29,7 +29,7 @@ GAMES = NAMES
 
 #: modules every game package has, with the same meaning (see ARCHITECTURE.md)
 TEMPLATE = ("game", "edition", "state", "actions", "rules", "setup", "scoring", "render",
-            "widgets", "players", "exercises")
+            "widgets", "players", "exercises", "summary")
 
 #: what state.py may not import: rules, drawing, players, widgets, setup, expansions
 ABOVE_STATE = ("rules", "render", "players", "widgets", "setup", "exercises", "coop", "woods",
@@ -386,3 +386,136 @@ def test_no_dict_in_converted_game_packages(name):
         if module.split(".")[1:2] == [name]:
             found += _raw_writes(path.read_text(), module)
     assert found == []
+
+
+# ----- a game's state is read only inside its package ----------------------------------------
+
+#: the modules outside the games that must read a game only through the protocol and the parts
+#: its Game holds: the shared core, the simulation lab, the catalogue, the exercise registry
+#: and the command line (``pangaea_lab.games``, the list of the Game objects, is the one
+#: module outside a game that imports from it)
+OUTSIDE = ("pangaea_lab.core.", "pangaea_lab.sim.", "pangaea_lab.catalog",
+           "pangaea_lab.exercises", "pangaea_lab.simulate")
+
+#: field names of the games' states that these modules may name: the protocol's own words,
+#: which every game's state answers, not one game's: ``current_player``, ``is_over`` and
+#: ``num_players`` (properties of every state), ``players``, ``seed`` and ``options`` (every
+#: game is made by ``new_game(players, seed, **options)``; a run's settings, a link and a
+#: widget keep them too), ``kind`` (every action's label) and ``player`` (a score
+#: breakdown's seat, ``ScoreBreakdown.player``)
+PROTOCOL_WORDS = {"current_player", "is_over", "num_players", "players", "seed", "options",
+                  "kind", "player"}
+
+#: a field's name that one module uses for an object of its own, never a state, each with
+#: what the object is
+OWN_WORDS = {
+    ("pangaea_lab.catalog", "area"): "the start page's play area, a widget box",
+    ("pangaea_lab.core.exercise_widget", "rule"): "the rule an exercise kind practises",
+    ("pangaea_lab.exercises", "rule"): "the rule an exercise kind practises",
+    ("pangaea_lab.core.mastery", "position"): "an attempt's exercise, its seed and level",
+    ("pangaea_lab.core.mastery", "right"): "an exercise status's count of right answers",
+    ("pangaea_lab.sim.checks", "step"): "the step of a range of seeds",
+    ("pangaea_lab.sim.run", "seeds"): "a run plan's seeds",
+    ("pangaea_lab.sim.widgets", "box"): "a question widget's root box",
+}
+
+
+def _state_records(cls: type, game: str, found: set[type]) -> set[type]:
+    """A game's state class and every record of the game's package its fields hold (a
+    player's record, an area, a forest and its trees, a variant's record...), its edition's
+    component data left out (cards and tiles, read by name through the game's own words)."""
+    import dataclasses
+    import typing
+    if cls in found:
+        return found
+    found.add(cls)
+    hints = typing.get_type_hints(cls)
+    for field in dataclasses.fields(cls):
+        types = [hints.get(field.name)]
+        while types:
+            kind = types.pop()
+            if isinstance(kind, type) and dataclasses.is_dataclass(kind) \
+                    and kind.__module__.startswith(f"pangaea_lab.{game}.") \
+                    and kind.__module__.rsplit(".", 1)[-1] not in ("edition", "cards"):
+                _state_records(kind, game, found)
+            types.extend(typing.get_args(kind))
+    return found
+
+
+def _record_names(cls: type, game: str) -> set[str]:
+    """A record's fields and the properties its game gives it (``PlayerState.points``)."""
+    import dataclasses
+    import functools
+    names = {field.name for field in dataclasses.fields(cls)}
+    for klass in cls.__mro__:
+        if klass.__module__.startswith(f"pangaea_lab.{game}."):
+            names |= {name for name, value in vars(klass).items()
+                      if isinstance(value, (property, functools.cached_property))}
+    return names
+
+
+def state_fields() -> dict[str, list[str]]:
+    """Every field (and property) name of the games' states and of the records they hold ->
+    where it is (``game.Class``)."""
+    out: dict[str, list[str]] = {}
+    for game in GAME_OBJECTS:
+        importlib.import_module(f"pangaea_lab.{game.name}")
+        for cls in _state_records(game.part("state"), game.name, set()):
+            for name in _record_names(cls, game.name):
+                out.setdefault(name, []).append(f"{game.name}.{cls.__name__}")
+    return out
+
+
+def field_reads(tree: ast.Module, fields: set[str]) -> list[tuple[int, str]]:
+    """Each ``<value>.<field>`` and ``getattr(<value>, "<field>", ...)`` of ``tree`` naming one
+    of ``fields``, with its line.  An attribute of ``self`` or ``cls`` is the module's own
+    object, and a called attribute is a method (a field holds data): neither is counted."""
+    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in fields and id(node) not in called \
+                and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+            found.append((node.lineno, node.attr))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id in ("getattr", "hasattr") and len(node.args) >= 2 \
+                and isinstance(node.args[1], ast.Constant) and node.args[1].value in fields:
+            found.append((node.lineno, node.args[1].value))
+    return sorted(found)
+
+
+def test_field_reads_are_found():
+    source = ("a = state.round\nb = areas[0].turns\nc = getattr(first, 'round', 0)\n"
+              "self.round = 1\nd = table.round(2)\ne = spec.seed\n")
+    assert field_reads(ast.parse(source), {"round", "turns"}) == [(1, "round"), (2, "turns"),
+                                                                  (3, "round")]
+
+
+def test_state_fields_cover_the_records_a_state_holds():
+    fields = state_fields()
+    assert "pangaea.GameState" in fields["turn_player"]
+    assert "pangaea.PlayerState" in fields["points"]          # players[seat].points
+    assert "harmonies.PlayerArea" in fields["turns"]          # areas[seat].turns
+    assert "forest_shuffle.Forest" in fields["trees"]         # forests[seat].trees
+    assert "inori.GameState" in fields["reports"]
+
+
+def test_no_module_outside_a_game_reads_its_state():
+    """What the simulation lab, the catalogue, the exercise registry and the core know of a
+    game comes from its Game (its options, computer players and parts, the lab's through the
+    game's ``summary`` part) and the protocol: they import no module of a game package and
+    name no field of a game's state (the protocol's own words aside, see
+    :data:`PROTOCOL_WORDS`)."""
+    games = tuple(f"pangaea_lab.{name}" for name in GAMES)
+    graph = import_graph()
+    fields = set(state_fields()) - PROTOCOL_WORDS
+    imports, reads = [], []
+    for module, path in modules().items():
+        if not module.startswith(OUTSIDE):
+            continue
+        imports += [f"{module} imports {target}" for target in graph.successors(module)
+                    if target in games or target.startswith(tuple(g + "." for g in games))]
+        reads += [f"{module}:{line} .{name}"
+                  for line, name in field_reads(ast.parse(path.read_text()), fields)
+                  if (module, name) not in OWN_WORDS]
+    assert imports == []
+    assert reads == []
