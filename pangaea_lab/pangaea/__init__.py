@@ -27,6 +27,7 @@ from .game import GAME, LINK
 from .rituals import (PairSummary, Position, RitualOption, best_ritual, count_shortest_paths,
                       explain_path, land_ritual_options, ritual_pairs)
 from . import arrange, render, rules, scoring, variants  # noqa: F401  (pangaea.scoring, as before)
+from . import coop_render, woods_render  # noqa: F401  (each registers its variant's drawing)
 from .actions import PangaeaAction
 from . import players
 from .players import ForesterPlayer

@@ -40,7 +40,8 @@ from .edition import ANCIENTS, BLESSING_KINDS, Edition, woods_data
 from .rituals import NOBODY
 from .state import (PLAYER_NAMES, STORM, GameState, Pending, PlayerBoard, SetupStep,
                     WoodsRecord, is_storm, storm_ids)
-from .variant import Variant, hand_rituals, register
+from .variant import (Listing, Pieces, Scoring, Seeds, Turn, Variant, hand_rituals,
+                      register)
 
 THORONDAL = ANCIENTS.index("Thorondal")
 
@@ -997,45 +998,8 @@ def board_points(s: GameState, p: int) -> int:
     return woods.player_boards[p].free_points(woods_data(s.edition)) if woods is not None else 0
 
 
-class WoodsVariant(Variant):
-    """Wild Woods as a variant: its record is ``state.woods``; it replaces the Seed actions
-    (Seed Competition, sowing by range), what a Land Ritual does to its Trees (down a level),
-    and adds Treetops, the Player Boards, Elemental Storms and three Blessings."""
-
-    name = "Wild Woods"
-    order = 2
-    record = "woods"
-    section = "wild_woods"
-    layers = ("storm badges",)
-    decisions = {
-        "expand": ("sow more Seeds or stop", "Expand Forest (Wild Woods)"),
-        "raise": ("choose the Tree that takes the Treetop", "Add Treetop"),
-        "treetop": ("choose the empty slot a returned Treetop goes back to",
-                    "Play Ritual Card (Wild Woods)"),
-    }
-    checks = {SowSeeds: check_sow_seeds, AddTreetop: check_add_treetop,
-              BlessStrongCanopy: check_add_treetop, BlessForesight: check_foresight}
-    handlers = {SowSeeds: do_sow, MoreSeeds: do_more_seeds, StopSowing: do_stop_sowing,
-                AddTreetop: do_add_treetop, BlessStrongCanopy: do_add_treetop,
-                PlaceTreetop: do_place_treetop, ReturnTreetop: do_return_treetop,
-                BlessForesight: do_foresight}
-
-    def setup_steps(self, steps: list[SetupStep], seed: int | str,
-                    options: dict[str, Any]) -> list[SetupStep]:
-        """The Wild Woods steps after the others (Player Boards, then the Storms)."""
-        rng = make_rng(seed, "setup", "wild woods")
-        return steps + [SetupStep(title, text, state) for title, text, state
-                        in setup(steps[-1].state, rng, options["storms"],
-                                 options.get("storm_spares_thorondal", False))]
-
-    def thaw(self, d: Draft) -> None:
-        d.ww = WoodsDraft(d.s.woods)
-
-    def before_freeze(self, d: Draft) -> None:
-        flush(d)   # returned Treetops: their owners choose the slots
-
-    def freeze(self, d: Draft) -> dict[str, Any]:
-        return {"woods": d.ww.frozen()}
+class WoodsListing(Listing):
+    """Wild Woods in the listing: sowing by range, Treetops, Seed Competition's checks."""
 
     def seed_actions(self, s: GameState, p: int) -> list:
         return seed_actions(s, p)
@@ -1060,6 +1024,21 @@ class WoodsVariant(Variant):
         check_flying_seed(s, a, i, p, rule)
         return True
 
+    def check_take_back(self, s: GameState, i: int, p: int) -> bool:
+        if not s.woods.seed_stacks[i][p]:
+            raise s.reject(f"There is no Seed of yours on {s.board.cells[i]}.",
+                           rule="Expand Forest (note on Seeds)", like=TakeBackSeed)
+        if not may_take_back(s, p, i):
+            raise s.reject(f"Taking a Seed back from {s.board.cells[i]} would leave two colours "
+                           "tied there, which is never allowed.", rule="Seed Competition",
+                           like=TakeBackSeed)
+        return True
+
+
+class WoodsSeeds(Seeds):
+    """Wild Woods on the continent: Seed stacks and their majorities, Treetops that follow
+    their Trees, Weather from Elemental Storms."""
+
     def flying_seed(self, d: Draft, a: Any, i: int, p: int) -> bool:
         # Seed Competition: as many Seeds as the majority needs land together
         actions, blessings = flying_together(a)
@@ -1083,16 +1062,6 @@ class WoodsVariant(Variant):
     def seeds_on(self, d: Draft, i: int) -> int:
         return max(d.ww.stacks[i])
 
-    def check_take_back(self, s: GameState, i: int, p: int) -> bool:
-        if not s.woods.seed_stacks[i][p]:
-            raise s.reject(f"There is no Seed of yours on {s.board.cells[i]}.",
-                           rule="Expand Forest (note on Seeds)", like=TakeBackSeed)
-        if not may_take_back(s, p, i):
-            raise s.reject(f"Taking a Seed back from {s.board.cells[i]} would leave two colours "
-                           "tied there, which is never allowed.", rule="Seed Competition",
-                           like=TakeBackSeed)
-        return True
-
     def take_back(self, d: Draft, i: int, p: int) -> bool:
         d.ww.stacks[i][p] -= 1
         d.seeds[i] = majority(d.ww.stacks[i])
@@ -1111,6 +1080,23 @@ class WoodsVariant(Variant):
         # the Tree keeps its Treetops (assumption 'ww-moved-tree')
         d.ww.treetops[target], d.ww.treetops[origin] = d.ww.treetops[origin], 0
 
+    def give_up_seed(self, d: Draft, p: int) -> None:
+        give_up_seed(d, p)
+
+
+class WoodsTurn(Turn):
+    """Wild Woods in the turn: the record's working copy, Land Rituals that lower Trees,
+    Storms turned up on a market refill, Treetops placed when the game ends."""
+
+    def thaw(self, d: Draft) -> None:
+        d.ww = WoodsDraft(d.s.woods)
+
+    def before_freeze(self, d: Draft) -> None:
+        flush(d)   # returned Treetops: their owners choose the slots
+
+    def freeze(self, d: Draft) -> dict[str, Any]:
+        return {"woods": d.ww.frozen()}
+
     def on_land_ritual(self, s: GameState, d: Draft, p: int, path: list[int]) -> bool:
         land_ritual(s, d, p, path)   # Trees go down a level; higher Trees earn Weather
         return True
@@ -1125,8 +1111,17 @@ class WoodsVariant(Variant):
     def on_game_over(self, d: Draft, waiting: list[Pending]) -> None:
         place_at_end(d, waiting)   # assumption 'coop-end-treetops'
 
-    def give_up_seed(self, d: Draft, p: int) -> None:
-        give_up_seed(d, p)
+
+class WoodsScoring(Scoring):
+    """Wild Woods' scoring: the Player Board's free slots."""
+
+    def board_points(self, s: GameState, p: int) -> int:
+        return board_points(s, p)
+
+
+class WoodsPieces(Pieces):
+    """What the Wild Woods record holds: Seed stacks, Storm tokens, Blessings on the Player
+    Boards and in the box."""
 
     def seeds_check(self, s: GameState, p: int) -> bool:
         ed = s.edition
@@ -1148,11 +1143,44 @@ class WoodsVariant(Variant):
     def blessings_added(self, s: GameState, kind: str) -> int:
         return dict(woods_data(s.edition).blessings).get(kind, 0)
 
-    def board_points(self, s: GameState, p: int) -> int:
-        return board_points(s, p)
-
     def check_invariants(self, s: GameState) -> None:
         check_invariants(s)
+
+
+class WoodsVariant(Variant):
+    """Wild Woods as a variant: its record is ``state.woods``; it replaces the Seed actions
+    (Seed Competition, sowing by range), what a Land Ritual does to its Trees (down a level),
+    and adds Treetops, the Player Boards, Elemental Storms and three Blessings."""
+
+    name = "Wild Woods"
+    order = 2
+    record = "woods"
+    section = "wild_woods"
+    decisions = {
+        "expand": ("sow more Seeds or stop", "Expand Forest (Wild Woods)"),
+        "raise": ("choose the Tree that takes the Treetop", "Add Treetop"),
+        "treetop": ("choose the empty slot a returned Treetop goes back to",
+                    "Play Ritual Card (Wild Woods)"),
+    }
+    checks = {SowSeeds: check_sow_seeds, AddTreetop: check_add_treetop,
+              BlessStrongCanopy: check_add_treetop, BlessForesight: check_foresight}
+    handlers = {SowSeeds: do_sow, MoreSeeds: do_more_seeds, StopSowing: do_stop_sowing,
+                AddTreetop: do_add_treetop, BlessStrongCanopy: do_add_treetop,
+                PlaceTreetop: do_place_treetop, ReturnTreetop: do_return_treetop,
+                BlessForesight: do_foresight}
+    listing = WoodsListing()
+    seeds = WoodsSeeds()
+    turn = WoodsTurn()
+    scoring = WoodsScoring()
+    pieces = WoodsPieces()
+
+    def setup_steps(self, steps: list[SetupStep], seed: int | str,
+                    options: dict[str, Any]) -> list[SetupStep]:
+        """The Wild Woods steps after the others (Player Boards, then the Storms)."""
+        rng = make_rng(seed, "setup", "wild woods")
+        return steps + [SetupStep(title, text, state) for title, text, state
+                        in setup(steps[-1].state, rng, options["storms"],
+                                 options.get("storm_spares_thorondal", False))]
 
     def summary(self, s: GameState, p: int) -> str:
         pb = s.woods.player_boards[p]
