@@ -40,6 +40,8 @@ from .state import (COOP, COOP_MARKET_SLOTS, PLAYER_NAMES, CoopRecord, GameState
 from .variant import Listing, Pieces, Scoring, Seeds, Turn, Variant, register
 
 MODE = COOP
+#: the values of the game's ``mode`` option that choose Return of the Ancients
+NAMES = ("coop", COOP)
 
 
 def coop_data(ed: Edition) -> CoopData:
@@ -1049,11 +1051,22 @@ class CoopVariant(Variant):
     market_favors = False     # assumption 'coop-no-market-favors'
     summit_ends = False
     hand_rituals = False
+    own_setup = True
     listing = CoopListing()
     seeds = CoopSeeds()
     turn = CoopTurn()
     scoring = CoopScoring()
     pieces = CoopPieces()
+
+    def chosen(self, options: dict[str, Any]) -> bool:
+        return options.get("mode") in NAMES
+
+    def check_setup(self, options: dict[str, Any]) -> None:
+        if options.get("family"):
+            raise InvalidSetup("Return of the Ancients uses the Ancients and Favor Tokens; it "
+                               "cannot be played with family=True")
+        ed = options["edition"]
+        _check_setup(options["players"], options["difficulty"], ed, coop_data(ed))
 
     def setup_steps(self, steps: list[SetupStep], seed: int | str,
                     options: dict[str, Any]) -> list[SetupStep]:

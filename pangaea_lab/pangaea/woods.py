@@ -37,6 +37,7 @@ from .actions import (AddTreetop, BlessFlyingSeed, BlessForesight, BlessStrongCa
 from .board import stormy_board
 from .draft import Draft
 from .edition import ANCIENTS, BLESSING_KINDS, Edition, woods_data
+from .game import GAME
 from .rituals import NOBODY
 from .state import (PLAYER_NAMES, STORM, GameState, Pending, PlayerBoard, SetupStep,
                     WoodsRecord, is_storm, storm_ids)
@@ -1173,6 +1174,17 @@ class WoodsVariant(Variant):
     turn = WoodsTurn()
     scoring = WoodsScoring()
     pieces = WoodsPieces()
+
+    def chosen(self, options: dict[str, Any]) -> bool:
+        return bool(options.get("wild_woods"))
+
+    def check_setup(self, options: dict[str, Any]) -> None:
+        """The seats of the way to play (:meth:`~pangaea_lab.core.game.Game.players_for`),
+        as many as the edition allows."""
+        low, high = GAME.players_for(options)
+        players = options["players"]
+        if not low <= players <= min(options["edition"].max_players, high):
+            raise InvalidSetup(f"Wild Woods is for {low} to {high} players, not {players}")
 
     def setup_steps(self, steps: list[SetupStep], seed: int | str,
                     options: dict[str, Any]) -> list[SetupStep]:
