@@ -17,7 +17,7 @@ its hooks.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Callable
 
 import networkx as nx
 
@@ -28,8 +28,8 @@ from ..core.exercises import plural
 from ..core.protocol import ScoreBreakdown
 from ..core.validate import require
 from ..core.rng import make_rng
-from .actions import (AscendAncient, LeaveSeed, MoveShadow, PangaeaAction, PlaceScourge,
-                      PlaceSeed, ShareWeather, SpiritGrowth)
+from .actions import (AscendAncient, BlessCallAncient, LeaveSeed, MoveShadow, PangaeaAction,
+                      PlaceScourge, PlaceSeed, ShareWeather, SpiritGrowth)
 from .board import _build
 from .draft import Draft
 from .edition import (ANCIENTS, BLESSING_KINDS, DIFFICULTIES, CoopData, Edition,
@@ -37,7 +37,8 @@ from .edition import (ANCIENTS, BLESSING_KINDS, DIFFICULTIES, CoopData, Edition,
 from .rituals import NOBODY
 from .state import (COOP, COOP_MARKET_SLOTS, PLAYER_NAMES, CoopRecord, GameState, Pending,
                     SetupStep, blank_state, lay_blessings)
-from .variant import Listing, Pieces, Scoring, Seeds, Turn, Variant, register
+from .variant import (Heuristics, Listing, Pieces, Scoring, Seeds, Turn, Variant,
+                      register)
 
 MODE = COOP
 #: the values of the game's ``mode`` option that choose Return of the Ancients
@@ -1025,6 +1026,46 @@ class CoopPieces(Pieces):
         check_invariants(s)
 
 
+class CoopHeuristics(Heuristics):
+    """What the computer players weigh in Return of the Ancients: the team's progress in
+    place of points, and the team's interest in the variant's own actions."""
+
+    def points(self, s: GameState, p: int) -> int:
+        return progress(s)
+
+    def value(self, s: GameState, a: Any, p: int, spot: Callable[[GameState, int, int], float]
+              ) -> float | None:
+        """The team's interest. The Shadow goes where it does least
+        harm, Scourge spreads onto empty spaces, Land Rituals lift the Ancient nearest the
+        summit when it would return, otherwise the one nearest the Dance Marker."""
+        b = s.board
+        if isinstance(a, MoveShadow):
+            i = b.index[a.cell]
+            if s.trees[i] != NOBODY:
+                return 3.0
+            if s.seeds[i] != NOBODY:
+                return 2.0
+            return -3.0 if i in s.coop.scourged else -1.0 - 0.2 * sum(
+                1 for j in b.neighbours[i] if s.trees[j] != NOBODY)
+        if isinstance(a, PlaceScourge):
+            i = b.index[a.cell]
+            return (-2.0 if s.trees[i] != NOBODY else -1.0 if s.seeds[i] != NOBODY else 0.0) \
+                + (0.5 if b.terrain[i] == "water" else 0.0)
+        if isinstance(a, AscendAncient):
+            k = ANCIENTS.index(a.ancient)
+            summit = s.edition.summit_steps
+            amount = s.pending.amount if s.pending else 0
+            step = s.coop.ancient_steps[k]
+            return 100.0 + step if step + amount >= summit else 50.0 - step
+        if isinstance(a, (LeaveSeed, PlaceSeed)):
+            return 1.0 if not isinstance(a, LeaveSeed) or a.leave else 0.0
+        if isinstance(a, ShareWeather):
+            return -0.1
+        if isinstance(a, BlessCallAncient) and not returned(s, a.ancient):
+            return 2.0 + s.coop.ancient_steps[ANCIENTS.index(a.ancient)] / 100
+        return None
+
+
 class CoopVariant(Variant):
     """Return of the Ancients as a variant: its record is ``state.coop``; it replaces the
     competitive setup, the points of Rituals (Ancients climb instead), the End of Turn (the
@@ -1057,6 +1098,7 @@ class CoopVariant(Variant):
     turn = CoopTurn()
     scoring = CoopScoring()
     pieces = CoopPieces()
+    players = CoopHeuristics()
 
     def chosen(self, options: dict[str, Any]) -> bool:
         return options.get("mode") in NAMES

@@ -238,6 +238,32 @@ class Pieces:
         """Raise (``require``) if the record is out of order."""
 
 
+class Heuristics:
+    """What the computer players (:mod:`.players`) weigh differently in a variant."""
+
+    #: whether a Seed put on the continent can be valued without playing the action out
+    #: (False when the variant changes what sowing does)
+    plain_sowing = True
+
+    def points(self, s: GameState, p: int) -> int | None:
+        """The points ``p``'s standing counts, when not its own on the mountain (None)."""
+        return None
+
+    def more_points(self, s: GameState, p: int) -> int:
+        """Points the variant's pieces would give ``p`` (counted in the standing)."""
+        return 0
+
+    def treetops(self, s: GameState, p: int) -> int:
+        """Treetops on ``p``'s own Trees (counted in the standing)."""
+        return 0
+
+    def value(self, s: GameState, a: Any, p: int, spot: Callable[[GameState, int, int], float]
+              ) -> float | None:
+        """How much the forester likes the variant's own action ``a`` (None: not one of
+        them); ``spot(s, i, p)`` is how good space ``i`` is for a Seed of ``p``."""
+        return None
+
+
 class Variant:
     """A variant: what it is called, how a game chooses it, its record, and its hooks.
 
@@ -252,11 +278,11 @@ class Variant:
     * ``turn`` (:class:`Turn`): the record's working copy, the Ancients, the Rituals' rewards,
       the market, the End of Turn and the end of the game;
     * ``scoring`` (:class:`Scoring`): team scores, winners, free Rituals, Player Board points;
-    * ``pieces`` (:class:`Pieces`): its share of the invariants.
+    * ``pieces`` (:class:`Pieces`): its share of the invariants;
+    * ``players`` (:class:`Heuristics`): what the computer players weigh in it.
 
-    The computer players' heuristics and the drawing layers are kept beside it in the modules
-    above the rules that use them: a variant module may give ``players`` (see
-    :mod:`.players`), and its drawing module registers its layers with :mod:`.render`.
+    Its drawing is kept above the rules, in its own drawing module, which registers a
+    :class:`~.render.Drawing` with :mod:`.render` (the rules draw nothing).
 
     Class attributes declare what it adds or takes away: ``decisions`` (kind: (words
     completing "... must first", rule)), ``checks`` and ``handlers`` of its own actions,
@@ -288,6 +314,7 @@ class Variant:
     turn = Turn()
     scoring = Scoring()
     pieces = Pieces()
+    players = Heuristics()
 
     def is_on(self, s: GameState) -> bool:
         """Whether the variant is played in this game (its record is on the state)."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import lru_cache
 from itertools import combinations
-from typing import Any
+from typing import Any, Callable
 
 import networkx as nx
 
@@ -41,8 +41,8 @@ from .game import GAME
 from .rituals import NOBODY
 from .state import (PLAYER_NAMES, STORM, GameState, Pending, PlayerBoard, SetupStep,
                     WoodsRecord, is_storm, storm_ids)
-from .variant import (Listing, Pieces, Scoring, Seeds, Turn, Variant, hand_rituals,
-                      register)
+from .variant import (Heuristics, Listing, Pieces, Scoring, Seeds, Turn, Variant,
+                      hand_rituals, register)
 
 THORONDAL = ANCIENTS.index("Thorondal")
 
@@ -1148,6 +1148,55 @@ class WoodsPieces(Pieces):
         check_invariants(s)
 
 
+class WoodsHeuristics(Heuristics):
+    """What the computer players weigh in Wild Woods: the Player Board's free slots and the
+    Treetops on their own Trees in the standing, and the expansion's own actions."""
+
+    plain_sowing = False
+
+    def more_points(self, s: GameState, p: int) -> int:
+        return s.woods.player_boards[p].free_points(woods_data(s.edition))
+
+    def treetops(self, s: GameState, p: int) -> int:
+        return sum(n for n, o in zip(s.woods.treetops, s.trees) if o == p)
+
+    def value(self, s: GameState, a: Any, p: int, spot: Callable[[GameState, int, int], float]
+              ) -> float | None:
+        """Sow good spots one Seed at a time (more only to win a majority), take
+        cheap Treetops that free Seeds or Blessings, raise Trees that reach new ground, and
+        send returned Treetops to slots that score nothing."""
+        b = s.board
+        data = woods_data(s.edition)
+        if isinstance(a, (SowSeeds, MoreSeeds)):
+            i = b.index[a.cell]
+            stack = s.woods.seed_stacks[i]
+            others = max((n for q, n in enumerate(stack) if q != p), default=0)
+            steal = 1.5 if others else 0.0
+            waste = 1.2 * (a.count - needed(stack, p))
+            return spot(s, i, p) + steal - waste + (0.2 if isinstance(a, MoreSeeds) else 0.0)
+        if isinstance(a, StopSowing):
+            return 0.6
+        if isinstance(a, (AddTreetop, BlessStrongCanopy)):
+            slot = data.slots[a.slot]
+            pb = s.woods.player_boards[p]
+            frees_seed = slot.seed >= 0 and not pb.unlocked[slot.seed] and all(
+                not pb.slots[k] for k in data.slots_of_seed(slot.seed) if k != a.slot)
+            gain = (1.5 + (1.0 if pb.blessings[a.slot] else 0.0) + (2.0 if frees_seed else 0.0)
+                    - 0.7 * slot.cost - 0.8 * a.wild + 0.3 * slot.points)
+            return gain + (0.5 if isinstance(a, BlessStrongCanopy) else 0.0)
+        if isinstance(a, PlaceTreetop):
+            i = b.index[a.cell]
+            now = set(within(b, i, level(s, i)))
+            wider = set(within(b, i, level(s, i) + 1))
+            return 0.2 * len(wider - now) + (0.5 if i == s.ancients[2] else 0.0)
+        if isinstance(a, ReturnTreetop):
+            slot = data.slots[a.slot]
+            return -slot.points - 0.1 * slot.cost
+        if isinstance(a, BlessForesight):
+            return 0.4
+        return None
+
+
 class WoodsVariant(Variant):
     """Wild Woods as a variant: its record is ``state.woods``; it replaces the Seed actions
     (Seed Competition, sowing by range), what a Land Ritual does to its Trees (down a level),
@@ -1174,6 +1223,7 @@ class WoodsVariant(Variant):
     turn = WoodsTurn()
     scoring = WoodsScoring()
     pieces = WoodsPieces()
+    players = WoodsHeuristics()
 
     def chosen(self, options: dict[str, Any]) -> bool:
         return bool(options.get("wild_woods"))

@@ -63,7 +63,6 @@ RECORD_ALLOWED = {
     "coop_render.py": "Return of the Ancients' drawing shows what its record holds",
     "woods_render.py": "Wild Woods' drawing shows what its record holds",
     "widgets.py": "a doctest shows which records a game holds",
-    "players.py": "computer player heuristics (the team's interest, the Player Board)",
     "arrange.py": "hand-made lesson positions fill in the records",
     "exercises/ancients_and_woods.py": "exercises about the variants ask about their records",
     "exercises/modes.py": "exercises on co-op and Wild Woods rules build and read their records",
