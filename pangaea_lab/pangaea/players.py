@@ -44,10 +44,10 @@ from .variant import Variant, active
 _WILD = BLESSING_KINDS.index("Wild Weather")
 
 #: what the greedy player's standing counts, in tenths of a point each: a point on the
-#: mountain (in co-op the team's progress, see :func:`.coop.progress`), a Tree of its own on
-#: the continent, a Weather Token, a Seed in its supply, a Seed on the continent (more next to
-#: water, where a Spirit can grow it), a Blessing, a Favor Token, a Treetop on its own Trees,
-#: and each point of the best Ritual it could perform now
+#: mountain (or what a variant counts instead, see :meth:`.variant.Heuristics.points`), a
+#: Tree of its own on the continent, a Weather Token, a Seed in its supply, a Seed on the
+#: continent (more next to water, where a Spirit can grow it), a Blessing, a Favor Token, a
+#: Treetop on its own Trees, and each point of the best Ritual it could perform now
 POINT, TREE, WEATHER, SUPPLY_SEED, SEED, SEED_BY_WATER = 10, 4, 3, 1, 1, 3
 BLESSING, FAVOR, TREETOP, BEST_RITUAL = 2, 1, 3, 4
 
