@@ -101,7 +101,8 @@ def board_svg(state: Any = None, highlight: Iterable[Any] = (), paths: Sequence[
     below = 24.0
     if status and state is not None:
         rows = _player_rows(state, _canvas(cells, 0, wide).width)
-        below = _rows_height(drawings, rows) + 52 + 20 * _extra_lines(drawings, state)
+        more = _more_lines(drawings, state)
+        below = _rows_height(drawings, rows) + 52 + 20 * (len(more) + 1)
     pic = _canvas(cells, below, wide)
     washing = next((d for d in drawings if d.washes(state)), None)
     # spaces
@@ -144,7 +145,7 @@ def board_svg(state: Any = None, highlight: Iterable[Any] = (), paths: Sequence[
             pic.circle(x + 12, y - 12, 7.5, fill="#111111", stroke=HIGHLIGHT, stroke_width=1.5)
             pic.text(x + 12, y - 12, str(text), size=8.5, fill="#ffffff", font_weight="bold")
     if status and state is not None:
-        _status(pic, state, drawings)
+        _status(pic, state, drawings, more)
     return pic.render()
 
 
@@ -407,13 +408,9 @@ def _rows_height(drawings: tuple[Drawing, ...], rows: list[list[str]]) -> float:
 
 
 def _more_lines(drawings: tuple[Drawing, ...], state: Any) -> list[tuple[str, float, str]]:
+    """The variants' status lines below the market (the line naming the biomes' letters
+    follows them)."""
     return [line for d in drawings for line in d.status_lines(state)]
-
-
-def _extra_lines(drawings: tuple[Drawing, ...], state: Any) -> int:
-    """Status lines below the market: the variants' lines and the line naming the biomes'
-    letters."""
-    return len(_more_lines(drawings, state)) + 1
 
 
 def _letters_line(state: Any) -> str:
@@ -421,10 +418,13 @@ def _letters_line(state: Any) -> str:
     return "Letters: " + " · ".join(f"{b[:2]} {b}" for b in state.edition.biomes)
 
 
-def _status(pic: Svg, state: Any, drawings: tuple[Drawing, ...]) -> None:
+def _status(pic: Svg, state: Any, drawings: tuple[Drawing, ...],
+            more: list[tuple[str, float, str]]) -> None:
+    """The status lines under the board: the round, each player's lines (and the variants'
+    rows), the Open Market, the variants' lines ``more`` and the line naming the biomes'
+    letters."""
     x0 = pic.min_x + 10
     rows = _player_rows(state, pic.width)
-    more = _more_lines(drawings, state)
     y = pic.min_y + pic.height - _rows_height(drawings, rows) - 40 - 20 * (len(more) + 1)
     summit = state.edition.summit_steps
     phase = {"main": f"Round {state.round}", "final": "Final ritual round",

@@ -19,6 +19,7 @@ this module: the interface imports nothing of the rules that call it.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, Callable
 
 from ..core.errors import IllegalAction
@@ -345,18 +346,30 @@ class Variant:
 
 _REGISTERED: list[Variant] = []
 _ACTIVE: dict[tuple[bool, ...], tuple[Variant, ...]] = {}
+#: the registered variants' records, read from a state in one call (see :func:`register`)
+_records: Callable[[GameState], tuple[Any, ...]] = lambda s: ()
 
 
 def register(variant: Variant) -> Variant:
     """Make a variant known to the rules (each variant's module does it once)."""
+    global _records
     _REGISTERED.append(variant)
     _REGISTERED.sort(key=lambda v: v.order)
     _ACTIVE.clear()
+    fields = [v.record for v in _REGISTERED if v.record]
+    got = attrgetter(*fields) if fields else (lambda s: ())
+    # one field gives a value rather than a tuple of one
+    _records = got if len(fields) != 1 else (lambda s: (got(s),))
     return variant
 
 
 def registered() -> tuple[Variant, ...]:
     return tuple(_REGISTERED)
+
+
+def _plays(s: GameState) -> tuple[bool, ...]:
+    """Which rules and records ``s`` has: the family rules, then each record on or off."""
+    return (s.family, *[record is not None for record in _records(s)])
 
 
 def active(s: GameState) -> tuple[Variant, ...]:
@@ -365,7 +378,7 @@ def active(s: GameState) -> tuple[Variant, ...]:
     when the package is imported, before any state is made)."""
     got = getattr(s, "_active", None)
     if got is None:
-        key = (s.family, s.coop is not None, s.woods is not None)
+        key = _plays(s)
         got = _ACTIVE.get(key)
         if got is None:
             got = _ACTIVE[key] = tuple(v for v in _REGISTERED if v.is_on(s))
@@ -378,9 +391,7 @@ def hand_on_variants(before: GameState, after: GameState) -> None:
     :func:`active` when it plays the same variants (the same rules, records on and off
     alike)."""
     got = getattr(before, "_active", None)
-    if (got is not None and after.family == before.family
-            and (after.coop is None) == (before.coop is None)
-            and (after.woods is None) == (before.woods is None)):
+    if got is not None and _plays(after) == _plays(before):
         keep(after, "_active", got)
 
 
