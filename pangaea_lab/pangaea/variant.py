@@ -1,4 +1,5 @@
-"""The shape of a variant of The Dawn of Pangaea: one object with named hook points.
+"""The shape of a variant of The Dawn of Pangaea: one object with named hook points, grouped
+by concern in small objects (see :class:`Variant`).
 
 The base game's turn structure lives in :mod:`.rules`.  Each variant changes it in a few named
 places and keeps what it adds in its own record on the state: the family rules
@@ -19,7 +20,6 @@ this module: the interface imports nothing of the rules that call it.
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import Any, Callable
 
 from ..core.errors import IllegalAction
@@ -346,30 +346,21 @@ class Variant:
 
 _REGISTERED: list[Variant] = []
 _ACTIVE: dict[tuple[bool, ...], tuple[Variant, ...]] = {}
-#: the registered variants' records, read from a state in one call (see :func:`register`)
-_records: Callable[[GameState], tuple[Any, ...]] = lambda s: ()
+#: the fields of the state that hold the registered variants' records
+_RECORDS: list[str] = []
 
 
 def register(variant: Variant) -> Variant:
     """Make a variant known to the rules (each variant's module does it once)."""
-    global _records
     _REGISTERED.append(variant)
     _REGISTERED.sort(key=lambda v: v.order)
     _ACTIVE.clear()
-    fields = [v.record for v in _REGISTERED if v.record]
-    got = attrgetter(*fields) if fields else (lambda s: ())
-    # one field gives a value rather than a tuple of one
-    _records = got if len(fields) != 1 else (lambda s: (got(s),))
+    _RECORDS[:] = [v.record for v in _REGISTERED if v.record]
     return variant
 
 
 def registered() -> tuple[Variant, ...]:
     return tuple(_REGISTERED)
-
-
-def _plays(s: GameState) -> tuple[bool, ...]:
-    """Which rules and records ``s`` has: the family rules, then each record on or off."""
-    return (s.family, *[record is not None for record in _records(s)])
 
 
 def active(s: GameState) -> tuple[Variant, ...]:
@@ -378,7 +369,7 @@ def active(s: GameState) -> tuple[Variant, ...]:
     when the package is imported, before any state is made)."""
     got = getattr(s, "_active", None)
     if got is None:
-        key = _plays(s)
+        key = (s.family, *[getattr(s, name) is not None for name in _RECORDS])
         got = _ACTIVE.get(key)
         if got is None:
             got = _ACTIVE[key] = tuple(v for v in _REGISTERED if v.is_on(s))
@@ -391,8 +382,12 @@ def hand_on_variants(before: GameState, after: GameState) -> None:
     :func:`active` when it plays the same variants (the same rules, records on and off
     alike)."""
     got = getattr(before, "_active", None)
-    if got is not None and _plays(after) == _plays(before):
-        keep(after, "_active", got)
+    if got is None or after.family != before.family:
+        return
+    for name in _RECORDS:
+        if (getattr(after, name) is None) is not (getattr(before, name) is None):
+            return
+    keep(after, "_active", got)
 
 
 def guardians(s: GameState) -> bool:
