@@ -94,6 +94,15 @@ class GameInfo:
         return best
 
 
+def _ways(game: Any) -> tuple[Variant, ...]:
+    """The ways to play a game declares (its ``ways`` part: a name and the options that make
+    it, each), with their seats left to :meth:`GameInfo.ways_to_play`; none when it declares
+    no ways (the standard game alone)."""
+    if "ways" not in game.own_parts:
+        return ()
+    return tuple(Variant(name, options=tuple(options)) for name, options in game.part("ways"))
+
+
 GAMES = (
     GameInfo(PANGAEA.name, PANGAEA.title, (PANGAEA.min_players, PANGAEA.max_players),
              "Plant Seeds, let Spirits grow forests, and perform Rituals to climb the Sacred "
@@ -105,13 +114,7 @@ GAMES = (
               "pangaea/07_return_of_the_ancients.ipynb", "pangaea/08_wild_woods.ipynb",
               "pangaea/09_graphs_behind_the_board.ipynb", "pangaea/10_statistics.ipynb",
               "pangaea/11_review.ipynb"),
-             (Variant("Full game with the Ancients"),
-              Variant("Family rules", options=(("family", True),)),
-              Variant("Return of the Ancients (solo/co-op)", options=(("mode", "coop"),)),
-              Variant("Wild Woods", options=(("wild_woods", True),)),
-              Variant("Return of the Ancients with Wild Woods",
-                      options=(("mode", "coop"), ("wild_woods", True)))),
-             computer_player="forester"),
+             _ways(PANGAEA), computer_player="forester"),
     GameInfo(HARMONIES.name, HARMONIES.title, (HARMONIES.min_players, HARMONIES.max_players),
              "Stack coloured tokens into landscapes and give animals the habitats they need "
              "(with Nature's Spirits and solo).",

@@ -72,7 +72,7 @@ def played(state, moves: int, seed: int = 1):
 @lru_cache(maxsize=1)
 def drawings() -> dict[str, str]:
     from pangaea_lab import forest_shuffle, harmonies, inori, pangaea
-    from pangaea_lab.pangaea import render as pr
+    from pangaea_lab.pangaea import render as pr, woods_render
     from pangaea_lab.harmonies import render as hr
     from pangaea_lab.forest_shuffle import render as fr
     out: dict[str, str] = {}
@@ -81,7 +81,7 @@ def drawings() -> dict[str, str]:
     out["pangaea chains"] = pr.chains_svg(p, 0)
     w = played(pangaea.new_game(players=2, seed=347, wild_woods=True), 60)
     out["pangaea wild woods"] = w.to_svg()
-    out["pangaea player board"] = pr.player_board_svg(w, 0)
+    out["pangaea player board"] = woods_render.player_board_svg(w, 0)
     out["pangaea co-op"] = played(pangaea.new_game(players=1, seed=1, mode="coop",
                                                    wild_woods=True), 30).to_svg()
     h = played(harmonies.new_game(players=3, seed=5), 30)

@@ -23,11 +23,12 @@ from .actions import (AddTreetop, BlessForesight, BlessStrongCanopy, MoreSeeds, 
                       ReturnTreetop, SowSeeds, StopSowing)
 from .board import Board, build_continent, custom_board
 from .edition import Edition, load_edition
-from .game import GAME, LINK
+from .game import GAME, LINK, WAYS
 from . import summary
 from .rituals import (PairSummary, Position, RitualOption, best_ritual, count_shortest_paths,
                       explain_path, land_ritual_options, ritual_pairs)
 from . import arrange, render, rules, scoring, variants  # noqa: F401  (pangaea.scoring, as before)
+from . import coop_render, woods_render  # noqa: F401  (each registers its variant's drawing)
 from .actions import PangaeaAction
 from . import players
 from .players import ForesterPlayer
@@ -47,7 +48,7 @@ GAME.bind(new_game=new_game, state=GameState, actions=PangaeaAction,
           # greedy player uses it) and its own part, pieces placed by hand
           check_invariants=rules.check_invariants, player_summary=variants.player_summary,
           winners=variants.winners, evaluate=players.greedy_value,
-          safety_net=players.safety_net, arranged=arrange.arranged)
+          safety_net=players.safety_net, arranged=arrange.arranged, ways=WAYS)
 GAME.bind(summary=summary)   # what the simulation lab reads from a game
 
 __all__ = [

@@ -17,7 +17,7 @@ its hooks.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Callable
 
 import networkx as nx
 
@@ -28,8 +28,8 @@ from ..core.exercises import plural
 from ..core.protocol import ScoreBreakdown
 from ..core.validate import require
 from ..core.rng import make_rng
-from .actions import (AscendAncient, LeaveSeed, MoveShadow, PangaeaAction, PlaceScourge,
-                      PlaceSeed, ShareWeather, SpiritGrowth)
+from .actions import (AscendAncient, BlessCallAncient, LeaveSeed, MoveShadow, PangaeaAction,
+                      PlaceScourge, PlaceSeed, ShareWeather, SpiritGrowth)
 from .board import _build
 from .draft import Draft
 from .edition import (ANCIENTS, BLESSING_KINDS, DIFFICULTIES, CoopData, Edition,
@@ -37,9 +37,12 @@ from .edition import (ANCIENTS, BLESSING_KINDS, DIFFICULTIES, CoopData, Edition,
 from .rituals import NOBODY
 from .state import (COOP, COOP_MARKET_SLOTS, PLAYER_NAMES, CoopRecord, GameState, Pending,
                     SetupStep, blank_state, lay_blessings)
-from .variant import Variant, register
+from .variant import (Heuristics, Listing, Pieces, Scoring, Seeds, Turn, Variant,
+                      register)
 
 MODE = COOP
+#: the values of the game's ``mode`` option that choose Return of the Ancients
+NAMES = ("coop", COOP)
 
 
 def coop_data(ed: Edition) -> CoopData:
@@ -421,7 +424,7 @@ def finish(d: Draft, result: str, reason: str) -> None:
     waiting = d.new_decisions + d.decisions
     settle_chains(d, waiting)
     for v in d.variants:   # e.g. Treetops still on their way find a place
-        v.on_game_over(d, waiting)
+        v.turn.on_game_over(d, waiting)
     d.decisions.clear()
     d.new_decisions.clear()
 
@@ -587,7 +590,7 @@ def end_turn(s: GameState, d: Draft) -> None:
                     round=s.round + (1 if nxt == s.first_player else 0))
     d.co.weather_shared = False
     for v in d.variants:
-        v.on_end_turn(d)
+        v.turn.on_end_turn(d)
     tall = d.ended_tall
     if tall != NOBODY and d.trees[tall] != NOBODY:
         # Wild Woods: a Tree reached level 3 this turn (and still stands); the Shadow
@@ -672,7 +675,7 @@ def end_of_cycle(s: GameState, d: Draft) -> None:
             d.push(Pending("scourge", q, area="any"))
         if "give_up_seed" in effects:   # (the Wild Woods Moon Cards)
             for v in d.variants:
-                v.give_up_seed(d, q)
+                v.seeds.give_up_seed(d, q)
 
 
 def do_place_scourge(s: GameState, d: Draft, a: PlaceScourge) -> None:
@@ -891,45 +894,9 @@ def check_invariants(s: GameState) -> None:
 # the variant
 
 
-class CoopVariant(Variant):
-    """Return of the Ancients as a variant: its record is ``state.coop``; it replaces the
-    competitive setup, the points of Rituals (Ancients climb instead), the End of Turn (the
-    Shadow Phase) and the end of the game, and adds Scourge, the second Seed of Healing
-    Scourge and Weather Token Sharing."""
-
-    name = "Return of the Ancients"
-    order = 1
-    record = "coop"
-    section = "ancients_mode"
-    layers = ("shadow and scourge",)
-    decisions = {
-        "shadow": ("move the Spirit of Shadows", "Shadow Phase"),
-        "scourge": ("place a spreading Scourge Marker", "Scourge"),
-        "ascend": ("choose the Ancient Marker the Land Ritual moves up",
-                   "Changes in the Player Phase: Playing Ritual Cards"),
-        "devour": ("decide whether to leave a Seed where the Tree was devoured",
-                   "Shadow Phase: Devour"),
-        "seed": ("place Thorondal's second Seed", "Scourge: Healing Scourge"),
-    }
-    checks = {ShareWeather: check_share_weather}
-    handlers = {MoveShadow: do_move_shadow, PlaceScourge: do_place_scourge,
-                AscendAncient: do_ascend, LeaveSeed: do_leave_seed, PlaceSeed: do_place_seed,
-                ShareWeather: do_share_weather}
-    market_favors = False     # assumption 'coop-no-market-favors'
-    summit_ends = False
-    hand_rituals = False
-
-    def setup_steps(self, steps: list[SetupStep], seed: int | str,
-                    options: dict[str, Any]) -> list[SetupStep]:
-        """The 9 steps of Return of the Ancients, in place of the competitive setup."""
-        return setup_steps(options["players"], seed, options["difficulty"], options["edition"],
-                           options["board"], options["wild_woods"])
-
-    def thaw(self, d: Draft) -> None:
-        d.co = CoopDraft(d.s.coop)
-
-    def freeze(self, d: Draft) -> dict[str, Any]:
-        return {"coop": d.co.frozen()}
+class CoopListing(Listing):
+    """Return of the Ancients in the listing: Spirits kept off scourged water and the Shadow's
+    space, the second Seed of Healing Scourge, Returned Ancients, Weather Token Sharing."""
 
     def second_seed_spaces(self, s: GameState, p: int) -> list[int]:
         return pair_targets(s, p)
@@ -957,14 +924,16 @@ class CoopVariant(Variant):
     def calls_back(self, s: GameState, ancient: str) -> bool:
         return not returned(s, ancient)
 
-    def call_ancient(self, s: GameState, d: Draft, ancient: str) -> None:
-        call_step(s, d, ancient)
-
     def decision_actions(self, s: GameState, pend: Pending) -> list:
         return decision_actions(s, pend)
 
     def free_actions(self, s: GameState, p: int) -> list:
         return free_actions(s, p)
+
+
+class CoopSeeds(Seeds):
+    """Return of the Ancients on the continent: the paired Seeds of Healing Scourge, and Seeds
+    that grow (or not) on scourged spaces."""
 
     def second_seed(self, d: Draft, i: int) -> None:
         d.co.paired.add(i)   # Healing Scourge: a second Seed on a scourged Land Space
@@ -989,6 +958,20 @@ class CoopVariant(Variant):
     def on_growth(self, d: Draft, i: int, owner: int) -> None:
         grow_here(d, i, owner)
 
+
+class CoopTurn(Turn):
+    """Return of the Ancients in the turn: the record's working copy, Ancients on scourged
+    spaces, Rituals that lift the Ancient Markers, and the Shadow Phase at the End of Turn."""
+
+    def thaw(self, d: Draft) -> None:
+        d.co = CoopDraft(d.s.coop)
+
+    def freeze(self, d: Draft) -> dict[str, Any]:
+        return {"coop": d.co.frozen()}
+
+    def call_ancient(self, s: GameState, d: Draft, ancient: str) -> None:
+        call_step(s, d, ancient)
+
     def on_ancient_entered(self, d: Draft, ancient: str, i: int) -> None:
         ancient_entered(d, ancient, i)
 
@@ -1011,14 +994,9 @@ class CoopVariant(Variant):
         end_turn(s, d)
         return True
 
-    def seeds_held(self, s: GameState, p: int) -> int:
-        return sum(1 for i in s.coop.paired if s.seeds[i] == p)
 
-    def cards_held(self, s: GameState) -> tuple[str, ...]:
-        return s.coop.box_cards
-
-    def favors_held(self, s: GameState, ancient: str) -> int:
-        return 1   # the Ancient Marker on the mountain
+class CoopScoring(Scoring):
+    """Return of the Ancients' scoring: the team's progress, everyone wins or no one."""
 
     def team_scores(self, s: GameState) -> list[ScoreBreakdown]:
         return team_scores(s)
@@ -1030,8 +1008,113 @@ class CoopVariant(Variant):
     def free_ritual(self, s: GameState, card: Any) -> bool:
         return free_ritual(s, card)
 
+
+class CoopPieces(Pieces):
+    """What the Return of the Ancients record holds: paired Seeds, boxed cards, the Ancient
+    Markers' Favor Tokens."""
+
+    def seeds_held(self, s: GameState, p: int) -> int:
+        return sum(1 for i in s.coop.paired if s.seeds[i] == p)
+
+    def cards_held(self, s: GameState) -> tuple[str, ...]:
+        return s.coop.box_cards
+
+    def favors_held(self, s: GameState, ancient: str) -> int:
+        return 1   # the Ancient Marker on the mountain
+
     def check_invariants(self, s: GameState) -> None:
         check_invariants(s)
+
+
+class CoopHeuristics(Heuristics):
+    """What the computer players weigh in Return of the Ancients: the team's progress in
+    place of points, and the team's interest in the variant's own actions."""
+
+    def points(self, s: GameState, p: int) -> int:
+        return progress(s)
+
+    def value(self, s: GameState, a: Any, p: int, spot: Callable[[GameState, int, int], float]
+              ) -> float | None:
+        """The team's interest. The Shadow goes where it does least
+        harm, Scourge spreads onto empty spaces, Land Rituals lift the Ancient nearest the
+        summit when it would return, otherwise the one nearest the Dance Marker."""
+        b = s.board
+        if isinstance(a, MoveShadow):
+            i = b.index[a.cell]
+            if s.trees[i] != NOBODY:
+                return 3.0
+            if s.seeds[i] != NOBODY:
+                return 2.0
+            return -3.0 if i in s.coop.scourged else -1.0 - 0.2 * sum(
+                1 for j in b.neighbours[i] if s.trees[j] != NOBODY)
+        if isinstance(a, PlaceScourge):
+            i = b.index[a.cell]
+            return (-2.0 if s.trees[i] != NOBODY else -1.0 if s.seeds[i] != NOBODY else 0.0) \
+                + (0.5 if b.terrain[i] == "water" else 0.0)
+        if isinstance(a, AscendAncient):
+            k = ANCIENTS.index(a.ancient)
+            summit = s.edition.summit_steps
+            amount = s.pending.amount if s.pending else 0
+            step = s.coop.ancient_steps[k]
+            return 100.0 + step if step + amount >= summit else 50.0 - step
+        if isinstance(a, (LeaveSeed, PlaceSeed)):
+            return 1.0 if not isinstance(a, LeaveSeed) or a.leave else 0.0
+        if isinstance(a, ShareWeather):
+            return -0.1
+        if isinstance(a, BlessCallAncient) and not returned(s, a.ancient):
+            return 2.0 + s.coop.ancient_steps[ANCIENTS.index(a.ancient)] / 100
+        return None
+
+
+class CoopVariant(Variant):
+    """Return of the Ancients as a variant: its record is ``state.coop``; it replaces the
+    competitive setup, the points of Rituals (Ancients climb instead), the End of Turn (the
+    Shadow Phase) and the end of the game, and adds Scourge, the second Seed of Healing
+    Scourge and Weather Token Sharing."""
+
+    name = "Return of the Ancients"
+    order = 1
+    record = "coop"
+    section = "ancients_mode"
+    decisions = {
+        "shadow": ("move the Spirit of Shadows", "Shadow Phase"),
+        "scourge": ("place a spreading Scourge Marker", "Scourge"),
+        "ascend": ("choose the Ancient Marker the Land Ritual moves up",
+                   "Changes in the Player Phase: Playing Ritual Cards"),
+        "devour": ("decide whether to leave a Seed where the Tree was devoured",
+                   "Shadow Phase: Devour"),
+        "seed": ("place Thorondal's second Seed", "Scourge: Healing Scourge"),
+    }
+    checks = {ShareWeather: check_share_weather}
+    handlers = {MoveShadow: do_move_shadow, PlaceScourge: do_place_scourge,
+                AscendAncient: do_ascend, LeaveSeed: do_leave_seed, PlaceSeed: do_place_seed,
+                ShareWeather: do_share_weather}
+    market_favors = False     # assumption 'coop-no-market-favors'
+    summit_ends = False
+    hand_rituals = False
+    own_setup = True
+    listing = CoopListing()
+    seeds = CoopSeeds()
+    turn = CoopTurn()
+    scoring = CoopScoring()
+    pieces = CoopPieces()
+    players = CoopHeuristics()
+
+    def chosen(self, options: dict[str, Any]) -> bool:
+        return options.get("mode") in NAMES
+
+    def check_setup(self, options: dict[str, Any]) -> None:
+        if options.get("family"):
+            raise InvalidSetup("Return of the Ancients uses the Ancients and Favor Tokens; it "
+                               "cannot be played with family=True")
+        ed = options["edition"]
+        _check_setup(options["players"], options["difficulty"], ed, coop_data(ed))
+
+    def setup_steps(self, steps: list[SetupStep], seed: int | str,
+                    options: dict[str, Any]) -> list[SetupStep]:
+        """The 9 steps of Return of the Ancients, in place of the competitive setup."""
+        return setup_steps(options["players"], seed, options["difficulty"], options["edition"],
+                           options["board"], options["wild_woods"])
 
 
 VARIANT = register(CoopVariant())

@@ -118,7 +118,7 @@ class Draft(WorkingCopy):
         self.fields: dict = {}
         self.variants = variants
         for v in variants:
-            v.thaw(self)
+            v.turn.thaw(self)
 
     # set on the copy when they change (read from here until then)
     over = False        # the game ended at once (Return of the Ancients)
@@ -142,7 +142,7 @@ class Draft(WorkingCopy):
         """Gain Weather Tokens: 1 token of the biome of a space where a new Tree stands (a
         variant may say otherwise: a Wild Woods Storm)."""
         for v in self.variants:
-            if v.gain_weather(self, player, space, grow):
+            if v.seeds.gain_weather(self, player, space, grow):
                 return
         k = self.s.edition.biomes.index(self.s.board.biome[space])
         if self.weather_supply[k] > 0:
@@ -154,7 +154,7 @@ class Draft(WorkingCopy):
         first: Wild Woods Treetops go back to their board); returns the owner."""
         owner = self.trees[i]
         for v in self.variants:
-            v.on_tree_removed(self, i)
+            v.seeds.on_tree_removed(self, i)
         self.trees[i] = NOBODY
         self.players[owner]["trees"] += 1
         return owner
@@ -167,7 +167,7 @@ class Draft(WorkingCopy):
             if self.market[k] is None:
                 deck = self.land_deck if slot == "land" else self.creature_deck
                 for v in self.variants:
-                    v.on_market_refill(self, deck)
+                    v.turn.on_market_refill(self, deck)
                 card = deck.pop(0) if deck else None
                 if card is not None:
                     self.market[k] = card
@@ -177,20 +177,20 @@ class Draft(WorkingCopy):
     def put_seed(self, i: int, p: int, n: int = 1) -> None:
         """``n`` of ``p``'s Seeds from the supply onto space ``i``."""
         self.players[p]["seeds"] -= n
-        if not any(v.put_seed(self, i, p, n) for v in self.variants):
+        if not any(v.seeds.put_seed(self, i, p, n) for v in self.variants):
             self.seeds[i] = p
 
     def seeds_on(self, i: int) -> int:
         """Seeds the majority holder has on space ``i`` (Wild Woods stacks them)."""
         for v in self.variants:
-            n = v.seeds_on(self, i)
+            n = v.seeds.seeds_on(self, i)
             if n is not None:
                 return n
         return int(self.seeds[i] != NOBODY)
 
     def return_seeds(self, i: int) -> None:
         """Every Seed on space ``i`` goes back to its owner's supply."""
-        if any(v.return_seeds(self, i) for v in self.variants):
+        if any(v.seeds.return_seeds(self, i) for v in self.variants):
             return
         if self.seeds[i] != NOBODY:
             self.players[self.seeds[i]]["seeds"] += 1
@@ -207,7 +207,7 @@ class Draft(WorkingCopy):
         s = self.s
         variants = self.variants
         for v in variants:
-            v.before_freeze(self)   # e.g. returned Treetops: their owners choose the slots
+            v.turn.before_freeze(self)   # e.g. returned Treetops: their owners choose the slots
         mine = vars(self)   # the working copy's own attributes: what the action read or set
         # the Trees as the action left them: counted again only when the action read them
         trees = mine.get("trees")
@@ -220,7 +220,7 @@ class Draft(WorkingCopy):
             waiting = tuple(waiting)
         changes = {"players": self.players.freeze(), "most_trees": holder, "decisions": waiting}
         for v in variants:
-            changes.update(v.freeze(self))
+            changes.update(v.turn.freeze(self))
         changes.update(self.fields)
         new = super().freeze(**changes)
         keep(new, "_trees_holder", holder)      # the holder by its Trees (see trees_holder)

@@ -39,8 +39,19 @@ GAME = Game(
                    "assumption): an Elemental Storm spares the Tree under Thorondal; by "
                    "default Thorondal protects a Tree only against Rituals"),
     ],
-    # the state's ``arranged(**changes)``: pieces placed by hand (see :mod:`.arrange`)
-    own_parts=("arranged",))
+    # the state's ``arranged(**changes)``: pieces placed by hand (see :mod:`.arrange`); the
+    # ``ways`` to play (:data:`WAYS`)
+    own_parts=("arranged", "ways"))
+
+#: the ways to play offered on the start page, each a name and the options that make it
+#: (their seats come from the ``mode`` option's, see ``GAME.players_for``)
+WAYS = (
+    ("Full game with the Ancients", ()),
+    ("Family rules", (("family", True),)),
+    ("Return of the Ancients (solo/co-op)", (("mode", "coop"),)),
+    ("Wild Woods", (("wild_woods", True),)),
+    ("Return of the Ancients with Wild Woods", (("mode", "coop"), ("wild_woods", True))),
+)
 
 #: what a page's link (``?seed=12&players=3&...``) may set: the seats and these options
 LINK = LinkSpec("pangaea", GAME.title, (GAME.min_players, GAME.max_players), (

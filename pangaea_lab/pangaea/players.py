@@ -35,24 +35,19 @@ from .actions import (ActivateFavor, BlessCallAncient, BlessFlyingSeed, BlessVig
                       ConvertFavor, EndTurn, ExpandForest, FlyingSeed, PangaeaAction,
                       PlaceAncient, PlayCreature, PlayLand, SpiritGrowth, SummonAncient,
                       TakeBackSeed, TakeBlessing, TakeMarketCard)
-from . import coop
-from .actions import (AscendAncient, LeaveSeed, MoveShadow, PlaceScourge, PlaceSeed,
-                      ShareWeather)
-from .actions import (AddTreetop, BlessForesight, BlessStrongCanopy, MoreSeeds, PlaceTreetop,
-                      ReturnTreetop, SowSeeds, StopSowing)
-from . import woods
 from .edition import BLESSING_KINDS, CreatureCard, LandCard
 from .rituals import NOBODY, Position, best_ritual
 from .rules import placements
 from .state import GameState
+from .variant import Variant, active
 
 _WILD = BLESSING_KINDS.index("Wild Weather")
 
 #: what the greedy player's standing counts, in tenths of a point each: a point on the
-#: mountain (in co-op the team's progress, see :func:`.coop.progress`), a Tree of its own on
-#: the continent, a Weather Token, a Seed in its supply, a Seed on the continent (more next to
-#: water, where a Spirit can grow it), a Blessing, a Favor Token, a Treetop on its own Trees,
-#: and each point of the best Ritual it could perform now
+#: mountain (or what a variant counts instead, see :meth:`.variant.Heuristics.points`), a
+#: Tree of its own on the continent, a Weather Token, a Seed in its supply, a Seed on the
+#: continent (more next to water, where a Spirit can grow it), a Blessing, a Favor Token, a
+#: Treetop on its own Trees, and each point of the best Ritual it could perform now
 POINT, TREE, WEATHER, SUPPLY_SEED, SEED, SEED_BY_WATER = 10, 4, 3, 1, 1, 3
 BLESSING, FAVOR, TREETOP, BEST_RITUAL = 2, 1, 3, 4
 
@@ -85,15 +80,25 @@ def standing(s: GameState, p: int) -> int:
 
 def _standing(s: GameState, p: int) -> int:
     ps = s.players[p]
-    points = coop.progress(s) if s.coop is not None else ps.points
+    variants = active(s)
+    points = _points(s, p, variants)
     tenths = (POINT * points + TREE * s.trees.count(p) + SUPPLY_SEED * ps.seeds
               + WEATHER * sum(ps.weather) + BLESSING * sum(ps.blessings) + FAVOR * sum(ps.favors)
               + sum(_seed_worth(s, i) for i, o in enumerate(s.seeds) if o == p))
-    if s.woods is not None:
-        free = s.woods.player_boards[p].free_points(woods.woods_data(s.edition))
-        tenths += POINT * free + TREETOP * sum(
-            n for n, o in zip(s.woods.treetops, s.trees) if o == p)
+    for v in variants:
+        tenths += (POINT * v.players.more_points(s, p)
+                   + TREETOP * v.players.treetops(s, p))
     return 10 * tenths + round(10 * BEST_RITUAL * ritual_potential(s, p))
+
+
+def _points(s: GameState, p: int, variants: tuple[Variant, ...]) -> int:
+    """The points ``p``'s standing counts: its own on the mountain, or what a variant counts
+    instead (Return of the Ancients: the team's progress)."""
+    for v in variants:
+        points = v.players.points(s, p)
+        if points is not None:
+            return points
+    return s.players[p].points
 
 
 def _seed_worth(s: GameState, i: int) -> int:
@@ -134,8 +139,9 @@ def _best_creature(cards: tuple[CreatureCard, ...], have: tuple[int, ...], wild:
 def greedy_value(s: GameState, a: PangaeaAction, p: int) -> float:
     """How much ``a`` raises ``p``'s :func:`standing`, in points (the greedy player's measure
     and the state's ``evaluate`` hook).  Sowing is counted directly (it moves nothing else)."""
-    if (p == s.turn_player and s.woods is None and not s.decisions
-            and isinstance(a, (FlyingSeed, BlessFlyingSeed, ExpandForest))):
+    if (p == s.turn_player and not s.decisions
+            and isinstance(a, (FlyingSeed, BlessFlyingSeed, ExpandForest))
+            and all(v.players.plain_sowing for v in active(s))):
         cells = a.cells if isinstance(a, ExpandForest) else (a.cell,)
         tenths = sum(_seed_worth(s, s.board.index[c]) - SUPPLY_SEED for c in cells)
         return (tenths - (BLESSING if isinstance(a, BlessFlyingSeed) else 0)) / 10
@@ -166,14 +172,14 @@ class ForesterPlayer(GreedyPlayer):
 
     def value(self, s: GameState, a: PangaeaAction, p: int) -> float:
         b = s.board
-        if s.coop is not None:   # Return of the Ancients: the team's interest
-            v = self._coop_value(s, a, p)
-            if v is not None:
-                return v
+        variants = active(s)
+        for v in variants:   # the variants' own actions (co-op: the team's interest)
+            worth = v.players.value(s, a, p, self._sow_spot)
+            if worth is not None:
+                return worth
         if isinstance(a, (PlayCreature, PlayLand)):
             after = s.apply(a)
-            gain = (coop.progress(after) - coop.progress(s) if s.coop is not None
-                    else after.players[p].points - s.players[p].points)
+            gain = _points(after, p, variants) - _points(s, p, variants)
             # a Land Ritual also costs the Trees it returns: prefer it only when it pays well
             cost = 0.4 * (s.trees.count(p) - after.trees.count(p))
             spent = 0.3 * a.wild_blessings if isinstance(a, PlayCreature) else 0
@@ -185,10 +191,6 @@ class ForesterPlayer(GreedyPlayer):
             theirs = sum(1 for j in near if s.seeds[j] not in (NOBODY, p))
             bonus = 1.0 if isinstance(a, SpiritGrowth) and s.board_blessings[i] else 0.0
             return 6 * mine - 1.5 * theirs + bonus - (3 if isinstance(a, BlessVigorousSeed) and not mine else 0)
-        if s.woods is not None:
-            v = self._woods_value(s, a, p)
-            if v is not None:
-                return v
         if isinstance(a, (FlyingSeed, ExpandForest, BlessFlyingSeed)):
             cells = a.cells if isinstance(a, ExpandForest) else (a.cell,)
             spirits = {i for q, i in enumerate(s.spirits) if q != p}
@@ -223,72 +225,6 @@ class ForesterPlayer(GreedyPlayer):
         spirits = {j for q, j in enumerate(s.spirits) if q != p}
         water = [j for j in b.neighbours[i] if b.terrain[j] == "water" and j not in spirits]
         return 1.0 + 0.5 * len(water) if water else 0.2
-
-    def _woods_value(self, s: GameState, a: PangaeaAction, p: int) -> float | None:
-        """Wild Woods: sow good spots one Seed at a time (more only to win a majority), take
-        cheap Treetops that free Seeds or Blessings, raise Trees that reach new ground, and
-        send returned Treetops to slots that score nothing."""
-        b = s.board
-        data = woods.woods_data(s.edition)
-        if isinstance(a, (SowSeeds, MoreSeeds)):
-            i = b.index[a.cell]
-            stack = s.woods.seed_stacks[i]
-            others = max((n for q, n in enumerate(stack) if q != p), default=0)
-            steal = 1.5 if others else 0.0
-            waste = 1.2 * (a.count - woods.needed(stack, p))
-            return self._sow_spot(s, i, p) + steal - waste + (0.2 if isinstance(a, MoreSeeds) else 0.0)
-        if isinstance(a, StopSowing):
-            return 0.6
-        if isinstance(a, (AddTreetop, BlessStrongCanopy)):
-            slot = data.slots[a.slot]
-            pb = s.woods.player_boards[p]
-            frees_seed = slot.seed >= 0 and not pb.unlocked[slot.seed] and all(
-                not pb.slots[k] for k in data.slots_of_seed(slot.seed) if k != a.slot)
-            gain = (1.5 + (1.0 if pb.blessings[a.slot] else 0.0) + (2.0 if frees_seed else 0.0)
-                    - 0.7 * slot.cost - 0.8 * a.wild + 0.3 * slot.points)
-            return gain + (0.5 if isinstance(a, BlessStrongCanopy) else 0.0)
-        if isinstance(a, PlaceTreetop):
-            i = b.index[a.cell]
-            now = set(woods.within(b, i, woods.level(s, i)))
-            wider = set(woods.within(b, i, woods.level(s, i) + 1))
-            return 0.2 * len(wider - now) + (0.5 if i == s.ancients[2] else 0.0)
-        if isinstance(a, ReturnTreetop):
-            slot = data.slots[a.slot]
-            return -slot.points - 0.1 * slot.cost
-        if isinstance(a, BlessForesight):
-            return 0.4
-        return None
-
-    def _coop_value(self, s: GameState, a: PangaeaAction, p: int) -> float | None:
-        """Return of the Ancients: the team's interest. The Shadow goes where it does least
-        harm, Scourge spreads onto empty spaces, Land Rituals lift the Ancient nearest the
-        summit when it would return, otherwise the one nearest the Dance Marker."""
-        b = s.board
-        if isinstance(a, MoveShadow):
-            i = b.index[a.cell]
-            if s.trees[i] != NOBODY:
-                return 3.0
-            if s.seeds[i] != NOBODY:
-                return 2.0
-            return -3.0 if i in s.coop.scourged else -1.0 - 0.2 * sum(
-                1 for j in b.neighbours[i] if s.trees[j] != NOBODY)
-        if isinstance(a, PlaceScourge):
-            i = b.index[a.cell]
-            return (-2.0 if s.trees[i] != NOBODY else -1.0 if s.seeds[i] != NOBODY else 0.0) \
-                + (0.5 if b.terrain[i] == "water" else 0.0)
-        if isinstance(a, AscendAncient):
-            k = coop.ANCIENTS.index(a.ancient)
-            summit = s.edition.summit_steps
-            amount = s.pending.amount if s.pending else 0
-            step = s.coop.ancient_steps[k]
-            return 100.0 + step if step + amount >= summit else 50.0 - step
-        if isinstance(a, (LeaveSeed, PlaceSeed)):
-            return 1.0 if not isinstance(a, LeaveSeed) or a.leave else 0.0
-        if isinstance(a, ShareWeather):
-            return -0.1
-        if isinstance(a, BlessCallAncient) and not coop.returned(s, a.ancient):
-            return 2.0 + s.coop.ancient_steps[coop.ANCIENTS.index(a.ancient)] / 100
-        return None
 
     def _placement(self, s: GameState, a: PlaceAncient, p: int) -> float:
         """How much a summoned Ancient's direct effect helps: Okuma's Weather Token, the Seed

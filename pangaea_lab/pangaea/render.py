@@ -7,10 +7,11 @@ meaning are the tables below, chosen so that readers with any of the common colo
 deficiencies tell them apart (``tests/core/test_palette.py`` checks them).  Every space shows its (q, r) coordinates, which are the
 names actions use.
 
-With Wild Woods a Tree has one tier per level and its level in a small disc; several Seeds on
-one space show as a row of discs with their counts (the majority first, ringed in gold); a
-Biome Tile under an Elemental Storm is washed in the Storm's colour with a badge giving the
-weather and the tokens left; the status lines add each Player Board.
+The variants add to the picture through their drawings (:class:`Drawing`, registered by
+their own drawing modules, :mod:`.coop_render` and :mod:`.woods_render`): a wash over Land
+Spaces, Trees with levels (one tier per level and the level in a small disc), several Seeds on
+one space (a row of discs with their counts, the majority first, ringed in gold), layers of
+their own pieces, and status lines.
 """
 
 from __future__ import annotations
@@ -23,12 +24,10 @@ from ..core.palette import HIGHLIGHT_DARK, HIGHLIGHT_LIGHT, ink_on
 from ..core.exercises import plural
 from ..core.svg import Svg, hex_canvas
 from .board import Board
-from .coop import coop_data
-from .edition import BLESSING_KINDS, woods_data
+from .edition import BLESSING_KINDS
 from .rituals import NOBODY
 from .state import PLAYER_NAMES
-from .variant import active
-from .woods import is_storm, level
+from .variant import Variant, active
 
 SIZE = 26.0
 BIOME_COLOURS = {"Wind": "#f2ffa3", "Sun": "#f5d704", "Rain": "#77ecbe", "Snow": "#d0ebff"}
@@ -40,7 +39,6 @@ PLAYER_COLOURS = ("#d5293a", "#0876ff", "#f8a60e", "#743975")
 #: it and of a Seed's label below it)
 ANCIENT_MARKS = {"Okuma": (17.0, 0.0, "#7b4a1e"), "Chelon": (-17.0, 0.0, "#2e7d32"),
                  "Thorondal": (-17.0, 12.0, "#b8860b")}
-WOODS_WIDTH = 560.0      # Wild Woods status lines are longer: the picture is at least this wide
 PATH_COLOURS = ("#fe8e25", "#14cfc8", "#83115a", "#264008", "#4426ff", "#8c7558")
 HIGHLIGHT = HIGHLIGHT_LIGHT
 
@@ -97,25 +95,28 @@ def board_svg(state: Any = None, highlight: Iterable[Any] = (), paths: Sequence[
     and Seeds."""
     board = board if board is not None else state.board
     biomes = sorted(set(board.biome))
-    wide = WOODS_WIDTH if status and _woods(state) is not None else 0.0
+    drawings = drawings_of(state)
+    wide = max((d.width for d in drawings), default=0.0) if status else 0.0
     cells = list(board.cells) + list(board.mountain)
     below = 24.0
     if status and state is not None:
         rows = _player_rows(state, _canvas(cells, 0, wide).width)
-        below = _rows_height(state, rows) + 52 + 20 * _extra_lines(state)
+        more = _more_lines(drawings, state)
+        below = _rows_height(drawings, rows) + 52 + 20 * (len(more) + 1)
     pic = _canvas(cells, below, wide)
-    stormy = _woods(state) is not None and bool(state.woods.storm_tiles)
+    washing = next((d for d in drawings if d.washes(state)), None)
     # spaces
-    if stormy:
+    if washing is not None:
         for i, cell in enumerate(board.cells):
-            _space(pic, board, biomes, i, cell, show_coords, stormy=state)
+            _space(pic, board, biomes, i, cell, show_coords, state, washing)
     else:
         pic.raw(*_drawn(board, "spaces", show_coords))
     # the Sacred Mountain, tile borders
     pic.raw(*_drawn(board, "mountain", show_coords))
     if state is not None:
-        _pieces(pic, state, letters)
-        _layers(pic, state, "over the pieces")
+        _pieces(pic, state, drawings, letters)
+        for d in drawings:
+            d.over_pieces(pic, state)
     # highlights
     hl = [tuple(h) for h in highlight if isinstance(h, (tuple, list)) and len(h) == 2]
     for cell in hl:
@@ -144,20 +145,20 @@ def board_svg(state: Any = None, highlight: Iterable[Any] = (), paths: Sequence[
             pic.circle(x + 12, y - 12, 7.5, fill="#111111", stroke=HIGHLIGHT, stroke_width=1.5)
             pic.text(x + 12, y - 12, str(text), size=8.5, fill="#ffffff", font_weight="bold")
     if status and state is not None:
-        _status(pic, state)
+        _status(pic, state, drawings, more)
     return pic.render()
 
 
 def _space(pic: Svg, board: Board, biomes: list[str], i: int, cell: hexgrid.Hex,
-           show_coords: bool, stormy: Any = None) -> None:
-    """One space of the continent (with the wash of a Storm over it in the state
-    ``stormy``)."""
+           show_coords: bool, state: Any = None, washing: Drawing | None = None) -> None:
+    """One space of the continent (with a variant's wash over a Land Space of ``state``,
+    e.g. an Elemental Storm's, when ``washing`` gives one)."""
     fill = WATER if board.terrain[i] == "water" else biome_colour(biomes, board.biome[i])
     pic.hexagon(cell, SIZE, fill=fill, stroke="#ffffff", stroke_width=1.0,
                 title=f"{cell} {board.biome[i]} {board.terrain[i]}",
                 data_cell=f"{cell[0]},{cell[1]}")   # a click on it names the space
-    if stormy is not None and board.terrain[i] == "land":
-        _storm_wash(pic, stormy, i, biomes)
+    if washing is not None and board.terrain[i] == "land":
+        washing.wash(pic, state, i, biomes)
     x, y = hexgrid.to_pixel(cell, SIZE)
     if board.terrain[i] == "land":
         pic.text(x, y - SIZE * 0.55, board.biome[i][:2], size=8, fill="#333333")
@@ -210,7 +211,7 @@ TREE_SHAPES = {
 
 
 def _tree(pic: Svg, x: float, y: float, colour: str, title: str, level: int = 1) -> None:
-    """A Tree; from level 2 on (Wild Woods) with a tier per level and its level in a disc."""
+    """A Tree; from level 2 on with a tier per level and its level in a disc."""
     shape = TREE_SHAPES[min(max(level, 1), 3)]
     pic.polygon([(x + dx, y + dy) for dx, dy in shape], fill=colour, stroke="#1e1e1e",
                 stroke_width=1.0, title=title)
@@ -223,7 +224,7 @@ def _tree(pic: Svg, x: float, y: float, colour: str, title: str, level: int = 1)
 
 def _seed_stack(pic: Svg, x: float, y: float, cell: Any, stack: Sequence[int],
                 holder: int) -> None:
-    """Several Seeds on one space (Wild Woods): a disc per colour with its count, the majority
+    """Several Seeds on one space: a disc per colour with its count, the majority
     holder first and ringed in gold; one title tells the whole stack."""
     order = [holder] + [p for p, n in enumerate(stack) if n and p != holder]
     title = (f"Seeds on {cell}: "
@@ -240,53 +241,24 @@ def _seed_stack(pic: Svg, x: float, y: float, cell: Any, stack: Sequence[int],
                  font_weight="bold")
 
 
-def _storm_wash(pic: Svg, state: Any, i: int, biomes: Sequence[str]) -> None:
-    """Elemental Storms: a covered tile's Land Space washed in the Storm's colour (drawn under
-    the labels), since the tile counts as that weather while Storm tokens lie on it."""
+def _pieces(pic: Svg, state: Any, drawings: tuple[Drawing, ...], letters: bool = False) -> None:
     board = state.board
-    for tile, weather, tokens in state.woods.storm_tiles:
-        if board.tile_of[i] == tile:
-            _inner_hex(pic, board.cells[i], 0.8, fill=biome_colour(biomes, weather),
-                       stroke="#34495e", stroke_width=1.1, stroke_dasharray="3,2",
-                       title=_storm_title(board, i, weather, tokens))
-
-
-def _storm_title(board: Board, i: int, weather: str, tokens: int) -> str:
-    return (f"Elemental Storm on {board.cells[i]}: the tile counts as {weather} while "
-            f"{plural(tokens, 'Storm token')} {'lies' if tokens == 1 else 'lie'} on it (printed biome "
-            f"{board.biome[i]})")
-
-
-def _storm_badges(pic: Svg, state: Any) -> None:
-    """A badge on each Land Space of a covered tile: the Storm's weather and the tokens left."""
-    board = state.board
-    for tile, weather, tokens in state.woods.storm_tiles:
-        for i in board.land:
-            if board.tile_of[i] == tile:
-                x, y = hexgrid.to_pixel(board.cells[i], SIZE)
-                title = _storm_title(board, i, weather, tokens)
-                pic.rect(x - 24, y + 2.5, 19, 11, rx=2, fill="#34495e", title=title)
-                pic.text(x - 14.5, y + 8, f"{weather[:2]}{tokens}", size=8, fill="#ffffff",
-                         font_weight="bold")
-
-
-def _pieces(pic: Svg, state: Any, letters: bool = False) -> None:
-    board = state.board
-    woods = _woods(state) is not None
+    tops, stacks = _tiers(drawings, state)
     for i, cell in enumerate(board.cells):
         x, y = hexgrid.to_pixel(cell, SIZE)
         if state.trees[i] != NOBODY:
             p = state.trees[i]
-            tall = level(state, i)   # always 1 outside Wild Woods
+            tall = 1 + tops[i] if tops is not None else 1
             title = f"{PLAYER_NAMES[p]} Tree on {cell}" + (
-                f", level {tall} ({tall - 1} Treetop{'' if tall == 2 else 's'})" if woods else "")
+                f", level {tall} ({tall - 1} Treetop{'' if tall == 2 else 's'})"
+                if tops is not None else "")
             _tree(pic, x, y, PLAYER_COLOURS[p], title, tall)
             if letters:
                 pic.text(x, y + 2, PLAYER_NAMES[p][0], size=8, fill=ink_on(PLAYER_COLOURS[p]),
                          font_weight="bold")
         if state.seeds[i] != NOBODY:
             p = state.seeds[i]
-            stack = state.woods.seed_stacks[i] if woods else ()
+            stack = stacks[i] if stacks is not None else ()
             if sum(stack) > 1:
                 _seed_stack(pic, x, y, cell, stack, p)
             else:
@@ -300,7 +272,8 @@ def _pieces(pic: Svg, state: Any, letters: bool = False) -> None:
             pic.polygon([(x, y - 9), (x + 7, y), (x, y + 9), (x - 7, y)], fill="#e3b505",
                         stroke="#7a5c00", stroke_width=0.8, title=f"{kind} Blessing on {cell}")
             pic.text(x, y, kind[0], size=8, fill="#3a2a00", font_weight="bold")
-    _layers(pic, state, "under the Spirits")
+    for d in drawings:
+        d.under_spirits(pic, state)
     for p, i in enumerate(state.spirits):
         if i != NOBODY:
             x, y = hexgrid.to_pixel(board.cells[i], SIZE)
@@ -317,35 +290,82 @@ def _pieces(pic: Svg, state: Any, letters: bool = False) -> None:
             pic.text(x + dx, y + dy, name[:2], size=8, fill="#ffffff", font_weight="bold")
 
 
-def _storm_layer(pic: Svg, state: Any) -> None:
-    if state.woods.storm_tiles:
-        _storm_badges(pic, state)
-
-
-def _layers(pic: Svg, state: Any, where: str) -> None:
-    """The drawing layers the state's variants add (``Variant.layers``) that go ``where``."""
-    if not hasattr(state, "family"):   # a position drawn without a game's state
-        return
-    for v in active(state):
-        for name in v.layers:
-            place, draw = LAYERS[name]
-            if place == where:
-                draw(pic, state)
-
-
-def _woods(state: Any) -> Any:
-    """The Wild Woods record of a state (None without the expansion, or without a state)."""
-    return getattr(state, "woods", None)
-
-
-def _coop_lines(state: Any) -> int:
-    return len(_coop_text(state)) if getattr(state, "coop", None) is not None else 0
-
-
 #: a status line's height; the most a character of a status line takes (9.5 px, upper bound)
 LINE, CHAR = 18.0, 9.5 * 0.6
-#: the Wild Woods Player Board's two lines under a player's status lines
-WOODS_ROW = 30.0
+
+
+class Drawing:
+    """What a variant adds to the drawing of a position: the drawing hooks, each drawing
+    nothing until a variant's drawing module gives its own and registers it
+    (:func:`add_drawing`).  The base drawing asks the drawings of the state's variants (in
+    the order the rules ask the variants) at each of these points."""
+
+    #: the least width of the picture when it has its status lines (0: the board's)
+    width = 0.0
+    #: the height of the variant's row under each player's status lines (0: none)
+    row_height = 0.0
+
+    def washes(self, state: Any) -> bool:
+        """Whether Land Spaces get a wash this time (:meth:`wash`)."""
+        return False
+
+    def wash(self, pic: Svg, state: Any, i: int, biomes: Sequence[str]) -> None:
+        """Over Land Space ``i``, under its labels."""
+
+    def treetops(self, state: Any) -> Sequence[int] | None:
+        """The tiers above level 1 of the Tree on each space, when Trees have levels."""
+        return None
+
+    def seed_stacks(self, state: Any) -> Sequence[Sequence[int]] | None:
+        """Each space's Seeds by player, when a space may hold several."""
+        return None
+
+    def under_spirits(self, pic: Svg, state: Any) -> None:
+        """A layer over the Trees, Seeds and Blessings, under the Spirits."""
+
+    def over_pieces(self, pic: Svg, state: Any) -> None:
+        """A layer over all the pieces, under the highlights."""
+
+    def phase(self, state: Any) -> str:
+        """Words after the round in the first status line."""
+        return ""
+
+    def player_row(self, pic: Svg, state: Any, p: int, x0: float, y: float) -> None:
+        """The variant's row under player ``p``'s status lines (:attr:`row_height` high)."""
+
+    def status_lines(self, state: Any) -> list[tuple[str, float, str]]:
+        """Status lines under the Open Market: (text, font size, colour) each."""
+        return []
+
+
+_DRAWINGS: dict[Variant, Drawing] = {}
+_OF_ACTIVE: dict[tuple[Variant, ...], tuple[Drawing, ...]] = {}
+
+
+def add_drawing(variant: Variant, drawing: Drawing) -> Drawing:
+    """Make ``drawing`` the one of ``variant`` (each variant's drawing module does it once)."""
+    _DRAWINGS[variant] = drawing
+    _OF_ACTIVE.clear()
+    return drawing
+
+
+def drawings_of(state: Any) -> tuple[Drawing, ...]:
+    """The drawings of the variants ``state`` plays, in order (none for a position drawn
+    without a game's state)."""
+    if not hasattr(state, "family"):
+        return ()
+    variants = active(state)
+    got = _OF_ACTIVE.get(variants)
+    if got is None:
+        got = _OF_ACTIVE[variants] = tuple(_DRAWINGS[v] for v in variants if v in _DRAWINGS)
+    return got
+
+
+def _tiers(drawings: tuple[Drawing, ...], state: Any) -> tuple[Any, Any]:
+    """The Treetops and the Seed stacks of ``state``'s spaces (None each: not in this game)."""
+    tops = next((t for t in (d.treetops(state) for d in drawings) if t is not None), None)
+    stacks = next((t for t in (d.seed_stacks(state) for d in drawings) if t is not None), None)
+    return tops, stacks
 
 
 def _player_facts(state: Any, p: int) -> list[str]:
@@ -382,16 +402,15 @@ def _player_rows(state: Any, width: float) -> list[list[str]]:
     return [_packed(_player_facts(state, p), chars) for p in range(state.num_players)]
 
 
-def _rows_height(state: Any, rows: list[list[str]]) -> float:
-    woods = WOODS_ROW if _woods(state) is not None else 0.0
-    return sum(LINE * len(lines) + woods + 4 for lines in rows)
+def _rows_height(drawings: tuple[Drawing, ...], rows: list[list[str]]) -> float:
+    more = sum(d.row_height for d in drawings)
+    return sum(LINE * len(lines) + more + 4 for lines in rows)
 
 
-def _extra_lines(state: Any) -> int:
-    """Status lines below the market: the co-op lines, the Elemental Storms line and the
-    line naming the biomes' letters."""
-    return _coop_lines(state) + (1 if _woods(state) is not None and state.woods.storms else 0) \
-        + 1
+def _more_lines(drawings: tuple[Drawing, ...], state: Any) -> list[tuple[str, float, str]]:
+    """The variants' status lines below the market (the line naming the biomes' letters
+    follows them)."""
+    return [line for d in drawings for line in d.status_lines(state)]
 
 
 def _letters_line(state: Any) -> str:
@@ -399,63 +418,19 @@ def _letters_line(state: Any) -> str:
     return "Letters: " + " · ".join(f"{b[:2]} {b}" for b in state.edition.biomes)
 
 
-def _shadow_and_scourge(pic: Svg, state: Any) -> None:
-    """Return of the Ancients: Scourge Markers as dark hexes, the Spirit of Shadows as a black
-    disc with a crescent."""
-    board = state.board
-    co = state.coop
-    for i in co.scourged:
-        _inner_hex(pic, board.cells[i], 0.8, fill="#2b1d2f", stroke="#7d4e8c",
-                    stroke_width=1.2, opacity="0.55", title=f"Scourge on {board.cells[i]}")
-        if i in co.paired:
-            x, y = hexgrid.to_pixel(board.cells[i], SIZE)
-            pic.text(x + 8, y - 6, "×2", size=8, fill="#ffffff", font_weight="bold")
-    x, y = hexgrid.to_pixel(board.cells[co.shadow], SIZE)
-    pic.circle(x - 6, y + 6, 8.5, fill="#111111", stroke="#b39ddb", stroke_width=2,
-               title=f"Spirit of Shadows on {board.cells[co.shadow]}")
-    pic.text(x - 6, y + 6, "☾", size=9, fill="#e0d7f0", font_weight="bold")
-
-
-def _coop_text(state: Any) -> list[str]:
-    """The co-op status lines, short enough for the narrowest board (about 56 characters)."""
-    data = coop_data(state.edition)
-    co = state.coop
-    summit = state.edition.summit_steps
-    marks = " · ".join(f"{a} {'back' if s >= summit else s}"
-                       for a, s in zip(("Okuma", "Chelon", "Thorondal"), co.ancient_steps))
-    devour = ", ".join(map(str, co.devour_steps)) or "none"
-    stacks = " | ".join(", ".join(st) for st in co.moon_stacks) or "empty"
-    lines = [f"Ancient Markers: {marks}",
-             f"Summit at {summit} · Devour on {devour} · Dance on {data.dance_step}",
-             f"Scourge supply {co.scourge_supply} · Moon Cycle {co.cycle}/3 ({co.difficulty})"
-             f" · bag {len(co.shadow_bag)}"]
-    words = f"Moon Board stacks: {stacks}".split(" ")
-    line = words.pop(0)
-    for word in words:
-        if len(line) + 1 + len(word) > 56:
-            lines.append(line)
-            line = "  " + word
-        else:
-            line += " " + word
-    return lines + [line]
-
-
-def _coop_status(pic: Svg, state: Any, x0: float, y: float) -> None:
-    """The Ancient Markers' steps, the mountain's Devour and Dance Markers, Scourge supply and
-    the Moon Board."""
-    for k, line in enumerate(_coop_text(state)):
-        pic.text(x0, y + 20 * k, line, size=9.5, anchor="start", fill="#3b2060")
-
-
-def _status(pic: Svg, state: Any) -> None:
+def _status(pic: Svg, state: Any, drawings: tuple[Drawing, ...],
+            more: list[tuple[str, float, str]]) -> None:
+    """The status lines under the board: the round, each player's lines (and the variants'
+    rows), the Open Market, the variants' lines ``more`` and the line naming the biomes'
+    letters."""
     x0 = pic.min_x + 10
     rows = _player_rows(state, pic.width)
-    y = pic.min_y + pic.height - _rows_height(state, rows) - 40 - 20 * _extra_lines(state)
+    y = pic.min_y + pic.height - _rows_height(drawings, rows) - 40 - 20 * (len(more) + 1)
     summit = state.edition.summit_steps
     phase = {"main": f"Round {state.round}", "final": "Final ritual round",
              "over": "Game over"}[state.phase]
-    if getattr(state, "coop", None) is not None and state.coop.result:
-        phase += f" — {state.coop.result}"
+    for d in drawings:
+        phase += d.phase(state)
     pic.text(x0, y, f"{phase} — summit at {summit} steps"
              + (" — end triggered" if state.end_triggered and state.phase == "main" else ""),
              size=10, anchor="start", fill="#222222")
@@ -465,9 +440,10 @@ def _status(pic: Svg, state: Any) -> None:
         for k, line in enumerate(lines):
             pic.text(x0 + 20, yy + LINE * k, line, size=9.5, anchor="start", fill="#222222")
         yy += LINE * len(lines)
-        if _woods(state) is not None:
-            _player_board(pic, state, p, x0 + 20, yy)
-            yy += WOODS_ROW
+        for d in drawings:
+            if d.row_height:
+                d.player_row(pic, state, p, x0 + 20, yy)
+                yy += d.row_height
         yy += 4
     market = []
     for k, card in enumerate(state.market):
@@ -479,77 +455,22 @@ def _status(pic: Svg, state: Any) -> None:
     below = yy
     pic.text(x0, below, "Open Market: " + " · ".join(market),
              size=9.5, anchor="start", fill="#222222")
-    if _coop_lines(state):
-        _coop_status(pic, state, x0, below + 20)
-    storms = _woods(state) is not None and state.woods.storms
-    if storms:
-        _storm_status(pic, state, x0, below + 20 + 20 * _coop_lines(state))
-    pic.text(x0, below + 20 + 20 * (_coop_lines(state) + bool(storms)), _letters_line(state),
+    for k, (line, size, fill) in enumerate(more):
+        pic.text(x0, below + 20 + 20 * k, line, size=size, anchor="start", fill=fill)
+    pic.text(x0, below + 20 + 20 * len(more), _letters_line(state),
              size=9.5, anchor="start", fill="#444444")
 
 
-def _player_board(pic: Svg, state: Any, p: int, x0: float, y: float) -> None:
-    """One player's Wild Woods Player Board as a row of slots: a Treetop (in the player's
-    colour, with the slot's cost) on a full slot, an empty slot shows the points it scores;
-    then the free-slot points and the extra Seeds unlocked."""
-    data = woods_data(state.edition)
-    pb = state.woods.player_boards[p]
-    pic.text(x0, y, "Player Board", size=8.5, anchor="start", fill="#444444")
-    x = x0 + 58
-    for k, (slot, full) in enumerate(zip(data.slots, pb.slots)):
-        bless = pb.blessings[k]
-        title = (f"{PLAYER_NAMES[p]}'s slot {k + 1} (cost {slot.cost}, extra Seed "
-                 f"{slot.seed + 1}, {plural(slot.points, 'point')} when empty): "
-                 + ("holds its Treetop" + (f" and a {bless} Blessing" if bless else "")
-                    if full else "empty"))
-        pic.rect(x, y - 6, 13, 12, rx=2, fill="#ffffff" if not full else "#f3efe6",
-                 stroke="#8a7a62", stroke_width=0.8,
-                 stroke_dasharray=None if full else "2,1.5", title=title)
-        if full:
-            pic.polygon([(x + 1.5, y + 4.5), (x + 6.5, y - 5), (x + 11.5, y + 4.5)],
-                        fill=PLAYER_COLOURS[p], stroke="#1e1e1e", stroke_width=0.6, title=title)
-            pic.text(x + 6.5, y + 1.5, str(slot.cost), size=8, fill=ink_on(PLAYER_COLOURS[p]),
-                     font_weight="bold")
-            if bless:
-                pic.circle(x + 12, y - 5.5, 2.6, fill="#e3b505", stroke="#7a5c00",
-                           stroke_width=0.6, title=title)
-        else:
-            pic.text(x + 6.5, y, f"+{slot.points}" if slot.points else "·", size=8,
-                     fill="#555555")
-        x += 15
-    left = pb.slots.count(True)
-    pic.text(x + 4, y, f"{plural(left, 'Treetop')} on slots · free slots worth "
-             f"{plural(pb.free_points(data), 'point')}", size=8.5, anchor="start", fill="#444444")
-    given = f" · {plural(pb.given_up, 'Seed')} given up" if pb.given_up else ""
-    pic.text(x0, y + 15, f"extra Seeds unlocked: {pb.unlocked.count(True)} of "
-             f"{data.extra_seeds}{given}", size=8.5, anchor="start", fill="#444444")
-
-
-def _storm_status(pic: Svg, state: Any, x0: float, y: float) -> None:
-    """Elemental Storms: the Storm cards played and still in the decks, and each covered tile
-    (a space of it, printed biome → the Storm's weather, tokens left)."""
-    board = state.board
-    covered = []
-    for tile, weather, tokens in state.woods.storm_tiles:
-        i = next(i for i in board.land if board.tile_of[i] == tile)
-        covered.append(f"{board.cells[i]} {board.biome[i]}→{weather}, {tokens} token"
-                       f"{'' if tokens == 1 else 's'}")
-    waiting = sum(1 for c in (*state.land_deck, *state.creature_deck) if is_storm(c))
-    pic.text(x0, y, f"Elemental Storms ({len(state.woods.storm_discard)} played, {waiting} in the "
-             "decks) — covered tiles: " + (" · ".join(covered) or "none"),
-             size=9, anchor="start", fill="#34495e")
-
-
 def draw_board(state: Any, ax: Any = None, highlight: Iterable[Any] = ()) -> Any:
-    """Draw the continent on a matplotlib Axes (made if not given) and return the Axes (with
-    Wild Woods, Trees above level 1 carry their level and a stack of Seeds its counts)."""
+    """Draw the continent on a matplotlib Axes (made if not given) and return the Axes (Trees
+    above level 1 carry their level and a stack of Seeds its counts)."""
     import matplotlib.pyplot as plt  # plotting only when a figure is asked for
     from matplotlib.patches import Polygon, RegularPolygon  # plotting only when a figure is asked for
 
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 7))
     board = state.board
-    woods = _woods(state) is not None
+    tops, stacks = _tiers(drawings_of(state), state)
     biomes = sorted(set(board.biome))
     for i, cell in enumerate(board.cells):
         x, y = hexgrid.to_pixel(cell, 1.0)
@@ -559,13 +480,13 @@ def draw_board(state: Any, ax: Any = None, highlight: Iterable[Any] = ()) -> Any
         if state.trees[i] != NOBODY:
             ax.add_patch(Polygon([(x - .35, -y - .3), (x, -y + .4), (x + .35, -y - .3)],
                                  facecolor=PLAYER_COLOURS[state.trees[i]], edgecolor="black"))
-            if woods and level(state, i) > 1:
-                ax.text(x + .45, -y + .3, str(level(state, i)), fontsize=8, ha="center",
+            if tops is not None and tops[i]:
+                ax.text(x + .45, -y + .3, str(1 + tops[i]), fontsize=8, ha="center",
                         va="center", fontweight="bold")
         if state.seeds[i] != NOBODY:
             ax.plot(x, -y, "o", color=PLAYER_COLOURS[state.seeds[i]], markersize=5)
-            if woods and sum(state.woods.seed_stacks[i]) > 1:
-                ax.text(x, -y - .45, "/".join(str(n) for n in state.woods.seed_stacks[i] if n),
+            if stacks is not None and sum(stacks[i]) > 1:
+                ax.text(x, -y - .45, "/".join(str(n) for n in stacks[i] if n),
                         fontsize=8, ha="center", va="center")
     for cell in board.mountain:
         x, y = hexgrid.to_pixel(cell, 1.0)
@@ -645,66 +566,3 @@ def chains_svg(state: Any, player: int) -> str:
     if not any(rows):
         pic.text(10, 40, "no Ritual card played yet", size=10, anchor="start", fill="#666666")
     return pic.render()
-
-
-def player_board_svg(state: Any, player: int) -> str:
-    """One player's Wild Woods Player Board, larger than in the status lines: each slot with
-    its cost, its Treetop (in the player's colour) while it is there, the Blessing lying on it
-    and the points it scores when empty; below, each extra Seed under the slots that hold it
-    back (filled while locked, an outline once unlocked)."""
-    data = woods_data(state.edition)
-    pb = state.woods.player_boards[player]
-    colour = PLAYER_COLOURS[player]
-    w, gap, x0, y0 = 70.0, 8.0, 10.0, 28.0
-    pic = Svg(2 * x0 + len(data.slots) * (w + gap) - gap, 194, background="#ffffff")
-    pic.text(x0, 12, f"{PLAYER_NAMES[player]}'s Player Board: "
-             f"{plural(pb.slots.count(True), 'Treetop')} on slots · free slots worth "
-             f"{plural(pb.free_points(data), 'point')}", size=10, anchor="start", fill="#222222")
-    pic.text(x0, 184, f"extra Seeds unlocked: {pb.unlocked.count(True)} of {data.extra_seeds}",
-             size=10, anchor="start", fill="#222222")
-    for k, (slot, full) in enumerate(zip(data.slots, pb.slots)):
-        x = x0 + k * (w + gap)
-        bless = pb.blessings[k]
-        pic.rect(x, y0, w, 92, rx=6, fill="#f3efe6" if full else "#ffffff", stroke="#8a7a62",
-                 stroke_width=1.2, stroke_dasharray=None if full else "4,3",
-                 title=f"slot {k + 1}: cost {slot.cost}" + (f", {bless} Blessing" if bless else "")
-                 + f", {plural(slot.points, 'point')} when empty")
-        pic.text(x + w / 2, y0 + 10, f"slot {k + 1} · cost {slot.cost}", size=8.5,
-                 fill="#444444")
-        if full:
-            cx, cy = x + w / 2, y0 + 44
-            pic.polygon([(cx - 17, cy + 16), (cx, cy - 18), (cx + 17, cy + 16)], fill=colour,
-                        stroke="#1e1e1e", stroke_width=1.0, title="Treetop")
-        else:
-            pic.text(x + w / 2, y0 + 44, "empty", size=9, fill="#777777")
-        if bless:
-            bx, by = x + w - 12, y0 + 26
-            pic.polygon([(bx, by - 9), (bx + 7, by), (bx, by + 9), (bx - 7, by)], fill="#e3b505",
-                        stroke="#7a5c00", stroke_width=0.8, title=f"{bless} Blessing")
-            pic.text(bx, by, bless[0], size=8, fill="#3a2a00", font_weight="bold")
-        pic.text(x + w / 2, y0 + 80, f"+{slot.points} if empty" if slot.points else
-                 "no points", size=8.5, fill="#2e7d32" if slot.points else "#888888",
-                 font_weight="bold" if slot.points else None)
-    for n in range(data.extra_seeds):
-        ks = data.slots_of_seed(n)
-        if not ks:
-            continue
-        left = x0 + min(ks) * (w + gap) + 6
-        right = x0 + max(ks) * (w + gap) + w - 6
-        y = y0 + 112
-        pic.line(left, y - 10, right, y - 10, stroke="#8a7a62", stroke_width=1.2)
-        locked = not pb.unlocked[n]
-        pic.circle((left + right) / 2, y + 4, 8, fill=colour if locked else "#ffffff",
-                   stroke=colour, stroke_width=2, title=f"extra Seed {n + 1}: "
-                   + ("held back by slots " if locked else "unlocked (in the supply for good); "
-                      "it was held back by slots ") + " and ".join(str(k + 1) for k in ks))
-        pic.text((left + right) / 2, y + 24, "locked" if locked else "unlocked", size=8.5,
-                 fill="#444444")
-    return pic.render()
-
-
-#: the drawing layers a variant may name (``Variant.layers``): where each goes, and how
-LAYERS = {
-    "shadow and scourge": ("under the Spirits", _shadow_and_scourge),
-    "storm badges": ("over the pieces", _storm_layer),
-}

@@ -74,14 +74,14 @@ def _second_seed_spaces(s: GameState, player: int) -> list[int]:
     """Spaces with the player's Seed where a variant lets a second one go (Healing Scourge)."""
     out: list[int] = []
     for v in active(s):
-        out += v.second_seed_spaces(s, player)
+        out += v.listing.second_seed_spaces(s, player)
     return out
 
 
 def _spirit_targets(s: GameState, player: int) -> list[int]:
     taken = {i for p, i in enumerate(s.spirits) if p != player and i != NOBODY}
     for v in active(s):
-        taken.update(v.barred_water(s))
+        taken.update(v.listing.barred_water(s))
     return list(filterfalse(taken.__contains__, s.board.water))
 
 
@@ -112,7 +112,7 @@ def _free_actions(s: GameState, player: int) -> list[PangaeaAction]:
     variants = active(s)
     out: list[PangaeaAction] | None = None
     for v in variants:
-        out = v.seed_free_actions(s, player)
+        out = v.listing.seed_free_actions(s, player)
         if out is not None:
             break
     else:
@@ -150,7 +150,7 @@ def _free_actions(s: GameState, player: int) -> list[PangaeaAction]:
             bag = s.favor_bag
             out += [a for g, t, a in _CONVERTS if favors[g] >= 2 and t in bag]
     for v in variants:
-        out += v.free_actions(s, player)
+        out += v.listing.free_actions(s, player)
     return out
 
 
@@ -158,7 +158,7 @@ def _decision_actions(s: GameState, pend: Pending) -> list[PangaeaAction]:
     b = s.board
     owner = DECISION_OWNER.get(pend.kind)
     if owner is not None:
-        return owner.decision_actions(s, pend)
+        return owner.listing.decision_actions(s, pend)
     if pend.kind == "draw":
         out: list[PangaeaAction] = [TakeMarketCard(c) for c in s.market if c is not None]
         if has_real_cards(s.land_deck):
@@ -260,7 +260,7 @@ def summonable(s: GameState, ancient: str, player: int) -> bool:
 def summonable_afresh(s: GameState, ancient: str) -> bool:
     """:func:`summonable` worked out afresh."""
     for v in active(s):
-        if not v.may_summon(s, ancient):
+        if not v.listing.may_summon(s, ancient):
             return False
     here = s.ancients[ANCIENTS.index(ancient)]
     b = s.board
@@ -353,7 +353,7 @@ def legal_actions(s: GameState) -> list[PangaeaAction]:
         variants = active(s)
         seeds = None
         for v in variants:
-            seeds = v.seed_actions(s, p)
+            seeds = v.listing.seed_actions(s, p)
             if seeds is not None:
                 break
         made = _made(b)
@@ -368,7 +368,7 @@ def legal_actions(s: GameState) -> list[PangaeaAction]:
             if ps.seeds >= 2:
                 out += made.expand_pairs(targets)
         for v in variants:
-            out += v.main_actions(s, p)
+            out += v.listing.main_actions(s, p)
         spirit = made.spirit
         out += [spirit[i] for i in _spirit_targets(s, p)]
         out += ritual_actions(s, p)
@@ -394,10 +394,10 @@ def _grow(d: Draft, spaces: list[int], forced: bool = False) -> None:
     grown: list[int] = []
     for i in sorted(spaces):
         owner = d.seeds[i]
-        if owner == NOBODY or not all(v.may_grow(d, i, forced) for v in d.variants):
+        if owner == NOBODY or not all(v.seeds.may_grow(d, i, forced) for v in d.variants):
             continue
         for v in d.variants:   # e.g. Healing Scourge
-            v.on_growth(d, i, owner)
+            v.seeds.on_growth(d, i, owner)
         d.return_seeds(i)      # Seed Competition: every Seed returns, the majority grows
         grown.append(i)
         if d.players[owner]["trees"] > 0:
@@ -423,7 +423,7 @@ def _grow(d: Draft, spaces: list[int], forced: bool = False) -> None:
 
 def _entered(d: Draft, ancient: str, i: int) -> None:
     for v in d.variants:
-        v.on_ancient_entered(d, ancient, i)
+        v.turn.on_ancient_entered(d, ancient, i)
 
 
 def why(s: GameState, action: PangaeaAction) -> IllegalAction | None:
@@ -459,7 +459,7 @@ def why(s: GameState, action: PangaeaAction) -> IllegalAction | None:
     if isinstance(action, (PlayCreature, PlayLand)):
         return _ritual_refusal(s, action)
     for v in active(s):
-        refusal = v.refusal(s, action)
+        refusal = v.listing.refusal(s, action)
         if refusal is not None:
             return refusal
     check = _CHECKS.get(type(action))
@@ -578,7 +578,7 @@ def _check_flying_seed(s: GameState, a: FlyingSeed | BlessFlyingSeed) -> None:
     if s.board.terrain[i] != "land":
         raise s.reject(f"{s.board.cells[i]} is a Water Space; Seeds go on Land Spaces only.",
                        rule=rule, like=type(a))
-    if any(v.check_flying_seed(s, a, i, p, rule) for v in active(s)):
+    if any(v.listing.check_flying_seed(s, a, i, p, rule) for v in active(s)):
         return
     if getattr(a, "blessings", 0) or getattr(a, "actions", 1) != 1 or getattr(a, "count", 1) != 1:
         raise s.reject("Several Flying Seeds land together only in Wild Woods (Seed "
@@ -593,7 +593,7 @@ def _check_flying_seed(s: GameState, a: FlyingSeed | BlessFlyingSeed) -> None:
 def _do_flying_seed(s: GameState, d: Draft, a: FlyingSeed | BlessFlyingSeed) -> None:
     i = s.board.cell_of(a.cell)
     p = s.turn_player
-    if any(v.flying_seed(d, a, i, p) for v in d.variants):
+    if any(v.seeds.flying_seed(d, a, i, p) for v in d.variants):
         return
     second = s.seeds[i] == p
     if isinstance(a, BlessFlyingSeed):
@@ -603,7 +603,7 @@ def _do_flying_seed(s: GameState, d: Draft, a: FlyingSeed | BlessFlyingSeed) -> 
     d.players[p]["seeds"] -= 1
     if second:   # e.g. Healing Scourge: a second Seed on a scourged Land Space
         for v in d.variants:
-            v.second_seed(d, i)
+            v.seeds.second_seed(d, i)
 
 
 def _check_expand(s: GameState, a: ExpandForest) -> None:
@@ -632,7 +632,7 @@ def _do_expand(s: GameState, d: Draft, a: ExpandForest) -> None:
     for i in idx:
         if s.seeds[i] == p:   # e.g. Healing Scourge: a second Seed on a scourged Land Space
             for v in d.variants:
-                v.second_seed(d, i)
+                v.seeds.second_seed(d, i)
         d.seeds[i] = p
     d.players[p]["seeds"] -= len(idx)
 
@@ -645,7 +645,7 @@ def _check_spirit_growth(s: GameState, a: SpiritGrowth) -> None:
         raise s.reject(f"{s.board.cells[i]} is land; a Spirit moves to a Water Space.", rule=rule,
                        like=SpiritGrowth)
     for v in active(s):
-        if i in v.barred_water(s) and s.spirits[p] != i:
+        if i in v.listing.barred_water(s) and s.spirits[p] != i:
             raise s.reject(f"{s.board.cells[i]} is scourged; Spirits cannot enter scourged "
                            "water.", rule="Scourge", like=SpiritGrowth)
     if i in s.spirits and s.spirits.index(i) != p:
@@ -728,7 +728,7 @@ def _place_in_chain(s: GameState, d: Draft, p: int, card_id: str, chain: int, si
         row.append(card_id)
         inward = row[-2::-1]
     for v in d.variants:   # e.g. +1 for a Creature next to one of the same Ancient
-        v.on_chain(s, d, p, card_id, inward[0] if inward else None)
+        v.turn.on_chain(s, d, p, card_id, inward[0] if inward else None)
     if not isinstance(s.card(card_id), LandCard):
         return
     creatures = 0
@@ -781,7 +781,7 @@ def _do_creature(s: GameState, d: Draft, a: PlayCreature) -> None:
         d.weather_supply[k] += n
     d.players[p]["blessings"][WILD] -= a.wild_blessings
     d.blessing_discard.extend(["Wild Weather"] * a.wild_blessings)
-    if not any(v.creature_ritual(s, d, p, card) for v in d.variants):
+    if not any(v.turn.creature_ritual(s, d, p, card) for v in d.variants):
         d.players[p]["creature_points"] += card.points   # (co-op: the Ancient climbs instead)
 
 
@@ -792,10 +792,10 @@ def _do_land(s: GameState, d: Draft, a: PlayLand) -> None:
     require(isinstance(option, RitualOption), "a Land Ritual reached its handler unchecked")
     path = option.path
     _take_card(s, d, a.card, a.from_market)
-    if not any(v.land_reward(s, d, p, option.points) for v in d.variants):
+    if not any(v.turn.land_reward(s, d, p, option.points) for v in d.variants):
         d.players[p]["land_points"] += option.points   # (co-op: an Ancient climbs instead)
     spaces = [s.board.index[c] for c in path]
-    if any(v.on_land_ritual(s, d, p, spaces) for v in d.variants):
+    if any(v.turn.on_land_ritual(s, d, p, spaces) for v in d.variants):
         return   # e.g. Wild Woods: Trees go down a level
     if s.phase != "final":  # the final round keeps Trees on the continent
         for c in path:
@@ -850,7 +850,7 @@ def _do_move_tree(s: GameState, d: Draft, a: MoveTree) -> None:
     d.trees[i] = NOBODY
     d.trees[target] = pend.player
     for v in d.variants:   # e.g. the Tree keeps its Treetops
-        v.on_tree_moved(d, i, target)
+        v.seeds.on_tree_moved(d, i, target)
     d.gain_weather(pend.player, target, grow=True)  # assumption 'moved-tree-weather'
     if len(pend.targets) > 1:
         d.push(Pending("move", pend.owners[1], pend.targets[1:], pend.owners[1:], pend.grown))
@@ -862,7 +862,7 @@ def _do_move_tree(s: GameState, d: Draft, a: MoveTree) -> None:
 def _check_take_back(s: GameState, a: TakeBackSeed) -> None:
     p = s.turn_player
     i = s.board.action_space(a.cell, "Take back a Seed")
-    if any(v.check_take_back(s, i, p) for v in active(s)):
+    if any(v.listing.check_take_back(s, i, p) for v in active(s)):
         return
     if s.seeds[i] != p:
         raise s.reject(f"There is no Seed of yours on {s.board.cells[i]}.",
@@ -872,7 +872,7 @@ def _check_take_back(s: GameState, a: TakeBackSeed) -> None:
 def _do_take_back(s: GameState, d: Draft, a: TakeBackSeed) -> None:
     p = s.turn_player
     i = s.board.cell_of(a.cell)
-    if not any(v.take_back(d, i, p) for v in d.variants):
+    if not any(v.seeds.take_back(d, i, p) for v in d.variants):
         d.seeds[i] = NOBODY
     d.players[p]["seeds"] += 1
 
@@ -913,14 +913,14 @@ def _check_end_turn(s: GameState, a: EndTurn) -> None:
 
 
 def _do_end_turn(s: GameState, d: Draft, a: EndTurn) -> None:
-    if any(v.end_turn(s, d) for v in d.variants):
+    if any(v.turn.end_turn(s, d) for v in d.variants):
         return
     n = s.num_players
     if s.phase == "main":
         # 2 Land and 2 Creature Rituals, each new card with a Favor Token (full game)
         d.refill_market(market_slots(s), favors=all(v.market_favors for v in d.variants))
         for v in d.variants:
-            v.on_end_turn(d)
+            v.turn.on_end_turn(d)
         nxt = (s.turn_player + 1) % n
         rnd = s.round + (1 if nxt == s.first_player else 0)
         d.fields.update(turn_player=nxt, actions_taken=0, exchange_used=False, round=rnd)
@@ -972,7 +972,7 @@ def _calls_back(s: GameState, ancient: str) -> Variant | None:
     the Ancients: an Ancient still in exile moves a step up), or None."""
     if ancient not in ANCIENTS:
         return None
-    return next((v for v in active(s) if v.calls_back(s, ancient)), None)
+    return next((v for v in active(s) if v.listing.calls_back(s, ancient)), None)
 
 
 def _check_call_ancient(s: GameState, a: BlessCallAncient) -> None:
@@ -989,7 +989,7 @@ def _do_call_ancient(s: GameState, d: Draft, a: BlessCallAncient) -> None:
     d.blessing_discard.append("Call Ancient")
     variant = _calls_back(s, a.ancient)
     if variant is not None:
-        variant.call_ancient(s, d, a.ancient)   # Returned Ancients: one step up the mountain
+        variant.turn.call_ancient(s, d, a.ancient)   # Returned Ancients: one step up the mountain
     else:
         d.push(Pending("summon", p, ancient=a.ancient))
 
@@ -1060,7 +1060,7 @@ def _do_place_ancient(s: GameState, d: Draft, a: PlaceAncient) -> None:
     elif a.ancient == "Thorondal" and a.second is not None:  # one of your Seeds next to it
         d.put_seed(b.index[a.second], p)
         for v in d.variants:   # e.g. a returned Thorondal places 2 Seeds
-            v.on_thorondal(d, p, i)
+            v.turn.on_thorondal(d, p, i)
 
 
 def _do_move_okuma(s: GameState, d: Draft, a: MoveOkuma) -> None:
@@ -1119,8 +1119,8 @@ def check_invariants(s: GameState) -> None:
     for p, ps in enumerate(s.players):
         require(ps.trees + s.trees.count(p) == ed.trees_per_player,
                 f"{PLAYER_NAMES[p]} should own {ed.trees_per_player} Trees (supply + continent)")
-        if not any(v.seeds_check(s, p) for v in variants):
-            more = sum(v.seeds_held(s, p) for v in variants)
+        if not any(v.pieces.seeds_check(s, p) for v in variants):
+            more = sum(v.pieces.seeds_held(s, p) for v in variants)
             require(ps.seeds + s.seeds.count(p) + more + 1 == ed.seeds_per_player,
                     f"{PLAYER_NAMES[p]} should own {ed.seeds_per_player} Seeds (supply + "
                     "continent + score marker)")
@@ -1128,19 +1128,19 @@ def check_invariants(s: GameState) -> None:
                 and min(ps.blessings) >= 0)
     for k, total in enumerate(ed.weather_tokens):
         held = (s.weather_supply[k] + sum(ps.weather[k] for ps in s.players)
-                + sum(v.weather_held(s, ed.biomes[k]) for v in variants))
+                + sum(v.pieces.weather_held(s, ed.biomes[k]) for v in variants))
         require(held == total, f"{ed.biomes[k]} Weather Tokens: {held} in play, {total} in the box")
     for k, kind in enumerate(BLESSING_KINDS):
         count = (sum(ps.blessings[k] for ps in s.players) + s.board_blessings.count(kind)
                  + s.blessing_bag.count(kind) + s.blessing_discard.count(kind)
-                 + sum(v.blessings_held(s, kind) for v in variants))
-        boxed = any(v.blessings_boxed(s, kind) for v in variants)
+                 + sum(v.pieces.blessings_held(s, kind) for v in variants))
+        boxed = any(v.pieces.blessings_boxed(s, kind) for v in variants)
         require(count == (0 if boxed else dict(ed.blessings)[kind])
-                + sum(v.blessings_added(s, kind) for v in variants),
+                + sum(v.pieces.blessings_added(s, kind) for v in variants),
                 f"{kind} Blessings are not conserved")
     cards = (list(s.land_deck) + list(s.creature_deck) + [c for c in s.market if c]
              + [c for ps in s.players for c in ps.hand] + [c for ps in s.players for c in ps.played]
-             + [c for v in variants for c in v.cards_held(s)])
+             + [c for v in variants for c in v.pieces.cards_held(s)])
     cards = [c for c in cards if not is_storm(c)]
     require(sorted(cards) == sorted(ed.cards), "every Ritual card must be in exactly one place")
     for i in range(len(s.board)):
@@ -1159,7 +1159,7 @@ def check_invariants(s: GameState) -> None:
         held = (s.favor_bag.count(ancient) + s.market_favors.count(ancient)
                 + sum(ps.favors[k] for ps in s.players)
                 + sum(1 for ps in s.players for _, a in ps.activated if a == ancient)
-                + sum(v.favors_held(s, ancient) for v in variants))
+                + sum(v.pieces.favors_held(s, ancient) for v in variants))
         require(held == ed.favor_tokens[k],
                 f"{ancient} Favor Tokens: {held} in play, {ed.favor_tokens[k]} in the box")
     for p, ps in enumerate(s.players):
@@ -1177,4 +1177,4 @@ def check_invariants(s: GameState) -> None:
     require(chelon == NOBODY or s.board.terrain[chelon] == "water", "Chelon stands on water")
     require(thorondal == NOBODY or s.trees[thorondal] != NOBODY, "Thorondal stands on a Tree")
     for v in variants:
-        v.check_invariants(s)
+        v.pieces.check_invariants(s)

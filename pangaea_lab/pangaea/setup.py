@@ -15,12 +15,12 @@ from typing import Any, Mapping
 
 from ..core.errors import InvalidSetup
 from ..core.rng import check_seed, make_rng
-from . import coop, woods
 from .board import Board, build_continent
 from .edition import Edition, load_edition
 from .game import GAME
 from .state import (FAMILY_BOXED_BLESSINGS, PLAYER_NAMES, GameState, SetupStep,  # noqa: F401
                     blank_state, lay_blessings)
+from .variants import VARIANTS
 
 
 def setup_steps(players: int = 2, seed: int | str = 0, family: bool = False,
@@ -31,10 +31,10 @@ def setup_steps(players: int = 2, seed: int | str = 0, family: bool = False,
     """Every step of Game Setup with the state after it; the last one is the first state of
     the game (the same as :func:`new_game` gives).  ``board`` replaces the seeded continent
     with a hand-built one (see :func:`~.board.custom_board`), e.g. for a lesson.
-    ``mode="ancients"`` (or ``"coop"``) gives the 9 steps of Return of the Ancients instead;
-    ``wild_woods=True`` adds the Wild Woods steps (with Elemental Storms unless
-    ``storms=False``; ``storm_spares_thorondal=True`` takes the other reading of Thorondal
-    in a Storm, see :data:`~.game.GAME`)."""
+    The variants the options choose (:data:`~.variants.VARIANTS`, in order) check the options
+    and bring their steps: after the base game's, or in their place (Return of the Ancients,
+    ``mode="ancients"`` or ``"coop"``, has 9 steps of its own; Wild Woods adds its steps
+    after them); see :data:`~.game.GAME` for the options."""
     GAME.check_players(players)
     GAME.check_options(dict(family=family, mode=mode, difficulty=difficulty,
                             wild_woods=wild_woods, storms=storms,
@@ -46,21 +46,22 @@ def setup_steps(players: int = 2, seed: int | str = 0, family: bool = False,
                            "storms=True")
     ed = load_edition(edition)
     check_seed(seed)
-    if mode == "coop":
-        mode = coop.MODE
-    if wild_woods and mode != coop.MODE:
-        low, high = GAME.players_for({"mode": mode})
-        if not low <= players <= min(ed.max_players, high):
-            raise InvalidSetup(f"Wild Woods is for {low} to {high} players, not {players}")
-    options = dict(players=players, edition=ed, board=board, difficulty=difficulty,
-                   wild_woods=wild_woods, storms=storms,
+    options = dict(players=players, edition=ed, board=board, family=family, mode=mode,
+                   difficulty=difficulty, wild_woods=wild_woods, storms=storms,
                    storm_spares_thorondal=storm_spares_thorondal)
-    if mode == coop.MODE:
-        if family:
-            raise InvalidSetup("Return of the Ancients uses the Ancients and Favor Tokens; it "
-                               "cannot be played with family=True")
-        steps = coop.VARIANT.setup_steps([], seed, options)
-        return woods.VARIANT.setup_steps(steps, seed, options) if wild_woods else steps
+    chosen = [v for v in VARIANTS if v.chosen(options)]
+    for v in chosen:
+        v.check_setup(options)
+    steps = [] if any(v.own_setup for v in chosen) else _base_setup(ed, board, players, seed,
+                                                                     family)
+    for v in chosen:
+        steps = v.setup_steps(steps, seed, options)
+    return steps
+
+
+def _base_setup(ed: Edition, board: Board | None, players: int, seed: int | str,
+                family: bool) -> list[SetupStep]:
+    """The base game's Game Setup, on the seeded continent unless ``board`` is given."""
     if board is None:
         board = build_continent(ed, players, seed)
     elif not set(board.biome) <= set(ed.biomes):
@@ -68,8 +69,7 @@ def setup_steps(players: int = 2, seed: int | str = 0, family: bool = False,
     elif not ed.min_players <= players <= ed.max_players:
         raise InvalidSetup(f"The Dawn of Pangaea is for {ed.min_players} to "
                            f"{ed.max_players} players, not {players}")
-    steps = _base_steps(ed, board, players, seed, family)
-    return woods.VARIANT.setup_steps(steps, seed, options) if wild_woods else steps
+    return _base_steps(ed, board, players, seed, family)
 
 
 def _base_steps(ed: Edition, board: Board, players: int, seed: int | str,

@@ -1,4 +1,5 @@
-"""The shape of a variant of The Dawn of Pangaea: one object with named hook points.
+"""The shape of a variant of The Dawn of Pangaea: one object with named hook points, grouped
+by concern in small objects (see :class:`Variant`).
 
 The base game's turn structure lives in :mod:`.rules`.  Each variant changes it in a few named
 places and keeps what it adds in its own record on the state: the family rules
@@ -30,61 +31,9 @@ from .rituals import NOBODY
 from .state import FAMILY_BOXED_BLESSINGS, GameState, Pending, SetupStep
 
 
-class Variant:
-    """A variant: what it is called, its record, and the hooks where it changes the game.
-
-    Class attributes declare what it adds or takes away: ``decisions`` (kind: (words
-    completing "... must first", rule)), ``checks`` and ``handlers`` of its own actions,
-    ``guardians`` (False when the Ancient Guardians, Favor Tokens and Ritual Chains are left
-    out), ``market_favors`` (False when new market cards get no Favor Token), ``summit_ends``
-    (False when reaching the summit or running out of cards does not end the game) and
-    ``hand_rituals`` (False when nobody holds Hand Rituals)."""
-
-    name = ""
-    #: where it comes in the order the rules ask the variants
-    order = 0
-    #: the field of the state that holds the variant's record ("" for none)
-    record = ""
-    decisions: dict[str, tuple[str, str]] = {}
-    checks: dict[type, Callable[[GameState, Any], None]] = {}
-    handlers: dict[type, Callable[[GameState, Draft, Any], None]] = {}
-    #: the drawing layers it adds, by name (the drawing in :mod:`.render` knows them)
-    layers: tuple[str, ...] = ()
-    guardians = True
-    market_favors = True
-    summit_ends = True
-    hand_rituals = True
-
-    def is_on(self, s: GameState) -> bool:
-        """Whether the variant is played in this game (its record is on the state)."""
-        return getattr(s, self.record, None) is not None
-
-    # ----- setup and saves ---------------------------------------------------------------------
-
-    def setup_steps(self, steps: list[SetupStep], seed: int | str,
-                    options: dict[str, Any]) -> list[SetupStep]:
-        """Game Setup with the variant: ``steps`` (those so far) with the variant's own after
-        them, or in their place (``options`` are those of ``new_game``)."""
-        return steps
-
-    #: the section of a save that holds the record: the record writes itself (``to_save``)
-    #: and the save schema in :mod:`.state` reads it back, as the state imports nothing
-    #: above it
-    section = ""
-
-    # ----- the working copy -----------------------------------------------------------------
-
-    def thaw(self, d: Draft) -> None:
-        """Put a mutable copy of the record on the working copy."""
-
-    def freeze(self, d: Draft) -> dict[str, Any]:
-        """The record, frozen back (``{field: record}``); last moves first (``before_freeze``)."""
-        return {}
-
-    def before_freeze(self, d: Draft) -> None:
-        """Anything left to settle at the end of an action."""
-
-    # ----- listing actions ------------------------------------------------------------------
+class Listing:
+    """What a variant changes in the listing of actions and in their checks (asked with the
+    state; hooks returning None or False leave the base game's way)."""
 
     def seed_actions(self, s: GameState, p: int) -> list | None:
         """Main actions placing Seeds, when the variant replaces Flying Seed and Expand
@@ -127,10 +76,17 @@ class Variant:
         """The variant's rule against an action of the base game (None: no objection)."""
         return None
 
-    # ----- applying actions -----------------------------------------------------------------
-
     def check_flying_seed(self, s: GameState, a: Any, i: int, p: int, rule: str) -> bool:
         return False
+
+    def check_take_back(self, s: GameState, i: int, p: int) -> bool:
+        return False
+
+
+class Seeds:
+    """What a variant does with the pieces on the continent while an action is applied (on
+    the working copy, a :class:`.draft.Draft`): Seeds put, taken back and grown, Trees removed
+    and moved, Weather gained.  Hooks returning True did it the variant's way."""
 
     def flying_seed(self, d: Draft, a: Any, i: int, p: int) -> bool:
         return False
@@ -144,11 +100,15 @@ class Variant:
     def return_seeds(self, d: Draft, i: int) -> bool:
         return False
 
-    def check_take_back(self, s: GameState, i: int, p: int) -> bool:
-        return False
-
     def take_back(self, d: Draft, i: int, p: int) -> bool:
         return False
+
+    def seeds_on(self, d: Draft, i: int) -> int | None:
+        """Seeds the majority holder has on space ``i``, when the variant stacks them."""
+        return None
+
+    def give_up_seed(self, d: Draft, p: int) -> None:
+        """A Moon Card takes one of ``p``'s starting Seeds out of the game."""
 
     def gain_weather(self, d: Draft, player: int, i: int, grow: bool) -> bool:
         return False
@@ -165,6 +125,22 @@ class Variant:
 
     def on_tree_moved(self, d: Draft, origin: int, target: int) -> None:
         """A Tree moved (Moving Trees)."""
+
+
+class Turn:
+    """The variant in the flow of a turn: its record on the working copy (``thaw``,
+    ``before_freeze``, ``freeze``), the Ancients, the Rituals' rewards, the market, the End of
+    Turn and the end of the game.  Hooks returning True took the step over."""
+
+    def thaw(self, d: Draft) -> None:
+        """Put a mutable copy of the record on the working copy."""
+
+    def freeze(self, d: Draft) -> dict[str, Any]:
+        """The record, frozen back (``{field: record}``); last moves first (``before_freeze``)."""
+        return {}
+
+    def before_freeze(self, d: Draft) -> None:
+        """Anything left to settle at the end of an action."""
 
     def on_ancient_entered(self, d: Draft, ancient: str, i: int) -> None:
         """An Ancient Guardian moved onto space ``i``."""
@@ -201,17 +177,13 @@ class Variant:
     def on_end_turn(self, d: Draft) -> None:
         """At the end of each turn."""
 
-    def seeds_on(self, d: Draft, i: int) -> int | None:
-        """Seeds the majority holder has on space ``i``, when the variant stacks them."""
-        return None
-
     def on_game_over(self, d: Draft, waiting: list[Pending]) -> None:
         """The game ended at once, with these decisions still waiting."""
 
-    def give_up_seed(self, d: Draft, p: int) -> None:
-        """A Moon Card takes one of ``p``'s starting Seeds out of the game."""
 
-    # ----- scoring ------------------------------------------------------------------------
+class Scoring:
+    """What a variant changes in the scoring (None or False: the base game's, see
+    :mod:`.scoring`)."""
 
     def team_scores(self, s: GameState) -> list[ScoreBreakdown] | None:
         """Each player's breakdown, when the variant replaces the points race (None: the
@@ -230,7 +202,10 @@ class Variant:
         """``p``'s Player Board points in the final scoring (None: no Player Board)."""
         return None
 
-    # ----- invariants and the pieces a record holds -----------------------------------------
+
+class Pieces:
+    """The variant's share of the invariants: the pieces its record holds, so that every piece
+    of the game is accounted for, and its own checks."""
 
     def seeds_check(self, s: GameState, p: int) -> bool:
         """Check ``p``'s Seeds are conserved, when the variant counts them its own way."""
@@ -263,6 +238,105 @@ class Variant:
     def check_invariants(self, s: GameState) -> None:
         """Raise (``require``) if the record is out of order."""
 
+
+class Heuristics:
+    """What the computer players (:mod:`.players`) weigh differently in a variant."""
+
+    #: whether a Seed put on the continent can be valued without playing the action out
+    #: (False when the variant changes what sowing does)
+    plain_sowing = True
+
+    def points(self, s: GameState, p: int) -> int | None:
+        """The points ``p``'s standing counts, when not its own on the mountain (None)."""
+        return None
+
+    def more_points(self, s: GameState, p: int) -> int:
+        """Points the variant's pieces would give ``p`` (counted in the standing)."""
+        return 0
+
+    def treetops(self, s: GameState, p: int) -> int:
+        """Treetops on ``p``'s own Trees (counted in the standing)."""
+        return 0
+
+    def value(self, s: GameState, a: Any, p: int, spot: Callable[[GameState, int, int], float]
+              ) -> float | None:
+        """How much the forester likes the variant's own action ``a`` (None: not one of
+        them); ``spot(s, i, p)`` is how good space ``i`` is for a Seed of ``p``."""
+        return None
+
+
+class Variant:
+    """A variant: what it is called, how a game chooses it, its record, and its hooks.
+
+    Its own methods are about choosing it and setting it up (``chosen``, ``check_setup``,
+    ``setup_steps``), whether a state plays it (``is_on``) and its words in a player's summary
+    (``summary``).  The hooks where it changes the game are grouped in small objects, one per
+    concern, each a class of this module whose methods change nothing until a variant gives
+    its own:
+
+    * ``listing`` (:class:`Listing`): the actions listed and checked;
+    * ``seeds`` (:class:`Seeds`): Seeds, Trees and Weather on the working copy;
+    * ``turn`` (:class:`Turn`): the record's working copy, the Ancients, the Rituals' rewards,
+      the market, the End of Turn and the end of the game;
+    * ``scoring`` (:class:`Scoring`): team scores, winners, free Rituals, Player Board points;
+    * ``pieces`` (:class:`Pieces`): its share of the invariants;
+    * ``players`` (:class:`Heuristics`): what the computer players weigh in it.
+
+    Its drawing is kept above the rules, in its own drawing module, which registers a
+    :class:`~.render.Drawing` with :mod:`.render` (the rules draw nothing).
+
+    Class attributes declare what it adds or takes away: ``decisions`` (kind: (words
+    completing "... must first", rule)), ``checks`` and ``handlers`` of its own actions,
+    ``guardians`` (False when the Ancient Guardians, Favor Tokens and Ritual Chains are left
+    out), ``market_favors`` (False when new market cards get no Favor Token), ``summit_ends``
+    (False when reaching the summit or running out of cards does not end the game) and
+    ``hand_rituals`` (False when nobody holds Hand Rituals)."""
+
+    name = ""
+    #: where it comes in the order the rules ask the variants
+    order = 0
+    #: the field of the state that holds the variant's record ("" for none)
+    record = ""
+    #: the section of a save that holds the record: the record writes itself (``to_save``)
+    #: and the save schema in :mod:`.state` reads it back, as the state imports nothing
+    #: above it
+    section = ""
+    #: whether its setup replaces the base game's (its steps are made from none)
+    own_setup = False
+    decisions: dict[str, tuple[str, str]] = {}
+    checks: dict[type, Callable[[GameState, Any], None]] = {}
+    handlers: dict[type, Callable[[GameState, Draft, Any], None]] = {}
+    guardians = True
+    market_favors = True
+    summit_ends = True
+    hand_rituals = True
+    listing = Listing()
+    seeds = Seeds()
+    turn = Turn()
+    scoring = Scoring()
+    pieces = Pieces()
+    players = Heuristics()
+
+    def is_on(self, s: GameState) -> bool:
+        """Whether the variant is played in this game (its record is on the state)."""
+        return getattr(s, self.record, None) is not None
+
+    # ----- setup -----------------------------------------------------------------------------
+
+    def chosen(self, options: dict[str, Any]) -> bool:
+        """Whether the options of ``new_game`` choose the variant."""
+        return False
+
+    def check_setup(self, options: dict[str, Any]) -> None:
+        """Raise :class:`~pangaea_lab.core.errors.InvalidSetup` when the options of
+        ``new_game`` (with ``players`` and the loaded ``edition``) do not fit the variant."""
+
+    def setup_steps(self, steps: list[SetupStep], seed: int | str,
+                    options: dict[str, Any]) -> list[SetupStep]:
+        """Game Setup with the variant: ``steps`` (those so far) with the variant's own after
+        them, or in their place (``options`` are those of ``new_game``)."""
+        return steps
+
     # ----- words ---------------------------------------------------------------------------------
 
     def summary(self, s: GameState, p: int) -> str:
@@ -270,9 +344,10 @@ class Variant:
         return ""
 
 
-
 _REGISTERED: list[Variant] = []
 _ACTIVE: dict[tuple[bool, ...], tuple[Variant, ...]] = {}
+#: the fields of the state that hold the registered variants' records
+_RECORDS: list[str] = []
 
 
 def register(variant: Variant) -> Variant:
@@ -280,6 +355,7 @@ def register(variant: Variant) -> Variant:
     _REGISTERED.append(variant)
     _REGISTERED.sort(key=lambda v: v.order)
     _ACTIVE.clear()
+    _RECORDS[:] = [v.record for v in _REGISTERED if v.record]
     return variant
 
 
@@ -293,7 +369,7 @@ def active(s: GameState) -> tuple[Variant, ...]:
     when the package is imported, before any state is made)."""
     got = getattr(s, "_active", None)
     if got is None:
-        key = (s.family, s.coop is not None, s.woods is not None)
+        key = (s.family, *[getattr(s, name) is not None for name in _RECORDS])
         got = _ACTIVE.get(key)
         if got is None:
             got = _ACTIVE[key] = tuple(v for v in _REGISTERED if v.is_on(s))
@@ -306,10 +382,12 @@ def hand_on_variants(before: GameState, after: GameState) -> None:
     :func:`active` when it plays the same variants (the same rules, records on and off
     alike)."""
     got = getattr(before, "_active", None)
-    if (got is not None and after.family == before.family
-            and (after.coop is None) == (before.coop is None)
-            and (after.woods is None) == (before.woods is None)):
-        keep(after, "_active", got)
+    if got is None or after.family != before.family:
+        return
+    for name in _RECORDS:
+        if (getattr(after, name) is None) is not (getattr(before, name) is None):
+            return
+    keep(after, "_active", got)
 
 
 def guardians(s: GameState) -> bool:
@@ -328,17 +406,9 @@ def hand_rituals(s: GameState) -> bool:
     return True
 
 
-class FamilyRules(Variant):
-    """The family rules: no Ancient Guardians, Favor Tokens or Ritual Chains, and the Call
-    Ancient Blessings stay in the box (assumption 'family-no-call-ancient').  The state's
-    ``family`` field is its whole record."""
-
-    name = "family rules"
-    guardians = False
-    market_favors = False
-
-    def is_on(self, s: GameState) -> bool:
-        return s.family
+class FamilyPieces(Pieces):
+    """The family game's pieces: the Call Ancient Blessings boxed, no Ancients on the
+    continent, no Favor Tokens."""
 
     def blessings_boxed(self, s: GameState, kind: str) -> bool:
         return kind in FAMILY_BOXED_BLESSINGS
@@ -347,6 +417,23 @@ class FamilyRules(Variant):
         require(s.ancients == (NOBODY,) * 3 and not s.favor_bag and not any(
             sum(ps.favors) for ps in s.players) and set(s.market_favors) == {None},
                 "the family game has no Ancients and no Favor Tokens")
+
+
+class FamilyRules(Variant):
+    """The family rules: no Ancient Guardians, Favor Tokens or Ritual Chains, and the Call
+    Ancient Blessings stay in the box (assumption 'family-no-call-ancient').  The state's
+    ``family`` field is its whole record; the base game's setup reads it."""
+
+    name = "family rules"
+    guardians = False
+    market_favors = False
+    pieces = FamilyPieces()
+
+    def is_on(self, s: GameState) -> bool:
+        return s.family
+
+    def chosen(self, options: dict[str, Any]) -> bool:
+        return bool(options.get("family"))
 
 
 FAMILY = register(FamilyRules())

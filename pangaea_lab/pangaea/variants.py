@@ -16,7 +16,7 @@ from . import coop, scoring, woods  # noqa: F401  (each registers its variant)
 from .edition import ANCIENTS, BLESSING_KINDS
 from .actions import PangaeaAction
 from .state import GameState, add_decisions
-from .variant import Variant, active, guardians, registered  # noqa: F401
+from .variant import Scoring, Variant, active, guardians, registered  # noqa: F401
 
 #: every variant, in the order the rules ask them (each registered itself on import)
 VARIANTS: tuple[Variant, ...] = registered()
@@ -35,7 +35,7 @@ def board_points(s: GameState, p: int) -> int | None:
     """``p``'s Player Board points in the final scoring, from the first variant that has a
     Player Board (None: none has)."""
     for v in active(s):
-        points = v.board_points(s, p)
+        points = v.scoring.board_points(s, p)
         if points is not None:
             return points
     return None
@@ -51,7 +51,7 @@ def scores(s: GameState) -> list[ScoreBreakdown]:
     ['Okuma Marker step', 'Chelon Marker step', 'Thorondal Marker step']
     """
     for v in active(s):
-        team = v.team_scores(s)
+        team = v.scoring.team_scores(s)
         if team is not None:
             return team
     return scoring.scores(s, board_points)
@@ -63,7 +63,7 @@ def winners(s: GameState) -> list[int]:
     if not s.is_over:
         return []
     for v in active(s):
-        won = v.winners(s)
+        won = v.scoring.winners(s)
         if won is not None:
             return won
     return scoring.winners(s, scores(s))
@@ -72,7 +72,7 @@ def winners(s: GameState) -> list[int]:
 def free_ritual(s: GameState, card) -> bool:
     """Whether a card's Creature Ritual costs no Weather Tokens (a returned Ancient's, in
     Return of the Ancients)."""
-    return any(v.free_ritual(s, card) for v in active(s))
+    return any(v.scoring.free_ritual(s, card) for v in active(s))
 
 
 def ritual_actions(s: GameState, player: int) -> list[PangaeaAction]:
@@ -81,7 +81,8 @@ def ritual_actions(s: GameState, player: int) -> list[PangaeaAction]:
     vs = active(s)
     gives = _GIVES_FREE.get(vs)
     if gives is None:
-        gives = _GIVES_FREE[vs] = any(type(v).free_ritual is not Variant.free_ritual for v in vs)
+        gives = _GIVES_FREE[vs] = any(type(v.scoring).free_ritual is not Scoring.free_ritual
+                                      for v in vs)
     return scoring.ritual_actions(s, player, free_ritual if gives else scoring.never_free)
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import lru_cache
 from itertools import combinations
-from typing import Any
+from typing import Any, Callable
 
 import networkx as nx
 
@@ -37,10 +37,12 @@ from .actions import (AddTreetop, BlessFlyingSeed, BlessForesight, BlessStrongCa
 from .board import stormy_board
 from .draft import Draft
 from .edition import ANCIENTS, BLESSING_KINDS, Edition, woods_data
+from .game import GAME
 from .rituals import NOBODY
 from .state import (PLAYER_NAMES, STORM, GameState, Pending, PlayerBoard, SetupStep,
                     WoodsRecord, is_storm, storm_ids)
-from .variant import Variant, hand_rituals, register
+from .variant import (Heuristics, Listing, Pieces, Scoring, Seeds, Turn, Variant,
+                      hand_rituals, register)
 
 THORONDAL = ANCIENTS.index("Thorondal")
 
@@ -997,45 +999,8 @@ def board_points(s: GameState, p: int) -> int:
     return woods.player_boards[p].free_points(woods_data(s.edition)) if woods is not None else 0
 
 
-class WoodsVariant(Variant):
-    """Wild Woods as a variant: its record is ``state.woods``; it replaces the Seed actions
-    (Seed Competition, sowing by range), what a Land Ritual does to its Trees (down a level),
-    and adds Treetops, the Player Boards, Elemental Storms and three Blessings."""
-
-    name = "Wild Woods"
-    order = 2
-    record = "woods"
-    section = "wild_woods"
-    layers = ("storm badges",)
-    decisions = {
-        "expand": ("sow more Seeds or stop", "Expand Forest (Wild Woods)"),
-        "raise": ("choose the Tree that takes the Treetop", "Add Treetop"),
-        "treetop": ("choose the empty slot a returned Treetop goes back to",
-                    "Play Ritual Card (Wild Woods)"),
-    }
-    checks = {SowSeeds: check_sow_seeds, AddTreetop: check_add_treetop,
-              BlessStrongCanopy: check_add_treetop, BlessForesight: check_foresight}
-    handlers = {SowSeeds: do_sow, MoreSeeds: do_more_seeds, StopSowing: do_stop_sowing,
-                AddTreetop: do_add_treetop, BlessStrongCanopy: do_add_treetop,
-                PlaceTreetop: do_place_treetop, ReturnTreetop: do_return_treetop,
-                BlessForesight: do_foresight}
-
-    def setup_steps(self, steps: list[SetupStep], seed: int | str,
-                    options: dict[str, Any]) -> list[SetupStep]:
-        """The Wild Woods steps after the others (Player Boards, then the Storms)."""
-        rng = make_rng(seed, "setup", "wild woods")
-        return steps + [SetupStep(title, text, state) for title, text, state
-                        in setup(steps[-1].state, rng, options["storms"],
-                                 options.get("storm_spares_thorondal", False))]
-
-    def thaw(self, d: Draft) -> None:
-        d.ww = WoodsDraft(d.s.woods)
-
-    def before_freeze(self, d: Draft) -> None:
-        flush(d)   # returned Treetops: their owners choose the slots
-
-    def freeze(self, d: Draft) -> dict[str, Any]:
-        return {"woods": d.ww.frozen()}
+class WoodsListing(Listing):
+    """Wild Woods in the listing: sowing by range, Treetops, Seed Competition's checks."""
 
     def seed_actions(self, s: GameState, p: int) -> list:
         return seed_actions(s, p)
@@ -1060,6 +1025,21 @@ class WoodsVariant(Variant):
         check_flying_seed(s, a, i, p, rule)
         return True
 
+    def check_take_back(self, s: GameState, i: int, p: int) -> bool:
+        if not s.woods.seed_stacks[i][p]:
+            raise s.reject(f"There is no Seed of yours on {s.board.cells[i]}.",
+                           rule="Expand Forest (note on Seeds)", like=TakeBackSeed)
+        if not may_take_back(s, p, i):
+            raise s.reject(f"Taking a Seed back from {s.board.cells[i]} would leave two colours "
+                           "tied there, which is never allowed.", rule="Seed Competition",
+                           like=TakeBackSeed)
+        return True
+
+
+class WoodsSeeds(Seeds):
+    """Wild Woods on the continent: Seed stacks and their majorities, Treetops that follow
+    their Trees, Weather from Elemental Storms."""
+
     def flying_seed(self, d: Draft, a: Any, i: int, p: int) -> bool:
         # Seed Competition: as many Seeds as the majority needs land together
         actions, blessings = flying_together(a)
@@ -1083,16 +1063,6 @@ class WoodsVariant(Variant):
     def seeds_on(self, d: Draft, i: int) -> int:
         return max(d.ww.stacks[i])
 
-    def check_take_back(self, s: GameState, i: int, p: int) -> bool:
-        if not s.woods.seed_stacks[i][p]:
-            raise s.reject(f"There is no Seed of yours on {s.board.cells[i]}.",
-                           rule="Expand Forest (note on Seeds)", like=TakeBackSeed)
-        if not may_take_back(s, p, i):
-            raise s.reject(f"Taking a Seed back from {s.board.cells[i]} would leave two colours "
-                           "tied there, which is never allowed.", rule="Seed Competition",
-                           like=TakeBackSeed)
-        return True
-
     def take_back(self, d: Draft, i: int, p: int) -> bool:
         d.ww.stacks[i][p] -= 1
         d.seeds[i] = majority(d.ww.stacks[i])
@@ -1111,6 +1081,23 @@ class WoodsVariant(Variant):
         # the Tree keeps its Treetops (assumption 'ww-moved-tree')
         d.ww.treetops[target], d.ww.treetops[origin] = d.ww.treetops[origin], 0
 
+    def give_up_seed(self, d: Draft, p: int) -> None:
+        give_up_seed(d, p)
+
+
+class WoodsTurn(Turn):
+    """Wild Woods in the turn: the record's working copy, Land Rituals that lower Trees,
+    Storms turned up on a market refill, Treetops placed when the game ends."""
+
+    def thaw(self, d: Draft) -> None:
+        d.ww = WoodsDraft(d.s.woods)
+
+    def before_freeze(self, d: Draft) -> None:
+        flush(d)   # returned Treetops: their owners choose the slots
+
+    def freeze(self, d: Draft) -> dict[str, Any]:
+        return {"woods": d.ww.frozen()}
+
     def on_land_ritual(self, s: GameState, d: Draft, p: int, path: list[int]) -> bool:
         land_ritual(s, d, p, path)   # Trees go down a level; higher Trees earn Weather
         return True
@@ -1125,8 +1112,17 @@ class WoodsVariant(Variant):
     def on_game_over(self, d: Draft, waiting: list[Pending]) -> None:
         place_at_end(d, waiting)   # assumption 'coop-end-treetops'
 
-    def give_up_seed(self, d: Draft, p: int) -> None:
-        give_up_seed(d, p)
+
+class WoodsScoring(Scoring):
+    """Wild Woods' scoring: the Player Board's free slots."""
+
+    def board_points(self, s: GameState, p: int) -> int:
+        return board_points(s, p)
+
+
+class WoodsPieces(Pieces):
+    """What the Wild Woods record holds: Seed stacks, Storm tokens, Blessings on the Player
+    Boards and in the box."""
 
     def seeds_check(self, s: GameState, p: int) -> bool:
         ed = s.edition
@@ -1148,11 +1144,105 @@ class WoodsVariant(Variant):
     def blessings_added(self, s: GameState, kind: str) -> int:
         return dict(woods_data(s.edition).blessings).get(kind, 0)
 
-    def board_points(self, s: GameState, p: int) -> int:
-        return board_points(s, p)
-
     def check_invariants(self, s: GameState) -> None:
         check_invariants(s)
+
+
+class WoodsHeuristics(Heuristics):
+    """What the computer players weigh in Wild Woods: the Player Board's free slots and the
+    Treetops on their own Trees in the standing, and the expansion's own actions."""
+
+    plain_sowing = False
+
+    def more_points(self, s: GameState, p: int) -> int:
+        return s.woods.player_boards[p].free_points(woods_data(s.edition))
+
+    def treetops(self, s: GameState, p: int) -> int:
+        return sum(n for n, o in zip(s.woods.treetops, s.trees) if o == p)
+
+    def value(self, s: GameState, a: Any, p: int, spot: Callable[[GameState, int, int], float]
+              ) -> float | None:
+        """Sow good spots one Seed at a time (more only to win a majority), take
+        cheap Treetops that free Seeds or Blessings, raise Trees that reach new ground, and
+        send returned Treetops to slots that score nothing."""
+        b = s.board
+        data = woods_data(s.edition)
+        if isinstance(a, (SowSeeds, MoreSeeds)):
+            i = b.index[a.cell]
+            stack = s.woods.seed_stacks[i]
+            others = max((n for q, n in enumerate(stack) if q != p), default=0)
+            steal = 1.5 if others else 0.0
+            waste = 1.2 * (a.count - needed(stack, p))
+            return spot(s, i, p) + steal - waste + (0.2 if isinstance(a, MoreSeeds) else 0.0)
+        if isinstance(a, StopSowing):
+            return 0.6
+        if isinstance(a, (AddTreetop, BlessStrongCanopy)):
+            slot = data.slots[a.slot]
+            pb = s.woods.player_boards[p]
+            frees_seed = slot.seed >= 0 and not pb.unlocked[slot.seed] and all(
+                not pb.slots[k] for k in data.slots_of_seed(slot.seed) if k != a.slot)
+            gain = (1.5 + (1.0 if pb.blessings[a.slot] else 0.0) + (2.0 if frees_seed else 0.0)
+                    - 0.7 * slot.cost - 0.8 * a.wild + 0.3 * slot.points)
+            return gain + (0.5 if isinstance(a, BlessStrongCanopy) else 0.0)
+        if isinstance(a, PlaceTreetop):
+            i = b.index[a.cell]
+            now = set(within(b, i, level(s, i)))
+            wider = set(within(b, i, level(s, i) + 1))
+            return 0.2 * len(wider - now) + (0.5 if i == s.ancients[2] else 0.0)
+        if isinstance(a, ReturnTreetop):
+            slot = data.slots[a.slot]
+            return -slot.points - 0.1 * slot.cost
+        if isinstance(a, BlessForesight):
+            return 0.4
+        return None
+
+
+class WoodsVariant(Variant):
+    """Wild Woods as a variant: its record is ``state.woods``; it replaces the Seed actions
+    (Seed Competition, sowing by range), what a Land Ritual does to its Trees (down a level),
+    and adds Treetops, the Player Boards, Elemental Storms and three Blessings."""
+
+    name = "Wild Woods"
+    order = 2
+    record = "woods"
+    section = "wild_woods"
+    decisions = {
+        "expand": ("sow more Seeds or stop", "Expand Forest (Wild Woods)"),
+        "raise": ("choose the Tree that takes the Treetop", "Add Treetop"),
+        "treetop": ("choose the empty slot a returned Treetop goes back to",
+                    "Play Ritual Card (Wild Woods)"),
+    }
+    checks = {SowSeeds: check_sow_seeds, AddTreetop: check_add_treetop,
+              BlessStrongCanopy: check_add_treetop, BlessForesight: check_foresight}
+    handlers = {SowSeeds: do_sow, MoreSeeds: do_more_seeds, StopSowing: do_stop_sowing,
+                AddTreetop: do_add_treetop, BlessStrongCanopy: do_add_treetop,
+                PlaceTreetop: do_place_treetop, ReturnTreetop: do_return_treetop,
+                BlessForesight: do_foresight}
+    listing = WoodsListing()
+    seeds = WoodsSeeds()
+    turn = WoodsTurn()
+    scoring = WoodsScoring()
+    pieces = WoodsPieces()
+    players = WoodsHeuristics()
+
+    def chosen(self, options: dict[str, Any]) -> bool:
+        return bool(options.get("wild_woods"))
+
+    def check_setup(self, options: dict[str, Any]) -> None:
+        """The seats of the way to play (:meth:`~pangaea_lab.core.game.Game.players_for`),
+        as many as the edition allows."""
+        low, high = GAME.players_for(options)
+        players = options["players"]
+        if not low <= players <= min(options["edition"].max_players, high):
+            raise InvalidSetup(f"Wild Woods is for {low} to {high} players, not {players}")
+
+    def setup_steps(self, steps: list[SetupStep], seed: int | str,
+                    options: dict[str, Any]) -> list[SetupStep]:
+        """The Wild Woods steps after the others (Player Boards, then the Storms)."""
+        rng = make_rng(seed, "setup", "wild woods")
+        return steps + [SetupStep(title, text, state) for title, text, state
+                        in setup(steps[-1].state, rng, options["storms"],
+                                 options.get("storm_spares_thorondal", False))]
 
     def summary(self, s: GameState, p: int) -> str:
         pb = s.woods.player_boards[p]

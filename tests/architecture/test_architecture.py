@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import ast
 import importlib
+import io
 import inspect
 import sys
+import tokenize
 from pathlib import Path
 
+import networkx as nx
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -519,3 +522,117 @@ def test_no_module_outside_a_game_reads_its_state():
                   if (module, name) not in OWN_WORDS]
     assert imports == []
     assert reads == []
+
+
+# ----- The Dawn of Pangaea: the variants keep to themselves ------------------------------------
+
+#: the modules of the two variants, Return of the Ancients and Wild Woods: their rules, their
+#: drawings and the exercises about them
+VARIANT_MODULES = {
+    "pangaea/coop.py": "Return of the Ancients: its rules, record, setup and heuristics",
+    "pangaea/coop_render.py": "Return of the Ancients: its drawing",
+    "pangaea/woods.py": "Wild Woods: its rules, record, setup and heuristics",
+    "pangaea/woods_render.py": "Wild Woods: its drawing",
+    "pangaea/exercises/ancients_and_woods.py": "the exercises of notebooks 05-08 are about the "
+                                               "Ancients, Return of the Ancients and Wild Woods",
+    "pangaea/exercises/modes.py": "exercises on the co-op and Wild Woods rules",
+}
+
+#: further modules that name a variant's record, each with its reason
+NAMES_VARIANT_RECORDS = {
+    "pangaea/state.py": "the state holds each variant's record in a field of its own and "
+                        "reads its section of a save (data, no rule)",
+    "pangaea/edition.py": "the edition holds the expansions' component data (``ed.coop``, "
+                          "``ed.woods``), read from their sections of the data file",
+    "pangaea/variants.py": "the list of the variants: importing each variant's module "
+                           "registers it",
+    "pangaea/arrange.py": "pieces placed by hand fill in the Wild Woods record too (Seed "
+                          "stacks, Treetops, Player Boards)",
+}
+
+
+def _variant_names(source: str) -> list[tuple[int, str]]:
+    """``(line, what)`` for each piece of code (strings and comments left out) that names a
+    variant: the names ``coop`` and ``woods`` (an import, ``state.coop``, ``woods.level``,
+    ``coop.MODE``) and a test of the mode (``mode ==``, ``mode !=``)."""
+    tokens = [t for t in tokenize.generate_tokens(io.StringIO(source).readline)
+              if t.type not in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE)]
+    found = []
+    for k, t in enumerate(tokens):
+        if t.type != tokenize.NAME:
+            continue
+        if t.string in ("coop", "woods"):
+            found.append((t.start[0], t.string))
+        elif t.string == "mode" and k + 1 < len(tokens) and tokens[k + 1].string in ("==", "!="):
+            found.append((t.start[0], "mode" + tokens[k + 1].string))
+    return found
+
+
+def test_variant_names_are_found_in_code_only():
+    source = ("from . import coop\nx = state.woods\nif mode == 'x':\n    pass\n"
+              "# coop in a comment\ny = 'woods in a string'\nwild_woods = woods_data = 1\n")
+    assert _variant_names(source) == [(1, "coop"), (2, "woods"), (3, "mode==")]
+
+
+def test_no_variant_named_outside_its_modules():
+    """Base-game code names no mode and no variant's record or module: it asks the variants'
+    hooks (:mod:`pangaea_lab.pangaea.variant`).  Outside the variants' own modules
+    (:data:`VARIANT_MODULES`), only those in :data:`NAMES_VARIANT_RECORDS` may, each for its
+    reason."""
+    allowed_here = set(VARIANT_MODULES) | set(NAMES_VARIANT_RECORDS)
+    assert all((ROOT / name).exists() for name in allowed_here)
+    found = []
+    for path in sorted(ROOT.rglob("*.py")):
+        relative = path.relative_to(ROOT).as_posix()
+        if relative in allowed_here:
+            continue
+        found += [f"{relative}:{line}: {what}" for line, what in _variant_names(path.read_text())]
+    assert found == []
+
+
+#: base-game modules of The Dawn of Pangaea that must not import a variant's module
+PANGAEA_BASE = ("render", "setup", "rules", "players", "scoring", "board", "state", "draft",
+                "variant", "actions", "edition", "game", "rituals", "widgets", "graph_lab")
+
+
+@pytest.mark.parametrize("module", PANGAEA_BASE)
+def test_base_game_imports_no_variant(module):
+    """The base game reaches the variants only through their hooks: none of its modules
+    imports ``coop``, ``woods`` or their drawings (every import statement counted)."""
+    graph = import_graph()
+    variants = {f"pangaea_lab.pangaea.{name}" for name in
+                ("coop", "woods", "coop_render", "woods_render")}
+    assert not variants & set(graph.successors(f"pangaea_lab.pangaea.{module}"))
+
+
+#: the most methods the variant interface may have (its hooks are grouped in small objects)
+VARIANT_METHODS = 25
+
+
+def test_the_variant_interface_is_narrow():
+    """:class:`~pangaea_lab.pangaea.variant.Variant` has fewer than :data:`VARIANT_METHODS`
+    methods, public and private; its hooks are grouped by concern in small objects, each a
+    class of :mod:`pangaea_lab.pangaea.variant`, and every variant fills in only the groups'
+    own hooks."""
+    from pangaea_lab.pangaea import variant, variants
+    methods = [name for name, value in vars(variant.Variant).items() if inspect.isfunction(value)]
+    assert len(methods) < VARIANT_METHODS, methods
+    groups = {name: type(value) for name, value in vars(variant.Variant).items()
+              if type(value).__module__ == variant.__name__ and not inspect.isfunction(value)}
+    assert set(groups) == {"listing", "seeds", "turn", "scoring", "pieces", "players"}
+    for v in variants.VARIANTS:
+        for name, base in groups.items():
+            mine = type(getattr(v, name))
+            assert issubclass(mine, base)
+            extra = {n for n in vars(mine) if not n.startswith("_")} - set(vars(base))
+            assert not extra, f"{v.name}'s {name} has {sorted(extra)} outside the interface"
+
+
+def test_the_variant_interface_lies_below_the_rules():
+    """The interface imports none of the modules that call it (no circle, also none through
+    imports for types only)."""
+    graph = import_graph()
+    below = nx.descendants(graph, "pangaea_lab.pangaea.variant")
+    callers = {f"pangaea_lab.pangaea.{name}" for name in
+               ("rules", "variants", "coop", "woods", "render", "players", "setup")}
+    assert not below & callers

@@ -20,7 +20,7 @@ from pangaea_lab.core.rng import make_rng
 from pangaea_lab.core.testing import seeded_positions
 from pangaea_lab.pangaea import (actions, board as board_module, coop, rituals, rules, scoring,
                                  variants, woods)
-from pangaea_lab.pangaea.variant import Variant
+from pangaea_lab.pangaea.variant import Scoring
 from pangaea_lab.pangaea.actions import (BlessFlyingSeed, ExpandForest, FlyingSeed, PlayLand,
                                          SpiritGrowth, TakeBackSeed)
 from pangaea_lab.pangaea.board import Tile, _tile_cells
@@ -596,8 +596,8 @@ def test_the_kept_ritual_listing_equals_one_made_afresh(mode):
             expected = rituals_afresh(state, player, free_ritual)
             for _ in range(2):
                 same_actions(variants.ritual_actions(state, player), expected)
-            if not any(v.free_ritual is not Variant.free_ritual for v in
-                       map(type, variants.active(state))):
+            if not any(v.free_ritual is not Scoring.free_ritual for v in
+                       (type(v.scoring) for v in variants.active(state))):
                 assert scoring.ritual_actions(state, player) == expected
             checked += 1
     assert checked > 100
@@ -622,7 +622,7 @@ def test_kept_board_questions_equal_plain_answers(mode):
                 and (state.seeds[j] == rituals.NOBODY or j in pairs))
         for ancient in rules.ANCIENTS:
             here = state.ancients[rules.ANCIENTS.index(ancient)]
-            may = all(v.may_summon(state, ancient) for v in variants.active(state))
+            may = all(v.listing.may_summon(state, ancient) for v in variants.active(state))
             if ancient == "Okuma":
                 expected = any(i != here and state.trees[i] == rituals.NOBODY
                                and state.seeds[i] == rituals.NOBODY for i in b.land)

@@ -10,7 +10,8 @@ import pytest
 
 from pangaea_lab import pangaea
 from pangaea_lab.core import hexgrid
-from pangaea_lab.pangaea.render import SIZE, WOODS_WIDTH, board_svg, draw_board
+from pangaea_lab.pangaea.render import SIZE, board_svg, draw_board
+from pangaea_lab.pangaea.woods_render import WOODS_WIDTH
 from pangaea_lab.pangaea.woods import level, woods_data
 
 WOODS_WORDS = ("level ", "Player Board", "Elemental Storm", "Seeds on ", "Treetop")
@@ -149,7 +150,7 @@ def test_matplotlib_drawing_marks_levels_and_stacks(woods):
 
 
 def test_player_board_picture(woods):
-    from pangaea_lab.pangaea.render import player_board_svg
+    from pangaea_lab.pangaea.woods_render import player_board_svg
     blue = unescape(player_board_svg(woods, 1))
     assert blue.startswith("<svg") and blue == unescape(player_board_svg(woods, 1))
     assert "Blue's Player Board: 4 Treetops on slots · free slots worth 0 points" in blue

@@ -45,7 +45,7 @@ def plain_spirit_targets(s, player):
     taken = {i for p, i in enumerate(s.spirits) if p != player and i != NOBODY}
     for v in variant.registered():
         if v.is_on(s):
-            taken.update(v.barred_water(s))
+            taken.update(v.listing.barred_water(s))
     return [i for i in s.board.water if i not in taken]
 
 

@@ -28,7 +28,7 @@ from ...core.exercises import (Exercise, Option, cell_text, cells_verdict, choic
                                choices_verdict, number_verdict, plural, register)
 from ...core.svg import as_image
 from ...core.validate import InvariantError
-from .. import coop, render, woods
+from .. import coop, render, woods, woods_render
 from ..actions import MoveShadow, PlaceInChain, PlayLand, SpiritGrowth
 from ..board import custom_board
 from ..draft import Draft
@@ -1734,7 +1734,7 @@ def _treetop_slots(rng: random.Random, seed: int, level: int) -> dict | None:
                 if data.slots[k].cost <= sum(weather) + wild else "too-costly")
 
     with_wild = f" and {plural(wild, 'Wild Weather Blessing')}" if wild else ""
-    pic = _stack(render.player_board_svg(s, 0), _draw(s, ()))
+    pic = _stack(woods_render.player_board_svg(s, 0), _draw(s, ()))
     return dict(
         answer_kind="choices", answer=right,
         options=tuple(Option(str(k), f"slot {k + 1} (cost {slot.cost})")

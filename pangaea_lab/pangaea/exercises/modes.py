@@ -26,7 +26,7 @@ from ...core.exercises import (Exercise, Option, Verdict, choice_verdict, choice
                                number_verdict, plural, register)
 from ...core.svg import Svg
 from ...core.validate import InvariantError
-from .. import render, woods
+from .. import render, woods, woods_render
 from ..actions import ConvertFavor, MoveShadow, PlayLand
 from ..board import custom_board
 from ..coop import coop_data, shadow_targets
@@ -530,7 +530,7 @@ def _final_woods(rng: random.Random, seed: int, trees_each: list[int]) -> GameSt
 
 def _board_only(s: GameState, p: int) -> str:
     """A Player Board drawn without its heading's count of points (that is the question)."""
-    svg = render.player_board_svg(s, p)
+    svg = woods_render.player_board_svg(s, p)
     return re.sub(r" · free slots worth \d+ points?", "", svg, count=1)
 
 
