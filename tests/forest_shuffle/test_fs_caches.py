@@ -3,6 +3,7 @@ never change) agree with working everything out afresh, over many seeded positio
 
 import random
 from dataclasses import fields, replace
+from pathlib import Path
 
 import pytest
 
@@ -214,3 +215,14 @@ def test_effect_and_bonus_steps_kept_per_card_match_the_card_data():
                 assert [(s.kind, s.tag) for s in got] == want
                 bonuses += ("bonus", species) in want
     assert bonuses >= 5
+
+
+def test_the_package_writes_no_attribute_table_itself():
+    """States are plain data: what the package keeps with a state, a forest or a tree goes
+    through ``core.memo`` (``keep``, ``kept_table``, read back with ``getattr``), and new
+    values are made with ``core.memo.plain_object``."""
+    package = Path(fs.__file__).parent
+    found = [f"{path.name}:{n}" for path in sorted(package.glob("*.py"))
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if "__dict__" in line or "object.__setattr__" in line]
+    assert found == []
