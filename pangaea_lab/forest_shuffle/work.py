@@ -15,13 +15,17 @@ from __future__ import annotations
 from dataclasses import fields, replace
 from typing import Iterable
 
-from ..core.memo import plain_object
+from ..core.memo import attributes, plain_object
 from .edition import catalog
 from .forest import Forest
 from .state import CLEARING_LIMIT, HAND_LIMIT, GameState, Step
 
 #: the fields of a state (a working copy holds each of them)
 FIELDS = tuple(f.name for f in fields(GameState) if f.init)
+
+#: the attributes of a state made by a move once its legal actions are listed: its fields,
+#: the note that its forests count their caves, and the list
+_USUAL_SIZE = len(FIELDS) + 2
 
 #: the winter cards
 WINTER = frozenset(catalog().winter_ids)
@@ -40,22 +44,20 @@ _OPTIONS: dict[tuple, dict[str, bool]] = {}
 
 
 class Work:
-    """A copy of a state that changes while one action is applied: its fields are plain
-    attributes, replaced by the handlers and the helpers below (what follows a card's
-    placing, its effects and the flow of the turn, is in :mod:`.rules` and :mod:`.effects`).
-    Only the current player's hand, cave and forest change."""
+    """A copy of a state that changes while one action is applied: the fields an action may
+    change are plain attributes, replaced by the handlers and the helpers below (what follows
+    a card's placing, its effects and the flow of the turn, is in :mod:`.rules` and
+    :mod:`.effects`); the number of players, the seed, the options and the cards removed from
+    the game stay the state's.  Only the current player's hand, cave and forest change."""
 
     def __init__(self, state: GameState) -> None:
         self.state = state
-        self.players = state.players
-        self.seed = state.seed
-        self.options = state.options
+        self.options = state.options        # to read
         self.deck = state.deck
         self.hands = state.hands
         self.clearing = state.clearing
         self.forests = state.forests
         self.caves = state.caves
-        self.removed = state.removed
         self.box = state.box
         self.winter = state.winter
         self.current = state.current
@@ -70,23 +72,44 @@ class Work:
 
     def freeze(self) -> GameState:
         """The new state: nothing pending once the game is over, and forests that count the
-        cards under their caves (noted on the state, as on every state a move makes)."""
-        if self.phase == "over":
-            self.pending = ()
-            self.busy = False
+        cards under their caves (noted on the state, as on every state a move makes).  It is
+        made from a copy of the old state's attributes in one block, the fields replaced and
+        each entry the old state kept marked as not worked out yet (``None``), so that
+        consecutive states keep one shape (see core.memo)."""
+        old = self.state
+        values = attributes(old)
+        if len(values) == _USUAL_SIZE and "_legal" in values and "_caves_counted" in values:
+            values["_legal"] = None         # what a state made by a move keeps once listed
+        else:
+            for name in [name for name in values if name[0] == "_"]:
+                values[name] = None
         forests = self.forests
-        if not getattr(self.state, "_caves_counted", None):
+        if not getattr(old, "_caves_counted", None):
             forests = tuple([f if f.cave == len(c) else replace(f, cave=len(c))
                              for f, c in zip(forests, self.caves)])
-        return plain_object(GameState, {
-            "players": self.players, "seed": self.seed, "options": self.options,
-            "deck": self.deck, "hands": self.hands, "clearing": self.clearing,
-            "forests": forests, "caves": self.caves, "removed": self.removed, "box": self.box,
-            "winter": self.winter, "current": self.current, "phase": self.phase,
-            "mulligan_left": self.mulligan_left, "pending": self.pending, "busy": self.busy,
-            "extra_turns": self.extra_turns, "this_turn": self.this_turn, "turn": self.turn,
-            "ended_by": self.ended_by,
-            "_caves_counted": True})    # a note kept with the state: see counted_caves
+        values["_caves_counted"] = True
+        values["deck"] = self.deck
+        values["hands"] = self.hands
+        values["clearing"] = self.clearing
+        values["forests"] = forests
+        values["caves"] = self.caves
+        values["box"] = self.box
+        values["winter"] = self.winter
+        values["current"] = self.current
+        values["mulligan_left"] = self.mulligan_left
+        values["extra_turns"] = self.extra_turns
+        values["this_turn"] = self.this_turn
+        values["turn"] = self.turn
+        if self.phase == "over":
+            values["phase"] = "over"
+            values["ended_by"] = self.ended_by
+            values["pending"] = ()
+            values["busy"] = False
+        else:
+            values["phase"] = self.phase
+            values["pending"] = self.pending
+            values["busy"] = self.busy
+        return plain_object(GameState, values)
 
     @property
     def over(self) -> bool:

@@ -4,6 +4,7 @@ a position loaded from its save, which keeps nothing yet, gives the very same st
 same next choices."""
 
 import random
+from dataclasses import replace
 
 from fs_helpers import start
 
@@ -65,3 +66,24 @@ def test_arranged_positions_agree_along_random_walks():
                 assert got.legal_actions() == fresh.legal_actions()
                 assert all(f.cave == len(c) for f, c in zip(got.forests, got.caves))
             st = st.apply(rng.choice(st.legal_actions()))
+
+
+def kept(st):
+    """What a state keeps beside its fields, worked out (a None entry is not worked out)."""
+    return {k: v for k, v in vars(st).items() if k[0] == "_" and v is not None}
+
+
+def test_nothing_a_state_kept_passes_to_the_next():
+    """A state asked about an action built by hand keeps the set of its legal actions too;
+    the next state starts with nothing worked out but its counted caves."""
+    for st in POSITIONS[::25] + [start(["Oak", "Birch", "Birch"])]:
+        if st.is_over:
+            continue
+        listed = st.legal_actions()[-1]
+        twin = replace(listed)
+        assert twin is not listed and fs.GAME.why(st, twin) is None
+        assert "_legal_set" in kept(st)
+        new = st.apply(twin)
+        assert kept(new) == {"_caves_counted": True}
+        assert new.legal_actions() == loaded(new).legal_actions()
+        assert new.apply(new.legal_actions()[0]) == loaded(new).apply(new.legal_actions()[0])
