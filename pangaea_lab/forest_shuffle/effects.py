@@ -1,7 +1,7 @@
 """What happens after a card is placed: mushroom draws, effects and bonuses (appendix).
 
-The functions that carry an effect out work on the mutable working copy the rules' handlers
-change (``w``, a :class:`.work.Work`); each adds steps to ``w.pending`` or changes zones.
+The functions that carry an effect out work on the working copy the rules' handlers change
+(``w``, a :class:`.work.Work`); each adds steps to ``w.pending`` or changes zones.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from ..core.memo import keep
 from .cards import SIDES
 from .edition import catalog
 from .forest import Dweller, Forest, Tree, can_join
-from .state import Step, dweller_of
+from .state import GameState, Step, dweller_of
 from .work import Work
 
 #: effect kinds that need no decision when a card is played (passive or permanent)
@@ -171,14 +171,15 @@ _PARTS: dict[tuple[int, str], tuple[str, bool, bool, str | None]] = {}
 
 
 def count_type(w: Work, kind: str) -> int:
-    forest = w.forests[w.current]
+    forest = w.forest
     n = len(forest.trees) if kind == "tree" else 0
     return n + sum(1 for _, _, d in forest.dwellers() if kind in catalog().species(d.species).types)
 
 
-def free_options(w: Work, kind: str) -> list[tuple[int, str, int]]:
+def free_options(w: Work | GameState, kind: str) -> list[tuple[int, str, int]]:
     """(card, side, tree) for each hand card half of type ``kind`` that has a free slot
-    (a Hare or Toad joins only cards placed on an earlier turn)."""
+    (a Hare or Toad joins only cards placed on an earlier turn), in a state or a working
+    copy."""
     out = []
     forest = w.forests[w.current]
     for c in sorted(w.hands[w.current]):
@@ -216,16 +217,16 @@ def _apply_part(w: Work, e: Mapping[str, Any], card: int) -> None:
         w.extra_turns += 1
     elif kind == "free_place":
         if free_options(w, e["type"]):
-            w.pending.insert(0, Step("free", card=card, n=0 if e["many"] else 1, tag=e["type"]))
+            w.push(Step("free", card=card, n=0 if e["many"] else 1, tag=e["type"]))
     elif kind == "mole":
-        if w.hands[p]:
-            w.pending.insert(0, Step("mole", card=card, cards=tuple(sorted(w.hands[p]))))
+        if w.hand:
+            w.push(Step("mole", card=card, cards=tuple(sorted(w.hand))))
     elif kind == "bear_cave":
-        w.caves[p].extend(w.clearing)
-        w.clearing.clear()
+        w.to_cave(w.clearing)
+        w.clearing = ()
     elif kind == "raccoon":
-        if w.hands[p]:
-            w.pending.insert(0, Step("raccoon", card=card))
+        if w.hand:
+            w.push(Step("raccoon", card=card))
     elif kind == "draw_per_species":
         w.draw_to_hand(w.forests[p].count_species(e["species"]))
     elif kind == "draw_per_type":
@@ -237,17 +238,13 @@ def _apply_part(w: Work, e: Mapping[str, Any], card: int) -> None:
 def place_free(w: Work, card: int, side: str, tree: int) -> None:
     """Place a hand card for free (no cost, effect or bonus); mushrooms may still draw."""
     step = w.pending[0]
-    w.hands[w.current].remove(card)
-    w.forests[w.current] = w.forests[w.current].place(tree, side, dweller_of(card, side),
-                                                      w.this_turn)
-    w.this_turn.append(card)
-    if step.n == 1:
-        w.pending.pop(0)
-    elif not free_options(w, step.tag):
-        w.pending.pop(0)
+    w.take_from_hand(card)
+    w.set_forest(w.forest.place(tree, side, dweller_of(card, side), w.this_turn))
+    w.this_turn += (card,)
+    if step.n == 1 or not free_options(w, step.tag):
+        w.pending = w.pending[1:]
     if w.option("free_place_triggers_mushrooms"):
-        w.pending[0:0] = mushroom_steps(w.forests[w.current], w.this_turn, w.options_map(),
-                                        card, side, tree)
+        w.push(*mushroom_steps(w.forest, w.this_turn, w.options_map(), card, side, tree))
 
 
 def part_text(part: Mapping[str, Any]) -> str:

@@ -14,19 +14,18 @@ from typing import Any, Callable
 
 from ..core.engine import Handlers, listed
 from ..core.errors import IllegalAction, InvalidData
-from ..core.memo import keep, kept_table, plain_object
+from ..core.memo import keep, kept_table
 from ..core.protocol import Action
 from ..core.validate import InvariantError, require
 from .actions import (Decide, DrawCard, Finish, KeepHand, Mulligan, Pay, PlaceFree, PlayDweller,
                       PlaySapling, PlayTree, ToCave, card_text)
 from .cards import SAPLING
 from .edition import catalog
-from .effects import (EFFECT_KINDS, active, after_play_steps, carry_mushrooms,
-                      free_options, place_free, resolve)
+from .effects import (EFFECT_KINDS, after_play_steps, carry_mushrooms, free_options, place_free,
+                      resolve)
 from .forest import Forest, Tree, can_join
-from .state import (CLEARING_LIMIT, HAND_LIMIT, HAND_SIZE, STEP_WORDS, GameState, Step,
-                    dweller_of)
-from .work import FIELDS, WINTER, Work, fields_of, options_map
+from .state import HAND_LIMIT, HAND_SIZE, STEP_WORDS, GameState, Step, dweller_of
+from .work import Work
 
 
 def _check_effect_kinds() -> None:
@@ -42,15 +41,20 @@ _check_effect_kinds()
 _DRAW_STEP = Step("draw")
 
 
+
 # ----- turn flow ----------------------------------------------------------------------------
 
 
 def _advance(w: Work) -> None:
     """Resolve automatic steps; end the turn once nothing is left to do."""
-    while not w.over:
-        if w.pending and w.pending[0].kind == "placed":
-            _card_placed(w, w.pending.pop(0))
-        elif not w.pending and w.busy:
+    while w.phase != "over":
+        pending = w.pending
+        if pending:
+            if pending[0].kind != "placed":
+                return
+            w.pending = pending[1:]
+            _card_placed(w, pending[0])
+        elif w.busy:
             w.end_turn()
         else:
             return
@@ -60,278 +64,44 @@ def _card_placed(w: Work, step: Step) -> None:
     """A card is placed and paid for: a tree (or a sapling, with the option) turns a card
     into the clearing, then its mushroom draws, effect and bonus wait as steps (behind the
     Mole's plays, when it came through the Mole: they come once the Mole ends)."""
-    if step.tag == "tree" or (step.tag == "sapling" and w.option("sapling_flips_clearing")):
-        w.flip()
-        if w.over:
-            return
-    host = None
-    if step.tag not in ("tree", "sapling"):
-        host = next(i for i, t in enumerate(w.forests[w.current].trees)
-                    if any(d.card == step.card for d in t.slot(step.tag)))
-    steps = after_play_steps(w.forests[w.current], w.this_turn, w.options_map(),
-                             step.card, step.tag, step.cards, host)
-    if step.via != "mole":
-        w.pending[0:0] = steps
-        return
-    m = next(i for i, s in enumerate(w.pending) if s.kind == "mole")
-    mole = w.pending[m]
-    at = m + 1 + mole.n
-    w.pending[at:at] = steps
-    w.pending[m] = Step("mole", mole.card, mole.n + len(steps), mole.cards, mole.tag)
-
-
-# ----- quick moves --------------------------------------------------------------------------
-#
-# The commonest actions (a draw, a play that leaves a cost to pay, a payment that is not the
-# last, a skipped option) change a few fields in ways known in advance: they build the new
-# state straight from the old one.  Each returns None where the working copy must do the work
-# (anything that ends in a placed card's effects), and tests check that both ways give the
-# same state for every listed action of many seeded positions.
-
-
-def _remade(values: dict) -> GameState:
-    """The state with the fields ``values`` (made as :meth:`Work.freeze` makes one)."""
-    values["_caves_counted"] = True     # a private note: its forests count its caves
-    return plain_object(GameState, values)
-
-
-def _quick_end_game(v: dict, why: str) -> None:
-    v["phase"] = "over"
-    v["ended_by"] = why
-    v["pending"] = ()
-    v["busy"] = False
-
-
-def _quick_top_card(v: dict) -> int | None:
-    """:meth:`Work.draw_from_deck` on the fields ``v``."""
-    deck = v["deck"]
-    winter = v["winter"]
-    while True:
-        if not deck:
-            v["deck"], v["winter"] = deck, winter
-            _quick_end_game(v, "the deck ran out")
-            return None
-        card = deck[0]
-        deck = deck[1:]
-        if card in WINTER:
-            winter += (card,)
-            if len(winter) >= 3:
-                v["deck"], v["winter"] = deck, winter
-                _quick_end_game(v, "the third winter card was revealed")
-                return None
-            continue
-        v["deck"], v["winter"] = deck, winter
-        return card
-
-
-def _quick_end_turn(v: dict) -> None:
-    """:meth:`Work.end_turn` on the fields ``v``."""
-    clearing = v["clearing"]
-    if len(clearing) >= CLEARING_LIMIT:
-        v["box"] += clearing
-        v["clearing"] = ()
-    v["busy"] = False
-    v["this_turn"] = ()
-    v["turn"] += 1
-    if not v["deck"]:
-        _quick_end_game(v, "the deck ran out")
-    elif v["extra_turns"] > 0:
-        v["extra_turns"] -= 1
-    else:
-        v["current"] = (v["current"] + 1) % len(v["hands"])
-
-
-def _quick_settle(v: dict) -> GameState:
-    """:func:`_advance` and :meth:`Work.freeze` on the fields ``v``."""
-    while v["phase"] != "over":
-        pending = v["pending"]
-        if pending:
-            if pending[0].kind != "placed":
-                break
-            v["pending"] = pending[1:]
-            _quick_placed(v, pending[0])
-        elif v["busy"]:
-            _quick_end_turn(v)
-        else:
-            break
-    return _remade(v)
-
-
-def _quick_placed(v: dict, step: Step) -> None:
-    """:func:`_card_placed` on the fields ``v``."""
     tag = step.tag
-    options = options_map(v["options"])
+    options = w.options_map()
     if tag == "tree" or (tag == "sapling" and options["sapling_flips_clearing"]):
-        card = _quick_top_card(v)
-        if card is None:
+        w.flip()
+        if w.phase == "over":
             return
-        v["clearing"] += (card,)
-    forest = v["forests"][v["current"]]
+    forest = w.forest
     host = None
     if tag != "tree" and tag != "sapling":
-        card = step.card
-        for i, t in enumerate(forest.trees):
-            for d in getattr(t, tag):
-                if d.card == card:
-                    host = i
-                    break
-            if host is not None:
-                break
-    steps = after_play_steps(forest, v["this_turn"], options, step.card, tag, step.cards, host)
+        host = _host(forest, tag, step.card)
+    steps = after_play_steps(forest, w.this_turn, options, step.card, tag, step.cards, host)
     if step.via != "mole":
         if steps:
-            v["pending"] = tuple(steps) + v["pending"]
+            w.push(*steps)
         return
-    pending = list(v["pending"])
+    pending = list(w.pending)
     m = next(i for i, s in enumerate(pending) if s.kind == "mole")
     mole = pending[m]
     at = m + 1 + mole.n
     pending[at:at] = steps
     pending[m] = Step("mole", mole.card, mole.n + len(steps), mole.cards, mole.tag)
-    v["pending"] = tuple(pending)
+    w.pending = tuple(pending)
 
 
-def _hand_with(hands: tuple, p: int, card: int) -> tuple:
-    hand = hands[p] + (card,)
-    return hands[:p] + (tuple(sorted(hand)),) + hands[p + 1:]
+def _host(forest: Forest, side: str, card: int) -> int:
+    """The number of the tree holding ``card`` in its ``side`` slot."""
+    for i, tree in enumerate(forest.trees):
+        for d in getattr(tree, side):
+            if d.card == card:
+                return i
+    raise InvariantError(f"card #{card} is in no {side} slot")  # pragma: no cover
 
 
-def _hand_without(hands: tuple, p: int, card: int) -> tuple:
-    hand = list(hands[p])
-    hand.remove(card)
-    hand.sort()
-    return hands[:p] + (tuple(hand),) + hands[p + 1:]
-
-
-def _quick_draw(st: GameState, action: DrawCard) -> GameState | None:
-    before = st.__dict__
-    p = st.current
-    if not before.get("_caves_counted") or len(st.hands[p]) >= HAND_LIMIT:
-        return None
-    v = dict(zip(FIELDS, fields_of(before)))
-    first = not st.pending
-    if first:
-        v["busy"] = True
-    else:
-        v["pending"] = st.pending[1:]
-    card = action.card
-    if card is None:
-        card = _quick_top_card(v)
-    else:
-        clearing = st.clearing
-        i = clearing.index(card)
-        v["clearing"] = clearing[:i] + clearing[i + 1:]
-    if card is not None:
-        v["hands"] = _hand_with(st.hands, p, card)
-        if (first and len(st.hands[p]) + 1 < HAND_LIMIT and v["phase"] != "over"
-                and (v["deck"] or v["clearing"])):
-            v["pending"] = (_DRAW_STEP,)
-            return _remade(v)       # the second draw waits
-    return _quick_settle(v)
-
-
-def _quick_play(st: GameState, action: Action) -> GameState | None:
-    before = st.__dict__
-    if not before.get("_caves_counted"):
-        return None
-    card = action.card  # type: ignore[attr-defined]
-    kind = type(action)
-    p = st.current
-    forest = st.forests[p]
-    hands = _hand_without(st.hands, p, card)
-    if kind is PlaySapling:
-        forest = _planted(forest, Tree(SAPLING, card), hands[p])
-        placement, cost = "sapling", 0
-    elif kind is PlayTree:
-        forest = _planted(forest, Tree(_TREE_SPECIES[card], card), hands[p])
-        placement, cost = "tree", _card_plays(card)[1]
-    else:
-        side = action.side  # type: ignore[attr-defined]
-        d = dweller_of(card, side)
-        forest = _placed(forest, action.tree, side, d, hands[p])  # type: ignore[attr-defined]
-        placement, cost = side, _COSTS[d.species]
-    v = dict(zip(FIELDS, fields_of(before)))
-    v["hands"] = hands
-    v["forests"] = st.forests[:p] + (forest,) + st.forests[p + 1:]
-    v["this_turn"] = st.this_turn + (card,)
-    v["pending"] = (Step("pay" if cost else "placed", card, cost, (), placement,
-                         "mole" if st.pending else ""),) + st.pending
-    v["busy"] = True
-    return _quick_settle(v)
-
-
-def _quick_pay(st: GameState, action: Pay) -> GameState | None:
-    before = st.__dict__
-    pending = st.pending
-    if not pending or not before.get("_caves_counted"):
-        return None
-    step = pending[0]
-    card = action.card
-    v = dict(zip(FIELDS, fields_of(before)))
-    v["hands"] = _hand_without(st.hands, st.current, card)
-    v["clearing"] = st.clearing + (card,)
-    v["pending"] = (Step("pay" if step.n > 1 else "placed", step.card, step.n - 1,
-                         step.cards + (card,), step.tag, step.via),) + pending[1:]
-    return _quick_settle(v)
-
-
-def _quick_decide(st: GameState, action: Decide) -> GameState | None:
-    """A skipped option, or a used one that only draws cards or gives an extra turn."""
-    pending = st.pending
-    if not pending or not getattr(st, "_caves_counted", None):
-        return None
-    step = pending[0]
-    parts: tuple = ()
-    if action.use:
-        parts = _simple_parts(step.kind, step.tag)
-        if parts is None:
-            return None
-    v = dict(zip(FIELDS, fields_of(st.__dict__)))
-    v["pending"] = pending[1:]
-    for n in parts:                     # as effects.resolve: a draw of n, or an extra turn
-        if n:
-            _quick_draw_to_hand(v, n)
-            if v["phase"] == "over":
-                break
-        else:
-            v["extra_turns"] += 1
-    return _quick_settle(v)
-
-
-def _simple_parts(what: str, species: str) -> tuple[int, ...] | None:
-    """What using a mushroom, effect or bonus of ``species`` does, when it only draws cards
-    or gives extra turns: per part, the cards drawn (0 for an extra turn); else None."""
-    key = (what, species)
-    if key not in _SIMPLE:
-        if what == "mushroom":
-            _SIMPLE[key] = (1,)
-        else:
-            sp = catalog().species(species)
-            parts = active(sp.effect if what == "effect" else sp.bonus)
-            simple = all(e["kind"] == "extra_turn" or (e["kind"] == "draw" and int(e["n"]) > 0)
-                         for e in parts)
-            _SIMPLE[key] = tuple(int(e["n"]) if e["kind"] == "draw" else 0
-                                 for e in parts) if simple else None
-    return _SIMPLE[key]
-
-
-_SIMPLE: dict[tuple[str, str], tuple[int, ...] | None] = {}
-
-
-def _quick_draw_to_hand(v: dict, n: int) -> None:
-    """:meth:`Work.draw_to_hand` on the fields ``v``."""
-    p = v["current"]
-    hands = v["hands"]
-    hand = hands[p]
-    for _ in range(n):
-        if len(hand) >= HAND_LIMIT:
-            break
-        card = _quick_top_card(v)
-        if card is None:
-            break
-        hand += (card,)
-    if hand is not hands[p]:
-        v["hands"] = hands[:p] + (tuple(sorted(hand)),) + hands[p + 1:]
+# ----- a played card's forest ----------------------------------------------------------------
+#
+# A play makes the new forest with what is kept with the old one (its empty slots, its
+# mushrooms, the plays of the cards still in hand) carried over where the new card leaves it
+# the same: the next listing of the player's plays then starts from it.
 
 
 def _planted(forest: Forest, tree: Tree, hand: tuple[int, ...]) -> Forest:
@@ -371,6 +141,7 @@ def _placed(forest: Forest, i: int, side: str, d: Any, hand: tuple[int, ...]) ->
 _TREE_SPECIES = {c: str(catalog().card(c).species) for c in catalog().card_ids
                  if catalog().card(c).is_tree}
 _COSTS = {sp.name: sp.cost for sp in catalog().all_species()}
+
 
 
 # ----- legal actions ----------------------------------------------------------------------
@@ -584,8 +355,7 @@ def legal_actions(st: GameState) -> list[Action]:
     if step.kind in ("mushroom", "effect", "bonus"):
         return _decide_options(step)
     if step.kind == "free":
-        w = Work(st)
-        return [PlaceFree(c, s, i) for c, s, i in free_options(w, step.tag)] + [Finish("free")]
+        return [PlaceFree(c, s, i) for c, s, i in free_options(st, step.tag)] + [Finish("free")]
     if step.kind == "raccoon":
         return [ToCave(c) for c in hand] + [Finish("raccoon")]
     if step.kind == "mole":
@@ -696,95 +466,101 @@ def _why_slot(st: GameState, action: PlayDweller | PlaceFree) -> IllegalAction:
                      f"other cards to pay with", rule="Play a card: pay its cost", like=like)
 
 
+
+
 # ----- the handlers -------------------------------------------------------------------------
 
 HANDLERS = Handlers("Forest Shuffle")
 
 
-def _on(*types: type, quick: Callable[[GameState, Any], GameState | None] | None = None
-        ) -> Callable:
+def _on(*types: type) -> Callable:
     """Register ``fn(w, action, step)`` as the handler of ``types``: it changes the working
     copy ``w`` (``step`` is the front pending step, if any); then the automatic steps
-    resolve, the turn ends if nothing is left to do, and the copy freezes.  ``quick(state,
-    action)``, if given, is tried first: the new state made directly, or None."""
-    def register(fn: Callable[[Work, Action, Step | None], None]) -> Callable:
+    resolve, the turn ends if nothing is left to do, and the copy freezes."""
+    def register(fn: Callable[[Work, Any, Step | None], None]) -> Callable:
         @functools.wraps(fn)
-        def slowly(st: GameState, action: Action) -> GameState:
+        def handler(st: GameState, action: Action) -> GameState:
             w = Work(st)
-            fn(w, action, w.pending[0] if w.pending else None)
+            pending = st.pending
+            fn(w, action, pending[0] if pending else None)
             _advance(w)
             return w.freeze()
 
-        def handler(st: GameState, action: Action) -> GameState:
-            new = quick(st, action)  # type: ignore[misc]
-            return slowly(st, action) if new is None else new
-
-        HANDLERS.on(*types)(slowly if quick is None else functools.wraps(fn)(handler))
-        for tp in types:
-            WORKING_COPY[tp] = slowly
-            if quick is not None:
-                QUICK[tp] = quick
+        HANDLERS.on(*types)(handler)
         return fn
     return register
 
 
-#: each action type's handler through the working copy alone, and its quick move if it has
-#: one (tests compare the two)
-WORKING_COPY: dict[type, Callable[[GameState, Action], GameState]] = {}
-QUICK: dict[type, Callable[[GameState, Any], GameState | None]] = {}
-
-
 @_on(KeepHand, Mulligan)
 def _starting_hand(w: Work, action: Action, step: Step | None) -> None:
-    p = w.current
     if isinstance(action, Mulligan):
-        w.box += tuple(w.hands[p])
-        w.hands[p] = []
+        w.box += w.hand
+        w.set_hand(())
         w.draw_to_hand(HAND_SIZE)
-    w.mulligan_left.pop(0)
+    w.mulligan_left = w.mulligan_left[1:]
     if w.mulligan_left:
         w.current = w.mulligan_left[0]
     elif not w.over:
         w.phase, w.current = "turn", 0
 
 
-@_on(DrawCard, quick=_quick_draw)
+@_on(DrawCard)
 def _draw(w: Work, action: DrawCard, step: Step | None) -> None:
-    p = w.current
     if step is None:
         w.busy = True
     else:
-        w.pending.pop(0)
-    if action.card is None:
+        w.pending = w.pending[1:]
+    card = action.card
+    if card is None:
         w.draw_to_hand(1)
     else:
-        w.clearing.remove(action.card)
-        w.hands[p].append(action.card)
-    if (step is None and not w.over and len(w.hands[p]) < HAND_LIMIT
+        clearing = w.clearing
+        i = clearing.index(card)
+        w.clearing = clearing[:i] + clearing[i + 1:]
+        w.set_hand(w.hand + (card,))
+    if (step is None and w.phase != "over" and len(w.hand) < HAND_LIMIT
             and (w.deck or w.clearing)):
-        w.pending.insert(0, _DRAW_STEP)
+        w.push(_DRAW_STEP)
 
 
-@_on(PlayTree, PlaySapling, PlayDweller, quick=_quick_play)
-def _play(w: Work, action: Action, step: Step | None) -> None:
+@_on(PlayTree, PlaySapling, PlayDweller)
+def _play(w: Work, action: PlayTree | PlaySapling | PlayDweller, step: Step | None) -> None:
+    """The card leaves the hand for the forest; paying for it comes next (a card played
+    while a step waits is played through the Mole)."""
+    card = action.card
     w.busy = True
-    w.play(action, "mole" if step is not None else "")
+    w.take_from_hand(card)
+    forest, hand = w.forest, w.hand
+    if isinstance(action, PlayTree):
+        w.set_forest(_planted(forest, Tree(_TREE_SPECIES[card], card), hand))
+        placement, cost = "tree", _card_plays(card)[1]
+    elif isinstance(action, PlaySapling):
+        w.set_forest(_planted(forest, Tree(SAPLING, card), hand))
+        placement, cost = "sapling", 0
+    else:
+        side = action.side
+        d = dweller_of(card, side)
+        w.set_forest(_placed(forest, action.tree, side, d, hand))
+        placement, cost = side, _COSTS[d.species]
+    w.this_turn += (card,)
+    w.push(Step("pay" if cost else "placed", card, cost, (), placement,
+                "" if step is None else "mole"))
 
 
-@_on(Pay, quick=_quick_pay)
+@_on(Pay)
 def _pay(w: Work, action: Pay, step: Step | None) -> None:
     require(step is not None)
-    w.hands[w.current].remove(action.card)
-    w.clearing.append(action.card)
-    paid = step.cards + (action.card,)
-    kind = "pay" if step.n > 1 else "placed"
-    w.pending[0] = Step(kind, step.card, step.n - 1, paid, step.tag, step.via)
+    card = action.card
+    w.take_from_hand(card)
+    w.clearing += (card,)
+    w.set_step(Step("pay" if step.n > 1 else "placed", step.card, step.n - 1,
+                    step.cards + (card,), step.tag, step.via))
 
 
-@_on(Decide, quick=_quick_decide)
+@_on(Decide)
 def _decide(w: Work, action: Decide, step: Step | None) -> None:
     require(step is not None)
-    w.pending.pop(0)
+    w.pending = w.pending[1:]
     if action.use:
         resolve(w, step.kind, step)
 
@@ -797,18 +573,18 @@ def _place_free(w: Work, action: PlaceFree, step: Step | None) -> None:
 @_on(ToCave)
 def _to_cave(w: Work, action: ToCave, step: Step | None) -> None:
     require(step is not None)
-    p = w.current
-    w.hands[p].remove(action.card)
-    w.caves[p].append(action.card)
-    w.pending[0] = Step("raccoon", step.card, step.n + 1, step.cards + (action.card,))
-    if not w.hands[p]:
-        w.pending.pop(0)
+    card = action.card
+    w.take_from_hand(card)
+    w.to_cave((card,))
+    w.set_step(Step("raccoon", step.card, step.n + 1, step.cards + (card,)))
+    if not w.hand:
+        w.pending = w.pending[1:]
         w.draw_to_hand(step.n + 1)
 
 
 @_on(Finish)
 def _finish(w: Work, action: Finish, step: Step | None) -> None:
     require(step is not None)
-    w.pending.pop(0)
+    w.pending = w.pending[1:]
     if step.kind == "raccoon":
         w.draw_to_hand(step.n)

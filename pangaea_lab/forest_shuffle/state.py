@@ -17,7 +17,7 @@ from ..core.errors import InvalidData
 from ..core.game import Game
 from ..core.jsonio import (FORMAT_VERSION, Check, Either, Flag, Int, Record, Row, Seq, Spec,
                            Text, dumps, load_save)
-from ..core.memo import keep
+from ..core.memo import fields_of, keep
 from ..core.protocol import Action
 from ..core.protocol import GameState as BaseState
 from ..core.validate import require
@@ -336,9 +336,7 @@ class GameState(BaseState):
     def _data(self) -> dict:
         """The save's fields, the forests left out."""
         data: dict[str, Any] = {"game": self.game, "format": FORMAT_VERSION}
-        values = self.__dict__
-        for name in _SAVED:
-            data[name] = values[name]
+        data.update(fields_of(self, _SAVED))
         data["pending"] = [[s.kind, s.card, s.n, list(s.cards), s.tag, s.via]
                            for s in self.pending]
         data["options"] = dict(self.options)

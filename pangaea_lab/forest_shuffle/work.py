@@ -1,62 +1,31 @@
 """The working copy of a Forest Shuffle state while one action is applied.
 
-:class:`Work` holds the zones an action changes as lists (each thawed when first used) and
-freezes them back into the new :class:`~.state.GameState`, so a rejected action never changes
-anything.  It knows how cards move (drawing, flipping into the clearing, playing from the hand)
-and nothing of the cards' effects: :mod:`.effects` and :mod:`.rules`, above it, change it.
+:class:`Work` holds the fields of the state being made while a handler changes them, and
+:meth:`Work.freeze` makes them the new :class:`~.state.GameState`, so a rejected action never
+changes anything.  Its zones stay tuples, each replaced whole when it changes: a hand, the
+clearing or the pending steps hold a handful of entries, and a new tuple of them costs less
+than a list thawed and frozen back; the long deck and box are sliced or added to.  It knows
+how cards move (drawing, flipping into the clearing, into and out of the current player's hand
+and cave) and nothing of the cards' effects: :mod:`.effects` and :mod:`.rules`, above it,
+change it.
 """
 
 from __future__ import annotations
 
 from dataclasses import fields, replace
-from operator import is_, itemgetter
-from typing import Any
+from typing import Iterable
 
-from ..core.engine import WorkingCopy
-from ..core.protocol import Action
-from ..core.validate import require
-from .actions import PlayDweller, PlaySapling, PlayTree
-from .cards import SAPLING
+from ..core.memo import attributes, plain_object
 from .edition import catalog
-from .forest import Tree
-from .state import CLEARING_LIMIT, HAND_LIMIT, GameState, Step, dweller_of
+from .forest import Forest
+from .state import CLEARING_LIMIT, HAND_LIMIT, GameState, Step
 
-#: the fields of a state, and those a working copy changes in place (see :attr:`Work.THAW`)
+#: the fields of a state (a working copy holds each of them)
 FIELDS = tuple(f.name for f in fields(GameState) if f.init)
-_NESTED = ("hands", "caves")
-_FLAT = ("clearing", "forests", "winter", "mulligan_left", "pending", "this_turn")
-_ZONES = _NESTED + _FLAT
-_PLAIN = tuple(name for name in FIELDS if name not in _ZONES)
-_plain_of = itemgetter(*_PLAIN)
-fields_of = itemgetter(*FIELDS)
 
-
-class _Zone:
-    """A zone of the working copy, thawed into a list when first used: the list is kept on
-    the copy, hiding this descriptor from then on.  An action touches a few zones, and
-    copying every zone of every player for each action cost more than the rules.
-
-    A zone kept per player (``per_player``: hands and caves) becomes a list of the players'
-    rows in which only the current player's row is a list: the rules change only the hand
-    and cave of the player whose turn it is (the others stay tuples, so a change to one of
-    them would fail loudly, never pass unnoticed)."""
-
-    def __init__(self, per_player: bool) -> None:
-        self.per_player = per_player
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    def __get__(self, w: "Work | None", owner: type | None = None) -> Any:
-        if w is None:
-            return self
-        state = w.state
-        value = list(state.__dict__[self.name])
-        if self.per_player:
-            value[state.current] = list(value[state.current])
-        w.__dict__[self.name] = value
-        return value
-
+#: the attributes of a state made by a move once its legal actions are listed: its fields,
+#: the note that its forests count their caves, and the list
+_USUAL_SIZE = len(FIELDS) + 2
 
 #: the winter cards
 WINTER = frozenset(catalog().winter_ids)
@@ -74,109 +43,158 @@ def options_map(options: tuple[tuple[str, bool], ...]) -> dict[str, bool]:
 _OPTIONS: dict[tuple, dict[str, bool]] = {}
 
 
-class Work(WorkingCopy):
-    """A mutable copy of a state, used while one action is applied: the zones that change
-    are lists, and the helpers below move cards between them (what follows a card's
-    placing, its effects and the flow of the turn, is in :mod:`.rules`)."""
+class Work:
+    """A copy of a state that changes while one action is applied: the fields an action may
+    change are plain attributes, replaced by the handlers and the helpers below (what follows
+    a card's placing, its effects and the flow of the turn, is in :mod:`.rules` and
+    :mod:`.effects`); the number of players, the seed, the options and the cards removed from
+    the game stay the state's.  Only the current player's hand, cave and forest change."""
 
-    #: the zones changed in place.  The long deck and box stay tuples, replaced by a slice or
-    #: a sum when they change: thawing a hundred card ids into a list and freezing them back
-    #: on every action would slow every game down
-    THAW = {"hands": 2, "clearing": 1, "forests": 1, "caves": 2, "winter": 1,
-            "mulligan_left": 1, "pending": 1, "this_turn": 1}
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.options = state.options        # to read
+        self.deck = state.deck
+        self.hands = state.hands
+        self.clearing = state.clearing
+        self.forests = state.forests
+        self.caves = state.caves
+        self.box = state.box
+        self.winter = state.winter
+        self.current = state.current
+        self.phase = state.phase
+        self.mulligan_left = state.mulligan_left
+        self.pending = state.pending
+        self.busy = state.busy
+        self.extra_turns = state.extra_turns
+        self.this_turn = state.this_turn
+        self.turn = state.turn
+        self.ended_by = state.ended_by
 
-    hands = _Zone(per_player=True)
-    caves = _Zone(per_player=True)
-    clearing = _Zone(per_player=False)
-    forests = _Zone(per_player=False)
-    winter = _Zone(per_player=False)
-    mulligan_left = _Zone(per_player=False)
-    pending = _Zone(per_player=False)
-    this_turn = _Zone(per_player=False)
-
-    def __init__(self, state: GameState) -> None:  # pylint: disable=super-init-not-called
-        # The generic copy looks every field up by name and thaws the zones at once; here
-        # the other fields are taken in one pass and each zone is thawed when first used
-        # (the result is the same: the zones as lists, the other fields as they are).
-        fresh = self.__dict__
-        fresh.update(zip(_PLAIN, _plain_of(state.__dict__)))
-        fresh["state"] = state
+    def freeze(self) -> GameState:
+        """The new state: nothing pending once the game is over, and forests that count the
+        cards under their caves (noted on the state, as on every state a move makes).  It is
+        made from a copy of the old state's attributes in one block, the fields replaced and
+        each entry the old state kept marked as not worked out yet (``None``), so that
+        consecutive states keep one shape (see core.memo)."""
+        old = self.state
+        values = attributes(old)
+        if len(values) == _USUAL_SIZE and "_legal" in values and "_caves_counted" in values:
+            values["_legal"] = None         # what a state made by a move keeps once listed
+        else:
+            for name in [name for name in values if name[0] == "_"]:
+                values[name] = None
+        forests = self.forests
+        if not getattr(old, "_caves_counted", None):
+            forests = tuple([f if f.cave == len(c) else replace(f, cave=len(c))
+                             for f, c in zip(forests, self.caves)])
+        values["_caves_counted"] = True
+        values["deck"] = self.deck
+        values["hands"] = self.hands
+        values["clearing"] = self.clearing
+        values["forests"] = forests
+        values["caves"] = self.caves
+        values["box"] = self.box
+        values["winter"] = self.winter
+        values["current"] = self.current
+        values["mulligan_left"] = self.mulligan_left
+        values["extra_turns"] = self.extra_turns
+        values["this_turn"] = self.this_turn
+        values["turn"] = self.turn
+        if self.phase == "over":
+            values["phase"] = "over"
+            values["ended_by"] = self.ended_by
+            values["pending"] = ()
+            values["busy"] = False
+        else:
+            values["phase"] = self.phase
+            values["pending"] = self.pending
+            values["busy"] = self.busy
+        return plain_object(GameState, values)
 
     @property
     def over(self) -> bool:
         return self.phase == "over"
 
-    def peek(self, name: str) -> Any:
-        """A zone as it stands, without thawing it (to read, not to change)."""
-        return self.__dict__.get(name, self.state.__dict__[name])
-
     def option(self, name: str) -> bool:
-        return self.state.option(name)
+        return options_map(self.options)[name]
 
     def options_map(self) -> dict[str, bool]:
         """The game's options by name."""
         return options_map(self.options)
 
-    def freeze(self) -> GameState:  # type: ignore[override]
-        """The new state: caves counted into the forests, changed hands sorted, and nothing
-        pending once the game is over.  A zone used is frozen and kept as the old value when
-        equal; any other field counts as changed only when it was replaced."""
-        old = self.state
-        before = old.__dict__
-        now = self.__dict__
-        caves = now.get("caves", old.caves)
-        if "forests" in now or "caves" in now or not before.get("_caves_counted") and any(
-                f.cave != len(c) for f, c in zip(old.forests, caves)):
-            self.forests = [f if f.cave == len(c) else replace(f, cave=len(c))
-                            for f, c in zip(self.forests, caves)]
-        if "hands" in now:
-            hands = now["hands"]
-            for p, (prev, new) in enumerate(zip(old.hands, hands)):
-                same = tuple(new)
-                if same == prev or (len(prev) == len(same) and set(prev) == set(same)):
-                    hands[p] = prev
-                else:
-                    hands[p] = tuple(sorted(same))
-        if self.over:
-            self.pending.clear()
-            self.busy = False
-        plain = _plain_of(now)
-        changed = not all(map(is_, plain, _plain_of(before)))
-        values = dict(zip(FIELDS, fields_of(before)))
-        values.update(zip(_PLAIN, plain))
-        # the zones used back into tuples (hands and caves hold tuples or lists of card ids)
-        for name in _ZONES:
-            if name in now:
-                value = tuple(map(tuple, now[name])) if name in _NESTED else tuple(now[name])
-                if value != before[name]:
-                    values[name] = value
-                    changed = True
-        if not changed:
-            return old
-        # ``values`` are the new state's fields: it is made as ``dataclasses.replace`` would
-        # (the state class has no checks on creation), without its per-field bookkeeping
-        values["_caves_counted"] = True     # a private note: its forests count its caves
-        new = object.__new__(GameState)
-        new.__dict__.update(values)
-        return new
+    # ----- the current player's hand, cave and forest ---------------------------------------
+
+    @property
+    def hand(self) -> tuple[int, ...]:
+        """The current player's hand (sorted, as every hand a move changes)."""
+        return self.hands[self.current]
+
+    def set_hand(self, cards: Iterable[int]) -> None:
+        """The current player's hand becomes ``cards`` (sorted)."""
+        p = self.current
+        hands = self.hands
+        self.hands = hands[:p] + (tuple(sorted(cards)),) + hands[p + 1:]
+
+    def take_from_hand(self, card: int) -> None:
+        """Remove ``card`` from the current player's hand."""
+        hand = list(self.hands[self.current])
+        hand.remove(card)
+        self.set_hand(hand)
+
+    def to_cave(self, cards: tuple[int, ...]) -> None:
+        """Put ``cards`` under the current player's cave (its forest counts them)."""
+        p = self.current
+        caves = self.caves
+        cave = caves[p] + cards
+        self.caves = caves[:p] + (cave,) + caves[p + 1:]
+        forest = self.forests[p]
+        self.set_forest(replace(forest, cave=len(cave)))
+
+    @property
+    def forest(self) -> Forest:
+        """The current player's forest."""
+        return self.forests[self.current]
+
+    def set_forest(self, forest: Forest) -> None:
+        p = self.current
+        forests = self.forests
+        self.forests = forests[:p] + (forest,) + forests[p + 1:]
+
+    # ----- the pending steps ----------------------------------------------------------------
+
+    def push(self, *steps: Step) -> None:
+        """``steps`` come next, before those already pending."""
+        self.pending = steps + self.pending
+
+    def pop_step(self) -> Step:
+        """The front step, taken off."""
+        pending = self.pending
+        self.pending = pending[1:]
+        return pending[0]
+
+    def set_step(self, step: Step) -> None:
+        """The front step becomes ``step``."""
+        self.pending = (step,) + self.pending[1:]
 
     # ----- cards moving -------------------------------------------------------------------
 
     def end_game(self, why: str) -> None:
         self.phase = "over"
         self.ended_by = why
-        self.pending.clear()
+        self.pending = ()
 
     def draw_from_deck(self) -> int | None:
         """The top deck card; a winter card is laid out and replaced (the third ends the
         game, and then None is returned)."""
-        while not self.over:
-            if not self.deck:
+        while self.phase != "over":
+            deck = self.deck
+            if not deck:
                 self.end_game("the deck ran out")
                 return None
-            card, self.deck = self.deck[0], self.deck[1:]
+            card = deck[0]
+            self.deck = deck[1:]
             if card in WINTER:
-                self.winter.append(card)
+                self.winter += (card,)
                 if len(self.winter) >= 3:
                     self.end_game("the third winter card was revealed")
                 continue
@@ -186,54 +204,34 @@ class Work(WorkingCopy):
     def draw_to_hand(self, n: int) -> None:
         """Draw up to ``n`` cards from the deck, stopping at the hand limit."""
         hand = self.hands[self.current]
-        for _ in range(n):
-            if len(hand) >= HAND_LIMIT:
-                return
+        room = HAND_LIMIT - len(hand)
+        drawn: tuple[int, ...] = ()
+        for _ in range(min(n, room)):
             card = self.draw_from_deck()
             if card is None:
-                return
-            hand.append(card)
+                break
+            drawn += (card,)
+        if drawn:
+            self.set_hand(hand + drawn)
 
     def flip(self) -> None:
         card = self.draw_from_deck()
         if card is not None:
-            self.clearing.append(card)
+            self.clearing += (card,)
 
     # ----- turn flow ----------------------------------------------------------------------
 
     def end_turn(self) -> None:
         """Clear a full clearing, then give an extra turn or pass to the next player."""
-        if len(self.peek("clearing")) >= CLEARING_LIMIT:
-            self.box += tuple(self.clearing)
-            self.clearing.clear()
+        if len(self.clearing) >= CLEARING_LIMIT:
+            self.box += self.clearing
+            self.clearing = ()
         self.busy = False
-        if self.peek("this_turn"):
-            self.this_turn.clear()
+        self.this_turn = ()
         self.turn += 1
         if not self.deck:
             self.end_game("the deck ran out")
-            return
-        if self.extra_turns > 0:
+        elif self.extra_turns > 0:
             self.extra_turns -= 1
         else:
-            self.current = (self.current + 1) % len(self.peek("hands"))
-
-    def play(self, action: Action, via: str) -> None:
-        p = self.current
-        self.hands[p].remove(action.card)  # type: ignore[attr-defined]
-        cat = catalog()
-        if isinstance(action, PlayTree):
-            species = str(cat.card(action.card).species)
-            self.forests[p] = self.forests[p].plant(Tree(species, action.card))
-            placement, cost = "tree", cat.species(species).cost
-        elif isinstance(action, PlaySapling):
-            self.forests[p] = self.forests[p].plant(Tree(SAPLING, action.card))
-            placement, cost = "sapling", 0
-        else:
-            require(isinstance(action, PlayDweller))
-            d = dweller_of(action.card, action.side)
-            self.forests[p] = self.forests[p].place(action.tree, action.side, d, self.this_turn)
-            placement, cost = action.side, cat.species(d.species).cost
-        self.this_turn.append(action.card)  # type: ignore[attr-defined]
-        kind = "pay" if cost else "placed"
-        self.pending.insert(0, Step(kind, action.card, cost, (), placement, via))  # type: ignore[attr-defined]
+            self.current = (self.current + 1) % len(self.hands)

@@ -3,11 +3,11 @@ never change) agree with working everything out afresh, over many seeded positio
 
 import random
 from dataclasses import fields, replace
+from pathlib import Path
 
 import pytest
 
 from pangaea_lab import forest_shuffle as fs
-from pangaea_lab.core.engine import thaw
 from pangaea_lab.core.jsonio import dumps
 from pangaea_lab.core.testing import seeded_positions
 from pangaea_lab.core.svg import Svg
@@ -129,19 +129,18 @@ def test_new_states_are_plain_values():
         assert all(f.cave == len(c) for f, c in zip(st.forests, st.caves))
 
 
-@pytest.mark.parametrize("name", sorted(rules.Work.THAW))
-def test_working_copy_thaws_each_zone(name):
-    depth = rules.Work.THAW[name]
+def test_a_working_copy_freezes_into_the_state_it_copies():
+    """Every field goes through the working copy; a forest whose cave count disagrees with
+    its cave (a position put together by hand) is counted again."""
     for st in POSITIONS[::7]:
         w = rules.Work(st)
-        got = getattr(w, name)
-        assert isinstance(got, list)
-        expected = thaw(getattr(st, name), depth)
-        if depth == 2:      # a zone per player: the current player's row is a list
-            assert isinstance(got[st.current], list)
-            got = [list(row) for row in got]
-        assert got == expected
-        assert w.freeze() is st
+        same = w.freeze()
+        assert same == st and same.to_json() == st.to_json()
+        assert [getattr(same, f.name) for f in fields(st)] == [getattr(st, f.name)
+                                                               for f in fields(st)]
+        if st.forests[0].cave == 0:
+            uncounted = replace(st, forests=(replace(st.forests[0], cave=3),) + st.forests[1:])
+            assert rules.Work(uncounted).freeze() == st
 
 
 def test_cards_drawn_once_match_cards_drawn_afresh():
@@ -216,3 +215,14 @@ def test_effect_and_bonus_steps_kept_per_card_match_the_card_data():
                 assert [(s.kind, s.tag) for s in got] == want
                 bonuses += ("bonus", species) in want
     assert bonuses >= 5
+
+
+def test_the_package_writes_no_attribute_table_itself():
+    """States are plain data: what the package keeps with a state, a forest or a tree goes
+    through ``core.memo`` (``keep``, ``kept_table``, read back with ``getattr``), and new
+    values are made with ``core.memo.plain_object``."""
+    package = Path(fs.__file__).parent
+    found = [f"{path.name}:{n}" for path in sorted(package.glob("*.py"))
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if "__dict__" in line or "object.__setattr__" in line]
+    assert found == []
