@@ -11,7 +11,6 @@ results worked out afresh.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import Any, Callable, Iterable, Iterator
 
 from .players import RandomPlayer
@@ -96,7 +95,7 @@ def check_loaded_positions(positions: Iterable[GameState],
                            working_copy: Callable[[GameState, object], GameState]) -> int:
     """Every listed action of a position loaded from its save gives the same state as the
     game's full working-copy path ``working_copy(state, action)`` and as the same action on
-    the unsaved position (a game's quick moves must not depend on what a state kept);
+    the unsaved position (a handler must not depend on what a state kept);
     returns how many positions were checked."""
     checked = 0
     for state in positions:
@@ -111,35 +110,3 @@ def check_loaded_positions(positions: Iterable[GameState],
                     f"{action!r} on a loaded position differs from the unsaved one")
         checked += 1
     return checked
-
-
-def check_quick_moves(positions: Iterable[GameState],
-                      working_copy: dict[type, Callable[[GameState, Any], GameState]],
-                      quick: dict[type, Callable[[GameState, Any], GameState | None]],
-                      notes: Callable[[GameState], dict[str, Any]]) -> Counter:
-    """Every listed action of every position gives, through ``apply``, the very state the
-    game's working copy gives (``working_copy[type(action)]``): the same fields, save text,
-    private ``notes`` (what a state keeps beside its fields), listed actions with their
-    descriptions and, at the end, scores; a quick move (``quick[type(action)]``, ``None``
-    when it does not apply) gives that state too.  Returns how often each quick move was
-    taken, by action class name."""
-    taken: Counter = Counter()
-    for state in positions:
-        for action in state.legal_actions():
-            got = state.apply(action)
-            slow = working_copy[type(action)](state, action)
-            move = quick.get(type(action))
-            made = move(state, action) if move is not None else None
-            if made is not None:
-                require(made == got and notes(made) == notes(slow),
-                        f"the quick move {action!r} differs from the working copy")
-                taken[type(action).__name__] += 1
-            require(got == slow, f"{action!r} differs from the working copy")
-            require(got.to_json() == slow.to_json(), f"{action!r}: the save texts differ")
-            require(notes(got) == notes(slow), f"{action!r}: the kept notes differ")
-            require([(a, a.describe()) for a in got.legal_actions()]
-                    == [(a, a.describe()) for a in slow.legal_actions()],
-                    f"{action!r}: the next legal actions differ")
-            if got.is_over:
-                require(got.scores() == slow.scores(), f"{action!r}: the scores differ")
-    return taken

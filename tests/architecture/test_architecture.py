@@ -357,9 +357,7 @@ def test_exercise_modules_name_their_game_through_it(name):
 # ----- states are plain data ------------------------------------------------------------------
 
 #: the game packages that keep what they work out from a state only through ``core.memo``
-#: (Forest Shuffle's quick moves and working copy, and Inori's rules, still reach into a
-#: state's attribute table themselves)
-MEMO_PACKAGES = ("pangaea", "harmonies")
+MEMO_PACKAGES = ("pangaea", "harmonies", "forest_shuffle", "inori")
 
 #: what only ``core`` may write: a value's attribute table, or past a frozen class's refusal
 _RAW_WRITES = ("__dict__", "object.__setattr__")

@@ -114,33 +114,3 @@ def test_check_replay_catches_hidden_randomness():
         check_replay(drifting_new_game, 2, 0)
 
 
-# ----- the quick-move check catches a quick move or a note that strays ---------------------
-
-def _inori_positions():
-    from pangaea_lab import inori
-    from pangaea_lab.core.testing import seeded_positions
-    return list(seeded_positions(inori.new_game, seeds=[0], players=[2], every=6))[:4]
-
-
-def test_quick_move_check_passes_a_sound_game_and_counts_the_quick_moves():
-    from pangaea_lab.core.testing import check_quick_moves
-    from pangaea_lab.inori import rules
-    handlers = rules.HANDLERS.table      # (the handlers themselves as sound quick moves)
-    taken = check_quick_moves(_inori_positions(), handlers, handlers, lambda st: {})
-    assert sum(taken.values()) > 0
-
-
-def test_quick_move_check_catches_a_quick_move_giving_another_state():
-    from pangaea_lab.core.validate import InvariantError
-    from pangaea_lab.core.testing import check_quick_moves
-    from pangaea_lab.inori import rules
-    positions = _inori_positions()
-
-    def wrong(state, action):      # the state before the move, not after it
-        return state
-    quick = {tp: wrong for tp in rules.HANDLERS.table}
-    with pytest.raises(InvariantError, match="the quick move .* differs"):
-        check_quick_moves(positions, rules.HANDLERS.table, quick, lambda st: {})
-    counting = iter(range(10**6))
-    with pytest.raises(InvariantError, match="the kept notes differ"):
-        check_quick_moves(positions, rules.HANDLERS.table, {}, lambda st: {"n": next(counting)})
