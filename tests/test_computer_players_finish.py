@@ -93,3 +93,11 @@ def test_the_greedy_player_sows_where_a_spirit_can_grow_the_seed():
             near = any(b.terrain[j] == "water" for j in b.neighbours[b.index[a.cell]])
             by_water.setdefault(near, set()).add(pangaea.players.greedy_value(s, a, me))
     assert min(by_water[True]) > max(by_water[False]) >= 0
+
+
+def test_the_simulation_lab_says_a_forest_shuffle_game_ended_by_the_deck_running_out():
+    from pangaea_lab.forest_shuffle import summary
+    final = play_game(forest_shuffle.new_game(players=2, seed=0), RandomPlayer(0))
+    assert summary.summary(final) == {"ended_by": "rules"}
+    ran_out = replace(final, ended_by=forest_shuffle.players.DECK_OUT)
+    assert summary.summary(ran_out) == {"ended_by": "deck_out"}

@@ -1,6 +1,6 @@
 """What the simulation lab reads from a game of Forest Shuffle (bound to :data:`GAME` as its
 ``summary`` part; the hooks and their defaults are listed in :mod:`pangaea_lab.sim.games`):
-how a turn is recognised, each forest's points from its species and its cave with its number
+how it ended, how a turn is recognised, each forest's points from its species and its cave with its number
 of tree cards, and an event row for each species in each forest.
 
 >>> from pangaea_lab import forest_shuffle
@@ -13,7 +13,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from .players import safety_net
 from .state import GameState
+
+
+def summary(final: GameState) -> dict[str, Any]:
+    """How the game ended: ``"deck_out"`` when the deck ran out before the third winter card
+    (the labelled assumption that then ends it), else ``"rules"``."""
+    return {"ended_by": safety_net(final) or "rules"}
 
 
 def turn_marker(state: GameState) -> int:
