@@ -542,12 +542,14 @@ def _with_depths(cls: type["WorkingCopy"], kind: type, depths: Mapping[str, int]
 class _CopyClass(type):
     """The type of the working copy classes: a class that declares its ``RECORD`` keeps the
     old value (``state``) and its opened fields in two slots, out of its attributes, which
-    are the new value's attributes in the making."""
+    are the new value's attributes in the making (a game keeps its own helpers on such a copy
+    in ``__slots__`` of its own)."""
 
     def __new__(mcls, name: str, bases: tuple, ns: dict[str, Any], **kwargs: Any) -> Any:
         if ns.get("RECORD") is not None and not any(getattr(b, "_DECLARED", False)
                                                     for b in bases):
-            ns.setdefault("__slots__", ("state", "_opened"))
+            own = ns.get("__slots__", ())
+            ns["__slots__"] = ("state", "_opened", *((own,) if isinstance(own, str) else own))
             ns["_DECLARED"] = True
         return super().__new__(mcls, name, bases, ns, **kwargs)
 
@@ -621,6 +623,17 @@ class WorkingCopy(metaclass=_CopyClass):
             self.__class__ = _with_depths(type(self), kind, depths)
         if self._RECORD is not kind:
             _prepare(type(self), kind)
+
+    def peek(self, name: str) -> Any:
+        """A field as it stands, without thawing it (to read, not to change): its thawed
+        value once thawed, else the value held (a one-entry change made with
+        :func:`replaced` is set so, without thawing the field)."""
+        if self._DECLARED:
+            opened = self._opened
+            if opened is not None and name in opened:
+                return opened[name]
+            return self.__dict__[name]
+        return self.__dict__.get(name, self.state.__dict__[name])
 
     def freeze(self, **override: Any) -> Any:
         """The new value: the fields that changed, plus ``override`` (fields set as they are);

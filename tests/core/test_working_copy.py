@@ -249,3 +249,26 @@ def test_a_successor_built_directly_is_what_the_copy_freezes(hand, points, liste
     fresh = KeepingSeatCopy.fresh(old)
     assert set(fresh) == {"hand", "points", "tags", "_total", "_both", "_legal"}
     assert sys.getsizeof(fresh) == sys.getsizeof(dict(fresh))      # one plain table
+
+
+class HelpedTableCopy(WorkingCopy):
+    RECORD = Table
+    THAW = {"cards": 2, "marks": 1}
+    __slots__ = ("note",)
+
+
+@given(lazy=st.booleans(), thaw_first=st.booleans())
+def test_peek_reads_without_thawing_and_helpers_are_never_frozen(lazy, thaw_first):
+    old = _table(2, bank=False)
+    w = WorkingCopy(old, {"cards": 2, "marks": 1}) if lazy else HelpedTableCopy(old)
+    if thaw_first:
+        w.marks[0] = 5
+        assert w.peek("marks") == [5, 0, 0]
+    else:
+        assert w.peek("marks") is old.marks                   # not thawed by a peek
+        w.marks = replaced(w.peek("marks"), 0, 5)             # one entry, nothing thawed
+        assert w.peek("marks") == (5, 0, 0)
+    w.note = "a helper"
+    new = w.freeze()
+    assert new == dataclasses.replace(old, marks=(5, 0, 0))
+    assert "note" not in new.__dict__
