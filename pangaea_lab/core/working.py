@@ -643,23 +643,33 @@ class WorkingCopy(metaclass=_CopyClass):
         now = self.__dict__
         state = now["state"]
         before = state.__dict__
-        if not self._ALLOWED.issuperset(now):   # helpers set on the copy are left out
-            now = {name: value for name, value in now.items() if name in self._ALLOWED}
-        # what the action read or set (read and unchanged: the old values themselves)
-        changes = _DICT(now)
-        del changes["state"]
-        for name in self._THAWED.intersection(changes):
-            changes[name] = _frozen(self, name, changes[name], before[name])
+        how = self._HOW
+        changes = {}
+        # only the fields the action read or set are looked at
+        for name in self._FIELDS.intersection(now):
+            value = now[name]
+            old = before[name]
+            if value is old:
+                continue
+            if name in how:
+                value = _frozen(self, name, value, old)
+                if value is old:
+                    continue
+            changes[name] = value
         if override:
             _check_fields(self, state, override)
             changes.update(override)
-        elif all(map(is_, changes.values(), map(before.get, changes))):
+        kept = self.CARRY and self.CARRY.keys() & now.keys()
+        if not changes and not kept:
             return state
         if not self._PLAIN:
-            return dataclasses.replace(state, **{name: value for name, value in changes.items()
-                                                 if name in self._FIELDS})
+            return dataclasses.replace(state, **changes)
+        if not (self.CARRY or self.BLANK):
+            return remake(state, changes)
         values = _DICT(before)
         values.update(changes)
+        for name in kept or ():
+            values[name] = now[name]
         return _finished(self, state, values)
 
 
