@@ -2,18 +2,9 @@
 front door through which every action enters the rules.
 
 A state is frozen data.  To apply an action, a game's handler takes a :class:`WorkingCopy`
-(the fields it changes thawed into lists), changes it, and freezes it back into a new state;
-the old state is never touched, so a refused action leaves nothing half-changed.
-
->>> from dataclasses import dataclass
->>> @dataclass(frozen=True)
-... class Pile:
-...     cards: tuple = ()
-...     turn: int = 0
->>> w = WorkingCopy(Pile(cards=((1, 2), (3,))), {"cards": 2})
->>> w.cards[0].append(9); w.turn = 1
->>> w.freeze()
-Pile(cards=((1, 2, 9), (3,)), turn=1)
+(see :mod:`.working`: the fields it changes thawed into lists), changes it, and freezes it
+back into a new state; the old state is never touched, so a refused action leaves nothing
+half-changed.
 
 A pending decision says, in plain words, what must be done first:
 
@@ -24,175 +15,16 @@ A pending decision says, in plain words, what must be done first:
 
 from __future__ import annotations
 
-import dataclasses
-from functools import lru_cache
 from itertools import repeat
 from operator import is_
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable
 
 from .errors import IllegalAction, PangaeaLabError
-from .memo import plain_object
 from .validate import guarded_apply
-
-# ----- the working copy ---------------------------------------------------------------------
-
-
-def thaw(value: Any, depth: int = 1) -> Any:
-    """Tuples turned into lists, ``depth`` levels deep (items below stay as they are)."""
-    if depth <= 0 or not isinstance(value, tuple):
-        return value
-    if depth == 1:
-        return list(value)
-    return [thaw(v, depth - 1) for v in value]
-
-
-def freeze(value: Any) -> Any:
-    """Lists turned back into tuples, at every depth (a flat list in one step)."""
-    if type(value) is not list:
-        return value
-    if list in set(map(type, value)):
-        return tuple(freeze(v) for v in value)
-    return tuple(value)
-
-
-_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def field_names(cls: type) -> tuple[str, ...]:
-    """The names of a dataclass's fields set by its constructor (looked up once per class)."""
-    names = _FIELDS.get(cls)
-    if names is None:
-        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls) if f.init)
-    return names
-
-
-def _plain(cls: type) -> bool:
-    """May a new instance of ``cls`` be made by copying field values (no ``__post_init__``,
-    no slots, every field set by the constructor)?"""
-    return (not hasattr(cls, "__post_init__") and "__slots__" not in cls.__dict__
-            and len(field_names(cls)) == len(dataclasses.fields(cls)))
-
-
-@lru_cache(maxsize=None)
-def _field_set(cls: type) -> frozenset[str]:
-    """:func:`field_names` as a set (made once per class)."""
-    return frozenset(field_names(cls))
-
-
-def remake(old: Any, changes: Mapping[str, Any]) -> Any:
-    """``dataclasses.replace(old, **changes)`` for a frozen dataclass, made without running the
-    constructor when it does nothing but store the fields (the new value shares every
-    unchanged field with ``old``; values cached on ``old`` are not carried over).
-
-    >>> from dataclasses import dataclass
-    >>> @dataclass(frozen=True)
-    ... class Point:
-    ...     x: int
-    ...     y: int = 0
-    >>> remake(Point(1, 2), {"y": 5})
-    Point(x=1, y=5)
-    """
-    cls = type(old)
-    shape = _SHAPES.get(cls)
-    if shape is None:
-        shape = _SHAPES[cls] = (_plain(cls), len(field_names(cls)), _field_set(cls))
-    plain, size, fields = shape
-    if not plain:
-        return dataclasses.replace(old, **changes)
-    if not fields.issuperset(changes):
-        name = next(name for name in changes if name not in fields)
-        raise TypeError(f"{cls.__name__} has no field {name!r}")
-    values = old.__dict__
-    # the old attributes copied in one block, then what the old value keeps beyond its
-    # fields (added after them) taken off the end; should a field come last, the fields
-    # are copied one by one instead
-    fresh = _DICT(values)
-    extra = len(fresh) - size
-    while extra > 0:
-        if fresh.popitem()[0] in fields:
-            fresh = {name: values[name] for name in field_names(cls)}
-            break
-        extra -= 1
-    fresh.update(changes)
-    return plain_object(cls, fresh)
-
-
-#: class -> (may it be made by copying its fields (see ``_plain``), how many fields it has,
-#: their names as a set), worked out once per class
-_SHAPES: dict[type, tuple[bool, int, frozenset[str]]] = {}
-
-
-_SET = object.__setattr__
-_DICT = dict
-
-
-def plain_attributes(obj: Any) -> Any:
-    """``obj`` itself, its attributes moved into one plain dict (see :mod:`.memo`):
-    for an object made once and read all game long (a board, an edition), whose ``__dict__``
-    something asks for."""
-    _SET(obj, "__dict__", dict(obj.__dict__))
-    return obj
-
-
-class WorkingCopy:
-    """A mutable copy of a frozen dataclass state, used while one action is applied.
-
-    Every field of the state is an attribute of the copy.  The fields named in ``depths`` (with
-    how many levels of nested tuples become lists) are copied into lists; the others are
-    plain references, to be replaced rather than changed.  :meth:`freeze` builds the new
-    state from the fields that changed.  A game subclasses this for its own helper methods
-    (``put_seed``, ``draw`` ...) and may give the table as a class attribute ``THAW``.
-
-    A field is taken from the state when the action first reads it (and thawed then if it is
-    one to thaw): most actions touch a few fields, and the others need neither copying nor
-    comparing.
-    """
-
-    THAW: Mapping[str, int] = {}
-
-    def __init__(self, state: Any, depths: Mapping[str, int] | None = None) -> None:
-        mine = self.__dict__
-        mine["state"] = state
-        mine["_names"] = _field_set(type(state))
-        mine["_thawed"] = type(self).THAW if depths is None else depths
-
-    def __getattr__(self, name: str) -> Any:
-        # called only for an attribute not set yet: a field read for the first time
-        mine = self.__dict__
-        names = mine.get("_names")
-        if names is None or name not in names:
-            raise AttributeError(f"{type(self).__name__} has no attribute {name!r}")
-        value = mine["state"].__dict__[name]
-        depth = mine["_thawed"].get(name)
-        if depth is not None:
-            value = thaw(value, depth)
-        mine[name] = value
-        return value
-
-    def freeze(self, **override: Any) -> Any:
-        """The new state: the fields that changed, plus ``override``.  A thawed field is frozen
-        and kept as the old value when equal (unchanged parts stay shared); any other field
-        counts as changed only when it was replaced (checked by identity, without comparing
-        large values on every action).  Only the fields the action read or set are looked at:
-        the others were never taken from the state."""
-        changes: dict[str, Any] = {}
-        old = self.state.__dict__
-        mine = self.__dict__
-        thawed = self._thawed
-        for name in self._names.intersection(mine):
-            value = mine[name]
-            before = old[name]
-            if value is before:
-                continue
-            if name in thawed:
-                value = freeze(value)
-                if value == before:
-                    continue
-            changes[name] = value
-        changes.update(override)
-        return remake(self.state, changes) if changes else self.state
-
+# the working copy lives in its own module; its names are also read from here
+from .working import (  # noqa: F401
+    WorkingCopy, field_names, freeze, plain_attributes, remake, replaced, thaw)
 
 # ----- decisions ----------------------------------------------------------------------------
 

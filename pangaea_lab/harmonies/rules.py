@@ -19,8 +19,9 @@ from functools import lru_cache
 from typing import Any
 
 from ..core.engine import Decision, Handlers, listed
+from ..core.working import remake, replaced
 from ..core.errors import IllegalAction
-from ..core.memo import attributes, keep, plain_object
+from ..core.memo import keep, plain_object
 from ..core.protocol import Action
 from .actions import ChooseSpirit, DiscardCard, EndTurn, PlaceCube, PlaceToken, TakeCard, \
     TakeTokens
@@ -28,8 +29,7 @@ from .board import COLOURS, cell_index, cells, rules_data
 from .cards import all_cards, card
 from .game import SIDES
 from .habitats import _GROWN, MASK_WIDTH, BoardView, add_picked, board_view, grown, picker
-from .state import GameState, PlayerArea, area_from, area_with, evolve, evolve_area, \
-    fresh_values
+from .state import AreaCopy, GameState, PlayerArea, StateCopy
 
 
 def setup_numbers(players: int) -> tuple[int, int]:
@@ -374,7 +374,8 @@ def why(state: GameState, action: Action) -> IllegalAction | None:
 
 
 # ----- effects ----------------------------------------------------------------------------
-# Each handler builds the new state straight from the old one with ``evolve``: the fields it
+# Each handler builds the new state straight from the old one, as the working copy's fast
+# path (``StateCopy.successor``, ``StateCopy.fresh``; see ``core.working``): the fields it
 # changes are new values, every other field is shared with the old state, which is never
 # changed (a refused action leaves nothing behind).  A player area changed by one token or
 # one cube gets a board view derived from the old area's (see ``habitats.BoardView``).
@@ -385,7 +386,7 @@ def area_after(old: PlayerArea, changes: dict[str, Any], token: int | None = Non
     board index where a token (or a cube) was added, so that the new area's board view is
     derived from the old one's; what only depends on the cards is passed on when the cards
     stay the same."""
-    new = evolve_area(old, changes)
+    new = remake(old, changes)
     view = getattr(old, "_view", None)
     if view is not None and view.stacks is old.stacks and view.cubes is old.cubes:
         if new.stacks is old.stacks and new.cubes is old.cubes:
@@ -404,15 +405,11 @@ def area_after(old: PlayerArea, changes: dict[str, Any], token: int | None = Non
 _GROWN_GET = _GROWN.get
 
 
-def _replace_at(items: tuple, k: int, value: Any) -> tuple:
-    return items[:k] + (value,) + items[k + 1:]
-
-
 def _change_area(state: GameState, changes: dict[str, Any], token: int | None = None,
                  cube: int | None = None) -> tuple[PlayerArea, ...]:
     """The areas of ``state`` with the current player's changed (see :func:`area_after`)."""
     p = state.player
-    return _replace_at(state.areas, p, area_after(state.areas[p], changes, token, cube))
+    return replaced(state.areas, p, area_after(state.areas[p], changes, token, cube))
 
 
 HANDLERS = Handlers("Harmonies")
@@ -421,12 +418,13 @@ HANDLERS = Handlers("Harmonies")
 @HANDLERS.on(ChooseSpirit)
 def keep_spirit(state: GameState, action: ChooseSpirit) -> GameState:
     """Keep one spirit; the other goes back to the box ("Nature's Spirits")."""
-    area = state.areas[state.player]
+    w = StateCopy(state)
+    area = w.areas[state.player]
     other = tuple(s for s in area.spirit_offer if s != action.spirit)
-    return evolve(state, {
-        "areas": _change_area(state, {"spirit_offer": (),
-                                      "cards": area.cards + ((action.spirit, 0),)}),
-        "boxed_spirits": tuple(sorted(state.boxed_spirits + other))})
+    w.boxed_spirits = tuple(sorted(state.boxed_spirits + other))
+    area.spirit_offer = ()
+    area.cards += ((action.spirit, 0),)
+    return w.freeze()
 
 
 @HANDLERS.on(TakeTokens)
@@ -434,8 +432,8 @@ def take_tokens(state: GameState, action: TakeTokens) -> GameState:
     """Take every token of one central space into the hand."""
     central = state.central
     space = action.space
-    # made as ``evolve`` makes it, in line
-    values = fresh_values(state)
+    # made as ``StateCopy.successor`` makes it, in line
+    values = StateCopy.fresh(state)
     values["hand"] = central[space]
     values["central"] = central[:space] + ((),) + central[space + 1:]
     values["took_tokens"] = True
@@ -459,15 +457,15 @@ def place_token(state: GameState, action: PlaceToken) -> GameState:
     stacks = tuple(board)
     # the new area keeps the old one's open cards (same cards) and, derived at index i,
     # its board view (kept with the area: always its own board's view); the area is made
-    # as ``area_from(area_with(...))`` makes it, in line (this is the commonest move)
-    fresh = attributes(area)
+    # as ``AreaCopy.successor`` makes it, in line (this is the commonest move)
+    fresh = AreaCopy.fresh(area)
     fresh["stacks"] = stacks
     view = fresh.get("_view")
     if view is not None:
         fresh["_view"] = view.with_token(i, stacks, step)
     new_area = plain_object(PlayerArea, fresh)
-    # the new state made as ``evolve`` makes it, in line
-    values = fresh_values(state)
+    # the new state made as ``StateCopy.successor`` makes it, in line
+    values = StateCopy.fresh(state)
     values["hand"] = left
     values["areas"] = (new_area,) if len(areas) == 1 else \
         areas[:p] + (new_area,) + areas[p + 1:]
@@ -487,8 +485,8 @@ def take_card(state: GameState, action: TakeCard) -> GameState:
     was = getattr(area, "_open", None)
     if was is not None:     # the new card comes last, still open unless it holds no cube
         keep(new, "_open", was + ((taken, 0),) if load > 0 else was)
-    # made as ``evolve`` makes it, in line
-    values = fresh_values(state)
+    # made as ``StateCopy.successor`` makes it, in line
+    values = StateCopy.fresh(state)
     values["row"] = tuple([c for c in state.row if c != taken])
     values["areas"] = (new,) if len(areas) == 1 else areas[:p] + (new,) + areas[p + 1:]
     values["took_card"] = True
@@ -503,8 +501,8 @@ def place_cube(state: GameState, action: PlaceCube) -> GameState:
     i = _INDEX[state.side][action.cell]
     cards = tuple((c, k + 1) if c == action.card and k < card(c).cubes else (c, k)
                   for c, k in area.cards)
-    cubes = _replace_at(area.cubes, i, action.card)
-    return evolve(state, {"areas": _change_area(state, {"cubes": cubes, "cards": cards},
+    cubes = replaced(area.cubes, i, action.card)
+    return StateCopy.successor(state, {"areas": _change_area(state, {"cubes": cubes, "cards": cards},
                                                 cube=i)})
 
 
@@ -513,8 +511,8 @@ def discard_card(state: GameState, action: DiscardCard) -> GameState:
     """Solo: discard a face-up card and replace it from the deck."""
     gone = action.card
     deck = state.deck
-    # made as ``evolve`` makes it, in line
-    values = fresh_values(state)
+    # made as ``StateCopy.successor`` makes it, in line
+    values = StateCopy.fresh(state)
     values["row"] = tuple([deck[0] if c == gone else c for c in state.row])
     values["deck"] = deck[1:]
     values["discard_pile"] = state.discard_pile + (gone,)
@@ -535,8 +533,8 @@ def end_turn(state: GameState, action: EndTurn | None = None) -> GameState:
     over = False
     central, pouch = state.central, state.pouch
     areas = state.areas
-    # the new state made as ``evolve`` makes it, in line (its fields set one by one below)
-    values = fresh_values(state)
+    # the new state made as ``StateCopy.successor`` makes it, in line (its fields set one by one below)
+    values = StateCopy.fresh(state)
     if len(areas) == 1:
         # the untaken tokens go to the box, space by space (the box's tuple copied once)
         values["boxed_tokens"] = state.boxed_tokens + sum(central, ())
@@ -566,7 +564,7 @@ def end_turn(state: GameState, action: EndTurn | None = None) -> GameState:
         row, deck = row + deck[:missing], deck[missing:]
     p = state.player
     area = areas[p]
-    new = area_from(area_with(area, "turns", area.turns + 1))   # what it keeps included
+    new = AreaCopy.successor(area, {"turns": area.turns + 1})   # what it keeps included
     if area.stacks.count(()) <= 2:      # empty spaces
         reason = reason or f"{state.player_name(p)} has 2 or fewer empty spaces"
     nxt = p + 1
@@ -594,7 +592,7 @@ def end_turn(state: GameState, action: EndTurn | None = None) -> GameState:
 
 def _plain_area(area: PlayerArea) -> PlayerArea:
     """``area`` without what the rules keep with it (its board view, its open cards)."""
-    return evolve_area(area, {})
+    return remake(area, {})
 
 
 def apply(state: GameState, action: Action) -> GameState:

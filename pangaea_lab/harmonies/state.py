@@ -16,7 +16,8 @@ from typing import Any, ClassVar
 
 from ..core import jsonio
 from ..core.errors import InvalidData
-from ..core.memo import KeptTable, attributes, fields_of, keep, plain_object
+from ..core.memo import KeptTable, keep
+from ..core.working import WorkingCopy, records
 from ..core.words import plural
 from ..core.jsonio import Check, Either, Flag, Int, Record, Seq, Text
 from ..core.protocol import Action, GameState as BaseState
@@ -251,64 +252,36 @@ STATE_FIELDS = tuple(f.name for f in fields(GameState) if f.init)
 AREA_FIELDS = tuple(f.name for f in fields(PlayerArea))
 
 
-#: how many attributes a state holds with nothing kept but the place of its listed actions
-#: (see :func:`evolve`)
-_STATE_SIZE = len(STATE_FIELDS) + 1
-
-
-def evolve(state: GameState, changes: dict[str, Any]) -> GameState:
-    """A new state: ``state`` with the fields in ``changes`` replaced (what
-    ``dataclasses.replace`` does, without its checks: ``changes`` names fields only), with
-    nothing kept from the old one (its cache of results is made when first used).
-    (Made from a copy of the old state's attributes, in one step: see :func:`fresh_values`
-    and :mod:`pangaea_lab.core.memo`.)"""
-    fresh = fresh_values(state)
-    fresh.update(changes)
-    return plain_object(type(state), fresh)
-
-
-def fresh_values(state: GameState) -> dict[str, Any]:
-    """A copy of the attributes of ``state`` without what it keeps: the attributes of a new
-    state once the caller has replaced the fields that change (a handler in a hurry makes
-    the state itself, as :func:`evolve` does).  The new state's ``_legal`` entry (where the
-    protocol keeps the listed actions) is ``None``, "not listed yet", rather than absent
-    (see :mod:`pangaea_lab.core.memo`)."""
-    fresh = attributes(state)
-    if len(fresh) != _STATE_SIZE or "_legal" not in fresh:
-        fresh.pop("_legal_ids", None)       # kept with a long list of actions
-        if len(fresh) != _STATE_SIZE or "_legal" not in fresh:
-            # a state made otherwise, or one that kept something else (its cache, its save
-            # text, a set of listed ids): every kept entry goes
-            for name in [name for name in fresh if name[0] == "_"]:
-                del fresh[name]
-    fresh["_legal"] = None
-    return fresh
-
-
-def evolve_area(area: PlayerArea, changes: dict[str, Any]) -> PlayerArea:
-    """A new player area: ``area`` with the fields in ``changes`` replaced."""
-    fresh = fields_of(area, AREA_FIELDS)
-    fresh.update(changes)
-    return plain_object(type(area), fresh)
-
-
 #: what the rules keep with an area (its board view, its unfinished cards): the only entries
 #: an area keeps beside its fields
 AREA_KEPT = frozenset({"_view", "_open"})
 
 
-def area_with(area: PlayerArea, name: str, value: Any) -> dict[str, Any]:
-    """The attributes of a new area: ``area``'s with the field ``name`` replaced, what the
-    area keeps included (the caller replaces what the change makes wrong), made in one step.
-    Make the area with :func:`area_from`."""
-    fresh = attributes(area)
-    fresh[name] = value
-    return fresh
+# ----- the working copy ---------------------------------------------------------------------
 
 
-def area_from(fresh: dict[str, Any]) -> PlayerArea:
-    """A new area with ``fresh`` as its attributes (see :func:`area_with`)."""
-    return plain_object(PlayerArea, fresh)
+class AreaCopy(WorkingCopy):
+    """A player area while an action changes it (see :mod:`pangaea_lab.core.working`).  What
+    the rules keep with an area stays with the new one while the fields it is worked out from
+    are the same: the board view (``_view``, from the stacks and the cubes), the open cards
+    (``_open``, from the cards)."""
+
+    RECORD = PlayerArea
+    CARRY = {"_view": ("stacks", "cubes"), "_open": ("cards",)}
+
+
+class StateCopy(WorkingCopy):
+    """A state while an action changes it: each player area its own :class:`AreaCopy` when
+    first asked for (``copy.areas[p]``).  A new state's listed actions start as "not listed
+    yet" (``_legal``, see :mod:`pangaea_lab.core.memo`).
+
+    The handlers build most states directly (``StateCopy.successor(state, changes)``, or
+    ``StateCopy.fresh(state)`` and the fields set one by one): an action of Harmonies
+    replaces a few fields, and a random game applies thousands of them."""
+
+    RECORD = GameState
+    THAW = {"areas": records(AreaCopy)}
+    BLANK = {"_legal": None}
 
 
 # ----- the save file -----------------------------------------------------------------------

@@ -21,7 +21,7 @@ from pangaea_lab.harmonies.actions import ChooseSpirit, DiscardCard, EndTurn, Pl
 from pangaea_lab.harmonies.board import COLOURS, _neighbour_table, can_stack, cells, legal_stacks, \
     rules_data
 from pangaea_lab.harmonies.cards import STACK_CODES, card
-from pangaea_lab.harmonies.state import AREA_KEPT, STATE_FIELDS, evolve
+from pangaea_lab.harmonies.state import AREA_KEPT, STATE_FIELDS, StateCopy
 
 ALL_CARDS = sorted(harmonies.all_cards())
 GAMES = [  # (players, options, seeds)
@@ -129,7 +129,7 @@ def test_a_new_state_is_the_old_one_with_the_changes_and_an_empty_cache():
     state = harmonies.new_game(players=3, seed=4)
     state.scores()
     assert state._cache
-    new = evolve(state, {"player": 2, "hand": ("blue",)})
+    new = StateCopy.successor(state, {"player": 2, "hand": ("blue",)})
     assert new == replace(state, player=2, hand=("blue",)) and new._cache == {}
     assert new != state and state.player == 0 and state.hand == ()
 
@@ -372,7 +372,7 @@ def test_a_new_state_keeps_nothing_of_the_old_one_whatever_it_kept():
             if "apply" in ask and old.legal_actions():
                 old.apply(old.legal_actions()[-1])
             old.scores()
-            new = evolve(old, {"hand": old.hand})
+            new = StateCopy.successor(old, {"hand": old.hand})
             assert new == old and new._cache == {}
             assert new.__dict__.get("_legal") is None and "_json" not in new.__dict__
             assert new.legal_actions() == old.legal_actions()
