@@ -436,7 +436,6 @@ def _prepare(cls: type["WorkingCopy"], kind: type) -> None:
     cls._THAWED = frozenset(how)
     cls._COMPARE = frozenset(compare)
     cls._FIELDS = frozenset(names)
-    cls._ALLOWED = frozenset(names) | frozenset(cls.CARRY) | {"state"}
     cls._SIZE = len(names)
     cls._PLAIN = _plain(kind)
     cls._BLANK_NAMES = frozenset(cls.BLANK)
@@ -580,7 +579,6 @@ class WorkingCopy(metaclass=_CopyClass):
     _THAWED: ClassVar[frozenset[str]] = frozenset()
     _COMPARE: ClassVar[frozenset[str]] = frozenset()
     _FIELDS: ClassVar[frozenset[str]] = frozenset()
-    _ALLOWED: ClassVar[frozenset[str]] = frozenset()
     _SIZE: ClassVar[int] = 0
     _PLAIN: ClassVar[bool] = False
     _BLANK_NAMES: ClassVar[frozenset[str]] = frozenset()
