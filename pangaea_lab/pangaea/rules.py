@@ -14,7 +14,7 @@ from functools import cached_property, lru_cache
 from itertools import combinations, filterfalse, product
 from typing import Any
 
-from ..core.engine import Handlers
+from ..core.engine import Handlers, is_listed_object
 from ..core.errors import IllegalAction, InvalidData
 from ..core.exercises import a as article, plural
 from ..core.memo import keep, kept_table
@@ -433,7 +433,10 @@ def why(s: GameState, action: PangaeaAction) -> IllegalAction | None:
     final round only one last Ritual); a Ritual is judged by its own card, payment and path
     (a Land Ritual by :func:`~.rituals.checked_option`, never by a list, since pairs of Trees
     joined by very many paths are listed one path per score).  What else an action needs
-    (a free space, a Blessing held ...) its handler checks before it changes anything."""
+    (a free space, a Blessing held ...) its handler checks before it changes anything.
+    The very action the state listed is allowed at once (the listing made it by these rules)."""
+    if is_listed_object(s, action):
+        return None
     if s.phase == "over":
         return IllegalAction("The game is over; no more actions can be taken.",
                              rule="End of the Game")
