@@ -279,7 +279,7 @@ def legal_set(state: Any) -> frozenset:
 
 def listed(state: Any, action: Any) -> bool:
     """Is ``action`` among the state's listed legal actions?  The very object taken from the
-    list is recognised at once (the one :func:`front_door` has just recognised, then
+    list is recognised at once (the one :func:`apply` has just recognised, then
     :func:`is_listed_object`); any other is compared by value.  A game's ``why`` asks this
     first, so that it answers an action it listed itself without working anything out."""
     pair = _RECOGNISED
@@ -288,20 +288,23 @@ def listed(state: Any, action: Any) -> bool:
     return is_listed_object(state, action) or action in legal_set(state)
 
 
-def front_door(game: Any, state: Any, action: Any) -> Any:
-    """The one way into a game's rules: ``state.apply(action)`` and ``game.apply(state,
-    action)`` both come here, for an action taken from the state's list as for one built by
-    hand.
+def apply(state: Any, action: Any) -> Any:
+    """The state after ``action``: the one way into a game's rules.  It is ``state.apply``
+    itself (the protocol's method), and ``GAME.apply(state, action)`` calls it, for an action
+    taken from the state's list as for one built by hand; the rules are those of the state's
+    game (``state.GAME``).
 
     1. the action's fields are checked against the types its dataclass declares, unless it
        is the very object the state listed (made by the rules, recognised by identity);
-    2. ``game.why(state, action)`` returns the :class:`IllegalAction` that forbids it, or
-       ``None`` when the rules allow it (a game's ``why`` answers an action it listed itself
-       at once, see :func:`listed`);
+    2. the game's ``why(state, action)`` returns the :class:`IllegalAction` that forbids it,
+       or ``None`` when the rules allow it (a game's ``why`` answers an action it listed
+       itself at once, see :func:`listed`);
     3. the handler for the action's type returns the new state.
     A failure on a value no rule foresaw is reported as :class:`IllegalAction` unless the
-    action was legal (then it is the engine's fault and shows as it is)."""
+    action was legal (then it is the engine's fault and shows as it is).  The old state
+    never changes."""
     global _RECOGNISED
+    game = state.GAME
     made = False
     listed_actions = state.__dict__.get("_legal")
     if listed_actions is not None:
@@ -324,8 +327,14 @@ def front_door(game: Any, state: Any, action: Any) -> Any:
     return (handler or game.part("handlers"))(state, action)
 
 
+def front_door(game: Any, state: Any, action: Any) -> Any:
+    """``game.apply(state, action)``, under the name the one way in had before: see
+    :func:`apply`."""
+    return game.apply(state, action)
+
+
 def _through_rules(game: Any, state: Any, action: Any) -> Any:
-    """Steps 2 and 3 of :func:`front_door` for an action its step 1 checked."""
+    """Steps 2 and 3 of :func:`apply` for an action its step 1 checked."""
     refusal = game.why(state, action)
     if refusal is not None:
         raise _refused(game, refusal)
@@ -339,7 +348,7 @@ def _refused(game: Any, refusal: Any) -> Exception:
     return refusal
 
 
-#: the state and the action :func:`front_door` recognised last as one the state listed (one
+#: the state and the action :func:`apply` recognised last as one the state listed (one
 #: pair, replaced as a whole: holding both, no other object can take either's ``id``)
 _RECOGNISED: tuple[Any, Any] = (None, None)
 
@@ -358,7 +367,7 @@ def is_listed_object(state: Any, action: Any) -> bool:
     less than building the set of ids, and nothing is kept with the state (a game's usual
     question, once per state); a long list asked about twice in a row (a widget or a
     computer player trying several actions on one state) gets the set of its ids kept with
-    its state (``_legal_ids``, see :mod:`.memo`).  The action :func:`front_door` has just
+    its state (``_legal_ids``, see :mod:`.memo`).  The action :func:`apply` has just
     recognised is known at once."""
     pair = _RECOGNISED
     if pair[1] is action and pair[0] is state:

@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
-from .engine import front_door
+from .engine import apply as one_way_in
 from .errors import IllegalAction, InvalidSetup
 
 #: the parts a game package binds to its Game (see :meth:`Game.bind`)
@@ -209,10 +209,10 @@ class Game:
         return (listing or self.part("legal_actions"))(state)
 
     def apply(self, state: Any, action: Any) -> Any:
-        """The state after ``action``: the rules' one way in, :func:`~.engine.front_door`
-        (the action's fields checked unless the state listed this very object, then the
-        game's ``why(state, action)``, then the handler for the action's type)."""
-        return front_door(self, state, action)
+        """The state after ``action``: the rules' one way in, :func:`~.engine.apply`, which
+        is also ``state.apply`` (the action's fields checked unless the state listed this very
+        object, then the game's ``why(state, action)``, then the handler for its type)."""
+        return one_way_in(state, action)
 
     def why(self, state: Any, action: Any) -> IllegalAction | None:
         return self.part("why")(state, action)

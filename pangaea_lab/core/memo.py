@@ -13,8 +13,8 @@ prints as or saves, and a copy or a pickle of the value leaves it behind (a game
 
 Where it lives.  The memory of a value is a set of entries beside its fields, each under a
 name that begins with ``_`` (``_open``, ``_view``, ``_legal`` ...) and that no class defines,
-written by :func:`keep` (or in a :func:`kept_table`) and only there, past the frozen
-dataclass's refusal to be changed; a :class:`kept_property` keeps its result under its own
+written by :func:`keep` (or :data:`keep_entry`, or in a :func:`kept_table`) and only there,
+past the frozen dataclass's refusal to be changed; a :class:`kept_property` keeps its result under its own
 name, which the class defines as that property.  No game package writes a value's attributes
 itself, nor keeps a result any other way (a test reads every game module for it): the
 engine's own entries on a state are its legal actions as listed (``_legal``), as a set
@@ -61,6 +61,12 @@ from typing import Any, Callable
 _PUT = object.__setattr__
 _NEW = object.__new__
 _DICT = dict
+
+
+#: ``keep_entry(value, name, result)``: :func:`keep` for the engine's hottest write (a state's
+#: listed actions, kept once for every state a game passes through), made without a Python
+#: call of its own; it returns nothing
+keep_entry = _PUT
 
 
 def keep(value: Any, name: str, result: Any) -> Any:

@@ -13,9 +13,9 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Mapping, Sequence, TypeVar
 
-from .engine import front_door
+from .engine import apply as one_way_in
 from .errors import IllegalAction, InvalidData
-from .memo import keep
+from .memo import keep_entry
 
 S = TypeVar("S", bound="GameState")
 
@@ -104,14 +104,13 @@ class GameState(ABC):
             if type(cached) is not list and type(cached) is not tuple:
                 cached = tuple(cached)
             # kept as the rules made it: never changed, only copies are handed out
-            keep(self, "_legal", cached)
+            keep_entry(self, "_legal", cached)
         return list(cached)
 
-    def apply(self: S, action: Action) -> S:
-        """The state after ``action``; raises :class:`IllegalAction` and changes nothing if
-        the rules forbid it (the rules' one way in, :func:`~.engine.front_door`, as for
-        ``GAME.apply``)."""
-        return front_door(self.GAME, self, action)
+    #: ``state.apply(action)``: the state after ``action``; raises :class:`IllegalAction` and
+    #: changes nothing if the rules forbid it.  The method is the rules' one way in itself,
+    #: :func:`.engine.apply` (which ``GAME.apply`` calls too)
+    apply = one_way_in
 
     def scores(self) -> list[ScoreBreakdown]:
         """Each player's points so far (final points once the game is over)."""
