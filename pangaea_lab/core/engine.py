@@ -15,12 +15,14 @@ A pending decision says, in plain words, what must be done first:
 
 from __future__ import annotations
 
+from functools import partial
 from itertools import repeat
 from operator import is_
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from .errors import IllegalAction, PangaeaLabError
+from .memo import keep
 from .validate import guarded_apply
 # the working copy lives in its own module; its names are also read from here
 from .working import (  # noqa: F401
@@ -101,44 +103,88 @@ class Handlers:
 
 
 def legal_set(state: Any) -> frozenset:
-    """The state's legal actions as a set, computed once per state (states never change)."""
-    cached = state.__dict__.get("_legal_set")
-    if cached is None:
-        cached = frozenset(state.legal_actions())
-        object.__setattr__(state, "_legal_set", cached)
-    return cached
+    """The state's legal actions as a set, worked out once per state and kept with it
+    (``_legal_set``, see :mod:`.memo`)."""
+    got = state.__dict__.get("_legal_set")
+    if got is None:
+        got = keep(state, "_legal_set", frozenset(state.legal_actions()))
+    return got
 
 
 def listed(state: Any, action: Any) -> bool:
     """Is ``action`` among the state's listed legal actions?  The very object taken from the
-    list is recognised at once (:func:`is_listed_object`); any other is compared by value."""
+    list is recognised at once (the one :func:`apply` has just recognised, then
+    :func:`is_listed_object`); any other is compared by value.  A game's ``why`` asks this
+    first, so that it answers an action it listed itself without working anything out."""
+    pair = _RECOGNISED
+    if pair[1] is action and pair[0] is state:
+        return True
     return is_listed_object(state, action) or action in legal_set(state)
 
 
-def front_door(game: Any, state: Any, action: Any) -> Any:
-    """The one way into a game's rules (``state.apply(action)`` comes here).
+def apply(state: Any, action: Any) -> Any:
+    """The state after ``action``: the one way into a game's rules.  It is ``state.apply``
+    itself (the protocol's method), and ``GAME.apply(state, action)`` calls it, for an action
+    taken from the state's list as for one built by hand; the rules are those of the state's
+    game (``state.GAME``).
 
-    1. the action's fields are checked against the types its dataclass declares;
-    2. ``game.why(state, action)`` returns the :class:`IllegalAction` that forbids it, or
-       ``None`` when the rules allow it;
+    1. the action's fields are checked against the types its dataclass declares, unless it
+       is the very object the state listed (made by the rules, recognised by identity);
+    2. the game's ``why(state, action)`` returns the :class:`IllegalAction` that forbids it,
+       or ``None`` when the rules allow it (a game's ``why`` answers an action it listed
+       itself at once, see :func:`listed`);
     3. the handler for the action's type returns the new state.
     A failure on a value no rule foresaw is reported as :class:`IllegalAction` unless the
-    action was legal (then it is the engine's fault and shows as it is).
+    action was legal (then it is the engine's fault and shows as it is).  The old state
+    never changes."""
+    global _RECOGNISED
+    game = state.GAME
+    made = False
+    listed_actions = state.__dict__.get("_legal")
+    if listed_actions is not None:
+        if len(listed_actions) <= SHORT_LIST:
+            for item in listed_actions:     # a plain loop costs less to start
+                if item is action:
+                    made = True
+                    break
+        else:
+            made = is_listed_object(state, action)
+    if not made:
+        return guarded_apply(state, action, game.part("actions"),
+                             partial(_through_rules, game, state, action), game.title)
+    _RECOGNISED = (state, action)
+    refusal = (game._why or game.why)(state, action)
+    if refusal is not None:
+        raise _refused(game, refusal)
+    table = game._table
+    handler = table.get(type(action)) if table is not None else None
+    return (handler or game.part("handlers"))(state, action)
 
-    The very object the state listed among its legal actions is legal by definition and was
-    made by the rules (its fields need no check): it goes straight to its handler."""
-    if is_listed_object(state, action):
-        return game.part("handlers")(state, action)
 
-    def run() -> Any:
-        refusal = game.why(state, action)
-        if refusal is not None:
-            if not isinstance(refusal, PangaeaLabError):
-                raise TypeError(f"{game.title}: why() must return an IllegalAction or None")
-            raise refusal
-        return game.part("handlers")(state, action)
-    return guarded_apply(state, action, game.part("actions"), run, game.title)
+def front_door(game: Any, state: Any, action: Any) -> Any:
+    """``game.apply(state, action)``, under the name the one way in had before: see
+    :func:`apply`."""
+    return game.apply(state, action)
 
+
+def _through_rules(game: Any, state: Any, action: Any) -> Any:
+    """Steps 2 and 3 of :func:`apply` for an action its step 1 checked."""
+    refusal = game.why(state, action)
+    if refusal is not None:
+        raise _refused(game, refusal)
+    return game.part("handlers")(state, action)
+
+
+def _refused(game: Any, refusal: Any) -> Exception:
+    """The error a game's ``why`` answered, to be raised."""
+    if not isinstance(refusal, PangaeaLabError):
+        return TypeError(f"{game.title}: why() must return an IllegalAction or None")
+    return refusal
+
+
+#: the state and the action :func:`apply` recognised last as one the state listed (one
+#: pair, replaced as a whole: holding both, no other object can take either's ``id``)
+_RECOGNISED: tuple[Any, Any] = (None, None)
 
 #: lists of legal actions this long or shorter are scanned at every question
 SHORT_LIST = 64
@@ -152,17 +198,21 @@ def is_listed_object(state: Any, action: Any) -> bool:
 
     A short list (most are) is scanned by identity every time: that costs less than
     building or keeping anything.  A long list is scanned by identity in C, which costs
-    less than building the set of ids, and nothing is written on the state (a game's usual
+    less than building the set of ids, and nothing is kept with the state (a game's usual
     question, once per state); a long list asked about twice in a row (a widget or a
     computer player trying several actions on one state) gets the set of its ids kept with
-    its state (``_legal_ids``)."""
+    its state (``_legal_ids``, see :mod:`.memo`).  The action :func:`apply` has just
+    recognised is known at once."""
+    pair = _RECOGNISED
+    if pair[1] is action and pair[0] is state:
+        return True
     values = state.__dict__
     listed_actions = values.get("_legal")
     if listed_actions is None:
         return False
     if len(listed_actions) <= SHORT_LIST:
-        for listed in listed_actions:   # a plain loop costs less to start
-            if listed is action:
+        for item in listed_actions:     # a plain loop costs less to start
+            if item is action:
                 return True
         return False
     ids = values.get("_legal_ids")
@@ -170,7 +220,7 @@ def is_listed_object(state: Any, action: Any) -> bool:
         if _LAST_LONG[0] is not listed_actions:
             _LAST_LONG[0] = listed_actions
             return any(map(is_, listed_actions, repeat(action)))
-        ids = values["_legal_ids"] = frozenset(map(id, listed_actions))
+        ids = keep(state, "_legal_ids", frozenset(map(id, listed_actions)))
     return id(action) in ids
 
 

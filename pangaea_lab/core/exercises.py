@@ -43,6 +43,7 @@ from html import unescape
 from typing import Any, Callable, Iterable, Mapping
 
 from .errors import InvalidSetup
+from .memo import keep
 from .words import a, listed, plural  # noqa: F401  (the words a learner reads, used here too)
 
 Cell = tuple  # a board space, e.g. (q, r): the same tuples the game's drawings mark
@@ -485,9 +486,9 @@ class Exercise:
 
     def labels(self) -> dict:
         """Each clickable space of the drawing with the words a learner reads for it."""
-        labels = self.__dict__.get("_labels")
+        labels = getattr(self, "_labels", None)
         if labels is None:
-            labels = self.__dict__["_labels"] = space_labels(self.svg()) if self.draw else {}
+            labels = keep(self, "_labels", space_labels(self.svg()) if self.draw else {})
         return labels
 
     def cell_words(self, cell: Cell) -> str:

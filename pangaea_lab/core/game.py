@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
-from .engine import front_door, is_listed_object
+from .engine import apply as one_way_in
 from .errors import IllegalAction, InvalidSetup
 
 #: the parts a game package binds to its Game (see :meth:`Game.bind`)
@@ -98,8 +98,9 @@ class Game:
         self.own_parts: tuple[str, ...] = tuple(own_parts)
         #: the state's hooks the game bound (name -> function of the state, see HOOKS)
         self.hooks: dict[str, Callable[..., Any]] = {}
-        # the two parts every step of a game calls, held directly (see bind)
+        # the parts every step of a game calls, held directly (see bind)
         self._legal: Callable[[Any], list] | None = None
+        self._why: Callable[[Any, Any], IllegalAction | None] | None = None
         self._handlers: Callable[[Any, Any], Any] | None = None
         #: the handlers' table by action type, when they are a ``Handlers`` table
         self._table: dict[type, Callable[[Any, Any], Any]] | None = None
@@ -173,6 +174,7 @@ class Game:
         self._parts.update(parts)
         self.hooks.update((name, parts[name]) for name in HOOKS if name in parts)
         self._legal = self._parts.get("legal_actions")
+        self._why = self._parts.get("why")
         self._handlers = self._parts.get("handlers")
         self._table = getattr(self._handlers, "table", None)
 
@@ -209,16 +211,10 @@ class Game:
         return (listing or self.part("legal_actions"))(state)
 
     def apply(self, state: Any, action: Any) -> Any:
-        """The one way into the rules: the action's fields are checked against their declared
-        types, then the game's ``why(state, action)`` decides legality (raising its
-        :class:`IllegalAction`), then the handler for the action's type builds the new state.
-        An unforeseen failure on an illegal action is reported as :class:`IllegalAction`;
-        the old state never changes.  The very object the state listed goes straight to its
-        handler (see :func:`~.engine.front_door`)."""
-        handlers = self._handlers
-        if handlers is not None and is_listed_object(state, action):
-            return handlers(state, action)
-        return front_door(self, state, action)
+        """The state after ``action``: the rules' one way in, :func:`~.engine.apply`, which
+        is also ``state.apply`` (the action's fields checked unless the state listed this very
+        object, then the game's ``why(state, action)``, then the handler for its type)."""
+        return one_way_in(state, action)
 
     def why(self, state: Any, action: Any) -> IllegalAction | None:
         return self.part("why")(state, action)

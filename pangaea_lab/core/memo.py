@@ -13,8 +13,13 @@ prints as or saves, and a copy or a pickle of the value leaves it behind (a game
 
 Where it lives.  The memory of a value is a set of entries beside its fields, each under a
 name that begins with ``_`` (``_open``, ``_view``, ``_legal`` ...) and that no class defines,
-written by :func:`keep` (or in a :func:`kept_table`) and only there, past the frozen
-dataclass's refusal to be changed.  It is read back as a plain attribute with a default,
+written by :func:`keep` (or :data:`keep_entry`, or in a :func:`kept_table`) and only there,
+past the frozen dataclass's refusal to be changed; a :class:`kept_property` keeps its result under its own
+name, which the class defines as that property.  No game package writes a value's attributes
+itself, nor keeps a result any other way (a test reads every game module for it): the
+engine's own entries on a state are its legal actions as listed (``_legal``), as a set
+(``_legal_set``) and, for a long list asked about twice, the set of their ids
+(``_legal_ids``), see :mod:`.engine`.  It is read back as a plain attribute with a default,
 ``getattr(area, "_open", None)``: ``None`` means "not worked out yet", and the read costs
 no more than a field's (hot paths read it so, with no call of their own).  No table keyed by
 the value is needed: such a table would hash a whole state (or hold a weak reference and a
@@ -51,11 +56,17 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 _PUT = object.__setattr__
 _NEW = object.__new__
 _DICT = dict
+
+
+#: ``keep_entry(value, name, result)``: :func:`keep` for the engine's hottest write (a state's
+#: listed actions, kept once for every state a game passes through), made without a Python
+#: call of its own; it returns nothing
+keep_entry = _PUT
 
 
 def keep(value: Any, name: str, result: Any) -> Any:
@@ -99,6 +110,39 @@ class KeptTable:
         table: dict = {}
         value.__dict__[self.name] = table
         return table
+
+
+class kept_property:  # noqa: N801 - named as the decorator it is, like ``property``
+    """A property worked out from the value alone, the first time it is asked for, and kept
+    with the value under the property's own name (through :func:`keep`): afterwards the
+    value's own entry is found before the property (this is not a data descriptor), so a
+    read costs no more than a field's.  For a frozen value, or an object made once and read
+    all game long (a board, the spaces' ready-made actions).
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Pile:
+    ...     cards: tuple = ()
+    ...     @kept_property
+    ...     def ordered(self):
+    ...         return tuple(sorted(self.cards))
+    >>> pile = Pile((3, 1))
+    >>> pile.ordered, pile.ordered is pile.ordered, pile == Pile((3, 1))
+    ((1, 3), True, True)
+    """
+
+    def __init__(self, work: Callable[[Any], Any]) -> None:
+        self.work = work
+        self.name = work.__name__
+        self.__doc__ = work.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, value: Any, owner: type | None = None) -> Any:
+        if value is None:
+            return self
+        return keep(value, self.name, self.work(value))
 
 
 def attributes(value: Any) -> dict[str, Any]:

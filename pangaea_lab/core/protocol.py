@@ -13,8 +13,9 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Mapping, Sequence, TypeVar
 
-from .engine import SHORT_LIST, is_listed_object
+from .engine import apply as one_way_in
 from .errors import IllegalAction, InvalidData
+from .memo import keep_entry
 
 S = TypeVar("S", bound="GameState")
 
@@ -103,31 +104,13 @@ class GameState(ABC):
             if type(cached) is not list and type(cached) is not tuple:
                 cached = tuple(cached)
             # kept as the rules made it: never changed, only copies are handed out
-            values["_legal"] = cached
+            keep_entry(self, "_legal", cached)
         return list(cached)
 
-    def apply(self: S, action: Action) -> S:
-        """The state after ``action``; raises :class:`IllegalAction` and changes nothing if
-        the rules forbid it.  The very object the state listed goes straight to the handler
-        of its type (the game's front door does the same, one step further on)."""
-        listed = self.__dict__.get("_legal")
-        if listed is not None:
-            # what ``is_listed_object`` answers, the short list's scan made here (a random
-            # playout asks at every step; the long list's answer is that function's)
-            found = False
-            if len(listed) <= SHORT_LIST:
-                for item in listed:
-                    if item is action:
-                        found = True
-                        break
-            else:
-                found = is_listed_object(self, action)
-            if found:
-                table = self.GAME._table
-                handler = table.get(type(action)) if table is not None else None
-                if handler is not None:
-                    return handler(self, action)
-        return self.GAME.apply(self, action)
+    #: ``state.apply(action)``: the state after ``action``; raises :class:`IllegalAction` and
+    #: changes nothing if the rules forbid it.  The method is the rules' one way in itself,
+    #: :func:`.engine.apply` (which ``GAME.apply`` calls too)
+    apply = one_way_in
 
     def scores(self) -> list[ScoreBreakdown]:
         """Each player's points so far (final points once the game is over)."""

@@ -19,7 +19,7 @@ import copy
 import random
 from collections import Counter
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from itertools import chain, filterfalse, repeat
 from operator import add, attrgetter
 from typing import Iterable, Mapping
@@ -30,6 +30,7 @@ from ..core import hexgrid, jsonio
 from ..core.engine import plain_attributes
 from ..core.errors import IllegalAction, InvalidData, InvalidSetup
 from ..core.hexgrid import Hex
+from ..core.memo import kept_property
 from ..core.validate import show
 from ..core.rng import make_rng
 from .edition import Edition, tiles_per_player
@@ -98,7 +99,7 @@ class Board:
         self.water = tuple(i for i, t in enumerate(self.terrain) if t == WATER)
         self.key = tuple((s.cell, s.terrain, s.biome, s.tile, s.blessing) for s in spaces)
         self._hash = hash((self.key, self.mountain))   # a board is a key of many caches
-        plain_attributes(self)      # read all game long (its cached properties kept in it)
+        plain_attributes(self)      # read all game long (its kept properties kept in it)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Board) and other.key == self.key and other.mountain == self.mountain
@@ -109,12 +110,12 @@ class Board:
     def __len__(self) -> int:
         return len(self.cells)
 
-    @cached_property
+    @kept_property
     def spaces(self) -> tuple[Space, ...]:
         """The spaces as :class:`Space` records, in board order."""
         return tuple([Space(*row) for row in self.key])
 
-    @cached_property
+    @kept_property
     def graph(self) -> nx.Graph:
         g = nx.Graph()
         g.add_nodes_from((s.cell, dict(terrain=s.terrain, biome=s.biome, tile=s.tile,
@@ -124,7 +125,7 @@ class Board:
                          for j in self.neighbours[i] if i < j)
         return g
 
-    @cached_property
+    @kept_property
     def space_graph(self) -> nx.DiGraph:
         """The same adjacency on space numbers (``index[cell]``), for the rules' graph work:
         each edge is kept both ways so that every space lists its neighbours in the board's
@@ -135,7 +136,7 @@ class Board:
         g.add_edges_from((i, j) for i, near in enumerate(self.neighbours) for j in near)
         return g
 
-    @cached_property
+    @kept_property
     def tiles(self) -> tuple[Tile, ...]:
         groups: dict[int, list[Space]] = {}
         for s in self.spaces:
@@ -177,7 +178,7 @@ class Board:
         return [[cell[0], cell[1], terrain, biome, tile, blessing]
                 for cell, terrain, biome, tile, blessing in self.key]
 
-    @cached_property
+    @kept_property
     def rows_json(self) -> str:
         """:meth:`to_list` as canonical JSON text, made once (every save of a game writes
         the same board)."""

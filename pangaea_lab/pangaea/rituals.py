@@ -20,13 +20,13 @@ end at each step; they are counted, and their scores added up, layer by layer.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import Iterator, Sequence
 
 import networkx as nx
 
 from ..core.hexgrid import Hex
-from ..core.memo import keep, kept_table
+from ..core.memo import keep, kept_property, kept_table
 from .board import Board
 from .edition import LandCard
 
@@ -75,7 +75,7 @@ class Position:
                        hash((self.board, self.trees, self.spirit_at, self.chelon, self.protected)))
         return got
 
-    @cached_property
+    @kept_property
     def _connecting(self) -> "_RitualGraph":
         chelon, at = self.chelon, self.spirit_at
         return _ritual_graph(self.board, tuple([
@@ -155,7 +155,7 @@ class _RitualGraph:
         self.keep = frozenset(nodes)
         self.found: dict[int, dict[int, int]] = {}
 
-    @cached_property
+    @kept_property
     def graph(self) -> nx.DiGraph:
         return _restricted_graph(self.board, self.nodes)
 

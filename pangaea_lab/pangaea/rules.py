@@ -10,14 +10,14 @@ lost or doubled.  Rule sections are named as in the rulebook.
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from itertools import combinations, filterfalse, product
 from typing import Any
 
-from ..core.engine import Handlers
+from ..core.engine import Handlers, is_listed_object
 from ..core.errors import IllegalAction, InvalidData
 from ..core.exercises import a as article, plural
-from ..core.memo import keep, kept_table
+from ..core.memo import keep, kept_property, kept_table
 from ..core.rng import make_rng
 from ..core.validate import require
 from . import scoring
@@ -291,34 +291,34 @@ class _Made:
         self.pairs: dict[int, ExpandForest] = {}
         self.land = board.land
 
-    @cached_property
+    @kept_property
     def flying(self) -> list[FlyingSeed]:
         return per_space(FlyingSeed, self.cells)
 
-    @cached_property
+    @kept_property
     def expand(self) -> list[ExpandForest]:
         return per_space(expand_one, self.cells)
 
-    @cached_property
+    @kept_property
     def spirit(self) -> list[SpiritGrowth]:
         return per_space(SpiritGrowth, self.cells)
 
-    @cached_property
+    @kept_property
     def take_back(self) -> list[TakeBackSeed]:
         return per_space(TakeBackSeed, self.cells)
 
-    @cached_property
+    @kept_property
     def bless_flying(self) -> list[BlessFlyingSeed]:
         return per_space(BlessFlyingSeed, self.cells)
 
-    @cached_property
+    @kept_property
     def land_near(self) -> tuple[tuple[int, ...], ...]:
         """Each space's neighbours on land."""
         terrain = self.board.terrain
         return tuple(tuple(j for j in near if terrain[j] == "land")
                      for near in self.board.neighbours)
 
-    @cached_property
+    @kept_property
     def vigorous(self) -> list[BlessVigorousSeed]:
         return per_space(BlessVigorousSeed, self.cells)
 
@@ -433,7 +433,10 @@ def why(s: GameState, action: PangaeaAction) -> IllegalAction | None:
     final round only one last Ritual); a Ritual is judged by its own card, payment and path
     (a Land Ritual by :func:`~.rituals.checked_option`, never by a list, since pairs of Trees
     joined by very many paths are listed one path per score).  What else an action needs
-    (a free space, a Blessing held ...) its handler checks before it changes anything."""
+    (a free space, a Blessing held ...) its handler checks before it changes anything.
+    The very action the state listed is allowed at once (the listing made it by these rules)."""
+    if is_listed_object(s, action):
+        return None
     if s.phase == "over":
         return IllegalAction("The game is over; no more actions can be taken.",
                              rule="End of the Game")
