@@ -161,12 +161,6 @@ def apply(state: Any, action: Any) -> Any:
     return (handler or game.part("handlers"))(state, action)
 
 
-def front_door(game: Any, state: Any, action: Any) -> Any:
-    """``game.apply(state, action)``, under the name the one way in had before: see
-    :func:`apply`."""
-    return game.apply(state, action)
-
-
 def _through_rules(game: Any, state: Any, action: Any) -> Any:
     """Steps 2 and 3 of :func:`apply` for an action its step 1 checked."""
     refusal = game.why(state, action)

@@ -593,8 +593,3 @@ def end_turn(state: GameState, action: EndTurn | None = None) -> GameState:
 def _plain_area(area: PlayerArea) -> PlayerArea:
     """``area`` without what the rules keep with it (its board view, its open cards)."""
     return remake(area, {})
-
-
-def apply(state: GameState, action: Action) -> GameState:
-    """The state after a legal action (legality is checked by the caller)."""
-    return HANDLERS(state, action)

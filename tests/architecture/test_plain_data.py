@@ -5,7 +5,7 @@
   what a game works out from a value is kept through ``core.memo`` (``keep``, ``kept_table``,
   ``kept_property``), the one place that does so.
 - ``state.apply(action)`` and ``GAME.apply(state, action)`` both reach the one apply in
-  ``core.engine`` (``front_door``), which asks the game's ``why()`` about a listed action as
+  ``core.engine`` (``apply``), which asks the game's ``why()`` about a listed action as
   much as about one built by hand.
 """
 

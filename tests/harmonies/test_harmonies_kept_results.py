@@ -12,7 +12,6 @@ import networkx as nx
 import pytest
 
 from pangaea_lab import harmonies
-from pangaea_lab.core.engine import front_door
 from pangaea_lab.core.errors import IllegalAction
 from pangaea_lab.core.protocol import GameState as BaseState
 from pangaea_lab.harmonies import habitats, rules, scoring
@@ -289,7 +288,7 @@ def test_a_new_state_holds_no_cache_until_asked():
     assert getattr(state, "no_such_thing", 5) == 5
 
 
-def test_the_state_methods_agree_with_the_core_front_door():
+def test_the_state_methods_agree_with_the_game_s_apply():
     """``state.apply`` sends a listed action straight to its handler: the same new state as
     the front door's full path (a copy of the action, on a state loaded afresh)."""
     for players, options, seeds in GAMES[:3]:
@@ -298,7 +297,7 @@ def test_the_state_methods_agree_with_the_core_front_door():
             assert state.legal_actions() == BaseState.legal_actions(fresh)
             listed = state.legal_actions()
             for action in listed[:3] + listed[-2:]:
-                assert state.apply(action) == front_door(harmonies.GAME, fresh, replace(action))
+                assert state.apply(action) == harmonies.GAME.apply(fresh, replace(action))
             with pytest.raises(IllegalAction):
                 state.apply(TakeTokens(99))
             if not state.took_tokens and state.central[0]:
