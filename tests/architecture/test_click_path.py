@@ -10,6 +10,7 @@ needed: the button's click runs the same handlers as a click in the page).
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -23,6 +24,7 @@ pytest.importorskip("ipywidgets")
 
 PACKAGE = Path(pangaea_lab.__file__).resolve().parent
 PACKAGE_TEXT = str(PACKAGE)
+ARCHITECTURE = Path(__file__).resolve().parents[2] / "ARCHITECTURE.md"
 
 #: the promise made in ARCHITECTURE.md
 MOST_SWITCHES = 10
@@ -108,6 +110,10 @@ def test_a_land_ritual_from_click_to_redraw_switches_modules_at_most_ten_times()
     assert str(PACKAGE / "pangaea" / "rules.py") in seen, "the click did not reach the rules"
     assert _switches(stack) == deepest[0]
     assert deepest[0] <= MOST_SWITCHES, "\n".join(f"{module}: {name}" for module, name in stack)
+    # the number ARCHITECTURE.md gives is the one measured here
+    said = re.search(r"the deepest chain switches\s+modules (\d+) times", ARCHITECTURE.read_text())
+    assert said is not None, "ARCHITECTURE.md no longer gives the measured number"
+    assert int(said.group(1)) == deepest[0], "\n".join(f"{m}: {n}" for m, n in stack)
 
 
 def test_the_redraw_is_on_the_path():
