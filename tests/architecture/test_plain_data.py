@@ -24,18 +24,6 @@ from imports import modules  # noqa: E402
 from pangaea_lab.core.errors import IllegalAction  # noqa: E402
 from pangaea_lab.games import GAMES, NAMES  # noqa: E402
 
-#: modules that still make their successor values by writing attribute tables themselves,
-#: while their working copies move onto the one in ``core.engine``: Inori's rules, Forest
-#: Shuffle's rules and working copy, and The Dawn of Pangaea's working copy and variants
-KNOWN_WRITERS = frozenset({
-    "pangaea_lab.inori.rules",
-    "pangaea_lab.forest_shuffle.rules",
-    "pangaea_lab.forest_shuffle.work",
-    "pangaea_lab.pangaea.draft",
-    "pangaea_lab.pangaea.coop",
-    "pangaea_lab.pangaea.woods",
-})
-
 #: the methods of a dict that change it
 _CHANGING = {"update", "setdefault", "pop", "popitem", "clear", "__setitem__", "__delitem__"}
 
@@ -159,8 +147,7 @@ def test_no_game_package_writes_attribute_tables():
     ``core.memo.plain_object``), never written by the game into the value's attributes."""
     found = []
     for module, path in sorted(_game_modules().items()):
-        if module not in KNOWN_WRITERS:
-            found += raw_writes(path.read_text(), module)
+        found += raw_writes(path.read_text(), module)
     assert found == []
 
 
