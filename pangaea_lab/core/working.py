@@ -86,7 +86,7 @@ A copy may also be made with a table of depths given there and then, for a one-o
 from __future__ import annotations
 
 import dataclasses
-from functools import lru_cache
+from functools import lru_cache, partial
 from operator import is_, itemgetter
 from typing import Any, Callable, ClassVar, Mapping
 
@@ -340,24 +340,6 @@ class _Thawed(_Field):
         return value
 
 
-class _Many(_Field):
-    """A field of a working copy holding a tuple of records: :class:`Records` when first
-    read, each record copied by ``make``."""
-
-    __slots__ = ("make",)
-
-    def __init__(self, name: str, make: type["WorkingCopy"]) -> None:
-        super().__init__(name)
-        self.make = make
-
-    def __get__(self, w: Any, owner: type | None = None) -> Any:
-        if w is None:
-            return self
-        name = self.name
-        value = w.__dict__[name] = Records(self.make, w.state.__dict__[name])
-        return value
-
-
 def _depth(n: int) -> Callable[[Any], Any]:
     if n == 1:
         return lambda value: list(value) if type(value) is tuple else thaw(value, 1)
@@ -426,7 +408,7 @@ def _prepare(cls: type["WorkingCopy"], kind: type) -> None:
             if declared:
                 field = _Opened(name, thawing)
             elif isinstance(entry, Nested) and entry.many:
-                field = _Many(name, entry.copy)
+                field = _Thawed(name, partial(Records, entry.copy))  # a tuple of records
             else:
                 field = _Thawed(name, thawing)
         found = getattr(cls, name, _OTHER)

@@ -175,10 +175,8 @@ class KeepingSeatCopy(WorkingCopy):
     BLANK = {"_legal": None}
 
 
-@given(change_hand=st.booleans(), change_points=st.booleans(), set_total=st.booleans(),
-       listed=st.booleans(), extra=st.booleans())
-def test_what_a_value_keeps_follows_carry_and_blank(change_hand, change_points, set_total,
-                                                    listed, extra):
+def _kept_seat(listed: bool, extra: bool) -> "Seat":
+    """A seat keeping two entries, and its listed actions and an undeclared entry if asked."""
     old = Seat(hand=(1, 2), points=3)
     keep(old, "_total", 3)
     keep(old, "_both", "both")
@@ -186,6 +184,14 @@ def test_what_a_value_keeps_follows_carry_and_blank(change_hand, change_points, 
         keep(old, "_legal", ["listed"])
     if extra:
         keep(old, "_other", "gone")
+    return old
+
+
+@given(change_hand=st.booleans(), change_points=st.booleans(), set_total=st.booleans(),
+       listed=st.booleans(), extra=st.booleans())
+def test_what_a_value_keeps_follows_carry_and_blank(change_hand, change_points, set_total,
+                                                    listed, extra):
+    old = _kept_seat(listed, extra)
     w = KeepingSeatCopy(old)
     if change_hand:
         w.hand = (1, 2, 4)
@@ -223,13 +229,7 @@ def test_a_successor_built_directly_is_what_the_copy_freezes(hand, points, liste
     give equal values; both start the new value with ``BLANK``, leave undeclared kept
     entries behind and keep the ``CARRY`` ones whose fields did not change (the fast path
     keeps every ``CARRY`` entry: its caller replaces those its changes make wrong)."""
-    old = Seat(hand=(1, 2), points=3)
-    keep(old, "_total", 3)
-    keep(old, "_both", "both")
-    if listed:
-        keep(old, "_legal", ["listed"])
-    if extra:
-        keep(old, "_other", "gone")
+    old = _kept_seat(listed, extra)
     changes = {name: value for name, value in (("hand", hand), ("points", points))
                if value is not None}
     w = KeepingSeatCopy(old)
