@@ -1,7 +1,7 @@
 """What happens after a card is placed: mushroom draws, effects and bonuses (appendix).
 
 The functions that carry an effect out work on the working copy the rules' handlers change
-(``w``, a :class:`.work.Work`); each adds steps to ``w.pending`` or changes zones.
+(``w``, a :class:`.work.ForestCopy`); each adds steps to ``w.pending`` or changes zones.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from .cards import SIDES
 from .edition import catalog
 from .forest import Dweller, Forest, Tree, can_join
 from .state import GameState, Step, dweller_of
-from .work import Work
+from .work import ForestCopy
 
 #: effect kinds that need no decision when a card is played (passive or permanent)
 PASSIVE = ("mushroom", "counts_as_tree")
@@ -170,13 +170,13 @@ _MUSHROOM_SPECIES = frozenset(sp.name for sp in catalog().all_species()
 _PARTS: dict[tuple[int, str], tuple[str, bool, bool, str | None]] = {}
 
 
-def count_type(w: Work, kind: str) -> int:
+def count_type(w: ForestCopy, kind: str) -> int:
     forest = w.forest
     n = len(forest.trees) if kind == "tree" else 0
     return n + sum(1 for _, _, d in forest.dwellers() if kind in catalog().species(d.species).types)
 
 
-def free_options(w: Work | GameState, kind: str) -> list[tuple[int, str, int]]:
+def free_options(w: ForestCopy | GameState, kind: str) -> list[tuple[int, str, int]]:
     """(card, side, tree) for each hand card half of type ``kind`` that has a free slot
     (a Hare or Toad joins only cards placed on an earlier turn), in a state or a working
     copy."""
@@ -195,7 +195,7 @@ def free_options(w: Work | GameState, kind: str) -> list[tuple[int, str, int]]:
     return out
 
 
-def resolve(w: Work, what: str, step: Step) -> None:
+def resolve(w: ForestCopy, what: str, step: Step) -> None:
     """Carry out a used effect, bonus or mushroom draw."""
     if what == "mushroom":
         w.draw_to_hand(1)
@@ -208,7 +208,7 @@ def resolve(w: Work, what: str, step: Step) -> None:
             return
 
 
-def _apply_part(w: Work, e: Mapping[str, Any], card: int) -> None:
+def _apply_part(w: ForestCopy, e: Mapping[str, Any], card: int) -> None:
     p = w.current
     kind = e["kind"]
     if kind == "draw":
@@ -235,7 +235,7 @@ def _apply_part(w: Work, e: Mapping[str, Any], card: int) -> None:
         raise ValueError(f"unknown effect kind {kind!r}")
 
 
-def place_free(w: Work, card: int, side: str, tree: int) -> None:
+def place_free(w: ForestCopy, card: int, side: str, tree: int) -> None:
     """Place a hand card for free (no cost, effect or bonus); mushrooms may still draw."""
     step = w.pending[0]
     w.take_from_hand(card)

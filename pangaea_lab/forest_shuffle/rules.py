@@ -2,7 +2,7 @@
 "Winter cards", "End of the game").
 
 :func:`why` says why an action is not legal now (or ``None`` when it is); :data:`HANDLERS`
-apply each action type to a working copy (:class:`.work.Work`) that freezes into the new
+apply each action type to a working copy (:class:`.work.ForestCopy`) that freezes into the new
 :class:`~.state.GameState`, so a rejected action never changes anything.  The game object
 puts them together (``state.apply(action)``: field types, then :func:`why`, then the handler).
 """
@@ -25,7 +25,7 @@ from .effects import (EFFECT_KINDS, after_play_steps, carry_mushrooms, free_opti
                       resolve)
 from .forest import Forest, Tree, can_join
 from .state import HAND_LIMIT, HAND_SIZE, STEP_WORDS, GameState, Step, dweller_of
-from .work import Work
+from .work import ForestCopy
 
 
 def _check_effect_kinds() -> None:
@@ -45,7 +45,7 @@ _DRAW_STEP = Step("draw")
 # ----- turn flow ----------------------------------------------------------------------------
 
 
-def _advance(w: Work) -> None:
+def _advance(w: ForestCopy) -> None:
     """Resolve automatic steps; end the turn once nothing is left to do."""
     while w.phase != "over":
         pending = w.pending
@@ -60,7 +60,7 @@ def _advance(w: Work) -> None:
             return
 
 
-def _card_placed(w: Work, step: Step) -> None:
+def _card_placed(w: ForestCopy, step: Step) -> None:
     """A card is placed and paid for: a tree (or a sapling, with the option) turns a card
     into the clearing, then its mushroom draws, effect and bonus wait as steps (behind the
     Mole's plays, when it came through the Mole: they come once the Mole ends)."""
@@ -477,10 +477,10 @@ def _on(*types: type) -> Callable:
     """Register ``fn(w, action, step)`` as the handler of ``types``: it changes the working
     copy ``w`` (``step`` is the front pending step, if any); then the automatic steps
     resolve, the turn ends if nothing is left to do, and the copy freezes."""
-    def register(fn: Callable[[Work, Any, Step | None], None]) -> Callable:
+    def register(fn: Callable[[ForestCopy, Any, Step | None], None]) -> Callable:
         @functools.wraps(fn)
         def handler(st: GameState, action: Action) -> GameState:
-            w = Work(st)
+            w = ForestCopy(st)
             pending = st.pending
             fn(w, action, pending[0] if pending else None)
             _advance(w)
@@ -492,7 +492,7 @@ def _on(*types: type) -> Callable:
 
 
 @_on(KeepHand, Mulligan)
-def _starting_hand(w: Work, action: Action, step: Step | None) -> None:
+def _starting_hand(w: ForestCopy, action: Action, step: Step | None) -> None:
     if isinstance(action, Mulligan):
         w.box += w.hand
         w.set_hand(())
@@ -505,7 +505,7 @@ def _starting_hand(w: Work, action: Action, step: Step | None) -> None:
 
 
 @_on(DrawCard)
-def _draw(w: Work, action: DrawCard, step: Step | None) -> None:
+def _draw(w: ForestCopy, action: DrawCard, step: Step | None) -> None:
     if step is None:
         w.busy = True
     else:
@@ -524,7 +524,7 @@ def _draw(w: Work, action: DrawCard, step: Step | None) -> None:
 
 
 @_on(PlayTree, PlaySapling, PlayDweller)
-def _play(w: Work, action: PlayTree | PlaySapling | PlayDweller, step: Step | None) -> None:
+def _play(w: ForestCopy, action: PlayTree | PlaySapling | PlayDweller, step: Step | None) -> None:
     """The card leaves the hand for the forest; paying for it comes next (a card played
     while a step waits is played through the Mole)."""
     card = action.card
@@ -548,7 +548,7 @@ def _play(w: Work, action: PlayTree | PlaySapling | PlayDweller, step: Step | No
 
 
 @_on(Pay)
-def _pay(w: Work, action: Pay, step: Step | None) -> None:
+def _pay(w: ForestCopy, action: Pay, step: Step | None) -> None:
     require(step is not None)
     card = action.card
     w.take_from_hand(card)
@@ -558,7 +558,7 @@ def _pay(w: Work, action: Pay, step: Step | None) -> None:
 
 
 @_on(Decide)
-def _decide(w: Work, action: Decide, step: Step | None) -> None:
+def _decide(w: ForestCopy, action: Decide, step: Step | None) -> None:
     require(step is not None)
     w.pending = w.pending[1:]
     if action.use:
@@ -566,12 +566,12 @@ def _decide(w: Work, action: Decide, step: Step | None) -> None:
 
 
 @_on(PlaceFree)
-def _place_free(w: Work, action: PlaceFree, step: Step | None) -> None:
+def _place_free(w: ForestCopy, action: PlaceFree, step: Step | None) -> None:
     place_free(w, action.card, action.side, action.tree)
 
 
 @_on(ToCave)
-def _to_cave(w: Work, action: ToCave, step: Step | None) -> None:
+def _to_cave(w: ForestCopy, action: ToCave, step: Step | None) -> None:
     require(step is not None)
     card = action.card
     w.take_from_hand(card)
@@ -583,7 +583,7 @@ def _to_cave(w: Work, action: ToCave, step: Step | None) -> None:
 
 
 @_on(Finish)
-def _finish(w: Work, action: Finish, step: Step | None) -> None:
+def _finish(w: ForestCopy, action: Finish, step: Step | None) -> None:
     require(step is not None)
     w.pending = w.pending[1:]
     if step.kind == "raccoon":

@@ -1,8 +1,9 @@
 """The working copy of a Forest Shuffle state while one action is applied.
 
-:class:`Work` holds the fields of the state being made while a handler changes them, and
-:meth:`Work.freeze` makes them the new :class:`~.state.GameState`, so a rejected action never
-changes anything.  Its zones stay tuples, each replaced whole when it changes: a hand, the
+:class:`ForestCopy` is the game's declaration of the project's working copy
+(:mod:`pangaea_lab.core.working`): it starts from the old state's attributes and its
+:meth:`~ForestCopy.freeze` makes them the new :class:`~.state.GameState`, so a rejected action
+never changes anything.  Every field is plain, replaced whole when it changes: a hand, the
 clearing or the pending steps hold a handful of entries, and a new tuple of them costs less
 than a list thawed and frozen back; the long deck and box are sliced or added to.  It knows
 how cards move (drawing, flipping into the clearing, into and out of the current player's hand
@@ -12,20 +13,13 @@ change it.
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
+from dataclasses import replace
 from typing import Iterable
 
-from ..core.memo import attributes, plain_object
+from ..core.working import WorkingCopy
 from .edition import catalog
 from .forest import Forest
 from .state import CLEARING_LIMIT, HAND_LIMIT, GameState, Step
-
-#: the fields of a state (a working copy holds each of them)
-FIELDS = tuple(f.name for f in fields(GameState) if f.init)
-
-#: the attributes of a state made by a move once its legal actions are listed: its fields,
-#: the note that its forests count their caves, and the list
-_USUAL_SIZE = len(FIELDS) + 2
 
 #: the winter cards
 WINTER = frozenset(catalog().winter_ids)
@@ -43,73 +37,30 @@ def options_map(options: tuple[tuple[str, bool], ...]) -> dict[str, bool]:
 _OPTIONS: dict[tuple, dict[str, bool]] = {}
 
 
-class Work:
-    """A copy of a state that changes while one action is applied: the fields an action may
-    change are plain attributes, replaced by the handlers and the helpers below (what follows
-    a card's placing, its effects and the flow of the turn, is in :mod:`.rules` and
-    :mod:`.effects`); the number of players, the seed, the options and the cards removed from
-    the game stay the state's.  Only the current player's hand, cave and forest change."""
+class ForestCopy(WorkingCopy):
+    """A copy of a state that changes while one action is applied: its fields are plain
+    attributes, replaced by the handlers and the operations below (what follows a card's
+    placing, its effects and the flow of the turn, is in :mod:`.rules` and :mod:`.effects`).
+    Only the current player's hand, cave and forest change.
 
-    def __init__(self, state: GameState) -> None:
-        self.state = state
-        self.options = state.options        # to read
-        self.deck = state.deck
-        self.hands = state.hands
-        self.clearing = state.clearing
-        self.forests = state.forests
-        self.caves = state.caves
-        self.box = state.box
-        self.winter = state.winter
-        self.current = state.current
-        self.phase = state.phase
-        self.mulligan_left = state.mulligan_left
-        self.pending = state.pending
-        self.busy = state.busy
-        self.extra_turns = state.extra_turns
-        self.this_turn = state.this_turn
-        self.turn = state.turn
-        self.ended_by = state.ended_by
+    A new state starts with its legal actions not listed yet (``_legal``) and noted as one
+    whose forests count the cards under their caves (``_caves_counted``, see
+    :func:`.state.counted_caves`): :meth:`freeze` makes sure they do."""
 
-    def freeze(self) -> GameState:
+    RECORD = GameState
+    BLANK = {"_legal": None, "_caves_counted": True}
+
+    def freeze(self) -> GameState:     # type: ignore[override]
         """The new state: nothing pending once the game is over, and forests that count the
-        cards under their caves (noted on the state, as on every state a move makes).  It is
-        made from a copy of the old state's attributes in one block, the fields replaced and
-        each entry the old state kept marked as not worked out yet (``None``), so that
-        consecutive states keep one shape (see core.memo)."""
-        old = self.state
-        values = attributes(old)
-        if len(values) == _USUAL_SIZE and "_legal" in values and "_caves_counted" in values:
-            values["_legal"] = None         # what a state made by a move keeps once listed
-        else:
-            for name in [name for name in values if name[0] == "_"]:
-                values[name] = None
-        forests = self.forests
-        if not getattr(old, "_caves_counted", None):
-            forests = tuple([f if f.cave == len(c) else replace(f, cave=len(c))
-                             for f, c in zip(forests, self.caves)])
-        values["_caves_counted"] = True
-        values["deck"] = self.deck
-        values["hands"] = self.hands
-        values["clearing"] = self.clearing
-        values["forests"] = forests
-        values["caves"] = self.caves
-        values["box"] = self.box
-        values["winter"] = self.winter
-        values["current"] = self.current
-        values["mulligan_left"] = self.mulligan_left
-        values["extra_turns"] = self.extra_turns
-        values["this_turn"] = self.this_turn
-        values["turn"] = self.turn
+        cards under their caves (counted again when the old state was not noted so, as a
+        position put together by hand may not be)."""
+        if not getattr(self.state, "_caves_counted", None):
+            self.forests = tuple([f if f.cave == len(c) else replace(f, cave=len(c))
+                                  for f, c in zip(self.forests, self.caves)])
         if self.phase == "over":
-            values["phase"] = "over"
-            values["ended_by"] = self.ended_by
-            values["pending"] = ()
-            values["busy"] = False
-        else:
-            values["phase"] = self.phase
-            values["pending"] = self.pending
-            values["busy"] = self.busy
-        return plain_object(GameState, values)
+            self.pending = ()
+            self.busy = False
+        return WorkingCopy.freeze(self)
 
     @property
     def over(self) -> bool:
@@ -165,12 +116,6 @@ class Work:
     def push(self, *steps: Step) -> None:
         """``steps`` come next, before those already pending."""
         self.pending = steps + self.pending
-
-    def pop_step(self) -> Step:
-        """The front step, taken off."""
-        pending = self.pending
-        self.pending = pending[1:]
-        return pending[0]
 
     def set_step(self, step: Step) -> None:
         """The front step becomes ``step``."""

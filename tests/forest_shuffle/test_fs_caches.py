@@ -16,6 +16,7 @@ from pangaea_lab.forest_shuffle import state as state_module
 from pangaea_lab.forest_shuffle.actions import PlayDweller, PlaySapling, PlayTree
 from pangaea_lab.forest_shuffle.cards import SIDES
 from pangaea_lab.forest_shuffle.forest import Forest, Tree, can_join
+from pangaea_lab.forest_shuffle.work import ForestCopy
 
 CAT = fs.catalog()
 
@@ -133,14 +134,14 @@ def test_a_working_copy_freezes_into_the_state_it_copies():
     """Every field goes through the working copy; a forest whose cave count disagrees with
     its cave (a position put together by hand) is counted again."""
     for st in POSITIONS[::7]:
-        w = rules.Work(st)
+        w = ForestCopy(st)
         same = w.freeze()
         assert same == st and same.to_json() == st.to_json()
         assert [getattr(same, f.name) for f in fields(st)] == [getattr(st, f.name)
                                                                for f in fields(st)]
         if st.forests[0].cave == 0:
             uncounted = replace(st, forests=(replace(st.forests[0], cave=3),) + st.forests[1:])
-            assert rules.Work(uncounted).freeze() == st
+            assert ForestCopy(uncounted).freeze() == st
 
 
 def test_cards_drawn_once_match_cards_drawn_afresh():
