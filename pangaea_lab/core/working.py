@@ -39,9 +39,15 @@ attribute of the copy that is not a field (a helper a game sets on it).  A game 
 small operations as methods of its subclass.
 
 A declared copy starts from the old value's attributes, copied in one block: they become the
-new value's when it is frozen, so a declared copy is frozen once.  A class that names no
-``RECORD`` is made the copy of the first value it is given and takes each field when first
-read (``WorkingCopy(value, depths)`` gives its depths there and then, for a one-off).
+new value's when it is frozen, so a declared copy is frozen once.  Before it is frozen, its
+attributes are compared with the old value's, one by one, to give back the old value when
+nothing changed; a class whose every use changes something (a game where every action does)
+declares ``ALWAYS_NEW = True`` and is spared that comparison: its copy always freezes into a
+new value, equal to the old one if nothing changed.
+
+A class that names no ``RECORD`` is made the copy of the first value it is given and takes
+each field when first read (``WorkingCopy(value, depths)`` gives its depths there and then,
+for a one-off).
 
 The fast path.  A handler that replaces a few fields and nothing else may build the new value
 directly, without a copy: ``SomeCopy.successor(value, changes)``, or ``SomeCopy.fresh(value)``
@@ -540,7 +546,9 @@ class WorkingCopy(metaclass=_CopyClass):
     while one action is applied (see the module's words).
 
     ``RECORD`` is the class copied, ``THAW`` how its fields are thawed, ``BLANK`` and
-    ``CARRY`` what happens to what the engine keeps with a value.
+    ``CARRY`` what happens to what the engine keeps with a value, ``ALWAYS_NEW`` that a
+    declared copy freezes into a new value without first comparing its attributes with the
+    old value's.
 
     A class that declares its ``RECORD`` starts from the old value's attributes copied in one
     block (the new value's, once changed); a field to thaw is thawed when first read.  A
@@ -553,6 +561,7 @@ class WorkingCopy(metaclass=_CopyClass):
     THAW: ClassVar[Mapping[str, Any]] = {}
     BLANK: ClassVar[Mapping[str, Any]] = {}
     CARRY: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    ALWAYS_NEW: ClassVar[bool] = False
 
     # made from the declarations above (see ``_prepare``)
     _DECLARED: ClassVar[bool] = False
@@ -617,9 +626,10 @@ class WorkingCopy(metaclass=_CopyClass):
 
     def freeze(self, **override: Any) -> Any:
         """The new value: the fields that changed, plus ``override`` (fields set as they are);
-        the old value itself when nothing changed."""
+        the old value itself when nothing changed (unless the class says ``ALWAYS_NEW``).
+        (A subclass's own ``freeze`` ends here: with no fields to set, none are passed on.)"""
         if self._DECLARED:
-            return _declared_freeze(self, **override)
+            return _declared_freeze(self, **override) if override else _declared_freeze(self)
         now = self.__dict__
         state = now["state"]
         before = state.__dict__
@@ -735,7 +745,8 @@ def _declared_freeze(self: WorkingCopy, **override: Any) -> Any:
     if override:
         _check_fields(self, state, override)
         values.update(override)
-    elif len(values) == len(before) and all(map(is_, values.values(), before.values())):
+    elif (not self.ALWAYS_NEW and len(values) == len(before)
+          and all(map(is_, values.values(), before.values()))):
         return state
     if not self._PLAIN:
         return dataclasses.replace(state, **dict(zip(field_names(type(state)),

@@ -148,6 +148,31 @@ def test_a_record_is_copied_when_first_asked_for_and_only_then():
     assert w.freeze() is old                                  # read only: the old table
 
 
+class NewTableCopy(WorkingCopy):
+    """The declared table, always frozen into a new value."""
+    RECORD = Table
+    THAW = TableCopy.THAW
+    BLANK = {"_legal": None}
+    ALWAYS_NEW = True
+
+
+def test_an_always_new_copy_freezes_into_a_new_value_even_when_nothing_changed():
+    old = _table(3, bank=True)
+    keep(old, "_legal", [1, 2])
+    w = NewTableCopy(old)
+    assert w.seats[1].points == 1                             # read only
+    same = w.freeze()
+    assert same == old and same is not old
+    assert all(getattr(same, f.name) is getattr(old, f.name) for f in dataclasses.fields(old))
+    assert same._legal is None and old._legal == [1, 2]     # a new value starts as BLANK says
+    for ops in ([("turn", 0, 2)], [("hand", 1, 3), ("mark", 2, 1)], [("seat", 0, 1)]):
+        w, plain = NewTableCopy(old), TableCopy(old)
+        for op in ops:
+            _apply(w, old, op)
+            _apply(plain, old, op)
+        assert w.freeze() == plain.freeze() != old
+
+
 def test_a_declared_copy_is_frozen_once_and_refuses_what_it_does_not_know():
     old = _table(2, bank=False)
     w = TableCopy(old)
