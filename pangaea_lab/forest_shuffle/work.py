@@ -45,21 +45,28 @@ class ForestCopy(WorkingCopy):
 
     A new state starts with its legal actions not listed yet (``_legal``) and noted as one
     whose forests count the cards under their caves (``_caves_counted``, see
-    :func:`.state.counted_caves`): :meth:`freeze` makes sure they do."""
+    :func:`.state.counted_caves`): :meth:`freeze` makes sure they do.  Every action changes
+    the state (a step or a turn at least), so a copy always freezes into a new state
+    (``ALWAYS_NEW``)."""
 
     RECORD = GameState
     BLANK = {"_legal": None, "_caves_counted": True}
+    ALWAYS_NEW = True
+
+    #: the old state's note that its forests count their caves, among the copy's attributes
+    #: when it has one (this default when not)
+    _caves_counted = None
 
     def freeze(self) -> GameState:     # type: ignore[override]
         """The new state: nothing pending once the game is over, and forests that count the
         cards under their caves (counted again when the old state was not noted so, as a
         position put together by hand may not be)."""
-        if not getattr(self.state, "_caves_counted", None):
-            self.forests = tuple([f if f.cave == len(c) else replace(f, cave=len(c))
-                                  for f, c in zip(self.forests, self.caves)])
         if self.phase == "over":
             self.pending = ()
             self.busy = False
+        if not self._caves_counted:
+            self.forests = tuple([f if f.cave == len(c) else replace(f, cave=len(c))
+                                  for f, c in zip(self.forests, self.caves)])
         return WorkingCopy.freeze(self)
 
     @property
