@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Iterable
 
-from ..core.working import WorkingCopy
+from ..core.working import WorkingCopy, replaced
 from .edition import catalog
 from .forest import Forest
 from .state import CLEARING_LIMIT, HAND_LIMIT, GameState, Step
@@ -89,9 +89,7 @@ class ForestCopy(WorkingCopy):
 
     def set_hand(self, cards: Iterable[int]) -> None:
         """The current player's hand becomes ``cards`` (sorted)."""
-        p = self.current
-        hands = self.hands
-        self.hands = hands[:p] + (tuple(sorted(cards)),) + hands[p + 1:]
+        self.hands = replaced(self.hands, self.current, tuple(sorted(cards)))
 
     def take_from_hand(self, card: int) -> None:
         """Remove ``card`` from the current player's hand."""
@@ -102,11 +100,9 @@ class ForestCopy(WorkingCopy):
     def to_cave(self, cards: tuple[int, ...]) -> None:
         """Put ``cards`` under the current player's cave (its forest counts them)."""
         p = self.current
-        caves = self.caves
-        cave = caves[p] + cards
-        self.caves = caves[:p] + (cave,) + caves[p + 1:]
-        forest = self.forests[p]
-        self.set_forest(replace(forest, cave=len(cave)))
+        cave = self.caves[p] + cards
+        self.caves = replaced(self.caves, p, cave)
+        self.forests = replaced(self.forests, p, replace(self.forests[p], cave=len(cave)))
 
     @property
     def forest(self) -> Forest:
@@ -114,9 +110,7 @@ class ForestCopy(WorkingCopy):
         return self.forests[self.current]
 
     def set_forest(self, forest: Forest) -> None:
-        p = self.current
-        forests = self.forests
-        self.forests = forests[:p] + (forest,) + forests[p + 1:]
+        self.forests = replaced(self.forests, self.current, forest)
 
     # ----- the pending steps ----------------------------------------------------------------
 
