@@ -137,6 +137,8 @@ def test_a_working_copy_freezes_into_the_state_it_copies():
         w = ForestCopy(st)
         same = w.freeze()
         assert same == st and same.to_json() == st.to_json()
+        # a new state: its actions not listed yet, its forests noted as counting their caves
+        assert same is not st and same._legal is None and same._caves_counted is True
         assert [getattr(same, f.name) for f in fields(st)] == [getattr(st, f.name)
                                                                for f in fields(st)]
         if st.forests[0].cave == 0:
