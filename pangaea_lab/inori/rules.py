@@ -8,21 +8,21 @@ Start card) are asked one at a time as pending :class:`~pangaea_lab.core.engine.
 values, so the list of legal actions stays short and each step can be explained on its own.
 Every action comes in through the game's front door (``GAME.apply``: the action's fields are
 checked, then :func:`why`, then its handler).  Each action type has one handler, which
-applies the action to a working copy of the state (:class:`_Work`) and freezes it into the
-new state.
+applies the action to a working copy of the state (:class:`InoriCopy`, declared with the
+project's working copy) and freezes it into the new state.
 """
 
 from __future__ import annotations
 
-from dataclasses import fields
 from functools import lru_cache
 from typing import Any, Iterator
 
 from ..core.engine import Handlers, listed
 from ..core.errors import IllegalAction
-from ..core.memo import attributes, fields_of, keep, plain_object
+from ..core.memo import keep
 from ..core.protocol import Action
 from ..core.validate import InvariantError, require
+from ..core.working import WorkingCopy, replaced, replaced_in
 from .actions import (BlockSpace, ChooseAltar, ChooseNewStart, EndTurn, OfferCard, OfferTree,
                       PassRunes, RuneGain, RuneMove, RuneOffer, SetAside, TakeFavor)
 from .board import NEUTRAL, root_spaces
@@ -296,7 +296,7 @@ def _rune_actions(s: GameState, player: int, window: bool = False) -> list[Actio
     """Playable runes, one per distinct kind of tile in hand (identical tiles act alike).
     ``window``: the season is ending and ``player`` plays outside their turn, so only
     any-time runes count (and no offering can be made).  ``s`` may also be a working copy
-    (:class:`_Work`): a hand's tiles are looked at in hand order, which changes only the
+    (:class:`InoriCopy`): a hand's tiles are looked at in hand order, which changes only the
     order of the list."""
     hand = s.rune_hands[player]
     if not hand:
@@ -488,61 +488,40 @@ def _card_note(ed: Edition, cid: str) -> str:
 
 # ----- applying actions ------------------------------------------------------------------
 
-#: the fields of a state, in order
-_FIELDS = tuple(f.name for f in fields(GameState) if f.init)
-_NFIELDS = len(_FIELDS)
+class InoriCopy(WorkingCopy):
+    """A state while one action is applied (see :mod:`pangaea_lab.core.working`): the
+    state's fields as plain attributes, each replaced as the action changes it, and
+    :meth:`freeze` makes the new state of them.  The fields stay tuples: a change to one
+    entry makes the tuple anew (:func:`~pangaea_lab.core.working.replaced`, or one of the
+    operations below), sharing the rows and cards it leaves as they are, so nothing is thawed
+    and frozen back.  Beside the fields the copy holds the ``player`` who takes the action
+    (as ``state.current_player``).
 
+    What a new state keeps (see :mod:`pangaea_lab.core.memo`): its listed actions start as
+    "not listed yet" (``_legal``), so that consecutive states keep one shape; its rune hands
+    are in sorted order (``_runes_sorted``, true of every state a copy makes: a copy of a
+    state without it sorts them); the texts of the season reports (``_report_texts``, see
+    :func:`~.state.report_texts`) are handed on from state to state, whatever changes, as
+    each text is used only for the very report it was written from."""
 
-class _Attributes:
-    """A class without slots: its instances keep their attributes in a table of their own,
-    which a subclass's slots leave in place (a working copy's table holds the state's
-    fields alone, and becomes the new state's)."""
+    RECORD = GameState
+    BLANK = {"_legal": None, "_runes_sorted": True}
+    CARRY = {"_report_texts": ()}
 
+    __slots__ = ("player",)
 
-class _Work(_Attributes):
-    """A working copy of a state while one action is applied: the state's fields as plain
-    attributes, each replaced as the action changes it, and :meth:`freeze` makes the new
-    state of them.  The fields stay tuples: a change to one entry makes the tuple anew
-    (:meth:`add`, :meth:`add_in_row`, :meth:`set_entry`, :meth:`put`), sharing the rows and
-    cards it leaves as they are, so nothing is thawed and frozen back.  Beside the fields
-    (its attributes, which become the new state's: a copy is spent once frozen) the copy
-    holds, in slots of its own, the ``state`` it was made from and the ``player`` who takes
-    the action (as ``state.current_player``)."""
-
-    __slots__ = ("state", "player")
-
-    def __new__(cls, state: GameState) -> "_Work":
-        # the state's attributes copied in one block (see core.memo); what it keeps beyond
-        # its fields comes after them and does not hold for the new state: taken off the
-        # end (should a field come last, the fields are copied one by one instead)
-        values = attributes(state)
-        extra = len(values) - _NFIELDS
-        while extra > 0:
-            if values.popitem()[0][0] != "_":
-                values = fields_of(state, _FIELDS)
-                break
-            extra -= 1
-        w = plain_object(cls, values)
-        w.state = state
-        pending = values["pending"]
-        w.player = None if values["over"] else pending[0].player if pending else values["turn"]
-        return w
-
-    def freeze(self) -> GameState:
-        """The new state: the fields as they stand, the rune hands in sorted order."""
-        new = vars(self)
-        before = self.state
-        if not getattr(before, "_runes_sorted", False):
-            hands = new["rune_hands"]
+    def __init__(self, state: GameState) -> None:
+        WorkingCopy.__init__(self, state)
+        pending = state.pending
+        self.player = None if state.over else pending[0].player if pending else state.turn
+        if not getattr(state, "_runes_sorted", False):
+            # a state made otherwise (by a setup, from a save) may hold its rune hands in
+            # any order: sorted here, for the new state (what the rules ask of the copy's
+            # hands, whether a rune can be played and which tile leaves, the order does
+            # not change)
+            hands = state.rune_hands
             if any(list(h) != sorted(h) for h in hands):
-                new["rune_hands"] = tuple(tuple(sorted(h)) for h in hands)
-        # kept with the new state (see core.memo): its rune hands are in order; the texts of
-        # its season reports, shared with the old state (see state.report_texts)
-        new["_runes_sorted"] = True
-        texts = getattr(before, "_report_texts", None)
-        if texts is not None:
-            new["_report_texts"] = texts
-        return plain_object(GameState, new)
+                self.rune_hands = tuple(tuple(sorted(h)) for h in hands)
 
     def done(self) -> GameState:
         """After an action: close a season-end rune window that has nobody left to ask, drop
@@ -553,28 +532,7 @@ class _Work(_Attributes):
         _settle(self)
         return self.freeze()
 
-    # ----- changing one entry of a field
-
-    def add(self, name: str, k: int, n: int) -> None:
-        """Add ``n`` to entry ``k`` of a flat field (``hand``, ``supply`` ...)."""
-        if n:
-            values = getattr(self, name)
-            setattr(self, name, (*values[:k], values[k] + n, *values[k + 1:]))
-
-    def add_in_row(self, name: str, p: int, k: int, n: int) -> None:
-        """Add ``n`` to entry ``k`` of player ``p``'s row of a field (``favor``, ``points``);
-        the other players' rows stay as they are."""
-        if n:
-            rows = getattr(self, name)
-            row = rows[p]
-            setattr(self, name,
-                    (*rows[:p], (*row[:k], row[k] + n, *row[k + 1:]), *rows[p + 1:]))
-
-    def set_entry(self, name: str, k: int, value: Any) -> None:
-        """Entry ``k`` of a flat field (``altars``, ``tree_markers``, a player's hand of
-        ``rune_hands`` ...) replaced by ``value``."""
-        values = getattr(self, name)
-        setattr(self, name, (*values[:k], value, *values[k + 1:]))
+    # ----- the decisions waiting
 
     def ask(self, *decisions: Any) -> None:
         """Decisions to take first, before those already waiting."""
@@ -602,8 +560,7 @@ class _Work(_Attributes):
         """The markers on one card space replaced by ``held`` (the other cards shared)."""
         slots = self.slots
         cid, spaces = slots[slot]
-        self.slots = (*slots[:slot], (cid, (*spaces[:space], held, *spaces[space + 1:])),
-                      *slots[slot + 1:])
+        self.slots = replaced(slots, slot, (cid, replaced(spaces, space, held)))
 
     def gain(self, p: int, colour: str, n: int) -> None:
         """Take up to ``n`` tokens from the supply (fewer if it runs short)."""
@@ -621,32 +578,34 @@ class _Work(_Attributes):
         """``n`` tokens of colour ``k`` from the supply to player ``p`` (from the player back
         to the supply when ``n`` is negative)."""
         supply = self.supply
-        self.supply = (*supply[:k], supply[k] - n, *supply[k + 1:])
+        self.supply = replaced(supply, k, supply[k] - n)
         rows = self.favor
-        row = rows[p]
-        self.favor = (*rows[:p], (*row[:k], row[k] + n, *row[k + 1:]), *rows[p + 1:])
+        self.favor = replaced_in(rows, p, k, rows[p][k] + n)
 
     def draw_runes(self, p: int, n: int) -> None:
         """Up to ``n`` rune tiles from the deck into the player's hand (kept in order)."""
         deck = self.rune_deck
         n = min(n, len(deck))
         if n:
-            self.set_entry("rune_hands", p, tuple(sorted((*self.rune_hands[p], *deck[:n]))))
+            hands = self.rune_hands
+            self.rune_hands = replaced(hands, p, tuple(sorted((*hands[p], *deck[:n]))))
             self.rune_deck = deck[n:]
 
     def use_rune(self, p: int, rid: str) -> None:
         """A rune tile leaves the player's hand for good."""
         hand = list(self.rune_hands[p])
         hand.remove(rid)
-        self.set_entry("rune_hands", p, tuple(hand))
+        self.rune_hands = replaced(self.rune_hands, p, tuple(hand))
         self.runes_used += (rid,)
 
     def effect(self, p: int, eff: Effect, altar: str | None, category: int) -> None:
         """Carry out an effect; choices it needs are queued as pending decisions."""
         t = eff.type
         if t in POINT_EFFECTS:
-            self.add_in_row("points", p, category,
-                            effect_points(self.edition, eff, self.favor[p], altar))
+            n = effect_points(self.edition, eff, self.favor[p], altar)
+            if n:
+                points = self.points
+                self.points = replaced_in(points, p, category, points[p][category] + n)
         elif t == "favor":
             for c in eff.colours:
                 self.gain(p, c, 1)
@@ -672,7 +631,7 @@ class _Work(_Attributes):
     def take_marker(self, p: int) -> None:
         """One of the player's markers leaves their hand for this turn's offering."""
         hand = self.hand
-        self.hand = (*hand[:p], hand[p] - 1, *hand[p + 1:])
+        self.hand = replaced(hand, p, hand[p] - 1)
         self.offered = True
 
     def place_on_card(self, p: int, slot: int, space: int, pay: str | None) -> None:
@@ -684,7 +643,7 @@ class _Work(_Attributes):
         self.effect(p, sp.effect, None, CARD_PTS)
 
 
-def _settle(w: _Work) -> None:
+def _settle(w: InoriCopy) -> None:
     """Drop pending decisions that have no choice left, then end the turn if nothing remains
     to decide and the player has no rune they could still play."""
     pending = w.pending
@@ -704,7 +663,7 @@ def _settle(w: _Work) -> None:
         _end_turn(w)
 
 
-def _end_turn(w: _Work) -> None:
+def _end_turn(w: InoriCopy) -> None:
     w.offered = False
     hand = w.hand
     n = len(hand)
@@ -718,13 +677,13 @@ def _end_turn(w: _Work) -> None:
             return
 
 
-def _window_runes(w: _Work, p: int) -> bool:
+def _window_runes(w: InoriCopy, p: int) -> bool:
     hand = w.rune_hands[p]
     return bool(hand) and _can_play_rune(w.edition, w.offered, hand, w.slots, w.favor[p], p,
                                          window=True)
 
 
-def _open_rune_window(w: _Work) -> None:
+def _open_rune_window(w: InoriCopy) -> None:
     """The last marker of the season is placed: before the cards are scored, every player
     holding an any-time rune (in turn order from the season's first player) may play it or
     let the scoring begin; with nobody to ask, the season ends at once."""
@@ -736,7 +695,7 @@ def _open_rune_window(w: _Work) -> None:
     _close_rune_window(w)
 
 
-def _close_rune_window(w: _Work) -> None:
+def _close_rune_window(w: InoriCopy) -> None:
     """Skip the players with nothing left to play; when nobody is left, score the season."""
     while w.pending and w.pending[0].kind == "rune_window" and \
             not _window_runes(w, w.pending[0].player):
@@ -759,7 +718,7 @@ def _majority_report(m: dict) -> dict:
             "space": m["space"], "space_id": m["space_id"], "values": list(m["values"])}
 
 
-def _draw_journey(w: _Work, colour: str, season: int) -> str | None:
+def _draw_journey(w: InoriCopy, colour: str, season: int) -> str | None:
     """The first card of the pile of ``colour`` that may come into play in ``season`` (cards
     of later seasons stay in the pile, in order); if the pile has none, the next pile in
     colour order that has one (labelled assumptions)."""
@@ -775,7 +734,7 @@ def _draw_journey(w: _Work, colour: str, season: int) -> str | None:
     return None
 
 
-def _season_end(w: _Work) -> None:
+def _season_end(w: InoriCopy) -> None:
     """End of Season: score complete cards, replace every card, bring markers back, give the
     new season's markers, and let the lowest score choose a New Start card.
 
@@ -806,7 +765,7 @@ def _season_end(w: _Work) -> None:
     w.reports += (report,)
 
 
-def _score_cards(w: _Work, slots: tuple, favor: tuple, points: list[list[int]],
+def _score_cards(w: InoriCopy, slots: tuple, favor: tuple, points: list[list[int]],
                  last: bool) -> tuple[list[dict], list[tuple]]:
     """Each card in play scored as :func:`~.scoring.score_card` scores it (into ``points``)
     and, unless the game ends, replaced from the journey piles: the cards' reports, and the
@@ -847,7 +806,7 @@ def _score_cards(w: _Work, slots: tuple, favor: tuple, points: list[list[int]],
     return results, new_slots
 
 
-def _end_game(w: _Work, favor: tuple, points: list[list[int]],
+def _end_game(w: InoriCopy, favor: tuple, points: list[list[int]],
               report: dict[str, Any]) -> None:
     """The last season: the Great Tree majorities scored, and the game over."""
     majorities = score_majorities(w.edition, w.altars, favor)
@@ -861,7 +820,7 @@ def _end_game(w: _Work, favor: tuple, points: list[list[int]],
     w.offered = False
 
 
-def _next_season(w: _Work, points: list[list[int]], report: dict[str, Any]) -> None:
+def _next_season(w: InoriCopy, points: list[list[int]], report: dict[str, Any]) -> None:
     """The next season's markers in hand, and the lowest score (the last of them in turn
     order from the first player) to choose a New Start card and play first."""
     ed = w.edition
@@ -884,7 +843,7 @@ def _next_season(w: _Work, points: list[list[int]], report: dict[str, Any]) -> N
 def end_season_now(s: GameState) -> GameState:
     """The position right after the End of Season, as if the season ended now with the
     markers as they stand (for "what if" questions: who scores, who plays first next)."""
-    w = _Work(s)
+    w = InoriCopy(s)
     _season_end(w)
     return w.freeze()
 
@@ -980,14 +939,14 @@ HANDLERS = Handlers("Inori")
 
 @HANDLERS.on(OfferCard)
 def _do_offer_card(s: GameState, a: OfferCard) -> GameState:
-    w = _Work(s)
+    w = InoriCopy(s)
     w.place_on_card(w.player, a.slot, a.space, a.pay)
     return w.done()
 
 
 @HANDLERS.on(RuneOffer)
 def _do_rune_offer(s: GameState, a: RuneOffer) -> GameState:
-    w = _Work(s)
+    w = InoriCopy(s)
     w.use_rune(w.player, a.rune)
     w.place_on_card(w.player, a.slot, a.space, a.pay)
     return w.done()
@@ -995,17 +954,19 @@ def _do_rune_offer(s: GameState, a: RuneOffer) -> GameState:
 
 @HANDLERS.on(OfferTree)
 def _do_offer_tree(s: GameState, a: OfferTree) -> GameState:
-    w = _Work(s)
+    w = InoriCopy(s)
     ed, p, t = w.edition, w.player, a.space
     space = ed.tree[t]
-    w.set_entry("tree_markers", t, p)
+    w.tree_markers = replaced(w.tree_markers, t, p)
     w.take_marker(p)
     if not space.altar:
         k = _memo(ed)["roots"][t]
         tokens = w.root_tokens[k]
         if tokens:
-            w.add_in_row("favor", p, ed.colours.index(w.root_colours[k]), tokens)
-            w.set_entry("root_tokens", k, 0)
+            favor = w.favor
+            c = ed.colours.index(w.root_colours[k])
+            w.favor = replaced_in(favor, p, c, favor[p][c] + tokens)
+            w.root_tokens = replaced(w.root_tokens, k, 0)
     elif w.altars[t] is None:
         w.ask(decision("altar", p, t))
     else:
@@ -1016,16 +977,16 @@ def _do_offer_tree(s: GameState, a: OfferTree) -> GameState:
 
 @HANDLERS.on(ChooseAltar)
 def _do_choose_altar(s: GameState, a: ChooseAltar) -> GameState:
-    w = _Work(s)
+    w = InoriCopy(s)
     t = w.next_decision().data[0]
-    w.set_entry("altars", t, a.colour)
+    w.altars = replaced(w.altars, t, a.colour)
     w.effect(w.player, w.edition.tree[t].effect, a.colour, TREE_PTS)
     return w.done()
 
 
 @HANDLERS.on(TakeFavor)
 def _do_take_favor(s: GameState, a: TakeFavor) -> GameState:
-    w = _Work(s)
+    w = InoriCopy(s)
     p = w.player
     d = w.next_decision()
     left = d.data[0]
@@ -1040,7 +1001,7 @@ def _do_take_favor(s: GameState, a: TakeFavor) -> GameState:
 
 @HANDLERS.on(BlockSpace)
 def _do_block_space(s: GameState, a: BlockSpace) -> GameState:
-    w = _Work(s)
+    w = InoriCopy(s)
     left = w.next_decision().data[0]
     w.put(a.slot, a.space, NEUTRAL)
     w.neutral_home -= 1
@@ -1051,7 +1012,7 @@ def _do_block_space(s: GameState, a: BlockSpace) -> GameState:
 
 @HANDLERS.on(RuneGain)
 def _do_rune_gain(s: GameState, a: RuneGain) -> GameState:
-    w = _Work(s)
+    w = InoriCopy(s)
     rune = w.edition.runes[a.rune]
     w.use_rune(w.player, a.rune)
     w.gain(w.player, rune.colour, rune.count)
@@ -1060,7 +1021,7 @@ def _do_rune_gain(s: GameState, a: RuneGain) -> GameState:
 
 @HANDLERS.on(RuneMove)
 def _do_rune_move(s: GameState, a: RuneMove) -> GameState:
-    w = _Work(s)
+    w = InoriCopy(s)
     w.use_rune(w.player, a.rune)
     w.lift(a.from_slot, a.from_space, w.player)
     w.put(a.to_slot, a.to_space, w.player)
@@ -1069,29 +1030,29 @@ def _do_rune_move(s: GameState, a: RuneMove) -> GameState:
 
 @HANDLERS.on(PassRunes)
 def _do_pass_runes(s: GameState, a: PassRunes) -> GameState:
-    w = _Work(s)
+    w = InoriCopy(s)
     w.next_decision()
     return w.done()
 
 
 @HANDLERS.on(SetAside)
 def _do_set_aside(s: GameState, a: SetAside) -> GameState:
-    w = _Work(s)
+    w = InoriCopy(s)
     w.take_marker(w.player)
-    w.add("set_aside", w.player, 1)
+    w.set_aside = replaced(w.set_aside, w.player, w.set_aside[w.player] + 1)
     return w.done()
 
 
 @HANDLERS.on(EndTurn)
 def _do_end_turn(s: GameState, a: EndTurn) -> GameState:
-    w = _Work(s)
+    w = InoriCopy(s)
     _end_turn(w)
     return w.done()
 
 
 @HANDLERS.on(ChooseNewStart)
 def _do_choose_new_start(s: GameState, a: ChooseNewStart) -> GameState:
-    w = _Work(s)
+    w = InoriCopy(s)
     d = w.next_decision()
     w.slots = (*w.slots, (a.card, ((),) * len(w.edition.cards[a.card].spaces)))
     w.spent_cards += tuple(c for c in d.data[0] if c != a.card)

@@ -264,7 +264,7 @@ def report_texts(state: GameState) -> list[str]:
     """The text of each of the state's season reports as a save writes it (``dumps``).  A
     report never changes once the season's end has made it, so the texts are kept with the
     state (each with its report, used only for that very report) and handed on to the
-    states that follow it (see ``rules._Work.freeze``)."""
+    states that follow it (``CARRY`` of ``rules.InoriCopy``)."""
     kept = getattr(state, "_report_texts", None) or ()
     reports = state.reports
     texts = [pair[1] if k < len(kept) and (pair := kept[k])[0] is report else dumps(report)

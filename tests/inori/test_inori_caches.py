@@ -3,7 +3,7 @@ never change) agree with working everything out afresh, over many seeded positio
 
 import json
 import random
-from dataclasses import fields
+from dataclasses import fields, replace
 from operator import attrgetter
 
 import pytest
@@ -94,7 +94,7 @@ def test_runes_asked_of_a_working_copy_match_the_state():
     for st in POSITIONS[::2]:
         if st.is_over:
             continue
-        w = rules._Work(st)
+        w = rules.InoriCopy(st)
         for p in range(st.players):
             for window in (False, True):
                 on_state = sorted(map(repr, rules._rune_actions(st, p, window)))
@@ -109,32 +109,63 @@ def test_new_states_are_plain_values():
         assert all(list(h) == sorted(h) for h in st.rune_hands)
 
 
-def test_a_working_copy_holds_the_fields_of_its_state_and_nothing_it_keeps():
-    """A working copy starts with every field of its state (the very values) and none of
-    what the state keeps beside them; frozen untouched, it gives an equal state."""
+def test_a_working_copy_holds_the_fields_of_its_state_and_hands_on_what_it_declares():
+    """A working copy starts with every field of its state (the very values); frozen
+    untouched, it gives an equal state.  A state it makes keeps, of what the old state kept
+    beside its fields, only the texts of the season reports; its listed actions are not
+    worked out yet, and it is marked as holding its rune hands in order."""
     names = [f.name for f in fields(inori.GameState)]
     for st in POSITIONS[::9]:
         st.legal_actions()
         st.to_json()
-        w = rules._Work(st)
+        w = rules.InoriCopy(st)
         assert all(getattr(w, name) is getattr(st, name) for name in names)
         assert w.state is st and w.player == st.current_player
-        assert not hasattr(w, "_legal")
         again = w.freeze()
-        assert again == st and again is not st and again.to_json() == st.to_json()
-        assert list(vars(again))[:len(names)] == names
+        assert again == st and again.to_json() == st.to_json()
+        w = rules.InoriCopy(st)
+        w.season += 1
+        new = w.freeze()
+        assert new == replace(st, season=st.season + 1)
+        assert list(vars(new))[:len(names)] == names
+        assert set(vars(new)) - set(names) <= {"_legal", "_runes_sorted", "_report_texts"}
+        assert new._legal is None and new._runes_sorted is True
+        assert getattr(new, "_report_texts", None) is getattr(st, "_report_texts", None)
+        assert all(list(h) == sorted(h) for h in new.rune_hands)
 
 
 def test_a_working_copy_of_a_state_whose_attributes_are_out_of_order():
     """Should a state's attributes not begin with its fields (a state made some other way),
-    the working copy still takes the fields alone."""
+    the state a working copy makes of it holds the fields and leaves the rest behind."""
     names = [f.name for f in fields(inori.GameState)]
     for st in POSITIONS[::50]:
         values = {"_note": 1, **{name: getattr(st, name) for name in reversed(names)}}
         odd = plain_object(inori.GameState, values)
-        w = rules._Work(odd)
-        assert not hasattr(w, "_note")
-        assert w.freeze() == st
+        w = rules.InoriCopy(odd)
+        w.season += 1
+        new = w.freeze()
+        assert not hasattr(new, "_note")
+        assert new == replace(st, season=st.season + 1)
+
+
+def test_a_working_copy_puts_rune_hands_in_order():
+    """A state made otherwise (a setup, a save) may hold its rune hands in any order: the
+    first state the rules make of it holds them sorted, and says so."""
+    done = 0
+    for st in POSITIONS[::25]:
+        hands = st.rune_hands
+        if not any(len(h) > 1 for h in hands) or st.is_over:
+            continue
+        shuffled = tuple(tuple(reversed(h)) for h in hands)
+        odd = type(st)(**{**{f.name: getattr(st, f.name) for f in fields(st)},
+                          "rune_hands": shuffled})
+        assert getattr(odd, "_runes_sorted", None) is None
+        new = rules.InoriCopy(odd).freeze()
+        assert new.rune_hands == hands and new._runes_sorted is True
+        after = odd.apply(odd.legal_actions()[0])
+        assert all(list(h) == sorted(h) for h in after.rune_hands)
+        done += 1
+    assert done > 5
 
 
 def test_board_drawings_do_not_depend_on_what_was_drawn_before():
@@ -200,7 +231,7 @@ def test_whether_a_rune_can_be_played_matches_the_listed_runes():
     for st in POSITIONS:
         if st.is_over:
             continue
-        w = rules._Work(st)
+        w = rules.InoriCopy(st)
         for p in range(st.players):
             for window in (False, True):
                 listed = bool(rules._rune_actions(st, p, window))
