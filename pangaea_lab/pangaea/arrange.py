@@ -3,34 +3,37 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from ..core.errors import InvalidData, InvalidSetup
 from ..core.hexgrid import Hex
 from ..core.validate import InvariantError, kind_of
 from . import scoring
-from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard, Edition, woods_data
+from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard, Edition
 from .rituals import NOBODY
-from .state import MARKET_SLOTS, GameState, PlayerState
-from .variant import guardians
-from .woods import STORM, arrange_boards
+from .state import MARKET_SLOTS, GameState, PlayerState, is_storm
+from .variant import ArrangedRecord, active, registered
 
-WOODS_ONLY = ("Strong Canopy", "Foresight")   # Wild Woods Blessings that never enter the bag
+#: the piece several Seeds on one space are (see :attr:`.variant.Arranging.own_pieces`)
+STACKED_SEEDS = "stacked Seeds"
 
 
 def _swap(held: tuple[int, ...], want: Mapping[str, int], kinds: tuple[str, ...],
-          bag: list[str], what: str, box: list[str] | None = None) -> tuple[int, ...]:
+          bag: list[str], what: str,
+          box: Callable[[str], list[str] | None] | None = None) -> tuple[int, ...]:
     """Give back the tokens a player holds to ``bag`` and take the wanted ones from it (the
-    Wild Woods Blessings that never go in the bag come from and go back to ``box``)."""
+    kinds a variant keeps out of the bag come from and go back to ``box(kind)``, the box)."""
     if set(want) - set(kinds):
         raise InvalidSetup(f"unknown {what} in {dict(want)}; use {list(kinds)}")
     for k, kind in enumerate(kinds):
-        source = box if box is not None and kind in WOODS_ONLY else bag
+        source = box(kind) if box is not None else None
+        if source is None:
+            source = bag
         source.extend([kind] * held[k])
         for _ in range(want.get(kind, 0)):
             if kind not in source:
                 raise InvalidSetup(f"no {kind} {what} left in the "
-                                   + ("box" if source is box else "bag"))
+                                   + ("bag" if source is bag else "box"))
             source.remove(kind)
     return tuple(want.get(kind, 0) for kind in kinds)
 
@@ -115,40 +118,36 @@ def arrange(s: GameState, trees: Mapping[Hex, int] | None = None,
                    blessings=blessings, hands=hands, points=points, favors=favors,
                    chains=chains, ancients=ancients, treetops=treetops)
     check_arguments(s, changes)
-    _check_variant_pieces(s, changes)
+    missing = _missing_pieces(s)
+    _check_variant_pieces(s, changes, missing)
     board, ed, n = s.board, s.edition, s.num_players
-    woods = s.woods   # the Wild Woods record (None without the expansion)
-    stacks = [list(x) for x in woods.seed_stacks] if woods is not None else []
+    records = [r for r in (v.arranging.start(s) for v in active(s)) if r is not None]
     t, sd, sp = list(s.trees), list(s.seeds), list(s.spirits)
-    _place_trees(board, n, trees or {}, t, sd, stacks)
-    _place_seeds(board, n, seeds or {}, t, sd, stacks)
+    _place_trees(board, n, trees or {}, t, sd, records)
+    _place_seeds(board, n, seeds or {}, t, sd, records,
+                 missing.get(STACKED_SEEDS, "several Seeds on one space are not in this game"))
     _place_spirits(board, n, spirits or {}, sp)
     players = list(s.players)
-    pools = _Pools(supply=list(s.weather_supply), bag=list(s.blessing_bag),
-                   box=list(woods.woods_box) if woods is not None else None,
+    pools = _Pools(supply=list(s.weather_supply), bag=list(s.blessing_bag), records=records,
                    favors=list(s.favor_bag), land_deck=list(s.land_deck),
                    creature_deck=list(s.creature_deck), market=list(s.market))
-    tops: list[int] = []
-    boards: list = []
-    if woods is not None:
-        tops, boards = arrange_boards(s, t, list(woods.treetops), treetops or {}, players,
-                                      lambda cell: _space(board, cell))
+    for r in records:
+        r.place_own(t, players, changes, lambda cell: _space(board, cell))
     for p in range(n):
-        ps = _with_supplies(s, p, players[p], t, sd, stacks, boards)
+        ps = _with_supplies(s, p, players[p], t, sd, records)
         players[p] = _arrange_player(ed, p, ps, changes, pools)
     _refill_market(pools)
     anc = _placed_ancients(s, ancients or {})
     counts = [t.count(p) for p in range(n)]
-    if woods is not None:
-        s = replace(s, woods=replace(woods, seed_stacks=tuple(tuple(x) for x in stacks),
-                                     treetops=tuple(tops), player_boards=tuple(boards),
-                                     woods_box=tuple(pools.box or ())))
+    own: dict[str, Any] = {}
+    for r in records:
+        own.update(r.record())
     new = replace(s, ancients=anc, favor_bag=tuple(pools.favors), trees=tuple(t),
                   seeds=tuple(sd), spirits=tuple(sp), players=tuple(players),
                   weather_supply=tuple(pools.supply), blessing_bag=tuple(pools.bag),
                   land_deck=tuple(pools.land_deck), creature_deck=tuple(pools.creature_deck),
                   market=tuple(pools.market),
-                  most_trees=scoring.most_trees_holder(counts, ed.most_trees_minimum))
+                  most_trees=scoring.most_trees_holder(counts, ed.most_trees_minimum), **own)
     try:
         new.check_invariants()
     except InvariantError as exc:
@@ -159,31 +158,45 @@ def arrange(s: GameState, trees: Mapping[Hex, int] | None = None,
 @dataclass
 class _Pools:
     """Where arranged pieces come from and go back to, as lists while arranging: the Weather
-    supply, the Blessing bag (and the Wild Woods box), the Favor bag, the decks and the
-    market."""
+    supply, the Blessing bag (and a variant's box, through its ``records``), the Favor bag,
+    the decks and the market."""
 
     supply: list[int]
     bag: list[str]
-    box: list[str] | None
+    records: list[ArrangedRecord]
     favors: list[str]
     land_deck: list[str]
     creature_deck: list[str]
     market: list[str | None]
 
+    def box(self, kind: str) -> list[str] | None:
+        """Where a variant keeps Blessings of this kind instead of the bag (None: the bag)."""
+        for r in self.records:
+            place = r.blessings_from(kind)
+            if place is not None:
+                return place
+        return None
 
-def _check_variant_pieces(s: GameState, changes: Mapping[str, Any]) -> None:
-    """Pieces asked for that the game being played does not have: Treetops without Wild
-    Woods; Favor Tokens, Ritual Chains, Ancients or Call Ancient in the family game."""
-    if changes["treetops"] and s.woods is None:
-        raise InvalidSetup("Treetops belong to the Wild Woods expansion")
-    if guardians(s):
-        return
-    if changes["favors"] or changes["chains"] or changes["ancients"]:
-        raise InvalidSetup("the family game has no Favor Tokens, Ritual Chains or Ancients")
-    if any(want.get("Call Ancient") for want in (changes["blessings"] or {}).values()
-           if isinstance(want, Mapping)):
-        raise InvalidSetup("the family game has no Call Ancient Blessings: they stay in the box "
-                           "(assumption 'family-no-call-ancient')")
+
+def _missing_pieces(s: GameState) -> dict[str, str]:
+    """The pieces of the variants ``s`` does not play (none that a variant it plays has),
+    each with the words refusing it."""
+    playing = active(s)
+    have = {piece for v in playing for piece in v.arranging.own_pieces}
+    return {piece: words for v in registered() if v not in playing
+            for piece, words in v.arranging.own_pieces.items() if piece not in have}
+
+
+def _check_variant_pieces(s: GameState, changes: Mapping[str, Any],
+                          missing: Mapping[str, str]) -> None:
+    """Pieces asked for that the game being played does not have: a variant's own pieces
+    without the variant (``missing``), and those the variants played leave out (see
+    :meth:`.variant.Arranging.check`)."""
+    for piece, words in missing.items():
+        if changes.get(piece):
+            raise InvalidSetup(words)
+    for v in active(s):
+        v.arranging.check(s, changes)
 
 
 def _space(board: Any, cell: Hex) -> int:
@@ -202,7 +215,7 @@ def _player(p: int, n: int) -> int:
 
 
 def _place_trees(board: Any, n: int, trees: Mapping[Hex, int | None], t: list[int],
-                 sd: list[int], stacks: list[list[int]]) -> None:
+                 sd: list[int], records: list[ArrangedRecord]) -> None:
     """Trees on land spaces (``None`` clears one); a Tree takes the place of the Seeds."""
     for cell, p in trees.items():
         i = _space(board, cell)
@@ -210,37 +223,41 @@ def _place_trees(board: Any, n: int, trees: Mapping[Hex, int | None], t: list[in
             raise InvalidSetup(f"{cell} is water; Trees stand on land")
         t[i] = NOBODY if p is None else _player(p, n)
         sd[i] = NOBODY if t[i] != NOBODY else sd[i]
-        if stacks and t[i] != NOBODY:
-            stacks[i] = [0] * n
+        for r in records:
+            r.tree(i, t[i])
 
 
 def _place_seeds(board: Any, n: int, seeds: Mapping[Hex, Any], t: list[int], sd: list[int],
-                 stacks: list[list[int]]) -> None:
-    """Seeds on land spaces without a Tree: one player's Seed (``None`` clears it), or with
-    Wild Woods ``{player: Seeds}`` for a stack whose largest count shows on top."""
+                 records: list[ArrangedRecord], no_stacks: str) -> None:
+    """Seeds on land spaces without a Tree: one player's Seed (``None`` clears it), or, where
+    a variant stacks Seeds, ``{player: Seeds}`` for a stack whose largest count shows on top
+    (without one, ``no_stacks`` are the words refusing it)."""
     for cell, p in seeds.items():
         i = _space(board, cell)
         if board.terrain[i] != "land":
             raise InvalidSetup(f"{cell} is water; Seeds go on land")
-        if isinstance(p, Mapping):   # Wild Woods: {player: Seeds} on one space
-            if not stacks:
-                raise InvalidSetup("several Seeds on one space need the Wild Woods expansion")
-            counts = [0] * n
-            for q, k in p.items():
-                if isinstance(k, bool) or not isinstance(k, int) or k < 0:
-                    raise InvalidSetup(f"{cell}: Seed counts must be whole numbers >= 0")
-                counts[_player(q, n)] = k
-            best = max(counts)
-            if best and counts.count(best) > 1:
-                raise InvalidSetup(f"{cell}: two colours may never tie on Seeds")
-            stacks[i] = counts
-            sd[i] = counts.index(best) if best else NOBODY
+        if isinstance(p, Mapping):   # {player: Seeds} on one space
+            shown = _stacked(records, i, cell, p, n)
+            if shown is None:
+                raise InvalidSetup(no_stacks)
+            sd[i] = shown
         else:
             sd[i] = NOBODY if p is None else _player(p, n)
-            if stacks:
-                stacks[i] = [int(sd[i] == q) for q in range(n)]
+            for r in records:
+                r.seed(i, sd[i])
         if sd[i] != NOBODY and t[i] != NOBODY:
             raise InvalidSetup(f"{cell} already holds a Tree")
+
+
+def _stacked(records: list[ArrangedRecord], i: int, cell: Hex, want: Mapping[Any, Any],
+             n: int) -> int | None:
+    """Several Seeds placed on space ``i`` by the first variant that stacks them: the player
+    whose Seed shows (None: no variant played stacks Seeds)."""
+    for r in records:
+        shown = r.stack(i, cell, want, lambda q: _player(q, n))
+        if shown is not None:
+            return shown
+    return None
 
 
 def _place_spirits(board: Any, n: int, spirits: Mapping[int, Hex | None],
@@ -259,16 +276,16 @@ def _place_spirits(board: Any, n: int, spirits: Mapping[int, Hex | None],
 
 
 def _with_supplies(s: GameState, p: int, ps: PlayerState, t: list[int], sd: list[int],
-                   stacks: list[list[int]], boards: list) -> PlayerState:
-    """Player ``p`` with the Trees and Seeds not on the board (nor, with Wild Woods, locked
-    on or given up from the Player Board) back in their supply."""
-    ed, woods = s.edition, s.woods
+                   records: list[ArrangedRecord]) -> PlayerState:
+    """Player ``p`` with the Trees and Seeds not on the board back in their supply (the Seeds
+    counted by a variant's record when it counts them its own way)."""
+    ed = s.edition
     tree_supply = ed.trees_per_player - t.count(p)
     seed_supply = ed.seeds_per_player - 1 - sd.count(p)
-    if woods is not None:
-        pb = boards[p]
-        seed_supply = (ed.seeds_per_player - 1 + woods_data(ed).extra_seeds - pb.locked()
-                       - pb.given_up - sum(x[p] for x in stacks))
+    for r in records:
+        own = r.seed_supply(p)
+        if own is not None:
+            seed_supply = own
     if tree_supply < 0:
         raise InvalidSetup(f"player {p} has only {ed.trees_per_player} Trees")
     if seed_supply < 0:
@@ -362,7 +379,7 @@ def _refill_market(pools: _Pools) -> None:
     for k, slot in enumerate(MARKET_SLOTS):
         if market[k] is None:
             deck = pools.land_deck if slot == "land" else pools.creature_deck
-            real = [j for j, c in enumerate(deck) if not c.startswith(STORM)]
+            real = [j for j, c in enumerate(deck) if not is_storm(c)]
             market[k] = deck.pop(real[0]) if real else None
 
 
@@ -385,8 +402,9 @@ def arranged(self: GameState, **changes: object) -> GameState:
     ``seeds={cell: player}``, ``spirits={player: cell}``, ``weather={player: {biome: n}}``,
     ``blessings={player: {kind: n}}``, ``hands={player: [card, ...]}``,
     ``points={player: n}``, ``favors={player: {ancient: n}}``,
-    ``chains={player: [[card, ...], ...]}``, ``ancients={name: cell}``; in Wild Woods
-    also ``treetops={cell: n}`` (0-2 on a Tree, taken from its owner's Player Board in slot
+    ``chains={player: [[card, ...], ...]}``, ``ancients={name: cell}``; and the pieces a
+    variant adds (its hooks ``arranging``, see :class:`.variant.Arranging`): in Wild Woods
+    ``treetops={cell: n}`` (0-2 on a Tree, taken from its owner's Player Board in slot
     order) and ``seeds={cell: {player: n}}`` for several Seeds on one space.
 
     Trees and Seeds come from (or go back to) their owners' supplies; Weather Tokens and

@@ -34,6 +34,7 @@ from ..core.memo import kept_property
 from ..core.validate import show
 from ..core.rng import make_rng
 from .edition import Edition, tiles_per_player
+from .game import GAME
 
 LAND, WATER = "land", "water"
 
@@ -510,10 +511,17 @@ def _lay_tiles(ed: Edition, biomes: list[str], rng: random.Random) -> list[Tile]
 def build_continent(edition: Edition, players: int, seed: int | str) -> Board:
     """The continent for this player count and seed (Game Setup: 4 Biome Tiles per player,
     shuffled and attached to the Sacred Mountain as one contiguous continent)."""
-    if not edition.min_players <= players <= edition.max_players:
-        raise InvalidSetup(f"The Dawn of Pangaea is for {edition.min_players} to "
-                           f"{edition.max_players} players, not {players}")
+    check_seats(edition, players)
     return _build(edition, players, seed)
+
+
+def check_seats(edition: Edition, players: int) -> None:
+    """Raise :class:`InvalidSetup` unless the competitive game's seats
+    (``GAME.players_for``), as many as the edition serves, take ``players``."""
+    low = GAME.players_for({})[0]
+    if not low <= players <= edition.max_players:
+        raise InvalidSetup(f"The Dawn of Pangaea is for {low} to {edition.max_players} players, "
+                           f"not {players}")
 
 
 @lru_cache(maxsize=128)

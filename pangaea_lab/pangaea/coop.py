@@ -34,6 +34,7 @@ from .board import _build
 from .draft import Draft
 from .edition import (ANCIENTS, BLESSING_KINDS, DIFFICULTIES, CoopData, Edition,
                       load_edition, woods_data)
+from .game import GAME
 from .rituals import NOBODY
 from .state import (COOP, COOP_MARKET_SLOTS, PLAYER_NAMES, CoopRecord, GameState, Pending,
                     SetupStep, blank_state, lay_blessings)
@@ -141,8 +142,11 @@ def setup_steps(players: int, seed: int | str, difficulty: str, ed: Edition, boa
 
 def _check_setup(players: int, difficulty: str, ed: Edition, co: CoopData) -> None:
     """The player count, the difficulty and the edition's pieces fit the mode."""
-    if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= ed.max_players:
-        raise InvalidSetup(f"Return of the Ancients is for 1 to {ed.max_players} players, not {players!r}")
+    low = GAME.players_for({"mode": MODE})[0]   # the mode's seats, as many as the edition serves
+    if isinstance(players, bool) or not isinstance(players, int) \
+            or not low <= players <= ed.max_players:
+        raise InvalidSetup(f"Return of the Ancients is for {low} to {ed.max_players} players, "
+                           f"not {players!r}")
     if difficulty not in DIFFICULTIES:
         raise InvalidSetup(f"difficulty must be one of {list(DIFFICULTIES)}, not {difficulty!r} "
                            "(Game Setup step 9)")

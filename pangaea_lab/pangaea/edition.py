@@ -108,7 +108,6 @@ class Edition:
     name: str
     label: str
     biomes: tuple[str, ...]
-    min_players: int
     max_players: int
     summit_steps: int
     trees_per_player: int
@@ -264,7 +263,7 @@ def _validated(text: str) -> Edition:
     if not isinstance(label, str):
         raise InvalidData("edition field 'label' must be a text saying what the data are")
     biomes = _biomes(data)
-    pmin, pmax = _player_range(data)
+    pmax = _max_players(data)
     _check_tiles_per_player(data, biomes)
     land, water, blessing = _tile_shape(data)
     mountain = _value(data, "mountain")
@@ -296,8 +295,8 @@ def _validated(text: str) -> Edition:
     woods = _woods_data(data[WOODS_ITEM], biomes, coop) if WOODS_ITEM in data else None
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
     return plain_attributes(Edition(    # read all game long (see plain_attributes)
-        raw=data, name=name, label=label, biomes=biomes, min_players=pmin,
-        max_players=pmax, summit_steps=summit, trees_per_player=trees, seeds_per_player=seeds,
+        raw=data, name=name, label=label, biomes=biomes, max_players=pmax,
+        summit_steps=summit, trees_per_player=trees, seeds_per_player=seeds,
         weather_tokens=weather_counts, blessings=bless, land_cards=land_cards,
         creature_cards=creature_cards, land_shape=land, water_shape=water,
         blessing_shape=blessing, mountain_radius=radius, most_trees_minimum=most_min,
@@ -315,14 +314,15 @@ def _biomes(data: dict) -> tuple[str, ...]:
     return tuple(biomes)
 
 
-def _player_range(data: dict) -> tuple[int, int]:
-    """The fewest and the most players, ``(min, max)``."""
+def _max_players(data: dict) -> int:
+    """The most players the edition's pieces serve (``players.max``).  The fewest the box
+    names (``players.min``) is checked as data, and ``max`` against it; the seats of each way
+    to play are the game's own (``GAME.players_for``, :mod:`.game`)."""
     players = _value(data, "players")
     if not isinstance(players, dict):
         raise InvalidData("edition field 'players' must be an object with 'min' and 'max'")
     pmin = _int(players.get("min"), "players.min", 2)
-    pmax = _int(players.get("max"), "players.max", pmin)
-    return pmin, pmax
+    return _int(players.get("max"), "players.max", pmin)
 
 
 def _check_tiles_per_player(data: dict, biomes: tuple[str, ...]) -> None:

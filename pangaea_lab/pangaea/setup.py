@@ -15,7 +15,7 @@ from typing import Any, Mapping
 
 from ..core.errors import InvalidSetup
 from ..core.rng import check_seed, make_rng
-from .board import Board, build_continent
+from .board import Board, build_continent, check_seats
 from .edition import Edition, load_edition
 from .game import GAME
 from .state import (FAMILY_BOXED_BLESSINGS, PLAYER_NAMES, GameState, SetupStep,  # noqa: F401
@@ -66,9 +66,8 @@ def _base_setup(ed: Edition, board: Board | None, players: int, seed: int | str,
         board = build_continent(ed, players, seed)
     elif not set(board.biome) <= set(ed.biomes):
         raise InvalidSetup(f"the board uses biomes outside the edition's {list(ed.biomes)}")
-    elif not ed.min_players <= players <= ed.max_players:
-        raise InvalidSetup(f"The Dawn of Pangaea is for {ed.min_players} to "
-                           f"{ed.max_players} players, not {players}")
+    else:
+        check_seats(ed, players)
     return _base_steps(ed, board, players, seed, family)
 
 

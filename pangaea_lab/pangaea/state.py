@@ -659,8 +659,8 @@ class SaveSchema(Fields):
         if not isinstance(v, list):
             raise InvalidData("field save.players must be list")
         n = len(v)
-        # the game's seats; solo is allowed in co-op only, as the edition says
-        low = GAME.min_players if self.coop else max(GAME.min_players, self.ed.min_players)
+        # the game's seats (solo in co-op only), as many as the edition serves
+        low = GAME.min_players if self.coop else GAME.players_for({})[0]
         high = min(GAME.max_players, self.ed.max_players)
         if not low <= n <= high:
             raise InvalidData(f"field 'players' lists {n} players; the game is for "

@@ -20,9 +20,9 @@ this module: the interface imports nothing of the rules that call it.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
-from ..core.errors import IllegalAction
+from ..core.errors import IllegalAction, InvalidSetup
 from ..core.memo import keep
 from ..core.protocol import ScoreBreakdown
 from ..core.validate import require
@@ -265,6 +265,63 @@ class Heuristics:
         return None
 
 
+class ArrangedRecord:
+    """A variant's record while a position is placed by hand (see :mod:`.arrange`), made by
+    :meth:`Arranging.start`: told of each Tree and Seed placed, it keeps its own pieces in
+    step with them, and gives its record back at the end."""
+
+    def tree(self, i: int, owner: int) -> None:
+        """A Tree of ``owner`` (``NOBODY``: none) was placed on space ``i``."""
+
+    def seed(self, i: int, owner: int) -> None:
+        """One Seed of ``owner`` (``NOBODY``: none) was placed on space ``i``."""
+
+    def stack(self, i: int, cell: Any, want: Mapping[Any, Any],
+              player: Callable[[Any], int]) -> int | None:
+        """Several Seeds on space ``i`` at ``cell``, ``{player: Seeds}``, checked (raise
+        :class:`~pangaea_lab.core.errors.InvalidSetup`; ``player(q)`` checks a player
+        number) and placed: the player whose Seed shows (``NOBODY``: none); None when the
+        variant does not stack Seeds."""
+        return None
+
+    def blessings_from(self, kind: str) -> list[str] | None:
+        """Where Blessings of this kind come from and go back to instead of the bag (the
+        box, a list changed in place; None: the bag)."""
+        return None
+
+    def place_own(self, trees: list[int], players: list, changes: Mapping[str, Any],
+                  space: Callable[[Any], int]) -> None:
+        """The variant's own pieces asked for in ``changes``, placed once the Trees and
+        Seeds stand (``players``, the players' states, may change; ``space(cell)`` is the
+        space at a cell)."""
+
+    def seed_supply(self, p: int) -> int | None:
+        """The Seeds in ``p``'s supply, when the variant counts them its own way (None: the
+        base game's)."""
+        return None
+
+    def record(self) -> dict[str, Any]:
+        """The record with the pieces placed (``{field: record}``)."""
+        return {}
+
+
+class Arranging:
+    """What a variant adds to a position placed by hand (:mod:`.arrange`): the pieces only it
+    has, its checks of the pieces asked for, and its record kept in step with them."""
+
+    #: the pieces only this variant has (an argument of ``arranged``, or ``"stacked Seeds"``:
+    #: several Seeds on one space), each with the words refusing them in a game without it
+    own_pieces: dict[str, str] = {}
+
+    def check(self, s: GameState, changes: Mapping[str, Any]) -> None:
+        """Raise :class:`~pangaea_lab.core.errors.InvalidSetup` for pieces asked for that the
+        variant leaves out of the game."""
+
+    def start(self, s: GameState) -> ArrangedRecord | None:
+        """The variant's record while pieces are placed on ``s`` (None: it keeps none)."""
+        return None
+
+
 class Variant:
     """A variant: what it is called, how a game chooses it, its record, and its hooks.
 
@@ -280,7 +337,8 @@ class Variant:
       the market, the End of Turn and the end of the game;
     * ``scoring`` (:class:`Scoring`): team scores, winners, free Rituals, Player Board points;
     * ``pieces`` (:class:`Pieces`): its share of the invariants;
-    * ``players`` (:class:`Heuristics`): what the computer players weigh in it.
+    * ``players`` (:class:`Heuristics`): what the computer players weigh in it;
+    * ``arranging`` (:class:`Arranging`): what it adds to a position placed by hand.
 
     Its drawing is kept above the rules, in its own drawing module, which registers a
     :class:`~.render.Drawing` with :mod:`.render` (the rules draw nothing).
@@ -316,6 +374,7 @@ class Variant:
     scoring = Scoring()
     pieces = Pieces()
     players = Heuristics()
+    arranging = Arranging()
 
     def is_on(self, s: GameState) -> bool:
         """Whether the variant is played in this game (its record is on the state)."""
@@ -419,6 +478,19 @@ class FamilyPieces(Pieces):
                 "the family game has no Ancients and no Favor Tokens")
 
 
+class FamilyArranging(Arranging):
+    """No Favor Tokens, Ritual Chains, Ancients or Call Ancient Blessings placed by hand in
+    the family game."""
+
+    def check(self, s: GameState, changes: Mapping[str, Any]) -> None:
+        if changes["favors"] or changes["chains"] or changes["ancients"]:
+            raise InvalidSetup("the family game has no Favor Tokens, Ritual Chains or Ancients")
+        if any(want.get("Call Ancient") for want in (changes["blessings"] or {}).values()
+               if isinstance(want, Mapping)):
+            raise InvalidSetup("the family game has no Call Ancient Blessings: they stay in the "
+                               "box (assumption 'family-no-call-ancient')")
+
+
 class FamilyRules(Variant):
     """The family rules: no Ancient Guardians, Favor Tokens or Ritual Chains, and the Call
     Ancient Blessings stay in the box (assumption 'family-no-call-ancient').  The state's
@@ -428,6 +500,7 @@ class FamilyRules(Variant):
     guardians = False
     market_favors = False
     pieces = FamilyPieces()
+    arranging = FamilyArranging()
 
     def is_on(self, s: GameState) -> bool:
         return s.family

@@ -41,8 +41,8 @@ from .game import GAME
 from .rituals import NOBODY
 from .state import (PLAYER_NAMES, STORM, GameState, Pending, PlayerBoard, SetupStep,
                     WoodsRecord, is_storm, storm_ids)
-from .variant import (Heuristics, Listing, Pieces, Scoring, Seeds, Turn, Variant,
-                      hand_rituals, register)
+from .variant import (ArrangedRecord, Arranging, Heuristics, Listing, Pieces, Scoring, Seeds,
+                      Turn, Variant, hand_rituals, register)
 
 THORONDAL = ANCIENTS.index("Thorondal")
 
@@ -50,6 +50,8 @@ WILD = BLESSING_KINDS.index("Wild Weather")
 FLY = BLESSING_KINDS.index("Flying Seed")
 CANOPY = BLESSING_KINDS.index("Strong Canopy")
 FORESIGHT = BLESSING_KINDS.index("Foresight")
+#: the Wild Woods Blessings that never enter the bag: they come from and go back to the box
+BOX_ONLY = (BLESSING_KINDS[CANOPY], BLESSING_KINDS[FORESIGHT])
 
 
 def storm_weather(ed: Edition, card_id: str) -> str:
@@ -772,46 +774,111 @@ def check_invariants(s: GameState) -> None:
         require(k > 0 and weather in s.edition.biomes)
 
 
-def arrange_boards(s: GameState, trees: list[int], tops: list[int], wanted, players: list,
-                   space) -> tuple[list[int], list[PlayerBoard]]:
-    """Hand-placed Treetops (see :meth:`GameState.arranged`): each player's Treetops come off
-    their board's slots in slot order (Blessings there go to the player, Seeds held back only
-    by empty slots are unlocked) or go back onto the first empty slots."""
-    data = woods_data(s.edition)
-    b = s.board
-    tops = [x if trees[i] != NOBODY and trees[i] == s.trees[i] else 0 for i, x in enumerate(tops)]
-    for cell, k in wanted.items():
-        i = space(cell)
-        if trees[i] == NOBODY:
-            raise InvalidSetup(f"{cell} holds no Tree to carry Treetops")
-        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < data.max_level:
-            raise InvalidSetup(f"{cell}: a Tree carries 0 to {data.max_level - 1} Treetops")
-        tops[i] = k
-    boards = []
-    for p, pb in enumerate(s.woods.player_boards):
-        slots, bless, unl = list(pb.slots), list(pb.blessings), list(pb.unlocked)
-        want = sum(tops[i] for i in b.land if trees[i] == p)
-        have = len(slots) - slots.count(True)
-        if want > len(slots):
-            raise InvalidSetup(f"player {p} has only {len(slots)} Treetops")
-        for k in range(len(slots)):
-            if want > have and slots[k]:
-                slots[k] = False
-                have += 1
-                if bless[k]:
-                    ps = players[p]
-                    got = list(ps.blessings)
-                    got[BLESSING_KINDS.index(bless[k])] += 1
-                    players[p] = replace(ps, blessings=tuple(got))
-                    bless[k] = ""
-            elif want < have and not slots[k]:
-                slots[k] = True
-                have -= 1
-        for n in range(data.extra_seeds):
-            if not any(slots[j] for j in data.slots_of_seed(n)):
-                unl[n] = True
-        boards.append(PlayerBoard(tuple(slots), tuple(bless), tuple(unl), pb.given_up, pb.owed))
-    return tops, boards
+class WoodsArrangedRecord(ArrangedRecord):
+    """The Wild Woods record while a position is placed by hand (see
+    :meth:`GameState.arranged`): the Seed stacks follow the Trees and Seeds placed, the
+    Blessings that never enter the bag come from the box, and hand-placed Treetops come off
+    their owners' Player Boards."""
+
+    def __init__(self, s: GameState) -> None:
+        w = s.woods
+        self.s = s
+        self.stacks = [list(x) for x in w.seed_stacks]
+        self.box = list(w.woods_box)
+        self.tops = list(w.treetops)
+        self.boards: list[PlayerBoard] = []
+
+    def tree(self, i: int, owner: int) -> None:
+        if owner != NOBODY:
+            self.stacks[i] = [0] * self.s.num_players
+
+    def seed(self, i: int, owner: int) -> None:
+        self.stacks[i] = [int(owner == q) for q in range(self.s.num_players)]
+
+    def stack(self, i: int, cell: Any, want: Any, player: Callable[[Any], int]) -> int:
+        counts = [0] * self.s.num_players
+        for q, k in want.items():
+            if isinstance(k, bool) or not isinstance(k, int) or k < 0:
+                raise InvalidSetup(f"{cell}: Seed counts must be whole numbers >= 0")
+            counts[player(q)] = k
+        best = max(counts)
+        if best and counts.count(best) > 1:
+            raise InvalidSetup(f"{cell}: two colours may never tie on Seeds")
+        self.stacks[i] = counts
+        return counts.index(best) if best else NOBODY
+
+    def blessings_from(self, kind: str) -> list[str] | None:
+        return self.box if kind in BOX_ONLY else None
+
+    def place_own(self, trees: list[int], players: list, changes: Any,
+                  space: Callable[[Any], int]) -> None:
+        """Hand-placed Treetops (``treetops={cell: n}``): each player's Treetops come off
+        their board's slots in slot order (Blessings there go to the player, Seeds held back
+        only by empty slots are unlocked) or go back onto the first empty slots."""
+        s = self.s
+        data = woods_data(s.edition)
+        tops = [x if trees[i] != NOBODY and trees[i] == s.trees[i] else 0
+                for i, x in enumerate(self.tops)]
+        for cell, k in (changes["treetops"] or {}).items():
+            i = space(cell)
+            if trees[i] == NOBODY:
+                raise InvalidSetup(f"{cell} holds no Tree to carry Treetops")
+            if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < data.max_level:
+                raise InvalidSetup(f"{cell}: a Tree carries 0 to {data.max_level - 1} Treetops")
+            tops[i] = k
+        self.tops = tops
+        self.boards = [_arranged_board(data, pb, p, sum(tops[i] for i in s.board.land
+                                                         if trees[i] == p), players)
+                       for p, pb in enumerate(s.woods.player_boards)]
+
+    def seed_supply(self, p: int) -> int:
+        """The starting Seeds and the extra ones, less those locked on or given up from the
+        Player Board and those on the continent."""
+        ed, pb = self.s.edition, self.boards[p]
+        return (ed.seeds_per_player - 1 + woods_data(ed).extra_seeds - pb.locked()
+                - pb.given_up - sum(x[p] for x in self.stacks))
+
+    def record(self) -> dict[str, Any]:
+        return {"woods": replace(self.s.woods, seed_stacks=tuple(tuple(x) for x in self.stacks),
+                                 treetops=tuple(self.tops), player_boards=tuple(self.boards),
+                                 woods_box=tuple(self.box))}
+
+
+def _arranged_board(data, pb: PlayerBoard, p: int, want: int, players: list) -> PlayerBoard:
+    """Player ``p``'s board with ``want`` Treetops off it: taken from the slots in slot order
+    (a Blessing there goes to the player in ``players``) or put back onto the first empty
+    ones."""
+    slots, bless, unl = list(pb.slots), list(pb.blessings), list(pb.unlocked)
+    have = len(slots) - slots.count(True)
+    if want > len(slots):
+        raise InvalidSetup(f"player {p} has only {len(slots)} Treetops")
+    for k in range(len(slots)):
+        if want > have and slots[k]:
+            slots[k] = False
+            have += 1
+            if bless[k]:
+                ps = players[p]
+                got = list(ps.blessings)
+                got[BLESSING_KINDS.index(bless[k])] += 1
+                players[p] = replace(ps, blessings=tuple(got))
+                bless[k] = ""
+        elif want < have and not slots[k]:
+            slots[k] = True
+            have -= 1
+    for n in range(data.extra_seeds):
+        if not any(slots[j] for j in data.slots_of_seed(n)):
+            unl[n] = True
+    return PlayerBoard(tuple(slots), tuple(bless), tuple(unl), pb.given_up, pb.owed)
+
+
+class WoodsArranging(Arranging):
+    """Treetops and several Seeds on one space are Wild Woods pieces."""
+
+    own_pieces = {"treetops": "Treetops belong to the Wild Woods expansion",
+                  "stacked Seeds": "several Seeds on one space need the Wild Woods expansion"}
+
+    def start(self, s: GameState) -> WoodsArrangedRecord:
+        return WoodsArrangedRecord(s)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1224,6 +1291,7 @@ class WoodsVariant(Variant):
     scoring = WoodsScoring()
     pieces = WoodsPieces()
     players = WoodsHeuristics()
+    arranging = WoodsArranging()
 
     def chosen(self, options: dict[str, Any]) -> bool:
         return bool(options.get("wild_woods"))

@@ -20,7 +20,7 @@ _EDITION = pangaea.load_edition()
 
 
 def boards(seeds=range(25)):
-    for players in range(_EDITION.min_players, _EDITION.max_players + 1):
+    for players in range(pangaea.GAME.players_for({})[0], _EDITION.max_players + 1):
         for seed in [*seeds, "lesson"]:
             yield board_module._build.__wrapped__(_EDITION, players, seed)   # laid afresh
     yield pangaea.custom_board({(0, 0): ("land", "Sun"), (1, 0): ("water", "Rain"),
