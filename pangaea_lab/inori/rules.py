@@ -507,6 +507,7 @@ class InoriCopy(WorkingCopy):
     RECORD = GameState
     BLANK = {"_legal": None, "_runes_sorted": True}
     CARRY = {"_report_texts": ()}
+    ALWAYS_NEW = True       # every action changes the state (at least whose turn or decision)
 
     __slots__ = ("player",)
 

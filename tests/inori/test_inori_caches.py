@@ -148,6 +148,20 @@ def test_a_working_copy_of_a_state_whose_attributes_are_out_of_order():
         assert new == replace(st, season=st.season + 1)
 
 
+def test_every_action_changes_the_state():
+    """The working copy is declared ALWAYS_NEW (frozen without first comparing every
+    attribute with the old state's), which is right only if no action leaves the state as it
+    was: every listed action of many positions gives a state that differs from its own."""
+    done = 0
+    for st in POSITIONS[::7]:
+        if st.is_over:
+            continue
+        for action in st.legal_actions()[:6]:
+            assert st.apply(action) != st
+            done += 1
+    assert rules.InoriCopy.ALWAYS_NEW and done > 500
+
+
 def test_a_working_copy_puts_rune_hands_in_order():
     """A state made otherwise (a setup, a save) may hold its rune hands in any order: the
     first state the rules make of it holds them sorted, and says so."""
