@@ -157,6 +157,19 @@ BUNDLE = "site-packages.bin"
 #: the site's loadPyodide (beside Pyodide), which the kernel's pyodideUrl names
 START_SCRIPT = "site-start.js"
 
+#: the file (beside Pyodide) that holds Python's memory after :data:`SNAPSHOT_IMPORTS`, which
+#: every page starts from (app/site/snapshot.mjs makes it, start.js loads it)
+SNAPSHOT = "snapshot.bin"
+
+#: what every page imports before its first widget, done once by the build: what the kernel
+#: imports as it starts (piplite, then the kernel itself, which imports IPython), then the
+#: pages' own (the exercises, each game with its widgets)
+SNAPSHOT_IMPORTS = ("import piplite.piplite\n"
+                    "import pyodide_kernel\n"
+                    "import pangaea_lab.exercises\n"
+                    + "".join(f"import pangaea_lab.{game}, pangaea_lab.{game}.widgets\n"
+                              for game in ("pangaea", "harmonies", "forest_shuffle", "inori")))
+
 
 def kernel_wheels(out: Path) -> list[Path]:
     """The kernel's own wheels (piplite, the ipykernel it stands for, pyodide_kernel,
@@ -209,6 +222,19 @@ def precompile(pyodide_dir: Path, wheels: Iterable[Path], work: Path) -> int:
     count += write_bundle(packages, pyodide_dir / BUNDLE)
     shutil.rmtree(stage)
     return count
+
+
+def make_snapshot(pyodide_dir: Path) -> None:
+    """:data:`SNAPSHOT` beside Pyodide: Python's memory once it has started as a page's does
+    (:data:`BUNDLE` in site-packages) and done :data:`SNAPSHOT_IMPORTS`, made by the site's
+    Pyodide under Node.js (app/site/snapshot.mjs)."""
+    node = shutil.which("node") or shutil.which("nodejs")
+    if node is None:
+        raise SystemExit("Node.js is missing (apt-get install nodejs): the build makes the "
+                         "pages' starting point with Pyodide under Node.js")
+    subprocess.run([node, str(HERE / "snapshot.mjs"), str(pyodide_dir),
+                    str(pyodide_dir / BUNDLE), str(pyodide_dir / SNAPSHOT), SNAPSHOT_IMPORTS],
+                   check=True)
 
 
 def _rezip(archive: Path, tree: Path) -> int:
@@ -526,6 +552,7 @@ def build(out: Path, tgz: Path, work: Path) -> None:
     bundled = [out / "pyodide" / lock["packages"][n]["file_name"] for n in served]
     bundled += wheels + kernel_wheels(out)
     compiled = precompile(out / "pyodide", bundled, work)
+    make_snapshot(out / "pyodide")
     shutil.copy2(HERE / "start.js", out / "pyodide" / START_SCRIPT)
     print(f"Site in {out}: Pyodide {PYODIDE} from npm, {len(served)} wheels beside its lock, "
           f"{len(wheels)} in the site's index, {len(bundled)} unpacked in {BUNDLE} for every "

@@ -1,0 +1,75 @@
+// Make the site's memory snapshot: Python's memory after the kernel's and the pages' imports,
+// which each page then starts from instead of importing them again (app/site/build.py calls
+// this with Node.js at build time; app/site/start.js loads the snapshot in the browser).
+//
+//   node snapshot.mjs <pyodide folder> <site-packages.bin> <snapshot file> <python code>
+//
+// Pyodide starts as a page's does (site-packages.bin written into site-packages before Python
+// starts), runs <python code> (imports only), and writes its memory, gzipped, to <snapshot file>.
+// A snapshot keeps Python's memory, not JavaScript's: what Python holds of JavaScript must be
+// named so that the page can find it again.  Pyodide names what Python reached through the
+// global scope itself (the `js` module); the imports here also keep functions of Pyodide's own
+// API (micropip's loadPackage, the kernel's loadPackagesFromImports) and that API itself, which
+// this file names by where they are (Pyodide's object or its internal API) and start.js finds
+// again there.
+import { readFileSync, writeFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { join, resolve } from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
+
+const [pyodideDir, bundlePath, target, code] = process.argv.slice(2);
+if (!pyodideDir || !bundlePath || !target || !code) {
+  console.error("usage: node snapshot.mjs <pyodide folder> <site-packages.bin> <snapshot file> <python code>");
+  process.exit(2);
+}
+
+// the layout of site-packages.bin: see start.js
+const bundle = new Uint8Array(gunzipSync(readFileSync(bundlePath)));
+function unpack(FS, info) {
+  const length = new DataView(bundle.buffer, bundle.byteOffset).getUint32(0, true);
+  const files = JSON.parse(new TextDecoder().decode(bundle.subarray(4, 4 + length)));
+  let offset = 4 + length;
+  for (const [name, size] of files) {
+    const path = info.sitePackages + "/" + name;
+    FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+    FS.writeFile(path, bundle.subarray(offset, offset + size));
+    offset += size;
+  }
+}
+
+const { loadPyodide } = await import(pathToFileURL(join(resolve(pyodideDir), "pyodide.mjs")).href);
+const pyodide = await loadPyodide({ indexURL: resolve(pyodideDir) + "/", fsInit: unpack,
+                                    _makeSnapshot: true });
+pyodide.runPython(code);
+
+// The packages that Pyodide found installed (site-packages.bin's, as a page has them): Pyodide
+// takes a snapshot only with this list empty, and a page finds the packages again itself.
+const found = pyodide.loadedPackages;
+for (const name of Object.keys(found)) {
+  delete found[name];
+}
+
+// each as [where, key or null for the object itself, its type]: what start.js finds it by
+const places = [["api", pyodide._api], ["public", pyodide]];
+function name(value) {
+  for (const [where, object] of places) {
+    if (value === object) {
+      return [where, null, typeof value];
+    }
+  }
+  for (const [where, object] of places) {
+    for (const key of Object.getOwnPropertyNames(object)) {
+      let held;
+      try { held = object[key]; } catch (error) { continue; }
+      if (held === value) {
+        return [where, key, typeof value];
+      }
+    }
+  }
+  throw new Error("Python holds a JavaScript object that a page could not find again: " +
+                  (value && value.constructor ? value.constructor.name : typeof value));
+}
+
+const snapshot = pyodide.makeMemorySnapshot({ serializer: name });
+writeFileSync(target, gzipSync(snapshot, { level: 9 }));
+console.log(`${target}: ${(snapshot.length / 1e6).toFixed(1)} MB of memory`);
