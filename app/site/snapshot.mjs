@@ -2,10 +2,12 @@
 // which each page then starts from instead of importing them again (app/site/build.py calls
 // this with Node.js at build time; app/site/start.js loads the snapshot in the browser).
 //
-//   node snapshot.mjs <pyodide folder> <site-packages.bin> <snapshot file> <python code>
+//   node snapshot.mjs <pyodide folder> <site-packages.bin> <snapshot file> <python code> <list>
 //
 // Pyodide starts as a page's does (site-packages.bin written into site-packages before Python
-// starts), runs <python code> (imports only), and writes its memory, gzipped, to <snapshot file>.
+// starts), runs <python code> (imports only), and writes its memory, gzipped, to <snapshot file>,
+// and to <list> (JSON) the bytecode files in site-packages of the modules it then holds (paths
+// under site-packages): a page that starts from the snapshot never reads them.
 // A snapshot keeps Python's memory, not JavaScript's: what Python holds of JavaScript must be
 // named so that the page can find it again.  Pyodide names what Python reached through the
 // global scope itself (the `js` module); the imports here also keep functions of Pyodide's own
@@ -17,9 +19,9 @@ import { pathToFileURL } from "node:url";
 import { join, resolve } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 
-const [pyodideDir, bundlePath, target, code] = process.argv.slice(2);
-if (!pyodideDir || !bundlePath || !target || !code) {
-  console.error("usage: node snapshot.mjs <pyodide folder> <site-packages.bin> <snapshot file> <python code>");
+const [pyodideDir, bundlePath, target, code, listing] = process.argv.slice(2);
+if (!pyodideDir || !bundlePath || !target || !code || !listing) {
+  console.error("usage: node snapshot.mjs <pyodide folder> <site-packages.bin> <snapshot file> <python code> <list>");
   process.exit(2);
 }
 
@@ -40,7 +42,18 @@ function unpack(FS, info) {
 const { loadPyodide } = await import(pathToFileURL(join(resolve(pyodideDir), "pyodide.mjs")).href);
 const pyodide = await loadPyodide({ indexURL: resolve(pyodideDir) + "/", fsInit: unpack,
                                     _makeSnapshot: true });
-pyodide.runPython(code);
+// in a namespace of their own: the page's (__main__, the learner's) gets none of their names
+const namespace = pyodide.runPython("{}");
+pyodide.runPython(code, { globals: namespace });
+const held = pyodide.runPython(`
+import site, sys
+folder = site.getsitepackages()[0] + "/"
+sorted({m.__cached__[len(folder):] for m in list(sys.modules.values())
+        if (getattr(m, "__cached__", None) or "").startswith(folder)})
+`, { globals: namespace });
+writeFileSync(listing, JSON.stringify(held.toJs()));
+held.destroy();
+namespace.destroy();
 
 // The packages that Pyodide found installed (site-packages.bin's, as a page has them): Pyodide
 // takes a snapshot only with this list empty, and a page finds the packages again itself.
