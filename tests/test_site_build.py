@@ -242,10 +242,14 @@ def test_bytecode_held_by_the_snapshot_leaves_the_bundle(tmp_path):
     target = tmp_path / "site-packages.bin"
     site_build.write_bundle(tree, target)
     held = {"__pycache__/six.cpython-313.pyc", "IPython/__pycache__/core.cpython-313.pyc"}
-    assert site_build.leave_out_of_bundle(target, held) == 1
-    files = dict(site_build._read_bundle(target))
-    assert sorted(files) == ["jedi/__init__.py", "jedi/__pycache__/__init__.cpython-313.pyc",
-                             "six.py"]
+    written = [("/home/pyodide/.ipython/profile_default/log/", b""),
+               ("/home/pyodide/.ipython/profile_default/startup/README", b"startup files")]
+    assert site_build.rewrite_bundle(target, held, written) == 1
+    files = site_build._read_bundle(target)
+    assert files[-2:] == written
+    files = dict(files)
+    assert sorted(files)[-3:] == ["jedi/__init__.py", "jedi/__pycache__/__init__.cpython-313.pyc",
+                                  "six.py"]
     assert files["six.py"] == b"y = 2\n"
     assert files["jedi/__pycache__/__init__.cpython-313.pyc"] == b"compiled jedi"
 
@@ -269,3 +273,5 @@ def test_start_script_starts_python_from_the_snapshot_the_build_writes():
     assert "makeMemorySnapshot({ serializer" in snapshot
     # a name in the snapshot is [where, key or null, type]; start.js reads the same
     assert "[where, key, typeof value]" in snapshot and "name[2] === \"function\"" in script
+    # what the imports wrote outside site-packages: absolute paths, which start.js writes there
+    assert 'file[0].charAt(0) === "/"' in script and "written" in snapshot

@@ -234,7 +234,9 @@ def make_snapshot(pyodide_dir: Path, work: Path) -> int:
     (:data:`BUNDLE` in site-packages) and done :data:`SNAPSHOT_IMPORTS`, made by the site's
     Pyodide under Node.js (app/site/snapshot.mjs).  The bytecode of the modules that the
     snapshot holds then leaves :data:`BUNDLE`: a page starting from the snapshot never reads
-    it (their sources stay, for tracebacks).  Returns the number of files left out."""
+    it (their sources stay, for tracebacks); and what the imports wrote outside site-packages
+    (the kernel's IPython profile folder) joins it, so that a page has the files a start from
+    nothing would have written.  Returns the number of files left out."""
     node = shutil.which("node") or shutil.which("nodejs")
     if node is None:
         raise SystemExit("Node.js is missing (apt-get install nodejs): the build makes the "
@@ -244,7 +246,10 @@ def make_snapshot(pyodide_dir: Path, work: Path) -> int:
     subprocess.run([node, str(HERE / "snapshot.mjs"), str(pyodide_dir),
                     str(pyodide_dir / BUNDLE), str(pyodide_dir / SNAPSHOT), SNAPSHOT_IMPORTS,
                     str(listing)], check=True)
-    return leave_out_of_bundle(pyodide_dir / BUNDLE, set(json.loads(listing.read_text())))
+    import base64
+    found = json.loads(listing.read_text())
+    written = [(path, base64.b64decode(data)) for path, data in found["written"]]
+    return rewrite_bundle(pyodide_dir / BUNDLE, set(found["held"]), written)
 
 
 def _read_bundle(path: Path) -> list[tuple[str, bytes]]:
@@ -271,12 +276,14 @@ def _write_bundle_files(files: list[tuple[str, bytes]], target: Path) -> None:
             out.write(data)
 
 
-def leave_out_of_bundle(path: Path, names: set[str]) -> int:
+def rewrite_bundle(path: Path, names: set[str], added: list[tuple[str, bytes]] = ()) -> int:
     """:data:`BUNDLE` at ``path`` again without the files ``names`` (paths under
-    site-packages).  Returns how many it held."""
+    site-packages), with ``added`` after its files: (absolute path, bytes) each, a folder's
+    path ending in "/" (start.js writes those where they name).  Returns how many it left
+    out."""
     files = _read_bundle(path)
     kept = [(name, data) for name, data in files if name not in names]
-    _write_bundle_files(kept, path)
+    _write_bundle_files(kept + list(added), path)
     return len(files) - len(kept)
 
 

@@ -6,8 +6,12 @@
 //
 // Pyodide starts as a page's does (site-packages.bin written into site-packages before Python
 // starts), runs <python code> (imports only), and writes its memory, gzipped, to <snapshot file>,
-// and to <list> (JSON) the bytecode files in site-packages of the modules it then holds (paths
-// under site-packages): a page that starts from the snapshot never reads them.
+// and to <list> (JSON): "held", the bytecode files in site-packages of the modules it then holds
+// (paths under site-packages), which a page that starts from the snapshot never reads; and
+// "written", what the imports wrote outside site-packages (the kernel's IPython profile folder
+// in the home folder): [absolute path, base64 of its bytes], a folder's path ending in "/".
+// The snapshot keeps Python's memory, not its files: a page writes those from
+// site-packages.bin, where the build adds them.
 // A snapshot keeps Python's memory, not JavaScript's: what Python holds of JavaScript must be
 // named so that the page can find it again.  Pyodide names what Python reached through the
 // global scope itself (the `js` module); the imports here also keep functions of Pyodide's own
@@ -42,16 +46,33 @@ function unpack(FS, info) {
 const { loadPyodide } = await import(pathToFileURL(join(resolve(pyodideDir), "pyodide.mjs")).href);
 const pyodide = await loadPyodide({ indexURL: resolve(pyodideDir) + "/", fsInit: unpack,
                                     _makeSnapshot: true });
+// the folders outside site-packages where the imports might write (the home folder, /tmp)
+const FS = pyodide.FS;
+function walk(folder, out) {
+  for (const name of FS.readdir(folder)) {
+    if (name === "." || name === "..") { continue; }
+    const path = folder + "/" + name;
+    out.push(path);
+    if (FS.isDir(FS.stat(path).mode)) { walk(path, out); }
+  }
+  return out;
+}
+const outside = () => walk(FS.cwd(), []).concat(walk("/tmp", []));
+const before = new Set(outside());
+
 // in a namespace of their own: the page's (__main__, the learner's) gets none of their names
 const namespace = pyodide.runPython("{}");
 pyodide.runPython(code, { globals: namespace });
+const written = outside().filter((path) => !before.has(path)).map((path) =>
+  FS.isDir(FS.stat(path).mode) ? [path + "/", ""]
+    : [path, Buffer.from(FS.readFile(path)).toString("base64")]);
 const held = pyodide.runPython(`
 import site, sys
 folder = site.getsitepackages()[0] + "/"
 sorted({m.__cached__[len(folder):] for m in list(sys.modules.values())
         if (getattr(m, "__cached__", None) or "").startswith(folder)})
 `, { globals: namespace });
-writeFileSync(listing, JSON.stringify(held.toJs()));
+writeFileSync(listing, JSON.stringify({ held: held.toJs(), written }));
 held.destroy();
 namespace.destroy();
 

@@ -11,6 +11,7 @@
 
    site-packages.bin is gzipped: 4 bytes (little-endian) giving the length of a JSON list of
    [path under site-packages, size in bytes], that list, then the files' bytes in its order.
+   A path that begins with "/" is written where it names (a folder's ends in "/").
 
    And Python does not start from nothing: it starts from snapshot.bin (gzipped), its memory
    as the build left it after importing what the kernel and the pages import (piplite, the
@@ -34,9 +35,12 @@
     var files = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + length)));
     var offset = 4 + length;
     files.forEach(function (file) {
-      var path = folder + "/" + file[0];
+      // a path under site-packages, or an absolute one (what the snapshot's imports wrote)
+      var path = file[0].charAt(0) === "/" ? file[0] : folder + "/" + file[0];
       FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
-      FS.writeFile(path, bytes.subarray(offset, offset + file[1]));
+      if (path.charAt(path.length - 1) !== "/") {
+        FS.writeFile(path, bytes.subarray(offset, offset + file[1]));
+      }
       offset += file[1];
     });
   }
