@@ -270,6 +270,9 @@ def test_start_script_starts_python_from_the_snapshot_the_build_writes():
     snapshot = (ROOT / "app" / "site" / "snapshot.mjs").read_text()
     assert site_build.SNAPSHOT in script and "_loadSnapshot" in script
     assert "_snapshotDeserializer" in script and "random.seed()" in script
+    # the page's list of installed packages is filled (else loadPackage installs them again)
+    assert "loader.loadedPackages = pyodide.loadedPackages" in script
+    assert "init_loaded_packages()" in script
     assert "makeMemorySnapshot({ serializer" in snapshot
     # a name in the snapshot is [where, key or null, type]; start.js reads the same
     assert "[where, key, typeof value]" in snapshot and "name[2] === \"function\"" in script

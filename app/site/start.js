@@ -18,8 +18,8 @@
    kernel with IPython, pangaea_lab's games, widgets and exercises; app/site/snapshot.mjs), so
    that a page imports none of it again.  The few functions of Pyodide's own that Python held
    then are named in the snapshot by where they are: each is found again here, on this page's
-   Pyodide, when Python uses it.  Python's random numbers are seeded afresh,
-   as a start from nothing would. */
+   Pyodide, when Python uses it.  Python's random numbers are seeded afresh, and Pyodide's
+   list of the installed packages filled, as a start from nothing would. */
 (function () {
   async function download(address) {
     var response = await fetch(address);
@@ -94,6 +94,14 @@
     settings._snapshotDeserializer = finder(loaded);
     return self.loadPyodide(settings).then(function (pyodide) {
       loaded.pyodide = pyodide;
+      // Pyodide's list of the packages in site-packages: Python's loader, restored from the
+      // snapshot, fills an object of its own, not the one that loadPackage reads (which would
+      // then install the kernel's packages again from their wheels, as the page's cells import
+      // them); it fills the page's own here
+      var loader = pyodide.pyimport("pyodide._package_loader");
+      loader.loadedPackages = pyodide.loadedPackages;
+      loader.init_loaded_packages();
+      loader.destroy();
       pyodide.runPython("import random; random.seed()");
       return pyodide;
     });
