@@ -195,7 +195,8 @@ app-pages: $(STAMP)
 # -d build/site` serves it in a room.  The build tools go into build/site-tools (their versions
 # in app/site/requirements.txt), Pyodide's core comes from npm's pyodide package, every wheel
 # from PyPI (app/site/build.py); Node.js runs that Pyodide at build time to compile the site's
-# Python files for it (app/site/precompile.mjs).  Voici's add-on for xeus kernels is removed from the tools: its
+# Python files for it (app/site/precompile.mjs) and to make the memory snapshot that every page
+# starts Python from (app/site/snapshot.mjs).  Voici's add-on for xeus kernels is removed from the tools: its
 # build step needs an environment and its page asks a GitHub host for a file.
 SITE_TOOLS := build/site-tools
 SITE_STAMP := $(SITE_TOOLS)/.installed

@@ -230,3 +230,51 @@ def test_start_script_reads_the_bundle_the_build_writes():
     script = (ROOT / "app" / "site" / "start.js").read_text()
     assert site_build.BUNDLE in script and "getUint32(0, true)" in script
     assert 'DecompressionStream("gzip")' in script and "delete settings.packages" in script
+
+
+def test_bytecode_held_by_the_snapshot_leaves_the_bundle(tmp_path):
+    tree = tmp_path / "site-packages"
+    for name, text in {"six.py": "y = 2\n", "__pycache__/six.cpython-313.pyc": "compiled six",
+                       "jedi/__init__.py": "z = 3\n",
+                       "jedi/__pycache__/__init__.cpython-313.pyc": "compiled jedi"}.items():
+        (tree / name).parent.mkdir(parents=True, exist_ok=True)
+        (tree / name).write_text(text)
+    target = tmp_path / "site-packages.bin"
+    site_build.write_bundle(tree, target)
+    held = {"__pycache__/six.cpython-313.pyc", "IPython/__pycache__/core.cpython-313.pyc"}
+    written = [("/home/pyodide/.ipython/profile_default/log/", b""),
+               ("/home/pyodide/.ipython/profile_default/startup/README", b"startup files")]
+    assert site_build.rewrite_bundle(target, held, written) == 1
+    files = site_build._read_bundle(target)
+    assert files[-2:] == written
+    files = dict(files)
+    assert sorted(files)[-3:] == ["jedi/__init__.py", "jedi/__pycache__/__init__.cpython-313.pyc",
+                                  "six.py"]
+    assert files["six.py"] == b"y = 2\n"
+    assert files["jedi/__pycache__/__init__.cpython-313.pyc"] == b"compiled jedi"
+
+
+def test_the_snapshot_holds_every_game_and_the_kernel():
+    from pangaea_lab.games import NAMES
+    compile(site_build.SNAPSHOT_IMPORTS, "snapshot", "exec")
+    imported = set(re.findall(r"[\w.]+", site_build.SNAPSHOT_IMPORTS)) - {"import"}
+    assert {"piplite.piplite", "pyodide_kernel", "ipywidgets", "anywidget",
+            "pangaea_lab.exercises", "pangaea_lab.catalog"} <= imported
+    for game in NAMES:
+        assert {f"pangaea_lab.{game}", f"pangaea_lab.{game}.widgets",
+                f"pangaea_lab.{game}.exercises"} <= imported, game
+
+
+def test_start_script_starts_python_from_the_snapshot_the_build_writes():
+    script = (ROOT / "app" / "site" / "start.js").read_text()
+    snapshot = (ROOT / "app" / "site" / "snapshot.mjs").read_text()
+    assert site_build.SNAPSHOT in script and "_loadSnapshot" in script
+    assert "_snapshotDeserializer" in script and "random.seed()" in script
+    # the page's list of installed packages is filled (else loadPackage installs them again)
+    assert "loader.loadedPackages = pyodide.loadedPackages" in script
+    assert "init_loaded_packages()" in script
+    assert "makeMemorySnapshot({ serializer" in snapshot
+    # a name in the snapshot is [where, key or null, type]; start.js reads the same
+    assert "[where, key, typeof value]" in snapshot and "name[2] === \"function\"" in script
+    # what the imports wrote outside site-packages: absolute paths, which start.js writes there
+    assert 'file[0].charAt(0) === "/"' in script and "written" in snapshot

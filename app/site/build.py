@@ -157,6 +157,24 @@ BUNDLE = "site-packages.bin"
 #: the site's loadPyodide (beside Pyodide), which the kernel's pyodideUrl names
 START_SCRIPT = "site-start.js"
 
+#: the file (beside Pyodide) that holds Python's memory after :data:`SNAPSHOT_IMPORTS`, which
+#: every page starts from (app/site/snapshot.mjs makes it, start.js loads it)
+SNAPSHOT = "snapshot.bin"
+
+#: what every page imports before its first widget, done once by the build: what the kernel
+#: imports as it starts (piplite, then the kernel itself, which imports IPython), then the
+#: pages' own (the exercises, the start page's catalogue, each game with its widgets and
+#: exercises, and ipywidgets and anywidget, which the package's widgets import only when the
+#: first is built)
+SNAPSHOT_IMPORTS = ("import piplite.piplite\n"
+                    "import pyodide_kernel\n"
+                    "import ipywidgets, anywidget\n"
+                    "import pangaea_lab.exercises, pangaea_lab.catalog, pangaea_lab.core.page_text\n"
+                    "import pangaea_lab.core.graph_plot, pangaea_lab.pangaea.graph_lab\n"
+                    + "".join(f"import pangaea_lab.{game}, pangaea_lab.{game}.widgets, "
+                              f"pangaea_lab.{game}.exercises\n"
+                              for game in ("pangaea", "harmonies", "forest_shuffle", "inori")))
+
 
 def kernel_wheels(out: Path) -> list[Path]:
     """The kernel's own wheels (piplite, the ipykernel it stands for, pyodide_kernel,
@@ -211,6 +229,64 @@ def precompile(pyodide_dir: Path, wheels: Iterable[Path], work: Path) -> int:
     return count
 
 
+def make_snapshot(pyodide_dir: Path, work: Path) -> int:
+    """:data:`SNAPSHOT` beside Pyodide: Python's memory once it has started as a page's does
+    (:data:`BUNDLE` in site-packages) and done :data:`SNAPSHOT_IMPORTS`, made by the site's
+    Pyodide under Node.js (app/site/snapshot.mjs).  The bytecode of the modules that the
+    snapshot holds then leaves :data:`BUNDLE`: a page starting from the snapshot never reads
+    it (their sources stay, for tracebacks); and what the imports wrote outside site-packages
+    (the kernel's IPython profile folder) joins it, so that a page has the files a start from
+    nothing would have written.  Returns the number of files left out."""
+    node = shutil.which("node") or shutil.which("nodejs")
+    if node is None:
+        raise SystemExit("Node.js is missing (apt-get install nodejs): the build makes the "
+                         "pages' starting point with Pyodide under Node.js")
+    work.mkdir(parents=True, exist_ok=True)
+    listing = work / "snapshot-modules.json"
+    subprocess.run([node, str(HERE / "snapshot.mjs"), str(pyodide_dir),
+                    str(pyodide_dir / BUNDLE), str(pyodide_dir / SNAPSHOT), SNAPSHOT_IMPORTS,
+                    str(listing)], check=True)
+    import base64
+    found = json.loads(listing.read_text())
+    written = [(path, base64.b64decode(data)) for path, data in found["written"]]
+    return rewrite_bundle(pyodide_dir / BUNDLE, set(found["held"]), written)
+
+
+def _read_bundle(path: Path) -> list[tuple[str, bytes]]:
+    """The files of :data:`BUNDLE` at ``path``: (path under site-packages, bytes) each."""
+    import gzip
+    import struct
+    data = gzip.decompress(path.read_bytes())
+    length = struct.unpack_from("<I", data)[0]
+    offset, files = 4 + length, []
+    for name, size in json.loads(data[4:4 + length]):
+        files.append((name, data[offset:offset + size]))
+        offset += size
+    return files
+
+
+def _write_bundle_files(files: list[tuple[str, bytes]], target: Path) -> None:
+    import gzip
+    import struct
+    listing = json.dumps([[name, len(data)] for name, data in files]).encode("utf-8")
+    with gzip.open(target, "wb", compresslevel=9) as out:
+        out.write(struct.pack("<I", len(listing)))
+        out.write(listing)
+        for _, data in files:
+            out.write(data)
+
+
+def rewrite_bundle(path: Path, names: set[str], added: list[tuple[str, bytes]] = ()) -> int:
+    """:data:`BUNDLE` at ``path`` again without the files ``names`` (paths under
+    site-packages), with ``added`` after its files: (absolute path, bytes) each, a folder's
+    path ending in "/" (start.js writes those where they name).  Returns how many it left
+    out."""
+    files = _read_bundle(path)
+    kept = [(name, data) for name, data in files if name not in names]
+    _write_bundle_files(kept + list(added), path)
+    return len(files) - len(kept)
+
+
 def _rezip(archive: Path, tree: Path) -> int:
     """``archive`` again, its files as they were and the .pyc files compiled in ``tree`` after
     them.  Returns the number of .pyc files."""
@@ -242,17 +318,10 @@ def _bundled(path: str) -> bool:
 def write_bundle(tree: Path, target: Path) -> int:
     """``tree`` (site-packages) as :data:`BUNDLE`, in the layout that start.js reads.
     Returns the number of .pyc files in it."""
-    import gzip
-    import struct
     files = sorted(p for p in tree.rglob("*") if p.is_file())
     names = [p.relative_to(tree).as_posix() for p in files]
     kept = [(n, p) for n, p in zip(names, files) if _bundled(n)]
-    listing = json.dumps([[n, p.stat().st_size] for n, p in kept]).encode("utf-8")
-    with gzip.open(target, "wb", compresslevel=9) as out:
-        out.write(struct.pack("<I", len(listing)))
-        out.write(listing)
-        for _, path in kept:
-            out.write(path.read_bytes())
+    _write_bundle_files([(n, p.read_bytes()) for n, p in kept], target)
     return sum(1 for n, _ in kept if n.endswith(".pyc"))
 
 
@@ -526,10 +595,12 @@ def build(out: Path, tgz: Path, work: Path) -> None:
     bundled = [out / "pyodide" / lock["packages"][n]["file_name"] for n in served]
     bundled += wheels + kernel_wheels(out)
     compiled = precompile(out / "pyodide", bundled, work)
+    held = make_snapshot(out / "pyodide", work)
     shutil.copy2(HERE / "start.js", out / "pyodide" / START_SCRIPT)
     print(f"Site in {out}: Pyodide {PYODIDE} from npm, {len(served)} wheels beside its lock, "
           f"{len(wheels)} in the site's index, {len(bundled)} unpacked in {BUNDLE} for every "
-          f"page, {compiled} Python files compiled for Pyodide")
+          f"page, {compiled} Python files compiled for Pyodide, {held} of them held by {SNAPSHOT} "
+          f"(left out of {BUNDLE})")
     for page, why in left.items():
         print(f"Left out: {page} ({why})")
 
