@@ -22,7 +22,7 @@ from typing import Any, Callable
 import networkx as nx
 
 from ..core import hexgrid
-from ..core.engine import remake
+from ..core.working import Thaw, WorkingCopy, remake
 from ..core.errors import IllegalAction, InvalidSetup
 from ..core.exercises import plural
 from ..core.protocol import ScoreBreakdown
@@ -117,7 +117,7 @@ def _distances(board, start: int) -> dict[int, int]:
 
 def _with(value: Any, **changes: Any) -> Any:
     """``dataclasses.replace`` for the frozen states and records of Game Setup, made without
-    running their constructors (see :func:`~pangaea_lab.core.engine.remake`)."""
+    running their constructors (see :func:`~pangaea_lab.core.working.remake`)."""
     return remake(value, changes)
 
 
@@ -363,55 +363,17 @@ def _sorted_tuple(values) -> tuple:
     return tuple(sorted(values))
 
 
-class CoopDraft:
-    """A mutable copy of the co-op record, frozen back with the rest of a :class:`Draft`.
-    Each part of the record is copied (its lists and sets made) when the action first reads
-    it; the parts never read are neither copied nor compared."""
+class CoopCopy(WorkingCopy):
+    """The co-op record while an action changes it (see :mod:`pangaea_lab.core.working`),
+    frozen back with the rest of a :class:`Draft`: the Ancient and Devour Markers' steps, the
+    Shadow Bag, the Moon Board and the box become lists, the scourged spaces and the spaces
+    holding a second Seed sets, each when the action first reads it; the other parts are
+    replaced, never changed in place."""
 
-    #: the parts copied into lists or sets: name -> (thaw, freeze)
-    LISTS = {
-        "ancient_steps": (list, tuple), "devour_steps": (list, tuple),
-        "scourged": (set, _sorted_tuple), "shadow_bag": (list, tuple),
-        "moon_stacks": (lambda v: [list(x) for x in v], lambda v: tuple(map(tuple, v))),
-        "moon_board": (list, tuple), "shadow_box": (list, tuple),
-        "paired": (set, _sorted_tuple),
-    }
-    #: the parts taken as they are (replaced, never changed in place)
-    PLAIN = frozenset({"difficulty", "box_cards", "scourge_supply", "shadow", "cycle",
-                       "weather_shared", "result"})
-
-    def __init__(self, s: CoopRecord) -> None:
-        self.record = s
-
-    def __getattr__(self, name: str) -> Any:
-        # called only for a part not read yet
-        mine = vars(self)
-        record = mine.get("record")
-        if record is None:
-            raise AttributeError(f"CoopDraft has no attribute {name!r}")
-        how = CoopDraft.LISTS.get(name)
-        if how is not None:
-            value = how[0](getattr(record, name))
-        elif name in CoopDraft.PLAIN:
-            value = getattr(record, name)
-        else:
-            raise AttributeError(f"CoopDraft has no attribute {name!r}")
-        mine[name] = value
-        return value
-
-    def frozen(self) -> CoopRecord:
-        """The record as the action left it (the record itself when nothing changed)."""
-        record = self.record
-        changes: dict[str, Any] = {}
-        for name, value in vars(self).items():
-            how = CoopDraft.LISTS.get(name)
-            if how is not None:
-                value = how[1](value)
-            elif name not in CoopDraft.PLAIN:
-                continue
-            if value != getattr(record, name):
-                changes[name] = value
-        return remake(record, changes) if changes else record
+    RECORD = CoopRecord
+    THAW = {"ancient_steps": 1, "devour_steps": 1, "shadow_bag": 1, "moon_stacks": 2,
+            "moon_board": 1, "shadow_box": 1, "scourged": Thaw(set, _sorted_tuple),
+            "paired": Thaw(set, _sorted_tuple)}
 
 
 def finish(d: Draft, result: str, reason: str) -> None:
@@ -435,7 +397,7 @@ def settle_chains(d: Draft, waiting: list[Pending]) -> None:
     the place the Ritual Chains rule gives a card that joins no chain; with the game over, the
     placing brings no step, Favor Token or Ecosystem."""
     for x in waiting:
-        chains = d.players[x.player]["chains"]
+        chains = d.players[x.player].chains
         if x.kind == "chain" and not any(x.card in row for row in chains):
             chains.append([x.card])
 
@@ -635,7 +597,7 @@ def draw_marker(s: GameState, d: Draft, player: int) -> None:
     elif marker == "Devour":
         if d.trees[i] != NOBODY:
             owner = d.remove_tree(i)
-            if d.players[owner]["seeds"] and i not in co.scourged:
+            if d.players[owner].seeds and i not in co.scourged:
                 d.push(Pending("devour", owner, targets=(i,)))
         else:
             _seed_back(d, i)
@@ -660,17 +622,17 @@ def end_of_cycle(s: GameState, d: Draft) -> None:
         return
     co.cycle += 1
     markers = [m for stack in co.moon_stacks for m in stack] + list(co.moon_board.pop(0))
-    co.moon_stacks = []
+    co.moon_stacks = ()
     effects = moon_plan(s.edition, co.difficulty, s.woods is not None)[co.cycle - 1][1]
     if "remove_dream" in effects and "Dream" in markers:
         markers.remove("Dream")
         co.shadow_box.append("Dream")
     make_rng(s.seed, "shadow-bag", co.cycle).shuffle(markers)
-    co.shadow_bag = markers
+    co.shadow_bag = tuple(markers)
     for q in range(s.num_players):
         if "blessing_each" in effects and d.blessing_bag:
             kind = d.blessing_bag.pop(0)
-            d.players[q]["blessings"][BLESSING_KINDS.index(kind)] += 1
+            d.players[q].blessings[BLESSING_KINDS.index(kind)] += 1
         if "scourge_each" in effects:
             d.push(Pending("scourge", q, area="any"))
         if "give_up_seed" in effects:   # (the Wild Woods Moon Cards)
@@ -728,8 +690,8 @@ def check_share_weather(s: GameState, a: ShareWeather) -> None:
 def do_share_weather(s: GameState, d: Draft, a: ShareWeather) -> None:
     p = s.turn_player
     k = s.edition.biomes.index(a.weather)
-    d.players[p]["weather"][k] -= 1
-    d.players[a.to]["weather"][k] += 1
+    d.players[p].weather[k] -= 1
+    d.players[a.to].weather[k] += 1
     d.co.weather_shared = True
 
 
@@ -747,7 +709,7 @@ def neighbours_of(s: GameState, p: int) -> set[int]:
 def gain_favor(d: Draft, p: int, ancient: str) -> None:
     if ancient in d.favor_bag:
         d.favor_bag.remove(ancient)
-        d.players[p]["favors"][ANCIENTS.index(ancient)] += 1
+        d.players[p].favors[ANCIENTS.index(ancient)] += 1
 
 
 def creature_played(s: GameState, d: Draft, p: int, card) -> None:
@@ -794,7 +756,7 @@ def ancient_entered(d: Draft, ancient: str, i: int) -> None:
 
 
 def thorondal_second_seed(d: Draft, p: int, at: int) -> None:
-    if d.players[p]["seeds"] and _second_seed_spots(d.s.board, d.trees, d.seeds, at):
+    if d.players[p].seeds and _second_seed_spots(d.s.board, d.trees, d.seeds, at):
         d.push(Pending("seed", p, targets=(at,)))
 
 
@@ -813,7 +775,7 @@ def grow_here(d: Draft, i: int, owner: int) -> None:
     """A Tree grows on a scourged space: the second Seed goes back too and the space heals."""
     if i in d.co.paired:
         d.co.paired.discard(i)
-        d.players[owner]["seeds"] += 1
+        d.players[owner].seeds += 1
     heal(d, i)
 
 
@@ -941,7 +903,7 @@ class CoopSeeds(Seeds):
     def return_seeds(self, d: Draft, i: int) -> bool:
         if i not in d.co.paired:
             return False
-        d.players[d.seeds[i]]["seeds"] += 2
+        d.players[d.seeds[i]].seeds += 2
         d.seeds[i] = NOBODY
         d.co.paired.discard(i)
         return True
@@ -964,10 +926,10 @@ class CoopTurn(Turn):
     spaces, Rituals that lift the Ancient Markers, and the Shadow Phase at the End of Turn."""
 
     def thaw(self, d: Draft) -> None:
-        d.co = CoopDraft(d.s.coop)
+        d.co = CoopCopy(d.s.coop)
 
     def freeze(self, d: Draft) -> dict[str, Any]:
-        return {"coop": d.co.frozen()}
+        return {"coop": d.co.freeze()}
 
     def call_ancient(self, s: GameState, d: Draft, ancient: str) -> None:
         call_step(s, d, ancient)

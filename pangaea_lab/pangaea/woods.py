@@ -26,7 +26,7 @@ from typing import Any, Callable
 
 import networkx as nx
 
-from ..core.engine import remake
+from ..core.working import Thaw, WorkingCopy, records, remake
 from ..core.errors import IllegalAction, InvalidSetup
 from ..core.exercises import listed, plural
 from ..core.validate import require
@@ -250,24 +250,24 @@ def take_treetop(s: GameState, d: Draft, p: int, a: AddTreetop | BlessStrongCano
     biomes = s.edition.biomes
     pay = tuple(sorted(a.pay, key=biomes.index))
     if isinstance(a, BlessStrongCanopy):
-        d.players[p]["blessings"][CANOPY] -= 1
+        d.players[p].blessings[CANOPY] -= 1
         d.blessing_discard.append("Strong Canopy")
     for w in pay:
         k = biomes.index(w)
-        d.players[p]["weather"][k] -= 1
+        d.players[p].weather[k] -= 1
         d.weather_supply[k] += 1
-    d.players[p]["blessings"][WILD] -= a.wild
+    d.players[p].blessings[WILD] -= a.wild
     d.blessing_discard.extend(["Wild Weather"] * a.wild)
-    pb = d.ww.boards[p]
-    pb["slots"][a.slot] = False
-    kind = pb["blessings"][a.slot]
+    pb = d.ww.player_boards[p]
+    pb.slots[a.slot] = False
+    kind = pb.blessings[a.slot]
     if kind:
-        pb["blessings"][a.slot] = ""
-        d.players[p]["blessings"][BLESSING_KINDS.index(kind)] += 1
+        pb.blessings[a.slot] = ""
+        d.players[p].blessings[BLESSING_KINDS.index(kind)] += 1
     for n in range(data.extra_seeds):
-        if not pb["unlocked"][n] and not any(pb["slots"][k] for k in data.slots_of_seed(n)):
-            pb["unlocked"][n] = True
-            d.players[p]["seeds"] += 1
+        if not pb.unlocked[n] and not any(pb.slots[k] for k in data.slots_of_seed(n)):
+            pb.unlocked[n] = True
+            d.players[p].seeds += 1
     trees = raisable(s, p)
     if len(trees) == 1:
         raise_tree(d, trees[0])
@@ -294,12 +294,12 @@ def flush(d: Draft) -> None:
     """Ask each owner where their returned Treetops go (automatic when every empty slot fills,
     and once the game is over: the first empty slots); Seeds owed to the box leave the supply."""
     settle(d)
-    if not vars(d.ww).get("to_return"):
+    if not d.ww.to_return:
         return          # no Treetop on its way back
     over = d.over
     for owner in sorted(d.ww.to_return):
         n = d.ww.to_return[owner]
-        slots = d.ww.boards[owner]["slots"]
+        slots = d.ww.player_boards[owner].slots
         empty = [k for k, full in enumerate(slots) if not full]
         if len(empty) <= n or over:
             for k in empty[:n]:
@@ -355,7 +355,7 @@ def land_ritual(s: GameState, d: Draft, p: int, path: list[int]) -> None:
             k = biomes.index(_biome(s.board, d.ww.storm_tiles, i))
             if d.weather_supply[k] > 0:
                 d.weather_supply[k] -= 1
-                d.players[owner]["weather"][k] += 1
+                d.players[owner].weather[k] += 1
     if s.phase == "final":   # Treetops, like Trees, stay in the final Rituals
         return
     for i in path:
@@ -406,7 +406,7 @@ def sow(s: GameState, d: Draft, p: int, cell, count: int, done: tuple[int, ...])
     done = tuple(done) + (i,)
     left = seeds - count
     now = remake(s, {"seeds": tuple(d.seeds), "woods": remake(
-        s.woods, {"seed_stacks": tuple(map(tuple, d.ww.stacks))})})
+        s.woods, {"seed_stacks": tuple(map(tuple, d.ww.seed_stacks))})})
     if left and sow_options(now, p, left, done):
         d.push(Pending("expand", p, grown=done))
 
@@ -441,7 +441,7 @@ def do_place_treetop(s: GameState, d: Draft, a: PlaceTreetop) -> None:
 
 def do_return_treetop(s: GameState, d: Draft, a: ReturnTreetop) -> None:
     pend = s.pending
-    d.ww.boards[pend.player]["slots"][a.slot] = True
+    d.ww.player_boards[pend.player].slots[a.slot] = True
     if pend.amount > 1:
         d.ww.to_return[pend.player] = d.ww.to_return.get(pend.player, 0) + pend.amount - 1
 
@@ -464,9 +464,9 @@ def do_foresight(s: GameState, d: Draft, a: BlessForesight) -> None:
     p = s.turn_player
     slot = d.market.index(a.card)
     d.market[slot] = None
-    d.players[p]["hand"].append(a.card)
+    d.players[p].hand.append(a.card)
     d.collect_favor(p, slot)
-    d.players[p]["blessings"][FORESIGHT] -= 1
+    d.players[p].blessings[FORESIGHT] -= 1
     d.blessing_discard.append("Foresight")
 
 
@@ -540,7 +540,7 @@ def storm(d: Draft, card: str) -> None:
             owner = d.remove_tree(i)
             if d.blessing_bag:
                 kind = d.blessing_bag.pop(0)
-                d.players[owner]["blessings"][BLESSING_KINDS.index(kind)] += 1
+                d.players[owner].blessings[BLESSING_KINDS.index(kind)] += 1
     biomes = s.edition.biomes
     old = d.ww.storm_tiles.pop(tile, None)
     if old:   # a second Storm: the first one's tokens go back (assumption 'ww-storm-empty')
@@ -567,10 +567,10 @@ def take_weather(d: Draft, player: int, i: int, grow: bool) -> None:
             d.ww.storm_tiles[tile] = (weather, n - 1)
         else:
             del d.ww.storm_tiles[tile]
-        d.players[player]["weather"][k] += 1
+        d.players[player].weather[k] += 1
     elif d.weather_supply[k] > 0:
         d.weather_supply[k] -= 1
-        d.players[player]["weather"][k] += 1
+        d.players[player].weather[k] += 1
 
 
 # ----------------------------------------------------------------------------------------------
@@ -590,90 +590,64 @@ class _Stacks(list):
         return got
 
 
-class WoodsDraft:
-    """A mutable copy of the Wild Woods record, frozen back with the rest of a Draft.  The
-    Treetops, Seed stacks, Player Boards, Storm discard and Storm tiles are copied into lists
-    (the tiles into a dict) when the action first reads them, and kept as they were
-    otherwise; so is the Tree grown tall this turn."""
+def _frozen_stacks(stacks: list) -> tuple:
+    return tuple(map(tuple, stacks))
 
-    #: the record's fields copied on first reading: attribute -> (field, thaw, freeze)
-    LAZY = {
-        "treetops": ("treetops", list, tuple),
-        "stacks": ("seed_stacks", lambda v: _Stacks(v),
-                   lambda v: tuple(map(tuple, v))),
-        "boards": ("player_boards",
-                   lambda v: [dict(slots=list(b.slots), blessings=list(b.blessings),
-                                   unlocked=list(b.unlocked), given_up=b.given_up, owed=b.owed)
-                              for b in v],
-                   lambda v: tuple(PlayerBoard(tuple(b["slots"]), tuple(b["blessings"]),
-                                               tuple(b["unlocked"]), b["given_up"], b["owed"])
-                                   for b in v)),
-        "storm_discard": ("storm_discard", list, tuple),
-        "storm_tiles": ("storm_tiles", lambda v: {t: (w, n) for t, w, n in v},
-                        lambda v: tuple((t, w, n) for t, (w, n) in sorted(v.items()))),
-    }
 
-    def __init__(self, s: WoodsRecord) -> None:
-        self.record = s
+def _open_tiles(tiles: tuple) -> dict:
+    return {t: (w, n) for t, w, n in tiles}
 
-    def __getattr__(self, name: str) -> Any:
-        # called only for an attribute not set yet: a part of the record read the first time
-        mine = vars(self)
-        if "record" not in mine:
-            raise AttributeError(f"WoodsDraft has no attribute {name!r}")
-        if name == "grown_tall":
-            value = mine[name] = self.record.grown_tall
-            return value
-        if name == "to_return":       # Treetops on their way back to each owner's board
-            value = mine[name] = {}
-            return value
-        lazy = WoodsDraft.LAZY.get(name)
-        if lazy is None:
-            raise AttributeError(f"WoodsDraft has no attribute {name!r}")
-        field, thaw, _ = lazy
-        value = mine[name] = thaw(getattr(self.record, field))
-        return value
 
-    def frozen(self) -> WoodsRecord:
-        record = self.record
-        mine = vars(self)
-        if len(mine) == 1:
-            return record   # nothing read: nothing changed
-        changes: dict[str, Any] = {}
-        lazy = WoodsDraft.LAZY
-        for name in mine:   # only the parts read (or set) since the copy was made
-            got = lazy.get(name)
-            if got is not None:
-                field, _, freeze = got
-                value = freeze(mine[name])
-                if value != getattr(record, field):
-                    changes[field] = value
-        if "grown_tall" in mine and mine["grown_tall"] != record.grown_tall:
-            changes["grown_tall"] = mine["grown_tall"]
-        return remake(record, changes) if changes else record
+def _frozen_tiles(tiles: dict) -> tuple:
+    return tuple((t, w, n) for t, (w, n) in sorted(tiles.items()))
+
+
+class BoardCopy(WorkingCopy):
+    """A Player Board while an action changes it (see :mod:`pangaea_lab.core.working`): its
+    slots, Blessings and unlocked Seeds become lists when the action first reads them."""
+
+    RECORD = PlayerBoard
+    THAW = {"slots": 1, "blessings": 1, "unlocked": 1}
+
+
+class WoodsCopy(WorkingCopy):
+    """The Wild Woods record while an action changes it (see :mod:`pangaea_lab.core.working`),
+    frozen back with the rest of a Draft.  The Treetops and the Storm discard become lists,
+    the Seed stacks a :class:`_Stacks`, the Storm tiles a dict (tile -> (weather, tokens)),
+    each when the action first reads it; each Player Board is a :class:`BoardCopy`, made when
+    first asked for.  ``to_return`` (no part of the record) counts the Treetops on their way
+    back to each owner's board during the action."""
+
+    __slots__ = ("to_return",)
+
+    RECORD = WoodsRecord
+    THAW = {"treetops": 1, "seed_stacks": Thaw(_Stacks, _frozen_stacks),
+            "player_boards": records(BoardCopy), "storm_discard": 1,
+            "storm_tiles": Thaw(_open_tiles, _frozen_tiles)}
+
+    def __init__(self, record: WoodsRecord) -> None:
+        super().__init__(record)
+        self.to_return: dict[int, int] = {}
 
 
 def give_up_seed(d: Draft, p: int) -> None:
     """Wild Woods Moon Card: a player gives up a starting Seed for the rest of the game, from
     the supply; with none there, the next Seed coming back to the supply is given up
     (assumption 'ww-give-up-seed')."""
-    d.ww.boards[p]["owed"] += 1
+    d.ww.player_boards[p].owed += 1
     settle(d)
 
 
 def settle(d: Draft) -> None:
     """Seeds owed to the box leave the supply as soon as there is one."""
-    if "boards" not in vars(d.ww):
-        for b in d.ww.record.player_boards:
-            if b.owed:
-                break
-        else:
-            return   # nothing owed (the boards as the state had them: not copied to find out)
-    for p, pb in enumerate(d.ww.boards):
-        while pb["owed"] and d.players[p]["seeds"] > 0:
-            d.players[p]["seeds"] -= 1
-            pb["owed"] -= 1
-            pb["given_up"] += 1
+    boards = d.ww.peek("player_boards")
+    if type(boards) is tuple and not any(b.owed for b in boards):
+        return   # nothing owed (the boards as the state had them: not copied to find out)
+    for p, pb in enumerate(d.ww.player_boards):
+        while pb.owed and d.players[p].seeds > 0:
+            d.players[p].seeds -= 1
+            pb.owed -= 1
+            pb.given_up += 1
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1043,29 +1017,29 @@ class WoodsSeeds(Seeds):
     def flying_seed(self, d: Draft, a: Any, i: int, p: int) -> bool:
         # Seed Competition: as many Seeds as the majority needs land together
         actions, blessings = flying_together(a)
-        d.players[p]["blessings"][FLY] -= blessings
+        d.players[p].blessings[FLY] -= blessings
         d.blessing_discard.extend(["Flying Seed"] * blessings)
         d.put_seed(i, p, actions + blessings)
         return True
 
     def put_seed(self, d: Draft, i: int, p: int, n: int) -> bool:
-        d.ww.stacks[i][p] += n
-        d.seeds[i] = majority(d.ww.stacks[i])
+        d.ww.seed_stacks[i][p] += n
+        d.seeds[i] = majority(d.ww.seed_stacks[i])
         return True
 
     def return_seeds(self, d: Draft, i: int) -> bool:
-        for q, n in enumerate(d.ww.stacks[i]):
-            d.players[q]["seeds"] += n
-        d.ww.stacks[i] = [0] * len(d.ww.stacks[i])
+        for q, n in enumerate(d.ww.seed_stacks[i]):
+            d.players[q].seeds += n
+        d.ww.seed_stacks[i] = [0] * len(d.ww.seed_stacks[i])
         d.seeds[i] = NOBODY
         return True
 
     def seeds_on(self, d: Draft, i: int) -> int:
-        return max(d.ww.stacks[i])
+        return max(d.ww.seed_stacks[i])
 
     def take_back(self, d: Draft, i: int, p: int) -> bool:
-        d.ww.stacks[i][p] -= 1
-        d.seeds[i] = majority(d.ww.stacks[i])
+        d.ww.seed_stacks[i][p] -= 1
+        d.seeds[i] = majority(d.ww.seed_stacks[i])
         return True
 
     def gain_weather(self, d: Draft, player: int, i: int, grow: bool) -> bool:
@@ -1090,13 +1064,13 @@ class WoodsTurn(Turn):
     Storms turned up on a market refill, Treetops placed when the game ends."""
 
     def thaw(self, d: Draft) -> None:
-        d.ww = WoodsDraft(d.s.woods)
+        d.ww = WoodsCopy(d.s.woods)
 
     def before_freeze(self, d: Draft) -> None:
         flush(d)   # returned Treetops: their owners choose the slots
 
     def freeze(self, d: Draft) -> dict[str, Any]:
-        return {"woods": d.ww.frozen()}
+        return {"woods": d.ww.freeze()}
 
     def on_land_ritual(self, s: GameState, d: Draft, p: int, path: list[int]) -> bool:
         land_ritual(s, d, p, path)   # Trees go down a level; higher Trees earn Weather
