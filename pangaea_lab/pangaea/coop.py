@@ -378,9 +378,9 @@ class CoopCopy(WorkingCopy):
 
 def finish(d: Draft, result: str, reason: str) -> None:
     """End of the Game (Solo/Co-op): the game ends at once, won or lost."""
-    if d.co.result:
+    if d.coop.result:
         return
-    d.co.result = result
+    d.coop.result = result
     d.over = True
     d.fields.update(phase="over", end_triggered=True, end_reason=reason)
     waiting = d.new_decisions + d.decisions
@@ -403,7 +403,7 @@ def settle_chains(d: Draft, waiting: list[Pending]) -> None:
 
 
 def over(d: Draft) -> bool:
-    return bool(d.co.result)
+    return bool(d.coop.result)
 
 
 # ----- the mountain ---------------------------------------------------------------------------
@@ -412,7 +412,7 @@ def over(d: Draft) -> bool:
 def ascend(d: Draft, k: int, steps: int, player: int) -> None:
     """Move Ancient Marker ``k`` up; at the summit the Ancient returns from exile and is placed
     on the continent at once (Returned Ancients).  The last one to return wins the game."""
-    co = d.co
+    co = d.coop
     summit = d.s.edition.summit_steps
     if over(d) or steps <= 0 or is_returned(co.ancient_steps, k, summit):
         return
@@ -438,7 +438,7 @@ def _can_place(d: Draft, ancient: str) -> bool:
 def descend(d: Draft, steps: int) -> None:
     """Ancient Markers still on the mountain go down; a Devour Marker reached (or passed) by an
     Ancient joins the Shadow Bag; an Ancient reaching the Dance Marker loses the game."""
-    co = d.co
+    co = d.coop
     s = d.s
     summit = s.edition.summit_steps
     waiting = [k for k in range(3) if not is_returned(co.ancient_steps, k, summit)]
@@ -464,7 +464,7 @@ def descend(d: Draft, steps: int) -> None:
 def scourge(d: Draft, i: int) -> None:
     """Scourge a space: any Tree or Seed on it goes back to its owner, a Scourge Marker goes on
     it; placing the last Scourge from the supply loses the game."""
-    co = d.co
+    co = d.coop
     if over(d) or i in co.scourged or co.scourge_supply == 0:
         return
     if d.trees[i] != NOBODY:
@@ -482,9 +482,9 @@ def _seed_back(d: Draft, i: int) -> None:
 
 def heal(d: Draft, i: int) -> None:
     """Healing Scourge: the marker goes back to the supply."""
-    if i in d.co.scourged:
-        d.co.scourged.discard(i)
-        d.co.scourge_supply += 1
+    if i in d.coop.scourged:
+        d.coop.scourged.discard(i)
+        d.coop.scourge_supply += 1
 
 
 def _blocked(s_or_d, board) -> set[int]:
@@ -550,14 +550,14 @@ def end_turn(s: GameState, d: Draft) -> None:
     nxt = (s.turn_player + 1) % n
     d.fields.update(turn_player=nxt, actions_taken=0, exchange_used=False,
                     round=s.round + (1 if nxt == s.first_player else 0))
-    d.co.weather_shared = False
+    d.coop.weather_shared = False
     for v in d.variants:
         v.turn.on_end_turn(d)
     tall = d.ended_tall
     if tall != NOBODY and d.trees[tall] != NOBODY:
         # Wild Woods: a Tree reached level 3 this turn (and still stands); the Shadow
         # moves onto it and the Shadow Phase is skipped
-        d.co.shadow = tall
+        d.coop.shadow = tall
         return
     d.push(Pending("shadow", s.turn_player))
 
@@ -569,7 +569,7 @@ def do_move_shadow(s: GameState, d: Draft, a: MoveShadow) -> None:
         raise s.reject(f"The Shadow moves 2 spaces away and never onto a Spirit or an Ancient; "
                        f"{s.board.cells[i]} is not such a space.", rule="Shadow Phase",
                        like=MoveShadow)
-    co = d.co
+    co = d.coop
     co.shadow = i
     if d.trees[i] != NOBODY or d.seeds[i] != NOBODY:
         pass                                  # a Tree or a Seed: the Shadow does nothing
@@ -584,7 +584,7 @@ def do_move_shadow(s: GameState, d: Draft, a: MoveShadow) -> None:
 def draw_marker(s: GameState, d: Draft, player: int) -> None:
     """Draw a Shadow Marker onto the Moon Board's current stack and apply it (Dream, Devour,
     Dance); an empty bag ends the Moon Cycle."""
-    co = d.co
+    co = d.coop
     data = coop_data(s.edition)
     marker = co.shadow_bag.pop(0)
     if not co.moon_stacks or co.moon_stacks[-1][-1] == "Dance":
@@ -616,7 +616,7 @@ def draw_marker(s: GameState, d: Draft, player: int) -> None:
 def end_of_cycle(s: GameState, d: Draft) -> None:
     """End of Cycle: after the third the game is lost; otherwise every drawn marker goes back
     into the bag with the next cycle's markers, and a Moon Card's effects apply."""
-    co = d.co
+    co = d.coop
     if co.cycle >= 3:
         finish(d, "lost", "the third Moon Cycle ended before all Ancients returned")
         return
@@ -692,7 +692,7 @@ def do_share_weather(s: GameState, d: Draft, a: ShareWeather) -> None:
     k = s.edition.biomes.index(a.weather)
     d.players[p].weather[k] -= 1
     d.players[a.to].weather[k] += 1
-    d.co.weather_shared = True
+    d.coop.weather_shared = True
 
 
 def neighbours_of(s: GameState, p: int) -> set[int]:
@@ -768,13 +768,13 @@ def _second_seed_spots(board, trees, seeds, at: int) -> list[int]:
 def may_grow(d: Draft, i: int, forced: bool) -> bool:
     """Healing Scourge: a single Seed on a scourged Land Space does not grow; two Seeds (or a
     Vigorous Seed) do."""
-    return i not in d.co.scourged or forced or i in d.co.paired or d.seeds_on(i) >= 2
+    return i not in d.coop.scourged or forced or i in d.coop.paired or d.seeds_on(i) >= 2
 
 
 def grow_here(d: Draft, i: int, owner: int) -> None:
     """A Tree grows on a scourged space: the second Seed goes back too and the space heals."""
-    if i in d.co.paired:
-        d.co.paired.discard(i)
+    if i in d.coop.paired:
+        d.coop.paired.discard(i)
         d.players[owner].seeds += 1
     heal(d, i)
 
@@ -898,20 +898,20 @@ class CoopSeeds(Seeds):
     that grow (or not) on scourged spaces."""
 
     def second_seed(self, d: Draft, i: int) -> None:
-        d.co.paired.add(i)   # Healing Scourge: a second Seed on a scourged Land Space
+        d.coop.paired.add(i)   # Healing Scourge: a second Seed on a scourged Land Space
 
     def return_seeds(self, d: Draft, i: int) -> bool:
-        if i not in d.co.paired:
+        if i not in d.coop.paired:
             return False
         d.players[d.seeds[i]].seeds += 2
         d.seeds[i] = NOBODY
-        d.co.paired.discard(i)
+        d.coop.paired.discard(i)
         return True
 
     def take_back(self, d: Draft, i: int, p: int) -> bool:
-        if i not in d.co.paired:
+        if i not in d.coop.paired:
             return False
-        d.co.paired.discard(i)   # the second Seed comes back, the first stays
+        d.coop.paired.discard(i)   # the second Seed comes back, the first stays
         return True
 
     def may_grow(self, d: Draft, i: int, forced: bool) -> bool:
@@ -925,11 +925,7 @@ class CoopTurn(Turn):
     """Return of the Ancients in the turn: the record's working copy, Ancients on scourged
     spaces, Rituals that lift the Ancient Markers, and the Shadow Phase at the End of Turn."""
 
-    def thaw(self, d: Draft) -> None:
-        d.co = CoopCopy(d.s.coop)
-
-    def freeze(self, d: Draft) -> dict[str, Any]:
-        return {"coop": d.co.freeze()}
+    copy = CoopCopy
 
     def call_ancient(self, s: GameState, d: Draft, ancient: str) -> None:
         call_step(s, d, ancient)

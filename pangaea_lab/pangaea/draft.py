@@ -1,11 +1,12 @@
 """The working copy of a state while one action of The Dawn of Pangaea is applied.
 
-A :class:`Draft` holds the state's fields that an action changes as lists (each player as a
-:class:`PlayerCopy`, made when the action first touches that player) and freezes them into the
-new state; one action is applied as a whole or not at all.  The variants the game plays are handed
-to it (:func:`.variant.active`): it asks them at the hooks it owns (a Seed put, a Tree removed,
-the market refilled ...), and they keep mutable copies of their records on it.  It sits below
-the variants and the rules, which both change it.  Freezing counts who holds the Most Trees
+A :class:`Draft` is the core working copy (:mod:`pangaea_lab.core.working`) of a state: it
+holds the state's fields that an action changes as lists (each player as a :class:`PlayerCopy`,
+made when the action first touches that player) and freezes them into the new state; one
+action is applied as a whole or not at all.  The variants the game plays are handed to it
+(:func:`.variant.active`): it asks them at the hooks it owns (a Seed put, a Tree removed, the
+market refilled ...), and their records are copied with it.  It sits below the variants and
+the rules, which both change it.  Freezing counts who holds the Most Trees
 marker (:func:`trees_holder`, kept with the state).
 """
 
@@ -13,12 +14,13 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..core.working import WorkingCopy, records
 from ..core.memo import keep
+from ..core.working import WorkingCopy, extended, record, records
 from . import scoring
 from .edition import ANCIENTS
 from .rituals import NOBODY
 from .state import GameState, Pending, PlayerState
+
 
 class PlayerCopy(WorkingCopy):
     """One player of a :class:`Draft` while an action changes them (see
@@ -34,17 +36,38 @@ class PlayerCopy(WorkingCopy):
 
 class Draft(WorkingCopy):
     """A mutable working copy of a state while one action is applied (see
-    :class:`~pangaea_lab.core.engine.WorkingCopy`): the per-space tuples, decks, bags and
-    supplies become lists, each player a :class:`PlayerCopy` (``d.players[p].hand``);
-    :meth:`freeze` builds the new state.
-    ``variants`` are the variants the state plays, in order (``variant.active(s)``): they put
-    mutable copies of their records on it (Return of the Ancients in ``co``, Wild Woods in
-    ``ww``) and are asked at its hooks."""
+    :mod:`pangaea_lab.core.working`): the per-space tuples, decks, bags and supplies become
+    lists, each player a :class:`PlayerCopy` (``d.players[p].hand``); :meth:`freeze` builds
+    the new state.  ``variants`` are the variants the state plays, in order
+    (``variant.active(s)``), asked at the copy's hooks; the record of each variant that has
+    one is a nested record of the copy, under the record's field (the variant's ``record``),
+    copied by the class the variant gives (its ``turn.copy``): ``Draft(s, variants)`` is made
+    of the subclass that declares those (one per set of variants, see
+    :func:`~pangaea_lab.core.working.extended`).
 
+    Beside the state's fields the copy holds what the action leaves for the rules and the
+    variants: ``s`` (the state it copies), ``new_decisions`` (see :meth:`push`), ``fields``
+    (fields set as they are when the copy is frozen), ``over`` (the game ended at once:
+    Return of the Ancients), ``free_card`` (a Ritual card played for free, a returned
+    Ancient's) and ``ended_tall`` (a Tree that reached the top level in the turn just ended).
+    What the state keeps of its empty Land Spaces stays with the new state while no Tree or
+    Seed moved (``CARRY``); the Most Trees holder is counted when the copy is frozen."""
+
+    __slots__ = ("s", "new_decisions", "fields", "variants", "over", "free_card", "ended_tall")
+
+    RECORD = GameState
     THAW = {**{name: 1 for name in (
         "trees", "seeds", "spirits", "board_blessings", "land_deck", "creature_deck", "market",
         "weather_supply", "blessing_bag", "blessing_discard", "ancients", "favor_bag",
         "market_favors", "decisions")}, "players": records(PlayerCopy)}
+    CARRY = {"_empty_land": ("trees", "seeds", "board")}   # see rules._empty_land
+
+    def __new__(cls, s: GameState, variants: tuple[Any, ...]) -> "Draft":
+        made = _DRAFTS.get(variants)
+        if made is None:
+            made = _DRAFTS[variants] = extended(Draft, {
+                v.record: record(v.turn.copy) for v in variants if v.turn.copy is not None})
+        return object.__new__(made)
 
     def __init__(self, s: GameState, variants: tuple[Any, ...]) -> None:
         super().__init__(s)
@@ -52,15 +75,9 @@ class Draft(WorkingCopy):
         self.new_decisions: list[Pending] = []
         self.fields: dict = {}
         self.variants = variants
-        for v in variants:
-            v.turn.thaw(self)
-
-    # set on the copy when they change (read from here until then)
-    over = False        # the game ended at once (Return of the Ancients)
-    free_card = ""      # a Ritual card played for free (a returned Ancient's)
-    ended_tall = NOBODY  # a Tree that reached the top level in the turn just ended
-    co: Any = None      # the copy of Return of the Ancients' record
-    ww: Any = None      # the copy of Wild Woods' record
+        self.over = False
+        self.free_card = ""
+        self.ended_tall = NOBODY
 
     def push(self, decision: Pending) -> None:
         """A decision this action creates; it is taken before any decision already waiting
@@ -140,30 +157,26 @@ class Draft(WorkingCopy):
 
     def freeze(self) -> GameState:
         s = self.s
-        variants = self.variants
-        for v in variants:
+        for v in self.variants:
             v.turn.before_freeze(self)   # e.g. returned Treetops: their owners choose the slots
-        mine = vars(self)   # the working copy's own attributes: what the action read or set
         # the Trees as the action left them: counted again only when the action read them
-        trees = mine.get("trees")
-        holder = trees_holder(s) if trees is None else _holder_of(s, trees)
+        trees = self.peek("trees")
+        holder = trees_holder(s) if trees is s.trees else _holder_of(s, trees)
         # the waiting decisions, read without thawing them when the action did not touch them
-        waiting = mine.get("decisions", s.decisions)
+        waiting = self.peek("decisions")
         if self.new_decisions:
             waiting = tuple(self.new_decisions) + tuple(waiting)
         elif type(waiting) is not tuple:
             waiting = tuple(waiting)
         changes = {"most_trees": holder, "decisions": waiting}
-        for v in variants:
-            changes.update(v.turn.freeze(self))
         changes.update(self.fields)
         new = super().freeze(**changes)
         keep(new, "_trees_holder", holder)      # the holder by its Trees (see trees_holder)
-        empty = getattr(s, "_empty_land", None)
-        if empty is not None and new.trees is s.trees and new.seeds is s.seeds \
-                and new.board is s.board:
-            keep(new, "_empty_land", empty)      # no Tree or Seed moved (see rules._empty_land)
         return new
+
+
+#: the variants a state plays -> the Draft that declares their records (see Draft)
+_DRAFTS: dict[tuple, type] = {}
 
 
 def trees_holder(s: GameState) -> int:
