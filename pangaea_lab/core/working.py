@@ -25,6 +25,9 @@ out are plain.  A field's entry is one of:
 * ``record(SomeCopy)``: the field holds one frozen record (or ``None``), given as its working
   copy when first read.
 
+A table that must name a copy class defined later (above the module of the declaring class)
+is completed there: :func:`extended` gives a subclass with further entries.
+
 A nested copy is frozen with the copy that holds it: a record that did not change is the old
 record itself, and a tuple of records in which none changed is the old tuple, so every
 unchanged part stays shared with the old state.
@@ -521,6 +524,18 @@ def _with_depths(cls: type["WorkingCopy"], kind: type, depths: Mapping[str, int]
         found = _WITH_DEPTHS[key] = type(cls)(cls.__name__, (cls,), {
             "THAW": dict(depths), "__module__": cls.__module__, "__doc__": cls.__doc__})
     return found
+
+
+def extended(cls: type["WorkingCopy"], more: Mapping[str, Any]) -> type:
+    """A subclass of the declared copy class ``cls`` whose ``THAW`` adds the entries
+    ``more``: for a field whose copy class only a part of the game made later knows (a
+    variant's record, say), so that the class declaring the copy need not name it.  A new
+    class each call: a caller that asks often keeps the class it was given."""
+    if not cls._DECLARED:
+        raise TypeError(f"{cls.__name__} declares no RECORD to extend")
+    return type(cls)(cls.__name__, (cls,), {
+        "RECORD": cls._RECORD, "THAW": {**cls.THAW, **more}, "__slots__": (),
+        "__module__": cls.__module__, "__qualname__": cls.__qualname__, "__doc__": cls.__doc__})
 
 
 # ----- the working copy ---------------------------------------------------------------------

@@ -22,7 +22,7 @@ from typing import Any, Callable
 import networkx as nx
 
 from ..core import hexgrid
-from ..core.engine import remake
+from ..core.working import Thaw, WorkingCopy, remake
 from ..core.errors import IllegalAction, InvalidSetup
 from ..core.exercises import plural
 from ..core.protocol import ScoreBreakdown
@@ -118,7 +118,7 @@ def _distances(board, start: int) -> dict[int, int]:
 
 def _with(value: Any, **changes: Any) -> Any:
     """``dataclasses.replace`` for the frozen states and records of Game Setup, made without
-    running their constructors (see :func:`~pangaea_lab.core.engine.remake`)."""
+    running their constructors (see :func:`~pangaea_lab.core.working.remake`)."""
     return remake(value, changes)
 
 
@@ -367,62 +367,24 @@ def _sorted_tuple(values) -> tuple:
     return tuple(sorted(values))
 
 
-class CoopDraft:
-    """A mutable copy of the co-op record, frozen back with the rest of a :class:`Draft`.
-    Each part of the record is copied (its lists and sets made) when the action first reads
-    it; the parts never read are neither copied nor compared."""
+class CoopCopy(WorkingCopy):
+    """The co-op record while an action changes it (see :mod:`pangaea_lab.core.working`),
+    frozen back with the rest of a :class:`Draft`: the Ancient and Devour Markers' steps, the
+    Shadow Bag, the Moon Board and the box become lists, the scourged spaces and the spaces
+    holding a second Seed sets, each when the action first reads it; the other parts are
+    replaced, never changed in place."""
 
-    #: the parts copied into lists or sets: name -> (thaw, freeze)
-    LISTS = {
-        "ancient_steps": (list, tuple), "devour_steps": (list, tuple),
-        "scourged": (set, _sorted_tuple), "shadow_bag": (list, tuple),
-        "moon_stacks": (lambda v: [list(x) for x in v], lambda v: tuple(map(tuple, v))),
-        "moon_board": (list, tuple), "shadow_box": (list, tuple),
-        "paired": (set, _sorted_tuple),
-    }
-    #: the parts taken as they are (replaced, never changed in place)
-    PLAIN = frozenset({"difficulty", "box_cards", "scourge_supply", "shadow", "cycle",
-                       "weather_shared", "result"})
-
-    def __init__(self, s: CoopRecord) -> None:
-        self.record = s
-
-    def __getattr__(self, name: str) -> Any:
-        # called only for a part not read yet
-        mine = vars(self)
-        record = mine.get("record")
-        if record is None:
-            raise AttributeError(f"CoopDraft has no attribute {name!r}")
-        how = CoopDraft.LISTS.get(name)
-        if how is not None:
-            value = how[0](getattr(record, name))
-        elif name in CoopDraft.PLAIN:
-            value = getattr(record, name)
-        else:
-            raise AttributeError(f"CoopDraft has no attribute {name!r}")
-        mine[name] = value
-        return value
-
-    def frozen(self) -> CoopRecord:
-        """The record as the action left it (the record itself when nothing changed)."""
-        record = self.record
-        changes: dict[str, Any] = {}
-        for name, value in vars(self).items():
-            how = CoopDraft.LISTS.get(name)
-            if how is not None:
-                value = how[1](value)
-            elif name not in CoopDraft.PLAIN:
-                continue
-            if value != getattr(record, name):
-                changes[name] = value
-        return remake(record, changes) if changes else record
+    RECORD = CoopRecord
+    THAW = {"ancient_steps": 1, "devour_steps": 1, "shadow_bag": 1, "moon_stacks": 2,
+            "moon_board": 1, "shadow_box": 1, "scourged": Thaw(set, _sorted_tuple),
+            "paired": Thaw(set, _sorted_tuple)}
 
 
 def finish(d: Draft, result: str, reason: str) -> None:
     """End of the Game (Solo/Co-op): the game ends at once, won or lost."""
-    if d.co.result:
+    if d.coop.result:
         return
-    d.co.result = result
+    d.coop.result = result
     d.over = True
     d.fields.update(phase="over", end_triggered=True, end_reason=reason)
     waiting = d.new_decisions + d.decisions
@@ -439,13 +401,13 @@ def settle_chains(d: Draft, waiting: list[Pending]) -> None:
     the place the Ritual Chains rule gives a card that joins no chain; with the game over, the
     placing brings no step, Favor Token or Ecosystem."""
     for x in waiting:
-        chains = d.players[x.player]["chains"]
+        chains = d.players[x.player].chains
         if x.kind == "chain" and not any(x.card in row for row in chains):
             chains.append([x.card])
 
 
 def over(d: Draft) -> bool:
-    return bool(d.co.result)
+    return bool(d.coop.result)
 
 
 # ----- the mountain ---------------------------------------------------------------------------
@@ -454,7 +416,7 @@ def over(d: Draft) -> bool:
 def ascend(d: Draft, k: int, steps: int, player: int) -> None:
     """Move Ancient Marker ``k`` up; at the summit the Ancient returns from exile and is placed
     on the continent at once (Returned Ancients).  The last one to return wins the game."""
-    co = d.co
+    co = d.coop
     summit = d.s.edition.summit_steps
     if over(d) or steps <= 0 or is_returned(co.ancient_steps, k, summit):
         return
@@ -480,7 +442,7 @@ def _can_place(d: Draft, ancient: str) -> bool:
 def descend(d: Draft, steps: int) -> None:
     """Ancient Markers still on the mountain go down; a Devour Marker reached (or passed) by an
     Ancient joins the Shadow Bag; an Ancient reaching the Dance Marker loses the game."""
-    co = d.co
+    co = d.coop
     s = d.s
     summit = s.edition.summit_steps
     waiting = [k for k in range(3) if not is_returned(co.ancient_steps, k, summit)]
@@ -506,7 +468,7 @@ def descend(d: Draft, steps: int) -> None:
 def scourge(d: Draft, i: int) -> None:
     """Scourge a space: any Tree or Seed on it goes back to its owner, a Scourge Marker goes on
     it; placing the last Scourge from the supply loses the game."""
-    co = d.co
+    co = d.coop
     if over(d) or i in co.scourged or co.scourge_supply == 0:
         return
     if d.trees[i] != NOBODY:
@@ -524,9 +486,9 @@ def _seed_back(d: Draft, i: int) -> None:
 
 def heal(d: Draft, i: int) -> None:
     """Healing Scourge: the marker goes back to the supply."""
-    if i in d.co.scourged:
-        d.co.scourged.discard(i)
-        d.co.scourge_supply += 1
+    if i in d.coop.scourged:
+        d.coop.scourged.discard(i)
+        d.coop.scourge_supply += 1
 
 
 def _blocked(s_or_d, board) -> set[int]:
@@ -592,14 +554,14 @@ def end_turn(s: GameState, d: Draft) -> None:
     nxt = (s.turn_player + 1) % n
     d.fields.update(turn_player=nxt, actions_taken=0, exchange_used=False,
                     round=s.round + (1 if nxt == s.first_player else 0))
-    d.co.weather_shared = False
+    d.coop.weather_shared = False
     for v in d.variants:
         v.turn.on_end_turn(d)
     tall = d.ended_tall
     if tall != NOBODY and d.trees[tall] != NOBODY:
         # Wild Woods: a Tree reached level 3 this turn (and still stands); the Shadow
         # moves onto it and the Shadow Phase is skipped
-        d.co.shadow = tall
+        d.coop.shadow = tall
         return
     d.push(Pending("shadow", s.turn_player))
 
@@ -611,7 +573,7 @@ def do_move_shadow(s: GameState, d: Draft, a: MoveShadow) -> None:
         raise s.reject(f"The Shadow moves 2 spaces away and never onto a Spirit or an Ancient; "
                        f"{s.board.cells[i]} is not such a space.", rule="Shadow Phase",
                        like=MoveShadow)
-    co = d.co
+    co = d.coop
     co.shadow = i
     if d.trees[i] != NOBODY or d.seeds[i] != NOBODY:
         pass                                  # a Tree or a Seed: the Shadow does nothing
@@ -626,7 +588,7 @@ def do_move_shadow(s: GameState, d: Draft, a: MoveShadow) -> None:
 def draw_marker(s: GameState, d: Draft, player: int) -> None:
     """Draw a Shadow Marker onto the Moon Board's current stack and apply it (Dream, Devour,
     Dance); an empty bag ends the Moon Cycle."""
-    co = d.co
+    co = d.coop
     data = coop_data(s.edition)
     marker = co.shadow_bag.pop(0)
     if not co.moon_stacks or co.moon_stacks[-1][-1] == "Dance":
@@ -639,7 +601,7 @@ def draw_marker(s: GameState, d: Draft, player: int) -> None:
     elif marker == "Devour":
         if d.trees[i] != NOBODY:
             owner = d.remove_tree(i)
-            if d.players[owner]["seeds"] and i not in co.scourged:
+            if d.players[owner].seeds and i not in co.scourged:
                 d.push(Pending("devour", owner, targets=(i,)))
         else:
             _seed_back(d, i)
@@ -658,23 +620,23 @@ def draw_marker(s: GameState, d: Draft, player: int) -> None:
 def end_of_cycle(s: GameState, d: Draft) -> None:
     """End of Cycle: after the third the game is lost; otherwise every drawn marker goes back
     into the bag with the next cycle's markers, and a Moon Card's effects apply."""
-    co = d.co
+    co = d.coop
     if co.cycle >= 3:
         finish(d, "lost", "the third Moon Cycle ended before all Ancients returned")
         return
     co.cycle += 1
     markers = [m for stack in co.moon_stacks for m in stack] + list(co.moon_board.pop(0))
-    co.moon_stacks = []
+    co.moon_stacks = ()
     effects = moon_plan(s.edition, co.difficulty, s.woods is not None)[co.cycle - 1][1]
     if "remove_dream" in effects and "Dream" in markers:
         markers.remove("Dream")
         co.shadow_box.append("Dream")
     make_rng(s.seed, "shadow-bag", co.cycle).shuffle(markers)
-    co.shadow_bag = markers
+    co.shadow_bag = tuple(markers)
     for q in range(s.num_players):
         if "blessing_each" in effects and d.blessing_bag:
             kind = d.blessing_bag.pop(0)
-            d.players[q]["blessings"][BLESSING_KINDS.index(kind)] += 1
+            d.players[q].blessings[BLESSING_KINDS.index(kind)] += 1
         if "scourge_each" in effects:
             d.push(Pending("scourge", q, area="any"))
         if "give_up_seed" in effects:   # (the Wild Woods Moon Cards)
@@ -732,9 +694,9 @@ def check_share_weather(s: GameState, a: ShareWeather) -> None:
 def do_share_weather(s: GameState, d: Draft, a: ShareWeather) -> None:
     p = s.turn_player
     k = s.edition.biomes.index(a.weather)
-    d.players[p]["weather"][k] -= 1
-    d.players[a.to]["weather"][k] += 1
-    d.co.weather_shared = True
+    d.players[p].weather[k] -= 1
+    d.players[a.to].weather[k] += 1
+    d.coop.weather_shared = True
 
 
 def neighbours_of(s: GameState, p: int) -> set[int]:
@@ -751,7 +713,7 @@ def neighbours_of(s: GameState, p: int) -> set[int]:
 def gain_favor(d: Draft, p: int, ancient: str) -> None:
     if ancient in d.favor_bag:
         d.favor_bag.remove(ancient)
-        d.players[p]["favors"][ANCIENTS.index(ancient)] += 1
+        d.players[p].favors[ANCIENTS.index(ancient)] += 1
 
 
 def creature_played(s: GameState, d: Draft, p: int, card) -> None:
@@ -798,7 +760,7 @@ def ancient_entered(d: Draft, ancient: str, i: int) -> None:
 
 
 def thorondal_second_seed(d: Draft, p: int, at: int) -> None:
-    if d.players[p]["seeds"] and _second_seed_spots(d.s.board, d.trees, d.seeds, at):
+    if d.players[p].seeds and _second_seed_spots(d.s.board, d.trees, d.seeds, at):
         d.push(Pending("seed", p, targets=(at,)))
 
 
@@ -810,14 +772,14 @@ def _second_seed_spots(board, trees, seeds, at: int) -> list[int]:
 def may_grow(d: Draft, i: int, forced: bool) -> bool:
     """Healing Scourge: a single Seed on a scourged Land Space does not grow; two Seeds (or a
     Vigorous Seed) do."""
-    return i not in d.co.scourged or forced or i in d.co.paired or d.seeds_on(i) >= 2
+    return i not in d.coop.scourged or forced or i in d.coop.paired or d.seeds_on(i) >= 2
 
 
 def grow_here(d: Draft, i: int, owner: int) -> None:
     """A Tree grows on a scourged space: the second Seed goes back too and the space heals."""
-    if i in d.co.paired:
-        d.co.paired.discard(i)
-        d.players[owner]["seeds"] += 1
+    if i in d.coop.paired:
+        d.coop.paired.discard(i)
+        d.players[owner].seeds += 1
     heal(d, i)
 
 
@@ -940,20 +902,20 @@ class CoopSeeds(Seeds):
     that grow (or not) on scourged spaces."""
 
     def second_seed(self, d: Draft, i: int) -> None:
-        d.co.paired.add(i)   # Healing Scourge: a second Seed on a scourged Land Space
+        d.coop.paired.add(i)   # Healing Scourge: a second Seed on a scourged Land Space
 
     def return_seeds(self, d: Draft, i: int) -> bool:
-        if i not in d.co.paired:
+        if i not in d.coop.paired:
             return False
-        d.players[d.seeds[i]]["seeds"] += 2
+        d.players[d.seeds[i]].seeds += 2
         d.seeds[i] = NOBODY
-        d.co.paired.discard(i)
+        d.coop.paired.discard(i)
         return True
 
     def take_back(self, d: Draft, i: int, p: int) -> bool:
-        if i not in d.co.paired:
+        if i not in d.coop.paired:
             return False
-        d.co.paired.discard(i)   # the second Seed comes back, the first stays
+        d.coop.paired.discard(i)   # the second Seed comes back, the first stays
         return True
 
     def may_grow(self, d: Draft, i: int, forced: bool) -> bool:
@@ -967,11 +929,7 @@ class CoopTurn(Turn):
     """Return of the Ancients in the turn: the record's working copy, Ancients on scourged
     spaces, Rituals that lift the Ancient Markers, and the Shadow Phase at the End of Turn."""
 
-    def thaw(self, d: Draft) -> None:
-        d.co = CoopDraft(d.s.coop)
-
-    def freeze(self, d: Draft) -> dict[str, Any]:
-        return {"coop": d.co.frozen()}
+    copy = CoopCopy
 
     def call_ancient(self, s: GameState, d: Draft, ancient: str) -> None:
         call_step(s, d, ancient)

@@ -1,131 +1,83 @@
 """The working copy of a state while one action of The Dawn of Pangaea is applied.
 
-A :class:`Draft` holds the state's fields that an action changes as lists (each player as a
-dict of lists, copied when the action first touches that player) and freezes them into the new
-state; one action is applied as a whole or not at all.  The variants the game plays are handed
-to it (:func:`.variant.active`): it asks them at the hooks it owns (a Seed put, a Tree removed,
-the market refilled ...), and they keep mutable copies of their records on it.  It sits below
-the variants and the rules, which both change it.  Freezing counts who holds the Most Trees
+A :class:`Draft` is the core working copy (:mod:`pangaea_lab.core.working`) of a state: it
+holds the state's fields that an action changes as lists (each player as a :class:`PlayerCopy`,
+made when the action first touches that player) and freezes them into the new state; one
+action is applied as a whole or not at all.  The variants the game plays are handed to it
+(:func:`.variant.active`): it asks them at the hooks it owns (a Seed put, a Tree removed, the
+market refilled ...), and their records are copied with it.  It sits below the variants and
+the rules, which both change it.  Freezing counts who holds the Most Trees
 marker (:func:`trees_holder`, kept with the state).
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Sequence
+from typing import Any, Sequence
 
-from ..core.engine import WorkingCopy, remake
 from ..core.memo import keep
+from ..core.working import WorkingCopy, extended, record, records
 from . import scoring
 from .edition import ANCIENTS
 from .rituals import NOBODY
 from .state import GameState, Pending, PlayerState
 
-#: a player's fields held as lists in a working copy, and how each is copied
-_PLAYER_LISTS = {"hand": list, "weather": list, "blessings": list, "played": list,
-                 "favors": list, "chains": lambda v: [list(c) for c in v],
-                 "activated": list}
 
-#: how each of those lists is frozen back (the counts are kept as they are)
-_PLAYER_FREEZE = {"hand": tuple, "weather": tuple, "blessings": tuple, "played": tuple,
-                  "favors": tuple, "chains": lambda v: tuple(map(tuple, v)),
-                  "activated": lambda v: tuple(map(tuple, v))}
+class PlayerCopy(WorkingCopy):
+    """One player of a :class:`Draft` while an action changes them (see
+    :mod:`pangaea_lab.core.working`): the counts are attributes to replace (``trees``,
+    ``seeds``, the points), the cards, tokens and Favors become lists when the action first
+    reads them (``hand``, ``weather``, ``blessings``, ``played``, ``favors``, ``activated``),
+    each Ritual Chain a list of its own (``chains``)."""
 
-
-class PlayerDraft(dict):
-    """One player of a :class:`Draft` as a dict: the counts copied at once, each list
-    (``hand``, ``weather`` ...) copied from the state when the action first reads it."""
-
-    def __init__(self, frozen: PlayerState) -> None:
-        super().__init__(trees=frozen.trees, seeds=frozen.seeds,
-                         creature_points=frozen.creature_points, land_points=frozen.land_points)
-        self.frozen = frozen
-
-    def __missing__(self, key: str) -> Any:
-        thaw = _PLAYER_LISTS.get(key)
-        if thaw is None:
-            raise KeyError(key)
-        value = self[key] = thaw(getattr(self.frozen, key))
-        return value
-
-    def freeze(self) -> PlayerState:
-        """The player as the action left them: the frozen player itself when nothing the
-        action read differs, otherwise a copy with the parts that changed."""
-        q = self.frozen
-        changes = {}
-        for key, value in self.items():
-            how = _PLAYER_FREEZE.get(key)
-            if how is not None:
-                value = how(value)
-            if value != getattr(q, key):
-                changes[key] = value
-        return remake(q, changes) if changes else q
-
-
-class PlayerDrafts:
-    """The players of a :class:`Draft`: ``drafts[p]`` is player ``p`` as a dict of lists
-    (a :class:`PlayerDraft`), copied from the state when an action first touches that
-    player; :meth:`freeze` gives the players' tuple, untouched (or unchanged) players kept
-    as they were (and the tuple itself when no player changed)."""
-
-    def __init__(self, players: tuple[PlayerState, ...]) -> None:
-        self.frozen = players
-        self.open: dict[int, PlayerDraft] = {}
-
-    def __len__(self) -> int:
-        return len(self.frozen)
-
-    def __getitem__(self, p: int) -> PlayerDraft:
-        if p < 0:
-            p += len(self.frozen)
-        got = self.open.get(p)
-        if got is None:
-            got = self.open[p] = PlayerDraft(self.frozen[p])
-        return got
-
-    def __iter__(self) -> Iterator[dict]:
-        return (self[p] for p in range(len(self.frozen)))
-
-    def freeze(self) -> tuple[PlayerState, ...]:
-        frozen = self.frozen
-        out = None
-        for p, d in self.open.items():
-            new = d.freeze()
-            if new is not frozen[p]:
-                if out is None:
-                    out = list(frozen)
-                out[p] = new
-        return frozen if out is None else tuple(out)
+    RECORD = PlayerState
+    THAW = {"hand": 1, "weather": 1, "blessings": 1, "played": 1, "favors": 1, "activated": 1,
+            "chains": 2}
 
 
 class Draft(WorkingCopy):
     """A mutable working copy of a state while one action is applied (see
-    :class:`~pangaea_lab.core.engine.WorkingCopy`): the per-space tuples, decks, bags and
-    supplies become lists, each player a dict of lists; :meth:`freeze` builds the new state.
-    ``variants`` are the variants the state plays, in order (``variant.active(s)``): they put
-    mutable copies of their records on it (Return of the Ancients in ``co``, Wild Woods in
-    ``ww``) and are asked at its hooks."""
+    :mod:`pangaea_lab.core.working`): the per-space tuples, decks, bags and supplies become
+    lists, each player a :class:`PlayerCopy` (``d.players[p].hand``); :meth:`freeze` builds
+    the new state.  ``variants`` are the variants the state plays, in order
+    (``variant.active(s)``), asked at the copy's hooks; the record of each variant that has
+    one is a nested record of the copy, under the record's field (the variant's ``record``),
+    copied by the class the variant gives (its ``turn.copy``): ``Draft(s, variants)`` is made
+    of the subclass that declares those (one per set of variants, see
+    :func:`~pangaea_lab.core.working.extended`).
 
-    THAW = {name: 1 for name in (
+    Beside the state's fields the copy holds what the action leaves for the rules and the
+    variants: ``s`` (the state it copies), ``new_decisions`` (see :meth:`push`), ``fields``
+    (fields set as they are when the copy is frozen), ``over`` (the game ended at once:
+    Return of the Ancients), ``free_card`` (a Ritual card played for free, a returned
+    Ancient's) and ``ended_tall`` (a Tree that reached the top level in the turn just ended).
+    What the state keeps of its empty Land Spaces stays with the new state while no Tree or
+    Seed moved (``CARRY``); the Most Trees holder is counted when the copy is frozen."""
+
+    __slots__ = ("s", "new_decisions", "fields", "variants", "over", "free_card", "ended_tall")
+
+    RECORD = GameState
+    THAW = {**{name: 1 for name in (
         "trees", "seeds", "spirits", "board_blessings", "land_deck", "creature_deck", "market",
         "weather_supply", "blessing_bag", "blessing_discard", "ancients", "favor_bag",
-        "market_favors", "decisions")}
+        "market_favors", "decisions")}, "players": records(PlayerCopy)}
+    CARRY = {"_empty_land": ("trees", "seeds", "board")}   # see rules._empty_land
+
+    def __new__(cls, s: GameState, variants: tuple[Any, ...]) -> "Draft":
+        made = _DRAFTS.get(variants)
+        if made is None:
+            made = _DRAFTS[variants] = extended(Draft, {
+                v.record: record(v.turn.copy) for v in variants if v.turn.copy is not None})
+        return object.__new__(made)
 
     def __init__(self, s: GameState, variants: tuple[Any, ...]) -> None:
         super().__init__(s)
         self.s = s
-        self.players = PlayerDrafts(s.players)
         self.new_decisions: list[Pending] = []
         self.fields: dict = {}
         self.variants = variants
-        for v in variants:
-            v.turn.thaw(self)
-
-    # set on the copy when they change (read from here until then)
-    over = False        # the game ended at once (Return of the Ancients)
-    free_card = ""      # a Ritual card played for free (a returned Ancient's)
-    ended_tall = NOBODY  # a Tree that reached the top level in the turn just ended
-    co: Any = None      # the copy of Return of the Ancients' record
-    ww: Any = None      # the copy of Wild Woods' record
+        self.over = False
+        self.free_card = ""
+        self.ended_tall = NOBODY
 
     def push(self, decision: Pending) -> None:
         """A decision this action creates; it is taken before any decision already waiting
@@ -147,7 +99,7 @@ class Draft(WorkingCopy):
         k = self.s.edition.biomes.index(self.s.board.biome[space])
         if self.weather_supply[k] > 0:
             self.weather_supply[k] -= 1
-            self.players[player]["weather"][k] += 1
+            self.players[player].weather[k] += 1
 
     def remove_tree(self, i: int) -> int:
         """The Tree on space ``i`` goes back to its owner's supply (the variants hear of it
@@ -156,7 +108,7 @@ class Draft(WorkingCopy):
         for v in self.variants:
             v.seeds.on_tree_removed(self, i)
         self.trees[i] = NOBODY
-        self.players[owner]["trees"] += 1
+        self.players[owner].trees += 1
         return owner
 
     def refill_market(self, slots: tuple[str, ...], favors: bool) -> None:
@@ -176,7 +128,7 @@ class Draft(WorkingCopy):
 
     def put_seed(self, i: int, p: int, n: int = 1) -> None:
         """``n`` of ``p``'s Seeds from the supply onto space ``i``."""
-        self.players[p]["seeds"] -= n
+        self.players[p].seeds -= n
         if not any(v.seeds.put_seed(self, i, p, n) for v in self.variants):
             self.seeds[i] = p
 
@@ -193,7 +145,7 @@ class Draft(WorkingCopy):
         if any(v.seeds.return_seeds(self, i) for v in self.variants):
             return
         if self.seeds[i] != NOBODY:
-            self.players[self.seeds[i]]["seeds"] += 1
+            self.players[self.seeds[i]].seeds += 1
             self.seeds[i] = NOBODY
 
     def collect_favor(self, player: int, slot: int) -> None:
@@ -201,34 +153,30 @@ class Draft(WorkingCopy):
         token = self.market_favors[slot]
         if token is not None:
             self.market_favors[slot] = None
-            self.players[player]["favors"][ANCIENTS.index(token)] += 1
+            self.players[player].favors[ANCIENTS.index(token)] += 1
 
     def freeze(self) -> GameState:
         s = self.s
-        variants = self.variants
-        for v in variants:
+        for v in self.variants:
             v.turn.before_freeze(self)   # e.g. returned Treetops: their owners choose the slots
-        mine = vars(self)   # the working copy's own attributes: what the action read or set
         # the Trees as the action left them: counted again only when the action read them
-        trees = mine.get("trees")
-        holder = trees_holder(s) if trees is None else _holder_of(s, trees)
+        trees = self.peek("trees")
+        holder = trees_holder(s) if trees is s.trees else _holder_of(s, trees)
         # the waiting decisions, read without thawing them when the action did not touch them
-        waiting = mine.get("decisions", s.decisions)
+        waiting = self.peek("decisions")
         if self.new_decisions:
             waiting = tuple(self.new_decisions) + tuple(waiting)
         elif type(waiting) is not tuple:
             waiting = tuple(waiting)
-        changes = {"players": self.players.freeze(), "most_trees": holder, "decisions": waiting}
-        for v in variants:
-            changes.update(v.turn.freeze(self))
+        changes = {"most_trees": holder, "decisions": waiting}
         changes.update(self.fields)
         new = super().freeze(**changes)
         keep(new, "_trees_holder", holder)      # the holder by its Trees (see trees_holder)
-        empty = getattr(s, "_empty_land", None)
-        if empty is not None and new.trees is s.trees and new.seeds is s.seeds \
-                and new.board is s.board:
-            keep(new, "_empty_land", empty)      # no Tree or Seed moved (see rules._empty_land)
         return new
+
+
+#: the variants a state plays -> the Draft that declares their records (see Draft)
+_DRAFTS: dict[tuple, type] = {}
 
 
 def trees_holder(s: GameState) -> int:

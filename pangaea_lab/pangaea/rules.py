@@ -26,8 +26,8 @@ from .actions import (DECISION, MAIN, ActivateFavor, BlessCallAncient, BlessFlyi
                       ExpandForest, FlyingSeed, MoveOkuma, MoveTree, PangaeaAction, PlaceAncient,
                       PlaceInChain, PlayCreature, PlayLand, SpiritGrowth, SummonAncient,
                       TakeBackSeed, TakeBlessing, TakeMarketCard, expand_one, per_space)
-# PlayerDraft and trees_holder belong to the working copy; still importable from here as before
-from .draft import Draft, PlayerDraft, trees_holder  # noqa: F401
+# trees_holder belongs to the working copy; still importable from here as before
+from .draft import Draft, trees_holder  # noqa: F401
 from .edition import ANCIENTS, BLESSING_KINDS, CreatureCard, LandCard
 from .rituals import NOBODY, RitualOption, checked_option
 # rank_rituals and ritual_points are scoring; still importable from here as before
@@ -400,8 +400,8 @@ def _grow(d: Draft, spaces: list[int], forced: bool = False) -> None:
             v.seeds.on_growth(d, i, owner)
         d.return_seeds(i)      # Seed Competition: every Seed returns, the majority grows
         grown.append(i)
-        if d.players[owner]["trees"] > 0:
-            d.players[owner]["trees"] -= 1
+        if d.players[owner].trees > 0:
+            d.players[owner].trees -= 1
             d.trees[i] = owner
             d.gain_weather(owner, i, grow=True)
         else:
@@ -600,10 +600,10 @@ def _do_flying_seed(s: GameState, d: Draft, a: FlyingSeed | BlessFlyingSeed) -> 
         return
     second = s.seeds[i] == p
     if isinstance(a, BlessFlyingSeed):
-        d.players[p]["blessings"][FLY] -= 1
+        d.players[p].blessings[FLY] -= 1
         d.blessing_discard.append("Flying Seed")
     d.seeds[i] = p
-    d.players[p]["seeds"] -= 1
+    d.players[p].seeds -= 1
     if second:   # e.g. Healing Scourge: a second Seed on a scourged Land Space
         for v in d.variants:
             v.seeds.second_seed(d, i)
@@ -637,7 +637,7 @@ def _do_expand(s: GameState, d: Draft, a: ExpandForest) -> None:
             for v in d.variants:
                 v.seeds.second_seed(d, i)
         d.seeds[i] = p
-    d.players[p]["seeds"] -= len(idx)
+    d.players[p].seeds -= len(idx)
 
 
 def _check_spirit_growth(s: GameState, a: SpiritGrowth) -> None:
@@ -664,7 +664,7 @@ def _do_spirit_growth(s: GameState, d: Draft, a: SpiritGrowth) -> None:
         kind = d.board_blessings[i]
         if kind:  # a Blessing Token on the Water Space is taken
             d.board_blessings[i] = ""
-            d.players[p]["blessings"][BLESSING_KINDS.index(kind)] += 1
+            d.players[p].blessings[BLESSING_KINDS.index(kind)] += 1
     growing = [j for j in s.board.neighbours[i] if s.seeds[j] != NOBODY]
     okuma = s.ancients[OKUMA]
     if okuma != NOBODY and s.seeds[okuma] != NOBODY and okuma not in growing:
@@ -685,7 +685,7 @@ def _check_vigorous(s: GameState, a: BlessVigorousSeed) -> None:
 def _do_vigorous(s: GameState, d: Draft, a: BlessVigorousSeed) -> None:
     p = s.turn_player
     i = s.board.cell_of(a.cell)
-    d.players[p]["blessings"][VIGOR] -= 1
+    d.players[p].blessings[VIGOR] -= 1
     d.blessing_discard.append("Vigorous Seed")
     _grow(d, [i], forced=True)   # also heals a scourged space (Healing Scourge)
 
@@ -701,8 +701,8 @@ def _take_card(s: GameState, d: Draft, card_id: str, from_market: bool) -> None:
     else:
         if card_id not in s.players[p].hand:
             raise s.reject(f"{card_id} is not in your hand.", rule="Play a Ritual Card")
-        d.players[p]["hand"].remove(card_id)
-    d.players[p]["played"].append(card_id)
+        d.players[p].hand.remove(card_id)
+    d.players[p].played.append(card_id)
     if guardians(s):   # Step 2: Ritual Chains
         options = chain_options(s, s.players[p].chains, card_id)
         if len(options) == 1:
@@ -719,7 +719,7 @@ def _take_card(s: GameState, d: Draft, card_id: str, from_market: bool) -> None:
 def _place_in_chain(s: GameState, d: Draft, p: int, card_id: str, chain: int, side: str) -> None:
     """Put a played card in a Ritual Chain; a Land card closing Creature cards between itself
     and another Land card creates an Ecosystem (a Blessing from the discard pile or the bag)."""
-    chains = d.players[p]["chains"]
+    chains = d.players[p].chains
     if chain < 0:
         chains.append([card_id])
         return
@@ -749,10 +749,10 @@ def _ecosystem(s: GameState, d: Draft, p: int) -> None:
         d.push(Pending("ecosystem", p))
     elif kinds:
         d.blessing_discard.remove(kinds[0])
-        d.players[p]["blessings"][BLESSING_KINDS.index(kinds[0])] += 1
+        d.players[p].blessings[BLESSING_KINDS.index(kinds[0])] += 1
     elif d.blessing_bag:
         kind = d.blessing_bag.pop(0)
-        d.players[p]["blessings"][BLESSING_KINDS.index(kind)] += 1
+        d.players[p].blessings[BLESSING_KINDS.index(kind)] += 1
 
 
 def _ritual_card(s: GameState, card_id: str, kind: type) -> Any:
@@ -780,12 +780,12 @@ def _do_creature(s: GameState, d: Draft, a: PlayCreature) -> None:
         d.free_card = a.card
     _take_card(s, d, a.card, a.from_market)
     for k, n in enumerate(tokens):
-        d.players[p]["weather"][k] -= n
+        d.players[p].weather[k] -= n
         d.weather_supply[k] += n
-    d.players[p]["blessings"][WILD] -= a.wild_blessings
+    d.players[p].blessings[WILD] -= a.wild_blessings
     d.blessing_discard.extend(["Wild Weather"] * a.wild_blessings)
     if not any(v.turn.creature_ritual(s, d, p, card) for v in d.variants):
-        d.players[p]["creature_points"] += card.points   # (co-op: the Ancient climbs instead)
+        d.players[p].creature_points += card.points   # (co-op: the Ancient climbs instead)
 
 
 def _do_land(s: GameState, d: Draft, a: PlayLand) -> None:
@@ -796,7 +796,7 @@ def _do_land(s: GameState, d: Draft, a: PlayLand) -> None:
     path = option.path
     _take_card(s, d, a.card, a.from_market)
     if not any(v.turn.land_reward(s, d, p, option.points) for v in d.variants):
-        d.players[p]["land_points"] += option.points   # (co-op: an Ancient climbs instead)
+        d.players[p].land_points += option.points   # (co-op: an Ancient climbs instead)
     spaces = [s.board.index[c] for c in path]
     if any(v.turn.on_land_ritual(s, d, p, spaces) for v in d.variants):
         return   # e.g. Wild Woods: Trees go down a level
@@ -817,7 +817,7 @@ def _do_take_market(s: GameState, d: Draft, a: TakeMarketCard) -> None:
                        like=TakeMarketCard)
     slot = d.market.index(a.card)
     d.market[slot] = None
-    d.players[s.pending.player]["hand"].append(a.card)
+    d.players[s.pending.player].hand.append(a.card)
     d.collect_favor(s.pending.player, slot)
 
 
@@ -829,11 +829,11 @@ def _do_draw(s: GameState, d: Draft, a: DrawFromDeck) -> None:
     if not has_real_cards(deck):
         raise s.reject(f"The {a.deck} deck is empty.", rule="Step 3: Draw New Card",
                        like=DrawFromDeck)
-    d.players[s.pending.player]["hand"].append(draw_card(deck))   # never a Storm
+    d.players[s.pending.player].hand.append(draw_card(deck))   # never a Storm
     if guardians(s):   # ... and a Favor Token from the bag
         token = d.draw_favor()
         if token is not None:
-            d.players[s.pending.player]["favors"][ANCIENTS.index(token)] += 1
+            d.players[s.pending.player].favors[ANCIENTS.index(token)] += 1
 
 
 def _do_move_tree(s: GameState, d: Draft, a: MoveTree) -> None:
@@ -877,7 +877,7 @@ def _do_take_back(s: GameState, d: Draft, a: TakeBackSeed) -> None:
     i = s.board.cell_of(a.cell)
     if not any(v.seeds.take_back(d, i, p) for v in d.variants):
         d.seeds[i] = NOBODY
-    d.players[p]["seeds"] += 1
+    d.players[p].seeds += 1
 
 
 def _check_exchange(s: GameState, a: ExchangeWeather) -> None:
@@ -902,10 +902,10 @@ def _check_exchange(s: GameState, a: ExchangeWeather) -> None:
 def _do_exchange(s: GameState, d: Draft, a: ExchangeWeather) -> None:
     p = s.turn_player
     g, t = s.edition.biomes.index(a.give), s.edition.biomes.index(a.take)
-    d.players[p]["weather"][g] -= 1
+    d.players[p].weather[g] -= 1
     d.weather_supply[g] += 1
     d.weather_supply[t] -= 1
-    d.players[p]["weather"][t] += 1
+    d.players[p].weather[t] += 1
     d.fields["exchange_used"] = True
 
 
@@ -988,7 +988,7 @@ def _check_call_ancient(s: GameState, a: BlessCallAncient) -> None:
 
 def _do_call_ancient(s: GameState, d: Draft, a: BlessCallAncient) -> None:
     p = s.turn_player
-    d.players[p]["blessings"][CALL] -= 1
+    d.players[p].blessings[CALL] -= 1
     d.blessing_discard.append("Call Ancient")
     variant = _calls_back(s, a.ancient)
     if variant is not None:
@@ -1020,8 +1020,8 @@ def _check_activate(s: GameState, a: ActivateFavor) -> None:
 
 def _do_activate(s: GameState, d: Draft, a: ActivateFavor) -> None:
     p = s.turn_player
-    d.players[p]["favors"][ANCIENTS.index(a.ancient)] -= 1
-    d.players[p]["activated"].append((a.card, a.ancient))
+    d.players[p].favors[ANCIENTS.index(a.ancient)] -= 1
+    d.players[p].activated.append((a.card, a.ancient))
     d.push(Pending("summon", p, ancient=a.ancient))
 
 
@@ -1041,9 +1041,9 @@ def _check_convert(s: GameState, a: ConvertFavor) -> None:
 def _do_convert(s: GameState, d: Draft, a: ConvertFavor) -> None:
     p = s.turn_player
     g = ANCIENTS.index(a.give)
-    d.players[p]["favors"][g] -= 2
+    d.players[p].favors[g] -= 2
     d.favor_bag.remove(a.take)
-    d.players[p]["favors"][ANCIENTS.index(a.take)] += 1
+    d.players[p].favors[ANCIENTS.index(a.take)] += 1
     rng = make_rng(s.seed, "favor-bag", s.round, p, len(s.favor_bag), tuple(s.favor_bag[:3]))
     for _ in range(2):   # assumption 'favor-bag-order': mixed back in by the seed
         d.favor_bag.insert(rng.randrange(len(d.favor_bag) + 1), a.give)
@@ -1077,7 +1077,7 @@ def _do_place_in_chain(s: GameState, d: Draft, a: PlaceInChain) -> None:
 
 def _do_take_blessing(s: GameState, d: Draft, a: TakeBlessing) -> None:
     d.blessing_discard.remove(a.blessing)
-    d.players[s.pending.player]["blessings"][BLESSING_KINDS.index(a.blessing)] += 1
+    d.players[s.pending.player].blessings[BLESSING_KINDS.index(a.blessing)] += 1
 
 
 #: the rule checks of the main and free actions of the turn, asked by :func:`why` (a decision

@@ -128,16 +128,14 @@ class Seeds:
 
 
 class Turn:
-    """The variant in the flow of a turn: its record on the working copy (``thaw``,
-    ``before_freeze``, ``freeze``), the Ancients, the Rituals' rewards, the market, the End of
-    Turn and the end of the game.  Hooks returning True took the step over."""
+    """The variant in the flow of a turn: its record on the working copy (``copy``,
+    ``before_freeze``), the Ancients, the Rituals' rewards, the market, the End of Turn and
+    the end of the game.  Hooks returning True took the step over."""
 
-    def thaw(self, d: Draft) -> None:
-        """Put a mutable copy of the record on the working copy."""
-
-    def freeze(self, d: Draft) -> dict[str, Any]:
-        """The record, frozen back (``{field: record}``); last moves first (``before_freeze``)."""
-        return {}
+    #: the working copy class of the variant's record (a :class:`~pangaea_lab.core.working.
+    #: WorkingCopy`), which the :class:`.draft.Draft` declares for the record's field; None
+    #: for a variant without a record
+    copy: type | None = None
 
     def before_freeze(self, d: Draft) -> None:
         """Anything left to settle at the end of an action."""

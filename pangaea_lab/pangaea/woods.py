@@ -26,7 +26,7 @@ from typing import Any, Callable
 
 import networkx as nx
 
-from ..core.engine import remake
+from ..core.working import Thaw, WorkingCopy, records, remake
 from ..core.errors import IllegalAction, InvalidSetup
 from ..core.exercises import listed, plural
 from ..core.validate import require
@@ -252,24 +252,24 @@ def take_treetop(s: GameState, d: Draft, p: int, a: AddTreetop | BlessStrongCano
     biomes = s.edition.biomes
     pay = tuple(sorted(a.pay, key=biomes.index))
     if isinstance(a, BlessStrongCanopy):
-        d.players[p]["blessings"][CANOPY] -= 1
+        d.players[p].blessings[CANOPY] -= 1
         d.blessing_discard.append("Strong Canopy")
     for w in pay:
         k = biomes.index(w)
-        d.players[p]["weather"][k] -= 1
+        d.players[p].weather[k] -= 1
         d.weather_supply[k] += 1
-    d.players[p]["blessings"][WILD] -= a.wild
+    d.players[p].blessings[WILD] -= a.wild
     d.blessing_discard.extend(["Wild Weather"] * a.wild)
-    pb = d.ww.boards[p]
-    pb["slots"][a.slot] = False
-    kind = pb["blessings"][a.slot]
+    pb = d.woods.player_boards[p]
+    pb.slots[a.slot] = False
+    kind = pb.blessings[a.slot]
     if kind:
-        pb["blessings"][a.slot] = ""
-        d.players[p]["blessings"][BLESSING_KINDS.index(kind)] += 1
+        pb.blessings[a.slot] = ""
+        d.players[p].blessings[BLESSING_KINDS.index(kind)] += 1
     for n in range(data.extra_seeds):
-        if not pb["unlocked"][n] and not any(pb["slots"][k] for k in data.slots_of_seed(n)):
-            pb["unlocked"][n] = True
-            d.players[p]["seeds"] += 1
+        if not pb.unlocked[n] and not any(pb.slots[k] for k in data.slots_of_seed(n)):
+            pb.unlocked[n] = True
+            d.players[p].seeds += 1
     trees = raisable(s, p)
     if len(trees) == 1:
         raise_tree(d, trees[0])
@@ -280,35 +280,36 @@ def take_treetop(s: GameState, d: Draft, p: int, a: AddTreetop | BlessStrongCano
 def raise_tree(d: Draft, i: int) -> None:
     """A Treetop goes on the Tree of space ``i``; a Tree reaching level 3 is remembered for the
     Shadow (Return of the Ancients with Wild Woods)."""
-    d.ww.treetops[i] += 1
-    if d.ww.treetops[i] == woods_data(d.s.edition).max_level - 1:
-        d.ww.grown_tall = i
+    d.woods.treetops[i] += 1
+    if d.woods.treetops[i] == woods_data(d.s.edition).max_level - 1:
+        d.woods.grown_tall = i
 
 
 def give_back(d: Draft, owner: int, n: int) -> None:
     """``n`` Treetops go back to empty slots of the owner's board, chosen by the owner (a
     decision; taken at the end of the action)."""
     if n > 0:
-        d.ww.to_return[owner] = d.ww.to_return.get(owner, 0) + n
+        d.woods.to_return[owner] = d.woods.to_return.get(owner, 0) + n
 
 
 def flush(d: Draft) -> None:
     """Ask each owner where their returned Treetops go (automatic when every empty slot fills,
     and once the game is over: the first empty slots); Seeds owed to the box leave the supply."""
     settle(d)
-    if not vars(d.ww).get("to_return"):
+    ww = d.woods
+    if not ww.to_return:
         return          # no Treetop on its way back
     over = d.over
-    for owner in sorted(d.ww.to_return):
-        n = d.ww.to_return[owner]
-        slots = d.ww.boards[owner]["slots"]
+    for owner in sorted(ww.to_return):
+        n = ww.to_return[owner]
+        slots = ww.player_boards[owner].slots
         empty = [k for k, full in enumerate(slots) if not full]
         if len(empty) <= n or over:
             for k in empty[:n]:
                 slots[k] = True
         else:
             d.push(Pending("treetop", owner, amount=n))
-    d.ww.to_return.clear()
+    ww.to_return.clear()
 
 
 def place_at_end(d: Draft, waiting: list[Pending]) -> None:
@@ -319,9 +320,10 @@ def place_at_end(d: Draft, waiting: list[Pending]) -> None:
     top = woods_data(d.s.edition).max_level - 1
     for x in waiting:
         if x.kind == "raise":
-            trees = [i for i in d.s.board.land if d.trees[i] == x.player and d.ww.treetops[i] < top]
+            trees = [i for i in d.s.board.land
+                     if d.trees[i] == x.player and d.woods.treetops[i] < top]
             if trees:
-                d.ww.treetops[trees[0]] += 1
+                d.woods.treetops[trees[0]] += 1
             else:
                 give_back(d, x.player, 1)
         elif x.kind == "treetop":
@@ -331,8 +333,8 @@ def place_at_end(d: Draft, waiting: list[Pending]) -> None:
 def treetops_back(d: Draft, i: int) -> None:
     """A whole Tree leaves the continent: its Treetops go back to its owner's board."""
     owner = d.trees[i]
-    n = d.ww.treetops[i]
-    d.ww.treetops[i] = 0
+    n = d.woods.treetops[i]
+    d.woods.treetops[i] = 0
     give_back(d, owner, n)
 
 
@@ -340,8 +342,8 @@ def lower(d: Draft, i: int) -> None:
     """Play Ritual Card (Wild Woods): a Tree goes down a level; a level-1 Tree goes back to the
     supply, a higher one gives one Treetop back to its owner's board."""
     owner = d.trees[i]
-    if d.ww.treetops[i] > 0:
-        d.ww.treetops[i] -= 1
+    if d.woods.treetops[i] > 0:
+        d.woods.treetops[i] -= 1
         give_back(d, owner, 1)
     else:
         d.remove_tree(i)
@@ -354,10 +356,10 @@ def land_ritual(s: GameState, d: Draft, p: int, path: list[int]) -> None:
     for i in path:
         owner = s.trees[i]
         if owner != NOBODY and s.woods.treetops[i] > 0:
-            k = biomes.index(_biome(s.board, d.ww.storm_tiles, i))
+            k = biomes.index(_biome(s.board, d.woods.storm_tiles, i))
             if d.weather_supply[k] > 0:
                 d.weather_supply[k] -= 1
-                d.players[owner]["weather"][k] += 1
+                d.players[owner].weather[k] += 1
     if s.phase == "final":   # Treetops, like Trees, stay in the final Rituals
         return
     for i in path:
@@ -408,7 +410,7 @@ def sow(s: GameState, d: Draft, p: int, cell, count: int, done: tuple[int, ...])
     done = tuple(done) + (i,)
     left = seeds - count
     now = remake(s, {"seeds": tuple(d.seeds), "woods": remake(
-        s.woods, {"seed_stacks": tuple(map(tuple, d.ww.stacks))})})
+        s.woods, {"seed_stacks": tuple(map(tuple, d.woods.seed_stacks))})})
     if left and sow_options(now, p, left, done):
         d.push(Pending("expand", p, grown=done))
 
@@ -443,9 +445,9 @@ def do_place_treetop(s: GameState, d: Draft, a: PlaceTreetop) -> None:
 
 def do_return_treetop(s: GameState, d: Draft, a: ReturnTreetop) -> None:
     pend = s.pending
-    d.ww.boards[pend.player]["slots"][a.slot] = True
+    d.woods.player_boards[pend.player].slots[a.slot] = True
     if pend.amount > 1:
-        d.ww.to_return[pend.player] = d.ww.to_return.get(pend.player, 0) + pend.amount - 1
+        d.woods.to_return[pend.player] = d.woods.to_return.get(pend.player, 0) + pend.amount - 1
 
 
 def check_foresight(s: GameState, a: BlessForesight) -> None:
@@ -466,9 +468,9 @@ def do_foresight(s: GameState, d: Draft, a: BlessForesight) -> None:
     p = s.turn_player
     slot = d.market.index(a.card)
     d.market[slot] = None
-    d.players[p]["hand"].append(a.card)
+    d.players[p].hand.append(a.card)
     d.collect_favor(p, slot)
-    d.players[p]["blessings"][FORESIGHT] -= 1
+    d.players[p].blessings[FORESIGHT] -= 1
     d.blessing_discard.append("Foresight")
 
 
@@ -527,7 +529,7 @@ def storm(d: Draft, card: str) -> None:
     cover the tile and change its type while they last."""
     s = d.s
     b = s.board
-    d.ww.storm_discard.append(card)
+    d.woods.storm_discard.append(card)
     spirit = d.spirits[s.turn_player]
     if spirit == NOBODY:
         return
@@ -536,15 +538,15 @@ def storm(d: Draft, card: str) -> None:
     lands = [i for i in b.land if b.tile_of[i] == tile]
     spared = d.ancients[THORONDAL] if s.woods.storm_spares_thorondal else NOBODY
     for i in lands:
-        if d.trees[i] != NOBODY and d.ww.treetops[i] == 0 and i != spared:
+        if d.trees[i] != NOBODY and d.woods.treetops[i] == 0 and i != spared:
             if i == d.ancients[THORONDAL]:   # no Tree to stand on (assumption 'ww-storm-thorondal')
                 d.ancients[THORONDAL] = NOBODY
             owner = d.remove_tree(i)
             if d.blessing_bag:
                 kind = d.blessing_bag.pop(0)
-                d.players[owner]["blessings"][BLESSING_KINDS.index(kind)] += 1
+                d.players[owner].blessings[BLESSING_KINDS.index(kind)] += 1
     biomes = s.edition.biomes
-    old = d.ww.storm_tiles.pop(tile, None)
+    old = d.woods.storm_tiles.pop(tile, None)
     if old:   # a second Storm: the first one's tokens go back (assumption 'ww-storm-empty')
         d.weather_supply[biomes.index(old[0])] += old[1]
     if lands and weather == b.biome[lands[0]]:
@@ -554,25 +556,25 @@ def storm(d: Draft, card: str) -> None:
     n = min(empty, d.weather_supply[k])
     if n:
         d.weather_supply[k] -= n
-        d.ww.storm_tiles[tile] = (weather, n)
+        d.woods.storm_tiles[tile] = (weather, n)
 
 
 def take_weather(d: Draft, player: int, i: int, grow: bool) -> None:
     """A Weather Token of the biome a space counts as; growing Seeds on a Storm-covered tile
     take it from the tile."""
-    k = d.s.edition.biomes.index(_biome(d.s.board, d.ww.storm_tiles, i))
+    k = d.s.edition.biomes.index(_biome(d.s.board, d.woods.storm_tiles, i))
     tile = d.s.board.tile_of[i]
-    on_tile = d.ww.storm_tiles.get(tile)
+    on_tile = d.woods.storm_tiles.get(tile)
     if grow and on_tile:
         weather, n = on_tile
         if n > 1:
-            d.ww.storm_tiles[tile] = (weather, n - 1)
+            d.woods.storm_tiles[tile] = (weather, n - 1)
         else:
-            del d.ww.storm_tiles[tile]
-        d.players[player]["weather"][k] += 1
+            del d.woods.storm_tiles[tile]
+        d.players[player].weather[k] += 1
     elif d.weather_supply[k] > 0:
         d.weather_supply[k] -= 1
-        d.players[player]["weather"][k] += 1
+        d.players[player].weather[k] += 1
 
 
 # ----------------------------------------------------------------------------------------------
@@ -592,90 +594,65 @@ class _Stacks(list):
         return got
 
 
-class WoodsDraft:
-    """A mutable copy of the Wild Woods record, frozen back with the rest of a Draft.  The
-    Treetops, Seed stacks, Player Boards, Storm discard and Storm tiles are copied into lists
-    (the tiles into a dict) when the action first reads them, and kept as they were
-    otherwise; so is the Tree grown tall this turn."""
+def _frozen_stacks(stacks: list) -> tuple:
+    return tuple(map(tuple, stacks))
 
-    #: the record's fields copied on first reading: attribute -> (field, thaw, freeze)
-    LAZY = {
-        "treetops": ("treetops", list, tuple),
-        "stacks": ("seed_stacks", lambda v: _Stacks(v),
-                   lambda v: tuple(map(tuple, v))),
-        "boards": ("player_boards",
-                   lambda v: [dict(slots=list(b.slots), blessings=list(b.blessings),
-                                   unlocked=list(b.unlocked), given_up=b.given_up, owed=b.owed)
-                              for b in v],
-                   lambda v: tuple(PlayerBoard(tuple(b["slots"]), tuple(b["blessings"]),
-                                               tuple(b["unlocked"]), b["given_up"], b["owed"])
-                                   for b in v)),
-        "storm_discard": ("storm_discard", list, tuple),
-        "storm_tiles": ("storm_tiles", lambda v: {t: (w, n) for t, w, n in v},
-                        lambda v: tuple((t, w, n) for t, (w, n) in sorted(v.items()))),
-    }
 
-    def __init__(self, s: WoodsRecord) -> None:
-        self.record = s
+def _open_tiles(tiles: tuple) -> dict:
+    return {t: (w, n) for t, w, n in tiles}
 
-    def __getattr__(self, name: str) -> Any:
-        # called only for an attribute not set yet: a part of the record read the first time
-        mine = vars(self)
-        if "record" not in mine:
-            raise AttributeError(f"WoodsDraft has no attribute {name!r}")
-        if name == "grown_tall":
-            value = mine[name] = self.record.grown_tall
-            return value
-        if name == "to_return":       # Treetops on their way back to each owner's board
-            value = mine[name] = {}
-            return value
-        lazy = WoodsDraft.LAZY.get(name)
-        if lazy is None:
-            raise AttributeError(f"WoodsDraft has no attribute {name!r}")
-        field, thaw, _ = lazy
-        value = mine[name] = thaw(getattr(self.record, field))
-        return value
 
-    def frozen(self) -> WoodsRecord:
-        record = self.record
-        mine = vars(self)
-        if len(mine) == 1:
-            return record   # nothing read: nothing changed
-        changes: dict[str, Any] = {}
-        lazy = WoodsDraft.LAZY
-        for name in mine:   # only the parts read (or set) since the copy was made
-            got = lazy.get(name)
-            if got is not None:
-                field, _, freeze = got
-                value = freeze(mine[name])
-                if value != getattr(record, field):
-                    changes[field] = value
-        if "grown_tall" in mine and mine["grown_tall"] != record.grown_tall:
-            changes["grown_tall"] = mine["grown_tall"]
-        return remake(record, changes) if changes else record
+def _frozen_tiles(tiles: dict) -> tuple:
+    return tuple((t, w, n) for t, (w, n) in sorted(tiles.items()))
+
+
+class BoardCopy(WorkingCopy):
+    """A Player Board while an action changes it (see :mod:`pangaea_lab.core.working`): its
+    slots, Blessings and unlocked Seeds become lists when the action first reads them."""
+
+    RECORD = PlayerBoard
+    THAW = {"slots": 1, "blessings": 1, "unlocked": 1}
+
+
+class WoodsCopy(WorkingCopy):
+    """The Wild Woods record while an action changes it (see :mod:`pangaea_lab.core.working`),
+    frozen back with the rest of a Draft.  The Treetops and the Storm discard become lists,
+    the Seed stacks a :class:`_Stacks`, the Storm tiles a dict (tile -> (weather, tokens)),
+    each when the action first reads it; each Player Board is a :class:`BoardCopy`, made when
+    first asked for.  ``to_return`` (no part of the record) counts the Treetops on their way
+    back to each owner's board during the action."""
+
+    __slots__ = ("to_return",)
+
+    RECORD = WoodsRecord
+    THAW = {"treetops": 1, "seed_stacks": Thaw(_Stacks, _frozen_stacks),
+            "player_boards": records(BoardCopy), "storm_discard": 1,
+            "storm_tiles": Thaw(_open_tiles, _frozen_tiles)}
+
+    def __init__(self, record: WoodsRecord) -> None:
+        super().__init__(record)
+        self.to_return: dict[int, int] = {}
 
 
 def give_up_seed(d: Draft, p: int) -> None:
     """Wild Woods Moon Card: a player gives up a starting Seed for the rest of the game, from
     the supply; with none there, the next Seed coming back to the supply is given up
     (assumption 'ww-give-up-seed')."""
-    d.ww.boards[p]["owed"] += 1
+    d.woods.player_boards[p].owed += 1
     settle(d)
 
 
 def settle(d: Draft) -> None:
     """Seeds owed to the box leave the supply as soon as there is one."""
-    if "boards" not in vars(d.ww):
-        for b in d.ww.record.player_boards:
-            if b.owed:
-                break
-        else:
-            return   # nothing owed (the boards as the state had them: not copied to find out)
-    for p, pb in enumerate(d.ww.boards):
-        while pb["owed"] and d.players[p]["seeds"] > 0:
-            d.players[p]["seeds"] -= 1
-            pb["owed"] -= 1
-            pb["given_up"] += 1
+    ww = d.woods
+    boards = ww.peek("player_boards")
+    if type(boards) is tuple and not any(b.owed for b in boards):
+        return   # nothing owed (the boards as the state had them: not copied to find out)
+    for p, pb in enumerate(ww.player_boards):
+        while pb.owed and d.players[p].seeds > 0:
+            d.players[p].seeds -= 1
+            pb.owed -= 1
+            pb.given_up += 1
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1110,33 +1087,36 @@ class WoodsSeeds(Seeds):
     def flying_seed(self, d: Draft, a: Any, i: int, p: int) -> bool:
         # Seed Competition: as many Seeds as the majority needs land together
         actions, blessings = flying_together(a)
-        d.players[p]["blessings"][FLY] -= blessings
+        d.players[p].blessings[FLY] -= blessings
         d.blessing_discard.extend(["Flying Seed"] * blessings)
         d.put_seed(i, p, actions + blessings)
         return True
 
     def put_seed(self, d: Draft, i: int, p: int, n: int) -> bool:
-        d.ww.stacks[i][p] += n
-        d.seeds[i] = majority(d.ww.stacks[i])
+        stack = d.woods.seed_stacks[i]
+        stack[p] += n
+        d.seeds[i] = majority(stack)
         return True
 
     def return_seeds(self, d: Draft, i: int) -> bool:
-        for q, n in enumerate(d.ww.stacks[i]):
-            d.players[q]["seeds"] += n
-        d.ww.stacks[i] = [0] * len(d.ww.stacks[i])
+        stacks = d.woods.seed_stacks
+        for q, n in enumerate(stacks[i]):
+            d.players[q].seeds += n
+        stacks[i] = [0] * len(stacks[i])
         d.seeds[i] = NOBODY
         return True
 
     def seeds_on(self, d: Draft, i: int) -> int:
-        return max(d.ww.stacks[i])
+        return max(d.woods.seed_stacks[i])
 
     def take_back(self, d: Draft, i: int, p: int) -> bool:
-        d.ww.stacks[i][p] -= 1
-        d.seeds[i] = majority(d.ww.stacks[i])
+        stack = d.woods.seed_stacks[i]
+        stack[p] -= 1
+        d.seeds[i] = majority(stack)
         return True
 
     def gain_weather(self, d: Draft, player: int, i: int, grow: bool) -> bool:
-        if not d.ww.storm_tiles:
+        if not d.woods.storm_tiles:
             return False
         take_weather(d, player, i, grow)
         return True
@@ -1146,7 +1126,7 @@ class WoodsSeeds(Seeds):
 
     def on_tree_moved(self, d: Draft, origin: int, target: int) -> None:
         # the Tree keeps its Treetops (assumption 'ww-moved-tree')
-        d.ww.treetops[target], d.ww.treetops[origin] = d.ww.treetops[origin], 0
+        d.woods.treetops[target], d.woods.treetops[origin] = d.woods.treetops[origin], 0
 
     def give_up_seed(self, d: Draft, p: int) -> None:
         give_up_seed(d, p)
@@ -1156,14 +1136,10 @@ class WoodsTurn(Turn):
     """Wild Woods in the turn: the record's working copy, Land Rituals that lower Trees,
     Storms turned up on a market refill, Treetops placed when the game ends."""
 
-    def thaw(self, d: Draft) -> None:
-        d.ww = WoodsDraft(d.s.woods)
+    copy = WoodsCopy
 
     def before_freeze(self, d: Draft) -> None:
         flush(d)   # returned Treetops: their owners choose the slots
-
-    def freeze(self, d: Draft) -> dict[str, Any]:
-        return {"woods": d.ww.frozen()}
 
     def on_land_ritual(self, s: GameState, d: Draft, p: int, path: list[int]) -> bool:
         land_ritual(s, d, p, path)   # Trees go down a level; higher Trees earn Weather
@@ -1174,7 +1150,7 @@ class WoodsTurn(Turn):
             storm(d, deck.pop(0))
 
     def on_end_turn(self, d: Draft) -> None:
-        d.ended_tall, d.ww.grown_tall = d.ww.grown_tall, NOBODY
+        d.ended_tall, d.woods.grown_tall = d.woods.grown_tall, NOBODY
 
     def on_game_over(self, d: Draft, waiting: list[Pending]) -> None:
         place_at_end(d, waiting)   # assumption 'coop-end-treetops'

@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pangaea_lab.core.memo import keep
-from pangaea_lab.core.working import Thaw, WorkingCopy, record, records, replaced, replaced_in
+from pangaea_lab.core.working import (Thaw, WorkingCopy, extended, record, records, replaced,
+                                      replaced_in)
 
 
 @dataclass(frozen=True)
@@ -192,6 +193,40 @@ def test_a_declared_copy_is_frozen_once_and_refuses_what_it_does_not_know():
         class Bad(WorkingCopy):     # pylint: disable=unused-variable
             RECORD = Seat
             THAW = {"hand": "deep"}
+
+
+class PlainTableCopy(WorkingCopy):
+    """A table copy whose seats and bank are plain until a later table adds their copies."""
+
+    __slots__ = ("note",)
+
+    RECORD = Table
+    THAW = {"cards": 2}
+
+
+def test_an_extended_copy_adds_nested_records_and_leaves_its_base_as_it_was():
+    old = _table(3, bank=True)
+    more = extended(PlainTableCopy, {"seats": records(SeatCopy), "bank": record(SeatCopy)})
+    assert issubclass(more, PlainTableCopy) and more.__name__ == "PlainTableCopy"
+    w = more(old)
+    w.note = "kept in the base's slot"
+    w.seats[1].hand.append(7)
+    w.bank.points += 5
+    w.cards[0].append(9)
+    new = w.freeze()
+    assert new == dataclasses.replace(
+        old, seats=(old.seats[0], dataclasses.replace(old.seats[1], hand=(*old.seats[1].hand, 7)),
+                    old.seats[2]),
+        bank=dataclasses.replace(old.bank, points=old.bank.points + 5),
+        cards=((*old.cards[0], 9), *old.cards[1:]))
+    assert new.seats[0] is old.seats[0] and new.seats[2] is old.seats[2]
+    plain = PlainTableCopy(old)
+    assert plain.seats is old.seats and plain.bank is old.bank   # the base: plain fields
+    assert more(old).freeze() is old
+    with pytest.raises(TypeError):
+        extended(WorkingCopy, {"seats": records(SeatCopy)})
+    with pytest.raises(TypeError):
+        extended(PlainTableCopy, {"no_such_field": 1})
 
 
 class KeepingSeatCopy(WorkingCopy):

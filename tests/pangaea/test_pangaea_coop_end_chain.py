@@ -59,7 +59,7 @@ def test_settling_keeps_a_card_already_in_a_chain_where_it_is():
     """A chain decision already answered (the card is in a chain) adds nothing."""
     s = pangaea.new_game(players=1, seed=3, mode="coop")
     d = Draft(s, active(s))
-    d.players[0]["played"].append("C01")
-    d.players[0]["chains"].append(["C01"])
+    d.players[0].played.append("C01")
+    d.players[0].chains.append(["C01"])
     coop.settle_chains(d, [Pending("chain", 0, card="C01"), Pending("chain", 0, card="C02")])
-    assert d.players[0]["chains"] == [["C01"], ["C02"]]
+    assert d.players[0].chains == [["C01"], ["C02"]]

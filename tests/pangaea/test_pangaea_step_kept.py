@@ -15,9 +15,10 @@ from pangaea_lab.core.engine import WorkingCopy
 from pangaea_lab.core.testing import seeded_positions
 from pangaea_lab.pangaea import board as board_module, rules, scoring, variant
 from pangaea_lab.pangaea.actions import BlessVigorousSeed, TakeBackSeed
-from pangaea_lab.pangaea.coop import CoopDraft, distances_to_mountain
+from pangaea_lab.pangaea.coop import CoopCopy, distances_to_mountain
+from pangaea_lab.pangaea.draft import PlayerCopy
 from pangaea_lab.pangaea.rituals import NOBODY
-from pangaea_lab.pangaea.woods import WoodsDraft, _take_backs
+from pangaea_lab.pangaea.woods import WoodsCopy, _take_backs
 
 MODES = {"full": {}, "family": {"family": True}, "coop": {"mode": "coop"},
          "woods": {"wild_woods": True}, "coop-woods": {"mode": "coop", "wild_woods": True}}
@@ -98,7 +99,7 @@ def test_a_draft_frozen_back_shares_what_did_not_change(mode):
     for s in positions(mode, seeds=range(1), every=11):
         d = rules.Draft(s, variant.active(s))
         for p in range(s.num_players):
-            d.players[p]["hand"]     # read, not changed
+            d.players[p].hand     # read, not changed
         new = d.freeze()
         assert new == s and new.players is s.players
         assert new.trees is s.trees and new.decisions == s.decisions
@@ -110,11 +111,13 @@ def test_a_draft_frozen_back_shares_what_did_not_change(mode):
 def test_a_player_frozen_back_is_the_same_object_when_unchanged():
     s = pangaea.new_game(players=3, seed=2)
     for q in s.players:
-        d = rules.PlayerDraft(q)
-        d["hand"], d["chains"], d["activated"], d["weather"]
+        d = PlayerCopy(q)
+        d.hand, d.chains, d.activated, d.weather
         assert d.freeze() is q
-        d["seeds"] -= 1
-        d["chains"].append(["L01"])
+        d = PlayerCopy(q)
+        d.hand, d.weather
+        d.seeds -= 1
+        d.chains.append(["L01"])
         new = d.freeze()
         assert new.seeds == q.seeds - 1 and new.chains == (*q.chains, ("L01",))
         assert new.hand is q.hand and new.weather is q.weather
@@ -123,10 +126,10 @@ def test_a_player_frozen_back_is_the_same_object_when_unchanged():
 def test_a_coop_record_copied_part_by_part_freezes_like_a_whole_copy():
     for s in positions("coop", seeds=range(1), every=9):
         record = s.coop
-        d = CoopDraft(record)
+        d = CoopCopy(record)
         d.scourged, d.moon_stacks, d.shadow, d.paired, d.ancient_steps   # read only
-        assert d.frozen() is record
-        d = CoopDraft(record)
+        assert d.freeze() is record
+        d = CoopCopy(record)
         d.ancient_steps[0] += 1
         d.scourged.add(-5)
         d.moon_stacks.append(["Dance"])
@@ -135,10 +138,10 @@ def test_a_coop_record_copied_part_by_part_freezes_like_a_whole_copy():
                                                *record.ancient_steps[1:]),
                         scourged=tuple(sorted({*record.scourged, -5})),
                         moon_stacks=(*record.moon_stacks, ("Dance",)), result="won")
-        new = d.frozen()
+        assert set(d._opened) == {"ancient_steps", "scourged",
+                                  "moon_stacks"}   # the other parts were never copied
+        new = d.freeze()
         assert new == whole and new.shadow_bag is record.shadow_bag
-        assert set(d.__dict__) == {"record", "ancient_steps", "scourged", "moon_stacks",
-                                   "result"}   # the other parts were never copied
 
 
 def test_the_neighbours_of_a_laid_continent_are_those_of_the_hex_grid():
@@ -178,17 +181,17 @@ def test_a_woods_record_copied_part_by_part_freezes_like_a_whole_copy():
     checked = 0
     for s in positions("woods", seeds=range(1), every=13):
         record = s.woods
-        d = WoodsDraft(record)
+        d = WoodsCopy(record)
         d.storm_tiles, d.grown_tall, d.treetops, d.to_return      # read only
-        assert d.frozen() is record
-        d = WoodsDraft(record)
+        assert d.freeze() is record
+        d = WoodsCopy(record)
         d.storm_tiles[999] = ("Sun", 2)
         d.grown_tall = 5
         whole = replace(record, storm_tiles=tuple(sorted((*record.storm_tiles, (999, "Sun", 2)))),
                         grown_tall=5)
-        new = d.frozen()
+        assert d._opened.keys() == {"storm_tiles"}   # the other parts were never copied
+        new = d.freeze()
         assert new == whole and new.seed_stacks is record.seed_stacks
-        assert set(d.__dict__) == {"record", "storm_tiles", "grown_tall"}
         checked += 1
     assert checked > 3
 
