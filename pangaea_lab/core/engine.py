@@ -116,8 +116,8 @@ def listed(state: Any, action: Any) -> bool:
     list is recognised at once (the one :func:`apply` has just recognised, then
     :func:`is_listed_object`); any other is compared by value.  A game's ``why`` asks this
     first, so that it answers an action it listed itself without working anything out."""
-    pair = _RECOGNISED
-    if pair[1] is action and pair[0] is state:
+    recognised_state, recognised = _RECOGNISED
+    if recognised is action and recognised_state is state:
         return True
     return is_listed_object(state, action) or action in legal_set(state)
 
@@ -139,26 +139,24 @@ def apply(state: Any, action: Any) -> Any:
     never changes."""
     global _RECOGNISED
     game = state.GAME
-    made = False
     listed_actions = state.__dict__.get("_legal")
     if listed_actions is not None:
         if len(listed_actions) <= SHORT_LIST:
             for item in listed_actions:     # a plain loop costs less to start
                 if item is action:
-                    made = True
                     break
-        else:
-            made = is_listed_object(state, action)
-    if not made:
+            else:
+                listed_actions = None
+        elif not is_listed_object(state, action):
+            listed_actions = None
+    if listed_actions is None:      # not the very object the state listed: step 1 first
         return guarded_apply(state, action, game.part("actions"),
                              partial(_through_rules, game, state, action), game.title)
     _RECOGNISED = (state, action)
     refusal = (game._why or game.why)(state, action)
     if refusal is not None:
         raise _refused(game, refusal)
-    table = game._table
-    handler = table.get(type(action)) if table is not None else None
-    return (handler or game.part("handlers"))(state, action)
+    return (game._table.get(type(action)) or game.part("handlers"))(state, action)
 
 
 def _through_rules(game: Any, state: Any, action: Any) -> Any:

@@ -102,8 +102,8 @@ class Game:
         self._legal: Callable[[Any], list] | None = None
         self._why: Callable[[Any, Any], IllegalAction | None] | None = None
         self._handlers: Callable[[Any, Any], Any] | None = None
-        #: the handlers' table by action type, when they are a ``Handlers`` table
-        self._table: dict[type, Callable[[Any, Any], Any]] | None = None
+        #: the handlers' table by action type, when they are a ``Handlers`` table (else empty)
+        self._table: dict[type, Callable[[Any, Any], Any]] = {}
 
     def __repr__(self) -> str:
         return f"<Game {self.name}: {self.title}, {self.min_players}-{self.max_players} players>"
@@ -176,7 +176,8 @@ class Game:
         self._legal = self._parts.get("legal_actions")
         self._why = self._parts.get("why")
         self._handlers = self._parts.get("handlers")
-        self._table = getattr(self._handlers, "table", None)
+        table = getattr(self._handlers, "table", None)
+        self._table = table if table is not None else {}
 
     def part(self, name: str) -> Any:
         try:

@@ -13,18 +13,21 @@ prints as or saves, and a copy or a pickle of the value leaves it behind (a game
 
 Where it lives.  The memory of a value is a set of entries beside its fields, each under a
 name that begins with ``_`` (``_open``, ``_view``, ``_legal`` ...) and that no class defines,
-written by :func:`keep` (or :data:`keep_entry`, or in a :func:`kept_table`) and only there,
-past the frozen dataclass's refusal to be changed; a :class:`kept_property` keeps its result under its own
+written by :func:`keep` (or in a :func:`kept_table`) and only there, past the frozen
+dataclass's refusal to be changed; a :class:`kept_property` keeps its result under its own
 name, which the class defines as that property.  No game package writes a value's attributes
 itself, nor keeps a result any other way (a test reads every game module for it): the
 engine's own entries on a state are its legal actions as listed (``_legal``), as a set
 (``_legal_set``) and, for a long list asked about twice, the set of their ids
-(``_legal_ids``), see :mod:`.engine`.  It is read back as a plain attribute with a default,
-``getattr(area, "_open", None)``: ``None`` means "not worked out yet", and the read costs
-no more than a field's (hot paths read it so, with no call of their own).  No table keyed by
-the value is needed: such a table would hash a whole state (or hold a weak reference and a
-callback per state), where an entry beside the fields costs one lookup and goes when the
-value goes.
+(``_legal_ids``), see :mod:`.engine`.  The one entry written elsewhere is the first: the
+protocol's ``legal_actions`` stores ``_legal`` straight into the attribute table it has
+just read, once for every state a game passes through (through :func:`keep`, a call of its
+own, it would add several hundred instructions to every step of a game).  It is read back
+as a plain attribute with a default, ``getattr(area, "_open", None)``: ``None`` means "not
+worked out yet", and the read costs no more than a field's (hot paths read it so, with no
+call of their own).  No table keyed by the value is needed: such a table would hash a whole
+state (or hold a weak reference and a callback per state), where an entry beside the fields
+costs one lookup and goes when the value goes.
 
 How a successor is made in one step.  A handler in a hurry makes the next state from a copy
 of the old one's attributes (:func:`attributes`, fields and kept entries in one block), with
@@ -63,16 +66,10 @@ _NEW = object.__new__
 _DICT = dict
 
 
-#: ``keep_entry(value, name, result)``: :func:`keep` for the engine's hottest write (a state's
-#: listed actions, kept once for every state a game passes through), made without a Python
-#: call of its own; it returns nothing
-keep_entry = _PUT
-
-
 def keep(value: Any, name: str, result: Any) -> Any:
     """Keep ``result`` (worked out from ``value`` alone) with ``value`` under ``name``;
     returns ``result``."""
-    _PUT(value, name, result)
+    value.__dict__[name] = result       # (``object.__setattr__`` costs twice as much)
     return result
 
 
@@ -89,10 +86,10 @@ def kept_table(value: Any, name: str) -> dict:
     >>> kept_table(pile, "_sorted"), pile == Pile((3, 1))
     ({'cards': (1, 3)}, True)
     """
-    table = value.__dict__.get(name)
+    values = value.__dict__
+    table = values.get(name)
     if table is None:
-        table = {}
-        _PUT(value, name, table)
+        table = values[name] = {}
     return table
 
 

@@ -15,7 +15,6 @@ from typing import Any, ClassVar, Iterable, Mapping, Sequence, TypeVar
 
 from .engine import apply as one_way_in
 from .errors import IllegalAction, InvalidData
-from .memo import keep_entry
 
 S = TypeVar("S", bound="GameState")
 
@@ -103,8 +102,9 @@ class GameState(ABC):
             cached = listing(self) if listing is not None else game.legal_actions(self)
             if type(cached) is not list and type(cached) is not tuple:
                 cached = tuple(cached)
-            # kept as the rules made it: never changed, only copies are handed out
-            keep_entry(self, "_legal", cached)
+            # kept as the rules made it (never changed, only copies are handed out), written
+            # into the table just read: the engine's hottest entry (see core.memo)
+            values["_legal"] = cached
         return list(cached)
 
     #: ``state.apply(action)``: the state after ``action``; raises :class:`IllegalAction` and

@@ -361,10 +361,10 @@ def why_illegal(state: GameState, action: Action) -> tuple[str, str]:
 def why(state: GameState, action: Action) -> IllegalAction | None:
     """``None`` if ``action`` is legal now, else the :class:`IllegalAction` saying why (with a
     few legal actions of the same kind as alternatives)."""
+    if listed(state, action):       # (a finished game lists no action)
+        return None
     if state.over:
         return state.reject("the game is over", rule="End of the game")
-    if listed(state, action):
-        return None
     decision = pending(state)
     if decision is not None and not isinstance(action, ChooseSpirit):
         return decision.refuse("Nature's Spirits",
@@ -418,13 +418,12 @@ HANDLERS = Handlers("Harmonies")
 @HANDLERS.on(ChooseSpirit)
 def keep_spirit(state: GameState, action: ChooseSpirit) -> GameState:
     """Keep one spirit; the other goes back to the box ("Nature's Spirits")."""
-    w = StateCopy(state)
-    area = w.areas[state.player]
+    area = state.areas[state.player]
     other = tuple(s for s in area.spirit_offer if s != action.spirit)
-    w.boxed_spirits = tuple(sorted(state.boxed_spirits + other))
-    area.spirit_offer = ()
-    area.cards += ((action.spirit, 0),)
-    return w.freeze()
+    return StateCopy.successor(state, {
+        "areas": _change_area(state, {"spirit_offer": (),
+                                      "cards": area.cards + ((action.spirit, 0),)}),
+        "boxed_spirits": tuple(sorted(state.boxed_spirits + other))})
 
 
 @HANDLERS.on(TakeTokens)
