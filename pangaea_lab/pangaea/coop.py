@@ -1055,12 +1055,7 @@ class CoopVariant(Variant):
     summit_ends = False
     hand_rituals = False
     own_setup = True
-    listing = CoopListing()
-    seeds = CoopSeeds()
-    turn = CoopTurn()
-    scoring = CoopScoring()
-    pieces = CoopPieces()
-    players = CoopHeuristics()
+    hooks = (CoopListing, CoopSeeds, CoopTurn, CoopScoring, CoopPieces, CoopHeuristics)
 
     def chosen(self, options: dict[str, Any]) -> bool:
         return options.get("mode") in NAMES

@@ -320,6 +320,11 @@ class Arranging:
         return None
 
 
+#: each group of hooks, by the name a variant holds it under
+GROUPS: dict[type, str] = {Listing: "listing", Seeds: "seeds", Turn: "turn", Scoring: "scoring",
+                           Pieces: "pieces", Heuristics: "players", Arranging: "arranging"}
+
+
 class Variant:
     """A variant: what it is called, how a game chooses it, its record, and its hooks.
 
@@ -327,7 +332,7 @@ class Variant:
     ``setup_steps``), whether a state plays it (``is_on``) and its words in a player's summary
     (``summary``).  The hooks where it changes the game are grouped in small objects, one per
     concern, each a class of this module whose methods change nothing until a variant gives
-    its own:
+    its own (a subclass, named in its ``hooks``):
 
     * ``listing`` (:class:`Listing`): the actions listed and checked;
     * ``seeds`` (:class:`Seeds`): Seeds, Trees and Weather on the working copy;
@@ -373,6 +378,18 @@ class Variant:
     pieces = Pieces()
     players = Heuristics()
     arranging = Arranging()
+    #: the groups of hooks a variant fills in: classes of its own, each extending one of the
+    #: groups above, which it takes the place of (the others stay the base's, changing nothing)
+    hooks: tuple[type, ...] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for group in cls.hooks:
+            name = next((GROUPS[base] for base in group.__mro__ if base in GROUPS), None)
+            if name is None:
+                raise TypeError(f"{cls.__name__}'s hooks {group.__name__} extend no group "
+                                f"of hooks ({', '.join(k.__name__ for k in GROUPS)})")
+            setattr(cls, name, group())
 
     def is_on(self, s: GameState) -> bool:
         """Whether the variant is played in this game (its record is on the state)."""
@@ -497,8 +514,7 @@ class FamilyRules(Variant):
     name = "family rules"
     guardians = False
     market_favors = False
-    pieces = FamilyPieces()
-    arranging = FamilyArranging()
+    hooks = (FamilyPieces, FamilyArranging)
 
     def is_on(self, s: GameState) -> bool:
         return s.family

@@ -1261,13 +1261,8 @@ class WoodsVariant(Variant):
                 AddTreetop: do_add_treetop, BlessStrongCanopy: do_add_treetop,
                 PlaceTreetop: do_place_treetop, ReturnTreetop: do_return_treetop,
                 BlessForesight: do_foresight}
-    listing = WoodsListing()
-    seeds = WoodsSeeds()
-    turn = WoodsTurn()
-    scoring = WoodsScoring()
-    pieces = WoodsPieces()
-    players = WoodsHeuristics()
-    arranging = WoodsArranging()
+    hooks = (WoodsListing, WoodsSeeds, WoodsTurn, WoodsScoring, WoodsPieces, WoodsHeuristics,
+             WoodsArranging)
 
     def chosen(self, options: dict[str, Any]) -> bool:
         return bool(options.get("wild_woods"))

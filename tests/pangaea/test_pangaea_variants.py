@@ -150,3 +150,19 @@ def test_edited_puts_each_field_in_its_record():
         s.edited(treetops=())   # no Wild Woods in this game
     with pytest.raises(ValueError):
         s.edited(no_such_field=1)
+
+
+def test_a_variants_hooks_take_the_place_of_the_groups_they_extend():
+    """A variant names its groups of hooks in ``hooks``; each is put where the group it
+    extends is held, the others stay the base's; a class extending no group is refused."""
+    from pangaea_lab.pangaea import variant
+
+    class Quiet(variant.Pieces):
+        pass
+
+    class Tried(variant.Variant):
+        hooks = (Quiet,)
+
+    assert type(Tried.pieces) is Quiet and type(Tried.listing) is variant.Listing
+    with pytest.raises(TypeError, match="extend no group"):
+        type("Wrong", (variant.Variant,), {"hooks": (object,)})
