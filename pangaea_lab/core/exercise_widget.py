@@ -38,6 +38,7 @@ from .jsonio import dumps
 from .listeners import Listened
 from .mastery import MASTERY_RUN, Attempt, KindStatus, PracticeRecord
 from .practice_store import practice_controls
+from .shared_models import shared, shared_style
 
 if TYPE_CHECKING:  # pragma: no cover
     import ipywidgets
@@ -502,69 +503,91 @@ class ExerciseView:
         self.refresh()
 
     def _make_parts(self, w: Any) -> None:
-        """Every part of the view, each an attribute (tests and the browser reach them)."""
-        self.style = w.HTML(_STYLE)
-        self.title = w.HTML()
-        self.seed_label = w.HTML()
+        """Every part of the view, each an attribute (tests and the browser reach them).
+
+        A page has up to fifteen exercises, and every layout and style model is one more for
+        the browser to draw: those that nothing changes after they are made are shared by
+        every exercise of the kernel (core/shared_models.py).  The parts that are hidden and
+        shown (:meth:`_show`: the board, the picture, the keyboard row, the answer line, the
+        options, the number box, the hint picture, the answer) keep a layout of their own."""
+        fixed = shared(w.Layout)
+        html_style, button_style = shared_style(w.HTML), shared_style(w.Button)
+        auto = shared(w.Layout, width="auto")
+
+        def line(own_layout: bool = False) -> Any:
+            """An HTML part; with its own layout when it is hidden and shown."""
+            if own_layout:
+                return w.HTML(style=html_style)
+            return w.HTML(layout=fixed, style=html_style)
+
+        def button(description: str, tooltip: str, layout: Any = fixed,
+                   **values: Any) -> Any:
+            return w.Button(description=description, tooltip=tooltip, layout=layout,
+                            style=button_style, **values)
+
+        # the page's CSS never changes: one widget serves every exercise
+        self.style = shared(w.HTML, value=_STYLE, layout=fixed, style=html_style)
+        self.title = line()
+        self.seed_label = line()
         # a text box, so that what is not a whole number is refused with a sentence (a
         # number box would read "2.5" as 25)
-        self.seed_box = w.Text(description="Go to seed", layout=w.Layout(width="150px"),
-                               style={"description_width": "initial"})
-        self.seed_button = w.Button(description="Go", layout=w.Layout(width="60px"),
-                                    tooltip="Show the exercise with this seed (the one your "
-                                            "teacher gave)")
-        self.level_box = w.Dropdown(description="Level", style={"description_width": "initial"},
-                                    layout=w.Layout(width="auto"))
-        self.question = w.HTML()
-        self.status_line = w.HTML()
+        self.seed_box = w.Text(description="Go to seed", layout=shared(w.Layout, width="150px"),
+                               style=shared_style(w.Text, description_width="initial"))
+        self.seed_button = button("Go", "Show the exercise with this seed (the one your "
+                                        "teacher gave)", shared(w.Layout, width="60px"))
+        self.level_box = w.Dropdown(description="Level",
+                                    style=shared_style(w.Dropdown, description_width="initial"),
+                                    layout=auto)
+        self.question = line()
+        self.status_line = line()
         self.board = clickable_board()        # cells and path answers: click the spaces
-        self.picture = w.HTML()               # choice and number answers: the position only
-        self.selection_line = w.HTML()
+        # choice and number answers: the position only
+        self.picture = line(own_layout=True)
+        self.selection_line = line(own_layout=True)
         # the same clicks without a mouse: choose a space from the list, then Mark it
-        self.space_list = w.Dropdown(description="Without a mouse", options=[],
-                                     style={"description_width": "initial"})
-        self.space_button = w.Button(description="Mark this space", layout=w.Layout(width="auto"),
-                                     tooltip="Does what a click on that space does")
+        self.space_list = w.Dropdown(description="Without a mouse", options=[], layout=fixed,
+                                     style=shared_style(w.Dropdown,
+                                                        description_width="initial"))
+        self.space_button = button("Mark this space", "Does what a click on that space does",
+                                   auto)
         self.keyboard_row = w.HBox([self.space_list, self.space_button])
         self.options_box = w.VBox()
         self.option_buttons: list[ipywidgets.Button] = []
         self.number_box = w.Text(placeholder="a whole number", description="Your answer",
-                                 style={"description_width": "initial"})
-        self.clear_button = w.Button(description="Clear", tooltip="Start your answer again")
-        self.check_button = w.Button(description="Check", button_style="primary",
-                                     tooltip="Is my answer right?")
-        self.hint_button = w.Button(description="Hint", tooltip="A nudge first, then a pointer; "
-                                    "never the answer")
-        self.answer_button = w.Button(description="Show answer",
-                                      tooltip="Show the answer and why it is right")
-        self.another_button = w.Button(description="Another one",
-                                       tooltip="A new exercise of the same kind")
-        self.message_line = w.HTML()
-        self.feedback = w.HTML()
-        self.hint_line = w.HTML()
-        self.hint_picture = w.HTML()
-        self.answer_text = w.HTML()
-        self.answer_picture = w.HTML()
+                                 style=shared_style(w.Text, description_width="initial"))
+        self.clear_button = button("Clear", "Start your answer again")
+        self.check_button = button("Check", "Is my answer right?", button_style="primary")
+        self.hint_button = button("Hint", "A nudge first, then a pointer; never the answer")
+        self.answer_button = button("Show answer", "Show the answer and why it is right")
+        self.another_button = button("Another one", "A new exercise of the same kind")
+        self.message_line = line()
+        self.feedback = line()
+        self.hint_line = line()
+        self.hint_picture = line(own_layout=True)
+        self.answer_text = line()
+        self.answer_picture = line()
 
     def _lay_out(self, w: Any) -> None:
-        """The parts in their places, each with its ``pl-exercise-...`` class."""
+        """The parts in their places, each with its ``pl-exercise-...`` class (the boxes
+        nothing hides share their layouts, as in :meth:`_make_parts`)."""
+        wrap = shared(w.Layout, flex_flow="row wrap")
         buttons = w.HBox([self.clear_button, self.check_button, self.hint_button,
-                          self.answer_button, self.another_button],
-                         layout=w.Layout(flex_flow="row wrap"))
+                          self.answer_button, self.another_button], layout=wrap)
         self.answer_box = w.VBox([self.answer_text, self.answer_picture])
         header = w.HBox([self.title, w.HBox([self.seed_label, self.level_box, self.seed_box,
-                                             self.seed_button],
-                                            layout=w.Layout(flex_flow="row wrap"))],
-                        layout=w.Layout(justify_content="space-between", flex_flow="row wrap"))
+                                             self.seed_button], layout=wrap)],
+                        layout=shared(w.Layout, justify_content="space-between",
+                                      flex_flow="row wrap"))
         self.root = w.VBox([self.style, header,
                             self.question, self.status_line,
-                            w.VBox([self.board, self.picture], layout=w.Layout(overflow="auto")),
+                            w.VBox([self.board, self.picture],
+                                   layout=shared(w.Layout, overflow="auto")),
                             self.selection_line, self.keyboard_row, self.options_box,
                             self.number_box, buttons,
                             self.message_line, self.feedback, self.hint_line,
                             self.hint_picture, self.answer_box],
-                           layout=w.Layout(border="1px solid #999", padding="6px",
-                                           margin="8px 0"))
+                           layout=shared(w.Layout, border="1px solid #999", padding="6px",
+                                         margin="8px 0"))
         for part, name in ((self.root, "exercise"), (self.title, "exercise-title"),
                            (self.seed_label, "exercise-seed"),
                            (self.seed_box, "exercise-seed-box"),
@@ -685,7 +708,8 @@ class ExerciseView:
         self.option_buttons = []
         for option in exercise.options:
             button = self._w.Button(description=option.label, tooltip=option.label,
-                                    layout=self._w.Layout(width="auto"))
+                                    layout=shared(self._w.Layout, width="auto"),
+                                    style=shared_style(self._w.Button))
             button.add_class("pl-exercise-option")
             button.add_class(f"pl-option-{_css_name(option.key)}")
             button.option_key = option.key
