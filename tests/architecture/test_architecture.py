@@ -634,3 +634,27 @@ def test_the_variant_interface_lies_below_the_rules():
     callers = {f"pangaea_lab.pangaea.{name}" for name in
                ("rules", "variants", "coop", "woods", "render", "players", "setup")}
     assert not below & callers
+
+
+def _own_classes(name):
+    """The classes defined in the modules of game package ``name``."""
+    for path in sorted((ROOT / name).glob("*.py")):
+        module = importlib.import_module(f"pangaea_lab.{name}.{path.stem}")
+        for value in vars(module).values():
+            if inspect.isclass(value) and value.__module__ == module.__name__:
+                yield value
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_one_working_copy_in_core(name):
+    """A state is changed through the core working copy only: every class of a game package
+    that thaws or freezes (a working copy of its own) extends
+    :class:`~pangaea_lab.core.working.WorkingCopy`, and one of them copies the game's state."""
+    from pangaea_lab.core.working import WorkingCopy
+    state_class = importlib.import_module(f"pangaea_lab.{name}.state").GameState
+    copies = [cls for cls in _own_classes(name)
+              if {"freeze", "thaw", "successor", "fresh"} & set(vars(cls))
+              or issubclass(cls, WorkingCopy)]
+    own = [cls.__name__ for cls in copies if not issubclass(cls, WorkingCopy)]
+    assert own == []
+    assert any(cls.RECORD is state_class for cls in copies)
