@@ -362,7 +362,9 @@ def _one(make: type["WorkingCopy"]) -> Callable[[Any], Any]:
 class _Opened:
     """A field to thaw of a declared working copy (see :class:`WorkingCopy`): thawed from the
     value in the copy's attributes when first read, and kept among the copy's opened fields;
-    setting it replaces the value (to be thawed again if read)."""
+    setting it replaces the value (to be thawed again if read).  A list set on it is a thawed
+    value given whole: it is kept among the opened fields, so that freezing freezes it as it
+    does a field thawed by reading (a frozen value holds no list)."""
 
     __slots__ = ("name", "thaw")
 
@@ -383,6 +385,11 @@ class _Opened:
 
     def __set__(self, w: Any, value: Any) -> None:
         opened = w._opened
+        if type(value) is list:
+            if opened is None:
+                opened = w._opened = {}
+            opened[self.name] = value
+            return
         if opened is not None:
             opened.pop(self.name, None)
         w.__dict__[self.name] = value

@@ -332,3 +332,25 @@ def test_peek_reads_without_thawing_and_helpers_are_never_frozen(lazy, thaw_firs
     new = w.freeze()
     assert new == dataclasses.replace(old, marks=(5, 0, 0))
     assert "note" not in new.__dict__
+
+
+@pytest.mark.parametrize("lazy", [False, True])
+def test_a_list_set_on_a_thawed_field_is_frozen_like_a_thawed_one(lazy):
+    """A handler may set a thawed field to a new list (the field's thawed form, given whole):
+    the frozen value holds tuples all the same, equal to the old field when equal, and a
+    later tuple set on the field replaces the list."""
+    copy = LazyTableCopy if lazy else TableCopy
+    old = _table(2, bank=True)
+    w = copy(old)
+    w.cards = [[5], [6, 7]]
+    w.seats[0].hand = [4, 4]
+    new = w.freeze()
+    assert new.cards == ((5,), (6, 7)) and new.seats[0].hand == (4, 4)
+    assert type(new.cards) is tuple and all(type(row) is tuple for row in new.cards)
+    w = copy(old)
+    w.cards = [list(row) for row in old.cards]
+    assert w.freeze() is old
+    w = copy(old)
+    w.cards = [[1]]
+    w.cards = ((2,),)
+    assert w.freeze().cards == ((2,),)
